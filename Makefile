@@ -1,0 +1,94 @@
+# gaussaudit - flat Makefile.
+#   make            build build/gaussaudit and build/libgaussaudit.a
+#   make test       install missing Debian packages, build, run the Criterion suite
+#   make asan       the suite under AddressSanitizer + UndefinedBehaviorSanitizer
+#   make valgrind   the suite under valgrind (memcheck)
+#   make bench      benchmarks (timings and accuracy per engine)
+#   make demo       the main job on the bundled examples
+# Environment: GA_TEST_SCALE (default 1) multiplies the random-test loop counts;
+# GA_REFDIR (default ../shared/reference) is where the shared reference values live.
+
+CC      ?= gcc
+BUILD   ?= build
+OPT     ?= -O2
+SAN     ?=
+CFLAGS  := -std=c11 -Wall -Wextra -Werror $(OPT) -g -MMD -MP -I. -D_POSIX_C_SOURCE=200809L \
+           -fno-math-errno $(SAN)
+# pkg-config is expanded lazily (=) so that `make test` can install packages first.
+PKG_CFLAGS = $(shell pkg-config --cflags yaml-0.1 gsl lapacke 2>/dev/null) -I/usr/include/flint
+LIBS    = -lgsl $(shell pkg-config --libs yaml-0.1 lapacke 2>/dev/null) -lopenblas \
+          -lflint-arb -lflint -lmpfr -lgmp -lm
+TEST_LIBS = $(shell pkg-config --libs criterion 2>/dev/null || echo -lcriterion)
+
+DEB_PACKAGES := pkg-config libgsl-dev liblapacke-dev libopenblas-dev libflint-dev \
+                libflint-arb-dev libyaml-dev libcriterion-dev valgrind
+
+LIB_SRC  := $(wildcard numerics/*.c) $(filter-out audit/main.c,$(wildcard audit/*.c)) \
+            $(wildcard specs/*.c) $(wildcard reports/*.c)
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+TEST_SRC := $(wildcard tests/test_*.c)
+TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+TEST_SUPPORT := $(BUILD)/obj/tests/support.o
+BENCH_SRC := $(wildcard bench/bench_*.c)
+BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/%)
+
+.PHONY: all test check deps asan valgrind bench demo clean
+all: $(BUILD)/gaussaudit $(BUILD)/libgaussaudit.a
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -c $< -o $@
+
+$(BUILD)/libgaussaudit.a: $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/gaussaudit: $(BUILD)/obj/audit/main.o $(BUILD)/libgaussaudit.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(TEST_SUPPORT) $(BUILD)/libgaussaudit.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $^ $(LIBS) $(TEST_LIBS)
+
+$(BUILD)/bench_%: $(BUILD)/obj/bench/bench_%.o $(BUILD)/libgaussaudit.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
+
+# Install whatever Debian packages are missing (root: apt-get update first).
+deps:
+	@missing=""; for p in $(DEB_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
+test: deps
+	@$(MAKE) --no-print-directory check
+
+# Run every Criterion binary; the CLI tests use $(BUILD)/gaussaudit.
+check: all $(TEST_BIN)
+	@status=0; for t in $(TEST_BIN); do \
+	  echo "== $$t"; GA_BIN=$(BUILD)/gaussaudit $(TEST_WRAP) $$t $(TEST_ARGS) || status=1; \
+	done; exit $$status
+
+asan: deps
+	@$(MAKE) --no-print-directory check BUILD=build/asan OPT=-O1 \
+	  SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
+
+valgrind: deps
+	@$(MAKE) --no-print-directory check BUILD=build/valgrind OPT=-O1 TEST_ARGS=--jobs=1 \
+	  TEST_WRAP="valgrind -q --error-exitcode=99 --leak-check=full --trace-children=yes"
+
+bench: deps
+	@$(MAKE) --no-print-directory all $(BENCH_BIN)
+	@for b in $(BENCH_BIN); do $$b || exit 1; done
+
+demo: all
+	@sh specs/examples/demo.sh $(BUILD)
+
+clean:
+	rm -rf build
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,366 @@
+/*
+ * cli.c - the gaussaudit command line (DESIGN section 7). Exit statuses follow sysexits:
+ * 0 success, 64 usage error, 65 data error, 66 cannot open input, 70 internal error,
+ * 74 output error; `audit` adds 1 (violation) and 2 (inconclusive).
+ */
+#include "audit/cli.h"
+#include "numerics/internal.h"
+
+#include <errno.h>
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { EX_OK = 0, EX_USAGE = 64, EX_DATAERR = 65, EX_NOINPUT = 66, EX_SOFTWARE = 70,
+       EX_IOERR = 74 };
+
+static const char *usage_main =
+    "usage: gaussaudit COMMAND [OPTIONS]\n"
+    "\n"
+    "Exact privacy profiles of Gaussian mechanisms, and the generalized chi-square\n"
+    "distribution they rest on.\n"
+    "\n"
+    "commands:\n"
+    "  cdf        P[Q <= x] and P[Q > x] of a generalized chi-square Q\n"
+    "  help       this text; 'gaussaudit COMMAND --help' for one command\n"
+    "  version    print the version\n"
+    "\n"
+    "exit status: 0 success, 64 usage error, 65 data error, 66 input not found,\n"
+    "70 internal error, 74 output error.\n";
+
+static const char *usage_cdf =
+    "usage: gaussaudit cdf --weights W1,W2,.. [--dof K1,K2,..] [--nc L1,L2,..]\n"
+    "                      [--sigma S] [--offset M] --at X[,X2,..]\n"
+    "                      [--method auto|imhof|davies|contour|closed]\n"
+    "                      [--epsrel R] [--format text|json]\n"
+    "\n"
+    "Both tails of Q = M + S*Z0 + sum_j W_j * chi2(K_j, L_j), Z0 standard normal, chi2(K, L)\n"
+    "a (noncentral) chi-square with K degrees of freedom and noncentrality L (the sum of\n"
+    "squared means). Each tail is computed directly (never as 1 - the other) with an error\n"
+    "estimate.\n"
+    "\n"
+    "  --weights   coefficients W_j (any sign, nonzero; zero weights are dropped)\n"
+    "  --dof       degrees of freedom K_j > 0 (default 1 each)\n"
+    "  --nc        noncentralities L_j >= 0 (default 0 each)\n"
+    "  --sigma     standard deviation of the normal term (default 0)\n"
+    "  --offset    constant M (default 0)\n"
+    "  --at        the point(s) x\n"
+    "  --method    auto (default): closed form when Q is a single scaled (noncentral)\n"
+    "              chi-square or a normal, else contour; contour: saddle-point Bromwich\n"
+    "              integral on a bent path (relative accuracy far into the tails);\n"
+    "              imhof: Gil-Pelaez integral (absolute accuracy only); davies:\n"
+    "              trapezoidal rule with Davies' bounds (absolute accuracy only);\n"
+    "              closed: closed forms only (fails on other forms)\n"
+    "  --epsrel    relative error target per tail (default 1e-13)\n"
+    "  --format    text (default): values rounded to the digits the error supports;\n"
+    "              json: {\"x\", \"cdf\": {\"value\", \"err\"}, \"sf\": {...}, \"log_cdf\",\n"
+    "              \"log_sf\", \"method\", \"certified\", \"status\"} (a list for several x);\n"
+    "              numbers printed with 17 significant digits (round-trip)\n"
+    "\n"
+    "A status other than success (e.g. accuracy not reached) is reported in the output\n"
+    "and on stderr; the value and its honest error estimate are still printed.\n";
+
+/* ------------------------------------------------------------ argument helpers */
+
+int ga_cli_parse_double(double *v, const char *s)
+{
+    char *end;
+    if (!s || !*s)
+        return -1;
+    errno = 0;
+    double d = strtod(s, &end);
+    if (*end != 0 || end == s || !isfinite(d))
+        return -1;
+    *v = d;
+    return 0;
+}
+
+/* Parse "a,b,c" into a new array; returns count or -1 (index of the bad item in *bad). */
+long ga_cli_parse_list(double **out, const char *s, long *bad)
+{
+    *out = NULL;
+    if (!s || !*s)
+        return -1;
+    size_t n = 1;
+    for (const char *p = s; *p; p++)
+        n += *p == ',';
+    double *v = malloc(n * sizeof *v);
+    char *buf = strdup(s);
+    long count = -1;
+    if (!v || !buf)
+        goto cleanup;
+    char *save = buf;
+    for (size_t i = 0; i < n; i++) {
+        char *comma = strchr(save, ',');
+        if (comma)
+            *comma = 0;
+        while (*save == ' ')
+            save++;
+        if (ga_cli_parse_double(&v[i], save)) {
+            *bad = (long)i;
+            goto cleanup;
+        }
+        save = comma ? comma + 1 : save + strlen(save);
+    }
+    *out = v;
+    v = NULL;
+    count = (long)n;
+cleanup:
+    free(v);
+    free(buf);
+    return count;
+}
+
+/* --name value or --name=value; returns the value or NULL (and advances *i). */
+static const char *opt_value(int argc, char **argv, int *i, const char *name, int *missing)
+{
+    const char *a = argv[*i];
+    size_t ln = strlen(name);
+    if (strncmp(a, name, ln) != 0)
+        return NULL;
+    if (a[ln] == '=')
+        return a + ln + 1;
+    if (a[ln] != 0)
+        return NULL;
+    if (*i + 1 >= argc) {
+        *missing = 1;
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+/* Print a double with the digits its absolute error supports (at least 2, at most 17). */
+void ga_cli_print_value(FILE *out, double val, double err)
+{
+    int digits = 17;
+    if (val != 0 && err > 0 && isfinite(err)) {
+        double rel = err / fabs(val);
+        digits = (int)ceil(-log10(rel));
+        if (digits < 2)
+            digits = 2;
+        if (digits > 17)
+            digits = 17;
+    } else if (val == 0 && err > 0) {
+        fprintf(out, "0");
+        return;
+    }
+    fprintf(out, "%.*g", digits, val);
+}
+
+/* ------------------------------------------------------------ cdf */
+
+static int cmd_cdf(int argc, char **argv, FILE *out, FILE *err)
+{
+    const char *sw = NULL, *sdof = NULL, *snc = NULL, *ssig = NULL, *soff = NULL,
+               *sat = NULL, *smeth = NULL, *sfmt = NULL, *seps = NULL;
+    double *w = NULL, *dof = NULL, *nc = NULL, *xs = NULL;
+    ga_gchisq *q = NULL;
+    ga_gchisq_work *work = NULL;
+    int rc = EX_USAGE;
+    for (int i = 0; i < argc; i++) {
+        int missing = 0;
+        const char *v;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            fputs(usage_cdf, out);
+            rc = EX_OK;
+            goto cleanup;
+        }
+#define OPT(name, var)                                                                     \
+    if ((v = opt_value(argc, argv, &i, name, &missing)) != NULL) {                          \
+        var = v;                                                                           \
+        continue;                                                                          \
+    }                                                                                      \
+    if (missing) {                                                                         \
+        fprintf(err, "gaussaudit cdf: option %s needs a value\n", name);                    \
+        goto cleanup;                                                                      \
+    }
+        OPT("--weights", sw)
+        OPT("--dof", sdof)
+        OPT("--nc", snc)
+        OPT("--sigma", ssig)
+        OPT("--offset", soff)
+        OPT("--at", sat)
+        OPT("--method", smeth)
+        OPT("--format", sfmt)
+        OPT("--epsrel", seps)
+#undef OPT
+        fprintf(err, "gaussaudit cdf: unknown argument '%s' (see gaussaudit cdf --help)\n",
+                argv[i]);
+        goto cleanup;
+    }
+    if (!sw && !ssig) {
+        fprintf(err, "gaussaudit cdf: --weights (or --sigma) is required\n");
+        goto cleanup;
+    }
+    if (!sat) {
+        fprintf(err, "gaussaudit cdf: --at X is required\n");
+        goto cleanup;
+    }
+    int json = 0;
+    if (sfmt) {
+        if (!strcmp(sfmt, "json"))
+            json = 1;
+        else if (strcmp(sfmt, "text")) {
+            fprintf(err, "gaussaudit cdf: --format must be text or json (got '%s')\n", sfmt);
+            goto cleanup;
+        }
+    }
+    ga_gchisq_opts o;
+    ga_gchisq_opts_init(&o);
+    if (smeth) {
+        o.method = ga_method_parse(smeth);
+        if (o.method < 0 || o.method == GA_METHOD_ARB) {
+            fprintf(err,
+                    "gaussaudit cdf: --method must be auto, imhof, davies, contour or closed "
+                    "(got '%s')\n", smeth);
+            goto cleanup;
+        }
+    }
+    rc = EX_DATAERR;
+    if (seps && (ga_cli_parse_double(&o.epsrel, seps) || !(o.epsrel > 0) || o.epsrel >= 1)) {
+        fprintf(err, "gaussaudit cdf: --epsrel must be a number in (0, 1) (got '%s')\n", seps);
+        goto cleanup;
+    }
+    long nw = 0, bad = 0, nd, nn, nx;
+    if (sw && (nw = ga_cli_parse_list(&w, sw, &bad)) < 0) {
+        fprintf(err, "gaussaudit cdf: --weights: item %ld is not a finite number in '%s'\n",
+                bad + 1, sw);
+        goto cleanup;
+    }
+    if (sdof) {
+        if ((nd = ga_cli_parse_list(&dof, sdof, &bad)) < 0) {
+            fprintf(err, "gaussaudit cdf: --dof: item %ld is not a finite number in '%s'\n",
+                    bad + 1, sdof);
+            goto cleanup;
+        }
+        if (nd != nw) {
+            fprintf(err, "gaussaudit cdf: --dof has %ld items but --weights has %ld\n", nd, nw);
+            goto cleanup;
+        }
+    }
+    if (snc) {
+        if ((nn = ga_cli_parse_list(&nc, snc, &bad)) < 0) {
+            fprintf(err, "gaussaudit cdf: --nc: item %ld is not a finite number in '%s'\n",
+                    bad + 1, snc);
+            goto cleanup;
+        }
+        if (nn != nw) {
+            fprintf(err, "gaussaudit cdf: --nc has %ld items but --weights has %ld\n", nn, nw);
+            goto cleanup;
+        }
+    }
+    double sigma = 0, offset = 0;
+    if (ssig && ga_cli_parse_double(&sigma, ssig)) {
+        fprintf(err, "gaussaudit cdf: --sigma: '%s' is not a finite number\n", ssig);
+        goto cleanup;
+    }
+    if (soff && ga_cli_parse_double(&offset, soff)) {
+        fprintf(err, "gaussaudit cdf: --offset: '%s' is not a finite number\n", soff);
+        goto cleanup;
+    }
+    if ((nx = ga_cli_parse_list(&xs, sat, &bad)) < 0) {
+        fprintf(err, "gaussaudit cdf: --at: item %ld is not a finite number in '%s'\n",
+                bad + 1, sat);
+        goto cleanup;
+    }
+    /* domain checks here so that messages name the option as typed */
+    for (long j = 0; j < nw; j++) {
+        if (dof && !(dof[j] > 0)) {
+            fprintf(err, "gaussaudit cdf: --dof: item %ld must be > 0 (got %.17g)\n", j + 1,
+                    dof[j]);
+            goto cleanup;
+        }
+        if (nc && !(nc[j] >= 0)) {
+            fprintf(err, "gaussaudit cdf: --nc: item %ld must be >= 0 (got %.17g)\n", j + 1,
+                    nc[j]);
+            goto cleanup;
+        }
+    }
+    if (sigma < 0) {
+        fprintf(err, "gaussaudit cdf: --sigma must be >= 0 (got %.17g)\n", sigma);
+        goto cleanup;
+    }
+    q = ga_gchisq_alloc((size_t)nw);
+    work = ga_gchisq_work_alloc();
+    if (!q || !work) {
+        fprintf(err, "gaussaudit cdf: out of memory\n");
+        rc = EX_SOFTWARE;
+        goto cleanup;
+    }
+    char msg[256];
+    if (ga_gchisq_set_classical(q, (size_t)nw, w, dof, nc, sigma, offset, msg, sizeof msg)) {
+        /* name the argument as the user typed it */
+        fprintf(err, "gaussaudit cdf: %s\n", msg);
+        goto cleanup;
+    }
+    if (json && nx > 1)
+        fprintf(out, "[");
+    for (long i = 0; i < nx; i++) {
+        ga_gchisq_prob p;
+        int st = ga_gchisq_prob_eval(&p, q, xs[i], &o, work);
+        if (st == GA_EINVAL || st == GA_ENOMEM || (st == GA_EDOM && p.method == GA_METHOD_AUTO)) {
+            fprintf(err, "gaussaudit cdf: at x = %.17g: %s\n", xs[i], ga_strerror(st));
+            rc = st == GA_ENOMEM ? EX_SOFTWARE : EX_DATAERR;
+            goto cleanup;
+        }
+        if (st == GA_EDOM) { /* the user chose a method that cannot do this form */
+            fprintf(err, "gaussaudit cdf: method '%s' does not apply to this form (%s)\n",
+                    ga_method_name(o.method), ga_strerror(st));
+            rc = EX_USAGE;
+            goto cleanup;
+        }
+        if (st != GA_OK)
+            fprintf(err, "gaussaudit cdf: warning at x = %.17g: %s\n", xs[i], ga_strerror(st));
+        if (json) {
+            fprintf(out,
+                    "%s{\"x\": %.17g, \"cdf\": {\"value\": %.17g, \"err\": %.17g}, "
+                    "\"sf\": {\"value\": %.17g, \"err\": %.17g}, \"log_cdf\": %.17g, "
+                    "\"log_sf\": %.17g, \"method\": \"%s\", \"certified\": false, "
+                    "\"status\": \"%s\"}",
+                    i ? ", " : "", xs[i], p.cdf.val, p.cdf.err, p.sf.val, p.sf.err,
+                    isfinite(p.log_cdf) ? p.log_cdf : -DBL_MAX,
+                    isfinite(p.log_sf) ? p.log_sf : -DBL_MAX, ga_method_name(p.method),
+                    st == GA_OK ? "success" : ga_strerror(st));
+        } else {
+            fprintf(out, "x = %.17g\nP[Q <= x] = ", xs[i]);
+            ga_cli_print_value(out, p.cdf.val, p.cdf.err);
+            fprintf(out, "  (error estimate %.2g)\nP[Q >  x] = ", p.cdf.err);
+            ga_cli_print_value(out, p.sf.val, p.sf.err);
+            fprintf(out, "  (error estimate %.2g)\nmethod: %s, estimate (not certified)\n",
+                    p.sf.err, ga_method_name(p.method));
+        }
+    }
+    if (json)
+        fprintf(out, nx > 1 ? "]\n" : "\n");
+    rc = ferror(out) ? EX_IOERR : EX_OK;
+cleanup:
+    free(w);
+    free(dof);
+    free(nc);
+    free(xs);
+    ga_gchisq_free(q);
+    ga_gchisq_work_free(work);
+    return rc;
+}
+
+int ga_cli_main(int argc, char **argv, FILE *out, FILE *err)
+{
+    if (argc < 2) {
+        fputs(usage_main, err);
+        return EX_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
+        fputs(usage_main, out);
+        return EX_OK;
+    }
+    if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
+        fprintf(out, "gaussaudit %s\n", GA_VERSION_STRING);
+        return EX_OK;
+    }
+    if (!strcmp(cmd, "cdf"))
+        return cmd_cdf(argc - 2, argv + 2, out, err);
+    fprintf(err, "gaussaudit: unknown command '%s' (see gaussaudit help)\n", cmd);
+    return EX_USAGE;
+}

@@ -1,0 +1,183 @@
+/*
+ * gaussaudit.h - the one public header of libgaussaudit.
+ *
+ * Every public symbol carries the prefix ga_ (types, functions) or GA_ (constants).
+ * Conventions (see README.md):
+ *   - functions return an int status (enum ga_status, 0 = success); ga_strerror() names it;
+ *   - outputs come first, then inputs, then options/workspaces;
+ *   - every numerical result is a ga_result {val, err} (an estimate with its error estimate)
+ *     or, in certified mode, an interval that provably contains the true value;
+ *   - _alloc/_free for heap objects (_free(NULL) is a no-op), caller-allocated workspaces,
+ *     no allocation inside integrand loops, no global state (reentrant).
+ */
+#ifndef GAUSSAUDIT_H
+#define GAUSSAUDIT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GA_VERSION_STRING "0.1.0"
+
+/* ------------------------------------------------------------------ status */
+
+enum ga_status {
+    GA_OK = 0,        /* success: value and error bound are valid */
+    GA_EINVAL = 1,    /* invalid argument or parameter (message says which) */
+    GA_ENOMEM = 2,    /* allocation failed */
+    GA_ETOL = 3,      /* requested accuracy not reached; the returned value and its
+                         (larger) error estimate are still valid */
+    GA_EUNDERFLOW = 4,/* the result underflows double precision (log-scale value given) */
+    GA_EDOM = 5,      /* method not applicable to this input (e.g. closed form on a mixed form) */
+    GA_EPREC = 6,     /* certified: precision cap reached before the requested width;
+                         the best interval found is returned and is still rigorous */
+    GA_EIO = 7,       /* file or stream error */
+    GA_EMAXITER = 8,  /* iteration limit reached (value and error estimate still returned) */
+    GA_NSTATUS
+};
+
+/* Human-readable message for a status code (never NULL). */
+const char *ga_strerror(int status);
+
+/* ------------------------------------------------------------------ results */
+
+/* A value with an absolute error estimate: |true - val| <= err is expected (estimate)
+ * unless the producing function documents the bound as rigorous. */
+typedef struct {
+    double val;
+    double err;
+} ga_result;
+
+/* ------------------------------------------------ generalized chi-square type */
+
+/*
+ * Q = offset + sigma*z0 + sum_j sum_{i=1..nu_j} (a_j z_ji^2 + b_ji z_ji),  z iid N(0,1),
+ * stored in the division-free form of DESIGN section 2: term j is (a_j, nu_j, b2_j) with
+ * b2_j = sum_i b_ji^2. Terms with a_j = 0 are pure normal components and are folded into
+ * sigma2 (= sigma^2) by ga_gchisq_normalize(). nu_j > 0 may be non-integer.
+ * The classical form w*chi2(dof, nc) is the term (w, dof, 4 w^2 nc) plus offset w*nc.
+ */
+typedef struct {
+    double a;   /* coefficient of z^2 (the classical weight) */
+    double nu;  /* number of iid normals (degrees of freedom), > 0 */
+    double b2;  /* sum of squared linear coefficients, >= 0 */
+} ga_gchisq_term;
+
+typedef struct {
+    size_t n;              /* number of terms */
+    size_t cap;            /* allocated terms */
+    ga_gchisq_term *t;     /* the terms */
+    double offset;         /* constant */
+    double sigma2;         /* variance of the pure normal component, >= 0 */
+} ga_gchisq;
+
+/* Allocate an empty form with room for cap terms (grows on demand). NULL on failure. */
+ga_gchisq *ga_gchisq_alloc(size_t cap);
+/* Free a form; ga_gchisq_free(NULL) is a no-op. */
+void ga_gchisq_free(ga_gchisq *q);
+/* Deep copy into dst (resized as needed). Returns GA_OK or GA_ENOMEM. */
+int ga_gchisq_copy(ga_gchisq *dst, const ga_gchisq *src);
+/* Remove all terms, offset and normal part. */
+void ga_gchisq_clear(ga_gchisq *q);
+
+/* Append term (a, nu, b2). Returns GA_OK, GA_ENOMEM, or GA_EINVAL (non-finite values,
+ * nu <= 0, b2 < 0); on error the form is unchanged. */
+int ga_gchisq_add_term(ga_gchisq *q, double a, double nu, double b2);
+
+/*
+ * Build Q = offset + sigma*z0 + sum_j w_j chi2(dof_j, nc_j) (classical parametrisation).
+ * dof may be NULL (all 1) and nc may be NULL (all 0). Any previous content of q is replaced.
+ * Returns GA_OK; GA_EINVAL with a message in msg (if msg != NULL) naming the offending
+ * argument and index for NaN/Inf, dof <= 0, nc < 0, sigma < 0, or n == 0 with sigma == 0.
+ */
+int ga_gchisq_set_classical(ga_gchisq *q, size_t n, const double *w, const double *dof,
+                            const double *nc, double sigma, double offset,
+                            char *msg, size_t msglen);
+
+/*
+ * Validate the form: finite parameters, nu > 0, b2 >= 0, sigma2 >= 0, at least one
+ * non-degenerate component is NOT required (a point mass is a valid law).
+ * Returns GA_OK or GA_EINVAL with a message naming the term.
+ */
+int ga_gchisq_validate(const ga_gchisq *q, char *msg, size_t msglen);
+
+/*
+ * Normalize: fold a == 0 terms into sigma2, drop empty terms, sort by a, merge terms whose
+ * coefficients are equal to within relative tolerance rtol (rtol = 0: exactly equal only).
+ * Merging with rtol > 0 replaces the close coefficients by their nu-weighted mean: it is an
+ * approximation and must not be used on the certified path. Returns GA_OK.
+ */
+int ga_gchisq_normalize(ga_gchisq *q, double rtol);
+
+/* Mean and variance of Q (exact formulas, rounded). */
+void ga_gchisq_moments(double *mean, double *var, const ga_gchisq *q);
+
+/*
+ * Cumulant generating function K(s) = log E[exp(s Q)] for real s in the open interval
+ * (smin, smax) where it is finite (ga_gchisq_domain). Returns GA_EDOM outside.
+ */
+void ga_gchisq_domain(double *smin, double *smax, const ga_gchisq *q);
+int ga_gchisq_cgf(double *k0, double *k1, double *k2, const ga_gchisq *q, double s);
+
+/* ------------------------------------------------------------------ engines */
+
+enum ga_method {
+    GA_METHOD_AUTO = 0,
+    GA_METHOD_IMHOF,     /* Gil-Pelaez on the real line, adaptive quadrature */
+    GA_METHOD_DAVIES,    /* trapezoidal rule with Davies' error bounds */
+    GA_METHOD_CONTOUR,   /* saddle-point shifted and bent Bromwich contour */
+    GA_METHOD_CLOSED,    /* closed forms: (noncentral) chi-square, normal, point mass */
+    GA_METHOD_ARB,       /* certified ball arithmetic (see ga_gchisq_prob_arb) */
+    GA_NMETHOD
+};
+
+/* Name of a method ("auto", "imhof", ...); ga_method_parse returns -1 for unknown names. */
+const char *ga_method_name(int method);
+int ga_method_parse(const char *name);
+
+typedef struct {
+    int method;        /* enum ga_method */
+    double epsabs;     /* absolute error target for each tail (default 0) */
+    double epsrel;     /* relative error target for each tail (default 1e-13) */
+    size_t max_evals;  /* cap on integrand evaluations per tail (default 200000) */
+} ga_gchisq_opts;
+
+/* Default options (auto, no absolute target, 1e-13 relative). */
+void ga_gchisq_opts_init(ga_gchisq_opts *o);
+
+/* Both tails of Q at one point. */
+typedef struct {
+    ga_result cdf;     /* P[Q <= x] */
+    ga_result sf;      /* P[Q >  x] */
+    double log_cdf;    /* natural log of cdf.val, finite even when cdf.val underflows */
+    double log_sf;     /* natural log of sf.val, likewise */
+    int method;        /* the method that produced the result (never AUTO) */
+    size_t evals;      /* integrand evaluations used (0 for closed forms) */
+} ga_gchisq_prob;
+
+/* Workspace for the quadrature engines. One per thread. */
+typedef struct ga_gchisq_work ga_gchisq_work;
+ga_gchisq_work *ga_gchisq_work_alloc(void);
+void ga_gchisq_work_free(ga_gchisq_work *w);
+
+/*
+ * P[Q <= x] and P[Q > x], each tail computed directly (never as 1 - the other), each with
+ * an error estimate. q need not be normalized (a normalized copy is made in w).
+ * Returns GA_OK when both errors meet max(epsabs, epsrel*value), not counting the rounding
+ * floor of double precision (which is included in err: in tails near 1e-300 it is about
+ * 1e-13 relative); GA_ETOL when not (the values and honest, larger error estimates are
+ * still returned); GA_EDOM when the
+ * requested method does not apply; GA_EINVAL for an invalid form or non-finite x.
+ * Error estimates: quadrature error estimate + rigorous truncation bound + rounding
+ * estimate. They are estimates (floating point), not certificates.
+ */
+int ga_gchisq_prob_eval(ga_gchisq_prob *out, const ga_gchisq *q, double x,
+                        const ga_gchisq_opts *opts, ga_gchisq_work *w);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,128 @@
+/*
+ * internal.h - declarations shared by the numerics modules (not installed).
+ */
+#ifndef GA_NUMERICS_INTERNAL_H
+#define GA_NUMERICS_INTERNAL_H
+
+#include "gaussaudit.h"
+
+#include <complex.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+#ifndef M_SQRT2
+#define M_SQRT2 1.41421356237309504880
+#endif
+#ifndef M_LN2
+#define M_LN2 0.69314718055994530942
+#endif
+
+/* snprintf into msg (if msg != NULL and msglen > 0). */
+void ga_msg(char *msg, size_t msglen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* ------------------------------------------------------- adaptive quadrature */
+
+/* Real integrand of a real parameter. */
+typedef double (*ga_quad_fn)(double t, void *param);
+
+#define GA_QUAD_MAXINT 512
+
+typedef struct {
+    double a, b, val, err, absval;
+} ga_quad_interval;
+
+typedef struct {
+    ga_quad_interval iv[GA_QUAD_MAXINT]; /* heap ordered by err (largest first) */
+    size_t n;
+} ga_quad_work;
+
+/*
+ * Adaptive Gauss-Kronrod (7/15) integration of f on [a, b], bisecting the interval with the
+ * largest error estimate until err <= max(epsabs, epsrel*|val|), the interval capacity, or
+ * max_evals. out->err is the sum of the per-interval estimates (QUADPACK-style heuristic:
+ * an estimate, not a bound). *absint receives the Kronrod estimate of int |f| (for rounding
+ * error estimates), *evals is incremented. Returns GA_OK or GA_ETOL.
+ */
+int ga_quad_gk(ga_result *out, double *absint, size_t *evals, ga_quad_fn f, void *param,
+               double a, double b, double epsabs, double epsrel, size_t max_evals,
+               ga_quad_work *w);
+
+/* ------------------------------------------------------- contour machinery */
+
+/* Kernel of the Bromwich integral: 1/z (tail probabilities) or 1/(z (z+1)) (direct delta). */
+enum ga_kernel { GA_KERNEL_TAIL = 0, GA_KERNEL_DELTA = 1 };
+
+/*
+ * Path and integrand description for int F(z) dz with
+ *   F(z) = exp(K(z) - z x - L0) * kernel(z),
+ * along the vertical segment c -> c + i t0 and then the ray c + i t0 + s (dir*beta + i),
+ * s >= 0. q must be normalized (no a == 0 terms).
+ */
+typedef struct {
+    const ga_gchisq *q;
+    double x;       /* evaluation point */
+    double c;       /* abscissa of the vertical part, in the domain of K, != 0 */
+    double L0;      /* log scale: K(c) - c x */
+    double t0;      /* height of the vertical part */
+    double beta;    /* slope of the ray (0 <= beta < 1) */
+    int dir;        /* -1, 0, +1: direction the ray bends */
+    int kernel;     /* enum ga_kernel */
+    int imag_only;  /* 0: the integrand returns Im(F z'); see ga_path_integrand */
+    size_t nevals;
+} ga_path;
+
+/* log of F(z) (complex), without the kernel: K(z) - z x - L0. */
+double complex ga_path_logmgf(const ga_path *p, double complex z);
+
+/* Real integrand Im(F(z(t)) z'(t)) at path parameter t >= 0. */
+double ga_path_integrand(double t, void *param);
+
+/*
+ * Rigorous (up to floating rounding) upper bound of int_{t >= T} |F(z(t))| |dz(t)| with the
+ * log scale L0 removed, i.e. the true bound is exp(L0) * returned value. T >= t0. Returns
+ * +INFINITY when no useful bound is available at this T (the caller goes further out).
+ */
+double ga_path_tailbound(const ga_path *p, double T);
+
+/* Choose c (saddle point clamped away from 0 and the singularities), L0, t0, dir, beta for
+ * the tail with sign +1 (P[Q > x], c > 0) or -1 (P[Q <= x], c < 0). Returns GA_OK or GA_EDOM
+ * when that side has no domain (cannot happen for a normalized, non-degenerate form). */
+int ga_path_setup(ga_path *p, const ga_gchisq *q, double x, int sign, int kernel);
+
+/*
+ * Integrate along a set-up path: I = int Im(F dz) with quadrature error, truncation bound
+ * and rounding estimate folded into out->err (all on the L0 scale). Returns GA_OK or GA_ETOL.
+ */
+int ga_path_integrate(ga_result *out, ga_path *p, double epsabs, double epsrel,
+                      size_t max_evals, ga_quad_work *w);
+
+/* Solve K'(s) = x for s in the domain (Newton with bracketing). */
+int ga_gchisq_saddle(double *s, const ga_gchisq *q, double x);
+
+/* Asymptotic drift m_inf = offset - sum b2/(4a): the support end of a definite form. */
+double ga_gchisq_drift(const ga_gchisq *q);
+
+/* ------------------------------------------------------- engines */
+
+struct ga_gchisq_work {
+    ga_gchisq *qn;     /* normalized copy of the form */
+    ga_quad_work quad;
+};
+
+int ga_engine_closed(ga_gchisq_prob *out, const ga_gchisq *q, double x);
+int ga_engine_contour(ga_gchisq_prob *out, const ga_gchisq *q, double x,
+                      const ga_gchisq_opts *o, ga_quad_work *w);
+int ga_engine_imhof(ga_gchisq_prob *out, const ga_gchisq *q, double x,
+                    const ga_gchisq_opts *o, ga_quad_work *w);
+int ga_engine_davies(ga_gchisq_prob *out, const ga_gchisq *q, double x,
+                     const ga_gchisq_opts *o);
+
+/* Exact answers for degenerate forms (point mass, x outside the support of a definite
+ * form). Returns 1 and fills out when it applies, 0 otherwise. */
+int ga_gchisq_trivial(ga_gchisq_prob *out, const ga_gchisq *q, double x);
+
+#endif

@@ -1,0 +1,100 @@
+/*
+ * prob.c - the engine front end: options, method names, workspace, and the dispatch of
+ * ga_gchisq_prob_eval (auto: exact answers for degenerate forms, closed forms where they
+ * apply, otherwise the saddle-point contour engine).
+ */
+#include "numerics/internal.h"
+
+#include <gsl/gsl_errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *method_names[GA_NMETHOD] = {"auto", "imhof", "davies", "contour", "closed",
+                                               "arb"};
+
+const char *ga_method_name(int method)
+{
+    if (method < 0 || method >= GA_NMETHOD)
+        return "unknown";
+    return method_names[method];
+}
+
+int ga_method_parse(const char *name)
+{
+    for (int m = 0; m < GA_NMETHOD; m++)
+        if (strcmp(name, method_names[m]) == 0)
+            return m;
+    return -1;
+}
+
+void ga_gchisq_opts_init(ga_gchisq_opts *o)
+{
+    o->method = GA_METHOD_AUTO;
+    o->epsabs = 0;
+    o->epsrel = 1e-13;
+    o->max_evals = 200000;
+}
+
+ga_gchisq_work *ga_gchisq_work_alloc(void)
+{
+    ga_gchisq_work *w = calloc(1, sizeof *w);
+    if (!w)
+        return NULL;
+    w->qn = ga_gchisq_alloc(16);
+    if (!w->qn) {
+        free(w);
+        return NULL;
+    }
+    return w;
+}
+
+void ga_gchisq_work_free(ga_gchisq_work *w)
+{
+    if (!w)
+        return;
+    ga_gchisq_free(w->qn);
+    free(w);
+}
+
+int ga_gchisq_prob_eval(ga_gchisq_prob *out, const ga_gchisq *q, double x,
+                        const ga_gchisq_opts *opts, ga_gchisq_work *w)
+{
+    ga_gchisq_opts o;
+    if (opts)
+        o = *opts;
+    else
+        ga_gchisq_opts_init(&o);
+    memset(out, 0, sizeof *out);
+    if (!isfinite(x) || ga_gchisq_validate(q, NULL, 0) != GA_OK)
+        return GA_EINVAL;
+    if (!(o.epsabs >= 0) || !(o.epsrel >= 0) || (o.epsabs == 0 && o.epsrel == 0))
+        return GA_EINVAL;
+    gsl_set_error_handler_off();
+    if (ga_gchisq_copy(w->qn, q) != GA_OK)
+        return GA_ENOMEM;
+    ga_gchisq_normalize(w->qn, 0.0);
+    const ga_gchisq *qn = w->qn;
+    if (ga_gchisq_trivial(out, qn, x))
+        return GA_OK;
+    switch (o.method) {
+    case GA_METHOD_CLOSED:
+        return ga_engine_closed(out, qn, x);
+    case GA_METHOD_CONTOUR:
+        return ga_engine_contour(out, qn, x, &o, &w->quad);
+    case GA_METHOD_IMHOF:
+        return ga_engine_imhof(out, qn, x, &o, &w->quad);
+    case GA_METHOD_DAVIES:
+        return ga_engine_davies(out, qn, x, &o);
+    case GA_METHOD_AUTO: {
+        if (qn->n == 0 || (qn->n == 1 && qn->sigma2 == 0)) {
+            int s = ga_engine_closed(out, qn, x);
+            if (s == GA_OK)
+                return s;
+        }
+        return ga_engine_contour(out, qn, x, &o, &w->quad);
+    }
+    default:
+        return GA_EINVAL;
+    }
+}

@@ -1,0 +1,108 @@
+/* support.c - see support.h. */
+#include "tests/support.h"
+
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+const char *ga_test_refdir(void)
+{
+    const char *d = getenv("GA_REFDIR");
+    return d && *d ? d : "../shared/reference";
+}
+
+void ga_test_load_ref(ga_doc *doc, const char *name)
+{
+    char path[1024], msg[512];
+    snprintf(path, sizeof path, "%s/%s", ga_test_refdir(), name);
+    if (ga_doc_load(doc, path, msg, sizeof msg))
+        cr_assert_fail("cannot load reference file: %s", msg);
+}
+
+long ga_test_count(long base)
+{
+    const char *s = getenv("GA_TEST_SCALE");
+    double f = s ? atof(s) : 1.0;
+    long n = (long)(base * f);
+    return n < 1 ? 1 : n;
+}
+
+gsl_rng *ga_test_rng(unsigned long seed)
+{
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    cr_assert(r != NULL);
+    gsl_rng_set(r, seed);
+    return r;
+}
+
+double ga_test_num(const ga_node *n)
+{
+    cr_assert(n && n->kind == GA_NODE_SCALAR, "expected a number in the reference file");
+    char *end;
+    double v = strtod(n->text, &end);
+    cr_assert(*end == 0, "bad number '%s' at line %d", n->text, n->line);
+    return v;
+}
+
+size_t ga_test_doubles(double **out, const ga_node *seq)
+{
+    cr_assert(seq && seq->kind == GA_NODE_SEQ, "expected a list in the reference file");
+    double *v = malloc((seq->n ? seq->n : 1) * sizeof *v);
+    cr_assert(v != NULL);
+    for (size_t i = 0; i < seq->n; i++)
+        v[i] = ga_test_num(seq->kids[i]);
+    *out = v;
+    return seq->n;
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return strdup("");
+    size_t cap = 4096, n = 0;
+    char *b = malloc(cap);
+    size_t r;
+    while (b && (r = fread(b + n, 1, cap - n - 1, f)) > 0) {
+        n += r;
+        if (n + 1 >= cap) {
+            char *nb = realloc(b, cap * 2);
+            if (!nb)
+                break;
+            b = nb;
+            cap *= 2;
+        }
+    }
+    fclose(f);
+    if (b)
+        b[n] = 0;
+    return b;
+}
+
+int ga_test_run(const char *args, char **out, char **err)
+{
+    const char *bin = getenv("GA_BIN");
+    if (!bin || !*bin)
+        bin = "build/gaussaudit";
+    char o[] = "/tmp/ga_test_outXXXXXX", e[] = "/tmp/ga_test_errXXXXXX";
+    int fo = mkstemp(o), fe = mkstemp(e);
+    cr_assert(fo >= 0 && fe >= 0, "mkstemp failed");
+    close(fo);
+    close(fe);
+    size_t len = strlen(bin) + strlen(args) + 2 * sizeof o + 32;
+    char *cmd = malloc(len);
+    cr_assert(cmd != NULL);
+    snprintf(cmd, len, "%s %s >%s 2>%s </dev/null", bin, args, o, e);
+    int st = system(cmd);
+    free(cmd);
+    *out = slurp(o);
+    *err = slurp(e);
+    unlink(o);
+    unlink(e);
+    cr_assert(st != -1 && WIFEXITED(st), "could not run: %s %s", bin, args);
+    return WEXITSTATUS(st);
+}

@@ -1,0 +1,32 @@
+/*
+ * support.h - helpers shared by the Criterion test files: the shared reference values,
+ * the random-loop scale, seeded RNGs, and running the command-line tool.
+ */
+#ifndef GA_TESTS_SUPPORT_H
+#define GA_TESTS_SUPPORT_H
+
+#include "specs/doc.h"
+
+#include <gsl/gsl_rng.h>
+#include <stddef.h>
+
+/* Directory of ../shared/reference (env GA_REFDIR overrides). */
+const char *ga_test_refdir(void);
+/* Load REFDIR/name into doc; aborts the test with a message on failure. */
+void ga_test_load_ref(ga_doc *doc, const char *name);
+/* Number of random cases: base times GA_TEST_SCALE (default 1), at least 1. */
+long ga_test_count(long base);
+/* A seeded RNG (seed printed by failing tests); free with gsl_rng_free. */
+gsl_rng *ga_test_rng(unsigned long seed);
+/* Parse a list-of-numbers node into a malloc'ed array; returns its length. */
+size_t ga_test_doubles(double **out, const ga_node *seq);
+/* Number value of a scalar node that may be a quoted string ("0.123"). */
+double ga_test_num(const ga_node *n);
+
+/*
+ * Run the gaussaudit binary (env GA_BIN, default build/gaussaudit) with the shell argument
+ * string args; capture stdout and stderr into malloc'ed strings. Returns the exit status.
+ */
+int ga_test_run(const char *args, char **out, char **err);
+
+#endif

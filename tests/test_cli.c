@@ -1,0 +1,123 @@
+/*
+ * test_cli.c - the gaussaudit command line: exit statuses (sysexits), messages that name
+ * the argument, JSON output fields and round-tripping numbers.
+ */
+#include "tests/support.h"
+
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    const char *args;
+    int status;
+    const char *needle; /* expected in stderr */
+} bad_case;
+
+Test(cli, bad_input_statuses_and_messages)
+{
+    static const bad_case cases[] = {
+        {"", 64, "usage"},
+        {"frobnicate", 64, "unknown command"},
+        {"cdf --at 1", 64, "--weights"},
+        {"cdf --weights 1,2", 64, "--at"},
+        {"cdf --weights 1 --at", 64, "--at needs a value"},
+        {"cdf --weights 1 --at 1 --bogus", 64, "--bogus"},
+        {"cdf --weights 1 --at 1 --method fancy", 64, "--method"},
+        {"cdf --weights 1 --at 1 --format xml", 64, "--format"},
+        {"cdf --weights 1,x --at 1", 65, "--weights: item 2"},
+        {"cdf --weights 1,nan --at 1", 65, "--weights: item 2"},
+        {"cdf --weights 1,inf --at 1", 65, "--weights: item 2"},
+        {"cdf --weights 1, --at 1", 65, "--weights: item 2"},
+        {"cdf --weights 1,2 --dof 1 --at 1", 65, "--dof has 1 items"},
+        {"cdf --weights 1,2 --dof 1,-2 --at 1", 65, "--dof: item 2"},
+        {"cdf --weights 1,2 --dof 1,0 --at 1", 65, "--dof: item 2"},
+        {"cdf --weights 1,2 --nc 1,-0.5 --at 1", 65, "--nc: item 2"},
+        {"cdf --weights 1,2 --nc 1 --at 1", 65, "--nc has 1 items"},
+        {"cdf --weights 1 --sigma -1 --at 1", 65, "--sigma"},
+        {"cdf --weights 1 --sigma abc --at 1", 65, "--sigma"},
+        {"cdf --weights 1 --offset 1e999 --at 1", 65, "--offset"},
+        {"cdf --weights 1 --at 1e400", 65, "--at"},
+        {"cdf --weights 1 --at 1 --epsrel 0", 65, "--epsrel"},
+        {"cdf --weights 1,2 --at 1 --method closed", 64, "does not apply"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *out, *err;
+        int st = ga_test_run(cases[i].args, &out, &err);
+        cr_expect(st == cases[i].status, "'%s': status %d, expected %d (stderr: %s)",
+                  cases[i].args, st, cases[i].status, err);
+        cr_expect(strstr(err, cases[i].needle) != NULL, "'%s': stderr lacks '%s': %s",
+                  cases[i].args, cases[i].needle, err);
+        free(out);
+        free(err);
+    }
+}
+
+Test(cli, help_documents_the_options)
+{
+    char *out, *err;
+    cr_expect(ga_test_run("cdf --help", &out, &err) == 0);
+    const char *words[] = {"--weights", "--dof", "--nc", "--sigma", "--offset", "--at",
+                           "--method", "--format", "json"};
+    for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+        cr_expect(strstr(out, words[i]) != NULL, "cdf --help lacks %s", words[i]);
+    free(out);
+    free(err);
+    cr_expect(ga_test_run("help", &out, &err) == 0 && strstr(out, "cdf") != NULL);
+    free(out);
+    free(err);
+}
+
+/* Extract the number after "key": in a JSON text (first occurrence after from). */
+static double json_num(const char *text, const char *from, const char *key)
+{
+    const char *p = strstr(text, from);
+    cr_assert(p != NULL, "no '%s' in %s", from, text);
+    char pat[64];
+    snprintf(pat, sizeof pat, "\"%s\": ", key);
+    p = strstr(p, pat);
+    cr_assert(p != NULL, "no '%s' in %s", key, text);
+    return strtod(p + strlen(pat), NULL);
+}
+
+Test(cli, json_fields_and_values)
+{
+    char *out, *err;
+    int st = ga_test_run("cdf --weights 6,3,1 --at 200 --format json", &out, &err);
+    cr_assert(st == 0, "status %d: %s", st, err);
+    double sf = json_num(out, "\"sf\"", "value"), sferr = json_num(out, "\"sf\"", "err");
+    double cdf = json_num(out, "\"cdf\"", "value");
+    double ref = 1.2247827606700466e-8;
+    cr_expect(fabs(sf - ref) <= 1e-9 * ref, "sf %.17g", sf);
+    cr_expect(fabs(sf - ref) <= sferr + 1e-16 * ref, "sf err estimate %.3g", sferr);
+    cr_expect(fabs(cdf - (1 - ref)) <= 1e-14, "cdf %.17g", cdf);
+    cr_expect(strstr(out, "\"method\": \"contour\"") != NULL, "%s", out);
+    cr_expect(strstr(out, "\"certified\": false") != NULL, "%s", out);
+    free(out);
+    free(err);
+    /* several points give a list; the closed form is named */
+    st = ga_test_run("cdf --weights 0.5 --at 1,17.29879 --format json", &out, &err);
+    cr_assert(st == 0);
+    cr_expect(out[0] == '[' && strstr(out, "\"method\": \"closed\"") != NULL, "%s", out);
+    free(out);
+    free(err);
+}
+
+Test(cli, text_prints_only_supported_digits)
+{
+    char *out, *err;
+    int st = ga_test_run("cdf --weights 6,3,1 --dof 2,2,2 --at 60 --method imhof --epsrel 1e-6",
+                         &out, &err);
+    cr_assert(st == 0, "status %d %s", st, err);
+    /* an error estimate near 1e-7 supports about 6-7 significant digits, never 17 */
+    const char *p = strstr(out, "P[Q >  x] = ");
+    cr_assert(p != NULL, "%s", out);
+    p += strlen("P[Q >  x] = ");
+    size_t digits = 0;
+    for (; *p && *p != ' '; p++)
+        digits += (*p >= '0' && *p <= '9');
+    cr_expect(digits <= 10, "too many digits printed: %s", out);
+    free(out);
+    free(err);
+}
