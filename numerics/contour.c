@@ -89,7 +89,10 @@ int ga_gchisq_saddle(double *s, const ga_gchisq *q, double x)
         }
     }
     /* safeguarded Newton on K'(s) - x, increasing in s; the bracket ends may be singular */
-    double v = x > mean ? fmin(0.5 * (lo + hi), lo + 1.0 / sd) : fmax(0.5 * (lo + hi), hi - 1.0 / sd);
+    /* start from the saddle point of the normal approximation */
+    double v = (x - mean) / var;
+    if (!(v > lo && v < hi))
+        v = x > mean ? fmin(0.5 * (lo + hi), lo + 1.0 / sd) : fmax(0.5 * (lo + hi), hi - 1.0 / sd);
     if (!(v > lo && v < hi))
         v = 0.5 * (lo + hi);
     for (int it = 0; it < 200; it++) {
@@ -106,7 +109,9 @@ int ga_gchisq_saddle(double *s, const ga_gchisq *q, double x)
         double nv = v - f / k2;
         if (!(nv > lo && nv < hi))
             nv = 0.5 * (lo + hi);
-        if (fabs(nv - v) <= 4 * DBL_EPSILON * fabs(v) || hi - lo <= 4 * DBL_EPSILON * fabs(v)) {
+        /* the callers need a point near the saddle, not the digits of it: any abscissa in
+         * the domain gives a valid contour and a valid Chernoff bound */
+        if (fabs(nv - v) <= 1e-9 * fabs(v) || hi - lo <= 4 * DBL_EPSILON * fabs(v)) {
             v = nv;
             break;
         }
@@ -123,29 +128,102 @@ static inline double complex clog1p(double complex w)
     return 0.5 * log1p(2 * re + re * re + im * im) + I * atan2(im, 1 + re);
 }
 
+/*
+ * Running product of factors (1 + w) with the unwrapped argument: for Im z > 0 every factor
+ * 1 - 2 a z with a of one sign lies in one open half-plane, so each multiplication turns
+ * the product by less than pi in one direction, and crossing the negative real axis is
+ * detected exactly from the signs of the imaginary parts. This replaces a log1p and an
+ * atan2 per term by one complex multiplication; the magnitude is kept in range by exact
+ * power-of-two rescaling.
+ */
+typedef struct {
+    double re, im;
+    int wind; /* completed turns across the negative real axis (signed) */
+    int e2;   /* binary exponent removed by rescaling */
+} wprod;
+
+static inline void wprod_mul(wprod *P, double re, double im)
+{
+    double nr = P->re * re - P->im * im, ni = P->re * im + P->im * re;
+    if (ni > 0 && P->im <= 0 && !(P->im == 0 && P->re > 0) && im < 0)
+        P->wind--; /* turned clockwise past -pi */
+    else if (ni < 0 && P->im >= 0 && !(P->im == 0 && P->re > 0) && im > 0)
+        P->wind++; /* turned counterclockwise past +pi */
+    P->re = nr;
+    P->im = ni;
+    double m = fabs(nr) + fabs(ni);
+    if (m > 0x1p500 || m < 0x1p-500) {
+        int e;
+        frexp(m, &e);
+        P->re = ldexp(P->re, -e);
+        P->im = ldexp(P->im, -e);
+        P->e2 += e;
+    }
+}
+
 double complex ga_path_logmgf(const ga_path *p, double complex z)
 {
     const ga_gchisq *q = p->q;
-    double complex e = (q->offset - p->x) * z + 0.5 * q->sigma2 * z * z - p->L0;
+    double zr = creal(z), zi = cimag(z);
+    double z2r = zr * zr - zi * zi, z2i = 2 * zr * zi;
+    /* offset and normal part: (offset - x) z + sigma2 z^2 / 2 - L0 (real arithmetic: C
+     * complex products carry NaN checks that dominate this loop) */
+    double er = (q->offset - p->x) * zr + 0.5 * q->sigma2 * z2r - p->L0;
+    double ei = (q->offset - p->x) * zi + 0.5 * q->sigma2 * z2i;
+    /* products of (1 - 2 a z)^nu for small integer nu, one per sign of a */
+    wprod pos = {1, 0, 0, 0}, neg = {1, 0, 0, 0};
     for (size_t j = 0; j < q->n; j++) {
         const ga_gchisq_term *t = &q->t[j];
-        double complex w = -2.0 * t->a * z; /* 1 - 2 a z = 1 + w */
-        e += -0.5 * t->nu * clog1p(w);
-        if (t->b2 != 0)
-            e += 0.5 * t->b2 * z * z / (1.0 + w);
+        double wr = 1 - 2 * t->a * zr, wi = -2 * t->a * zi; /* 1 + w = 1 - 2 a z */
+        int k = (int)t->nu;
+        if (zi > 0 && (double)k == t->nu && k <= 8) {
+            wprod *P = t->a > 0 ? &pos : &neg;
+            for (int i = 0; i < k; i++)
+                wprod_mul(P, wr, wi);
+        } else {
+            double complex l = clog1p(-2.0 * t->a * z);
+            er -= 0.5 * t->nu * creal(l);
+            ei -= 0.5 * t->nu * cimag(l);
+        }
+        if (t->b2 != 0) {
+            /* b2 z^2 / (2 (1 + w)) = b2 z^2 conj(1 + w) / (2 |1 + w|^2) */
+            double s = 0.5 * t->b2 / (wr * wr + wi * wi);
+            er += s * (z2r * wr + z2i * wi);
+            ei += s * (z2i * wr - z2r * wi);
+        }
     }
-    return e;
+    if (pos.re != 1 || pos.im != 0 || pos.e2 || neg.re != 1 || neg.im != 0 || neg.e2) {
+        /* log(pos) + log(neg) with one log and one atan2: with p, n the principal
+         * arguments of the two products, p + n lies in (-2 pi, 2 pi] and equals the
+         * principal argument of the product up to one turn, which the signs of the
+         * imaginary parts decide (both in [0, pi] and the product below the axis: +2 pi;
+         * both in (-pi, 0) and the product on or above it: -2 pi) */
+        double pr = pos.re * neg.re - pos.im * neg.im, pi = pos.re * neg.im + pos.im * neg.re;
+        double lm = 0.5 * log(pr * pr + pi * pi) + (pos.e2 + neg.e2) * M_LN2;
+        int turn = 0;
+        if (pos.im >= 0 && neg.im >= 0 && pi < 0)
+            turn = 1;
+        else if (pos.im < 0 && neg.im < 0 && pi >= 0)
+            turn = -1;
+        double ar = atan2(pi, pr) + 2 * M_PI * (pos.wind + neg.wind + turn);
+        er -= 0.5 * lm;
+        ei -= 0.5 * ar;
+    }
+    return er + I * ei;
 }
 
+/* The path z(t) = c + i t + dir beta (sqrt(t^2 + t0^2) - t0): vertical at t = 0, asymptotic to
+ * a ray of slope beta, symmetric (z(-t) = conj z(t)) and analytic for |Im t| < t0, so the
+ * trapezoidal rule converges geometrically on it. */
 static inline double complex path_point(const ga_path *p, double t, double complex *dz)
 {
-    if (t <= p->t0 || p->dir == 0) {
+    if (p->dir == 0) {
         *dz = I;
         return p->c + I * t;
     }
-    double bd = p->dir * p->beta;
-    *dz = bd + I;
-    return p->c + bd * (t - p->t0) + I * t;
+    double r = sqrt(t * t + p->t0 * p->t0), bd = p->dir * p->beta;
+    *dz = bd * t / r + I;
+    return p->c + bd * (r - p->t0) + I * t;
 }
 
 double ga_path_integrand(double t, void *param)
@@ -153,11 +231,20 @@ double ga_path_integrand(double t, void *param)
     ga_path *p = param;
     double complex dz, z = path_point(p, t, &dz);
     double complex e = ga_path_logmgf(p, z);
-    double complex k = p->kernel == GA_KERNEL_DELTA ? 1.0 / (z * (z + 1.0)) : 1.0 / z;
     p->nevals++;
     if (creal(e) < -745)
         return 0.0;
-    return cimag(cexp(e) * k * dz);
+    /* Im(exp(e) dz / z) (or dz / (z (z + 1))) in real arithmetic */
+    double zr = creal(z), zi = cimag(z), kr = zr, ki = zi;
+    if (p->kernel == GA_KERNEL_DELTA) {
+        kr = zr * (zr + 1) - zi * zi;
+        ki = zi * (2 * zr + 1);
+    }
+    double m = exp(creal(e)) / (kr * kr + ki * ki), c = cos(cimag(e)), s = sin(cimag(e));
+    double dr = creal(dz), di = cimag(dz);
+    /* exp(e) * conj(k) * dz / |k|^2 */
+    double ar = c * kr + s * ki, ai = s * kr - c * ki;
+    return m * (ar * di + ai * dr);
 }
 
 /*
@@ -187,9 +274,7 @@ double ga_path_tailbound(const ga_path *p, double T)
     const ga_gchisq *q = p->q;
     double kpow = p->kernel == GA_KERNEL_DELTA ? 2.0 : 1.0;
     double E0 = -p->L0 - kpow * log(T), qe = kpow, rate = 0, sb = 1.0;
-    if (p->dir == 0 || T <= p->t0) {
-        if (p->dir != 0 && T < p->t0)
-            return INFINITY; /* only called at chunk ends >= t0 */
+    if (p->dir == 0) {
         double c = p->c;
         E0 += c * (q->offset - p->x) + 0.5 * q->sigma2 * (c * c - T * T);
         rate = q->sigma2 * T;
@@ -202,7 +287,9 @@ double ga_path_tailbound(const ga_path *p, double T)
     } else {
         double beta = p->beta, cb = beta / sqrt(1 + beta * beta);
         sb = 1 / sqrt(1 + beta * beta);
-        double R1 = p->c + p->dir * beta * (T - p->t0);
+        /* the tail of the path beyond z(T) may be replaced by the ray of slope beta from
+         * z(T): the wedge between them holds no singularity (all lie on the real axis) */
+        double R1 = p->c + p->dir * beta * (sqrt(T * T + p->t0 * p->t0) - p->t0);
         if (p->dir * R1 < 0 || !(fabs(R1) < T))
             return INFINITY;
         double aR = fabs(R1), z1 = hypot(R1, T);
@@ -280,15 +367,27 @@ int ga_path_setup(ga_path *p, const ga_gchisq *q, double x, int sign, int kernel
     double fr = x - K1;
     if (p->dir != 0 && (fr > 0 ? 1 : -1) == p->dir && 1.0 / fabs(fr) < p->t0)
         p->t0 = 1.0 / fabs(fr);
-    p->beta = p->dir ? 0.7 : 0.0;
+    /* The slope of the bend sets the wedge |arg dt| < w around the path in which the
+     * integrand stays analytic and decaying, and the trapezoidal rule converges like
+     * exp(-2 pi w / h) in the sinh variable. A normal component (sigma2, or terms with
+     * |a| so small that they act as normals over the range of z) needs |Re z| < Im z
+     * there: slope tan(pi/8) gives w = pi/8 on both sides. Otherwise the only condition is
+     * Re z -> dir*inf, and slope 0.8 gives w of about 0.67 on both sides. */
+    int normal_like = q->sigma2 > 0;
+    double zscale = 10 * (fabs(c) + p->t0);
+    for (size_t j = 0; j < q->n; j++)
+        normal_like |= q->t[j].b2 > 0 && 2 * fabs(q->t[j].a) * zscale < 1;
+    p->beta = p->dir ? (normal_like ? 0.41421356237309505 : 0.8) : 0.0;
     p->kernel = kernel;
     p->imag_only = 1;
     p->nevals = 0;
     return GA_OK;
 }
 
-int ga_path_integrate(ga_result *out, ga_path *p, double epsabs, double epsrel,
-                      size_t max_evals, ga_quad_work *w)
+/* Adaptive Gauss-Kronrod along a vertical path in geometric chunks (the Imhof engine, whose
+ * integrand decays only algebraically). */
+static int path_integrate_gk(ga_result *out, ga_path *p, double epsabs, double epsrel,
+                             size_t max_evals, ga_quad_work *w)
 {
     ga_result r;
     double absint = 0, ai;
@@ -298,6 +397,13 @@ int ga_path_integrate(ga_result *out, ga_path *p, double epsabs, double epsrel,
     double val = r.val, err = r.err;
     absint += ai;
     double T = p->t0, L = p->t0, tail = INFINITY;
+    /* the integrand oscillates like exp(i t (mean - x)) near 0 and exp(i t (m_inf - x)) far
+     * out: a chunk longer than one period lets the 7- and 15-point rules agree by accident,
+     * so chunks grow geometrically only up to one period */
+    double mean, var;
+    ga_gchisq_moments(&mean, &var, p->q);
+    double omega = fmax(fabs(p->x - mean), fabs(p->x - ga_gchisq_drift(p->q)));
+    double period = omega > 0 ? 2 * M_PI / omega : INFINITY;
     for (int chunk = 0; chunk < 200; chunk++) {
         double tol = 0.25 * fmax(epsabs, epsrel * fabs(val));
         tail = ga_path_tailbound(p, T);
@@ -317,7 +423,7 @@ int ga_path_integrate(ga_result *out, ga_path *p, double epsabs, double epsrel,
         T += L;
         /* grow the chunks geometrically: the integrand decays at least exponentially on the
          * ray, and only algebraically on a vertical path */
-        L *= 2;
+        L = fmin(2 * L, fmax(period, p->t0));
         if (!isfinite(T))
             break;
     }
@@ -333,6 +439,99 @@ int ga_path_integrate(ga_result *out, ga_path *p, double epsabs, double epsrel,
     /* the status judges what more work can reduce (quadrature and truncation); the rounding
      * floor is reported in err but cannot be lowered in double precision */
     if (err + tail > fmax(epsabs, epsrel * fabs(val)) && status == GA_OK)
+        status = GA_ETOL;
+    return status;
+}
+
+/*
+ * Trapezoidal rule on the symmetric analytic path after the substitution t = d sinh(u):
+ * the full-line rule equals the half-line rule with weight 1/2 at u = 0. Near t = 0 the
+ * nearest singularities (the pole at z = 0, branch points of M on the real axis, the
+ * path's own branch points at t = +-i t0) are at distance >= d, and further out at distance
+ * of order |t|: the sinh map turns that into a strip of roughly constant width in u, so the
+ * rule converges geometrically, like exp(-2 pi w / h) (Trefethen & Weideman, SIAM Review
+ * 56, 2014), with a step that grows with t. The range is fixed at the coarsest level by
+ * the tail bound; the step is halved (reusing every node) until the change between two
+ * levels is within half the tolerance, and that change is reported as the quadrature error
+ * (pessimistic under geometric convergence, where the accepted sum is much better), or
+ * until the changes are rounding noise. The truncation part is a bound.
+ */
+static inline double sinh_integrand(double u, ga_path *p, double d)
+{
+    double e = exp(u), ie = 1 / e;
+    return ga_path_integrand(0.5 * d * (e - ie), p) * 0.5 * d * (e + ie);
+}
+
+int ga_path_integrate(ga_result *out, ga_path *p, double epsabs, double epsrel,
+                      size_t max_evals, ga_quad_work *w)
+{
+    (void)w;
+    const ga_gchisq *q = p->q;
+    double d = fabs(p->c);
+    if (p->dir != 0)
+        d = fmin(d, p->t0);
+    if (p->kernel == GA_KERNEL_DELTA)
+        d = fmin(d, fabs(p->c + 1));
+    for (size_t j = 0; j < q->n; j++)
+        d = fmin(d, fabs(0.5 / q->t[j].a - p->c));
+    double h = 0.5;
+    int status = GA_OK;
+    /* coarsest level and range */
+    double g0 = sinh_integrand(0.0, p, d);
+    double sum = 0.5 * g0, asum = 0.5 * fabs(g0), tail = INFINITY;
+    size_t k, kmax = 4000;
+    for (k = 1; k <= kmax; k++) {
+        double v = sinh_integrand(k * h, p, d);
+        sum += v;
+        asum += fabs(v);
+        tail = ga_path_tailbound(p, d * sinh(k * h));
+        if (tail <= 0.25 * fmax(epsabs, epsrel * fabs(h * sum)))
+            break;
+    }
+    if (k > kmax) {
+        k = kmax;
+        status = GA_ETOL;
+    }
+    double U = k * h, S = h * sum, A = h * asum, delta = INFINITY, err = INFINITY;
+    for (int level = 1; level <= 16; level++) {
+        h *= 0.5;
+        double add = 0, aadd = 0;
+        for (double u = h; u < U; u += 2 * h) {
+            double v = sinh_integrand(u, p, d);
+            add += v;
+            aadd += fabs(v);
+        }
+        double Sn = 0.5 * S + h * add, dn = fabs(Sn - S);
+        A = 0.5 * A + h * aadd;
+        S = Sn;
+        double tol = fmax(epsabs, epsrel * fabs(S));
+        /* converged to the rounding floor: the changes are rounding noise from here on */
+        double floor_r = 16 * DBL_EPSILON * (1 + fabs(p->L0) + fabs(p->c * p->x)) * A;
+        if (dn <= 1e-3 * tol || (level >= 2 && dn <= floor_r && delta <= 1e3 * floor_r)) {
+            err = dn;
+            break;
+        }
+        /* accept a level when its change is within half the tolerance: convergence is
+         * geometric, so the error of the accepted sum is far below that change (a model
+         * extrapolating from two changes is fooled when two singularities with different
+         * strip widths compete, which happens) */
+        if (level >= 2 && dn <= 0.5 * tol && dn <= delta) {
+            err = dn;
+            break;
+        }
+        delta = dn;
+        err = dn;
+        if (p->nevals > max_evals) {
+            status = GA_ETOL;
+            break;
+        }
+    }
+    double round = 16 * DBL_EPSILON * (1 + fabs(p->L0) + fabs(p->c * p->x)) * A;
+    out->val = S;
+    out->err = err + 2 * tail + round;
+    if (err <= round) /* stopped at the rounding floor: judge the status without it */
+        err = 0;
+    if (err + 2 * tail > fmax(epsabs, epsrel * fabs(S)) && status == GA_OK)
         status = GA_ETOL;
     return status;
 }
@@ -401,7 +600,10 @@ int ga_engine_imhof(ga_gchisq_prob *out, const ga_gchisq *q, double x,
     /* Im(F i) = Re F: the integrand is Re(phi(t) e^{-itx} / (it)) = Im(e^{-itx} phi)/t */
     /* an absolute method (both tails are 1/2 +- the integral): relative target as absolute */
     double tol = fmax(o->epsabs, o->epsrel);
-    int status = ga_path_integrate(&in, &p, tol * M_PI, 0.0, o->max_evals, w);
+    /* the oscillatory, slowly decaying integrand can fool the QUADPACK heuristic */
+    w->conservative = 1;
+    int status = path_integrate_gk(&in, &p, tol * M_PI, 0.0, o->max_evals, w);
+    w->conservative = 0;
     double v = in.val / M_PI, e = in.err / M_PI;
     out->sf.val = 0.5 + v;
     out->cdf.val = 0.5 - v;

@@ -33,18 +33,21 @@ typedef double (*ga_quad_fn)(double t, void *param);
 
 typedef struct {
     double a, b, val, err, absval;
+    double raw; /* |K15 - G7| * h: the plain error estimate of the Gauss rule */
 } ga_quad_interval;
 
 typedef struct {
     ga_quad_interval iv[GA_QUAD_MAXINT]; /* heap ordered by err (largest first) */
     size_t n;
+    int conservative; /* nonzero: per-interval error max(heuristic, |K15 - G7|) always */
 } ga_quad_work;
 
 /*
  * Adaptive Gauss-Kronrod (7/15) integration of f on [a, b], bisecting the interval with the
  * largest error estimate until err <= max(epsabs, epsrel*|val|), the interval capacity, or
  * max_evals. out->err is the sum of the per-interval estimates (QUADPACK-style heuristic:
- * an estimate, not a bound). *absint receives the Kronrod estimate of int |f| (for rounding
+ * an estimate, not a bound); when a limit stops the refinement, the heuristic is not
+ * trusted and each interval contributes max(heuristic, |K15 - G7|). *absint receives the Kronrod estimate of int |f| (for rounding
  * error estimates), *evals is incremented. Returns GA_OK or GA_ETOL.
  */
 int ga_quad_gk(ga_result *out, double *absint, size_t *evals, ga_quad_fn f, void *param,

@@ -51,6 +51,7 @@ static void gk15(ga_quad_interval *iv, ga_quad_fn f, void *param)
     for (int j = 0; j < 7; j++)
         rasc += wgk[j] * (fabs(fv[j] - mean) + fabs(fv[14 - j] - mean));
     double val = rk * h, err = fabs((rk - rg) * h);
+    iv->raw = err;
     rasc *= fabs(h);
     if (rasc != 0 && err != 0)
         err = rasc * fmin(1.0, pow(200.0 * err / rasc, 1.5));
@@ -117,7 +118,7 @@ int ga_quad_gk(ga_result *out, double *absint, size_t *evals, ga_quad_fn f, void
             status = GA_ETOL;
             break;
         }
-        ga_quad_interval l = {worst.a, m, 0, 0, 0}, r = {m, worst.b, 0, 0, 0};
+        ga_quad_interval l = {worst.a, m, 0, 0, 0, 0}, r = {m, worst.b, 0, 0, 0, 0};
         gk15(&l, f, param);
         gk15(&r, f, param);
         ne += 30;
@@ -135,9 +136,14 @@ int ga_quad_gk(ga_result *out, double *absint, size_t *evals, ga_quad_fn f, void
     /* final sums from scratch for accuracy */
     val = 0;
     av = 0;
+    int raw = status != GA_OK || w->conservative;
+    if (raw)
+        err = 0;
     for (size_t i = 0; i < w->n; i++) {
         val += w->iv[i].val;
         av += w->iv[i].absval;
+        if (raw)
+            err += fmax(w->iv[i].err, w->iv[i].raw);
     }
     out->val = val;
     out->err = err;
