@@ -177,6 +177,63 @@ void ga_gchisq_work_free(ga_gchisq_work *w);
 int ga_gchisq_prob_eval(ga_gchisq_prob *out, const ga_gchisq *q, double x,
                         const ga_gchisq_opts *opts, ga_gchisq_work *w);
 
+/* ------------------------------------------------------------------ certified */
+
+/*
+ * The same law with parameters held exactly (as Arb balls that contain the exact values):
+ * numbers given as decimal text enter as the exact decimal, never via a double.
+ */
+typedef struct ga_gchisq_exact ga_gchisq_exact;
+
+ga_gchisq_exact *ga_gchisq_exact_alloc(void);
+void ga_gchisq_exact_free(ga_gchisq_exact *q); /* NULL is a no-op */
+
+/*
+ * Classical parametrisation from decimal strings (dof or nc may be NULL: all 1 / all 0;
+ * sigma and offset may be NULL: 0). Weights that are exactly zero are dropped.
+ * Returns GA_OK, or GA_EINVAL with a message naming the argument and item (unparseable,
+ * dof <= 0, nc < 0, sigma < 0, empty form).
+ */
+int ga_gchisq_exact_set_classical(ga_gchisq_exact *q, size_t n, const char *const *w,
+                                  const char *const *dof, const char *const *nc,
+                                  const char *sigma, const char *offset, char *msg,
+                                  size_t msglen);
+/* The exact values of a double-precision form (every double is an exact binary number). */
+int ga_gchisq_exact_set_form(ga_gchisq_exact *q, const ga_gchisq *form);
+/* Double approximation (nearest) of the exact form, for the floating-point engines. */
+int ga_gchisq_exact_get_form(ga_gchisq *form, const ga_gchisq_exact *q);
+
+typedef struct {
+    double lo, hi; /* an enclosure: lo <= true value <= hi (doubles rounded outward) */
+} ga_interval;
+
+typedef struct {
+    int digits;        /* stop when each interval's relative width <= 10^-digits (default 17) */
+    long max_prec;     /* precision cap in bits (default 4096) */
+} ga_cert_opts;
+
+void ga_cert_opts_init(ga_cert_opts *o);
+
+typedef struct {
+    ga_interval cdf, sf;      /* certified enclosures of P[Q <= x] and P[Q > x] */
+    /* the same bounds as decimal text with digits + 3 significant digits, lo rounded down
+     * and hi rounded up: these are what the CLI prints */
+    char cdf_lo[80], cdf_hi[80], sf_lo[80], sf_hi[80];
+    long precision_bits;      /* working precision of the final evaluation */
+} ga_gchisq_cert;
+
+/*
+ * Certified P[Q <= x] and P[Q > x] for the exact law q at the exact point x (decimal text).
+ * The one precision-escalation loop: 64, 128, 256, ... bits up to opts->max_prec, each tail
+ * by the Bromwich integral on a polygonal saddle-point contour (acb_calc_integrate) plus a
+ * proven bound of the truncated ray.
+ * Guarantees: whatever the status (except GA_EINVAL/GA_ENOMEM), every returned interval
+ * contains the true value. GA_OK: both relative widths <= 10^-digits; GA_EPREC: the cap was
+ * reached first and the intervals are the narrowest found.
+ */
+int ga_gchisq_prob_cert(ga_gchisq_cert *out, const ga_gchisq_exact *q, const char *x,
+                        const ga_cert_opts *opts);
+
 #ifdef __cplusplus
 }
 #endif

@@ -32,8 +32,8 @@ static const char *usage_main =
 static const char *usage_cdf =
     "usage: gaussaudit cdf --weights W1,W2,.. [--dof K1,K2,..] [--nc L1,L2,..]\n"
     "                      [--sigma S] [--offset M] --at X[,X2,..]\n"
-    "                      [--method auto|imhof|davies|contour|closed]\n"
-    "                      [--epsrel R] [--format text|json]\n"
+    "                      [--method auto|imhof|davies|contour|closed|arb]\n"
+    "                      [--epsrel R] [--certified [--digits N]] [--format text|json]\n"
     "\n"
     "Both tails of Q = M + S*Z0 + sum_j W_j * chi2(K_j, L_j), Z0 standard normal, chi2(K, L)\n"
     "a (noncentral) chi-square with K degrees of freedom and noncentrality L (the sum of\n"
@@ -51,12 +51,20 @@ static const char *usage_cdf =
     "              integral on a bent path (relative accuracy far into the tails);\n"
     "              imhof: Gil-Pelaez integral (absolute accuracy only); davies:\n"
     "              trapezoidal rule with Davies' bounds (absolute accuracy only);\n"
-    "              closed: closed forms only (fails on other forms)\n"
+    "              closed: closed forms only (fails on other forms);\n"
+    "              arb: the same as --certified\n"
     "  --epsrel    relative error target per tail (default 1e-13)\n"
+    "  --certified intervals [lo, hi] that provably contain P[Q <= x] and P[Q > x] for\n"
+    "              the exact decimal inputs (ball arithmetic with Arb, precision raised\n"
+    "              64, 128, ... up to 4096 bits until the width is reached)\n"
+    "  --digits N  certified: relative width of each interval <= 10^-N (default 17);\n"
+    "              bounds are printed with N + 3 digits, lo rounded down, hi rounded up\n"
     "  --format    text (default): values rounded to the digits the error supports;\n"
     "              json: {\"x\", \"cdf\": {\"value\", \"err\"}, \"sf\": {...}, \"log_cdf\",\n"
     "              \"log_sf\", \"method\", \"certified\", \"status\"} (a list for several x);\n"
-    "              numbers printed with 17 significant digits (round-trip)\n"
+    "              numbers printed with 17 significant digits (round-trip); certified:\n"
+    "              {\"x\", \"cdf\": {\"lo\", \"hi\"}, \"sf\": {\"lo\", \"hi\"}, \"method\": \"arb\",\n"
+    "              \"certified\": true, \"precision_bits\", \"status\"}\n"
     "\n"
     "A status other than success (e.g. accuracy not reached) is reported in the output\n"
     "and on stderr; the value and its honest error estimate are still printed.\n";
@@ -112,6 +120,47 @@ cleanup:
     return count;
 }
 
+/* Split "a,b,c" into n malloc'ed strings (spaces trimmed); the array is NULL-terminated. */
+char **ga_cli_split_list(const char *s, size_t *n)
+{
+    size_t k = 1;
+    for (const char *p = s; *p; p++)
+        k += *p == ',';
+    char **v = calloc(k + 1, sizeof *v);
+    if (!v)
+        return NULL;
+    const char *p = s;
+    for (size_t i = 0; i < k; i++) {
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        while (len && *p == ' ') {
+            p++;
+            len--;
+        }
+        while (len && p[len - 1] == ' ')
+            len--;
+        v[i] = malloc(len + 1);
+        if (!v[i]) {
+            ga_cli_free_list(v);
+            return NULL;
+        }
+        memcpy(v[i], p, len);
+        v[i][len] = 0;
+        p = e ? e + 1 : p + len;
+    }
+    *n = k;
+    return v;
+}
+
+void ga_cli_free_list(char **v)
+{
+    if (!v)
+        return;
+    for (char **p = v; *p; p++)
+        free(*p);
+    free(v);
+}
+
 /* --name value or --name=value; returns the value or NULL (and advances *i). */
 static const char *opt_value(int argc, char **argv, int *i, const char *name, int *missing)
 {
@@ -153,7 +202,10 @@ void ga_cli_print_value(FILE *out, double val, double err)
 static int cmd_cdf(int argc, char **argv, FILE *out, FILE *err)
 {
     const char *sw = NULL, *sdof = NULL, *snc = NULL, *ssig = NULL, *soff = NULL,
-               *sat = NULL, *smeth = NULL, *sfmt = NULL, *seps = NULL;
+               *sat = NULL, *smeth = NULL, *sfmt = NULL, *seps = NULL, *sdig = NULL;
+    int certified = 0;
+    char **lw = NULL, **ld = NULL, **ln = NULL, **lx = NULL;
+    ga_gchisq_exact *qe = NULL;
     double *w = NULL, *dof = NULL, *nc = NULL, *xs = NULL;
     ga_gchisq *q = NULL;
     ga_gchisq_work *work = NULL;
@@ -165,6 +217,10 @@ static int cmd_cdf(int argc, char **argv, FILE *out, FILE *err)
             fputs(usage_cdf, out);
             rc = EX_OK;
             goto cleanup;
+        }
+        if (!strcmp(argv[i], "--certified")) {
+            certified = 1;
+            continue;
         }
 #define OPT(name, var)                                                                     \
     if ((v = opt_value(argc, argv, &i, name, &missing)) != NULL) {                          \
@@ -184,6 +240,7 @@ static int cmd_cdf(int argc, char **argv, FILE *out, FILE *err)
         OPT("--method", smeth)
         OPT("--format", sfmt)
         OPT("--epsrel", seps)
+        OPT("--digits", sdig)
 #undef OPT
         fprintf(err, "gaussaudit cdf: unknown argument '%s' (see gaussaudit cdf --help)\n",
                 argv[i]);
@@ -210,12 +267,35 @@ static int cmd_cdf(int argc, char **argv, FILE *out, FILE *err)
     ga_gchisq_opts_init(&o);
     if (smeth) {
         o.method = ga_method_parse(smeth);
-        if (o.method < 0 || o.method == GA_METHOD_ARB) {
+        if (o.method < 0) {
             fprintf(err,
-                    "gaussaudit cdf: --method must be auto, imhof, davies, contour or closed "
-                    "(got '%s')\n", smeth);
+                    "gaussaudit cdf: --method must be auto, imhof, davies, contour, closed or "
+                    "arb (got '%s')\n", smeth);
             goto cleanup;
         }
+        if (o.method == GA_METHOD_ARB)
+            certified = 1;
+        else if (certified) {
+            fprintf(err, "gaussaudit cdf: --certified uses method arb, not '%s'\n", smeth);
+            goto cleanup;
+        }
+    }
+    ga_cert_opts co;
+    ga_cert_opts_init(&co);
+    if (sdig) {
+        char *end;
+        long d = strtol(sdig, &end, 10);
+        if (*end || end == sdig || d < 1 || d > 300) {
+            fprintf(err, "gaussaudit cdf: --digits must be an integer from 1 to 300 (got '%s')\n",
+                    sdig);
+            rc = EX_DATAERR;
+            goto cleanup;
+        }
+        if (!certified) {
+            fprintf(err, "gaussaudit cdf: --digits applies to --certified only\n");
+            goto cleanup;
+        }
+        co.digits = (int)d;
     }
     rc = EX_DATAERR;
     if (seps && (ga_cli_parse_double(&o.epsrel, seps) || !(o.epsrel > 0) || o.epsrel >= 1)) {
@@ -294,6 +374,53 @@ static int cmd_cdf(int argc, char **argv, FILE *out, FILE *err)
         fprintf(err, "gaussaudit cdf: %s\n", msg);
         goto cleanup;
     }
+    if (certified) {
+        /* exact decimal inputs: the same lists as text */
+        size_t k;
+        if (sw && !(lw = ga_cli_split_list(sw, &k)))
+            goto nomem;
+        if (sdof && !(ld = ga_cli_split_list(sdof, &k)))
+            goto nomem;
+        if (snc && !(ln = ga_cli_split_list(snc, &k)))
+            goto nomem;
+        if (!(lx = ga_cli_split_list(sat, &k)) || !(qe = ga_gchisq_exact_alloc()))
+            goto nomem;
+        if (ga_gchisq_exact_set_classical(qe, (size_t)nw, (const char *const *)lw,
+                                          (const char *const *)ld, (const char *const *)ln,
+                                          ssig, soff, msg, sizeof msg)) {
+            fprintf(err, "gaussaudit cdf: %s\n", msg);
+            goto cleanup;
+        }
+        if (json && nx > 1)
+            fprintf(out, "[");
+        for (long i = 0; i < nx; i++) {
+            ga_gchisq_cert c;
+            int st = ga_gchisq_prob_cert(&c, qe, lx[i], &co);
+            if (st != GA_OK && st != GA_EPREC) {
+                fprintf(err, "gaussaudit cdf: at x = %s: %s\n", lx[i], ga_strerror(st));
+                rc = st == GA_ENOMEM ? EX_SOFTWARE : EX_DATAERR;
+                goto cleanup;
+            }
+            if (st != GA_OK)
+                fprintf(err, "gaussaudit cdf: warning at x = %s: %s\n", lx[i], ga_strerror(st));
+            if (json)
+                fprintf(out,
+                        "%s{\"x\": %s, \"cdf\": {\"lo\": %s, \"hi\": %s}, \"sf\": {\"lo\": %s, "
+                        "\"hi\": %s}, \"method\": \"arb\", \"certified\": true, "
+                        "\"precision_bits\": %ld, \"status\": \"%s\"}",
+                        i ? ", " : "", lx[i], c.cdf_lo, c.cdf_hi, c.sf_lo, c.sf_hi,
+                        c.precision_bits, st == GA_OK ? "success" : ga_strerror(st));
+            else
+                fprintf(out,
+                        "x = %s\nP[Q <= x] in [%s, %s]\nP[Q >  x] in [%s, %s]\n"
+                        "method: arb, certified (%ld bits)\n",
+                        lx[i], c.cdf_lo, c.cdf_hi, c.sf_lo, c.sf_hi, c.precision_bits);
+        }
+        if (json)
+            fprintf(out, nx > 1 ? "]\n" : "\n");
+        rc = ferror(out) ? EX_IOERR : EX_OK;
+        goto cleanup;
+    }
     if (json && nx > 1)
         fprintf(out, "[");
     for (long i = 0; i < nx; i++) {
@@ -334,7 +461,16 @@ static int cmd_cdf(int argc, char **argv, FILE *out, FILE *err)
     if (json)
         fprintf(out, nx > 1 ? "]\n" : "\n");
     rc = ferror(out) ? EX_IOERR : EX_OK;
+    goto cleanup;
+nomem:
+    fprintf(err, "gaussaudit cdf: out of memory\n");
+    rc = EX_SOFTWARE;
 cleanup:
+    ga_cli_free_list(lw);
+    ga_cli_free_list(ld);
+    ga_cli_free_list(ln);
+    ga_cli_free_list(lx);
+    ga_gchisq_exact_free(qe);
     free(w);
     free(dof);
     free(nc);

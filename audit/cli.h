@@ -13,6 +13,9 @@ int ga_cli_main(int argc, char **argv, FILE *out, FILE *err);
 int ga_cli_parse_double(double *v, const char *s);
 /* "a,b,c" into a malloc'ed array; returns the count, or -1 with the bad item index. */
 long ga_cli_parse_list(double **out, const char *s, long *bad);
+/* Split "a,b,c" into a NULL-terminated array of malloc'ed strings; NULL on no memory. */
+char **ga_cli_split_list(const char *s, size_t *n);
+void ga_cli_free_list(char **v);
 /* Print val with as many significant digits as its absolute error err supports. */
 void ga_cli_print_value(FILE *out, double val, double err);
 

@@ -121,3 +121,40 @@ Test(cli, text_prints_only_supported_digits)
     free(out);
     free(err);
 }
+
+Test(cli, certified_json_and_options)
+{
+    char *out, *err;
+    int st = ga_test_run("cdf --weights 6,3,1 --at 20 --certified --digits 20 --format json",
+                         &out, &err);
+    cr_assert(st == 0, "status %d: %s", st, err);
+    cr_expect(strstr(out, "\"certified\": true") && strstr(out, "\"method\": \"arb\"") &&
+                  strstr(out, "\"precision_bits\": "),
+              "%s", out);
+    /* lo <= reference <= hi, printed with 23 digits */
+    const char *p = strstr(out, "\"sf\": {\"lo\": ");
+    cr_assert(p != NULL, "%s", out);
+    cr_expect(strstr(out, "1.2395907416232630236394e-1") != NULL, "sf lower bound digits: %s", out);
+    free(out);
+    free(err);
+    static const bad_case bad[] = {
+        {"cdf --weights 1 --at 1 --certified --digits 0", 65, "--digits"},
+        {"cdf --weights 1 --at 1 --certified --digits x", 65, "--digits"},
+        {"cdf --weights 1 --at 1 --digits 5", 64, "--certified"},
+        {"cdf --weights 1 --at 1 --certified --method imhof", 64, "--certified"},
+        {"cdf --weights 1,0.5 --dof 1,-1 --at 1 --certified", 65, "--dof: item 2"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        st = ga_test_run(bad[i].args, &out, &err);
+        cr_expect(st == bad[i].status, "'%s': status %d (stderr %s)", bad[i].args, st, err);
+        cr_expect(strstr(err, bad[i].needle) != NULL, "'%s': stderr %s", bad[i].args, err);
+        free(out);
+        free(err);
+    }
+    /* --method arb is the certified path; text output gives intervals */
+    st = ga_test_run("cdf --weights 0.5 --at 17.29879 --method arb", &out, &err);
+    cr_assert(st == 0);
+    cr_expect(strstr(out, "P[Q >  x] in [4.05409979113834") != NULL, "%s", out);
+    free(out);
+    free(err);
+}

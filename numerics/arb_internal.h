@@ -1,0 +1,38 @@
+/*
+ * arb_internal.h - the generalized chi-square in ball arithmetic (Arb), shared by the
+ * certified modules (not installed: the public header does not expose Arb types).
+ */
+#ifndef GA_NUMERICS_ARB_INTERNAL_H
+#define GA_NUMERICS_ARB_INTERNAL_H
+
+#include "numerics/internal.h"
+
+#include <acb.h>
+#include <arb.h>
+
+/* Q = offset + sigma z0 + sum_j (a_j, nu_j, b2_j) terms, parameters as balls that contain
+ * the exact values (exact decimals or exact doubles). a_j != 0 is known for every term. */
+struct ga_gchisq_exact {
+    slong n, cap;
+    arb_ptr a, nu, b2;
+    arb_t offset, sigma2;
+};
+
+/*
+ * One tail on a given path: res <- a ball containing sign * (1/pi) Im int F(z) dz, i.e.
+ * P[Q > x] (sign +1, c > 0) or P[Q <= x] (sign -1, c < 0) (kernel GA_KERNEL_TAIL), where
+ * the path is the polygon c -> c + i t0 -> z1 = c + dir beta (T - t0) + i T followed by the
+ * ray of slope beta from z1, whose contribution is bounded rigorously. The path parameters
+ * (c, t0, dir, beta) are exact doubles from the floating-point setup; T is increased until
+ * the tail bound is below 2^-prec relative to the scale exp(L0).
+ * Returns GA_OK (res is a valid enclosure, possibly wide) or GA_EDOM when no valid path or
+ * bound was found (res is then [-inf, inf]).
+ */
+int ga_arb_path_tail(arb_t res, const struct ga_gchisq_exact *q, const arb_t x,
+                     const ga_path *dp, slong prec);
+
+/* Lower/upper bound of a ball as a decimal string with `digits` significant digits,
+ * rounded down (lower) or up (upper). buf must hold digits + 16 characters. */
+void ga_arb_bound_str(char *buf, size_t len, const arb_t v, int upper, int digits);
+
+#endif

@@ -1,0 +1,801 @@
+/*
+ * cert.c - certified generalized chi-square probabilities in ball arithmetic (Arb).
+ *
+ * Mathematics (DESIGN section 4): for 0 < c < smax, P[Q > x] = (1/2 pi i) int M(z) e^{-z x}/z dz
+ * over the vertical line Re z = c (Bromwich inversion of the Laplace transform of the
+ * distribution; for c < 0 the same integral is -P[Q <= x]). The line may be replaced by the
+ * polygon c -> c + i t0 -> ray of slope beta (and its mirror image): the region between them
+ * meets the real axis only at c, so it holds no singularity of M(z)/z, and on horizontal
+ * segments at height Y between the line and the ray |F| is bounded by the same estimates as
+ * on the ray (below) times Y^{-1-sum nu/2}, so their contribution vanishes as Y -> inf.
+ * By the symmetry F(conj z) = conj F(z), the integral is (1/pi) Im of the upper half.
+ *
+ * Rigour: the two finite segments are integrated with acb_calc_integrate (Petras-style
+ * Gauss-Legendre with error bounds from the integrand's maximum on ellipses), whose
+ * integrand reports non-holomorphy on a ball (acb_log_analytic; 1/z on a ball containing 0
+ * is non-finite); the ray beyond z1 = c + dir beta (T - t0) + i T is bounded by the estimate
+ * derived in contour.c (ga_path_tailbound), evaluated here in ball arithmetic with every
+ * condition of its derivation checked rigorously. The log scale L0 is an exact number (the
+ * midpoint of K(c) - c x), so it cancels exactly. Inputs are balls containing the exact
+ * decimal values (parsed at GA_CERT_PARSE_PREC bits).
+ */
+#include "numerics/arb_internal.h"
+
+#include <acb_calc.h>
+#include <arb_hypgeom.h>
+#include <float.h>
+#include <math.h>
+#include <mpfr.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GA_CERT_PARSE_PREC 4300 /* > the default precision cap, so parsing never limits */
+
+/* ------------------------------------------------------------ the exact form */
+
+ga_gchisq_exact *ga_gchisq_exact_alloc(void)
+{
+    ga_gchisq_exact *q = calloc(1, sizeof *q);
+    if (!q)
+        return NULL;
+    arb_init(q->offset);
+    arb_init(q->sigma2);
+    return q;
+}
+
+static void exact_resize(ga_gchisq_exact *q, slong n)
+{
+    if (n > q->cap) {
+        slong cap = n < 4 ? 4 : n;
+        arb_ptr a = _arb_vec_init(cap), nu = _arb_vec_init(cap), b2 = _arb_vec_init(cap);
+        for (slong i = 0; i < q->n; i++) {
+            arb_swap(a + i, q->a + i);
+            arb_swap(nu + i, q->nu + i);
+            arb_swap(b2 + i, q->b2 + i);
+        }
+        if (q->cap) {
+            _arb_vec_clear(q->a, q->cap);
+            _arb_vec_clear(q->nu, q->cap);
+            _arb_vec_clear(q->b2, q->cap);
+        }
+        q->a = a;
+        q->nu = nu;
+        q->b2 = b2;
+        q->cap = cap;
+    }
+}
+
+void ga_gchisq_exact_free(ga_gchisq_exact *q)
+{
+    if (!q)
+        return;
+    if (q->cap) {
+        _arb_vec_clear(q->a, q->cap);
+        _arb_vec_clear(q->nu, q->cap);
+        _arb_vec_clear(q->b2, q->cap);
+    }
+    arb_clear(q->offset);
+    arb_clear(q->sigma2);
+    free(q);
+}
+
+/* Parse a decimal into a ball containing it; 0 on success. */
+static int parse_exact(arb_t v, const char *s)
+{
+    if (!s || !*s)
+        return -1;
+    /* arb_set_str accepts "a +/- r" and spaces; a spec number is one plain decimal */
+    for (const char *p = s; *p; p++)
+        if (!(*p == '-' || *p == '+' || *p == '.' || *p == 'e' || *p == 'E' ||
+              (*p >= '0' && *p <= '9')))
+            return -1;
+    if (arb_set_str(v, s, GA_CERT_PARSE_PREC) != 0 || !arb_is_finite(v))
+        return -1;
+    return 0;
+}
+
+int ga_gchisq_exact_set_classical(ga_gchisq_exact *q, size_t n, const char *const *w,
+                                  const char *const *dof, const char *const *nc,
+                                  const char *sigma, const char *offset, char *msg,
+                                  size_t msglen)
+{
+    arb_t wv, dv, lv, t;
+    int rc = GA_EINVAL;
+    slong prec = GA_CERT_PARSE_PREC;
+    arb_init(wv);
+    arb_init(dv);
+    arb_init(lv);
+    arb_init(t);
+    exact_resize(q, (slong)n);
+    q->n = 0;
+    arb_zero(q->offset);
+    arb_zero(q->sigma2);
+    if (offset && parse_exact(q->offset, offset)) {
+        ga_msg(msg, msglen, "offset: '%s' is not a finite decimal number", offset);
+        goto cleanup;
+    }
+    if (sigma) {
+        if (parse_exact(t, sigma)) {
+            ga_msg(msg, msglen, "sigma: '%s' is not a finite decimal number", sigma);
+            goto cleanup;
+        }
+        if (!arb_is_nonnegative(t)) {
+            ga_msg(msg, msglen, "sigma must be >= 0 (got %s)", sigma);
+            goto cleanup;
+        }
+        arb_sqr(q->sigma2, t, prec);
+    }
+    for (size_t j = 0; j < n; j++) {
+        if (parse_exact(wv, w[j])) {
+            ga_msg(msg, msglen, "weights[%zu]: '%s' is not a finite decimal number", j, w[j]);
+            goto cleanup;
+        }
+        if (dof) {
+            if (parse_exact(dv, dof[j])) {
+                ga_msg(msg, msglen, "dof[%zu]: '%s' is not a finite decimal number", j, dof[j]);
+                goto cleanup;
+            }
+            if (!arb_is_positive(dv)) {
+                ga_msg(msg, msglen, "dof[%zu] must be > 0 (got %s)", j, dof[j]);
+                goto cleanup;
+            }
+        } else {
+            arb_one(dv);
+        }
+        arb_zero(lv);
+        if (nc) {
+            if (parse_exact(lv, nc[j])) {
+                ga_msg(msg, msglen, "nc[%zu]: '%s' is not a finite decimal number", j, nc[j]);
+                goto cleanup;
+            }
+            if (!arb_is_nonnegative(lv)) {
+                ga_msg(msg, msglen, "nc[%zu] must be >= 0 (got %s)", j, nc[j]);
+                goto cleanup;
+            }
+        }
+        if (arb_is_zero(wv))
+            continue; /* 0 * chi2 = 0 */
+        if (arb_contains_zero(wv)) {
+            ga_msg(msg, msglen, "weights[%zu] = %s is too close to 0 to be certified", j, w[j]);
+            goto cleanup;
+        }
+        slong k = q->n++;
+        arb_set(q->a + k, wv);
+        arb_set(q->nu + k, dv);
+        /* w chi2(dof, nc): term (w, dof, 4 w^2 nc) and constant w nc */
+        arb_sqr(t, wv, prec);
+        arb_mul(t, t, lv, prec);
+        arb_mul_2exp_si(q->b2 + k, t, 2);
+        arb_mul(t, wv, lv, prec);
+        arb_add(q->offset, q->offset, t, prec);
+    }
+    if (q->n == 0 && arb_is_zero(q->sigma2)) {
+        /* a point mass is a valid law, but the classical API rejects an empty form */
+        ga_msg(msg, msglen, "%s", "empty form: give at least one nonzero weight or sigma > 0");
+        goto cleanup;
+    }
+    rc = GA_OK;
+cleanup:
+    arb_clear(wv);
+    arb_clear(dv);
+    arb_clear(lv);
+    arb_clear(t);
+    return rc;
+}
+
+int ga_gchisq_exact_set_form(ga_gchisq_exact *q, const ga_gchisq *form)
+{
+    if (ga_gchisq_validate(form, NULL, 0) != GA_OK)
+        return GA_EINVAL;
+    exact_resize(q, (slong)form->n);
+    q->n = 0;
+    arb_set_d(q->offset, form->offset);
+    arb_set_d(q->sigma2, form->sigma2);
+    for (size_t j = 0; j < form->n; j++) {
+        const ga_gchisq_term *t = &form->t[j];
+        if (t->a == 0) { /* a pure normal component */
+            arb_t b;
+            arb_init(b);
+            arb_set_d(b, t->b2);
+            arb_add(q->sigma2, q->sigma2, b, GA_CERT_PARSE_PREC);
+            arb_clear(b);
+            continue;
+        }
+        slong k = q->n++;
+        arb_set_d(q->a + k, t->a);
+        arb_set_d(q->nu + k, t->nu);
+        arb_set_d(q->b2 + k, t->b2);
+    }
+    return GA_OK;
+}
+
+int ga_gchisq_exact_get_form(ga_gchisq *form, const ga_gchisq_exact *q)
+{
+    ga_gchisq_clear(form);
+    form->offset = arf_get_d(arb_midref(q->offset), ARF_RND_NEAR);
+    form->sigma2 = arf_get_d(arb_midref(q->sigma2), ARF_RND_NEAR);
+    for (slong j = 0; j < q->n; j++) {
+        int s = ga_gchisq_add_term(form, arf_get_d(arb_midref(q->a + j), ARF_RND_NEAR),
+                                   arf_get_d(arb_midref(q->nu + j), ARF_RND_NEAR),
+                                   arf_get_d(arb_midref(q->b2 + j), ARF_RND_NEAR));
+        if (s)
+            return s;
+    }
+    return ga_gchisq_validate(form, NULL, 0);
+}
+
+/* ------------------------------------------------------------ the integrand */
+
+typedef struct {
+    const ga_gchisq_exact *q;
+    const arb_struct *x;
+    const arb_struct *L0;
+} arb_integrand_param;
+
+/* F(z) = exp(K(z) - z x - L0) / z; non-finite where not holomorphic (order != 0). */
+static int arb_integrand(acb_ptr out, const acb_t z, void *param, slong order, slong prec)
+{
+    const arb_integrand_param *p = param;
+    const ga_gchisq_exact *q = p->q;
+    int analytic = order != 0;
+    acb_t e, w, l, z2, t;
+    arb_t s;
+    acb_init(e);
+    acb_init(w);
+    acb_init(l);
+    acb_init(z2);
+    acb_init(t);
+    arb_init(s);
+    if (order > 1)
+        flint_abort(); /* acb_calc_integrate asks for order 0 or 1 only */
+    acb_sqr(z2, z, prec);
+    /* (offset - x) z + sigma2 z^2 / 2 - L0 */
+    arb_sub(s, q->offset, p->x, prec);
+    acb_mul_arb(e, z, s, prec);
+    acb_mul_arb(t, z2, q->sigma2, prec);
+    acb_mul_2exp_si(t, t, -1);
+    acb_add(e, e, t, prec);
+    acb_sub_arb(e, e, p->L0, prec);
+    for (slong j = 0; j < q->n; j++) {
+        /* w = 1 - 2 a z */
+        acb_mul_arb(w, z, q->a + j, prec);
+        acb_mul_2exp_si(w, w, 1);
+        acb_neg(w, w);
+        acb_add_ui(w, w, 1, prec);
+        /* -nu/2 log w: principal branch, analytic where Re w > 0 or Im w != 0; along the
+         * path Im w = -2 a Im z keeps one sign, so this is the continuation from w(c) > 0 */
+        acb_log_analytic(l, w, analytic, prec);
+        acb_mul_arb(l, l, q->nu + j, prec);
+        acb_mul_2exp_si(l, l, -1);
+        acb_sub(e, e, l, prec);
+        if (!arb_is_zero(q->b2 + j)) {
+            acb_div(t, z2, w, prec);
+            acb_mul_arb(t, t, q->b2 + j, prec);
+            acb_mul_2exp_si(t, t, -1);
+            acb_add(e, e, t, prec);
+        }
+    }
+    acb_exp(e, e, prec);
+    acb_div(out, e, z, prec);
+    acb_clear(e);
+    acb_clear(w);
+    acb_clear(l);
+    acb_clear(z2);
+    acb_clear(t);
+    arb_clear(s);
+    return 0;
+}
+
+/* ------------------------------------------------------------ the ray bound */
+
+/*
+ * Upper bound (a mag) of int_ray |F| |dz| beyond z1 = R1 + i T, on the L0 scale. The
+ * derivation is the one of ga_path_tailbound (contour.c), ray case; here every condition is
+ * checked in ball arithmetic. Returns 0 and sets *bound, or -1 when no bound holds at T.
+ */
+static int arb_ray_bound(mag_t bound, const ga_gchisq_exact *q, const arb_t x, const arb_t L0,
+                         double R1d, int dir, double beta, double Td, slong prec)
+{
+    arb_t T, R1, aR, z1, cb, sb, m, m2, E0, rate, qe, tmp, u, v2, wn, a, one;
+    int ok = -1;
+    arb_init(T);
+    arb_init(R1);
+    arb_init(aR);
+    arb_init(z1);
+    arb_init(cb);
+    arb_init(sb);
+    arb_init(m);
+    arb_init(m2);
+    arb_init(E0);
+    arb_init(rate);
+    arb_init(qe);
+    arb_init(tmp);
+    arb_init(u);
+    arb_init(v2);
+    arb_init(wn);
+    arb_init(a);
+    arb_init(one);
+    arb_one(one);
+    arb_set_d(T, Td);
+    arb_set_d(R1, R1d); /* the ray starts exactly where the integrated polygon ends */
+    /* conditions: dir R1 >= 0, |R1| < T */
+    arb_mul_si(tmp, R1, dir, prec);
+    if (!arb_is_nonnegative(tmp))
+        goto cleanup;
+    arb_abs(aR, R1);
+    if (!arb_lt(aR, T))
+        goto cleanup;
+    /* cb = beta / sqrt(1 + beta^2), sb = 1 / sqrt(1 + beta^2) */
+    arb_set_d(tmp, beta);
+    arb_sqr(sb, tmp, prec);
+    arb_add_ui(sb, sb, 1, prec);
+    arb_rsqrt(sb, sb, prec);
+    arb_mul(cb, tmp, sb, prec);
+    /* m = min((T^2 - R1^2)/|z1|^2, (1 - beta^2)/(1 + beta^2)) > 0 */
+    arb_hypot(z1, R1, T, prec);
+    arb_sqr(m, T, prec);
+    arb_sqr(u, R1, prec);
+    arb_sub(m, m, u, prec);
+    arb_sqr(u, z1, prec);
+    arb_div(m, m, u, prec);
+    arb_sqr(m2, tmp, prec); /* beta^2 */
+    arb_sub(u, one, m2, prec);
+    arb_add(v2, one, m2, prec);
+    arb_div(m2, u, v2, prec);
+    arb_min(m, m, m2, prec);
+    /* E0 = -L0 - log T + (offset - x) R1 + sigma2/2 (R1^2 - T^2) */
+    arb_log(E0, T, prec);
+    arb_add(E0, E0, L0, prec);
+    arb_neg(E0, E0);
+    arb_sub(u, q->offset, x, prec);
+    arb_mul(tmp, u, R1, prec);
+    arb_add(E0, E0, tmp, prec);
+    arb_sqr(tmp, R1, prec);
+    arb_sqr(v2, T, prec);
+    arb_sub(tmp, tmp, v2, prec);
+    arb_mul(tmp, tmp, q->sigma2, prec);
+    arb_mul_2exp_si(tmp, tmp, -1);
+    arb_add(E0, E0, tmp, prec);
+    /* rate = -(offset - x) dir cb + sigma2 (T sb - |R1| cb) */
+    arb_mul(rate, u, cb, prec);
+    arb_mul_si(rate, rate, -dir, prec);
+    arb_mul(tmp, T, sb, prec);
+    arb_mul(v2, aR, cb, prec);
+    arb_sub(tmp, tmp, v2, prec);
+    if (!arb_is_nonnegative(tmp))
+        goto cleanup;
+    arb_mul(tmp, tmp, q->sigma2, prec);
+    arb_add(rate, rate, tmp, prec);
+    arb_one(qe);
+    for (slong j = 0; j < q->n; j++) {
+        arb_abs(a, q->a + j);
+        arb_t u1;
+        arb_init(u1);
+        int opposite = dir > 0 ? arb_is_negative(q->a + j) : arb_is_positive(q->a + j);
+        if (opposite) {
+            /* E0 += b2 |R1| / (4|a|); rate -= b2 cb / (4|a|); u1 = 1 + 2|a||R1| */
+            arb_mul(tmp, q->b2 + j, aR, prec);
+            arb_div(tmp, tmp, a, prec);
+            arb_mul_2exp_si(tmp, tmp, -2);
+            arb_add(E0, E0, tmp, prec);
+            arb_mul(tmp, q->b2 + j, cb, prec);
+            arb_div(tmp, tmp, a, prec);
+            arb_mul_2exp_si(tmp, tmp, -2);
+            arb_sub(rate, rate, tmp, prec);
+            arb_mul(u1, a, aR, prec);
+            arb_mul_2exp_si(u1, u1, 1);
+            arb_add_ui(u1, u1, 1, prec);
+        } else {
+            /* same side: linear decay when T >= 1/(4|a|) for sure, else the constant */
+            arb_mul(tmp, T, a, prec);
+            arb_mul_2exp_si(tmp, tmp, 2);
+            if (arb_ge(tmp, one)) {
+                arb_mul(tmp, q->b2 + j, aR, prec);
+                arb_div(tmp, tmp, a, prec);
+                arb_mul_2exp_si(tmp, tmp, -2);
+                arb_sub(E0, E0, tmp, prec);
+                arb_mul(tmp, q->b2 + j, cb, prec);
+                arb_div(tmp, tmp, a, prec);
+                arb_mul_2exp_si(tmp, tmp, -2);
+                arb_add(rate, rate, tmp, prec);
+            } else {
+                /* -(b2/2) m |z1|^2 / (1 + 2|a||z1|)^2, needs m > 0 */
+                if (!arb_is_positive(m)) {
+                    arb_clear(u1);
+                    goto cleanup;
+                }
+                arb_mul(v2, a, z1, prec);
+                arb_mul_2exp_si(v2, v2, 1);
+                arb_add_ui(v2, v2, 1, prec);
+                arb_sqr(v2, v2, prec);
+                arb_sqr(tmp, z1, prec);
+                arb_div(tmp, tmp, v2, prec);
+                arb_mul(tmp, tmp, m, prec);
+                arb_mul(tmp, tmp, q->b2 + j, prec);
+                arb_mul_2exp_si(tmp, tmp, -1);
+                arb_sub(E0, E0, tmp, prec);
+            }
+            arb_zero(u1);
+        }
+        /* polynomial factor: E0 -= nu/4 log(u1^2 + 4 a^2 T^2); qe += nu theta / 4 */
+        arb_mul(v2, a, T, prec);
+        arb_sqr(v2, v2, prec);
+        arb_mul_2exp_si(v2, v2, 2);
+        arb_sqr(wn, u1, prec);
+        arb_add(wn, wn, v2, prec);
+        arb_log(tmp, wn, prec);
+        arb_mul(tmp, tmp, q->nu + j, prec);
+        arb_mul_2exp_si(tmp, tmp, -2);
+        arb_sub(E0, E0, tmp, prec);
+        arb_div(tmp, v2, wn, prec); /* theta / 2 */
+        arb_mul(tmp, tmp, q->nu + j, prec);
+        arb_mul_2exp_si(tmp, tmp, -1);
+        arb_add(qe, qe, tmp, prec);
+        arb_clear(u1);
+    }
+    /* integral factor min(1/rate, T/(sb (qe - 1))) */
+    arb_t lint;
+    arb_init(lint);
+    arb_pos_inf(lint);
+    if (arb_is_positive(rate))
+        arb_inv(lint, rate, prec);
+    arb_sub_ui(tmp, qe, 1, prec);
+    if (arb_is_positive(tmp)) {
+        arb_mul(tmp, tmp, sb, prec);
+        arb_div(tmp, T, tmp, prec);
+        if (arb_is_finite(lint))
+            arb_min(lint, lint, tmp, prec);
+        else
+            arb_set(lint, tmp);
+    }
+    if (arb_is_finite(lint)) {
+        arb_exp(E0, E0, prec);
+        arb_mul(E0, E0, lint, prec);
+        arb_get_mag(bound, E0);
+        ok = mag_is_finite(bound) ? 0 : -1;
+    }
+    arb_clear(lint);
+cleanup:
+    arb_clear(T);
+    arb_clear(R1);
+    arb_clear(aR);
+    arb_clear(z1);
+    arb_clear(cb);
+    arb_clear(sb);
+    arb_clear(m);
+    arb_clear(m2);
+    arb_clear(E0);
+    arb_clear(rate);
+    arb_clear(qe);
+    arb_clear(tmp);
+    arb_clear(u);
+    arb_clear(v2);
+    arb_clear(wn);
+    arb_clear(a);
+    arb_clear(one);
+    return ok;
+}
+
+/* ------------------------------------------------------------ one tail */
+
+int ga_arb_path_tail(arb_t res, const ga_gchisq_exact *q, const arb_t x, const ga_path *dp,
+                     slong prec)
+{
+    int rc = GA_EDOM, dir = dp->dir ? dp->dir : 1;
+    double beta = dp->beta > 0 ? dp->beta : 0.41421356237309505;
+    double c = dp->c, t0 = dp->t0;
+    arb_t L0, tmp;
+    acb_t za, zb, zc, I1, I2;
+    mag_t tol, bound;
+    arb_init(L0);
+    arb_init(tmp);
+    acb_init(za);
+    acb_init(zb);
+    acb_init(zc);
+    acb_init(I1);
+    acb_init(I2);
+    mag_init(tol);
+    mag_init(bound);
+    arb_indeterminate(res);
+    /* the abscissa must be inside the domain: 1 - 2 a c > 0 for every term */
+    for (slong j = 0; j < q->n; j++) {
+        arb_set_d(tmp, -2 * c); /* exact: c is a double */
+        arb_mul(tmp, tmp, q->a + j, prec);
+        arb_add_ui(tmp, tmp, 1, prec);
+        if (!arb_is_positive(tmp))
+            goto cleanup;
+    }
+    if (c == 0 || (dp->kernel == GA_KERNEL_DELTA && !(c > 0)))
+        goto cleanup;
+    /* L0 = mid(K(c) - c x), an exact number */
+    {
+        arb_integrand_param p0 = {q, x, NULL};
+        arb_t zero;
+        arb_init(zero);
+        p0.L0 = zero;
+        acb_set_d(za, c);
+        arb_integrand(zb, za, &p0, 0, prec); /* exp(K(c) - c x) / c */
+        arb_abs(tmp, acb_realref(zb));
+        arb_set_d(acb_realref(za), fabs(c));
+        arb_mul(tmp, tmp, acb_realref(za), prec);
+        arb_log(tmp, tmp, prec);
+        arf_set(arb_midref(L0), arb_midref(tmp));
+        mag_zero(arb_radref(L0));
+        arb_clear(zero);
+        if (!arb_is_finite(tmp))
+            goto cleanup;
+    }
+    arb_integrand_param par = {q, x, L0};
+    acb_calc_integrate_opt_t opt;
+    acb_calc_integrate_opt_init(opt);
+    opt->eval_limit = 200000 + 2000 * prec;
+    mag_set_ui_2exp_si(tol, 1, -prec);
+    /* vertical segment c -> c + i t0 */
+    acb_set_d(za, c);
+    acb_set_d_d(zb, c, t0);
+    acb_calc_integrate(I1, arb_integrand, &par, za, zb, prec, tol, opt, prec);
+    /* ray: extend T until the bound is below 2^-prec * max(|I1|, tiny) */
+    mag_t scale;
+    mag_init(scale);
+    acb_get_mag(scale, I1);
+    if (mag_cmp_2exp_si(scale, -prec) < 0)
+        mag_set_ui_2exp_si(scale, 1, -prec);
+    mag_mul_2exp_si(scale, scale, -prec - 2);
+    double T = 2 * t0 + 4 * fabs(c) / beta;
+    int found = 0;
+    double R1 = 0;
+    for (int k = 0; k < 200 && !found; k++, T *= 2) {
+        R1 = c + dir * beta * (T - t0); /* any point works: the bound is for the ray from it */
+        if (arb_ray_bound(bound, q, x, L0, R1, dir, beta, T, prec) == 0 &&
+            mag_cmp(bound, scale) <= 0)
+            found = 1;
+        if (found)
+            break;
+    }
+    mag_clear(scale);
+    if (!found)
+        goto cleanup;
+    acb_set_d_d(zc, R1, T);
+    acb_calc_integrate(I2, arb_integrand, &par, zb, zc, prec, tol, opt, prec);
+    acb_add(I1, I1, I2, prec);
+    acb_add_error_mag(I1, bound);
+    /* P = sign (1/pi) Im(I) exp(L0) */
+    arb_const_pi(tmp, prec);
+    arb_div(res, acb_imagref(I1), tmp, prec);
+    arb_exp(tmp, L0, prec);
+    arb_mul(res, res, tmp, prec);
+    if (c < 0)
+        arb_neg(res, res);
+    rc = arb_is_finite(res) ? GA_OK : GA_EDOM;
+cleanup:
+    arb_clear(L0);
+    arb_clear(tmp);
+    acb_clear(za);
+    acb_clear(zb);
+    acb_clear(zc);
+    acb_clear(I1);
+    acb_clear(I2);
+    mag_clear(tol);
+    mag_clear(bound);
+    return rc;
+}
+
+/* ------------------------------------------------------------ printing */
+
+void ga_arb_bound_str(char *buf, size_t len, const arb_t v, int upper, int digits)
+{
+    arf_t b;
+    mpfr_t m;
+    arf_init(b);
+    if (upper)
+        arb_get_ubound_arf(b, v, ARF_PREC_EXACT);
+    else
+        arb_get_lbound_arf(b, v, ARF_PREC_EXACT);
+    if (!arf_is_finite(b)) {
+        snprintf(buf, len, "%s", upper ? "inf" : "-inf");
+        arf_clear(b);
+        return;
+    }
+    if (arf_is_zero(b)) {
+        snprintf(buf, len, "0");
+        arf_clear(b);
+        return;
+    }
+    slong bits = arf_bits(b);
+    mpfr_init2(m, bits < 64 ? 64 : bits);
+    arf_get_mpfr(m, b, MPFR_RNDN); /* exact: enough bits */
+    mpfr_exp_t e;
+    char *s = mpfr_get_str(NULL, &e, 10, (size_t)digits, m, upper ? MPFR_RNDU : MPFR_RNDD);
+    const char *d = s;
+    int neg = 0;
+    if (*d == '-') {
+        neg = 1;
+        d++;
+    }
+    /* d = digits of the mantissa 0.DDDD times 10^e: print as D.DDDDe(e-1) */
+    snprintf(buf, len, "%s%c.%se%ld", neg ? "-" : "", d[0], d + 1, (long)(e - 1));
+    mpfr_free_str(s);
+    mpfr_clear(m);
+    arf_clear(b);
+}
+
+/* ------------------------------------------------------------ escalation wrapper */
+
+void ga_cert_opts_init(ga_cert_opts *o)
+{
+    o->digits = 17;
+    o->max_prec = 4096;
+}
+
+static void to_interval(ga_interval *iv, const arb_t v)
+{
+    arf_t b;
+    arf_init(b);
+    arb_get_lbound_arf(b, v, 53);
+    iv->lo = arf_get_d(b, ARF_RND_FLOOR);
+    arb_get_ubound_arf(b, v, 53);
+    iv->hi = arf_get_d(b, ARF_RND_CEIL);
+    arf_clear(b);
+    /* probabilities: clip to [0, 1] (still an enclosure) */
+    if (iv->lo < 0)
+        iv->lo = 0;
+    if (iv->hi > 1)
+        iv->hi = 1;
+}
+
+/* relative accuracy reached: rad <= 10^-digits |mid| (or the ball is a point) */
+static int narrow_enough(const arb_t v, int digits)
+{
+    if (!arb_is_finite(v))
+        return 0;
+    if (mag_is_zero(arb_radref(v)))
+        return 1;
+    return arb_rel_accuracy_bits(v) >= (slong)ceil(digits * 3.3219280948873623) + 1;
+}
+
+/* Exact tails outside the support of a definite form without normal part: for all a > 0,
+ * Q = m + sum a (z + b/2a)^2 > m almost surely with m = offset - sum b2/(4a), so
+ * P[Q <= x] = 0 for x <= m; mirrored for all a < 0. Returns 1 when it applies. */
+static int exact_support(arb_t cdf, arb_t sf, const ga_gchisq_exact *q, const arb_t x)
+{
+    int pos = 1, neg = 1, r = 0;
+    arb_t m, t;
+    if (!arb_is_zero(q->sigma2) || q->n == 0)
+        return 0;
+    arb_init(m);
+    arb_init(t);
+    arb_set(m, q->offset);
+    for (slong j = 0; j < q->n; j++) {
+        pos &= arb_is_positive(q->a + j);
+        neg &= arb_is_negative(q->a + j);
+        arb_div(t, q->b2 + j, q->a + j, 256);
+        arb_mul_2exp_si(t, t, -2);
+        arb_sub(m, m, t, 256);
+    }
+    if (pos && arb_le(x, m)) {
+        arb_zero(cdf);
+        arb_one(sf);
+        r = 1;
+    } else if (neg && arb_ge(x, m)) {
+        arb_one(cdf);
+        arb_zero(sf);
+        r = 1;
+    }
+    arb_clear(m);
+    arb_clear(t);
+    return r;
+}
+
+int ga_gchisq_prob_cert(ga_gchisq_cert *out, const ga_gchisq_exact *q, const char *x,
+                        const ga_cert_opts *opts)
+{
+    ga_cert_opts o;
+    if (opts)
+        o = *opts;
+    else
+        ga_cert_opts_init(&o);
+    memset(out, 0, sizeof *out);
+    int rc = GA_EINVAL;
+    arb_t xv, cdf, sf, best_cdf, best_sf;
+    ga_gchisq *qd = ga_gchisq_alloc((size_t)q->n + 1);
+    arb_init(xv);
+    arb_init(cdf);
+    arb_init(sf);
+    arb_init(best_cdf);
+    arb_init(best_sf);
+    arb_indeterminate(best_cdf);
+    arb_indeterminate(best_sf);
+    if (!qd) {
+        rc = GA_ENOMEM;
+        goto cleanup;
+    }
+    if (o.digits < 1 || o.digits > 1000 || o.max_prec < 64 || parse_exact(xv, x))
+        goto cleanup;
+    if (ga_gchisq_exact_get_form(qd, q) != GA_OK)
+        goto cleanup;
+    ga_gchisq_normalize(qd, 0);
+    double xd = arf_get_d(arb_midref(xv), ARF_RND_NEAR);
+    rc = GA_EPREC;
+    if (qd->n == 0) {
+        /* normal or point mass: Q = offset + sigma z0, tails by erfc in ball arithmetic */
+        for (slong prec = 64; prec <= o.max_prec; prec *= 2) {
+            arb_t z;
+            arb_init(z);
+            if (arb_is_zero(q->sigma2)) {
+                int below = arb_lt(xv, q->offset), above = arb_ge(xv, q->offset);
+                if (below || above) {
+                    arb_set_ui(cdf, above);
+                    arb_set_ui(sf, below);
+                } else {
+                    arb_indeterminate(cdf);
+                    arb_indeterminate(sf);
+                }
+            } else {
+                /* cdf = erfc(-(x - m)/(s sqrt 2))/2, sf = erfc((x - m)/(s sqrt 2))/2 */
+                arb_sub(z, xv, q->offset, prec);
+                arb_mul_2exp_si(sf, q->sigma2, 1);
+                arb_rsqrt(sf, sf, prec);
+                arb_mul(z, z, sf, prec);
+                arb_hypgeom_erfc(sf, z, prec);
+                arb_neg(z, z);
+                arb_hypgeom_erfc(cdf, z, prec);
+                arb_mul_2exp_si(sf, sf, -1);
+                arb_mul_2exp_si(cdf, cdf, -1);
+            }
+            arb_clear(z);
+            arb_set(best_cdf, cdf);
+            arb_set(best_sf, sf);
+            out->precision_bits = prec;
+            if (narrow_enough(cdf, o.digits) && narrow_enough(sf, o.digits)) {
+                rc = GA_OK;
+                break;
+            }
+        }
+    } else if (exact_support(cdf, sf, q, xv)) {
+        arb_set(best_cdf, cdf);
+        arb_set(best_sf, sf);
+        out->precision_bits = 0;
+        rc = GA_OK;
+    } else {
+        ga_path pu, pl;
+        if (ga_path_setup(&pu, qd, xd, 1, GA_KERNEL_TAIL) != GA_OK ||
+            ga_path_setup(&pl, qd, xd, -1, GA_KERNEL_TAIL) != GA_OK) {
+            rc = GA_EDOM;
+            goto cleanup;
+        }
+        int done_sf = 0, done_cdf = 0;
+        for (slong prec = 64; prec <= o.max_prec; prec *= 2) {
+            out->precision_bits = prec;
+            if (!done_sf && ga_arb_path_tail(sf, q, xv, &pu, prec) == GA_OK) {
+                /* keep the narrower of the enclosures found so far */
+                if (!arb_is_finite(best_sf) || arb_rel_accuracy_bits(sf) > arb_rel_accuracy_bits(best_sf))
+                    arb_set(best_sf, sf);
+                done_sf = narrow_enough(best_sf, o.digits);
+            }
+            if (!done_cdf && ga_arb_path_tail(cdf, q, xv, &pl, prec) == GA_OK) {
+                if (!arb_is_finite(best_cdf) || arb_rel_accuracy_bits(cdf) > arb_rel_accuracy_bits(best_cdf))
+                    arb_set(best_cdf, cdf);
+                done_cdf = narrow_enough(best_cdf, o.digits);
+            }
+            if (done_sf && done_cdf) {
+                rc = GA_OK;
+                break;
+            }
+        }
+    }
+    /* probabilities lie in [0, 1]: intersect (keeps the enclosure) */
+    to_interval(&out->cdf, best_cdf);
+    to_interval(&out->sf, best_sf);
+    ga_arb_bound_str(out->cdf_lo, sizeof out->cdf_lo, best_cdf, 0, o.digits + 3);
+    ga_arb_bound_str(out->cdf_hi, sizeof out->cdf_hi, best_cdf, 1, o.digits + 3);
+    ga_arb_bound_str(out->sf_lo, sizeof out->sf_lo, best_sf, 0, o.digits + 3);
+    ga_arb_bound_str(out->sf_hi, sizeof out->sf_hi, best_sf, 1, o.digits + 3);
+cleanup:
+    ga_gchisq_free(qd);
+    arb_clear(xv);
+    arb_clear(cdf);
+    arb_clear(sf);
+    arb_clear(best_cdf);
+    arb_clear(best_sf);
+    return rc;
+}
