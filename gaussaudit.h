@@ -234,6 +234,109 @@ typedef struct {
 int ga_gchisq_prob_cert(ga_gchisq_cert *out, const ga_gchisq_exact *q, const char *x,
                         const ga_cert_opts *opts);
 
+/* ------------------------------------------------------------------ Gaussian pairs */
+
+/*
+ * A neighbouring pair X ~ N(mu_x, S_x), Y ~ N(mu_y, S_y) in dimension d, optionally with r
+ * iid columns sharing these laws (Kronecker structure: the output is d x r). Matrices are
+ * row-major d x d. The pair is reduced once (DESIGN section 2): whitening by Y,
+ * L = chol(S_y), lambda = eig(L^{-1} (S_x - S_y) L^{-T}) (so tau - 1 is computed directly,
+ * without cancellation when tau is close to 1), mt = V^T L^{-1} (mu_x - mu_y); the privacy
+ * loss l = log p_X - log p_Y is then a generalized chi-square under X and under Y.
+ */
+typedef struct {
+    size_t d;
+    const double *mu_x, *mu_y; /* d entries */
+    const double *s_x, *s_y;   /* d*d, row-major, symmetric positive semi-definite */
+    double columns;            /* r >= 1 iid columns (default 1 when 0) */
+    /* optional names of mu_x, mu_y, s_x, s_y used in error messages (e.g. a spec path with
+     * its line); NULL entries default to "mu_x", "mu_y", "s_x", "s_y" */
+    const char *field[4];
+} ga_pair_input;
+
+typedef struct ga_pair ga_pair;
+
+/* Degeneracy of a pair (singular covariances). */
+enum ga_pair_support {
+    GA_SUPPORT_FULL = 0,   /* both covariances positive definite */
+    GA_SUPPORT_COMMON = 1, /* singular, equal supports: reduced to the common subspace */
+    GA_SUPPORT_DIFFER = 2  /* supports differ: delta = 1 in both directions, every eps */
+};
+
+/*
+ * Validate and reduce. Errors (GA_EINVAL) name the field: "s_x is not symmetric (entry
+ * [i][j] ...)", "s_y is not positive semi-definite (most negative eigenvalue ...)",
+ * non-finite entries, d == 0. Singular covariances are analysed with the rank tolerance
+ * 64 d eps max|eig| (stated in the pair's description). Returns GA_OK and *out.
+ */
+int ga_pair_reduce(ga_pair **out, const ga_pair_input *in, char *msg, size_t msglen);
+void ga_pair_free(ga_pair *p);
+
+/* Support analysis and a one-line human-readable description (reason for delta = 1). */
+int ga_pair_support(const ga_pair *p);
+const char *ga_pair_support_reason(const ga_pair *p);
+/* Eigenvalues tau_i - 1 of the whitened covariance (k of them, k = reduced dimension). */
+size_t ga_pair_dim(const ga_pair *p);
+const double *ga_pair_lambda(const ga_pair *p);
+const double *ga_pair_mt(const ga_pair *p);
+double ga_pair_columns(const ga_pair *p);
+
+/* The privacy loss l = log p_X/p_Y as a generalized chi-square under X (lx) and the
+ * negated loss -l under Y (ly), the laws that give delta_{X,Y} and delta_{Y,X}. */
+int ga_pair_loss_forms(ga_gchisq *lx, ga_gchisq *ly, const ga_pair *p);
+
+enum ga_delta_method {
+    GA_DELTA_AUTO = 0,   /* direct one-integral formula (well conditioned for tiny delta) */
+    GA_DELTA_DIRECT = 1, /* delta = (1/pi) Im int M(z) e^{-z eps} / (z (z+1)) dz */
+    GA_DELTA_TAILS = 2   /* P_X[l > eps] - e^eps P_Y[l > eps] from two tails */
+};
+
+typedef struct {
+    ga_result xy;  /* delta_{X,Y}(eps) */
+    ga_result yx;  /* delta_{Y,X}(eps) */
+    int method;    /* enum ga_delta_method actually used */
+} ga_delta;
+
+/*
+ * delta in both directions at eps (any real eps; eps >= 0 in DP use). Error estimates
+ * combine the engines' estimates (the tails formula adds err1 + e^eps err2).
+ * Returns GA_OK, GA_ETOL (values and honest estimates returned), GA_EINVAL.
+ */
+int ga_pair_delta(ga_delta *out, const ga_pair *p, double eps, int method,
+                  const ga_gchisq_opts *opts, ga_gchisq_work *w);
+
+/*
+ * Smallest eps >= 0 with max(delta_xy, delta_yx)(eps) <= delta (0 < delta < 1), by a
+ * bracketing root finder on log delta (delta is non-increasing in eps). eps->err bounds
+ * the bracket width plus the effect of the delta error estimates. *direction receives 0
+ * when both directions meet the target at eps = 0, 1 when X,Y is the binding direction,
+ * 2 when Y,X is. Returns GA_OK, GA_ETOL, GA_EDOM (supports differ: no finite eps).
+ */
+int ga_pair_epsilon(ga_result *eps, int *direction, const ga_pair *p, double delta,
+                    const ga_gchisq_opts *opts, ga_gchisq_work *w);
+
+/*
+ * Renyi divergences D_alpha(X||Y) and D_alpha(Y||X), alpha > 1, in closed form:
+ * D_alpha(X||Y) = K_lX(alpha - 1) / (alpha - 1), K the cumulant generating function of l
+ * under X. +INFINITY (status GA_OK) where alpha S_y + (1 - alpha) S_x is not positive
+ * definite (resp. with the roles swapped).
+ */
+int ga_pair_renyi(ga_result *xy, ga_result *yx, const ga_pair *p, double alpha);
+
+/* Standard conversions of an RDP point (alpha, eps_alpha) to (eps, delta):
+ * Mironov (2017, Prop. 3): eps = eps_alpha + log(1/delta)/(alpha - 1);
+ * Canonne, Kamath & Steinke (2020) / Balle et al. (2020):
+ * eps = eps_alpha + log((alpha - 1)/alpha) - (log delta + log alpha)/(alpha - 1). */
+double ga_rdp_to_dp_mironov(double alpha, double eps_alpha, double delta);
+double ga_rdp_to_dp_improved(double alpha, double eps_alpha, double delta);
+
+/*
+ * A default eps grid for a profile: eps = 0 and n - 1 log-spaced points from eps_hi*1e-3 to
+ * eps_hi, where eps_hi is eps(1e-12). Fills eps[0..n-1] (n >= 2).
+ */
+int ga_pair_profile_grid(double *eps, size_t n, const ga_pair *p, const ga_gchisq_opts *opts,
+                         ga_gchisq_work *w);
+
 #ifdef __cplusplus
 }
 #endif

@@ -22,6 +22,9 @@ static const char *usage_main =
     "distribution they rest on.\n"
     "\n"
     "commands:\n"
+    "  delta      delta(eps) in both directions for every neighbouring pair of a spec\n"
+    "  epsilon    the smallest eps with delta(eps) <= D, per pair and overall\n"
+    "  rdp        exact Renyi divergences in both directions\n"
     "  cdf        P[Q <= x] and P[Q > x] of a generalized chi-square Q\n"
     "  help       this text; 'gaussaudit COMMAND --help' for one command\n"
     "  version    print the version\n"
@@ -161,22 +164,55 @@ void ga_cli_free_list(char **v)
     free(v);
 }
 
-/* --name value or --name=value; returns the value or NULL (and advances *i). */
-static const char *opt_value(int argc, char **argv, int *i, const char *name, int *missing)
+int ga_cli_options(int argc, char **argv, ga_cli_opt *opts, const char **positional,
+                   const char *cmd, FILE *out, FILE *err, const char *usage)
 {
-    const char *a = argv[*i];
-    size_t ln = strlen(name);
-    if (strncmp(a, name, ln) != 0)
-        return NULL;
-    if (a[ln] == '=')
-        return a + ln + 1;
-    if (a[ln] != 0)
-        return NULL;
-    if (*i + 1 >= argc) {
-        *missing = 1;
-        return NULL;
+    int npos = 0;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            fputs(usage, out);
+            return 1;
+        }
+        if (strncmp(a, "--", 2) != 0) {
+            if (positional && npos == 0) {
+                *positional = a;
+                npos++;
+                continue;
+            }
+            fprintf(err, "gaussaudit %s: unexpected argument '%s' (see gaussaudit %s --help)\n",
+                    cmd, a, cmd);
+            return -1;
+        }
+        ga_cli_opt *o = NULL;
+        const char *val = NULL;
+        for (ga_cli_opt *q = opts; q->name; q++) {
+            size_t ln = strlen(q->name);
+            if (strncmp(a, q->name, ln) == 0 && (a[ln] == 0 || (a[ln] == '=' && q->value))) {
+                o = q;
+                val = a[ln] == '=' ? a + ln + 1 : NULL;
+                break;
+            }
+        }
+        if (!o) {
+            fprintf(err, "gaussaudit %s: unknown argument '%s' (see gaussaudit %s --help)\n",
+                    cmd, a, cmd);
+            return -1;
+        }
+        if (o->flag) {
+            *o->flag = 1;
+            continue;
+        }
+        if (!val) {
+            if (i + 1 >= argc) {
+                fprintf(err, "gaussaudit %s: option %s needs a value\n", cmd, o->name);
+                return -1;
+            }
+            val = argv[++i];
+        }
+        *o->value = val;
     }
-    return argv[++*i];
+    return 0;
 }
 
 /* Print a double with the digits its absolute error supports (at least 2, at most 17). */
@@ -210,40 +246,15 @@ static int cmd_cdf(int argc, char **argv, FILE *out, FILE *err)
     ga_gchisq *q = NULL;
     ga_gchisq_work *work = NULL;
     int rc = EX_USAGE;
-    for (int i = 0; i < argc; i++) {
-        int missing = 0;
-        const char *v;
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            fputs(usage_cdf, out);
-            rc = EX_OK;
-            goto cleanup;
-        }
-        if (!strcmp(argv[i], "--certified")) {
-            certified = 1;
-            continue;
-        }
-#define OPT(name, var)                                                                     \
-    if ((v = opt_value(argc, argv, &i, name, &missing)) != NULL) {                          \
-        var = v;                                                                           \
-        continue;                                                                          \
-    }                                                                                      \
-    if (missing) {                                                                         \
-        fprintf(err, "gaussaudit cdf: option %s needs a value\n", name);                    \
-        goto cleanup;                                                                      \
-    }
-        OPT("--weights", sw)
-        OPT("--dof", sdof)
-        OPT("--nc", snc)
-        OPT("--sigma", ssig)
-        OPT("--offset", soff)
-        OPT("--at", sat)
-        OPT("--method", smeth)
-        OPT("--format", sfmt)
-        OPT("--epsrel", seps)
-        OPT("--digits", sdig)
-#undef OPT
-        fprintf(err, "gaussaudit cdf: unknown argument '%s' (see gaussaudit cdf --help)\n",
-                argv[i]);
+    ga_cli_opt opts[] = {{"--weights", &sw, NULL}, {"--dof", &sdof, NULL}, {"--nc", &snc, NULL},
+                         {"--sigma", &ssig, NULL}, {"--offset", &soff, NULL},
+                         {"--at", &sat, NULL}, {"--method", &smeth, NULL},
+                         {"--format", &sfmt, NULL}, {"--epsrel", &seps, NULL},
+                         {"--digits", &sdig, NULL}, {"--certified", NULL, &certified},
+                         {NULL, NULL, NULL}};
+    int pr = ga_cli_options(argc, argv, opts, NULL, "cdf", out, err, usage_cdf);
+    if (pr) {
+        rc = pr > 0 ? EX_OK : EX_USAGE;
         goto cleanup;
     }
     if (!sw && !ssig) {
@@ -497,6 +508,12 @@ int ga_cli_main(int argc, char **argv, FILE *out, FILE *err)
     }
     if (!strcmp(cmd, "cdf"))
         return cmd_cdf(argc - 2, argv + 2, out, err);
+    if (!strcmp(cmd, "delta"))
+        return ga_cmd_delta(argc - 2, argv + 2, out, err);
+    if (!strcmp(cmd, "epsilon"))
+        return ga_cmd_epsilon(argc - 2, argv + 2, out, err);
+    if (!strcmp(cmd, "rdp"))
+        return ga_cmd_rdp(argc - 2, argv + 2, out, err);
     fprintf(err, "gaussaudit: unknown command '%s' (see gaussaudit help)\n", cmd);
     return EX_USAGE;
 }

@@ -6,6 +6,24 @@
 
 #include <stdio.h>
 
+/* One option: a value option (value != NULL) or a flag (flag != NULL). */
+typedef struct {
+    const char *name;
+    const char **value;
+    int *flag;
+} ga_cli_opt;
+
+/* Parse argv against a NULL-terminated option table; --name value and --name=value.
+ * positional (may be NULL) receives the one allowed non-option argument. Returns 0,
+ * 1 after printing usage for --help, -1 after printing a usage error. */
+int ga_cli_options(int argc, char **argv, ga_cli_opt *opts, const char **positional,
+                   const char *cmd, FILE *out, FILE *err, const char *usage);
+
+/* Commands on specs (audit/commands.c). */
+int ga_cmd_delta(int argc, char **argv, FILE *out, FILE *err);
+int ga_cmd_epsilon(int argc, char **argv, FILE *out, FILE *err);
+int ga_cmd_rdp(int argc, char **argv, FILE *out, FILE *err);
+
 /* Run the command line; returns the process exit status (sysexits codes). */
 int ga_cli_main(int argc, char **argv, FILE *out, FILE *err);
 

@@ -97,10 +97,14 @@ static int ncchisq(ga_result *res, double *pdf, double nu, double lam, double y,
     double h = 0.5 * lam, y2 = 0.5 * y;
     long j0 = (long)floor(h);
     double lw0 = h > 0 ? -h + j0 * log(h) - lgamma(j0 + 1.0) : 0.0;
+    /* absolute error of log w: the cancellation in -h + j log h - log j! (Poisson weights
+     * near the mode of a large mean lose about eps * (h + j |log h| + log j!) of relative
+     * accuracy), then each recurrence step adds about eps (|log h| + |log(j+1)|) */
+    double lwerr0 = h > 0 ? 4 * DBL_EPSILON * (h + j0 * fabs(log(h)) + lgamma(j0 + 1.0)) : 0.0;
     double sum = 0, err = 0, dens = 0;
     int status = GA_OK;
     for (int dirn = 1; dirn >= -1; dirn -= 2) {
-        double lw = lw0;
+        double lw = lw0, lwerr = lwerr0;
         long j = dirn > 0 ? j0 : j0 - 1;
         if (dirn < 0) {
             if (j < 0)
@@ -121,7 +125,7 @@ static int ncchisq(ga_result *res, double *pdf, double nu, double lam, double y,
                 status = GA_ETOL;
             }
             sum += w * g.val;
-            err += w * g.err;
+            err += w * (g.err + g.val * lwerr);
             /* density of chi2(nu + 2j) at y, on the log scale */
             double k = 0.5 * nu + j;
             dens += exp(lw + (k - 1) * log(y2) - y2 - lgamma(k)) * 0.5;
@@ -136,6 +140,7 @@ static int ncchisq(ga_result *res, double *pdf, double nu, double lam, double y,
                     break;
                 }
             }
+            lwerr += 2 * DBL_EPSILON * (fabs(log(h)) + log(j + 2.0));
             if (dirn > 0) {
                 lw += log(h) - log(j + 1.0);
                 j++;

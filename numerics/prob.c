@@ -88,8 +88,11 @@ int ga_gchisq_prob_eval(ga_gchisq_prob *out, const ga_gchisq *q, double x,
         return ga_engine_davies(out, qn, x, &o);
     case GA_METHOD_AUTO: {
         if (qn->n == 0 || (qn->n == 1 && qn->sigma2 == 0)) {
+            /* the closed form when it meets the target (large noncentralities cost it
+             * digits in the Poisson weights); otherwise the contour engine */
             int s = ga_engine_closed(out, qn, x);
-            if (s == GA_OK)
+            if (s == GA_OK && out->sf.err <= fmax(o.epsabs, o.epsrel * out->sf.val) &&
+                out->cdf.err <= fmax(o.epsabs, o.epsrel * out->cdf.val))
                 return s;
         }
         return ga_engine_contour(out, qn, x, &o, &w->quad);

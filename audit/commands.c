@@ -1,0 +1,410 @@
+/*
+ * commands.c - the spec commands of the command line: delta, epsilon, rdp (DESIGN
+ * section 7). Each loads a spec, reduces every neighbouring pair once and reports both
+ * directions. Exit statuses: 0, 64 usage, 65 data (spec or pair errors, with file, line
+ * and key path), 66 spec not found, 70 internal.
+ */
+#include "audit/cli.h"
+#include "specs/spec.h"
+#include "numerics/internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { EX_OK = 0, EX_USAGE = 64, EX_DATAERR = 65, EX_NOINPUT = 66, EX_SOFTWARE = 70,
+       EX_IOERR = 74 };
+
+/* A loaded spec with its reduced pairs. */
+typedef struct {
+    ga_spec spec;
+    ga_pair **pairs;
+    size_t n;
+} loaded_t;
+
+static void loaded_clear(loaded_t *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        ga_pair_free(l->pairs[i]);
+    free(l->pairs);
+    ga_spec_clear(&l->spec);
+}
+
+/* Load and reduce; returns an exit status (0 on success) after printing the error. */
+static int load_spec(loaded_t *l, const char *path, const char *cmd, FILE *err)
+{
+    char msg[1024];
+    memset(l, 0, sizeof *l);
+    int st = ga_spec_load(&l->spec, path, msg, sizeof msg);
+    if (st) {
+        fprintf(err, "gaussaudit %s: %s\n", cmd, msg);
+        return st == GA_EIO ? EX_NOINPUT : st == GA_ENOMEM ? EX_SOFTWARE : EX_DATAERR;
+    }
+    l->pairs = calloc(l->spec.npairs, sizeof *l->pairs);
+    if (!l->pairs)
+        return EX_SOFTWARE;
+    for (size_t i = 0; i < l->spec.npairs; i++) {
+        ga_pair_input in;
+        char labels[4][200];
+        ga_spec_pair_input(&in, &l->spec.pairs[i], labels);
+        st = ga_pair_reduce(&l->pairs[i], &in, msg, sizeof msg);
+        if (st) {
+            fprintf(err, "gaussaudit %s: %s: %s\n", cmd, path, msg);
+            return st == GA_ENOMEM ? EX_SOFTWARE : EX_DATAERR;
+        }
+        l->n = i + 1;
+    }
+    return EX_OK;
+}
+
+static const char *support_name(int s)
+{
+    return s == GA_SUPPORT_FULL ? "full" : s == GA_SUPPORT_COMMON ? "common" : "differ";
+}
+
+/* JSON string with escapes */
+static void json_str(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(out, "\\%c", ch);
+        else if (ch < 0x20)
+            fprintf(out, "\\u%04x", ch);
+        else
+            fputc(ch, out);
+    }
+    fputc('"', out);
+}
+
+static void json_result(FILE *out, const ga_result *r)
+{
+    if (isinf(r->val))
+        fprintf(out, "{\"value\": null, \"infinite\": true, \"err\": 0}");
+    else
+        fprintf(out, "{\"value\": %.17g, \"err\": %.17g}", r->val, r->err);
+}
+
+static int parse_format(const char *f, const char *cmd, FILE *err)
+{
+    if (!f || !strcmp(f, "text"))
+        return 0;
+    if (!strcmp(f, "json"))
+        return 1;
+    fprintf(err, "gaussaudit %s: --format must be text or json (got '%s')\n", cmd, f);
+    return -1;
+}
+
+static void print_text_value(FILE *out, const ga_result *r)
+{
+    if (isinf(r->val))
+        fprintf(out, "inf");
+    else
+        ga_cli_print_value(out, r->val, r->err);
+    fprintf(out, " (+- %.2g)", r->err);
+}
+
+/* ------------------------------------------------------------ delta */
+
+static const char *usage_delta =
+    "usage: gaussaudit delta SPEC.yaml --epsilon E[,E2,..] [--method auto|direct|tails]\n"
+    "                        [--format text|json]\n"
+    "\n"
+    "delta_{X,Y}(eps) and delta_{Y,X}(eps), both directions, for every neighbouring pair of\n"
+    "the spec (X: output on D, Y: output on the neighbour). Estimates with error estimates.\n"
+    "  --method  auto (default) and direct: one Bromwich integral per direction,\n"
+    "            delta = (1/pi) Im int M(z) e^{-z eps}/(z (z+1)) dz (keeps relative accuracy\n"
+    "            for tiny delta); tails: P_X[l > eps] - e^eps P_Y[l > eps] (cross-check)\n"
+    "  --format  json: {\"spec\", \"pairs\": [{\"name\", \"epsilon\", \"xy\": {\"value\", \"err\"},\n"
+    "            \"yx\": {...}, \"method\", \"certified\", \"support\", \"note\"}]}\n";
+
+int ga_cmd_delta(int argc, char **argv, FILE *out, FILE *err)
+{
+    const char *spec = NULL, *seps = NULL, *smeth = NULL, *sfmt = NULL;
+    ga_cli_opt opts[] = {{"--epsilon", &seps, NULL}, {"--method", &smeth, NULL},
+                         {"--format", &sfmt, NULL}, {NULL, NULL, NULL}};
+    int pr = ga_cli_options(argc, argv, opts, &spec, "delta", out, err, usage_delta);
+    if (pr)
+        return pr > 0 ? EX_OK : EX_USAGE;
+    if (!spec || !seps) {
+        fprintf(err, "gaussaudit delta: %s is required (see gaussaudit delta --help)\n",
+                !spec ? "SPEC.yaml" : "--epsilon E");
+        return EX_USAGE;
+    }
+    int json = parse_format(sfmt, "delta", err);
+    if (json < 0)
+        return EX_USAGE;
+    int method = GA_DELTA_AUTO;
+    if (smeth) {
+        if (!strcmp(smeth, "direct"))
+            method = GA_DELTA_DIRECT;
+        else if (!strcmp(smeth, "tails"))
+            method = GA_DELTA_TAILS;
+        else if (strcmp(smeth, "auto")) {
+            fprintf(err, "gaussaudit delta: --method must be auto, direct or tails (got '%s')\n",
+                    smeth);
+            return EX_USAGE;
+        }
+    }
+    double *eps = NULL;
+    long bad, ne = ga_cli_parse_list(&eps, seps, &bad);
+    if (ne < 0) {
+        fprintf(err, "gaussaudit delta: --epsilon: item %ld is not a finite number in '%s'\n",
+                bad + 1, seps);
+        return EX_DATAERR;
+    }
+    loaded_t l;
+    int rc = load_spec(&l, spec, "delta", err);
+    ga_gchisq_work *w = ga_gchisq_work_alloc();
+    if (!rc && !w)
+        rc = EX_SOFTWARE;
+    if (rc)
+        goto cleanup;
+    if (json) {
+        fprintf(out, "{\"spec\": ");
+        json_str(out, l.spec.name);
+        fprintf(out, ", \"pairs\": [");
+    } else {
+        fprintf(out, "spec: %s\n%-28s %-10s %-32s %-32s\n", l.spec.name, "pair", "epsilon",
+                "delta_XY", "delta_YX");
+    }
+    int first = 1, warned = 0;
+    for (size_t i = 0; i < l.n; i++) {
+        for (long k = 0; k < ne; k++) {
+            ga_delta D;
+            int st = ga_pair_delta(&D, l.pairs[i], eps[k], method, NULL, w);
+            if (st && st != GA_ETOL) {
+                fprintf(err, "gaussaudit delta: %s at eps = %g: %s\n", l.spec.pairs[i].name,
+                        eps[k], ga_strerror(st));
+                rc = EX_SOFTWARE;
+                goto cleanup;
+            }
+            if (st == GA_ETOL && !warned++)
+                fprintf(err, "gaussaudit delta: warning: %s (see the error estimates)\n",
+                        ga_strerror(st));
+            int sup = ga_pair_support(l.pairs[i]);
+            if (json) {
+                fprintf(out, "%s{\"name\": ", first ? "" : ", ");
+                json_str(out, l.spec.pairs[i].name);
+                fprintf(out, ", \"epsilon\": %.17g, \"xy\": ", eps[k]);
+                json_result(out, &D.xy);
+                fprintf(out, ", \"yx\": ");
+                json_result(out, &D.yx);
+                fprintf(out, ", \"method\": \"%s\", \"certified\": false, \"support\": \"%s\"",
+                        D.method == GA_DELTA_TAILS ? "tails" : "direct", support_name(sup));
+                if (sup != GA_SUPPORT_FULL) {
+                    fprintf(out, ", \"note\": ");
+                    json_str(out, ga_pair_support_reason(l.pairs[i]));
+                }
+                fprintf(out, "}");
+            } else {
+                fprintf(out, "%-28.28s %-10g ", l.spec.pairs[i].name, eps[k]);
+                print_text_value(out, &D.xy);
+                fprintf(out, "   ");
+                print_text_value(out, &D.yx);
+                fprintf(out, "\n");
+                if (sup != GA_SUPPORT_FULL && k == 0)
+                    fprintf(out, "  note: %s\n", ga_pair_support_reason(l.pairs[i]));
+            }
+            first = 0;
+        }
+    }
+    if (json)
+        fprintf(out, "]}\n");
+    else
+        fprintf(out, "estimates (not certified); method: %s\n",
+                method == GA_DELTA_TAILS ? "two tails" : "direct integral");
+    rc = ferror(out) ? EX_IOERR : EX_OK;
+cleanup:
+    free(eps);
+    ga_gchisq_work_free(w);
+    loaded_clear(&l);
+    return rc;
+}
+
+/* ------------------------------------------------------------ epsilon */
+
+static const char *usage_epsilon =
+    "usage: gaussaudit epsilon SPEC.yaml --delta D [--format text|json]\n"
+    "\n"
+    "The smallest eps >= 0 with max(delta_XY, delta_YX)(eps) <= D, per pair and overall\n"
+    "(the maximum over pairs), and which direction binds. Estimates with error estimates.\n"
+    "  --format  json: {\"spec\", \"delta\", \"pairs\": [{\"name\", \"epsilon\": {\"value\",\n"
+    "            \"err\"}, \"binding\": \"xy\"|\"yx\"|\"none\"}], \"overall\": {\"epsilon\", \"pair\"}}\n";
+
+int ga_cmd_epsilon(int argc, char **argv, FILE *out, FILE *err)
+{
+    const char *spec = NULL, *sdel = NULL, *sfmt = NULL;
+    ga_cli_opt opts[] = {{"--delta", &sdel, NULL}, {"--format", &sfmt, NULL}, {NULL, NULL, NULL}};
+    int pr = ga_cli_options(argc, argv, opts, &spec, "epsilon", out, err, usage_epsilon);
+    if (pr)
+        return pr > 0 ? EX_OK : EX_USAGE;
+    if (!spec || !sdel) {
+        fprintf(err, "gaussaudit epsilon: %s is required (see gaussaudit epsilon --help)\n",
+                !spec ? "SPEC.yaml" : "--delta D");
+        return EX_USAGE;
+    }
+    int json = parse_format(sfmt, "epsilon", err);
+    if (json < 0)
+        return EX_USAGE;
+    double delta;
+    if (ga_cli_parse_double(&delta, sdel) || !(delta > 0 && delta < 1)) {
+        fprintf(err, "gaussaudit epsilon: --delta must be a number in (0, 1) (got '%s')\n", sdel);
+        return EX_DATAERR;
+    }
+    loaded_t l;
+    int rc = load_spec(&l, spec, "epsilon", err);
+    ga_gchisq_work *w = ga_gchisq_work_alloc();
+    if (!rc && !w)
+        rc = EX_SOFTWARE;
+    if (rc)
+        goto cleanup;
+    ga_result worst = {0, 0};
+    size_t wi = 0;
+    if (json) {
+        fprintf(out, "{\"spec\": ");
+        json_str(out, l.spec.name);
+        fprintf(out, ", \"delta\": %.17g, \"pairs\": [", delta);
+    } else {
+        fprintf(out, "spec: %s\ndelta = %g\n%-28s %-32s %s\n", l.spec.name, delta, "pair",
+                "epsilon", "binding direction");
+    }
+    for (size_t i = 0; i < l.n; i++) {
+        ga_result e;
+        int dir;
+        int st = ga_pair_epsilon(&e, &dir, l.pairs[i], delta, NULL, w);
+        if (st && st != GA_ETOL && st != GA_EDOM) {
+            fprintf(err, "gaussaudit epsilon: %s: %s\n", l.spec.pairs[i].name, ga_strerror(st));
+            rc = EX_SOFTWARE;
+            goto cleanup;
+        }
+        const char *b = st == GA_EDOM ? "both" : dir == 1 ? "xy" : dir == 2 ? "yx" : "none";
+        if (e.val > worst.val || i == 0) {
+            worst = e;
+            wi = i;
+        }
+        if (json) {
+            fprintf(out, "%s{\"name\": ", i ? ", " : "");
+            json_str(out, l.spec.pairs[i].name);
+            fprintf(out, ", \"epsilon\": ");
+            json_result(out, &e);
+            fprintf(out, ", \"binding\": \"%s\"", b);
+            if (st == GA_EDOM) {
+                fprintf(out, ", \"note\": ");
+                json_str(out, ga_pair_support_reason(l.pairs[i]));
+            }
+            fprintf(out, "}");
+        } else {
+            fprintf(out, "%-28.28s ", l.spec.pairs[i].name);
+            print_text_value(out, &e);
+            fprintf(out, "   %s\n", b);
+            if (st == GA_EDOM)
+                fprintf(out, "  note: %s\n", ga_pair_support_reason(l.pairs[i]));
+        }
+    }
+    if (json) {
+        fprintf(out, "], \"overall\": {\"epsilon\": ");
+        json_result(out, &worst);
+        fprintf(out, ", \"pair\": ");
+        json_str(out, l.spec.pairs[wi].name);
+        fprintf(out, "}, \"certified\": false}\n");
+    } else {
+        fprintf(out, "overall: eps = ");
+        print_text_value(out, &worst);
+        fprintf(out, " (pair %s); estimates, not certified\n", l.spec.pairs[wi].name);
+    }
+    rc = ferror(out) ? EX_IOERR : EX_OK;
+cleanup:
+    ga_gchisq_work_free(w);
+    loaded_clear(&l);
+    return rc;
+}
+
+/* ------------------------------------------------------------ rdp */
+
+static const char *usage_rdp =
+    "usage: gaussaudit rdp SPEC.yaml --alpha A[,A2,..] [--format text|json]\n"
+    "\n"
+    "Exact Renyi divergences D_alpha(X||Y) and D_alpha(Y||X) (alpha > 1) for every pair, in\n"
+    "closed form from the cumulant generating function of the privacy loss; infinite where\n"
+    "alpha S_Y + (1 - alpha) S_X is not positive definite (resp. the roles swapped).\n"
+    "Also the (eps, delta = 1e-5) conversions of Mironov (2017) and Canonne et al. (2020).\n"
+    "  --format  json: {\"spec\", \"pairs\": [{\"name\", \"alpha\", \"xy\": {\"value\", \"err\"} or\n"
+    "            {\"value\": null, \"infinite\": true}, \"yx\": {...}}]}\n";
+
+int ga_cmd_rdp(int argc, char **argv, FILE *out, FILE *err)
+{
+    const char *spec = NULL, *sal = NULL, *sfmt = NULL;
+    ga_cli_opt opts[] = {{"--alpha", &sal, NULL}, {"--format", &sfmt, NULL}, {NULL, NULL, NULL}};
+    int pr = ga_cli_options(argc, argv, opts, &spec, "rdp", out, err, usage_rdp);
+    if (pr)
+        return pr > 0 ? EX_OK : EX_USAGE;
+    if (!spec || !sal) {
+        fprintf(err, "gaussaudit rdp: %s is required (see gaussaudit rdp --help)\n",
+                !spec ? "SPEC.yaml" : "--alpha A");
+        return EX_USAGE;
+    }
+    int json = parse_format(sfmt, "rdp", err);
+    if (json < 0)
+        return EX_USAGE;
+    double *al = NULL;
+    long bad, na = ga_cli_parse_list(&al, sal, &bad);
+    if (na < 0) {
+        fprintf(err, "gaussaudit rdp: --alpha: item %ld is not a finite number in '%s'\n",
+                bad + 1, sal);
+        return EX_DATAERR;
+    }
+    for (long k = 0; k < na; k++)
+        if (!(al[k] > 1)) {
+            fprintf(err, "gaussaudit rdp: --alpha: item %ld must be > 1 (got %g)\n", k + 1,
+                    al[k]);
+            free(al);
+            return EX_DATAERR;
+        }
+    loaded_t l;
+    int rc = load_spec(&l, spec, "rdp", err);
+    if (rc)
+        goto cleanup;
+    if (json) {
+        fprintf(out, "{\"spec\": ");
+        json_str(out, l.spec.name);
+        fprintf(out, ", \"pairs\": [");
+    } else {
+        fprintf(out, "spec: %s\n%-28s %-8s %-28s %-28s %s\n", l.spec.name, "pair", "alpha",
+                "D_alpha(X||Y)", "D_alpha(Y||X)", "eps at delta=1e-5 (Mironov / improved)");
+    }
+    int first = 1;
+    for (size_t i = 0; i < l.n; i++)
+        for (long k = 0; k < na; k++) {
+            ga_result xy, yx;
+            ga_pair_renyi(&xy, &yx, l.pairs[i], al[k]);
+            double worst = fmax(xy.val, yx.val);
+            if (json) {
+                fprintf(out, "%s{\"name\": ", first ? "" : ", ");
+                json_str(out, l.spec.pairs[i].name);
+                fprintf(out, ", \"alpha\": %.17g, \"xy\": ", al[k]);
+                json_result(out, &xy);
+                fprintf(out, ", \"yx\": ");
+                json_result(out, &yx);
+                fprintf(out, "}");
+            } else {
+                fprintf(out, "%-28.28s %-8g ", l.spec.pairs[i].name, al[k]);
+                print_text_value(out, &xy);
+                fprintf(out, "   ");
+                print_text_value(out, &yx);
+                if (isfinite(worst))
+                    fprintf(out, "   %.6g / %.6g", ga_rdp_to_dp_mironov(al[k], worst, 1e-5),
+                            ga_rdp_to_dp_improved(al[k], worst, 1e-5));
+                fprintf(out, "\n");
+            }
+            first = 0;
+        }
+    if (json)
+        fprintf(out, "], \"certified\": false}\n");
+    rc = ferror(out) ? EX_IOERR : EX_OK;
+cleanup:
+    free(al);
+    loaded_clear(&l);
+    return rc;
+}

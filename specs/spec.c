@@ -1,0 +1,505 @@
+/*
+ * spec.c - reading and validating specs (DESIGN section 8, specs/README.md). Every error
+ * names the file, line, column and key path; unknown keys get a "did you mean" hint from
+ * the edit distance to the allowed keys. Numbers keep their decimal text for the certified
+ * path; a quoted scalar is a string, never a number.
+ */
+#include "specs/spec.h"
+#include "numerics/internal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    const char *file;
+    char *msg;
+    size_t msglen;
+} ctx_t;
+
+static int fail(ctx_t *c, const ga_node *n, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static int fail(ctx_t *c, const ga_node *n, const char *path, const char *fmt, ...)
+{
+    char what[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    if (n)
+        ga_msg(c->msg, c->msglen, "%s:%d:%d: %s: %s", c->file, n->line, n->col, path, what);
+    else
+        ga_msg(c->msg, c->msglen, "%s: %s: %s", c->file, path, what);
+    return GA_EINVAL;
+}
+
+/* snprintf for key paths (truncation of an over-long path is harmless in a message) */
+static void pathf(char *dst, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void pathf(char *dst, size_t n, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(dst, n, fmt, ap);
+    va_end(ap);
+}
+
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 64 || lb > 64)
+        return 99;
+    size_t prev[65], cur[65];
+    for (size_t j = 0; j <= lb; j++)
+        prev[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        cur[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
+            size_t del = prev[j] + 1, ins = cur[j - 1] + 1;
+            cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+        }
+        memcpy(prev, cur, (lb + 1) * sizeof *prev);
+    }
+    return prev[lb];
+}
+
+/* Mapping with only allowed keys (NULL-terminated list); duplicate keys are errors. */
+static int check_map(ctx_t *c, const ga_node *n, const char *path, const char *const *allowed)
+{
+    if (!n || n->kind != GA_NODE_MAP)
+        return fail(c, n, path, "expected a mapping (key: value)");
+    for (size_t i = 0; i + 1 < n->n; i += 2) {
+        const ga_node *k = n->kids[i];
+        if (k->kind != GA_NODE_SCALAR)
+            return fail(c, k, path, "keys must be plain words");
+        int ok = 0;
+        const char *best = NULL;
+        size_t bd = 99;
+        for (const char *const *a = allowed; *a; a++) {
+            if (!strcmp(k->text, *a))
+                ok = 1;
+            size_t e = edit_distance(k->text, *a);
+            if (e < bd) {
+                bd = e;
+                best = *a;
+            }
+        }
+        if (!ok) {
+            if (best && bd <= 2)
+                return fail(c, k, path, "unknown key '%s' (did you mean '%s'?)", k->text, best);
+            char list[256] = "";
+            for (const char *const *a = allowed; *a; a++) {
+                strncat(list, *a, sizeof list - strlen(list) - 3);
+                if (a[1])
+                    strncat(list, ", ", sizeof list - strlen(list) - 1);
+            }
+            return fail(c, k, path, "unknown key '%s' (allowed: %s)", k->text, list);
+        }
+        for (size_t j = 0; j < i; j += 2)
+            if (!strcmp(n->kids[j]->text, k->text))
+                return fail(c, k, path, "key '%s' appears twice", k->text);
+    }
+    return GA_OK;
+}
+
+static int get_number(ctx_t *c, const ga_node *n, const char *path, double *v, const char **txt)
+{
+    if (!n)
+        return fail(c, NULL, path, "missing (a number is required)");
+    if (n->kind != GA_NODE_SCALAR || n->quoted)
+        return fail(c, n, path, "expected a number%s%s%s", n->kind == GA_NODE_SCALAR ? ", got '" : "",
+                    n->kind == GA_NODE_SCALAR ? n->text : "", n->kind == GA_NODE_SCALAR ? "'" : "");
+    const char *s = n->text;
+    char *end;
+    errno = 0;
+    double d = strtod(s, &end);
+    if (end == s || *end)
+        return fail(c, n, path, "expected a number, got '%s'", s);
+    if (!isfinite(d) || errno == ERANGE)
+        return fail(c, n, path, "the number '%s' is not finite in double precision", s);
+    /* keep only plain decimals (no hex floats, no inf/nan spellings) for exact parsing */
+    for (const char *p = s; *p; p++)
+        if (!strchr("0123456789+-.eE", *p))
+            return fail(c, n, path, "expected a decimal number, got '%s'", s);
+    *v = d;
+    if (txt)
+        *txt = s;
+    return GA_OK;
+}
+
+static int get_vector(ctx_t *c, const ga_node *n, const char *path, size_t want, double **v,
+                      const char ***txt, size_t *len)
+{
+    if (!n)
+        return fail(c, NULL, path, "missing (a list of numbers is required)");
+    if (n->kind != GA_NODE_SEQ)
+        return fail(c, n, path, "expected a list of numbers like [0, 1.5]");
+    if (n->n == 0)
+        return fail(c, n, path, "empty list");
+    if (want && n->n != want)
+        return fail(c, n, path, "has %zu entries, expected %zu", n->n, want);
+    *v = malloc(n->n * sizeof **v);
+    *txt = malloc(n->n * sizeof **txt);
+    if (!*v || !*txt)
+        return GA_ENOMEM;
+    for (size_t i = 0; i < n->n; i++) {
+        char p[200];
+        pathf(p, sizeof p, "%s[%zu]", path, i);
+        int s = get_number(c, n->kids[i], p, &(*v)[i], &(*txt)[i]);
+        if (s)
+            return s;
+    }
+    *len = n->n;
+    return GA_OK;
+}
+
+static int get_matrix(ctx_t *c, const ga_node *n, const char *path, size_t d, double **v,
+                      const char ***txt)
+{
+    if (!n)
+        return fail(c, NULL, path, "missing (a %zu x %zu matrix is required)", d, d);
+    if (n->kind != GA_NODE_SEQ)
+        return fail(c, n, path, "expected a matrix as a list of rows like [[1, 0], [0, 1]]");
+    if (n->n != d)
+        return fail(c, n, path, "has %zu rows, expected %zu (the length of the mean)", n->n, d);
+    *v = malloc(d * d * sizeof **v);
+    *txt = malloc(d * d * sizeof **txt);
+    if (!*v || !*txt)
+        return GA_ENOMEM;
+    for (size_t i = 0; i < d; i++) {
+        const ga_node *row = n->kids[i];
+        char p[200];
+        pathf(p, sizeof p, "%s[%zu]", path, i);
+        if (row->kind != GA_NODE_SEQ)
+            return fail(c, row, p, "expected a row (a list of %zu numbers)", d);
+        if (row->n != d)
+            return fail(c, row, p, "row has %zu entries, expected %zu", row->n, d);
+        for (size_t j = 0; j < d; j++) {
+            char q[220];
+            pathf(q, sizeof q, "%s[%zu][%zu]", path, i, j);
+            int s = get_number(c, row->kids[j], q, &(*v)[i * d + j], &(*txt)[i * d + j]);
+            if (s)
+                return s;
+        }
+    }
+    return GA_OK;
+}
+
+static const char *scalar_text(const ga_node *n)
+{
+    return n && n->kind == GA_NODE_SCALAR ? n->text : NULL;
+}
+
+static int parse_law(ctx_t *c, const ga_node *n, const char *path, size_t *d, double **mu,
+                     const char ***mut, double **s, const char ***st)
+{
+    static const char *const keys[] = {"mean", "cov", NULL};
+    int r = check_map(c, n, path, keys);
+    if (r)
+        return r;
+    char p[200];
+    size_t len = 0;
+    pathf(p, sizeof p, "%s.mean", path);
+    if ((r = get_vector(c, ga_node_get(n, "mean"), p, *d, mu, mut, &len)))
+        return r;
+    *d = len;
+    pathf(p, sizeof p, "%s.cov", path);
+    return get_matrix(c, ga_node_get(n, "cov"), p, len, s, st);
+}
+
+static int parse_pairs(ga_spec *s, ctx_t *c, const ga_node *list)
+{
+    if (!list)
+        return fail(c, NULL, "pairs", "missing: kind gaussian_pair needs a list of pairs");
+    if (list->kind != GA_NODE_SEQ || list->n == 0)
+        return fail(c, list, "pairs", "expected a non-empty list of pairs");
+    s->pairs = calloc(list->n, sizeof *s->pairs);
+    if (!s->pairs)
+        return GA_ENOMEM;
+    s->npairs = list->n;
+    static const char *const keys[] = {"name", "x", "y", "columns", NULL};
+    for (size_t i = 0; i < list->n; i++) {
+        const ga_node *n = list->kids[i];
+        ga_spec_pair *p = &s->pairs[i];
+        char path[64], sub[96];
+        pathf(path, sizeof path, "pairs[%zu]", i);
+        int r = check_map(c, n, path, keys);
+        if (r)
+            return r;
+        p->line = n->line;
+        snprintf(p->where, sizeof p->where, "%s (line %d)", path, n->line);
+        const char *nm = scalar_text(ga_node_get(n, "name"));
+        char defname[32];
+        pathf(defname, sizeof defname, "pair %zu", i + 1);
+        p->name = strdup(nm ? nm : defname);
+        if (!p->name)
+            return GA_ENOMEM;
+        p->columns = 1;
+        const ga_node *cn = ga_node_get(n, "columns");
+        if (cn) {
+            pathf(sub, sizeof sub, "%s.columns", path);
+            if ((r = get_number(c, cn, sub, &p->columns, NULL)))
+                return r;
+            if (!(p->columns >= 1) || p->columns != floor(p->columns) || p->columns > 1e9)
+                return fail(c, cn, sub, "must be a whole number >= 1 (got %s)", cn->text);
+        }
+        size_t d = 0;
+        pathf(sub, sizeof sub, "%s.x", path);
+        if (!ga_node_get(n, "x"))
+            return fail(c, n, sub, "missing: the output law on D, {mean: [...], cov: [[...]]}");
+        if ((r = parse_law(c, ga_node_get(n, "x"), sub, &d, &p->mu_x, &p->mu_x_txt, &p->s_x,
+                           &p->s_x_txt)))
+            return r;
+        pathf(sub, sizeof sub, "%s.y", path);
+        if (!ga_node_get(n, "y"))
+            return fail(c, n, sub, "missing: the output law on D', {mean: [...], cov: [[...]]}");
+        size_t dy = d;
+        const ga_node *yn = ga_node_get(n, "y");
+        const ga_node *ym = ga_node_get(yn, "mean");
+        if (ym && ym->kind == GA_NODE_SEQ && ym->n != d) {
+            char q[120];
+            pathf(q, sizeof q, "%s.mean", sub);
+            return fail(c, ym, q, "has %zu entries but x.mean has %zu: both laws must have the "
+                        "same dimension", ym->n, d);
+        }
+        if ((r = parse_law(c, yn, sub, &dy, &p->mu_y, &p->mu_y_txt, &p->s_y, &p->s_y_txt)))
+            return r;
+        p->d = d;
+    }
+    return GA_OK;
+}
+
+static int parse_points(ctx_t *c, const ga_node *n, const char *path, double **out, size_t *np)
+{
+    if (n->kind != GA_NODE_SEQ || n->n == 0)
+        return fail(c, n, path, "expected a non-empty list of [a, b] points");
+    *out = malloc(2 * n->n * sizeof **out);
+    if (!*out)
+        return GA_ENOMEM;
+    for (size_t i = 0; i < n->n; i++) {
+        const ga_node *pt = n->kids[i];
+        char p[96];
+        pathf(p, sizeof p, "%s[%zu]", path, i);
+        if (pt->kind != GA_NODE_SEQ || pt->n != 2)
+            return fail(c, pt, p, "expected a point [a, b]");
+        int r;
+        if ((r = get_number(c, pt->kids[0], p, &(*out)[2 * i], NULL)) ||
+            (r = get_number(c, pt->kids[1], p, &(*out)[2 * i + 1], NULL)))
+            return r;
+    }
+    *np = n->n;
+    return GA_OK;
+}
+
+static int parse_claim(ga_spec *s, ctx_t *c, const ga_node *n)
+{
+    static const char *const keys[] = {"epsilon", "delta", "profile", "rdp", "zcdp", "gdp", NULL};
+    int r = check_map(c, n, "claim", keys);
+    if (r)
+        return r;
+    ga_spec_claim *cl = &s->claim;
+    const ga_node *e = ga_node_get(n, "epsilon"), *d = ga_node_get(n, "delta");
+    if ((e != NULL) != (d != NULL))
+        return fail(c, e ? e : d, "claim", "epsilon and delta must be given together");
+    if (e) {
+        if ((r = get_number(c, e, "claim.epsilon", &cl->epsilon, &cl->epsilon_txt)) ||
+            (r = get_number(c, d, "claim.delta", &cl->delta, &cl->delta_txt)))
+            return r;
+        if (cl->epsilon < 0)
+            return fail(c, e, "claim.epsilon", "must be >= 0 (got %s)", e->text);
+        if (!(cl->delta >= 0 && cl->delta < 1))
+            return fail(c, d, "claim.delta", "must be in [0, 1) (got %s)", d->text);
+        cl->has_eps_delta = 1;
+    }
+    const ga_node *pr = ga_node_get(n, "profile");
+    if (pr) {
+        if ((r = parse_points(c, pr, "claim.profile", &cl->profile, &cl->nprofile)))
+            return r;
+        for (size_t i = 0; i < cl->nprofile; i++)
+            if (cl->profile[2 * i] < 0 || !(cl->profile[2 * i + 1] >= 0 && cl->profile[2 * i + 1] < 1))
+                return fail(c, pr->kids[i], "claim.profile",
+                            "point %zu: need eps >= 0 and 0 <= delta < 1", i);
+    }
+    const ga_node *rd = ga_node_get(n, "rdp");
+    if (rd) {
+        if ((r = parse_points(c, rd, "claim.rdp", &cl->rdp, &cl->nrdp)))
+            return r;
+        for (size_t i = 0; i < cl->nrdp; i++)
+            if (!(cl->rdp[2 * i] > 1) || cl->rdp[2 * i + 1] < 0)
+                return fail(c, rd->kids[i], "claim.rdp", "point %zu: need alpha > 1 and eps >= 0",
+                            i);
+    }
+    const ga_node *z = ga_node_get(n, "zcdp"), *g = ga_node_get(n, "gdp");
+    if (z) {
+        if ((r = get_number(c, z, "claim.zcdp", &cl->zcdp_rho, NULL)))
+            return r;
+        if (!(cl->zcdp_rho > 0))
+            return fail(c, z, "claim.zcdp", "rho must be > 0 (got %s)", z->text);
+        cl->has_zcdp = 1;
+    }
+    if (g) {
+        if ((r = get_number(c, g, "claim.gdp", &cl->gdp_mu, NULL)))
+            return r;
+        if (!(cl->gdp_mu > 0))
+            return fail(c, g, "claim.gdp", "mu must be > 0 (got %s)", g->text);
+        cl->has_gdp = 1;
+    }
+    return GA_OK;
+}
+
+static const char *const known_kinds[] = {
+    "gaussian_pair", "gaussian_mechanism", "sketch", "linear_regression",
+    "bayesian_logistic_regression", "gaussian_process_regression", "output_perturbation",
+    "noisy_gradient_descent", "matrix_masking", NULL};
+
+int ga_spec_parse(ga_spec *s, const char *text, size_t len, const char *name, char *msg,
+                  size_t msglen)
+{
+    memset(s, 0, sizeof *s);
+    s->path = strdup(name ? name : "<spec>");
+    if (!s->path)
+        return GA_ENOMEM;
+    ctx_t c = {s->path, msg, msglen};
+    if (ga_doc_parse(&s->doc, text, len, s->path, msg, msglen))
+        return GA_EINVAL;
+    const ga_node *root = s->doc.root;
+    static const char *const keys[] = {"gaussaudit", "name", "description", "source",
+                                       "mechanism", "pairs", "dataset", "neighbours",
+                                       "universe", "claim", NULL};
+    int r = check_map(&c, root, "(top level)", keys);
+    if (r)
+        return r;
+    const ga_node *v = ga_node_get(root, "gaussaudit");
+    double ver;
+    if (!v)
+        return fail(&c, root, "gaussaudit", "missing: the format version (gaussaudit: 1)");
+    if ((r = get_number(&c, v, "gaussaudit", &ver, NULL)))
+        return r;
+    if (ver != 1)
+        return fail(&c, v, "gaussaudit", "unsupported format version %s (this tool reads 1)",
+                    v->text);
+    s->name = scalar_text(ga_node_get(root, "name"));
+    if (!s->name)
+        s->name = s->path;
+    const ga_node *m = ga_node_get(root, "mechanism");
+    if (!m)
+        return fail(&c, root, "mechanism", "missing: e.g. mechanism: {kind: gaussian_pair}");
+    static const char *const mkeys[] = {"kind", NULL};
+    if ((r = check_map(&c, m, "mechanism", mkeys)))
+        return r;
+    s->kind = scalar_text(ga_node_get(m, "kind"));
+    if (!s->kind)
+        return fail(&c, m, "mechanism.kind", "missing: the mechanism kind");
+    int known = 0;
+    for (const char *const *k = known_kinds; *k; k++)
+        known |= !strcmp(*k, s->kind);
+    if (!known) {
+        const char *best = NULL;
+        size_t bd = 99;
+        for (const char *const *k = known_kinds; *k; k++) {
+            size_t e = edit_distance(s->kind, *k);
+            if (e < bd) {
+                bd = e;
+                best = *k;
+            }
+        }
+        return fail(&c, ga_node_get(m, "kind"), "mechanism.kind",
+                    "unknown kind '%s'%s%s%s", s->kind, bd <= 3 ? " (did you mean '" : "",
+                    bd <= 3 ? best : "", bd <= 3 ? "'?)" : "");
+    }
+    if (strcmp(s->kind, "gaussian_pair") != 0)
+        return fail(&c, ga_node_get(m, "kind"), "mechanism.kind",
+                    "kind '%s' is not available in this version (only gaussian_pair)", s->kind);
+    if ((r = parse_pairs(s, &c, ga_node_get(root, "pairs"))))
+        return r;
+    const ga_node *cl = ga_node_get(root, "claim");
+    if (cl && (r = parse_claim(s, &c, cl)))
+        return r;
+    return GA_OK;
+}
+
+int ga_spec_load(ga_spec *s, const char *path, char *msg, size_t msglen)
+{
+    memset(s, 0, sizeof *s);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        ga_msg(msg, msglen, "%s: cannot open: %s", path, strerror(errno));
+        return GA_EIO;
+    }
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    int rc = GA_OK;
+    for (;;) {
+        if (len + 4096 + 1 > cap) {
+            cap = cap ? 2 * cap : 65536;
+            if (cap > ((size_t)1 << 30)) {
+                ga_msg(msg, msglen, "%s: larger than 1 GiB", path);
+                rc = GA_EINVAL;
+                break;
+            }
+            char *nb = realloc(buf, cap);
+            if (!nb) {
+                rc = GA_ENOMEM;
+                break;
+            }
+            buf = nb;
+        }
+        size_t r = fread(buf + len, 1, cap - len - 1, f);
+        len += r;
+        if (r == 0)
+            break;
+    }
+    if (ferror(f)) {
+        ga_msg(msg, msglen, "%s: read error", path);
+        rc = GA_EIO;
+    }
+    fclose(f);
+    if (rc == GA_OK) {
+        buf[len] = 0;
+        rc = ga_spec_parse(s, buf, len, path, msg, msglen);
+    }
+    free(buf);
+    return rc;
+}
+
+void ga_spec_clear(ga_spec *s)
+{
+    for (size_t i = 0; i < s->npairs; i++) {
+        ga_spec_pair *p = &s->pairs[i];
+        free(p->name);
+        free(p->mu_x);
+        free(p->mu_y);
+        free(p->s_x);
+        free(p->s_y);
+        free(p->mu_x_txt);
+        free(p->mu_y_txt);
+        free(p->s_x_txt);
+        free(p->s_y_txt);
+    }
+    free(s->pairs);
+    free(s->claim.profile);
+    free(s->claim.rdp);
+    ga_doc_clear(&s->doc);
+    free(s->path);
+    memset(s, 0, sizeof *s);
+}
+
+void ga_spec_pair_input(ga_pair_input *in, const ga_spec_pair *p, char labels[4][200])
+{
+    memset(in, 0, sizeof *in);
+    in->d = p->d;
+    in->mu_x = p->mu_x;
+    in->mu_y = p->mu_y;
+    in->s_x = p->s_x;
+    in->s_y = p->s_y;
+    in->columns = p->columns;
+    const char *f[4] = {"x.mean", "y.mean", "x.cov", "y.cov"};
+    for (int i = 0; i < 4; i++) {
+        snprintf(labels[i], 200, "%s.%s", p->where, f[i]);
+        in->field[i] = labels[i];
+    }
+}

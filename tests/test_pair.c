@@ -1,0 +1,512 @@
+/*
+ * test_pair.c - exact privacy profiles of Gaussian pairs.
+ * References: ../shared/reference/delta.json (30-digit values), closed forms (equal
+ * covariances: the analytic Gaussian formula; rank-one covariance changes with r columns:
+ * regularized incomplete gamma, NDIS paper Lemma 4), 1-D quadrature (total variation and
+ * Renyi divergence), and properties (affine invariance, monotonicity, two methods agree).
+ */
+#include "gaussaudit.h"
+#include "tests/support.h"
+
+#include <gsl/gsl_cblas.h> /* the same CBLAS API as OpenBLAS (which is linked) */
+#include <criterion/criterion.h>
+#include <float.h>
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_integration.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_sf_gamma.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TOL_REF_ABS 1e-12  /* issue 4 acceptance: reference values */
+#define TOL_REF_REL 1e-9
+#define TOL_CLOSED 1e-11   /* closed forms (absolute, plus 1e-9 relative) */
+#define TOL_PROP 1e-11     /* properties, absolute plus error estimates */
+
+static ga_pair *make_pair(size_t d, const double *mx, const double *sx, const double *my,
+                          const double *sy, double r)
+{
+    ga_pair_input in = {d, mx, my, sx, sy, r, {NULL, NULL, NULL, NULL}};
+    ga_pair *p;
+    char msg[512];
+    int st = ga_pair_reduce(&p, &in, msg, sizeof msg);
+    cr_assert(st == GA_OK, "reduce failed: %s", msg);
+    return p;
+}
+
+static void expect_delta(const ga_delta *D, double xy, double yx, double tabs, double trel,
+                         const char *what)
+{
+    cr_expect(fabs(D->xy.val - xy) <= tabs + trel * xy && fabs(D->yx.val - yx) <= tabs + trel * yx,
+              "%s: xy %.17g vs %.17g (err est %.2g), yx %.17g vs %.17g (err est %.2g)", what,
+              D->xy.val, xy, D->xy.err, D->yx.val, yx, D->yx.err);
+}
+
+Test(pair, shared_reference_values)
+{
+    ga_doc doc;
+    ga_test_load_ref(&doc, "delta.json");
+    const ga_node *pairs = ga_node_get(doc.root, "pairs");
+    ga_gchisq_work *w = ga_gchisq_work_alloc();
+    for (size_t i = 0; i < pairs->n; i++) {
+        const ga_node *c = pairs->kids[i];
+        double *mx, *my;
+        size_t d = ga_test_doubles(&mx, ga_node_get(c, "muX"));
+        ga_test_doubles(&my, ga_node_get(c, "muY"));
+        double *sx = malloc(d * d * sizeof *sx), *sy = malloc(d * d * sizeof *sy);
+        const ga_node *SX = ga_node_get(c, "SX"), *SY = ga_node_get(c, "SY");
+        for (size_t a = 0; a < d; a++)
+            for (size_t b = 0; b < d; b++) {
+                sx[a * d + b] = ga_test_num(SX->kids[a]->kids[b]);
+                sy[a * d + b] = ga_test_num(SY->kids[a]->kids[b]);
+            }
+        ga_pair *p = make_pair(d, mx, sx, my, sy, 1);
+        const ga_node *vals = ga_node_get(c, "values");
+        for (size_t k = 0; k < vals->n; k++) {
+            const ga_node *v = vals->kids[k];
+            double eps = ga_test_num(ga_node_get(v, "eps"));
+            double xy = ga_test_num(ga_node_get(v, "xy")), yx = ga_test_num(ga_node_get(v, "yx"));
+            for (int m = GA_DELTA_DIRECT; m <= GA_DELTA_TAILS; m++) {
+                ga_delta D;
+                int st = ga_pair_delta(&D, p, eps, m, NULL, w);
+                char what[256];
+                snprintf(what, sizeof what, "%s eps=%g method %d status %d",
+                         ga_node_get(c, "name")->text, eps, m, st);
+                cr_expect(st == GA_OK, "%s", what);
+                expect_delta(&D, xy, yx, TOL_REF_ABS, TOL_REF_REL, what);
+                cr_expect(fabs(D.xy.val - xy) <= D.xy.err + 4 * DBL_EPSILON * xy &&
+                              fabs(D.yx.val - yx) <= D.yx.err + 4 * DBL_EPSILON * yx,
+                          "%s: error estimates %.2g %.2g too small", what, D.xy.err, D.yx.err);
+            }
+        }
+        ga_pair_free(p);
+        free(mx);
+        free(my);
+        free(sx);
+        free(sy);
+    }
+    /* random projection, rank-one change: a 1-D pair with tau = rho = 1/(1-p), r columns */
+    const ga_node *rp = ga_node_get(ga_node_get(doc.root, "random_projection_rank_one"), "values");
+    for (size_t k = 0; k < rp->n; k++) {
+        const ga_node *v = rp->kids[k];
+        double eps = ga_test_num(ga_node_get(v, "eps")), lev = ga_test_num(ga_node_get(v, "p"));
+        double r = ga_test_num(ga_node_get(v, "r")), xy = ga_test_num(ga_node_get(v, "xy"));
+        double zero = 0, one = 1, rho = 1 / (1 - lev);
+        ga_pair *p = make_pair(1, &zero, &rho, &zero, &one, r);
+        ga_delta D;
+        ga_pair_delta(&D, p, eps, GA_DELTA_AUTO, NULL, w);
+        /* the reference has 12 significant digits */
+        cr_expect(fabs(D.xy.val - xy) <= 1e-11 * xy + 1e-15, "RP p=%g r=%g eps=%g: xy %.15g vs %.15g",
+                  lev, r, eps, D.xy.val, xy);
+        const ga_node *yn = ga_node_get(v, "yx");
+        if (yn) {
+            double yx = ga_test_num(yn);
+            cr_expect(fabs(D.yx.val - yx) <= 1e-11 * yx + 1e-15,
+                      "RP p=%g r=%g eps=%g: yx %.15g vs %.15g", lev, r, eps, D.yx.val, yx);
+        }
+        ga_pair_free(p);
+    }
+    ga_gchisq_work_free(w);
+    ga_doc_clear(&doc);
+}
+
+/* random SPD matrix A A^T + c I */
+static void random_spd(double *s, size_t d, gsl_rng *r, double c)
+{
+    double *a = malloc(d * d * sizeof *a);
+    for (size_t i = 0; i < d * d; i++)
+        a[i] = gsl_ran_gaussian(r, 1);
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)d, (int)d, (int)d, 1.0 / d, a,
+                (int)d, a, (int)d, 0.0, s, (int)d);
+    for (size_t i = 0; i < d; i++)
+        s[i * d + i] += c;
+    free(a);
+}
+
+/* Mahalanobis distance sqrt(m^T S^{-1} m) via a Cholesky solve */
+#include <lapacke.h>
+static double mahalanobis(const double *s, const double *m, size_t d)
+{
+    double *l = malloc(d * d * sizeof *l), *v = malloc(d * sizeof *v);
+    memcpy(l, s, d * d * sizeof *l);
+    memcpy(v, m, d * sizeof *v);
+    LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'L', (int)d, l, (int)d);
+    cblas_dtrsv(CblasRowMajor, CblasLower, CblasNoTrans, CblasNonUnit, (int)d, l, (int)d, v, 1);
+    double t = cblas_dnrm2((int)d, v, 1);
+    free(l);
+    free(v);
+    return t;
+}
+
+Test(pair, closed_form_equal_covariances)
+{
+    gsl_rng *r = ga_test_rng(1001);
+    ga_gchisq_work *w = ga_gchisq_work_alloc();
+    long n = ga_test_count(30);
+    for (long k = 0; k < n; k++) {
+        size_t d = 1 + gsl_rng_uniform_int(r, 20);
+        double *s = malloc(d * d * sizeof *s), *mx = malloc(d * sizeof *mx),
+               *my = malloc(d * sizeof *my), *dm = malloc(d * sizeof *dm);
+        random_spd(s, d, r, 0.2);
+        double scale = exp(3 * gsl_rng_uniform(r) - 2);
+        for (size_t i = 0; i < d; i++) {
+            mx[i] = gsl_ran_gaussian(r, scale);
+            my[i] = gsl_ran_gaussian(r, scale);
+            dm[i] = mx[i] - my[i];
+        }
+        double t = mahalanobis(s, dm, d);
+        ga_pair *p = make_pair(d, mx, s, my, s, 1);
+        double eps = 4 * gsl_rng_uniform(r);
+        /* analytic Gaussian mechanism (Balle & Wang 2018, Theorem 8) */
+        double ref = gsl_cdf_ugaussian_P(t / 2 - eps / t) - exp(eps) * gsl_cdf_ugaussian_P(-t / 2 - eps / t);
+        for (int m = GA_DELTA_DIRECT; m <= GA_DELTA_TAILS; m++) {
+            ga_delta D;
+            ga_pair_delta(&D, p, eps, m, NULL, w);
+            char what[128];
+            snprintf(what, sizeof what, "case %ld d=%zu t=%.17g eps=%.17g method %d", k, d, t, eps, m);
+            expect_delta(&D, ref, ref, TOL_CLOSED, 1e-9, what);
+        }
+        ga_pair_free(p);
+        free(s);
+        free(mx);
+        free(my);
+        free(dm);
+    }
+    ga_gchisq_work_free(w);
+    gsl_rng_free(r);
+}
+
+/* rank-one change: dataset rows, remove one row, ridge sigma^2, r columns. With
+ * rho = 1/(1 - p), p the ridge leverage of the removed row:
+ * xy = Q(r/2, t0/2) - e^eps Q(r/2, rho t0/2), t0 = 2 (eps + r/2 log rho)/(rho - 1);
+ * yx = P(r/2, rho t1/2) - e^eps P(r/2, t1/2), t1 = 2 (r/2 log rho - eps)/(rho - 1) (0 if t1 <= 0). */
+Test(pair, closed_form_rank_one_with_columns)
+{
+    gsl_rng *rng = ga_test_rng(2002);
+    ga_gchisq_work *w = ga_gchisq_work_alloc();
+    long n = ga_test_count(20);
+    for (long k = 0; k < n; k++) {
+        size_t d = 1 + gsl_rng_uniform_int(rng, 8), rows = d + 2 + gsl_rng_uniform_int(rng, 10);
+        double r = (double)(1 + gsl_rng_uniform_int(rng, 50)), sig2 = 0.1 + gsl_rng_uniform(rng);
+        double *D = malloc(rows * d * sizeof *D);
+        for (size_t i = 0; i < rows * d; i++)
+            D[i] = gsl_ran_gaussian(rng, 1);
+        /* X: D^T D + sig2 I; Y: the same without the last row */
+        double *sx = calloc(d * d, sizeof *sx), *sy = calloc(d * d, sizeof *sy);
+        cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, (int)d, (int)rows, 1.0, D, (int)d, 0.0, sx, (int)d);
+        cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, (int)d, (int)rows - 1, 1.0, D, (int)d, 0.0, sy, (int)d);
+        for (size_t i = 0; i < d; i++) {
+            sx[i * d + i] += sig2;
+            sy[i * d + i] += sig2;
+            for (size_t j = 0; j < i; j++) {
+                sx[i * d + j] = sx[j * d + i];
+                sy[i * d + j] = sy[j * d + i];
+            }
+        }
+        /* ridge leverage p = v^T S_x^{-1} v of the removed row v */
+        const double *v = D + (rows - 1) * d;
+        double lev = mahalanobis(sx, v, d);
+        lev *= lev;
+        double rho = 1 / (1 - lev), eps = 2 * gsl_rng_uniform(rng);
+        double *zero = calloc(d, sizeof *zero);
+        ga_pair *p = make_pair(d, zero, sx, zero, sy, r);
+        double t0 = 2 * (eps + 0.5 * r * log(rho)) / (rho - 1);
+        double xy = gsl_sf_gamma_inc_Q(r / 2, t0 / 2) - exp(eps) * gsl_sf_gamma_inc_Q(r / 2, rho * t0 / 2);
+        double t1 = 2 * (0.5 * r * log(rho) - eps) / (rho - 1);
+        double yx = t1 > 0 ? gsl_sf_gamma_inc_P(r / 2, rho * t1 / 2) - exp(eps) * gsl_sf_gamma_inc_P(r / 2, t1 / 2) : 0;
+        ga_delta Dl;
+        ga_pair_delta(&Dl, p, eps, GA_DELTA_AUTO, NULL, w);
+        char what[160];
+        snprintf(what, sizeof what, "case %ld d=%zu r=%g leverage=%.17g eps=%.17g", k, d, r, lev, eps);
+        /* the closed form itself loses digits to cancellation when delta is small */
+        double tol = 1e-12 + 1e-13 * exp(eps) * gsl_sf_gamma_inc_Q(r / 2, rho * t0 / 2);
+        expect_delta(&Dl, xy, yx, tol, 1e-9, what);
+        ga_pair_free(p);
+        free(D);
+        free(sx);
+        free(sy);
+        free(zero);
+    }
+    ga_gchisq_work_free(w);
+    gsl_rng_free(rng);
+}
+
+static void random_pair(gsl_rng *r, size_t d, double *mx, double *sx, double *my, double *sy)
+{
+    random_spd(sx, d, r, 0.3);
+    random_spd(sy, d, r, 0.3);
+    for (size_t i = 0; i < d; i++) {
+        mx[i] = gsl_ran_gaussian(r, 0.7);
+        my[i] = gsl_ran_gaussian(r, 0.7);
+    }
+}
+
+Test(pair, properties_affine_monotone_methods)
+{
+    gsl_rng *r = ga_test_rng(3003);
+    ga_gchisq_work *w = ga_gchisq_work_alloc();
+    long n = ga_test_count(25);
+    for (long k = 0; k < n; k++) {
+        size_t d = 1 + gsl_rng_uniform_int(r, 10);
+        double *mx = malloc(d * sizeof *mx), *my = malloc(d * sizeof *my);
+        double *sx = malloc(d * d * sizeof *sx), *sy = malloc(d * d * sizeof *sy);
+        random_pair(r, d, mx, sx, my, sy);
+        ga_pair *p = make_pair(d, mx, sx, my, sy, 1);
+        /* affine map x -> A x + b applied to both */
+        double *A = malloc(d * d * sizeof *A), *b = malloc(d * sizeof *b), *t = malloc(d * d * sizeof *t);
+        for (size_t i = 0; i < d * d; i++)
+            A[i] = gsl_ran_gaussian(r, 1) + (i % (d + 1) == 0 ? 2.0 : 0.0);
+        for (size_t i = 0; i < d; i++)
+            b[i] = gsl_ran_gaussian(r, 3);
+        double *mx2 = malloc(d * sizeof *mx2), *my2 = malloc(d * sizeof *my2);
+        double *sx2 = malloc(d * d * sizeof *sx2), *sy2 = malloc(d * d * sizeof *sy2);
+        memcpy(mx2, b, d * sizeof *b);
+        memcpy(my2, b, d * sizeof *b);
+        cblas_dgemv(CblasRowMajor, CblasNoTrans, (int)d, (int)d, 1.0, A, (int)d, mx, 1, 1.0, mx2, 1);
+        cblas_dgemv(CblasRowMajor, CblasNoTrans, (int)d, (int)d, 1.0, A, (int)d, my, 1, 1.0, my2, 1);
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)d, (int)d, (int)d, 1.0, A, (int)d, sx, (int)d, 0.0, t, (int)d);
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)d, (int)d, (int)d, 1.0, t, (int)d, A, (int)d, 0.0, sx2, (int)d);
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)d, (int)d, (int)d, 1.0, A, (int)d, sy, (int)d, 0.0, t, (int)d);
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)d, (int)d, (int)d, 1.0, t, (int)d, A, (int)d, 0.0, sy2, (int)d);
+        for (size_t i = 0; i < d; i++)
+            for (size_t j = 0; j < i; j++) {
+                sx2[j * d + i] = sx2[i * d + j] = 0.5 * (sx2[i * d + j] + sx2[j * d + i]);
+                sy2[j * d + i] = sy2[i * d + j] = 0.5 * (sy2[i * d + j] + sy2[j * d + i]);
+            }
+        ga_pair *q = make_pair(d, mx2, sx2, my2, sy2, 1);
+        double prev_xy = 2, prev_yx = 2, perr = 0, perr2 = 0;
+        for (double eps = 0; eps <= 3; eps += 0.5) {
+            ga_delta a, bq, c;
+            ga_pair_delta(&a, p, eps, GA_DELTA_DIRECT, NULL, w);
+            ga_pair_delta(&bq, q, eps, GA_DELTA_DIRECT, NULL, w);
+            ga_pair_delta(&c, p, eps, GA_DELTA_TAILS, NULL, w);
+            /* the affine image differs only by the rounding of its construction */
+            cr_expect(fabs(a.xy.val - bq.xy.val) <= 1e-9 * a.xy.val + 1e-12 &&
+                          fabs(a.yx.val - bq.yx.val) <= 1e-9 * a.yx.val + 1e-12,
+                      "case %ld d=%zu eps=%g: affine image xy %.17g vs %.17g, yx %.17g vs %.17g",
+                      k, d, eps, a.xy.val, bq.xy.val, a.yx.val, bq.yx.val);
+            cr_expect(fabs(a.xy.val - c.xy.val) <= a.xy.err + c.xy.err + 1e-15 &&
+                          fabs(a.yx.val - c.yx.val) <= a.yx.err + c.yx.err + 1e-15,
+                      "case %ld d=%zu eps=%g: direct %.17g (%.2g) / %.17g (%.2g) vs tails %.17g "
+                      "(%.2g) / %.17g (%.2g)", k, d, eps, a.xy.val, a.xy.err, a.yx.val, a.yx.err,
+                      c.xy.val, c.xy.err, c.yx.val, c.yx.err);
+            cr_expect(a.xy.val <= prev_xy + a.xy.err + perr && a.yx.val <= prev_yx + a.yx.err + perr2,
+                      "case %ld: delta increased at eps=%g", k, eps);
+            if (eps == 0)
+                cr_expect(fabs(a.xy.val - a.yx.val) <= a.xy.err + a.yx.err + 1e-15,
+                          "case %ld: delta(0) differs between directions: %.17g %.17g", k,
+                          a.xy.val, a.yx.val);
+            prev_xy = a.xy.val;
+            prev_yx = a.yx.val;
+            perr = a.xy.err;
+            perr2 = a.yx.err;
+        }
+        ga_pair_free(p);
+        ga_pair_free(q);
+        free(mx);
+        free(my);
+        free(sx);
+        free(sy);
+        free(A);
+        free(b);
+        free(t);
+        free(mx2);
+        free(my2);
+        free(sx2);
+        free(sy2);
+    }
+    ga_gchisq_work_free(w);
+    gsl_rng_free(r);
+}
+
+/* 1-D densities for quadrature */
+typedef struct {
+    double mx, sx, my, sy, alpha, shift;
+} one_d;
+
+static double tv_integrand(double x, void *p)
+{
+    one_d *o = p;
+    return 0.5 * fabs(gsl_ran_gaussian_pdf(x - o->mx, o->sx) - gsl_ran_gaussian_pdf(x - o->my, o->sy));
+}
+
+static double renyi_integrand(double x, void *p)
+{
+    one_d *o = p;
+    /* log densities in closed form (the densities themselves underflow far out) */
+    double zx = (x - o->mx) / o->sx, zy = (x - o->my) / o->sy;
+    double lx = -0.5 * zx * zx - log(o->sx), ly = -0.5 * zy * zy - log(o->sy);
+    return exp(o->alpha * lx + (1 - o->alpha) * ly - o->shift) / sqrt(2 * M_PI);
+}
+
+Test(pair, total_variation_and_renyi_by_quadrature)
+{
+    gsl_rng *r = ga_test_rng(4004);
+    gsl_integration_workspace *iw = gsl_integration_workspace_alloc(2000);
+    ga_gchisq_work *w = ga_gchisq_work_alloc();
+    long n = ga_test_count(30);
+    for (long k = 0; k < n; k++) {
+        one_d o = {gsl_ran_gaussian(r, 1), 0.3 + 2 * gsl_rng_uniform(r), gsl_ran_gaussian(r, 1),
+                   0.3 + 2 * gsl_rng_uniform(r), 1.1 + 4 * gsl_rng_uniform(r), 0};
+        double vx = o.sx * o.sx, vy = o.sy * o.sy;
+        ga_pair *p = make_pair(1, &o.mx, &vx, &o.my, &vy, 1);
+        /* TV = int |p_X - p_Y| / 2, integrated piecewise between the density crossings,
+         * the real roots of log p_X - log p_Y = 0 (a quadratic), where |.| has kinks */
+        gsl_function F = {tv_integrand, &o};
+        double lo = fmin(o.mx - 40 * o.sx, o.my - 40 * o.sy), hi = fmax(o.mx + 40 * o.sx, o.my + 40 * o.sy);
+        double qa = 0.5 / vy - 0.5 / vx, qb = o.mx / vx - o.my / vy,
+               qc = 0.5 * o.my * o.my / vy - 0.5 * o.mx * o.mx / vx + log(o.sy / o.sx);
+        double pts[4] = {lo, 0, 0, 0};
+        size_t np = 1;
+        if (fabs(qa) < 1e-300) {
+            pts[np++] = -qc / qb;
+        } else {
+            double disc = qb * qb - 4 * qa * qc;
+            if (disc > 0) {
+                double r1 = (-qb - sqrt(disc)) / (2 * qa), r2 = (-qb + sqrt(disc)) / (2 * qa);
+                pts[np++] = fmin(r1, r2);
+                pts[np++] = fmax(r1, r2);
+            }
+        }
+        pts[np++] = hi;
+        double tv = 0, tverr = 0;
+        for (size_t i = 0; i + 1 < np; i++) {
+            double v, e;
+            gsl_integration_qag(&F, pts[i], pts[i + 1], 1e-15, 1e-13, 2000, GSL_INTEG_GAUSS61, iw, &v, &e);
+            tv += v;
+            tverr += e;
+        }
+        ga_delta D;
+        ga_pair_delta(&D, p, 0, GA_DELTA_AUTO, NULL, w);
+        cr_expect(fabs(D.xy.val - tv) <= 1e-10 + tverr && fabs(D.yx.val - tv) <= 1e-10 + tverr,
+                  "case %ld (%g,%g) vs (%g,%g): TV %.17g by quadrature, delta(0) %.17g %.17g", k,
+                  o.mx, o.sx, o.my, o.sy, tv, D.xy.val, D.yx.val);
+        /* Renyi D_alpha(X||Y) = log int p_X^a p_Y^(1-a) / (a - 1) */
+        ga_result rxy, ryx;
+        ga_pair_renyi(&rxy, &ryx, p, o.alpha);
+        double av = o.alpha * vy + (1 - o.alpha) * vx;
+        if (av > 0) {
+            /* the integrand p_X^a p_Y^(1-a) is a Gaussian bump: integrate +-40 widths
+             * around its peak, with the log of the peak value factored out */
+            double prec = o.alpha / vx + (1 - o.alpha) / vy;
+            double c = (o.alpha * o.mx / vx + (1 - o.alpha) * o.my / vy) / prec, wd = 1 / sqrt(prec);
+            double zx = (c - o.mx) / o.sx, zy = (c - o.my) / o.sy;
+            o.shift = o.alpha * (-0.5 * zx * zx - log(o.sx)) + (1 - o.alpha) * (-0.5 * zy * zy - log(o.sy));
+            gsl_function G = {renyi_integrand, &o};
+            double Iv, Ierr;
+            gsl_integration_qag(&G, c - 40 * wd, c + 40 * wd, 0, 1e-14, 2000, GSL_INTEG_GAUSS61, iw, &Iv, &Ierr);
+            double ref = (log(Iv) + o.shift) / (o.alpha - 1);
+            cr_expect(fabs(rxy.val - ref) <= 1e-9 * fabs(ref) + 1e-11,
+                      "case %ld: D_%g(X||Y) %.17g vs quadrature %.17g", k, o.alpha, rxy.val, ref);
+        } else {
+            cr_expect(isinf(rxy.val), "case %ld: D_%g(X||Y) should be infinite, got %g", k,
+                      o.alpha, rxy.val);
+        }
+        ga_pair_free(p);
+    }
+    ga_gchisq_work_free(w);
+    gsl_integration_workspace_free(iw);
+    gsl_rng_free(r);
+}
+
+Test(pair, singular_supports)
+{
+    ga_gchisq_work *w = ga_gchisq_work_alloc();
+    /* common support: a 3-D pair living in the plane z = 0 equals the 2-D pair */
+    double mx3[3] = {0, 0, 0}, my3[3] = {0.5, -0.3, 0};
+    double sx3[9] = {1, 0.2, 0, 0.2, 0.8, 0, 0, 0, 0}, sy3[9] = {1.3, -0.1, 0, -0.1, 0.6, 0, 0, 0, 0};
+    double mx2[2] = {0, 0}, my2[2] = {0.5, -0.3}, sx2[4] = {1, 0.2, 0.2, 0.8}, sy2[4] = {1.3, -0.1, -0.1, 0.6};
+    ga_pair *p3 = make_pair(3, mx3, sx3, my3, sy3, 1), *p2 = make_pair(2, mx2, sx2, my2, sy2, 1);
+    cr_expect(ga_pair_support(p3) == GA_SUPPORT_COMMON, "%s", ga_pair_support_reason(p3));
+    ga_delta a, b;
+    ga_pair_delta(&a, p3, 0.5, GA_DELTA_AUTO, NULL, w);
+    ga_pair_delta(&b, p2, 0.5, GA_DELTA_AUTO, NULL, w);
+    expect_delta(&a, b.xy.val, b.yx.val, 1e-13, 1e-12, "common support");
+    /* different supports: the mean leaves the plane */
+    my3[2] = 0.1;
+    ga_pair *pd = make_pair(3, mx3, sx3, my3, sy3, 1);
+    cr_expect(ga_pair_support(pd) == GA_SUPPORT_DIFFER);
+    cr_expect(strstr(ga_pair_support_reason(pd), "mu_x - mu_y") != NULL, "%s", ga_pair_support_reason(pd));
+    ga_pair_delta(&a, pd, 3, GA_DELTA_AUTO, NULL, w);
+    cr_expect(a.xy.val == 1 && a.yx.val == 1);
+    /* different ranks */
+    double sfull[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    my3[2] = 0;
+    ga_pair *pr = make_pair(3, mx3, sfull, my3, sy3, 1);
+    cr_expect(ga_pair_support(pr) == GA_SUPPORT_DIFFER && strstr(ga_pair_support_reason(pr), "rank") != NULL,
+              "%s", ga_pair_support_reason(pr));
+    ga_result e;
+    int dir;
+    cr_expect(ga_pair_epsilon(&e, &dir, pr, 1e-5, NULL, w) == GA_EDOM && isinf(e.val));
+    ga_pair_free(p3);
+    ga_pair_free(p2);
+    ga_pair_free(pd);
+    ga_pair_free(pr);
+    ga_gchisq_work_free(w);
+}
+
+Test(pair, tau_extremely_close_to_one)
+{
+    /* S_x = S_y + 1e-13 u u^T with a mean shift: within 1e-11 of the equal-covariance
+     * formula (TV between the two X laws is of order 1e-13), and the two methods agree */
+    ga_gchisq_work *w = ga_gchisq_work_alloc();
+    size_t d = 5;
+    double sy[25] = {0}, sx[25], mx[5] = {0.3, -0.2, 0.1, 0, 0.5}, my[5] = {0};
+    for (size_t i = 0; i < d; i++)
+        sy[i * d + i] = 1.0 + 0.1 * i;
+    memcpy(sx, sy, sizeof sx);
+    for (size_t i = 0; i < d; i++)
+        for (size_t j = 0; j < d; j++)
+            sx[i * d + j] += 1e-13 * (1 + 0.1 * i) * (1 + 0.1 * j);
+    ga_pair *p = make_pair(d, mx, sx, my, sy, 1);
+    double t = mahalanobis(sy, mx, d);
+    for (double eps = 0; eps <= 3; eps += 1) {
+        double ref = gsl_cdf_ugaussian_P(t / 2 - eps / t) - exp(eps) * gsl_cdf_ugaussian_P(-t / 2 - eps / t);
+        ga_delta a, c;
+        ga_pair_delta(&a, p, eps, GA_DELTA_DIRECT, NULL, w);
+        ga_pair_delta(&c, p, eps, GA_DELTA_TAILS, NULL, w);
+        expect_delta(&a, ref, ref, 1e-11, 0, "tau near 1, direct");
+        expect_delta(&c, ref, ref, 1e-11, 0, "tau near 1, tails");
+    }
+    ga_pair_free(p);
+    ga_gchisq_work_free(w);
+}
+
+Test(pair, epsilon_inverts_delta)
+{
+    double m = 1, z = 0, v = 4;
+    ga_pair *p = make_pair(1, &m, &v, &z, &v, 1);
+    ga_gchisq_work *w = ga_gchisq_work_alloc();
+    ga_result e;
+    int dir;
+    /* reference: delta.json gives delta(1) = 0.006829594983114575384235 for sigma 2 */
+    cr_expect(ga_pair_epsilon(&e, &dir, p, 0.006829594983114575384235, NULL, w) == GA_OK);
+    cr_expect(fabs(e.val - 1) <= 1e-10 && fabs(e.val - 1) <= e.err + 1e-12, "eps %.17g +- %.2g",
+              e.val, e.err);
+    cr_expect(ga_pair_epsilon(&e, &dir, p, 0.9, NULL, w) == GA_OK && e.val == 0);
+    ga_pair_free(p);
+    ga_gchisq_work_free(w);
+}
+
+Test(pair, bad_pairs_name_the_field)
+{
+    struct {
+        double sx[4], sy[4], mx[2];
+        const char *needle;
+    } cases[] = {
+        {{1, 0.2, 0.3, 1}, {1, 0, 0, 1}, {0, 0}, "s_x is not symmetric"},
+        {{1, 0, 0, 1}, {1, 2, 2, 1}, {0, 0}, "s_y is not positive semi-definite: its most negative eigenvalue is -1"},
+        {{1, 0, 0, NAN}, {1, 0, 0, 1}, {0, 0}, "not finite"},
+        {{1, 0, 0, 1}, {1, 0, 0, 1}, {NAN, 0}, "mu_x[0] is not finite"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        double my[2] = {0, 0};
+        ga_pair_input in = {2, cases[i].mx, my, cases[i].sx, cases[i].sy, 1, {NULL, NULL, NULL, NULL}};
+        ga_pair *p;
+        char msg[512];
+        cr_expect(ga_pair_reduce(&p, &in, msg, sizeof msg) == GA_EINVAL, "case %zu accepted", i);
+        cr_expect(strstr(msg, cases[i].needle) != NULL, "case %zu: message '%s' lacks '%s'", i,
+                  msg, cases[i].needle);
+    }
+}
