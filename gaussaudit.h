@@ -42,6 +42,10 @@ enum ga_status {
 /* Human-readable message for a status code (never NULL). */
 const char *ga_strerror(int status);
 
+/* Free the caches of the certified path (Arb/FLINT keep Gauss-Legendre nodes and
+ * constants per thread). Optional: call before exit to keep leak checkers quiet. */
+void ga_cleanup(void);
+
 /* ------------------------------------------------------------------ results */
 
 /* A value with an absolute error estimate: |true - val| <= err is expected (estimate)
@@ -329,6 +333,45 @@ int ga_pair_renyi(ga_result *xy, ga_result *yx, const ga_pair *p, double alpha);
  * eps = eps_alpha + log((alpha - 1)/alpha) - (log delta + log alpha)/(alpha - 1). */
 double ga_rdp_to_dp_mironov(double alpha, double eps_alpha, double delta);
 double ga_rdp_to_dp_improved(double alpha, double eps_alpha, double delta);
+
+/* Exact inputs of a pair as decimal text, entry by entry (row-major for matrices); a NULL
+ * array means "the doubles of the ga_pair_input, as exact binary numbers". */
+typedef struct {
+    const char *const *mu_x, *const *mu_y, *const *s_x, *const *s_y;
+} ga_pair_text;
+
+typedef struct {
+    ga_interval xy, yx;                 /* certified enclosures of delta_{X,Y}, delta_{Y,X} */
+    char xy_lo[80], xy_hi[80], yx_lo[80], yx_hi[80]; /* outward decimal, digits + 3 */
+    double la_bound_xy, la_bound_yx;    /* widening from the linear-algebra certificate */
+    long precision_bits;
+} ga_delta_cert;
+
+/*
+ * Certified delta in both directions at the exact eps (decimal text), for the exact inputs
+ * (in, txt) of the reduced pair p (DESIGN section 4: a certified integral for the exact
+ * pair defined by the floating reduction, widened by TV(X, X'') + e^eps TV(Y, Y'') bounded
+ * via Pinsker and Gaussian KL divergences in ball arithmetic).
+ * Guarantee: whenever the status is GA_OK or GA_EPREC the intervals contain the true
+ * values. GA_OK: relative width <= 10^-digits, or the width is set by the linear-algebra
+ * certificate (la_bound_*), which more precision does not reduce: it is about
+ * (1 + e^eps) sqrt(r) times the rounding level of the floating reduction (1e-16 for a
+ * well-conditioned pair), so it grows like e^eps and is useless beyond eps of about 25-30.
+ * GA_EDOM: singular covariances with a common support (not available in certified mode).
+ */
+int ga_pair_delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_input *in,
+                       const ga_pair_text *txt, const char *eps, const ga_cert_opts *opts);
+
+/*
+ * Certified eps(delta): an interval [lo, hi] around the smallest eps with
+ * max(delta_xy, delta_yx)(eps) <= delta (exact decimal text), with certified
+ * max(delta)(hi) <= delta and, when lo > 0, certified max(delta)(lo) > delta; so the true
+ * smallest eps lies in [lo, hi]. lo = 0 means the claim may hold already at eps = 0.
+ * Returns GA_OK, GA_EPREC (no certified bracket found), GA_EDOM (supports differ).
+ */
+int ga_pair_epsilon_cert(ga_interval *eps, int *direction, const ga_pair *p,
+                         const ga_pair_input *in, const ga_pair_text *txt, const char *delta,
+                         const ga_cert_opts *opts);
 
 /*
  * A default eps grid for a profile: eps = 0 and n - 1 log-spaced points from eps_hi*1e-3 to

@@ -105,25 +105,61 @@ static void print_text_value(FILE *out, const ga_result *r)
     fprintf(out, " (+- %.2g)", r->err);
 }
 
+/* --certified / --digits: fills co; returns nonzero after printing an error */
+static int cert_options(ga_cert_opts *co, int certified, const char *sdig, const char *cmd,
+                        FILE *err)
+{
+    ga_cert_opts_init(co);
+    if (!sdig)
+        return 0;
+    if (!certified) {
+        fprintf(err, "gaussaudit %s: --digits applies to --certified only\n", cmd);
+        return -1;
+    }
+    char *end;
+    long d = strtol(sdig, &end, 10);
+    if (*end || end == sdig || d < 1 || d > 300) {
+        fprintf(err, "gaussaudit %s: --digits must be an integer from 1 to 300 (got '%s')\n",
+                cmd, sdig);
+        return -1;
+    }
+    co->digits = (int)d;
+    return 0;
+}
+
+static ga_pair_text pair_text(const ga_spec_pair *p)
+{
+    ga_pair_text t = {p->mu_x_txt, p->mu_y_txt, p->s_x_txt, p->s_y_txt};
+    return t;
+}
+
 /* ------------------------------------------------------------ delta */
 
 static const char *usage_delta =
     "usage: gaussaudit delta SPEC.yaml --epsilon E[,E2,..] [--method auto|direct|tails]\n"
-    "                        [--format text|json]\n"
+    "                        [--certified [--digits N]] [--format text|json]\n"
     "\n"
     "delta_{X,Y}(eps) and delta_{Y,X}(eps), both directions, for every neighbouring pair of\n"
     "the spec (X: output on D, Y: output on the neighbour). Estimates with error estimates.\n"
     "  --method  auto (default) and direct: one Bromwich integral per direction,\n"
     "            delta = (1/pi) Im int M(z) e^{-z eps}/(z (z+1)) dz (keeps relative accuracy\n"
     "            for tiny delta); tails: P_X[l > eps] - e^eps P_Y[l > eps] (cross-check)\n"
-    "  --format  json: {\"spec\", \"pairs\": [{\"name\", \"epsilon\", \"xy\": {\"value\", \"err\"},\n"
-    "            \"yx\": {...}, \"method\", \"certified\", \"support\", \"note\"}]}\n";
+    "  --certified  intervals that provably contain delta for the exact decimal inputs of\n"
+    "            the spec: a certified integral (Arb) for the pair defined by the floating\n"
+    "            eigendecomposition, widened by TV bounds (Pinsker, KL in ball arithmetic)\n"
+    "            to the true pair; --digits N asks for relative width 10^-N (default 17;\n"
+    "            the linear-algebra widening, about 1e-16, is a floor)\n"
+    "  --format  json: {\"spec\", \"pairs\": [{\"name\", \"epsilon\", \"xy\": {\"value\", \"err\"}\n"
+    "            or certified {\"lo\", \"hi\"}, \"yx\": {...}, \"method\", \"certified\",\n"
+    "            \"precision_bits\", \"support\", \"note\"}]}\n";
 
 int ga_cmd_delta(int argc, char **argv, FILE *out, FILE *err)
 {
-    const char *spec = NULL, *seps = NULL, *smeth = NULL, *sfmt = NULL;
+    const char *spec = NULL, *seps = NULL, *smeth = NULL, *sfmt = NULL, *sdig = NULL;
+    int certified = 0;
     ga_cli_opt opts[] = {{"--epsilon", &seps, NULL}, {"--method", &smeth, NULL},
-                         {"--format", &sfmt, NULL}, {NULL, NULL, NULL}};
+                         {"--format", &sfmt, NULL}, {"--digits", &sdig, NULL},
+                         {"--certified", NULL, &certified}, {NULL, NULL, NULL}};
     int pr = ga_cli_options(argc, argv, opts, &spec, "delta", out, err, usage_delta);
     if (pr)
         return pr > 0 ? EX_OK : EX_USAGE;
@@ -147,12 +183,21 @@ int ga_cmd_delta(int argc, char **argv, FILE *out, FILE *err)
             return EX_USAGE;
         }
     }
+    ga_cert_opts co;
+    if (cert_options(&co, certified, sdig, "delta", err))
+        return sdig && certified ? EX_DATAERR : EX_USAGE;
     double *eps = NULL;
     long bad, ne = ga_cli_parse_list(&eps, seps, &bad);
     if (ne < 0) {
         fprintf(err, "gaussaudit delta: --epsilon: item %ld is not a finite number in '%s'\n",
                 bad + 1, seps);
         return EX_DATAERR;
+    }
+    size_t nes;
+    char **etxt = ga_cli_split_list(seps, &nes);
+    if (!etxt) {
+        free(eps);
+        return EX_SOFTWARE;
     }
     loaded_t l;
     int rc = load_spec(&l, spec, "delta", err);
@@ -172,6 +217,41 @@ int ga_cmd_delta(int argc, char **argv, FILE *out, FILE *err)
     int first = 1, warned = 0;
     for (size_t i = 0; i < l.n; i++) {
         for (long k = 0; k < ne; k++) {
+            if (certified) {
+                ga_delta_cert C;
+                ga_pair_input in;
+                char labels[4][200];
+                ga_spec_pair_input(&in, &l.spec.pairs[i], labels);
+                ga_pair_text txt = pair_text(&l.spec.pairs[i]);
+                int st = ga_pair_delta_cert(&C, l.pairs[i], &in, &txt, etxt[k], &co);
+                if (st != GA_OK && st != GA_EPREC) {
+                    fprintf(err, "gaussaudit delta: %s at eps = %s: certified mode: %s\n",
+                            l.spec.pairs[i].name, etxt[k],
+                            st == GA_EDOM ? "not available for singular covariances with a "
+                                            "common support"
+                                          : ga_strerror(st));
+                    rc = st == GA_EDOM ? EX_DATAERR : EX_SOFTWARE;
+                    goto cleanup;
+                }
+                if (st == GA_EPREC && !warned++)
+                    fprintf(err, "gaussaudit delta: warning: %s\n", ga_strerror(st));
+                if (json) {
+                    fprintf(out, "%s{\"name\": ", first ? "" : ", ");
+                    json_str(out, l.spec.pairs[i].name);
+                    fprintf(out,
+                            ", \"epsilon\": %s, \"xy\": {\"lo\": %s, \"hi\": %s}, \"yx\": {\"lo\": "
+                            "%s, \"hi\": %s}, \"method\": \"arb\", \"certified\": true, "
+                            "\"precision_bits\": %ld, \"la_bound\": %.3g, \"support\": \"%s\"}",
+                            etxt[k], C.xy_lo, C.xy_hi, C.yx_lo, C.yx_hi, C.precision_bits,
+                            fmax(C.la_bound_xy, C.la_bound_yx),
+                            support_name(ga_pair_support(l.pairs[i])));
+                } else {
+                    fprintf(out, "%-28.28s %-10s [%s, %s]   [%s, %s]\n", l.spec.pairs[i].name,
+                            etxt[k], C.xy_lo, C.xy_hi, C.yx_lo, C.yx_hi);
+                }
+                first = 0;
+                continue;
+            }
             ga_delta D;
             int st = ga_pair_delta(&D, l.pairs[i], eps[k], method, NULL, w);
             if (st && st != GA_ETOL) {
@@ -212,12 +292,15 @@ int ga_cmd_delta(int argc, char **argv, FILE *out, FILE *err)
     }
     if (json)
         fprintf(out, "]}\n");
+    else if (certified)
+        fprintf(out, "certified intervals (Arb; exact decimal inputs)\n");
     else
         fprintf(out, "estimates (not certified); method: %s\n",
                 method == GA_DELTA_TAILS ? "two tails" : "direct integral");
     rc = ferror(out) ? EX_IOERR : EX_OK;
 cleanup:
     free(eps);
+    ga_cli_free_list(etxt);
     ga_gchisq_work_free(w);
     loaded_clear(&l);
     return rc;
@@ -226,17 +309,21 @@ cleanup:
 /* ------------------------------------------------------------ epsilon */
 
 static const char *usage_epsilon =
-    "usage: gaussaudit epsilon SPEC.yaml --delta D [--format text|json]\n"
+    "usage: gaussaudit epsilon SPEC.yaml --delta D [--certified] [--format text|json]\n"
     "\n"
     "The smallest eps >= 0 with max(delta_XY, delta_YX)(eps) <= D, per pair and overall\n"
-    "(the maximum over pairs), and which direction binds. Estimates with error estimates.\n"
+    "(the maximum over pairs), and which direction binds. Estimates with error estimates;\n"
+    "--certified gives an interval [lo, hi] with certified max delta(hi) <= D and, when\n"
+    "lo > 0, certified max delta(lo) > D, so the exact smallest eps lies in it.\n"
     "  --format  json: {\"spec\", \"delta\", \"pairs\": [{\"name\", \"epsilon\": {\"value\",\n"
     "            \"err\"}, \"binding\": \"xy\"|\"yx\"|\"none\"}], \"overall\": {\"epsilon\", \"pair\"}}\n";
 
 int ga_cmd_epsilon(int argc, char **argv, FILE *out, FILE *err)
 {
     const char *spec = NULL, *sdel = NULL, *sfmt = NULL;
-    ga_cli_opt opts[] = {{"--delta", &sdel, NULL}, {"--format", &sfmt, NULL}, {NULL, NULL, NULL}};
+    int certified = 0;
+    ga_cli_opt opts[] = {{"--delta", &sdel, NULL}, {"--format", &sfmt, NULL},
+                         {"--certified", NULL, &certified}, {NULL, NULL, NULL}};
     int pr = ga_cli_options(argc, argv, opts, &spec, "epsilon", out, err, usage_epsilon);
     if (pr)
         return pr > 0 ? EX_OK : EX_USAGE;
@@ -269,6 +356,51 @@ int ga_cmd_epsilon(int argc, char **argv, FILE *out, FILE *err)
     } else {
         fprintf(out, "spec: %s\ndelta = %g\n%-28s %-32s %s\n", l.spec.name, delta, "pair",
                 "epsilon", "binding direction");
+    }
+    for (size_t i = 0; i < l.n && certified; i++) {
+        ga_interval iv;
+        int dir;
+        ga_pair_input in;
+        char labels[4][200];
+        ga_spec_pair_input(&in, &l.spec.pairs[i], labels);
+        ga_pair_text txt = pair_text(&l.spec.pairs[i]);
+        int st = ga_pair_epsilon_cert(&iv, &dir, l.pairs[i], &in, &txt, sdel, NULL);
+        if (st != GA_OK && st != GA_EDOM) {
+            fprintf(err, "gaussaudit epsilon: %s: certified mode: %s\n", l.spec.pairs[i].name,
+                    ga_strerror(st));
+            rc = EX_SOFTWARE;
+            goto cleanup;
+        }
+        const char *b = st == GA_EDOM ? "both" : dir == 1 ? "xy" : dir == 2 ? "yx" : "none";
+        if (iv.hi > worst.val || i == 0) {
+            worst.val = iv.hi;
+            worst.err = iv.lo;
+            wi = i;
+        }
+        if (json) {
+            fprintf(out, "%s{\"name\": ", i ? ", " : "");
+            json_str(out, l.spec.pairs[i].name);
+            if (isinf(iv.hi))
+                fprintf(out, ", \"epsilon\": {\"lo\": null, \"hi\": null, \"infinite\": true}");
+            else
+                fprintf(out, ", \"epsilon\": {\"lo\": %.17g, \"hi\": %.17g}", iv.lo, iv.hi);
+            fprintf(out, ", \"binding\": \"%s\"}", b);
+        } else {
+            fprintf(out, "%-28.28s [%.17g, %.17g]   %s\n", l.spec.pairs[i].name, iv.lo, iv.hi, b);
+        }
+    }
+    if (certified) {
+        if (json) {
+            fprintf(out, "], \"overall\": {\"epsilon\": {\"lo\": %.17g, \"hi\": %.17g}, \"pair\": ",
+                    worst.err, worst.val);
+            json_str(out, l.spec.pairs[wi].name);
+            fprintf(out, "}, \"certified\": true}\n");
+        } else {
+            fprintf(out, "overall: eps in [%.17g, %.17g] (pair %s); certified\n", worst.err,
+                    worst.val, l.spec.pairs[wi].name);
+        }
+        rc = ferror(out) ? EX_IOERR : EX_OK;
+        goto cleanup;
     }
     for (size_t i = 0; i < l.n; i++) {
         ga_result e;

@@ -20,7 +20,7 @@
  * size is set by M(c) e^{-c eps}, a Renyi-type bound on delta, so tiny deltas keep their
  * relative accuracy.
  */
-#include "numerics/internal.h"
+#include "audit/pair_internal.h"
 
 #include <cblas.h>
 #include <float.h>
@@ -32,19 +32,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct ga_pair {
-    size_t d, k;      /* input and reduced dimension */
-    double r;         /* columns */
-    int support;      /* enum ga_pair_support */
-    char reason[320];
-    double *lambda;   /* k: tau - 1 */
-    double *mt;       /* k */
-    double *L;        /* k x k lower Cholesky factor of (reduced) S_y */
-    double *V;        /* k x k eigenvectors (columns) */
-    double *U;        /* d x k basis of the common support (NULL when full) */
-    ga_gchisq *lx, *ly;
-    double la_err;    /* estimate of the effect on delta of snapping rounding-level lambdas */
-};
 
 void ga_pair_free(ga_pair *p)
 {

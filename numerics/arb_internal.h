@@ -18,9 +18,13 @@ struct ga_gchisq_exact {
     arb_t offset, sigma2;
 };
 
+/* Make room for n terms (keeps the first q->n). */
+void ga_arb_exact_resize(struct ga_gchisq_exact *q, slong n);
+
 /*
  * One tail on a given path: res <- a ball containing sign * (1/pi) Im int F(z) dz, i.e.
- * P[Q > x] (sign +1, c > 0) or P[Q <= x] (sign -1, c < 0) (kernel GA_KERNEL_TAIL), where
+ * P[Q > x] (sign +1, c > 0) or P[Q <= x] (sign -1, c < 0) (kernel GA_KERNEL_TAIL), or
+ * E[(1 - e^{x - Q})_+] (kernel GA_KERNEL_DELTA, c > 0), where
  * the path is the polygon c -> c + i t0 -> z1 = c + dir beta (T - t0) + i T followed by the
  * ray of slope beta from z1, whose contribution is bounded rigorously. The path parameters
  * (c, t0, dir, beta) are exact doubles from the floating-point setup; T is increased until
@@ -30,6 +34,13 @@ struct ga_gchisq_exact {
  */
 int ga_arb_path_tail(arb_t res, const struct ga_gchisq_exact *q, const arb_t x,
                      const ga_path *dp, slong prec);
+
+/* Exact tails outside the support of a definite form without normal part (cdf, sf set
+ * to 0/1); returns 1 when it applies, 0 otherwise. */
+int ga_arb_exact_support(arb_t cdf, arb_t sf, const struct ga_gchisq_exact *q, const arb_t x);
+
+/* Outward-rounded double enclosure of a ball, clipped to [0, 1] (probabilities). */
+void ga_arb_interval(ga_interval *iv, const arb_t v);
 
 /* Lower/upper bound of a ball as a decimal string with `digits` significant digits,
  * rounded down (lower) or up (upper). buf must hold digits + 16 characters. */

@@ -31,6 +31,11 @@
 
 #define GA_CERT_PARSE_PREC 4300 /* > the default precision cap, so parsing never limits */
 
+void ga_cleanup(void)
+{
+    flint_cleanup();
+}
+
 /* ------------------------------------------------------------ the exact form */
 
 ga_gchisq_exact *ga_gchisq_exact_alloc(void)
@@ -43,7 +48,7 @@ ga_gchisq_exact *ga_gchisq_exact_alloc(void)
     return q;
 }
 
-static void exact_resize(ga_gchisq_exact *q, slong n)
+void ga_arb_exact_resize(ga_gchisq_exact *q, slong n)
 {
     if (n > q->cap) {
         slong cap = n < 4 ? 4 : n;
@@ -106,7 +111,7 @@ int ga_gchisq_exact_set_classical(ga_gchisq_exact *q, size_t n, const char *cons
     arb_init(dv);
     arb_init(lv);
     arb_init(t);
-    exact_resize(q, (slong)n);
+    ga_arb_exact_resize(q, (slong)n);
     q->n = 0;
     arb_zero(q->offset);
     arb_zero(q->sigma2);
@@ -187,7 +192,7 @@ int ga_gchisq_exact_set_form(ga_gchisq_exact *q, const ga_gchisq *form)
 {
     if (ga_gchisq_validate(form, NULL, 0) != GA_OK)
         return GA_EINVAL;
-    exact_resize(q, (slong)form->n);
+    ga_arb_exact_resize(q, (slong)form->n);
     q->n = 0;
     arb_set_d(q->offset, form->offset);
     arb_set_d(q->sigma2, form->sigma2);
@@ -230,6 +235,7 @@ typedef struct {
     const ga_gchisq_exact *q;
     const arb_struct *x;
     const arb_struct *L0;
+    int kernel; /* enum ga_kernel: 1/z or 1/(z (z+1)) */
 } arb_integrand_param;
 
 /* F(z) = exp(K(z) - z x - L0) / z; non-finite where not holomorphic (order != 0). */
@@ -276,7 +282,13 @@ static int arb_integrand(acb_ptr out, const acb_t z, void *param, slong order, s
         }
     }
     acb_exp(e, e, prec);
-    acb_div(out, e, z, prec);
+    if (p->kernel == GA_KERNEL_DELTA) {
+        acb_add_ui(t, z, 1, prec);
+        acb_mul(t, t, z, prec);
+        acb_div(out, e, t, prec);
+    } else {
+        acb_div(out, e, z, prec);
+    }
     acb_clear(e);
     acb_clear(w);
     acb_clear(l);
@@ -294,7 +306,7 @@ static int arb_integrand(acb_ptr out, const acb_t z, void *param, slong order, s
  * checked in ball arithmetic. Returns 0 and sets *bound, or -1 when no bound holds at T.
  */
 static int arb_ray_bound(mag_t bound, const ga_gchisq_exact *q, const arb_t x, const arb_t L0,
-                         double R1d, int dir, double beta, double Td, slong prec)
+                         double R1d, int dir, double beta, double Td, int kernel, slong prec)
 {
     arb_t T, R1, aR, z1, cb, sb, m, m2, E0, rate, qe, tmp, u, v2, wn, a, one;
     int ok = -1;
@@ -343,8 +355,11 @@ static int arb_ray_bound(mag_t bound, const ga_gchisq_exact *q, const arb_t x, c
     arb_add(v2, one, m2, prec);
     arb_div(m2, u, v2, prec);
     arb_min(m, m, m2, prec);
-    /* E0 = -L0 - log T + (offset - x) R1 + sigma2/2 (R1^2 - T^2) */
+    /* E0 = -L0 - kpow log T + (offset - x) R1 + sigma2/2 (R1^2 - T^2), kpow = 1 for the
+     * kernel 1/z (|1/z| <= 1/Im z) and 2 for 1/(z (z+1)) (|z|, |z+1| >= Im z) */
+    int kpow = kernel == GA_KERNEL_DELTA ? 2 : 1;
     arb_log(E0, T, prec);
+    arb_mul_si(E0, E0, kpow, prec);
     arb_add(E0, E0, L0, prec);
     arb_neg(E0, E0);
     arb_sub(u, q->offset, x, prec);
@@ -366,7 +381,7 @@ static int arb_ray_bound(mag_t bound, const ga_gchisq_exact *q, const arb_t x, c
         goto cleanup;
     arb_mul(tmp, tmp, q->sigma2, prec);
     arb_add(rate, rate, tmp, prec);
-    arb_one(qe);
+    arb_set_si(qe, kpow);
     for (slong j = 0; j < q->n; j++) {
         arb_abs(a, q->a + j);
         arb_t u1;
@@ -509,7 +524,7 @@ int ga_arb_path_tail(arb_t res, const ga_gchisq_exact *q, const arb_t x, const g
         goto cleanup;
     /* L0 = mid(K(c) - c x), an exact number */
     {
-        arb_integrand_param p0 = {q, x, NULL};
+        arb_integrand_param p0 = {q, x, NULL, GA_KERNEL_TAIL};
         arb_t zero;
         arb_init(zero);
         p0.L0 = zero;
@@ -525,7 +540,7 @@ int ga_arb_path_tail(arb_t res, const ga_gchisq_exact *q, const arb_t x, const g
         if (!arb_is_finite(tmp))
             goto cleanup;
     }
-    arb_integrand_param par = {q, x, L0};
+    arb_integrand_param par = {q, x, L0, dp->kernel};
     acb_calc_integrate_opt_t opt;
     acb_calc_integrate_opt_init(opt);
     opt->eval_limit = 200000 + 2000 * prec;
@@ -546,7 +561,7 @@ int ga_arb_path_tail(arb_t res, const ga_gchisq_exact *q, const arb_t x, const g
     double R1 = 0;
     for (int k = 0; k < 200 && !found; k++, T *= 2) {
         R1 = c + dir * beta * (T - t0); /* any point works: the bound is for the ray from it */
-        if (arb_ray_bound(bound, q, x, L0, R1, dir, beta, T, prec) == 0 &&
+        if (arb_ray_bound(bound, q, x, L0, R1, dir, beta, T, dp->kernel, prec) == 0 &&
             mag_cmp(bound, scale) <= 0)
             found = 1;
         if (found)
@@ -565,7 +580,7 @@ int ga_arb_path_tail(arb_t res, const ga_gchisq_exact *q, const arb_t x, const g
     arb_exp(tmp, L0, prec);
     arb_mul(res, res, tmp, prec);
     if (c < 0)
-        arb_neg(res, res);
+        arb_neg(res, res); /* -P[Q <= x] on the left of the pole (kernel 1/z only) */
     rc = arb_is_finite(res) ? GA_OK : GA_EDOM;
 cleanup:
     arb_clear(L0);
@@ -627,7 +642,7 @@ void ga_cert_opts_init(ga_cert_opts *o)
     o->max_prec = 4096;
 }
 
-static void to_interval(ga_interval *iv, const arb_t v)
+void ga_arb_interval(ga_interval *iv, const arb_t v)
 {
     arf_t b;
     arf_init(b);
@@ -656,7 +671,7 @@ static int narrow_enough(const arb_t v, int digits)
 /* Exact tails outside the support of a definite form without normal part: for all a > 0,
  * Q = m + sum a (z + b/2a)^2 > m almost surely with m = offset - sum b2/(4a), so
  * P[Q <= x] = 0 for x <= m; mirrored for all a < 0. Returns 1 when it applies. */
-static int exact_support(arb_t cdf, arb_t sf, const ga_gchisq_exact *q, const arb_t x)
+int ga_arb_exact_support(arb_t cdf, arb_t sf, const ga_gchisq_exact *q, const arb_t x)
 {
     int pos = 1, neg = 1, r = 0;
     arb_t m, t;
@@ -751,7 +766,7 @@ int ga_gchisq_prob_cert(ga_gchisq_cert *out, const ga_gchisq_exact *q, const cha
                 break;
             }
         }
-    } else if (exact_support(cdf, sf, q, xv)) {
+    } else if (ga_arb_exact_support(cdf, sf, q, xv)) {
         arb_set(best_cdf, cdf);
         arb_set(best_sf, sf);
         out->precision_bits = 0;
@@ -784,8 +799,8 @@ int ga_gchisq_prob_cert(ga_gchisq_cert *out, const ga_gchisq_exact *q, const cha
         }
     }
     /* probabilities lie in [0, 1]: intersect (keeps the enclosure) */
-    to_interval(&out->cdf, best_cdf);
-    to_interval(&out->sf, best_sf);
+    ga_arb_interval(&out->cdf, best_cdf);
+    ga_arb_interval(&out->sf, best_sf);
     ga_arb_bound_str(out->cdf_lo, sizeof out->cdf_lo, best_cdf, 0, o.digits + 3);
     ga_arb_bound_str(out->cdf_hi, sizeof out->cdf_hi, best_cdf, 1, o.digits + 3);
     ga_arb_bound_str(out->sf_lo, sizeof out->sf_lo, best_sf, 0, o.digits + 3);

@@ -16,6 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+static void fini_caches(void)
+{
+    ga_cleanup();
+}
+TestSuite(cert, .fini = fini_caches);
+
 #define REF_DIGITS 20        /* issue 3: intervals narrower than 1e-20 with --digits 20 */
 #define TAIL_REL_WIDTH 1e-15 /* issue 3: the far tails, relative width */
 

@@ -510,3 +510,126 @@ Test(pair, bad_pairs_name_the_field)
                   msg, cases[i].needle);
     }
 }
+
+/* ------------------------------------------------------------ certified */
+
+static void fini_caches(void)
+{
+    ga_cleanup();
+}
+
+/* does [lo, hi] (decimal strings) contain the reference decimal? (arb-free: long double
+ * comparison is enough at the 1e-15 scale these intervals have) */
+static int contains(const char *lo, const char *hi, const char *ref)
+{
+    long double l = strtold(lo, NULL), h = strtold(hi, NULL), r = strtold(ref, NULL);
+    long double u = fabsl(r) * 1e-18L; /* the reference's last digit and the parse */
+    return l <= r + u && r - u <= h;
+}
+
+Test(pair_cert, shared_references_contained, .fini = fini_caches)
+{
+    ga_doc doc;
+    ga_test_load_ref(&doc, "delta.json");
+    const ga_node *pairs = ga_node_get(doc.root, "pairs");
+    for (size_t i = 0; i < pairs->n; i++) {
+        const ga_node *c = pairs->kids[i];
+        double *mx, *my;
+        size_t d = ga_test_doubles(&mx, ga_node_get(c, "muX"));
+        ga_test_doubles(&my, ga_node_get(c, "muY"));
+        double *sx = malloc(d * d * sizeof *sx), *sy = malloc(d * d * sizeof *sy);
+        const char **tsx = malloc(d * d * sizeof *tsx), **tsy = malloc(d * d * sizeof *tsy);
+        const char **tmx = malloc(d * sizeof *tmx), **tmy = malloc(d * sizeof *tmy);
+        const ga_node *SX = ga_node_get(c, "SX"), *SY = ga_node_get(c, "SY");
+        for (size_t a = 0; a < d; a++) {
+            tmx[a] = ga_node_get(c, "muX")->kids[a]->text;
+            tmy[a] = ga_node_get(c, "muY")->kids[a]->text;
+            for (size_t b = 0; b < d; b++) {
+                sx[a * d + b] = ga_test_num(SX->kids[a]->kids[b]);
+                sy[a * d + b] = ga_test_num(SY->kids[a]->kids[b]);
+                tsx[a * d + b] = SX->kids[a]->kids[b]->text;
+                tsy[a * d + b] = SY->kids[a]->kids[b]->text;
+            }
+        }
+        ga_pair_input in = {d, mx, my, sx, sy, 1, {NULL, NULL, NULL, NULL}};
+        ga_pair *p = make_pair(d, mx, sx, my, sy, 1);
+        ga_pair_text txt = {tmx, tmy, tsx, tsy};
+        const ga_node *vals = ga_node_get(c, "values");
+        for (size_t k = 0; k < vals->n; k++) {
+            const ga_node *v = vals->kids[k];
+            const char *eps = ga_node_get(v, "eps")->text;
+            const char *xy = ga_node_get(v, "xy")->text, *yx = ga_node_get(v, "yx")->text;
+            ga_delta_cert C;
+            int st = ga_pair_delta_cert(&C, p, &in, &txt, eps, NULL);
+            cr_expect(st == GA_OK, "%s eps=%s: status %d", ga_node_get(c, "name")->text, eps, st);
+            cr_expect(contains(C.xy_lo, C.xy_hi, xy) && contains(C.yx_lo, C.yx_hi, yx),
+                      "%s eps=%s: xy [%s, %s] vs %s, yx [%s, %s] vs %s",
+                      ga_node_get(c, "name")->text, eps, C.xy_lo, C.xy_hi, xy, C.yx_lo, C.yx_hi, yx);
+            cr_expect(C.xy.hi - C.xy.lo < 1e-13 && C.yx.hi - C.yx.lo < 1e-13,
+                      "%s eps=%s: wide: [%s, %s] [%s, %s]", ga_node_get(c, "name")->text, eps,
+                      C.xy_lo, C.xy_hi, C.yx_lo, C.yx_hi);
+        }
+        ga_pair_free(p);
+        free(mx);
+        free(my);
+        free(sx);
+        free(sy);
+        free(tsx);
+        free(tsy);
+        free(tmx);
+        free(tmy);
+    }
+    ga_doc_clear(&doc);
+}
+
+Test(pair_cert, random_pairs_agree_with_double_path, .fini = fini_caches)
+{
+    gsl_rng *r = ga_test_rng(5005);
+    ga_gchisq_work *w = ga_gchisq_work_alloc();
+    long n = ga_test_count(8);
+    for (long k = 0; k < n; k++) {
+        size_t d = 1 + gsl_rng_uniform_int(r, 8);
+        double *mx = malloc(d * sizeof *mx), *my = malloc(d * sizeof *my);
+        double *sx = malloc(d * d * sizeof *sx), *sy = malloc(d * d * sizeof *sy);
+        random_pair(r, d, mx, sx, my, sy);
+        double cols = (double)(1 + gsl_rng_uniform_int(r, 5));
+        ga_pair_input in = {d, mx, my, sx, sy, cols, {NULL, NULL, NULL, NULL}};
+        ga_pair *p = make_pair(d, mx, sx, my, sy, cols);
+        double eps = 3 * gsl_rng_uniform(r);
+        char es[40];
+        snprintf(es, sizeof es, "%.17g", eps);
+        ga_delta D;
+        ga_pair_delta(&D, p, strtod(es, NULL), GA_DELTA_AUTO, NULL, w);
+        ga_delta_cert C;
+        int st = ga_pair_delta_cert(&C, p, &in, NULL, es, NULL);
+        cr_expect(st == GA_OK, "case %ld d=%zu: status %d", k, d, st);
+        cr_expect(C.xy.lo <= D.xy.val + D.xy.err && D.xy.val - D.xy.err <= C.xy.hi &&
+                      C.yx.lo <= D.yx.val + D.yx.err && D.yx.val - D.yx.err <= C.yx.hi,
+                  "case %ld d=%zu r=%g eps=%s: double %.17g/%.17g vs [%s, %s] [%s, %s]", k, d,
+                  cols, es, D.xy.val, D.yx.val, C.xy_lo, C.xy_hi, C.yx_lo, C.yx_hi);
+        /* certified eps(delta) brackets the double root; the target is the delta at eps = 2
+         * (the certificate's widening grows like e^eps TV, ~1e-16 e^eps: useless for the
+         * eps of 30 to 140 that these unrelated random pairs need at delta = 1e-3) */
+        if (k < 3) {
+            ga_result e;
+            int dir;
+            ga_delta D2;
+            ga_pair_delta(&D2, p, 2.0, GA_DELTA_AUTO, NULL, w);
+            char ts[40];
+            snprintf(ts, sizeof ts, "%.6g", fmax(D2.xy.val, D2.yx.val));
+            ga_pair_epsilon(&e, &dir, p, strtod(ts, NULL), NULL, w);
+            ga_interval iv;
+            int se = ga_pair_epsilon_cert(&iv, &dir, p, &in, NULL, ts, NULL);
+            cr_expect(se == GA_OK, "case %ld d=%zu r=%g: eps cert status %d (double eps %.17g +- %.2g)", k, d, cols, se, e.val, e.err);
+            cr_expect(iv.lo <= e.val + e.err && e.val - e.err <= iv.hi, "case %ld: eps %.17g vs [%.17g, %.17g]",
+                      k, e.val, iv.lo, iv.hi);
+        }
+        ga_pair_free(p);
+        free(mx);
+        free(my);
+        free(sx);
+        free(sy);
+    }
+    ga_gchisq_work_free(w);
+    gsl_rng_free(r);
+}

@@ -1,0 +1,461 @@
+/*
+ * pair_cert.c - certified delta of a Gaussian pair (DESIGN section 4).
+ *
+ * 1. The floating reduction (L, V, lambda, mt) defines an exact pair: in whitened
+ *    coordinates Y'' = N(0, I) and X'' = N(mt, diag(1 + lambda)) with the stored doubles as
+ *    exact numbers. Its privacy loss laws are generalized chi-squares whose parameters are
+ *    computed here in ball arithmetic, and delta'' = E[(1 - e^{eps - l})_+] is certified by
+ *    the Bromwich integral with kernel 1/(z (z+1)) (numerics/cert.c).
+ * 2. Hockey-stick divergence is invariant under an invertible affine map applied to both
+ *    laws, so delta'' is also the delta of Y'' = N(mu_y, A A^T), X'' = N(mu_y + A mt,
+ *    A diag(1 + lambda) A^T) with A = L V (an exact product of two double matrices, formed
+ *    in ball arithmetic). For every event S, |P_X(S) - P_X''(S)| <= TV(X, X''), so
+ *      |delta_{X,Y} - delta_{X'',Y''}| <= TV(X, X'') + e^eps TV(Y, Y''),
+ *    and TV <= sqrt(KL / 2) (Pinsker), with the Gaussian KL divergences computed with arb_mat
+ *    against the exact (decimal) inputs:
+ *      KL(Y || Y'') = r/2 [tr M - k - log det M],              M = A^{-1} S_y A^{-T},
+ *      KL(X || X'') = r/2 [sum P_ii/(1+lambda_i) - k + sum v_i^2/(1+lambda_i)
+ *                          - log det P + sum log(1 + lambda_i)], P = A^{-1} S_x A^{-T},
+ *                     v = mt - A^{-1} (mu_x - mu_y).
+ *    The interval is widened by that bound. It does not shrink with the working precision:
+ *    the escalation stops once the integration part is below it.
+ */
+#include "audit/pair_internal.h"
+#include "numerics/arb_internal.h"
+
+#include <arb_mat.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PARSE_PREC 4300
+
+/* x <- x * d for a double d (exact conversion) */
+static void mul_d(arb_t x, double d, slong prec)
+{
+    arb_t t;
+    arb_init(t);
+    arb_set_d(t, d);
+    arb_mul(x, x, t, prec);
+    arb_clear(t);
+}
+
+/* exact value of input entry i: the decimal text if given, else the double */
+static int entry(arb_t v, const char *const *txt, const double *val, size_t i)
+{
+    if (txt && txt[i]) {
+        if (arb_set_str(v, txt[i], PARSE_PREC) != 0)
+            return -1;
+    } else {
+        arb_set_d(v, val[i]);
+    }
+    return 0;
+}
+
+/* Upper bounds (mags) of TV(X, X'') and TV(Y, Y''). Returns 0 on success. */
+static int la_certificate(mag_t tvx, mag_t tvy, const ga_pair *p, const ga_pair_input *in,
+                          const ga_pair_text *txt, slong prec)
+{
+    slong k = (slong)p->k;
+    int rc = -1;
+    arb_mat_t L, V, A, S, C, M;
+    arb_t t, u, kl, tr;
+    arb_mat_init(L, k, k);
+    arb_mat_init(V, k, k);
+    arb_mat_init(A, k, k);
+    arb_mat_init(S, k, k);
+    arb_mat_init(C, k, k);
+    arb_mat_init(M, k, k);
+    arb_init(t);
+    arb_init(u);
+    arb_init(kl);
+    arb_init(tr);
+    for (slong i = 0; i < k; i++)
+        for (slong j = 0; j < k; j++) {
+            arb_set_d(arb_mat_entry(L, i, j), p->L[i * k + j]);
+            arb_set_d(arb_mat_entry(V, i, j), p->V[i * k + j]);
+        }
+    arb_mat_mul(A, L, V, prec);
+    /* Y: M = A^{-1} S_y A^{-T} */
+    for (slong i = 0; i < k * k; i++)
+        if (entry(arb_mat_entry(S, i / k, i % k), txt ? txt->s_y : NULL, in->s_y, (size_t)i))
+            goto cleanup;
+    if (!arb_mat_solve(C, A, S, prec))
+        goto cleanup;
+    arb_mat_transpose(C, C);
+    if (!arb_mat_solve(M, A, C, prec))
+        goto cleanup;
+    arb_mat_trace(tr, M, prec);
+    arb_mat_det(t, M, prec);
+    if (!arb_is_positive(t))
+        goto cleanup;
+    arb_log(t, t, prec);
+    arb_sub(kl, tr, t, prec);
+    arb_sub_si(kl, kl, k, prec);
+    mul_d(kl, 0.5 * p->r, prec); /* r/2 is an exact double */
+    /* TV <= sqrt(KL / 2); KL >= 0 mathematically, so clip the ball's lower end at 0 */
+    arb_get_ubound_arf(arb_midref(u), kl, prec);
+    mag_zero(arb_radref(u));
+    if (arf_sgn(arb_midref(u)) < 0)
+        arb_zero(u);
+    arb_mul_2exp_si(u, u, -1);
+    arb_sqrt(u, u, prec);
+    arb_get_mag(tvy, u);
+    /* X: P = A^{-1} S_x A^{-T}, v = mt - A^{-1} (mu_x - mu_y) */
+    for (slong i = 0; i < k * k; i++)
+        if (entry(arb_mat_entry(S, i / k, i % k), txt ? txt->s_x : NULL, in->s_x, (size_t)i))
+            goto cleanup;
+    if (!arb_mat_solve(C, A, S, prec))
+        goto cleanup;
+    arb_mat_transpose(C, C);
+    if (!arb_mat_solve(M, A, C, prec))
+        goto cleanup;
+    arb_zero(kl);
+    for (slong i = 0; i < k; i++) {
+        arb_set_d(t, p->lambda[i]);
+        arb_add_ui(t, t, 1, prec); /* 1 + lambda */
+        arb_div(u, arb_mat_entry(M, i, i), t, prec);
+        arb_add(kl, kl, u, prec);
+        arb_log(u, t, prec);
+        arb_add(kl, kl, u, prec);
+    }
+    arb_mat_det(t, M, prec);
+    if (!arb_is_positive(t))
+        goto cleanup;
+    arb_log(t, t, prec);
+    arb_sub(kl, kl, t, prec);
+    arb_sub_si(kl, kl, k, prec);
+    {
+        arb_mat_t dm, v;
+        arb_mat_init(dm, k, 1);
+        arb_mat_init(v, k, 1);
+        int ok = 1;
+        for (slong i = 0; i < k && ok; i++) {
+            ok = !entry(t, txt ? txt->mu_x : NULL, in->mu_x, (size_t)i) &&
+                 !entry(u, txt ? txt->mu_y : NULL, in->mu_y, (size_t)i);
+            arb_sub(arb_mat_entry(dm, i, 0), t, u, prec);
+        }
+        if (ok)
+            ok = arb_mat_solve(v, A, dm, prec);
+        for (slong i = 0; i < k && ok; i++) {
+            arb_set_d(t, p->mt[i]);
+            arb_sub(t, t, arb_mat_entry(v, i, 0), prec);
+            arb_sqr(t, t, prec);
+            arb_set_d(u, p->lambda[i]);
+            arb_add_ui(u, u, 1, prec);
+            arb_div(t, t, u, prec);
+            arb_add(kl, kl, t, prec);
+        }
+        arb_mat_clear(dm);
+        arb_mat_clear(v);
+        if (!ok)
+            goto cleanup;
+    }
+    mul_d(kl, 0.5 * p->r, prec);
+    arb_get_ubound_arf(arb_midref(u), kl, prec);
+    mag_zero(arb_radref(u));
+    if (arf_sgn(arb_midref(u)) < 0)
+        arb_zero(u);
+    arb_mul_2exp_si(u, u, -1);
+    arb_sqrt(u, u, prec);
+    arb_get_mag(tvx, u);
+    rc = mag_is_finite(tvx) && mag_is_finite(tvy) ? 0 : -1;
+cleanup:
+    arb_mat_clear(L);
+    arb_mat_clear(V);
+    arb_mat_clear(A);
+    arb_mat_clear(S);
+    arb_mat_clear(C);
+    arb_mat_clear(M);
+    arb_clear(t);
+    arb_clear(u);
+    arb_clear(kl);
+    arb_clear(tr);
+    return rc;
+}
+
+/* The exact loss laws of the exact whitened pair: lx'' (l under X'') and ly'' (-l under
+ * Y''), parameters in ball arithmetic from the stored doubles. */
+static void exact_forms(ga_gchisq_exact *lx, ga_gchisq_exact *ly, const ga_pair *p, slong prec)
+{
+    arb_t lam, tau, m2, t, r;
+    arb_init(lam);
+    arb_init(tau);
+    arb_init(m2);
+    arb_init(t);
+    arb_init(r);
+    ga_arb_exact_resize(lx, (slong)p->k);
+    ga_arb_exact_resize(ly, (slong)p->k);
+    lx->n = ly->n = 0;
+    arb_zero(lx->offset);
+    arb_zero(ly->offset);
+    arb_zero(lx->sigma2);
+    arb_zero(ly->sigma2);
+    arb_set_d(r, p->r);
+    for (size_t i = 0; i < p->k; i++) {
+        arb_set_d(lam, p->lambda[i]);
+        arb_add_ui(tau, lam, 1, prec);
+        arb_set_d(m2, p->mt[i]);
+        arb_sqr(m2, m2, prec);
+        arb_mul(m2, m2, r, prec); /* r mt^2 */
+        /* offsets: lx += r(-1/2 log tau + mt^2/2), ly += r(1/2 log tau + mt^2/(2 tau)) */
+        arb_log1p(t, lam, prec);
+        arb_mul(t, t, r, prec);
+        arb_mul_2exp_si(t, t, -1);
+        arb_sub(lx->offset, lx->offset, t, prec);
+        arb_add(ly->offset, ly->offset, t, prec);
+        arb_mul_2exp_si(t, m2, -1);
+        arb_add(lx->offset, lx->offset, t, prec);
+        arb_div(t, t, tau, prec);
+        arb_add(ly->offset, ly->offset, t, prec);
+        if (p->lambda[i] == 0) { /* a = 0: normal components with variance r mt^2 */
+            arb_add(lx->sigma2, lx->sigma2, m2, prec);
+            arb_add(ly->sigma2, ly->sigma2, m2, prec);
+            continue;
+        }
+        slong j = lx->n++;
+        ly->n++;
+        arb_mul_2exp_si(lx->a + j, lam, -1);
+        arb_set(lx->nu + j, r);
+        arb_mul(lx->b2 + j, m2, tau, prec);
+        arb_div(ly->a + j, lam, tau, prec);
+        arb_mul_2exp_si(ly->a + j, ly->a + j, -1);
+        arb_neg(ly->a + j, ly->a + j);
+        arb_set(ly->nu + j, r);
+        arb_div(ly->b2 + j, m2, tau, prec);
+        arb_div(ly->b2 + j, ly->b2 + j, tau, prec);
+    }
+    arb_clear(lam);
+    arb_clear(tau);
+    arb_clear(m2);
+    arb_clear(t);
+    arb_clear(r);
+}
+
+/* certified E[(1 - e^{eps - Q})_+] for the exact law q (double twin qd for the path) */
+static int delta_one(arb_t res, const ga_gchisq_exact *q, const ga_gchisq *qd, const arb_t eps,
+                     double epsd, slong prec)
+{
+    arb_t cdf, sf;
+    arb_init(cdf);
+    arb_init(sf);
+    int rc;
+    if (ga_arb_exact_support(cdf, sf, q, eps) && arb_is_zero(sf)) {
+        arb_zero(res); /* Q <= eps almost surely */
+        rc = GA_OK;
+    } else {
+        ga_path dp;
+        rc = ga_path_setup(&dp, qd, epsd, 1, GA_KERNEL_DELTA);
+        if (rc == GA_OK)
+            rc = ga_arb_path_tail(res, q, eps, &dp, prec);
+    }
+    arb_clear(cdf);
+    arb_clear(sf);
+    return rc;
+}
+
+int ga_pair_delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_input *in,
+                       const ga_pair_text *txt, const char *eps, const ga_cert_opts *opts)
+{
+    ga_cert_opts o;
+    if (opts)
+        o = *opts;
+    else
+        ga_cert_opts_init(&o);
+    memset(out, 0, sizeof *out);
+    int rc = GA_EINVAL;
+    arb_t e, ee, xy, yx, w;
+    mag_t tvx, tvy;
+    ga_gchisq_exact *lx = ga_gchisq_exact_alloc(), *ly = ga_gchisq_exact_alloc();
+    arb_init(e);
+    arb_init(ee);
+    arb_init(xy);
+    arb_init(yx);
+    arb_init(w);
+    mag_init(tvx);
+    mag_init(tvy);
+    if (!lx || !ly) {
+        rc = GA_ENOMEM;
+        goto cleanup;
+    }
+    if (arb_set_str(e, eps, PARSE_PREC) != 0 || !arb_is_finite(e))
+        goto cleanup;
+    double epsd = arf_get_d(arb_midref(e), ARF_RND_NEAR);
+    if (p->support == GA_SUPPORT_DIFFER) {
+        arb_one(xy);
+        arb_one(yx);
+        rc = GA_OK;
+        goto done;
+    }
+    if (p->support != GA_SUPPORT_FULL) {
+        rc = GA_EDOM; /* singular covariances: certified mode not available */
+        goto cleanup;
+    }
+    /* 1. the linear-algebra certificate, escalated until it stops shrinking (TV ~ sqrt(KL):
+     *    the radius of the KL ball matters until 2^-prec is below KL itself) */
+    double prev_w = INFINITY;
+    int have_la = 0;
+    for (slong prec = 64; prec <= o.max_prec; prec *= 2) {
+        mag_t a, b;
+        mag_init(a);
+        mag_init(b);
+        if (la_certificate(a, b, p, in, txt, prec) == 0) {
+            double wnow = fmax(mag_get_d(a), mag_get_d(b));
+            mag_set(tvx, a);
+            mag_set(tvy, b);
+            have_la = 1;
+            int settled = wnow > 0.25 * prev_w;
+            prev_w = wnow;
+            if (settled || wnow == 0) {
+                mag_clear(a);
+                mag_clear(b);
+                break;
+            }
+        }
+        mag_clear(a);
+        mag_clear(b);
+    }
+    rc = GA_EPREC;
+    if (!have_la)
+        goto cleanup;
+    /* 2. the integrals, escalated until narrow enough or below the widening */
+    slong want = (slong)ceil(o.digits * 3.3219280948873623) + 1;
+    arb_t ixy, iyx;
+    arb_init(ixy);
+    arb_init(iyx);
+    for (slong prec = 64; prec <= o.max_prec; prec *= 2) {
+        out->precision_bits = prec;
+        exact_forms(lx, ly, p, prec);
+        if (delta_one(ixy, lx, p->lx, e, epsd, prec) != GA_OK ||
+            delta_one(iyx, ly, p->ly, e, epsd, prec) != GA_OK)
+            continue;
+        /* widening: TV(X, X'') + e^eps TV(Y, Y'') (xy), roles swapped for yx */
+        arb_exp(ee, e, prec);
+        mag_t wx, wy, tmp;
+        mag_init(wx);
+        mag_init(wy);
+        mag_init(tmp);
+        arb_get_mag(tmp, ee);
+        mag_mul(wx, tmp, tvy);
+        mag_add(wx, wx, tvx);
+        mag_mul(wy, tmp, tvx);
+        mag_add(wy, wy, tvy);
+        int done_xy = mag_cmp(arb_radref(ixy), wx) <= 0 || arb_rel_accuracy_bits(ixy) >= want;
+        int done_yx = mag_cmp(arb_radref(iyx), wy) <= 0 || arb_rel_accuracy_bits(iyx) >= want;
+        out->la_bound_xy = mag_get_d(wx);
+        out->la_bound_yx = mag_get_d(wy);
+        arb_set(xy, ixy);
+        arb_set(yx, iyx);
+        arb_add_error_mag(xy, wx);
+        arb_add_error_mag(yx, wy);
+        mag_clear(wx);
+        mag_clear(wy);
+        mag_clear(tmp);
+        if (done_xy && done_yx) {
+            rc = GA_OK;
+            break;
+        }
+    }
+    arb_clear(ixy);
+    arb_clear(iyx);
+done:
+    /* delta lies in [0, 1] */
+    arb_set_d(w, 0.5);
+    mag_set_d(arb_radref(w), 0.5);
+    if (arb_is_finite(xy))
+        arb_intersection(xy, xy, w, 256);
+    if (arb_is_finite(yx))
+        arb_intersection(yx, yx, w, 256);
+    ga_arb_interval(&out->xy, xy);
+    ga_arb_interval(&out->yx, yx);
+    ga_arb_bound_str(out->xy_lo, sizeof out->xy_lo, xy, 0, o.digits + 3);
+    ga_arb_bound_str(out->xy_hi, sizeof out->xy_hi, xy, 1, o.digits + 3);
+    ga_arb_bound_str(out->yx_lo, sizeof out->yx_lo, yx, 0, o.digits + 3);
+    ga_arb_bound_str(out->yx_hi, sizeof out->yx_hi, yx, 1, o.digits + 3);
+cleanup:
+    ga_gchisq_exact_free(lx);
+    ga_gchisq_exact_free(ly);
+    arb_clear(e);
+    arb_clear(ee);
+    arb_clear(xy);
+    arb_clear(yx);
+    arb_clear(w);
+    mag_clear(tvx);
+    mag_clear(tvy);
+    return rc;
+}
+
+/* certified max(delta_xy, delta_yx) at eps (double, printed exactly): upper and lower ends */
+static int cert_at(double eps, const ga_pair *p, const ga_pair_input *in, const ga_pair_text *txt,
+                   const ga_cert_opts *o, ga_delta_cert *c)
+{
+    char es[64];
+    snprintf(es, sizeof es, "%.17g", eps);
+    return ga_pair_delta_cert(c, p, in, txt, es, o);
+}
+
+int ga_pair_epsilon_cert(ga_interval *eps, int *direction, const ga_pair *p,
+                         const ga_pair_input *in, const ga_pair_text *txt, const char *delta,
+                         const ga_cert_opts *opts)
+{
+    ga_cert_opts o;
+    if (opts)
+        o = *opts;
+    else
+        ga_cert_opts_init(&o);
+    eps->lo = 0;
+    eps->hi = INFINITY;
+    *direction = 0;
+    char *end;
+    double target = strtod(delta, &end);
+    if (*end || !(target > 0 && target < 1))
+        return GA_EINVAL;
+    if (p->support == GA_SUPPORT_DIFFER)
+        return GA_EDOM;
+    /* compare certified bounds with the exact decimal target */
+    arb_t t;
+    arb_init(t);
+    arb_set_str(t, delta, PARSE_PREC);
+    ga_gchisq_work *w = ga_gchisq_work_alloc();
+    ga_result er;
+    int rc = w ? ga_pair_epsilon(&er, direction, p, target, NULL, w) : GA_ENOMEM;
+    ga_gchisq_work_free(w);
+    if (rc != GA_OK && rc != GA_ETOL)
+        goto cleanup;
+    rc = GA_EPREC;
+    double x = er.val, h = fmax(1e-12 * x, 1e-14) + 2 * er.err;
+    for (int it = 0; it < 12; it++, h *= 8) {
+        double hi = x + h, lo = x - h;
+        ga_delta_cert c;
+        /* upper end: both directions certified <= target */
+        if (cert_at(hi, p, in, txt, &o, &c) != GA_OK)
+            continue;
+        arb_t b;
+        arb_init(b);
+        arb_set_d(b, fmax(c.xy.hi, c.yx.hi)); /* outward double bounds */
+        int ok_hi = arb_le(b, t);
+        int ok_lo = 1;
+        if (lo > 0 && ok_hi) {
+            /* lower end: some direction certified > target */
+            if (cert_at(lo, p, in, txt, &o, &c) != GA_OK) {
+                arb_clear(b);
+                continue;
+            }
+            arb_set_d(b, fmax(c.xy.lo, c.yx.lo));
+            ok_lo = arb_gt(b, t);
+            *direction = c.xy.lo >= c.yx.lo ? 1 : 2;
+        } else if (lo <= 0) {
+            lo = 0; /* [0, hi]: the claim eps = 0 may already hold */
+        }
+        arb_clear(b);
+        if (ok_hi && ok_lo) {
+            eps->lo = lo;
+            eps->hi = hi;
+            rc = GA_OK;
+            break;
+        }
+    }
+cleanup:
+    arb_clear(t);
+    return rc;
+}

@@ -1,0 +1,23 @@
+/*
+ * pair_internal.h - the reduced Gaussian pair, shared by pair.c and pair_cert.c.
+ */
+#ifndef GA_AUDIT_PAIR_INTERNAL_H
+#define GA_AUDIT_PAIR_INTERNAL_H
+
+#include "numerics/internal.h"
+
+struct ga_pair {
+    size_t d, k;      /* input and reduced dimension */
+    double r;         /* columns */
+    int support;      /* enum ga_pair_support */
+    char reason[320];
+    double *lambda;   /* k: tau - 1 */
+    double *mt;       /* k */
+    double *L;        /* k x k lower Cholesky factor of (reduced) S_y */
+    double *V;        /* k x k eigenvectors (columns) */
+    double *U;        /* d x k basis of the common support (NULL when full) */
+    ga_gchisq *lx, *ly;
+    double la_err;    /* estimate of the effect on delta of snapping rounding-level lambdas */
+};
+
+#endif

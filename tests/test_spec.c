@@ -1,0 +1,198 @@
+/*
+ * test_spec.c - the spec language: a table of malformed specs (each must give exit status
+ * 65 with the key path and line in the message), unknown-key hints, and the spec commands
+ * delta / epsilon / rdp end to end on the bundled examples (JSON fields, values against
+ * ../shared/reference/delta.json).
+ */
+#include "tests/support.h"
+
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct {
+    const char *yaml;
+    const char *needle; /* expected in stderr (key path and/or line) */
+} bad_spec;
+
+static const char *pair_ok = "    x: {mean: [0, 0], cov: [[1, 0.2], [0.2, 0.8]]}\n"
+                             "    y: {mean: [0.5, -0.3], cov: [[1.3, -0.1], [-0.1, 0.6]]}\n";
+
+static char *write_tmp(const char *text)
+{
+    char *path = strdup("/tmp/ga_specXXXXXX");
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+Test(spec, malformed_specs_exit_65_with_path_and_line)
+{
+    char head[] = "gaussaudit: 1\nmechanism: {kind: gaussian_pair}\npairs:\n  - name: p\n";
+    static char buf[64][1024];
+    bad_spec cases[] = {
+        {"gaussaudit: 1\nmechanism: {kind: gaussian_pair\n", "YAML syntax error"},
+        {"gaussaudit: 2\nmechanism: {kind: gaussian_pair}\n", "unsupported format version"},
+        {"mechanism: {kind: gaussian_pair}\n", "gaussaudit: missing"},
+        {"gaussaudit: 1\n", "mechanism: missing"},
+        {"gaussaudit: 1\nmechanism: {kind: gausian_pair}\n", "did you mean 'gaussian_pair'"},
+        {"gaussaudit: 1\nmechanism: {kind: sketch}\n", "not available in this version"},
+        {"gaussaudit: 1\nmechanism: {kind: gaussian_pair}\n", "pairs: missing"},
+        {"gaussaudit: 1\nmechanism: {kind: gaussian_pair}\npairs: []\n", "non-empty list"},
+        {"gaussaudit: 1\nmechansim: {kind: gaussian_pair}\n", "did you mean 'mechanism'"},
+        {"gaussaudit: 1\nmechanism: {kind: gaussian_pair, sigma: 1}\n", "unknown key 'sigma'"},
+        {"gaussaudit: 1\ngaussaudit: 1\nmechanism: {kind: gaussian_pair}\n", "appears twice"},
+        {"- 1\n- 2\n", "expected a mapping"},
+        {"gaussaudit: 1\nmechanism: &a {kind: gaussian_pair}\n", "anchors"},
+        {"gaussaudit: '1'\nmechanism: {kind: gaussian_pair}\n", "expected a number"},
+    };
+    size_t n = sizeof cases / sizeof *cases;
+    /* pair-level cases built on a valid header */
+    const char *pair_cases[][2] = {
+        {"    x: {mean: [0, 0], cov: [[1, 0.2], [0.3, 0.8]]}\n    y: {mean: [0, 0], cov: [[1, 0], [0, 1]]}\n",
+         "pairs[0] (line 4).x.cov is not symmetric"},
+        {"    x: {mean: [0, 0], cov: [[1, 2], [2, 1]]}\n    y: {mean: [0, 0], cov: [[1, 0], [0, 1]]}\n",
+         "x.cov is not positive semi-definite: its most negative eigenvalue is -1"},
+        {"    x: {mean: [0, .nan], cov: [[1, 0], [0, 1]]}\n    y: {mean: [0, 0], cov: [[1, 0], [0, 1]]}\n",
+         "pairs[0].x.mean[1]"},
+        {"    x: {mean: [0, 0], cov: [[1, 0], [0, .inf]]}\n    y: {mean: [0, 0], cov: [[1, 0], [0, 1]]}\n",
+         "pairs[0].x.cov[1][1]"},
+        {"    x: {mean: [0, 0], cov: [[1, 0], [0, 1]]}\n    y: {mean: [0, 0, 0], cov: [[1, 0], [0, 1]]}\n",
+         "both laws must have the same dimension"},
+        {"    x: {mean: [0, 0], cov: [[1, 0], [0, 1], [0, 0]]}\n    y: {mean: [0, 0], cov: [[1, 0], [0, 1]]}\n",
+         "has 3 rows, expected 2"},
+        {"    x: {mean: [0, 0], cov: [[1, 0], [0]]}\n    y: {mean: [0, 0], cov: [[1, 0], [0, 1]]}\n",
+         "row has 1 entries, expected 2"},
+        {"    x: {mean: [0, 0], cov: [[1, 0], [0, one]]}\n    y: {mean: [0, 0], cov: [[1, 0], [0, 1]]}\n",
+         "expected a number, got 'one'"},
+        {"    x: {mean: [], cov: []}\n    y: {mean: [], cov: []}\n", "empty list"},
+        {"    x: {mean: [0, 0], covv: [[1, 0], [0, 1]]}\n    y: {mean: [0, 0], cov: [[1, 0], [0, 1]]}\n",
+         "did you mean 'cov'"},
+        {"    y: {mean: [0, 0], cov: [[1, 0], [0, 1]]}\n", "pairs[0].x: missing"},
+        {"    x: {mean: [0], cov: [[1]]}\n    y: {mean: [0], cov: [[1]]}\n    columns: 0\n",
+         "pairs[0].columns"},
+        {"    x: {mean: [0], cov: [[1]]}\n    y: {mean: [0], cov: [[1]]}\n    columns: 2.5\n",
+         "whole number"},
+        {"    x: {mean: [0], cov: [[1]]}\n    y: {mean: [0], cov: [[-1]]}\n",
+         "y.cov is not positive semi-definite"},
+    };
+    size_t np = sizeof pair_cases / sizeof *pair_cases;
+    /* claim-level cases */
+    const char *claim_cases[][2] = {
+        {"claim: {epsilon: 1}\n", "epsilon and delta must be given together"},
+        {"claim: {epsilon: -1, delta: 1e-5}\n", "claim.epsilon"},
+        {"claim: {epsilon: 1, delta: 2}\n", "claim.delta"},
+        {"claim: {epsilon: 1, delta: 1e-5, zcdp: 0}\n", "claim.zcdp"},
+        {"claim: {rdp: [[0.5, 1]]}\n", "claim.rdp"},
+        {"claim: {profile: [[1]]}\n", "expected a point"},
+        {"claim: {epsiln: 1}\n", "did you mean 'epsilon'"},
+    };
+    size_t nc = sizeof claim_cases / sizeof *claim_cases;
+    for (size_t i = 0; i < n + np + nc; i++) {
+        const char *yaml, *needle;
+        if (i < n) {
+            yaml = cases[i].yaml;
+            needle = cases[i].needle;
+        } else if (i < n + np) {
+            snprintf(buf[i], sizeof buf[i], "%s%s", head, pair_cases[i - n][0]);
+            yaml = buf[i];
+            needle = pair_cases[i - n][1];
+        } else {
+            snprintf(buf[i], sizeof buf[i], "%s%s%s", head, pair_ok, claim_cases[i - n - np][0]);
+            yaml = buf[i];
+            needle = claim_cases[i - n - np][1];
+        }
+        char *path = write_tmp(yaml);
+        char args[256], *out, *err;
+        snprintf(args, sizeof args, "delta %s --epsilon 1", path);
+        int st = ga_test_run(args, &out, &err);
+        cr_expect(st == 65, "spec %zu: status %d (expected 65); stderr: %s\n---\n%s", i, st, err, yaml);
+        cr_expect(strstr(err, needle) != NULL, "spec %zu: stderr lacks '%s': %s\n---\n%s", i,
+                  needle, err, yaml);
+        cr_expect(strstr(err, path) != NULL, "spec %zu: stderr does not name the file: %s", i, err);
+        unlink(path);
+        free(path);
+        free(out);
+        free(err);
+    }
+    char *out, *err;
+    cr_expect(ga_test_run("delta /nonexistent/spec.yaml --epsilon 1", &out, &err) == 66);
+    free(out);
+    free(err);
+}
+
+static double json_num_after(const char *text, const char *key, int nth)
+{
+    const char *p = text;
+    char pat[64];
+    snprintf(pat, sizeof pat, "\"%s\": ", key);
+    for (int i = 0; i <= nth; i++) {
+        p = strstr(p, pat);
+        cr_assert(p != NULL, "no %d-th '%s' in %s", nth, key, text);
+        p += strlen(pat);
+    }
+    if (*p == '{')
+        p = strstr(p, "\"value\": ") + strlen("\"value\": ");
+    return strtod(p, NULL);
+}
+
+Test(spec, delta_epsilon_rdp_commands)
+{
+    char *out, *err;
+    int st = ga_test_run("delta specs/examples/two_explicit_outputs.yaml --epsilon 0.5,1 --format json",
+                         &out, &err);
+    cr_assert(st == 0, "status %d: %s", st, err);
+    /* ../shared/reference/delta.json, "2-D, mean and covariance differ" */
+    cr_expect(fabs(json_num_after(out, "xy", 0) - 0.082203716727378213575) < 1e-12, "%s", out);
+    cr_expect(fabs(json_num_after(out, "yx", 0) - 0.15950531184183919167) < 1e-12, "%s", out);
+    cr_expect(fabs(json_num_after(out, "xy", 1) - 0.028382225982794348569) < 1e-12, "%s", out);
+    cr_expect(strstr(out, "\"certified\": false") && strstr(out, "\"method\": \"direct\""), "%s", out);
+    free(out);
+    free(err);
+    st = ga_test_run("delta specs/examples/two_explicit_outputs.yaml --epsilon 1 --method tails --format json",
+                     &out, &err);
+    cr_assert(st == 0);
+    cr_expect(fabs(json_num_after(out, "yx", 0) - 0.092578245991114022302) < 1e-12, "%s", out);
+    free(out);
+    free(err);
+    /* epsilon: invert delta(1) of the same pair; the binding direction is yx */
+    st = ga_test_run("epsilon specs/examples/two_explicit_outputs.yaml --delta 0.092578245991114022302 --format json",
+                     &out, &err);
+    cr_assert(st == 0, "%s", err);
+    cr_expect(fabs(json_num_after(out, "epsilon", 0) - 1) < 1e-9, "%s", out);
+    cr_expect(strstr(out, "\"binding\": \"yx\"") != NULL, "%s", out);
+    free(out);
+    free(err);
+    st = ga_test_run("rdp specs/examples/gaussian_mechanism_pair.yaml --alpha 2 --format json", &out, &err);
+    cr_assert(st == 0, "%s", err);
+    /* D_2 = alpha Delta^2 / (2 sigma^2) = 1 / 23.404138991201812 */
+    cr_expect(fabs(json_num_after(out, "xy", 0) - 1 / 23.404138991201812) < 1e-14, "%s", out);
+    free(out);
+    free(err);
+    static const struct {
+        const char *args;
+        int status;
+        const char *needle;
+    } bad[] = {
+        {"delta specs/examples/two_explicit_outputs.yaml", 64, "--epsilon"},
+        {"delta --epsilon 1", 64, "SPEC.yaml"},
+        {"delta specs/examples/two_explicit_outputs.yaml --epsilon x", 65, "--epsilon"},
+        {"delta specs/examples/two_explicit_outputs.yaml --epsilon 1 --method fast", 64, "--method"},
+        {"epsilon specs/examples/two_explicit_outputs.yaml --delta 1.5", 65, "--delta"},
+        {"rdp specs/examples/two_explicit_outputs.yaml --alpha 1", 65, "--alpha"},
+        {"rdp specs/examples/two_explicit_outputs.yaml --alpha 2 extra", 64, "unexpected"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        st = ga_test_run(bad[i].args, &out, &err);
+        cr_expect(st == bad[i].status, "'%s': status %d: %s", bad[i].args, st, err);
+        cr_expect(strstr(err, bad[i].needle) != NULL, "'%s': %s", bad[i].args, err);
+        free(out);
+        free(err);
+    }
+}
