@@ -140,9 +140,10 @@ static int reduce_pd(ga_pair *p, const double *sx, const double *sy, const doubl
     /* Eigenvalues at rounding level are zero (e.g. the d - 1 unchanged directions of a
      * rank-one update): their noise, about k eps max|lambda|, would otherwise create terms
      * with |a| ~ 1e-17 whose asymptotic drift b2/(4a) misleads the contour setup. Snapping
-     * them perturbs the whitened X covariance by at most that noise: the effect on delta is
-     * estimated by the Frobenius norm of the change (TV <= ~ ||Delta tau|| sqrt(r)/2) and
-     * carried in la_err. */
+     * them perturbs the whitened X covariance by at most that noise, i.e. the privacy loss
+     * by eta (z^2 + 1)/2 pointwise with eta the snapped value: a relative change of delta of
+     * order eta (1 + eps + chi2 quantile), estimated in la_err (a relative first-order
+     * estimate; the certified path bounds it rigorously by TV instead). */
     double lmax = 0, snapped = 0;
     for (size_t i = 0; i < k; i++)
         lmax = fmax(lmax, fabs(p->lambda[i]));
@@ -152,7 +153,7 @@ static int reduce_pd(ga_pair *p, const double *sx, const double *sy, const doubl
             snapped += p->lambda[i] * p->lambda[i];
             p->lambda[i] = 0;
         }
-    p->la_err = 0.5 * sqrt(snapped * p->r);
+    p->la_err = sqrt(snapped * p->r);
     for (size_t i = 0; i < k; i++) {
         if (!(p->lambda[i] > -1)) {
             ga_msg(msg, msglen, "%s", "s_x is numerically singular relative to s_y");
@@ -163,6 +164,19 @@ static int reduce_pd(ga_pair *p, const double *sx, const double *sy, const doubl
     memcpy(m, dmu, k * sizeof *m);
     cblas_dtrsv(CblasRowMajor, CblasLower, CblasNoTrans, CblasNonUnit, (int)k, p->L, (int)k, m, 1);
     cblas_dgemv(CblasRowMajor, CblasTrans, (int)k, (int)k, 1.0, p->V, (int)k, m, 1, 0.0, p->mt, 1);
+    /* likewise mean components at rounding level: in a direction with lambda = 0 they would
+     * add a normal part of variance ~1e-32 that makes a bounded loss law unbounded; the
+     * effect is TV(N(mt, 1), N(0, 1)) <= |mt| / sqrt(2 pi) per direction */
+    double mmax = 0, msnap = 0;
+    for (size_t i = 0; i < k; i++)
+        mmax = fmax(mmax, fabs(p->mt[i]));
+    double mtol = 8.0 * k * DBL_EPSILON * mmax;
+    for (size_t i = 0; i < k; i++)
+        if (p->lambda[i] == 0 && fabs(p->mt[i]) <= mtol) {
+            msnap += p->mt[i] * p->mt[i];
+            p->mt[i] = 0;
+        }
+    p->la_err += sqrt(msnap * p->r);
     p->k = k;
     rc = GA_OK;
 cleanup:
@@ -420,6 +434,12 @@ static int delta_direct(ga_result *res, const ga_gchisq *q, double eps,
     ga_path p;
     if (ga_path_setup(&p, q, eps, 1, GA_KERNEL_DELTA) != GA_OK)
         return GA_EDOM;
+    if (p.L0 < -800) {
+        /* delta <= P[Q > eps] <= exp(K(c) - c eps) (Chernoff, c > 0): below the double
+         * range, so 0 is the correctly rounded value */
+        res->val = res->err = 0;
+        return GA_OK;
+    }
     ga_result in;
     double ea = o->epsabs * M_PI * exp(-p.L0);
     if (!isfinite(ea))
@@ -483,9 +503,11 @@ int ga_pair_delta(ga_delta *out, const ga_pair *p, double eps, int method,
         s1 = delta_tails(&out->xy, p->lx, p->ly, eps, &o, w);
         s2 = delta_tails(&out->yx, p->ly, p->lx, eps, &o, w);
     }
-    /* the snapped eigenvalues: |delta change| <= TV(X, X') + e^eps TV(Y, Y') with Y' = Y */
-    out->xy.err += p->la_err;
-    out->yx.err += exp(eps) * p->la_err;
+    /* the snapped eigenvalues and mean components: a relative first-order effect (the loss
+     * moves by about la_err (z^2 + 1)/2; z^2 up to ~80 covers tails down to 1e-18) */
+    double rel = p->la_err * (40 + fabs(eps));
+    out->xy.err += rel * out->xy.val;
+    out->yx.err += rel * out->yx.val;
     return s1 ? s1 : s2;
 }
 

@@ -17,7 +17,7 @@ struct ga_pair {
     double *V;        /* k x k eigenvectors (columns) */
     double *U;        /* d x k basis of the common support (NULL when full) */
     ga_gchisq *lx, *ly;
-    double la_err;    /* estimate of the effect on delta of snapping rounding-level lambdas */
+    double la_err;    /* size of the snapped rounding-level lambdas and mean components */
 };
 
 #endif

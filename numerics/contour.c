@@ -569,6 +569,17 @@ int ga_engine_contour(ga_gchisq_prob *out, const ga_gchisq *q, double x,
         ga_result in;
         if (ga_path_setup(&p, q, x, sign, GA_KERNEL_TAIL) != GA_OK)
             return GA_EDOM;
+        if (p.L0 < -800) {
+            /* Chernoff: the tail is at most exp(K(c) - c x) < 1e-347, so 0 is its correctly
+             * rounded double; the log is then that upper bound, not an estimate */
+            ga_result z = {0, 0};
+            set_tail(out, sign, &z, p.L0);
+            if (sign > 0)
+                out->log_sf = p.L0;
+            else
+                out->log_cdf = p.L0;
+            continue;
+        }
         /* targets on the L0 scale: absolute epsabs / exp(L0) (times pi) */
         double ea = o->epsabs * M_PI * exp(-p.L0);
         if (!isfinite(ea))
