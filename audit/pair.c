@@ -416,11 +416,34 @@ int ga_pair_loss_forms(ga_gchisq *lx, ga_gchisq *ly, const ga_pair *p)
     return GA_OK;
 }
 
+/* Pure normal loss Q ~ N(k, s^2) (equal covariances): the analytic Gaussian mechanism
+ * formula (Balle & Wang 2018, Theorem 8), E[(1 - e^{eps - Q})_+] =
+ * Phi((k - eps)/s) - e^{eps - k + s^2/2} Phi((k - eps)/s - s). Used when the two terms do not
+ * cancel (their difference is at least a tenth of the first); returns 0 otherwise. */
+static int delta_normal(ga_result *res, const ga_gchisq *q, double eps)
+{
+    double s = sqrt(q->sigma2), u = (q->offset - eps) / s;
+    double A = 0.5 * erfc(-u / M_SQRT2);
+    double lB = eps - q->offset + 0.5 * q->sigma2 + log(0.5 * erfc(-(u - s) / M_SQRT2));
+    double B = exp(lB);
+    if (!(A - B >= 0.1 * A) || !isfinite(B))
+        return 0;
+    res->val = A - B;
+    /* erfc to a few ulp; u and lB carry rounding of size eps (|k| + |eps|)/s and
+     * eps (|eps| + |k| + s^2), amplified by the densities */
+    double du = 4 * DBL_EPSILON * (fabs(q->offset) + fabs(eps) + s) / s;
+    res->err = 8 * DBL_EPSILON * (A + B) + du * (A + B) * (1 + fabs(u) + s) +
+               4 * DBL_EPSILON * (fabs(eps) + fabs(q->offset) + q->sigma2) * B;
+    return 1;
+}
+
 /* E[(1 - e^{eps - Q})_+] by the direct formula */
 static int delta_direct(ga_result *res, const ga_gchisq *q, double eps,
                         const ga_gchisq_opts *o, ga_gchisq_work *w)
 {
     ga_gchisq_prob t;
+    if (q->n == 0 && q->sigma2 > 0 && delta_normal(res, q, eps))
+        return GA_OK;
     if (ga_gchisq_trivial(&t, q, eps) && t.sf.val == 0) {
         res->val = res->err = 0; /* Q <= eps almost surely */
         return GA_OK;

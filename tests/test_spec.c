@@ -196,3 +196,35 @@ Test(spec, delta_epsilon_rdp_commands)
         free(err);
     }
 }
+
+Test(spec, profile_command)
+{
+    char *out, *err;
+    int st = ga_test_run("delta specs/examples/two_explicit_outputs.yaml --profile 50 --format json",
+                         &out, &err);
+    cr_assert(st == 0, "status %d: %s", st, err);
+    /* 50 points, eps = 0 first (TV: the same in both directions), delta non-increasing */
+    size_t n = 0;
+    double prev = 2, first_xy = -1, first_yx = -1;
+    for (const char *p = strstr(out, "\"epsilon\": "); p; p = strstr(p + 1, "\"epsilon\": ")) {
+        double xy = json_num_after(p, "xy", 0), yx = json_num_after(p, "yx", 0);
+        if (n == 0) {
+            first_xy = xy;
+            first_yx = yx;
+            cr_expect(strtod(p + strlen("\"epsilon\": "), NULL) == 0, "first eps is not 0");
+        }
+        cr_expect(fmax(xy, yx) <= prev + 1e-14, "profile increases at point %zu", n);
+        prev = fmax(xy, yx);
+        n++;
+    }
+    cr_expect(n == 50, "%zu points", n);
+    cr_expect(fabs(first_xy - first_yx) < 1e-14, "TV differs: %.17g %.17g", first_xy, first_yx);
+    free(out);
+    free(err);
+    cr_expect(ga_test_run("delta specs/examples/two_explicit_outputs.yaml --profile 1", &out, &err) == 65);
+    free(out);
+    free(err);
+    cr_expect(ga_test_run("delta specs/examples/two_explicit_outputs.yaml --profile 5 --epsilon 1", &out, &err) == 64);
+    free(out);
+    free(err);
+}
