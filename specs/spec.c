@@ -8,6 +8,8 @@
 #include "numerics/internal.h"
 
 #include <errno.h>
+#include <stdint.h>
+#include <sys/types.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -351,6 +353,342 @@ static int parse_claim(ga_spec *s, ctx_t *c, const ga_node *n)
     return GA_OK;
 }
 
+/* ------------------------------------------------------------ datasets */
+
+/* parse a list of numeric rows (all the same length) */
+static int parse_rows(ctx_t *c, const ga_node *n, const char *path, ga_dataset *ds)
+{
+    if (n->kind != GA_NODE_SEQ || n->n == 0)
+        return fail(c, n, path, "expected a non-empty list of rows like [[1, 2], [3, 4]]");
+    if (n->n > GA_SPEC_MAX_ROWS)
+        return fail(c, n, path, "%zu rows exceed the cap of %d", n->n, GA_SPEC_MAX_ROWS);
+    const ga_node *r0 = n->kids[0];
+    if (r0->kind != GA_NODE_SEQ || r0->n == 0)
+        return fail(c, r0, path, "row 1 is not a non-empty list of numbers");
+    size_t d = r0->n;
+    if (d > GA_SPEC_MAX_COLS)
+        return fail(c, r0, path, "%zu columns exceed the cap of %d", d, GA_SPEC_MAX_COLS);
+    ds->x = malloc(n->n * d * sizeof *ds->x);
+    if (!ds->x)
+        return GA_ENOMEM;
+    for (size_t i = 0; i < n->n; i++) {
+        const ga_node *row = n->kids[i];
+        char p[200];
+        pathf(p, sizeof p, "%s[%zu]", path, i);
+        if (row->kind != GA_NODE_SEQ || row->n != d)
+            return fail(c, row, p, "row has %zu entries, expected %zu (ragged rows)",
+                        row->kind == GA_NODE_SEQ ? row->n : 0, d);
+        for (size_t j = 0; j < d; j++) {
+            char q[220];
+            pathf(q, sizeof q, "%s[%zu][%zu]", path, i, j);
+            int r = get_number(c, row->kids[j], q, &ds->x[i * d + j], NULL);
+            if (r)
+                return r;
+        }
+    }
+    ds->n = n->n;
+    ds->d = d;
+    ds->line = n->line;
+    return GA_OK;
+}
+
+/* CSV relative to the spec's directory; sizes are counted before anything is allocated */
+static int parse_csv(ctx_t *c, const ga_node *n, const char *path, const char *file, int header,
+                     ga_dataset *ds)
+{
+    char full[4096];
+    const char *slash = strrchr(c->file, '/');
+    if (file[0] == '/' || !slash)
+        pathf(full, sizeof full, "%s", file);
+    else
+        pathf(full, sizeof full, "%.*s/%s", (int)(slash - c->file), c->file, file);
+    FILE *f = fopen(full, "rb");
+    if (!f)
+        return fail(c, n, path, "cannot open CSV file '%s': %s", full, strerror(errno));
+    int rc = GA_OK;
+    size_t rows = 0, cols = 0, lineno = 0, cap = 0;
+    char *line = NULL;
+    ssize_t len;
+    /* pass 1: count (and check the shape) */
+    while ((len = getline(&line, &cap, f)) >= 0) {
+        lineno++;
+        char *t = line;
+        while (*t == ' ' || *t == '\t')
+            t++;
+        if (*t == '\n' || *t == '\r' || *t == 0 || *t == '#')
+            continue;
+        if (header && lineno && rows == 0 && cols == 0) {
+            header = 2; /* the first non-empty line is the header */
+            cols = SIZE_MAX;
+            continue;
+        }
+        size_t k = 1;
+        for (char *q = t; *q; q++)
+            k += *q == ',';
+        if (cols == 0 || cols == SIZE_MAX)
+            cols = k;
+        else if (k != cols) {
+            rc = fail(c, n, path, "%s:%zu: row has %zu fields, expected %zu (ragged CSV)", full,
+                      lineno, k, cols);
+            goto cleanup;
+        }
+        if (++rows > GA_SPEC_MAX_ROWS || cols > GA_SPEC_MAX_COLS) {
+            rc = fail(c, n, path, "%s: more than %d rows or %d columns (caps)", full,
+                      GA_SPEC_MAX_ROWS, GA_SPEC_MAX_COLS);
+            goto cleanup;
+        }
+    }
+    if (rows == 0) {
+        rc = fail(c, n, path, "%s: no data rows (empty dataset)", full);
+        goto cleanup;
+    }
+    ds->x = malloc(rows * cols * sizeof *ds->x);
+    if (!ds->x) {
+        rc = fail(c, n, path, "%s: %zu x %zu values do not fit in memory", full, rows, cols);
+        goto cleanup;
+    }
+    /* pass 2: parse */
+    rewind(f);
+    lineno = 0;
+    size_t r = 0;
+    int skipped_header = header != 2;
+    while ((len = getline(&line, &cap, f)) >= 0 && r < rows) {
+        lineno++;
+        char *t = line;
+        while (*t == ' ' || *t == '\t')
+            t++;
+        if (*t == '\n' || *t == '\r' || *t == 0 || *t == '#')
+            continue;
+        if (!skipped_header) {
+            skipped_header = 1;
+            continue;
+        }
+        char *field = t;
+        for (size_t j = 0; j < cols; j++) {
+            char *e = field;
+            while (*e && *e != ',' && *e != '\n' && *e != '\r')
+                e++;
+            char save = *e;
+            *e = 0;
+            char *a = field, *end;
+            while (*a == ' ' || *a == '\t')
+                a++;
+            errno = 0;
+            double v = strtod(a, &end);
+            while (*end == ' ' || *end == '\t')
+                end++;
+            if (end == a || *end || !isfinite(v)) {
+                rc = fail(c, n, path, "%s:%zu: field %zu ('%s') is not a finite number", full,
+                          lineno, j + 1, a);
+                goto cleanup;
+            }
+            ds->x[r * cols + j] = v;
+            *e = save;
+            field = e + (save == ',');
+        }
+        r++;
+    }
+    ds->n = rows;
+    ds->d = cols;
+    ds->line = n->line;
+cleanup:
+    free(line);
+    fclose(f);
+    return rc;
+}
+
+static int parse_dataset(ga_spec *s, ctx_t *c, const ga_node *n, const char *path,
+                         ga_dataset *ds)
+{
+    static const char *const keys[] = {"rows", "csv", "header", NULL};
+    int r = check_map(c, n, path, keys);
+    if (r)
+        return r;
+    const ga_node *rows = ga_node_get(n, "rows"), *csv = ga_node_get(n, "csv");
+    if ((rows != NULL) == (csv != NULL))
+        return fail(c, n, path, "give exactly one of rows: [[...]] and csv: FILE");
+    char p[128];
+    if (rows) {
+        pathf(p, sizeof p, "%s.rows", path);
+        ds->source = strdup("rows");
+        return ds->source ? parse_rows(c, rows, p, ds) : GA_ENOMEM;
+    }
+    pathf(p, sizeof p, "%s.csv", path);
+    if (csv->kind != GA_NODE_SCALAR || !csv->text[0])
+        return fail(c, csv, p, "expected a file name");
+    int header = 0;
+    const ga_node *h = ga_node_get(n, "header");
+    if (h) {
+        if (h->kind != GA_NODE_SCALAR || (strcmp(h->text, "true") && strcmp(h->text, "false")))
+            return fail(c, h, "dataset.header", "expected true or false");
+        header = !strcmp(h->text, "true");
+    }
+    ds->source = strdup(csv->text);
+    (void)s;
+    return ds->source ? parse_csv(c, csv, p, csv->text, header, ds) : GA_ENOMEM;
+}
+
+static const struct {
+    const char *name;
+    int rel;
+} relations[] = {{"remove_one", GA_REL_REMOVE_ONE}, {"add_one", GA_REL_ADD_ONE},
+                 {"zero_out", GA_REL_ZERO_OUT}, {"replace_one", GA_REL_REPLACE_ONE}};
+
+static int parse_neighbours(ga_spec *s, ctx_t *c, const ga_node *n)
+{
+    const ga_node *rel = n;
+    if (n->kind == GA_NODE_MAP) {
+        static const char *const keys[] = {"relation", "candidates", "rows", NULL};
+        int r = check_map(c, n, "neighbours", keys);
+        if (r)
+            return r;
+        rel = ga_node_get(n, "relation");
+        if (!rel)
+            return fail(c, n, "neighbours.relation", "missing: remove_one, add_one, zero_out or replace_one");
+    }
+    if (rel->kind != GA_NODE_SCALAR)
+        return fail(c, rel, "neighbours", "expected a relation name or a mapping");
+    for (size_t i = 0; i < sizeof relations / sizeof *relations; i++)
+        if (!strcmp(rel->text, relations[i].name))
+            s->relation = relations[i].rel;
+    if (!s->relation) {
+        const char *best = NULL;
+        size_t bd = 99;
+        for (size_t i = 0; i < sizeof relations / sizeof *relations; i++) {
+            size_t e = edit_distance(rel->text, relations[i].name);
+            if (e < bd) {
+                bd = e;
+                best = relations[i].name;
+            }
+        }
+        return fail(c, rel, "neighbours", "unknown relation '%s'%s%s%s (remove_one, add_one, "
+                    "zero_out, replace_one)", rel->text, bd <= 3 ? " (did you mean '" : "",
+                    bd <= 3 ? best : "", bd <= 3 ? "'?)" : "");
+    }
+    const ga_node *cand = n->kind == GA_NODE_MAP ? ga_node_get(n, "candidates") : NULL;
+    int needs = s->relation == GA_REL_ADD_ONE || s->relation == GA_REL_REPLACE_ONE;
+    if (needs && !cand)
+        return fail(c, n, "neighbours.candidates", "missing: %s needs candidate rows, "
+                    "{relation: %s, candidates: [[...]]}", rel->text, rel->text);
+    if (!needs && cand)
+        return fail(c, cand, "neighbours.candidates", "only add_one and replace_one take candidates");
+    if (cand) {
+        int r;
+        if (cand->kind == GA_NODE_MAP)
+            r = parse_dataset(s, c, cand, "neighbours.candidates", &s->candidates);
+        else
+            r = parse_rows(c, cand, "neighbours.candidates", &s->candidates);
+        if (r)
+            return r;
+    }
+    const ga_node *rows = n->kind == GA_NODE_MAP ? ga_node_get(n, "rows") : NULL;
+    if (rows) {
+        if (rows->kind != GA_NODE_SEQ || rows->n == 0)
+            return fail(c, rows, "neighbours.rows", "expected a non-empty list of row numbers (1-based)");
+        s->rows = malloc(rows->n * sizeof *s->rows);
+        if (!s->rows)
+            return GA_ENOMEM;
+        for (size_t i = 0; i < rows->n; i++) {
+            double v;
+            char p[64];
+            pathf(p, sizeof p, "neighbours.rows[%zu]", i);
+            int r = get_number(c, rows->kids[i], p, &v, NULL);
+            if (r)
+                return r;
+            if (v < 1 || v != floor(v) || v > 1e15)
+                return fail(c, rows->kids[i], p, "row numbers are whole numbers >= 1 (got %s)",
+                            rows->kids[i]->text);
+            s->rows[i] = (size_t)v - 1;
+        }
+        s->nrows_sel = rows->n;
+    }
+    return GA_OK;
+}
+
+/* helpers for the mechanism builders (audit/mechanisms.c) */
+int ga_spec_mech_number(const ga_spec *s, const char *key, double *v, int required, char *msg,
+                        size_t msglen)
+{
+    ctx_t c = {s->path, msg, msglen};
+    const ga_node *n = ga_node_get(s->mechanism, key);
+    char p[96];
+    pathf(p, sizeof p, "mechanism.%s", key);
+    if (!n)
+        return required ? fail(&c, s->mechanism, p, "missing (required by kind %s)", s->kind) : -1;
+    return get_number(&c, n, p, v, NULL);
+}
+
+int ga_spec_fail(const ga_spec *s, const ga_node *n, const char *path, char *msg, size_t msglen,
+                 const char *what)
+{
+    ctx_t c = {s->path, msg, msglen};
+    return fail(&c, n, path, "%s", what);
+}
+
+int ga_spec_check_map(const ga_spec *s, const ga_node *n, const char *path,
+                      const char *const *allowed, char *msg, size_t msglen)
+{
+    ctx_t c = {s->path, msg, msglen};
+    return check_map(&c, n, path, allowed);
+}
+
+int ga_spec_matrix(const ga_spec *s, const ga_node *n, const char *path, size_t d, double **v,
+                   char *msg, size_t msglen)
+{
+    ctx_t c = {s->path, msg, msglen};
+    const char **txt = NULL;
+    int r = get_matrix(&c, n, path, d, v, &txt);
+    free(txt);
+    return r;
+}
+
+int ga_spec_vector(const ga_spec *s, const ga_node *n, const char *path, size_t want, double **v,
+                   size_t *len, char *msg, size_t msglen)
+{
+    ctx_t c = {s->path, msg, msglen};
+    const char **txt = NULL;
+    int r = get_vector(&c, n, path, want, v, &txt, len);
+    free(txt);
+    return r;
+}
+
+int ga_spec_add_pair(ga_spec *s, const char *name, size_t d, double columns, double *mu_x,
+                     double *s_x, double *mu_y, double *s_y)
+{
+    if (s->npairs >= GA_SPEC_MAX_PAIRS) {
+        free(mu_x);
+        free(s_x);
+        free(mu_y);
+        free(s_y);
+        return GA_EINVAL;
+    }
+    if (s->npairs == s->cappairs) {
+        size_t cap = s->cappairs ? 2 * s->cappairs : 16;
+        ga_spec_pair *np = realloc(s->pairs, cap * sizeof *np);
+        if (!np) {
+            free(mu_x);
+            free(s_x);
+            free(mu_y);
+            free(s_y);
+            return GA_ENOMEM;
+        }
+        s->pairs = np;
+        s->cappairs = cap;
+    }
+    ga_spec_pair *p = &s->pairs[s->npairs];
+    memset(p, 0, sizeof *p);
+    p->name = strdup(name);
+    p->d = d;
+    p->columns = columns;
+    p->mu_x = mu_x;
+    p->s_x = s_x;
+    p->mu_y = mu_y;
+    p->s_y = s_y;
+    pathf(p->where, sizeof p->where, "%s", name);
+    s->npairs++;
+    return p->name ? GA_OK : GA_ENOMEM;
+}
+
 static const char *const known_kinds[] = {
     "gaussian_pair", "gaussian_mechanism", "sketch", "linear_regression",
     "bayesian_logistic_regression", "gaussian_process_regression", "output_perturbation",
@@ -388,9 +726,9 @@ int ga_spec_parse(ga_spec *s, const char *text, size_t len, const char *name, ch
     const ga_node *m = ga_node_get(root, "mechanism");
     if (!m)
         return fail(&c, root, "mechanism", "missing: e.g. mechanism: {kind: gaussian_pair}");
-    static const char *const mkeys[] = {"kind", NULL};
-    if ((r = check_map(&c, m, "mechanism", mkeys)))
-        return r;
+    if (m->kind != GA_NODE_MAP)
+        return fail(&c, m, "mechanism", "expected a mapping, e.g. {kind: gaussian_pair}");
+    s->mechanism = m;
     s->kind = scalar_text(ga_node_get(m, "kind"));
     if (!s->kind)
         return fail(&c, m, "mechanism.kind", "missing: the mechanism kind");
@@ -411,11 +749,47 @@ int ga_spec_parse(ga_spec *s, const char *text, size_t len, const char *name, ch
                     "unknown kind '%s'%s%s%s", s->kind, bd <= 3 ? " (did you mean '" : "",
                     bd <= 3 ? best : "", bd <= 3 ? "'?)" : "");
     }
-    if (strcmp(s->kind, "gaussian_pair") != 0)
-        return fail(&c, ga_node_get(m, "kind"), "mechanism.kind",
-                    "kind '%s' is not available in this version (only gaussian_pair)", s->kind);
-    if ((r = parse_pairs(s, &c, ga_node_get(root, "pairs"))))
-        return r;
+    if (!strcmp(s->kind, "gaussian_pair")) {
+        static const char *const mkeys[] = {"kind", NULL};
+        if ((r = check_map(&c, m, "mechanism", mkeys)))
+            return r;
+        const ga_node *extra = ga_node_get(root, "dataset");
+        if (!extra)
+            extra = ga_node_get(root, "neighbours");
+        if (extra)
+            return fail(&c, extra, "(top level)", "kind gaussian_pair takes explicit pairs, not "
+                        "a dataset or neighbours");
+        if ((r = parse_pairs(s, &c, ga_node_get(root, "pairs"))))
+            return r;
+        s->cappairs = s->npairs;
+    } else {
+        if (ga_node_get(root, "pairs"))
+            return fail(&c, ga_node_get(root, "pairs"), "pairs",
+                        "explicit pairs belong to kind gaussian_pair; kind %s derives them from "
+                        "its dataset and neighbours", s->kind);
+        const ga_node *ds = ga_node_get(root, "dataset");
+        if (ds && (r = parse_dataset(s, &c, ds, "dataset", &s->data)))
+            return r;
+        const ga_node *nb = ga_node_get(root, "neighbours");
+        if (nb && (r = parse_neighbours(s, &c, nb)))
+            return r;
+        const ga_node *un = ga_node_get(root, "universe");
+        if (un) {
+            static const char *const ukeys[] = {"row_norm_bound", NULL};
+            if ((r = check_map(&c, un, "universe", ukeys)))
+                return r;
+            const ga_node *rb = ga_node_get(un, "row_norm_bound");
+            if (!rb)
+                return fail(&c, un, "universe.row_norm_bound", "missing");
+            if ((r = get_number(&c, rb, "universe.row_norm_bound", &s->row_norm_bound, NULL)))
+                return r;
+            if (!(s->row_norm_bound > 0))
+                return fail(&c, rb, "universe.row_norm_bound", "must be > 0 (got %s)", rb->text);
+            s->has_universe = 1;
+        }
+        if ((r = ga_mech_build(s, msg, msglen)))
+            return r;
+    }
     const ga_node *cl = ga_node_get(root, "claim");
     if (cl && (r = parse_claim(s, &c, cl)))
         return r;
@@ -481,6 +855,11 @@ void ga_spec_clear(ga_spec *s)
         free(p->s_y_txt);
     }
     free(s->pairs);
+    free(s->data.x);
+    free(s->data.source);
+    free(s->candidates.x);
+    free(s->candidates.source);
+    free(s->rows);
     free(s->claim.profile);
     free(s->claim.rdp);
     ga_doc_clear(&s->doc);

@@ -35,14 +35,40 @@ typedef struct {
     double zcdp_rho, gdp_mu;
 } ga_spec_claim;
 
+/* Neighbour relations (DESIGN section 8). */
+enum ga_relation { GA_REL_NONE = 0, GA_REL_REMOVE_ONE, GA_REL_ADD_ONE, GA_REL_ZERO_OUT,
+                   GA_REL_REPLACE_ONE };
+
+typedef struct {
+    size_t n, d;           /* rows, columns */
+    double *x;             /* n * d, row-major */
+    int line;              /* where the dataset is defined */
+    char *source;          /* "rows" or the CSV path */
+} ga_dataset;
+
+#define GA_SPEC_MAX_ROWS 10000000
+#define GA_SPEC_MAX_COLS 10000
+#define GA_SPEC_MAX_PAIRS 2000000
+#define GA_SPEC_MAX_DIM 20000
+
 typedef struct {
     ga_doc doc;
     char *path;
     const char *name;      /* into the doc */
     const char *kind;      /* mechanism kind */
-    size_t npairs;
+    const ga_node *mechanism;
+    size_t npairs, cappairs;
     ga_spec_pair *pairs;
     ga_spec_claim claim;
+    ga_dataset data;       /* n = 0 when the kind has no dataset */
+    int relation;          /* enum ga_relation */
+    ga_dataset candidates; /* add_one / replace_one candidate rows */
+    size_t *rows;          /* the rows whose neighbours are audited (NULL: all) */
+    size_t nrows_sel;
+    int has_universe;
+    double row_norm_bound; /* universe: every row has norm <= this (0: not given) */
+    int verified;          /* the audited pairs include a proven worst case */
+    char verified_note[256];
 } ga_spec;
 
 /*
@@ -54,6 +80,28 @@ int ga_spec_load(ga_spec *s, const char *path, char *msg, size_t msglen);
 int ga_spec_parse(ga_spec *s, const char *text, size_t len, const char *name, char *msg,
                   size_t msglen);
 void ga_spec_clear(ga_spec *s);
+
+/* Append a pair (the spec owns its arrays, which must be malloc'ed). */
+int ga_spec_add_pair(ga_spec *s, const char *name, size_t d, double columns, double *mu_x,
+                     double *s_x, double *mu_y, double *s_y);
+
+/* A number of the mechanism mapping: GA_OK, GA_EINVAL (message written), or -1 when it is
+ * absent and not required. */
+int ga_spec_mech_number(const ga_spec *s, const char *key, double *v, int required, char *msg,
+                        size_t msglen);
+
+/* Error helpers for the builders: "FILE:LINE:COL: path: what" into msg; GA_EINVAL. */
+int ga_spec_fail(const ga_spec *s, const ga_node *n, const char *path, char *msg, size_t msglen,
+                 const char *what);
+int ga_spec_check_map(const ga_spec *s, const ga_node *n, const char *path,
+                      const char *const *allowed, char *msg, size_t msglen);
+int ga_spec_matrix(const ga_spec *s, const ga_node *n, const char *path, size_t d, double **v,
+                   char *msg, size_t msglen);
+int ga_spec_vector(const ga_spec *s, const ga_node *n, const char *path, size_t want, double **v,
+                   size_t *len, char *msg, size_t msglen);
+
+/* Build the pairs of a catalogue kind (audit/mechanisms.c). */
+int ga_mech_build(ga_spec *s, char *msg, size_t msglen);
 
 /* Input for ga_pair_reduce from a spec pair (field labels point into the pair). */
 void ga_spec_pair_input(ga_pair_input *in, const ga_spec_pair *p, char labels[4][200]);

@@ -42,7 +42,7 @@ Test(spec, malformed_specs_exit_65_with_path_and_line)
         {"mechanism: {kind: gaussian_pair}\n", "gaussaudit: missing"},
         {"gaussaudit: 1\n", "mechanism: missing"},
         {"gaussaudit: 1\nmechanism: {kind: gausian_pair}\n", "did you mean 'gaussian_pair'"},
-        {"gaussaudit: 1\nmechanism: {kind: sketch}\n", "not available in this version"},
+        {"gaussaudit: 1\nmechanism: {kind: sketch}\n", "mechanism.columns: missing"},
         {"gaussaudit: 1\nmechanism: {kind: gaussian_pair}\n", "pairs: missing"},
         {"gaussaudit: 1\nmechanism: {kind: gaussian_pair}\npairs: []\n", "non-empty list"},
         {"gaussaudit: 1\nmechansim: {kind: gaussian_pair}\n", "did you mean 'mechanism'"},

@@ -1,0 +1,820 @@
+/*
+ * mechanisms.c - the mechanism catalogue (DESIGN section 8): from a mechanism kind, its
+ * parameters, a dataset and a neighbour relation, the Gaussian output law on D and on each
+ * neighbour D', as pairs X = law on D, Y = law on D'.
+ *
+ * Sources: Gaussian mechanism (Dwork & Roth 2014; analytic form Balle & Wang 2018);
+ * random projection / Gaussian sketch D^T G + sigma N and sketched least squares M_LS (NDIS
+ * papers, Lu, Magdon-Ismail, Wei & Zikas, ../shared/papers 000 and 001; Lev et al., 002);
+ * Bayesian logistic regression with the Bohning bound and GP regression posteriors (001,
+ * Def. 7-8); output perturbation and noisy gradient descent for ridge regression (Pierquin
+ * et al., 003; the stationary covariance is solved from the recursion itself, see the
+ * misprint noted in ../shared/papers/README.md); matrix masking, Gaussian setting (Ding et
+ * al., 004). Each kind's parametrisation is stated in specs/README.md.
+ */
+#include "audit/cli.h"
+#include "numerics/internal.h"
+#include "specs/spec.h"
+
+#include <cblas.h>
+#include <float.h>
+#include <lapacke.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------ small linear algebra */
+
+/* S <- X^T X (+ c I), X n x d row-major (the first n rows) */
+static void gram(double *S, const double *X, size_t n, size_t d, double c)
+{
+    memset(S, 0, d * d * sizeof *S);
+    if (n)
+        cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, (int)d, (int)n, 1.0, X, (int)d, 0.0,
+                    S, (int)d);
+    for (size_t i = 0; i < d; i++) {
+        S[i * d + i] += c;
+        for (size_t j = 0; j < i; j++)
+            S[i * d + j] = S[j * d + i];
+    }
+}
+
+/* solve A x = b (A SPD d x d, not modified), nrhs columns in b (row-major d x nrhs) */
+static int spd_solve(double *x, const double *A, const double *b, size_t d, size_t nrhs)
+{
+    double *L = malloc(d * d * sizeof *L);
+    if (!L)
+        return GA_ENOMEM;
+    memcpy(L, A, d * d * sizeof *L);
+    memcpy(x, b, d * nrhs * sizeof *x);
+    lapack_int info = LAPACKE_dposv(LAPACK_ROW_MAJOR, 'L', (lapack_int)d, (lapack_int)nrhs, L,
+                                    (lapack_int)d, x, (lapack_int)nrhs);
+    free(L);
+    return info == 0 ? GA_OK : GA_EINVAL;
+}
+
+/* inverse of an SPD matrix */
+static int spd_inverse(double *inv, const double *A, size_t d)
+{
+    double *id = calloc(d * d, sizeof *id);
+    if (!id)
+        return GA_ENOMEM;
+    for (size_t i = 0; i < d; i++)
+        id[i * d + i] = 1;
+    int rc = spd_solve(inv, A, id, d, d);
+    free(id);
+    for (size_t i = 0; i < d && rc == GA_OK; i++)
+        for (size_t j = 0; j < i; j++)
+            inv[i * d + j] = inv[j * d + i] = 0.5 * (inv[i * d + j] + inv[j * d + i]);
+    return rc;
+}
+
+static double *dup(const double *v, size_t n)
+{
+    double *r = malloc((n ? n : 1) * sizeof *r);
+    if (r && n)
+        memcpy(r, v, n * sizeof *r);
+    return r;
+}
+
+/* ------------------------------------------------------------ neighbours */
+
+static size_t nb_count(const ga_spec *s)
+{
+    size_t rows = s->rows ? s->nrows_sel : s->data.n;
+    switch (s->relation) {
+    case GA_REL_ADD_ONE:
+        return s->candidates.n;
+    case GA_REL_REPLACE_ONE:
+        return rows * s->candidates.n;
+    default:
+        return rows;
+    }
+}
+
+/* Fill D' (malloc'ed, *m rows) for neighbour k; name it. Returns 0 or -1 (bad row). */
+static int nb_make(const ga_spec *s, size_t k, double **Dp, size_t *m, char *name, size_t len)
+{
+    const ga_dataset *D = &s->data;
+    size_t d = D->d, nc = s->candidates.n;
+    size_t rowsel = s->relation == GA_REL_REPLACE_ONE ? k / (nc ? nc : 1) : k;
+    size_t row = s->rows ? s->rows[rowsel] : rowsel;
+    if (s->relation != GA_REL_ADD_ONE && row >= D->n)
+        return -1;
+    double *x = malloc((D->n + 1) * d * sizeof *x);
+    if (!x)
+        return -2;
+    memcpy(x, D->x, D->n * d * sizeof *x);
+    switch (s->relation) {
+    case GA_REL_ADD_ONE:
+        memcpy(x + D->n * d, s->candidates.x + k * d, d * sizeof *x);
+        *m = D->n + 1;
+        snprintf(name, len, "add candidate %zu", k + 1);
+        break;
+    case GA_REL_ZERO_OUT:
+        memset(x + row * d, 0, d * sizeof *x);
+        *m = D->n;
+        snprintf(name, len, "zero out row %zu", row + 1);
+        break;
+    case GA_REL_REPLACE_ONE:
+        memcpy(x + row * d, s->candidates.x + (k % nc) * d, d * sizeof *x);
+        *m = D->n;
+        snprintf(name, len, "replace row %zu by candidate %zu", row + 1, k % nc + 1);
+        break;
+    default: /* remove_one */
+        memmove(x + row * d, x + (row + 1) * d, (D->n - row - 1) * d * sizeof *x);
+        *m = D->n - 1;
+        snprintf(name, len, "remove row %zu", row + 1);
+        break;
+    }
+    *Dp = x;
+    return 0;
+}
+
+/* ------------------------------------------------------------ output laws */
+
+/* A kind's output law on a dataset: mean (dim) and covariance (dim x dim). */
+typedef int (*law_fn)(double *mu, double *cov, const double *X, size_t n, const ga_spec *s,
+                      const void *par, char *msg, size_t msglen);
+
+typedef struct {
+    double lambda, sigma, eta, r;
+    int linear_kernel;
+    double lengthscale, signal_var, noise_var;
+    const double *query;
+    size_t nq;
+    size_t p; /* number of features (data columns minus the target) */
+} law_par;
+
+/* ridge estimate theta = (X^T X + lambda I)^{-1} X^T y on rows [x | y] */
+static int ridge(double *theta, double *H, const double *Z, size_t n, size_t p, double lambda)
+{
+    double *X = malloc((n ? n : 1) * p * sizeof *X), *b = calloc(p, sizeof *b);
+    if (!X || !b) {
+        free(X);
+        free(b);
+        return GA_ENOMEM;
+    }
+    for (size_t i = 0; i < n; i++) {
+        memcpy(X + i * p, Z + i * (p + 1), p * sizeof *X);
+        for (size_t j = 0; j < p; j++)
+            b[j] += Z[i * (p + 1) + j] * Z[i * (p + 1) + p];
+    }
+    gram(H, X, n, p, lambda);
+    int rc = spd_solve(theta, H, b, p, 1);
+    free(X);
+    free(b);
+    return rc;
+}
+
+static int law_output_perturbation(double *mu, double *cov, const double *Z, size_t n,
+                                   const ga_spec *s, const void *vp, char *msg, size_t msglen)
+{
+    const law_par *lp = vp;
+    size_t p = lp->p;
+    double *H = malloc(p * p * sizeof *H);
+    if (!H)
+        return GA_ENOMEM;
+    int rc = ridge(mu, H, Z, n, p, lp->lambda);
+    free(H);
+    if (rc) {
+        ga_msg(msg, msglen, "%s: the ridge system is singular (give lambda > 0)", s->path);
+        return rc;
+    }
+    memset(cov, 0, p * p * sizeof *cov);
+    for (size_t i = 0; i < p; i++)
+        cov[i * p + i] = lp->sigma * lp->sigma;
+    return GA_OK;
+}
+
+/* Noisy gradient descent on F(t) = 1/2 ||y - X t||^2 + lambda/2 ||t||^2:
+ * t <- t - eta (H t - X^T y) + sqrt(2 eta) sigma xi, H = X^T X + lambda I. Stationary law:
+ * mean H^{-1} X^T y; covariance S = M S M + 2 eta sigma^2 I with M = I - eta H, i.e. in the
+ * eigenbasis of H, S_ii = 2 eta sigma^2 / (1 - (1 - eta h_i)^2) (needs 0 < eta h_i < 2). */
+static int law_noisy_gd(double *mu, double *cov, const double *Z, size_t n, const ga_spec *s,
+                        const void *vp, char *msg, size_t msglen)
+{
+    const law_par *lp = vp;
+    size_t p = lp->p;
+    double *H = malloc(p * p * sizeof *H), *h = malloc(p * sizeof *h), *V = malloc(p * p * sizeof *V);
+    int rc = GA_ENOMEM;
+    if (!H || !h || !V)
+        goto cleanup;
+    if ((rc = ridge(mu, H, Z, n, p, lp->lambda))) {
+        ga_msg(msg, msglen, "%s: the ridge system is singular (give lambda > 0)", s->path);
+        goto cleanup;
+    }
+    memcpy(V, H, p * p * sizeof *V);
+    if (LAPACKE_dsyevd(LAPACK_ROW_MAJOR, 'V', 'U', (lapack_int)p, V, (lapack_int)p, h) != 0) {
+        rc = GA_EINVAL;
+        goto cleanup;
+    }
+    for (size_t i = 0; i < p; i++) {
+        double eh = lp->eta * h[i];
+        if (!(eh > 0 && eh < 2)) {
+            ga_msg(msg, msglen,
+                   "%s: mechanism.eta: noisy gradient descent diverges: eta * h = %.6g for an "
+                   "eigenvalue h = %.6g of X^T X + lambda I (need 0 < eta h < 2)", s->path, eh, h[i]);
+            rc = GA_EINVAL;
+            goto cleanup;
+        }
+    }
+    for (size_t i = 0; i < p; i++)
+        for (size_t j = 0; j < p; j++) {
+            double v = 0;
+            for (size_t k = 0; k < p; k++) {
+                double eh = lp->eta * h[k];
+                v += V[i * p + k] * V[j * p + k] * 2 * lp->eta * lp->sigma * lp->sigma / (eh * (2 - eh));
+            }
+            cov[i * p + j] = v;
+        }
+    rc = GA_OK;
+cleanup:
+    free(H);
+    free(h);
+    free(V);
+    return rc;
+}
+
+/* Sketched least squares (NDIS paper, M_LS): rows [b | y], augmented by [sigma I | 0];
+ * x = (B^T B + sigma^2 I)^{-1} B^T y, e = y_aug - B_aug x, law N(x, ||e||^2 (B^T B + sigma^2 I)^{-1} / r). */
+static int law_linear_regression(double *mu, double *cov, const double *Z, size_t n,
+                                 const ga_spec *s, const void *vp, char *msg, size_t msglen)
+{
+    const law_par *lp = vp;
+    size_t p = lp->p;
+    double *H = malloc(p * p * sizeof *H);
+    if (!H)
+        return GA_ENOMEM;
+    int rc = ridge(mu, H, Z, n, p, lp->sigma * lp->sigma);
+    if (rc) {
+        ga_msg(msg, msglen, "%s: B^T B is singular: give mechanism.sigma > 0 (augmentation)", s->path);
+        free(H);
+        return rc;
+    }
+    double e2 = lp->sigma * lp->sigma * cblas_ddot((int)p, mu, 1, mu, 1);
+    for (size_t i = 0; i < n; i++) {
+        double r = Z[i * (p + 1) + p] - cblas_ddot((int)p, Z + i * (p + 1), 1, mu, 1);
+        e2 += r * r;
+    }
+    rc = spd_inverse(cov, H, p);
+    for (size_t i = 0; i < p * p; i++)
+        cov[i] *= e2 / lp->r;
+    free(H);
+    return rc;
+}
+
+/* Bayesian logistic regression, rows [x | label], labels 0/1 or -1/+1: theta = MAP of
+ * sum log sigma(y x^T t) - lambda/2 ||t||^2 (Newton with step halving); law
+ * N(theta, (lambda I + X^T X / 4)^{-1} + sigma^2 I) (the Bohning bound on the Hessian). */
+static int law_logistic(double *mu, double *cov, const double *Z, size_t n, const ga_spec *s,
+                        const void *vp, char *msg, size_t msglen)
+{
+    const law_par *lp = vp;
+    size_t p = lp->p;
+    int rc = GA_ENOMEM;
+    double *g = malloc(p * sizeof *g), *Hm = malloc(p * p * sizeof *Hm), *st = malloc(p * sizeof *st),
+           *t2 = malloc(p * sizeof *t2);
+    if (!g || !Hm || !st || !t2)
+        goto cleanup;
+    memset(mu, 0, p * sizeof *mu);
+    double f = 0;
+    for (int it = 0; it < 100; it++) {
+        /* gradient and Hessian of the negative log posterior */
+        memset(g, 0, p * sizeof *g);
+        memset(Hm, 0, p * p * sizeof *Hm);
+        f = 0.5 * lp->lambda * cblas_ddot((int)p, mu, 1, mu, 1);
+        for (size_t i = 0; i < n; i++) {
+            const double *x = Z + i * (p + 1);
+            double y = x[p] > 0 ? 1 : -1, m = y * cblas_ddot((int)p, x, 1, mu, 1);
+            double sg = 1 / (1 + exp(m)); /* sigma(-m) */
+            f += m > 0 ? log1p(exp(-m)) : -m + log1p(exp(m));
+            for (size_t a = 0; a < p; a++) {
+                g[a] -= sg * y * x[a];
+                for (size_t b = 0; b <= a; b++)
+                    Hm[a * p + b] += sg * (1 - sg) * x[a] * x[b];
+            }
+        }
+        for (size_t a = 0; a < p; a++) {
+            g[a] += lp->lambda * mu[a];
+            Hm[a * p + a] += lp->lambda;
+            for (size_t b = 0; b < a; b++)
+                Hm[b * p + a] = Hm[a * p + b];
+        }
+        double gn = cblas_dnrm2((int)p, g, 1);
+        if (gn <= 1e-13 * (1 + cblas_dnrm2((int)p, mu, 1) * lp->lambda + n))
+            break;
+        if (spd_solve(st, Hm, g, p, 1)) {
+            ga_msg(msg, msglen, "%s: logistic regression: singular Hessian (give lambda > 0)", s->path);
+            rc = GA_EINVAL;
+            goto cleanup;
+        }
+        /* damped Newton: halve until the objective decreases */
+        double step = 1;
+        for (int h = 0; h < 60; h++, step *= 0.5) {
+            for (size_t a = 0; a < p; a++)
+                t2[a] = mu[a] - step * st[a];
+            double f2 = 0.5 * lp->lambda * cblas_ddot((int)p, t2, 1, t2, 1);
+            for (size_t i = 0; i < n; i++) {
+                const double *x = Z + i * (p + 1);
+                double y = x[p] > 0 ? 1 : -1, m = y * cblas_ddot((int)p, x, 1, t2, 1);
+                f2 += m > 0 ? log1p(exp(-m)) : -m + log1p(exp(m));
+            }
+            if (f2 <= f)
+                break;
+        }
+        memcpy(mu, t2, p * sizeof *mu);
+    }
+    /* covariance (lambda I + X^T X / 4)^{-1} + sigma^2 I */
+    double *X = malloc((n ? n : 1) * p * sizeof *X);
+    if (!X)
+        goto cleanup;
+    for (size_t i = 0; i < n; i++)
+        memcpy(X + i * p, Z + i * (p + 1), p * sizeof *X);
+    gram(Hm, X, n, p, 0);
+    free(X);
+    for (size_t i = 0; i < p * p; i++)
+        Hm[i] *= 0.25;
+    for (size_t i = 0; i < p; i++)
+        Hm[i * p + i] += lp->lambda;
+    if ((rc = spd_inverse(cov, Hm, p)))
+        goto cleanup;
+    for (size_t i = 0; i < p; i++)
+        cov[i * p + i] += lp->sigma * lp->sigma;
+    rc = GA_OK;
+cleanup:
+    free(g);
+    free(Hm);
+    free(st);
+    free(t2);
+    return rc;
+}
+
+/* GP regression posterior at public query points, rows [x | y]; kernel rbf
+ * s2 exp(-|x - x'|^2 / (2 l^2)) or linear x^T x'; noise variance s_n^2; released law
+ * N(K*^T (K + s_n^2 I)^{-1} y, K** - K*^T (K + s_n^2 I)^{-1} K* + sigma^2 I). */
+static double kern(const law_par *lp, const double *a, const double *b, size_t p)
+{
+    if (lp->linear_kernel)
+        return cblas_ddot((int)p, a, 1, b, 1);
+    double d2 = 0;
+    for (size_t i = 0; i < p; i++)
+        d2 += (a[i] - b[i]) * (a[i] - b[i]);
+    return lp->signal_var * exp(-0.5 * d2 / (lp->lengthscale * lp->lengthscale));
+}
+
+static int law_gp(double *mu, double *cov, const double *Z, size_t n, const ga_spec *s,
+                  const void *vp, char *msg, size_t msglen)
+{
+    const law_par *lp = vp;
+    size_t p = lp->p, q = lp->nq;
+    int rc = GA_ENOMEM;
+    double *K = malloc((n ? n * n : 1) * sizeof *K), *Ks = malloc((n ? n : 1) * q * sizeof *Ks),
+           *A = malloc((n ? n : 1) * (q + 1) * sizeof *A), *B = malloc((n ? n : 1) * (q + 1) * sizeof *B);
+    if (!K || !Ks || !A || !B)
+        goto cleanup;
+    for (size_t i = 0; i < n; i++) {
+        for (size_t j = 0; j <= i; j++)
+            K[i * n + j] = K[j * n + i] = kern(lp, Z + i * (p + 1), Z + j * (p + 1), p);
+        K[i * n + i] += lp->noise_var;
+        for (size_t a = 0; a < q; a++)
+            Ks[i * q + a] = kern(lp, Z + i * (p + 1), lp->query + a * p, p);
+    }
+    /* B = [y | K*], A = (K + s_n^2 I)^{-1} B */
+    for (size_t i = 0; i < n; i++) {
+        B[i * (q + 1)] = Z[i * (p + 1) + p];
+        memcpy(B + i * (q + 1) + 1, Ks + i * q, q * sizeof *B);
+    }
+    if (n && spd_solve(A, K, B, n, q + 1)) {
+        ga_msg(msg, msglen, "%s: the GP kernel matrix is singular (give noise_variance > 0)", s->path);
+        rc = GA_EINVAL;
+        goto cleanup;
+    }
+    for (size_t a = 0; a < q; a++) {
+        double m = 0;
+        for (size_t i = 0; i < n; i++)
+            m += Ks[i * q + a] * A[i * (q + 1)];
+        mu[a] = m;
+        for (size_t b = 0; b <= a; b++) {
+            double c = kern(lp, lp->query + a * p, lp->query + b * p, p);
+            for (size_t i = 0; i < n; i++)
+                c -= Ks[i * q + a] * A[i * (q + 1) + 1 + b];
+            cov[a * q + b] = cov[b * q + a] = c;
+        }
+        cov[a * q + a] += lp->sigma * lp->sigma;
+    }
+    for (size_t a = 0; a < q; a++)
+        for (size_t b = 0; b < a; b++)
+            cov[a * q + b] = cov[b * q + a] = 0.5 * (cov[a * q + b] + cov[b * q + a]);
+    rc = GA_OK;
+cleanup:
+    free(K);
+    free(Ks);
+    free(A);
+    free(B);
+    return rc;
+}
+
+/* generic: law on D and on each neighbour */
+static int build_generic(ga_spec *s, law_fn law, const law_par *lp, size_t dim, char *msg,
+                         size_t msglen)
+{
+    if (s->data.n == 0)
+        return ga_spec_fail(s, s->mechanism, "dataset", msg, msglen,
+                            "missing: this kind derives its output law from a dataset");
+    double *mu = malloc(dim * sizeof *mu), *cov = malloc(dim * dim * sizeof *cov);
+    if (!mu || !cov) {
+        free(mu);
+        free(cov);
+        return GA_ENOMEM;
+    }
+    int rc = law(mu, cov, s->data.x, s->data.n, s, lp, msg, msglen);
+    size_t nn = nb_count(s);
+    for (size_t k = 0; k < nn && rc == GA_OK; k++) {
+        double *Dp;
+        size_t m;
+        char name[96];
+        int r = nb_make(s, k, &Dp, &m, name, sizeof name);
+        if (r == -2) {
+            rc = GA_ENOMEM;
+            break;
+        }
+        if (r) {
+            ga_msg(msg, msglen, "%s: neighbours.rows: row %zu does not exist (the dataset has %zu rows)",
+                   s->path, (s->rows ? s->rows[k] : k) + 1, s->data.n);
+            rc = GA_EINVAL;
+            break;
+        }
+        double *mu2 = malloc(dim * sizeof *mu2), *cov2 = malloc(dim * dim * sizeof *cov2);
+        if (!mu2 || !cov2) {
+            free(mu2);
+            free(cov2);
+            free(Dp);
+            rc = GA_ENOMEM;
+            break;
+        }
+        rc = law(mu2, cov2, Dp, m, s, lp, msg, msglen);
+        free(Dp);
+        if (rc == GA_OK)
+            rc = ga_spec_add_pair(s, name, dim, 1, dup(mu, dim), dup(cov, dim * dim), mu2, cov2);
+        else {
+            free(mu2);
+            free(cov2);
+        }
+    }
+    free(mu);
+    free(cov);
+    return rc;
+}
+
+/* ------------------------------------------------------------ the kinds */
+
+static int need_positive(ga_spec *s, const char *key, double v, int allow_zero, char *msg, size_t msglen)
+{
+    if (allow_zero ? v >= 0 : v > 0)
+        return GA_OK;
+    char what[128];
+    snprintf(what, sizeof what, "must be %s (got %g)", allow_zero ? ">= 0" : "> 0", v);
+    char path[64];
+    snprintf(path, sizeof path, "mechanism.%s", key);
+    return ga_spec_fail(s, ga_node_get(s->mechanism, key), path, msg, msglen, what);
+}
+
+/* 1-D pair N(m, v1) vs N(0, v2) with r columns */
+static int add_1d(ga_spec *s, const char *name, double m, double v1, double v2, double r)
+{
+    double *mx = malloc(sizeof *mx), *my = malloc(sizeof *my), *sx = malloc(sizeof *sx),
+           *sy = malloc(sizeof *sy);
+    if (!mx || !my || !sx || !sy) {
+        free(mx);
+        free(my);
+        free(sx);
+        free(sy);
+        return GA_ENOMEM;
+    }
+    *mx = m;
+    *my = 0;
+    *sx = v1;
+    *sy = v2;
+    return ga_spec_add_pair(s, name, 1, r, mx, sx, my, sy);
+}
+
+static int build_gaussian_mechanism(ga_spec *s, char *msg, size_t msglen)
+{
+    static const char *const keys[] = {"kind", "sensitivity", "sigma", NULL};
+    int rc = ga_spec_check_map(s, s->mechanism, "mechanism", keys, msg, msglen);
+    double sens, sigma;
+    if (rc || (rc = ga_spec_mech_number(s, "sensitivity", &sens, 1, msg, msglen)) ||
+        (rc = ga_spec_mech_number(s, "sigma", &sigma, 1, msg, msglen)) ||
+        (rc = need_positive(s, "sensitivity", sens, 0, msg, msglen)) ||
+        (rc = need_positive(s, "sigma", sigma, 0, msg, msglen)))
+        return rc;
+    /* by rotation and translation invariance every pair of neighbours with
+     * ||f(D) - f(D')|| = t is the 1-D pair N(t, sigma^2) vs N(0, sigma^2), and delta increases
+     * with t: the pair at t = sensitivity is the proven worst case */
+    s->verified = 1;
+    snprintf(s->verified_note, sizeof s->verified_note,
+             "worst case over all neighbours with ||f(D) - f(D')|| <= %g (the profile of the "
+             "Gaussian mechanism depends only on that distance and increases with it)", sens);
+    char name[96];
+    snprintf(name, sizeof name, "worst case: ||f(D) - f(D')|| = %g", sens);
+    return add_1d(s, name, sens, sigma * sigma, sigma * sigma, 1);
+}
+
+static int build_matrix_masking(ga_spec *s, char *msg, size_t msglen)
+{
+    static const char *const keys[] = {"kind", "sigma", NULL};
+    int rc = ga_spec_check_map(s, s->mechanism, "mechanism", keys, msg, msglen);
+    double sigma;
+    if (rc || (rc = ga_spec_mech_number(s, "sigma", &sigma, 1, msg, msglen)) ||
+        (rc = need_positive(s, "sigma", sigma, 0, msg, msglen)))
+        return rc;
+    if (s->relation == GA_REL_REMOVE_ONE || s->relation == GA_REL_ADD_ONE || !s->relation)
+        return ga_spec_fail(s, s->mechanism, "neighbours", msg, msglen,
+                            "matrix_masking releases D + sigma N, whose shape changes when a row "
+                            "is removed or added: use zero_out or replace_one");
+    /* D + sigma N vs D' + sigma N: a Gaussian mechanism whose mean moves by the changed row */
+    size_t d = s->data.d, nn = nb_count(s);
+    if (s->data.n == 0)
+        return ga_spec_fail(s, s->mechanism, "dataset", msg, msglen, "missing: the data matrix");
+    for (size_t k = 0; k < nn && rc == GA_OK; k++) {
+        double *Dp;
+        size_t m;
+        char name[96];
+        if (nb_make(s, k, &Dp, &m, name, sizeof name))
+            return ga_spec_fail(s, s->mechanism, "neighbours.rows", msg, msglen, "a row number exceeds the dataset");
+        double t = 0;
+        for (size_t i = 0; i < m * d; i++)
+            t += (Dp[i] - s->data.x[i]) * (Dp[i] - s->data.x[i]);
+        free(Dp);
+        rc = add_1d(s, name, sqrt(t), sigma * sigma, sigma * sigma, 1);
+    }
+    if (rc == GA_OK && s->has_universe) {
+        /* zero_out / replace within norm l rows: ||v - v'|| <= 2 l (replace) or l (zero_out) */
+        double t = (s->relation == GA_REL_ZERO_OUT ? 1 : 2) * s->row_norm_bound;
+        s->verified = 1;
+        snprintf(s->verified_note, sizeof s->verified_note,
+                 "worst case over all neighbours in the universe (rows of norm <= %g): the "
+                 "release is a Gaussian mechanism with sensitivity %g", s->row_norm_bound, t);
+        rc = add_1d(s, "universe worst case", t, sigma * sigma, sigma * sigma, 1);
+    }
+    return rc;
+}
+
+/* Gaussian sketch D^T G + sigma N with r columns: each column ~ N(0, D^T D + sigma^2 I).
+ * Removing row v is a rank-one change: whitened by the smaller covariance it is the 1-D pair
+ * N(0, 1/(1 - p)) vs N(0, 1) with r columns, p = v^T (D^T D + sigma^2 I)^{-1} v the ridge
+ * leverage of v; adding row c: p' = q/(1 + q), q = c^T (D^T D + sigma^2 I)^{-1} c, roles
+ * swapped. All remove-one pairs come from one Cholesky factor and n triangular solves. */
+static int build_sketch(ga_spec *s, char *msg, size_t msglen)
+{
+    static const char *const keys[] = {"kind", "columns", "noise_sigma", NULL};
+    int rc = ga_spec_check_map(s, s->mechanism, "mechanism", keys, msg, msglen);
+    double r, sigma = 0;
+    if (rc || (rc = ga_spec_mech_number(s, "columns", &r, 1, msg, msglen)))
+        return rc;
+    if (!(r >= 1 && r == floor(r) && r <= 1e9))
+        return ga_spec_fail(s, ga_node_get(s->mechanism, "columns"), "mechanism.columns", msg,
+                            msglen, "must be a whole number >= 1");
+    rc = ga_spec_mech_number(s, "noise_sigma", &sigma, 0, msg, msglen);
+    if (rc > 0 || (rc == GA_OK && (rc = need_positive(s, "noise_sigma", sigma, 1, msg, msglen))))
+        return rc;
+    if (s->data.n == 0)
+        return ga_spec_fail(s, s->mechanism, "dataset", msg, msglen, "missing: the data matrix D");
+    size_t n = s->data.n, d = s->data.d;
+    if (d > GA_SPEC_MAX_DIM)
+        return ga_spec_fail(s, s->mechanism, "dataset", msg, msglen, "too many columns");
+    double *S = malloc(d * d * sizeof *S), *w = malloc(d * sizeof *w), *ev = malloc(d * sizeof *ev);
+    rc = GA_ENOMEM;
+    if (!S || !w || !ev)
+        goto cleanup;
+    gram(S, s->data.x, n, d, sigma * sigma);
+    double *E = malloc(d * d * sizeof *E);
+    if (!E)
+        goto cleanup;
+    memcpy(E, S, d * d * sizeof *E);
+    lapack_int info = LAPACKE_dsyevd(LAPACK_ROW_MAJOR, 'N', 'U', (lapack_int)d, E, (lapack_int)d, ev);
+    free(E);
+    if (info != 0 || !(ev[0] > 64 * d * DBL_EPSILON * ev[d - 1])) {
+        rc = ga_spec_fail(s, s->mechanism, "mechanism.noise_sigma", msg, msglen,
+                          "D^T D + sigma^2 I is singular: the data do not span all columns; "
+                          "give noise_sigma > 0");
+        goto cleanup;
+    }
+    if (LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'L', (lapack_int)d, S, (lapack_int)d) != 0) {
+        rc = GA_EINVAL;
+        goto cleanup;
+    }
+    int rel = s->relation ? s->relation : GA_REL_REMOVE_ONE;
+    rc = GA_OK;
+    if (rel == GA_REL_REPLACE_ONE) {
+        /* rank-two changes: the general reduction per pair */
+        free(S);
+        free(w);
+        free(ev);
+        return ga_spec_fail(s, s->mechanism, "neighbours", msg, msglen,
+                            "replace_one is not available for sketch in this version (use "
+                            "remove_one or add_one: replacing is removing then adding)");
+    }
+    size_t nn = rel == GA_REL_ADD_ONE ? s->candidates.n : (s->rows ? s->nrows_sel : n);
+    for (size_t k = 0; k < nn && rc == GA_OK; k++) {
+        size_t row = rel == GA_REL_ADD_ONE ? k : (s->rows ? s->rows[k] : k);
+        const double *v = rel == GA_REL_ADD_ONE ? s->candidates.x + k * d : s->data.x + row * d;
+        if (rel == GA_REL_ADD_ONE && s->candidates.d != d) {
+            rc = ga_spec_fail(s, s->mechanism, "neighbours.candidates", msg, msglen,
+                              "candidate rows must have as many columns as the dataset");
+            break;
+        }
+        if (rel != GA_REL_ADD_ONE && row >= n) {
+            rc = ga_spec_fail(s, s->mechanism, "neighbours.rows", msg, msglen, "a row number exceeds the dataset");
+            break;
+        }
+        memcpy(w, v, d * sizeof *w);
+        cblas_dtrsv(CblasRowMajor, CblasLower, CblasNoTrans, CblasNonUnit, (int)d, S, (int)d, w, 1);
+        double q = cblas_ddot((int)d, w, 1, w, 1);
+        char name[96];
+        if (rel == GA_REL_ADD_ONE) {
+            double p = q / (1 + q);
+            snprintf(name, sizeof name, "add candidate %zu (leverage %.6g)", k + 1, p);
+            rc = add_1d(s, name, 0, 1, 1 / (1 - p), r);
+        } else {
+            /* remove or zero out: the row is part of D, q is its leverage p < 1 */
+            snprintf(name, sizeof name, "%s row %zu (leverage %.6g)",
+                     rel == GA_REL_ZERO_OUT ? "zero out" : "remove", row + 1, q);
+            rc = add_1d(s, name, 0, 1 / (1 - q), 1, r);
+        }
+    }
+    if (rc == GA_OK && s->has_universe) {
+        /* rows of norm <= l: p <= min(l^2/lambda_min(S), l^2/(l^2 + sigma^2)) for a row of D
+         * (S >= v v^T + sigma^2 I), and q <= l^2/lambda_min(S) for an added row; the
+         * profile increases with the leverage (NDIS paper), so these pairs are the worst */
+        double l2 = s->row_norm_bound * s->row_norm_bound;
+        double pw = fmin(l2 / ev[0], sigma > 0 ? l2 / (l2 + sigma * sigma) : 1);
+        s->verified = 1;
+        char name[128];
+        if (rel == GA_REL_ADD_ONE) {
+            double qw = l2 / ev[0], p = qw / (1 + qw);
+            snprintf(name, sizeof name, "universe worst case: add a row of norm %g (leverage <= %.6g)",
+                     s->row_norm_bound, p);
+            rc = add_1d(s, name, 0, 1, 1 / (1 - p), r);
+        } else if (pw < 1) {
+            snprintf(name, sizeof name, "universe worst case: remove a row of norm %g (leverage <= %.6g)",
+                     s->row_norm_bound, pw);
+            rc = add_1d(s, name, 0, 1 / (1 - pw), 1, r);
+        } else {
+            s->verified = 0;
+        }
+        if (s->verified)
+            snprintf(s->verified_note, sizeof s->verified_note,
+                     "worst case over every neighbour of D whose changed row has norm <= %g "
+                     "(leverage bound l^2/(lambda_min + sigma^2), profile increasing in leverage)",
+                     s->row_norm_bound);
+    }
+cleanup:
+    free(S);
+    free(w);
+    free(ev);
+    return rc;
+}
+
+/* kinds with a law on rows [x | y] */
+static int build_regression_kind(ga_spec *s, char *msg, size_t msglen)
+{
+    law_par lp = {0};
+    law_fn law;
+    size_t dim;
+    int rc;
+    if (s->data.n == 0)
+        return ga_spec_fail(s, s->mechanism, "dataset", msg, msglen,
+                            "missing: rows [x_1, ..., x_p, y] (the last column is the target)");
+    if (s->data.d < 2)
+        return ga_spec_fail(s, s->mechanism, "dataset", msg, msglen,
+                            "needs at least two columns: features and the target (last column)");
+    lp.p = s->data.d - 1;
+    if ((s->relation == GA_REL_ADD_ONE || s->relation == GA_REL_REPLACE_ONE) &&
+        s->candidates.d != s->data.d)
+        return ga_spec_fail(s, s->mechanism, "neighbours.candidates", msg, msglen,
+                            "candidate rows must have as many columns as the dataset");
+    if (!strcmp(s->kind, "output_perturbation")) {
+        static const char *const keys[] = {"kind", "lambda", "sigma", NULL};
+        if ((rc = ga_spec_check_map(s, s->mechanism, "mechanism", keys, msg, msglen)) ||
+            (rc = ga_spec_mech_number(s, "lambda", &lp.lambda, 1, msg, msglen)) ||
+            (rc = ga_spec_mech_number(s, "sigma", &lp.sigma, 1, msg, msglen)) ||
+            (rc = need_positive(s, "lambda", lp.lambda, 1, msg, msglen)) ||
+            (rc = need_positive(s, "sigma", lp.sigma, 0, msg, msglen)))
+            return rc;
+        law = law_output_perturbation;
+        dim = lp.p;
+    } else if (!strcmp(s->kind, "noisy_gradient_descent")) {
+        static const char *const keys[] = {"kind", "lambda", "eta", "sigma", NULL};
+        if ((rc = ga_spec_check_map(s, s->mechanism, "mechanism", keys, msg, msglen)) ||
+            (rc = ga_spec_mech_number(s, "lambda", &lp.lambda, 1, msg, msglen)) ||
+            (rc = ga_spec_mech_number(s, "eta", &lp.eta, 1, msg, msglen)) ||
+            (rc = ga_spec_mech_number(s, "sigma", &lp.sigma, 1, msg, msglen)) ||
+            (rc = need_positive(s, "lambda", lp.lambda, 1, msg, msglen)) ||
+            (rc = need_positive(s, "eta", lp.eta, 0, msg, msglen)) ||
+            (rc = need_positive(s, "sigma", lp.sigma, 0, msg, msglen)))
+            return rc;
+        law = law_noisy_gd;
+        dim = lp.p;
+    } else if (!strcmp(s->kind, "linear_regression")) {
+        static const char *const keys[] = {"kind", "columns", "sigma", NULL};
+        if ((rc = ga_spec_check_map(s, s->mechanism, "mechanism", keys, msg, msglen)) ||
+            (rc = ga_spec_mech_number(s, "columns", &lp.r, 1, msg, msglen)))
+            return rc;
+        rc = ga_spec_mech_number(s, "sigma", &lp.sigma, 0, msg, msglen);
+        if (rc > 0 || (rc == GA_OK && (rc = need_positive(s, "sigma", lp.sigma, 1, msg, msglen))))
+            return rc;
+        if (!(lp.r >= 1 && lp.r == floor(lp.r)))
+            return ga_spec_fail(s, ga_node_get(s->mechanism, "columns"), "mechanism.columns", msg,
+                                msglen, "must be a whole number >= 1 (the sketch size r)");
+        law = law_linear_regression;
+        dim = lp.p;
+    } else if (!strcmp(s->kind, "bayesian_logistic_regression")) {
+        static const char *const keys[] = {"kind", "lambda", "sigma", NULL};
+        if ((rc = ga_spec_check_map(s, s->mechanism, "mechanism", keys, msg, msglen)) ||
+            (rc = ga_spec_mech_number(s, "lambda", &lp.lambda, 1, msg, msglen)) ||
+            (rc = need_positive(s, "lambda", lp.lambda, 0, msg, msglen)))
+            return rc;
+        rc = ga_spec_mech_number(s, "sigma", &lp.sigma, 0, msg, msglen);
+        if (rc > 0 || (rc == GA_OK && (rc = need_positive(s, "sigma", lp.sigma, 1, msg, msglen))))
+            return rc;
+        for (size_t i = 0; i < s->data.n; i++) {
+            double y = s->data.x[i * s->data.d + lp.p];
+            if (!(y == 0 || y == 1 || y == -1)) {
+                char what[128];
+                snprintf(what, sizeof what, "row %zu: the label (last column) must be 0, 1 or -1 (got %g)", i + 1, y);
+                return ga_spec_fail(s, s->mechanism, "dataset", msg, msglen, what);
+            }
+        }
+        law = law_logistic;
+        dim = lp.p;
+    } else { /* gaussian_process_regression */
+        static const char *const keys[] = {"kind", "kernel", "lengthscale", "signal_variance",
+                                           "noise_variance", "sigma", "query", NULL};
+        if ((rc = ga_spec_check_map(s, s->mechanism, "mechanism", keys, msg, msglen)))
+            return rc;
+        const ga_node *k = ga_node_get(s->mechanism, "kernel");
+        if (!k || k->kind != GA_NODE_SCALAR || (strcmp(k->text, "rbf") && strcmp(k->text, "linear")))
+            return ga_spec_fail(s, k ? k : s->mechanism, "mechanism.kernel", msg, msglen,
+                                "must be rbf or linear");
+        lp.linear_kernel = !strcmp(k->text, "linear");
+        if (!lp.linear_kernel &&
+            ((rc = ga_spec_mech_number(s, "lengthscale", &lp.lengthscale, 1, msg, msglen)) ||
+             (rc = ga_spec_mech_number(s, "signal_variance", &lp.signal_var, 1, msg, msglen)) ||
+             (rc = need_positive(s, "lengthscale", lp.lengthscale, 0, msg, msglen)) ||
+             (rc = need_positive(s, "signal_variance", lp.signal_var, 0, msg, msglen))))
+            return rc;
+        if ((rc = ga_spec_mech_number(s, "noise_variance", &lp.noise_var, 1, msg, msglen)) ||
+            (rc = need_positive(s, "noise_variance", lp.noise_var, 0, msg, msglen)))
+            return rc;
+        rc = ga_spec_mech_number(s, "sigma", &lp.sigma, 0, msg, msglen);
+        if (rc > 0 || (rc == GA_OK && (rc = need_positive(s, "sigma", lp.sigma, 1, msg, msglen))))
+            return rc;
+        const ga_node *qn = ga_node_get(s->mechanism, "query");
+        if (!qn || qn->kind != GA_NODE_SEQ || qn->n == 0)
+            return ga_spec_fail(s, qn ? qn : s->mechanism, "mechanism.query", msg, msglen,
+                                "missing: a list of public query points [[x_1, ..., x_p], ...]");
+        double *qv = malloc(qn->n * lp.p * sizeof *qv);
+        if (!qv)
+            return GA_ENOMEM;
+        for (size_t a = 0; a < qn->n; a++) {
+            double *row;
+            size_t len;
+            char path[64];
+            snprintf(path, sizeof path, "mechanism.query[%zu]", a);
+            if ((rc = ga_spec_vector(s, qn->kids[a], path, lp.p, &row, &len, msg, msglen))) {
+                free(qv);
+                return rc;
+            }
+            memcpy(qv + a * lp.p, row, lp.p * sizeof *qv);
+            free(row);
+        }
+        lp.query = qv;
+        lp.nq = qn->n;
+        law = law_gp;
+        dim = lp.nq;
+        rc = build_generic(s, law, &lp, dim, msg, msglen);
+        free(qv);
+        return rc;
+    }
+    return build_generic(s, law, &lp, dim, msg, msglen);
+}
+
+int ga_mech_build(ga_spec *s, char *msg, size_t msglen)
+{
+    int rc;
+    if (!strcmp(s->kind, "gaussian_mechanism"))
+        rc = build_gaussian_mechanism(s, msg, msglen);
+    else if (!strcmp(s->kind, "sketch"))
+        rc = build_sketch(s, msg, msglen);
+    else if (!strcmp(s->kind, "matrix_masking"))
+        rc = build_matrix_masking(s, msg, msglen);
+    else
+        rc = build_regression_kind(s, msg, msglen);
+    if (rc == GA_OK && s->npairs == 0)
+        rc = ga_spec_fail(s, s->mechanism, "neighbours", msg, msglen,
+                          "no neighbouring pair to audit (empty candidate list or row selection)");
+    return rc;
+}
