@@ -78,6 +78,20 @@ static void json_str(FILE *out, const char *s)
     fputc('"', out);
 }
 
+/* the proven-worst-case label of specs with a universe bound */
+static void print_verified(FILE *out, const ga_spec *s, int json)
+{
+    if (json) {
+        fprintf(out, ", \"verification\": %s", s->verified ? "true" : "false");
+        if (s->verified) {
+            fprintf(out, ", \"verification_note\": ");
+            json_str(out, s->verified_note);
+        }
+    } else if (s->verified) {
+        fprintf(out, "verification: the audited pairs include the proven %s\n", s->verified_note);
+    }
+}
+
 static void json_result(FILE *out, const ga_result *r)
 {
     if (isinf(r->val))
@@ -293,10 +307,12 @@ int ga_cmd_delta(int argc, char **argv, FILE *out, FILE *err)
     if (json) {
         fprintf(out, "{\"spec\": ");
         json_str(out, l.spec.name);
+        print_verified(out, &l.spec, 1);
         fprintf(out, ", \"pairs\": [");
     } else {
-        fprintf(out, "spec: %s\n%-28s %-10s %-32s %-32s\n", l.spec.name, "pair", "epsilon",
-                "delta_XY", "delta_YX");
+        fprintf(out, "spec: %s\n", l.spec.name);
+        print_verified(out, &l.spec, 0);
+        fprintf(out, "%-28s %-10s %-32s %-32s\n", "pair", "epsilon", "delta_XY", "delta_YX");
     }
     int first = 1, warned = 0;
     for (size_t i = 0; i < l.n; i++) {
@@ -436,10 +452,12 @@ int ga_cmd_epsilon(int argc, char **argv, FILE *out, FILE *err)
     if (json) {
         fprintf(out, "{\"spec\": ");
         json_str(out, l.spec.name);
+        print_verified(out, &l.spec, 1);
         fprintf(out, ", \"delta\": %.17g, \"pairs\": [", delta);
     } else {
-        fprintf(out, "spec: %s\ndelta = %g\n%-28s %-32s %s\n", l.spec.name, delta, "pair",
-                "epsilon", "binding direction");
+        fprintf(out, "spec: %s\n", l.spec.name);
+        print_verified(out, &l.spec, 0);
+        fprintf(out, "delta = %g\n%-28s %-32s %s\n", delta, "pair", "epsilon", "binding direction");
     }
     for (size_t i = 0; i < l.n && certified; i++) {
         ga_interval iv;

@@ -609,13 +609,45 @@ static int build_sketch(ga_spec *s, char *msg, size_t msglen)
     int rel = s->relation ? s->relation : GA_REL_REMOVE_ONE;
     rc = GA_OK;
     if (rel == GA_REL_REPLACE_ONE) {
-        /* rank-two changes: the general reduction per pair */
-        free(S);
-        free(w);
-        free(ev);
-        return ga_spec_fail(s, s->mechanism, "neighbours", msg, msglen,
-                            "replace_one is not available for sketch in this version (use "
-                            "remove_one or add_one: replacing is removing then adding)");
+        /* a rank-two change S - v v^T + c c^T: explicit d x d pairs (general reduction) */
+        if (s->candidates.d != d) {
+            rc = ga_spec_fail(s, s->mechanism, "neighbours.candidates", msg, msglen,
+                              "candidate rows must have as many columns as the dataset");
+            goto cleanup;
+        }
+        double *S0 = malloc(d * d * sizeof *S0);
+        if (!S0) {
+            rc = GA_ENOMEM;
+            goto cleanup;
+        }
+        gram(S0, s->data.x, n, d, sigma * sigma);
+        size_t rows = s->rows ? s->nrows_sel : n, nc = s->candidates.n;
+        for (size_t k = 0; k < rows * nc && rc == GA_OK; k++) {
+            size_t row = s->rows ? s->rows[k / nc] : k / nc;
+            if (row >= n) {
+                rc = ga_spec_fail(s, s->mechanism, "neighbours.rows", msg, msglen,
+                                  "a row number exceeds the dataset");
+                break;
+            }
+            const double *v = s->data.x + row * d, *c = s->candidates.x + (k % nc) * d;
+            double *sy = malloc(d * d * sizeof *sy), *mz = calloc(d, sizeof *mz),
+                   *my = calloc(d, sizeof *my);
+            if (!sy || !mz || !my) {
+                free(sy);
+                free(mz);
+                free(my);
+                rc = GA_ENOMEM;
+                break;
+            }
+            for (size_t a = 0; a < d; a++)
+                for (size_t b = 0; b < d; b++)
+                    sy[a * d + b] = S0[a * d + b] - v[a] * v[b] + c[a] * c[b];
+            char name[96];
+            snprintf(name, sizeof name, "replace row %zu by candidate %zu", row + 1, k % nc + 1);
+            rc = ga_spec_add_pair(s, name, d, r, mz, dup(S0, d * d), my, sy);
+        }
+        free(S0);
+        goto cleanup;
     }
     size_t nn = rel == GA_REL_ADD_ONE ? s->candidates.n : (s->rows ? s->nrows_sel : n);
     for (size_t k = 0; k < nn && rc == GA_OK; k++) {

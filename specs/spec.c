@@ -442,6 +442,10 @@ static int parse_csv(ctx_t *c, const ga_node *n, const char *path, const char *f
         rc = fail(c, n, path, "%s: no data rows (empty dataset)", full);
         goto cleanup;
     }
+    if ((double)rows * (double)cols * sizeof(double) > 8.0 * (1 << 30)) {
+        rc = fail(c, n, path, "%s: %zu x %zu values need more than the 8 GiB cap", full, rows, cols);
+        goto cleanup;
+    }
     ds->x = malloc(rows * cols * sizeof *ds->x);
     if (!ds->x) {
         rc = fail(c, n, path, "%s: %zu x %zu values do not fit in memory", full, rows, cols);

@@ -370,3 +370,83 @@ Test(mechanisms, malformed_catalogue_specs)
         free(err);
     }
 }
+
+static void write_spec(char *path, const char *yaml)
+{
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fputs(yaml, f);
+    fclose(f);
+}
+
+Test(mechanisms, sketch_add_and_replace_and_gp_linear_kernel)
+{
+    /* add_one: leverage of the added row c in D + c is q/(1+q), q = c^T S^{-1} c, and the
+     * pair is the remove pair with the roles swapped */
+    char path[] = "/tmp/ga_mech2XXXXXX";
+    write_spec(path, "gaussaudit: 1\nmechanism: {kind: sketch, columns: 7, noise_sigma: 0.5}\n"
+                     "dataset: {rows: [[1, 0], [0.5, 1], [-0.3, 0.8]]}\n"
+                     "neighbours: {relation: add_one, candidates: [[0.6, -0.2]]}\n");
+    ga_spec s;
+    load(&s, path);
+    unlink(path);
+    cr_assert(s.npairs == 1);
+    double S[4] = {1 + 0.25 + 0.09, 0.5 - 0.24, 0.5 - 0.24, 1 + 0.64}, c[2] = {0.6, -0.2}, x[2];
+    gsl_spd_solve(x, S, 0.25, c, 2);
+    double q = c[0] * x[0] + c[1] * x[1], lev = q / (1 + q), rho = 1 / (1 - lev), r = 7, eps = 0.3;
+    /* delta_{Y,X} of the add pair is delta_{X,Y} of the remove pair with this leverage */
+    double t0 = 2 * (eps + 0.5 * r * log(rho)) / (rho - 1);
+    double ref = gsl_sf_gamma_inc_Q(r / 2, t0 / 2) - exp(eps) * gsl_sf_gamma_inc_Q(r / 2, rho * t0 / 2);
+    ga_pair *p = reduce(&s.pairs[0]);
+    ga_gchisq_work *w = ga_gchisq_work_alloc();
+    ga_delta D;
+    ga_pair_delta(&D, p, eps, GA_DELTA_AUTO, NULL, w);
+    cr_expect(fabs(D.yx.val - ref) < 1e-12 + 1e-9 * ref, "add_one: %.17g vs %.17g", D.yx.val, ref);
+    ga_pair_free(p);
+    ga_spec_clear(&s);
+    /* replace_one by the same row: identical laws, delta = 0 (TV = 0) */
+    char path2[] = "/tmp/ga_mech3XXXXXX";
+    write_spec(path2, "gaussaudit: 1\nmechanism: {kind: sketch, columns: 3, noise_sigma: 0.5}\n"
+                      "dataset: {rows: [[1, 0], [0.5, 1], [-0.3, 0.8]]}\n"
+                      "neighbours: {relation: replace_one, rows: [2], candidates: [[0.5, 1], [0, 0]]}\n");
+    load(&s, path2);
+    unlink(path2);
+    cr_assert(s.npairs == 2);
+    p = reduce(&s.pairs[0]);
+    ga_pair_delta(&D, p, 0, GA_DELTA_AUTO, NULL, w);
+    cr_expect(D.xy.val < 1e-15 && D.yx.val < 1e-15, "same row: %.3g %.3g", D.xy.val, D.yx.val);
+    ga_pair_free(p);
+    /* replacing by zero equals zero_out / remove for the sketch covariance */
+    p = reduce(&s.pairs[1]);
+    ga_pair_delta(&D, p, 0.2, GA_DELTA_AUTO, NULL, w);
+    ga_pair_free(p);
+    ga_spec_clear(&s);
+    char path3[] = "/tmp/ga_mech4XXXXXX";
+    write_spec(path3, "gaussaudit: 1\nmechanism: {kind: sketch, columns: 3, noise_sigma: 0.5}\n"
+                      "dataset: {rows: [[1, 0], [0.5, 1], [-0.3, 0.8]]}\n"
+                      "neighbours: {relation: remove_one, rows: [2]}\n");
+    load(&s, path3);
+    unlink(path3);
+    p = reduce(&s.pairs[0]);
+    ga_delta R;
+    ga_pair_delta(&R, p, 0.2, GA_DELTA_AUTO, NULL, w);
+    cr_expect(fabs(R.xy.val - D.xy.val) < 1e-12 && fabs(R.yx.val - D.yx.val) < 1e-12,
+              "replace by 0 %.17g/%.17g vs remove %.17g/%.17g", D.xy.val, D.yx.val, R.xy.val, R.yx.val);
+    ga_pair_free(p);
+    ga_spec_clear(&s);
+    /* GP with a linear kernel: mean x*^T (X^T X + s_n^2 I)^{-1} X^T y (push-through identity) */
+    char path4[] = "/tmp/ga_mech5XXXXXX";
+    write_spec(path4, "gaussaudit: 1\nmechanism: {kind: gaussian_process_regression, kernel: linear, "
+                      "noise_variance: 0.3, query: [[0.5, -1]]}\n"
+                      "dataset: {rows: [[1, 0, 2], [0.5, 1, 1], [-0.3, 0.8, 0]]}\n");
+    load(&s, path4);
+    unlink(path4);
+    double XtX[4], Xty[2], th[2];
+    normal_equations(XtX, Xty, &s.data, SIZE_MAX);
+    gsl_spd_solve(th, XtX, 0.3, Xty, 2);
+    double m = 0.5 * th[0] - th[1];
+    cr_expect(fabs(s.pairs[0].mu_x[0] - m) < 1e-13, "GP linear mean %.17g vs %.17g", s.pairs[0].mu_x[0], m);
+    ga_spec_clear(&s);
+    ga_gchisq_work_free(w);
+}
