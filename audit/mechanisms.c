@@ -502,24 +502,91 @@ static int add_1d(ga_spec *s, const char *name, double m, double v1, double v2, 
 
 static int build_gaussian_mechanism(ga_spec *s, char *msg, size_t msglen)
 {
-    static const char *const keys[] = {"kind", "sensitivity", "sigma", NULL};
+    static const char *const keys[] = {"kind", "sensitivity", "sigma", "noise_cov", "f",
+                                       "f_neighbours", NULL};
     int rc = ga_spec_check_map(s, s->mechanism, "mechanism", keys, msg, msglen);
-    double sens, sigma;
-    if (rc || (rc = ga_spec_mech_number(s, "sensitivity", &sens, 1, msg, msglen)) ||
-        (rc = ga_spec_mech_number(s, "sigma", &sigma, 1, msg, msglen)) ||
-        (rc = need_positive(s, "sensitivity", sens, 0, msg, msglen)) ||
-        (rc = need_positive(s, "sigma", sigma, 0, msg, msglen)))
+    if (rc)
         return rc;
-    /* by rotation and translation invariance every pair of neighbours with
-     * ||f(D) - f(D')|| = t is the 1-D pair N(t, sigma^2) vs N(0, sigma^2), and delta increases
-     * with t: the pair at t = sensitivity is the proven worst case */
-    s->verified = 1;
-    snprintf(s->verified_note, sizeof s->verified_note,
-             "worst case over all neighbours with ||f(D) - f(D')|| <= %g (the profile of the "
-             "Gaussian mechanism depends only on that distance and increases with it)", sens);
-    char name[96];
-    snprintf(name, sizeof name, "worst case: ||f(D) - f(D')|| = %g", sens);
-    return add_1d(s, name, sens, sigma * sigma, sigma * sigma, 1);
+    const ga_node *fn = ga_node_get(s->mechanism, "f");
+    double sigma = 0;
+    rc = ga_spec_mech_number(s, "sigma", &sigma, 0, msg, msglen);
+    if (rc > 0 || (rc == GA_OK && (rc = need_positive(s, "sigma", sigma, 0, msg, msglen))))
+        return rc;
+    int have_sigma = rc == GA_OK;
+    if (!fn) {
+        /* by sensitivity: by rotation and translation invariance every pair of neighbours
+         * with ||f(D) - f(D')|| = t is the 1-D pair N(t, sigma^2) vs N(0, sigma^2), and delta
+         * increases with t: the pair at t = sensitivity is the proven worst case */
+        double sens;
+        if ((rc = ga_spec_mech_number(s, "sensitivity", &sens, 1, msg, msglen)) ||
+            (rc = need_positive(s, "sensitivity", sens, 0, msg, msglen)))
+            return rc;
+        if (!have_sigma)
+            return ga_spec_fail(s, s->mechanism, "mechanism.sigma", msg, msglen,
+                                "missing (required with sensitivity)");
+        if (ga_node_get(s->mechanism, "noise_cov"))
+            return ga_spec_fail(s, ga_node_get(s->mechanism, "noise_cov"), "mechanism.noise_cov",
+                                msg, msglen, "goes with explicit outputs f and f_neighbours");
+        s->verified = 1;
+        snprintf(s->verified_note, sizeof s->verified_note,
+                 "worst case over all neighbours with ||f(D) - f(D')|| <= %g (the profile of the "
+                 "Gaussian mechanism depends only on that distance and increases with it)", sens);
+        char name[96];
+        snprintf(name, sizeof name, "worst case: ||f(D) - f(D')|| = %g", sens);
+        return add_1d(s, name, sens, sigma * sigma, sigma * sigma, 1);
+    }
+    /* explicit outputs: f(D) and a list of f(D'), noise sigma^2 I or noise_cov */
+    if (ga_node_get(s->mechanism, "sensitivity"))
+        return ga_spec_fail(s, ga_node_get(s->mechanism, "sensitivity"), "mechanism.sensitivity",
+                            msg, msglen, "give either sensitivity or explicit outputs f");
+    double *f;
+    size_t d;
+    if ((rc = ga_spec_vector(s, fn, "mechanism.f", 0, &f, &d, msg, msglen)))
+        return rc;
+    double *cov = NULL;
+    const ga_node *nc = ga_node_get(s->mechanism, "noise_cov");
+    if (nc && have_sigma) {
+        free(f);
+        return ga_spec_fail(s, nc, "mechanism.noise_cov", msg, msglen, "give sigma or noise_cov, not both");
+    }
+    if (nc) {
+        if ((rc = ga_spec_matrix(s, nc, "mechanism.noise_cov", d, &cov, msg, msglen))) {
+            free(f);
+            return rc;
+        }
+    } else if (have_sigma) {
+        cov = calloc(d * d, sizeof *cov);
+        if (!cov) {
+            free(f);
+            return GA_ENOMEM;
+        }
+        for (size_t i = 0; i < d; i++)
+            cov[i * d + i] = sigma * sigma;
+    } else {
+        free(f);
+        return ga_spec_fail(s, s->mechanism, "mechanism.sigma", msg, msglen,
+                            "missing: give sigma or noise_cov");
+    }
+    const ga_node *nb = ga_node_get(s->mechanism, "f_neighbours");
+    if (!nb || nb->kind != GA_NODE_SEQ || nb->n == 0) {
+        free(f);
+        free(cov);
+        return ga_spec_fail(s, nb ? nb : s->mechanism, "mechanism.f_neighbours", msg, msglen,
+                            "missing: a list of outputs f(D') on the neighbours");
+    }
+    for (size_t k = 0; k < nb->n && rc == GA_OK; k++) {
+        double *g;
+        size_t len;
+        char path[64], name[64];
+        snprintf(path, sizeof path, "mechanism.f_neighbours[%zu]", k);
+        if ((rc = ga_spec_vector(s, nb->kids[k], path, d, &g, &len, msg, msglen)))
+            break;
+        snprintf(name, sizeof name, "f(D) vs f_neighbours[%zu]", k);
+        rc = ga_spec_add_pair(s, name, d, 1, dup(f, d), dup(cov, d * d), g, dup(cov, d * d));
+    }
+    free(f);
+    free(cov);
+    return rc;
 }
 
 static int build_matrix_masking(ga_spec *s, char *msg, size_t msglen)

@@ -450,3 +450,29 @@ Test(mechanisms, sketch_add_and_replace_and_gp_linear_kernel)
     ga_spec_clear(&s);
     ga_gchisq_work_free(w);
 }
+
+Test(mechanisms, gaussian_mechanism_explicit_outputs_with_noise_covariance)
+{
+    char path[] = "/tmp/ga_mech6XXXXXX";
+    write_spec(path, "gaussaudit: 1\nmechanism: {kind: gaussian_mechanism, f: [1, 0], "
+                     "f_neighbours: [[0, 0], [1, 0.5]], noise_cov: [[1, 0.2], [0.2, 1]]}\n");
+    ga_spec s;
+    load(&s, path);
+    unlink(path);
+    cr_assert(s.npairs == 2 && !s.verified);
+    /* the analytic formula with the Mahalanobis distance t^2 = m^T C^{-1} m */
+    double ts[2] = {sqrt(1 / 0.96), sqrt(0.25 / 0.96)};
+    ga_gchisq_work *w = ga_gchisq_work_alloc();
+    for (size_t k = 0; k < 2; k++) {
+        ga_pair *p = reduce(&s.pairs[k]);
+        double t = ts[k], eps = 0.5;
+        double ref = gsl_cdf_ugaussian_P(t / 2 - eps / t) - exp(eps) * gsl_cdf_ugaussian_P(-t / 2 - eps / t);
+        ga_delta D;
+        ga_pair_delta(&D, p, eps, GA_DELTA_AUTO, NULL, w);
+        cr_expect(fabs(D.xy.val - ref) < 1e-13 && fabs(D.yx.val - ref) < 1e-13, "pair %zu: %.17g vs %.17g",
+                  k, D.xy.val, ref);
+        ga_pair_free(p);
+    }
+    ga_gchisq_work_free(w);
+    ga_spec_clear(&s);
+}
