@@ -21,7 +21,7 @@ LIBS    = -lgsl $(shell pkg-config --libs yaml-0.1 lapacke 2>/dev/null) -lopenbl
 TEST_LIBS = $(shell pkg-config --libs criterion 2>/dev/null || echo -lcriterion)
 
 DEB_PACKAGES := pkg-config libgsl-dev liblapacke-dev libopenblas-dev libflint-dev \
-                libflint-arb-dev libyaml-dev libcriterion-dev valgrind
+                libflint-arb-dev libyaml-dev libcriterion-dev valgrind chromium
 
 LIB_SRC  := $(wildcard numerics/*.c) $(filter-out audit/main.c,$(wildcard audit/*.c)) \
             $(wildcard specs/*.c) $(wildcard reports/*.c)

@@ -22,6 +22,7 @@ static const char *usage_main =
     "distribution they rest on.\n"
     "\n"
     "commands:\n"
+    "  audit      check a spec's claims: verdict, tightness, witness; md/html/json/junit\n"
     "  delta      delta(eps) in both directions for every neighbouring pair of a spec\n"
     "  epsilon    the smallest eps with delta(eps) <= D, per pair and overall\n"
     "  rdp        exact Renyi divergences in both directions\n"
@@ -30,7 +31,7 @@ static const char *usage_main =
     "  version    print the version\n"
     "\n"
     "exit status: 0 success, 64 usage error, 65 data error, 66 input not found,\n"
-    "70 internal error, 74 output error.\n";
+    "70 internal error, 74 output error; audit: 1 violation, 2 inconclusive.\n";
 
 static const char *usage_cdf =
     "usage: gaussaudit cdf --weights W1,W2,.. [--dof K1,K2,..] [--nc L1,L2,..]\n"
@@ -508,6 +509,8 @@ int ga_cli_main(int argc, char **argv, FILE *out, FILE *err)
     }
     if (!strcmp(cmd, "cdf"))
         return cmd_cdf(argc - 2, argv + 2, out, err);
+    if (!strcmp(cmd, "audit"))
+        return ga_cmd_audit(argc - 2, argv + 2, out, err);
     if (!strcmp(cmd, "delta"))
         return ga_cmd_delta(argc - 2, argv + 2, out, err);
     if (!strcmp(cmd, "epsilon"))

@@ -5,12 +5,14 @@
  * and key path), 66 spec not found, 70 internal.
  */
 #include "audit/cli.h"
+#include "audit/audit.h"
 #include "specs/spec.h"
 #include "numerics/internal.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { EX_OK = 0, EX_USAGE = 64, EX_DATAERR = 65, EX_NOINPUT = 66, EX_SOFTWARE = 70,
        EX_IOERR = 74 };
@@ -640,5 +642,88 @@ int ga_cmd_rdp(int argc, char **argv, FILE *out, FILE *err)
 cleanup:
     free(al);
     loaded_clear(&l);
+    return rc;
+}
+
+/* ------------------------------------------------------------ audit */
+
+static const char *usage_audit =
+    "usage: gaussaudit audit SPEC.yaml [--format md|html|json|junit] [-o FILE] [--certified]\n"
+    "                        [--quiet]\n"
+    "\n"
+    "Check the spec's claim on every neighbouring pair and report a verdict:\n"
+    "  VIOLATION           a certified lower bound exceeds the claim (exit status 1)\n"
+    "  VERIFIED            the claim holds with certified upper bounds on a proven worst\n"
+    "                      case (a universe bound), so for every neighbour (exit 0)\n"
+    "  NO VIOLATION FOUND  the claim holds on all audited pairs (exit 0)\n"
+    "  INCONCLUSIVE        neither could be established; the report says why (exit 2)\n"
+    "Estimates decide where they are clear; certified intervals (Arb) are computed where a\n"
+    "verdict depends on them, and for every pair (up to 200) with --certified.\n"
+    "Claims: (epsilon, delta), profile points, RDP points, zCDP rho, GDP mu (specs/README.md).\n"
+    "For each claim the report gives the exact value, how conservative the claim is, the\n"
+    "worst pair and direction, and the distinguishing event.\n"
+    "  --format  md (default), html (one self-contained file with plots), json, junit\n"
+    "  -o FILE   write the report to FILE instead of standard output\n"
+    "  --quiet   no progress on standard error (shown for many pairs when it is a terminal)\n"
+    "Exit status: 0, 1, 2 as above; 64 usage, 65 data error, 66 spec not found, 74 output.\n";
+
+int ga_cmd_audit(int argc, char **argv, FILE *out, FILE *err)
+{
+    const char *spec = NULL, *sfmt = NULL, *sout = NULL;
+    int certified = 0, quiet = 0;
+    ga_cli_opt opts[] = {{"--format", &sfmt, NULL}, {"-o", &sout, NULL}, {"--output", &sout, NULL},
+                         {"--certified", NULL, &certified}, {"--quiet", NULL, &quiet},
+                         {NULL, NULL, NULL}};
+    /* "-o" is accepted as an option although it has one dash */
+    for (int i = 0; i < argc; i++)
+        if (!strcmp(argv[i], "-o") && i + 1 < argc) {
+            sout = argv[i + 1];
+            argv[i] = "--output";
+        }
+    int pr = ga_cli_options(argc, argv, opts, &spec, "audit", out, err, usage_audit);
+    if (pr)
+        return pr > 0 ? EX_OK : EX_USAGE;
+    if (!spec) {
+        fprintf(err, "gaussaudit audit: SPEC.yaml is required (see gaussaudit audit --help)\n");
+        return EX_USAGE;
+    }
+    int fmt = 0;
+    if (sfmt) {
+        static const char *f[] = {"md", "html", "json", "junit"};
+        fmt = -1;
+        for (int i = 0; i < 4; i++)
+            if (!strcmp(sfmt, f[i]))
+                fmt = i;
+        if (fmt < 0) {
+            fprintf(err, "gaussaudit audit: --format must be md, html, json or junit (got '%s')\n", sfmt);
+            return EX_USAGE;
+        }
+    }
+    ga_audit a;
+    ga_audit_opts o = {certified, quiet, NULL};
+    if (!quiet && isatty(fileno(err)))
+        o.progress = err;
+    char msg[1024];
+    int st = ga_audit_run(&a, spec, &o, msg, sizeof msg);
+    if (st) {
+        fprintf(err, "gaussaudit audit: %s\n", msg);
+        ga_audit_clear(&a);
+        return st == GA_EIO ? EX_NOINPUT : st == GA_ENOMEM ? EX_SOFTWARE : EX_DATAERR;
+    }
+    FILE *f = out;
+    if (sout && !(f = fopen(sout, "w"))) {
+        fprintf(err, "gaussaudit audit: cannot write '%s'\n", sout);
+        ga_audit_clear(&a);
+        return EX_IOERR;
+    }
+    int wr = fmt == 0 ? ga_report_markdown(f, &a) : fmt == 1 ? ga_report_html(f, &a)
+             : fmt == 2 ? ga_report_json(f, &a) : ga_report_junit(f, &a);
+    if (f != out && fclose(f) != 0)
+        wr = GA_EIO;
+    int rc = wr ? EX_IOERR
+                : a.overall == GA_VERDICT_VIOLATION ? 1 : a.overall == GA_VERDICT_INCONCLUSIVE ? 2 : 0;
+    if (!quiet)
+        fprintf(err, "gaussaudit audit: %s: %s\n", a.spec.name, ga_verdict_name(a.overall));
+    ga_audit_clear(&a);
     return rc;
 }

@@ -528,6 +528,7 @@ static int build_gaussian_mechanism(ga_spec *s, char *msg, size_t msglen)
             return ga_spec_fail(s, ga_node_get(s->mechanism, "noise_cov"), "mechanism.noise_cov",
                                 msg, msglen, "goes with explicit outputs f and f_neighbours");
         s->verified = 1;
+        s->verified_pair = s->npairs;
         snprintf(s->verified_note, sizeof s->verified_note,
                  "worst case over all neighbours with ||f(D) - f(D')|| <= %g (the profile of the "
                  "Gaussian mechanism depends only on that distance and increases with it)", sens);
@@ -621,6 +622,7 @@ static int build_matrix_masking(ga_spec *s, char *msg, size_t msglen)
         /* zero_out / replace within norm l rows: ||v - v'|| <= 2 l (replace) or l (zero_out) */
         double t = (s->relation == GA_REL_ZERO_OUT ? 1 : 2) * s->row_norm_bound;
         s->verified = 1;
+        s->verified_pair = s->npairs;
         snprintf(s->verified_note, sizeof s->verified_note,
                  "worst case over all neighbours in the universe (rows of norm <= %g): the "
                  "release is a Gaussian mechanism with sensitivity %g", s->row_norm_bound, t);
@@ -751,6 +753,7 @@ static int build_sketch(ga_spec *s, char *msg, size_t msglen)
         double l2 = s->row_norm_bound * s->row_norm_bound;
         double pw = fmin(l2 / ev[0], sigma > 0 ? l2 / (l2 + sigma * sigma) : 1);
         s->verified = 1;
+        s->verified_pair = s->npairs;
         char name[128];
         if (rel == GA_REL_ADD_ONE) {
             double qw = l2 / ev[0], p = qw / (1 + qw);

@@ -68,6 +68,7 @@ typedef struct {
     int has_universe;
     double row_norm_bound; /* universe: every row has norm <= this (0: not given) */
     int verified;          /* the audited pairs include a proven worst case */
+    size_t verified_pair;  /* its index in pairs */
     char verified_note[256];
 } ga_spec;
 

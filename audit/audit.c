@@ -1,0 +1,650 @@
+/*
+ * audit.c - verdicts for a spec's claims (DESIGN section 7, issue "audit verdicts").
+ *
+ * Every claim is first evaluated on every pair with the double-precision path (estimates
+ * with error estimates). Certified intervals (Arb) are then computed only where a decision
+ * depends on them: pairs whose estimate does not clearly hold (value + error above the
+ * claim), every pair in --certified mode (up to GA_AUDIT_CERT_CAP per claim), and the proven
+ * worst case of a universe. The verdicts:
+ *   VIOLATION      a certified lower bound exceeds the claim;
+ *   VERIFIED       the claim holds with a certified upper bound on a proven worst case
+ *                  (it then holds for every neighbour in the universe);
+ *   NO VIOLATION   the claim holds on every audited pair (estimates, or certified);
+ *   INCONCLUSIVE   otherwise, with the reason (a certified interval straddles the claim,
+ *                  certification unavailable, a grid-based check).
+ */
+#include "audit/audit.h"
+#include "audit/pair_internal.h"
+
+#include <lapacke.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define GA_AUDIT_CERT_CAP 200
+#define GA_AUDIT_EPS_PAIRS 5
+
+const char *ga_verdict_name(int v)
+{
+    static const char *n[] = {"VERIFIED", "NO VIOLATION FOUND", "INCONCLUSIVE", "VIOLATION"};
+    return v >= 0 && v <= 3 ? n[v] : "?";
+}
+
+void ga_audit_clear(ga_audit *a)
+{
+    for (size_t i = 0; i < a->npairs; i++)
+        ga_pair_free(a->pairs[i]);
+    free(a->pairs);
+    free(a->claims);
+    free(a->pair_xy);
+    free(a->pair_yx);
+    free(a->pair_xy_err);
+    free(a->pair_yx_err);
+    ga_spec_clear(&a->spec);
+    memset(a, 0, sizeof *a);
+}
+
+static void progress(const ga_audit_opts *o, const char *what, size_t i, size_t n)
+{
+    if (!o->progress || n < 50)
+        return;
+    if (i % 1000 == 0 || i + 1 == n)
+        fprintf(o->progress, "\r%s: %zu/%zu", what, i + 1, n);
+    if (i + 1 == n)
+        fprintf(o->progress, "\n");
+}
+
+static void pair_input(const ga_audit *a, size_t i, ga_pair_input *in, char labels[4][200],
+                       ga_pair_text *txt)
+{
+    const ga_spec_pair *sp = &a->spec.pairs[i];
+    ga_spec_pair_input(in, sp, labels);
+    txt->mu_x = sp->mu_x_txt;
+    txt->mu_y = sp->mu_y_txt;
+    txt->s_x = sp->s_x_txt;
+    txt->s_y = sp->s_y_txt;
+}
+
+/* certified delta in both directions at eps (exact text) for pair i */
+static int cert_delta(ga_audit *a, size_t i, const char *eps, ga_delta_cert *c)
+{
+    ga_pair_input in;
+    char labels[4][200];
+    ga_pair_text txt;
+    pair_input(a, i, &in, labels, &txt);
+    int st = ga_pair_delta_cert(c, a->pairs[i], &in, &txt, eps, NULL);
+    a->ncertified++;
+    if (c->precision_bits > a->max_bits)
+        a->max_bits = c->precision_bits;
+    return st;
+}
+
+/* the event S of the worst direction, described in the pair's coordinates, and its
+ * probabilities under both laws */
+static void witness(ga_audit *a, ga_claim_result *r, ga_gchisq_work *w)
+{
+    const ga_pair *p = a->pairs[r->worst_pair];
+    const ga_spec_pair *sp = &a->spec.pairs[r->worst_pair];
+    if (p->support == GA_SUPPORT_DIFFER) {
+        snprintf(r->witness, sizeof r->witness,
+                 "the supports differ: S = the complement of the support of the other law "
+                 "(probability 1 under one law, 0 under the other)");
+        r->witness_px = 1;
+        r->witness_py = 0;
+        return;
+    }
+    ga_gchisq_prob px, py;
+    if (r->worst_dir == 1) { /* S = {l > eps} */
+        ga_gchisq_prob_eval(&px, p->lx, r->eps, NULL, w);
+        ga_gchisq_prob_eval(&py, p->ly, -r->eps, NULL, w);
+        r->witness_px = px.sf.val;
+        r->witness_py = py.cdf.val;
+    } else { /* S = {l < -eps} */
+        ga_gchisq_prob_eval(&py, p->ly, r->eps, NULL, w);
+        ga_gchisq_prob_eval(&px, p->lx, -r->eps, NULL, w);
+        r->witness_px = px.cdf.val;
+        r->witness_py = py.sf.val;
+    }
+    size_t d = sp->d;
+    const char *rel = r->worst_dir == 1 ? ">" : "<";
+    double thr = r->worst_dir == 1 ? r->eps : -r->eps;
+    if (d > 4 || p->support != GA_SUPPORT_FULL) {
+        snprintf(r->witness, sizeof r->witness,
+                 "S = {x : l(x) %s %.6g}, l(x) = log p_X(x) - log p_Y(x) a quadratic in x "
+                 "(dimension %zu%s)", rel, thr, d, sp->columns > 1 ? ", summed over the iid columns" : "");
+        return;
+    }
+    /* l(x) = x^T A x + b^T x + c with A = (S_y^{-1} - S_x^{-1})/2, b = S_x^{-1} mu_x -
+     * S_y^{-1} mu_y, c = (mu_y^T S_y^{-1} mu_y - mu_x^T S_x^{-1} mu_x + log det S_y -
+     * log det S_x)/2 (per column) */
+    double ix[16], iy[16], lx = 0, ly = 0;
+    memcpy(ix, sp->s_x, d * d * sizeof *ix);
+    memcpy(iy, sp->s_y, d * d * sizeof *iy);
+    if (LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'L', (int)d, ix, (int)d) ||
+        LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'L', (int)d, iy, (int)d))
+        return;
+    for (size_t i = 0; i < d; i++) {
+        lx += 2 * log(ix[i * d + i]);
+        ly += 2 * log(iy[i * d + i]);
+    }
+    LAPACKE_dpotri(LAPACK_ROW_MAJOR, 'L', (int)d, ix, (int)d);
+    LAPACKE_dpotri(LAPACK_ROW_MAJOR, 'L', (int)d, iy, (int)d);
+    for (size_t i = 0; i < d; i++)
+        for (size_t j = i + 1; j < d; j++) {
+            ix[i * d + j] = ix[j * d + i];
+            iy[i * d + j] = iy[j * d + i];
+        }
+    double A[16], b[4], c = 0.5 * (ly - lx);
+    for (size_t i = 0; i < d; i++) {
+        b[i] = 0;
+        for (size_t j = 0; j < d; j++) {
+            A[i * d + j] = 0.5 * (iy[i * d + j] - ix[i * d + j]);
+            b[i] += ix[i * d + j] * sp->mu_x[j] - iy[i * d + j] * sp->mu_y[j];
+            c += 0.5 * (sp->mu_y[i] * iy[i * d + j] * sp->mu_y[j] - sp->mu_x[i] * ix[i * d + j] * sp->mu_x[j]);
+        }
+    }
+    char A_s[256] = "", b_s[128] = "";
+    size_t k = 0, kb = 0;
+    for (size_t i = 0; i < d; i++) {
+        k += (size_t)snprintf(A_s + k, sizeof A_s - k, "%s[", i ? ", " : "[");
+        for (size_t j = 0; j < d; j++)
+            k += (size_t)snprintf(A_s + k, sizeof A_s - k, "%s%.4g", j ? ", " : "", A[i * d + j]);
+        k += (size_t)snprintf(A_s + k, sizeof A_s - k, "]%s", i + 1 == d ? "]" : "");
+        kb += (size_t)snprintf(b_s + kb, sizeof b_s - kb, "%s%.4g", i ? ", " : "[", b[i]);
+    }
+    snprintf(b_s + kb, sizeof b_s - kb, "]");
+    snprintf(r->witness, sizeof r->witness,
+             "S = {x : %sx^T A x + b^T x + c %s %.6g%s} with A = %s, b = %s, c = %.6g",
+             sp->columns > 1 ? "sum over the columns x of (" : "", rel, thr,
+             sp->columns > 1 ? ")" : "", A_s, b_s, c);
+}
+
+static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const ga_audit_opts *o,
+                    ga_gchisq_work *w)
+{
+    size_t n = a->npairs;
+    double *xy = malloc(n * sizeof *xy), *yx = malloc(n * sizeof *yx), *exy = malloc(n * sizeof *exy),
+           *eyx = malloc(n * sizeof *eyx);
+    char es[64];
+    if (!xy || !yx || !exy || !eyx) {
+        r->verdict = GA_VERDICT_INCONCLUSIVE;
+        snprintf(r->reason, sizeof r->reason, "out of memory");
+        goto cleanup;
+    }
+    if (!eps_txt) {
+        snprintf(es, sizeof es, "%.17g", r->eps);
+        eps_txt = es;
+    }
+    int reuse = a->pair_xy && r->eps == a->table_eps;
+    size_t worst = 0;
+    int wdir = 1;
+    double wv = -1;
+    for (size_t i = 0; i < n; i++) {
+        if (reuse) {
+            xy[i] = a->pair_xy[i];
+            yx[i] = a->pair_yx[i];
+            exy[i] = a->pair_xy_err[i];
+            eyx[i] = a->pair_yx_err[i];
+        } else {
+            ga_delta D;
+            ga_pair_delta(&D, a->pairs[i], r->eps, GA_DELTA_AUTO, NULL, w);
+            xy[i] = D.xy.val;
+            yx[i] = D.yx.val;
+            exy[i] = D.xy.err;
+            eyx[i] = D.yx.err;
+            progress(o, "delta", i, n);
+        }
+        if (xy[i] > wv) {
+            wv = xy[i];
+            worst = i;
+            wdir = 1;
+        }
+        if (yx[i] > wv) {
+            wv = yx[i];
+            worst = i;
+            wdir = 2;
+        }
+    }
+    r->worst_pair = worst;
+    r->worst_dir = wdir;
+    r->exact.val = wv;
+    r->exact.err = wdir == 1 ? exy[worst] : eyx[worst];
+    r->slack = wv > 0 ? r->delta / wv : INFINITY;
+    /* which pairs need a certified interval */
+    int violation = 0, ambiguous = 0, uncertifiable = 0, capped = 0;
+    size_t ncert = 0;
+    char amb_pair[200] = "";
+    for (size_t i = 0; i < n; i++) {
+        int clear = xy[i] + exy[i] <= r->delta && yx[i] + eyx[i] <= r->delta;
+        int want = !clear || (o->certified && ncert < GA_AUDIT_CERT_CAP) ||
+                   (a->spec.verified && i == a->spec.verified_pair);
+        if (!want)
+            continue;
+        if (ncert >= GA_AUDIT_CERT_CAP && !clear) {
+            capped = 1;
+            continue;
+        }
+        ncert++;
+        ga_delta_cert c;
+        int st = cert_delta(a, i, eps_txt, &c);
+        if (st != GA_OK && st != GA_EPREC) {
+            if (!clear || (a->spec.verified && i == a->spec.verified_pair)) {
+                uncertifiable = 1;
+                snprintf(amb_pair, sizeof amb_pair, "%s", a->spec.pairs[i].name);
+            }
+            continue;
+        }
+        double lo = fmax(c.xy.lo, c.yx.lo), hi = fmax(c.xy.hi, c.yx.hi);
+        /* report the interval of the worst direction (of the violating one, if any) */
+        const ga_interval *iv = (i == worst && !(lo > r->delta)) ? (wdir == 1 ? &c.xy : &c.yx)
+                                : (c.xy.lo >= c.yx.lo ? &c.xy : &c.yx);
+        if (i == worst || (lo > r->delta && !violation)) {
+            r->certified = 1;
+            r->cert_lo = iv->lo;
+            r->cert_hi = iv->hi;
+        }
+        if (lo > r->delta) {
+            if (!violation) {
+                r->worst_pair = i;
+                r->worst_dir = c.xy.lo >= c.yx.lo ? 1 : 2;
+            }
+            violation = 1;
+        } else if (hi > r->delta) {
+            ambiguous = 1;
+            snprintf(amb_pair, sizeof amb_pair, "%s", a->spec.pairs[i].name);
+        } else if (a->spec.verified && i == a->spec.verified_pair) {
+            r->certified = 1;
+            r->cert_lo = fmax(c.xy.lo, c.yx.lo);
+            r->cert_hi = hi;
+        }
+    }
+    const char *claim_fmt = "delta(%.6g) <= %.6g";
+    char claim[96];
+    snprintf(claim, sizeof claim, claim_fmt, r->eps, r->delta);
+    if (violation) {
+        r->verdict = GA_VERDICT_VIOLATION;
+        snprintf(r->reason, sizeof r->reason,
+                 "certified: delta_%s(%.6g) of pair '%s' lies in [%.6g, %.6g], above the claimed %.6g",
+                 r->worst_dir == 1 ? "XY" : "YX", r->eps, a->spec.pairs[r->worst_pair].name,
+                 r->cert_lo, r->cert_hi, r->delta);
+    } else if (ambiguous || uncertifiable || capped) {
+        r->verdict = GA_VERDICT_INCONCLUSIVE;
+        snprintf(r->reason, sizeof r->reason, "%s: %s",
+                 claim, ambiguous ? "a certified interval contains the claimed delta (pair '"
+                        : uncertifiable ? "certified mode is not available for pair '"
+                                        : "more pairs are close to the claim than the certification cap ('");
+        size_t l = strlen(r->reason);
+        snprintf(r->reason + l, sizeof r->reason - l, "%s')", amb_pair);
+    } else if (a->spec.verified && r->certified) {
+        r->verdict = GA_VERDICT_VERIFIED;
+        snprintf(r->reason, sizeof r->reason,
+                 "holds for every neighbour in the universe: the proven %s has certified delta <= %.6g",
+                 a->spec.verified_note, r->cert_hi);
+    } else {
+        r->verdict = GA_VERDICT_NO_VIOLATION;
+        snprintf(r->reason, sizeof r->reason, "holds on all %zu audited pairs (%s)", n,
+                 o->certified ? "certified" : "estimates with error estimates below the claim");
+    }
+    /* smallest eps at the claimed delta: over the pairs with the largest delta at eps */
+    r->eps_at_delta.val = r->delta > 0 ? 0 : INFINITY;
+    if (r->delta > 0) {
+        for (int t = 0; t < GA_AUDIT_EPS_PAIRS && t < (int)n; t++) {
+            size_t best = SIZE_MAX;
+            double bv = -1;
+            for (size_t i = 0; i < n; i++)
+                if (fmax(xy[i], yx[i]) > bv) {
+                    bv = fmax(xy[i], yx[i]);
+                    best = i;
+                }
+            if (best == SIZE_MAX)
+                break;
+            ga_result e;
+            int dir;
+            int st = ga_pair_epsilon(&e, &dir, a->pairs[best], r->delta, NULL, w);
+            if (st == GA_EDOM)
+                e.val = INFINITY;
+            if (e.val > r->eps_at_delta.val)
+                r->eps_at_delta = e;
+            xy[best] = yx[best] = -2; /* next */
+        }
+    }
+    witness(a, r, w);
+cleanup:
+    free(xy);
+    free(yx);
+    free(exy);
+    free(eyx);
+}
+
+static void eval_rdp(ga_audit *a, ga_claim_result *r)
+{
+    double wv = -1;
+    for (size_t i = 0; i < a->npairs; i++) {
+        ga_result xy, yx;
+        ga_pair_renyi(&xy, &yx, a->pairs[i], r->alpha);
+        if (xy.val > wv) {
+            wv = xy.val;
+            r->exact = xy;
+            r->worst_pair = i;
+            r->worst_dir = 1;
+        }
+        if (yx.val > wv) {
+            wv = yx.val;
+            r->exact = yx;
+            r->worst_pair = i;
+            r->worst_dir = 2;
+        }
+    }
+    r->slack = wv > 0 ? r->eps_a / wv : INFINITY;
+    if (isinf(wv)) {
+        r->verdict = GA_VERDICT_VIOLATION;
+        snprintf(r->reason, sizeof r->reason,
+                 "D_%.6g of pair '%s' is infinite (alpha S_Y + (1 - alpha) S_X is not positive "
+                 "definite, a closed-form fact)", r->alpha, a->spec.pairs[r->worst_pair].name);
+        return;
+    }
+    if (wv - r->exact.err > r->eps_a) {
+        r->verdict = GA_VERDICT_VIOLATION;
+        snprintf(r->reason, sizeof r->reason,
+                 "D_%.6g(%s) of pair '%s' = %.10g +- %.2g exceeds the claimed %.6g (closed form; "
+                 "its error estimate is a rounding bound)", r->alpha, r->worst_dir == 1 ? "X||Y" : "Y||X",
+                 a->spec.pairs[r->worst_pair].name, wv, r->exact.err, r->eps_a);
+    } else if (wv + r->exact.err > r->eps_a) {
+        r->verdict = GA_VERDICT_INCONCLUSIVE;
+        snprintf(r->reason, sizeof r->reason, "D_%.6g = %.17g is within its rounding error of the claim",
+                 r->alpha, wv);
+    } else {
+        r->verdict = a->spec.verified ? GA_VERDICT_VERIFIED : GA_VERDICT_NO_VIOLATION;
+        snprintf(r->reason, sizeof r->reason, "%s: max D_%.6g = %.6g <= %.6g (closed form)",
+                 a->spec.verified ? "holds for every neighbour in the universe (the Renyi divergence "
+                                    "also increases along the proven worst case)"
+                                  : "holds on all audited pairs",
+                 r->alpha, wv, r->eps_a);
+    }
+}
+
+/* zCDP rho: sup over alpha of D_alpha / alpha <= rho, checked on a grid of alpha values */
+static void eval_zcdp(ga_audit *a, ga_claim_result *r)
+{
+    double best = -1;
+    for (int k = 0; k < 120; k++) {
+        double al = 1 + pow(10.0, -3 + 6.0 * k / 119); /* 1.001 .. 1e3 */
+        for (size_t i = 0; i < a->npairs; i++) {
+            ga_result xy, yx;
+            ga_pair_renyi(&xy, &yx, a->pairs[i], al);
+            double v = fmax(xy.val, yx.val) / al;
+            if (v > best) {
+                best = v;
+                r->at = al;
+                r->worst_pair = i;
+                r->worst_dir = xy.val >= yx.val ? 1 : 2;
+                r->exact.val = v;
+                r->exact.err = fmax(xy.err, yx.err) / al;
+            }
+        }
+    }
+    r->slack = best > 0 ? r->eps_a / best : INFINITY;
+    if (best - r->exact.err > r->eps_a) {
+        r->verdict = GA_VERDICT_VIOLATION;
+        snprintf(r->reason, sizeof r->reason,
+                 "D_alpha/alpha = %.6g > rho = %.6g at alpha = %.6g (pair '%s'; closed form)", best,
+                 r->eps_a, r->at, a->spec.pairs[r->worst_pair].name);
+    } else {
+        r->verdict = GA_VERDICT_NO_VIOLATION;
+        snprintf(r->reason, sizeof r->reason,
+                 "max D_alpha/alpha = %.6g <= rho = %.6g on 120 alpha values in (1, 1001] (a grid: "
+                 "not a proof for every alpha)", best, r->eps_a);
+    }
+}
+
+/* GDP mu: delta(eps) <= Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2) on a grid of eps */
+static double gdp_delta(double mu, double eps)
+{
+    return 0.5 * erfc((eps / mu - mu / 2) / M_SQRT2) - exp(eps) * 0.5 * erfc((eps / mu + mu / 2) / M_SQRT2);
+}
+
+static void eval_gdp(ga_audit *a, ga_claim_result *r, ga_gchisq_work *w)
+{
+    double mu = r->eps_a, best = -INFINITY;
+    for (int k = 0; k < 60; k++) {
+        double eps = k == 0 ? 0 : (mu * mu / 2 + 4 * mu) * pow(10.0, -2 + 2.5 * k / 59.0);
+        double bound = gdp_delta(mu, eps);
+        for (size_t i = 0; i < a->npairs; i++) {
+            ga_delta D;
+            ga_pair_delta(&D, a->pairs[i], eps, GA_DELTA_AUTO, NULL, w);
+            double v = fmax(D.xy.val, D.yx.val) - bound, e = fmax(D.xy.err, D.yx.err);
+            if (v > best) {
+                best = v;
+                r->at = eps;
+                r->worst_pair = i;
+                r->worst_dir = D.xy.val >= D.yx.val ? 1 : 2;
+                r->exact.val = v;
+                r->exact.err = e;
+            }
+        }
+    }
+    if (best - r->exact.err > 0) {
+        /* certify the worst point */
+        char es[64];
+        snprintf(es, sizeof es, "%.17g", r->at);
+        ga_delta_cert c;
+        int st = cert_delta(a, r->worst_pair, es, &c);
+        double lo = fmax(c.xy.lo, c.yx.lo), bound = gdp_delta(mu, r->at);
+        /* the mu-GDP curve itself is evaluated in double: demand a clear margin */
+        if ((st == GA_OK || st == GA_EPREC) && lo > bound * (1 + 1e-12) + 1e-300) {
+            r->verdict = GA_VERDICT_VIOLATION;
+            r->certified = 1;
+            r->cert_lo = lo;
+            r->cert_hi = fmax(c.xy.hi, c.yx.hi);
+            snprintf(r->reason, sizeof r->reason,
+                     "certified delta(%.6g) >= %.6g exceeds the %.6g-GDP curve %.6g (pair '%s')",
+                     r->at, lo, mu, bound, a->spec.pairs[r->worst_pair].name);
+            return;
+        }
+        r->verdict = GA_VERDICT_INCONCLUSIVE;
+        snprintf(r->reason, sizeof r->reason,
+                 "the estimate exceeds the %.6g-GDP curve at eps = %.6g but certification did not confirm it",
+                 mu, r->at);
+        return;
+    }
+    r->verdict = GA_VERDICT_NO_VIOLATION;
+    snprintf(r->reason, sizeof r->reason,
+             "the profile stays below the %.6g-GDP curve on 60 eps values (max excess %.3g; a grid: "
+             "not a proof for every eps)", mu, best);
+}
+
+static int read_file(const char *path, unsigned char **buf, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    size_t cap = 65536, n = 0, r;
+    unsigned char *b = malloc(cap);
+    while (b && (r = fread(b + n, 1, cap - n, f)) > 0) {
+        n += r;
+        if (n == cap) {
+            unsigned char *nb = realloc(b, cap * 2);
+            if (!nb) {
+                free(b);
+                b = NULL;
+                break;
+            }
+            b = nb;
+            cap *= 2;
+        }
+    }
+    fclose(f);
+    *buf = b;
+    *len = n;
+    return b ? 0 : -1;
+}
+
+int ga_audit_run(ga_audit *a, const char *path, const ga_audit_opts *o, char *msg, size_t msglen)
+{
+    memset(a, 0, sizeof *a);
+    int rc = ga_spec_load(&a->spec, path, msg, msglen);
+    if (rc)
+        return rc;
+    unsigned char *bytes;
+    size_t len;
+    if (read_file(path, &bytes, &len) == 0) {
+        ga_sha256_hex(a->digest, bytes, len);
+        free(bytes);
+    }
+    a->certified_mode = o->certified;
+    const ga_spec_claim *cl = &a->spec.claim;
+    size_t nc = (size_t)cl->has_eps_delta + cl->nprofile + cl->nrdp + (size_t)cl->has_zcdp +
+                (size_t)cl->has_gdp;
+    if (nc == 0) {
+        ga_msg(msg, msglen, "%s: claim: missing: nothing to audit (add e.g. claim: {epsilon: 1, "
+               "delta: 1.0e-5}; see specs/README.md)", path);
+        return GA_EINVAL;
+    }
+    a->pairs = calloc(a->spec.npairs, sizeof *a->pairs);
+    a->claims = calloc(nc, sizeof *a->claims);
+    if (!a->pairs || !a->claims)
+        return GA_ENOMEM;
+    for (size_t i = 0; i < a->spec.npairs; i++) {
+        ga_pair_input in;
+        char labels[4][200];
+        ga_spec_pair_input(&in, &a->spec.pairs[i], labels);
+        rc = ga_pair_reduce(&a->pairs[i], &in, msg, msglen);
+        if (rc) {
+            char m2[512];
+            snprintf(m2, sizeof m2, "%s: %s", path, msg);
+            ga_msg(msg, msglen, "%s", m2);
+            return rc;
+        }
+        a->npairs = i + 1;
+        progress(o, "reduce", i, a->spec.npairs);
+    }
+    ga_gchisq_work *w = ga_gchisq_work_alloc();
+    if (!w)
+        return GA_ENOMEM;
+    /* claims in order: (eps, delta), profile points, RDP points, zCDP, GDP */
+    size_t k = 0;
+    if (cl->has_eps_delta) {
+        a->claims[k].type = GA_CLAIM_DP;
+        a->claims[k].eps = cl->epsilon;
+        a->claims[k].delta = cl->delta;
+        k++;
+    }
+    for (size_t i = 0; i < cl->nprofile; i++, k++) {
+        a->claims[k].type = GA_CLAIM_DP;
+        a->claims[k].eps = cl->profile[2 * i];
+        a->claims[k].delta = cl->profile[2 * i + 1];
+    }
+    for (size_t i = 0; i < cl->nrdp; i++, k++) {
+        a->claims[k].type = GA_CLAIM_RDP;
+        a->claims[k].alpha = cl->rdp[2 * i];
+        a->claims[k].eps_a = cl->rdp[2 * i + 1];
+    }
+    if (cl->has_zcdp) {
+        a->claims[k].type = GA_CLAIM_ZCDP;
+        a->claims[k].eps_a = cl->zcdp_rho;
+        k++;
+    }
+    if (cl->has_gdp) {
+        a->claims[k].type = GA_CLAIM_GDP;
+        a->claims[k].eps_a = cl->gdp_mu;
+        k++;
+    }
+    a->nclaims = k;
+    /* the per-pair table at the first DP claim's eps */
+    a->table_eps = NAN;
+    for (size_t i = 0; i < a->nclaims; i++)
+        if (a->claims[i].type == GA_CLAIM_DP) {
+            a->table_eps = a->claims[i].eps;
+            break;
+        }
+    size_t n = a->npairs;
+    a->pair_xy = calloc(n, sizeof(double));
+    a->pair_yx = calloc(n, sizeof(double));
+    a->pair_xy_err = calloc(n, sizeof(double));
+    a->pair_yx_err = calloc(n, sizeof(double));
+    if (!a->pair_xy || !a->pair_yx || !a->pair_xy_err || !a->pair_yx_err) {
+        ga_gchisq_work_free(w);
+        return GA_ENOMEM;
+    }
+    double teps = isnan(a->table_eps) ? 0 : a->table_eps;
+    for (size_t i = 0; i < n; i++) {
+        ga_delta D;
+        ga_pair_delta(&D, a->pairs[i], teps, GA_DELTA_AUTO, NULL, w);
+        a->pair_xy[i] = D.xy.val;
+        a->pair_yx[i] = D.yx.val;
+        a->pair_xy_err[i] = D.xy.err;
+        a->pair_yx_err[i] = D.yx.err;
+        progress(o, "delta", i, n);
+    }
+    if (isnan(a->table_eps))
+        a->table_eps = 0; /* no DP claim: the table shows the total variation */
+    for (size_t i = 0; i < a->nclaims; i++) {
+        ga_claim_result *r = &a->claims[i];
+        switch (r->type) {
+        case GA_CLAIM_DP:
+            eval_dp(a, r, (i == 0 && cl->has_eps_delta) ? cl->epsilon_txt : NULL, o, w);
+            break;
+        case GA_CLAIM_RDP:
+            eval_rdp(a, r);
+            break;
+        case GA_CLAIM_ZCDP:
+            eval_zcdp(a, r);
+            break;
+        default:
+            eval_gdp(a, r, w);
+        }
+    }
+    /* overall verdict: violation > inconclusive > no violation > verified */
+    a->overall = GA_VERDICT_VERIFIED;
+    for (size_t i = 0; i < a->nclaims; i++)
+        if (a->claims[i].verdict > a->overall)
+            a->overall = a->claims[i].verdict;
+    /* profile plots: the pairs with the largest delta at the table eps */
+    double *key = malloc(n * sizeof *key);
+    if (key) {
+        for (size_t i = 0; i < n; i++)
+            key[i] = fmax(a->pair_xy[i], a->pair_yx[i]);
+        for (a->nplot = 0; a->nplot < GA_PLOT_PAIRS && a->nplot < n; a->nplot++) {
+            size_t best = 0;
+            for (size_t i = 1; i < n; i++)
+                if (key[i] > key[best])
+                    best = i;
+            a->plot_pair[a->nplot] = best;
+            key[best] = -INFINITY;
+        }
+        free(key);
+    }
+    if (a->nplot) {
+        ga_pair_profile_grid(a->plot_eps, GA_PLOT_POINTS, a->pairs[a->plot_pair[0]], NULL, w);
+        for (size_t j = 0; j < a->nplot; j++)
+            for (size_t i = 0; i < GA_PLOT_POINTS; i++) {
+                ga_delta D;
+                ga_pair_delta(&D, a->pairs[a->plot_pair[j]], a->plot_eps[i], GA_DELTA_AUTO, NULL, w);
+                a->plot_xy[j][i] = D.xy.val;
+                a->plot_yx[j][i] = D.yx.val;
+            }
+    }
+    /* Renyi curve of the worst pair when an RDP or zCDP claim exists */
+    for (size_t i = 0; i < a->nclaims; i++)
+        if (a->claims[i].type == GA_CLAIM_RDP || a->claims[i].type == GA_CLAIM_ZCDP) {
+            a->have_renyi = 1;
+            a->renyi_pair = a->claims[i].worst_pair;
+            break;
+        }
+    if (a->have_renyi) {
+        double amax = 64;
+        for (size_t i = 0; i < a->nclaims; i++)
+            if (a->claims[i].type == GA_CLAIM_RDP)
+                amax = fmax(amax, 2 * a->claims[i].alpha);
+        for (int j = 0; j < 60; j++) {
+            ga_result xy, yx;
+            a->renyi_alpha[j] = exp(log(1.01) + (log(amax) - log(1.01)) * j / 59.0);
+            ga_pair_renyi(&xy, &yx, a->pairs[a->renyi_pair], a->renyi_alpha[j]);
+            a->renyi_xy[j] = xy.val;
+            a->renyi_yx[j] = yx.val;
+        }
+    }
+    ga_gchisq_work_free(w);
+    return GA_OK;
+}

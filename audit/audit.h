@@ -1,0 +1,88 @@
+/*
+ * audit.h - the audit of a spec's claims (verdicts, tightness, witnesses) and the data the
+ * report writers (reports/) need. Internal to the tool.
+ */
+#ifndef GA_AUDIT_AUDIT_H
+#define GA_AUDIT_AUDIT_H
+
+#include "gaussaudit.h"
+#include "specs/spec.h"
+
+#include <stddef.h>
+#include <stdio.h>
+
+enum ga_verdict {
+    GA_VERDICT_VERIFIED = 0,     /* holds, with certified bounds on a proven worst case */
+    GA_VERDICT_NO_VIOLATION = 1, /* holds on every audited pair */
+    GA_VERDICT_INCONCLUSIVE = 2, /* neither could be established (reason given) */
+    GA_VERDICT_VIOLATION = 3     /* a certified lower bound exceeds the claim */
+};
+const char *ga_verdict_name(int v);
+
+enum ga_claim_type { GA_CLAIM_DP = 0, GA_CLAIM_RDP, GA_CLAIM_ZCDP, GA_CLAIM_GDP };
+
+typedef struct {
+    int type;              /* enum ga_claim_type */
+    double eps, delta;     /* DP: (eps, delta); GDP: mu in eps */
+    double alpha, eps_a;   /* RDP point; zCDP: rho in eps_a */
+    int verdict;
+    char reason[400];
+    /* DP: the worst pair and direction (1 = xy, 2 = yx) at the claimed eps */
+    size_t worst_pair;
+    int worst_dir;
+    ga_result exact;       /* exact delta (DP), D_alpha (RDP), max D_alpha/alpha (zCDP),
+                              max delta - delta_mu (GDP) of the worst pair */
+    int certified;         /* the decisive value has a certified interval */
+    double cert_lo, cert_hi;
+    ga_result eps_at_delta;/* DP: smallest eps with delta <= claimed delta (overall) */
+    double slack;          /* DP: claimed delta / exact delta; RDP: claimed / exact */
+    double witness_px, witness_py; /* DP: P_X[S], P_Y[S] of the distinguishing event */
+    char witness[600];     /* DP: the event in the pair's coordinates */
+    double at;             /* zCDP: alpha of the maximum; GDP: eps of the maximum */
+} ga_claim_result;
+
+#define GA_PLOT_PAIRS 3
+#define GA_PLOT_POINTS 120
+
+typedef struct {
+    ga_spec spec;
+    ga_pair **pairs;
+    size_t npairs;
+    ga_claim_result *claims;
+    size_t nclaims;
+    int overall;           /* enum ga_verdict: the worst over claims */
+    double table_eps;      /* eps of the per-pair table (first DP claim; NAN if none) */
+    double *pair_xy, *pair_yx, *pair_xy_err, *pair_yx_err; /* per pair at table_eps */
+    size_t nplot;          /* profile plots */
+    size_t plot_pair[GA_PLOT_PAIRS];
+    double plot_eps[GA_PLOT_POINTS];
+    double plot_xy[GA_PLOT_PAIRS][GA_PLOT_POINTS], plot_yx[GA_PLOT_PAIRS][GA_PLOT_POINTS];
+    int have_renyi;        /* Renyi curve of the worst pair (RDP or zCDP claims) */
+    size_t renyi_pair;
+    double renyi_alpha[60], renyi_xy[60], renyi_yx[60];
+    char digest[65];       /* SHA-256 of the spec file */
+    int certified_mode;    /* --certified was asked */
+    long max_bits;         /* highest working precision used by certified evaluations */
+    size_t ncertified;     /* certified evaluations made */
+} ga_audit;
+
+typedef struct {
+    int certified;         /* certify every decision (up to 200 pairs) */
+    int quiet;             /* no progress on stderr */
+    FILE *progress;        /* stderr, or NULL */
+} ga_audit_opts;
+
+/* Run the audit of a loaded spec file. Returns GA_OK (verdicts in a), GA_EINVAL (message in
+ * msg, e.g. the spec has no claim), or GA_ENOMEM. */
+int ga_audit_run(ga_audit *a, const char *path, const ga_audit_opts *o, char *msg, size_t msglen);
+void ga_audit_clear(ga_audit *a);
+
+/* reports/ */
+int ga_report_markdown(FILE *out, const ga_audit *a);
+int ga_report_html(FILE *out, const ga_audit *a);
+int ga_report_json(FILE *out, const ga_audit *a);
+int ga_report_junit(FILE *out, const ga_audit *a);
+
+void ga_sha256_hex(char out[65], const unsigned char *data, size_t len);
+
+#endif

@@ -1,0 +1,600 @@
+/*
+ * report.c - audit reports: Markdown, HTML (one self-contained file: inline CSS, inline SVG
+ * plots, a few lines of inline JavaScript to sort the pairs table; nothing is fetched),
+ * JSON (the same data, numbers with 17 significant digits) and JUnit (one test case per
+ * claim). All four are written from the same ga_audit.
+ */
+#include "audit/audit.h"
+#include "numerics/internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <stdint.h>
+#include <string.h>
+
+#define TABLE_CAP 200 /* pairs listed in reports (the largest deltas first) */
+
+static const char *methods_text =
+    "double precision: privacy loss as a generalized chi-square per direction, delta by one "
+    "Bromwich integral on a saddle-point contour (sinh-mapped trapezoidal rule) with error "
+    "estimates; certified: Arb ball arithmetic (acb_calc_integrate plus a proven tail bound) "
+    "and an a-posteriori linear-algebra certificate (Pinsker, KL in ball arithmetic)";
+
+static void claim_text(char *b, size_t n, const ga_claim_result *r)
+{
+    switch (r->type) {
+    case GA_CLAIM_DP:
+        snprintf(b, n, "(%.6g, %.6g)-DP", r->eps, r->delta);
+        break;
+    case GA_CLAIM_RDP:
+        snprintf(b, n, "RDP: D_%.6g <= %.6g", r->alpha, r->eps_a);
+        break;
+    case GA_CLAIM_ZCDP:
+        snprintf(b, n, "%.6g-zCDP", r->eps_a);
+        break;
+    default:
+        snprintf(b, n, "%.6g-GDP", r->eps_a);
+    }
+}
+
+static void tightness_text(char *b, size_t n, const ga_claim_result *r)
+{
+    if (r->type == GA_CLAIM_DP) {
+        char e[64] = "";
+        if (isfinite(r->eps_at_delta.val))
+            snprintf(e, sizeof e, "; the smallest eps at delta %.3g is %.6g", r->delta, r->eps_at_delta.val);
+        if (r->slack >= 1)
+            snprintf(b, n, "exact delta(%.6g) = %.6g: the claim is %.3gx conservative%s", r->eps,
+                     r->exact.val, r->slack, e);
+        else
+            snprintf(b, n, "exact delta(%.6g) = %.6g: %.3gx the claimed delta%s", r->eps,
+                     r->exact.val, 1 / r->slack, e);
+    } else if (r->type == GA_CLAIM_RDP) {
+        snprintf(b, n, "exact D_%.6g = %.6g (claimed/exact = %.3g)", r->alpha, r->exact.val, r->slack);
+    } else if (r->type == GA_CLAIM_ZCDP) {
+        snprintf(b, n, "max D_alpha/alpha = %.6g at alpha = %.4g (claimed/exact = %.3g)",
+                 r->exact.val, r->at, r->slack);
+    } else {
+        snprintf(b, n, "largest excess of delta over the GDP curve: %.3g at eps = %.4g", r->exact.val, r->at);
+    }
+}
+
+/* pairs in descending order of their delta at the table eps (at most cap) */
+static size_t order(const ga_audit *a, size_t *idx, size_t cap)
+{
+    size_t n = a->npairs, m = 0;
+    char *used = calloc(n, 1);
+    if (!used)
+        return 0;
+    for (; m < cap && m < n; m++) {
+        size_t best = SIZE_MAX;
+        double bv = -INFINITY;
+        for (size_t i = 0; i < n; i++)
+            if (!used[i] && fmax(a->pair_xy[i], a->pair_yx[i]) > bv) {
+                bv = fmax(a->pair_xy[i], a->pair_yx[i]);
+                best = i;
+            }
+        if (best == SIZE_MAX)
+            break;
+        used[best] = 1;
+        idx[m] = best;
+    }
+    free(used);
+    return m;
+}
+
+static void html_escape(FILE *out, const char *s)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '<':
+            fputs("&lt;", out);
+            break;
+        case '>':
+            fputs("&gt;", out);
+            break;
+        case '&':
+            fputs("&amp;", out);
+            break;
+        case '"':
+            fputs("&quot;", out);
+            break;
+        default:
+            fputc(*s, out);
+        }
+    }
+}
+
+static void json_str(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(out, "\\%c", ch);
+        else if (ch < 0x20)
+            fprintf(out, "\\u%04x", ch);
+        else
+            fputc(ch, out);
+    }
+    fputc('"', out);
+}
+
+static void json_num(FILE *out, double v)
+{
+    if (isfinite(v))
+        fprintf(out, "%.17g", v);
+    else
+        fputs("null", out);
+}
+
+/* ------------------------------------------------------------ Markdown */
+
+/* a Markdown table cell: '|' would end the cell */
+static void md_cell(FILE *out, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '|')
+            fputs("\\|", out);
+        else if (*s == '\n')
+            fputc(' ', out);
+        else
+            fputc(*s, out);
+    }
+}
+
+int ga_report_markdown(FILE *out, const ga_audit *a)
+{
+    fprintf(out, "# gaussaudit report: %s\n\n", a->spec.name);
+    fprintf(out, "**Verdict: %s**\n\n", ga_verdict_name(a->overall));
+    if (a->spec.verified)
+        fprintf(out, "The audited pairs include the proven %s.\n\n", a->spec.verified_note);
+    fprintf(out, "## Claims\n\n| claim | verdict | tightness | certified | reason |\n|---|---|---|---|---|\n");
+    for (size_t i = 0; i < a->nclaims; i++) {
+        const ga_claim_result *r = &a->claims[i];
+        char c[96], t[256], iv[96] = "no";
+        claim_text(c, sizeof c, r);
+        tightness_text(t, sizeof t, r);
+        if (r->certified)
+            snprintf(iv, sizeof iv, "[%.6g, %.6g]", r->cert_lo, r->cert_hi);
+        fprintf(out, "| %s | %s | ", c, ga_verdict_name(r->verdict));
+        md_cell(out, t);
+        fprintf(out, " | %s | ", iv);
+        md_cell(out, r->reason);
+        fprintf(out, " |\n");
+    }
+    for (size_t i = 0; i < a->nclaims; i++) {
+        const ga_claim_result *r = &a->claims[i];
+        if (r->type != GA_CLAIM_DP)
+            continue;
+        fprintf(out, "\n### Worst pair for (%.6g, %.6g)-DP\n\n", r->eps, r->delta);
+        fprintf(out, "Pair **%s**, direction %s. Distinguishing event: %s. "
+                     "P_X[S] = %.6g, P_Y[S] = %.6g, so delta = P[S] - e^eps P'[S] = %.6g.\n",
+                a->spec.pairs[r->worst_pair].name, r->worst_dir == 1 ? "X,Y" : "Y,X", r->witness,
+                r->witness_px, r->witness_py, r->exact.val);
+    }
+    size_t *idx = malloc((a->npairs ? a->npairs : 1) * sizeof *idx);
+    size_t m = idx ? order(a, idx, TABLE_CAP) : 0;
+    fprintf(out, "\n## Pairs (delta at eps = %.6g%s)\n\n| pair | delta_XY | delta_YX |\n|---|---|---|\n",
+            a->table_eps, a->npairs > m ? ", largest first" : "");
+    for (size_t k = 0; k < m; k++) {
+        fprintf(out, "| ");
+        md_cell(out, a->spec.pairs[idx[k]].name);
+        fprintf(out, " | %.6g (+- %.2g) | %.6g (+- %.2g) |\n", a->pair_xy[idx[k]],
+                a->pair_xy_err[idx[k]], a->pair_yx[idx[k]], a->pair_yx_err[idx[k]]);
+    }
+    if (a->npairs > m)
+        fprintf(out, "\n%zu more pairs not listed.\n", a->npairs - m);
+    free(idx);
+    fprintf(out, "\n## Reproducibility\n\n- tool: gaussaudit %s\n- spec: `%s` (SHA-256 `%s`)\n"
+                 "- pairs audited: %zu\n- methods: %s\n- certified mode: %s; certified evaluations: %zu; "
+                 "highest precision: %ld bits\n",
+            GA_VERSION_STRING, a->spec.path, a->digest, a->npairs, methods_text,
+            a->certified_mode ? "yes" : "no (escalated where a verdict needed it)", a->ncertified,
+            a->max_bits);
+    return ferror(out) ? GA_EIO : GA_OK;
+}
+
+/* ------------------------------------------------------------ SVG plots */
+
+typedef struct {
+    const double *x, *y;
+    size_t n;
+    const char *color, *label;
+    int dashed;
+} series;
+
+/* a plot with linear x and log10 (logy) or linear y; points with y <= 0 are skipped on a
+ * log axis; markers are (x, y) points drawn as circles */
+static void svg_plot(FILE *out, const char *id, const char *title, const char *xl, const char *yl,
+                     int logy, const series *s, size_t ns, const double *mx, const double *my,
+                     size_t nm, const char *mcolor)
+{
+    const double W = 640, H = 360, L = 70, R = 20, T = 30, B = 50;
+    double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
+    for (size_t k = 0; k < ns; k++)
+        for (size_t i = 0; i < s[k].n; i++) {
+            double y = s[k].y[i];
+            if (logy && !(y > 0))
+                continue;
+            if (!isfinite(y))
+                continue;
+            y = logy ? log10(y) : y;
+            x0 = fmin(x0, s[k].x[i]);
+            x1 = fmax(x1, s[k].x[i]);
+            y0 = fmin(y0, y);
+            y1 = fmax(y1, y);
+        }
+    for (size_t i = 0; i < nm; i++) {
+        if (logy && !(my[i] > 0))
+            continue;
+        double y = logy ? log10(my[i]) : my[i];
+        x0 = fmin(x0, mx[i]);
+        x1 = fmax(x1, mx[i]);
+        y0 = fmin(y0, y);
+        y1 = fmax(y1, y);
+    }
+    if (!(x1 > x0)) {
+        x0 = isfinite(x0) ? x0 - 1 : 0;
+        x1 = x0 + 2;
+    }
+    if (!(y1 > y0)) {
+        y0 = isfinite(y0) ? y0 - 1 : 0;
+        y1 = y0 + 2;
+    }
+    if (logy) {
+        y0 = floor(y0);
+        y1 = ceil(y1);
+    }
+#define PX(v) (L + ((v) - x0) / (x1 - x0) * (W - L - R))
+#define PY(v) (H - B - ((v) - y0) / (y1 - y0) * (H - T - B))
+    fprintf(out, "<svg id=\"%s\" class=\"plot\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
+                 "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"",
+            id, W, H, W, H);
+    html_escape(out, title);
+    fprintf(out, "\">\n<title>");
+    html_escape(out, title);
+    fprintf(out, "</title>\n<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"#fff\" "
+                 "stroke=\"#888\"/>\n", L, T, W - L - R, H - T - B);
+    /* ticks */
+    for (int i = 0; i <= 5; i++) {
+        double xv = x0 + (x1 - x0) * i / 5, px = PX(xv);
+        fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
+                     "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"middle\">%.3g</text>\n",
+                px, T, px, H - B, px, H - B + 15, xv);
+    }
+    int ny = logy ? (int)(y1 - y0) : 5;
+    int step = ny > 10 ? (ny + 9) / 10 : 1;
+    for (int i = 0; i <= ny; i += step) {
+        double yv = y0 + (y1 - y0) * i / (ny ? ny : 1), py = PY(yv);
+        fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>", L, py, W - R, py);
+        if (logy)
+            fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">1e%d</text>\n",
+                    L - 5, py + 4, (int)lround(yv));
+        else
+            fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%.3g</text>\n",
+                    L - 5, py + 4, yv);
+    }
+    fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" text-anchor=\"middle\">%s</text>\n",
+            (L + W - R) / 2, H - 12, xl);
+    fprintf(out, "<text x=\"14\" y=\"%.1f\" font-size=\"12\" text-anchor=\"middle\" "
+                 "transform=\"rotate(-90 14 %.1f)\">%s</text>\n", (T + H - B) / 2, (T + H - B) / 2, yl);
+    fprintf(out, "<text x=\"%.1f\" y=\"18\" font-size=\"13\" text-anchor=\"middle\">", (L + W - R) / 2);
+    html_escape(out, title);
+    fprintf(out, "</text>\n");
+    for (size_t k = 0; k < ns; k++) {
+        fprintf(out, "<polyline class=\"series\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s points=\"",
+                s[k].color, s[k].dashed ? " stroke-dasharray=\"5,4\"" : "");
+        for (size_t i = 0; i < s[k].n; i++) {
+            double y = s[k].y[i];
+            if ((logy && !(y > 0)) || !isfinite(y))
+                continue;
+            y = logy ? log10(y) : y;
+            if (y < y0)
+                continue;
+            fprintf(out, "%.1f,%.1f ", PX(s[k].x[i]), PY(y));
+        }
+        fprintf(out, "\"/>\n");
+        fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" fill=\"%s\">", W - R - 230,
+                T + 14 + 14.0 * k, s[k].color);
+        html_escape(out, s[k].label);
+        fprintf(out, "</text>\n");
+    }
+    for (size_t i = 0; i < nm; i++) {
+        if (logy && !(my[i] > 0))
+            continue;
+        double y = logy ? log10(my[i]) : my[i];
+        fprintf(out, "<circle class=\"claim\" cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"none\" stroke=\"%s\" "
+                     "stroke-width=\"2\"/>\n", PX(mx[i]), PY(y), mcolor);
+    }
+    fprintf(out, "</svg>\n");
+#undef PX
+#undef PY
+}
+
+/* ------------------------------------------------------------ HTML */
+
+static const char *verdict_class(int v)
+{
+    static const char *c[] = {"verified", "noviolation", "inconclusive", "violation"};
+    return v >= 0 && v <= 3 ? c[v] : "inconclusive";
+}
+
+int ga_report_html(FILE *out, const ga_audit *a)
+{
+    fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>gaussaudit: ");
+    html_escape(out, a->spec.name);
+    fprintf(out, "</title>\n<style>\n"
+                 "body{font-family:sans-serif;max-width:1000px;margin:1em auto;padding:0 1em;color:#222}\n"
+                 ".banner{padding:1em;border-radius:6px;font-size:1.3em;font-weight:bold;margin:1em 0}\n"
+                 ".violation{background:#fdd;border:2px solid #c00}.verified{background:#dfd;border:2px solid #080}\n"
+                 ".noviolation{background:#eef8ee;border:2px solid #6a6}.inconclusive{background:#ffd;border:2px solid #cc0}\n"
+                 "table{border-collapse:collapse;margin:0.5em 0}td,th{border:1px solid #bbb;padding:3px 6px;font-size:0.9em}\n"
+                 "th{background:#eee;cursor:pointer}.num{text-align:right;font-family:monospace}\n"
+                 ".repro{background:#f6f6f6;padding:0.5em 1em;font-size:0.85em}\n</style>\n</head>\n<body>\n");
+    fprintf(out, "<h1>gaussaudit report: ");
+    html_escape(out, a->spec.name);
+    fprintf(out, "</h1>\n<div id=\"verdict\" class=\"banner %s\">%s</div>\n", verdict_class(a->overall),
+            ga_verdict_name(a->overall));
+    if (a->spec.verified) {
+        fprintf(out, "<p>The audited pairs include the proven ");
+        html_escape(out, a->spec.verified_note);
+        fprintf(out, ".</p>\n");
+    }
+    fprintf(out, "<h2>Claims</h2>\n<table id=\"claims\"><tr><th>claim</th><th>verdict</th><th>tightness</th>"
+                 "<th>certified</th><th>reason</th></tr>\n");
+    for (size_t i = 0; i < a->nclaims; i++) {
+        const ga_claim_result *r = &a->claims[i];
+        char c[96], t[256], iv[96] = "no";
+        claim_text(c, sizeof c, r);
+        tightness_text(t, sizeof t, r);
+        if (r->certified)
+            snprintf(iv, sizeof iv, "[%.6g, %.6g]", r->cert_lo, r->cert_hi);
+        fprintf(out, "<tr class=\"%s\"><td>", verdict_class(r->verdict));
+        html_escape(out, c);
+        fprintf(out, "</td><td>%s</td><td>", ga_verdict_name(r->verdict));
+        html_escape(out, t);
+        fprintf(out, "</td><td class=\"num\">%s</td><td>", iv);
+        html_escape(out, r->reason);
+        fprintf(out, "</td></tr>\n");
+    }
+    fprintf(out, "</table>\n");
+    for (size_t i = 0; i < a->nclaims; i++) {
+        const ga_claim_result *r = &a->claims[i];
+        if (r->type != GA_CLAIM_DP)
+            continue;
+        fprintf(out, "<h3>Worst pair for (%.6g, %.6g)-DP</h3>\n<p>Pair <b>", r->eps, r->delta);
+        html_escape(out, a->spec.pairs[r->worst_pair].name);
+        fprintf(out, "</b>, direction %s. Distinguishing event: ", r->worst_dir == 1 ? "X,Y" : "Y,X");
+        html_escape(out, r->witness);
+        fprintf(out, ". P_X[S] = %.6g, P_Y[S] = %.6g.</p>\n", r->witness_px, r->witness_py);
+    }
+    /* privacy profile plot with the claims marked */
+    if (a->nplot) {
+        series s[2 * GA_PLOT_PAIRS + 1];
+        static const char *colors[] = {"#c0392b", "#2471a3", "#1e8449", "#b9770e", "#7d3c98", "#616a6b"};
+        char labels[2 * GA_PLOT_PAIRS][160];
+        size_t ns = 0;
+        for (size_t j = 0; j < a->nplot; j++)
+            for (int dir = 0; dir < 2; dir++, ns++) {
+                snprintf(labels[ns], sizeof labels[ns], "%.40s, %s", a->spec.pairs[a->plot_pair[j]].name,
+                         dir ? "delta_YX" : "delta_XY");
+                s[ns] = (series){a->plot_eps, dir ? a->plot_yx[j] : a->plot_xy[j], GA_PLOT_POINTS,
+                                 colors[ns % 6], labels[ns], dir};
+            }
+        double gx[GA_PLOT_POINTS], gy[GA_PLOT_POINTS];
+        for (size_t i = 0; i < a->nclaims; i++)
+            if (a->claims[i].type == GA_CLAIM_GDP) {
+                double mu = a->claims[i].eps_a;
+                for (size_t k = 0; k < GA_PLOT_POINTS; k++) {
+                    gx[k] = a->plot_eps[k];
+                    gy[k] = 0.5 * erfc((gx[k] / mu - mu / 2) / M_SQRT2) -
+                            exp(gx[k]) * 0.5 * erfc((gx[k] / mu + mu / 2) / M_SQRT2);
+                }
+                s[ns++] = (series){gx, gy, GA_PLOT_POINTS, "#000", "GDP claim", 1};
+                break;
+            }
+        double mx[64], my[64];
+        size_t nm = 0;
+        for (size_t i = 0; i < a->nclaims && nm < 64; i++)
+            if (a->claims[i].type == GA_CLAIM_DP) {
+                mx[nm] = a->claims[i].eps;
+                my[nm++] = a->claims[i].delta;
+            }
+        fprintf(out, "<h2>Privacy profile</h2>\n");
+        svg_plot(out, "profile-plot", "privacy profile delta(eps), both directions; circles: claims",
+                 "epsilon", "delta (log scale)", 1, s, ns, mx, my, nm, "#000");
+    }
+    if (a->have_renyi) {
+        series s[2] = {{a->renyi_alpha, a->renyi_xy, 60, "#c0392b", "D_alpha(X||Y)", 0},
+                       {a->renyi_alpha, a->renyi_yx, 60, "#2471a3", "D_alpha(Y||X)", 1}};
+        double mx[64], my[64];
+        size_t nm = 0;
+        for (size_t i = 0; i < a->nclaims && nm < 64; i++)
+            if (a->claims[i].type == GA_CLAIM_RDP) {
+                mx[nm] = a->claims[i].alpha;
+                my[nm++] = a->claims[i].eps_a;
+            }
+        fprintf(out, "<h2>Renyi divergence</h2>\n");
+        char title[200];
+        snprintf(title, sizeof title, "Renyi divergence of pair '%.60s'; circles: RDP claims",
+                 a->spec.pairs[a->renyi_pair].name);
+        svg_plot(out, "renyi-plot", title, "alpha", "D_alpha", 0, s, 2, mx, my, nm, "#000");
+    }
+    /* sortable pairs table */
+    size_t *idx = malloc((a->npairs ? a->npairs : 1) * sizeof *idx);
+    size_t m = idx ? order(a, idx, TABLE_CAP) : 0;
+    fprintf(out, "<h2>Pairs</h2>\n<p>delta at eps = %.6g%s; click a column to sort.</p>\n"
+                 "<table id=\"pairs\" class=\"sortable\"><thead><tr><th>pair</th><th>delta_XY</th>"
+                 "<th>error</th><th>delta_YX</th><th>error</th></tr></thead><tbody>\n",
+            a->table_eps, a->npairs > m ? " (the largest first)" : "");
+    for (size_t k = 0; k < m; k++) {
+        size_t i = idx[k];
+        fprintf(out, "<tr><td>");
+        html_escape(out, a->spec.pairs[i].name);
+        fprintf(out, "</td><td class=\"num\" data-v=\"%.17g\">%.6g</td><td class=\"num\" data-v=\"%.17g\">%.2g</td>"
+                     "<td class=\"num\" data-v=\"%.17g\">%.6g</td><td class=\"num\" data-v=\"%.17g\">%.2g</td></tr>\n",
+                a->pair_xy[i], a->pair_xy[i], a->pair_xy_err[i], a->pair_xy_err[i], a->pair_yx[i],
+                a->pair_yx[i], a->pair_yx_err[i], a->pair_yx_err[i]);
+    }
+    fprintf(out, "</tbody></table>\n");
+    if (a->npairs > m)
+        fprintf(out, "<p>%zu more pairs not listed.</p>\n", a->npairs - m);
+    free(idx);
+    fprintf(out, "<h2>Reproducibility</h2>\n<div class=\"repro\" id=\"repro\"><p>tool: gaussaudit %s<br>"
+                 "spec: <code>", GA_VERSION_STRING);
+    html_escape(out, a->spec.path);
+    fprintf(out, "</code>, SHA-256 <code>%s</code><br>pairs audited: %zu<br>methods: %s<br>"
+                 "certified mode: %s; certified evaluations: %zu; highest precision: %ld bits</p></div>\n",
+            a->digest, a->npairs, methods_text,
+            a->certified_mode ? "yes" : "no (escalated where a verdict needed it)", a->ncertified, a->max_bits);
+    fprintf(out,
+            "<script>\n"
+            "document.querySelectorAll('table.sortable').forEach(function (t) {\n"
+            "  t.querySelectorAll('th').forEach(function (th, col) {\n"
+            "    th.addEventListener('click', function () {\n"
+            "      var body = t.tBodies[0], rows = Array.prototype.slice.call(body.rows);\n"
+            "      var asc = th.dataset.asc !== '1'; th.dataset.asc = asc ? '1' : '0';\n"
+            "      rows.sort(function (a, b) {\n"
+            "        var x = a.cells[col], y = b.cells[col];\n"
+            "        var u = x.dataset.v !== undefined ? parseFloat(x.dataset.v) : x.textContent;\n"
+            "        var v = y.dataset.v !== undefined ? parseFloat(y.dataset.v) : y.textContent;\n"
+            "        return (u < v ? -1 : u > v ? 1 : 0) * (asc ? 1 : -1);\n"
+            "      });\n"
+            "      rows.forEach(function (r) { body.appendChild(r); });\n"
+            "    });\n"
+            "  });\n"
+            "});\n"
+            "</script>\n</body>\n</html>\n");
+    return ferror(out) ? GA_EIO : GA_OK;
+}
+
+/* ------------------------------------------------------------ JSON */
+
+int ga_report_json(FILE *out, const ga_audit *a)
+{
+    fprintf(out, "{\"tool\": \"gaussaudit %s\", \"spec\": ", GA_VERSION_STRING);
+    json_str(out, a->spec.name);
+    fprintf(out, ", \"spec_path\": ");
+    json_str(out, a->spec.path);
+    fprintf(out, ", \"spec_sha256\": \"%s\", \"verdict\": \"%s\", \"exit_status\": %d, "
+                 "\"verification\": %s, ", a->digest, ga_verdict_name(a->overall),
+            a->overall == GA_VERDICT_VIOLATION ? 1 : a->overall == GA_VERDICT_INCONCLUSIVE ? 2 : 0,
+            a->spec.verified ? "true" : "false");
+    if (a->spec.verified) {
+        fprintf(out, "\"verification_note\": ");
+        json_str(out, a->spec.verified_note);
+        fprintf(out, ", ");
+    }
+    fprintf(out, "\"claims\": [");
+    for (size_t i = 0; i < a->nclaims; i++) {
+        const ga_claim_result *r = &a->claims[i];
+        static const char *types[] = {"dp", "rdp", "zcdp", "gdp"};
+        fprintf(out, "%s{\"type\": \"%s\", ", i ? ", " : "", types[r->type]);
+        if (r->type == GA_CLAIM_DP) {
+            fprintf(out, "\"epsilon\": ");
+            json_num(out, r->eps);
+            fprintf(out, ", \"delta\": ");
+            json_num(out, r->delta);
+        } else if (r->type == GA_CLAIM_RDP) {
+            fprintf(out, "\"alpha\": ");
+            json_num(out, r->alpha);
+            fprintf(out, ", \"eps_alpha\": ");
+            json_num(out, r->eps_a);
+        } else {
+            fprintf(out, "\"%s\": ", r->type == GA_CLAIM_ZCDP ? "rho" : "mu");
+            json_num(out, r->eps_a);
+        }
+        fprintf(out, ", \"verdict\": \"%s\", \"reason\": ", ga_verdict_name(r->verdict));
+        json_str(out, r->reason);
+        fprintf(out, ", \"exact\": {\"value\": ");
+        json_num(out, r->exact.val);
+        fprintf(out, ", \"err\": ");
+        json_num(out, r->exact.err);
+        fprintf(out, "}, \"certified\": %s", r->certified ? "true" : "false");
+        if (r->certified) {
+            fprintf(out, ", \"interval\": {\"lo\": ");
+            json_num(out, r->cert_lo);
+            fprintf(out, ", \"hi\": ");
+            json_num(out, r->cert_hi);
+            fprintf(out, "}");
+        }
+        fprintf(out, ", \"worst_pair\": ");
+        json_str(out, a->spec.pairs[r->worst_pair].name);
+        fprintf(out, ", \"direction\": \"%s\", \"slack\": ", r->worst_dir == 1 ? "xy" : "yx");
+        json_num(out, r->slack);
+        if (r->type == GA_CLAIM_DP) {
+            fprintf(out, ", \"epsilon_at_delta\": ");
+            json_num(out, r->eps_at_delta.val);
+            fprintf(out, ", \"witness\": {\"event\": ");
+            json_str(out, r->witness);
+            fprintf(out, ", \"p_x\": ");
+            json_num(out, r->witness_px);
+            fprintf(out, ", \"p_y\": ");
+            json_num(out, r->witness_py);
+            fprintf(out, "}");
+        }
+        if (r->type == GA_CLAIM_ZCDP || r->type == GA_CLAIM_GDP) {
+            fprintf(out, ", \"at\": ");
+            json_num(out, r->at);
+        }
+        fprintf(out, "}");
+    }
+    fprintf(out, "], \"table_epsilon\": ");
+    json_num(out, a->table_eps);
+    fprintf(out, ", \"pairs\": [");
+    for (size_t i = 0; i < a->npairs; i++) {
+        fprintf(out, "%s{\"name\": ", i ? ", " : "");
+        json_str(out, a->spec.pairs[i].name);
+        fprintf(out, ", \"xy\": {\"value\": ");
+        json_num(out, a->pair_xy[i]);
+        fprintf(out, ", \"err\": ");
+        json_num(out, a->pair_xy_err[i]);
+        fprintf(out, "}, \"yx\": {\"value\": ");
+        json_num(out, a->pair_yx[i]);
+        fprintf(out, ", \"err\": ");
+        json_num(out, a->pair_yx_err[i]);
+        fprintf(out, "}}");
+    }
+    fprintf(out, "], \"reproducibility\": {\"certified_mode\": %s, \"certified_evaluations\": %zu, "
+                 "\"precision_bits\": %ld, \"methods\": ", a->certified_mode ? "true" : "false",
+            a->ncertified, a->max_bits);
+    json_str(out, methods_text);
+    fprintf(out, "}}\n");
+    return ferror(out) ? GA_EIO : GA_OK;
+}
+
+/* ------------------------------------------------------------ JUnit */
+
+int ga_report_junit(FILE *out, const ga_audit *a)
+{
+    size_t fails = 0, errs = 0;
+    for (size_t i = 0; i < a->nclaims; i++) {
+        fails += a->claims[i].verdict == GA_VERDICT_VIOLATION;
+        errs += a->claims[i].verdict == GA_VERDICT_INCONCLUSIVE;
+    }
+    fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n<testsuite name=\"");
+    html_escape(out, a->spec.name);
+    fprintf(out, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\">\n", a->nclaims, fails, errs);
+    for (size_t i = 0; i < a->nclaims; i++) {
+        const ga_claim_result *r = &a->claims[i];
+        char c[96];
+        claim_text(c, sizeof c, r);
+        fprintf(out, "  <testcase classname=\"gaussaudit\" name=\"");
+        html_escape(out, c);
+        fprintf(out, "\">");
+        if (r->verdict == GA_VERDICT_VIOLATION || r->verdict == GA_VERDICT_INCONCLUSIVE) {
+            fprintf(out, "<%s message=\"", r->verdict == GA_VERDICT_VIOLATION ? "failure" : "error");
+            html_escape(out, r->reason);
+            fprintf(out, "\" type=\"%s\"/>", ga_verdict_name(r->verdict));
+        } else {
+            fprintf(out, "<system-out>%s: ", ga_verdict_name(r->verdict));
+            html_escape(out, r->reason);
+            fprintf(out, "</system-out>");
+        }
+        fprintf(out, "</testcase>\n");
+    }
+    fprintf(out, "</testsuite>\n</testsuites>\n");
+    return ferror(out) ? GA_EIO : GA_OK;
+}

@@ -1,0 +1,167 @@
+/*
+ * test_audit.c - gaussaudit audit: verdicts with their exit statuses and JSON fields, the
+ * classic Gaussian calibration (a certified violation at eps = 10, holding with its slack at
+ * eps = 1), the reports (Markdown, JUnit), and the HTML report rendered in headless Chromium
+ * (SVG plot elements present, no console errors).
+ */
+#include "tests/support.h"
+
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static double num_after(const char *text, const char *key)
+{
+    char pat[64];
+    snprintf(pat, sizeof pat, "\"%s\": ", key);
+    const char *p = strstr(text, pat);
+    cr_assert(p != NULL, "no '%s' in %s", key, text);
+    return strtod(p + strlen(pat), NULL);
+}
+
+Test(audit, classic_gaussian_violation_at_eps_10)
+{
+    char *out, *err;
+    int st = ga_test_run("audit specs/examples/gaussian_mechanism.yaml --format json", &out, &err);
+    cr_expect(st == 1, "exit status %d (expected 1: violation): %s", st, err);
+    cr_expect(strstr(out, "\"verdict\": \"VIOLATION\"") != NULL, "%s", out);
+    cr_expect(strstr(out, "\"certified\": true") != NULL, "the violation must be certified: %s", out);
+    double lo = num_after(strstr(out, "\"interval\""), "lo"), v = num_after(strstr(out, "\"exact\""), "value");
+    cr_expect(lo > 1e-5, "certified lower bound %.17g", lo);
+    cr_expect(fabs(v - 2.27e-5) < 0.01e-5, "exact delta %.17g (about 2.27e-5)", v);
+    cr_expect(strstr(out, "\"exit_status\": 1") && strstr(out, "\"witness\"") && strstr(out, "\"spec_sha256\""),
+              "%s", out);
+    free(out);
+    free(err);
+}
+
+Test(audit, classic_gaussian_holds_at_eps_1_with_slack)
+{
+    char *out, *err;
+    int st = ga_test_run("audit specs/examples/classic_gaussian_eps1.yaml --format json", &out, &err);
+    cr_expect(st == 0, "exit status %d: %s", st, err);
+    cr_expect(strstr(out, "\"verdict\": \"VERIFIED\"") != NULL, "%s", out);
+    double slack = num_after(out, "slack");
+    cr_expect(slack > 100 && slack < 1000, "slack %.6g (exact delta about 4.3e-8)", slack);
+    free(out);
+    free(err);
+    st = ga_test_run("audit specs/examples/classic_gaussian_eps1.yaml", &out, &err);
+    cr_expect(st == 0);
+    cr_expect(strstr(out, "conservative") && strstr(out, "**Verdict: VERIFIED**"), "%s", out);
+    free(out);
+    free(err);
+}
+
+Test(audit, no_violation_found_and_inconclusive)
+{
+    char *out, *err;
+    int st = ga_test_run("audit specs/examples/gaussian_mechanism_pair.yaml --format json", &out, &err);
+    cr_expect(st == 0, "status %d", st);
+    cr_expect(strstr(out, "\"verdict\": \"NO VIOLATION FOUND\"") != NULL, "%s", out);
+    free(out);
+    free(err);
+    /* a claim placed exactly at the true delta (../shared/reference/delta.json, sigma 1,
+     * eps 1): the certified interval contains it, so no verdict is possible */
+    char path[] = "/tmp/ga_auditXXXXXX";
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fputs("gaussaudit: 1\nmechanism: {kind: gaussian_pair}\npairs:\n"
+          "  - {x: {mean: [1], cov: [[1]]}, y: {mean: [0], cov: [[1]]}}\n"
+          "claim: {epsilon: 1, delta: 0.1269367375066439458008}\n", f);
+    fclose(f);
+    char args[128];
+    snprintf(args, sizeof args, "audit %s --format json", path);
+    st = ga_test_run(args, &out, &err);
+    cr_expect(st == 2, "status %d (expected 2: inconclusive): %s %s", st, out, err);
+    cr_expect(strstr(out, "\"verdict\": \"INCONCLUSIVE\"") && strstr(out, "contains the claimed delta"), "%s", out);
+    free(out);
+    free(err);
+    /* no claim: a data error */
+    f = fopen(path, "w");
+    fputs("gaussaudit: 1\nmechanism: {kind: gaussian_pair}\npairs:\n"
+          "  - {x: {mean: [1], cov: [[1]]}, y: {mean: [0], cov: [[1]]}}\n", f);
+    fclose(f);
+    snprintf(args, sizeof args, "audit %s", path);
+    st = ga_test_run(args, &out, &err);
+    cr_expect(st == 65 && strstr(err, "claim: missing"), "status %d: %s", st, err);
+    free(out);
+    free(err);
+    unlink(path);
+    st = ga_test_run("audit specs/examples/gaussian_mechanism.yaml --format pdf", &out, &err);
+    cr_expect(st == 64 && strstr(err, "--format"), "status %d", st);
+    free(out);
+    free(err);
+}
+
+Test(audit, junit_and_markdown)
+{
+    char *out, *err;
+    int st = ga_test_run("audit specs/examples/two_explicit_outputs.yaml --format junit", &out, &err);
+    cr_expect(st == 1, "status %d", st);
+    cr_expect(strstr(out, "tests=\"4\" failures=\"2\" errors=\"0\"") != NULL, "%s", out);
+    cr_expect(strstr(out, "<failure message=") != NULL, "%s", out);
+    free(out);
+    free(err);
+    st = ga_test_run("audit specs/examples/sketch_remove_one.yaml --quiet", &out, &err);
+    cr_expect(st == 0, "status %d", st);
+    cr_expect(strstr(out, "**Verdict: VERIFIED**") && strstr(out, "## Pairs") && strstr(out, "SHA-256"), "%s", out);
+    cr_expect(err[0] == 0, "--quiet printed: %s", err);
+    free(out);
+    free(err);
+}
+
+Test(audit, html_report_in_headless_chromium)
+{
+    /* the name must end in .html: Chromium serves extension-less files as text */
+    char html[64];
+    snprintf(html, sizeof html, "/tmp/ga_report_%d.html", (int)getpid());
+    char args[256], *out, *err;
+    snprintf(args, sizeof args, "audit specs/examples/two_explicit_outputs.yaml --format html -o %s --quiet", html);
+    int st = ga_test_run(args, &out, &err);
+    cr_expect(st == 1, "status %d: %s", st, err);
+    free(out);
+    free(err);
+    const char *chromium = access("/usr/bin/chromium", X_OK) == 0 ? "/usr/bin/chromium" : NULL;
+    cr_assert(chromium != NULL, "chromium is not installed (make test installs the Debian package)");
+    char cmd[1024], dom[] = "/tmp/ga_domXXXXXX", log[] = "/tmp/ga_logXXXXXX";
+    int f1 = mkstemp(dom), f2 = mkstemp(log);
+    cr_assert(f1 >= 0 && f2 >= 0);
+    close(f1);
+    close(f2);
+    snprintf(cmd, sizeof cmd,
+             "timeout 120 %s --headless --no-sandbox --disable-gpu --disable-quic --no-first-run "
+             "--disable-background-networking --disable-component-update --disable-sync "
+             "--user-data-dir=%s.profile --enable-logging=stderr --v=0 --dump-dom file://%s >%s 2>%s",
+             chromium, dom, html, dom, log);
+    st = system(cmd);
+    cr_expect(st == 0, "chromium failed (%d)", st);
+    FILE *f = fopen(dom, "r");
+    cr_assert(f != NULL);
+    static char buf[1 << 20];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = 0;
+    fclose(f);
+    cr_expect(strstr(buf, "<svg id=\"profile-plot\"") != NULL, "no profile plot in the DOM");
+    cr_expect(strstr(buf, "<svg id=\"renyi-plot\"") != NULL, "no Renyi plot in the DOM");
+    size_t lines = 0, circles = 0;
+    for (const char *p = buf; (p = strstr(p, "class=\"series\"")); p++)
+        lines++;
+    for (const char *p = buf; (p = strstr(p, "class=\"claim\"")); p++)
+        circles++;
+    cr_expect(lines >= 4 && circles >= 3, "%zu series, %zu claim markers", lines, circles);
+    cr_expect(strstr(buf, "id=\"verdict\"") && strstr(buf, "VIOLATION"), "no verdict banner");
+    f = fopen(log, "r");
+    cr_assert(f != NULL);
+    n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = 0;
+    fclose(f);
+    /* page errors are logged as CONSOLE messages (uncaught exceptions, failed loads) */
+    cr_expect(strstr(buf, "Uncaught") == NULL && strstr(buf, "CONSOLE") == NULL,
+              "console messages from the page: %s", buf);
+    snprintf(cmd, sizeof cmd, "rm -rf %s %s %s %s.profile", html, dom, log, dom);
+    (void)system(cmd);
+}
