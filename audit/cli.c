@@ -23,6 +23,7 @@ static const char *usage_main =
     "\n"
     "commands:\n"
     "  audit      check a spec's claims: verdict, tightness, witness; md/html/json/junit\n"
+    "  calibrate  the smallest noise for (eps, delta)-DP, certified\n"
     "  delta      delta(eps) in both directions for every neighbouring pair of a spec\n"
     "  epsilon    the smallest eps with delta(eps) <= D, per pair and overall\n"
     "  rdp        exact Renyi divergences in both directions\n"
@@ -509,6 +510,8 @@ int ga_cli_main(int argc, char **argv, FILE *out, FILE *err)
     }
     if (!strcmp(cmd, "cdf"))
         return cmd_cdf(argc - 2, argv + 2, out, err);
+    if (!strcmp(cmd, "calibrate"))
+        return ga_cmd_calibrate(argc - 2, argv + 2, out, err);
     if (!strcmp(cmd, "audit"))
         return ga_cmd_audit(argc - 2, argv + 2, out, err);
     if (!strcmp(cmd, "delta"))

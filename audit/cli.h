@@ -24,6 +24,7 @@ int ga_cmd_delta(int argc, char **argv, FILE *out, FILE *err);
 int ga_cmd_epsilon(int argc, char **argv, FILE *out, FILE *err);
 int ga_cmd_rdp(int argc, char **argv, FILE *out, FILE *err);
 int ga_cmd_audit(int argc, char **argv, FILE *out, FILE *err);
+int ga_cmd_calibrate(int argc, char **argv, FILE *out, FILE *err);
 
 /* Run the command line; returns the process exit status (sysexits codes). */
 int ga_cli_main(int argc, char **argv, FILE *out, FILE *err);

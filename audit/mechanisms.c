@@ -904,6 +904,20 @@ static int build_regression_kind(ga_spec *s, char *msg, size_t msglen)
     return build_generic(s, law, &lp, dim, msg, msglen);
 }
 
+const char *ga_mech_knob(const ga_spec *s)
+{
+    static const struct {
+        const char *kind, *knob;
+    } k[] = {{"gaussian_mechanism", "sigma"}, {"sketch", "noise_sigma"},
+             {"linear_regression", "sigma"}, {"bayesian_logistic_regression", "sigma"},
+             {"gaussian_process_regression", "sigma"}, {"output_perturbation", "sigma"},
+             {"noisy_gradient_descent", "sigma"}, {"matrix_masking", "sigma"}};
+    for (size_t i = 0; i < sizeof k / sizeof *k; i++)
+        if (!strcmp(s->kind, k[i].kind))
+            return k[i].knob;
+    return NULL;
+}
+
 int ga_mech_build(ga_spec *s, char *msg, size_t msglen)
 {
     int rc;

@@ -614,6 +614,10 @@ int ga_spec_mech_number(const ga_spec *s, const char *key, double *v, int requir
                         size_t msglen)
 {
     ctx_t c = {s->path, msg, msglen};
+    if (s->knob && !strcmp(key, s->knob)) {
+        *v = s->knob_value; /* calibrate overrides the noise parameter */
+        return GA_OK;
+    }
     const ga_node *n = ga_node_get(s->mechanism, key);
     char p[96];
     pathf(p, sizeof p, "mechanism.%s", key);
@@ -842,6 +846,35 @@ int ga_spec_load(ga_spec *s, const char *path, char *msg, size_t msglen)
     }
     free(buf);
     return rc;
+}
+
+static void free_pairs(ga_spec *s)
+{
+    for (size_t i = 0; i < s->npairs; i++) {
+        ga_spec_pair *p = &s->pairs[i];
+        free(p->name);
+        free(p->mu_x);
+        free(p->mu_y);
+        free(p->s_x);
+        free(p->s_y);
+        free(p->mu_x_txt);
+        free(p->mu_y_txt);
+        free(p->s_x_txt);
+        free(p->s_y_txt);
+    }
+    s->npairs = 0;
+}
+
+int ga_spec_rebuild(ga_spec *s, double value, char *msg, size_t msglen)
+{
+    const char *k = ga_mech_knob(s);
+    if (!k)
+        return GA_EDOM;
+    free_pairs(s);
+    s->knob = k;
+    s->knob_value = value;
+    s->verified = 0;
+    return ga_mech_build(s, msg, msglen);
 }
 
 void ga_spec_clear(ga_spec *s)

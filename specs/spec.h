@@ -67,6 +67,8 @@ typedef struct {
     size_t nrows_sel;
     int has_universe;
     double row_norm_bound; /* universe: every row has norm <= this (0: not given) */
+    const char *knob;      /* calibrate: the overridden noise parameter (NULL: none) */
+    double knob_value;
     int verified;          /* the audited pairs include a proven worst case */
     size_t verified_pair;  /* its index in pairs */
     char verified_note[256];
@@ -103,6 +105,11 @@ int ga_spec_vector(const ga_spec *s, const ga_node *n, const char *path, size_t 
 
 /* Build the pairs of a catalogue kind (audit/mechanisms.c). */
 int ga_mech_build(ga_spec *s, char *msg, size_t msglen);
+
+/* The noise parameter ("knob") of the spec's kind (NULL when the kind has none), and a
+ * rebuild of the pairs with the knob set to value (calibrate). */
+const char *ga_mech_knob(const ga_spec *s);
+int ga_spec_rebuild(ga_spec *s, double value, char *msg, size_t msglen);
 
 /* Input for ga_pair_reduce from a spec pair (field labels point into the pair). */
 void ga_spec_pair_input(ga_pair_input *in, const ga_spec_pair *p, char labels[4][200]);

@@ -1,0 +1,124 @@
+/*
+ * test_calibrate.c - gaussaudit calibrate against independent computations: the analytic
+ * Gaussian mechanism (Balle & Wang 2018), i.e. the root of the closed-form delta in sigma
+ * found by bisection here, and the sketch's leverage threshold from the incomplete-gamma
+ * closed form (NDIS paper, Lemma 4), also by bisection.
+ */
+#include "tests/support.h"
+
+#include <criterion/criterion.h>
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_eigen.h>
+#include <gsl/gsl_sf_gamma.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static double num(const char *text, const char *key)
+{
+    char pat[64];
+    snprintf(pat, sizeof pat, "\"%s\": ", key);
+    const char *p = strstr(text, pat);
+    cr_assert(p != NULL, "no '%s' in %s", key, text);
+    return strtod(p + strlen(pat), NULL);
+}
+
+/* delta of the Gaussian mechanism with sensitivity 1 and noise sigma at eps */
+static double agm_delta(double sigma, double eps)
+{
+    double t = 1 / sigma;
+    return gsl_cdf_ugaussian_P(t / 2 - eps / t) - exp(eps) * gsl_cdf_ugaussian_P(-t / 2 - eps / t);
+}
+
+Test(calibrate, analytic_gaussian_mechanism)
+{
+    double cases[][2] = {{1, 1e-5}, {0.5, 1e-6}, {3, 1e-3}};
+    for (int c = 0; c < 3; c++) {
+        double eps = cases[c][0], delta = cases[c][1];
+        char args[256], *out, *err;
+        snprintf(args, sizeof args, "calibrate specs/examples/classic_gaussian_eps1.yaml --epsilon %g --delta %g --format json",
+                 eps, delta);
+        int st = ga_test_run(args, &out, &err);
+        cr_assert(st == 0, "status %d: %s", st, err);
+        double v = num(out, "value");
+        cr_expect(strstr(out, "\"certified\": true") != NULL, "%s", out);
+        /* independent: bisection on the closed form */
+        double lo = 0.01, hi = 1000;
+        for (int k = 0; k < 200; k++) {
+            double mid = sqrt(lo * hi);
+            if (agm_delta(mid, eps) > delta)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        cr_expect(fabs(v - hi) <= 1e-10 * hi, "eps %g delta %g: calibrate %.17g vs analytic %.17g", eps, delta, v, hi);
+        free(out);
+        free(err);
+    }
+}
+
+Test(calibrate, sketch_leverage_threshold)
+{
+    char *out, *err;
+    int st = ga_test_run("calibrate specs/examples/sketch_remove_one.yaml --epsilon 1 --delta 1e-6 --format json",
+                         &out, &err);
+    cr_assert(st == 0, "status %d: %s", st, err);
+    double v = num(out, "value");
+    cr_expect(strstr(out, "\"certified\": true") != NULL, "%s", out);
+    /* lambda_min of D^T D for the example's CSV (60 x 5, header) */
+    FILE *f = fopen("specs/examples/sketch_rows.csv", "r");
+    cr_assert(f != NULL);
+    char line[512];
+    double S[25] = {0};
+    cr_assert(fgets(line, sizeof line, f) != NULL); /* header */
+    int n = 0;
+    while (fgets(line, sizeof line, f)) {
+        double x[5];
+        if (sscanf(line, "%lf,%lf,%lf,%lf,%lf", &x[0], &x[1], &x[2], &x[3], &x[4]) != 5)
+            continue;
+        for (int a = 0; a < 5; a++)
+            for (int b = 0; b < 5; b++)
+                S[a * 5 + b] += x[a] * x[b];
+        n++;
+    }
+    fclose(f);
+    cr_assert(n == 60);
+    gsl_matrix_view M = gsl_matrix_view_array(S, 5, 5);
+    gsl_vector *ev = gsl_vector_alloc(5);
+    gsl_eigen_symm_workspace *ws = gsl_eigen_symm_alloc(5);
+    gsl_eigen_symm(&M.matrix, ev, ws);
+    double lmin = gsl_vector_min(ev);
+    gsl_eigen_symm_free(ws);
+    gsl_vector_free(ev);
+    /* worst leverage at noise s: min(1/(lmin + s^2), 1/(1 + s^2)) (rows of norm <= 1);
+     * delta_XY(1) in the leverage, r = 300: Q(r/2, t0/2) - e Q(r/2, rho t0/2) */
+    double r = 300, eps = 1, lo = 0.1, hi = 100;
+    for (int k = 0; k < 200; k++) {
+        double s = sqrt(lo * hi), p = fmin(1 / (lmin + s * s), 1 / (1 + s * s)), rho = 1 / (1 - p);
+        double t0 = 2 * (eps + 0.5 * r * log(rho)) / (rho - 1);
+        double d = gsl_sf_gamma_inc_Q(r / 2, t0 / 2) - exp(eps) * gsl_sf_gamma_inc_Q(r / 2, rho * t0 / 2);
+        if (d > 1e-6)
+            lo = s;
+        else
+            hi = s;
+    }
+    /* the closed form cancels at delta = 1e-6 (terms of order 1e-4): agreement to 1e-8 */
+    cr_expect(fabs(v - hi) <= 1e-8 * hi, "calibrate %.17g vs bisection %.17g", v, hi);
+    free(out);
+    free(err);
+}
+
+Test(calibrate, errors)
+{
+    char *out, *err;
+    cr_expect(ga_test_run("calibrate specs/examples/two_explicit_outputs.yaml --epsilon 1 --delta 1e-5", &out, &err) == 65);
+    cr_expect(strstr(err, "no noise parameter") != NULL, "%s", err);
+    free(out);
+    free(err);
+    cr_expect(ga_test_run("calibrate specs/examples/classic_gaussian_eps1.yaml --epsilon 1", &out, &err) == 64);
+    free(out);
+    free(err);
+    cr_expect(ga_test_run("calibrate specs/examples/classic_gaussian_eps1.yaml --epsilon 1 --delta 2", &out, &err) == 65);
+    free(out);
+    free(err);
+}
