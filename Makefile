@@ -5,6 +5,7 @@
 #   make valgrind   the suite under valgrind (memcheck)
 #   make bench      benchmarks (timings and accuracy per engine)
 #   make demo       the main job on the bundled examples
+#   make gallery    regenerate specs/papers/reports/ (published claims, audited)
 # Environment: GA_TEST_SCALE (default 1) multiplies the random-test loop counts;
 # GA_REFDIR (default ../shared/reference) is where the shared reference values live.
 
@@ -32,7 +33,7 @@ TEST_SUPPORT := $(BUILD)/obj/tests/support.o
 BENCH_SRC := $(wildcard bench/bench_*.c)
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/%)
 
-.PHONY: all test check deps asan valgrind bench demo clean
+.PHONY: all test check deps asan valgrind bench demo gallery clean
 all: $(BUILD)/gaussaudit $(BUILD)/libgaussaudit.a
 
 $(BUILD)/obj/%.o: %.c
@@ -89,6 +90,10 @@ bench: deps
 
 demo: all
 	@sh specs/examples/demo.sh $(BUILD)
+
+# regenerate the audited published claims in specs/papers/reports/ (checked in)
+gallery: all
+	@sh specs/papers/gallery.sh $(BUILD)
 
 clean:
 	rm -rf build

@@ -459,3 +459,161 @@ cleanup:
     arb_clear(t);
     return rc;
 }
+
+/* D_alpha(P||Q) for P = N(mp, Sp), Q = N(mq, Sq) (k x k exact balls), times r:
+ * r [alpha/2 dm^T S_a^{-1} dm - (log det S_a - (1-alpha) log det Sp - alpha log det Sq)/(2(alpha-1))],
+ * S_a = alpha Sq + (1 - alpha) Sp. Returns 0 (res finite), 1 (certainly infinite: S_a not
+ * positive definite), -1 (undecided at this precision). */
+static int renyi_ball(arb_t res, const arb_mat_t Sp, const arb_mat_t Sq, const arb_mat_t dm,
+                      const arb_t alpha, double r, slong prec)
+{
+    slong k = arb_mat_nrows(Sp);
+    int rc = -1;
+    arb_mat_t Sa, T, L, x;
+    arb_t t, ld, a1;
+    arb_mat_init(Sa, k, k);
+    arb_mat_init(T, k, k);
+    arb_mat_init(L, k, k);
+    arb_mat_init(x, k, 1);
+    arb_init(t);
+    arb_init(ld);
+    arb_init(a1);
+    arb_sub_ui(a1, alpha, 1, prec); /* alpha - 1 */
+    arb_mat_scalar_mul_arb(Sa, Sq, alpha, prec);
+    arb_mat_scalar_mul_arb(T, Sp, a1, prec);
+    arb_mat_sub(Sa, Sa, T, prec);
+    if (!arb_mat_cho(L, Sa, prec)) {
+        /* not certainly positive definite: certainly not if its determinant is negative */
+        arb_mat_det(t, Sa, prec);
+        if (arb_is_negative(t) || (k == 1 && !arb_is_positive(arb_mat_entry(Sa, 0, 0)) &&
+                                   arb_is_nonpositive(arb_mat_entry(Sa, 0, 0))))
+            rc = 1;
+        goto cleanup;
+    }
+    /* log det S_a */
+    arb_zero(ld);
+    for (slong i = 0; i < k; i++) {
+        arb_log(t, arb_mat_entry(L, i, i), prec);
+        arb_add(ld, ld, t, prec);
+    }
+    arb_mul_2exp_si(ld, ld, 1);
+    /* quadratic term */
+    if (!arb_mat_spd_solve(x, Sa, dm, prec))
+        goto cleanup;
+    arb_zero(res);
+    for (slong i = 0; i < k; i++) {
+        arb_mul(t, arb_mat_entry(x, i, 0), arb_mat_entry(dm, i, 0), prec);
+        arb_add(res, res, t, prec);
+    }
+    arb_mul(res, res, alpha, prec);
+    arb_mul_2exp_si(res, res, -1);
+    /* - (ld - (1 - alpha) log det Sp - alpha log det Sq) / (2 (alpha - 1)) */
+    arb_mat_t Lp;
+    arb_mat_init(Lp, k, k);
+    int ok = arb_mat_cho(Lp, Sp, prec);
+    for (slong i = 0; i < k && ok; i++) {
+        arb_log(t, arb_mat_entry(Lp, i, i), prec);
+        arb_mul_2exp_si(t, t, 1);
+        arb_mul(t, t, a1, prec); /* + (alpha - 1) log det Sp */
+        arb_add(ld, ld, t, prec);
+    }
+    ok = ok && arb_mat_cho(Lp, Sq, prec);
+    for (slong i = 0; i < k && ok; i++) {
+        arb_log(t, arb_mat_entry(Lp, i, i), prec);
+        arb_mul_2exp_si(t, t, 1);
+        arb_mul(t, t, alpha, prec);
+        arb_sub(ld, ld, t, prec);
+    }
+    arb_mat_clear(Lp);
+    if (!ok)
+        goto cleanup;
+    arb_div(t, ld, a1, prec);
+    arb_mul_2exp_si(t, t, -1);
+    arb_sub(res, res, t, prec);
+    mul_d(res, r, prec);
+    rc = arb_is_finite(res) ? 0 : -1;
+cleanup:
+    arb_mat_clear(Sa);
+    arb_mat_clear(T);
+    arb_mat_clear(L);
+    arb_mat_clear(x);
+    arb_clear(t);
+    arb_clear(ld);
+    arb_clear(a1);
+    return rc;
+}
+
+int ga_pair_renyi_cert(ga_interval *xy, ga_interval *yx, const ga_pair *p,
+                       const ga_pair_input *in, const ga_pair_text *txt, double alpha)
+{
+    xy->lo = yx->lo = 0;
+    xy->hi = yx->hi = INFINITY;
+    if (!(alpha > 1) || p->support != GA_SUPPORT_FULL)
+        return GA_EDOM;
+    slong k = (slong)in->d;
+    int rc = GA_EPREC;
+    arb_mat_t Sx, Sy, dm, dmn;
+    arb_t a, res, u;
+    arb_mat_init(Sx, k, k);
+    arb_mat_init(Sy, k, k);
+    arb_mat_init(dm, k, 1);
+    arb_mat_init(dmn, k, 1);
+    arb_init(a);
+    arb_init(res);
+    arb_init(u);
+    arb_set_d(a, alpha);
+    for (slong i = 0; i < k * k; i++)
+        if (entry(arb_mat_entry(Sx, i / k, i % k), txt ? txt->s_x : NULL, in->s_x, (size_t)i) ||
+            entry(arb_mat_entry(Sy, i / k, i % k), txt ? txt->s_y : NULL, in->s_y, (size_t)i)) {
+            rc = GA_EINVAL;
+            goto cleanup;
+        }
+    for (slong i = 0; i < k; i++) {
+        if (entry(res, txt ? txt->mu_x : NULL, in->mu_x, (size_t)i) ||
+            entry(u, txt ? txt->mu_y : NULL, in->mu_y, (size_t)i)) {
+            rc = GA_EINVAL;
+            goto cleanup;
+        }
+        arb_sub(arb_mat_entry(dm, i, 0), res, u, PARSE_PREC);
+        arb_neg(arb_mat_entry(dmn, i, 0), arb_mat_entry(dm, i, 0));
+    }
+    int dxy = 0, dyx = 0;
+    for (slong prec = 128; prec <= 4096 && !(dxy && dyx); prec *= 2) {
+        for (int dir = 0; dir < 2; dir++) {
+            if (dir ? dyx : dxy)
+                continue;
+            ga_interval *iv = dir ? yx : xy;
+            int s = dir ? renyi_ball(res, Sy, Sx, dmn, a, p->r, prec)
+                        : renyi_ball(res, Sx, Sy, dm, a, p->r, prec);
+            if (s == 1) {
+                iv->lo = iv->hi = INFINITY;
+            } else if (s == 0) {
+                arf_t b;
+                arf_init(b);
+                arb_get_lbound_arf(b, res, 53);
+                iv->lo = arf_get_d(b, ARF_RND_FLOOR);
+                arb_get_ubound_arf(b, res, 53);
+                iv->hi = arf_get_d(b, ARF_RND_CEIL);
+                arf_clear(b);
+                if (arb_rel_accuracy_bits(res) < 60 && !arb_contains_zero(res))
+                    continue; /* too wide: more precision */
+            } else {
+                continue;
+            }
+            if (dir)
+                dyx = 1;
+            else
+                dxy = 1;
+        }
+    }
+    rc = dxy && dyx ? GA_OK : GA_EPREC;
+cleanup:
+    arb_mat_clear(Sx);
+    arb_mat_clear(Sy);
+    arb_mat_clear(dm);
+    arb_mat_clear(dmn);
+    arb_clear(a);
+    arb_clear(res);
+    arb_clear(u);
+    return rc;
+}
