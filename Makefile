@@ -6,6 +6,7 @@
 #   make bench      benchmarks (timings and accuracy per engine)
 #   make demo       the main job on the bundled examples
 #   make gallery    regenerate specs/papers/reports/ (published claims, audited)
+#   make fuzz       libFuzzer on the spec parser and the cdf arguments (FUZZ_SECONDS each)
 # Environment: GA_TEST_SCALE (default 1) multiplies the random-test loop counts;
 # GA_REFDIR (default ../shared/reference) is where the shared reference values live.
 
@@ -33,7 +34,7 @@ TEST_SUPPORT := $(BUILD)/obj/tests/support.o
 BENCH_SRC := $(wildcard bench/bench_*.c)
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/%)
 
-.PHONY: all test check deps asan valgrind bench demo gallery clean
+.PHONY: all test check deps asan valgrind bench demo gallery fuzz fuzz-deps clean
 all: $(BUILD)/gaussaudit $(BUILD)/libgaussaudit.a
 
 $(BUILD)/obj/%.o: %.c
@@ -94,6 +95,31 @@ demo: all
 # regenerate the audited published claims in specs/papers/reports/ (checked in)
 gallery: all
 	@sh specs/papers/gallery.sh $(BUILD)
+
+# libFuzzer harnesses (tests/fuzz/): clang, ASan + UBSan; crashes go to build/fuzz/crash-*
+FUZZ_SECONDS ?= 60
+FUZZ_LINK ?=
+$(BUILD)/fuzz_%: $(BUILD)/obj/tests/fuzz/fuzz_%.o $(BUILD)/libgaussaudit.a
+	$(CC) $(CFLAGS) $(FUZZ_LINK) -o $@ $^ $(LIBS)
+
+fuzz-deps:
+	@for p in clang libclang-rt-14-dev; do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; fi
+
+fuzz: deps fuzz-deps
+	@$(MAKE) --no-print-directory BUILD=build/fuzz CC=clang OPT=-O1 \
+	  SAN="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all" \
+	  FUZZ_LINK="-fsanitize=fuzzer,address,undefined" build/fuzz/fuzz_spec build/fuzz/fuzz_cli
+	@for h in spec cli; do \
+	  mkdir -p build/fuzz/corpus_$$h; \
+	  echo "== fuzz_$$h for $(FUZZ_SECONDS) s"; \
+	  build/fuzz/fuzz_$$h build/fuzz/corpus_$$h tests/fuzz/corpus_$$h -max_total_time=$(FUZZ_SECONDS) \
+	    -timeout=30 -rss_limit_mb=4096 -max_len=8192 -artifact_prefix=build/fuzz/crash-$$h- \
+	    -print_final_stats=1 2>build/fuzz/fuzz_$$h.log || { tail -40 build/fuzz/fuzz_$$h.log; exit 1; }; \
+	  grep -E "stat::number_of_executed_units|stat::peak_rss" build/fuzz/fuzz_$$h.log; \
+	done
 
 clean:
 	rm -rf build

@@ -64,6 +64,10 @@ typedef struct {
  * sigma2 (= sigma^2) by ga_gchisq_normalize(). nu_j > 0 may be non-integer.
  * The classical form w*chi2(dof, nc) is the term (w, dof, 4 w^2 nc) plus offset w*nc.
  */
+/* Largest accepted number of degrees of freedom of one term (integers are exact in double
+ * up to 2^53; beyond 1e15 a count of normals is meaningless). */
+#define GA_GCHISQ_MAX_DOF 1e15
+
 typedef struct {
     double a;   /* coefficient of z^2 (the classical weight) */
     double nu;  /* number of iid normals (degrees of freedom), > 0 */

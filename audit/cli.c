@@ -359,9 +359,9 @@ static int cmd_cdf(int argc, char **argv, FILE *out, FILE *err)
     }
     /* domain checks here so that messages name the option as typed */
     for (long j = 0; j < nw; j++) {
-        if (dof && !(dof[j] > 0)) {
-            fprintf(err, "gaussaudit cdf: --dof: item %ld must be > 0 (got %.17g)\n", j + 1,
-                    dof[j]);
+        if (dof && !(dof[j] > 0 && dof[j] <= GA_GCHISQ_MAX_DOF)) {
+            fprintf(err, "gaussaudit cdf: --dof: item %ld must be > 0 and at most %g (got %.17g)\n",
+                    j + 1, GA_GCHISQ_MAX_DOF, dof[j]);
             goto cleanup;
         }
         if (nc && !(nc[j] >= 0)) {

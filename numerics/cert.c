@@ -140,8 +140,10 @@ int ga_gchisq_exact_set_classical(ga_gchisq_exact *q, size_t n, const char *cons
                 ga_msg(msg, msglen, "dof[%zu]: '%s' is not a finite decimal number", j, dof[j]);
                 goto cleanup;
             }
-            if (!arb_is_positive(dv)) {
-                ga_msg(msg, msglen, "dof[%zu] must be > 0 (got %s)", j, dof[j]);
+            arb_set_d(t, GA_GCHISQ_MAX_DOF);
+            if (!arb_is_positive(dv) || !arb_le(dv, t)) {
+                ga_msg(msg, msglen, "dof[%zu] must be > 0 and at most %g (got %s)", j,
+                       GA_GCHISQ_MAX_DOF, dof[j]);
                 goto cleanup;
             }
         } else {

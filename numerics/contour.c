@@ -175,8 +175,8 @@ double complex ga_path_logmgf(const ga_path *p, double complex z)
     for (size_t j = 0; j < q->n; j++) {
         const ga_gchisq_term *t = &q->t[j];
         double wr = 1 - 2 * t->a * zr, wi = -2 * t->a * zi; /* 1 + w = 1 - 2 a z */
-        int k = (int)t->nu;
-        if (zi > 0 && (double)k == t->nu && k <= 8) {
+        int k = t->nu <= 8 ? (int)t->nu : 0; /* (int) of a large double is undefined */
+        if (zi > 0 && k > 0 && (double)k == t->nu) {
             wprod *P = t->a > 0 ? &pos : &neg;
             for (int i = 0; i < k; i++)
                 wprod_mul(P, wr, wi);

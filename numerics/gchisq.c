@@ -96,7 +96,8 @@ int ga_gchisq_copy(ga_gchisq *dst, const ga_gchisq *src)
 
 int ga_gchisq_add_term(ga_gchisq *q, double a, double nu, double b2)
 {
-    if (!isfinite(a) || !isfinite(nu) || !isfinite(b2) || nu <= 0 || b2 < 0)
+    if (!isfinite(a) || !isfinite(nu) || !isfinite(b2) || nu <= 0 || nu > GA_GCHISQ_MAX_DOF ||
+        b2 < 0)
         return GA_EINVAL;
     if (reserve(q, q->n + 1))
         return GA_ENOMEM;
@@ -126,8 +127,9 @@ int ga_gchisq_set_classical(ga_gchisq *q, size_t n, const double *w, const doubl
             ga_msg(msg, msglen, "weights[%zu] must be finite (got %.17g)", j, w[j]);
             return GA_EINVAL;
         }
-        if (!isfinite(d) || d <= 0) {
-            ga_msg(msg, msglen, "dof[%zu] must be finite and > 0 (got %.17g)", j, d);
+        if (!isfinite(d) || d <= 0 || d > GA_GCHISQ_MAX_DOF) {
+            ga_msg(msg, msglen, "dof[%zu] must be > 0 and at most %g (got %.17g)", j,
+                   GA_GCHISQ_MAX_DOF, d);
             return GA_EINVAL;
         }
         if (!isfinite(l) || l < 0) {
@@ -170,7 +172,7 @@ int ga_gchisq_validate(const ga_gchisq *q, char *msg, size_t msglen)
     for (size_t j = 0; j < q->n; j++) {
         const ga_gchisq_term *t = &q->t[j];
         if (!isfinite(t->a) || !isfinite(t->nu) || !isfinite(t->b2) || t->nu <= 0 ||
-            t->b2 < 0) {
+            t->nu > GA_GCHISQ_MAX_DOF || t->b2 < 0) {
             ga_msg(msg, msglen,
                    "term %zu is invalid (a = %.17g, nu = %.17g, b2 = %.17g): need finite a, "
                    "nu > 0, b2 >= 0", j, t->a, t->nu, t->b2);

@@ -146,14 +146,24 @@ static int get_vector(ctx_t *c, const ga_node *n, const char *path, size_t want,
         return fail(c, n, path, "has %zu entries, expected %zu", n->n, want);
     *v = malloc(n->n * sizeof **v);
     *txt = malloc(n->n * sizeof **txt);
-    if (!*v || !*txt)
+    if (!*v || !*txt) {
+        free(*v);
+        free(*txt);
+        *v = NULL;
+        *txt = NULL;
         return GA_ENOMEM;
+    }
     for (size_t i = 0; i < n->n; i++) {
         char p[200];
         pathf(p, sizeof p, "%s[%zu]", path, i);
         int s = get_number(c, n->kids[i], p, &(*v)[i], &(*txt)[i]);
-        if (s)
+        if (s) { /* the caller owns nothing on error */
+            free(*v);
+            free(*txt);
+            *v = NULL;
+            *txt = NULL;
             return s;
+        }
     }
     *len = n->n;
     return GA_OK;
@@ -170,25 +180,33 @@ static int get_matrix(ctx_t *c, const ga_node *n, const char *path, size_t d, do
         return fail(c, n, path, "has %zu rows, expected %zu (the length of the mean)", n->n, d);
     *v = malloc(d * d * sizeof **v);
     *txt = malloc(d * d * sizeof **txt);
-    if (!*v || !*txt)
-        return GA_ENOMEM;
-    for (size_t i = 0; i < d; i++) {
+    int s = GA_OK;
+    if (!*v || !*txt) {
+        s = GA_ENOMEM;
+        goto cleanup;
+    }
+    for (size_t i = 0; i < d && !s; i++) {
         const ga_node *row = n->kids[i];
         char p[200];
         pathf(p, sizeof p, "%s[%zu]", path, i);
         if (row->kind != GA_NODE_SEQ)
-            return fail(c, row, p, "expected a row (a list of %zu numbers)", d);
-        if (row->n != d)
-            return fail(c, row, p, "row has %zu entries, expected %zu", row->n, d);
-        for (size_t j = 0; j < d; j++) {
+            s = fail(c, row, p, "expected a row (a list of %zu numbers)", d);
+        else if (row->n != d)
+            s = fail(c, row, p, "row has %zu entries, expected %zu", row->n, d);
+        for (size_t j = 0; j < d && !s; j++) {
             char q[220];
             pathf(q, sizeof q, "%s[%zu][%zu]", path, i, j);
-            int s = get_number(c, row->kids[j], q, &(*v)[i * d + j], &(*txt)[i * d + j]);
-            if (s)
-                return s;
+            s = get_number(c, row->kids[j], q, &(*v)[i * d + j], &(*txt)[i * d + j]);
         }
     }
-    return GA_OK;
+cleanup:
+    if (s) { /* the caller owns nothing on error */
+        free(*v);
+        free(*txt);
+        *v = NULL;
+        *txt = NULL;
+    }
+    return s;
 }
 
 static const char *scalar_text(const ga_node *n)
