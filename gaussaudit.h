@@ -32,8 +32,9 @@ enum ga_status {
                          (larger) error estimate are still valid */
     GA_EUNDERFLOW = 4,/* the result underflows double precision (log-scale value given) */
     GA_EDOM = 5,      /* method not applicable to this input (e.g. closed form on a mixed form) */
-    GA_EPREC = 6,     /* certified: precision cap reached before the requested width;
-                         the best interval found is returned and is still rigorous */
+    GA_EPREC = 6,     /* certified: the requested width was not reached, because of the
+                         precision cap or because two doublings of the precision brought
+                         no gain; the best interval found is returned and is rigorous */
     GA_EIO = 7,       /* file or stream error */
     GA_EMAXITER = 8,  /* iteration limit reached (value and error estimate still returned) */
     GA_NSTATUS

@@ -20,10 +20,34 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define GA_AUDIT_CERT_CAP 200
 #define GA_AUDIT_EPS_PAIRS 5
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+/* has the --timeout deadline passed? (remembered once it has) */
+static int expired(ga_audit *a, const char *where, size_t done, size_t total)
+{
+    if (a->timed_out)
+        return 1;
+    if (a->deadline > 0 && now() > a->deadline) {
+        a->timed_out = 1;
+        a->incomplete = 1;
+        size_t l = strlen(a->timeout_note);
+        snprintf(a->timeout_note + l, sizeof a->timeout_note - l,
+                 "%sstopped by --timeout during %s after %zu of %zu pairs", l ? "; " : "", where,
+                 done, total);
+    }
+    return a->timed_out;
+}
 
 const char *ga_verdict_name(int v)
 {
@@ -187,6 +211,11 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
             exy[i] = a->pair_xy_err[i];
             eyx[i] = a->pair_yx_err[i];
         } else {
+            if (expired(a, "the claims", i, n)) {
+                for (size_t j = i; j < n; j++)
+                    xy[j] = yx[j] = exy[j] = eyx[j] = 0;
+                break;
+            }
             ga_delta D;
             ga_pair_delta(&D, a->pairs[i], r->eps, GA_DELTA_AUTO, NULL, w);
             xy[i] = D.xy.val;
@@ -225,6 +254,8 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
             capped = 1;
             continue;
         }
+        if (expired(a, "certification", i, n))
+            break;
         ncert++;
         ga_delta_cert c;
         int st = cert_delta(a, i, eps_txt, &c);
@@ -236,19 +267,23 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
             continue;
         }
         double lo = fmax(c.xy.lo, c.yx.lo), hi = fmax(c.xy.hi, c.yx.hi);
-        /* report the interval of the worst direction (of the violating one, if any) */
-        const ga_interval *iv = (i == worst && !(lo > r->delta)) ? (wdir == 1 ? &c.xy : &c.yx)
-                                : (c.xy.lo >= c.yx.lo ? &c.xy : &c.yx);
-        if (i == worst || (lo > r->delta && !violation)) {
+        /* the reported pair, direction and interval always belong together: the worst pair
+         * (largest estimate) unless another pair is a certified violation and it is not */
+        int is_violation = lo > r->delta;
+        if (is_violation && (!violation || i == worst)) {
+            r->worst_pair = i;
+            r->worst_dir = c.xy.lo >= c.yx.lo ? 1 : 2;
+            const ga_interval *iv = r->worst_dir == 1 ? &c.xy : &c.yx;
+            r->certified = 1;
+            r->cert_lo = iv->lo;
+            r->cert_hi = iv->hi;
+        } else if (!violation && i == worst) {
+            const ga_interval *iv = wdir == 1 ? &c.xy : &c.yx;
             r->certified = 1;
             r->cert_lo = iv->lo;
             r->cert_hi = iv->hi;
         }
-        if (lo > r->delta) {
-            if (!violation) {
-                r->worst_pair = i;
-                r->worst_dir = c.xy.lo >= c.yx.lo ? 1 : 2;
-            }
+        if (is_violation) {
             violation = 1;
         } else if (hi > r->delta) {
             ambiguous = 1;
@@ -309,7 +344,8 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
             xy[best] = yx[best] = -2; /* next */
         }
     }
-    witness(a, r, w);
+    if (n)
+        witness(a, r, w);
 cleanup:
     free(xy);
     free(yx);
@@ -542,9 +578,20 @@ static int read_file(const char *path, unsigned char **buf, size_t *len)
 int ga_audit_run(ga_audit *a, const char *path, const ga_audit_opts *o, char *msg, size_t msglen)
 {
     memset(a, 0, sizeof *a);
-    int rc = ga_spec_load(&a->spec, path, msg, msglen);
+    /* building the pairs gets half of the --timeout budget, so that the pairs built can
+     * still be evaluated (a violation among them is a violation) */
+    double t0 = now();
+    a->deadline = o->timeout > 0 ? t0 + o->timeout : 0;
+    int rc = ga_spec_load_until(&a->spec, path, o->timeout > 0 ? t0 + 0.5 * o->timeout : 0, msg,
+                                msglen);
     if (rc)
         return rc;
+    if (a->spec.truncated) {
+        a->incomplete = 1;
+        snprintf(a->timeout_note, sizeof a->timeout_note,
+                 "only %zu of %zu neighbouring pairs were built within half the --timeout budget",
+                 a->spec.npairs, a->spec.planned);
+    }
     unsigned char *bytes;
     size_t len;
     if (read_file(path, &bytes, &len) == 0) {
@@ -565,6 +612,8 @@ int ga_audit_run(ga_audit *a, const char *path, const ga_audit_opts *o, char *ms
     if (!a->pairs || !a->claims)
         return GA_ENOMEM;
     for (size_t i = 0; i < a->spec.npairs; i++) {
+        if (expired(a, "the reduction", i, a->spec.npairs))
+            break;
         ga_pair_input in;
         char labels[4][200];
         ga_spec_pair_input(&in, &a->spec.pairs[i], labels);
@@ -628,6 +677,8 @@ int ga_audit_run(ga_audit *a, const char *path, const ga_audit_opts *o, char *ms
     }
     double teps = isnan(a->table_eps) ? 0 : a->table_eps;
     for (size_t i = 0; i < n; i++) {
+        if (expired(a, "the per-pair table", i, n))
+            break;
         ga_delta D;
         ga_pair_delta(&D, a->pairs[i], teps, GA_DELTA_AUTO, NULL, w);
         a->pair_xy[i] = D.xy.val;
@@ -640,6 +691,11 @@ int ga_audit_run(ga_audit *a, const char *path, const ga_audit_opts *o, char *ms
         a->table_eps = 0; /* no DP claim: the table shows the total variation */
     for (size_t i = 0; i < a->nclaims; i++) {
         ga_claim_result *r = &a->claims[i];
+        if (a->timed_out) {
+            r->verdict = GA_VERDICT_INCONCLUSIVE;
+            snprintf(r->reason, sizeof r->reason, "not evaluated: %s", a->timeout_note);
+            continue;
+        }
         switch (r->type) {
         case GA_CLAIM_DP:
             eval_dp(a, r, (i == 0 && cl->has_eps_delta) ? cl->epsilon_txt : NULL, o, w);
@@ -654,6 +710,16 @@ int ga_audit_run(ga_audit *a, const char *path, const ga_audit_opts *o, char *ms
             eval_gdp(a, r, w);
         }
     }
+    /* a claim that ran into the deadline cannot hold; a violation found before it stands */
+    if (a->incomplete)
+        for (size_t i = 0; i < a->nclaims; i++)
+            if (a->claims[i].verdict != GA_VERDICT_VIOLATION &&
+                strncmp(a->claims[i].reason, "not evaluated", 13)) {
+                a->claims[i].verdict = GA_VERDICT_INCONCLUSIVE;
+                size_t l = strlen(a->claims[i].reason);
+                snprintf(a->claims[i].reason + l, sizeof a->claims[i].reason - l, " (incomplete: %s)",
+                         a->timeout_note);
+            }
     /* overall verdict: violation > inconclusive > no violation > verified */
     a->overall = GA_VERDICT_VERIFIED;
     for (size_t i = 0; i < a->nclaims; i++)
@@ -674,6 +740,8 @@ int ga_audit_run(ga_audit *a, const char *path, const ga_audit_opts *o, char *ms
         }
         free(key);
     }
+    if (a->timed_out)
+        a->nplot = 0;
     if (a->nplot) {
         ga_pair_profile_grid(a->plot_eps, GA_PLOT_POINTS, a->pairs[a->plot_pair[0]], NULL, w);
         for (size_t j = 0; j < a->nplot; j++)
@@ -691,6 +759,8 @@ int ga_audit_run(ga_audit *a, const char *path, const ga_audit_opts *o, char *ms
             a->renyi_pair = a->claims[i].worst_pair;
             break;
         }
+    if (a->timed_out)
+        a->have_renyi = 0;
     if (a->have_renyi) {
         double amax = 64;
         for (size_t i = 0; i < a->nclaims; i++)

@@ -26,7 +26,7 @@ typedef struct {
     double eps, delta;     /* DP: (eps, delta); GDP: mu in eps */
     double alpha, eps_a;   /* RDP point; zCDP: rho in eps_a */
     int verdict;
-    char reason[400];
+    char reason[640];
     /* DP: the worst pair and direction (1 = xy, 2 = yx) at the claimed eps */
     size_t worst_pair;
     int worst_dir;
@@ -64,12 +64,19 @@ typedef struct {
     int certified_mode;    /* --certified was asked */
     long max_bits;         /* highest working precision used by certified evaluations */
     size_t ncertified;     /* certified evaluations made */
+    double deadline;       /* --timeout: monotonic seconds (0: none) */
+    int timed_out;         /* the deadline passed: claims not yet evaluated are INCONCLUSIVE */
+    int incomplete;        /* timed out, or only some neighbouring pairs were built (the
+                              build gets half the budget; the pairs built are evaluated):
+                              claims other than violations are INCONCLUSIVE */
+    char timeout_note[400];
 } ga_audit;
 
 typedef struct {
     int certified;         /* certify every decision (up to 200 pairs) */
     int quiet;             /* no progress on stderr */
     FILE *progress;        /* stderr, or NULL */
+    double timeout;        /* seconds (0: no limit) */
 } ga_audit_opts;
 
 /* Run the audit of a loaded spec file. Returns GA_OK (verdicts in a), GA_EINVAL (message in

@@ -649,7 +649,7 @@ cleanup:
 
 static const char *usage_audit =
     "usage: gaussaudit audit SPEC.yaml [--format md|html|json|junit] [-o FILE] [--certified]\n"
-    "                        [--quiet]\n"
+    "                        [--timeout SECONDS] [--quiet]\n"
     "\n"
     "Check the spec's claim on every neighbouring pair and report a verdict:\n"
     "  VIOLATION           a certified lower bound exceeds the claim (exit status 1)\n"
@@ -665,13 +665,16 @@ static const char *usage_audit =
     "  --format  md (default), html (one self-contained file with plots), json, junit\n"
     "  -o FILE   write the report to FILE instead of standard output\n"
     "  --quiet   no progress on standard error (shown for many pairs when it is a terminal)\n"
+    "  --timeout stop after SECONDS: claims not finished are INCONCLUSIVE (a violation\n"
+    "            found before stands) and the report says how far the audit got\n"
     "Exit status: 0, 1, 2 as above; 64 usage, 65 data error, 66 spec not found, 74 output.\n";
 
 int ga_cmd_audit(int argc, char **argv, FILE *out, FILE *err)
 {
-    const char *spec = NULL, *sfmt = NULL, *sout = NULL;
+    const char *spec = NULL, *sfmt = NULL, *sout = NULL, *stime = NULL;
     int certified = 0, quiet = 0;
     ga_cli_opt opts[] = {{"--format", &sfmt, NULL}, {"-o", &sout, NULL}, {"--output", &sout, NULL},
+                         {"--timeout", &stime, NULL},
                          {"--certified", NULL, &certified}, {"--quiet", NULL, &quiet},
                          {NULL, NULL, NULL}};
     /* "-o" is accepted as an option although it has one dash */
@@ -699,8 +702,13 @@ int ga_cmd_audit(int argc, char **argv, FILE *out, FILE *err)
             return EX_USAGE;
         }
     }
+    double timeout = 0;
+    if (stime && (ga_cli_parse_double(&timeout, stime) || !(timeout > 0))) {
+        fprintf(err, "gaussaudit audit: --timeout must be a number of seconds > 0 (got '%s')\n", stime);
+        return EX_DATAERR;
+    }
     ga_audit a;
-    ga_audit_opts o = {certified, quiet, NULL};
+    ga_audit_opts o = {certified, quiet, NULL, timeout};
     if (!quiet && isatty(fileno(err)))
         o.progress = err;
     char msg[1024];

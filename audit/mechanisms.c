@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* ------------------------------------------------------------ small linear algebra */
 
@@ -432,6 +433,15 @@ static int build_generic(ga_spec *s, law_fn law, const law_par *lp, size_t dim, 
     int rc = law(mu, cov, s->data.x, s->data.n, s, lp, msg, msglen);
     size_t nn = nb_count(s);
     for (size_t k = 0; k < nn && rc == GA_OK; k++) {
+        if (s->deadline > 0 && k % 16 == 0) { /* audit --timeout */
+            struct timespec ts;
+            clock_gettime(CLOCK_MONOTONIC, &ts);
+            if (ts.tv_sec + 1e-9 * ts.tv_nsec > s->deadline) {
+                s->truncated = 1;
+                s->planned = nn;
+                break;
+            }
+        }
         double *Dp;
         size_t m;
         char name[96];
@@ -929,7 +939,7 @@ int ga_mech_build(ga_spec *s, char *msg, size_t msglen)
         rc = build_matrix_masking(s, msg, msglen);
     else
         rc = build_regression_kind(s, msg, msglen);
-    if (rc == GA_OK && s->npairs == 0)
+    if (rc == GA_OK && s->npairs == 0 && !s->truncated)
         rc = ga_spec_fail(s, s->mechanism, "neighbours", msg, msglen,
                           "no neighbouring pair to audit (empty candidate list or row selection)");
     return rc;

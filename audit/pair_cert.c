@@ -323,6 +323,8 @@ int ga_pair_delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_input
     arb_t ixy, iyx;
     arb_init(ixy);
     arb_init(iyx);
+    slong acc_xy = WORD_MIN / 2, acc_yx = WORD_MIN / 2;
+    int stalls_xy = 0, stalls_yx = 0;
     for (slong prec = 64; prec <= o.max_prec; prec *= 2) {
         out->precision_bits = prec;
         exact_forms(lx, ly, p, prec);
@@ -355,6 +357,10 @@ int ga_pair_delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_input
             rc = GA_OK;
             break;
         }
+        int stalled_xy = ga_arb_stalled(&acc_xy, &stalls_xy, ixy);
+        int stalled_yx = ga_arb_stalled(&acc_yx, &stalls_yx, iyx);
+        if ((done_xy || stalled_xy) && (done_yx || stalled_yx))
+            break; /* GA_EPREC: more precision would not narrow what is left */
     }
     arb_clear(ixy);
     arb_clear(iyx);
@@ -368,10 +374,10 @@ done:
         arb_intersection(yx, yx, w, 256);
     ga_arb_interval(&out->xy, xy);
     ga_arb_interval(&out->yx, yx);
-    ga_arb_bound_str(out->xy_lo, sizeof out->xy_lo, xy, 0, o.digits + 3);
-    ga_arb_bound_str(out->xy_hi, sizeof out->xy_hi, xy, 1, o.digits + 3);
-    ga_arb_bound_str(out->yx_lo, sizeof out->yx_lo, yx, 0, o.digits + 3);
-    ga_arb_bound_str(out->yx_hi, sizeof out->yx_hi, yx, 1, o.digits + 3);
+    ga_arb_prob_str(out->xy_lo, sizeof out->xy_lo, xy, 0, o.digits + 3);
+    ga_arb_prob_str(out->xy_hi, sizeof out->xy_hi, xy, 1, o.digits + 3);
+    ga_arb_prob_str(out->yx_lo, sizeof out->yx_lo, yx, 0, o.digits + 3);
+    ga_arb_prob_str(out->yx_hi, sizeof out->yx_hi, yx, 1, o.digits + 3);
 cleanup:
     ga_gchisq_exact_free(lx);
     ga_gchisq_exact_free(ly);

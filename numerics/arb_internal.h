@@ -39,8 +39,19 @@ int ga_arb_path_tail(arb_t res, const struct ga_gchisq_exact *q, const arb_t x,
  * to 0/1); returns 1 when it applies, 0 otherwise. */
 int ga_arb_exact_support(arb_t cdf, arb_t sf, const struct ga_gchisq_exact *q, const arb_t x);
 
+/* Precision escalation: tracks the relative accuracy of successive enclosures of one
+ * quantity (init *best = LONG_MIN / 2, *stalls = 0; call once per precision level with the
+ * new ball). Returns 1 when two consecutive doublings brought no gain in accuracy: the width
+ * is then set by something other than the working precision (a tail below every
+ * representable path scale, an integral of a quantity that is 0 to the precision of the
+ * path), and further doublings would only cost time. Non-finite balls never count. */
+int ga_arb_stalled(slong *best, int *stalls, const arb_t v);
+
 /* Outward-rounded double enclosure of a ball, clipped to [0, 1] (probabilities). */
 void ga_arb_interval(ga_interval *iv, const arb_t v);
+
+/* The same for a probability: bounds beyond [0, 1] are printed as 0 and 1. */
+void ga_arb_prob_str(char *buf, size_t len, const arb_t v, int upper, int digits);
 
 /* Lower/upper bound of a ball as a decimal string with `digits` significant digits,
  * rounded down (lower) or up (upper). buf must hold digits + 16 characters. */

@@ -240,22 +240,19 @@ typedef struct {
     int kernel; /* enum ga_kernel: 1/z or 1/(z (z+1)) */
 } arb_integrand_param;
 
-/* F(z) = exp(K(z) - z x - L0) / z; non-finite where not holomorphic (order != 0). */
-static int arb_integrand(acb_ptr out, const acb_t z, void *param, slong order, slong prec)
+/* g(z) = K(z) - z x - L0 directly; non-finite where a logarithm leaves its analytic
+ * domain (when analytic != 0) or a pole is hit. */
+static void arb_exponent(acb_t e, const acb_t z, const arb_integrand_param *p, int analytic,
+                         slong prec)
 {
-    const arb_integrand_param *p = param;
     const ga_gchisq_exact *q = p->q;
-    int analytic = order != 0;
-    acb_t e, w, l, z2, t;
+    acb_t w, l, z2, t;
     arb_t s;
-    acb_init(e);
     acb_init(w);
     acb_init(l);
     acb_init(z2);
     acb_init(t);
     arb_init(s);
-    if (order > 1)
-        flint_abort(); /* acb_calc_integrate asks for order 0 or 1 only */
     acb_sqr(z2, z, prec);
     /* (offset - x) z + sigma2 z^2 / 2 - L0 */
     arb_sub(s, q->offset, p->x, prec);
@@ -283,6 +280,97 @@ static int arb_integrand(acb_ptr out, const acb_t z, void *param, slong order, s
             acb_add(e, e, t, prec);
         }
     }
+    acb_clear(w);
+    acb_clear(l);
+    acb_clear(z2);
+    acb_clear(t);
+    arb_clear(s);
+}
+
+/* g'(z) = offset - x + sigma2 z + sum_j [nu_j a_j / w_j + b2_j z (1 - a_j z) / w_j^2],
+ * w_j = 1 - 2 a_j z. */
+/* noinline: when inlined, gcc 12 reports a false -Wstringop-overread inside acb_mul_arb */
+static __attribute__((noinline)) void arb_exponent_deriv(acb_t d, const acb_t z, const arb_integrand_param *p, slong prec)
+{
+    const ga_gchisq_exact *q = p->q;
+    acb_t w, t, u;
+    acb_init(w);
+    acb_init(t);
+    acb_init(u);
+    acb_mul_arb(d, z, q->sigma2, prec);
+    acb_add_arb(d, d, q->offset, prec);
+    acb_sub_arb(d, d, p->x, prec);
+    for (slong j = 0; j < q->n; j++) {
+        acb_mul_arb(w, z, q->a + j, prec);
+        acb_mul_2exp_si(w, w, 1);
+        acb_neg(w, w);
+        acb_add_ui(w, w, 1, prec);
+        acb_inv(t, w, prec);
+        acb_mul_arb(u, t, q->a + j, prec);
+        acb_mul_arb(u, u, q->nu + j, prec);
+        acb_add(d, d, u, prec);
+        if (!arb_is_zero(q->b2 + j)) {
+            /* b2 z (1 - a z) / w^2 */
+            acb_mul_arb(u, z, q->a + j, prec);
+            acb_neg(u, u);
+            acb_add_ui(u, u, 1, prec);
+            acb_mul(u, u, z, prec);
+            acb_mul(u, u, t, prec);
+            acb_mul(u, u, t, prec);
+            acb_mul_arb(u, u, q->b2 + j, prec);
+            acb_add(d, d, u, prec);
+        }
+    }
+    acb_clear(w);
+    acb_clear(t);
+    acb_clear(u);
+}
+
+/* F(z) = exp(K(z) - z x - L0) / z; non-finite where not holomorphic (order != 0).
+ *
+ * On a box (order 1: acb_calc_integrate bounding |F| on an ellipse) the direct evaluation
+ * suffers from the dependency problem: near the saddle K(z) and z x cancel, but their
+ * radii add, so with nu degrees of freedom the box had to shrink like 1/nu instead of the
+ * 1/sqrt(nu) width of the integrand (dof 1e9 took minutes). There the exponent is also
+ * enclosed in the centered (mean-value) form g(m) + g'(B) (z - m), m the midpoint:
+ * g(z) - g(m) is (z - m) times the average of g' over the segment [m, z], which lies in
+ * the convex box B, so it lies in the (convex) enclosure of g'(B) times (z - m). Both
+ * enclosures are valid; their intersection is used. */
+static int arb_integrand(acb_ptr out, const acb_t z, void *param, slong order, slong prec)
+{
+    const arb_integrand_param *p = param;
+    int analytic = order != 0;
+    acb_t e, m, d, t;
+    arb_t r;
+    acb_init(e);
+    acb_init(m);
+    acb_init(d);
+    acb_init(t);
+    arb_init(r);
+    if (order > 1)
+        flint_abort(); /* acb_calc_integrate asks for order 0 or 1 only */
+    arb_exponent(e, z, p, analytic, prec);
+    if (analytic && acb_is_finite(e) && !acb_is_exact(z)) {
+        acb_get_mid(m, z);
+        arb_exponent(t, m, p, 0, prec);
+        arb_exponent_deriv(d, z, p, prec);
+        /* z - m: the ball around 0 with the radii of z (exact) */
+        acb_zero(m);
+        mag_set(arb_radref(acb_realref(m)), arb_radref(acb_realref(z)));
+        mag_set(arb_radref(acb_imagref(m)), arb_radref(acb_imagref(z)));
+        acb_mul(d, d, m, prec);
+        acb_add(t, t, d, prec);
+        if (acb_is_finite(t)) {
+            if (arb_intersection(r, acb_realref(e), acb_realref(t), prec))
+                arb_swap(r, acb_realref(e));
+            if (arb_intersection(r, acb_imagref(e), acb_imagref(t), prec))
+                arb_swap(r, acb_imagref(e));
+        }
+    }
+    if (!acb_is_finite(e)) {
+        acb_indeterminate(out);
+        goto cleanup;
+    }
     acb_exp(e, e, prec);
     if (p->kernel == GA_KERNEL_DELTA) {
         acb_add_ui(t, z, 1, prec);
@@ -291,12 +379,12 @@ static int arb_integrand(acb_ptr out, const acb_t z, void *param, slong order, s
     } else {
         acb_div(out, e, z, prec);
     }
+cleanup:
     acb_clear(e);
-    acb_clear(w);
-    acb_clear(l);
-    acb_clear(z2);
+    acb_clear(m);
+    acb_clear(d);
     acb_clear(t);
-    arb_clear(s);
+    arb_clear(r);
     return 0;
 }
 
@@ -561,7 +649,9 @@ int ga_arb_path_tail(arb_t res, const ga_gchisq_exact *q, const arb_t x, const g
     double T = 2 * t0 + 4 * fabs(c) / beta;
     int found = 0;
     double R1 = 0;
-    for (int k = 0; k < 200 && !found; k++, T *= 2) {
+    /* doubling up to the double range: weights may span hundreds of orders of magnitude,
+     * and the ray only decays once T is beyond the scale of the smallest one */
+    for (int k = 0; k < 2100 && !found && T < 1e300; k++, T *= 2) {
         R1 = c + dir * beta * (T - t0); /* any point works: the bound is for the ray from it */
         if (arb_ray_bound(bound, q, x, L0, R1, dir, beta, T, dp->kernel, prec) == 0 &&
             mag_cmp(bound, scale) <= 0)
@@ -618,6 +708,43 @@ void ga_arb_bound_str(char *buf, size_t len, const arb_t v, int upper, int digit
         arf_clear(b);
         return;
     }
+    if (fmpz_bits(ARF_EXPREF(b)) > 24) {
+        /* beyond MPFR's exponent range (a tail like 10^-(10^40)): the power of ten nearest
+         * to b on the outer side of 2^(E-1) <= |b| < 2^E, with E log10(2) in ball
+         * arithmetic at enough precision to round it safely */
+        int neg = arf_sgn(b) < 0, away = upper != neg; /* away from zero: |bound| >= |b| */
+        fmpz_t k;
+        arb_t t, l10;
+        arf_t u;
+        fmpz_init(k);
+        arb_init(t);
+        arb_init(l10);
+        arf_init(u);
+        slong p = (slong)fmpz_bits(ARF_EXPREF(b)) + 64;
+        fmpz_set(k, ARF_EXPREF(b));
+        if (!away)
+            fmpz_sub_ui(k, k, 1);
+        arb_const_log2(t, p);
+        arb_const_log10(l10, p);
+        arb_div(t, t, l10, p);
+        arb_mul_fmpz(t, t, k, p);
+        if (away) { /* k >= E log10 2 */
+            arb_get_ubound_arf(u, t, p);
+            arf_get_fmpz(k, u, ARF_RND_CEIL);
+        } else {    /* k <= (E - 1) log10 2 */
+            arb_get_lbound_arf(u, t, p);
+            arf_get_fmpz(k, u, ARF_RND_FLOOR);
+        }
+        arb_clear(t);
+        arb_clear(l10);
+        arf_clear(u);
+        char *ks = fmpz_get_str(NULL, 10, k);
+        snprintf(buf, len, "%s1e%s", neg ? "-" : "", ks);
+        flint_free(ks);
+        fmpz_clear(k);
+        arf_clear(b);
+        return;
+    }
     slong bits = arf_bits(b);
     mpfr_init2(m, bits < 64 ? 64 : bits);
     arf_get_mpfr(m, b, MPFR_RNDN); /* exact: enough bits */
@@ -633,6 +760,23 @@ void ga_arb_bound_str(char *buf, size_t len, const arb_t v, int upper, int digit
     snprintf(buf, len, "%s%c.%se%ld", neg ? "-" : "", d[0], d + 1, (long)(e - 1));
     mpfr_free_str(s);
     mpfr_clear(m);
+    arf_clear(b);
+}
+
+void ga_arb_prob_str(char *buf, size_t len, const arb_t v, int upper, int digits)
+{
+    arf_t b;
+    arf_init(b);
+    if (upper)
+        arb_get_ubound_arf(b, v, ARF_PREC_EXACT);
+    else
+        arb_get_lbound_arf(b, v, ARF_PREC_EXACT);
+    if (upper && arf_is_finite(b) && arf_cmp_si(b, 1) >= 0)
+        snprintf(buf, len, "1");
+    else if (!upper && arf_is_finite(b) && arf_sgn(b) <= 0)
+        snprintf(buf, len, "0");
+    else
+        ga_arb_bound_str(buf, len, v, upper, digits);
     arf_clear(b);
 }
 
@@ -658,6 +802,20 @@ void ga_arb_interval(ga_interval *iv, const arb_t v)
         iv->lo = 0;
     if (iv->hi > 1)
         iv->hi = 1;
+}
+
+int ga_arb_stalled(slong *best, int *stalls, const arb_t v)
+{
+    if (!arb_is_finite(v))
+        return 0;
+    slong bits = arb_rel_accuracy_bits(v);
+    if (bits > *best) {
+        *best = bits;
+        *stalls = 0;
+    } else {
+        ++*stalls;
+    }
+    return *stalls >= 2;
 }
 
 /* relative accuracy reached: rad <= 10^-digits |mid| (or the ball is a point) */
@@ -780,19 +938,27 @@ int ga_gchisq_prob_cert(ga_gchisq_cert *out, const ga_gchisq_exact *q, const cha
             rc = GA_EDOM;
             goto cleanup;
         }
-        int done_sf = 0, done_cdf = 0;
+        int done_sf = 0, done_cdf = 0, stalls_sf = 0, stalls_cdf = 0;
+        slong acc_sf = WORD_MIN / 2, acc_cdf = WORD_MIN / 2;
         for (slong prec = 64; prec <= o.max_prec; prec *= 2) {
             out->precision_bits = prec;
             if (!done_sf && ga_arb_path_tail(sf, q, xv, &pu, prec) == GA_OK) {
-                /* keep the narrower of the enclosures found so far */
-                if (!arb_is_finite(best_sf) || arb_rel_accuracy_bits(sf) > arb_rel_accuracy_bits(best_sf))
-                    arb_set(best_sf, sf);
+                /* keep the narrower of the enclosures found so far (the intersection: both
+                 * contain the tail) */
+                if (arb_is_finite(best_sf))
+                    arb_intersection(sf, sf, best_sf, prec);
+                arb_set(best_sf, sf);
                 done_sf = narrow_enough(best_sf, o.digits);
+                if (!done_sf && ga_arb_stalled(&acc_sf, &stalls_sf, best_sf))
+                    break;
             }
             if (!done_cdf && ga_arb_path_tail(cdf, q, xv, &pl, prec) == GA_OK) {
-                if (!arb_is_finite(best_cdf) || arb_rel_accuracy_bits(cdf) > arb_rel_accuracy_bits(best_cdf))
-                    arb_set(best_cdf, cdf);
+                if (arb_is_finite(best_cdf))
+                    arb_intersection(cdf, cdf, best_cdf, prec);
+                arb_set(best_cdf, cdf);
                 done_cdf = narrow_enough(best_cdf, o.digits);
+                if (!done_cdf && ga_arb_stalled(&acc_cdf, &stalls_cdf, best_cdf))
+                    break;
             }
             if (done_sf && done_cdf) {
                 rc = GA_OK;
@@ -800,13 +966,13 @@ int ga_gchisq_prob_cert(ga_gchisq_cert *out, const ga_gchisq_exact *q, const cha
             }
         }
     }
-    /* probabilities lie in [0, 1]: intersect (keeps the enclosure) */
+    /* probabilities lie in [0, 1]: clip (keeps the enclosure) */
     ga_arb_interval(&out->cdf, best_cdf);
     ga_arb_interval(&out->sf, best_sf);
-    ga_arb_bound_str(out->cdf_lo, sizeof out->cdf_lo, best_cdf, 0, o.digits + 3);
-    ga_arb_bound_str(out->cdf_hi, sizeof out->cdf_hi, best_cdf, 1, o.digits + 3);
-    ga_arb_bound_str(out->sf_lo, sizeof out->sf_lo, best_sf, 0, o.digits + 3);
-    ga_arb_bound_str(out->sf_hi, sizeof out->sf_hi, best_sf, 1, o.digits + 3);
+    ga_arb_prob_str(out->cdf_lo, sizeof out->cdf_lo, best_cdf, 0, o.digits + 3);
+    ga_arb_prob_str(out->cdf_hi, sizeof out->cdf_hi, best_cdf, 1, o.digits + 3);
+    ga_arb_prob_str(out->sf_lo, sizeof out->sf_lo, best_sf, 0, o.digits + 3);
+    ga_arb_prob_str(out->sf_hi, sizeof out->sf_hi, best_sf, 1, o.digits + 3);
 cleanup:
     ga_gchisq_free(qd);
     arb_clear(xv);

@@ -41,20 +41,22 @@ int ga_gchisq_trivial(ga_gchisq_prob *out, const ga_gchisq *q, double x)
     }
     if (q->sigma2 != 0 || q->n == 0)
         return 0;
-    int pos = 1, neg = 1;
+    int pos = 1, neg = 1, central = 1;
     double scale = fabs(q->offset);
     for (size_t j = 0; j < q->n; j++) {
         pos &= q->t[j].a > 0;
         neg &= q->t[j].a < 0;
+        central &= q->t[j].b2 == 0;
         scale += q->t[j].b2 / (4 * fabs(q->t[j].a));
     }
-    /* the support end m_inf is rounded: decide only outside a safety margin */
-    double m = ga_gchisq_drift(q), margin = 64 * DBL_EPSILON * scale + DBL_MIN;
-    if (pos && x < m - margin) {
+    /* the support end m is rounded unless the form is central (m = offset): decide only
+     * outside a safety margin. Q has no atom at m, so P[Q <= m] = 0 for x = m itself. */
+    double m = ga_gchisq_drift(q), margin = central ? 0 : 64 * DBL_EPSILON * scale + DBL_MIN;
+    if (pos && (central ? x <= m : x < m - margin)) {
         set_exact(out, 0.0);
         return 1;
     }
-    if (neg && x > m + margin) {
+    if (neg && (central ? x >= m : x > m + margin)) {
         set_exact(out, 1.0);
         return 1;
     }

@@ -543,8 +543,10 @@ static void set_tail(ga_gchisq_prob *out, int sign, const ga_result *in, double 
     double lv = v > 0 ? L0 + log(v) : -INFINITY;
     double val = v > 0 ? exp(lv) : 0.0;
     double err = exp(L0 + log(e));
-    if (!(e > 0))
+    if (e == 0)
         err = 0;
+    if (!(err <= 1))
+        err = 1; /* a failed integral (NaN) vouches for nothing: the tail is in [0, 1] */
     if (val > 1)
         val = 1;
     if (sign > 0) {

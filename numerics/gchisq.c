@@ -11,6 +11,7 @@
  */
 #include "numerics/internal.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +23,7 @@ static const char *status_msg[GA_NSTATUS] = {
     "requested accuracy not reached (value and error estimate returned)",
     "result underflows double precision",
     "method not applicable to this input",
-    "precision cap reached before the requested width (best interval returned)",
+    "requested width not reached: precision cap, or no gain from more precision (best interval returned)",
     "input/output error",
     "iteration limit reached",
 };
@@ -142,6 +143,23 @@ int ga_gchisq_set_classical(ga_gchisq *q, size_t n, const double *w, const doubl
         ga_msg(msg, msglen, "%s", "empty form: give at least one weight or sigma > 0");
         return GA_EINVAL;
     }
+    /* the form stores sigma^2 and b2 = 4 w^2 nc: refuse inputs whose squares leave the
+     * double range instead of silently flushing them to 0 or inf */
+    if (sigma > 0 && !(sigma * sigma >= DBL_MIN && sigma * sigma <= DBL_MAX)) {
+        ga_msg(msg, msglen, "sigma^2 = (%.17g)^2 is outside the double range; rescale Q and x "
+               "by a common factor (probabilities are invariant)", sigma);
+        return GA_EINVAL;
+    }
+    for (size_t j = 0; j < n; j++) {
+        double l = nc ? nc[j] : 0.0, b2 = l > 0 ? 4.0 * w[j] * w[j] * l : 0.0;
+        double sh = l > 0 ? offset + w[j] * l : offset;
+        if (l > 0 && w[j] != 0 && !(b2 >= DBL_MIN && b2 <= DBL_MAX && isfinite(sh))) {
+            ga_msg(msg, msglen, "term %zu: 4 w^2 nc = 4 (%.17g)^2 (%.17g) or the mean shift w nc "
+                   "is outside the double range; rescale Q and x by a common factor", j, w[j], l);
+            return GA_EINVAL;
+        }
+        offset = sh;
+    }
     if (reserve(q, n))
         return GA_ENOMEM;
     ga_gchisq_clear(q);
@@ -151,8 +169,7 @@ int ga_gchisq_set_classical(ga_gchisq *q, size_t n, const double *w, const doubl
         double d = dof ? dof[j] : 1.0, l = nc ? nc[j] : 0.0;
         q->t[j].a = w[j];
         q->t[j].nu = d;
-        q->t[j].b2 = 4.0 * w[j] * w[j] * l;
-        q->offset += w[j] * l;
+        q->t[j].b2 = l > 0 ? 4.0 * w[j] * w[j] * l : 0.0; /* inf * 0 would be NaN */
     }
     q->n = n;
     return GA_OK;
@@ -219,6 +236,34 @@ int ga_gchisq_normalize(ga_gchisq *q, double rtol)
     }
     q->n = k + 1;
     return GA_OK;
+}
+
+double ga_gchisq_rescale(ga_gchisq *q, double x)
+{
+    double m = sqrt(q->sigma2);
+    for (size_t j = 0; j < q->n; j++)
+        m = fmax(m, fmax(fabs(q->t[j].a), sqrt(q->t[j].b2)));
+    if (!(m > 0) || !isfinite(m))
+        return x;
+    int k = ilogb(m); /* 2^k <= m < 2^(k+1) */
+    double y = ldexp(x, -k) - ldexp(q->offset, -k);
+    q->offset = 0;
+    q->sigma2 = ldexp(q->sigma2, -2 * k);
+    size_t n = 0;
+    for (size_t j = 0; j < q->n; j++) {
+        ga_gchisq_term t = q->t[j];
+        t.a = ldexp(t.a, -k);
+        t.b2 = ldexp(t.b2, -2 * k);
+        if (t.a != 0)
+            q->t[n++] = t;
+        else
+            q->sigma2 += t.b2; /* a weight 2^-1074 below the largest: its chi-square is
+                                * below double resolution, its linear part stays */
+    }
+    q->n = n;
+    if (isnan(y))
+        y = 0;
+    return fmax(-DBL_MAX, fmin(DBL_MAX, y));
 }
 
 void ga_gchisq_moments(double *mean, double *var, const ga_gchisq *q)

@@ -108,6 +108,12 @@ int ga_gchisq_saddle(double *s, const ga_gchisq *q, double x);
 
 /* Asymptotic drift m_inf = offset - sum b2/(4a): the support end of a definite form. */
 double ga_gchisq_drift(const ga_gchisq *q);
+/* Replaces Q by (Q - offset) / 2^k, 2^k the power of two at or below the largest of |a_j|,
+ * sqrt(b2_j) and sigma, and returns (x - offset) / 2^k (clamped to +-DBL_MAX): both tails
+ * are unchanged, and the engines never see scales near the overflow or underflow
+ * thresholds. Exact apart from the shift x - offset and from components more than 2^1074
+ * below the largest, which are flushed (their effect is below double resolution). */
+double ga_gchisq_rescale(ga_gchisq *q, double x);
 
 /* ------------------------------------------------------- engines */
 

@@ -57,6 +57,17 @@ void ga_gchisq_work_free(ga_gchisq_work *w)
     free(w);
 }
 
+/* The larger relative error of the two tails (infinite for a zero value with an error). */
+static double worst_rel_err(const ga_gchisq_prob *p)
+{
+    double r = 0;
+    const ga_result *t[2] = {&p->cdf, &p->sf};
+    for (int i = 0; i < 2; i++)
+        if (t[i]->err > 0)
+            r = fmax(r, t[i]->val > 0 ? t[i]->err / t[i]->val : INFINITY);
+    return isnan(r) ? INFINITY : r;
+}
+
 int ga_gchisq_prob_eval(ga_gchisq_prob *out, const ga_gchisq *q, double x,
                         const ga_gchisq_opts *opts, ga_gchisq_work *w)
 {
@@ -74,6 +85,7 @@ int ga_gchisq_prob_eval(ga_gchisq_prob *out, const ga_gchisq *q, double x,
     if (ga_gchisq_copy(w->qn, q) != GA_OK)
         return GA_ENOMEM;
     ga_gchisq_normalize(w->qn, 0.0);
+    x = ga_gchisq_rescale(w->qn, x);
     const ga_gchisq *qn = w->qn;
     if (ga_gchisq_trivial(out, qn, x))
         return GA_OK;
@@ -89,11 +101,21 @@ int ga_gchisq_prob_eval(ga_gchisq_prob *out, const ga_gchisq *q, double x,
     case GA_METHOD_AUTO: {
         if (qn->n == 0 || (qn->n == 1 && qn->sigma2 == 0)) {
             /* the closed form when it meets the target (large noncentralities cost it
-             * digits in the Poisson weights); otherwise the contour engine */
-            int s = ga_engine_closed(out, qn, x);
-            if (s == GA_OK && out->sf.err <= fmax(o.epsabs, o.epsrel * out->sf.val) &&
-                out->cdf.err <= fmax(o.epsabs, o.epsrel * out->cdf.val))
+             * digits in the Poisson weights); otherwise the contour engine, unless that
+             * does worse (e.g. x within rounding of the end of the support) */
+            ga_gchisq_prob closed;
+            int s = ga_engine_closed(&closed, qn, x);
+            if (s == GA_OK && closed.sf.err <= fmax(o.epsabs, o.epsrel * closed.sf.val) &&
+                closed.cdf.err <= fmax(o.epsabs, o.epsrel * closed.cdf.val)) {
+                *out = closed;
                 return s;
+            }
+            int c = ga_engine_contour(out, qn, x, &o, &w->quad);
+            if (c != GA_OK && s == GA_OK && worst_rel_err(&closed) < worst_rel_err(out)) {
+                *out = closed;
+                return GA_ETOL;
+            }
+            return c;
         }
         return ga_engine_contour(out, qn, x, &o, &w->quad);
     }

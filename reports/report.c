@@ -21,6 +21,12 @@ static const char *methods_text =
     "estimates; certified: Arb ball arithmetic (acb_calc_integrate plus a proven tail bound) "
     "and an a-posteriori linear-algebra certificate (Pinsker, KL in ball arithmetic)";
 
+/* a pair's name, or "" when the audit stopped before any pair existed */
+static const char *pname(const ga_audit *a, size_t i)
+{
+    return i < a->spec.npairs && a->spec.pairs[i].name ? a->spec.pairs[i].name : "";
+}
+
 static void claim_text(char *b, size_t n, const ga_claim_result *r)
 {
     switch (r->type) {
@@ -148,6 +154,8 @@ int ga_report_markdown(FILE *out, const ga_audit *a)
 {
     fprintf(out, "# gaussaudit report: %s\n\n", a->spec.name);
     fprintf(out, "**Verdict: %s**\n\n", ga_verdict_name(a->overall));
+    if (a->incomplete)
+        fprintf(out, "**Incomplete: %s.**\n\n", a->timeout_note);
     if (a->spec.verified)
         fprintf(out, "The audited pairs include the proven %s.\n\n", a->spec.verified_note);
     fprintf(out, "## Claims\n\n| claim | verdict | tightness | certified | reason |\n|---|---|---|---|---|\n");
@@ -171,7 +179,7 @@ int ga_report_markdown(FILE *out, const ga_audit *a)
         fprintf(out, "\n### Worst pair for (%.6g, %.6g)-DP\n\n", r->eps, r->delta);
         fprintf(out, "Pair **%s**, direction %s. Distinguishing event: %s. "
                      "P_X[S] = %.6g, P_Y[S] = %.6g, so delta = P[S] - e^eps P'[S] = %.6g.\n",
-                a->spec.pairs[r->worst_pair].name, r->worst_dir == 1 ? "X,Y" : "Y,X", r->witness,
+                pname(a, r->worst_pair), r->worst_dir == 1 ? "X,Y" : "Y,X", r->witness,
                 r->witness_px, r->witness_py, r->exact.val);
     }
     size_t *idx = malloc((a->npairs ? a->npairs : 1) * sizeof *idx);
@@ -180,7 +188,7 @@ int ga_report_markdown(FILE *out, const ga_audit *a)
             a->table_eps, a->npairs > m ? ", largest first" : "");
     for (size_t k = 0; k < m; k++) {
         fprintf(out, "| ");
-        md_cell(out, a->spec.pairs[idx[k]].name);
+        md_cell(out, pname(a, idx[k]));
         fprintf(out, " | %.6g (+- %.2g) | %.6g (+- %.2g) |\n", a->pair_xy[idx[k]],
                 a->pair_xy_err[idx[k]], a->pair_yx[idx[k]], a->pair_yx_err[idx[k]]);
     }
@@ -337,6 +345,8 @@ int ga_report_html(FILE *out, const ga_audit *a)
     html_escape(out, a->spec.name);
     fprintf(out, "</h1>\n<div id=\"verdict\" class=\"banner %s\">%s</div>\n", verdict_class(a->overall),
             ga_verdict_name(a->overall));
+    if (a->incomplete)
+        fprintf(out, "<p><b>Incomplete: %s.</b></p>\n", a->timeout_note);
     if (a->spec.verified) {
         fprintf(out, "<p>The audited pairs include the proven ");
         html_escape(out, a->spec.verified_note);
@@ -365,7 +375,7 @@ int ga_report_html(FILE *out, const ga_audit *a)
         if (r->type != GA_CLAIM_DP)
             continue;
         fprintf(out, "<h3>Worst pair for (%.6g, %.6g)-DP</h3>\n<p>Pair <b>", r->eps, r->delta);
-        html_escape(out, a->spec.pairs[r->worst_pair].name);
+        html_escape(out, pname(a, r->worst_pair));
         fprintf(out, "</b>, direction %s. Distinguishing event: ", r->worst_dir == 1 ? "X,Y" : "Y,X");
         html_escape(out, r->witness);
         fprintf(out, ". P_X[S] = %.6g, P_Y[S] = %.6g.</p>\n", r->witness_px, r->witness_py);
@@ -378,7 +388,7 @@ int ga_report_html(FILE *out, const ga_audit *a)
         size_t ns = 0;
         for (size_t j = 0; j < a->nplot; j++)
             for (int dir = 0; dir < 2; dir++, ns++) {
-                snprintf(labels[ns], sizeof labels[ns], "%.40s, %s", a->spec.pairs[a->plot_pair[j]].name,
+                snprintf(labels[ns], sizeof labels[ns], "%.40s, %s", pname(a, a->plot_pair[j]),
                          dir ? "delta_YX" : "delta_XY");
                 s[ns] = (series){a->plot_eps, dir ? a->plot_yx[j] : a->plot_xy[j], GA_PLOT_POINTS,
                                  colors[ns % 6], labels[ns], dir};
@@ -419,7 +429,7 @@ int ga_report_html(FILE *out, const ga_audit *a)
         fprintf(out, "<h2>Renyi divergence</h2>\n");
         char title[200];
         snprintf(title, sizeof title, "Renyi divergence of pair '%.60s'; circles: RDP claims",
-                 a->spec.pairs[a->renyi_pair].name);
+                 pname(a, a->renyi_pair));
         svg_plot(out, "renyi-plot", title, "alpha", "D_alpha", 0, s, 2, mx, my, nm, "#000");
     }
     /* sortable pairs table */
@@ -432,7 +442,7 @@ int ga_report_html(FILE *out, const ga_audit *a)
     for (size_t k = 0; k < m; k++) {
         size_t i = idx[k];
         fprintf(out, "<tr><td>");
-        html_escape(out, a->spec.pairs[i].name);
+        html_escape(out, pname(a, i));
         fprintf(out, "</td><td class=\"num\" data-v=\"%.17g\">%.6g</td><td class=\"num\" data-v=\"%.17g\">%.2g</td>"
                      "<td class=\"num\" data-v=\"%.17g\">%.6g</td><td class=\"num\" data-v=\"%.17g\">%.2g</td></tr>\n",
                 a->pair_xy[i], a->pair_xy[i], a->pair_xy_err[i], a->pair_xy_err[i], a->pair_yx[i],
@@ -487,6 +497,12 @@ int ga_report_json(FILE *out, const ga_audit *a)
         json_str(out, a->spec.verified_note);
         fprintf(out, ", ");
     }
+    fprintf(out, "\"timed_out\": %s, ", a->incomplete ? "true" : "false");
+    if (a->incomplete) {
+        fprintf(out, "\"timeout_note\": ");
+        json_str(out, a->timeout_note);
+        fprintf(out, ", ");
+    }
     fprintf(out, "\"claims\": [");
     for (size_t i = 0; i < a->nclaims; i++) {
         const ga_claim_result *r = &a->claims[i];
@@ -521,7 +537,7 @@ int ga_report_json(FILE *out, const ga_audit *a)
             fprintf(out, "}");
         }
         fprintf(out, ", \"worst_pair\": ");
-        json_str(out, a->spec.pairs[r->worst_pair].name);
+        json_str(out, pname(a, r->worst_pair));
         fprintf(out, ", \"direction\": \"%s\", \"slack\": ", r->worst_dir == 1 ? "xy" : "yx");
         json_num(out, r->slack);
         if (r->type == GA_CLAIM_DP) {
@@ -546,7 +562,7 @@ int ga_report_json(FILE *out, const ga_audit *a)
     fprintf(out, ", \"pairs\": [");
     for (size_t i = 0; i < a->npairs; i++) {
         fprintf(out, "%s{\"name\": ", i ? ", " : "");
-        json_str(out, a->spec.pairs[i].name);
+        json_str(out, pname(a, i));
         fprintf(out, ", \"xy\": {\"value\": ");
         json_num(out, a->pair_xy[i]);
         fprintf(out, ", \"err\": ");

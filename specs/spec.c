@@ -720,10 +720,20 @@ static const char *const known_kinds[] = {
     "bayesian_logistic_regression", "gaussian_process_regression", "output_perturbation",
     "noisy_gradient_descent", "matrix_masking", NULL};
 
+static int spec_parse(ga_spec *s, const char *text, size_t len, const char *name,
+                      double deadline, char *msg, size_t msglen);
+
 int ga_spec_parse(ga_spec *s, const char *text, size_t len, const char *name, char *msg,
                   size_t msglen)
 {
+    return spec_parse(s, text, len, name, 0, msg, msglen);
+}
+
+static int spec_parse(ga_spec *s, const char *text, size_t len, const char *name,
+                      double deadline, char *msg, size_t msglen)
+{
     memset(s, 0, sizeof *s);
+    s->deadline = deadline;
     s->path = strdup(name ? name : "<spec>");
     if (!s->path)
         return GA_ENOMEM;
@@ -824,6 +834,11 @@ int ga_spec_parse(ga_spec *s, const char *text, size_t len, const char *name, ch
 
 int ga_spec_load(ga_spec *s, const char *path, char *msg, size_t msglen)
 {
+    return ga_spec_load_until(s, path, 0, msg, msglen);
+}
+
+int ga_spec_load_until(ga_spec *s, const char *path, double deadline, char *msg, size_t msglen)
+{
     memset(s, 0, sizeof *s);
     FILE *f = fopen(path, "rb");
     if (!f) {
@@ -860,7 +875,7 @@ int ga_spec_load(ga_spec *s, const char *path, char *msg, size_t msglen)
     fclose(f);
     if (rc == GA_OK) {
         buf[len] = 0;
-        rc = ga_spec_parse(s, buf, len, path, msg, msglen);
+        rc = spec_parse(s, buf, len, path, deadline, msg, msglen);
     }
     free(buf);
     return rc;

@@ -67,6 +67,9 @@ typedef struct {
     size_t nrows_sel;
     int has_universe;
     double row_norm_bound; /* universe: every row has norm <= this (0: not given) */
+    double deadline;       /* monotonic seconds after which builders stop (0: none) */
+    int truncated;         /* the deadline stopped the construction of pairs */
+    size_t planned;        /* pairs the relation would have produced */
     const char *knob;      /* calibrate: the overridden noise parameter (NULL: none) */
     double knob_value;
     int verified;          /* the audited pairs include a proven worst case */
@@ -79,6 +82,8 @@ typedef struct {
  * "FILE:LINE:COL: key.path: what is wrong" (unknown keys get a "did you mean" hint).
  */
 int ga_spec_load(ga_spec *s, const char *path, char *msg, size_t msglen);
+/* The same with a deadline (monotonic seconds, CLOCK_MONOTONIC; 0: none) for the builders. */
+int ga_spec_load_until(ga_spec *s, const char *path, double deadline, char *msg, size_t msglen);
 /* The same from text (name is used in messages). */
 int ga_spec_parse(ga_spec *s, const char *text, size_t len, const char *name, char *msg,
                   size_t msglen);

@@ -165,3 +165,94 @@ Test(audit, html_report_in_headless_chromium)
     snprintf(cmd, sizeof cmd, "rm -rf %s %s %s %s.profile", html, dom, log, dom);
     (void)system(cmd);
 }
+
+/* The reported worst pair, its certified interval and its witness event belong together:
+ * P_X[S] - e^eps P_Y[S] of the witness is the exact delta, and the pair named is the one
+ * with the largest delta in the pair table (once, a violation named the first violating
+ * pair with the interval of another). */
+Test(audit, worst_pair_interval_and_witness_agree)
+{
+    static const char *specs[] = {"specs/examples/output_perturbation.yaml",
+                                  "specs/examples/linear_regression.yaml",
+                                  "specs/examples/two_explicit_outputs.yaml"};
+    for (size_t k = 0; k < sizeof specs / sizeof *specs; k++) {
+        char args[256], *out, *err;
+        snprintf(args, sizeof args, "audit %s --format json", specs[k]);
+        ga_test_run(args, &out, &err);
+        const char *c = strstr(out, "\"claims\": [");
+        cr_assert(c != NULL, "%s: %s", specs[k], out);
+        double eps = num_after(c, "epsilon"), v = num_after(strstr(c, "\"exact\""), "value");
+        const char *wit = strstr(c, "\"witness\"");
+        double px = num_after(wit, "p_x"), py = num_after(wit, "p_y");
+        if (strstr(c, "\"direction\": \"yx\"") && strstr(c, "\"direction\": \"yx\"") < wit) {
+            double t = px; /* delta_YX: P_Y[S] - e^eps P_X[S] */
+            px = py;
+            py = t;
+        }
+        cr_expect(fabs(px - exp(eps) * py - v) <= 1e-9 * (1 + px), "%s: witness %.17g - e^%g %.17g vs delta %.17g",
+                  specs[k], px, eps, py, v);
+        /* the worst pair's name in the pair table has the largest value */
+        const char *wp = strstr(c, "\"worst_pair\": \"");
+        cr_assert(wp != NULL);
+        wp += strlen("\"worst_pair\": \"");
+        char name[128];
+        size_t l = strcspn(wp, "\"");
+        snprintf(name, sizeof name, "%.*s", (int)(l < 127 ? l : 127), wp);
+        cr_expect(l > 0, "%s: the worst pair has no name", specs[k]);
+        char pat[160];
+        snprintf(pat, sizeof pat, "{\"name\": \"%s\", ", name);
+        const char *row = strstr(strstr(out, "\"pairs\": ["), pat);
+        cr_assert(row != NULL, "%s: worst pair '%s' not in the table", specs[k], name);
+        double pxy = num_after(row, "value"), pyx = num_after(strstr(row, "\"yx\""), "value");
+        cr_expect(fabs(fmax(pxy, pyx) - v) <= 1e-12 * (1 + v), "%s: pair '%s' has %.17g/%.17g, claim says %.17g",
+                  specs[k], name, pxy, pyx, v);
+        free(out);
+        free(err);
+    }
+}
+
+/* --timeout: 20000 remove-one neighbours of a ridge regression cannot be built in 0.4 s;
+ * the audit says how many were, evaluates those, and is INCONCLUSIVE (exit 2) */
+Test(audit, timeout_reports_what_it_finished)
+{
+    char dir[] = "/tmp/ga_timeoutXXXXXX";
+    cr_assert(mkdtemp(dir) != NULL);
+    char csv[128], yaml[128];
+    snprintf(csv, sizeof csv, "%s/big.csv", dir);
+    snprintf(yaml, sizeof yaml, "%s/big.yaml", dir);
+    FILE *f = fopen(csv, "w");
+    cr_assert(f != NULL);
+    unsigned long s = 12345;
+    for (int i = 0; i < 20000; i++)
+        for (int j = 0; j < 6; j++) {
+            s = s * 6364136223846793005UL + 1442695040888963407UL;
+            fprintf(f, "%.6f%c", (double)(s >> 11) / 9007199254740992.0 * 2 - 1, j == 5 ? '\n' : ',');
+        }
+    fclose(f);
+    f = fopen(yaml, "w");
+    fputs("gaussaudit: 1\nmechanism: {kind: output_perturbation, lambda: 5.0, sigma: 0.3}\n"
+          "dataset: {csv: big.csv}\nneighbours: remove_one\nclaim: {epsilon: 1, delta: 1.0e-5}\n", f);
+    fclose(f);
+    char args[256], *out, *err;
+    snprintf(args, sizeof args, "audit %s --timeout 0.4 --format json", yaml);
+    int st = ga_test_run(args, &out, &err);
+    cr_expect(st == 2, "exit status %d (expected 2: inconclusive): %s", st, err);
+    cr_expect(strstr(out, "\"timed_out\": true") && strstr(out, "neighbouring pairs were built"), "%s", out);
+    const char *r = strstr(out, "\"reason\": \"");
+    cr_expect(r && strstr(r, "audited pairs") && strstr(r, "incomplete"), "the pairs built are evaluated: %.400s", r);
+    free(out);
+    free(err);
+    snprintf(args, sizeof args, "audit %s --timeout 0.4", yaml);
+    st = ga_test_run(args, &out, &err);
+    cr_expect(st == 2 && strstr(out, "**Incomplete: only "), "status %d: %.300s", st, out);
+    free(out);
+    free(err);
+    snprintf(args, sizeof args, "audit %s --timeout -1", yaml);
+    st = ga_test_run(args, &out, &err);
+    cr_expect(st == 65 && strstr(err, "--timeout"), "status %d: %s", st, err);
+    free(out);
+    free(err);
+    unlink(csv);
+    unlink(yaml);
+    rmdir(dir);
+}

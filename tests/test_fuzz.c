@@ -2,6 +2,8 @@
  * test_fuzz.c - replays the libFuzzer harnesses (tests/fuzz/) over their seed corpora and
  * over tests/fuzz/regressions/ (inputs that once crashed or hung: each must now run
  * cleanly, which ASan/UBSan and valgrind check in `make asan` / `make valgrind`).
+ * Inputs that once hung are also held to a generous wall-clock limit (a hang guard, not a
+ * benchmark): 20 s each, times GA_SLOWDOWN under the sanitizers and valgrind.
  */
 #include <criterion/criterion.h>
 #include <dirent.h>
@@ -9,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define LLVMFuzzerTestOneInput fuzz_spec_one
 #include "tests/fuzz/fuzz_spec.c"
@@ -35,7 +38,14 @@ static size_t replay(const char *dir, const char *prefix, int (*fn)(const uint8_
         static uint8_t buf[1 << 16];
         size_t len = fread(buf, 1, sizeof buf, f);
         fclose(f);
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
         cr_expect(fn(buf, len) == 0, "%s", path);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        double sec = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+        const char *sd = getenv("GA_SLOWDOWN");
+        double limit = 20 * (sd && atof(sd) > 0 ? atof(sd) : 1);
+        cr_expect(sec < limit, "%s took %.1f s (hang guard: %.0f s)", path, sec, limit);
         n++;
     }
     closedir(d);
