@@ -303,3 +303,70 @@ Test(hostile, command_line_and_spec_cases)
     free(err);
     unlink(path);
 }
+
+/* Dimension 2000 (GA_TEST_SCALE < 1 shrinks it, for valgrind): covariances H D H with a
+ * Householder reflection H and eigenvalues spread over three decades, against closed forms:
+ * equal covariances (the analytic Gaussian with t^2 = m0^T D^-1 m0) and S_x = rho S_y with
+ * equal means (u = |S_y^-1/2 z|^2 is chi2_d under Y and rho chi2_d under X). */
+Test(hostile, dimension_2000)
+{
+    size_t d = (size_t)ga_test_count(2000);
+    if (d < 50)
+        d = 50;
+    double *v = malloc(d * sizeof *v), *D = malloc(d * sizeof *D), *m0 = malloc(d * sizeof *m0);
+    double *S = malloc(d * d * sizeof *S), *S2 = malloc(d * d * sizeof *S2), *mu = malloc(d * sizeof *mu);
+    double *z = calloc(d, sizeof *z);
+    cr_assert(v && D && m0 && S && S2 && mu && z);
+    double vv = 0, t2 = 0;
+    for (size_t i = 0; i < d; i++) {
+        v[i] = sin(1.0 + (double)i);
+        vv += v[i] * v[i];
+        D[i] = pow(10.0, 3.0 * (double)i / (double)(d - 1));
+        m0[i] = 0.02 * cos((double)i);
+        t2 += m0[i] * m0[i] / D[i];
+    }
+    for (size_t i = 0; i < d; i++)
+        v[i] /= sqrt(vv);
+    /* S = H D H, H = I - 2 v v^T: S_ij = D_i d_ij - 2 v_i v_j (D_i + D_j) + 4 v_i v_j (v^T D v) */
+    double vDv = 0, hm = 0;
+    for (size_t i = 0; i < d; i++) {
+        vDv += v[i] * D[i] * v[i];
+        hm += v[i] * m0[i];
+    }
+    for (size_t i = 0; i < d; i++) {
+        for (size_t j = 0; j < d; j++)
+            S[i * d + j] = (i == j ? D[i] : 0) - 2 * v[i] * v[j] * (D[i] + D[j]) + 4 * v[i] * v[j] * vDv;
+        mu[i] = m0[i] - 2 * v[i] * hm;
+    }
+    ga_gchisq_work *w = ga_gchisq_work_alloc();
+    ga_delta Dl;
+    ga_pair *p = pair(d, mu, S, z, S);
+    cr_assert(ga_pair_delta(&Dl, p, 1, GA_DELTA_AUTO, NULL, w) <= GA_ETOL);
+    double ref = agm(sqrt(t2), 1);
+    cr_expect(fabs(Dl.xy.val - ref) <= Dl.xy.err + 1e-10 * ref && fabs(Dl.yx.val - ref) <= Dl.yx.err + 1e-10 * ref,
+              "d = %zu, equal covariances: %.17g/%.17g (err %.2g) vs %.17g", d, Dl.xy.val, Dl.yx.val, Dl.xy.err, ref);
+    ga_pair_free(p);
+    double rho = 1 + 2.0 / sqrt((double)d), eps = 0.5, half = 0.5 * (double)d;
+    for (size_t i = 0; i < d * d; i++)
+        S2[i] = rho * S[i];
+    p = pair(d, z, S2, z, S);
+    cr_assert(ga_pair_delta(&Dl, p, eps, GA_DELTA_AUTO, NULL, w) <= GA_ETOL);
+    double u0 = 2 * (eps + half * log(rho)) / (1 - 1 / rho);
+    double rxy = gsl_sf_gamma_inc_Q(half, u0 / (2 * rho)) - exp(eps) * gsl_sf_gamma_inc_Q(half, u0 / 2);
+    double u1 = 2 * (half * log(rho) - eps) / (1 - 1 / rho);
+    double ryx = u1 > 0 ? gsl_sf_gamma_inc_P(half, u1 / 2) - exp(eps) * gsl_sf_gamma_inc_P(half, u1 / (2 * rho)) : 0;
+    if (ryx < 0)
+        ryx = 0;
+    cr_expect(fabs(Dl.xy.val - rxy) <= Dl.xy.err + 1e-9 * rxy && fabs(Dl.yx.val - ryx) <= Dl.yx.err + 1e-9 * ryx + 1e-15,
+              "d = %zu, S_x = %.6g S_y: %.17g/%.17g (err %.2g/%.2g) vs %.17g/%.17g", d, rho, Dl.xy.val, Dl.yx.val,
+              Dl.xy.err, Dl.yx.err, rxy, ryx);
+    ga_pair_free(p);
+    ga_gchisq_work_free(w);
+    free(v);
+    free(D);
+    free(m0);
+    free(S);
+    free(S2);
+    free(mu);
+    free(z);
+}
