@@ -32,6 +32,43 @@ typedef struct {
     ga_gchisq_work *w;
 } cal_t;
 
+/* delta_ALS^eps(q, p) of the NDIS paper (Definition 13): the delta of the Theorem 4 pair,
+ * the larger of both directions plus its error estimate (-1 on error) */
+static double als_delta(double q, double p, double r, size_t d, double eps, ga_gchisq_work *w)
+{
+    ga_pair *pr;
+    char msg[256];
+    if (ga_mech_als_pair(&pr, q, p, r, d, msg, sizeof msg))
+        return -1;
+    ga_delta D;
+    ga_pair_delta(&D, pr, eps, GA_DELTA_AUTO, NULL, w);
+    ga_pair_free(pr);
+    return fmax(D.xy.val + D.xy.err, D.yx.val + D.yx.err);
+}
+
+/* The NDIS paper's M_LS rule (Figure 4, step 1; Theorem 5): the sigma with
+ * delta_ALS(2 l^2/sigma^2, l^2/sigma^2) = delta, by bisection in t = l^2/sigma^2 (the rule
+ * assumes delta_ALS increasing, so delta_ALS(2t, t) is increasing in t). Returns 0 when no
+ * t in (0, 1/2) meets the target. */
+static double mls_rule_sigma(double l, double r, size_t d, double eps, double delta, ga_gchisq_work *w)
+{
+    double lo = 1e-12, hi = 0.5 * (1 - 1e-12);
+    if (als_delta(2 * lo, lo, r, d, eps, w) > delta)
+        return 0;
+    if (als_delta(2 * hi, hi, r, d, eps, w) <= delta)
+        return l / sqrt(hi);
+    for (int k = 0; k < 200 && hi - lo > 1e-14 * hi; k++) {
+        double mid = sqrt(lo * hi);
+        if (!(mid > lo && mid < hi))
+            mid = 0.5 * (lo + hi);
+        if (als_delta(2 * mid, mid, r, d, eps, w) > delta)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    return l / sqrt(lo);
+}
+
 /* worst delta over the relevant pairs at the knob value v (-1 on error) */
 static double worst_delta(cal_t *c, double v)
 {
@@ -137,6 +174,8 @@ int ga_cmd_calibrate(int argc, char **argv, FILE *out, FILE *err)
         return st == GA_EIO ? EX_NOINPUT : EX_DATAERR;
     }
     int rc = EX_DATAERR;
+    s.has_focus_eps = 1; /* universe worst cases at the eps being calibrated */
+    s.focus_eps = eps;
     const char *knob = ga_mech_knob(&s);
     cal_t c = {&s, eps, "", 0, ga_gchisq_work_alloc()};
     if (!knob) {
@@ -258,6 +297,19 @@ int ga_cmd_calibrate(int argc, char **argv, FILE *out, FILE *err)
                                pstar, plsv, s2 > 0 ? sqrt(s2) : 0.0, pstar / plsv);
         kj += (size_t)snprintf(pubj + kj, sizeof pubj - kj, "{\"name\": \"LSV-based\", \"value\": %.17g, "
                                "\"leverage\": %.17g, \"exact_leverage\": %.17g}", s2 > 0 ? sqrt(s2) : 0.0, plsv, pstar);
+    }
+    if (!strcmp(s.kind, "linear_regression") && s.has_universe) {
+        double r;
+        ga_spec_mech_number(&s, "columns", &r, 1, msg, sizeof msg);
+        double sr = mls_rule_sigma(s.row_norm_bound, r, s.data.d - 1, eps, delta, c.w);
+        if (sr > 0) {
+            kp += (size_t)snprintf(pub + kp, sizeof pub - kp,
+                                   "  NDIS paper, M_LS rule (Figure 4: delta_ALS(2 l^2/sigma^2, l^2/sigma^2) <= "
+                                   "delta, Theorem 5 assuming delta_ALS monotone): sigma %.10g (%.4gx the "
+                                   "exact value)\n", sr, sr / value);
+            kj += (size_t)snprintf(pubj + kj, sizeof pubj - kj, "%s{\"name\": \"NDIS M_LS rule\", \"value\": %.17g}",
+                                   kj ? ", " : "", sr);
+        }
     }
     if (json) {
         fprintf(out, "{\"spec\": \"%s\", \"kind\": \"%s\", \"knob\": \"%s\", \"epsilon\": %.17g, "

@@ -665,8 +665,9 @@ static const char *usage_audit =
     "  --format  md (default), html (one self-contained file with plots), json, junit\n"
     "  -o FILE   write the report to FILE instead of standard output\n"
     "  --quiet   no progress on standard error (shown for many pairs when it is a terminal)\n"
-    "  --timeout stop after SECONDS: claims not finished are INCONCLUSIVE (a violation\n"
-    "            found before stands) and the report says how far the audit got\n"
+    "  --timeout stop after SECONDS (building the pairs gets half of them; the pairs built\n"
+    "            are evaluated): a violation found stands, every other claim is\n"
+    "            INCONCLUSIVE, and the report says how far the audit got\n"
     "Exit status: 0, 1, 2 as above; 64 usage, 65 data error, 66 spec not found, 74 output.\n";
 
 int ga_cmd_audit(int argc, char **argv, FILE *out, FILE *err)

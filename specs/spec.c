@@ -822,9 +822,15 @@ static int spec_parse(ga_spec *s, const char *text, size_t len, const char *name
             if (!(s->row_norm_bound > 0))
                 return fail(&c, rb, "universe.row_norm_bound", "must be > 0 (got %s)", rb->text);
             s->has_universe = 1;
+            s->universe = un;
         }
+        /* the claims first: some universe worst cases depend on the claimed eps */
+        const ga_node *cl = ga_node_get(root, "claim");
+        if (cl && (r = parse_claim(s, &c, cl)))
+            return r;
         if ((r = ga_mech_build(s, msg, msglen)))
             return r;
+        return GA_OK;
     }
     const ga_node *cl = ga_node_get(root, "claim");
     if (cl && (r = parse_claim(s, &c, cl)))

@@ -66,12 +66,15 @@ typedef struct {
     size_t *rows;          /* the rows whose neighbours are audited (NULL: all) */
     size_t nrows_sel;
     int has_universe;
+    const ga_node *universe; /* its node, for messages */
     double row_norm_bound; /* universe: every row has norm <= this (0: not given) */
     double deadline;       /* monotonic seconds after which builders stop (0: none) */
     int truncated;         /* the deadline stopped the construction of pairs */
     size_t planned;        /* pairs the relation would have produced */
     const char *knob;      /* calibrate: the overridden noise parameter (NULL: none) */
     double knob_value;
+    int has_focus_eps;     /* calibrate: universe worst cases are sought at this eps */
+    double focus_eps;      /* (otherwise at the eps of the DP claims) */
     int verified;          /* the audited pairs include a proven worst case */
     size_t verified_pair;  /* its index in pairs */
     char verified_note[256];
@@ -115,6 +118,20 @@ int ga_mech_build(ga_spec *s, char *msg, size_t msglen);
  * rebuild of the pairs with the knob set to value (calibrate). */
 const char *ga_mech_knob(const ga_spec *s);
 int ga_spec_rebuild(ga_spec *s, double value, char *msg, size_t msglen);
+
+/*
+ * The NDIS paper's Theorem 4 pair for sketched least squares (ALS asymptotics, M_LS):
+ * removing a row whose leverage is p in B and q in [B, y] (0 <= p <= q < 1, q - p the
+ * residual share e_i^2/||e||^2), sketch size r, d features. In a basis where the Gram matrix
+ * without the row is the identity, and up to the common factor ||e||^2, the law with the row
+ * is X = N(sqrt(p (q - p)/(1 - p)) e_1, diag(1 - p, 1, ..., 1)/r) and the law without it is
+ * Y = N(0, (1 - q)/(1 - p) I/r) (Sherman-Morrison: the mean moves by (B^T B)^{-1} u e_i/(1 - p)
+ * = u e_i, the residual norm drops by e_i^2/(1 - p)). delta_ALS(q, p) of the paper
+ * (Definition 13, Table VI) is max(delta_XY, delta_YX) of this pair. Returns GA_OK with a
+ * reduced pair (ga_pair_free), or GA_EINVAL with a message when the leverages are invalid.
+ */
+int ga_mech_als_pair(ga_pair **out, double q, double p, double r, size_t d, char *msg,
+                     size_t msglen);
 
 /* Input for ga_pair_reduce from a spec pair (field labels point into the pair). */
 void ga_spec_pair_input(ga_pair_input *in, const ga_spec_pair *p, char labels[4][200]);

@@ -32,6 +32,8 @@ static const struct {
     {"matrix_masking_necessary11_eps0.1_delta0.001", 0, "VERIFIED"},
     {"matrix_masking_necessary11_eps0.01_delta0.01", 0, "VERIFIED"},
     {"matrix_masking_necessary11_eps0.01_delta0.001", 0, "VERIFIED"},
+    {"mls_rule_r300_eps1", 0, "NO VIOLATION FOUND"},
+    {"mls_rule_r50_eps1", 0, "NO VIOLATION FOUND"},
     {"rp_lsv_r50", 0, "VERIFIED"},
     {"rp_lsv_r100", 0, "VERIFIED"},
     {"rp_lsv_r200", 0, "VERIFIED"},

@@ -8,7 +8,9 @@
 #include "specs/spec.h"
 #include "tests/support.h"
 
+#include <arb.h>
 #include <criterion/criterion.h>
+#include <float.h>
 #include <gsl/gsl_blas.h>
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_linalg.h>
@@ -241,7 +243,7 @@ Test(mechanisms, ridge_kinds_against_gsl)
     p = s.data.d - 1;
     normal_equations(XtX, Xty, &s.data, 0); /* the neighbour without row 1 */
     gsl_spd_solve(th, XtX, 4.0, Xty, p);
-    double e2 = 4.0 * (th[0] * th[0] + th[1] * th[1]);
+    double e2 = 4.0 * (th[0] * th[0] + th[1] * th[1] + 1); /* augmentation sigma I_{d+1}, sigma = 2 */
     for (size_t i = 1; i < s.data.n; i++) {
         const double *r = s.data.x + i * s.data.d;
         double res = r[2] - r[0] * th[0] - r[1] * th[1];
@@ -475,4 +477,364 @@ Test(mechanisms, gaussian_mechanism_explicit_outputs_with_noise_covariance)
     }
     ga_gchisq_work_free(w);
     ga_spec_clear(&s);
+}
+
+/* ------------------------------------------------------------ sketched least squares (M_LS) */
+
+/* delta_ALS^eps(q, p) transcribed from the NDIS paper (Definition 13 with Table VI): four
+ * generalized chi-squares W1, W2, W1', W2' (weights, dof (1, d - 1), noncentrality on the
+ * first term), t = r p (q - p)/((1 - p)^2 - (1 - q)) - d ln(1 - q) + (d + 1) ln(1 - p). Returns
+ * both components (the paper takes their maximum) and their error estimates. */
+static void table_vi(double out[2], double err[2], double q, double p, double r, size_t d, double eps,
+                     ga_gchisq_work *w)
+{
+    double den = ((1 - q) - (1 - p) * (1 - p)) * ((1 - q) - (1 - p) * (1 - p));
+    double t = r * p * (q - p) / ((1 - p) * (1 - p) - (1 - q)) - (double)d * log(1 - q) + (double)(d + 1) * log(1 - p);
+    double W[4][2] = {{1 - (1 - q) / ((1 - p) * (1 - p)), 1 - (1 - q) / (1 - p)},
+                      {((1 - p) * (1 - p) - (1 - q)) / (1 - q), (q - p) / (1 - q)},
+                      {1 - (1 - p) * (1 - p) / (1 - q), 1 - (1 - p) / (1 - q)},
+                      {((1 - q) - (1 - p) * (1 - p)) / ((1 - p) * (1 - p)), (p - q) / (1 - p)}};
+    double nc[4] = {r * p * (1 - q) * (q - p) / den, r * p * (1 - p) * (1 - p) * (q - p) / den,
+                    r * p * (1 - p) * (1 - p) * (q - p) / den, r * p * (1 - q) * (q - p) / den};
+    double x[4] = {t - 2 * eps, t - 2 * eps, -t - 2 * eps, -t - 2 * eps}, cdf[4], ce[4];
+    ga_gchisq *g = ga_gchisq_alloc(2);
+    for (int k = 0; k < 4; k++) {
+        double dof[2] = {1, (double)d - 1}, ncv[2] = {nc[k], 0};
+        char msg[256];
+        cr_assert(ga_gchisq_set_classical(g, d > 1 ? 2 : 1, W[k], dof, ncv, 0, 0, msg, sizeof msg) == GA_OK, "%s", msg);
+        ga_gchisq_prob pr;
+        cr_assert(ga_gchisq_prob_eval(&pr, g, x[k], NULL, w) <= GA_ETOL);
+        cdf[k] = pr.cdf.val;
+        ce[k] = pr.cdf.err;
+    }
+    ga_gchisq_free(g);
+    for (int i = 0; i < 2; i++) {
+        out[i] = cdf[2 * i] - exp(eps) * cdf[2 * i + 1];
+        err[i] = ce[2 * i] + exp(eps) * ce[2 * i + 1] + 4 * DBL_EPSILON * (cdf[2 * i] + exp(eps) * cdf[2 * i + 1]);
+    }
+}
+
+/* Theorem 4 / Table VI of the paper against the pair gaussaudit builds from (q, p): the first
+ * component is delta_YX (the law without the row first), the second delta_XY. */
+Test(mechanisms, als_theorem4_pair_matches_the_papers_table_vi)
+{
+    gsl_rng *rng = ga_test_rng(47);
+    ga_gchisq_work *w = ga_gchisq_work_alloc();
+    long n = ga_test_count(40);
+    for (long k = 0; k < n; k++) {
+        double p = 0.002 + 0.2 * gsl_rng_uniform(rng), q = p + (0.002 + 0.2 * gsl_rng_uniform(rng));
+        double r = 20 + floor(400 * gsl_rng_uniform(rng)), eps = 0.1 + 2 * gsl_rng_uniform(rng);
+        size_t d = 2 + (size_t)(8 * gsl_rng_uniform(rng));
+        double tv[2], te[2];
+        table_vi(tv, te, q, p, r, d, eps, w);
+        ga_pair *pr;
+        char msg[256];
+        cr_assert(ga_mech_als_pair(&pr, q, p, r, d, msg, sizeof msg) == GA_OK, "%s", msg);
+        ga_delta D;
+        ga_pair_delta(&D, pr, eps, GA_DELTA_AUTO, NULL, w);
+        ga_pair_free(pr);
+        /* Table VI is ill-conditioned in double precision: (1 - p)^2 - (1 - q) cancels when
+         * q is near 2p - p^2, and the noncentralities (up to 1e6) and t inherit it, so its
+         * double evaluation is good to about 1e-10 relative there (the pair is good to 1e-15;
+         * the exact agreement is checked in ball arithmetic below) */
+        cr_expect(fabs(fmax(tv[0], 0) - D.yx.val) <= te[0] + D.yx.err + 1e-9 * D.yx.val &&
+                      fabs(fmax(tv[1], 0) - D.xy.val) <= te[1] + D.xy.err + 1e-9 * D.xy.val,
+                  "q %.6g p %.6g r %g d %zu eps %.4g: Table VI %.17g/%.17g (err %.2g/%.2g) vs pair %.17g/%.17g",
+                  q, p, r, d, eps, tv[0], tv[1], te[0], te[1], D.yx.val, D.xy.val);
+    }
+    gsl_rng_free(rng);
+    ga_gchisq_work_free(w);
+}
+
+/* decimal text (60 digits) of a ball's midpoint: the exact input handed to the certified
+ * paths (the ball's radius, below 1e-70 here, is far below every width compared) */
+static char *arb_text(const arb_t v)
+{
+    char *t = arb_get_str(v, 60, ARB_STR_NO_RADIUS);
+    char *c = strdup(t);
+    flint_free(t);
+    return c;
+}
+
+/* Table VI and the Theorem 4 pair, both certified (Arb) from 60-digit inputs computed in
+ * ball arithmetic: the paper's formula and our reduction give the same delta. */
+Test(mechanisms, als_table_vi_equals_theorem4_pair_certified)
+{
+    static const struct {
+        const char *q, *p, *eps;
+        int r, d;
+    } cases[] = {{"0.257768", "0.137911", "0.7272", 100, 4}, {"0.05", "0.03", "1", 300, 5}};
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        slong prec = 256;
+        arb_t q, p, r, e, t, u, v, den, one;
+        arb_init(q), arb_init(p), arb_init(r), arb_init(e), arb_init(t), arb_init(u), arb_init(v), arb_init(den),
+            arb_init(one);
+        arb_set_str(q, cases[k].q, prec);
+        arb_set_str(p, cases[k].p, prec);
+        arb_set_str(e, cases[k].eps, prec);
+        arb_set_si(r, cases[k].r);
+        arb_one(one);
+        int d = cases[k].d;
+        /* a = 1 - p, b = 1 - q, c = a^2 - b */
+        arb_t a, b, c;
+        arb_init(a), arb_init(b), arb_init(c);
+        arb_sub(a, one, p, prec);
+        arb_sub(b, one, q, prec);
+        arb_sqr(c, a, prec);
+        arb_sub(c, c, b, prec);
+        arb_sqr(den, c, prec);
+        /* t = r p (q - p)/c - d log b + (d + 1) log a */
+        arb_sub(u, q, p, prec);
+        arb_mul(t, r, p, prec);
+        arb_mul(t, t, u, prec);
+        arb_div(t, t, c, prec);
+        arb_log(v, b, prec);
+        arb_mul_si(v, v, d, prec);
+        arb_sub(t, t, v, prec);
+        arb_log(v, a, prec);
+        arb_mul_si(v, v, d + 1, prec);
+        arb_add(t, t, v, prec);
+        /* weights and noncentralities of W1, W2, W1', W2' */
+        arb_t w[4][2], nc[4], x[4], a2;
+        arb_init(a2);
+        arb_sqr(a2, a, prec);
+        for (int i = 0; i < 4; i++) {
+            arb_init(w[i][0]), arb_init(w[i][1]), arb_init(nc[i]), arb_init(x[i]);
+        }
+        arb_div(w[0][0], b, a2, prec), arb_sub(w[0][0], one, w[0][0], prec);
+        arb_div(w[0][1], b, a, prec), arb_sub(w[0][1], one, w[0][1], prec);
+        arb_div(w[1][0], c, b, prec);
+        arb_div(w[1][1], u, b, prec);
+        arb_div(w[2][0], a2, b, prec), arb_sub(w[2][0], one, w[2][0], prec);
+        arb_div(w[2][1], a, b, prec), arb_sub(w[2][1], one, w[2][1], prec);
+        arb_div(w[3][0], c, a2, prec), arb_neg(w[3][0], w[3][0]);
+        arb_div(w[3][1], u, a, prec), arb_neg(w[3][1], w[3][1]);
+        arb_mul(v, r, p, prec);
+        arb_mul(v, v, u, prec);
+        arb_div(v, v, den, prec); /* r p (q - p)/c^2 */
+        arb_mul(nc[0], v, b, prec);
+        arb_mul(nc[1], v, a2, prec);
+        arb_set(nc[2], nc[1]);
+        arb_set(nc[3], nc[0]);
+        arb_mul_2exp_si(v, e, 1);
+        arb_sub(x[0], t, v, prec);
+        arb_set(x[1], x[0]);
+        arb_neg(x[2], t);
+        arb_sub(x[2], x[2], v, prec);
+        arb_set(x[3], x[2]);
+        ga_interval cdf[4];
+        for (int i = 0; i < 4; i++) {
+            char *ws[2] = {arb_text(w[i][0]), arb_text(w[i][1])}, *ns[2] = {arb_text(nc[i]), strdup("0")};
+            char ds[16], *xs = arb_text(x[i]);
+            snprintf(ds, sizeof ds, "%d", d - 1);
+            const char *dof[2] = {"1", ds};
+            ga_gchisq_exact *ex = ga_gchisq_exact_alloc();
+            char msg[256];
+            cr_assert(ga_gchisq_exact_set_classical(ex, 2, (const char *const *)ws, dof, (const char *const *)ns, NULL,
+                                                    NULL, msg, sizeof msg) == GA_OK, "%s", msg);
+            ga_cert_opts o;
+            ga_cert_opts_init(&o);
+            o.digits = 20;
+            ga_gchisq_cert cc;
+            int st = ga_gchisq_prob_cert(&cc, ex, xs, &o);
+            cr_assert(st == GA_OK || st == GA_EPREC, "W%d: status %d", i, st);
+            cdf[i] = cc.cdf;
+            ga_gchisq_exact_free(ex);
+            free(ws[0]), free(ws[1]), free(ns[0]), free(ns[1]), free(xs);
+        }
+        double ee = exp(atof(cases[k].eps)) * (1 + 1e-15), el = exp(atof(cases[k].eps)) * (1 - 1e-15);
+        double yx_lo = cdf[0].lo - ee * cdf[1].hi, yx_hi = cdf[0].hi - el * cdf[1].lo;
+        double xy_lo = cdf[2].lo - ee * cdf[3].hi, xy_hi = cdf[2].hi - el * cdf[3].lo;
+        /* the Theorem 4 pair from the same exact (q, p) */
+        size_t n = (size_t)d;
+        char **mx = calloc(n, sizeof *mx), **my = calloc(n, sizeof *my), **sx = calloc(n * n, sizeof *sx),
+             **sy = calloc(n * n, sizeof *sy);
+        double *dmx = calloc(n, sizeof *dmx), *dmy = calloc(n, sizeof *dmy), *dsx = calloc(n * n, sizeof *dsx),
+               *dsy = calloc(n * n, sizeof *dsy);
+        arb_mul(v, p, u, prec);
+        arb_div(v, v, a, prec);
+        arb_sqrt(v, v, prec);
+        for (size_t i = 0; i < n; i++) {
+            mx[i] = i ? strdup("0") : arb_text(v);
+            my[i] = strdup("0");
+            dmx[i] = i ? 0 : arf_get_d(arb_midref(v), ARF_RND_NEAR);
+            for (size_t j = 0; j < n; j++) {
+                arb_zero(t);
+                if (i == j) {
+                    if (i == 0)
+                        arb_div(t, a, r, prec);
+                    else
+                        arb_inv(t, r, prec);
+                }
+                sx[i * n + j] = arb_text(t);
+                dsx[i * n + j] = arf_get_d(arb_midref(t), ARF_RND_NEAR);
+                arb_zero(t);
+                if (i == j) {
+                    arb_div(t, b, a, prec);
+                    arb_div(t, t, r, prec);
+                }
+                sy[i * n + j] = arb_text(t);
+                dsy[i * n + j] = arf_get_d(arb_midref(t), ARF_RND_NEAR);
+            }
+        }
+        ga_pair_input in = {n, dmx, dmy, dsx, dsy, 1, {NULL, NULL, NULL, NULL}};
+        ga_pair_text txt = {(const char *const *)mx, (const char *const *)my, (const char *const *)sx,
+                            (const char *const *)sy};
+        ga_pair *pr;
+        char msg[256];
+        cr_assert(ga_pair_reduce(&pr, &in, msg, sizeof msg) == GA_OK, "%s", msg);
+        ga_delta_cert dc;
+        int st = ga_pair_delta_cert(&dc, pr, &in, &txt, cases[k].eps, NULL);
+        cr_assert(st == GA_OK || st == GA_EPREC, "pair: status %d", st);
+        cr_expect(dc.yx.lo <= yx_hi && yx_lo <= dc.yx.hi && dc.xy.lo <= xy_hi && xy_lo <= dc.xy.hi,
+                  "q %s p %s: Table VI yx [%.17g, %.17g] xy [%.17g, %.17g] vs pair yx [%.17g, %.17g] xy [%.17g, %.17g]",
+                  cases[k].q, cases[k].p, yx_lo, yx_hi, xy_lo, xy_hi, dc.yx.lo, dc.yx.hi, dc.xy.lo, dc.xy.hi);
+        cr_expect(yx_hi - yx_lo < 1e-12 && dc.yx.hi - dc.yx.lo < 1e-12, "intervals too wide to compare");
+        ga_pair_free(pr);
+        for (size_t i = 0; i < n; i++) {
+            free(mx[i]), free(my[i]);
+            for (size_t j = 0; j < n; j++)
+                free(sx[i * n + j]), free(sy[i * n + j]);
+        }
+        free(mx), free(my), free(sx), free(sy), free(dmx), free(dmy), free(dsx), free(dsy);
+        for (int i = 0; i < 4; i++) {
+            arb_clear(w[i][0]), arb_clear(w[i][1]), arb_clear(nc[i]), arb_clear(x[i]);
+        }
+        arb_clear(a2), arb_clear(a), arb_clear(b), arb_clear(c);
+        arb_clear(q), arb_clear(p), arb_clear(r), arb_clear(e), arb_clear(t), arb_clear(u), arb_clear(v),
+            arb_clear(den), arb_clear(one);
+    }
+}
+
+/* The law the catalogue builds for a real dataset and its remove-one neighbour has the delta
+ * of the Theorem 4 pair at that row's leverages, computed here independently with GSL: p the
+ * leverage of u in B^T B + sigma^2 I (with the row), q the leverage of [u, y] in
+ * [B, y]^T [B, y] + sigma^2 I_{d+1}. This checks the law (augmentation sigma I_{d+1}) and the
+ * reduction of Theorem 4 at once. */
+Test(mechanisms, als_dataset_pairs_have_the_theorem4_delta)
+{
+    ga_spec s;
+    load(&s, "specs/papers/mls_rule_r50_eps1.yaml");
+    size_t d = s.data.d - 1, n = s.data.n;
+    double sigma = 5.333605870, r = 50, eps = 1;
+    double G[49] = {0}; /* [B, y]^T [B, y] + sigma^2 I (d + 1 <= 7) */
+    cr_assert(d + 1 <= 7);
+    for (size_t i = 0; i < n; i++)
+        for (size_t a = 0; a <= d; a++)
+            for (size_t b = 0; b <= d; b++)
+                G[a * (d + 1) + b] += s.data.x[i * (d + 1) + a] * s.data.x[i * (d + 1) + b];
+    ga_gchisq_work *w = ga_gchisq_work_alloc();
+    for (size_t i = 0; i < n; i++) {
+        const double *row = s.data.x + i * (d + 1);
+        double z[7], Bp[36];
+        for (size_t a = 0; a < d; a++)
+            for (size_t b = 0; b < d; b++)
+                Bp[a * d + b] = G[a * (d + 1) + b];
+        gsl_spd_solve(z, Bp, sigma * sigma, row, d);
+        double p = 0, q = 0;
+        for (size_t a = 0; a < d; a++)
+            p += row[a] * z[a];
+        gsl_spd_solve(z, G, sigma * sigma, row, d + 1);
+        for (size_t a = 0; a <= d; a++)
+            q += row[a] * z[a];
+        ga_pair *pr = reduce(&s.pairs[i]), *pc;
+        char msg[256];
+        cr_assert(ga_mech_als_pair(&pc, q, p, r, d, msg, sizeof msg) == GA_OK, "%s", msg);
+        ga_delta A, B;
+        ga_pair_delta(&A, pr, eps, GA_DELTA_AUTO, NULL, w);
+        ga_pair_delta(&B, pc, eps, GA_DELTA_AUTO, NULL, w);
+        cr_expect(fabs(A.xy.val - B.xy.val) <= 1e-9 * B.xy.val + A.xy.err + B.xy.err + 1e-300 &&
+                      fabs(A.yx.val - B.yx.val) <= 1e-9 * B.yx.val + A.yx.err + B.yx.err + 1e-300,
+                  "%s (q %.6g, p %.6g): dataset pair %.17g/%.17g vs Theorem 4 pair %.17g/%.17g", s.pairs[i].name,
+                  q, p, A.xy.val, A.yx.val, B.xy.val, B.yx.val);
+        ga_pair_free(pr);
+        ga_pair_free(pc);
+    }
+    /* the universe pair: the row of norm 1 removed from an empty dataset, q = 1/(sigma^2 + 1) */
+    const ga_spec_pair *u = &s.pairs[s.npairs - 1];
+    cr_assert(strstr(u->name, "universe worst case") != NULL, "%s", u->name);
+    double pu = strtod(strstr(u->name, "p = ") + 4, NULL), Q = 1 / (sigma * sigma + 1);
+    ga_pair *pr = reduce(u), *pc;
+    char msg[256];
+    cr_assert(ga_mech_als_pair(&pc, Q, pu, r, d, msg, sizeof msg) == GA_OK, "%s", msg);
+    ga_delta A, B;
+    ga_pair_delta(&A, pr, eps, GA_DELTA_AUTO, NULL, w);
+    ga_pair_delta(&B, pc, eps, GA_DELTA_AUTO, NULL, w);
+    cr_expect(fabs(fmax(A.xy.val, A.yx.val) - fmax(B.xy.val, B.yx.val)) <= 1e-5 * fmax(B.xy.val, B.yx.val),
+              "universe pair %.17g vs Theorem 4 at (Q, p) %.17g", fmax(A.xy.val, A.yx.val), fmax(B.xy.val, B.yx.val));
+    /* and it is the maximum over p of delta_ALS(Q, p): no grid point beats it */
+    for (int g = 0; g <= 64; g++) {
+        double pg = Q * g / 64;
+        ga_pair *pp;
+        cr_assert(ga_mech_als_pair(&pp, Q, pg, r, d, msg, sizeof msg) == GA_OK);
+        ga_delta C;
+        ga_pair_delta(&C, pp, eps, GA_DELTA_AUTO, NULL, w);
+        cr_expect(fmax(C.xy.val, C.yx.val) <= fmax(A.xy.val, A.yx.val) * (1 + 1e-6),
+                  "p = %.6g gives %.17g > the universe pair's %.17g", pg, fmax(C.xy.val, C.yx.val),
+                  fmax(A.xy.val, A.yx.val));
+        ga_pair_free(pp);
+    }
+    ga_pair_free(pr);
+    ga_pair_free(pc);
+    ga_gchisq_work_free(w);
+    ga_spec_clear(&s);
+}
+
+/* The monotonicity the paper conjectures (Theorem 5) and the universe worst case relies on:
+ * delta_ALS(p + s, p) grows with the residual share s at fixed leverage p and with p at fixed
+ * s. Random steps; a failure would be a counterexample to the conjecture. */
+Test(mechanisms, als_delta_is_monotone_in_leverage_and_residual)
+{
+    gsl_rng *rng = ga_test_rng(53);
+    ga_gchisq_work *w = ga_gchisq_work_alloc();
+    long n = ga_test_count(60);
+    for (long k = 0; k < n; k++) {
+        double p = 0.3 * gsl_rng_uniform(rng), sh = 0.3 * gsl_rng_uniform(rng), h = 0.01 * gsl_rng_uniform(rng);
+        double r = 20 + floor(400 * gsl_rng_uniform(rng)), eps = 0.05 + 2 * gsl_rng_uniform(rng);
+        size_t d = 1 + (size_t)(8 * gsl_rng_uniform(rng));
+        double v[3], e[3], args[3][2] = {{p + sh, p}, {p + sh + h, p}, {p + h + sh, p + h}};
+        for (int j = 0; j < 3; j++) {
+            ga_pair *pr;
+            char msg[256];
+            cr_assert(ga_mech_als_pair(&pr, args[j][0], args[j][1], r, d, msg, sizeof msg) == GA_OK, "%s", msg);
+            ga_delta D;
+            ga_pair_delta(&D, pr, eps, GA_DELTA_AUTO, NULL, w);
+            ga_pair_free(pr);
+            v[j] = fmax(D.xy.val, D.yx.val);
+            e[j] = fmax(D.xy.err, D.yx.err);
+        }
+        cr_expect(v[1] >= v[0] - e[0] - e[1] - 1e-300, "residual: p %.6g s %.6g +%.3g r %g d %zu eps %.4g: %.17g < %.17g",
+                  p, sh, h, r, d, eps, v[1], v[0]);
+        cr_expect(v[2] >= v[0] - e[0] - e[2] - 1e-300, "leverage: p %.6g +%.3g s %.6g r %g d %zu eps %.4g: %.17g < %.17g",
+                  p, h, sh, r, d, eps, v[2], v[0]);
+    }
+    gsl_rng_free(rng);
+    ga_gchisq_work_free(w);
+}
+
+Test(mechanisms, universe_is_checked)
+{
+    static const struct {
+        const char *text, *want;
+    } bad[] = {
+        {"gaussaudit: 1\nmechanism: {kind: output_perturbation, lambda: 1, sigma: 1}\n"
+         "dataset: {rows: [[0.1, 0.2], [0.3, 0.1]]}\nneighbours: remove_one\nuniverse: {row_norm_bound: 1}\n",
+         "does not use a universe"},
+        {"gaussaudit: 1\nmechanism: {kind: linear_regression, columns: 10, sigma: 2}\n"
+         "dataset: {rows: [[0.1, 0.2], [3, 0.1]]}\nneighbours: remove_one\nuniverse: {row_norm_bound: 1}\n",
+         "dataset row 2 has norm"},
+        {"gaussaudit: 1\nmechanism: {kind: linear_regression, columns: 10}\n"
+         "dataset: {rows: [[0.1, 0.2], [0.3, 0.1]]}\nneighbours: remove_one\nuniverse: {row_norm_bound: 1}\n",
+         "sigma > 0"},
+        {"gaussaudit: 1\nmechanism: {kind: linear_regression, columns: 10, sigma: 1}\n"
+         "dataset: {rows: [[0.1, 0.2], [0.3, 0.1]]}\nneighbours: zero_out\nuniverse: {row_norm_bound: 1}\n",
+         "remove_one and add_one"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        ga_spec s;
+        char msg[1024];
+        int st = ga_spec_parse(&s, bad[i].text, strlen(bad[i].text), "u.yaml", msg, sizeof msg);
+        cr_expect(st == GA_EINVAL && strstr(msg, bad[i].want) && strstr(msg, "universe"), "case %zu: %d %s", i, st, msg);
+        ga_spec_clear(&s);
+    }
 }
