@@ -138,7 +138,8 @@ static const char *usage_calibrate =
     "worst case when the spec has a universe. Certified: delta at the returned value has a\n"
     "certified upper bound <= D, and at the value reduced by a relative 1e-6 a certified\n"
     "lower bound > D. Published calibrations are printed for comparison where they exist\n"
-    "(classic Gaussian, analytic Gaussian, Ding et al. (12), the LSV-based sketch bound).\n";
+    "(classic Gaussian, analytic Gaussian, Ding et al. (12), the LSV-based sketch bound, the\n"
+    "NDIS paper's M_LS rule for linear_regression with a universe).\n";
 
 int ga_cmd_calibrate(int argc, char **argv, FILE *out, FILE *err)
 {
