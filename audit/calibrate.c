@@ -36,14 +36,9 @@ typedef struct {
  * the larger of both directions plus its error estimate (-1 on error) */
 static double als_delta(double q, double p, double r, size_t d, double eps, ga_gchisq_work *w)
 {
-    ga_pair *pr;
-    char msg[256];
-    if (ga_mech_als_pair(&pr, q, p, r, d, msg, sizeof msg))
-        return -1;
     ga_delta D;
-    ga_pair_delta(&D, pr, eps, GA_DELTA_AUTO, NULL, w);
-    ga_pair_free(pr);
-    return fmax(D.xy.val + D.xy.err, D.yx.val + D.yx.err);
+    int rc = ga_mech_als_delta(&D, q, p, r, d, eps, w);
+    return rc == GA_OK || rc == GA_ETOL ? fmax(D.xy.val + D.xy.err, D.yx.val + D.yx.err) : -1;
 }
 
 /* The NDIS paper's M_LS rule (Figure 4, step 1; Theorem 5): the sigma with

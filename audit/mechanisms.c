@@ -823,17 +823,25 @@ cleanup:
     return rc;
 }
 
-/* delta_ALS(q, p) at eps: the larger direction of the Theorem 4 pair (-1 on error) */
-static double als_worst(double q, double p, double r, size_t d, double eps, ga_gchisq_work *w)
+int ga_mech_als_delta(ga_delta *out, double q, double p, double r, size_t d, double eps,
+                      ga_gchisq_work *w)
 {
     ga_pair *pr;
     char m[256];
-    if (ga_mech_als_pair(&pr, q, p, r, d, m, sizeof m))
-        return -1;
-    ga_delta D;
-    ga_pair_delta(&D, pr, eps, GA_DELTA_AUTO, NULL, w);
+    int rc = ga_mech_als_pair(&pr, q, p, r, d, m, sizeof m);
+    if (rc)
+        return rc;
+    rc = ga_pair_delta(out, pr, eps, GA_DELTA_AUTO, NULL, w);
     ga_pair_free(pr);
-    return fmax(D.xy.val, D.yx.val);
+    return rc;
+}
+
+/* delta_ALS(q, p) at eps: the larger direction (-1 on error) */
+static double als_worst(double q, double p, double r, size_t d, double eps, ga_gchisq_work *w)
+{
+    ga_delta D;
+    int rc = ga_mech_als_delta(&D, q, p, r, d, eps, w);
+    return rc == GA_OK || rc == GA_ETOL ? fmax(D.xy.val, D.yx.val) : -1;
 }
 
 /*

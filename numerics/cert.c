@@ -240,6 +240,15 @@ typedef struct {
     int kernel; /* enum ga_kernel: 1/z or 1/(z (z+1)) */
 } arb_integrand_param;
 
+/* w = 1 - 2 a z */
+static void one_minus_2az(acb_t w, const acb_t z, const arb_t a, slong prec)
+{
+    acb_mul_arb(w, z, a, prec);
+    acb_mul_2exp_si(w, w, 1);
+    acb_neg(w, w);
+    acb_add_ui(w, w, 1, prec);
+}
+
 /* g(z) = K(z) - z x - L0 directly; non-finite where a logarithm leaves its analytic
  * domain (when analytic != 0) or a pole is hit. */
 static void arb_exponent(acb_t e, const acb_t z, const arb_integrand_param *p, int analytic,
@@ -262,11 +271,7 @@ static void arb_exponent(acb_t e, const acb_t z, const arb_integrand_param *p, i
     acb_add(e, e, t, prec);
     acb_sub_arb(e, e, p->L0, prec);
     for (slong j = 0; j < q->n; j++) {
-        /* w = 1 - 2 a z */
-        acb_mul_arb(w, z, q->a + j, prec);
-        acb_mul_2exp_si(w, w, 1);
-        acb_neg(w, w);
-        acb_add_ui(w, w, 1, prec);
+        one_minus_2az(w, z, q->a + j, prec);
         /* -nu/2 log w: principal branch, analytic where Re w > 0 or Im w != 0; along the
          * path Im w = -2 a Im z keeps one sign, so this is the continuation from w(c) > 0 */
         acb_log_analytic(l, w, analytic, prec);
@@ -301,10 +306,7 @@ static __attribute__((noinline)) void arb_exponent_deriv(acb_t d, const acb_t z,
     acb_add_arb(d, d, q->offset, prec);
     acb_sub_arb(d, d, p->x, prec);
     for (slong j = 0; j < q->n; j++) {
-        acb_mul_arb(w, z, q->a + j, prec);
-        acb_mul_2exp_si(w, w, 1);
-        acb_neg(w, w);
-        acb_add_ui(w, w, 1, prec);
+        one_minus_2az(w, z, q->a + j, prec);
         acb_inv(t, w, prec);
         acb_mul_arb(u, t, q->a + j, prec);
         acb_mul_arb(u, u, q->nu + j, prec);

@@ -132,6 +132,10 @@ int ga_spec_rebuild(ga_spec *s, double value, char *msg, size_t msglen);
  */
 int ga_mech_als_pair(ga_pair **out, double q, double p, double r, size_t d, char *msg,
                      size_t msglen);
+/* delta_ALS^eps(q, p): both directions of that pair at eps (GA_OK, GA_ETOL or the error of
+ * ga_mech_als_pair / ga_pair_delta). */
+int ga_mech_als_delta(ga_delta *out, double q, double p, double r, size_t d, double eps,
+                      ga_gchisq_work *w);
 
 /* Input for ga_pair_reduce from a spec pair (field labels point into the pair). */
 void ga_spec_pair_input(ga_pair_input *in, const ga_spec_pair *p, char labels[4][200]);

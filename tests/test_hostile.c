@@ -6,6 +6,7 @@
  * certified path) or a status that says why; certified intervals must contain the truth.
  */
 #include "gaussaudit.h"
+#include "numerics/internal.h" /* M_PI, M_SQRT2 */
 #include "tests/support.h"
 
 #include <criterion/criterion.h>
@@ -18,12 +19,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#ifndef M_PI
-#define M_PI 3.14159265358979323846
-#endif
-#ifndef M_SQRT2
-#define M_SQRT2 1.41421356237309504880
-#endif
 
 static void fini(void)
 {
