@@ -238,7 +238,29 @@ typedef struct {
     const arb_struct *x;
     const arb_struct *L0;
     int kernel; /* enum ga_kernel: 1/z or 1/(z (z+1)) */
+    /* optional (NULL: the plain form): mu_j = b2_j/(4 a_j) for the noncentral terms (0 for
+     * the central ones), used where |2 a_j z| >= 1 (see arb_exponent) */
+    arb_srcptr mu;
 } arb_integrand_param;
+
+/* the noncentral terms written in the mu form at z: |2 a_j| |mid z| >= 1 */
+static int use_mu_form(const arb_integrand_param *p, slong j, const acb_t z)
+{
+    if (!p->mu || arb_is_zero(p->mu + j))
+        return 0;
+    double zr = arf_get_d(arb_midref(acb_realref(z)), ARF_RND_NEAR);
+    double zi = arf_get_d(arb_midref(acb_imagref(z)), ARF_RND_NEAR);
+    return 2 * fabs(arf_get_d(arb_midref(p->q->a + j), ARF_RND_NEAR)) * hypot(zr, zi) >= 1;
+}
+
+/* s = offset - x - sum of mu_j over the terms in the mu form at z */
+static void linear_coefficient(arb_t s, const acb_t z, const arb_integrand_param *p, slong prec)
+{
+    arb_sub(s, p->q->offset, p->x, prec);
+    for (slong j = 0; p->mu && j < p->q->n; j++)
+        if (use_mu_form(p, j, z))
+            arb_sub(s, s, p->mu + j, prec);
+}
 
 /* w = 1 - 2 a z */
 static void one_minus_2az(acb_t w, const acb_t z, const arb_t a, slong prec)
@@ -263,8 +285,8 @@ static void arb_exponent(acb_t e, const acb_t z, const arb_integrand_param *p, i
     acb_init(t);
     arb_init(s);
     acb_sqr(z2, z, prec);
-    /* (offset - x) z + sigma2 z^2 / 2 - L0 */
-    arb_sub(s, q->offset, p->x, prec);
+    /* (offset - x - sum mu_j) z + sigma2 z^2 / 2 - L0 */
+    linear_coefficient(s, z, p, prec);
     acb_mul_arb(e, z, s, prec);
     acb_mul_arb(t, z2, q->sigma2, prec);
     acb_mul_2exp_si(t, t, -1);
@@ -278,7 +300,15 @@ static void arb_exponent(acb_t e, const acb_t z, const arb_integrand_param *p, i
         acb_mul_arb(l, l, q->nu + j, prec);
         acb_mul_2exp_si(l, l, -1);
         acb_sub(e, e, l, prec);
-        if (!arb_is_zero(q->b2 + j)) {
+        if (use_mu_form(p, j, z)) {
+            /* b2 z^2/(2 w) + mu z = mu z / w: the noncentral shift mu (folded into the offset
+             * by the classical parametrisation) and the b2 term cancel to the last digit of
+             * mu |z| when |2 a z| is large, and on a box their radii add; this form has no
+             * cancellation (the exact identity lets each box choose its form) */
+            acb_div(t, z, w, prec);
+            acb_mul_arb(t, t, p->mu + j, prec);
+            acb_add(e, e, t, prec);
+        } else if (!arb_is_zero(q->b2 + j)) {
             acb_div(t, z2, w, prec);
             acb_mul_arb(t, t, q->b2 + j, prec);
             acb_mul_2exp_si(t, t, -1);
@@ -302,16 +332,24 @@ static __attribute__((noinline)) void arb_exponent_deriv(acb_t d, const acb_t z,
     acb_init(w);
     acb_init(t);
     acb_init(u);
+    arb_t s;
+    arb_init(s);
     acb_mul_arb(d, z, q->sigma2, prec);
-    acb_add_arb(d, d, q->offset, prec);
-    acb_sub_arb(d, d, p->x, prec);
+    linear_coefficient(s, z, p, prec);
+    acb_add_arb(d, d, s, prec);
+    arb_clear(s);
     for (slong j = 0; j < q->n; j++) {
         one_minus_2az(w, z, q->a + j, prec);
         acb_inv(t, w, prec);
         acb_mul_arb(u, t, q->a + j, prec);
         acb_mul_arb(u, u, q->nu + j, prec);
         acb_add(d, d, u, prec);
-        if (!arb_is_zero(q->b2 + j)) {
+        if (use_mu_form(p, j, z)) {
+            /* (mu z / w)' = mu / w^2 */
+            acb_sqr(u, t, prec);
+            acb_mul_arb(u, u, p->mu + j, prec);
+            acb_add(d, d, u, prec);
+        } else if (!arb_is_zero(q->b2 + j)) {
             /* b2 z (1 - a z) / w^2 */
             acb_mul_arb(u, z, q->a + j, prec);
             acb_neg(u, u);
@@ -594,6 +632,7 @@ int ga_arb_path_tail(arb_t res, const ga_gchisq_exact *q, const arb_t x, const g
     arb_t L0, tmp;
     acb_t za, zb, zc, I1, I2;
     mag_t tol, bound;
+    arb_ptr mu = NULL;
     arb_init(L0);
     arb_init(tmp);
     acb_init(za);
@@ -616,7 +655,7 @@ int ga_arb_path_tail(arb_t res, const ga_gchisq_exact *q, const arb_t x, const g
         goto cleanup;
     /* L0 = mid(K(c) - c x), an exact number */
     {
-        arb_integrand_param p0 = {q, x, NULL, GA_KERNEL_TAIL};
+        arb_integrand_param p0 = {q, x, NULL, GA_KERNEL_TAIL, NULL};
         arb_t zero;
         arb_init(zero);
         p0.L0 = zero;
@@ -632,7 +671,14 @@ int ga_arb_path_tail(arb_t res, const ga_gchisq_exact *q, const arb_t x, const g
         if (!arb_is_finite(tmp))
             goto cleanup;
     }
-    arb_integrand_param par = {q, x, L0, dp->kernel};
+    /* the noncentral shifts mu_j = b2_j/(4 a_j), for the mu form (see arb_exponent) */
+    mu = _arb_vec_init(q->n);
+    for (slong j = 0; j < q->n; j++)
+        if (!arb_is_zero(q->b2 + j)) {
+            arb_div(mu + j, q->b2 + j, q->a + j, prec);
+            arb_mul_2exp_si(mu + j, mu + j, -2);
+        }
+    arb_integrand_param par = {q, x, L0, dp->kernel, mu};
     acb_calc_integrate_opt_t opt;
     acb_calc_integrate_opt_init(opt);
     opt->eval_limit = 200000 + 2000 * prec;
@@ -677,6 +723,8 @@ int ga_arb_path_tail(arb_t res, const ga_gchisq_exact *q, const arb_t x, const g
         arb_neg(res, res); /* -P[Q <= x] on the left of the pole (kernel 1/z only) */
     rc = arb_is_finite(res) ? GA_OK : GA_EDOM;
 cleanup:
+    if (mu)
+        _arb_vec_clear(mu, q->n);
     arb_clear(L0);
     arb_clear(tmp);
     acb_clear(za);

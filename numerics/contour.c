@@ -526,12 +526,16 @@ int ga_path_integrate(ga_result *out, ga_path *p, double epsabs, double epsrel,
             break;
         }
     }
-    double round = 16 * DBL_EPSILON * (1 + fabs(p->L0) + fabs(p->c * p->x)) * A;
+    double scale = 16 * DBL_EPSILON * (1 + fabs(p->L0) + fabs(p->c * p->x));
+    double round = scale * A;
     out->val = S;
     out->err = err + 2 * tail + round;
-    if (err <= round) /* stopped at the rounding floor: judge the status without it */
-        err = 0;
-    if (err + 2 * tail > fmax(epsabs, epsrel * fabs(S)) && status == GA_OK)
+    /* The status: the target, or the rounding floor of this integral in double precision
+     * (arguments of size L0 and c x), whichever is larger, but a floor above 1e-10 relative
+     * (c x of 1e6 and more: terms in the exponent that cancel, as for a large noncentral
+     * shift folded into the offset, or sum |f| >> |sum f|) is a failure: GA_ETOL. */
+    double unavoidable = fmin(4 * scale, 1e-10) * fabs(S);
+    if (out->err > fmax(fmax(epsabs, epsrel * fabs(S)), unavoidable) && status == GA_OK)
         status = GA_ETOL;
     return status;
 }

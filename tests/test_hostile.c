@@ -258,6 +258,10 @@ Test(hostile, command_line_and_spec_cases)
         {"cdf --weights 3e61,1 --at 20 --certified", 0, NULL},
         {"cdf --sigma 1 --weights 1.8e19,1 --offset 1 --at 4e41 --certified", 0, "no gain"},
         {"cdf --weights 1 --dof 1e12 --at 1000010000000 --certified", 0, NULL},
+        /* a noncentral shift of 9e10 folded into the offset: double precision loses 1e-6
+         * and says so; the certified path writes the term without the cancellation */
+        {"cdf --weights 3e10,2 --dof 2,3 --nc 3,7 --sigma 5 --offset 5 --at 20", 0, "accuracy not reached"},
+        {"cdf --weights 3e10,2 --dof 2,3 --nc 3,7 --sigma 5 --offset 5 --at 20 --certified --digits 15", 0, NULL},
     };
     for (size_t i = 0; i < sizeof cli / sizeof *cli; i++) {
         char *out, *err;
