@@ -821,9 +821,9 @@ void ga_arb_prob_str(char *buf, size_t len, const arb_t v, int upper, int digits
         arb_get_ubound_arf(b, v, ARF_PREC_EXACT);
     else
         arb_get_lbound_arf(b, v, ARF_PREC_EXACT);
-    if (upper && arf_is_finite(b) && arf_cmp_si(b, 1) >= 0)
-        snprintf(buf, len, "1");
-    else if (!upper && arf_is_finite(b) && arf_sgn(b) <= 0)
+    if (upper && (!arf_is_finite(b) || arf_cmp_si(b, 1) >= 0))
+        snprintf(buf, len, "1"); /* a probability: [0, 1] whatever the ball */
+    else if (!upper && (!arf_is_finite(b) || arf_sgn(b) <= 0))
         snprintf(buf, len, "0");
     else
         ga_arb_bound_str(buf, len, v, upper, digits);
