@@ -681,7 +681,7 @@ int ga_arb_path_tail(arb_t res, const ga_gchisq_exact *q, const arb_t x, const g
     arb_integrand_param par = {q, x, L0, dp->kernel, mu};
     acb_calc_integrate_opt_t opt;
     acb_calc_integrate_opt_init(opt);
-    opt->eval_limit = 200000 + 2000 * prec;
+    opt->eval_limit = 50000 + 200 * prec;
     mag_set_ui_2exp_si(tol, 1, -prec);
     /* vertical segment c -> c + i t0 */
     acb_set_d(za, c);
@@ -759,39 +759,46 @@ void ga_arb_bound_str(char *buf, size_t len, const arb_t v, int upper, int digit
         return;
     }
     if (fmpz_bits(ARF_EXPREF(b)) > 24) {
-        /* beyond MPFR's exponent range (a tail like 10^-(10^40)): the power of ten nearest
-         * to b on the outer side of 2^(E-1) <= |b| < 2^E, with E log10(2) in ball
-         * arithmetic at enough precision to round it safely */
+        /* beyond MPFR's exponent range (a tail like 10^-(10^40)): |b| = m 10^k with
+         * L = log10|b| in ball arithmetic at a precision that resolves its fractional part
+         * to the digits asked, k = floor(mid L), m = 10^(L - k) in [1, 10) (about); m is
+         * then rounded outward like any other number and k is printed exactly */
         int neg = arf_sgn(b) < 0, away = upper != neg; /* away from zero: |bound| >= |b| */
+        slong p = (slong)fmpz_bits(ARF_EXPREF(b)) + 4 * digits + 64;
         fmpz_t k;
-        arb_t t, l10;
+        arb_t L, t;
         arf_t u;
         fmpz_init(k);
+        arb_init(L);
         arb_init(t);
-        arb_init(l10);
         arf_init(u);
-        slong p = (slong)fmpz_bits(ARF_EXPREF(b)) + 64;
-        fmpz_set(k, ARF_EXPREF(b));
-        if (!away)
-            fmpz_sub_ui(k, k, 1);
-        arb_const_log2(t, p);
-        arb_const_log10(l10, p);
-        arb_div(t, t, l10, p);
-        arb_mul_fmpz(t, t, k, p);
-        if (away) { /* k >= E log10 2 */
-            arb_get_ubound_arf(u, t, p);
-            arf_get_fmpz(k, u, ARF_RND_CEIL);
-        } else {    /* k <= (E - 1) log10 2 */
-            arb_get_lbound_arf(u, t, p);
-            arf_get_fmpz(k, u, ARF_RND_FLOOR);
-        }
-        arb_clear(t);
-        arb_clear(l10);
-        arf_clear(u);
+        arf_abs(u, b);
+        arb_set_arf(L, u);
+        arb_log(L, L, p);
+        arb_const_log10(t, p);
+        arb_div(L, L, t, p);
+        arf_get_fmpz(k, arb_midref(L), ARF_RND_FLOOR);
+        arb_sub_fmpz(L, L, k, p);
+        arb_mul(L, L, t, p);
+        arb_exp(L, L, p); /* m, a ball around |b| 10^-k */
+        if (away)
+            arb_get_ubound_arf(u, L, p);
+        else
+            arb_get_lbound_arf(u, L, p);
+        mpfr_init2(m, p);
+        arf_get_mpfr(m, u, MPFR_RNDN); /* exact: p bits hold it */
+        mpfr_exp_t e;
+        char *ms = mpfr_get_str(NULL, &e, 10, (size_t)digits, m, away ? MPFR_RNDU : MPFR_RNDD);
+        fmpz_add_si(k, k, (slong)e - 1); /* m = 0.DDD 10^e: D.DD 10^(k + e - 1) */
         char *ks = fmpz_get_str(NULL, 10, k);
-        snprintf(buf, len, "%s1e%s", neg ? "-" : "", ks);
+        snprintf(buf, len, "%s%c.%se%s", neg ? "-" : "", ms[0], ms + 1, ks);
         flint_free(ks);
+        mpfr_free_str(ms);
+        mpfr_clear(m);
         fmpz_clear(k);
+        arb_clear(L);
+        arb_clear(t);
+        arf_clear(u);
         arf_clear(b);
         return;
     }
@@ -988,33 +995,40 @@ int ga_gchisq_prob_cert(ga_gchisq_cert *out, const ga_gchisq_exact *q, const cha
             rc = GA_EDOM;
             goto cleanup;
         }
-        int done_sf = 0, done_cdf = 0, stalls_sf = 0, stalls_cdf = 0;
+        /* per tail: escalate until narrow enough, stalled (ga_arb_stalled), or past the
+         * precision that can matter: the exponent K(c) - c x is of size |L0|, so about
+         * log2|L0| + (the digits asked) bits carry the answer; twice that is the ceiling
+         * (a tail of 10^-(10^70) is bounded at 1024 bits, not pursued to 4096) */
+        slong want = (slong)ceil(o.digits * 3.3219280948873623) + 16;
+        slong ceil_sf = 2 * (want + (slong)ceil(log2(1 + fabs(pu.L0)))),
+              ceil_cdf = 2 * (want + (slong)ceil(log2(1 + fabs(pl.L0))));
+        int done_sf = 0, done_cdf = 0, stop_sf = 0, stop_cdf = 0, stalls_sf = 0, stalls_cdf = 0;
         slong acc_sf = WORD_MIN / 2, acc_cdf = WORD_MIN / 2;
         for (slong prec = 64; prec <= o.max_prec; prec *= 2) {
+            stop_sf |= prec / 2 >= ceil_sf; /* up to the first power of two >= the ceiling */
+            stop_cdf |= prec / 2 >= ceil_cdf;
+            if ((done_sf || stop_sf) && (done_cdf || stop_cdf))
+                break;
             out->precision_bits = prec;
-            if (!done_sf && ga_arb_path_tail(sf, q, xv, &pu, prec) == GA_OK) {
+            if (!done_sf && !stop_sf && ga_arb_path_tail(sf, q, xv, &pu, prec) == GA_OK) {
                 /* keep the narrower of the enclosures found so far (the intersection: both
                  * contain the tail) */
                 if (arb_is_finite(best_sf))
                     arb_intersection(sf, sf, best_sf, prec);
                 arb_set(best_sf, sf);
                 done_sf = narrow_enough(best_sf, o.digits);
-                if (!done_sf && ga_arb_stalled(&acc_sf, &stalls_sf, best_sf))
-                    break;
+                stop_sf = !done_sf && ga_arb_stalled(&acc_sf, &stalls_sf, best_sf);
             }
-            if (!done_cdf && ga_arb_path_tail(cdf, q, xv, &pl, prec) == GA_OK) {
+            if (!done_cdf && !stop_cdf && ga_arb_path_tail(cdf, q, xv, &pl, prec) == GA_OK) {
                 if (arb_is_finite(best_cdf))
                     arb_intersection(cdf, cdf, best_cdf, prec);
                 arb_set(best_cdf, cdf);
                 done_cdf = narrow_enough(best_cdf, o.digits);
-                if (!done_cdf && ga_arb_stalled(&acc_cdf, &stalls_cdf, best_cdf))
-                    break;
-            }
-            if (done_sf && done_cdf) {
-                rc = GA_OK;
-                break;
+                stop_cdf = !done_cdf && ga_arb_stalled(&acc_cdf, &stalls_cdf, best_cdf);
             }
         }
+        if (done_sf && done_cdf)
+            rc = GA_OK;
     }
     /* probabilities lie in [0, 1]: clip (keeps the enclosure) */
     ga_arb_interval(&out->cdf, best_cdf);

@@ -102,6 +102,12 @@ int ga_gchisq_saddle(double *s, const ga_gchisq *q, double x)
             continue;
         }
         double f = k1 - x;
+        /* near the saddle K(v) - v x exceeds its minimum by about f^2 / (2 K''), so
+         * |f| <= 1e-3 sqrt(K'') costs nothing; a relative step test alone stops 1e-10 away
+         * from a saddle that sits 1e-15 from a singularity (x far in the tail), where the
+         * Chernoff exponent is then off by 1e5 */
+        if (fabs(f) <= 1e-3 * sqrt(k2))
+            break;
         if (f > 0)
             hi = v;
         else
@@ -111,7 +117,8 @@ int ga_gchisq_saddle(double *s, const ga_gchisq *q, double x)
             nv = 0.5 * (lo + hi);
         /* the callers need a point near the saddle, not the digits of it: any abscissa in
          * the domain gives a valid contour and a valid Chernoff bound */
-        if (fabs(nv - v) <= 1e-9 * fabs(v) || hi - lo <= 4 * DBL_EPSILON * fabs(v)) {
+        if (hi - lo <= 4 * DBL_EPSILON * fabs(v) ||
+            (fabs(nv - v) <= 1e-12 * fabs(v) && fabs(f) <= 1e-9 * fabs(x))) {
             v = nv;
             break;
         }

@@ -273,6 +273,18 @@ Test(hostile, command_line_and_spec_cases)
         free(out);
         free(err);
     }
+    /* a tail of 10^-(8e13), certified to 20 digits: P[3 chi2_2 > x] = exp(-x/6) (mpmath at 60
+     * digits: 1.548099094387963088439968...e-80424904056158); once the saddle solver stopped
+     * 1e-10 short of a saddle 1e-15 from the pole and the interval was [0, 1e-80424903981324] */
+    {
+        char *o, *e;
+        int st = ga_test_run("cdf --weights 3,3 --at 1111111111111112 --certified", &o, &e);
+        cr_expect(st == 0 && strstr(o, "[1.5480990943879630884e-80424904056158, "
+                                       "1.5480990943879630885e-80424904056158]") && !e[0],
+                  "status %d: %s %s", st, o, e);
+        free(o);
+        free(e);
+    }
     /* 5000 weights on the command line */
     size_t len = 5000 * 8 + 64;
     char *args = malloc(len);
