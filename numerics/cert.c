@@ -1002,7 +1002,8 @@ int ga_gchisq_prob_cert(ga_gchisq_cert *out, const ga_gchisq_exact *q, const cha
         slong want = (slong)ceil(o.digits * 3.3219280948873623) + 16;
         slong ceil_sf = 2 * (want + (slong)ceil(log2(1 + fabs(pu.L0)))),
               ceil_cdf = 2 * (want + (slong)ceil(log2(1 + fabs(pl.L0))));
-        int done_sf = 0, done_cdf = 0, stop_sf = 0, stop_cdf = 0, stalls_sf = 0, stalls_cdf = 0;
+        int done_sf = 0, done_cdf = 0, stop_sf = 0, stop_cdf = 0, stalls_sf = 0, stalls_cdf = 0,
+            inconsistent = 0;
         slong acc_sf = WORD_MIN / 2, acc_cdf = WORD_MIN / 2;
         for (slong prec = 64; prec <= o.max_prec; prec *= 2) {
             stop_sf |= prec / 2 >= ceil_sf; /* up to the first power of two >= the ceiling */
@@ -1011,17 +1012,21 @@ int ga_gchisq_prob_cert(ga_gchisq_cert *out, const ga_gchisq_exact *q, const cha
                 break;
             out->precision_bits = prec;
             if (!done_sf && !stop_sf && ga_arb_path_tail(sf, q, xv, &pu, prec) == GA_OK) {
-                /* keep the narrower of the enclosures found so far (the intersection: both
-                 * contain the tail) */
-                if (arb_is_finite(best_sf))
-                    arb_intersection(sf, sf, best_sf, prec);
+                /* keep the intersection of the enclosures found so far (both contain the
+                 * tail; disjoint ones would mean a defect, reported, never printed) */
+                if (arb_is_finite(best_sf) && !arb_intersection(sf, sf, best_sf, prec)) {
+                    inconsistent = 1;
+                    break;
+                }
                 arb_set(best_sf, sf);
                 done_sf = narrow_enough(best_sf, o.digits);
                 stop_sf = !done_sf && ga_arb_stalled(&acc_sf, &stalls_sf, best_sf);
             }
             if (!done_cdf && !stop_cdf && ga_arb_path_tail(cdf, q, xv, &pl, prec) == GA_OK) {
-                if (arb_is_finite(best_cdf))
-                    arb_intersection(cdf, cdf, best_cdf, prec);
+                if (arb_is_finite(best_cdf) && !arb_intersection(cdf, cdf, best_cdf, prec)) {
+                    inconsistent = 1;
+                    break;
+                }
                 arb_set(best_cdf, cdf);
                 done_cdf = narrow_enough(best_cdf, o.digits);
                 stop_cdf = !done_cdf && ga_arb_stalled(&acc_cdf, &stalls_cdf, best_cdf);
@@ -1029,6 +1034,11 @@ int ga_gchisq_prob_cert(ga_gchisq_cert *out, const ga_gchisq_exact *q, const cha
         }
         if (done_sf && done_cdf)
             rc = GA_OK;
+        if (inconsistent) {
+            arb_indeterminate(best_sf); /* printed as [0, 1] */
+            arb_indeterminate(best_cdf);
+            rc = GA_EDOM;
+        }
     }
     /* probabilities lie in [0, 1]: clip (keeps the enclosure) */
     ga_arb_interval(&out->cdf, best_cdf);
