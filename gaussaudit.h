@@ -239,10 +239,10 @@ typedef struct {
  * proven bound of the truncated ray.
  * Guarantees: whatever the status (except GA_EINVAL/GA_ENOMEM), every returned interval
  * contains the true value. GA_OK: both relative widths <= 10^-digits; GA_EPREC: the width
- * was not reached (precision cap 4096 bits by default, two doublings without gain, or
- * beyond 2 (log2|L0| + bits asked) with L0 the Chernoff exponent: then the tail is below
- * about 2^-(2^prec) and [0, hi] is what is returned) and the intervals are the narrowest
- * found; GA_EDOM: no valid path (intervals [0, 1]).
+ * was not reached (precision cap 4096 bits by default, two doublings without gain, or a
+ * precision beyond 2 (log2|L0| + the bits asked), L0 the Chernoff exponent; far tails whose
+ * saddle point no double represents end there with [0, hi]) and the intervals are the
+ * narrowest found; GA_EDOM: no valid path (intervals [0, 1]).
  */
 int ga_gchisq_prob_cert(ga_gchisq_cert *out, const ga_gchisq_exact *q, const char *x,
                         const ga_cert_opts *opts);
