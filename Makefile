@@ -98,6 +98,7 @@ gallery: all
 
 # libFuzzer harnesses (tests/fuzz/): clang, ASan + UBSan; crashes go to build/fuzz/crash-*
 FUZZ_SECONDS ?= 60
+FUZZ_HARNESSES ?= spec cli
 FUZZ_LINK ?=
 $(BUILD)/fuzz_%: $(BUILD)/obj/tests/fuzz/fuzz_%.o $(BUILD)/libgaussaudit.a
 	$(CC) $(CFLAGS) $(FUZZ_LINK) -o $@ $^ $(LIBS)
@@ -112,7 +113,7 @@ fuzz: deps fuzz-deps
 	@$(MAKE) --no-print-directory BUILD=build/fuzz CC=clang OPT=-O1 \
 	  SAN="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all" \
 	  FUZZ_LINK="-fsanitize=fuzzer,address,undefined" build/fuzz/fuzz_spec build/fuzz/fuzz_cli
-	@for h in spec cli; do \
+	@for h in $(FUZZ_HARNESSES); do \
 	  mkdir -p build/fuzz/corpus_$$h; \
 	  echo "== fuzz_$$h for $(FUZZ_SECONDS) s"; \
 	  build/fuzz/fuzz_$$h build/fuzz/corpus_$$h tests/fuzz/corpus_$$h -max_total_time=$(FUZZ_SECONDS) \

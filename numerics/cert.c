@@ -918,6 +918,23 @@ int ga_arb_exact_support(arb_t cdf, arb_t sf, const ga_gchisq_exact *q, const ar
     return r;
 }
 
+/* Bits that can carry a tail computed on the path p: the exponent K(c) - c x has size |L0|
+ * (log2|L0| bits before the fraction), and c, a double, misses the saddle point: the
+ * integral on the L0 scale is then about exp(-m) with m = f^2/(2 K'') + (eps c)^2 K''/2,
+ * f = K'(c) - x, which costs m/log 2 more bits (a tail of 10^-(10^70), or an offset of
+ * 1e95 against unit spread, whose saddle no double represents: m is astronomical and the
+ * escalation stops at once with [0, hi]). */
+static slong needed_bits(const ga_gchisq *qd, const ga_path *p, double x, slong want)
+{
+    double k1, k2, m = INFINITY;
+    if (ga_gchisq_cgf(NULL, &k1, &k2, qd, p->c) == GA_OK && k2 > 0) {
+        double f = k1 - x, dc = DBL_EPSILON * fabs(p->c);
+        m = f * f / (2 * k2) + 0.5 * dc * dc * k2;
+    }
+    double b = (double)want + log2(1 + fabs(p->L0)) + m / M_LN2;
+    return b < 1e6 ? (slong)ceil(b) : 1000000;
+}
+
 int ga_gchisq_prob_cert(ga_gchisq_cert *out, const ga_gchisq_exact *q, const char *x,
                         const ga_cert_opts *opts)
 {
@@ -1000,18 +1017,26 @@ int ga_gchisq_prob_cert(ga_gchisq_cert *out, const ga_gchisq_exact *q, const cha
          * log2|L0| + (the digits asked) bits carry the answer; twice that is the ceiling
          * (a tail of 10^-(10^70) is bounded at 1024 bits, not pursued to 4096) */
         slong want = (slong)ceil(o.digits * 3.3219280948873623) + 16;
-        slong ceil_sf = 2 * (want + (slong)ceil(log2(1 + fabs(pu.L0)))),
-              ceil_cdf = 2 * (want + (slong)ceil(log2(1 + fabs(pl.L0))));
+        slong ceil_sf = 2 * needed_bits(qd, &pu, xd, want), ceil_cdf = 2 * needed_bits(qd, &pl, xd, want);
+        slong once_sf = 64, once_cdf = 64;
+        while (once_sf < o.max_prec && once_sf < 80 + log2(1 + fabs(pu.L0)))
+            once_sf *= 2;
+        while (once_cdf < o.max_prec && once_cdf < 80 + log2(1 + fabs(pl.L0)))
+            once_cdf *= 2;
         int done_sf = 0, done_cdf = 0, stop_sf = 0, stop_cdf = 0, stalls_sf = 0, stalls_cdf = 0,
             inconsistent = 0;
         slong acc_sf = WORD_MIN / 2, acc_cdf = WORD_MIN / 2;
         for (slong prec = 64; prec <= o.max_prec; prec *= 2) {
-            stop_sf |= prec / 2 >= ceil_sf; /* up to the first power of two >= the ceiling */
-            stop_cdf |= prec / 2 >= ceil_cdf;
+            /* up to the first power of two >= the ceiling; a ceiling beyond the cap: one
+             * pass, at the precision that gets L0 right, for the bound [0, hi] */
+            stop_sf |= prec / 2 >= ceil_sf || (ceil_sf > 2 * o.max_prec && prec > once_sf);
+            stop_cdf |= prec / 2 >= ceil_cdf || (ceil_cdf > 2 * o.max_prec && prec > once_cdf);
+            int skip_sf = ceil_sf > 2 * o.max_prec && prec < once_sf,
+                skip_cdf = ceil_cdf > 2 * o.max_prec && prec < once_cdf;
             if ((done_sf || stop_sf) && (done_cdf || stop_cdf))
                 break;
             out->precision_bits = prec;
-            if (!done_sf && !stop_sf && ga_arb_path_tail(sf, q, xv, &pu, prec) == GA_OK) {
+            if (!done_sf && !stop_sf && !skip_sf && ga_arb_path_tail(sf, q, xv, &pu, prec) == GA_OK) {
                 /* keep the intersection of the enclosures found so far (both contain the
                  * tail; disjoint ones would mean a defect, reported, never printed) */
                 if (arb_is_finite(best_sf) && !arb_intersection(sf, sf, best_sf, prec)) {
@@ -1022,7 +1047,7 @@ int ga_gchisq_prob_cert(ga_gchisq_cert *out, const ga_gchisq_exact *q, const cha
                 done_sf = narrow_enough(best_sf, o.digits);
                 stop_sf = !done_sf && ga_arb_stalled(&acc_sf, &stalls_sf, best_sf);
             }
-            if (!done_cdf && !stop_cdf && ga_arb_path_tail(cdf, q, xv, &pl, prec) == GA_OK) {
+            if (!done_cdf && !stop_cdf && !skip_cdf && ga_arb_path_tail(cdf, q, xv, &pl, prec) == GA_OK) {
                 if (arb_is_finite(best_cdf) && !arb_intersection(cdf, cdf, best_cdf, prec)) {
                     inconsistent = 1;
                     break;
