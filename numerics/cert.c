@@ -744,10 +744,13 @@ void ga_arb_bound_str(char *buf, size_t len, const arb_t v, int upper, int digit
     arf_t b;
     mpfr_t m;
     arf_init(b);
+    /* the bound rounded outward to a few more bits than printed (never exactly: mid 1 with
+     * radius 2^-(10^20) would need 10^20 bits) */
+    slong bp = 4 * (slong)digits + 64;
     if (upper)
-        arb_get_ubound_arf(b, v, ARF_PREC_EXACT);
+        arb_get_ubound_arf(b, v, bp);
     else
-        arb_get_lbound_arf(b, v, ARF_PREC_EXACT);
+        arb_get_lbound_arf(b, v, bp);
     if (!arf_is_finite(b)) {
         snprintf(buf, len, "%s", upper ? "inf" : "-inf");
         arf_clear(b);
@@ -825,9 +828,9 @@ void ga_arb_prob_str(char *buf, size_t len, const arb_t v, int upper, int digits
     arf_t b;
     arf_init(b);
     if (upper)
-        arb_get_ubound_arf(b, v, ARF_PREC_EXACT);
+        arb_get_ubound_arf(b, v, 4 * (slong)digits + 64);
     else
-        arb_get_lbound_arf(b, v, ARF_PREC_EXACT);
+        arb_get_lbound_arf(b, v, 4 * (slong)digits + 64);
     if (upper && (!arf_is_finite(b) || arf_cmp_si(b, 1) >= 0))
         snprintf(buf, len, "1"); /* a probability: [0, 1] whatever the ball */
     else if (!upper && (!arf_is_finite(b) || arf_sgn(b) <= 0))
@@ -916,6 +919,63 @@ int ga_arb_exact_support(arb_t cdf, arb_t sf, const ga_gchisq_exact *q, const ar
     arb_clear(m);
     arb_clear(t);
     return r;
+}
+
+/* Chernoff: P[Q > x] <= exp(K(c) - c x) for 0 < c (sign +1) and P[Q <= x] <= the same for
+ * c < 0, c in the domain; intersects the tail's enclosure with [0, that bound] (a rigorous
+ * fallback when the integrals fail; 0 when c is outside the domain) */
+static int chernoff_into(arb_t tail, const ga_gchisq_exact *q, const arb_t x, double c, slong prec)
+{
+    int ok = 0;
+    arb_t zero, u;
+    acb_t z, e;
+    arb_init(zero);
+    arb_init(u);
+    acb_init(z);
+    acb_init(e);
+    arb_integrand_param p0 = {q, x, zero, GA_KERNEL_TAIL, NULL};
+    acb_set_d(z, c);
+    arb_exponent(e, z, &p0, 1, prec);
+    if (c != 0 && acb_is_finite(e) && arb_is_zero(acb_imagref(e))) {
+        /* [0, exp(e)] as a ball: midpoint and radius both half the upper bound */
+        arb_exp(u, acb_realref(e), prec);
+        arf_t hi;
+        arf_init(hi);
+        arb_get_ubound_arf(hi, u, prec);
+        arb_set_arf(u, hi);
+        arb_mul_2exp_si(u, u, -1);
+        arb_add_error(u, u);
+        arf_clear(hi);
+        if (!arb_is_finite(tail))
+            arb_swap(tail, u);
+        else if (arb_intersection(u, u, tail, prec))
+            arb_swap(tail, u);
+        ok = 1;
+    }
+    arb_clear(zero);
+    arb_clear(u);
+    acb_clear(z);
+    acb_clear(e);
+    return ok;
+}
+
+/* target <- target intersected with 1 - other (or 1 - other when target is not finite);
+ * 0 when they are disjoint (a defect) */
+static int complement_into(arb_t target, const arb_t other, slong prec)
+{
+    arb_t t;
+    arb_init(t);
+    arb_sub_si(t, other, 1, prec);
+    arb_neg(t, t);
+    int ok = 1;
+    if (!arb_is_finite(target))
+        arb_swap(target, t);
+    else if (!arb_intersection(t, t, target, prec))
+        ok = 0;
+    else
+        arb_swap(target, t);
+    arb_clear(t);
+    return ok;
 }
 
 /* Bits that can carry a tail computed on the path p: the exponent K(c) - c x has size |L0|
@@ -1056,7 +1116,36 @@ int ga_gchisq_prob_cert(ga_gchisq_cert *out, const ga_gchisq_exact *q, const cha
                 done_cdf = narrow_enough(best_cdf, o.digits);
                 stop_cdf = !done_cdf && ga_arb_stalled(&acc_cdf, &stalls_cdf, best_cdf);
             }
+            /* P[Q <= x] + P[Q > x] = 1 exactly: each tail also lies in 1 minus the other,
+             * which settles the bulk side of a far tail (1 - 1e-300 from a narrow 1e-300)
+             * without integrating it */
+            if (!done_sf && arb_is_finite(best_cdf)) {
+                if (!complement_into(best_sf, best_cdf, prec)) {
+                    inconsistent = 1;
+                    break;
+                }
+                done_sf = narrow_enough(best_sf, o.digits);
+            }
+            if (!done_cdf && arb_is_finite(best_sf)) {
+                if (!complement_into(best_cdf, best_sf, prec)) {
+                    inconsistent = 1;
+                    break;
+                }
+                done_cdf = narrow_enough(best_cdf, o.digits);
+            }
         }
+        /* where an integral left a tail unsettled, the Chernoff bound still bounds it (and
+         * through the complement, the other tail) */
+        if (!done_sf && !inconsistent)
+            chernoff_into(best_sf, q, xv, pu.c, once_sf);
+        if (!done_cdf && !inconsistent)
+            chernoff_into(best_cdf, q, xv, pl.c, once_cdf);
+        if (!inconsistent && arb_is_finite(best_cdf) && !complement_into(best_sf, best_cdf, once_sf))
+            inconsistent = 1;
+        if (!inconsistent && arb_is_finite(best_sf) && !complement_into(best_cdf, best_sf, once_cdf))
+            inconsistent = 1;
+        done_sf = done_sf || narrow_enough(best_sf, o.digits);
+        done_cdf = done_cdf || narrow_enough(best_cdf, o.digits);
         if (done_sf && done_cdf)
             rc = GA_OK;
         if (inconsistent) {
