@@ -262,6 +262,9 @@ Test(hostile, command_line_and_spec_cases)
          * and says so; the certified path writes the term without the cancellation */
         {"cdf --weights 3e10,2 --dof 2,3 --nc 3,7 --sigma 5 --offset 5 --at 20", 0, "accuracy not reached"},
         {"cdf --weights 3e10,2 --dof 2,3 --nc 3,7 --sigma 5 --offset 5 --at 20 --certified --digits 15", 0, NULL},
+        /* noncentrality 4e20, x deep in the lower tail: the integrals give up, the Chernoff
+         * bound and the complement still give [0, 3.65e-90631837883373796716] and [1 - that, 1] */
+        {"cdf --weights 9,3 --nc 92519840,417375039913298409992 --at 43 --certified", 0, "width not reached"},
     };
     for (size_t i = 0; i < sizeof cli / sizeof *cli; i++) {
         char *out, *err;
