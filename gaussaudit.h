@@ -174,8 +174,9 @@ ga_gchisq_work *ga_gchisq_work_alloc(void);
 void ga_gchisq_work_free(ga_gchisq_work *w);
 
 /*
- * P[Q <= x] and P[Q > x], each tail computed directly (never as 1 - the other), each with
- * an error estimate. q need not be normalized (a normalized copy is made in w).
+ * P[Q <= x] and P[Q > x], each with an error estimate. Each tail is computed directly (a
+ * small tail keeps its relative accuracy); the contour engine takes 1 minus the other tail
+ * instead only where that has the smaller error (a near-1 tail whose integral failed). q need not be normalized (a normalized copy is made in w).
  * Returns GA_OK when both errors meet max(epsabs, epsrel*value), not counting the rounding
  * floor of double precision (which is included in err: in tails near 1e-300 it is about
  * 1e-13 relative); GA_ETOL when not (the values and honest, larger error estimates are

@@ -691,9 +691,16 @@ int ga_audit_run(ga_audit *a, const char *path, const ga_audit_opts *o, char *ms
         a->table_eps = 0; /* no DP claim: the table shows the total variation */
     for (size_t i = 0; i < a->nclaims; i++) {
         ga_claim_result *r = &a->claims[i];
-        if (a->timed_out) {
+        if (a->timed_out || n == 0) {
+            /* no number to report (n == 0: the deadline came before the first pair was
+             * built); the reports print "not evaluated" instead */
             r->verdict = GA_VERDICT_INCONCLUSIVE;
-            snprintf(r->reason, sizeof r->reason, "not evaluated: %s", a->timeout_note);
+            r->exact.val = r->exact.err = r->slack = r->eps_at_delta.val = NAN;
+            if (n == 0)
+                snprintf(r->reason, sizeof r->reason,
+                         "not evaluated: no audited pairs were built (incomplete: %s)", a->timeout_note);
+            else
+                snprintf(r->reason, sizeof r->reason, "not evaluated: %s", a->timeout_note);
             continue;
         }
         switch (r->type) {
@@ -759,7 +766,7 @@ int ga_audit_run(ga_audit *a, const char *path, const ga_audit_opts *o, char *ms
             a->renyi_pair = a->claims[i].worst_pair;
             break;
         }
-    if (a->timed_out)
+    if (a->timed_out || n == 0)
         a->have_renyi = 0;
     if (a->have_renyi) {
         double amax = 64;

@@ -336,6 +336,20 @@ double ga_path_tailbound(const ga_path *p, double T)
     return isnan(b) ? INFINITY : b;
 }
 
+/* The largest log|F(z(t))| (saddle value 0) at t = t0 2^k, k = -3..12: where the path
+ * climbs, if anywhere (NaN counts as infinitely high). The hyperbola bends already for
+ * t < t0, and the climb of a large tail peaks near t0. */
+static double path_climb(const ga_path *p)
+{
+    double g = -INFINITY;
+    for (int k = -3; k <= 12; k++) {
+        double t = p->t0 * exp2(k), r = sqrt(t * t + p->t0 * p->t0);
+        double e = creal(ga_path_logmgf(p, p->c + p->dir * p->beta * (r - p->t0) + I * t));
+        g = isnan(e) ? INFINITY : fmax(g, e);
+    }
+    return g;
+}
+
 int ga_path_setup(ga_path *p, const ga_gchisq *q, double x, int sign, int kernel)
 {
     double mean, var, smin, smax, K, K2;
@@ -388,6 +402,27 @@ int ga_path_setup(ga_path *p, const ga_gchisq *q, double x, int sign, int kernel
     p->kernel = kernel;
     p->imag_only = 1;
     p->nevals = 0;
+    /* A bend that starts too early can climb: moving Re z toward the other side of 0
+     * before the vertical decay has set in (a large noncentral term whose pole is far
+     * from c, a saddle pressed against a pole) takes |F| far above its value at the
+     * saddle, and the integral then cancels away digits (e^17 on the path of a 1e-99
+     * tail cost it 9 digits). Sample log|F| on the path; while it rises above the saddle
+     * value by more than 2 (a factor 7), bend later: t0 doubled, at most 12 times, the
+     * best kept. The error estimate stays honest either way (its rounding part scales
+     * with int |F|); this only picks a better path. */
+    if (p->dir != 0) {
+        double best_t0 = p->t0, best = INFINITY;
+        for (int k = 0; k <= 12; k++, p->t0 *= 2) {
+            double g = path_climb(p);
+            if (g < best) {
+                best = g;
+                best_t0 = p->t0;
+            }
+            if (g <= 2)
+                break;
+        }
+        p->t0 = best_t0;
+    }
     return GA_OK;
 }
 
@@ -491,6 +526,8 @@ int ga_path_integrate(ga_result *out, ga_path *p, double epsabs, double epsrel,
         double v = sinh_integrand(k * h, p, d);
         sum += v;
         asum += fabs(v);
+        if (!isfinite(sum)) /* overflow on the path: refining cannot help */
+            break;
         tail = ga_path_tailbound(p, d * sinh(k * h));
         if (tail <= 0.25 * fmax(epsabs, epsrel * fabs(h * sum)))
             break;
@@ -508,6 +545,8 @@ int ga_path_integrate(ga_result *out, ga_path *p, double epsabs, double epsrel,
             add += v;
             aadd += fabs(v);
         }
+        if (!isfinite(S) || !isfinite(add))
+            break;
         double Sn = 0.5 * S + h * add, dn = fabs(Sn - S);
         A = 0.5 * A + h * aadd;
         S = Sn;
@@ -537,6 +576,8 @@ int ga_path_integrate(ga_result *out, ga_path *p, double epsabs, double epsrel,
     double round = scale * A;
     out->val = S;
     out->err = err + 2 * tail + round;
+    if (!isfinite(S) || !(out->err < INFINITY)) /* overflow on the path: nothing vouched for */
+        return GA_ETOL;
     /* The status: the target, or the rounding floor of this integral in double precision
      * (arguments of size L0 and c x), whichever is larger, but a floor above 1e-10 relative
      * (c x of 1e6 and more: terms in the exponent that cancel, as for a large noncentral
@@ -574,7 +615,7 @@ static void set_tail(ga_gchisq_prob *out, int sign, const ga_result *in, double 
 int ga_engine_contour(ga_gchisq_prob *out, const ga_gchisq *q, double x,
                       const ga_gchisq_opts *o, ga_quad_work *w)
 {
-    int status = GA_OK;
+    int st[2] = {GA_OK, GA_OK}; /* sf, cdf */
     out->method = GA_METHOD_CONTOUR;
     out->evals = 0;
     for (int sign = 1; sign >= -1; sign -= 2) {
@@ -597,13 +638,26 @@ int ga_engine_contour(ga_gchisq_prob *out, const ga_gchisq *q, double x,
         double ea = o->epsabs * M_PI * exp(-p.L0);
         if (!isfinite(ea))
             ea = DBL_MAX;
-        int s = ga_path_integrate(&in, &p, ea, o->epsrel, o->max_evals, w);
-        if (s)
-            status = s;
+        st[sign < 0] = ga_path_integrate(&in, &p, ea, o->epsrel, o->max_evals, w);
         out->evals += p.nevals;
         set_tail(out, sign, &in, p.L0);
     }
-    return status;
+    /* P[Q <= x] + P[Q > x] = 1: where a direct integral failed or is less accurate than 1
+     * minus the other tail (the bulk side of a far tail, whose path is the harder one),
+     * take the complement, with the other's error plus one ulp of 1 for the subtraction
+     * (and for a remainder below the other's double: a tail rounded to 0 is < 1e-347). */
+    for (int i = 0; i < 2; i++) {
+        ga_result *t = i ? &out->cdf : &out->sf, *u = i ? &out->sf : &out->cdf;
+        double e = u->err + DBL_EPSILON;
+        if (st[1 - i] == GA_OK && u->val <= 1 && e < t->err) {
+            t->val = 1 - u->val;
+            t->err = e;
+            double *lt = i ? &out->log_cdf : &out->log_sf;
+            *lt = log1p(-u->val);
+            st[i] = e <= fmax(o->epsabs, o->epsrel * t->val) ? GA_OK : GA_ETOL;
+        }
+    }
+    return st[0] ? st[0] : st[1];
 }
 
 /*

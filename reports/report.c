@@ -44,9 +44,17 @@ static void claim_text(char *b, size_t n, const ga_claim_result *r)
     }
 }
 
+/* a claim the --timeout deadline left without any number */
+static int evaluated(const ga_claim_result *r)
+{
+    return strncmp(r->reason, "not evaluated", 13) != 0;
+}
+
 static void tightness_text(char *b, size_t n, const ga_claim_result *r)
 {
-    if (r->type == GA_CLAIM_DP) {
+    if (!evaluated(r)) {
+        snprintf(b, n, "not evaluated");
+    } else if (r->type == GA_CLAIM_DP) {
         char e[64] = "";
         if (isfinite(r->eps_at_delta.val))
             snprintf(e, sizeof e, "; the smallest eps at delta %.3g is %.6g", r->delta, r->eps_at_delta.val);
@@ -174,7 +182,7 @@ int ga_report_markdown(FILE *out, const ga_audit *a)
     }
     for (size_t i = 0; i < a->nclaims; i++) {
         const ga_claim_result *r = &a->claims[i];
-        if (r->type != GA_CLAIM_DP)
+        if (r->type != GA_CLAIM_DP || !evaluated(r))
             continue;
         fprintf(out, "\n### Worst pair for (%.6g, %.6g)-DP\n\n", r->eps, r->delta);
         fprintf(out, "Pair **%s**, direction %s. Distinguishing event: %s. "
@@ -372,7 +380,7 @@ int ga_report_html(FILE *out, const ga_audit *a)
     fprintf(out, "</table>\n");
     for (size_t i = 0; i < a->nclaims; i++) {
         const ga_claim_result *r = &a->claims[i];
-        if (r->type != GA_CLAIM_DP)
+        if (r->type != GA_CLAIM_DP || !evaluated(r))
             continue;
         fprintf(out, "<h3>Worst pair for (%.6g, %.6g)-DP</h3>\n<p>Pair <b>", r->eps, r->delta);
         html_escape(out, pname(a, r->worst_pair));

@@ -247,6 +247,19 @@ Test(audit, timeout_reports_what_it_finished)
     cr_expect(st == 2 && strstr(out, "**Incomplete: only "), "status %d: %.300s", st, out);
     free(out);
     free(err);
+    /* a deadline before the first pair is built: every claim inconclusive, nothing read
+     * from the (empty) pair list */
+    snprintf(args, sizeof args, "audit %s --timeout 1e-6 --format json", yaml);
+    st = ga_test_run(args, &out, &err);
+    cr_expect(st == 2 && strstr(out, "no audited pairs were built"), "status %d: %.300s %s", st, out, err);
+    cr_expect(strstr(out, "\"exact\": {\"value\": null"), "no number for an unevaluated claim: %.600s", out);
+    free(out);
+    free(err);
+    snprintf(args, sizeof args, "audit %s --timeout 1e-6", yaml);
+    st = ga_test_run(args, &out, &err);
+    cr_expect(st == 2 && strstr(out, "| not evaluated |") && !strstr(out, "Worst pair"), "status %d: %.600s", st, out);
+    free(out);
+    free(err);
     snprintf(args, sizeof args, "audit %s --timeout -1", yaml);
     st = ga_test_run(args, &out, &err);
     cr_expect(st == 65 && strstr(err, "--timeout"), "status %d: %s", st, err);

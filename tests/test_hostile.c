@@ -95,6 +95,57 @@ Test(hostile, generalized_chi_square_cases)
         check_gq(&cases[i]);
 }
 
+/* A lower-tail saddle pressed against the pole of the negative term while a large
+ * noncentral term pulls the mean far up: Q = 2 chi2(1, 2) - chi2(1, 3) + chi2(1, L) at
+ * x = 5.1. A path that bends at once climbs e^17 (L = 1000) to e^2700 (L = 1e6) above the
+ * saddle value and cancels its digits away; the bend is delayed until the path no longer
+ * climbs, and the near-1 side is 1 minus the far tail. Reference: the certified path
+ * (5.7895685556730775062e-99 at L = 1000, and a tail below the double range beyond). */
+Test(hostile, saddle_against_a_pole)
+{
+    double w[3] = {2, -1, 1}, dof[3] = {1, 1, 1}, L[] = {1000, 22221, 1e6, 2.2222221e8};
+    ga_gchisq *q = ga_gchisq_alloc(4);
+    ga_gchisq_work *wk = ga_gchisq_work_alloc();
+    ga_gchisq_exact *e = ga_gchisq_exact_alloc();
+    for (size_t i = 0; i < sizeof L / sizeof *L; i++) {
+        double nc[3] = {2, 3, L[i]};
+        cr_assert(ga_gchisq_set_classical(q, 3, w, dof, nc, 0, 0, NULL, 0) == GA_OK);
+        ga_gchisq_prob p;
+        int st = ga_gchisq_prob_eval(&p, q, 5.1, NULL, wk);
+        cr_expect(st == GA_OK, "L = %g: status %d", L[i], st);
+        cr_expect(fabs(p.sf.val - 1) <= p.sf.err && p.sf.err <= 1e-15, "L = %g: sf %.17g +- %.2g",
+                  L[i], p.sf.val, p.sf.err);
+        if (i > 0) {
+            cr_expect(p.cdf.val == 0 && p.cdf.err == 0, "L = %g: cdf %.17g +- %.2g", L[i], p.cdf.val, p.cdf.err);
+            continue;
+        }
+        ga_gchisq_exact_set_form(e, q);
+        ga_gchisq_cert c;
+        ga_cert_opts o;
+        ga_cert_opts_init(&o);
+        cr_expect(ga_gchisq_prob_cert(&c, e, "5.0999999999999996447286321199499070644378662109375", &o) == GA_OK);
+        cr_expect(c.cdf.lo <= p.cdf.val + p.cdf.err && p.cdf.val - p.cdf.err <= c.cdf.hi &&
+                      p.cdf.err <= 1e-10 * p.cdf.val,
+                  "L = %g: cdf %.17g +- %.2g, certified [%.17g, %.17g]", L[i], p.cdf.val, p.cdf.err,
+                  c.cdf.lo, c.cdf.hi);
+        cr_expect(fabs(c.cdf.lo / 5.7895685556730775062e-99 - 1) < 1e-15, "certified lo %.17g", c.cdf.lo);
+    }
+    /* certified at L = 22221: the far tail itself, not just a bound (the delayed bend) */
+    double nc[3] = {2, 3, 22221};
+    ga_gchisq_set_classical(q, 3, w, dof, nc, 0, 0, NULL, 0);
+    ga_gchisq_exact_set_form(e, q);
+    ga_gchisq_cert c;
+    ga_cert_opts o;
+    ga_cert_opts_init(&o);
+    o.digits = 15;
+    int cs = ga_gchisq_prob_cert(&c, e, "5.1", &o);
+    cr_expect(cs == GA_OK && strncmp(c.cdf_lo, "1.854570033391694", 17) == 0 && strstr(c.cdf_lo, "e-2359"),
+              "status %d, cdf in [%s, %s]", cs, c.cdf_lo, c.cdf_hi);
+    ga_gchisq_exact_free(e);
+    ga_gchisq_work_free(wk);
+    ga_gchisq_free(q);
+}
+
 /* ------------------------------------------------------------ pairs */
 
 static ga_pair *pair(size_t d, const double *mx, const double *sx, const double *my, const double *sy)
