@@ -594,13 +594,7 @@ int ga_pair_renyi_cert(ga_interval *xy, ga_interval *yx, const ga_pair *p,
             if (s == 1) {
                 iv->lo = iv->hi = INFINITY;
             } else if (s == 0) {
-                arf_t b;
-                arf_init(b);
-                arb_get_lbound_arf(b, res, 53);
-                iv->lo = arf_get_d(b, ARF_RND_FLOOR);
-                arb_get_ubound_arf(b, res, 53);
-                iv->hi = arf_get_d(b, ARF_RND_CEIL);
-                arf_clear(b);
+                ga_arb_bounds(iv, res);
                 if (arb_rel_accuracy_bits(res) < 60 && !arb_contains_zero(res))
                     continue; /* too wide: more precision */
             } else {

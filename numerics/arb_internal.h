@@ -47,7 +47,10 @@ int ga_arb_exact_support(arb_t cdf, arb_t sf, const struct ga_gchisq_exact *q, c
  * path), and further doublings would only cost time. Non-finite balls never count. */
 int ga_arb_stalled(slong *best, int *stalls, const arb_t v);
 
-/* Outward-rounded double enclosure of a ball, clipped to [0, 1] (probabilities). */
+/* Outward-rounded double enclosure [lo, hi] of a ball (infinite for a non-finite ball). */
+void ga_arb_bounds(ga_interval *iv, const arb_t v);
+
+/* The same, clipped to [0, 1] (probabilities). */
 void ga_arb_interval(ga_interval *iv, const arb_t v);
 
 /* The same for a probability: bounds beyond [0, 1] are printed as 0 and 1. */

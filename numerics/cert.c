@@ -848,7 +848,7 @@ void ga_cert_opts_init(ga_cert_opts *o)
     o->max_prec = 4096;
 }
 
-void ga_arb_interval(ga_interval *iv, const arb_t v)
+void ga_arb_bounds(ga_interval *iv, const arb_t v)
 {
     arf_t b;
     arf_init(b);
@@ -857,6 +857,11 @@ void ga_arb_interval(ga_interval *iv, const arb_t v)
     arb_get_ubound_arf(b, v, 53);
     iv->hi = arf_get_d(b, ARF_RND_CEIL);
     arf_clear(b);
+}
+
+void ga_arb_interval(ga_interval *iv, const arb_t v)
+{
+    ga_arb_bounds(iv, v);
     /* probabilities: clip to [0, 1] (still an enclosure) */
     if (iv->lo < 0)
         iv->lo = 0;
