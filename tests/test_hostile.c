@@ -141,6 +141,13 @@ Test(hostile, saddle_against_a_pole)
     int cs = ga_gchisq_prob_cert(&c, e, "5.1", &o);
     cr_expect(cs == GA_OK && strncmp(c.cdf_lo, "1.854570033391694", 17) == 0 && strstr(c.cdf_lo, "e-2359"),
               "status %d, cdf in [%s, %s]", cs, c.cdf_lo, c.cdf_hi);
+    /* and at L = 2.2222221e8 (a fuzz input that took 4 s for the Chernoff bound alone) */
+    nc[2] = 2.2222221e8;
+    ga_gchisq_set_classical(q, 3, w, dof, nc, 0, 0, NULL, 0);
+    ga_gchisq_exact_set_form(e, q);
+    cs = ga_gchisq_prob_cert(&c, e, "5.1", &o);
+    cr_expect(cs == GA_OK && strncmp(c.cdf_lo, "4.562283687373227", 17) == 0 && strstr(c.cdf_lo, "e-24121868"),
+              "status %d, cdf in [%s, %s]", cs, c.cdf_lo, c.cdf_hi);
     ga_gchisq_exact_free(e);
     ga_gchisq_work_free(wk);
     ga_gchisq_free(q);
