@@ -89,6 +89,8 @@ int ga_report_markdown(FILE *out, const ga_audit *a);
 int ga_report_html(FILE *out, const ga_audit *a);
 int ga_report_json(FILE *out, const ga_audit *a);
 int ga_report_junit(FILE *out, const ga_audit *a);
+/* s as a JSON string literal: quotes, backslashes and control characters escaped */
+void ga_json_str(FILE *out, const char *s);
 
 void ga_sha256_hex(char out[65], const unsigned char *data, size_t len);
 

@@ -64,22 +64,6 @@ static const char *support_name(int s)
     return s == GA_SUPPORT_FULL ? "full" : s == GA_SUPPORT_COMMON ? "common" : "differ";
 }
 
-/* JSON string with escapes */
-static void json_str(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            fprintf(out, "\\%c", ch);
-        else if (ch < 0x20)
-            fprintf(out, "\\u%04x", ch);
-        else
-            fputc(ch, out);
-    }
-    fputc('"', out);
-}
-
 /* the proven-worst-case label of specs with a universe bound */
 static void print_verified(FILE *out, const ga_spec *s, int json)
 {
@@ -87,7 +71,7 @@ static void print_verified(FILE *out, const ga_spec *s, int json)
         fprintf(out, ", \"verification\": %s", s->verified ? "true" : "false");
         if (s->verified) {
             fprintf(out, ", \"verification_note\": ");
-            json_str(out, s->verified_note);
+            ga_json_str(out, s->verified_note);
         }
     } else if (s->verified) {
         fprintf(out, "verification: the audited pairs include the proven %s\n", s->verified_note);
@@ -164,7 +148,7 @@ static int profile_cmd(const char *spec, size_t np, int json, FILE *out, FILE *e
         goto cleanup;
     if (json) {
         fprintf(out, "{\"spec\": ");
-        json_str(out, l.spec.name);
+        ga_json_str(out, l.spec.name);
         fprintf(out, ", \"profiles\": [");
     } else {
         fprintf(out, "spec: %s\n", l.spec.name);
@@ -173,7 +157,7 @@ static int profile_cmd(const char *spec, size_t np, int json, FILE *out, FILE *e
         ga_pair_profile_grid(eps, np, l.pairs[i], NULL, w);
         if (json) {
             fprintf(out, "%s{\"name\": ", i ? ", " : "");
-            json_str(out, l.spec.pairs[i].name);
+            ga_json_str(out, l.spec.pairs[i].name);
             fprintf(out, ", \"points\": [");
         } else {
             fprintf(out, "pair: %s\n%-24s %-32s %s\n", l.spec.pairs[i].name, "epsilon",
@@ -308,7 +292,7 @@ int ga_cmd_delta(int argc, char **argv, FILE *out, FILE *err)
         goto cleanup;
     if (json) {
         fprintf(out, "{\"spec\": ");
-        json_str(out, l.spec.name);
+        ga_json_str(out, l.spec.name);
         print_verified(out, &l.spec, 1);
         fprintf(out, ", \"pairs\": [");
     } else {
@@ -339,7 +323,7 @@ int ga_cmd_delta(int argc, char **argv, FILE *out, FILE *err)
                     fprintf(err, "gaussaudit delta: warning: %s\n", ga_strerror(st));
                 if (json) {
                     fprintf(out, "%s{\"name\": ", first ? "" : ", ");
-                    json_str(out, l.spec.pairs[i].name);
+                    ga_json_str(out, l.spec.pairs[i].name);
                     fprintf(out,
                             ", \"epsilon\": %s, \"xy\": {\"lo\": %s, \"hi\": %s}, \"yx\": {\"lo\": "
                             "%s, \"hi\": %s}, \"method\": \"arb\", \"certified\": true, "
@@ -368,7 +352,7 @@ int ga_cmd_delta(int argc, char **argv, FILE *out, FILE *err)
             int sup = ga_pair_support(l.pairs[i]);
             if (json) {
                 fprintf(out, "%s{\"name\": ", first ? "" : ", ");
-                json_str(out, l.spec.pairs[i].name);
+                ga_json_str(out, l.spec.pairs[i].name);
                 fprintf(out, ", \"epsilon\": %.17g, \"xy\": ", eps[k]);
                 json_result(out, &D.xy);
                 fprintf(out, ", \"yx\": ");
@@ -377,7 +361,7 @@ int ga_cmd_delta(int argc, char **argv, FILE *out, FILE *err)
                         D.method == GA_DELTA_TAILS ? "tails" : "direct", support_name(sup));
                 if (sup != GA_SUPPORT_FULL) {
                     fprintf(out, ", \"note\": ");
-                    json_str(out, ga_pair_support_reason(l.pairs[i]));
+                    ga_json_str(out, ga_pair_support_reason(l.pairs[i]));
                 }
                 fprintf(out, "}");
             } else {
@@ -453,7 +437,7 @@ int ga_cmd_epsilon(int argc, char **argv, FILE *out, FILE *err)
     size_t wi = 0;
     if (json) {
         fprintf(out, "{\"spec\": ");
-        json_str(out, l.spec.name);
+        ga_json_str(out, l.spec.name);
         print_verified(out, &l.spec, 1);
         fprintf(out, ", \"delta\": %.17g, \"pairs\": [", delta);
     } else {
@@ -483,7 +467,7 @@ int ga_cmd_epsilon(int argc, char **argv, FILE *out, FILE *err)
         }
         if (json) {
             fprintf(out, "%s{\"name\": ", i ? ", " : "");
-            json_str(out, l.spec.pairs[i].name);
+            ga_json_str(out, l.spec.pairs[i].name);
             if (isinf(iv.hi))
                 fprintf(out, ", \"epsilon\": {\"lo\": null, \"hi\": null, \"infinite\": true}");
             else
@@ -497,7 +481,7 @@ int ga_cmd_epsilon(int argc, char **argv, FILE *out, FILE *err)
         if (json) {
             fprintf(out, "], \"overall\": {\"epsilon\": {\"lo\": %.17g, \"hi\": %.17g}, \"pair\": ",
                     worst.err, worst.val);
-            json_str(out, l.spec.pairs[wi].name);
+            ga_json_str(out, l.spec.pairs[wi].name);
             fprintf(out, "}, \"certified\": true}\n");
         } else {
             fprintf(out, "overall: eps in [%.17g, %.17g] (pair %s); certified\n", worst.err,
@@ -522,13 +506,13 @@ int ga_cmd_epsilon(int argc, char **argv, FILE *out, FILE *err)
         }
         if (json) {
             fprintf(out, "%s{\"name\": ", i ? ", " : "");
-            json_str(out, l.spec.pairs[i].name);
+            ga_json_str(out, l.spec.pairs[i].name);
             fprintf(out, ", \"epsilon\": ");
             json_result(out, &e);
             fprintf(out, ", \"binding\": \"%s\"", b);
             if (st == GA_EDOM) {
                 fprintf(out, ", \"note\": ");
-                json_str(out, ga_pair_support_reason(l.pairs[i]));
+                ga_json_str(out, ga_pair_support_reason(l.pairs[i]));
             }
             fprintf(out, "}");
         } else {
@@ -543,7 +527,7 @@ int ga_cmd_epsilon(int argc, char **argv, FILE *out, FILE *err)
         fprintf(out, "], \"overall\": {\"epsilon\": ");
         json_result(out, &worst);
         fprintf(out, ", \"pair\": ");
-        json_str(out, l.spec.pairs[wi].name);
+        ga_json_str(out, l.spec.pairs[wi].name);
         fprintf(out, "}, \"certified\": false}\n");
     } else {
         fprintf(out, "overall: eps = ");
@@ -604,7 +588,7 @@ int ga_cmd_rdp(int argc, char **argv, FILE *out, FILE *err)
         goto cleanup;
     if (json) {
         fprintf(out, "{\"spec\": ");
-        json_str(out, l.spec.name);
+        ga_json_str(out, l.spec.name);
         fprintf(out, ", \"pairs\": [");
     } else {
         fprintf(out, "spec: %s\n%-28s %-8s %-28s %-28s %s\n", l.spec.name, "pair", "alpha",
@@ -618,7 +602,7 @@ int ga_cmd_rdp(int argc, char **argv, FILE *out, FILE *err)
             double worst = fmax(xy.val, yx.val);
             if (json) {
                 fprintf(out, "%s{\"name\": ", first ? "" : ", ");
-                json_str(out, l.spec.pairs[i].name);
+                ga_json_str(out, l.spec.pairs[i].name);
                 fprintf(out, ", \"alpha\": %.17g, \"xy\": ", al[k]);
                 json_result(out, &xy);
                 fprintf(out, ", \"yx\": ");

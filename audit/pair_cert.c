@@ -52,6 +52,21 @@ static int entry(arb_t v, const char *const *txt, const double *val, size_t i)
     return 0;
 }
 
+/* M = A^{-1} S A^{-T} for the exact input covariance S (entries as in entry(); S and C are
+ * k x k scratch). Returns 0 on success, -1 for an unparsable entry or a failed solve. */
+static int whitened(arb_mat_t M, arb_mat_t S, arb_mat_t C, const arb_mat_t A,
+                    const char *const *txt, const double *val, slong prec)
+{
+    slong k = arb_mat_nrows(A);
+    for (slong i = 0; i < k * k; i++)
+        if (entry(arb_mat_entry(S, i / k, i % k), txt, val, (size_t)i))
+            return -1;
+    if (!arb_mat_solve(C, A, S, prec))
+        return -1;
+    arb_mat_transpose(C, C);
+    return arb_mat_solve(M, A, C, prec) ? 0 : -1;
+}
+
 /* Upper bounds (mags) of TV(X, X'') and TV(Y, Y''). Returns 0 on success. */
 static int la_certificate(mag_t tvx, mag_t tvy, const ga_pair *p, const ga_pair_input *in,
                           const ga_pair_text *txt, slong prec)
@@ -77,13 +92,7 @@ static int la_certificate(mag_t tvx, mag_t tvy, const ga_pair *p, const ga_pair_
         }
     arb_mat_mul(A, L, V, prec);
     /* Y: M = A^{-1} S_y A^{-T} */
-    for (slong i = 0; i < k * k; i++)
-        if (entry(arb_mat_entry(S, i / k, i % k), txt ? txt->s_y : NULL, in->s_y, (size_t)i))
-            goto cleanup;
-    if (!arb_mat_solve(C, A, S, prec))
-        goto cleanup;
-    arb_mat_transpose(C, C);
-    if (!arb_mat_solve(M, A, C, prec))
+    if (whitened(M, S, C, A, txt ? txt->s_y : NULL, in->s_y, prec))
         goto cleanup;
     arb_mat_trace(tr, M, prec);
     arb_mat_det(t, M, prec);
@@ -102,13 +111,7 @@ static int la_certificate(mag_t tvx, mag_t tvy, const ga_pair *p, const ga_pair_
     arb_sqrt(u, u, prec);
     arb_get_mag(tvy, u);
     /* X: P = A^{-1} S_x A^{-T}, v = mt - A^{-1} (mu_x - mu_y) */
-    for (slong i = 0; i < k * k; i++)
-        if (entry(arb_mat_entry(S, i / k, i % k), txt ? txt->s_x : NULL, in->s_x, (size_t)i))
-            goto cleanup;
-    if (!arb_mat_solve(C, A, S, prec))
-        goto cleanup;
-    arb_mat_transpose(C, C);
-    if (!arb_mat_solve(M, A, C, prec))
+    if (whitened(M, S, C, A, txt ? txt->s_x : NULL, in->s_x, prec))
         goto cleanup;
     arb_zero(kl);
     for (slong i = 0; i < k; i++) {
@@ -372,12 +375,8 @@ done:
         arb_intersection(xy, xy, w, 256);
     if (arb_is_finite(yx))
         arb_intersection(yx, yx, w, 256);
-    ga_arb_interval(&out->xy, xy);
-    ga_arb_interval(&out->yx, yx);
-    ga_arb_prob_str(out->xy_lo, sizeof out->xy_lo, xy, 0, o.digits + 3);
-    ga_arb_prob_str(out->xy_hi, sizeof out->xy_hi, xy, 1, o.digits + 3);
-    ga_arb_prob_str(out->yx_lo, sizeof out->yx_lo, yx, 0, o.digits + 3);
-    ga_arb_prob_str(out->yx_hi, sizeof out->yx_hi, yx, 1, o.digits + 3);
+    ga_arb_prob_out(&out->xy, out->xy_lo, out->xy_hi, sizeof out->xy_lo, xy, o.digits + 3);
+    ga_arb_prob_out(&out->yx, out->yx_lo, out->yx_hi, sizeof out->yx_lo, yx, o.digits + 3);
 cleanup:
     ga_gchisq_exact_free(lx);
     ga_gchisq_exact_free(ly);

@@ -53,11 +53,16 @@ void ga_arb_bounds(ga_interval *iv, const arb_t v);
 /* The same, clipped to [0, 1] (probabilities). */
 void ga_arb_interval(ga_interval *iv, const arb_t v);
 
-/* The same for a probability: bounds beyond [0, 1] are printed as 0 and 1. */
-void ga_arb_prob_str(char *buf, size_t len, const arb_t v, int upper, int digits);
-
 /* Lower/upper bound of a ball as a decimal string with `digits` significant digits,
  * rounded down (lower) or up (upper). buf must hold digits + 16 characters. */
 void ga_arb_bound_str(char *buf, size_t len, const arb_t v, int upper, int digits);
+
+/* The same for a probability: bounds beyond [0, 1] are printed as 0 and 1. */
+void ga_arb_prob_str(char *buf, size_t len, const arb_t v, int upper, int digits);
+
+/* A certified probability for output: its clipped double enclosure (ga_arb_interval) and
+ * its bounds as strings of `digits` significant digits (ga_arb_prob_str); lo and hi hold
+ * len characters each. */
+void ga_arb_prob_out(ga_interval *iv, char *lo, char *hi, size_t len, const arb_t v, int digits);
 
 #endif

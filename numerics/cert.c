@@ -842,6 +842,13 @@ void ga_arb_prob_str(char *buf, size_t len, const arb_t v, int upper, int digits
 
 /* ------------------------------------------------------------ escalation wrapper */
 
+void ga_arb_prob_out(ga_interval *iv, char *lo, char *hi, size_t len, const arb_t v, int digits)
+{
+    ga_arb_interval(iv, v);
+    ga_arb_prob_str(lo, len, v, 0, digits);
+    ga_arb_prob_str(hi, len, v, 1, digits);
+}
+
 void ga_cert_opts_init(ga_cert_opts *o)
 {
     o->digits = 17;
@@ -1160,12 +1167,8 @@ int ga_gchisq_prob_cert(ga_gchisq_cert *out, const ga_gchisq_exact *q, const cha
         }
     }
     /* probabilities lie in [0, 1]: clip (keeps the enclosure) */
-    ga_arb_interval(&out->cdf, best_cdf);
-    ga_arb_interval(&out->sf, best_sf);
-    ga_arb_prob_str(out->cdf_lo, sizeof out->cdf_lo, best_cdf, 0, o.digits + 3);
-    ga_arb_prob_str(out->cdf_hi, sizeof out->cdf_hi, best_cdf, 1, o.digits + 3);
-    ga_arb_prob_str(out->sf_lo, sizeof out->sf_lo, best_sf, 0, o.digits + 3);
-    ga_arb_prob_str(out->sf_hi, sizeof out->sf_hi, best_sf, 1, o.digits + 3);
+    ga_arb_prob_out(&out->cdf, out->cdf_lo, out->cdf_hi, sizeof out->cdf_lo, best_cdf, o.digits + 3);
+    ga_arb_prob_out(&out->sf, out->sf_lo, out->sf_hi, sizeof out->sf_lo, best_sf, o.digits + 3);
 cleanup:
     ga_gchisq_free(qd);
     arb_clear(xv);

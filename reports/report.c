@@ -120,7 +120,7 @@ static void html_escape(FILE *out, const char *s)
     }
 }
 
-static void json_str(FILE *out, const char *s)
+void ga_json_str(FILE *out, const char *s)
 {
     fputc('"', out);
     for (; *s; s++) {
@@ -493,22 +493,22 @@ int ga_report_html(FILE *out, const ga_audit *a)
 int ga_report_json(FILE *out, const ga_audit *a)
 {
     fprintf(out, "{\"tool\": \"gaussaudit %s\", \"spec\": ", GA_VERSION_STRING);
-    json_str(out, a->spec.name);
+    ga_json_str(out, a->spec.name);
     fprintf(out, ", \"spec_path\": ");
-    json_str(out, a->spec.path);
+    ga_json_str(out, a->spec.path);
     fprintf(out, ", \"spec_sha256\": \"%s\", \"verdict\": \"%s\", \"exit_status\": %d, "
                  "\"verification\": %s, ", a->digest, ga_verdict_name(a->overall),
             a->overall == GA_VERDICT_VIOLATION ? 1 : a->overall == GA_VERDICT_INCONCLUSIVE ? 2 : 0,
             a->spec.verified ? "true" : "false");
     if (a->spec.verified) {
         fprintf(out, "\"verification_note\": ");
-        json_str(out, a->spec.verified_note);
+        ga_json_str(out, a->spec.verified_note);
         fprintf(out, ", ");
     }
     fprintf(out, "\"timed_out\": %s, ", a->incomplete ? "true" : "false");
     if (a->incomplete) {
         fprintf(out, "\"timeout_note\": ");
-        json_str(out, a->timeout_note);
+        ga_json_str(out, a->timeout_note);
         fprintf(out, ", ");
     }
     fprintf(out, "\"claims\": [");
@@ -531,7 +531,7 @@ int ga_report_json(FILE *out, const ga_audit *a)
             json_num(out, r->eps_a);
         }
         fprintf(out, ", \"verdict\": \"%s\", \"reason\": ", ga_verdict_name(r->verdict));
-        json_str(out, r->reason);
+        ga_json_str(out, r->reason);
         fprintf(out, ", \"exact\": {\"value\": ");
         json_num(out, r->exact.val);
         fprintf(out, ", \"err\": ");
@@ -545,14 +545,14 @@ int ga_report_json(FILE *out, const ga_audit *a)
             fprintf(out, "}");
         }
         fprintf(out, ", \"worst_pair\": ");
-        json_str(out, pname(a, r->worst_pair));
+        ga_json_str(out, pname(a, r->worst_pair));
         fprintf(out, ", \"direction\": \"%s\", \"slack\": ", r->worst_dir == 1 ? "xy" : "yx");
         json_num(out, r->slack);
         if (r->type == GA_CLAIM_DP) {
             fprintf(out, ", \"epsilon_at_delta\": ");
             json_num(out, r->eps_at_delta.val);
             fprintf(out, ", \"witness\": {\"event\": ");
-            json_str(out, r->witness);
+            ga_json_str(out, r->witness);
             fprintf(out, ", \"p_x\": ");
             json_num(out, r->witness_px);
             fprintf(out, ", \"p_y\": ");
@@ -570,7 +570,7 @@ int ga_report_json(FILE *out, const ga_audit *a)
     fprintf(out, ", \"pairs\": [");
     for (size_t i = 0; i < a->npairs; i++) {
         fprintf(out, "%s{\"name\": ", i ? ", " : "");
-        json_str(out, pname(a, i));
+        ga_json_str(out, pname(a, i));
         fprintf(out, ", \"xy\": {\"value\": ");
         json_num(out, a->pair_xy[i]);
         fprintf(out, ", \"err\": ");
@@ -584,7 +584,7 @@ int ga_report_json(FILE *out, const ga_audit *a)
     fprintf(out, "], \"reproducibility\": {\"certified_mode\": %s, \"certified_evaluations\": %zu, "
                  "\"precision_bits\": %ld, \"methods\": ", a->certified_mode ? "true" : "false",
             a->ncertified, a->max_bits);
-    json_str(out, methods_text);
+    ga_json_str(out, methods_text);
     fprintf(out, "}}\n");
     return ferror(out) ? GA_EIO : GA_OK;
 }
