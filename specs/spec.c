@@ -918,18 +918,7 @@ int ga_spec_rebuild(ga_spec *s, double value, char *msg, size_t msglen)
 
 void ga_spec_clear(ga_spec *s)
 {
-    for (size_t i = 0; i < s->npairs; i++) {
-        ga_spec_pair *p = &s->pairs[i];
-        free(p->name);
-        free(p->mu_x);
-        free(p->mu_y);
-        free(p->s_x);
-        free(p->s_y);
-        free(p->mu_x_txt);
-        free(p->mu_y_txt);
-        free(p->s_x_txt);
-        free(p->s_y_txt);
-    }
+    free_pairs(s);
     free(s->pairs);
     free(s->data.x);
     free(s->data.source);
