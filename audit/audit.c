@@ -90,6 +90,23 @@ static void pair_input(const ga_audit *a, size_t i, ga_pair_input *in, char labe
     txt->s_y = sp->s_y_txt;
 }
 
+/* delta of pair i in both directions at eps in double precision; a failed evaluation
+ * (any status but GA_OK and GA_ETOL, whose value comes with an honest error) gives NaN
+ * values, which no comparison reads as "holds": such a pair is certified or the claim is
+ * INCONCLUSIVE. o->fail_pair injects a failure (tests). */
+static int est_delta(ga_delta *D, const ga_audit *a, size_t i, double eps, const ga_audit_opts *o,
+                     ga_gchisq_work *w)
+{
+    int st = ga_pair_delta(D, a->pairs[i], eps, GA_DELTA_AUTO, NULL, w);
+    if (o && o->fail_pair == i + 1)
+        st = GA_EDOM;
+    if (st != GA_OK && st != GA_ETOL) {
+        D->xy.val = D->yx.val = NAN;
+        D->xy.err = D->yx.err = INFINITY;
+    }
+    return st;
+}
+
 /* certified delta in both directions at eps (exact text) for pair i */
 static int cert_delta(ga_audit *a, size_t i, const char *eps, ga_delta_cert *c)
 {
@@ -201,7 +218,7 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
         eps_txt = es;
     }
     int reuse = a->pair_xy && r->eps == a->table_eps;
-    size_t worst = 0;
+    size_t worst = 0, nfailed = 0;
     int wdir = 1;
     double wv = -1;
     for (size_t i = 0; i < n; i++) {
@@ -217,13 +234,15 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
                 break;
             }
             ga_delta D;
-            ga_pair_delta(&D, a->pairs[i], r->eps, GA_DELTA_AUTO, NULL, w);
+            est_delta(&D, a, i, r->eps, o, w);
             xy[i] = D.xy.val;
             yx[i] = D.yx.val;
             exy[i] = D.xy.err;
             eyx[i] = D.yx.err;
             progress(o, "delta", i, n);
         }
+        if (isnan(xy[i]) || isnan(yx[i]))
+            nfailed++;
         if (xy[i] > wv) {
             wv = xy[i];
             worst = i;
@@ -259,6 +278,8 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
         ncert++;
         ga_delta_cert c;
         int st = cert_delta(a, i, eps_txt, &c);
+        if (o->fail_cert == i + 1)
+            st = GA_EDOM;
         if (st != GA_OK && st != GA_EPREC) {
             if (!clear || (a->spec.verified && i == a->spec.verified_pair)) {
                 uncertifiable = 1;
@@ -311,6 +332,11 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
                                         : "more pairs are close to the claim than the certification cap ('");
         size_t l = strlen(r->reason);
         snprintf(r->reason + l, sizeof r->reason - l, "%s')", amb_pair);
+        if (nfailed) {
+            l = strlen(r->reason);
+            snprintf(r->reason + l, sizeof r->reason - l, "; the double-precision evaluation "
+                     "failed on %zu pair(s)", nfailed);
+        }
     } else if (a->spec.verified && r->certified) {
         r->verdict = GA_VERDICT_VERIFIED;
         snprintf(r->reason, sizeof r->reason,
@@ -373,7 +399,11 @@ static void eval_rdp(ga_audit *a, ga_claim_result *r)
     char amb[256] = "";
     for (size_t i = 0; i < n; i++) {
         ga_result xy, yx;
-        ga_pair_renyi(&xy, &yx, a->pairs[i], r->alpha);
+        int rs = ga_pair_renyi(&xy, &yx, a->pairs[i], r->alpha);
+        if (rs != GA_OK && rs != GA_ETOL) { /* failed: certify it or stay inconclusive */
+            xy.val = yx.val = NAN;
+            xy.err = yx.err = INFINITY;
+        }
         if (xy.val > wv) {
             wv = xy.val;
             r->exact = xy;
@@ -450,11 +480,14 @@ static void eval_rdp(ga_audit *a, ga_claim_result *r)
 static void eval_zcdp(ga_audit *a, ga_claim_result *r)
 {
     double best = -1;
+    size_t failed = 0;
     for (int k = 0; k < 120; k++) {
         double al = 1 + pow(10.0, -3 + 6.0 * k / 119); /* 1.001 .. 1e3 */
         for (size_t i = 0; i < a->npairs; i++) {
             ga_result xy, yx;
-            ga_pair_renyi(&xy, &yx, a->pairs[i], al);
+            int rs = ga_pair_renyi(&xy, &yx, a->pairs[i], al);
+            if (rs != GA_OK && rs != GA_ETOL)
+                failed++;
             double v = fmax(xy.val, yx.val) / al;
             if (v > best) {
                 best = v;
@@ -485,6 +518,10 @@ static void eval_zcdp(ga_audit *a, ga_claim_result *r)
                      "the estimate D_alpha/alpha = %.6g exceeds rho = %.6g at alpha = %.6g but the "
                      "certified check did not confirm it", best, r->eps_a, r->at);
         }
+    } else if (failed) {
+        r->verdict = GA_VERDICT_INCONCLUSIVE;
+        snprintf(r->reason, sizeof r->reason, "the Renyi divergence could not be evaluated at %zu "
+                 "(alpha, pair) points", failed);
     } else {
         r->verdict = GA_VERDICT_NO_VIOLATION;
         snprintf(r->reason, sizeof r->reason,
@@ -499,15 +536,17 @@ static double gdp_delta(double mu, double eps)
     return 0.5 * erfc((eps / mu - mu / 2) / M_SQRT2) - exp(eps) * 0.5 * erfc((eps / mu + mu / 2) / M_SQRT2);
 }
 
-static void eval_gdp(ga_audit *a, ga_claim_result *r, ga_gchisq_work *w)
+static void eval_gdp(ga_audit *a, ga_claim_result *r, const ga_audit_opts *o, ga_gchisq_work *w)
 {
     double mu = r->eps_a, best = -INFINITY;
+    size_t failed = 0;
     for (int k = 0; k < 60; k++) {
         double eps = k == 0 ? 0 : (mu * mu / 2 + 4 * mu) * pow(10.0, -2 + 2.5 * k / 59.0);
         double bound = gdp_delta(mu, eps);
         for (size_t i = 0; i < a->npairs; i++) {
             ga_delta D;
-            ga_pair_delta(&D, a->pairs[i], eps, GA_DELTA_AUTO, NULL, w);
+            if (est_delta(&D, a, i, eps, o, w) != GA_OK && isnan(D.xy.val))
+                failed++;
             double v = fmax(D.xy.val, D.yx.val) - bound, e = fmax(D.xy.err, D.yx.err);
             if (v > best) {
                 best = v;
@@ -543,36 +582,16 @@ static void eval_gdp(ga_audit *a, ga_claim_result *r, ga_gchisq_work *w)
                  mu, r->at);
         return;
     }
+    if (failed) {
+        r->verdict = GA_VERDICT_INCONCLUSIVE;
+        snprintf(r->reason, sizeof r->reason, "delta could not be evaluated at %zu (eps, pair) "
+                 "points of the GDP check", failed);
+        return;
+    }
     r->verdict = GA_VERDICT_NO_VIOLATION;
     snprintf(r->reason, sizeof r->reason,
              "the profile stays below the %.6g-GDP curve on 60 eps values (max excess %.3g; a grid: "
              "not a proof for every eps)", mu, best);
-}
-
-static int read_file(const char *path, unsigned char **buf, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return -1;
-    size_t cap = 65536, n = 0, r;
-    unsigned char *b = malloc(cap);
-    while (b && (r = fread(b + n, 1, cap - n, f)) > 0) {
-        n += r;
-        if (n == cap) {
-            unsigned char *nb = realloc(b, cap * 2);
-            if (!nb) {
-                free(b);
-                b = NULL;
-                break;
-            }
-            b = nb;
-            cap *= 2;
-        }
-    }
-    fclose(f);
-    *buf = b;
-    *len = n;
-    return b ? 0 : -1;
 }
 
 int ga_audit_run(ga_audit *a, const char *path, const ga_audit_opts *o, char *msg, size_t msglen)
@@ -582,8 +601,9 @@ int ga_audit_run(ga_audit *a, const char *path, const ga_audit_opts *o, char *ms
      * still be evaluated (a violation among them is a violation) */
     double t0 = now();
     a->deadline = o->timeout > 0 ? t0 + o->timeout : 0;
-    int rc = ga_spec_load_until(&a->spec, path, o->timeout > 0 ? t0 + 0.5 * o->timeout : 0, msg,
-                                msglen);
+    ga_spec_opts so = {.deadline = o->timeout > 0 ? t0 + 0.5 * o->timeout : 0,
+                       .allow_paths = o->allow_paths, .nallow = o->nallow};
+    int rc = ga_spec_load_opts(&a->spec, path, &so, msg, msglen);
     if (rc)
         return rc;
     if (a->spec.truncated) {
@@ -592,12 +612,7 @@ int ga_audit_run(ga_audit *a, const char *path, const ga_audit_opts *o, char *ms
                  "only %zu of %zu neighbouring pairs were built within half the --timeout budget",
                  a->spec.npairs, a->spec.planned);
     }
-    unsigned char *bytes;
-    size_t len;
-    if (read_file(path, &bytes, &len) == 0) {
-        ga_sha256_hex(a->digest, bytes, len);
-        free(bytes);
-    }
+    memcpy(a->digest, a->spec.digest, sizeof a->digest);
     a->certified_mode = o->certified;
     const ga_spec_claim *cl = &a->spec.claim;
     size_t nc = (size_t)cl->has_eps_delta + cl->nprofile + cl->nrdp + (size_t)cl->has_zcdp +
@@ -680,7 +695,7 @@ int ga_audit_run(ga_audit *a, const char *path, const ga_audit_opts *o, char *ms
         if (expired(a, "the per-pair table", i, n))
             break;
         ga_delta D;
-        ga_pair_delta(&D, a->pairs[i], teps, GA_DELTA_AUTO, NULL, w);
+        est_delta(&D, a, i, teps, o, w);
         a->pair_xy[i] = D.xy.val;
         a->pair_yx[i] = D.yx.val;
         a->pair_xy_err[i] = D.xy.err;
@@ -714,7 +729,7 @@ int ga_audit_run(ga_audit *a, const char *path, const ga_audit_opts *o, char *ms
             eval_zcdp(a, r);
             break;
         default:
-            eval_gdp(a, r, w);
+            eval_gdp(a, r, o, w);
         }
     }
     /* a claim that ran into the deadline cannot hold; a violation found before it stands */

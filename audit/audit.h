@@ -60,7 +60,7 @@ typedef struct {
     int have_renyi;        /* Renyi curve of the worst pair (RDP or zCDP claims) */
     size_t renyi_pair;
     double renyi_alpha[60], renyi_xy[60], renyi_yx[60];
-    char digest[65];       /* SHA-256 of the spec file */
+    char digest[65];       /* SHA-256 of the spec bytes parsed */
     int certified_mode;    /* --certified was asked */
     long max_bits;         /* highest working precision used by certified evaluations */
     size_t ncertified;     /* certified evaluations made */
@@ -77,6 +77,10 @@ typedef struct {
     int quiet;             /* no progress on stderr */
     FILE *progress;        /* stderr, or NULL */
     double timeout;        /* seconds (0: no limit) */
+    const char *const *allow_paths; /* --allow-path: more directories a spec may read */
+    size_t nallow;
+    size_t fail_pair;      /* tests: the double evaluation of pair fail_pair (1-based) fails */
+    size_t fail_cert;      /* tests: the certified evaluation of pair fail_cert fails */
 } ga_audit_opts;
 
 /* Run the audit of a loaded spec file. Returns GA_OK (verdicts in a), GA_EINVAL (message in
@@ -91,7 +95,5 @@ int ga_report_json(FILE *out, const ga_audit *a);
 int ga_report_junit(FILE *out, const ga_audit *a);
 /* s as a JSON string literal: quotes, backslashes and control characters escaped */
 void ga_json_str(FILE *out, const char *s);
-
-void ga_sha256_hex(char out[65], const unsigned char *data, size_t len);
 
 #endif

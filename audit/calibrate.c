@@ -138,6 +138,11 @@ static const char *usage_calibrate =
 
 int ga_cmd_calibrate(int argc, char **argv, FILE *out, FILE *err)
 {
+    const char *allow[GA_SPEC_MAX_ALLOW];
+    ga_spec_opts so = {.allow_paths = allow};
+    if ((argc = ga_cli_take_multi(argc, argv, "--allow-path", allow, GA_SPEC_MAX_ALLOW,
+                                  &so.nallow, "calibrate", err)) < 0)
+        return EX_USAGE;
     const char *spec = NULL, *seps = NULL, *sdel = NULL, *sfmt = NULL;
     ga_cli_opt opts[] = {{"--epsilon", &seps, NULL}, {"--delta", &sdel, NULL},
                          {"--format", &sfmt, NULL}, {NULL, NULL, NULL}};
@@ -145,28 +150,28 @@ int ga_cmd_calibrate(int argc, char **argv, FILE *out, FILE *err)
     if (pr)
         return pr > 0 ? EX_OK : EX_USAGE;
     if (!spec || !seps || !sdel) {
-        fprintf(err, "gaussaudit calibrate: SPEC.yaml, --epsilon and --delta are required\n");
+        ga_cli_err(err, "gaussaudit calibrate: SPEC.yaml, --epsilon and --delta are required\n");
         return EX_USAGE;
     }
     int json = sfmt && !strcmp(sfmt, "json");
     if (sfmt && !json && strcmp(sfmt, "text")) {
-        fprintf(err, "gaussaudit calibrate: --format must be text or json (got '%s')\n", sfmt);
+        ga_cli_err(err, "gaussaudit calibrate: --format must be text or json (got '%s')\n", sfmt);
         return EX_USAGE;
     }
     double eps, delta;
     if (ga_cli_parse_double(&eps, seps) || eps < 0) {
-        fprintf(err, "gaussaudit calibrate: --epsilon must be a number >= 0 (got '%s')\n", seps);
+        ga_cli_err(err, "gaussaudit calibrate: --epsilon must be a number >= 0 (got '%s')\n", seps);
         return EX_DATAERR;
     }
     if (ga_cli_parse_double(&delta, sdel) || !(delta > 0 && delta < 1)) {
-        fprintf(err, "gaussaudit calibrate: --delta must be a number in (0, 1) (got '%s')\n", sdel);
+        ga_cli_err(err, "gaussaudit calibrate: --delta must be a number in (0, 1) (got '%s')\n", sdel);
         return EX_DATAERR;
     }
     ga_spec s;
     char msg[1024];
-    int st = ga_spec_load(&s, spec, msg, sizeof msg);
+    int st = ga_spec_load_opts(&s, spec, &so, msg, sizeof msg);
     if (st) {
-        fprintf(err, "gaussaudit calibrate: %s\n", msg);
+        ga_cli_err(err, "gaussaudit calibrate: %s\n", msg);
         return st == GA_EIO ? EX_NOINPUT : EX_DATAERR;
     }
     int rc = EX_DATAERR;
@@ -175,11 +180,11 @@ int ga_cmd_calibrate(int argc, char **argv, FILE *out, FILE *err)
     const char *knob = ga_mech_knob(&s);
     cal_t c = {&s, eps, "", 0, ga_gchisq_work_alloc()};
     if (!knob) {
-        fprintf(err, "gaussaudit calibrate: %s: kind %s has no noise parameter to calibrate\n", spec, s.kind);
+        ga_cli_err(err, "gaussaudit calibrate: %s: kind %s has no noise parameter to calibrate\n", spec, s.kind);
         goto cleanup;
     }
     if (ga_node_get(s.mechanism, "noise_cov")) {
-        fprintf(err, "gaussaudit calibrate: %s: mechanism.noise_cov: calibrate scales sigma; give "
+        ga_cli_err(err, "gaussaudit calibrate: %s: mechanism.noise_cov: calibrate scales sigma; give "
                      "sigma instead of a noise covariance\n", spec);
         goto cleanup;
     }
@@ -209,7 +214,7 @@ int ga_cmd_calibrate(int argc, char **argv, FILE *out, FILE *err)
         }
     }
     if (it >= 200 || f < 0) {
-        fprintf(err, "gaussaudit calibrate: %s: no noise level in [1e-300, 1e300] brackets delta = %g\n",
+        ga_cli_err(err, "gaussaudit calibrate: %s: no noise level in [1e-300, 1e300] brackets delta = %g\n",
                 spec, delta);
         goto cleanup;
     }
@@ -331,7 +336,7 @@ int ga_cmd_calibrate(int argc, char **argv, FILE *out, FILE *err)
     rc = ferror(out) ? EX_IOERR : EX_OK;
     goto cleanup;
 fail:
-    fprintf(err, "gaussaudit calibrate: %s\n", c.msg);
+    ga_cli_err(err, "gaussaudit calibrate: %s\n", c.msg);
 cleanup:
     ga_gchisq_work_free(c.w);
     ga_spec_clear(&s);

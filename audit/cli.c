@@ -7,6 +7,7 @@
 #include "numerics/internal.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -167,6 +168,58 @@ void ga_cli_free_list(char **v)
     free(v);
 }
 
+void ga_cli_err(FILE *err, const char *fmt, ...)
+{
+    char buf[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    size_t n = strlen(buf);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)buf[i];
+        unsigned char c1 = i + 1 < n ? (unsigned char)buf[i + 1] : 0;
+        if (c == '\n' && i + 1 == n)
+            fputc('\n', err);
+        else if (c < 0x20 || c == 0x7f)
+            fprintf(err, "\\x%02x", c);
+        else if (c == 0xc2 && c1 >= 0x80 && c1 <= 0x9f) { /* C1 control in UTF-8 */
+            fprintf(err, "\\u%04x", c1);
+            i++;
+        } else
+            fputc(c, err);
+    }
+}
+
+int ga_cli_take_multi(int argc, char **argv, const char *name, const char **vals, size_t max,
+                      size_t *n, const char *cmd, FILE *err)
+{
+    size_t ln = strlen(name);
+    int k = 0;
+    *n = 0;
+    for (int i = 0; i < argc; i++) {
+        const char *v = NULL;
+        if (!strcmp(argv[i], name)) {
+            if (i + 1 >= argc) {
+                ga_cli_err(err, "gaussaudit %s: option %s needs a value\n", cmd, name);
+                return -1;
+            }
+            v = argv[++i];
+        } else if (!strncmp(argv[i], name, ln) && argv[i][ln] == '=') {
+            v = argv[i] + ln + 1;
+        } else {
+            argv[k++] = argv[i];
+            continue;
+        }
+        if (*n >= max) {
+            ga_cli_err(err, "gaussaudit %s: at most %zu %s options\n", cmd, max, name);
+            return -1;
+        }
+        vals[(*n)++] = v;
+    }
+    return k;
+}
+
 int ga_cli_options(int argc, char **argv, ga_cli_opt *opts, const char **positional,
                    const char *cmd, FILE *out, FILE *err, const char *usage)
 {
@@ -183,7 +236,7 @@ int ga_cli_options(int argc, char **argv, ga_cli_opt *opts, const char **positio
                 npos++;
                 continue;
             }
-            fprintf(err, "gaussaudit %s: unexpected argument '%s' (see gaussaudit %s --help)\n",
+            ga_cli_err(err, "gaussaudit %s: unexpected argument '%s' (see gaussaudit %s --help)\n",
                     cmd, a, cmd);
             return -1;
         }
@@ -198,7 +251,7 @@ int ga_cli_options(int argc, char **argv, ga_cli_opt *opts, const char **positio
             }
         }
         if (!o) {
-            fprintf(err, "gaussaudit %s: unknown argument '%s' (see gaussaudit %s --help)\n",
+            ga_cli_err(err, "gaussaudit %s: unknown argument '%s' (see gaussaudit %s --help)\n",
                     cmd, a, cmd);
             return -1;
         }
@@ -208,7 +261,7 @@ int ga_cli_options(int argc, char **argv, ga_cli_opt *opts, const char **positio
         }
         if (!val) {
             if (i + 1 >= argc) {
-                fprintf(err, "gaussaudit %s: option %s needs a value\n", cmd, o->name);
+                ga_cli_err(err, "gaussaudit %s: option %s needs a value\n", cmd, o->name);
                 return -1;
             }
             val = argv[++i];
@@ -261,11 +314,11 @@ static int cmd_cdf(int argc, char **argv, FILE *out, FILE *err)
         goto cleanup;
     }
     if (!sw && !ssig) {
-        fprintf(err, "gaussaudit cdf: --weights (or --sigma) is required\n");
+        ga_cli_err(err, "gaussaudit cdf: --weights (or --sigma) is required\n");
         goto cleanup;
     }
     if (!sat) {
-        fprintf(err, "gaussaudit cdf: --at X is required\n");
+        ga_cli_err(err, "gaussaudit cdf: --at X is required\n");
         goto cleanup;
     }
     int json = 0;
@@ -273,7 +326,7 @@ static int cmd_cdf(int argc, char **argv, FILE *out, FILE *err)
         if (!strcmp(sfmt, "json"))
             json = 1;
         else if (strcmp(sfmt, "text")) {
-            fprintf(err, "gaussaudit cdf: --format must be text or json (got '%s')\n", sfmt);
+            ga_cli_err(err, "gaussaudit cdf: --format must be text or json (got '%s')\n", sfmt);
             goto cleanup;
         }
     }
@@ -290,7 +343,7 @@ static int cmd_cdf(int argc, char **argv, FILE *out, FILE *err)
         if (o.method == GA_METHOD_ARB)
             certified = 1;
         else if (certified) {
-            fprintf(err, "gaussaudit cdf: --certified uses method arb, not '%s'\n", smeth);
+            ga_cli_err(err, "gaussaudit cdf: --certified uses method arb, not '%s'\n", smeth);
             goto cleanup;
         }
     }
@@ -300,92 +353,92 @@ static int cmd_cdf(int argc, char **argv, FILE *out, FILE *err)
         char *end;
         long d = strtol(sdig, &end, 10);
         if (*end || end == sdig || d < 1 || d > 300) {
-            fprintf(err, "gaussaudit cdf: --digits must be an integer from 1 to 300 (got '%s')\n",
+            ga_cli_err(err, "gaussaudit cdf: --digits must be an integer from 1 to 300 (got '%s')\n",
                     sdig);
             rc = EX_DATAERR;
             goto cleanup;
         }
         if (!certified) {
-            fprintf(err, "gaussaudit cdf: --digits applies to --certified only\n");
+            ga_cli_err(err, "gaussaudit cdf: --digits applies to --certified only\n");
             goto cleanup;
         }
         co.digits = (int)d;
     }
     rc = EX_DATAERR;
     if (seps && (ga_cli_parse_double(&o.epsrel, seps) || !(o.epsrel > 0) || o.epsrel >= 1)) {
-        fprintf(err, "gaussaudit cdf: --epsrel must be a number in (0, 1) (got '%s')\n", seps);
+        ga_cli_err(err, "gaussaudit cdf: --epsrel must be a number in (0, 1) (got '%s')\n", seps);
         goto cleanup;
     }
     long nw = 0, bad = 0, nd, nn, nx;
     if (sw && (nw = ga_cli_parse_list(&w, sw, &bad)) < 0) {
-        fprintf(err, "gaussaudit cdf: --weights: item %ld is not a finite number in '%s'\n",
+        ga_cli_err(err, "gaussaudit cdf: --weights: item %ld is not a finite number in '%s'\n",
                 bad + 1, sw);
         goto cleanup;
     }
     if (sdof) {
         if ((nd = ga_cli_parse_list(&dof, sdof, &bad)) < 0) {
-            fprintf(err, "gaussaudit cdf: --dof: item %ld is not a finite number in '%s'\n",
+            ga_cli_err(err, "gaussaudit cdf: --dof: item %ld is not a finite number in '%s'\n",
                     bad + 1, sdof);
             goto cleanup;
         }
         if (nd != nw) {
-            fprintf(err, "gaussaudit cdf: --dof has %ld items but --weights has %ld\n", nd, nw);
+            ga_cli_err(err, "gaussaudit cdf: --dof has %ld items but --weights has %ld\n", nd, nw);
             goto cleanup;
         }
     }
     if (snc) {
         if ((nn = ga_cli_parse_list(&nc, snc, &bad)) < 0) {
-            fprintf(err, "gaussaudit cdf: --nc: item %ld is not a finite number in '%s'\n",
+            ga_cli_err(err, "gaussaudit cdf: --nc: item %ld is not a finite number in '%s'\n",
                     bad + 1, snc);
             goto cleanup;
         }
         if (nn != nw) {
-            fprintf(err, "gaussaudit cdf: --nc has %ld items but --weights has %ld\n", nn, nw);
+            ga_cli_err(err, "gaussaudit cdf: --nc has %ld items but --weights has %ld\n", nn, nw);
             goto cleanup;
         }
     }
     double sigma = 0, offset = 0;
     if (ssig && ga_cli_parse_double(&sigma, ssig)) {
-        fprintf(err, "gaussaudit cdf: --sigma: '%s' is not a finite number\n", ssig);
+        ga_cli_err(err, "gaussaudit cdf: --sigma: '%s' is not a finite number\n", ssig);
         goto cleanup;
     }
     if (soff && ga_cli_parse_double(&offset, soff)) {
-        fprintf(err, "gaussaudit cdf: --offset: '%s' is not a finite number\n", soff);
+        ga_cli_err(err, "gaussaudit cdf: --offset: '%s' is not a finite number\n", soff);
         goto cleanup;
     }
     if ((nx = ga_cli_parse_list(&xs, sat, &bad)) < 0) {
-        fprintf(err, "gaussaudit cdf: --at: item %ld is not a finite number in '%s'\n",
+        ga_cli_err(err, "gaussaudit cdf: --at: item %ld is not a finite number in '%s'\n",
                 bad + 1, sat);
         goto cleanup;
     }
     /* domain checks here so that messages name the option as typed */
     for (long j = 0; j < nw; j++) {
         if (dof && !(dof[j] > 0 && dof[j] <= GA_GCHISQ_MAX_DOF)) {
-            fprintf(err, "gaussaudit cdf: --dof: item %ld must be > 0 and at most %g (got %.17g)\n",
+            ga_cli_err(err, "gaussaudit cdf: --dof: item %ld must be > 0 and at most %g (got %.17g)\n",
                     j + 1, GA_GCHISQ_MAX_DOF, dof[j]);
             goto cleanup;
         }
         if (nc && !(nc[j] >= 0)) {
-            fprintf(err, "gaussaudit cdf: --nc: item %ld must be >= 0 (got %.17g)\n", j + 1,
+            ga_cli_err(err, "gaussaudit cdf: --nc: item %ld must be >= 0 (got %.17g)\n", j + 1,
                     nc[j]);
             goto cleanup;
         }
     }
     if (sigma < 0) {
-        fprintf(err, "gaussaudit cdf: --sigma must be >= 0 (got %.17g)\n", sigma);
+        ga_cli_err(err, "gaussaudit cdf: --sigma must be >= 0 (got %.17g)\n", sigma);
         goto cleanup;
     }
     q = ga_gchisq_alloc((size_t)nw);
     work = ga_gchisq_work_alloc();
     if (!q || !work) {
-        fprintf(err, "gaussaudit cdf: out of memory\n");
+        ga_cli_err(err, "gaussaudit cdf: out of memory\n");
         rc = EX_SOFTWARE;
         goto cleanup;
     }
     char msg[256];
     if (ga_gchisq_set_classical(q, (size_t)nw, w, dof, nc, sigma, offset, msg, sizeof msg)) {
         /* name the argument as the user typed it */
-        fprintf(err, "gaussaudit cdf: %s\n", msg);
+        ga_cli_err(err, "gaussaudit cdf: %s\n", msg);
         goto cleanup;
     }
     if (certified) {
@@ -402,7 +455,7 @@ static int cmd_cdf(int argc, char **argv, FILE *out, FILE *err)
         if (ga_gchisq_exact_set_classical(qe, (size_t)nw, (const char *const *)lw,
                                           (const char *const *)ld, (const char *const *)ln,
                                           ssig, soff, msg, sizeof msg)) {
-            fprintf(err, "gaussaudit cdf: %s\n", msg);
+            ga_cli_err(err, "gaussaudit cdf: %s\n", msg);
             goto cleanup;
         }
         if (json && nx > 1)
@@ -411,12 +464,12 @@ static int cmd_cdf(int argc, char **argv, FILE *out, FILE *err)
             ga_gchisq_cert c;
             int st = ga_gchisq_prob_cert(&c, qe, lx[i], &co);
             if (st != GA_OK && st != GA_EPREC) {
-                fprintf(err, "gaussaudit cdf: at x = %s: %s\n", lx[i], ga_strerror(st));
+                ga_cli_err(err, "gaussaudit cdf: at x = %s: %s\n", lx[i], ga_strerror(st));
                 rc = st == GA_ENOMEM ? EX_SOFTWARE : EX_DATAERR;
                 goto cleanup;
             }
             if (st != GA_OK)
-                fprintf(err, "gaussaudit cdf: warning at x = %s: %s\n", lx[i], ga_strerror(st));
+                ga_cli_err(err, "gaussaudit cdf: warning at x = %s: %s\n", lx[i], ga_strerror(st));
             if (json)
                 fprintf(out,
                         "%s{\"x\": %s, \"cdf\": {\"lo\": %s, \"hi\": %s}, \"sf\": {\"lo\": %s, "
@@ -441,18 +494,18 @@ static int cmd_cdf(int argc, char **argv, FILE *out, FILE *err)
         ga_gchisq_prob p;
         int st = ga_gchisq_prob_eval(&p, q, xs[i], &o, work);
         if (st == GA_EINVAL || st == GA_ENOMEM || (st == GA_EDOM && p.method == GA_METHOD_AUTO)) {
-            fprintf(err, "gaussaudit cdf: at x = %.17g: %s\n", xs[i], ga_strerror(st));
+            ga_cli_err(err, "gaussaudit cdf: at x = %.17g: %s\n", xs[i], ga_strerror(st));
             rc = st == GA_ENOMEM ? EX_SOFTWARE : EX_DATAERR;
             goto cleanup;
         }
         if (st == GA_EDOM) { /* the user chose a method that cannot do this form */
-            fprintf(err, "gaussaudit cdf: method '%s' does not apply to this form (%s)\n",
+            ga_cli_err(err, "gaussaudit cdf: method '%s' does not apply to this form (%s)\n",
                     ga_method_name(o.method), ga_strerror(st));
             rc = EX_USAGE;
             goto cleanup;
         }
         if (st != GA_OK)
-            fprintf(err, "gaussaudit cdf: warning at x = %.17g: %s\n", xs[i], ga_strerror(st));
+            ga_cli_err(err, "gaussaudit cdf: warning at x = %.17g: %s\n", xs[i], ga_strerror(st));
         if (json) {
             fprintf(out,
                     "%s{\"x\": %.17g, \"cdf\": {\"value\": %.17g, \"err\": %.17g}, "
@@ -477,7 +530,7 @@ static int cmd_cdf(int argc, char **argv, FILE *out, FILE *err)
     rc = ferror(out) ? EX_IOERR : EX_OK;
     goto cleanup;
 nomem:
-    fprintf(err, "gaussaudit cdf: out of memory\n");
+    ga_cli_err(err, "gaussaudit cdf: out of memory\n");
     rc = EX_SOFTWARE;
 cleanup:
     ga_cli_free_list(lw);
@@ -521,6 +574,6 @@ int ga_cli_main(int argc, char **argv, FILE *out, FILE *err)
         return ga_cmd_epsilon(argc - 2, argv + 2, out, err);
     if (!strcmp(cmd, "rdp"))
         return ga_cmd_rdp(argc - 2, argv + 2, out, err);
-    fprintf(err, "gaussaudit: unknown command '%s' (see gaussaudit help)\n", cmd);
+    ga_cli_err(err, "gaussaudit: unknown command '%s' (see gaussaudit help)\n", cmd);
     return EX_USAGE;
 }

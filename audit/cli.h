@@ -19,6 +19,17 @@ typedef struct {
 int ga_cli_options(int argc, char **argv, ga_cli_opt *opts, const char **positional,
                    const char *cmd, FILE *out, FILE *err, const char *usage);
 
+/* fprintf to err with every control character of the formatted text (terminal escape
+ * sequences, C1 controls, embedded newlines from a spec) shown as \xNN: messages quote spec
+ * names, paths and tokens, which are untrusted. A final newline is kept. */
+void ga_cli_err(FILE *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Remove every "NAME DIR" and "NAME=DIR" of a repeatable option from argv (compacting it),
+ * collecting at most max values into vals. Returns the new argc, or -1 after printing a usage
+ * error (a missing value, more than max). */
+int ga_cli_take_multi(int argc, char **argv, const char *name, const char **vals, size_t max,
+                      size_t *n, const char *cmd, FILE *err);
+
 /* Commands on specs (audit/commands.c). */
 int ga_cmd_delta(int argc, char **argv, FILE *out, FILE *err);
 int ga_cmd_epsilon(int argc, char **argv, FILE *out, FILE *err);

@@ -33,13 +33,14 @@ static void loaded_clear(loaded_t *l)
 }
 
 /* Load and reduce; returns an exit status (0 on success) after printing the error. */
-static int load_spec(loaded_t *l, const char *path, const char *cmd, FILE *err)
+static int load_spec(loaded_t *l, const char *path, const char *cmd, const ga_spec_opts *so,
+                     FILE *err)
 {
     char msg[1024];
     memset(l, 0, sizeof *l);
-    int st = ga_spec_load(&l->spec, path, msg, sizeof msg);
+    int st = ga_spec_load_opts(&l->spec, path, so, msg, sizeof msg);
     if (st) {
-        fprintf(err, "gaussaudit %s: %s\n", cmd, msg);
+        ga_cli_err(err, "gaussaudit %s: %s\n", cmd, msg);
         return st == GA_EIO ? EX_NOINPUT : st == GA_ENOMEM ? EX_SOFTWARE : EX_DATAERR;
     }
     l->pairs = calloc(l->spec.npairs, sizeof *l->pairs);
@@ -51,7 +52,7 @@ static int load_spec(loaded_t *l, const char *path, const char *cmd, FILE *err)
         ga_spec_pair_input(&in, &l->spec.pairs[i], labels);
         st = ga_pair_reduce(&l->pairs[i], &in, msg, sizeof msg);
         if (st) {
-            fprintf(err, "gaussaudit %s: %s: %s\n", cmd, path, msg);
+            ga_cli_err(err, "gaussaudit %s: %s: %s\n", cmd, path, msg);
             return st == GA_ENOMEM ? EX_SOFTWARE : EX_DATAERR;
         }
         l->n = i + 1;
@@ -92,7 +93,7 @@ static int parse_format(const char *f, const char *cmd, FILE *err)
         return 0;
     if (!strcmp(f, "json"))
         return 1;
-    fprintf(err, "gaussaudit %s: --format must be text or json (got '%s')\n", cmd, f);
+    ga_cli_err(err, "gaussaudit %s: --format must be text or json (got '%s')\n", cmd, f);
     return -1;
 }
 
@@ -113,13 +114,13 @@ static int cert_options(ga_cert_opts *co, int certified, const char *sdig, const
     if (!sdig)
         return 0;
     if (!certified) {
-        fprintf(err, "gaussaudit %s: --digits applies to --certified only\n", cmd);
+        ga_cli_err(err, "gaussaudit %s: --digits applies to --certified only\n", cmd);
         return -1;
     }
     char *end;
     long d = strtol(sdig, &end, 10);
     if (*end || end == sdig || d < 1 || d > 300) {
-        fprintf(err, "gaussaudit %s: --digits must be an integer from 1 to 300 (got '%s')\n",
+        ga_cli_err(err, "gaussaudit %s: --digits must be an integer from 1 to 300 (got '%s')\n",
                 cmd, sdig);
         return -1;
     }
@@ -136,10 +137,11 @@ static ga_pair_text pair_text(const ga_spec_pair *p)
 /* ------------------------------------------------------------ delta */
 
 /* delta --profile: N-point profile per pair on the pair's own grid */
-static int profile_cmd(const char *spec, size_t np, int json, FILE *out, FILE *err)
+static int profile_cmd(const char *spec, const ga_spec_opts *so, size_t np, int json, FILE *out,
+                       FILE *err)
 {
     loaded_t l;
-    int rc = load_spec(&l, spec, "delta", err);
+    int rc = load_spec(&l, spec, "delta", so, err);
     ga_gchisq_work *w = ga_gchisq_work_alloc();
     double *eps = malloc(np * sizeof *eps);
     if (!rc && (!w || !eps))
@@ -217,6 +219,11 @@ static const char *usage_delta =
 
 int ga_cmd_delta(int argc, char **argv, FILE *out, FILE *err)
 {
+    const char *allow[GA_SPEC_MAX_ALLOW];
+    ga_spec_opts so = {.allow_paths = allow};
+    if ((argc = ga_cli_take_multi(argc, argv, "--allow-path", allow, GA_SPEC_MAX_ALLOW,
+                                  &so.nallow, "delta", err)) < 0)
+        return EX_USAGE;
     const char *spec = NULL, *seps = NULL, *smeth = NULL, *sfmt = NULL, *sdig = NULL,
                *sprof = NULL;
     int certified = 0;
@@ -237,7 +244,7 @@ int ga_cmd_delta(int argc, char **argv, FILE *out, FILE *err)
     if ((json = parse_format(sfmt, "delta", err)) < 0)
         return EX_USAGE;
     if (!spec || (!seps == !sprof)) {
-        fprintf(err, "gaussaudit delta: %s (see gaussaudit delta --help)\n",
+        ga_cli_err(err, "gaussaudit delta: %s (see gaussaudit delta --help)\n",
                 !spec ? "SPEC.yaml is required"
                       : "give exactly one of --epsilon E and --profile N");
         return EX_USAGE;
@@ -246,14 +253,14 @@ int ga_cmd_delta(int argc, char **argv, FILE *out, FILE *err)
         char *end;
         long np = strtol(sprof, &end, 10);
         if (*end || np < 2 || np > 100000) {
-            fprintf(err, "gaussaudit delta: --profile N needs 2 <= N <= 100000 (got '%s')\n", sprof);
+            ga_cli_err(err, "gaussaudit delta: --profile N needs 2 <= N <= 100000 (got '%s')\n", sprof);
             return EX_DATAERR;
         }
         if (certified) {
-            fprintf(err, "gaussaudit delta: --profile is an estimate; use --epsilon for certified values\n");
+            ga_cli_err(err, "gaussaudit delta: --profile is an estimate; use --epsilon for certified values\n");
             return EX_USAGE;
         }
-        return profile_cmd(spec, (size_t)np, json, out, err);
+        return profile_cmd(spec, &so, (size_t)np, json, out, err);
     }
     int method = GA_DELTA_AUTO;
     if (smeth) {
@@ -262,7 +269,7 @@ int ga_cmd_delta(int argc, char **argv, FILE *out, FILE *err)
         else if (!strcmp(smeth, "tails"))
             method = GA_DELTA_TAILS;
         else if (strcmp(smeth, "auto")) {
-            fprintf(err, "gaussaudit delta: --method must be auto, direct or tails (got '%s')\n",
+            ga_cli_err(err, "gaussaudit delta: --method must be auto, direct or tails (got '%s')\n",
                     smeth);
             return EX_USAGE;
         }
@@ -273,7 +280,7 @@ int ga_cmd_delta(int argc, char **argv, FILE *out, FILE *err)
     double *eps = NULL;
     long bad, ne = ga_cli_parse_list(&eps, seps, &bad);
     if (ne < 0) {
-        fprintf(err, "gaussaudit delta: --epsilon: item %ld is not a finite number in '%s'\n",
+        ga_cli_err(err, "gaussaudit delta: --epsilon: item %ld is not a finite number in '%s'\n",
                 bad + 1, seps);
         return EX_DATAERR;
     }
@@ -284,7 +291,7 @@ int ga_cmd_delta(int argc, char **argv, FILE *out, FILE *err)
         return EX_SOFTWARE;
     }
     loaded_t l;
-    int rc = load_spec(&l, spec, "delta", err);
+    int rc = load_spec(&l, spec, "delta", &so, err);
     ga_gchisq_work *w = ga_gchisq_work_alloc();
     if (!rc && !w)
         rc = EX_SOFTWARE;
@@ -311,7 +318,7 @@ int ga_cmd_delta(int argc, char **argv, FILE *out, FILE *err)
                 ga_pair_text txt = pair_text(&l.spec.pairs[i]);
                 int st = ga_pair_delta_cert(&C, l.pairs[i], &in, &txt, etxt[k], &co);
                 if (st != GA_OK && st != GA_EPREC) {
-                    fprintf(err, "gaussaudit delta: %s at eps = %s: certified mode: %s\n",
+                    ga_cli_err(err, "gaussaudit delta: %s at eps = %s: certified mode: %s\n",
                             l.spec.pairs[i].name, etxt[k],
                             st == GA_EDOM ? "not available for singular covariances with a "
                                             "common support"
@@ -320,7 +327,7 @@ int ga_cmd_delta(int argc, char **argv, FILE *out, FILE *err)
                     goto cleanup;
                 }
                 if (st == GA_EPREC && !warned++)
-                    fprintf(err, "gaussaudit delta: warning: %s\n", ga_strerror(st));
+                    ga_cli_err(err, "gaussaudit delta: warning: %s\n", ga_strerror(st));
                 if (json) {
                     fprintf(out, "%s{\"name\": ", first ? "" : ", ");
                     ga_json_str(out, l.spec.pairs[i].name);
@@ -341,13 +348,13 @@ int ga_cmd_delta(int argc, char **argv, FILE *out, FILE *err)
             ga_delta D;
             int st = ga_pair_delta(&D, l.pairs[i], eps[k], method, NULL, w);
             if (st && st != GA_ETOL) {
-                fprintf(err, "gaussaudit delta: %s at eps = %g: %s\n", l.spec.pairs[i].name,
+                ga_cli_err(err, "gaussaudit delta: %s at eps = %g: %s\n", l.spec.pairs[i].name,
                         eps[k], ga_strerror(st));
                 rc = EX_SOFTWARE;
                 goto cleanup;
             }
             if (st == GA_ETOL && !warned++)
-                fprintf(err, "gaussaudit delta: warning: %s (see the error estimates)\n",
+                ga_cli_err(err, "gaussaudit delta: warning: %s (see the error estimates)\n",
                         ga_strerror(st));
             int sup = ga_pair_support(l.pairs[i]);
             if (json) {
@@ -406,6 +413,11 @@ static const char *usage_epsilon =
 
 int ga_cmd_epsilon(int argc, char **argv, FILE *out, FILE *err)
 {
+    const char *allow[GA_SPEC_MAX_ALLOW];
+    ga_spec_opts so = {.allow_paths = allow};
+    if ((argc = ga_cli_take_multi(argc, argv, "--allow-path", allow, GA_SPEC_MAX_ALLOW,
+                                  &so.nallow, "epsilon", err)) < 0)
+        return EX_USAGE;
     const char *spec = NULL, *sdel = NULL, *sfmt = NULL;
     int certified = 0;
     ga_cli_opt opts[] = {{"--delta", &sdel, NULL}, {"--format", &sfmt, NULL},
@@ -414,7 +426,7 @@ int ga_cmd_epsilon(int argc, char **argv, FILE *out, FILE *err)
     if (pr)
         return pr > 0 ? EX_OK : EX_USAGE;
     if (!spec || !sdel) {
-        fprintf(err, "gaussaudit epsilon: %s is required (see gaussaudit epsilon --help)\n",
+        ga_cli_err(err, "gaussaudit epsilon: %s is required (see gaussaudit epsilon --help)\n",
                 !spec ? "SPEC.yaml" : "--delta D");
         return EX_USAGE;
     }
@@ -423,11 +435,11 @@ int ga_cmd_epsilon(int argc, char **argv, FILE *out, FILE *err)
         return EX_USAGE;
     double delta;
     if (ga_cli_parse_double(&delta, sdel) || !(delta > 0 && delta < 1)) {
-        fprintf(err, "gaussaudit epsilon: --delta must be a number in (0, 1) (got '%s')\n", sdel);
+        ga_cli_err(err, "gaussaudit epsilon: --delta must be a number in (0, 1) (got '%s')\n", sdel);
         return EX_DATAERR;
     }
     loaded_t l;
-    int rc = load_spec(&l, spec, "epsilon", err);
+    int rc = load_spec(&l, spec, "epsilon", &so, err);
     ga_gchisq_work *w = ga_gchisq_work_alloc();
     if (!rc && !w)
         rc = EX_SOFTWARE;
@@ -454,7 +466,7 @@ int ga_cmd_epsilon(int argc, char **argv, FILE *out, FILE *err)
         ga_pair_text txt = pair_text(&l.spec.pairs[i]);
         int st = ga_pair_epsilon_cert(&iv, &dir, l.pairs[i], &in, &txt, sdel, NULL);
         if (st != GA_OK && st != GA_EDOM) {
-            fprintf(err, "gaussaudit epsilon: %s: certified mode: %s\n", l.spec.pairs[i].name,
+            ga_cli_err(err, "gaussaudit epsilon: %s: certified mode: %s\n", l.spec.pairs[i].name,
                     ga_strerror(st));
             rc = EX_SOFTWARE;
             goto cleanup;
@@ -495,7 +507,7 @@ int ga_cmd_epsilon(int argc, char **argv, FILE *out, FILE *err)
         int dir;
         int st = ga_pair_epsilon(&e, &dir, l.pairs[i], delta, NULL, w);
         if (st && st != GA_ETOL && st != GA_EDOM) {
-            fprintf(err, "gaussaudit epsilon: %s: %s\n", l.spec.pairs[i].name, ga_strerror(st));
+            ga_cli_err(err, "gaussaudit epsilon: %s: %s\n", l.spec.pairs[i].name, ga_strerror(st));
             rc = EX_SOFTWARE;
             goto cleanup;
         }
@@ -555,13 +567,18 @@ static const char *usage_rdp =
 
 int ga_cmd_rdp(int argc, char **argv, FILE *out, FILE *err)
 {
+    const char *allow[GA_SPEC_MAX_ALLOW];
+    ga_spec_opts so = {.allow_paths = allow};
+    if ((argc = ga_cli_take_multi(argc, argv, "--allow-path", allow, GA_SPEC_MAX_ALLOW,
+                                  &so.nallow, "rdp", err)) < 0)
+        return EX_USAGE;
     const char *spec = NULL, *sal = NULL, *sfmt = NULL;
     ga_cli_opt opts[] = {{"--alpha", &sal, NULL}, {"--format", &sfmt, NULL}, {NULL, NULL, NULL}};
     int pr = ga_cli_options(argc, argv, opts, &spec, "rdp", out, err, usage_rdp);
     if (pr)
         return pr > 0 ? EX_OK : EX_USAGE;
     if (!spec || !sal) {
-        fprintf(err, "gaussaudit rdp: %s is required (see gaussaudit rdp --help)\n",
+        ga_cli_err(err, "gaussaudit rdp: %s is required (see gaussaudit rdp --help)\n",
                 !spec ? "SPEC.yaml" : "--alpha A");
         return EX_USAGE;
     }
@@ -571,19 +588,19 @@ int ga_cmd_rdp(int argc, char **argv, FILE *out, FILE *err)
     double *al = NULL;
     long bad, na = ga_cli_parse_list(&al, sal, &bad);
     if (na < 0) {
-        fprintf(err, "gaussaudit rdp: --alpha: item %ld is not a finite number in '%s'\n",
+        ga_cli_err(err, "gaussaudit rdp: --alpha: item %ld is not a finite number in '%s'\n",
                 bad + 1, sal);
         return EX_DATAERR;
     }
     for (long k = 0; k < na; k++)
         if (!(al[k] > 1)) {
-            fprintf(err, "gaussaudit rdp: --alpha: item %ld must be > 1 (got %g)\n", k + 1,
+            ga_cli_err(err, "gaussaudit rdp: --alpha: item %ld must be > 1 (got %g)\n", k + 1,
                     al[k]);
             free(al);
             return EX_DATAERR;
         }
     loaded_t l;
-    int rc = load_spec(&l, spec, "rdp", err);
+    int rc = load_spec(&l, spec, "rdp", &so, err);
     if (rc)
         goto cleanup;
     if (json) {
@@ -656,6 +673,11 @@ static const char *usage_audit =
 
 int ga_cmd_audit(int argc, char **argv, FILE *out, FILE *err)
 {
+    const char *allow[GA_SPEC_MAX_ALLOW];
+    ga_spec_opts so = {.allow_paths = allow};
+    if ((argc = ga_cli_take_multi(argc, argv, "--allow-path", allow, GA_SPEC_MAX_ALLOW,
+                                  &so.nallow, "audit", err)) < 0)
+        return EX_USAGE;
     const char *spec = NULL, *sfmt = NULL, *sout = NULL, *stime = NULL;
     int certified = 0, quiet = 0;
     ga_cli_opt opts[] = {{"--format", &sfmt, NULL}, {"-o", &sout, NULL}, {"--output", &sout, NULL},
@@ -672,7 +694,7 @@ int ga_cmd_audit(int argc, char **argv, FILE *out, FILE *err)
     if (pr)
         return pr > 0 ? EX_OK : EX_USAGE;
     if (!spec) {
-        fprintf(err, "gaussaudit audit: SPEC.yaml is required (see gaussaudit audit --help)\n");
+        ga_cli_err(err, "gaussaudit audit: SPEC.yaml is required (see gaussaudit audit --help)\n");
         return EX_USAGE;
     }
     int fmt = 0;
@@ -683,29 +705,30 @@ int ga_cmd_audit(int argc, char **argv, FILE *out, FILE *err)
             if (!strcmp(sfmt, f[i]))
                 fmt = i;
         if (fmt < 0) {
-            fprintf(err, "gaussaudit audit: --format must be md, html, json or junit (got '%s')\n", sfmt);
+            ga_cli_err(err, "gaussaudit audit: --format must be md, html, json or junit (got '%s')\n", sfmt);
             return EX_USAGE;
         }
     }
     double timeout = 0;
     if (stime && (ga_cli_parse_double(&timeout, stime) || !(timeout > 0))) {
-        fprintf(err, "gaussaudit audit: --timeout must be a number of seconds > 0 (got '%s')\n", stime);
+        ga_cli_err(err, "gaussaudit audit: --timeout must be a number of seconds > 0 (got '%s')\n", stime);
         return EX_DATAERR;
     }
     ga_audit a;
-    ga_audit_opts o = {certified, quiet, NULL, timeout};
+    ga_audit_opts o = {.certified = certified, .quiet = quiet, .timeout = timeout,
+                       .allow_paths = allow, .nallow = so.nallow};
     if (!quiet && isatty(fileno(err)))
         o.progress = err;
     char msg[1024];
     int st = ga_audit_run(&a, spec, &o, msg, sizeof msg);
     if (st) {
-        fprintf(err, "gaussaudit audit: %s\n", msg);
+        ga_cli_err(err, "gaussaudit audit: %s\n", msg);
         ga_audit_clear(&a);
         return st == GA_EIO ? EX_NOINPUT : st == GA_ENOMEM ? EX_SOFTWARE : EX_DATAERR;
     }
     FILE *f = out;
     if (sout && !(f = fopen(sout, "w"))) {
-        fprintf(err, "gaussaudit audit: cannot write '%s'\n", sout);
+        ga_cli_err(err, "gaussaudit audit: cannot write '%s'\n", sout);
         ga_audit_clear(&a);
         return EX_IOERR;
     }
@@ -716,7 +739,7 @@ int ga_cmd_audit(int argc, char **argv, FILE *out, FILE *err)
     int rc = wr ? EX_IOERR
                 : a.overall == GA_VERDICT_VIOLATION ? 1 : a.overall == GA_VERDICT_INCONCLUSIVE ? 2 : 0;
     if (!quiet)
-        fprintf(err, "gaussaudit audit: %s: %s\n", a.spec.name, ga_verdict_name(a.overall));
+        ga_cli_err(err, "gaussaudit audit: %s: %s\n", a.spec.name, ga_verdict_name(a.overall));
     ga_audit_clear(&a);
     return rc;
 }

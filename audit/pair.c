@@ -371,7 +371,44 @@ int ga_pair_reduce(ga_pair **out, const ga_pair_input *in, char *msg, size_t msg
             mnorm = fmax(mnorm, fabs(in->mu_x[i]) + fabs(in->mu_y[i]));
         }
     }
-    double mtol = 64.0 * d * DBL_EPSILON * (mnorm + sqrt(scale));
+    /* The mean test is relative to the means alone: rounding in mu_x - mu_y and in its
+     * projection is a few ulps of |mu_x| + |mu_y| (a covariance-based floor would swallow a
+     * genuine shift of 1e-20 where both laws have zero variance). Exact zero rows come
+     * first: a coordinate with an exactly zero row in both covariances and a nonzero mean
+     * difference separates the supports exactly, whatever the tolerance. */
+    double mtol = 64.0 * d * DBL_EPSILON * mnorm;
+    size_t exact_i = d;
+    for (size_t i = 0; i < d && exact_i == d; i++) {
+        if (dmu[i] == 0)
+            continue;
+        int zero = 1;
+        for (size_t j = 0; j < d && zero; j++)
+            zero = sx[i * d + j] == 0 && sy[i * d + j] == 0;
+        if (zero)
+            exact_i = i;
+    }
+    /* a rigorous reason for different supports, on the exact inputs: a coordinate where one
+     * law is a point mass (zero row) and the other is not, or both are point masses at
+     * different places */
+    for (size_t i = 0; i < d && !p->support_exact; i++) {
+        int zx = 1, zy = 1;
+        for (size_t j = 0; j < d; j++) {
+            zx &= sx[i * d + j] == 0;
+            zy &= sy[i * d + j] == 0;
+        }
+        p->support_exact = (zx != zy) || (zx && zy && dmu[i] != 0);
+    }
+    if (exact_i < d && same) {
+        p->support = GA_SUPPORT_DIFFER;
+        snprintf(p->reason, sizeof p->reason,
+                 "the supports differ: both covariances have an exactly zero row %zu but the "
+                 "means differ there (mu_x - mu_y = %.17g), so each law puts all its mass where "
+                 "the other has none: delta = 1 in both directions for every eps (exact, no "
+                 "tolerance involved)", exact_i, dmu[exact_i]);
+        p->k = 0;
+        rc = GA_OK;
+        goto cleanup;
+    }
     if (!same || resid > tol || mres > mtol) {
         p->support = GA_SUPPORT_DIFFER;
         if (!same)
@@ -389,6 +426,11 @@ int ga_pair_reduce(ga_pair **out, const ga_pair_input *in, char *msg, size_t msg
                      "the supports differ: mu_x - mu_y leaves the common range of the "
                      "covariances (residual %.3g > tolerance %.3g): delta = 1 in both "
                      "directions for every eps", mres, mtol);
+        if (!p->support_exact) {
+            size_t l = strlen(p->reason);
+            snprintf(p->reason + l, sizeof p->reason - l, " (a tolerance decided this: not "
+                     "certifiable)");
+        }
         p->k = 0;
         rc = GA_OK;
         goto cleanup;
@@ -418,8 +460,10 @@ int ga_pair_reduce(ga_pair **out, const ga_pair_input *in, char *msg, size_t msg
         }
     p->support = GA_SUPPORT_COMMON;
     snprintf(p->reason, sizeof p->reason,
-             "singular covariances with a common support of dimension %zu of %zu (rank "
-             "tolerance %.3g): the pair is audited on that subspace", k, d, tol);
+             "singular covariances with a common support of dimension %zu of %zu (a tolerance "
+             "decided it: rank tolerance %.3g, range residual %.3g, mean residual %.3g <= %.3g "
+             "treated as zero): the pair is audited on that subspace", k, d, tol, resid, mres,
+             mtol);
     rc = reduce_pd(p, sxk, ry, rm, k, msg, msglen);
     free(t2);
     free(sxk);

@@ -284,6 +284,10 @@ int ga_pair_delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_input
     if (arb_set_str(e, eps, PARSE_PREC) != 0 || !arb_is_finite(e))
         goto cleanup;
     double epsd = arf_get_d(arb_midref(e), ARF_RND_NEAR);
+    if (p->support == GA_SUPPORT_DIFFER && !p->support_exact) {
+        rc = GA_EDOM; /* a rank tolerance decided the supports: no certificate */
+        goto cleanup;
+    }
     if (p->support == GA_SUPPORT_DIFFER) {
         arb_one(xy);
         arb_one(yx);

@@ -10,7 +10,8 @@ struct ga_pair {
     size_t d, k;      /* input and reduced dimension */
     double r;         /* columns */
     int support;      /* enum ga_pair_support */
-    char reason[320];
+    int support_exact;/* GA_SUPPORT_DIFFER decided without a tolerance (certifiable) */
+    char reason[400];
     double *lambda;   /* k: tau - 1 */
     double *mt;       /* k */
     double *L;        /* k x k lower Cholesky factor of (reduced) S_y */

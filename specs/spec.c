@@ -5,6 +5,7 @@
  * path; a quoted scalar is a string, never a number.
  */
 #include "specs/spec.h"
+#include "specs/readfile.h"
 #include "numerics/internal.h"
 
 #include <errno.h>
@@ -20,6 +21,7 @@ typedef struct {
     const char *file;
     char *msg;
     size_t msglen;
+    const ga_spec_opts *opts; /* file policy (NULL: the spec's own directory only) */
 } ctx_t;
 
 static int fail(ctx_t *c, const ga_node *n, const char *path, const char *fmt, ...)
@@ -410,103 +412,132 @@ static int parse_rows(ctx_t *c, const ga_node *n, const char *path, ga_dataset *
     return GA_OK;
 }
 
-/* CSV relative to the spec's directory; sizes are counted before anything is allocated */
+/* is the (whitespace-stripped) line empty or a comment? */
+static int blank_line(const char *t, const char *e)
+{
+    while (t < e && (*t == ' ' || *t == '\t' || *t == '\r'))
+        t++;
+    return t == e || *t == '#';
+}
+
+/* CSV relative to the spec's directory, read once under the file policy (readfile.h); the
+ * shape is counted in the buffer before the values are allocated */
 static int parse_csv(ctx_t *c, const ga_node *n, const char *path, const char *file, int header,
                      ga_dataset *ds)
 {
-    char full[4096];
+    char full[4096], dir[4096];
     const char *slash = strrchr(c->file, '/');
+    if (slash)
+        pathf(dir, sizeof dir, "%.*s", (int)(slash - c->file) + (slash == c->file), c->file);
+    else
+        pathf(dir, sizeof dir, ".");
     if (file[0] == '/' || !slash)
         pathf(full, sizeof full, "%s", file);
     else
-        pathf(full, sizeof full, "%.*s/%s", (int)(slash - c->file), c->file, file);
-    FILE *f = fopen(full, "rb");
-    if (!f)
-        return fail(c, n, path, "cannot open CSV file '%s': %s", full, strerror(errno));
-    int rc = GA_OK;
-    size_t rows = 0, cols = 0, lineno = 0, cap = 0;
-    char *line = NULL;
-    ssize_t len;
-    /* pass 1: count (and check the shape) */
-    while ((len = getline(&line, &cap, f)) >= 0) {
+        pathf(full, sizeof full, "%s/%s", dir, file);
+    const char *dirs[1 + GA_SPEC_MAX_ALLOW];
+    size_t ndirs = 0;
+    dirs[ndirs++] = dir;
+    for (size_t i = 0; c->opts && i < c->opts->nallow && i < GA_SPEC_MAX_ALLOW; i++)
+        dirs[ndirs++] = c->opts->allow_paths[i];
+    ga_read_policy pol = {.max_bytes = GA_SPEC_MAX_CSV_BYTES, .max_line = GA_SPEC_MAX_CSV_LINE,
+                          .what = "CSV file", .dirs = dirs, .ndirs = ndirs};
+    char *buf = NULL, why[600];
+    size_t blen = 0;
+    int rc = ga_read_file(&buf, &blen, full, &pol, why, sizeof why);
+    if (rc)
+        return fail(c, n, path, "%s", why), rc == GA_ENOMEM ? GA_ENOMEM : GA_EINVAL;
+    char qfull[200];
+    ga_quote_token(qfull, sizeof qfull, full, 160);
+    if (memchr(buf, 0, blen)) {
+        rc = fail(c, n, path, "%s: contains a NUL byte (not a text CSV file)", qfull);
+        goto cleanup;
+    }
+    size_t rows = 0, cols = 0, lineno = 0;
+    int header_seen = !header;
+    /* pass 1 (in memory): count and check the shape */
+    for (const char *t = buf, *e; t < buf + blen; t = e + (e < buf + blen)) {
+        e = memchr(t, '\n', (size_t)(buf + blen - t));
+        if (!e)
+            e = buf + blen;
         lineno++;
-        char *t = line;
-        while (*t == ' ' || *t == '\t')
-            t++;
-        if (*t == '\n' || *t == '\r' || *t == 0 || *t == '#')
+        if (blank_line(t, e))
             continue;
-        if (header && lineno && rows == 0 && cols == 0) {
-            header = 2; /* the first non-empty line is the header */
-            cols = SIZE_MAX;
+        if (!header_seen) { /* the first non-empty line is the header */
+            header_seen = 1;
             continue;
         }
         size_t k = 1;
-        for (char *q = t; *q; q++)
+        for (const char *q = t; q < e; q++)
             k += *q == ',';
-        if (cols == 0 || cols == SIZE_MAX)
+        if (cols == 0)
             cols = k;
         else if (k != cols) {
-            rc = fail(c, n, path, "%s:%zu: row has %zu fields, expected %zu (ragged CSV)", full,
+            rc = fail(c, n, path, "%s:%zu: row has %zu fields, expected %zu (ragged CSV)", qfull,
                       lineno, k, cols);
             goto cleanup;
         }
         if (++rows > GA_SPEC_MAX_ROWS || cols > GA_SPEC_MAX_COLS) {
-            rc = fail(c, n, path, "%s: more than %d rows or %d columns (caps)", full,
+            rc = fail(c, n, path, "%s: more than %d rows or %d columns (caps)", qfull,
                       GA_SPEC_MAX_ROWS, GA_SPEC_MAX_COLS);
             goto cleanup;
         }
     }
     if (rows == 0) {
-        rc = fail(c, n, path, "%s: no data rows (empty dataset)", full);
+        rc = fail(c, n, path, "%s: no data rows (empty dataset)", qfull);
         goto cleanup;
     }
     if ((double)rows * (double)cols * sizeof(double) > 8.0 * (1 << 30)) {
-        rc = fail(c, n, path, "%s: %zu x %zu values need more than the 8 GiB cap", full, rows, cols);
+        rc = fail(c, n, path, "%s: %zu x %zu values need more than the 8 GiB cap", qfull, rows,
+                  cols);
         goto cleanup;
     }
     ds->x = malloc(rows * cols * sizeof *ds->x);
     if (!ds->x) {
-        rc = fail(c, n, path, "%s: %zu x %zu values do not fit in memory", full, rows, cols);
+        rc = fail(c, n, path, "%s: %zu x %zu values do not fit in memory", qfull, rows, cols);
         goto cleanup;
     }
-    /* pass 2: parse */
-    rewind(f);
+    /* pass 2 (the same bytes): parse */
     lineno = 0;
+    header_seen = !header;
     size_t r = 0;
-    int skipped_header = header != 2;
-    while ((len = getline(&line, &cap, f)) >= 0 && r < rows) {
+    for (char *t = buf, *e; t < buf + blen && r < rows; t = e + (e < buf + blen)) {
+        e = memchr(t, '\n', (size_t)(buf + blen - t));
+        if (!e)
+            e = buf + blen;
         lineno++;
-        char *t = line;
-        while (*t == ' ' || *t == '\t')
-            t++;
-        if (*t == '\n' || *t == '\r' || *t == 0 || *t == '#')
+        if (blank_line(t, e))
             continue;
-        if (!skipped_header) {
-            skipped_header = 1;
+        if (!header_seen) {
+            header_seen = 1;
             continue;
         }
+        *e = 0; /* the line is parsed in place (the buffer is ours) */
         char *field = t;
         for (size_t j = 0; j < cols; j++) {
-            char *e = field;
-            while (*e && *e != ',' && *e != '\n' && *e != '\r')
-                e++;
-            char save = *e;
-            *e = 0;
+            char *fe = field;
+            while (*fe && *fe != ',' && *fe != '\r')
+                fe++;
+            char save = *fe;
+            *fe = 0;
             char *a = field, *end;
             while (*a == ' ' || *a == '\t')
                 a++;
-            errno = 0;
             double v = strtod(a, &end);
             while (*end == ' ' || *end == '\t')
                 end++;
-            if (end == a || *end || !isfinite(v)) {
-                rc = fail(c, n, path, "%s:%zu: field %zu ('%s') is not a finite number", full,
-                          lineno, j + 1, a);
+            int plain = end != a;
+            for (const char *q = a; q < end && plain; q++)
+                plain = strchr("0123456789+-.eE \t", *q) != NULL;
+            if (!plain || *end || !isfinite(v)) {
+                char tok[64];
+                ga_quote_token(tok, sizeof tok, a, 24);
+                rc = fail(c, n, path, "%s:%zu: field %zu ('%s') is not a finite decimal number",
+                          qfull, lineno, j + 1, tok);
                 goto cleanup;
             }
             ds->x[r * cols + j] = v;
-            *e = save;
-            field = e + (save == ',');
+            field = fe + (save == ',');
         }
         r++;
     }
@@ -514,8 +545,7 @@ static int parse_csv(ctx_t *c, const ga_node *n, const char *path, const char *f
     ds->d = cols;
     ds->line = n->line;
 cleanup:
-    free(line);
-    fclose(f);
+    free(buf);
     return rc;
 }
 
@@ -631,7 +661,7 @@ static int parse_neighbours(ga_spec *s, ctx_t *c, const ga_node *n)
 int ga_spec_mech_number(const ga_spec *s, const char *key, double *v, int required, char *msg,
                         size_t msglen)
 {
-    ctx_t c = {s->path, msg, msglen};
+    ctx_t c = {s->path, msg, msglen, NULL};
     if (s->knob && !strcmp(key, s->knob)) {
         *v = s->knob_value; /* calibrate overrides the noise parameter */
         return GA_OK;
@@ -647,21 +677,21 @@ int ga_spec_mech_number(const ga_spec *s, const char *key, double *v, int requir
 int ga_spec_fail(const ga_spec *s, const ga_node *n, const char *path, char *msg, size_t msglen,
                  const char *what)
 {
-    ctx_t c = {s->path, msg, msglen};
+    ctx_t c = {s->path, msg, msglen, NULL};
     return fail(&c, n, path, "%s", what);
 }
 
 int ga_spec_check_map(const ga_spec *s, const ga_node *n, const char *path,
                       const char *const *allowed, char *msg, size_t msglen)
 {
-    ctx_t c = {s->path, msg, msglen};
+    ctx_t c = {s->path, msg, msglen, NULL};
     return check_map(&c, n, path, allowed);
 }
 
 int ga_spec_matrix(const ga_spec *s, const ga_node *n, const char *path, size_t d, double **v,
                    char *msg, size_t msglen)
 {
-    ctx_t c = {s->path, msg, msglen};
+    ctx_t c = {s->path, msg, msglen, NULL};
     const char **txt = NULL;
     int r = get_matrix(&c, n, path, d, v, &txt);
     free(txt);
@@ -671,7 +701,7 @@ int ga_spec_matrix(const ga_spec *s, const ga_node *n, const char *path, size_t 
 int ga_spec_vector(const ga_spec *s, const ga_node *n, const char *path, size_t want, double **v,
                    size_t *len, char *msg, size_t msglen)
 {
-    ctx_t c = {s->path, msg, msglen};
+    ctx_t c = {s->path, msg, msglen, NULL};
     const char **txt = NULL;
     int r = get_vector(&c, n, path, want, v, &txt, len);
     free(txt);
@@ -721,23 +751,24 @@ static const char *const known_kinds[] = {
     "noisy_gradient_descent", "matrix_masking", NULL};
 
 static int spec_parse(ga_spec *s, const char *text, size_t len, const char *name,
-                      double deadline, char *msg, size_t msglen);
+                      const ga_spec_opts *o, char *msg, size_t msglen);
 
 int ga_spec_parse(ga_spec *s, const char *text, size_t len, const char *name, char *msg,
                   size_t msglen)
 {
-    return spec_parse(s, text, len, name, 0, msg, msglen);
+    return spec_parse(s, text, len, name, NULL, msg, msglen);
 }
 
 static int spec_parse(ga_spec *s, const char *text, size_t len, const char *name,
-                      double deadline, char *msg, size_t msglen)
+                      const ga_spec_opts *o, char *msg, size_t msglen)
 {
     memset(s, 0, sizeof *s);
-    s->deadline = deadline;
+    s->deadline = o ? o->deadline : 0;
     s->path = strdup(name ? name : "<spec>");
     if (!s->path)
         return GA_ENOMEM;
-    ctx_t c = {s->path, msg, msglen};
+    ga_sha256_hex(s->digest, (const unsigned char *)text, len);
+    ctx_t c = {s->path, msg, msglen, o};
     if (ga_doc_parse(&s->doc, text, len, s->path, msg, msglen))
         return GA_EINVAL;
     const ga_node *root = s->doc.root;
@@ -845,44 +876,22 @@ int ga_spec_load(ga_spec *s, const char *path, char *msg, size_t msglen)
 
 int ga_spec_load_until(ga_spec *s, const char *path, double deadline, char *msg, size_t msglen)
 {
+    ga_spec_opts o = {.deadline = deadline};
+    return ga_spec_load_opts(s, path, &o, msg, msglen);
+}
+
+int ga_spec_load_opts(ga_spec *s, const char *path, const ga_spec_opts *o, char *msg,
+                      size_t msglen)
+{
     memset(s, 0, sizeof *s);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        ga_msg(msg, msglen, "%s: cannot open: %s", path, strerror(errno));
-        return GA_EIO;
-    }
-    char *buf = NULL;
-    size_t len = 0, cap = 0;
-    int rc = GA_OK;
-    for (;;) {
-        if (len + 4096 + 1 > cap) {
-            cap = cap ? 2 * cap : 65536;
-            if (cap > ((size_t)1 << 30)) {
-                ga_msg(msg, msglen, "%s: larger than 1 GiB", path);
-                rc = GA_EINVAL;
-                break;
-            }
-            char *nb = realloc(buf, cap);
-            if (!nb) {
-                rc = GA_ENOMEM;
-                break;
-            }
-            buf = nb;
-        }
-        size_t r = fread(buf + len, 1, cap - len - 1, f);
-        len += r;
-        if (r == 0)
-            break;
-    }
-    if (ferror(f)) {
-        ga_msg(msg, msglen, "%s: read error", path);
-        rc = GA_EIO;
-    }
-    fclose(f);
-    if (rc == GA_OK) {
-        buf[len] = 0;
-        rc = spec_parse(s, buf, len, path, deadline, msg, msglen);
-    }
+    /* read once: the digest describes the bytes parsed; the spec named on the command line
+     * may be a pipe (/dev/stdin), still capped */
+    ga_read_policy pol = {.max_bytes = (size_t)1 << 30, .allow_stream = 1, .what = "spec"};
+    char *buf;
+    size_t len;
+    int rc = ga_read_file(&buf, &len, path, &pol, msg, msglen);
+    if (rc == GA_OK)
+        rc = spec_parse(s, buf, len, path, o, msg, msglen);
     free(buf);
     return rc;
 }

@@ -50,6 +50,18 @@ typedef struct {
 #define GA_SPEC_MAX_COLS 10000
 #define GA_SPEC_MAX_PAIRS 2000000
 #define GA_SPEC_MAX_DIM 20000
+#define GA_SPEC_MAX_CSV_BYTES ((size_t)4 << 30)  /* a CSV file, read once */
+#define GA_SPEC_MAX_CSV_LINE ((size_t)1 << 20)   /* one CSV line */
+#define GA_SPEC_MAX_ALLOW 16                      /* --allow-path directories */
+
+/* Loading options: the builders' deadline and the file policy. A spec reads only regular
+ * files inside its own directory tree (symlinks resolved, then checked) and inside the
+ * allow_paths directories (--allow-path). */
+typedef struct {
+    double deadline;                  /* monotonic seconds (CLOCK_MONOTONIC; 0: none) */
+    const char *const *allow_paths;   /* at most GA_SPEC_MAX_ALLOW */
+    size_t nallow;
+} ga_spec_opts;
 
 typedef struct {
     ga_doc doc;
@@ -78,6 +90,7 @@ typedef struct {
     int verified;          /* the audited pairs include a proven worst case */
     size_t verified_pair;  /* its index in pairs */
     char verified_note[256];
+    char digest[65];       /* SHA-256 of the bytes parsed */
 } ga_spec;
 
 /*
@@ -87,7 +100,11 @@ typedef struct {
 int ga_spec_load(ga_spec *s, const char *path, char *msg, size_t msglen);
 /* The same with a deadline (monotonic seconds, CLOCK_MONOTONIC; 0: none) for the builders. */
 int ga_spec_load_until(ga_spec *s, const char *path, double deadline, char *msg, size_t msglen);
-/* The same from text (name is used in messages). */
+/* The same with options (deadline, file policy). */
+int ga_spec_load_opts(ga_spec *s, const char *path, const ga_spec_opts *o, char *msg,
+                      size_t msglen);
+/* The same from text (name is used in messages; files it names are read relative to the
+ * directory of name, under the default policy). */
 int ga_spec_parse(ga_spec *s, const char *text, size_t len, const char *name, char *msg,
                   size_t msglen);
 void ga_spec_clear(ga_spec *s);

