@@ -161,8 +161,10 @@ void ga_gchisq_opts_init(ga_gchisq_opts *o);
 typedef struct {
     ga_result cdf;     /* P[Q <= x] */
     ga_result sf;      /* P[Q >  x] */
-    double log_cdf;    /* natural log of cdf.val, finite even when cdf.val underflows;
-                          below about -800 it is the Chernoff upper bound instead */
+    double log_cdf;    /* natural log of cdf.val, finite even when cdf.val underflows
+                          (from the log-scaled contour integral, relative error about the
+                          tail's relative accuracy); -inf where that integral failed: never
+                          a bound passed off as the value */
     double log_sf;     /* natural log of sf.val, likewise */
     int method;        /* the method that produced the result (never AUTO) */
     size_t evals;      /* integrand evaluations used (0 for closed forms) */

@@ -90,6 +90,14 @@ static void pair_input(const ga_audit *a, size_t i, ga_pair_input *in, char labe
     txt->s_y = sp->s_y_txt;
 }
 
+/* a certified bound in a message: 10 significant digits rounded outward (numerics/format.c)
+ * into the caller's buffer b (32 bytes) */
+static const char *bnd(char *b, double v, int upper)
+{
+    ga_fmt_bound(b, 32, v, upper, 10);
+    return b;
+}
+
 /* delta of pair i in both directions at eps in double precision; a failed evaluation
  * (any status but GA_OK and GA_ETOL, whose value comes with an honest error) gives NaN
  * values, which no comparison reads as "holds": such a pair is certified or the claim is
@@ -319,11 +327,12 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
     char claim[96];
     snprintf(claim, sizeof claim, claim_fmt, r->eps, r->delta);
     if (violation) {
+        char b1[32], b2[32];
         r->verdict = GA_VERDICT_VIOLATION;
         snprintf(r->reason, sizeof r->reason,
-                 "certified: delta_%s(%.6g) of pair '%s' lies in [%.6g, %.6g], above the claimed %.6g",
+                 "certified: delta_%s(%.6g) of pair '%s' lies in [%s, %s], above the claimed %.6g",
                  r->worst_dir == 1 ? "XY" : "YX", r->eps, a->spec.pairs[r->worst_pair].name,
-                 r->cert_lo, r->cert_hi, r->delta);
+                 bnd(b1, r->cert_lo, 0), bnd(b2, r->cert_hi, 1), r->delta);
     } else if (ambiguous || uncertifiable || capped) {
         r->verdict = GA_VERDICT_INCONCLUSIVE;
         snprintf(r->reason, sizeof r->reason, "%s: %s",
@@ -338,10 +347,11 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
                      "failed on %zu pair(s)", nfailed);
         }
     } else if (a->spec.verified && r->certified) {
+        char b1[32];
         r->verdict = GA_VERDICT_VERIFIED;
         snprintf(r->reason, sizeof r->reason,
-                 "holds for every neighbour in the universe: the proven %s has certified delta <= %.6g",
-                 a->spec.verified_note, r->cert_hi);
+                 "holds for every neighbour in the universe: the proven %s has certified delta <= %s",
+                 a->spec.verified_note, bnd(b1, r->cert_hi, 1));
     } else {
         r->verdict = GA_VERDICT_NO_VIOLATION;
         snprintf(r->reason, sizeof r->reason, "holds on all %zu audited pairs (%s)", n,
@@ -445,8 +455,9 @@ static void eval_rdp(ga_audit *a, ga_claim_result *r)
             violation = 1;
         } else if (hi > r->eps_a) {
             ambiguous = 1;
-            snprintf(amb, sizeof amb, "certified D_%.4g of pair '%.40s' in [%.14g, %.14g] contains the claim",
-                     r->alpha, a->spec.pairs[i].name, lo, hi);
+            char b1[32], b2[32];
+            snprintf(amb, sizeof amb, "certified D_%.4g of pair '%.40s' in [%s, %s] contains the claim",
+                     r->alpha, a->spec.pairs[i].name, bnd(b1, lo, 0), bnd(b2, hi, 1));
         } else if (is_v) {
             verified_ok = 1;
             r->certified = 1;
@@ -465,10 +476,12 @@ static void eval_rdp(ga_audit *a, ga_claim_result *r)
         r->verdict = GA_VERDICT_INCONCLUSIVE;
         snprintf(r->reason, sizeof r->reason, "%s", amb);
     } else if (a->spec.verified && verified_ok) {
+        char b1[32];
         r->verdict = GA_VERDICT_VERIFIED;
         snprintf(r->reason, sizeof r->reason,
-                 "holds for every neighbour in the universe: certified D_%.6g <= %.10g on the proven "
-                 "worst case (the Renyi divergence also increases along it)", r->alpha, r->cert_hi);
+                 "holds for every neighbour in the universe: certified D_%.6g <= %s on the proven "
+                 "worst case (the Renyi divergence also increases along it)", r->alpha,
+                 bnd(b1, r->cert_hi, 1));
     } else {
         r->verdict = GA_VERDICT_NO_VIOLATION;
         snprintf(r->reason, sizeof r->reason, "holds on all audited pairs: max D_%.6g = %.6g <= %.6g",
@@ -503,12 +516,13 @@ static void eval_zcdp(ga_audit *a, ga_claim_result *r)
     if (best - r->exact.err > r->eps_a) {
         ga_interval cx, cy;
         int st = cert_renyi(a, r->worst_pair, r->at, &cx, &cy);
-        double lo = fmax(cx.lo, cy.lo) / r->at;
+        /* the quotient of a bound by alpha, rounded outward */
+        double lo = nextafter(fmax(cx.lo, cy.lo) / r->at, -INFINITY);
         if (st == GA_OK && lo > r->eps_a) {
             r->verdict = GA_VERDICT_VIOLATION;
             r->certified = 1;
             r->cert_lo = lo;
-            r->cert_hi = fmax(cx.hi, cy.hi) / r->at;
+            r->cert_hi = nextafter(fmax(cx.hi, cy.hi) / r->at, INFINITY);
             snprintf(r->reason, sizeof r->reason,
                      "certified: D_alpha/alpha >= %.6g > rho = %.6g at alpha = %.6g (pair '%s')", lo,
                      r->eps_a, r->at, a->spec.pairs[r->worst_pair].name);

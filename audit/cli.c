@@ -470,14 +470,17 @@ static int cmd_cdf(int argc, char **argv, FILE *out, FILE *err)
             }
             if (st != GA_OK)
                 ga_cli_err(err, "gaussaudit cdf: warning at x = %s: %s\n", lx[i], ga_strerror(st));
-            if (json)
-                fprintf(out,
-                        "%s{\"x\": %s, \"cdf\": {\"lo\": %s, \"hi\": %s}, \"sf\": {\"lo\": %s, "
-                        "\"hi\": %s}, \"method\": \"arb\", \"certified\": true, "
+            if (json) {
+                /* "lo"/"hi": outward doubles, round-trip; the decimal bounds as strings */
+                fprintf(out, "%s{\"x\": %.17g, \"x_decimal\": \"%s\", \"cdf\": {\"lo\": %.17g, "
+                        "\"hi\": %.17g, \"lo_decimal\": \"%s\", \"hi_decimal\": \"%s\"}, \"sf\": "
+                        "{\"lo\": %.17g, \"hi\": %.17g, \"lo_decimal\": \"%s\", \"hi_decimal\": "
+                        "\"%s\"}, \"method\": \"arb\", \"certified\": true, "
                         "\"precision_bits\": %ld, \"status\": \"%s\"}",
-                        i ? ", " : "", lx[i], c.cdf_lo, c.cdf_hi, c.sf_lo, c.sf_hi,
-                        c.precision_bits, st == GA_OK ? "success" : ga_strerror(st));
-            else
+                        i ? ", " : "", xs[i], lx[i], c.cdf.lo, c.cdf.hi, c.cdf_lo, c.cdf_hi,
+                        c.sf.lo, c.sf.hi, c.sf_lo, c.sf_hi, c.precision_bits,
+                        st == GA_OK ? "success" : ga_strerror(st));
+            } else
                 fprintf(out,
                         "x = %s\nP[Q <= x] in [%s, %s]\nP[Q >  x] in [%s, %s]\n"
                         "method: arb, certified (%ld bits)\n",
@@ -547,7 +550,22 @@ cleanup:
     return rc;
 }
 
+static int dispatch(int argc, char **argv, FILE *out, FILE *err);
+
 int ga_cli_main(int argc, char **argv, FILE *out, FILE *err)
+{
+    int rc = dispatch(argc, argv, out, err);
+    /* a full disk or a closed pipe on standard output is an error, not a success */
+    errno = 0;
+    if (fflush(out) != 0 || ferror(out)) {
+        ga_cli_err(err, "gaussaudit: error writing the output: %s\n",
+                   errno ? strerror(errno) : "write error");
+        rc = EX_IOERR;
+    }
+    return rc;
+}
+
+static int dispatch(int argc, char **argv, FILE *out, FILE *err)
 {
     if (argc < 2) {
         fputs(usage_main, err);

@@ -9,6 +9,8 @@
 #include "specs/spec.h"
 #include "numerics/internal.h"
 
+#include <errno.h>
+#include <sys/stat.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +87,18 @@ static void json_result(FILE *out, const ga_result *r)
         fprintf(out, "{\"value\": null, \"infinite\": true, \"err\": 0}");
     else
         fprintf(out, "{\"value\": %.17g, \"err\": %.17g}", r->val, r->err);
+}
+
+/* A certified interval: "lo"/"hi" are the outward-rounded doubles printed round-trip (a
+ * reader that converts them to doubles gets exactly these, still bounds); the longer decimal
+ * bounds (outward in exact arithmetic) are kept as strings. */
+static void json_interval(FILE *out, const ga_interval *iv, const char *lo, const char *hi)
+{
+    fprintf(out, "{\"lo\": %.17g, \"hi\": %.17g, \"lo_decimal\": ", iv->lo, iv->hi);
+    ga_json_str(out, lo);
+    fprintf(out, ", \"hi_decimal\": ");
+    ga_json_str(out, hi);
+    fprintf(out, "}");
 }
 
 static int parse_format(const char *f, const char *cmd, FILE *err)
@@ -331,12 +345,15 @@ int ga_cmd_delta(int argc, char **argv, FILE *out, FILE *err)
                 if (json) {
                     fprintf(out, "%s{\"name\": ", first ? "" : ", ");
                     ga_json_str(out, l.spec.pairs[i].name);
-                    fprintf(out,
-                            ", \"epsilon\": %s, \"xy\": {\"lo\": %s, \"hi\": %s}, \"yx\": {\"lo\": "
-                            "%s, \"hi\": %s}, \"method\": \"arb\", \"certified\": true, "
-                            "\"precision_bits\": %ld, \"la_bound\": %.3g, \"support\": \"%s\"}",
-                            etxt[k], C.xy_lo, C.xy_hi, C.yx_lo, C.yx_hi, C.precision_bits,
-                            fmax(C.la_bound_xy, C.la_bound_yx),
+                    fprintf(out, ", \"epsilon\": %.17g, \"epsilon_decimal\": ", eps[k]);
+                    ga_json_str(out, etxt[k]);
+                    fprintf(out, ", \"xy\": ");
+                    json_interval(out, &C.xy, C.xy_lo, C.xy_hi);
+                    fprintf(out, ", \"yx\": ");
+                    json_interval(out, &C.yx, C.yx_lo, C.yx_hi);
+                    fprintf(out, ", \"method\": \"arb\", \"certified\": true, "
+                            "\"precision_bits\": %ld, \"la_bound\": %.17g, \"support\": \"%s\"}",
+                            C.precision_bits, fmax(C.la_bound_xy, C.la_bound_yx),
                             support_name(ga_pair_support(l.pairs[i])));
                 } else {
                     fprintf(out, "%-28.28s %-10s [%s, %s]   [%s, %s]\n", l.spec.pairs[i].name,
@@ -671,6 +688,58 @@ static const char *usage_audit =
     "            INCONCLUSIVE, and the report says how far the audit got\n"
     "Exit status: 0, 1, 2 as above; 64 usage, 65 data error, 66 spec not found, 74 output.\n";
 
+static int write_report(FILE *f, int fmt, const ga_audit *a)
+{
+    return fmt == 0 ? ga_report_markdown(f, a) : fmt == 1 ? ga_report_html(f, a)
+           : fmt == 2 ? ga_report_json(f, a) : ga_report_junit(f, a);
+}
+
+/* -o FILE: the report goes to a temporary file in FILE's directory, is flushed and synced,
+ * then renamed over FILE, so a reader sees the old report or the whole new one, never a
+ * fragment; every failure is reported and leaves FILE as it was. Returns 0 or GA_EIO. */
+static int write_atomic(const char *path, int fmt, const ga_audit *a, FILE *err)
+{
+    size_t n = strlen(path);
+    char *tmp = malloc(n + 16);
+    if (!tmp)
+        return GA_EIO;
+    const char *slash = strrchr(path, '/');
+    size_t dl = slash ? (size_t)(slash - path) + 1 : 0;
+    snprintf(tmp, n + 16, "%.*s.%s.XXXXXX", (int)dl, path, path + dl);
+    int rc = GA_EIO, fd = mkstemp(tmp);
+    mode_t mask = umask(0); /* the report gets the usual 0666 & ~umask, not mkstemp's 0600 */
+    umask(mask);
+    if (fd >= 0)
+        fchmod(fd, 0666 & ~mask);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        ga_cli_err(err, "gaussaudit audit: cannot write '%s': %s\n", path, strerror(errno));
+        if (fd >= 0) {
+            close(fd);
+            unlink(tmp);
+        }
+        free(tmp);
+        return GA_EIO;
+    }
+    int wr = write_report(f, fmt, a);
+    errno = 0;
+    if (wr || fflush(f) != 0 || ferror(f) || fsync(fileno(f)) != 0) {
+        ga_cli_err(err, "gaussaudit audit: error writing '%s': %s\n", path,
+                   errno ? strerror(errno) : "write error");
+        fclose(f);
+    } else if (fclose(f) != 0) {
+        ga_cli_err(err, "gaussaudit audit: error writing '%s': %s\n", path, strerror(errno));
+    } else if (rename(tmp, path) != 0) {
+        ga_cli_err(err, "gaussaudit audit: cannot replace '%s': %s\n", path, strerror(errno));
+    } else {
+        rc = GA_OK;
+    }
+    if (rc)
+        unlink(tmp);
+    free(tmp);
+    return rc;
+}
+
 int ga_cmd_audit(int argc, char **argv, FILE *out, FILE *err)
 {
     const char *allow[GA_SPEC_MAX_ALLOW];
@@ -726,16 +795,7 @@ int ga_cmd_audit(int argc, char **argv, FILE *out, FILE *err)
         ga_audit_clear(&a);
         return st == GA_EIO ? EX_NOINPUT : st == GA_ENOMEM ? EX_SOFTWARE : EX_DATAERR;
     }
-    FILE *f = out;
-    if (sout && !(f = fopen(sout, "w"))) {
-        ga_cli_err(err, "gaussaudit audit: cannot write '%s'\n", sout);
-        ga_audit_clear(&a);
-        return EX_IOERR;
-    }
-    int wr = fmt == 0 ? ga_report_markdown(f, &a) : fmt == 1 ? ga_report_html(f, &a)
-             : fmt == 2 ? ga_report_json(f, &a) : ga_report_junit(f, &a);
-    if (f != out && fclose(f) != 0)
-        wr = GA_EIO;
+    int wr = sout ? write_atomic(sout, fmt, &a, err) : write_report(out, fmt, &a);
     int rc = wr ? EX_IOERR
                 : a.overall == GA_VERDICT_VIOLATION ? 1 : a.overall == GA_VERDICT_INCONCLUSIVE ? 2 : 0;
     if (!quiet)

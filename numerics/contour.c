@@ -627,13 +627,20 @@ int ga_engine_contour(ga_gchisq_prob *out, const ga_gchisq *q, double x,
             return GA_EDOM;
         if (p.L0 < -800) {
             /* Chernoff: the tail is at most exp(K(c) - c x) < 1e-347, so 0 is its correctly
-             * rounded double; the log is then that upper bound, not an estimate */
+             * rounded double (error 0). Its log still comes from the integral on the L0 scale
+             * (relative target only); where that fails the log is left at -inf, never at
+             * the Chernoff bound (which is off by the log of the prefactor, e.g. 8 at 1e-436) */
             ga_result z = {0, 0};
+            int sl = ga_path_integrate(&in, &p, 0.0, fmax(o->epsrel, 1e-10), o->max_evals, w);
+            out->evals += p.nevals;
+            double v = sign * in.val / M_PI;
+            double lv = sl == GA_OK && v > 0 && in.err < 0.5 * fabs(in.val) ? p.L0 + log(v)
+                                                                             : -INFINITY;
             set_tail(out, sign, &z, p.L0);
             if (sign > 0)
-                out->log_sf = p.L0;
+                out->log_sf = lv;
             else
-                out->log_cdf = p.L0;
+                out->log_cdf = lv;
             continue;
         }
         /* targets on the L0 scale: absolute epsabs / exp(L0) (times pi) */

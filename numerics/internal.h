@@ -24,6 +24,10 @@
 void ga_msg(char *msg, size_t msglen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* v printed with digits significant digits (1..17), rounded outward: the text read back is
+ * <= v (lower bound, upper = 0) or >= v (upper = 1); 17 digits print v exactly. */
+void ga_fmt_bound(char *buf, size_t n, double v, int upper, int digits);
+
 /* ------------------------------------------------------- adaptive quadrature */
 
 /* Real integrand of a real parameter. */

@@ -68,6 +68,22 @@ static double worst_rel_err(const ga_gchisq_prob *p)
     return isnan(r) ? INFINITY : r;
 }
 
+/* A closed form whose tail underflowed to 0 has no log (log 0): take the log of that tail
+ * from the contour engine, which integrates on the log scale. */
+static void underflow_logs(ga_gchisq_prob *out, const ga_gchisq *q, double x,
+                           const ga_gchisq_opts *o, ga_quad_work *w)
+{
+    if ((out->sf.val > 0 || isfinite(out->log_sf)) && (out->cdf.val > 0 || isfinite(out->log_cdf)))
+        return;
+    ga_gchisq_prob c;
+    if (ga_engine_contour(&c, q, x, o, w) != GA_EDOM) {
+        if (out->sf.val == 0 && !isfinite(out->log_sf))
+            out->log_sf = c.log_sf;
+        if (out->cdf.val == 0 && !isfinite(out->log_cdf))
+            out->log_cdf = c.log_cdf;
+    }
+}
+
 int ga_gchisq_prob_eval(ga_gchisq_prob *out, const ga_gchisq *q, double x,
                         const ga_gchisq_opts *opts, ga_gchisq_work *w)
 {
@@ -90,8 +106,12 @@ int ga_gchisq_prob_eval(ga_gchisq_prob *out, const ga_gchisq *q, double x,
     if (ga_gchisq_trivial(out, qn, x))
         return GA_OK;
     switch (o.method) {
-    case GA_METHOD_CLOSED:
-        return ga_engine_closed(out, qn, x);
+    case GA_METHOD_CLOSED: {
+        int s = ga_engine_closed(out, qn, x);
+        if (s == GA_OK || s == GA_EUNDERFLOW)
+            underflow_logs(out, qn, x, &o, &w->quad);
+        return s;
+    }
     case GA_METHOD_CONTOUR:
         return ga_engine_contour(out, qn, x, &o, &w->quad);
     case GA_METHOD_IMHOF:
@@ -108,6 +128,7 @@ int ga_gchisq_prob_eval(ga_gchisq_prob *out, const ga_gchisq *q, double x,
             if (s == GA_OK && closed.sf.err <= fmax(o.epsabs, o.epsrel * closed.sf.val) &&
                 closed.cdf.err <= fmax(o.epsabs, o.epsrel * closed.cdf.val)) {
                 *out = closed;
+                underflow_logs(out, qn, x, &o, &w->quad);
                 return s;
             }
             int c = ga_engine_contour(out, qn, x, &o, &w->quad);

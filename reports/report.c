@@ -98,9 +98,17 @@ static size_t order(const ga_audit *a, size_t *idx, size_t cap)
     return m;
 }
 
+/* HTML and XML 1.0 text and attribute values: markup characters as entities; control
+ * characters (invalid in XML 1.0 even as references, and terminal escapes in a viewer) as
+ * the visible text \xNN */
 static void html_escape(FILE *out, const char *s)
 {
     for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if ((ch < 0x20 && ch != '\t') || ch == 0x7f) {
+            fprintf(out, "\\x%02x", ch);
+            continue;
+        }
         switch (*s) {
         case '<':
             fputs("&lt;", out);
@@ -113,6 +121,9 @@ static void html_escape(FILE *out, const char *s)
             break;
         case '"':
             fputs("&quot;", out);
+            break;
+        case '\'':
+            fputs("&#39;", out);
             break;
         default:
             fputc(*s, out);
@@ -143,27 +154,42 @@ static void json_num(FILE *out, double v)
         fputs("null", out);
 }
 
+/* a claim's certified interval, rounded outward at 10 significant digits */
+static void cert_text(char *iv, size_t n, const ga_claim_result *r)
+{
+    char lo[32], hi[32];
+    ga_fmt_bound(lo, sizeof lo, r->cert_lo, 0, 10);
+    ga_fmt_bound(hi, sizeof hi, r->cert_hi, 1, 10);
+    snprintf(iv, n, "[%s, %s]", lo, hi);
+}
+
 /* ------------------------------------------------------------ Markdown */
 
-/* a Markdown table cell: '|' would end the cell */
-static void md_cell(FILE *out, const char *s)
+/* A user string (spec and pair names, paths, reasons quoting them) as inline Markdown text,
+ * also safe in a table cell: emphasis, code, link, HTML and table characters backslash-escaped
+ * (CommonMark allows it for any ASCII punctuation), control characters and newlines (which
+ * could start a heading or a fake verdict line) as the visible text \xNN. */
+static void md_text(FILE *out, const char *s)
 {
     for (; *s; s++) {
-        if (*s == '|')
-            fputs("\\|", out);
-        else if (*s == '\n')
-            fputc(' ', out);
+        unsigned char ch = (unsigned char)*s;
+        if (ch < 0x20 || ch == 0x7f)
+            fprintf(out, "\\\\x%02x", ch);
+        else if (strchr("\\`*_[]<>|~&", ch))
+            fprintf(out, "\\%c", ch);
         else
-            fputc(*s, out);
+            fputc(ch, out);
     }
 }
 
 int ga_report_markdown(FILE *out, const ga_audit *a)
 {
-    fprintf(out, "# gaussaudit report: %s\n\n", a->spec.name);
+    fprintf(out, "# gaussaudit report: ");
+    md_text(out, a->spec.name);
+    fprintf(out, "\n\n");
     fprintf(out, "**Verdict: %s**\n\n", ga_verdict_name(a->overall));
     if (a->incomplete)
-        fprintf(out, "**Incomplete: %s.**\n\n", a->timeout_note);
+        fprintf(out, "**Incomplete: %s.**\n\n", a->timeout_note); /* our own text */
     if (a->spec.verified)
         fprintf(out, "The audited pairs include the proven %s.\n\n", a->spec.verified_note);
     fprintf(out, "## Claims\n\n| claim | verdict | tightness | certified | reason |\n|---|---|---|---|---|\n");
@@ -173,11 +199,11 @@ int ga_report_markdown(FILE *out, const ga_audit *a)
         claim_text(c, sizeof c, r);
         tightness_text(t, sizeof t, r);
         if (r->certified)
-            snprintf(iv, sizeof iv, "[%.6g, %.6g]", r->cert_lo, r->cert_hi);
+            cert_text(iv, sizeof iv, r);
         fprintf(out, "| %s | %s | ", c, ga_verdict_name(r->verdict));
-        md_cell(out, t);
+        md_text(out, t);
         fprintf(out, " | %s | ", iv);
-        md_cell(out, r->reason);
+        md_text(out, r->reason);
         fprintf(out, " |\n");
     }
     for (size_t i = 0; i < a->nclaims; i++) {
@@ -185,9 +211,11 @@ int ga_report_markdown(FILE *out, const ga_audit *a)
         if (r->type != GA_CLAIM_DP || !evaluated(r))
             continue;
         fprintf(out, "\n### Worst pair for (%.6g, %.6g)-DP\n\n", r->eps, r->delta);
-        fprintf(out, "Pair **%s**, direction %s. Distinguishing event: %s. "
-                     "P_X[S] = %.6g, P_Y[S] = %.6g, so delta = P[S] - e^eps P'[S] = %.6g.\n",
-                pname(a, r->worst_pair), r->worst_dir == 1 ? "X,Y" : "Y,X", r->witness,
+        fprintf(out, "Pair **");
+        md_text(out, pname(a, r->worst_pair));
+        fprintf(out, "**, direction %s. Distinguishing event: ", r->worst_dir == 1 ? "X,Y" : "Y,X");
+        md_text(out, r->witness);
+        fprintf(out, ". P_X[S] = %.6g, P_Y[S] = %.6g, so delta = P[S] - e^eps P'[S] = %.6g.\n",
                 r->witness_px, r->witness_py, r->exact.val);
     }
     size_t *idx = malloc((a->npairs ? a->npairs : 1) * sizeof *idx);
@@ -196,17 +224,19 @@ int ga_report_markdown(FILE *out, const ga_audit *a)
             a->table_eps, a->npairs > m ? ", largest first" : "");
     for (size_t k = 0; k < m; k++) {
         fprintf(out, "| ");
-        md_cell(out, pname(a, idx[k]));
+        md_text(out, pname(a, idx[k]));
         fprintf(out, " | %.6g (+- %.2g) | %.6g (+- %.2g) |\n", a->pair_xy[idx[k]],
                 a->pair_xy_err[idx[k]], a->pair_yx[idx[k]], a->pair_yx_err[idx[k]]);
     }
     if (a->npairs > m)
         fprintf(out, "\n%zu more pairs not listed.\n", a->npairs - m);
     free(idx);
-    fprintf(out, "\n## Reproducibility\n\n- tool: gaussaudit %s\n- spec: `%s` (SHA-256 `%s`)\n"
+    fprintf(out, "\n## Reproducibility\n\n- tool: gaussaudit %s\n- spec: ", GA_VERSION_STRING);
+    md_text(out, a->spec.path);
+    fprintf(out, " (SHA-256 `%s`)\n"
                  "- pairs audited: %zu\n- methods: %s\n- certified mode: %s; certified evaluations: %zu; "
                  "highest precision: %ld bits\n",
-            GA_VERSION_STRING, a->spec.path, a->digest, a->npairs, methods_text,
+            a->digest, a->npairs, methods_text,
             a->certified_mode ? "yes" : "no (escalated where a verdict needed it)", a->ncertified,
             a->max_bits);
     return ferror(out) ? GA_EIO : GA_OK;
@@ -368,7 +398,7 @@ int ga_report_html(FILE *out, const ga_audit *a)
         claim_text(c, sizeof c, r);
         tightness_text(t, sizeof t, r);
         if (r->certified)
-            snprintf(iv, sizeof iv, "[%.6g, %.6g]", r->cert_lo, r->cert_hi);
+            cert_text(iv, sizeof iv, r);
         fprintf(out, "<tr class=\"%s\"><td>", verdict_class(r->verdict));
         html_escape(out, c);
         fprintf(out, "</td><td>%s</td><td>", ga_verdict_name(r->verdict));

@@ -8,6 +8,8 @@
 #include "tests/support.h"
 #include "audit/audit.h"
 
+#include <arb.h>
+#include <arb_hypgeom.h>
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
@@ -194,4 +196,132 @@ Test(trust, failed_evaluation_reaches_the_verdict, .init = setup, .fini = teardo
               "%d %s", a.claims[0].verdict, a.claims[0].reason);
     cr_expect(a.overall == GA_VERDICT_INCONCLUSIVE);
     ga_audit_clear(&a);
+}
+
+/* the number after the first occurrence of key (e.g. "\"hi\": ") at or after from */
+static double num_after(const char *s, const char *key, const char **next)
+{
+    const char *p = strstr(s, key);
+    cr_assert(p != NULL, "no %s in %s", key, s);
+    char *end;
+    double v = strtod(p + strlen(key), &end);
+    cr_assert(end != p + strlen(key), "no number after %s in %s", key, s);
+    if (next)
+        *next = end;
+    return v;
+}
+
+/* [lo, hi] as a reader converting JSON numbers to doubles sees them must contain v (an Arb
+ * ball of the closed form at 256 bits) */
+static void expect_contains(double lo, double hi, const arb_t v, const char *what)
+{
+    arb_t l, h;
+    arb_init(l);
+    arb_init(h);
+    arb_set_d(l, lo);
+    arb_set_d(h, hi);
+    cr_expect(arb_le(l, v) && arb_ge(h, v), "%s: [%.17g, %.17g] does not contain %s", what, lo,
+              hi, arb_get_str(v, 30, 0));
+    arb_clear(l);
+    arb_clear(h);
+}
+
+Test(trust, json_bounds_stay_bounds_as_doubles, .init = setup, .fini = teardown)
+{
+    write_file("n.yaml", "gaussaudit: 1\nname: n\nmechanism: {kind: gaussian_pair}\npairs:\n"
+                         "  - x: {mean: [0], cov: [[1]]}\n    y: {mean: [1], cov: [[1]]}\n");
+    char *out, *err;
+    int st = run("delta %s/n.yaml --epsilon .0 --certified --format json%s", "", &out, &err);
+    cr_assert(st == 0, "status %d: %s", st, err);
+    /* delta(0) = TV = 2 Phi(1/2) - 1 = erf(1/(2 sqrt 2)) */
+    arb_t ref;
+    arb_init(ref);
+    arb_set_ui(ref, 8);
+    arb_rsqrt(ref, ref, 256);
+    arb_hypgeom_erf(ref, ref, 256);
+    const char *p = out;
+    for (int dir = 0; dir < 2; dir++) {
+        double lo = num_after(p, "\"lo\": ", &p), hi = num_after(p, "\"hi\": ", &p);
+        expect_contains(lo, hi, ref, out);
+    }
+    cr_expect(strstr(out, "\"epsilon\": 0,") != NULL, "the epsilon is not a JSON number: %s", out);
+    free(out);
+    free(err);
+    /* cdf: P[chi2_1 <= 1/2] = erf(1/2) */
+    st = run("cdf --weights 1 --at .5 --certified --format json%.0s%s", "", &out, &err);
+    cr_assert(st == 0, "status %d: %s", st, err);
+    arb_set_d(ref, 0.5);
+    arb_hypgeom_erf(ref, ref, 256);
+    p = out;
+    double lo = num_after(p, "\"lo\": ", &p), hi = num_after(p, "\"hi\": ", &p);
+    expect_contains(lo, hi, ref, out);
+    cr_expect(strstr(out, "\"x\": 0.5,") != NULL, "x is not a JSON number: %s", out);
+    arb_clear(ref);
+    free(out);
+    free(err);
+}
+
+Test(trust, user_strings_escaped_in_every_format, .init = setup, .fini = teardown)
+{
+    write_file("e.yaml", "gaussaudit: 1\nname: \"Payroll\\n\\n**Verdict: VERIFIED**\\n\\n<!--\\x1b[31m\"\n"
+                         "mechanism: {kind: gaussian_pair}\npairs:\n"
+                         "  - name: \"a|b*<c>\\x07\\r\"\n    x: {mean: [0], cov: [[1]]}\n"
+                         "    y: {mean: [3], cov: [[1]]}\nclaim: {epsilon: 1, delta: 1e-5}\n");
+    static const char *fmts[] = {"md", "html", "junit", "json"};
+    for (int k = 0; k < 4; k++) {
+        char *out, *err, args[64];
+        snprintf(args, sizeof args, "--format %s", fmts[k]);
+        int st = run("audit %s/e.yaml %s", args, &out, &err);
+        cr_expect(st == 1, "%s: status %d: %s", fmts[k], st, err);
+        for (const char *c = out; *c; c++)
+            cr_expect(!((unsigned char)*c < 0x20 && *c != '\n' && *c != '\t'),
+                      "%s: raw control byte 0x%02x in the report", fmts[k], (unsigned char)*c);
+        for (const char *c = err; *c; c++)
+            cr_expect(!((unsigned char)*c < 0x20 && *c != '\n'),
+                      "%s: raw control byte 0x%02x on stderr", fmts[k], (unsigned char)*c);
+        if (k == 0) {
+            cr_expect(strstr(out, "\n**Verdict: VERIFIED") == NULL, "markdown injection: %s", out);
+            for (const char *c = strchr(out, '<'); c; c = strchr(c + 1, '<'))
+                cr_expect(c > out && c[-1] == '\\', "unescaped '<' in markdown: %s", out);
+            cr_expect(strstr(out, "**Verdict: VIOLATION**") != NULL);
+        }
+        if (k == 1 || k == 2)
+            cr_expect(strstr(out, "<!--") == NULL && strstr(out, "<c>") == NULL, "%s: %s",
+                      fmts[k], out);
+        free(out);
+        free(err);
+    }
+}
+
+Test(trust, output_errors_are_reported, .init = setup, .fini = teardown)
+{
+    write_file("n.yaml", "gaussaudit: 1\nname: n\nmechanism: {kind: gaussian_pair}\npairs:\n"
+                         "  - x: {mean: [0], cov: [[1]]}\n    y: {mean: [1], cov: [[1]]}\n"
+                         "claim: {epsilon: 1, delta: 0.5}\n");
+    char *out, *err;
+    /* (the harness appends its own redirections: the command ends with "exit") */
+    int st = run("delta %s/n.yaml --epsilon 1 2>%s/full.err >/dev/full; exit $?", dir, &out, &err);
+    free(out);
+    free(err);
+    char p[256];
+    snprintf(p, sizeof p, "%s/full.err", dir);
+    FILE *f = fopen(p, "r");
+    char line[512] = "";
+    cr_assert(f != NULL);
+    cr_assert(fgets(line, sizeof line, f) != NULL || 1);
+    fclose(f);
+    cr_expect(st == 74 && strstr(line, "error writing"), "stdout to /dev/full: %d: %s", st, line);
+    st = run("audit %s/n.yaml --quiet -o %s/nodir/r.md", dir, &out, &err);
+    cr_expect(st == 74 && strstr(err, "cannot write"), "-o into a missing dir: %d: %s", st, err);
+    free(out);
+    free(err);
+    /* a report replaced atomically: no temporary file is left behind, the mode is not 0600 */
+    st = run("audit %s/n.yaml --quiet -o %s/r.md", dir, &out, &err);
+    cr_expect(st == 0, "status %d: %s", st, err);
+    free(out);
+    free(err);
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "test -s %s/r.md && test $(ls -A %s | grep -c '^\\.r\\.md') = 0", dir,
+             dir);
+    cr_expect(system(cmd) == 0, "report missing or temporary file left in %s", dir);
 }

@@ -1,0 +1,38 @@
+/*
+ * format.c - printing a bound so that it stays a bound (issue "Trust", item 3).
+ *
+ * A certified interval [lo, hi] of doubles (rounded outward from the Arb ball) printed with
+ * "%.6g" is rounded to nearest: the printed lower bound can exceed lo, and the true value.
+ * ga_fmt_bound prints at the given number of significant digits, rounded away from the
+ * interval's inside: the decimal printed is <= v for a lower bound and >= v for an upper one,
+ * so the printed interval contains [lo, hi]. With 17 digits it is exactly v (round trip).
+ */
+#include "numerics/internal.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+void ga_fmt_bound(char *buf, size_t n, double v, int upper, int digits)
+{
+    if (digits < 1)
+        digits = 1;
+    if (digits > 17)
+        digits = 17;
+    if (!isfinite(v) || v == 0) {
+        snprintf(buf, n, "%.17g", v);
+        return;
+    }
+    snprintf(buf, n, "%.*g", digits, v);
+    /* nearest rounding went the wrong way: step one unit of the last printed digit */
+    for (int k = 0; k < 4; k++) {
+        double back = strtod(buf, NULL);
+        if (upper ? back >= v : back <= v)
+            return;
+        int e = (int)floor(log10(fabs(back)));
+        double step = pow(10.0, e - (digits - 1));
+        snprintf(buf, n, "%.*g", digits, upper ? back + step : back - step);
+    }
+    snprintf(buf, n, "%.17g", v); /* exact */
+}
