@@ -510,15 +510,19 @@ static int cmd_cdf(int argc, char **argv, FILE *out, FILE *err)
         if (st != GA_OK)
             ga_cli_err(err, "gaussaudit cdf: warning at x = %.17g: %s\n", xs[i], ga_strerror(st));
         if (json) {
+            /* a log that could not be computed (or is log 0) is null, never a number */
+            char lc[32] = "null", ls[32] = "null";
+            if (isfinite(p.log_cdf))
+                snprintf(lc, sizeof lc, "%.17g", p.log_cdf);
+            if (isfinite(p.log_sf))
+                snprintf(ls, sizeof ls, "%.17g", p.log_sf);
             fprintf(out,
                     "%s{\"x\": %.17g, \"cdf\": {\"value\": %.17g, \"err\": %.17g}, "
-                    "\"sf\": {\"value\": %.17g, \"err\": %.17g}, \"log_cdf\": %.17g, "
-                    "\"log_sf\": %.17g, \"method\": \"%s\", \"certified\": false, "
+                    "\"sf\": {\"value\": %.17g, \"err\": %.17g}, \"log_cdf\": %s, "
+                    "\"log_sf\": %s, \"method\": \"%s\", \"certified\": false, "
                     "\"status\": \"%s\"}",
-                    i ? ", " : "", xs[i], p.cdf.val, p.cdf.err, p.sf.val, p.sf.err,
-                    isfinite(p.log_cdf) ? p.log_cdf : -DBL_MAX,
-                    isfinite(p.log_sf) ? p.log_sf : -DBL_MAX, ga_method_name(p.method),
-                    st == GA_OK ? "success" : ga_strerror(st));
+                    i ? ", " : "", xs[i], p.cdf.val, p.cdf.err, p.sf.val, p.sf.err, lc, ls,
+                    ga_method_name(p.method), st == GA_OK ? "success" : ga_strerror(st));
         } else {
             fprintf(out, "x = %.17g\nP[Q <= x] = ", xs[i]);
             ga_cli_print_value(out, p.cdf.val, p.cdf.err);

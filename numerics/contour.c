@@ -634,8 +634,10 @@ int ga_engine_contour(ga_gchisq_prob *out, const ga_gchisq *q, double x,
             int sl = ga_path_integrate(&in, &p, 0.0, fmax(o->epsrel, 1e-10), o->max_evals, w);
             out->evals += p.nevals;
             double v = sign * in.val / M_PI;
-            double lv = sl == GA_OK && v > 0 && in.err < 0.5 * fabs(in.val) ? p.L0 + log(v)
-                                                                             : -INFINITY;
+            /* the log needs the integral to a relative 1e-8 (an absolute 1e-8 in the log),
+             * not the target (whose rounding floor grows with c x) */
+            double lv = (sl == GA_OK || sl == GA_ETOL) && v > 0 && in.err <= 1e-8 * fabs(in.val)
+                            ? p.L0 + log(v) : -INFINITY;
             set_tail(out, sign, &z, p.L0);
             if (sign > 0)
                 out->log_sf = lv;
@@ -644,7 +646,7 @@ int ga_engine_contour(ga_gchisq_prob *out, const ga_gchisq *q, double x,
             continue;
         }
         /* targets on the L0 scale: absolute epsabs / exp(L0) (times pi) */
-        double ea = o->epsabs * M_PI * exp(-p.L0);
+        double ea = o->epsabs > 0 ? o->epsabs * M_PI * exp(-p.L0) : 0.0; /* (0 * inf: NaN) */
         if (!isfinite(ea))
             ea = DBL_MAX;
         st[sign < 0] = ga_path_integrate(&in, &p, ea, o->epsrel, o->max_evals, w);

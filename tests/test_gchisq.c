@@ -8,6 +8,8 @@
 #include "numerics/internal.h"
 #include "tests/support.h"
 
+#include <arb.h>
+#include <arb_hypgeom.h>
 #include <criterion/criterion.h>
 #include <float.h>
 #include <gsl/gsl_randist.h>
@@ -458,4 +460,39 @@ Test(form, degenerate_exact)
     cr_expect(eval(&p, d, -0.5, GA_METHOD_CONTOUR) == GA_OK && p.cdf.val == 0 && p.sf.val == 1);
     ga_gchisq_free(q);
     ga_gchisq_free(d);
+}
+
+/* Tails below the double range (issue "Trust", item 5): the value underflows to 0 with error
+ * 0, and log_sf is the log of the tail (not the Chernoff bound, not -DBL_MAX): chi2_1 with
+ * P[chi2_1 > x] = erfc(sqrt(x/2)) (log from Arb at 128 bits), and chi2_2 with exactly -x/2,
+ * for every engine that claims relative accuracy. */
+Test(gchisq, log_tails_below_the_double_range)
+{
+    double one = 1, two = 2;
+    ga_gchisq *q1 = classical(1, &one, NULL, NULL, 0, 0), *q2 = classical(1, &one, &two, NULL, 0, 0);
+    static const double xs[] = {1500, 2000, 1e4, 1e5};
+    int ms[3] = {GA_METHOD_AUTO, GA_METHOD_CONTOUR, GA_METHOD_CLOSED};
+    for (size_t i = 0; i < sizeof xs / sizeof *xs; i++) {
+        arb_t r;
+        arb_init(r);
+        arb_set_d(r, xs[i] / 2);
+        arb_sqrt(r, r, 128);
+        arb_hypgeom_erfc(r, r, 128);
+        arb_log(r, r, 128);
+        double lref = arf_get_d(arb_midref(r), ARF_RND_NEAR);
+        arb_clear(r);
+        for (int m = 0; m < 3; m++) {
+            ga_gchisq_prob p;
+            eval(&p, q1, xs[i], ms[m]);
+            cr_expect(p.sf.val == 0 && p.sf.err == 0, "%s x=%g: sf %g +- %g", ga_method_name(ms[m]),
+                      xs[i], p.sf.val, p.sf.err);
+            cr_expect(fabs(p.log_sf - lref) <= 1e-12 * fabs(lref), "%s chi2_1 x=%g: log sf %.17g "
+                      "vs %.17g", ga_method_name(ms[m]), xs[i], p.log_sf, lref);
+            eval(&p, q2, xs[i], ms[m]);
+            cr_expect(fabs(p.log_sf + xs[i] / 2) <= 1e-12 * xs[i] / 2, "%s chi2_2 x=%g: log sf "
+                      "%.17g vs %.17g", ga_method_name(ms[m]), xs[i], p.log_sf, -xs[i] / 2);
+        }
+    }
+    ga_gchisq_free(q1);
+    ga_gchisq_free(q2);
 }
