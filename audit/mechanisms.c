@@ -422,19 +422,49 @@ cleanup:
 }
 
 /* generic: law on D and on each neighbour */
+/* Caps before allocation (README, "Limits and hostile input"): the number of pairs the
+ * relation produces, and the memory their laws take (two means and two d x d covariances
+ * each, GA_SPEC_MAX_PAIR_BYTES in all). GA_OK or GA_EINVAL with a message naming the cap. */
+static int pairs_fit(ga_spec *s, size_t npairs, size_t dim, const char *field, char *msg,
+                     size_t msglen)
+{
+    char what[256];
+    if (npairs > GA_SPEC_MAX_PAIRS) {
+        snprintf(what, sizeof what, "%zu neighbouring pairs exceed the cap of %d", npairs,
+                 GA_SPEC_MAX_PAIRS);
+        return ga_spec_fail(s, s->mechanism, field, msg, msglen, what);
+    }
+    if (dim > GA_SPEC_MAX_DIM) {
+        snprintf(what, sizeof what, "output dimension %zu exceeds the cap of %d", dim,
+                 GA_SPEC_MAX_DIM);
+        return ga_spec_fail(s, s->mechanism, field, msg, msglen, what);
+    }
+    double bytes = (double)npairs * 2.0 * ((double)dim + (double)dim * dim) * sizeof(double);
+    if (bytes > (double)GA_SPEC_MAX_PAIR_BYTES) {
+        snprintf(what, sizeof what, "%zu pairs of dimension %zu need %.3g GiB for their laws, "
+                 "more than the cap of %.3g GiB", npairs, dim, bytes / (1 << 30),
+                 (double)GA_SPEC_MAX_PAIR_BYTES / (1 << 30));
+        return ga_spec_fail(s, s->mechanism, field, msg, msglen, what);
+    }
+    return GA_OK;
+}
+
 static int build_generic(ga_spec *s, law_fn law, const law_par *lp, size_t dim, char *msg,
                          size_t msglen)
 {
     if (s->data.n == 0)
         return ga_spec_fail(s, s->mechanism, "dataset", msg, msglen,
                             "missing: this kind derives its output law from a dataset");
+    int rc = pairs_fit(s, nb_count(s), dim, "mechanism", msg, msglen);
+    if (rc)
+        return rc;
     double *mu = malloc(dim * sizeof *mu), *cov = malloc(dim * dim * sizeof *cov);
     if (!mu || !cov) {
         free(mu);
         free(cov);
         return GA_ENOMEM;
     }
-    int rc = law(mu, cov, s->data.x, s->data.n, s, lp, msg, msglen);
+    rc = law(mu, cov, s->data.x, s->data.n, s, lp, msg, msglen);
     size_t nn = nb_count(s);
     for (size_t k = 0; k < nn && rc == GA_OK; k++) {
         if (s->deadline > 0 && k % 16 == 0) { /* audit --timeout */
@@ -558,6 +588,12 @@ static int build_gaussian_mechanism(ga_spec *s, char *msg, size_t msglen)
     size_t d;
     if ((rc = ga_spec_vector(s, fn, "mechanism.f", 0, &f, &d, msg, msglen)))
         return rc;
+    const ga_node *nbn = ga_node_get(s->mechanism, "f_neighbours");
+    if ((rc = pairs_fit(s, nbn && nbn->kind == GA_NODE_SEQ ? nbn->n : 0, d, "mechanism.f", msg,
+                        msglen))) {
+        free(f);
+        return rc;
+    }
     double *cov = NULL;
     const ga_node *nc = ga_node_get(s->mechanism, "noise_cov");
     if (nc && have_sigma) {
@@ -705,6 +741,10 @@ static int build_sketch(ga_spec *s, char *msg, size_t msglen)
         }
         gram(S0, s->data.x, n, d, sigma * sigma);
         size_t rows = s->rows ? s->nrows_sel : n, nc = s->candidates.n;
+        if ((rc = pairs_fit(s, rows * nc, d, "neighbours", msg, msglen))) {
+            free(S0);
+            goto cleanup;
+        }
         for (size_t k = 0; k < rows * nc && rc == GA_OK; k++) {
             size_t row = s->rows ? s->rows[k / nc] : k / nc;
             if (row >= n) {
@@ -1133,6 +1173,8 @@ int ga_mech_build(ga_spec *s, char *msg, size_t msglen)
 {
     int rc = check_universe(s, msg, msglen);
     if (rc)
+        return rc;
+    if ((rc = pairs_fit(s, nb_count(s), 1, "neighbours", msg, msglen)))
         return rc;
     if (!strcmp(s->kind, "gaussian_mechanism"))
         rc = build_gaussian_mechanism(s, msg, msglen);

@@ -258,6 +258,8 @@ int ga_pair_reduce(ga_pair **out, const ga_pair_input *in, char *msg, size_t msg
     double *rx = NULL, *ry = NULL, *rm = NULL;
     ga_pair *p = calloc(1, sizeof *p);
     *out = NULL;
+    if (msg && msglen)
+        msg[0] = 0; /* every failure below leaves a message (see cleanup) */
     if (!p)
         return GA_ENOMEM;
     p->d = d;
@@ -287,6 +289,11 @@ int ga_pair_reduce(ga_pair **out, const ga_pair_input *in, char *msg, size_t msg
             goto cleanup;
         }
         dmu[i] = in->mu_x[i] - in->mu_y[i];
+        if (!isfinite(dmu[i])) {
+            ga_msg(msg, msglen, "%s[%zu] - %s[%zu] = %.17g - %.17g overflows the double range",
+                   F[0], i, F[1], i, in->mu_x[i], in->mu_y[i]);
+            goto cleanup;
+        }
     }
     if (check_matrix(sx, in->s_x, d, F[2], msg, msglen) ||
         check_matrix(sy, in->s_y, d, F[3], msg, msglen))
@@ -480,10 +487,14 @@ cleanup:
     free(rx);
     free(ry);
     free(rm);
-    if (rc == GA_OK)
+    if (rc == GA_OK) {
         *out = p;
-    else
+    } else {
+        if (msg && msglen && !msg[0])
+            ga_msg(msg, msglen, "the reduction failed: %s (a whitened mean or covariance "
+                   "entry outside the double range?)", ga_strerror(rc));
         ga_pair_free(p);
+    }
     return rc;
 }
 

@@ -146,6 +146,9 @@ static int get_vector(ctx_t *c, const ga_node *n, const char *path, size_t want,
         return fail(c, n, path, "empty list");
     if (want && n->n != want)
         return fail(c, n, path, "has %zu entries, expected %zu", n->n, want);
+    if (n->n > GA_SPEC_MAX_DIM)
+        return fail(c, n, path, "%zu entries exceed the dimension cap of %d", n->n,
+                    GA_SPEC_MAX_DIM);
     *v = malloc(n->n * sizeof **v);
     *txt = malloc(n->n * sizeof **txt);
     if (!*v || !*txt) {
@@ -180,6 +183,16 @@ static int get_matrix(ctx_t *c, const ga_node *n, const char *path, size_t d, do
         return fail(c, n, path, "expected a matrix as a list of rows like [[1, 0], [0, 1]]");
     if (n->n != d)
         return fail(c, n, path, "has %zu rows, expected %zu (the length of the mean)", n->n, d);
+    /* the shape first: nothing is allocated for a matrix whose rows are not all there */
+    for (size_t i = 0; i < d; i++) {
+        const ga_node *row = n->kids[i];
+        char p[200];
+        pathf(p, sizeof p, "%s[%zu]", path, i);
+        if (row->kind != GA_NODE_SEQ)
+            return fail(c, row, p, "expected a row (a list of %zu numbers)", d);
+        if (row->n != d)
+            return fail(c, row, p, "row has %zu entries, expected %zu", row->n, d);
+    }
     *v = malloc(d * d * sizeof **v);
     *txt = malloc(d * d * sizeof **txt);
     int s = GA_OK;

@@ -325,3 +325,76 @@ Test(trust, output_errors_are_reported, .init = setup, .fini = teardown)
              dir);
     cr_expect(system(cmd) == 0, "report missing or temporary file left in %s", dir);
 }
+
+/* caps are checked before allocation: under a 2 GiB address-space limit each spec is
+ * refused with a message naming the cap (an allocation first would fail with ENOMEM, 70) */
+Test(trust, caps_before_allocation, .init = setup, .fini = teardown)
+{
+    FILE *f;
+    char p[256];
+    /* 2,100,000 replace_one pairs */
+    snprintf(p, sizeof p, "%s/rep.yaml", dir);
+    cr_assert((f = fopen(p, "w")) != NULL);
+    fputs("gaussaudit: 1\nname: r\nmechanism: {kind: output_perturbation, lambda: 1, sigma: 1}\n"
+          "dataset: {rows: [", f);
+    for (int i = 0; i < 2100; i++)
+        fprintf(f, "%s[%d, 0.5, -0.25]", i ? ", " : "", i % 7);
+    fputs("]}\nneighbours: {relation: replace_one, candidates: [", f);
+    for (int i = 0; i < 1000; i++)
+        fprintf(f, "%s[0.1, 0.2, 0.3]", i ? ", " : "");
+    fputs("]}\nclaim: {epsilon: 1, delta: 1e-5}\n", f);
+    cr_assert(fclose(f) == 0);
+    /* 130 explicit outputs of dimension 3000: 17 GiB of laws */
+    snprintf(p, sizeof p, "%s/gm.yaml", dir);
+    cr_assert((f = fopen(p, "w")) != NULL);
+    fputs("gaussaudit: 1\nname: g\nmechanism: {kind: gaussian_mechanism, sigma: 1, f: [", f);
+    for (int i = 0; i < 3000; i++)
+        fprintf(f, "%s0", i ? "," : "");
+    fputs("], f_neighbours: [", f);
+    for (int k = 0; k < 130; k++) {
+        fputs(k ? ", [" : "[", f);
+        for (int i = 0; i < 3000; i++)
+            fprintf(f, "%s0", i ? "," : "");
+        fputs("]", f);
+    }
+    fputs("]}\nclaim: {epsilon: 1, delta: 1e-5}\n", f);
+    cr_assert(fclose(f) == 0);
+    /* a 4000-long mean with a covariance of 4000 one-entry rows (128 MB if allocated first) */
+    snprintf(p, sizeof p, "%s/pb.yaml", dir);
+    cr_assert((f = fopen(p, "w")) != NULL);
+    fputs("gaussaudit: 1\nname: g\nmechanism: {kind: gaussian_pair}\npairs:\n  - x: {mean: [", f);
+    for (int i = 0; i < 4000; i++)
+        fprintf(f, "%s0", i ? "," : "");
+    fputs("], cov: [", f);
+    for (int i = 0; i < 4000; i++)
+        fprintf(f, "%s[1]", i ? "," : "");
+    fputs("]}\n    y: {mean: [0], cov: [[1]]}\n", f);
+    cr_assert(fclose(f) == 0);
+    static const struct {
+        const char *file, *needle;
+    } cases[] = {{"rep.yaml", "exceed the cap of 2000000"}, {"gm.yaml", "more than the cap"},
+                 {"pb.yaml", "row has 1 entries, expected 4000"}};
+    for (size_t i = 0; i < 3; i++) {
+        char *out, *err;
+        int st = run("audit %s/%s", cases[i].file, &out, &err);
+        cr_expect(st == 65 && strstr(err, cases[i].needle), "%s: status %d: %s", cases[i].file, st,
+                  err);
+        free(out);
+        free(err);
+    }
+}
+
+Test(trust, overflowing_mean_difference_has_a_message, .init = setup, .fini = teardown)
+{
+    write_file("b.yaml", "gaussaudit: 1\nname: b\nmechanism: {kind: gaussian_pair}\npairs:\n"
+                         "  - x: {mean: [1e308, 0], cov: [[1, 0], [0, 1]]}\n"
+                         "    y: {mean: [-1e308, 0], cov: [[1, 0], [0, 1]]}\n"
+                         "claim: {epsilon: 1, delta: 1e-5}\n");
+    char *out, *err;
+    int st = run("delta %s/b.yaml --epsilon %s", "1", &out, &err);
+    cr_expect(st == 65 && strstr(err, "overflows the double range"), "status %d: %s", st, err);
+    for (const char *c = err; *c; c++)
+        cr_expect((unsigned char)*c >= 0x20 || *c == '\n', "garbage byte in the message: %s", err);
+    free(out);
+    free(err);
+}
