@@ -37,6 +37,8 @@ enum ga_status {
                          no gain; the best interval found is returned and is rigorous */
     GA_EIO = 7,       /* file or stream error */
     GA_EMAXITER = 8,  /* iteration limit reached (value and error estimate still returned) */
+    GA_ETIME = 9,     /* the deadline passed (opts.deadline): what is returned is valid but
+                         unfinished (a certified interval is still an enclosure, maybe [0, 1]) */
     GA_NSTATUS
 };
 
@@ -223,6 +225,8 @@ typedef struct {
 typedef struct {
     int digits;        /* stop when each interval's relative width <= 10^-digits (default 17) */
     long max_prec;     /* precision cap in bits (default 4096) */
+    double deadline;   /* CLOCK_MONOTONIC seconds after which the computation stops with
+                          GA_ETIME and the (valid) intervals found so far (default 0: none) */
 } ga_cert_opts;
 
 void ga_cert_opts_init(ga_cert_opts *o);

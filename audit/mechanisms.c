@@ -422,6 +422,17 @@ cleanup:
 }
 
 /* generic: law on D and on each neighbour */
+/* audit --timeout: has the builders' deadline passed? Then the construction stops with
+ * what it has (s->truncated, s->planned pairs were due). Checked before every pair. */
+static int out_of_time(ga_spec *s, size_t planned)
+{
+    if (!ga_expired(s->deadline))
+        return 0;
+    s->truncated = 1;
+    s->planned = planned;
+    return 1;
+}
+
 /* Caps before allocation (README, "Limits and hostile input"): the number of pairs the
  * relation produces, and the memory their laws take (two means and two d x d covariances
  * each, GA_SPEC_MAX_PAIR_BYTES in all). GA_OK or GA_EINVAL with a message naming the cap. */
@@ -467,15 +478,8 @@ static int build_generic(ga_spec *s, law_fn law, const law_par *lp, size_t dim, 
     rc = law(mu, cov, s->data.x, s->data.n, s, lp, msg, msglen);
     size_t nn = nb_count(s);
     for (size_t k = 0; k < nn && rc == GA_OK; k++) {
-        if (s->deadline > 0 && k % 16 == 0) { /* audit --timeout */
-            struct timespec ts;
-            clock_gettime(CLOCK_MONOTONIC, &ts);
-            if (ts.tv_sec + 1e-9 * ts.tv_nsec > s->deadline) {
-                s->truncated = 1;
-                s->planned = nn;
-                break;
-            }
-        }
+        if (out_of_time(s, nn))
+            break;
         double *Dp;
         size_t m;
         char name[96];
@@ -625,7 +629,7 @@ static int build_gaussian_mechanism(ga_spec *s, char *msg, size_t msglen)
         return ga_spec_fail(s, nb ? nb : s->mechanism, "mechanism.f_neighbours", msg, msglen,
                             "missing: a list of outputs f(D') on the neighbours");
     }
-    for (size_t k = 0; k < nb->n && rc == GA_OK; k++) {
+    for (size_t k = 0; k < nb->n && rc == GA_OK && !out_of_time(s, nb->n); k++) {
         double *g;
         size_t len;
         char path[64], name[64];
@@ -656,7 +660,7 @@ static int build_matrix_masking(ga_spec *s, char *msg, size_t msglen)
     size_t d = s->data.d, nn = nb_count(s);
     if (s->data.n == 0)
         return ga_spec_fail(s, s->mechanism, "dataset", msg, msglen, "missing: the data matrix");
-    for (size_t k = 0; k < nn && rc == GA_OK; k++) {
+    for (size_t k = 0; k < nn && rc == GA_OK && !out_of_time(s, nn); k++) {
         double *Dp;
         size_t m;
         char name[96];
@@ -745,7 +749,7 @@ static int build_sketch(ga_spec *s, char *msg, size_t msglen)
             free(S0);
             goto cleanup;
         }
-        for (size_t k = 0; k < rows * nc && rc == GA_OK; k++) {
+        for (size_t k = 0; k < rows * nc && rc == GA_OK && !out_of_time(s, rows * nc); k++) {
             size_t row = s->rows ? s->rows[k / nc] : k / nc;
             if (row >= n) {
                 rc = ga_spec_fail(s, s->mechanism, "neighbours.rows", msg, msglen,
@@ -773,7 +777,7 @@ static int build_sketch(ga_spec *s, char *msg, size_t msglen)
         goto cleanup;
     }
     size_t nn = rel == GA_REL_ADD_ONE ? s->candidates.n : (s->rows ? s->nrows_sel : n);
-    for (size_t k = 0; k < nn && rc == GA_OK; k++) {
+    for (size_t k = 0; k < nn && rc == GA_OK && !out_of_time(s, nn); k++) {
         size_t row = rel == GA_REL_ADD_ONE ? k : (s->rows ? s->rows[k] : k);
         const double *v = rel == GA_REL_ADD_ONE ? s->candidates.x + k * d : s->data.x + row * d;
         if (rel == GA_REL_ADD_ONE && s->candidates.d != d) {

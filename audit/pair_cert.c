@@ -23,6 +23,7 @@
 #include "audit/pair_internal.h"
 #include "numerics/arb_internal.h"
 
+#include <arb_hypgeom.h>
 #include <arb_mat.h>
 #include <math.h>
 #include <stdlib.h>
@@ -235,9 +236,181 @@ static void exact_forms(ga_gchisq_exact *lx, ga_gchisq_exact *ly, const ga_pair 
     arb_clear(r);
 }
 
+/* Q ~ N(k, s^2) (a mean shift with equal covariances): the closed form of the analytic
+ * Gaussian mechanism (Balle & Wang 2018, Theorem 8), in ball arithmetic,
+ *   E[(1 - e^{eps - Q})_+] = Phi(u) - e^{eps - k + s^2/2} Phi(u - s),  u = (k - eps)/s,
+ * with Phi(z) = erfc(-z/sqrt 2)/2. Arb carries any exponent, so a claim at eps = 1e300 (a
+ * delta near exp(-1e600), the two terms equal to 300 digits) is settled by escalating the
+ * precision, with no integral. */
+/* h(x) = e^{x^2} erfc(x) sqrt(pi) x for real x >= 64 by the asymptotic series
+ * sum_{m<N} (-1)^m (2m-1)!!/(2x^2)^m, whose remainder is bounded by the first omitted term
+ * (DLMF 7.12.1 and 7.12(i), real argument): terms are taken until one is below 2^-prec
+ * (they decrease while m < x^2, so at most a few prec/log2(x) terms). */
+static void erfc_scaled_large(arb_t h, const arb_t x, slong prec)
+{
+    arb_t t, y;
+    arb_init(t);
+    arb_init(y);
+    arb_sqr(y, x, prec);
+    arb_mul_2exp_si(y, y, 1); /* 2 x^2 */
+    arb_one(h);
+    arb_one(t);
+    for (slong m = 1; m < 100000; m++) {
+        arb_mul_si(t, t, -(2 * m - 1), prec);
+        arb_div(t, t, y, prec);
+        if (arb_rel_accuracy_bits(t) < 0 || mag_cmp_2exp_si(arb_radref(t), 0) > 0)
+            break;
+        arf_t a;
+        arf_init(a);
+        arb_get_abs_ubound_arf(a, t, prec);
+        int small = arf_cmpabs_2exp_si(a, -prec - 8) < 0;
+        arf_clear(a);
+        if (small) { /* the first omitted term bounds the remainder */
+            arb_add_error(h, t);
+            break;
+        }
+        arb_add(h, h, t, prec);
+    }
+    arb_clear(t);
+    arb_clear(y);
+}
+
+static void delta_normal_ball(arb_t res, const ga_gchisq_exact *q, const arb_t eps, slong prec)
+{
+    arb_t s, u, t, r2;
+    arb_init(s);
+    arb_init(u);
+    arb_init(t);
+    arb_init(r2);
+    arb_sqrt(s, q->sigma2, prec);
+    arb_sub(u, q->offset, eps, prec);
+    arb_div(u, u, s, prec);
+    arb_set_ui(r2, 2);
+    arb_rsqrt(r2, r2, prec);
+    arb_mul(t, u, r2, prec);
+    arb_neg(t, t); /* x1 = -u/sqrt 2 */
+    if (arb_gt(t, r2) && arf_cmp_si(arb_midref(t), 64) > 0 && arb_rel_accuracy_bits(t) > 8) {
+        /* far tail (eps >> the loss mean): with x1 = (eps - k)/(s sqrt 2) and x2 = x1 +
+         * s/sqrt 2, x2^2 - x1^2 = eps - k + s^2/2 exactly, so the exponential factors agree
+         * and delta = e^{-x1^2} (h(x1)/x1 - h(x2)/x2) / (2 sqrt pi), h as above: no erfc of an
+         * argument beyond Arb's reach, the cancellation (about s/x1) paid in precision */
+        arb_t x2, h1, h2;
+        arb_init(x2);
+        arb_init(h1);
+        arb_init(h2);
+        arb_mul(x2, s, r2, prec);
+        arb_add(x2, x2, t, prec);
+        erfc_scaled_large(h1, t, prec);
+        arb_div(h1, h1, t, prec);
+        erfc_scaled_large(h2, x2, prec);
+        arb_div(h2, h2, x2, prec);
+        arb_sub(h1, h1, h2, prec);
+        arb_sqr(h2, t, prec);
+        arb_neg(h2, h2);
+        arb_exp(h2, h2, prec);
+        arb_mul(res, h1, h2, prec);
+        arb_const_sqrt_pi(h2, prec);
+        arb_div(res, res, h2, prec);
+        arb_mul_2exp_si(res, res, -1);
+        arb_clear(x2);
+        arb_clear(h1);
+        arb_clear(h2);
+        goto cleanup;
+    }
+    arb_mul(t, u, r2, prec);
+    arb_neg(t, t);
+    arb_hypgeom_erfc(res, t, prec); /* 2 Phi(u) */
+    arb_sub(t, u, s, prec);
+    arb_mul(t, t, r2, prec);
+    arb_neg(t, t);
+    arb_hypgeom_erfc(t, t, prec); /* 2 Phi(u - s) */
+    arb_mul_2exp_si(u, q->sigma2, -1);
+    arb_sub(u, u, q->offset, prec);
+    arb_add(u, u, eps, prec);
+    arb_exp(u, u, prec);
+    arb_mul(t, t, u, prec);
+    arb_sub(res, res, t, prec);
+    arb_mul_2exp_si(res, res, -1);
+cleanup:
+    arb_clear(s);
+    arb_clear(u);
+    arb_clear(t);
+    arb_clear(r2);
+}
+
+/* Equal covariances (as exact numbers): the privacy loss is N(r D2/2, r D2) under X and
+ * -l ~ N(r D2/2, r D2) under Y, D2 = (mu_x - mu_y)^T S^{-1} (mu_x - mu_y) the squared
+ * Mahalanobis distance, computed here in ball arithmetic from the exact inputs: no floating
+ * reduction, so no linear-algebra widening and no e^eps growth of the certificate. Returns
+ * 1 and fills xy = yx when the covariances are equal, 0 when they are not (or the solve
+ * fails at this precision), -1 on an unparsable entry. */
+static int equal_cov_delta(arb_t xy, const ga_pair *p, const ga_pair_input *in,
+                           const ga_pair_text *txt, const arb_t eps, slong prec)
+{
+    slong k = (slong)in->d;
+    int rc = 0;
+    arb_mat_t S, dm, z;
+    arb_t u, v;
+    ga_gchisq_exact *q = ga_gchisq_exact_alloc();
+    arb_mat_init(S, k, k);
+    arb_mat_init(dm, k, 1);
+    arb_mat_init(z, k, 1);
+    arb_init(u);
+    arb_init(v);
+    if (!q) {
+        rc = -1;
+        goto cleanup;
+    }
+    for (slong i = 0; i < k * k; i++) {
+        if (entry(u, txt ? txt->s_x : NULL, in->s_x, (size_t)i) ||
+            entry(v, txt ? txt->s_y : NULL, in->s_y, (size_t)i)) {
+            rc = -1;
+            goto cleanup;
+        }
+        if (!arb_equal(u, v)) /* exact numbers: equal balls of radius 0 */
+            goto cleanup;
+        arb_set(arb_mat_entry(S, i / k, i % k), u);
+    }
+    for (slong i = 0; i < k; i++) {
+        if (entry(u, txt ? txt->mu_x : NULL, in->mu_x, (size_t)i) ||
+            entry(v, txt ? txt->mu_y : NULL, in->mu_y, (size_t)i)) {
+            rc = -1;
+            goto cleanup;
+        }
+        arb_sub(arb_mat_entry(dm, i, 0), u, v, PARSE_PREC);
+    }
+    if (!arb_mat_spd_solve(z, S, dm, prec) && !arb_mat_solve(z, S, dm, prec))
+        goto cleanup;
+    arb_zero(u);
+    for (slong i = 0; i < k; i++)
+        arb_addmul(u, arb_mat_entry(dm, i, 0), arb_mat_entry(z, i, 0), prec);
+    arb_set_d(v, p->r);
+    arb_mul(u, u, v, prec); /* r D2 */
+    if (arb_is_zero(u)) {
+        arb_zero(xy); /* X = Y */
+        rc = 1;
+        goto cleanup;
+    }
+    if (!arb_is_positive(u))
+        goto cleanup;
+    arb_set(q->sigma2, u);
+    arb_mul_2exp_si(q->offset, u, -1);
+    q->n = 0;
+    delta_normal_ball(xy, q, eps, prec);
+    rc = 1;
+cleanup:
+    ga_gchisq_exact_free(q);
+    arb_mat_clear(S);
+    arb_mat_clear(dm);
+    arb_mat_clear(z);
+    arb_clear(u);
+    arb_clear(v);
+    return rc;
+}
+
 /* certified E[(1 - e^{eps - Q})_+] for the exact law q (double twin qd for the path) */
 static int delta_one(arb_t res, const ga_gchisq_exact *q, const ga_gchisq *qd, const arb_t eps,
-                     double epsd, slong prec)
+                     double epsd, double deadline, slong prec)
 {
     arb_t cdf, sf;
     arb_init(cdf);
@@ -246,9 +419,13 @@ static int delta_one(arb_t res, const ga_gchisq_exact *q, const ga_gchisq *qd, c
     if (ga_arb_exact_support(cdf, sf, q, eps) && arb_is_zero(sf)) {
         arb_zero(res); /* Q <= eps almost surely */
         rc = GA_OK;
+    } else if (q->n == 0 && arb_is_positive(q->sigma2)) {
+        delta_normal_ball(res, q, eps, prec);
+        rc = arb_is_finite(res) ? GA_OK : GA_EPREC;
     } else {
         ga_path dp;
         rc = ga_path_setup(&dp, qd, epsd, 1, GA_KERNEL_DELTA);
+        dp.deadline = deadline;
         if (rc == GA_OK)
             rc = ga_arb_path_tail(res, q, eps, &dp, prec);
     }
@@ -298,11 +475,30 @@ int ga_pair_delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_input
         rc = GA_EDOM; /* singular covariances: certified mode not available */
         goto cleanup;
     }
+    /* 0. equal covariances: the closed form on the exact inputs, escalated */
+    {
+        slong want = (slong)ceil(o.digits * 3.3219280948873623) + 1;
+        int eq = 0;
+        for (slong prec = 64; prec <= 4 * o.max_prec && !ga_expired(o.deadline); prec *= 2) {
+            out->precision_bits = prec;
+            eq = equal_cov_delta(xy, p, in, txt, e, prec);
+            if (eq != 1)
+                break;
+            if (arb_is_zero(xy) || arb_rel_accuracy_bits(xy) >= want)
+                break;
+        }
+        if (eq == 1) {
+            arb_set(yx, xy);
+            rc = arb_is_zero(xy) || arb_rel_accuracy_bits(xy) >= want ? GA_OK
+                 : ga_expired(o.deadline) ? GA_ETIME : GA_EPREC;
+            goto done;
+        }
+    }
     /* 1. the linear-algebra certificate, escalated until it stops shrinking (TV ~ sqrt(KL):
      *    the radius of the KL ball matters until 2^-prec is below KL itself) */
     double prev_w = INFINITY;
     int have_la = 0;
-    for (slong prec = 64; prec <= o.max_prec; prec *= 2) {
+    for (slong prec = 64; prec <= o.max_prec && !ga_expired(o.deadline); prec *= 2) {
         mag_t a, b;
         mag_init(a);
         mag_init(b);
@@ -322,7 +518,7 @@ int ga_pair_delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_input
         mag_clear(a);
         mag_clear(b);
     }
-    rc = GA_EPREC;
+    rc = ga_expired(o.deadline) ? GA_ETIME : GA_EPREC;
     if (!have_la)
         goto cleanup;
     /* 2. the integrals, escalated until narrow enough or below the widening */
@@ -333,10 +529,14 @@ int ga_pair_delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_input
     slong acc_xy = WORD_MIN / 2, acc_yx = WORD_MIN / 2;
     int stalls_xy = 0, stalls_yx = 0;
     for (slong prec = 64; prec <= o.max_prec; prec *= 2) {
+        if (ga_expired(o.deadline)) {
+            rc = GA_ETIME; /* the intervals so far (or [0, 1]) are still enclosures */
+            break;
+        }
         out->precision_bits = prec;
         exact_forms(lx, ly, p, prec);
-        if (delta_one(ixy, lx, p->lx, e, epsd, prec) != GA_OK ||
-            delta_one(iyx, ly, p->ly, e, epsd, prec) != GA_OK)
+        if (delta_one(ixy, lx, p->lx, e, epsd, o.deadline, prec) != GA_OK ||
+            delta_one(iyx, ly, p->ly, e, epsd, o.deadline, prec) != GA_OK)
             continue;
         /* widening: TV(X, X'') + e^eps TV(Y, Y'') (xy), roles swapped for yx */
         arb_exp(ee, e, prec);
@@ -436,6 +636,10 @@ int ga_pair_epsilon_cert(ga_interval *eps, int *direction, const ga_pair *p,
     for (int it = 0; it < 12; it++, h *= 8) {
         double hi = x + h, lo = x - h;
         ga_delta_cert c;
+        if (ga_expired(o.deadline)) {
+            rc = GA_ETIME;
+            break;
+        }
         /* upper end: both directions certified <= target */
         if (cert_at(hi, p, in, txt, &o, &c) != GA_OK)
             continue;

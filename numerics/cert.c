@@ -241,6 +241,8 @@ typedef struct {
     /* optional (NULL: the plain form): mu_j = b2_j/(4 a_j) for the noncentral terms (0 for
      * the central ones), used where |2 a_j z| >= 1 (see arb_exponent) */
     arb_srcptr mu;
+    double deadline; /* ga_monotonic() time: past it the integrand is indeterminate, so that
+                        acb_calc_integrate gives up at once (--timeout) */
 } arb_integrand_param;
 
 /* the noncentral terms written in the mu form at z: |2 a_j| |mid z| >= 1 */
@@ -389,6 +391,10 @@ static int arb_integrand(acb_ptr out, const acb_t z, void *param, slong order, s
     arb_init(r);
     if (order > 1)
         flint_abort(); /* acb_calc_integrate asks for order 0 or 1 only */
+    if (ga_expired(p->deadline)) {
+        acb_indeterminate(out);
+        goto cleanup;
+    }
     arb_exponent(e, z, p, analytic, prec);
     if (analytic && acb_is_finite(e) && !acb_is_exact(z)) {
         acb_get_mid(m, z);
@@ -655,7 +661,7 @@ int ga_arb_path_tail(arb_t res, const ga_gchisq_exact *q, const arb_t x, const g
         goto cleanup;
     /* L0 = mid(K(c) - c x), an exact number */
     {
-        arb_integrand_param p0 = {q, x, NULL, GA_KERNEL_TAIL, NULL};
+        arb_integrand_param p0 = {q, x, NULL, GA_KERNEL_TAIL, NULL, 0};
         arb_t zero;
         arb_init(zero);
         p0.L0 = zero;
@@ -678,7 +684,7 @@ int ga_arb_path_tail(arb_t res, const ga_gchisq_exact *q, const arb_t x, const g
             arb_div(mu + j, q->b2 + j, q->a + j, prec);
             arb_mul_2exp_si(mu + j, mu + j, -2);
         }
-    arb_integrand_param par = {q, x, L0, dp->kernel, mu};
+    arb_integrand_param par = {q, x, L0, dp->kernel, mu, dp->deadline};
     acb_calc_integrate_opt_t opt;
     acb_calc_integrate_opt_init(opt);
     opt->eval_limit = 50000 + 200 * prec;
@@ -794,7 +800,24 @@ void ga_arb_bound_str(char *buf, size_t len, const arb_t v, int upper, int digit
         char *ms = mpfr_get_str(NULL, &e, 10, (size_t)digits, m, away ? MPFR_RNDU : MPFR_RNDD);
         fmpz_add_si(k, k, (slong)e - 1); /* m = 0.DDD 10^e: D.DD 10^(k + e - 1) */
         char *ks = fmpz_get_str(NULL, 10, k);
-        snprintf(buf, len, "%s%c.%se%s", neg ? "-" : "", ms[0], ms + 1, ks);
+        int w = snprintf(buf, len, "%s%c.%se%s", neg ? "-" : "", ms[0], ms + 1, ks);
+        if (w < 0 || (size_t)w >= len) {
+            /* the exponent does not fit (a tail like 10^-(10^599)): a weaker bound that
+             * does. Toward zero: 0. Away from zero (|b| < 10^(k+1), k < 0): 10^-K with
+             * K = -(k+1) cut to its leading digits, K' <= K, and 10^-K' >= 10^-K > |b|. */
+            if (!away || fmpz_sgn(k) >= 0) {
+                snprintf(buf, len, away ? "%sinf" : "0", neg ? "-" : "");
+            } else {
+                fmpz_add_ui(k, k, 1);
+                fmpz_neg(k, k); /* K */
+                flint_free(ks);
+                ks = fmpz_get_str(NULL, 10, k);
+                size_t keep = len > 8 ? len - 8 : 1, kl = strlen(ks);
+                if (kl > keep)
+                    ks[keep] = 0; /* K' = K div 10^(kl - keep) <= K */
+                snprintf(buf, len, "%s1e-%s", neg ? "-" : "", ks);
+            }
+        }
         flint_free(ks);
         mpfr_free_str(ms);
         mpfr_clear(m);
@@ -853,6 +876,7 @@ void ga_cert_opts_init(ga_cert_opts *o)
 {
     o->digits = 17;
     o->max_prec = 4096;
+    o->deadline = 0;
 }
 
 void ga_arb_bounds(ga_interval *iv, const arb_t v)
@@ -945,7 +969,7 @@ static int chernoff_into(arb_t tail, const ga_gchisq_exact *q, const arb_t x, do
     arb_init(u);
     acb_init(z);
     acb_init(e);
-    arb_integrand_param p0 = {q, x, zero, GA_KERNEL_TAIL, NULL};
+    arb_integrand_param p0 = {q, x, zero, GA_KERNEL_TAIL, NULL, 0};
     acb_set_d(z, c);
     arb_exponent(e, z, &p0, 1, prec);
     if (c != 0 && acb_is_finite(e) && arb_is_zero(acb_imagref(e))) {
@@ -1084,6 +1108,7 @@ int ga_gchisq_prob_cert(ga_gchisq_cert *out, const ga_gchisq_exact *q, const cha
             rc = GA_EDOM;
             goto cleanup;
         }
+        pu.deadline = pl.deadline = o.deadline;
         /* per tail: escalate until narrow enough, stalled (ga_arb_stalled), or past the
          * precision that can matter: the exponent K(c) - c x is of size |L0|, so about
          * log2|L0| + (the digits asked) bits carry the answer; twice that is the ceiling
@@ -1096,7 +1121,7 @@ int ga_gchisq_prob_cert(ga_gchisq_cert *out, const ga_gchisq_exact *q, const cha
         while (once_cdf < o.max_prec && once_cdf < 80 + log2(1 + fabs(pl.L0)))
             once_cdf *= 2;
         int done_sf = 0, done_cdf = 0, stop_sf = 0, stop_cdf = 0, stalls_sf = 0, stalls_cdf = 0,
-            inconsistent = 0;
+            inconsistent = 0, timed_out = 0;
         slong acc_sf = WORD_MIN / 2, acc_cdf = WORD_MIN / 2;
         for (slong prec = 64; prec <= o.max_prec; prec *= 2) {
             /* up to the first power of two >= the ceiling; a ceiling beyond the cap: one
@@ -1107,6 +1132,10 @@ int ga_gchisq_prob_cert(ga_gchisq_cert *out, const ga_gchisq_exact *q, const cha
                 skip_cdf = ceil_cdf > 2 * o.max_prec && prec < once_cdf;
             if ((done_sf || stop_sf) && (done_cdf || stop_cdf))
                 break;
+            if (ga_expired(o.deadline)) {
+                timed_out = 1;
+                break;
+            }
             out->precision_bits = prec;
             if (!done_sf && !stop_sf && !skip_sf && ga_arb_path_tail(sf, q, xv, &pu, prec) == GA_OK) {
                 /* keep the intersection of the enclosures found so far (both contain the
@@ -1160,6 +1189,8 @@ int ga_gchisq_prob_cert(ga_gchisq_cert *out, const ga_gchisq_exact *q, const cha
         done_cdf = done_cdf || narrow_enough(best_cdf, o.digits);
         if (done_sf && done_cdf)
             rc = GA_OK;
+        else if (timed_out || ga_expired(o.deadline))
+            rc = GA_ETIME;
         if (inconsistent) {
             arb_indeterminate(best_sf); /* printed as [0, 1] */
             arb_indeterminate(best_cdf);

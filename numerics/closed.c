@@ -68,6 +68,24 @@ static int normal_tails(ga_gchisq_prob *out, double z)
 {
     gsl_sf_result lo, up;
     double s = 1 / M_SQRT2;
+    if (fabs(z) > 40) {
+        /* the far tail is below 1e-349: 0 and 1 are the correctly rounded doubles (GSL's
+         * erfc gives NaN for arguments near the double range); the log of the far tail is
+         * -z^2/2 - log(-z sqrt(2 pi)) (1 + O(1/z^2)), or -inf where z^2 overflows */
+        double z2 = 1 / (z * z), lt;
+        gsl_sf_result l;
+        if (gsl_sf_log_erfc_e(fabs(z) * s, &l) == GSL_SUCCESS && isfinite(l.val))
+            lt = l.val - M_LN2;
+        else /* DLMF 7.12.1: the series to the 1/z^6 term (error below 105/z^8 < 2e-11) */
+            lt = -0.5 * z * z - log(fabs(z) * sqrt(2 * M_PI)) +
+                 log1p(z2 * (-1 + z2 * (3 - 15 * z2)));
+        ga_result one = {1, 0}, zero = {0, 0};
+        out->cdf = z > 0 ? one : zero;
+        out->sf = z > 0 ? zero : one;
+        out->log_cdf = z > 0 ? 0 : lt;
+        out->log_sf = z > 0 ? lt : 0;
+        return GA_OK;
+    }
     int e1 = gsl_sf_erfc_e(-z * s, &lo), e2 = gsl_sf_erfc_e(z * s, &up);
     out->cdf.val = 0.5 * lo.val;
     out->cdf.err = 0.5 * lo.err + 2 * DBL_EPSILON * out->cdf.val;

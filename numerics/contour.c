@@ -402,6 +402,7 @@ int ga_path_setup(ga_path *p, const ga_gchisq *q, double x, int sign, int kernel
     p->kernel = kernel;
     p->imag_only = 1;
     p->nevals = 0;
+    p->deadline = 0;
     /* A bend that starts too early can climb: moving Re z toward the other side of 0
      * before the vertical decay has set in (a large noncentral term whose pole is far
      * from c, a saddle pressed against a pole) takes |F| far above its value at the

@@ -1,5 +1,6 @@
 /*
- * format.c - printing a bound so that it stays a bound (issue "Trust", item 3).
+ * format.c - printing a bound so that it stays a bound (issue "Trust", item 3), and the
+ * monotonic clock that --timeout deadlines are measured on.
  *
  * A certified interval [lo, hi] of doubles (rounded outward from the Arb ball) printed with
  * "%.6g" is rounded to nearest: the printed lower bound can exceed lo, and the true value.
@@ -13,6 +14,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 void ga_fmt_bound(char *buf, size_t n, double v, int upper, int digits)
 {
@@ -35,4 +37,16 @@ void ga_fmt_bound(char *buf, size_t n, double v, int upper, int digits)
         snprintf(buf, n, "%.*g", digits, upper ? back + step : back - step);
     }
     snprintf(buf, n, "%.17g", v); /* exact */
+}
+
+double ga_monotonic(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int ga_expired(double deadline)
+{
+    return deadline > 0 && ga_monotonic() > deadline;
 }

@@ -26,6 +26,7 @@ static const char *status_msg[GA_NSTATUS] = {
     "requested width not reached: precision cap, or no gain from more precision (best interval returned)",
     "input/output error",
     "iteration limit reached",
+    "deadline passed (the results returned are valid but unfinished)",
 };
 
 const char *ga_strerror(int status)

@@ -24,6 +24,10 @@
 void ga_msg(char *msg, size_t msglen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* CLOCK_MONOTONIC seconds, and whether a deadline in those units (0: none) has passed */
+double ga_monotonic(void);
+int ga_expired(double deadline);
+
 /* v printed with digits significant digits (1..17), rounded outward: the text read back is
  * <= v (lower bound, upper = 0) or >= v (upper = 1); 17 digits print v exactly. */
 void ga_fmt_bound(char *buf, size_t n, double v, int upper, int digits);
@@ -80,6 +84,7 @@ typedef struct {
     int kernel;     /* enum ga_kernel */
     int imag_only;  /* 0: the integrand returns Im(F z'); see ga_path_integrand */
     size_t nevals;
+    double deadline;/* ga_monotonic() time after which integration gives up (0: none) */
 } ga_path;
 
 /* log of F(z) (complex), without the kernel: K(z) - z x - L0. */
