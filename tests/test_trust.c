@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <gsl/gsl_rng.h>
 #include <unistd.h>
 
 static char dir[64];
@@ -395,6 +397,82 @@ Test(trust, overflowing_mean_difference_has_a_message, .init = setup, .fini = te
     cr_expect(st == 65 && strstr(err, "overflows the double range"), "status %d: %s", st, err);
     for (const char *c = err; *c; c++)
         cr_expect((unsigned char)*c >= 0x20 || *c == '\n', "garbage byte in the message: %s", err);
+    free(out);
+    free(err);
+}
+
+static double wall(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+/* --timeout is a bound: slow inputs under --timeout 2 return well inside 10 s (the audit
+ * checks its deadline between pairs, in the certified escalation and integrand; a step that
+ * cannot be interrupted meets the backstop at the budget + 0.8 s), with the report saying so */
+Test(trust, timeout_bounds_the_wall_time, .init = setup, .fini = teardown, .timeout = 120)
+{
+    char p[256];
+    FILE *f;
+    /* GP regression, 1500 rows: one O(n^3) law per neighbour */
+    snprintf(p, sizeof p, "%s/gp.yaml", dir);
+    cr_assert((f = fopen(p, "w")) != NULL);
+    fputs("gaussaudit: 1\nname: gp\nmechanism: {kind: gaussian_process_regression, kernel: rbf, "
+          "lengthscale: 0.5, signal_variance: 1.0, noise_variance: 0.1, sigma: 0.2, query: "
+          "[[0.25], [0.75]]}\ndataset: {rows: [", f);
+    gsl_rng *r = ga_test_rng(13);
+    for (int i = 0; i < 1500; i++)
+        fprintf(f, "%s[%.4f, %.4f]", i ? ", " : "", gsl_rng_uniform(r), 2 * gsl_rng_uniform(r) - 1);
+    gsl_rng_free(r);
+    fputs("]}\nneighbours: remove_one\nclaim: {epsilon: 1, delta: 1.0e-5}\n", f);
+    cr_assert(fclose(f) == 0);
+    /* explicit outputs of dimension 2500: one reduction takes seconds */
+    snprintf(p, sizeof p, "%s/gm.yaml", dir);
+    cr_assert((f = fopen(p, "w")) != NULL);
+    fputs("gaussaudit: 1\nname: g\nmechanism: {kind: gaussian_mechanism, sigma: 1, f: [", f);
+    for (int i = 0; i < 2500; i++)
+        fprintf(f, "%s0", i ? "," : "");
+    fputs("], f_neighbours: [", f);
+    for (int k = 0; k < 3; k++) {
+        fputs(k ? ", [" : "[", f);
+        for (int i = 0; i < 2500; i++)
+            fprintf(f, "%s%d", i ? "," : "", i == k);
+        fputs("]", f);
+    }
+    fputs("]}\nclaim: {epsilon: 1, delta: 1e-5}\n", f);
+    cr_assert(fclose(f) == 0);
+    static const char *specs[] = {"gp.yaml", "gm.yaml"};
+    for (int i = 0; i < 2; i++) {
+        char *out, *err;
+        double t0 = wall();
+        int st = run("audit %s/%s --timeout 2 --quiet --format json", specs[i], &out, &err);
+        double t = wall() - t0;
+        cr_expect(t < 10, "%s: %.1f s under --timeout 2", specs[i], t);
+        cr_expect(st == 2 && (strstr(out, "\"timed_out\": true") || strstr(err, "--timeout")),
+                  "%s: status %d, not reported as timed out: %.300s %s", specs[i], st, out, err);
+        free(out);
+        free(err);
+    }
+}
+
+/* the certified delta of a mean shift of 1e8 against variance 4 finishes (no timeout), and
+ * eps = 1e300 on the Gaussian mechanism gives a positive certified upper bound */
+Test(trust, huge_shift_and_huge_eps_certified, .init = setup, .fini = teardown)
+{
+    write_file("s.yaml", "gaussaudit: 1\nname: s\nmechanism: {kind: gaussian_pair}\npairs:\n"
+                         "  - x: {mean: [1e8], cov: [[4]]}\n    y: {mean: [0], cov: [[4]]}\n");
+    char *out, *err;
+    int st = run("delta %s/s.yaml --epsilon 1 --certified --format json%s", "", &out, &err);
+    cr_expect(st == 0 && strstr(out, "\"hi\": 1,"), "status %d: %s %s", st, out, err);
+    free(out);
+    free(err);
+    write_file("g.yaml", "gaussaudit: 1\nname: g\nmechanism: {kind: gaussian_mechanism, "
+                         "sensitivity: 1, sigma: 1}\nclaim: {epsilon: 1e300, delta: 1e-5}\n");
+    st = run("audit %s/g.yaml --quiet --format json%s", "", &out, &err);
+    cr_expect(st == 0 && strstr(out, "\"verdict\": \"VERIFIED\""), "status %d: %s", st, out);
+    cr_expect(strstr(out, "\"hi\": 0,") == NULL && strstr(out, "\"hi\": 0}") == NULL,
+              "an upper bound of 0 for a positive delta: %s", out);
     free(out);
     free(err);
 }
