@@ -222,6 +222,66 @@ cleanup:
     return rc;
 }
 
+/* Relative error of the tau_i = 1 + lambda_i: lambda comes from a symmetric eigensolver with
+ * an absolute error of about k eps max|lambda| (backward stable), so a tau near 0 (S_x much
+ * smaller than S_y in some direction) keeps few digits: 1e-12 from -1 + 1e-12 keeps four.
+ * Returns sqrt(sum (dlambda/tau_i)^2), the size of the perturbation of the privacy loss
+ * (tau -> tau (1 + rho) moves l by rho (z^2 - 1)/2 per column). */
+static double tau_rel_err(const ga_pair *p)
+{
+    double lmax = 0, s = 0;
+    for (size_t i = 0; i < p->k; i++)
+        lmax = fmax(lmax, fabs(p->lambda[i]));
+    double dl = (double)p->k * DBL_EPSILON * lmax;
+    for (size_t i = 0; i < p->k; i++) {
+        double rho = dl / (1 + p->lambda[i]);
+        s += rho * rho;
+    }
+    return sqrt(s);
+}
+
+/* Full-rank pairs: whiten by Y, unless the tau lose digits that whitening by X keeps (the
+ * reciprocal eigenvalues 1/tau - 1 are then large and carry their relative accuracy): the
+ * pair (Y, X) is reduced instead and the two loss laws are swapped back (build_forms). The
+ * remaining eigenvalue error is carried in la_err. */
+static int reduce_full(ga_pair *p, const double *sx, const double *sy, double *dmu, size_t d,
+                       char *msg, size_t msglen)
+{
+    int rc = reduce_pd(p, sx, sy, dmu, d, msg, msglen);
+    if (rc != GA_OK)
+        return rc;
+    double ey = tau_rel_err(p);
+    if (ey > 1e-10) {
+        ga_pair *q = calloc(1, sizeof *q);
+        if (!q)
+            return GA_ENOMEM;
+        q->d = d;
+        q->r = p->r;
+        for (size_t i = 0; i < d; i++)
+            dmu[i] = -dmu[i];
+        char m2[256];
+        if (reduce_pd(q, sy, sx, dmu, d, m2, sizeof m2) == GA_OK && tau_rel_err(q) < ey) {
+            free(p->lambda);
+            free(p->mt);
+            free(p->L);
+            free(p->V);
+            p->lambda = q->lambda;
+            p->mt = q->mt;
+            p->L = q->L;
+            p->V = q->V;
+            p->la_err = q->la_err;
+            p->k = q->k;
+            p->swapped = 1;
+            q->lambda = q->mt = q->L = q->V = NULL;
+        }
+        for (size_t i = 0; i < d; i++)
+            dmu[i] = -dmu[i];
+        ga_pair_free(q);
+    }
+    p->la_err += sqrt(p->r) * tau_rel_err(p);
+    return GA_OK;
+}
+
 static int build_forms(ga_pair *p)
 {
     p->lx = ga_gchisq_alloc(p->k);
@@ -243,6 +303,11 @@ static int build_forms(ga_pair *p)
     p->ly->offset = r * oy;
     ga_gchisq_normalize(p->lx, 0);
     ga_gchisq_normalize(p->ly, 0);
+    if (p->swapped) { /* the loss of (Y, X) under Y is -l under Y; its negation under X is l */
+        ga_gchisq *t = p->lx;
+        p->lx = p->ly;
+        p->ly = t;
+    }
     return GA_OK;
 }
 
@@ -311,7 +376,7 @@ int ga_pair_reduce(ga_pair **out, const ga_pair_input *in, char *msg, size_t msg
     if (xpd && ypd) {
         p->support = GA_SUPPORT_FULL;
         snprintf(p->reason, sizeof p->reason, "both covariances are positive definite");
-        rc = reduce_pd(p, sx, sy, dmu, d, msg, msglen);
+        rc = reduce_full(p, sx, sy, dmu, d, msg, msglen);
         if (rc == GA_OK)
             rc = build_forms(p);
         goto cleanup;
@@ -472,6 +537,8 @@ int ga_pair_reduce(ga_pair **out, const ga_pair_input *in, char *msg, size_t msg
              "treated as zero): the pair is audited on that subspace", k, d, tol, resid, mres,
              mtol);
     rc = reduce_pd(p, sxk, ry, rm, k, msg, msglen);
+    if (rc == GA_OK)
+        p->la_err += sqrt(p->r) * tau_rel_err(p);
     free(t2);
     free(sxk);
     if (rc == GA_OK)

@@ -434,8 +434,51 @@ static int delta_one(arb_t res, const ga_gchisq_exact *q, const ga_gchisq *qd, c
     return rc;
 }
 
+static int delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_input *in,
+                      const ga_pair_text *txt, const char *eps, const ga_cert_opts *opts);
+
 int ga_pair_delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_input *in,
                        const ga_pair_text *txt, const char *eps, const ga_cert_opts *opts)
+{
+    if (!p->swapped)
+        return delta_cert(out, p, in, txt, eps, opts);
+    /* the reduction whitened by X: certify the pair (Y, X) it describes, swap the answers */
+    ga_pair_input in2 = *in;
+    in2.mu_x = in->mu_y;
+    in2.mu_y = in->mu_x;
+    in2.s_x = in->s_y;
+    in2.s_y = in->s_x;
+    in2.field[0] = in->field[1];
+    in2.field[1] = in->field[0];
+    in2.field[2] = in->field[3];
+    in2.field[3] = in->field[2];
+    ga_pair_text t2, *tp = NULL;
+    if (txt) {
+        t2.mu_x = txt->mu_y;
+        t2.mu_y = txt->mu_x;
+        t2.s_x = txt->s_y;
+        t2.s_y = txt->s_x;
+        tp = &t2;
+    }
+    int rc = delta_cert(out, p, &in2, tp, eps, opts);
+    ga_interval iv = out->xy;
+    out->xy = out->yx;
+    out->yx = iv;
+    char s[sizeof out->xy_lo];
+    memcpy(s, out->xy_lo, sizeof s);
+    memcpy(out->xy_lo, out->yx_lo, sizeof s);
+    memcpy(out->yx_lo, s, sizeof s);
+    memcpy(s, out->xy_hi, sizeof s);
+    memcpy(out->xy_hi, out->yx_hi, sizeof s);
+    memcpy(out->yx_hi, s, sizeof s);
+    double b = out->la_bound_xy;
+    out->la_bound_xy = out->la_bound_yx;
+    out->la_bound_yx = b;
+    return rc;
+}
+
+static int delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_input *in,
+                      const ga_pair_text *txt, const char *eps, const ga_cert_opts *opts)
 {
     ga_cert_opts o;
     if (opts)
@@ -443,6 +486,12 @@ int ga_pair_delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_input
     else
         ga_cert_opts_init(&o);
     memset(out, 0, sizeof *out);
+    /* whatever the status, the intervals are enclosures: [0, 1] until something is known */
+    out->xy.hi = out->yx.hi = 1;
+    strcpy(out->xy_lo, "0");
+    strcpy(out->yx_lo, "0");
+    strcpy(out->xy_hi, "1");
+    strcpy(out->yx_hi, "1");
     int rc = GA_EINVAL;
     arb_t e, ee, xy, yx, w;
     mag_t tvx, tvy;
@@ -451,6 +500,10 @@ int ga_pair_delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_input
     arb_init(ee);
     arb_init(xy);
     arb_init(yx);
+    /* nothing is known until an integral succeeds: [0, 1], never the 0 of arb_init (which
+     * a failed escalation would otherwise print as the certificate [0, 0]) */
+    arb_indeterminate(xy);
+    arb_indeterminate(yx);
     arb_init(w);
     mag_init(tvx);
     mag_init(tvy);
@@ -535,8 +588,10 @@ int ga_pair_delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_input
         }
         out->precision_bits = prec;
         exact_forms(lx, ly, p, prec);
-        if (delta_one(ixy, lx, p->lx, e, epsd, o.deadline, prec) != GA_OK ||
-            delta_one(iyx, ly, p->ly, e, epsd, o.deadline, prec) != GA_OK)
+        /* the double twins of the exact forms: those of the reduced pair, which is (Y, X)
+         * when the reduction whitened by X (ga_pair keeps the original directions) */
+        if (delta_one(ixy, lx, p->swapped ? p->ly : p->lx, e, epsd, o.deadline, prec) != GA_OK ||
+            delta_one(iyx, ly, p->swapped ? p->lx : p->ly, e, epsd, o.deadline, prec) != GA_OK)
             continue;
         /* widening: TV(X, X'') + e^eps TV(Y, Y'') (xy), roles swapped for yx */
         arb_exp(ee, e, prec);

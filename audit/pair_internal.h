@@ -18,7 +18,11 @@ struct ga_pair {
     double *V;        /* k x k eigenvectors (columns) */
     double *U;        /* d x k basis of the common support (NULL when full) */
     ga_gchisq *lx, *ly;
-    double la_err;    /* size of the snapped rounding-level lambdas and mean components */
+    double la_err;    /* size of the snapped rounding-level lambdas and mean components,
+                         and of the eigenvalue errors relative to tau (loss perturbation) */
+    int swapped;      /* the reduction whitened by X (the pair (Y, X) was reduced; lx, ly
+                         are swapped back, so delta and Renyi need nothing; L, V, lambda,
+                         mt describe the swapped pair) */
 };
 
 #endif

@@ -1040,6 +1040,11 @@ int ga_gchisq_prob_cert(ga_gchisq_cert *out, const ga_gchisq_exact *q, const cha
     else
         ga_cert_opts_init(&o);
     memset(out, 0, sizeof *out);
+    out->cdf.hi = out->sf.hi = 1; /* enclosures whatever the status: [0, 1] until known */
+    strcpy(out->cdf_lo, "0");
+    strcpy(out->sf_lo, "0");
+    strcpy(out->cdf_hi, "1");
+    strcpy(out->sf_hi, "1");
     int rc = GA_EINVAL;
     arb_t xv, cdf, sf, best_cdf, best_sf;
     ga_gchisq *qd = ga_gchisq_alloc((size_t)q->n + 1);

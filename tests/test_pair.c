@@ -9,6 +9,8 @@
 #include "tests/support.h"
 
 #include <gsl/gsl_cblas.h> /* the same CBLAS API as OpenBLAS (which is linked) */
+#include <arb.h>
+#include <arb_hypgeom.h>
 #include <criterion/criterion.h>
 #include <float.h>
 #include <gsl/gsl_cdf.h>
@@ -632,4 +634,237 @@ Test(pair_cert, random_pairs_agree_with_double_path, .fini = fini_caches)
     }
     ga_gchisq_work_free(w);
     gsl_rng_free(r);
+}
+
+/* Reference delta of X = N(mu, vx) vs Y = N(0, vy), 1-D, both directions, in Arb at 320 bits
+ * from the exact event description: l(x) = log p_X - log p_Y is a quadratic in x, so
+ * {l > eps} and {l < -eps} are intervals or complements of intervals found by solving the
+ * quadratic (here mu = 0: symmetric intervals, or equal variances: half-lines). */
+static void ref_delta_1d(arb_t xy, arb_t yx, const char *mus, const char *vxs, const char *vys,
+                         const char *epss)
+{
+    slong prec = 320;
+    arb_t a, b, c, t, u, e, k, sx, sy, r2, m;
+    arb_init(a); arb_init(b); arb_init(c); arb_init(t); arb_init(u); arb_init(e);
+    arb_init(k); arb_init(sx); arb_init(sy); arb_init(r2); arb_init(m);
+    /* the inputs as the exact decimals the pair was given (17 digits for doubles) */
+    arb_set_str(e, epss, 4 * prec);
+    arb_set_str(sx, vxs, 4 * prec);
+    arb_set_str(sy, vys, 4 * prec);
+    arb_set_str(m, mus, 4 * prec);
+    int zero_mean = arb_is_zero(m);
+    arb_set_ui(r2, 2);
+    arb_sqrt(r2, r2, prec);
+    for (int dir = 0; dir < 2; dir++) {
+        arb_ptr out = dir ? yx : xy;
+        /* direction xy: P_X[l > eps] - e^eps P_Y[l > eps]; yx: swap the roles */
+        const arb_struct *v1 = dir ? sy : sx, *v2 = dir ? sx : sy;
+        if (zero_mean) {
+            /* l = k - beta x^2/2, k = log(v2/v1)/2, beta = 1/v1 - 1/v2 */
+            arb_div(k, v2, v1, prec);
+            arb_log(k, k, prec);
+            arb_mul_2exp_si(k, k, -1);
+            arb_inv(a, v1, prec);
+            arb_inv(b, v2, prec);
+            arb_sub(a, a, b, prec); /* beta */
+            arb_sub(t, k, e, prec);
+            arb_mul_2exp_si(t, t, 1);
+            arb_div(t, t, a, prec); /* l > eps <=> beta > 0: x^2 < t; beta < 0: x^2 > t */
+            if (arb_is_positive(a)) {
+                if (!arb_is_positive(t)) {
+                    arb_zero(out);
+                    continue;
+                }
+                arb_div(u, t, v1, prec);
+                arb_sqrt(u, u, prec);
+                arb_div(u, u, r2, prec);
+                arb_hypgeom_erf(c, u, prec);
+                arb_div(u, t, v2, prec);
+                arb_sqrt(u, u, prec);
+                arb_div(u, u, r2, prec);
+                arb_hypgeom_erf(b, u, prec);
+            } else {
+                if (!arb_is_positive(t)) {
+                    arb_one(c);
+                    arb_one(b);
+                } else {
+                    arb_div(u, t, v1, prec);
+                    arb_sqrt(u, u, prec);
+                    arb_div(u, u, r2, prec);
+                    arb_hypgeom_erfc(c, u, prec);
+                    arb_div(u, t, v2, prec);
+                    arb_sqrt(u, u, prec);
+                    arb_div(u, u, r2, prec);
+                    arb_hypgeom_erfc(b, u, prec);
+                }
+            }
+            arb_exp(u, e, prec);
+            arb_mul(b, b, u, prec);
+            arb_sub(out, c, b, prec);
+        } else {
+            /* equal variances v: l = (mu x - mu^2/2)/v (xy) is normal: Phi(m/2s - eps s/m)... */
+            arb_abs(a, m);
+            arb_sqrt(b, sx, prec);
+            arb_div(a, a, b, prec); /* t = |mu|/sigma */
+            arb_mul_2exp_si(u, a, -1);
+            arb_div(b, e, a, prec);
+            arb_sub(u, u, b, prec); /* t/2 - eps/t */
+            arb_div(u, u, r2, prec);
+            arb_neg(u, u);
+            arb_hypgeom_erfc(c, u, prec);
+            arb_mul_2exp_si(c, c, -1);
+            arb_mul_2exp_si(u, a, -1);
+            arb_add(u, u, b, prec); /* t/2 + eps/t */
+            arb_div(u, u, r2, prec);
+            arb_hypgeom_erfc(b, u, prec);
+            arb_mul_2exp_si(b, b, -1);
+            arb_exp(u, e, prec);
+            arb_mul(b, b, u, prec);
+            arb_sub(out, c, b, prec);
+        }
+    }
+    arb_clear(a); arb_clear(b); arb_clear(c); arb_clear(t); arb_clear(u); arb_clear(e);
+    arb_clear(k); arb_clear(sx); arb_clear(sy); arb_clear(r2); arb_clear(m);
+}
+
+/* Issue "Trust", item 4: the error estimate covers the actual error for variance ratios
+ * 1e-14..1e14 and eps 0..50 (1-D pairs against the closed form), and (with a mean shift,
+ * equal variances) for shifts 1e-3..1e3. Seeded; GA_TEST_SCALE scales the count. */
+Test(pair, error_estimates_cover_extreme_variance_ratios)
+{
+    gsl_rng *r = ga_test_rng(4242);
+    ga_gchisq_work *w = ga_gchisq_work_alloc();
+    long n = ga_test_count(300);
+    arb_t rxy, ryx;
+    arb_init(rxy);
+    arb_init(ryx);
+    for (long i = 0; i < n; i++) {
+        int shift = i % 4 == 3;
+        double ratio = pow(10.0, shift ? 0 : -14 + 28 * gsl_rng_uniform(r));
+        double vx = 1, vy = ratio, mu = shift ? pow(10.0, -3 + 6 * gsl_rng_uniform(r)) : 0;
+        if (shift)
+            vy = 1;
+        double eps = i % 10 == 0 ? 0 : 50 * gsl_rng_uniform(r);
+        double mx = mu, my = 0;
+        ga_pair *p = make_pair(1, &mx, &vx, &my, &vy, 1);
+        ga_delta D;
+        int st = ga_pair_delta(&D, p, eps, GA_DELTA_AUTO, NULL, w);
+        char s1[40], s2[40], s3[40];
+        snprintf(s1, sizeof s1, "%.17e", mu);
+        snprintf(s2, sizeof s2, "%.17e", vy);
+        snprintf(s3, sizeof s3, "%.17e", eps);
+        ref_delta_1d(rxy, ryx, s1, "1", s2, s3);
+        double exy = arf_get_d(arb_midref(rxy), ARF_RND_NEAR), eyx = arf_get_d(arb_midref(ryx), ARF_RND_NEAR);
+        cr_expect(st == GA_OK || st == GA_ETOL, "ratio %.17g mu %g eps %.17g: status %d", ratio, mu, eps, st);
+        /* the reference is exact to ~1e-90 here; allow the rounding of the reference to
+         * double (half an ulp) on top of the estimate */
+        cr_expect(fabs(D.xy.val - exy) <= D.xy.err + 1.2e-16 * fabs(exy) + 1e-300,
+                  "ratio %.17g mu %g eps %.17g: delta_xy %.17g +- %.3g, exact %.17g (error %.3g)",
+                  ratio, mu, eps, D.xy.val, D.xy.err, exy, fabs(D.xy.val - exy));
+        cr_expect(fabs(D.yx.val - eyx) <= D.yx.err + 1.2e-16 * fabs(eyx) + 1e-300,
+                  "ratio %.17g mu %g eps %.17g: delta_yx %.17g +- %.3g, exact %.17g (error %.3g)",
+                  ratio, mu, eps, D.yx.val, D.yx.err, eyx, fabs(D.yx.val - eyx));
+        ga_pair_free(p);
+    }
+    arb_clear(rxy);
+    arb_clear(ryx);
+    ga_gchisq_work_free(w);
+    gsl_rng_free(r);
+}
+
+/* contains the ball v the interval given by decimal text and by the outward doubles? */
+static int contains_ball(const char *lo, const char *hi, double dlo, double dhi, const arb_t v0)
+{
+    arb_t l, h, v;
+    arb_init(l);
+    arb_init(h);
+    arb_init(v);
+    /* delta lies in [0, 1]: clip the reference ball (a value 1 - 1e-40 is 1 +- 1e-30) */
+    arb_set_d(l, 0.5);
+    mag_set_d(arb_radref(l), 0.5);
+    if (!arb_intersection(v, v0, l, 320))
+        return 0;
+    /* v's ends, clipped to [0, 1] (the ball's own rounding may poke past 1) */
+    arf_t vl, vu, t;
+    arf_init(vl);
+    arf_init(vu);
+    arf_init(t);
+    arb_get_lbound_arf(vl, v, 320);
+    arb_get_ubound_arf(vu, v, 320);
+    if (arf_cmp_si(vu, 1) > 0)
+        arf_one(vu);
+    if (arf_sgn(vl) < 0)
+        arf_zero(vl);
+    int ok = arb_set_str(l, lo, 320) == 0 && arb_set_str(h, hi, 320) == 0;
+    arb_get_ubound_arf(t, l, 320);
+    ok = ok && arf_cmp(t, vl) <= 0;
+    arb_get_lbound_arf(t, h, 320);
+    ok = ok && arf_cmp(t, vu) >= 0;
+    ok = ok && arf_cmp_d(vl, dlo) >= 0 && arf_cmp_d(vu, dhi) <= 0;
+    arf_clear(vl);
+    arf_clear(vu);
+    arf_clear(t);
+    arb_clear(l);
+    arb_clear(h);
+    arb_clear(v);
+    return ok;
+}
+
+/* Issue "Trust" acceptance: certified intervals, as printed (decimal text and the outward
+ * doubles of JSON), contain references computed independently (Arb at 320 bits from the
+ * closed form) for variance ratios up to 1e12 and eps up to 50. */
+Test(pair_cert, intervals_contain_closed_forms_extreme, .fini = fini_caches)
+{
+    gsl_rng *r = ga_test_rng(777);
+    long n = ga_test_count(40);
+    arb_t rxy, ryx;
+    arb_init(rxy);
+    arb_init(ryx);
+    for (long i = 0; i < n; i++) {
+        int shift = i % 3 == 2;
+        double ratio = shift ? 1 : pow(10.0, -12 + 24 * gsl_rng_uniform(r));
+        double vx = 1, vy = ratio, mu = shift ? pow(10.0, -2 + 4 * gsl_rng_uniform(r)) : 0;
+        double eps = 50 * gsl_rng_uniform(r);
+        char es[40], vys[40], mus[40];
+        snprintf(es, sizeof es, "%.17g", eps);
+        snprintf(vys, sizeof vys, "%.17g", vy);
+        snprintf(mus, sizeof mus, "%.17g", mu);
+        double mx = mu, my = 0;
+        const char *tmx[1] = {mus}, *tmy[1] = {"0"}, *tsx[1] = {"1"}, *tsy[1] = {vys};
+        ga_pair_input in = {1, &mx, &my, &vx, &vy, 1, {NULL, NULL, NULL, NULL}};
+        ga_pair_text txt = {tmx, tmy, tsx, tsy};
+        ga_pair *p = make_pair(1, &mx, &vx, &my, &vy, 1);
+        ga_delta_cert C;
+        int st = ga_pair_delta_cert(&C, p, &in, &txt, es, NULL);
+        ref_delta_1d(rxy, ryx, mus, "1", vys, es);
+        cr_expect(st == GA_OK || st == GA_EPREC, "ratio %s mu %s eps %s: status %d", vys, mus, es, st);
+        cr_expect(contains_ball(C.xy_lo, C.xy_hi, C.xy.lo, C.xy.hi, rxy),
+                  "ratio %s mu %s eps %s: xy [%s, %s] (doubles [%.17g, %.17g]) vs %s", vys, mus, es,
+                  C.xy_lo, C.xy_hi, C.xy.lo, C.xy.hi, arb_get_str(rxy, 25, 0));
+        cr_expect(contains_ball(C.yx_lo, C.yx_hi, C.yx.lo, C.yx.hi, ryx),
+                  "ratio %s mu %s eps %s: yx [%s, %s] (doubles [%.17g, %.17g]) vs %s", vys, mus, es,
+                  C.yx_lo, C.yx_hi, C.yx.lo, C.yx.hi, arb_get_str(ryx, 25, 0));
+        ga_pair_free(p);
+    }
+    arb_clear(rxy);
+    arb_clear(ryx);
+    gsl_rng_free(r);
+}
+
+/* a certified evaluation that cannot start (deadline already passed) returns enclosures, not
+ * the [0, 0] of an unset result */
+Test(pair_cert, unfinished_certificate_is_an_enclosure, .fini = fini_caches)
+{
+    double mx = 0, my = 1, sx = 1, sy = 2;
+    ga_pair_input in = {1, &mx, &my, &sx, &sy, 1, {NULL, NULL, NULL, NULL}};
+    ga_pair *p = make_pair(1, &mx, &sx, &my, &sy, 1);
+    ga_cert_opts o;
+    ga_cert_opts_init(&o);
+    o.deadline = 1e-9; /* long past on the monotonic clock */
+    ga_delta_cert C;
+    int st = ga_pair_delta_cert(&C, p, &in, NULL, "1", &o);
+    cr_expect(st == GA_ETIME, "status %d", st);
+    cr_expect(C.xy.lo == 0 && C.xy.hi == 1 && C.yx.lo == 0 && C.yx.hi == 1,
+              "not [0, 1]: [%g, %g] [%g, %g]", C.xy.lo, C.xy.hi, C.yx.lo, C.yx.hi);
+    ga_pair_free(p);
 }
