@@ -430,6 +430,113 @@ static const char *usage_epsilon =
     "  --format  json: {\"spec\", \"delta\", \"pairs\": [{\"name\", \"epsilon\": {\"value\",\n"
     "            \"err\"}, \"binding\": \"xy\"|\"yx\"|\"none\"}], \"overall\": {\"epsilon\", \"pair\"}}\n";
 
+/* one pair's eps(delta): the double estimate or the certified bracket, with its status */
+typedef struct {
+    int status, dir;
+    ga_result e;       /* double path */
+    ga_interval iv;    /* certified path */
+} eps_row;
+
+static void eps_compute(eps_row *row, const loaded_t *l, size_t i, double delta, const char *sdel,
+                        int certified, ga_gchisq_work *w)
+{
+    memset(row, 0, sizeof *row);
+    if (certified) {
+        ga_pair_input in;
+        char labels[4][200];
+        ga_spec_pair_input(&in, &l->spec.pairs[i], labels);
+        ga_pair_text txt = pair_text(&l->spec.pairs[i]);
+        row->status = ga_pair_epsilon_cert(&row->iv, &row->dir, l->pairs[i], &in, &txt, sdel, NULL);
+    } else {
+        row->status = ga_pair_epsilon(&row->e, &row->dir, l->pairs[i], delta, NULL, w);
+    }
+}
+
+/* a row that failed has no number: the statuses that still give one are OK, ETOL (double,
+ * honest error) and EDOM (supports differ: eps = inf) */
+static int eps_ok(const eps_row *row, int certified)
+{
+    return row->status == GA_OK || row->status == GA_EDOM || (!certified && row->status == GA_ETOL);
+}
+
+static void eps_print_json(FILE *out, const loaded_t *l, const eps_row *rows, double delta,
+                           int certified, size_t wi, int all_ok)
+{
+    fprintf(out, "{\"spec\": ");
+    ga_json_str(out, l->spec.name);
+    print_verified(out, &l->spec, 1);
+    fprintf(out, ", \"delta\": %.17g, \"pairs\": [", delta);
+    for (size_t i = 0; i < l->n; i++) {
+        const eps_row *r = &rows[i];
+        fprintf(out, "%s{\"name\": ", i ? ", " : "");
+        ga_json_str(out, l->spec.pairs[i].name);
+        fprintf(out, ", \"epsilon\": ");
+        if (!eps_ok(r, certified))
+            fprintf(out, "null");
+        else if (certified && isinf(r->iv.hi))
+            fprintf(out, "{\"lo\": null, \"hi\": null, \"infinite\": true}");
+        else if (certified)
+            fprintf(out, "{\"lo\": %.17g, \"hi\": %.17g}", r->iv.lo, r->iv.hi);
+        else
+            json_result(out, &r->e);
+        fprintf(out, ", \"binding\": \"%s\", \"status\": ",
+                r->status == GA_EDOM ? "both" : r->dir == 1 ? "xy" : r->dir == 2 ? "yx" : "none");
+        ga_json_str(out, r->status == GA_OK ? "success" : ga_strerror(r->status));
+        if (r->status == GA_EDOM) {
+            fprintf(out, ", \"note\": ");
+            ga_json_str(out, ga_pair_support_reason(l->pairs[i]));
+        }
+        fprintf(out, "}");
+    }
+    fprintf(out, "], \"overall\": ");
+    if (!all_ok) {
+        fprintf(out, "null");
+    } else {
+        fprintf(out, "{\"epsilon\": ");
+        if (certified)
+            fprintf(out, "{\"lo\": %.17g, \"hi\": %.17g}", rows[wi].iv.lo, rows[wi].iv.hi);
+        else
+            json_result(out, &rows[wi].e);
+        fprintf(out, ", \"pair\": ");
+        ga_json_str(out, l->spec.pairs[wi].name);
+        fprintf(out, "}");
+    }
+    fprintf(out, ", \"certified\": %s}\n", certified ? "true" : "false");
+}
+
+static void eps_print_text(FILE *out, const loaded_t *l, const eps_row *rows, double delta,
+                           int certified, size_t wi, int all_ok)
+{
+    fprintf(out, "spec: %s\n", l->spec.name);
+    print_verified(out, &l->spec, 0);
+    fprintf(out, "delta = %g\n%-28s %-32s %s\n", delta, "pair", "epsilon", "binding direction");
+    for (size_t i = 0; i < l->n; i++) {
+        const eps_row *r = &rows[i];
+        const char *b = r->status == GA_EDOM ? "both" : r->dir == 1 ? "xy" : r->dir == 2 ? "yx" : "none";
+        fprintf(out, "%-28.28s ", l->spec.pairs[i].name);
+        if (!eps_ok(r, certified))
+            fprintf(out, "not computed: %s\n", ga_strerror(r->status));
+        else if (certified)
+            fprintf(out, "[%.17g, %.17g]   %s\n", r->iv.lo, r->iv.hi, b);
+        else {
+            print_text_value(out, &r->e);
+            fprintf(out, "   %s\n", b);
+        }
+        if (r->status == GA_EDOM)
+            fprintf(out, "  note: %s\n", ga_pair_support_reason(l->pairs[i]));
+    }
+    if (!all_ok)
+        fprintf(out, "overall: not computed (a pair failed)\n");
+    else if (certified)
+        fprintf(out, "overall: eps in [%.17g, %.17g] (pair %s); certified\n", rows[wi].iv.lo,
+                rows[wi].iv.hi, l->spec.pairs[wi].name);
+    else {
+        fprintf(out, "overall: eps = ");
+        print_text_value(out, &rows[wi].e);
+        fprintf(out, " (pair %s); estimates, not certified\n", l->spec.pairs[wi].name);
+    }
+}
+
 int ga_cmd_epsilon(int argc, char **argv, FILE *out, FILE *err)
 {
     const char *allow[GA_SPEC_MAX_ALLOW];
@@ -458,115 +565,35 @@ int ga_cmd_epsilon(int argc, char **argv, FILE *out, FILE *err)
         return EX_DATAERR;
     }
     loaded_t l;
+    eps_row *rows = NULL;
     int rc = load_spec(&l, spec, "epsilon", &so, err);
     ga_gchisq_work *w = ga_gchisq_work_alloc();
-    if (!rc && !w)
+    if (!rc && (!w || !(rows = calloc(l.n ? l.n : 1, sizeof *rows))))
         rc = EX_SOFTWARE;
     if (rc)
         goto cleanup;
-    ga_result worst = {0, 0};
-    size_t wi = 0;
-    if (json) {
-        fprintf(out, "{\"spec\": ");
-        ga_json_str(out, l.spec.name);
-        print_verified(out, &l.spec, 1);
-        fprintf(out, ", \"delta\": %.17g, \"pairs\": [", delta);
-    } else {
-        fprintf(out, "spec: %s\n", l.spec.name);
-        print_verified(out, &l.spec, 0);
-        fprintf(out, "delta = %g\n%-28s %-32s %s\n", delta, "pair", "epsilon", "binding direction");
-    }
-    for (size_t i = 0; i < l.n && certified; i++) {
-        ga_interval iv;
-        int dir;
-        ga_pair_input in;
-        char labels[4][200];
-        ga_spec_pair_input(&in, &l.spec.pairs[i], labels);
-        ga_pair_text txt = pair_text(&l.spec.pairs[i]);
-        int st = ga_pair_epsilon_cert(&iv, &dir, l.pairs[i], &in, &txt, sdel, NULL);
-        if (st != GA_OK && st != GA_EDOM) {
-            ga_cli_err(err, "gaussaudit epsilon: %s: certified mode: %s\n", l.spec.pairs[i].name,
-                    ga_strerror(st));
-            rc = EX_SOFTWARE;
-            goto cleanup;
-        }
-        const char *b = st == GA_EDOM ? "both" : dir == 1 ? "xy" : dir == 2 ? "yx" : "none";
-        if (iv.hi > worst.val || i == 0) {
-            worst.val = iv.hi;
-            worst.err = iv.lo;
-            wi = i;
-        }
-        if (json) {
-            fprintf(out, "%s{\"name\": ", i ? ", " : "");
-            ga_json_str(out, l.spec.pairs[i].name);
-            if (isinf(iv.hi))
-                fprintf(out, ", \"epsilon\": {\"lo\": null, \"hi\": null, \"infinite\": true}");
-            else
-                fprintf(out, ", \"epsilon\": {\"lo\": %.17g, \"hi\": %.17g}", iv.lo, iv.hi);
-            fprintf(out, ", \"binding\": \"%s\"}", b);
-        } else {
-            fprintf(out, "%-28.28s [%.17g, %.17g]   %s\n", l.spec.pairs[i].name, iv.lo, iv.hi, b);
-        }
-    }
-    if (certified) {
-        if (json) {
-            fprintf(out, "], \"overall\": {\"epsilon\": {\"lo\": %.17g, \"hi\": %.17g}, \"pair\": ",
-                    worst.err, worst.val);
-            ga_json_str(out, l.spec.pairs[wi].name);
-            fprintf(out, "}, \"certified\": true}\n");
-        } else {
-            fprintf(out, "overall: eps in [%.17g, %.17g] (pair %s); certified\n", worst.err,
-                    worst.val, l.spec.pairs[wi].name);
-        }
-        rc = ferror(out) ? EX_IOERR : EX_OK;
-        goto cleanup;
-    }
+    /* compute every pair, then print: a failure is a status in the output, never a
+     * half-written document */
+    size_t wi = 0, nfail = 0;
     for (size_t i = 0; i < l.n; i++) {
-        ga_result e;
-        int dir;
-        int st = ga_pair_epsilon(&e, &dir, l.pairs[i], delta, NULL, w);
-        if (st && st != GA_ETOL && st != GA_EDOM) {
-            ga_cli_err(err, "gaussaudit epsilon: %s: %s\n", l.spec.pairs[i].name, ga_strerror(st));
-            rc = EX_SOFTWARE;
-            goto cleanup;
+        eps_compute(&rows[i], &l, i, delta, sdel, certified, w);
+        if (!eps_ok(&rows[i], certified)) {
+            nfail++;
+            ga_cli_err(err, "gaussaudit epsilon: %s: %s%s\n", l.spec.pairs[i].name,
+                       certified ? "certified mode: " : "", ga_strerror(rows[i].status));
+            continue;
         }
-        const char *b = st == GA_EDOM ? "both" : dir == 1 ? "xy" : dir == 2 ? "yx" : "none";
-        if (e.val > worst.val || i == 0) {
-            worst = e;
+        double v = certified ? rows[i].iv.hi : rows[i].e.val, vw = certified ? rows[wi].iv.hi : rows[wi].e.val;
+        if (i == 0 || !eps_ok(&rows[wi], certified) || v > vw)
             wi = i;
-        }
-        if (json) {
-            fprintf(out, "%s{\"name\": ", i ? ", " : "");
-            ga_json_str(out, l.spec.pairs[i].name);
-            fprintf(out, ", \"epsilon\": ");
-            json_result(out, &e);
-            fprintf(out, ", \"binding\": \"%s\"", b);
-            if (st == GA_EDOM) {
-                fprintf(out, ", \"note\": ");
-                ga_json_str(out, ga_pair_support_reason(l.pairs[i]));
-            }
-            fprintf(out, "}");
-        } else {
-            fprintf(out, "%-28.28s ", l.spec.pairs[i].name);
-            print_text_value(out, &e);
-            fprintf(out, "   %s\n", b);
-            if (st == GA_EDOM)
-                fprintf(out, "  note: %s\n", ga_pair_support_reason(l.pairs[i]));
-        }
     }
-    if (json) {
-        fprintf(out, "], \"overall\": {\"epsilon\": ");
-        json_result(out, &worst);
-        fprintf(out, ", \"pair\": ");
-        ga_json_str(out, l.spec.pairs[wi].name);
-        fprintf(out, "}, \"certified\": false}\n");
-    } else {
-        fprintf(out, "overall: eps = ");
-        print_text_value(out, &worst);
-        fprintf(out, " (pair %s); estimates, not certified\n", l.spec.pairs[wi].name);
-    }
-    rc = ferror(out) ? EX_IOERR : EX_OK;
+    if (json)
+        eps_print_json(out, &l, rows, delta, certified, wi, nfail == 0);
+    else
+        eps_print_text(out, &l, rows, delta, certified, wi, nfail == 0);
+    rc = ferror(out) ? EX_IOERR : nfail ? EX_DATAERR : EX_OK;
 cleanup:
+    free(rows);
     ga_gchisq_work_free(w);
     loaded_clear(&l);
     return rc;

@@ -737,7 +737,7 @@ int ga_pair_epsilon(ga_result *eps, int *direction, const ga_pair *p, double del
         return ep.status;
     }
     double lo = 0, hi = 1, fhi = eps_fn(hi, &ep);
-    while (fhi > 0 && hi < 1e6) {
+    while (fhi > 0 && hi < 1e300) { /* doubling: at most ~1000 evaluations */
         lo = hi;
         hi *= 2;
         fhi = eps_fn(hi, &ep);
@@ -814,6 +814,41 @@ int ga_pair_renyi(ga_result *xy, ga_result *yx, const ga_pair *p, double alpha)
     }
     renyi_one(xy, p->lx, alpha);
     renyi_one(yx, p->ly, alpha);
+    /* What renyi_one cannot see: the errors of the reduction in the forms' parameters,
+     * carried to first order. The eigenvalues have an absolute error dl = k eps max|lambda|
+     * (backward-stable eigensolver), so each a_j (lambda/2 under X, -lambda/(2 tau) under
+     * Y) is off by at most da = dl/(2 tau_min^2) + la_err/2, each b2_j (r mt^2 tau, r mt^2 /
+     * tau^2) relatively by rho = 2 dl/tau_min + la_err (la_err: snapping and conditioning),
+     * the offsets by r sum (dl/(2 tau_i)) plus their rounding (summands that can cancel).
+     * With u_j = 1 - 2 a_j s, dK/da_j = nu_j s/u_j + b2_j s^3/u_j^2 and dK/db2_j =
+     * s^2/(2 u_j), so D = K/s moves by at most the sum of these over s. */
+    double lmax = 0, tmin = INFINITY, oerr = 0, omag = 0;
+    for (size_t i = 0; i < p->k; i++) {
+        lmax = fmax(lmax, fabs(p->lambda[i]));
+        tmin = fmin(tmin, 1 + p->lambda[i]);
+    }
+    double dl = (double)(p->k ? p->k : 1) * DBL_EPSILON * lmax;
+    for (size_t i = 0; i < p->k; i++) {
+        double tau = 1 + p->lambda[i], m2 = p->mt[i] * p->mt[i];
+        omag += 0.5 * fabs(log1p(p->lambda[i])) + m2 * (1 + 1 / tau);
+        oerr += dl / (2 * tau) + m2 * (2 * dl / tmin + p->la_err);
+    }
+    oerr = p->r * (oerr + 4 * DBL_EPSILON * omag);
+    double da = dl / (2 * tmin * tmin) + 0.5 * p->la_err, rho = 2 * dl / tmin + p->la_err;
+    for (int dir = 0; dir < 2; dir++) {
+        ga_result *res = dir ? yx : xy;
+        const ga_gchisq *q = dir ? p->ly : p->lx;
+        if (!isfinite(res->val))
+            continue;
+        double sa = alpha - 1, dk = 0;
+        for (size_t j = 0; j < q->n; j++) {
+            const ga_gchisq_term *t = &q->t[j];
+            double u = 1 - 2 * t->a * sa;
+            dk += (t->nu * sa / u + t->b2 * sa * sa * sa / (u * u)) * da +
+                  sa * sa / (2 * u) * t->b2 * rho;
+        }
+        res->err += dk / sa + oerr;
+    }
     return GA_OK;
 }
 

@@ -476,3 +476,25 @@ Test(trust, huge_shift_and_huge_eps_certified, .init = setup, .fini = teardown)
     free(out);
     free(err);
 }
+
+/* epsilon never prints a half-written document: a pair that fails is a status in the output
+ * (here: eps(1e-12) of a variance ratio 1e12 is about 2.5e13, found by the double path; the
+ * certified bracket cannot be had there) */
+Test(trust, epsilon_output_is_complete, .init = setup, .fini = teardown)
+{
+    write_file("v.yaml", "gaussaudit: 1\nname: v\nmechanism: {kind: gaussian_pair}\npairs:\n"
+                         "  - x: {mean: [0], cov: [[1]]}\n    y: {mean: [0], cov: [[1e12]]}\n"
+                         "  - x: {mean: [0], cov: [[1]]}\n    y: {mean: [1], cov: [[1]]}\n");
+    char *out, *err;
+    int st = run("epsilon %s/v.yaml --delta 1e-12 --format json%s", "", &out, &err);
+    cr_expect(st == 0 && strstr(out, "\"value\": 254"), "double: status %d: %s %s", st, out, err);
+    free(out);
+    free(err);
+    st = run("epsilon %s/v.yaml --delta 1e-12 --certified --format json%s", "", &out, &err);
+    size_t n = strlen(out);
+    cr_expect(n > 2 && !strcmp(out + n - 2, "}\n") && strstr(out, "\"overall\": null") &&
+              strstr(out, "\"status\": \"success\""), "certified: status %d: %s", st, out);
+    cr_expect(st == 65, "a pair without a certified bracket: status %d", st);
+    free(out);
+    free(err);
+}
