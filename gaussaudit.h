@@ -379,6 +379,18 @@ int ga_pair_delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_input
                        const ga_pair_text *txt, const char *eps, const ga_cert_opts *opts);
 
 /*
+ * Certified r D2 = r (mu_x - mu_y)^T S^{-1} (mu_x - mu_y) for a pair whose two covariances
+ * are equal as exact numbers (the squared Mahalanobis distance times the columns): its
+ * profile is then exactly the mu-GDP curve with mu = sqrt(r D2), and D_alpha = alpha r D2/2.
+ * Computed in ball arithmetic from the exact inputs (no floating reduction).
+ * Returns GA_OK (t2 an enclosure, relative width <= 2^-60), GA_EDOM when the covariances
+ * differ (or the pair is not full rank), GA_EPREC when the solve did not settle, GA_EINVAL
+ * for an unparsable decimal.
+ */
+int ga_pair_mahalanobis_cert(ga_interval *t2, const ga_pair *p, const ga_pair_input *in,
+                             const ga_pair_text *txt);
+
+/*
  * Certified eps(delta): an interval [lo, hi] around the smallest eps with
  * max(delta_xy, delta_yx)(eps) <= delta (exact decimal text), with certified
  * max(delta)(hi) <= delta and, when lo > 0, certified max(delta)(lo) > delta; so the true

@@ -16,6 +16,7 @@
 #include "audit/audit.h"
 #include "audit/pair_internal.h"
 
+#include <arb.h>
 #include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
@@ -495,8 +496,111 @@ static void eval_rdp(ga_audit *a, ga_claim_result *r)
     }
 }
 
+/* When every audited pair has equal covariances (a mean shift: the Gaussian mechanism,
+ * matrix masking), each pair's profile is exactly the mu-GDP curve of mu = sqrt(r D2) and
+ * D_alpha = alpha r D2/2 (r D2 the squared Mahalanobis distance times the columns), so GDP
+ * and zCDP claims are decided by max r D2, certified from the exact inputs
+ * (ga_pair_mahalanobis_cert): no grid. Returns 1 with the enclosure of max r D2 and its pair,
+ * 0 when some pair has unequal covariances or cannot be certified (then the grid decides). */
+static int exact_t2(ga_audit *a, ga_interval *t2, size_t *worst)
+{
+    if (a->npairs == 0 || a->npairs > GA_AUDIT_CERT_CAP)
+        return 0;
+    t2->lo = t2->hi = 0;
+    *worst = 0;
+    for (size_t i = 0; i < a->npairs; i++) {
+        if (expired(a, "certification", i, a->npairs))
+            return 0;
+        ga_pair_input in;
+        char labels[4][200];
+        ga_pair_text txt;
+        pair_input(a, i, &in, labels, &txt);
+        ga_interval iv;
+        if (ga_pair_mahalanobis_cert(&iv, a->pairs[i], &in, &txt) != GA_OK)
+            return 0;
+        a->ncertified++;
+        if (iv.hi > t2->hi) {
+            t2->hi = iv.hi;
+            *worst = i;
+        }
+        t2->lo = fmax(t2->lo, iv.lo);
+    }
+    return 1;
+}
+
+/* the exact verdict of a GDP (is_gdp) or zCDP claim from max r D2 (see exact_t2): the claim
+ * holds iff r D2 <= mu^2 (GDP curves are nested in mu), resp. r D2 / 2 <= rho */
+static void exact_gdp_zcdp(ga_audit *a, ga_claim_result *r, const ga_interval *t2, size_t worst,
+                           int is_gdp)
+{
+    /* the claimed bound on r D2, exactly: mu^2 (a product of two doubles, exact in Arb) or
+     * 2 rho; compared in ball arithmetic */
+    arb_t b, lo, hi;
+    arb_init(b);
+    arb_init(lo);
+    arb_init(hi);
+    arb_set_d(b, r->eps_a);
+    if (is_gdp)
+        arb_sqr(b, b, 128);
+    else
+        arb_mul_2exp_si(b, b, 1);
+    arb_set_d(lo, t2->lo);
+    arb_set_d(hi, t2->hi);
+    int holds = arb_le(hi, b), fails = arb_gt(lo, b);
+    arb_clear(b);
+    arb_clear(lo);
+    arb_clear(hi);
+    char b1[32], b2[32];
+    const char *pn = a->spec.pairs[worst].name;
+    r->certified = 1;
+    r->worst_pair = worst;
+    /* the certified interval shown: mu = sqrt(r D2) (GDP) or rho = r D2/2 (zCDP), outward */
+    r->cert_lo = is_gdp ? nextafter(sqrt(t2->lo), 0) : 0.5 * t2->lo;
+    r->cert_hi = is_gdp ? nextafter(sqrt(t2->hi), INFINITY) : 0.5 * t2->hi;
+    ga_fmt_bound(b1, sizeof b1, r->cert_lo, 0, 10);
+    ga_fmt_bound(b2, sizeof b2, r->cert_hi, 1, 10);
+    const char *what = is_gdp ? "mu" : "rho";
+    if (fails) {
+        r->verdict = GA_VERDICT_VIOLATION;
+        snprintf(r->reason, sizeof r->reason,
+                 "certified: pair '%s' has equal covariances, so its profile is exactly the "
+                 "%s-GDP curve with %s in [%s, %s]%s, above the claimed %.17g", pn,
+                 is_gdp ? "mu" : "(mu^2/2 = rho)", what, b1, b2,
+                 is_gdp ? "" : " (D_alpha = alpha rho for every alpha)", r->eps_a);
+    } else if (!holds) {
+        r->verdict = GA_VERDICT_INCONCLUSIVE;
+        snprintf(r->reason, sizeof r->reason,
+                 "the exact %s of pair '%s' lies in [%s, %s], which contains the claimed %.17g", what,
+                 pn, b1, b2, r->eps_a);
+    } else if (a->spec.verified) {
+        r->verdict = GA_VERDICT_VERIFIED;
+        snprintf(r->reason, sizeof r->reason,
+                 "holds for every neighbour in the universe: the proven %s has equal covariances, "
+                 "so its profile is exactly the %s-GDP curve with certified %s <= %s%s", 
+                 a->spec.verified_note, is_gdp ? "mu" : "sqrt(2 rho)", what, b2,
+                 is_gdp ? " (GDP curves are nested in mu)" : " (D_alpha/alpha = rho for every alpha)");
+    } else {
+        r->verdict = GA_VERDICT_NO_VIOLATION;
+        snprintf(r->reason, sizeof r->reason,
+                 "holds on all %zu audited pairs, for every %s: each has equal covariances, so its "
+                 "profile is exactly a GDP curve; certified max %s <= %s", a->npairs,
+                 is_gdp ? "eps" : "alpha", what, b2);
+    }
+}
+
 /* zCDP rho: sup over alpha of D_alpha / alpha <= rho, checked on a grid of alpha values */
+static void eval_zcdp_grid(ga_audit *a, ga_claim_result *r);
+
 static void eval_zcdp(ga_audit *a, ga_claim_result *r)
+{
+    eval_zcdp_grid(a, r);
+    ga_interval t2;
+    size_t worst;
+    if (r->verdict != GA_VERDICT_VIOLATION && exact_t2(a, &t2, &worst))
+        exact_gdp_zcdp(a, r, &t2, worst, 0);
+}
+
+static void eval_zcdp_grid(ga_audit *a, ga_claim_result *r)
 {
     double best = -1;
     size_t failed = 0;
@@ -556,7 +660,20 @@ static double gdp_delta(double mu, double eps)
     return 0.5 * erfc((eps / mu - mu / 2) / M_SQRT2) - exp(eps) * 0.5 * erfc((eps / mu + mu / 2) / M_SQRT2);
 }
 
+static void eval_gdp_grid(ga_audit *a, ga_claim_result *r, const ga_audit_opts *o,
+                          ga_gchisq_work *w);
+
 static void eval_gdp(ga_audit *a, ga_claim_result *r, const ga_audit_opts *o, ga_gchisq_work *w)
+{
+    eval_gdp_grid(a, r, o, w);
+    ga_interval t2;
+    size_t worst;
+    if (r->verdict != GA_VERDICT_VIOLATION && exact_t2(a, &t2, &worst))
+        exact_gdp_zcdp(a, r, &t2, worst, 1);
+}
+
+static void eval_gdp_grid(ga_audit *a, ga_claim_result *r, const ga_audit_opts *o,
+                          ga_gchisq_work *w)
 {
     double mu = r->eps_a, best = -INFINITY;
     size_t failed = 0;

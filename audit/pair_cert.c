@@ -342,25 +342,20 @@ cleanup:
  * -l ~ N(r D2/2, r D2) under Y, D2 = (mu_x - mu_y)^T S^{-1} (mu_x - mu_y) the squared
  * Mahalanobis distance, computed here in ball arithmetic from the exact inputs: no floating
  * reduction, so no linear-algebra widening and no e^eps growth of the certificate. Returns
- * 1 and fills xy = yx when the covariances are equal, 0 when they are not (or the solve
- * fails at this precision), -1 on an unparsable entry. */
-static int equal_cov_delta(arb_t xy, const ga_pair *p, const ga_pair_input *in,
-                           const ga_pair_text *txt, const arb_t eps, slong prec)
+ * 1 with d2 = r D2 when the covariances are equal, 0 when they are not, 2 when the solve
+ * fails at this precision, -1 on an unparsable entry. */
+static int equal_cov_d2(arb_t d2, const ga_pair *p, const ga_pair_input *in,
+                        const ga_pair_text *txt, slong prec)
 {
     slong k = (slong)in->d;
     int rc = 0;
     arb_mat_t S, dm, z;
     arb_t u, v;
-    ga_gchisq_exact *q = ga_gchisq_exact_alloc();
     arb_mat_init(S, k, k);
     arb_mat_init(dm, k, 1);
     arb_mat_init(z, k, 1);
     arb_init(u);
     arb_init(v);
-    if (!q) {
-        rc = -1;
-        goto cleanup;
-    }
     for (slong i = 0; i < k * k; i++) {
         if (entry(u, txt ? txt->s_x : NULL, in->s_x, (size_t)i) ||
             entry(v, txt ? txt->s_y : NULL, in->s_y, (size_t)i)) {
@@ -379,32 +374,87 @@ static int equal_cov_delta(arb_t xy, const ga_pair *p, const ga_pair_input *in,
         }
         arb_sub(arb_mat_entry(dm, i, 0), u, v, PARSE_PREC);
     }
-    if (!arb_mat_spd_solve(z, S, dm, prec) && !arb_mat_solve(z, S, dm, prec))
-        goto cleanup;
-    arb_zero(u);
-    for (slong i = 0; i < k; i++)
-        arb_addmul(u, arb_mat_entry(dm, i, 0), arb_mat_entry(z, i, 0), prec);
-    arb_set_d(v, p->r);
-    arb_mul(u, u, v, prec); /* r D2 */
-    if (arb_is_zero(u)) {
-        arb_zero(xy); /* X = Y */
-        rc = 1;
+    if (!arb_mat_spd_solve(z, S, dm, prec) && !arb_mat_solve(z, S, dm, prec)) {
+        rc = 2;
         goto cleanup;
     }
-    if (!arb_is_positive(u))
-        goto cleanup;
-    arb_set(q->sigma2, u);
-    arb_mul_2exp_si(q->offset, u, -1);
-    q->n = 0;
-    delta_normal_ball(xy, q, eps, prec);
+    arb_zero(d2);
+    for (slong i = 0; i < k; i++)
+        arb_addmul(d2, arb_mat_entry(dm, i, 0), arb_mat_entry(z, i, 0), prec);
+    arb_set_d(v, p->r);
+    arb_mul(d2, d2, v, prec);
     rc = 1;
 cleanup:
-    ga_gchisq_exact_free(q);
     arb_mat_clear(S);
     arb_mat_clear(dm);
     arb_mat_clear(z);
     arb_clear(u);
     arb_clear(v);
+    return rc;
+}
+
+/* delta of an equal-covariance pair from its r D2 (see equal_cov_d2): 1 when done, else the
+ * return of equal_cov_d2 */
+static int equal_cov_delta(arb_t xy, const ga_pair *p, const ga_pair_input *in,
+                           const ga_pair_text *txt, const arb_t eps, slong prec)
+{
+    arb_t u;
+    arb_init(u);
+    int rc = equal_cov_d2(u, p, in, txt, prec);
+    if (rc == 2)
+        rc = 0; /* not settled at this precision */
+    if (rc == 1) {
+        if (arb_is_zero(u)) {
+            arb_zero(xy); /* X = Y */
+        } else if (!arb_is_positive(u)) {
+            rc = 0;
+        } else {
+            ga_gchisq_exact *q = ga_gchisq_exact_alloc();
+            if (!q) {
+                rc = -1;
+            } else {
+                arb_set(q->sigma2, u);
+                arb_mul_2exp_si(q->offset, u, -1);
+                q->n = 0;
+                delta_normal_ball(xy, q, eps, prec);
+                ga_gchisq_exact_free(q);
+            }
+        }
+    }
+    arb_clear(u);
+    return rc;
+}
+
+int ga_pair_mahalanobis_cert(ga_interval *t2, const ga_pair *p, const ga_pair_input *in,
+                             const ga_pair_text *txt)
+{
+    t2->lo = 0;
+    t2->hi = INFINITY;
+    if (p->support != GA_SUPPORT_FULL)
+        return GA_EDOM;
+    arb_t d2;
+    arb_init(d2);
+    int rc = GA_EDOM;
+    for (slong prec = 128; prec <= 2048; prec *= 2) {
+        int e = equal_cov_d2(d2, p, in, txt, prec);
+        if (e < 0) {
+            rc = GA_EINVAL;
+            break;
+        }
+        if (e == 0)
+            break; /* the covariances differ: GA_EDOM */
+        if (e == 2) {
+            rc = GA_EPREC; /* the solve did not settle at this precision */
+            continue;
+        }
+        ga_arb_bounds(t2, d2);
+        if (t2->lo < 0)
+            t2->lo = 0;
+        rc = arb_rel_accuracy_bits(d2) >= 60 || arb_is_zero(d2) ? GA_OK : GA_EPREC;
+        if (rc == GA_OK)
+            break;
+    }
+    arb_clear(d2);
     return rc;
 }
 

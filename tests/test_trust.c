@@ -498,3 +498,29 @@ Test(trust, epsilon_output_is_complete, .init = setup, .fini = teardown)
     free(out);
     free(err);
 }
+
+/* GDP and zCDP on mean-shift pairs are decided exactly (mu = sqrt(r D2), rho = r D2/2, from
+ * the exact inputs): VERIFIED on the proven worst case of the Gaussian mechanism, VIOLATION
+ * just above, no grid */
+Test(trust, gdp_zcdp_exact_on_equal_covariances, .init = setup, .fini = teardown)
+{
+    static const struct {
+        const char *claim;
+        int verdict;
+    } rows[] = {{"gdp: 0.5", GA_VERDICT_VERIFIED},      {"gdp: 0.4999999", GA_VERDICT_VIOLATION},
+                {"zcdp: 0.125", GA_VERDICT_VERIFIED},   {"zcdp: 0.1249999", GA_VERDICT_VIOLATION},
+                {"gdp: 3", GA_VERDICT_VERIFIED},        {"zcdp: 1e-3", GA_VERDICT_VIOLATION}};
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+        char t[256], path[256], msg[512];
+        snprintf(t, sizeof t, "gaussaudit: 1\nname: g\nmechanism: {kind: gaussian_mechanism, "
+                              "sensitivity: 1, sigma: 2}\nclaim: {%s}\n", rows[i].claim);
+        write_file("g.yaml", t);
+        snprintf(path, sizeof path, "%s/g.yaml", dir);
+        ga_audit a;
+        ga_audit_opts o = {0};
+        cr_assert(ga_audit_run(&a, path, &o, msg, sizeof msg) == GA_OK, "%s", msg);
+        cr_expect(a.claims[0].verdict == rows[i].verdict, "%s: verdict %d (expected %d): %s",
+                  rows[i].claim, a.claims[0].verdict, rows[i].verdict, a.claims[0].reason);
+        ga_audit_clear(&a);
+    }
+}
