@@ -179,7 +179,7 @@ Test(trust, failed_evaluation_reaches_the_verdict, .init = setup, .fini = teardo
 {
     write_file("g.yaml", "gaussaudit: 1\nname: g\nmechanism: {kind: gaussian_pair}\npairs:\n"
                          "  - x: {mean: [0], cov: [[1]]}\n    y: {mean: [0.1], cov: [[1]]}\n"
-                         "  - x: {mean: [0], cov: [[1]]}\n    y: {mean: [0.2], cov: [[1]]}\n"
+                         "  - x: {mean: [0], cov: [[1]]}\n    y: {mean: [0.2], cov: [[1.1]]}\n"
                          "claim: {epsilon: 1, delta: 1e-3, gdp: 1}\n");
     char path[256], msg[512];
     snprintf(path, sizeof path, "%s/g.yaml", dir);
