@@ -436,7 +436,9 @@ static int cmd_cdf(int argc, char **argv, FILE *out, FILE *err)
         goto cleanup;
     }
     char msg[256];
-    if (ga_gchisq_set_classical(q, (size_t)nw, w, dof, nc, sigma, offset, msg, sizeof msg)) {
+    /* the double form is for the double engines; the certified path reads the decimal text
+     * (no double range: weights of 1e-200 with noncentralities are fine there) */
+    if (!certified && ga_gchisq_set_classical(q, (size_t)nw, w, dof, nc, sigma, offset, msg, sizeof msg)) {
         /* name the argument as the user typed it */
         ga_cli_err(err, "gaussaudit cdf: %s\n", msg);
         goto cleanup;

@@ -1031,9 +1031,58 @@ static slong needed_bits(const ga_gchisq *qd, const ga_path *p, double x, slong 
     return b < 1e6 ? (slong)ceil(b) : 1000000;
 }
 
-int ga_gchisq_prob_cert(ga_gchisq_cert *out, const ga_gchisq_exact *q, const char *x,
+/* qs <- q / 2^e and xs <- x / 2^e (exact), 2^e the power of two nearest the largest scale
+ * of q (|a_j|, or sigma when there is no term): probabilities are unchanged, and the double
+ * twin that steers the path stays inside the double range (weights of 1e-200 with
+ * noncentralities would otherwise give 4 a^2 nc = 0 in double). */
+__attribute__((noinline)) static int scaled_copy(ga_gchisq_exact *qs, arb_t xs, const ga_gchisq_exact *q, const arb_t x)
+{
+    arf_t m, t;
+    arf_init(m);
+    arf_init(t);
+    for (slong j = 0; j < q->n; j++) {
+        arf_abs(t, arb_midref(q->a + j));
+        if (arf_cmp(t, m) > 0)
+            arf_set(m, t);
+    }
+    if (arf_is_zero(m) && arb_is_positive(q->sigma2)) {
+        arb_t sd;
+        arb_init(sd);
+        arb_sqrt(sd, q->sigma2, 30);
+        arf_set(m, arb_midref(sd));
+        arb_clear(sd);
+    }
+    slong e = 0;
+    if (!arf_is_zero(m) && arf_is_finite(m)) {
+        fmpz_t ex;
+        fmpz_init(ex);
+        fmpz_set(ex, ARF_EXPREF(m));
+        e = fmpz_fits_si(ex) ? fmpz_get_si(ex) : 0;
+        fmpz_clear(ex);
+        if (e > WORD_MAX / 4 || e < WORD_MIN / 4)
+            e = 0;
+    }
+    arf_clear(m);
+    arf_clear(t);
+    ga_arb_exact_resize(qs, q->n);
+    qs->n = q->n;
+    for (slong j = 0; j < q->n; j++) {
+        arb_mul_2exp_si(qs->a + j, q->a + j, -e);
+        arb_set(qs->nu + j, q->nu + j);
+        arb_mul_2exp_si(qs->b2 + j, q->b2 + j, -2 * e);
+    }
+    arb_srcptr off = q->offset, s2 = q->sigma2;
+    arb_ptr qoff = qs->offset, qs2 = qs->sigma2;
+    arb_mul_2exp_si(qoff, off, -e);
+    arb_mul_2exp_si(qs2, s2, -2 * e);
+    arb_mul_2exp_si(xs, x, -e);
+    return GA_OK;
+}
+
+int ga_gchisq_prob_cert(ga_gchisq_cert *out, const ga_gchisq_exact *q_in, const char *x,
                         const ga_cert_opts *opts)
 {
+    ga_gchisq_exact *q = ga_gchisq_exact_alloc();
     ga_cert_opts o;
     if (opts)
         o = *opts;
@@ -1047,7 +1096,7 @@ int ga_gchisq_prob_cert(ga_gchisq_cert *out, const ga_gchisq_exact *q, const cha
     strcpy(out->sf_hi, "1");
     int rc = GA_EINVAL;
     arb_t xv, cdf, sf, best_cdf, best_sf;
-    ga_gchisq *qd = ga_gchisq_alloc((size_t)q->n + 1);
+    ga_gchisq *qd = ga_gchisq_alloc((size_t)q_in->n + 1);
     arb_init(xv);
     arb_init(cdf);
     arb_init(sf);
@@ -1055,12 +1104,13 @@ int ga_gchisq_prob_cert(ga_gchisq_cert *out, const ga_gchisq_exact *q, const cha
     arb_init(best_sf);
     arb_indeterminate(best_cdf);
     arb_indeterminate(best_sf);
-    if (!qd) {
+    if (!qd || !q) {
         rc = GA_ENOMEM;
         goto cleanup;
     }
     if (o.digits < 1 || o.digits > 1000 || o.max_prec < 64 || parse_exact(xv, x))
         goto cleanup;
+    scaled_copy(q, xv, q_in, xv);
     if (ga_gchisq_exact_get_form(qd, q) != GA_OK)
         goto cleanup;
     ga_gchisq_normalize(qd, 0);
@@ -1206,6 +1256,7 @@ int ga_gchisq_prob_cert(ga_gchisq_cert *out, const ga_gchisq_exact *q, const cha
     ga_arb_prob_out(&out->cdf, out->cdf_lo, out->cdf_hi, sizeof out->cdf_lo, best_cdf, o.digits + 3);
     ga_arb_prob_out(&out->sf, out->sf_lo, out->sf_hi, sizeof out->sf_lo, best_sf, o.digits + 3);
 cleanup:
+    ga_gchisq_exact_free(q);
     ga_gchisq_free(qd);
     arb_clear(xv);
     arb_clear(cdf);

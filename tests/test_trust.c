@@ -524,3 +524,19 @@ Test(trust, gdp_zcdp_exact_on_equal_covariances, .init = setup, .fini = teardown
         ga_audit_clear(&a);
     }
 }
+
+/* the certified path takes exact decimals with no double range: Q scaled by 1e-200 (weights,
+ * and x) has the same certified probabilities as Q */
+Test(trust, certified_cdf_beyond_the_double_range)
+{
+    char *o1, *o2, *e1, *e2;
+    int s1 = ga_test_run("cdf --weights 3e-200,-1e-200 --dof 2,3 --nc 1,0 --at 5e-200 --certified", &o1, &e1);
+    int s2 = ga_test_run("cdf --weights 3,-1 --dof 2,3 --nc 1,0 --at 5 --certified", &o2, &e2);
+    cr_expect(s1 == 0 && s2 == 0, "status %d %d: %s %s", s1, s2, e1, e2);
+    const char *p1 = strstr(o1, "P[Q"), *p2 = strstr(o2, "P[Q");
+    cr_expect(p1 && p2 && !strcmp(p1, p2), "scaled: %s\nunscaled: %s", o1, o2);
+    free(o1);
+    free(o2);
+    free(e1);
+    free(e2);
+}
