@@ -946,3 +946,33 @@ Test(pair, renyi_error_estimates_cover_ill_conditioned, .fini = fini_caches)
     }
     gsl_rng_free(r);
 }
+
+/* Issue "Trust", item 7: certified deltas at eps 25..50 of a pair with unequal covariances are
+ * narrow (the shifted certificate: the linear-algebra part does not grow like e^eps) and agree
+ * with the double path within its error estimate */
+Test(pair_cert, large_eps_narrow, .fini = fini_caches)
+{
+    double mx[2] = {0.3, 0}, my[2] = {0, 0.1}, sx[4] = {1, 0.2, 0.2, 1}, sy[4] = {2.5, 0, 0, 3};
+    const char *tmx[2] = {"0.3", "0"}, *tmy[2] = {"0", "0.1"};
+    const char *tsx[4] = {"1", "0.2", "0.2", "1"}, *tsy[4] = {"2.5", "0", "0", "3"};
+    ga_pair_input in = {2, mx, my, sx, sy, 1, {NULL, NULL, NULL, NULL}};
+    ga_pair_text txt = {tmx, tmy, tsx, tsy};
+    ga_pair *p = make_pair(2, mx, sx, my, sy, 1);
+    ga_gchisq_work *w = ga_gchisq_work_alloc();
+    static const char *eps[] = {"25", "32.5", "40", "50"};
+    for (size_t i = 0; i < 4; i++) {
+        ga_delta_cert C;
+        ga_delta D;
+        int st = ga_pair_delta_cert(&C, p, &in, &txt, eps[i], NULL);
+        cr_assert(ga_pair_delta(&D, p, atof(eps[i]), GA_DELTA_AUTO, NULL, w) == GA_OK);
+        cr_expect(st == GA_OK || st == GA_EPREC, "eps %s: status %d", eps[i], st);
+        cr_expect(C.yx.hi - C.yx.lo <= 1e-8 * C.yx.hi, "eps %s: yx [%s, %s] is wide", eps[i],
+                  C.yx_lo, C.yx_hi);
+        cr_expect(D.yx.val + D.yx.err >= C.yx.lo && D.yx.val - D.yx.err <= C.yx.hi,
+                  "eps %s: double %.17g +- %.3g vs certified [%s, %s]", eps[i], D.yx.val, D.yx.err,
+                  C.yx_lo, C.yx_hi);
+        cr_expect(C.xy.hi < 1e-80, "eps %s: xy [%s, %s]", eps[i], C.xy_lo, C.xy_hi);
+    }
+    ga_gchisq_work_free(w);
+    ga_pair_free(p);
+}

@@ -540,3 +540,31 @@ Test(trust, certified_cdf_beyond_the_double_range)
     free(e1);
     free(e2);
 }
+
+/* a violation by 22 orders of magnitude at eps = 40 is a certified VIOLATION, and a claim
+ * that holds there is certified too (--certified) */
+Test(trust, large_eps_verdicts, .init = setup, .fini = teardown)
+{
+    static const struct {
+        const char *claim;
+        int verdict;
+    } rows[] = {{"{epsilon: 40, delta: 1e-30}", GA_VERDICT_VIOLATION},
+                {"{epsilon: 40, delta: 1.9e-8}", GA_VERDICT_NO_VIOLATION},
+                {"{epsilon: 50, delta: 1e-40}", GA_VERDICT_VIOLATION}};
+    for (size_t i = 0; i < 3; i++) {
+        char t[512], path[256], msg[512];
+        snprintf(t, sizeof t, "gaussaudit: 1\nname: le\nmechanism: {kind: gaussian_pair}\npairs:\n"
+                              "  - x: {mean: [0.3, 0], cov: [[1, 0.2], [0.2, 1]]}\n"
+                              "    y: {mean: [0, 0.1], cov: [[2.5, 0], [0, 3]]}\nclaim: %s\n",
+                 rows[i].claim);
+        write_file("le.yaml", t);
+        snprintf(path, sizeof path, "%s/le.yaml", dir);
+        ga_audit a;
+        ga_audit_opts o = {.certified = 1};
+        cr_assert(ga_audit_run(&a, path, &o, msg, sizeof msg) == GA_OK, "%s", msg);
+        cr_expect(a.claims[0].verdict == rows[i].verdict && a.claims[0].certified,
+                  "%s: verdict %d (expected %d), certified %d: %s", rows[i].claim,
+                  a.claims[0].verdict, rows[i].verdict, a.claims[0].certified, a.claims[0].reason);
+        ga_audit_clear(&a);
+    }
+}
