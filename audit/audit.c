@@ -330,7 +330,7 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
             r->cert_hi = hi;
         }
     }
-    const char *claim_fmt = "delta(%.6g) <= %.6g";
+    const char *claim_fmt = "claim delta(%.6g) <= %.6g";
     char claim[96];
     snprintf(claim, sizeof claim, claim_fmt, r->eps, r->delta);
     if (violation) {

@@ -127,6 +127,7 @@ static int cert_bound(cal_t *c, double v, const char *eps, int upper, double *ou
 
 static const char *usage_calibrate =
     "usage: gaussaudit calibrate SPEC.yaml --epsilon E --delta D [--format text|json]\n"
+    "                            [--allow-path DIR]\n"
     "\n"
     "The smallest value of the mechanism's noise parameter (sigma; noise_sigma for sketch)\n"
     "such that the mechanism is (E, D)-DP on the spec's neighbouring pairs, or on the proven\n"

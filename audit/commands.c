@@ -227,11 +227,16 @@ static const char *usage_delta =
     "  --certified  intervals that provably contain delta for the exact decimal inputs of\n"
     "            the spec: a certified integral (Arb) for the pair defined by the floating\n"
     "            eigendecomposition, widened by TV bounds (Pinsker, KL in ball arithmetic)\n"
-    "            to the true pair; --digits N asks for relative width 10^-N (default 17;\n"
-    "            the linear-algebra widening, about 1e-16, is a floor)\n"
+    "            to the true pair, and intersected with a bound whose linear-algebra part\n"
+    "            does not grow with e^eps (large eps); equal covariances: the closed form on\n"
+    "            the exact inputs; --digits N asks for relative width 10^-N (default 17)\n"
     "  --format  json: {\"spec\", \"pairs\": [{\"name\", \"epsilon\", \"xy\": {\"value\", \"err\"}\n"
-    "            or certified {\"lo\", \"hi\"}, \"yx\": {...}, \"method\", \"certified\",\n"
-    "            \"precision_bits\", \"support\", \"note\"}]}\n";
+    "            or certified {\"lo\", \"hi\", \"lo_decimal\", \"hi_decimal\"}, \"yx\": {...},\n"
+    "            \"method\", \"certified\", \"precision_bits\", \"support\", \"note\"}]}; \"lo\"/\"hi\"\n"
+    "            are the outward doubles (round-trip), the decimal bounds are strings\n"
+    "  --allow-path DIR  also read files (CSV datasets) the spec names inside DIR; by default a\n"
+    "            spec reads only regular files inside its own directory tree (repeatable)\n"
+    ;
 
 int ga_cmd_delta(int argc, char **argv, FILE *out, FILE *err)
 {
@@ -422,6 +427,7 @@ cleanup:
 
 static const char *usage_epsilon =
     "usage: gaussaudit epsilon SPEC.yaml --delta D [--certified] [--format text|json]\n"
+    "                          [--allow-path DIR]\n"
     "\n"
     "The smallest eps >= 0 with max(delta_XY, delta_YX)(eps) <= D, per pair and overall\n"
     "(the maximum over pairs), and which direction binds. Estimates with error estimates;\n"
@@ -602,7 +608,7 @@ cleanup:
 /* ------------------------------------------------------------ rdp */
 
 static const char *usage_rdp =
-    "usage: gaussaudit rdp SPEC.yaml --alpha A[,A2,..] [--format text|json]\n"
+    "usage: gaussaudit rdp SPEC.yaml --alpha A[,A2,..] [--format text|json] [--allow-path DIR]\n"
     "\n"
     "Exact Renyi divergences D_alpha(X||Y) and D_alpha(Y||X) (alpha > 1) for every pair, in\n"
     "closed form from the cumulant generating function of the privacy loss; infinite where\n"
@@ -696,7 +702,7 @@ cleanup:
 
 static const char *usage_audit =
     "usage: gaussaudit audit SPEC.yaml [--format md|html|json|junit] [-o FILE] [--certified]\n"
-    "                        [--timeout SECONDS] [--quiet]\n"
+    "                        [--timeout SECONDS] [--quiet] [--allow-path DIR]\n"
     "\n"
     "Check the spec's claim on every neighbouring pair and report a verdict:\n"
     "  VIOLATION           a certified lower bound exceeds the claim (exit status 1)\n"
@@ -712,9 +718,12 @@ static const char *usage_audit =
     "  --format  md (default), html (one self-contained file with plots), json, junit\n"
     "  -o FILE   write the report to FILE instead of standard output\n"
     "  --quiet   no progress on standard error (shown for many pairs when it is a terminal)\n"
-    "  --timeout stop after SECONDS (building the pairs gets half of them; the pairs built\n"
+    "  --timeout stop after SECONDS (building the pairs gets 60% of them; the pairs built\n"
     "            are evaluated): a violation found stands, every other claim is\n"
-    "            INCONCLUSIVE, and the report says how far the audit got\n"
+    "            INCONCLUSIVE, and the report says how far the audit got; a step that\n"
+    "            cannot be interrupted ends the run at SECONDS + 0.8 with exit 2 and no report\n"
+    "  --allow-path DIR  also read files (CSV datasets) the spec names inside DIR; by default a\n"
+    "            spec reads only regular files inside its own directory tree (repeatable)\n"
     "Exit status: 0, 1, 2 as above; 64 usage, 65 data error, 66 spec not found, 74 output.\n";
 
 /* The --timeout backstop. The audit checks its deadline between pairs, between precisions and
