@@ -68,16 +68,55 @@ static int whitened(arb_mat_t M, arb_mat_t S, arb_mat_t C, const arb_mat_t A,
     return arb_mat_solve(M, A, C, prec) ? 0 : -1;
 }
 
+/* A = L V: the floating reduction's whitening, as an exact product of two double matrices */
+static void floating_basis(arb_mat_t A, const ga_pair *p, slong prec)
+{
+    slong k = (slong)p->k;
+    arb_mat_t L, V;
+    arb_mat_init(L, k, k);
+    arb_mat_init(V, k, k);
+    for (slong i = 0; i < k; i++)
+        for (slong j = 0; j < k; j++) {
+            arb_set_d(arb_mat_entry(L, i, j), p->L[i * k + j]);
+            arb_set_d(arb_mat_entry(V, i, j), p->V[i * k + j]);
+        }
+    arb_mat_mul(A, L, V, prec);
+    arb_mat_clear(L);
+    arb_mat_clear(V);
+}
+
+/* v = A^{-1} (mu_x - mu_y) for the exact input means. Returns 0, or -1 for an unparsable
+ * entry or a failed solve. */
+static int whitened_mean(arb_mat_t v, const arb_mat_t A, const ga_pair_input *in,
+                         const ga_pair_text *txt, slong prec)
+{
+    slong k = arb_mat_nrows(A);
+    arb_mat_t dm;
+    arb_t t, u;
+    arb_mat_init(dm, k, 1);
+    arb_init(t);
+    arb_init(u);
+    int ok = 1;
+    for (slong i = 0; i < k && ok; i++) {
+        ok = !entry(t, txt ? txt->mu_x : NULL, in->mu_x, (size_t)i) &&
+             !entry(u, txt ? txt->mu_y : NULL, in->mu_y, (size_t)i);
+        arb_sub(arb_mat_entry(dm, i, 0), t, u, prec);
+    }
+    ok = ok && arb_mat_solve(v, A, dm, prec);
+    arb_mat_clear(dm);
+    arb_clear(t);
+    arb_clear(u);
+    return ok ? 0 : -1;
+}
+
 /* Upper bounds (mags) of TV(X, X'') and TV(Y, Y''). Returns 0 on success. */
 static int la_certificate(mag_t tvx, mag_t tvy, const ga_pair *p, const ga_pair_input *in,
                           const ga_pair_text *txt, slong prec)
 {
     slong k = (slong)p->k;
     int rc = -1;
-    arb_mat_t L, V, A, S, C, M;
+    arb_mat_t A, S, C, M;
     arb_t t, u, kl, tr;
-    arb_mat_init(L, k, k);
-    arb_mat_init(V, k, k);
     arb_mat_init(A, k, k);
     arb_mat_init(S, k, k);
     arb_mat_init(C, k, k);
@@ -86,12 +125,7 @@ static int la_certificate(mag_t tvx, mag_t tvy, const ga_pair *p, const ga_pair_
     arb_init(u);
     arb_init(kl);
     arb_init(tr);
-    for (slong i = 0; i < k; i++)
-        for (slong j = 0; j < k; j++) {
-            arb_set_d(arb_mat_entry(L, i, j), p->L[i * k + j]);
-            arb_set_d(arb_mat_entry(V, i, j), p->V[i * k + j]);
-        }
-    arb_mat_mul(A, L, V, prec);
+    floating_basis(A, p, prec);
     /* Y: M = A^{-1} S_y A^{-T} */
     if (whitened(M, S, C, A, txt ? txt->s_y : NULL, in->s_y, prec))
         goto cleanup;
@@ -130,17 +164,9 @@ static int la_certificate(mag_t tvx, mag_t tvy, const ga_pair *p, const ga_pair_
     arb_sub(kl, kl, t, prec);
     arb_sub_si(kl, kl, k, prec);
     {
-        arb_mat_t dm, v;
-        arb_mat_init(dm, k, 1);
+        arb_mat_t v;
         arb_mat_init(v, k, 1);
-        int ok = 1;
-        for (slong i = 0; i < k && ok; i++) {
-            ok = !entry(t, txt ? txt->mu_x : NULL, in->mu_x, (size_t)i) &&
-                 !entry(u, txt ? txt->mu_y : NULL, in->mu_y, (size_t)i);
-            arb_sub(arb_mat_entry(dm, i, 0), t, u, prec);
-        }
-        if (ok)
-            ok = arb_mat_solve(v, A, dm, prec);
+        int ok = whitened_mean(v, A, in, txt, prec) == 0;
         for (slong i = 0; i < k && ok; i++) {
             arb_set_d(t, p->mt[i]);
             arb_sub(t, t, arb_mat_entry(v, i, 0), prec);
@@ -150,7 +176,6 @@ static int la_certificate(mag_t tvx, mag_t tvy, const ga_pair *p, const ga_pair_
             arb_div(t, t, u, prec);
             arb_add(kl, kl, t, prec);
         }
-        arb_mat_clear(dm);
         arb_mat_clear(v);
         if (!ok)
             goto cleanup;
@@ -165,8 +190,6 @@ static int la_certificate(mag_t tvx, mag_t tvy, const ga_pair *p, const ga_pair_
     arb_get_mag(tvx, u);
     rc = mag_is_finite(tvx) && mag_is_finite(tvy) ? 0 : -1;
 cleanup:
-    arb_mat_clear(L);
-    arb_mat_clear(V);
     arb_mat_clear(A);
     arb_mat_clear(S);
     arb_mat_clear(C);
@@ -510,10 +533,8 @@ static int shift_deltas(arb_ptr d, arb_t h, const ga_pair *p, const ga_pair_inpu
 {
     slong k = (slong)p->k;
     int rc = -1;
-    arb_mat_t L, V, A, S, C, M, P, T, Id, v, dm, z;
+    arb_mat_t A, S, C, M, P, T, Id, v, dm, z;
     arb_t al, t, u;
-    arb_mat_init(L, k, k);
-    arb_mat_init(V, k, k);
     arb_mat_init(A, k, k);
     arb_mat_init(S, k, k);
     arb_mat_init(C, k, k);
@@ -527,22 +548,10 @@ static int shift_deltas(arb_ptr d, arb_t h, const ga_pair *p, const ga_pair_inpu
     arb_init(al);
     arb_init(t);
     arb_init(u);
-    for (slong i = 0; i < k; i++)
-        for (slong j = 0; j < k; j++) {
-            arb_set_d(arb_mat_entry(L, i, j), p->L[i * k + j]);
-            arb_set_d(arb_mat_entry(V, i, j), p->V[i * k + j]);
-        }
-    arb_mat_mul(A, L, V, prec);
+    floating_basis(A, p, prec);
     if (whitened(M, S, C, A, txt ? txt->s_y : NULL, in->s_y, prec) ||
-        whitened(P, S, C, A, txt ? txt->s_x : NULL, in->s_x, prec))
-        goto cleanup;
-    for (slong i = 0; i < k; i++) {
-        if (entry(t, txt ? txt->mu_x : NULL, in->mu_x, (size_t)i) ||
-            entry(u, txt ? txt->mu_y : NULL, in->mu_y, (size_t)i))
-            goto cleanup;
-        arb_sub(arb_mat_entry(dm, i, 0), t, u, prec);
-    }
-    if (!arb_mat_solve(v, A, dm, prec))
+        whitened(P, S, C, A, txt ? txt->s_x : NULL, in->s_x, prec) ||
+        whitened_mean(v, A, in, txt, prec))
         goto cleanup;
     arb_mat_one(Id);
     arb_mat_zero(T); /* diag(1 + lambda) */
@@ -557,7 +566,6 @@ static int shift_deltas(arb_ptr d, arb_t h, const ga_pair *p, const ga_pair_inpu
     double sk = sqrt(fmax(kl, 1e-300));
     arb_set_d(al, 1 + 0.125 / sk);
     arb_set_d(h, 2000 * sk);
-    arb_zero(arb_mat_entry(z, 0, 0));
     arb_mat_zero(z);
     int r0 = renyi_ball(d + 0, P, T, dm, al, p->r, prec);  /* D(X || X'') */
     int r1 = renyi_ball(d + 1, T, P, dm, al, p->r, prec);  /* D(X'' || X) */
@@ -573,8 +581,6 @@ static int shift_deltas(arb_ptr d, arb_t h, const ga_pair *p, const ga_pair_inpu
     }
     rc = 0;
 cleanup:
-    arb_mat_clear(L);
-    arb_mat_clear(V);
     arb_mat_clear(A);
     arb_mat_clear(S);
     arb_mat_clear(C);
