@@ -223,17 +223,20 @@ cleanup:
 }
 
 /* Relative error of the tau_i = 1 + lambda_i: lambda comes from a symmetric eigensolver with
- * an absolute error of about k eps max|lambda| (backward stable), so a tau near 0 (S_x much
- * smaller than S_y in some direction) keeps few digits: 1e-12 from -1 + 1e-12 keeps four.
- * Returns sqrt(sum (dlambda/tau_i)^2), the size of the perturbation of the privacy loss
- * (tau -> tau (1 + rho) moves l by rho (z^2 - 1)/2 per column). */
+ * an absolute error of a few eps max|lambda| (backward stable; 4 eps max|lambda| is taken),
+ * so a tau near 0 (S_x much smaller than S_y in some direction) keeps few digits: 1e-12
+ * from -1 + 1e-12 keeps four. Returns sqrt(sum (dlambda/tau_i)^2) over the eigenvalues not
+ * snapped to 0 (those are counted in la_err already): the size of the perturbation of the
+ * privacy loss (tau -> tau (1 + rho) moves l by rho (z^2 - 1)/2 per column). */
 static double tau_rel_err(const ga_pair *p)
 {
     double lmax = 0, s = 0;
     for (size_t i = 0; i < p->k; i++)
         lmax = fmax(lmax, fabs(p->lambda[i]));
-    double dl = (double)p->k * DBL_EPSILON * lmax;
+    double dl = 4 * DBL_EPSILON * lmax;
     for (size_t i = 0; i < p->k; i++) {
+        if (p->lambda[i] == 0)
+            continue;
         double rho = dl / (1 + p->lambda[i]);
         s += rho * rho;
     }
@@ -827,7 +830,7 @@ int ga_pair_renyi(ga_result *xy, ga_result *yx, const ga_pair *p, double alpha)
         lmax = fmax(lmax, fabs(p->lambda[i]));
         tmin = fmin(tmin, 1 + p->lambda[i]);
     }
-    double dl = (double)(p->k ? p->k : 1) * DBL_EPSILON * lmax;
+    double dl = 4 * DBL_EPSILON * lmax; /* as in tau_rel_err */
     for (size_t i = 0; i < p->k; i++) {
         double tau = 1 + p->lambda[i], m2 = p->mt[i] * p->mt[i];
         omag += 0.5 * fabs(log1p(p->lambda[i])) + m2 * (1 + 1 / tau);
