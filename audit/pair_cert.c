@@ -518,7 +518,8 @@ static int renyi_ball(arb_t res, const arb_mat_t Sp, const arb_mat_t Sq, const a
  * If D_alpha(P||Q) <= rho then P[S] <= e^h Q[S] + exp((alpha - 1)(rho - h)) for every event S
  * and h > 0 (RDP to DP, Mironov 2017, Prop. 3). The floating pair (X'', Y'') is within
  * Renyi divergence ~sqrt(KL) of the exact (X, Y) at alpha - 1 ~ 1/sqrt(KL), so with
- * h ~ 2000 sqrt(KL) these deltas are below e^-1000, and for every S (direction xy)
+ * h ~ 8 sqrt(KL) (eps + 1100) these deltas are below e^-(eps + 1000), and for every S
+ * (direction xy)
  *   delta_xy(eps) <= e^h delta''_xy(eps - 2h) + d(X||X'') + e^(eps - h) d(Y''||Y),
  *   delta_xy(eps) >= e^-h delta''_xy(eps + 2h) - e^-h d(X''||X) - e^eps d(Y||Y''),
  * d(P||Q) = exp((alpha - 1)(D_alpha(P||Q) - h)); direction yx with X and Y exchanged. The
@@ -529,7 +530,7 @@ static int renyi_ball(arb_t res, const arb_mat_t Sp, const arb_mat_t Sq, const a
  * On success returns 0 and sets d[0..3] = d(X||X''), d(X''||X), d(Y||Y''), d(Y''||Y) and h.
  */
 static int shift_deltas(arb_ptr d, arb_t h, const ga_pair *p, const ga_pair_input *in,
-                        const ga_pair_text *txt, double kl, slong prec)
+                        const ga_pair_text *txt, double kl, double epsd, slong prec)
 {
     slong k = (slong)p->k;
     int rc = -1;
@@ -562,10 +563,12 @@ static int shift_deltas(arb_ptr d, arb_t h, const ga_pair *p, const ga_pair_inpu
         arb_sub(arb_mat_entry(dm, i, 0), arb_mat_entry(v, i, 0), t, prec); /* v - mt */
     }
     /* alpha - 1 = 1/(8 sqrt(kl)) keeps (alpha - 1) |E| small (|E| ~ 2 sqrt(kl) the deviation
-     * of the whitened covariances from each other); h = 2000 sqrt(kl) */
+     * of the whitened covariances from each other), so D_alpha ~ alpha kl ~ sqrt(kl)/8;
+     * h = 8 sqrt(kl) (eps + 1100) makes (alpha - 1)(h - D_alpha) >= eps + 1000, so that even
+     * e^eps times these deltas is below e^-1000 */
     double sk = sqrt(fmax(kl, 1e-300));
     arb_set_d(al, 1 + 0.125 / sk);
-    arb_set_d(h, 2000 * sk);
+    arb_set_d(h, 8 * sk * (fabs(epsd) + 1100));
     arb_mat_zero(z);
     int r0 = renyi_ball(d + 0, P, T, dm, al, p->r, prec);  /* D(X || X'') */
     int r1 = renyi_ball(d + 1, T, P, dm, al, p->r, prec);  /* D(X'' || X) */
@@ -867,7 +870,7 @@ static int delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_input 
         arb_t h;
         arb_init(h);
         exact_forms(lx, ly, p, prec);
-        if (shift_deltas(dd, h, p, in, txt, kl, prec) == 0) {
+        if (shift_deltas(dd, h, p, in, txt, kl, epsd, prec) == 0) {
             const ga_gchisq *tx = p->swapped ? p->ly : p->lx, *ty = p->swapped ? p->lx : p->ly;
             int n1 = shift_bound(xy, 0, lx, ly, tx, ty, dd, h, e, o.deadline, prec);
             int n2 = shift_bound(yx, 1, lx, ly, tx, ty, dd, h, e, o.deadline, prec);

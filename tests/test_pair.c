@@ -976,3 +976,30 @@ Test(pair_cert, large_eps_narrow, .fini = fini_caches)
     ga_gchisq_work_free(w);
     ga_pair_free(p);
 }
+
+/* certified eps(delta) for targets whose roots lie far out (64.5, 110.9, 284.8): a bracket
+ * that contains the double estimate (issue "Trust", item 8b) */
+Test(pair_cert, epsilon_far_roots, .fini = fini_caches)
+{
+    double mx[2] = {0.3, 0}, my[2] = {0, 0.1}, sx[4] = {1, 0.2, 0.2, 1}, sy[4] = {2.5, 0, 0, 3};
+    const char *tmx[2] = {"0.3", "0"}, *tmy[2] = {"0", "0.1"};
+    const char *tsx[4] = {"1", "0.2", "0.2", "1"}, *tsy[4] = {"2.5", "0", "0", "3"};
+    ga_pair_input in = {2, mx, my, sx, sy, 1, {NULL, NULL, NULL, NULL}};
+    ga_pair_text txt = {tmx, tmy, tsx, tsy};
+    ga_pair *p = make_pair(2, mx, sx, my, sy, 1);
+    ga_gchisq_work *w = ga_gchisq_work_alloc();
+    static const char *targets[] = {"1e-12", "1e-20", "1e-50"};
+    for (size_t i = 0; i < 3; i++) {
+        ga_interval iv;
+        ga_result e;
+        int dir, dir2;
+        int st = ga_pair_epsilon_cert(&iv, &dir, p, &in, &txt, targets[i], NULL);
+        cr_assert(ga_pair_epsilon(&e, &dir2, p, atof(targets[i]), NULL, w) == GA_OK);
+        cr_expect(st == GA_OK, "delta %s: status %d", targets[i], st);
+        cr_expect(iv.lo <= e.val + e.err && iv.hi >= e.val - e.err && iv.hi - iv.lo < 1e-8 * e.val,
+                  "delta %s: certified [%.17g, %.17g], double %.17g +- %.3g", targets[i], iv.lo,
+                  iv.hi, e.val, e.err);
+    }
+    ga_gchisq_work_free(w);
+    ga_pair_free(p);
+}
