@@ -120,8 +120,20 @@ static int reduce_pd(ga_pair *p, const double *sx, const double *sy, const doubl
         for (size_t j = i + 1; j < k; j++)
             p->L[i * k + j] = 0;
     /* C = S_x - S_y, then B = L^{-1} C L^{-T} by two triangular solves */
-    for (size_t i = 0; i < k * k; i++)
+    int equal = 1;
+    for (size_t i = 0; i < k * k; i++) {
         C[i] = sx[i] - sy[i];
+        equal &= C[i] == 0;
+    }
+    if (equal) {
+        /* a mean shift (equal covariances): lambda = 0, V = I, no eigendecomposition (an
+         * O(k^3) eigensolver on a zero matrix took minutes at k = 3000) */
+        memset(p->lambda, 0, k * sizeof *p->lambda);
+        memset(p->V, 0, k * k * sizeof *p->V);
+        for (size_t i = 0; i < k; i++)
+            p->V[i * k + i] = 1;
+        goto conditioning;
+    }
     cblas_dtrsm(CblasRowMajor, CblasLeft, CblasLower, CblasNoTrans, CblasNonUnit, (int)k,
                 (int)k, 1.0, p->L, (int)k, C, (int)k);
     for (size_t i = 0; i < k; i++) /* B = C^T */
@@ -154,6 +166,7 @@ static int reduce_pd(ga_pair *p, const double *sx, const double *sy, const doubl
             p->lambda[i] = 0;
         }
     p->la_err = sqrt(snapped * p->r);
+conditioning:
     /* Input conditioning: the double inputs perturb S by about eps |S| entrywise, i.e. the
      * whitened covariances by eps |L^{-1}| |S| |L^{-T}| (Skeel-type, componentwise): harmless
      * for a diagonal S however ill-conditioned, about eps kappa for a dense one. Computed

@@ -397,7 +397,14 @@ static int equal_cov_d2(arb_t d2, const ga_pair *p, const ga_pair_input *in,
         }
         arb_sub(arb_mat_entry(dm, i, 0), u, v, PARSE_PREC);
     }
-    if (!arb_mat_spd_solve(z, S, dm, prec) && !arb_mat_solve(z, S, dm, prec)) {
+    int diagonal = 1; /* sigma^2 I and other diagonal noise: D2 = sum dm_i^2 / S_ii, O(k) */
+    for (slong i = 0; i < k && diagonal; i++)
+        for (slong j = 0; j < k && diagonal; j++)
+            diagonal = i == j || arb_is_zero(arb_mat_entry(S, i, j));
+    if (diagonal) {
+        for (slong i = 0; i < k; i++)
+            arb_div(arb_mat_entry(z, i, 0), arb_mat_entry(dm, i, 0), arb_mat_entry(S, i, i), prec);
+    } else if (!arb_mat_spd_solve(z, S, dm, prec) && !arb_mat_solve(z, S, dm, prec)) {
         rc = 2;
         goto cleanup;
     }

@@ -568,3 +568,33 @@ Test(trust, large_eps_verdicts, .init = setup, .fini = teardown)
         ga_audit_clear(&a);
     }
 }
+
+/* explicit outputs of dimension 1500 with sigma^2 I noise: a mean shift is reduced without
+ * an eigendecomposition and certified in O(d) (diagonal covariance); the value is the
+ * analytic Gaussian mechanism's delta(1) at distance 1: 0.12693673750664394 */
+Test(trust, large_dimension_mean_shift, .init = setup, .fini = teardown)
+{
+    char p[256];
+    FILE *f;
+    snprintf(p, sizeof p, "%s/gm.yaml", dir);
+    cr_assert((f = fopen(p, "w")) != NULL);
+    fputs("gaussaudit: 1\nname: g\nmechanism: {kind: gaussian_mechanism, sigma: 1, f: [", f);
+    for (int i = 0; i < 1500; i++)
+        fprintf(f, "%s0", i ? "," : "");
+    fputs("], f_neighbours: [[", f);
+    for (int i = 0; i < 1500; i++)
+        fprintf(f, "%s%d", i ? "," : "", i == 700);
+    fputs("]]}\nclaim: {epsilon: 1, delta: 0.12693673750664}\n", f);
+    cr_assert(fclose(f) == 0);
+    char msg[512];
+    ga_audit a;
+    ga_audit_opts o = {0};
+    cr_assert(ga_audit_run(&a, p, &o, msg, sizeof msg) == GA_OK, "%s", msg);
+    const ga_claim_result *r = &a.claims[0];
+    cr_expect(r->verdict == GA_VERDICT_VIOLATION && r->certified, "%d %s", r->verdict, r->reason);
+    cr_expect(r->cert_lo <= 0.12693673750664394 && r->cert_hi >= 0.12693673750664394 &&
+              r->cert_hi - r->cert_lo < 1e-15, "[%.17g, %.17g]", r->cert_lo, r->cert_hi);
+    cr_expect(fabs(r->exact.val - 0.12693673750664394) <= r->exact.err + 1e-17, "%.17g +- %.3g",
+              r->exact.val, r->exact.err);
+    ga_audit_clear(&a);
+}
