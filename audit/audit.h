@@ -95,5 +95,8 @@ int ga_report_json(FILE *out, const ga_audit *a);
 int ga_report_junit(FILE *out, const ga_audit *a);
 /* s as a JSON string literal: quotes, backslashes and control characters escaped */
 void ga_json_str(FILE *out, const char *s);
+/* v as a JSON number that round-trips (%.17g); a non-finite value is null (the one encoding
+ * of non-finite numbers; an infinite result also says "infinite": true beside it) */
+void ga_json_num(FILE *out, double v);
 
 #endif

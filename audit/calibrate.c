@@ -11,6 +11,7 @@
  * lower bound at the value reduced by a relative 1e-6 is > delta. The certificate is for
  * the output laws as computed in double precision from the trial value and the data.
  */
+#include "audit/audit.h"
 #include "audit/cli.h"
 #include "audit/pair_internal.h"
 #include "specs/spec.h"
@@ -314,20 +315,37 @@ int ga_cmd_calibrate(int argc, char **argv, FILE *out, FILE *err)
         }
     }
     if (json) {
-        fprintf(out, "{\"spec\": \"%s\", \"kind\": \"%s\", \"knob\": \"%s\", \"epsilon\": %.17g, "
-                     "\"delta\": %.17g, \"value\": %.17g, \"scope\": \"%s\", \"certified\": %s, "
-                     "\"check\": {\"upper_at_value\": %.17g, \"lower_below\": %.17g}, \"published\": [%s]}\n",
-                s.path, s.kind, knob, eps, delta, value,
-                s.verified ? "proven worst case" : "audited pairs", certified ? "true" : "false",
-                ub, lb, pubj);
+        /* strings escaped, numbers round-trip, non-finite numbers null (reports/report.c) */
+        fprintf(out, "{\"spec\": ");
+        ga_json_str(out, s.path);
+        fprintf(out, ", \"kind\": ");
+        ga_json_str(out, s.kind);
+        fprintf(out, ", \"knob\": ");
+        ga_json_str(out, knob);
+        fprintf(out, ", \"epsilon\": ");
+        ga_json_num(out, eps);
+        fprintf(out, ", \"delta\": ");
+        ga_json_num(out, delta);
+        fprintf(out, ", \"value\": ");
+        ga_json_num(out, value);
+        fprintf(out, ", \"scope\": \"%s\", \"certified\": %s, \"check\": {\"upper_at_value\": ",
+                s.verified ? "proven worst case" : "audited pairs", certified ? "true" : "false");
+        ga_json_num(out, ub);
+        fprintf(out, ", \"lower_below\": ");
+        ga_json_num(out, lb);
+        fprintf(out, "}, \"published\": [%s]}\n", pubj);
     } else {
         fprintf(out, "spec: %s (%s)\nsmallest %s for (%g, %g)-DP on %s: %.12g\n", s.name, s.kind, knob, eps,
                 delta, s.verified ? "the proven worst case (every neighbour in the universe)"
                                   : "the audited pairs",
                 value);
-        if (certified)
-            fprintf(out, "certified: delta <= %.6g at %s = %.12g, delta >= %.6g at %.12g (1e-6 lower)\n",
-                    ub, knob, value, lb, value * (1 - 1e-6));
+        if (certified) {
+            char bu[32], bl[32];
+            ga_fmt_bound(bu, sizeof bu, ub, 1, 10); /* outward: still bounds as printed */
+            ga_fmt_bound(bl, sizeof bl, lb, 0, 10);
+            fprintf(out, "certified: delta <= %s at %s = %.12g, delta >= %s at %.12g (1e-6 lower)\n",
+                    bu, knob, value, bl, value * (1 - 1e-6));
+        }
         else
             fprintf(out, "not certified (%s); the value is an estimate\n",
                     cerr == 2 ? "more than 200 pairs" : "the certified check did not confirm it");

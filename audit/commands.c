@@ -253,13 +253,12 @@ int ga_cmd_delta(int argc, char **argv, FILE *out, FILE *err)
                          {"--profile", &sprof, NULL}, {"--certified", NULL, &certified},
                          {NULL, NULL, NULL}};
     int json;
-    /* --profile takes an optional count: a bare --profile at the end means 200 */
-    int pargc = argc;
-    if (argc > 0 && !strcmp(argv[argc - 1], "--profile")) {
-        sprof = "200";
-        pargc--;
-    }
-    int pr = ga_cli_options(pargc, argv, opts, &spec, "delta", out, err, usage_delta);
+    /* --profile takes an optional count: --profile without a number after it (at the end, or
+     * followed by another option) means 200 */
+    for (int i = 0; i < argc; i++)
+        if (!strcmp(argv[i], "--profile") && (i + 1 == argc || argv[i + 1][0] == '-'))
+            argv[i] = "--profile=200";
+    int pr = ga_cli_options(argc, argv, opts, &spec, "delta", out, err, usage_delta);
     if (pr)
         return pr > 0 ? EX_OK : EX_USAGE;
     if ((json = parse_format(sfmt, "delta", err)) < 0)
@@ -465,6 +464,15 @@ static int eps_ok(const eps_row *row, int certified)
     return row->status == GA_OK || row->status == GA_EDOM || (!certified && row->status == GA_ETOL);
 }
 
+/* a certified eps bracket; an infinite one (supports differ) as nulls with "infinite" */
+static void eps_interval_json(FILE *out, const ga_interval *iv)
+{
+    if (isinf(iv->hi))
+        fprintf(out, "{\"lo\": null, \"hi\": null, \"infinite\": true}");
+    else
+        fprintf(out, "{\"lo\": %.17g, \"hi\": %.17g}", iv->lo, iv->hi);
+}
+
 static void eps_print_json(FILE *out, const loaded_t *l, const eps_row *rows, double delta,
                            int certified, size_t wi, int all_ok)
 {
@@ -479,15 +487,15 @@ static void eps_print_json(FILE *out, const loaded_t *l, const eps_row *rows, do
         fprintf(out, ", \"epsilon\": ");
         if (!eps_ok(r, certified))
             fprintf(out, "null");
-        else if (certified && isinf(r->iv.hi))
-            fprintf(out, "{\"lo\": null, \"hi\": null, \"infinite\": true}");
         else if (certified)
-            fprintf(out, "{\"lo\": %.17g, \"hi\": %.17g}", r->iv.lo, r->iv.hi);
+            eps_interval_json(out, &r->iv);
         else
             json_result(out, &r->e);
         fprintf(out, ", \"binding\": \"%s\", \"status\": ",
                 r->status == GA_EDOM ? "both" : r->dir == 1 ? "xy" : r->dir == 2 ? "yx" : "none");
-        ga_json_str(out, r->status == GA_OK ? "success" : ga_strerror(r->status));
+        ga_json_str(out, r->status == GA_OK ? "success"
+                         : r->status == GA_EDOM ? "infinite: the supports differ"
+                                                : ga_strerror(r->status));
         if (r->status == GA_EDOM) {
             fprintf(out, ", \"note\": ");
             ga_json_str(out, ga_pair_support_reason(l->pairs[i]));
@@ -500,7 +508,7 @@ static void eps_print_json(FILE *out, const loaded_t *l, const eps_row *rows, do
     } else {
         fprintf(out, "{\"epsilon\": ");
         if (certified)
-            fprintf(out, "{\"lo\": %.17g, \"hi\": %.17g}", rows[wi].iv.lo, rows[wi].iv.hi);
+            eps_interval_json(out, &rows[wi].iv);
         else
             json_result(out, &rows[wi].e);
         fprintf(out, ", \"pair\": ");

@@ -146,7 +146,7 @@ void ga_json_str(FILE *out, const char *s)
     fputc('"', out);
 }
 
-static void json_num(FILE *out, double v)
+void ga_json_num(FILE *out, double v)
 {
     if (isfinite(v))
         fprintf(out, "%.17g", v);
@@ -548,67 +548,67 @@ int ga_report_json(FILE *out, const ga_audit *a)
         fprintf(out, "%s{\"type\": \"%s\", ", i ? ", " : "", types[r->type]);
         if (r->type == GA_CLAIM_DP) {
             fprintf(out, "\"epsilon\": ");
-            json_num(out, r->eps);
+            ga_json_num(out, r->eps);
             fprintf(out, ", \"delta\": ");
-            json_num(out, r->delta);
+            ga_json_num(out, r->delta);
         } else if (r->type == GA_CLAIM_RDP) {
             fprintf(out, "\"alpha\": ");
-            json_num(out, r->alpha);
+            ga_json_num(out, r->alpha);
             fprintf(out, ", \"eps_alpha\": ");
-            json_num(out, r->eps_a);
+            ga_json_num(out, r->eps_a);
         } else {
             fprintf(out, "\"%s\": ", r->type == GA_CLAIM_ZCDP ? "rho" : "mu");
-            json_num(out, r->eps_a);
+            ga_json_num(out, r->eps_a);
         }
         fprintf(out, ", \"verdict\": \"%s\", \"reason\": ", ga_verdict_name(r->verdict));
         ga_json_str(out, r->reason);
         fprintf(out, ", \"exact\": {\"value\": ");
-        json_num(out, r->exact.val);
+        ga_json_num(out, r->exact.val);
         fprintf(out, ", \"err\": ");
-        json_num(out, r->exact.err);
+        ga_json_num(out, r->exact.err);
         fprintf(out, "}, \"certified\": %s", r->certified ? "true" : "false");
         if (r->certified) {
             fprintf(out, ", \"interval\": {\"lo\": ");
-            json_num(out, r->cert_lo);
+            ga_json_num(out, r->cert_lo);
             fprintf(out, ", \"hi\": ");
-            json_num(out, r->cert_hi);
+            ga_json_num(out, r->cert_hi);
             fprintf(out, "}");
         }
         fprintf(out, ", \"worst_pair\": ");
         ga_json_str(out, pname(a, r->worst_pair));
         fprintf(out, ", \"direction\": \"%s\", \"slack\": ", r->worst_dir == 1 ? "xy" : "yx");
-        json_num(out, r->slack);
+        ga_json_num(out, r->slack);
         if (r->type == GA_CLAIM_DP) {
             fprintf(out, ", \"epsilon_at_delta\": ");
-            json_num(out, r->eps_at_delta.val);
+            ga_json_num(out, r->eps_at_delta.val);
             fprintf(out, ", \"witness\": {\"event\": ");
             ga_json_str(out, r->witness);
             fprintf(out, ", \"p_x\": ");
-            json_num(out, r->witness_px);
+            ga_json_num(out, r->witness_px);
             fprintf(out, ", \"p_y\": ");
-            json_num(out, r->witness_py);
+            ga_json_num(out, r->witness_py);
             fprintf(out, "}");
         }
         if (r->type == GA_CLAIM_ZCDP || r->type == GA_CLAIM_GDP) {
             fprintf(out, ", \"at\": ");
-            json_num(out, r->at);
+            ga_json_num(out, r->at);
         }
         fprintf(out, "}");
     }
     fprintf(out, "], \"table_epsilon\": ");
-    json_num(out, a->table_eps);
+    ga_json_num(out, a->table_eps);
     fprintf(out, ", \"pairs\": [");
     for (size_t i = 0; i < a->npairs; i++) {
         fprintf(out, "%s{\"name\": ", i ? ", " : "");
         ga_json_str(out, pname(a, i));
         fprintf(out, ", \"xy\": {\"value\": ");
-        json_num(out, a->pair_xy[i]);
+        ga_json_num(out, a->pair_xy[i]);
         fprintf(out, ", \"err\": ");
-        json_num(out, a->pair_xy_err[i]);
+        ga_json_num(out, a->pair_xy_err[i]);
         fprintf(out, "}, \"yx\": {\"value\": ");
-        json_num(out, a->pair_yx[i]);
+        ga_json_num(out, a->pair_yx[i]);
         fprintf(out, ", \"err\": ");
-        json_num(out, a->pair_yx_err[i]);
+        ga_json_num(out, a->pair_yx_err[i]);
         fprintf(out, "}}");
     }
     fprintf(out, "], \"reproducibility\": {\"certified_mode\": %s, \"certified_evaluations\": %zu, "

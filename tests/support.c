@@ -1,6 +1,8 @@
 /* support.c - see support.h. */
 #include "tests/support.h"
 
+#include <ctype.h>
+
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <stdio.h>
@@ -105,4 +107,125 @@ int ga_test_run(const char *args, char **out, char **err)
     unlink(e);
     cr_assert(st != -1 && WIFEXITED(st), "could not run: %s %s", bin, args);
     return WEXITSTATUS(st);
+}
+
+/* ------------------------------------------------------------ a strict JSON checker */
+
+static const char *j_ws(const char *p)
+{
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+        p++;
+    return p;
+}
+
+static const char *j_value(const char *p, int depth);
+
+static const char *j_string(const char *p)
+{
+    if (*p++ != '"')
+        return NULL;
+    for (;;) {
+        unsigned char c = (unsigned char)*p;
+        if (c == 0 || c < 0x20)
+            return NULL;
+        if (c == '"')
+            return p + 1;
+        if (c == '\\') {
+            p++;
+            if (*p == 'u') {
+                for (int i = 1; i <= 4; i++)
+                    if (!isxdigit((unsigned char)p[i]))
+                        return NULL;
+                p += 5;
+                continue;
+            }
+            if (!strchr("\"\\/bfnrt", *p) || !*p)
+                return NULL;
+        }
+        p++;
+    }
+}
+
+static const char *j_number(const char *p)
+{
+    if (*p == '-')
+        p++;
+    if (*p == '0')
+        p++;
+    else if (*p >= '1' && *p <= '9')
+        while (isdigit((unsigned char)*p))
+            p++;
+    else
+        return NULL;
+    if (*p == '.') {
+        p++;
+        if (!isdigit((unsigned char)*p))
+            return NULL;
+        while (isdigit((unsigned char)*p))
+            p++;
+    }
+    if (*p == 'e' || *p == 'E') {
+        p++;
+        if (*p == '+' || *p == '-')
+            p++;
+        if (!isdigit((unsigned char)*p))
+            return NULL;
+        while (isdigit((unsigned char)*p))
+            p++;
+    }
+    return p;
+}
+
+static const char *j_value(const char *p, int depth)
+{
+    if (depth > 200)
+        return NULL;
+    p = j_ws(p);
+    if (*p == '{' || *p == '[') {
+        char close = *p == '{' ? '}' : ']';
+        int obj = *p == '{';
+        p = j_ws(p + 1);
+        if (*p == close)
+            return p + 1;
+        for (;;) {
+            if (obj) {
+                p = j_string(j_ws(p));
+                if (!p)
+                    return NULL;
+                p = j_ws(p);
+                if (*p++ != ':')
+                    return NULL;
+            }
+            p = j_value(p, depth + 1);
+            if (!p)
+                return NULL;
+            p = j_ws(p);
+            if (*p == ',') {
+                p++;
+                continue;
+            }
+            return *p == close ? p + 1 : NULL;
+        }
+    }
+    if (*p == '"')
+        return j_string(p);
+    if (!strncmp(p, "true", 4))
+        return p + 4;
+    if (!strncmp(p, "false", 5))
+        return p + 5;
+    if (!strncmp(p, "null", 4))
+        return p + 4;
+    return j_number(p);
+}
+
+int ga_test_json_valid(const char *s, size_t *at)
+{
+    const char *e = j_value(s, 0);
+    if (e)
+        e = j_ws(e);
+    if (e && *e == 0)
+        return 1;
+    if (at)
+        *at = e ? (size_t)(e - s) : 0;
+    return 0;
 }

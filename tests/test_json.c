@@ -1,0 +1,134 @@
+/*
+ * test_json.c - every command's --format json output is one valid JSON document (a strict
+ * checker, tests/support.c), on awkward inputs: leading-dot and signed decimals, quotes and
+ * backslashes in paths and names, non-finite results (infinite Renyi divergences, tails below
+ * the double range), more than 200 pairs, --profile with and without a count, certified
+ * output, a timed-out audit, failures reported inside the document.
+ */
+#include "tests/support.h"
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char top[64], dir[160];
+
+static void setup(void)
+{
+    snprintf(top, sizeof top, "/tmp/ga_jsonXXXXXX");
+    cr_assert(mkdtemp(top) != NULL);
+    /* a directory whose name needs escaping in JSON (and quoting in the shell) */
+    snprintf(dir, sizeof dir, "%s/we\"ird\\dir", top);
+    cr_assert(mkdir(dir, 0700) == 0);
+}
+
+static void teardown(void)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", top);
+    cr_assert(system(cmd) == 0);
+}
+
+static void write_file(const char *name, const char *text)
+{
+    char p[256];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    FILE *f = fopen(p, "w");
+    cr_assert(f != NULL, "cannot write %s", p);
+    fputs(text, f);
+    cr_assert(fclose(f) == 0);
+}
+
+/* run "CMD 'DIR/FILE' ARGS" (FILE may be empty: no spec) and check the JSON */
+static void check(const char *cmd, const char *file, const char *args, int want_status)
+{
+    char line[1024];
+    if (file && *file)
+        snprintf(line, sizeof line, "%s '%s/%s' %s", cmd, dir, file, args);
+    else
+        snprintf(line, sizeof line, "%s %s", cmd, args);
+    char *out, *err;
+    int st = ga_test_run(line, &out, &err);
+    size_t at = 0;
+    cr_expect(want_status < 0 ? st != 64 : st == want_status, "%s: status %d: %s", line, st, err);
+    cr_expect(ga_test_json_valid(out, &at), "%s: invalid JSON near offset %zu: %.400s", line, at,
+              out);
+    free(out);
+    free(err);
+}
+
+static const char *pair_spec =
+    "gaussaudit: 1\nname: \"a \\\"quoted\\\" \\\\ name\\ttab\"\nmechanism: {kind: gaussian_pair}\n"
+    "pairs:\n"
+    "  - name: \"back\\\\slash \\\"q\\\"\"\n    x: {mean: [0, .5], cov: [[1, 0.2], [0.2, 1]]}\n"
+    "    y: {mean: [+0.25, -.5], cov: [[1.5, 0], [0, .3]]}\n"
+    "  - x: {mean: [0, 0], cov: [[1, 0], [0, 1]]}\n    y: {mean: [1, 0], cov: [[1, 0], [0, 1]]}\n"
+    "  - x: {mean: [0, 0], cov: [[1, 0], [0, 0]]}\n    y: {mean: [0, 1e-20], cov: [[1, 0], [0, 0]]}\n"
+    "claim: {epsilon: .5, delta: 1.0e-5, rdp: [[2, 0.5], [1000, 3]], zcdp: 0.5, gdp: 1}\n";
+
+Test(json, spec_commands, .init = setup, .fini = teardown)
+{
+    write_file("p.yaml", pair_spec);
+    check("delta", "p.yaml", "--epsilon .5,+1,0 --format json", 0);
+    check("delta", "p.yaml", "--epsilon .5 --certified --format json", -1);
+    check("delta", "p.yaml", "--epsilon 1 --method tails --format json", 0);
+    check("delta", "p.yaml", "--profile --format json", 0);
+    check("delta", "p.yaml", "--format json --profile", 0);
+    check("delta", "p.yaml", "--profile 5 --format json", 0);
+    check("epsilon", "p.yaml", "--delta 1e-5 --format json", -1);
+    check("epsilon", "p.yaml", "--delta .001 --certified --format json", -1);
+    check("rdp", "p.yaml", "--alpha 2,1000,1.0001 --format json", -1);
+    check("audit", "p.yaml", "--format json --quiet", -1);
+    check("audit", "p.yaml", "--format json --quiet --certified", -1);
+}
+
+Test(json, cdf, .init = setup, .fini = teardown)
+{
+    check("cdf", "", "--weights 1 --at .5 --format json", 0);
+    check("cdf", "", "--weights 1 --at +5 --certified --format json", 0);
+    check("cdf", "", "--weights 1,-2 --nc .5,0 --at -.5,.5,1e5 --format json", -1);
+    check("cdf", "", "--weights 1 --at 1e7 --format json", -1); /* log_sf unavailable: null */
+    check("cdf", "", "--weights 0 --sigma 1 --at 1e300 --format json", 0);
+    check("cdf", "", "--weights 3e-200,-1e-200 --dof 2,3 --nc 1,0 --at 5e-200 --certified --format json", 0);
+}
+
+/* more than 200 pairs: the audit's certification cap, and calibrate's check past it (which
+ * printed nan) */
+Test(json, many_pairs_and_calibrate, .init = setup, .fini = teardown)
+{
+    char p[256];
+    snprintf(p, sizeof p, "%s/m.yaml", dir);
+    FILE *f = fopen(p, "w");
+    cr_assert(f);
+    fputs("gaussaudit: 1\nname: many\nmechanism: {kind: gaussian_mechanism, sigma: 2, f: [0], "
+          "f_neighbours: [", f);
+    for (int i = 0; i < 230; i++)
+        fprintf(f, "%s[%.3f]", i ? ", " : "", 0.5 + 0.002 * i);
+    fputs("]}\nclaim: {epsilon: 1, delta: 1e-5}\n", f);
+    cr_assert(fclose(f) == 0);
+    check("audit", "m.yaml", "--format json --quiet", -1);
+    check("calibrate", "m.yaml", "--epsilon 1 --delta 1e-5 --format json", 0);
+    write_file("c.yaml", "gaussaudit: 1\nname: c\nmechanism: {kind: gaussian_mechanism, "
+                         "sensitivity: 1, sigma: 1}\nclaim: {epsilon: 1, delta: 1e-5}\n");
+    check("calibrate", "c.yaml", "--epsilon .5 --delta 1e-5 --format json", 0);
+}
+
+/* a timed-out audit still writes a complete document */
+Test(json, timed_out_audit, .init = setup, .fini = teardown)
+{
+    char p[256];
+    snprintf(p, sizeof p, "%s/gp.yaml", dir);
+    FILE *f = fopen(p, "w");
+    cr_assert(f);
+    fputs("gaussaudit: 1\nname: gp\nmechanism: {kind: gaussian_process_regression, kernel: rbf, "
+          "lengthscale: 0.5, signal_variance: 1.0, noise_variance: 0.1, sigma: 0.2, query: "
+          "[[0.25]]}\ndataset: {rows: [", f);
+    for (int i = 0; i < 1200; i++)
+        fprintf(f, "%s[%.4f, %.4f]", i ? ", " : "", i / 1200.0, (i % 17) / 17.0 - 0.5);
+    fputs("]}\nneighbours: remove_one\nclaim: {epsilon: 1, delta: 1.0e-5}\n", f);
+    cr_assert(fclose(f) == 0);
+    check("audit", "gp.yaml", "--format json --quiet --timeout 0.5", 2);
+}
