@@ -8,7 +8,7 @@
  *   - every numerical result is a ga_result {val, err} (an estimate with its error estimate)
  *     or, in certified mode, an interval that provably contains the true value;
  *   - _alloc/_free for heap objects (_free(NULL) is a no-op), caller-allocated workspaces,
- *     no allocation inside integrand loops, no global state (reentrant).
+ *     no allocation inside integrand loops, no global state (reentrant) beyond ga_init().
  */
 #ifndef GAUSSAUDIT_H
 #define GAUSSAUDIT_H
@@ -44,6 +44,13 @@ enum ga_status {
 
 /* Human-readable message for a status code (never NULL). */
 const char *ga_strerror(int status);
+
+/* Process set-up, once, before any other call: turns GSL's default error handler (which
+ * aborts the process on a domain error or an underflow inside a special function) off, since
+ * gaussaudit reads the status of every GSL call itself. This is the library's only global
+ * side effect, and it happens here alone: a program that installs its own GSL handler (one
+ * that returns) may call ga_init and then reinstall it, or skip ga_init. Idempotent. */
+void ga_init(void);
 
 /* Free the caches of the certified path (Arb/FLINT keep Gauss-Legendre nodes and
  * constants per thread). Optional: call before exit to keep leak checkers quiet. */

@@ -4,6 +4,7 @@
 
 int main(int argc, char **argv)
 {
+    ga_init();
     int rc = ga_cli_main(argc, argv, stdout, stderr);
     ga_cleanup();
     return rc;

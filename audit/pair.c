@@ -691,7 +691,6 @@ int ga_pair_delta(ga_delta *out, const ga_pair *p, double eps, int method,
         out->xy.val = out->yx.val = 1;
         return GA_OK;
     }
-    gsl_set_error_handler_off();
     int s1, s2;
     if (out->method == GA_DELTA_DIRECT) {
         s1 = delta_direct(&out->xy, p->lx, eps, &o, w);

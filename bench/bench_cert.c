@@ -52,6 +52,7 @@ static void run(const char *name, const ga_gchisq_exact *q, const char *x)
 
 int main(void)
 {
+    ga_init();
     printf("\n# certified generalized chi-square (Arb): ms per evaluation (both tails)\n\n");
     printf("| form | x | rel. width asked | ms | bits | sf rel. width | status |\n");
     printf("|---|---|---|---|---|---|---|\n");

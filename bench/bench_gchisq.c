@@ -158,6 +158,7 @@ static void random_forms(ga_gchisq *q, ga_gchisq_work *w)
 
 int main(void)
 {
+    ga_init();
     ga_gchisq *q = ga_gchisq_alloc(1000);
     ga_gchisq_work *w = ga_gchisq_work_alloc();
     if (!q || !w)

@@ -53,6 +53,7 @@ static void make_pair(size_t d, gsl_rng *r, double *mx, double *sx, double *my, 
 
 int main(void)
 {
+    ga_init();
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(r, 99);
     printf("\n# Gaussian pairs: reduction + 200-point profile, both directions (direct formula)\n\n");

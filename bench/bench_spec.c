@@ -24,6 +24,7 @@ static double now(void)
 
 int main(void)
 {
+    ga_init();
     size_t n = 100000, d = 20;
     const char *csv = "/tmp/ga_bench_sketch.csv", *spec = "/tmp/ga_bench_sketch.yaml";
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);

@@ -21,6 +21,8 @@
  */
 #include "numerics/arb_internal.h"
 
+#include <gsl/gsl_errno.h>
+
 #include <acb_calc.h>
 #include <arb_hypgeom.h>
 #include <float.h>
@@ -30,6 +32,11 @@
 #include <string.h>
 
 #define GA_CERT_PARSE_PREC 4300 /* > the default precision cap, so parsing never limits */
+
+void ga_init(void)
+{
+    gsl_set_error_handler_off();
+}
 
 void ga_cleanup(void)
 {

@@ -182,7 +182,6 @@ static int ncchisq(ga_result *res, double *pdf, double nu, double lam, double y,
 
 int ga_engine_closed(ga_gchisq_prob *out, const ga_gchisq *q, double x)
 {
-    gsl_set_error_handler_off();
     if (ga_gchisq_trivial(out, q, x))
         return GA_OK;
     out->method = GA_METHOD_CLOSED;

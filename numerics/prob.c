@@ -97,7 +97,6 @@ int ga_gchisq_prob_eval(ga_gchisq_prob *out, const ga_gchisq *q, double x,
         return GA_EINVAL;
     if (!(o.epsabs >= 0) || !(o.epsrel >= 0) || (o.epsabs == 0 && o.epsrel == 0))
         return GA_EINVAL;
-    gsl_set_error_handler_off();
     if (ga_gchisq_copy(w->qn, q) != GA_OK)
         return GA_ENOMEM;
     ga_gchisq_normalize(w->qn, 0.0);

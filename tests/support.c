@@ -1,5 +1,6 @@
 /* support.c - see support.h. */
 #include "tests/support.h"
+#include "gaussaudit.h"
 
 #include <ctype.h>
 
@@ -228,4 +229,10 @@ int ga_test_json_valid(const char *s, size_t *at)
     if (at)
         *at = e ? (size_t)(e - s) : 0;
     return 0;
+}
+
+/* every test binary links this file: the library's process set-up, once */
+__attribute__((constructor)) static void test_init(void)
+{
+    ga_init();
 }

@@ -17,6 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    ga_init(); /* idempotent: GSL reports statuses instead of aborting */
     if (size > 4096)
         return 0;
     char *buf = malloc(size + 1);

@@ -16,6 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    ga_init(); /* idempotent: GSL reports statuses instead of aborting */
     if (size > 1 << 16)
         return 0;
     char *text = malloc(size + 1);
