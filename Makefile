@@ -71,7 +71,8 @@ test: deps
 
 # Run every Criterion binary; the CLI tests use $(BUILD)/gaussaudit.
 check: all $(TEST_BIN)
-	@status=0; for t in $(TEST_BIN); do \
+	@status=0; sh tests/layering.sh $(BUILD)/obj $(LIB_SRC:%.c=%.o) audit/main.o || status=1; \
+	for t in $(TEST_BIN); do \
 	  echo "== $$t"; GA_BIN=$(BUILD)/gaussaudit $(TEST_WRAP) $$t $(TEST_ARGS) || status=1; \
 	done; exit $$status
 

@@ -13,9 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { EX_OK = 0, EX_USAGE = 64, EX_DATAERR = 65, EX_NOINPUT = 66, EX_SOFTWARE = 70,
-       EX_IOERR = 74 };
-
 static const char *usage_main =
     "usage: gaussaudit COMMAND [OPTIONS]\n"
     "\n"

@@ -6,6 +6,11 @@
 
 #include <stdio.h>
 
+/* Exit statuses (sysexits), one definition for every command; `audit` adds 1 (violation)
+ * and 2 (inconclusive). */
+enum { EX_OK = 0, EX_USAGE = 64, EX_DATAERR = 65, EX_NOINPUT = 66, EX_SOFTWARE = 70,
+       EX_IOERR = 74 };
+
 /* One option: a value option (value != NULL) or a flag (flag != NULL). */
 typedef struct {
     const char *name;

@@ -18,9 +18,6 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { EX_OK = 0, EX_USAGE = 64, EX_DATAERR = 65, EX_NOINPUT = 66, EX_SOFTWARE = 70,
-       EX_IOERR = 74 };
-
 /* A loaded spec with its reduced pairs. */
 typedef struct {
     ga_spec spec;

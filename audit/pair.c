@@ -166,7 +166,7 @@ static int reduce_pd(ga_pair *p, const double *sx, const double *sy, const doubl
             p->lambda[i] = 0;
         }
     p->la_err = sqrt(snapped * p->r);
-conditioning:
+conditioning:;
     /* Input conditioning: the double inputs perturb S by about eps |S| entrywise, i.e. the
      * whitened covariances by eps |L^{-1}| |S| |L^{-T}| (Skeel-type, componentwise): harmless
      * for a diagonal S however ill-conditioned, about eps kappa for a dense one. Computed

@@ -7,6 +7,7 @@
  * tests/test_fuzz.c.
  */
 #include "audit/cli.h"
+#include "gaussaudit.h"
 
 #include <stdint.h>
 #include <stdio.h>
