@@ -14,6 +14,7 @@
  *                  certification unavailable, a grid-based check).
  */
 #include "audit/audit.h"
+#include "audit/mechanisms.h"
 #include "audit/pair_internal.h"
 
 #include <arb.h>
@@ -740,7 +741,7 @@ int ga_audit_run(ga_audit *a, const char *path, const ga_audit_opts *o, char *ms
     a->deadline = o->timeout > 0 ? t0 + o->timeout : 0;
     ga_spec_opts so = {.deadline = o->timeout > 0 ? t0 + GA_AUDIT_BUILD_SHARE * o->timeout : 0,
                        .allow_paths = o->allow_paths, .nallow = o->nallow};
-    int rc = ga_spec_load_opts(&a->spec, path, &so, msg, msglen);
+    int rc = ga_mech_load(&a->spec, path, &so, msg, msglen);
     if (rc)
         return rc;
     if (a->spec.truncated) {

@@ -14,7 +14,7 @@
 #include "audit/audit.h"
 #include "audit/cli.h"
 #include "audit/pair_internal.h"
-#include "specs/spec.h"
+#include "audit/mechanisms.h"
 
 #include <float.h>
 #include <gsl/gsl_cdf.h>
@@ -65,7 +65,7 @@ static double mls_rule_sigma(double l, double r, size_t d, double eps, double de
 /* worst delta over the relevant pairs at the knob value v (-1 on error) */
 static double worst_delta(cal_t *c, double v)
 {
-    if (ga_spec_rebuild(c->s, v, c->msg, sizeof c->msg)) {
+    if (ga_mech_rebuild(c->s, v, c->msg, sizeof c->msg)) {
         c->error = 1;
         return -1;
     }
@@ -95,7 +95,7 @@ static double worst_delta(cal_t *c, double v)
 /* certified max over the relevant pairs of the (lower or upper) bound at v */
 static int cert_bound(cal_t *c, double v, const char *eps, int upper, double *out)
 {
-    if (ga_spec_rebuild(c->s, v, c->msg, sizeof c->msg))
+    if (ga_mech_rebuild(c->s, v, c->msg, sizeof c->msg))
         return -1;
     size_t lo = 0, hi = c->s->npairs;
     if (c->s->verified) {
@@ -168,7 +168,7 @@ int ga_cmd_calibrate(int argc, char **argv, FILE *out, FILE *err)
     }
     ga_spec s;
     char msg[1024];
-    int st = ga_spec_load_opts(&s, spec, &so, msg, sizeof msg);
+    int st = ga_mech_load(&s, spec, &so, msg, sizeof msg);
     if (st) {
         ga_cli_err(err, "gaussaudit calibrate: %s\n", msg);
         return st == GA_EIO ? EX_NOINPUT : EX_DATAERR;
@@ -288,7 +288,7 @@ int ga_cmd_calibrate(int argc, char **argv, FILE *out, FILE *err)
         double L4 = log(4 / delta), plsv = eps / (4 * (sqrt(2 * r * L4) + L4));
         /* leverage bound l^2/(lambda_min + sigma^2): recover lambda_min from the worst pair */
         double l2 = s.row_norm_bound * s.row_norm_bound;
-        ga_spec_rebuild(&s, value, msg, sizeof msg);
+        ga_mech_rebuild(&s, value, msg, sizeof msg);
         double tau = s.pairs[s.verified_pair].s_x[0], pstar = 1 - 1 / tau;
         double lmin = l2 / pstar - value * value, s2 = l2 / plsv - lmin;
         kp += (size_t)snprintf(pub + kp, sizeof pub - kp,

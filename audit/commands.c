@@ -6,7 +6,7 @@
  */
 #include "audit/cli.h"
 #include "audit/audit.h"
-#include "specs/spec.h"
+#include "audit/mechanisms.h"
 #include "numerics/internal.h"
 
 #include <errno.h>
@@ -39,7 +39,7 @@ static int load_spec(loaded_t *l, const char *path, const char *cmd, const ga_sp
 {
     char msg[1024];
     memset(l, 0, sizeof *l);
-    int st = ga_spec_load_opts(&l->spec, path, so, msg, sizeof msg);
+    int st = ga_mech_load(&l->spec, path, so, msg, sizeof msg);
     if (st) {
         ga_cli_err(err, "gaussaudit %s: %s\n", cmd, msg);
         return st == GA_EIO ? EX_NOINPUT : st == GA_ENOMEM ? EX_SOFTWARE : EX_DATAERR;

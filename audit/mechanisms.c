@@ -12,9 +12,8 @@
  * misprint noted in ../shared/papers/README.md); matrix masking, Gaussian setting (Ding et
  * al., 004). Each kind's parametrisation is stated in specs/README.md.
  */
-#include "audit/cli.h"
+#include "audit/mechanisms.h"
 #include "numerics/internal.h"
-#include "specs/spec.h"
 
 #include <cblas.h>
 #include <float.h>
@@ -1175,6 +1174,8 @@ static int check_universe(ga_spec *s, char *msg, size_t msglen)
 
 int ga_mech_build(ga_spec *s, char *msg, size_t msglen)
 {
+    if (!strcmp(s->kind, "gaussian_pair"))
+        return GA_OK; /* explicit pairs, parsed with the spec */
     int rc = check_universe(s, msg, msglen);
     if (rc)
         return rc;
@@ -1191,5 +1192,33 @@ int ga_mech_build(ga_spec *s, char *msg, size_t msglen)
     if (rc == GA_OK && s->npairs == 0 && !s->truncated)
         rc = ga_spec_fail(s, s->mechanism, "neighbours", msg, msglen,
                           "no neighbouring pair to audit (empty candidate list or row selection)");
+    return rc;
+}
+
+int ga_mech_rebuild(ga_spec *s, double value, char *msg, size_t msglen)
+{
+    const char *k = ga_mech_knob(s);
+    if (!k)
+        return GA_EDOM;
+    ga_spec_reset_pairs(s);
+    s->knob = k;
+    s->knob_value = value;
+    return ga_mech_build(s, msg, msglen);
+}
+
+int ga_mech_load(ga_spec *s, const char *path, const ga_spec_opts *o, char *msg, size_t msglen)
+{
+    int rc = ga_spec_load_opts(s, path, o, msg, msglen);
+    if (rc == GA_OK && (rc = ga_mech_build(s, msg, msglen)))
+        ga_spec_clear(s);
+    return rc;
+}
+
+int ga_mech_parse(ga_spec *s, const char *text, size_t len, const char *name, char *msg,
+                  size_t msglen)
+{
+    int rc = ga_spec_parse(s, text, len, name, msg, msglen);
+    if (rc == GA_OK && (rc = ga_mech_build(s, msg, msglen)))
+        ga_spec_clear(s);
     return rc;
 }

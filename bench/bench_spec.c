@@ -5,7 +5,7 @@
  * delta is below 1e-300).
  */
 #include "gaussaudit.h"
-#include "specs/spec.h"
+#include "audit/mechanisms.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
@@ -51,7 +51,7 @@ int main(void)
     double t0 = now();
     ga_spec s;
     char msg[512];
-    if (ga_spec_load(&s, spec, msg, sizeof msg)) {
+    if (ga_mech_load(&s, spec, NULL, msg, sizeof msg)) {
         printf("load failed: %s\n", msg);
         return 1;
     }

@@ -868,13 +868,6 @@ static int spec_parse(ga_spec *s, const char *text, size_t len, const char *name
             s->has_universe = 1;
             s->universe = un;
         }
-        /* the claims first: some universe worst cases depend on the claimed eps */
-        const ga_node *cl = ga_node_get(root, "claim");
-        if (cl && (r = parse_claim(s, &c, cl)))
-            return r;
-        if ((r = ga_mech_build(s, msg, msglen)))
-            return r;
-        return GA_OK;
     }
     const ga_node *cl = ga_node_get(root, "claim");
     if (cl && (r = parse_claim(s, &c, cl)))
@@ -926,16 +919,11 @@ static void free_pairs(ga_spec *s)
     s->npairs = 0;
 }
 
-int ga_spec_rebuild(ga_spec *s, double value, char *msg, size_t msglen)
+void ga_spec_reset_pairs(ga_spec *s)
 {
-    const char *k = ga_mech_knob(s);
-    if (!k)
-        return GA_EDOM;
     free_pairs(s);
-    s->knob = k;
-    s->knob_value = value;
     s->verified = 0;
-    return ga_mech_build(s, msg, msglen);
+    s->truncated = 0;
 }
 
 void ga_spec_clear(ga_spec *s)

@@ -95,7 +95,9 @@ typedef struct {
 } ga_spec;
 
 /*
- * Load and validate a spec. On error returns GA_EINVAL (or GA_EIO, GA_ENOMEM) with a message
+ * Load and validate a spec (text to a spec value: explicit pairs, dataset, neighbour
+ * relation, universe, claims; the pairs of a catalogue kind are built by the catalogue,
+ * audit/mechanisms.h). On error returns GA_EINVAL (or GA_EIO, GA_ENOMEM) with a message
  * "FILE:LINE:COL: key.path: what is wrong" (unknown keys get a "did you mean" hint).
  */
 int ga_spec_load(ga_spec *s, const char *path, char *msg, size_t msglen);
@@ -129,31 +131,8 @@ int ga_spec_matrix(const ga_spec *s, const ga_node *n, const char *path, size_t 
 int ga_spec_vector(const ga_spec *s, const ga_node *n, const char *path, size_t want, double **v,
                    size_t *len, char *msg, size_t msglen);
 
-/* Build the pairs of a catalogue kind (audit/mechanisms.c). */
-int ga_mech_build(ga_spec *s, char *msg, size_t msglen);
-
-/* The noise parameter ("knob") of the spec's kind (NULL when the kind has none), and a
- * rebuild of the pairs with the knob set to value (calibrate). */
-const char *ga_mech_knob(const ga_spec *s);
-int ga_spec_rebuild(ga_spec *s, double value, char *msg, size_t msglen);
-
-/*
- * The NDIS paper's Theorem 4 pair for sketched least squares (ALS asymptotics, M_LS):
- * removing a row whose leverage is p in B and q in [B, y] (0 <= p <= q < 1, q - p the
- * residual share e_i^2/||e||^2), sketch size r, d features. In a basis where the Gram matrix
- * without the row is the identity, and up to the common factor ||e||^2, the law with the row
- * is X = N(sqrt(p (q - p)/(1 - p)) e_1, diag(1 - p, 1, ..., 1)/r) and the law without it is
- * Y = N(0, (1 - q)/(1 - p) I/r) (Sherman-Morrison: the mean moves by (B^T B)^{-1} u e_i/(1 - p)
- * = u e_i, the residual norm drops by e_i^2/(1 - p)). delta_ALS(q, p) of the paper
- * (Definition 13, Table VI) is max(delta_XY, delta_YX) of this pair. Returns GA_OK with a
- * reduced pair (ga_pair_free), or GA_EINVAL with a message when the leverages are invalid.
- */
-int ga_mech_als_pair(ga_pair **out, double q, double p, double r, size_t d, char *msg,
-                     size_t msglen);
-/* delta_ALS^eps(q, p): both directions of that pair at eps (GA_OK, GA_ETOL or the error of
- * ga_mech_als_pair / ga_pair_delta). */
-int ga_mech_als_delta(ga_delta *out, double q, double p, double r, size_t d, double eps,
-                      ga_gchisq_work *w);
+/* Free the pairs built from the spec (the catalogue rebuilds them, e.g. for calibrate). */
+void ga_spec_reset_pairs(ga_spec *s);
 
 /* Input for ga_pair_reduce from a spec pair (field labels point into the pair). */
 void ga_spec_pair_input(ga_pair_input *in, const ga_spec_pair *p, char labels[4][200]);

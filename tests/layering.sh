@@ -17,8 +17,6 @@ obj=${1:-build/obj}
 # the objects to check (relative to OBJDIR): those given, or every one found
 if [ $# -gt 0 ]; then objs="$*"; else objs=$(cd "$obj" && find numerics audit specs reports -name '*.o' | sort); fi
 ALLOWED="
-specs/spec.o ga_mech_build   # cycle specs <-> catalogue: spec_parse builds the pairs
-specs/spec.o ga_mech_knob    # (same cycle: ga_spec_rebuild for calibrate)
 "
 layer() {
     case $1 in

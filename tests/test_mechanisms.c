@@ -5,7 +5,7 @@
  * analytic Gaussian mechanism formula, the incomplete-gamma closed form in the leverage).
  */
 #include "gaussaudit.h"
-#include "specs/spec.h"
+#include "audit/mechanisms.h"
 #include "tests/support.h"
 
 #include <arb.h>
@@ -24,7 +24,7 @@
 static void load(ga_spec *s, const char *path)
 {
     char msg[1024];
-    int st = ga_spec_load(s, path, msg, sizeof msg);
+    int st = ga_mech_load(s, path, NULL, msg, sizeof msg);
     cr_assert(st == GA_OK, "%s: %s", path, msg);
 }
 
@@ -841,7 +841,7 @@ Test(mechanisms, universe_is_checked)
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         ga_spec s;
         char msg[1024];
-        int st = ga_spec_parse(&s, bad[i].text, strlen(bad[i].text), "u.yaml", msg, sizeof msg);
+        int st = ga_mech_parse(&s, bad[i].text, strlen(bad[i].text), "u.yaml", msg, sizeof msg);
         cr_expect(st == GA_EINVAL && strstr(msg, bad[i].want) && strstr(msg, "universe"), "case %zu: %d %s", i, st, msg);
         ga_spec_clear(&s);
     }

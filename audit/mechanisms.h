@@ -1,0 +1,46 @@
+/*
+ * mechanisms.h - the mechanism catalogue: from a parsed spec (specs/spec.h) to the list of
+ * neighbouring Gaussian pairs of its kind, with the proven worst case where the kind has one.
+ * Internal to the tool; it sits above specs/ and the pair library and below the verdicts.
+ */
+#ifndef GA_AUDIT_MECHANISMS_H
+#define GA_AUDIT_MECHANISMS_H
+
+#include "gaussaudit.h"
+#include "specs/spec.h"
+
+/* Load a spec (ga_spec_load_opts) and build its pairs (ga_mech_build): what every command
+ * that audits a spec needs. The same return conventions; on error the spec is cleared. */
+int ga_mech_load(ga_spec *s, const char *path, const ga_spec_opts *o, char *msg, size_t msglen);
+/* The same from text (ga_spec_parse). */
+int ga_mech_parse(ga_spec *s, const char *text, size_t len, const char *name, char *msg,
+                  size_t msglen);
+
+/* Build the pairs of the spec's kind (nothing to do for gaussian_pair: its pairs are explicit).
+ * GA_OK, or GA_EINVAL/GA_ENOMEM with a message naming the field. */
+int ga_mech_build(ga_spec *s, char *msg, size_t msglen);
+
+/* The noise parameter ("knob") of the spec's kind (NULL when the kind has none), and a
+ * rebuild of the pairs with the knob set to value (calibrate). */
+const char *ga_mech_knob(const ga_spec *s);
+int ga_mech_rebuild(ga_spec *s, double value, char *msg, size_t msglen);
+
+/*
+ * The NDIS paper's Theorem 4 pair for sketched least squares (ALS asymptotics, M_LS):
+ * removing a row whose leverage is p in B and q in [B, y] (0 <= p <= q < 1, q - p the
+ * residual share e_i^2/||e||^2), sketch size r, d features. In a basis where the Gram matrix
+ * without the row is the identity, and up to the common factor ||e||^2, the law with the row
+ * is X = N(sqrt(p (q - p)/(1 - p)) e_1, diag(1 - p, 1, ..., 1)/r) and the law without it is
+ * Y = N(0, (1 - q)/(1 - p) I/r) (Sherman-Morrison: the mean moves by (B^T B)^{-1} u e_i/(1 - p)
+ * = u e_i, the residual norm drops by e_i^2/(1 - p)). delta_ALS(q, p) of the paper
+ * (Definition 13, Table VI) is max(delta_XY, delta_YX) of this pair. Returns GA_OK with a
+ * reduced pair (ga_pair_free), or GA_EINVAL with a message when the leverages are invalid.
+ */
+int ga_mech_als_pair(ga_pair **out, double q, double p, double r, size_t d, char *msg,
+                     size_t msglen);
+/* delta_ALS^eps(q, p): both directions of that pair at eps (GA_OK, GA_ETOL or the error of
+ * ga_mech_als_pair / ga_pair_delta). */
+int ga_mech_als_delta(ga_delta *out, double q, double p, double r, size_t d, double eps,
+                      ga_gchisq_work *w);
+
+#endif
