@@ -11,7 +11,7 @@
  * lower bound at the value reduced by a relative 1e-6 is > delta. The certificate is for
  * the output laws as computed in double precision from the trial value and the data.
  */
-#include "audit/audit.h"
+#include "reports/report.h"
 #include "audit/cli.h"
 #include "audit/pair_internal.h"
 #include "audit/mechanisms.h"

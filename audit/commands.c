@@ -5,7 +5,7 @@
  * and key path), 66 spec not found, 70 internal.
  */
 #include "audit/cli.h"
-#include "audit/audit.h"
+#include "reports/report.h"
 #include "audit/mechanisms.h"
 #include "numerics/internal.h"
 

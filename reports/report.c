@@ -4,7 +4,7 @@
  * JSON (the same data, numbers with 17 significant digits) and JUnit (one test case per
  * claim). All four are written from the same ga_audit.
  */
-#include "audit/audit.h"
+#include "reports/report.h"
 #include "numerics/internal.h"
 
 #include <math.h>
