@@ -98,8 +98,9 @@ ga_gchisq *ga_gchisq_alloc(size_t cap);
 void ga_gchisq_free(ga_gchisq *q);
 /* Deep copy into dst (resized as needed). Returns GA_OK or GA_ENOMEM. */
 int ga_gchisq_copy(ga_gchisq *dst, const ga_gchisq *src);
-/* Remove all terms, offset and normal part. */
-void ga_gchisq_clear(ga_gchisq *q);
+/* Remove all terms, offset and normal part (Q = 0; keeps the storage: _zero, as in FLINT;
+ * _free releases). */
+void ga_gchisq_zero(ga_gchisq *q);
 
 /* Append term (a, nu, b2). Returns GA_OK, GA_ENOMEM, or GA_EINVAL (non-finite values,
  * nu <= 0, b2 < 0); on error the form is unchanged. */

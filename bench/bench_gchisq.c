@@ -104,7 +104,7 @@ static void random_forms(ga_gchisq *q, ga_gchisq_work *w)
         double stats[NMETH][4] = {{0}};
         int nforms = 5;
         for (int f = 0; f < nforms; f++) {
-            ga_gchisq_clear(q);
+            ga_gchisq_zero(q);
             for (size_t j = 0; j < n; j++) {
                 double a = 0.1 + gsl_rng_uniform(r);
                 if (gsl_rng_uniform(r) < 0.4)

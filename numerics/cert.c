@@ -225,7 +225,7 @@ int ga_gchisq_exact_set_form(ga_gchisq_exact *q, const ga_gchisq *form)
 
 int ga_gchisq_exact_get_form(ga_gchisq *form, const ga_gchisq_exact *q)
 {
-    ga_gchisq_clear(form);
+    ga_gchisq_zero(form);
     form->offset = arf_get_d(arb_midref(q->offset), ARF_RND_NEAR);
     form->sigma2 = arf_get_d(arb_midref(q->sigma2), ARF_RND_NEAR);
     for (slong j = 0; j < q->n; j++) {

@@ -60,7 +60,7 @@ void ga_gchisq_free(ga_gchisq *q)
     free(q);
 }
 
-void ga_gchisq_clear(ga_gchisq *q)
+void ga_gchisq_zero(ga_gchisq *q)
 {
     q->n = 0;
     q->offset = 0.0;
@@ -163,7 +163,7 @@ int ga_gchisq_set_classical(ga_gchisq *q, size_t n, const double *w, const doubl
     }
     if (reserve(q, n))
         return GA_ENOMEM;
-    ga_gchisq_clear(q);
+    ga_gchisq_zero(q);
     q->offset = offset;
     q->sigma2 = sigma * sigma;
     for (size_t j = 0; j < n; j++) {

@@ -359,7 +359,7 @@ Test(properties, invariances)
         ga_gchisq_prob_eval(&p, t, x, &o, w);
         expect_same(&p0, &p, "permutation", k, x, form);
         /* splitting dof-k terms into k dof-1 terms (b2 shared out unevenly) */
-        ga_gchisq_clear(t);
+        ga_gchisq_zero(t);
         t->offset = q->offset;
         t->sigma2 = q->sigma2;
         for (size_t j = 0; j < q->n; j++) {
