@@ -15,7 +15,7 @@ BUILD   ?= build
 OPT     ?= -O2
 SAN     ?=
 CFLAGS  := -std=c11 -Wall -Wextra -Werror $(OPT) -g -MMD -MP -I. -D_POSIX_C_SOURCE=200809L \
-           -fno-math-errno $(SAN)
+           -fno-math-errno -fvisibility=hidden $(SAN)
 # pkg-config is expanded lazily (=) so that `make test` can install packages first.
 PKG_CFLAGS = $(shell pkg-config --cflags yaml-0.1 gsl lapacke 2>/dev/null) -I/usr/include/flint
 LIBS    = -lgsl $(shell pkg-config --libs yaml-0.1 lapacke 2>/dev/null) -lopenblas \
@@ -72,6 +72,7 @@ test: deps
 # Run every Criterion binary; the CLI tests use $(BUILD)/gaussaudit.
 check: all $(TEST_BIN)
 	@status=0; sh tests/layering.sh $(BUILD)/obj $(LIB_SRC:%.c=%.o) audit/main.o || status=1; \
+	sh tests/exports.sh $(BUILD)/libgaussaudit.a || status=1; \
 	for t in $(TEST_BIN); do \
 	  echo "== $$t"; GA_BIN=$(BUILD)/gaussaudit $(TEST_WRAP) $$t $(TEST_ARGS) || status=1; \
 	done; exit $$status

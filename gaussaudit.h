@@ -22,6 +22,10 @@ extern "C" {
 
 #define GA_VERSION_STRING "0.1.0"
 
+/* The public API: the library is built with hidden visibility, and only what is declared
+ * here with GA_API is exported (tests/exports.sh checks it). */
+#define GA_API __attribute__((visibility("default")))
+
 /* ------------------------------------------------------------------ status */
 
 enum ga_status {
@@ -43,18 +47,18 @@ enum ga_status {
 };
 
 /* Human-readable message for a status code (never NULL). */
-const char *ga_strerror(int status);
+GA_API const char *ga_strerror(int status);
 
 /* Process set-up, once, before any other call: turns GSL's default error handler (which
  * aborts the process on a domain error or an underflow inside a special function) off, since
  * gaussaudit reads the status of every GSL call itself. This is the library's only global
  * side effect, and it happens here alone: a program that installs its own GSL handler (one
  * that returns) may call ga_init and then reinstall it, or skip ga_init. Idempotent. */
-void ga_init(void);
+GA_API void ga_init(void);
 
 /* Free the caches of the certified path (Arb/FLINT keep Gauss-Legendre nodes and
  * constants per thread). Optional: call before exit to keep leak checkers quiet. */
-void ga_cleanup(void);
+GA_API void ga_cleanup(void);
 
 /* ------------------------------------------------------------------ results */
 
@@ -93,18 +97,18 @@ typedef struct {
 } ga_gchisq;
 
 /* Allocate an empty form with room for cap terms (grows on demand). NULL on failure. */
-ga_gchisq *ga_gchisq_alloc(size_t cap);
+GA_API ga_gchisq *ga_gchisq_alloc(size_t cap);
 /* Free a form; ga_gchisq_free(NULL) is a no-op. */
-void ga_gchisq_free(ga_gchisq *q);
+GA_API void ga_gchisq_free(ga_gchisq *q);
 /* Deep copy into dst (resized as needed). Returns GA_OK or GA_ENOMEM. */
-int ga_gchisq_copy(ga_gchisq *dst, const ga_gchisq *src);
+GA_API int ga_gchisq_copy(ga_gchisq *dst, const ga_gchisq *src);
 /* Remove all terms, offset and normal part (Q = 0; keeps the storage: _zero, as in FLINT;
  * _free releases). */
-void ga_gchisq_zero(ga_gchisq *q);
+GA_API void ga_gchisq_zero(ga_gchisq *q);
 
 /* Append term (a, nu, b2). Returns GA_OK, GA_ENOMEM, or GA_EINVAL (non-finite values,
  * nu <= 0, b2 < 0); on error the form is unchanged. */
-int ga_gchisq_add_term(ga_gchisq *q, double a, double nu, double b2);
+GA_API int ga_gchisq_add_term(ga_gchisq *q, double a, double nu, double b2);
 
 /*
  * Build Q = offset + sigma*z0 + sum_j w_j chi2(dof_j, nc_j) (classical parametrisation).
@@ -112,7 +116,7 @@ int ga_gchisq_add_term(ga_gchisq *q, double a, double nu, double b2);
  * Returns GA_OK; GA_EINVAL with a message in msg (if msg != NULL) naming the offending
  * argument and index for NaN/Inf, dof <= 0, nc < 0, sigma < 0, or n == 0 with sigma == 0.
  */
-int ga_gchisq_set_classical(ga_gchisq *q, size_t n, const double *w, const double *dof,
+GA_API int ga_gchisq_set_classical(ga_gchisq *q, size_t n, const double *w, const double *dof,
                             const double *nc, double sigma, double offset,
                             char *msg, size_t msglen);
 
@@ -121,7 +125,7 @@ int ga_gchisq_set_classical(ga_gchisq *q, size_t n, const double *w, const doubl
  * non-degenerate component is NOT required (a point mass is a valid law).
  * Returns GA_OK or GA_EINVAL with a message naming the term.
  */
-int ga_gchisq_validate(const ga_gchisq *q, char *msg, size_t msglen);
+GA_API int ga_gchisq_validate(const ga_gchisq *q, char *msg, size_t msglen);
 
 /*
  * Normalize: fold a == 0 terms into sigma2, drop empty terms, sort by a, merge terms whose
@@ -129,17 +133,17 @@ int ga_gchisq_validate(const ga_gchisq *q, char *msg, size_t msglen);
  * Merging with rtol > 0 replaces the close coefficients by their nu-weighted mean: it is an
  * approximation and must not be used on the certified path. Returns GA_OK.
  */
-int ga_gchisq_normalize(ga_gchisq *q, double rtol);
+GA_API int ga_gchisq_normalize(ga_gchisq *q, double rtol);
 
 /* Mean and variance of Q (exact formulas, rounded). */
-void ga_gchisq_moments(double *mean, double *var, const ga_gchisq *q);
+GA_API void ga_gchisq_moments(double *mean, double *var, const ga_gchisq *q);
 
 /*
  * Cumulant generating function K(s) = log E[exp(s Q)] for real s in the open interval
  * (smin, smax) where it is finite (ga_gchisq_domain). Returns GA_EDOM outside.
  */
-void ga_gchisq_domain(double *smin, double *smax, const ga_gchisq *q);
-int ga_gchisq_cgf(double *k0, double *k1, double *k2, const ga_gchisq *q, double s);
+GA_API void ga_gchisq_domain(double *smin, double *smax, const ga_gchisq *q);
+GA_API int ga_gchisq_cgf(double *k0, double *k1, double *k2, const ga_gchisq *q, double s);
 
 /* ------------------------------------------------------------------ engines */
 
@@ -154,8 +158,8 @@ enum ga_method {
 };
 
 /* Name of a method ("auto", "imhof", ...); ga_method_parse returns -1 for unknown names. */
-const char *ga_method_name(int method);
-int ga_method_parse(const char *name);
+GA_API const char *ga_method_name(int method);
+GA_API int ga_method_parse(const char *name);
 
 typedef struct {
     int method;        /* enum ga_method */
@@ -165,7 +169,7 @@ typedef struct {
 } ga_gchisq_opts;
 
 /* Default options (auto, no absolute target, 1e-13 relative). */
-void ga_gchisq_opts_init(ga_gchisq_opts *o);
+GA_API void ga_gchisq_opts_init(ga_gchisq_opts *o);
 
 /* Both tails of Q at one point. */
 typedef struct {
@@ -182,8 +186,8 @@ typedef struct {
 
 /* Workspace for the quadrature engines. One per thread. */
 typedef struct ga_gchisq_work ga_gchisq_work;
-ga_gchisq_work *ga_gchisq_work_alloc(void);
-void ga_gchisq_work_free(ga_gchisq_work *w);
+GA_API ga_gchisq_work *ga_gchisq_work_alloc(void);
+GA_API void ga_gchisq_work_free(ga_gchisq_work *w);
 
 /*
  * P[Q <= x] and P[Q > x], each with an error estimate. Each tail is computed directly (a
@@ -197,7 +201,7 @@ void ga_gchisq_work_free(ga_gchisq_work *w);
  * Error estimates: quadrature error estimate + rigorous truncation bound + rounding
  * estimate. They are estimates (floating point), not certificates.
  */
-int ga_gchisq_prob_eval(ga_gchisq_prob *out, const ga_gchisq *q, double x,
+GA_API int ga_gchisq_prob_eval(ga_gchisq_prob *out, const ga_gchisq *q, double x,
                         const ga_gchisq_opts *opts, ga_gchisq_work *w);
 
 /* ------------------------------------------------------------------ certified */
@@ -208,8 +212,8 @@ int ga_gchisq_prob_eval(ga_gchisq_prob *out, const ga_gchisq *q, double x,
  */
 typedef struct ga_gchisq_exact ga_gchisq_exact;
 
-ga_gchisq_exact *ga_gchisq_exact_alloc(void);
-void ga_gchisq_exact_free(ga_gchisq_exact *q); /* NULL is a no-op */
+GA_API ga_gchisq_exact *ga_gchisq_exact_alloc(void);
+GA_API void ga_gchisq_exact_free(ga_gchisq_exact *q); /* NULL is a no-op */
 
 /*
  * Classical parametrisation from decimal strings (dof or nc may be NULL: all 1 / all 0;
@@ -217,14 +221,14 @@ void ga_gchisq_exact_free(ga_gchisq_exact *q); /* NULL is a no-op */
  * Returns GA_OK, or GA_EINVAL with a message naming the argument and item (unparseable,
  * dof <= 0, nc < 0, sigma < 0, empty form).
  */
-int ga_gchisq_exact_set_classical(ga_gchisq_exact *q, size_t n, const char *const *w,
+GA_API int ga_gchisq_exact_set_classical(ga_gchisq_exact *q, size_t n, const char *const *w,
                                   const char *const *dof, const char *const *nc,
                                   const char *sigma, const char *offset, char *msg,
                                   size_t msglen);
 /* The exact values of a double-precision form (every double is an exact binary number). */
-int ga_gchisq_exact_set_form(ga_gchisq_exact *q, const ga_gchisq *form);
+GA_API int ga_gchisq_exact_set_form(ga_gchisq_exact *q, const ga_gchisq *form);
 /* Double approximation (nearest) of the exact form, for the floating-point engines. */
-int ga_gchisq_exact_get_form(ga_gchisq *form, const ga_gchisq_exact *q);
+GA_API int ga_gchisq_exact_get_form(ga_gchisq *form, const ga_gchisq_exact *q);
 
 typedef struct {
     double lo, hi; /* an enclosure: lo <= true value <= hi (doubles rounded outward) */
@@ -237,7 +241,7 @@ typedef struct {
                           GA_ETIME and the (valid) intervals found so far (default 0: none) */
 } ga_cert_opts;
 
-void ga_cert_opts_init(ga_cert_opts *o);
+GA_API void ga_cert_opts_init(ga_cert_opts *o);
 
 typedef struct {
     ga_interval cdf, sf;      /* certified enclosures of P[Q <= x] and P[Q > x] */
@@ -259,7 +263,7 @@ typedef struct {
  * saddle point no double represents end there with [0, hi]) and the intervals are the
  * narrowest found; GA_EDOM: no valid path (intervals [0, 1]).
  */
-int ga_gchisq_prob_cert(ga_gchisq_cert *out, const ga_gchisq_exact *q, const char *x,
+GA_API int ga_gchisq_prob_cert(ga_gchisq_cert *out, const ga_gchisq_exact *q, const char *x,
                         const ga_cert_opts *opts);
 
 /* ------------------------------------------------------------------ Gaussian pairs */
@@ -297,21 +301,21 @@ enum ga_pair_support {
  * non-finite entries, d == 0. Singular covariances are analysed with the rank tolerance
  * 64 d eps max|eig| (stated in the pair's description). Returns GA_OK and *out.
  */
-int ga_pair_reduce(ga_pair **out, const ga_pair_input *in, char *msg, size_t msglen);
-void ga_pair_free(ga_pair *p);
+GA_API int ga_pair_reduce(ga_pair **out, const ga_pair_input *in, char *msg, size_t msglen);
+GA_API void ga_pair_free(ga_pair *p);
 
 /* Support analysis and a one-line human-readable description (reason for delta = 1). */
-int ga_pair_support(const ga_pair *p);
-const char *ga_pair_support_reason(const ga_pair *p);
+GA_API int ga_pair_support(const ga_pair *p);
+GA_API const char *ga_pair_support_reason(const ga_pair *p);
 /* Eigenvalues tau_i - 1 of the whitened covariance (k of them, k = reduced dimension). */
-size_t ga_pair_dim(const ga_pair *p);
-const double *ga_pair_lambda(const ga_pair *p);
-const double *ga_pair_mt(const ga_pair *p);
-double ga_pair_columns(const ga_pair *p);
+GA_API size_t ga_pair_dim(const ga_pair *p);
+GA_API const double *ga_pair_lambda(const ga_pair *p);
+GA_API const double *ga_pair_mt(const ga_pair *p);
+GA_API double ga_pair_columns(const ga_pair *p);
 
 /* The privacy loss l = log p_X/p_Y as a generalized chi-square under X (lx) and the
  * negated loss -l under Y (ly), the laws that give delta_{X,Y} and delta_{Y,X}. */
-int ga_pair_loss_forms(ga_gchisq *lx, ga_gchisq *ly, const ga_pair *p);
+GA_API int ga_pair_loss_forms(ga_gchisq *lx, ga_gchisq *ly, const ga_pair *p);
 
 enum ga_delta_method {
     GA_DELTA_AUTO = 0,   /* direct one-integral formula (well conditioned for tiny delta) */
@@ -330,7 +334,7 @@ typedef struct {
  * combine the engines' estimates (the tails formula adds err1 + e^eps err2).
  * Returns GA_OK, GA_ETOL (values and honest estimates returned), GA_EINVAL.
  */
-int ga_pair_delta(ga_delta *out, const ga_pair *p, double eps, int method,
+GA_API int ga_pair_delta(ga_delta *out, const ga_pair *p, double eps, int method,
                   const ga_gchisq_opts *opts, ga_gchisq_work *w);
 
 /*
@@ -340,7 +344,7 @@ int ga_pair_delta(ga_delta *out, const ga_pair *p, double eps, int method,
  * when both directions meet the target at eps = 0, 1 when X,Y is the binding direction,
  * 2 when Y,X is. Returns GA_OK, GA_ETOL, GA_EDOM (supports differ: no finite eps).
  */
-int ga_pair_epsilon(ga_result *eps, int *direction, const ga_pair *p, double delta,
+GA_API int ga_pair_epsilon(ga_result *eps, int *direction, const ga_pair *p, double delta,
                     const ga_gchisq_opts *opts, ga_gchisq_work *w);
 
 /*
@@ -349,14 +353,14 @@ int ga_pair_epsilon(ga_result *eps, int *direction, const ga_pair *p, double del
  * under X. +INFINITY (status GA_OK) where alpha S_y + (1 - alpha) S_x is not positive
  * definite (resp. with the roles swapped).
  */
-int ga_pair_renyi(ga_result *xy, ga_result *yx, const ga_pair *p, double alpha);
+GA_API int ga_pair_renyi(ga_result *xy, ga_result *yx, const ga_pair *p, double alpha);
 
 /* Standard conversions of an RDP point (alpha, eps_alpha) to (eps, delta):
  * Mironov (2017, Prop. 3): eps = eps_alpha + log(1/delta)/(alpha - 1);
  * Canonne, Kamath & Steinke (2020) / Balle et al. (2020):
  * eps = eps_alpha + log((alpha - 1)/alpha) - (log delta + log alpha)/(alpha - 1). */
-double ga_rdp_to_dp_mironov(double alpha, double eps_alpha, double delta);
-double ga_rdp_to_dp_improved(double alpha, double eps_alpha, double delta);
+GA_API double ga_rdp_to_dp_mironov(double alpha, double eps_alpha, double delta);
+GA_API double ga_rdp_to_dp_improved(double alpha, double eps_alpha, double delta);
 
 /* Exact inputs of a pair as decimal text, entry by entry (row-major for matrices); a NULL
  * array means "the doubles of the ga_pair_input, as exact binary numbers". */
@@ -383,7 +387,7 @@ typedef struct {
  * well-conditioned pair), so it grows like e^eps and is useless beyond eps of about 25-30.
  * GA_EDOM: singular covariances with a common support (not available in certified mode).
  */
-int ga_pair_delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_input *in,
+GA_API int ga_pair_delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_input *in,
                        const ga_pair_text *txt, const char *eps, const ga_cert_opts *opts);
 
 /*
@@ -395,7 +399,7 @@ int ga_pair_delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_input
  * differ (or the pair is not full rank), GA_EPREC when the solve did not settle, GA_EINVAL
  * for an unparsable decimal.
  */
-int ga_pair_mahalanobis_cert(ga_interval *t2, const ga_pair *p, const ga_pair_input *in,
+GA_API int ga_pair_mahalanobis_cert(ga_interval *t2, const ga_pair *p, const ga_pair_input *in,
                              const ga_pair_text *txt);
 
 /*
@@ -405,7 +409,7 @@ int ga_pair_mahalanobis_cert(ga_interval *t2, const ga_pair *p, const ga_pair_in
  * smallest eps lies in [lo, hi]. lo = 0 means the claim may hold already at eps = 0.
  * Returns GA_OK, GA_EPREC (no certified bracket found), GA_EDOM (supports differ).
  */
-int ga_pair_epsilon_cert(ga_interval *eps, int *direction, const ga_pair *p,
+GA_API int ga_pair_epsilon_cert(ga_interval *eps, int *direction, const ga_pair *p,
                          const ga_pair_input *in, const ga_pair_text *txt, const char *delta,
                          const ga_cert_opts *opts);
 
@@ -416,14 +420,14 @@ int ga_pair_epsilon_cert(ga_interval *eps, int *direction, const ga_pair *p,
  * (1 - alpha) S_x is certainly not positive definite). GA_OK, GA_EPREC (undecided at the
  * precision cap: the interval may be [0, inf]), GA_EDOM (singular covariances).
  */
-int ga_pair_renyi_cert(ga_interval *xy, ga_interval *yx, const ga_pair *p,
+GA_API int ga_pair_renyi_cert(ga_interval *xy, ga_interval *yx, const ga_pair *p,
                        const ga_pair_input *in, const ga_pair_text *txt, double alpha);
 
 /*
  * A default eps grid for a profile: eps = 0 and n - 1 log-spaced points from eps_hi*1e-3 to
  * eps_hi, where eps_hi is eps(1e-12). Fills eps[0..n-1] (n >= 2).
  */
-int ga_pair_profile_grid(double *eps, size_t n, const ga_pair *p, const ga_gchisq_opts *opts,
+GA_API int ga_pair_profile_grid(double *eps, size_t n, const ga_pair *p, const ga_gchisq_opts *opts,
                          ga_gchisq_work *w);
 
 #ifdef __cplusplus
