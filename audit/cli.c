@@ -80,15 +80,7 @@ static const char *usage_cdf =
 
 int ga_cli_parse_double(double *v, const char *s)
 {
-    char *end;
-    if (!s || !*s)
-        return -1;
-    errno = 0;
-    double d = strtod(s, &end);
-    if (*end != 0 || end == s || !isfinite(d))
-        return -1;
-    *v = d;
-    return 0;
+    return ga_decimal_to_double(v, s) == GA_OK ? 0 : -1; /* the one number reader */
 }
 
 /* Parse "a,b,c" into a new array; returns count or -1 (index of the bad item in *bad). */

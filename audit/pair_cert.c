@@ -931,9 +931,8 @@ int ga_pair_epsilon_cert(ga_interval *eps, int *direction, const ga_pair *p,
     eps->lo = 0;
     eps->hi = INFINITY;
     *direction = 0;
-    char *end;
-    double target = strtod(delta, &end);
-    if (*end || !(target > 0 && target < 1))
+    double target;
+    if (ga_decimal_to_double(&target, delta) || !(target > 0 && target < 1))
         return GA_EINVAL;
     if (p->support == GA_SUPPORT_DIFFER)
         return GA_EDOM;

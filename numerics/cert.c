@@ -94,13 +94,9 @@ void ga_gchisq_exact_free(ga_gchisq_exact *q)
 /* Parse a decimal into a ball containing it; 0 on success. */
 static int parse_exact(arb_t v, const char *s)
 {
-    if (!s || !*s)
+    /* arb_set_str accepts "a +/- r" and spaces; a number is one plain decimal (decimal.c) */
+    if (!ga_decimal_syntax(s))
         return -1;
-    /* arb_set_str accepts "a +/- r" and spaces; a spec number is one plain decimal */
-    for (const char *p = s; *p; p++)
-        if (!(*p == '-' || *p == '+' || *p == '.' || *p == 'e' || *p == 'E' ||
-              (*p >= '0' && *p <= '9')))
-            return -1;
     if (arb_set_str(v, s, GA_CERT_PARSE_PREC) != 0 || !arb_is_finite(v))
         return -1;
     return 0;

@@ -24,6 +24,12 @@
 void ga_msg(char *msg, size_t msglen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* The one number reader (numerics/decimal.c): is s a plain decimal ([+-] digits [. digits]
+ * [e [+-] digits]; no spaces, hex, inf or nan)? And its double (finite, no overflow or
+ * underflow): GA_OK or GA_EINVAL. */
+int ga_decimal_syntax(const char *s);
+int ga_decimal_to_double(double *v, const char *s);
+
 /* CLOCK_MONOTONIC seconds, and whether a deadline in those units (0: none) has passed */
 double ga_monotonic(void);
 int ga_expired(double deadline);

@@ -118,17 +118,13 @@ static int get_number(ctx_t *c, const ga_node *n, const char *path, double *v, c
         return fail(c, n, path, "expected a number%s%s%s", n->kind == GA_NODE_SCALAR ? ", got '" : "",
                     n->kind == GA_NODE_SCALAR ? n->text : "", n->kind == GA_NODE_SCALAR ? "'" : "");
     const char *s = n->text;
-    char *end;
-    errno = 0;
-    double d = strtod(s, &end);
-    if (end == s || *end)
-        return fail(c, n, path, "expected a number, got '%s'", s);
-    if (!isfinite(d) || errno == ERANGE)
-        return fail(c, n, path, "the number '%s' is not finite in double precision", s);
-    /* keep only plain decimals (no hex floats, no inf/nan spellings) for exact parsing */
-    for (const char *p = s; *p; p++)
-        if (!strchr("0123456789+-.eE", *p))
-            return fail(c, n, path, "expected a decimal number, got '%s'", s);
+    /* the one number reader: plain decimals only (the certified path reads the text) */
+    if (!ga_decimal_syntax(s))
+        return fail(c, n, path, "expected a number, got '%s' (a plain decimal: no hex, inf "
+                    "or nan)", s);
+    double d;
+    if (ga_decimal_to_double(&d, s))
+        return fail(c, n, path, "the number '%s' is outside the double range", s);
     *v = d;
     if (txt)
         *txt = s;
@@ -533,16 +529,14 @@ static int parse_csv(ctx_t *c, const ga_node *n, const char *path, const char *f
                 fe++;
             char save = *fe;
             *fe = 0;
-            char *a = field, *end;
+            char *a = field;
             while (*a == ' ' || *a == '\t')
                 a++;
-            double v = strtod(a, &end);
-            while (*end == ' ' || *end == '\t')
-                end++;
-            int plain = end != a;
-            for (const char *q = a; q < end && plain; q++)
-                plain = strchr("0123456789+-.eE \t", *q) != NULL;
-            if (!plain || *end || !isfinite(v)) {
+            char *end = a + strlen(a);
+            while (end > a && (end[-1] == ' ' || end[-1] == '\t'))
+                *--end = 0; /* trailing blanks (the reader takes no spaces) */
+            double v;
+            if (ga_decimal_to_double(&v, a)) {
                 char tok[64];
                 ga_quote_token(tok, sizeof tok, a, 24);
                 rc = fail(c, n, path, "%s:%zu: field %zu ('%s') is not a finite decimal number",
