@@ -19,7 +19,11 @@ enum ga_verdict {
 };
 const char *ga_verdict_name(int v);
 
-enum ga_claim_type { GA_CLAIM_DP = 0, GA_CLAIM_RDP, GA_CLAIM_ZCDP, GA_CLAIM_GDP };
+enum ga_claim_type { GA_CLAIM_DP = 0, GA_CLAIM_RDP, GA_CLAIM_ZCDP, GA_CLAIM_GDP, GA_NCLAIM_TYPES };
+
+/* The table of claim types (audit/audit.c), one row each: its name in JSON and the wording
+ * of the claim in reports; NULL for a type that is not in the table (never another type). */
+const char *ga_claim_type_name(int type);
 
 typedef struct {
     int type;              /* enum ga_claim_type */
@@ -40,6 +44,10 @@ typedef struct {
     char witness[600];     /* DP: the event in the pair's coordinates */
     double at;             /* zCDP: alpha of the maximum; GDP: eps of the maximum */
 } ga_claim_result;
+
+/* The claim as text into b ("(1, 1e-05)-DP", "RDP: D_2 <= 0.5", "0.5-zCDP", "1-GDP"; "?" for a
+ * type not in the table). */
+void ga_claim_text(char *b, size_t n, const ga_claim_result *r);
 
 #define GA_PLOT_PAIRS 3
 #define GA_PLOT_POINTS 120

@@ -27,22 +27,6 @@ static const char *pname(const ga_audit *a, size_t i)
     return i < a->spec.npairs && a->spec.pairs[i].name ? a->spec.pairs[i].name : "";
 }
 
-static void claim_text(char *b, size_t n, const ga_claim_result *r)
-{
-    switch (r->type) {
-    case GA_CLAIM_DP:
-        snprintf(b, n, "(%.6g, %.6g)-DP", r->eps, r->delta);
-        break;
-    case GA_CLAIM_RDP:
-        snprintf(b, n, "RDP: D_%.6g <= %.6g", r->alpha, r->eps_a);
-        break;
-    case GA_CLAIM_ZCDP:
-        snprintf(b, n, "%.6g-zCDP", r->eps_a);
-        break;
-    default:
-        snprintf(b, n, "%.6g-GDP", r->eps_a);
-    }
-}
 
 /* a claim the --timeout deadline left without any number */
 static int evaluated(const ga_claim_result *r)
@@ -69,8 +53,10 @@ static void tightness_text(char *b, size_t n, const ga_claim_result *r)
     } else if (r->type == GA_CLAIM_ZCDP) {
         snprintf(b, n, "max D_alpha/alpha = %.6g at alpha = %.4g (claimed/exact = %.3g)",
                  r->exact.val, r->at, r->slack);
-    } else {
+    } else if (r->type == GA_CLAIM_GDP) {
         snprintf(b, n, "largest excess of delta over the GDP curve: %.3g at eps = %.4g", r->exact.val, r->at);
+    } else {
+        snprintf(b, n, "?");
     }
 }
 
@@ -196,7 +182,7 @@ int ga_report_markdown(FILE *out, const ga_audit *a)
     for (size_t i = 0; i < a->nclaims; i++) {
         const ga_claim_result *r = &a->claims[i];
         char c[96], t[256], iv[96] = "no";
-        claim_text(c, sizeof c, r);
+        ga_claim_text(c, sizeof c, r);
         tightness_text(t, sizeof t, r);
         if (r->certified)
             cert_text(iv, sizeof iv, r);
@@ -395,7 +381,7 @@ int ga_report_html(FILE *out, const ga_audit *a)
     for (size_t i = 0; i < a->nclaims; i++) {
         const ga_claim_result *r = &a->claims[i];
         char c[96], t[256], iv[96] = "no";
-        claim_text(c, sizeof c, r);
+        ga_claim_text(c, sizeof c, r);
         tightness_text(t, sizeof t, r);
         if (r->certified)
             cert_text(iv, sizeof iv, r);
@@ -544,8 +530,8 @@ int ga_report_json(FILE *out, const ga_audit *a)
     fprintf(out, "\"claims\": [");
     for (size_t i = 0; i < a->nclaims; i++) {
         const ga_claim_result *r = &a->claims[i];
-        static const char *types[] = {"dp", "rdp", "zcdp", "gdp"};
-        fprintf(out, "%s{\"type\": \"%s\", ", i ? ", " : "", types[r->type]);
+        const char *tn = ga_claim_type_name(r->type);
+        fprintf(out, "%s{\"type\": \"%s\", ", i ? ", " : "", tn ? tn : "unknown");
         if (r->type == GA_CLAIM_DP) {
             fprintf(out, "\"epsilon\": ");
             ga_json_num(out, r->eps);
@@ -634,7 +620,7 @@ int ga_report_junit(FILE *out, const ga_audit *a)
     for (size_t i = 0; i < a->nclaims; i++) {
         const ga_claim_result *r = &a->claims[i];
         char c[96];
-        claim_text(c, sizeof c, r);
+        ga_claim_text(c, sizeof c, r);
         fprintf(out, "  <testcase classname=\"gaussaudit\" name=\"");
         html_escape(out, c);
         fprintf(out, "\">");
