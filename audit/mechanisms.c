@@ -1075,7 +1075,7 @@ static int build_regression_kind(ga_spec *s, char *msg, size_t msglen)
         }
         law = law_logistic;
         dim = lp.p;
-    } else { /* gaussian_process_regression */
+    } else if (!strcmp(s->kind, "gaussian_process_regression")) {
         static const char *const keys[] = {"kind", "kernel", "lengthscale", "signal_variance",
                                            "noise_variance", "sigma", "query", NULL};
         if ((rc = ga_spec_check_map(s, s->mechanism, "mechanism", keys, msg, msglen)))
@@ -1123,6 +1123,9 @@ static int build_regression_kind(ga_spec *s, char *msg, size_t msglen)
         rc = build_generic(s, law, &lp, dim, msg, msglen);
         free(qv);
         return rc;
+    } else { /* a kind routed here by mistake: never another kind's rules */
+        return ga_spec_fail(s, s->mechanism, "mechanism.kind", msg, msglen,
+                            "internal error: not a regression kind");
     }
     rc = build_generic(s, law, &lp, dim, msg, msglen);
     if (rc == GA_OK && s->has_universe && !s->truncated)
@@ -1130,18 +1133,50 @@ static int build_regression_kind(ga_spec *s, char *msg, size_t msglen)
     return rc;
 }
 
+/* explicit pairs are parsed with the spec: nothing to build */
+static int build_explicit(ga_spec *s, char *msg, size_t msglen)
+{
+    (void)s, (void)msg, (void)msglen;
+    return GA_OK;
+}
+
+/* The table of kinds, one row each: adding a kind is a row here and its builder (plus its
+ * published calibrations in audit/calibrate.c, if any), and its documentation. */
+static const struct {
+    const char *name;
+    const char *knob;      /* the noise parameter calibrate tunes (NULL: none) */
+    int universe;          /* accepts universe: {row_norm_bound} (a proven worst case) */
+    int (*build)(ga_spec *s, char *msg, size_t msglen);
+} kinds[] = {
+    {"gaussian_pair", NULL, 0, build_explicit},
+    {"gaussian_mechanism", "sigma", 0, build_gaussian_mechanism},
+    {"sketch", "noise_sigma", 1, build_sketch},
+    {"linear_regression", "sigma", 1, build_regression_kind},
+    {"bayesian_logistic_regression", "sigma", 0, build_regression_kind},
+    {"gaussian_process_regression", "sigma", 0, build_regression_kind},
+    {"output_perturbation", "sigma", 0, build_regression_kind},
+    {"noisy_gradient_descent", "sigma", 0, build_regression_kind},
+    {"matrix_masking", "sigma", 1, build_matrix_masking},
+};
+#define NKINDS (sizeof kinds / sizeof *kinds)
+
+static int kind_row(const char *name)
+{
+    for (size_t i = 0; name && i < NKINDS; i++)
+        if (!strcmp(name, kinds[i].name))
+            return (int)i;
+    return -1;
+}
+
+const char *ga_mech_kind_at(size_t i)
+{
+    return i < NKINDS ? kinds[i].name : NULL;
+}
+
 const char *ga_mech_knob(const ga_spec *s)
 {
-    static const struct {
-        const char *kind, *knob;
-    } k[] = {{"gaussian_mechanism", "sigma"}, {"sketch", "noise_sigma"},
-             {"linear_regression", "sigma"}, {"bayesian_logistic_regression", "sigma"},
-             {"gaussian_process_regression", "sigma"}, {"output_perturbation", "sigma"},
-             {"noisy_gradient_descent", "sigma"}, {"matrix_masking", "sigma"}};
-    for (size_t i = 0; i < sizeof k / sizeof *k; i++)
-        if (!strcmp(s->kind, k[i].kind))
-            return k[i].knob;
-    return NULL;
+    int k = kind_row(s->kind);
+    return k < 0 ? NULL : kinds[k].knob;
 }
 
 /* universe: only the kinds that use it accept it, and every given row must obey it */
@@ -1149,11 +1184,16 @@ static int check_universe(ga_spec *s, char *msg, size_t msglen)
 {
     if (!s->has_universe)
         return GA_OK;
-    if (strcmp(s->kind, "sketch") && strcmp(s->kind, "matrix_masking") &&
-        strcmp(s->kind, "linear_regression")) {
-        char what[200];
-        snprintf(what, sizeof what, "kind '%s' does not use a universe (sketch, matrix_masking "
-                 "and linear_regression do): remove it", s->kind);
+    int k = kind_row(s->kind);
+    if (k < 0 || !kinds[k].universe) {
+        char what[300], list[160] = "";
+        for (size_t i = 0; i < NKINDS; i++)
+            if (kinds[i].universe) {
+                size_t l = strlen(list);
+                snprintf(list + l, sizeof list - l, "%s%s", l ? ", " : "", kinds[i].name);
+            }
+        snprintf(what, sizeof what, "kind '%s' does not use a universe (%s do): remove it",
+                 s->kind, list);
         return ga_spec_fail(s, s->universe, "universe", msg, msglen, what);
     }
     const ga_dataset *sets[2] = {&s->data, &s->candidates};
@@ -1174,21 +1214,17 @@ static int check_universe(ga_spec *s, char *msg, size_t msglen)
 
 int ga_mech_build(ga_spec *s, char *msg, size_t msglen)
 {
-    if (!strcmp(s->kind, "gaussian_pair"))
+    int k = kind_row(s->kind);
+    if (k < 0) /* ga_spec_parse checks the names it is given; this is the backstop */
+        return ga_spec_fail(s, s->mechanism, "mechanism.kind", msg, msglen, "unknown kind");
+    if (kinds[k].build == build_explicit)
         return GA_OK; /* explicit pairs, parsed with the spec */
     int rc = check_universe(s, msg, msglen);
     if (rc)
         return rc;
     if ((rc = pairs_fit(s, nb_count(s), 1, "neighbours", msg, msglen)))
         return rc;
-    if (!strcmp(s->kind, "gaussian_mechanism"))
-        rc = build_gaussian_mechanism(s, msg, msglen);
-    else if (!strcmp(s->kind, "sketch"))
-        rc = build_sketch(s, msg, msglen);
-    else if (!strcmp(s->kind, "matrix_masking"))
-        rc = build_matrix_masking(s, msg, msglen);
-    else
-        rc = build_regression_kind(s, msg, msglen);
+    rc = kinds[k].build(s, msg, msglen);
     if (rc == GA_OK && s->npairs == 0 && !s->truncated)
         rc = ga_spec_fail(s, s->mechanism, "neighbours", msg, msglen,
                           "no neighbouring pair to audit (empty candidate list or row selection)");
@@ -1208,7 +1244,11 @@ int ga_mech_rebuild(ga_spec *s, double value, char *msg, size_t msglen)
 
 int ga_mech_load(ga_spec *s, const char *path, const ga_spec_opts *o, char *msg, size_t msglen)
 {
-    int rc = ga_spec_load_opts(s, path, o, msg, msglen);
+    ga_spec_opts so = {0};
+    if (o)
+        so = *o;
+    so.kind_at = ga_mech_kind_at; /* the parser checks kind names against the table */
+    int rc = ga_spec_load_opts(s, path, &so, msg, msglen);
     if (rc == GA_OK && (rc = ga_mech_build(s, msg, msglen)))
         ga_spec_clear(s);
     return rc;
@@ -1217,7 +1257,8 @@ int ga_mech_load(ga_spec *s, const char *path, const ga_spec_opts *o, char *msg,
 int ga_mech_parse(ga_spec *s, const char *text, size_t len, const char *name, char *msg,
                   size_t msglen)
 {
-    int rc = ga_spec_parse(s, text, len, name, msg, msglen);
+    ga_spec_opts so = {.kind_at = ga_mech_kind_at};
+    int rc = ga_spec_parse_opts(s, text, len, name, &so, msg, msglen);
     if (rc == GA_OK && (rc = ga_mech_build(s, msg, msglen)))
         ga_spec_clear(s);
     return rc;

@@ -9,6 +9,9 @@
 #include "gaussaudit.h"
 #include "specs/spec.h"
 
+/* The name of the i-th kind of the table, NULL past the end (for the spec parser's check). */
+const char *ga_mech_kind_at(size_t i);
+
 /* Load a spec (ga_spec_load_opts) and build its pairs (ga_mech_build): what every command
  * that audits a spec needs. The same return conventions; on error the spec is cleared. */
 int ga_mech_load(ga_spec *s, const char *path, const ga_spec_opts *o, char *msg, size_t msglen);

@@ -752,10 +752,6 @@ int ga_spec_add_pair(ga_spec *s, const char *name, size_t d, double columns, dou
     return p->name ? GA_OK : GA_ENOMEM;
 }
 
-static const char *const known_kinds[] = {
-    "gaussian_pair", "gaussian_mechanism", "sketch", "linear_regression",
-    "bayesian_logistic_regression", "gaussian_process_regression", "output_perturbation",
-    "noisy_gradient_descent", "matrix_masking", NULL};
 
 static int spec_parse(ga_spec *s, const char *text, size_t len, const char *name,
                       const ga_spec_opts *o, char *msg, size_t msglen);
@@ -764,6 +760,12 @@ int ga_spec_parse(ga_spec *s, const char *text, size_t len, const char *name, ch
                   size_t msglen)
 {
     return spec_parse(s, text, len, name, NULL, msg, msglen);
+}
+
+int ga_spec_parse_opts(ga_spec *s, const char *text, size_t len, const char *name,
+                       const ga_spec_opts *o, char *msg, size_t msglen)
+{
+    return spec_parse(s, text, len, name, o, msg, msglen);
 }
 
 static int spec_parse(ga_spec *s, const char *text, size_t len, const char *name,
@@ -806,17 +808,18 @@ static int spec_parse(ga_spec *s, const char *text, size_t len, const char *name
     s->kind = scalar_text(ga_node_get(m, "kind"));
     if (!s->kind)
         return fail(&c, m, "mechanism.kind", "missing: the mechanism kind");
-    int known = 0;
-    for (const char *const *k = known_kinds; *k; k++)
-        known |= !strcmp(*k, s->kind);
+    const char *(*kind_at)(size_t) = o ? o->kind_at : NULL;
+    int known = !kind_at;
+    for (size_t i = 0; kind_at && kind_at(i); i++)
+        known |= !strcmp(kind_at(i), s->kind);
     if (!known) {
         const char *best = NULL;
         size_t bd = 99;
-        for (const char *const *k = known_kinds; *k; k++) {
-            size_t e = edit_distance(s->kind, *k);
+        for (size_t i = 0; kind_at(i); i++) {
+            size_t e = edit_distance(s->kind, kind_at(i));
             if (e < bd) {
                 bd = e;
-                best = *k;
+                best = kind_at(i);
             }
         }
         return fail(&c, ga_node_get(m, "kind"), "mechanism.kind",

@@ -62,6 +62,8 @@ typedef struct {
     double deadline;                  /* monotonic seconds (CLOCK_MONOTONIC; 0: none) */
     const char *const *allow_paths;   /* at most GA_SPEC_MAX_ALLOW */
     size_t nallow;
+    const char *(*kind_at)(size_t i); /* the valid mechanism kinds, i = 0, 1, ... until NULL
+                                         (the catalogue's table; NULL: not checked here) */
 } ga_spec_opts;
 
 typedef struct {
@@ -107,7 +109,9 @@ int ga_spec_load_until(ga_spec *s, const char *path, double deadline, char *msg,
 int ga_spec_load_opts(ga_spec *s, const char *path, const ga_spec_opts *o, char *msg,
                       size_t msglen);
 /* The same from text (name is used in messages; files it names are read relative to the
- * directory of name, under the default policy). */
+ * directory of name, under the default policy; ga_spec_parse_opts with options). */
+int ga_spec_parse_opts(ga_spec *s, const char *text, size_t len, const char *name,
+                       const ga_spec_opts *o, char *msg, size_t msglen);
 int ga_spec_parse(ga_spec *s, const char *text, size_t len, const char *name, char *msg,
                   size_t msglen);
 void ga_spec_clear(ga_spec *s);
