@@ -236,3 +236,13 @@ __attribute__((constructor)) static void test_init(void)
 {
     ga_init();
 }
+
+void ga_test_write(const char *dir, const char *name, const char *text)
+{
+    char p[512];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    FILE *f = fopen(p, "w");
+    cr_assert(f != NULL, "cannot write %s", p);
+    fputs(text, f);
+    cr_assert(fclose(f) == 0, "cannot write %s", p);
+}

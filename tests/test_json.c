@@ -34,12 +34,7 @@ static void teardown(void)
 
 static void write_file(const char *name, const char *text)
 {
-    char p[256];
-    snprintf(p, sizeof p, "%s/%s", dir, name);
-    FILE *f = fopen(p, "w");
-    cr_assert(f != NULL, "cannot write %s", p);
-    fputs(text, f);
-    cr_assert(fclose(f) == 0);
+    ga_test_write(dir, name, text);
 }
 
 /* run "CMD 'DIR/FILE' ARGS" (FILE may be empty: no spec) and check the JSON */

@@ -947,17 +947,29 @@ Test(pair, renyi_error_estimates_cover_ill_conditioned, .fini = fini_caches)
     gsl_rng_free(r);
 }
 
+/* the 2-D pair with unequal covariances of the large-eps tests, exact decimal text included */
+static const double le_mx[2] = {0.3, 0}, le_my[2] = {0, 0.1}, le_sx[4] = {1, 0.2, 0.2, 1},
+                    le_sy[4] = {2.5, 0, 0, 3};
+static const char *le_tmx[2] = {"0.3", "0"}, *le_tmy[2] = {"0", "0.1"},
+                  *le_tsx[4] = {"1", "0.2", "0.2", "1"}, *le_tsy[4] = {"2.5", "0", "0", "3"};
+
+static ga_pair *le_pair(ga_pair_input *in, ga_pair_text *txt)
+{
+    ga_pair_input i = {2, le_mx, le_my, le_sx, le_sy, 1, {NULL, NULL, NULL, NULL}};
+    ga_pair_text t = {le_tmx, le_tmy, le_tsx, le_tsy};
+    *in = i;
+    *txt = t;
+    return make_pair(2, le_mx, le_sx, le_my, le_sy, 1);
+}
+
 /* Issue "Trust", item 7: certified deltas at eps 25..50 of a pair with unequal covariances are
  * narrow (the shifted certificate: the linear-algebra part does not grow like e^eps) and agree
  * with the double path within its error estimate */
 Test(pair_cert, large_eps_narrow, .fini = fini_caches)
 {
-    double mx[2] = {0.3, 0}, my[2] = {0, 0.1}, sx[4] = {1, 0.2, 0.2, 1}, sy[4] = {2.5, 0, 0, 3};
-    const char *tmx[2] = {"0.3", "0"}, *tmy[2] = {"0", "0.1"};
-    const char *tsx[4] = {"1", "0.2", "0.2", "1"}, *tsy[4] = {"2.5", "0", "0", "3"};
-    ga_pair_input in = {2, mx, my, sx, sy, 1, {NULL, NULL, NULL, NULL}};
-    ga_pair_text txt = {tmx, tmy, tsx, tsy};
-    ga_pair *p = make_pair(2, mx, sx, my, sy, 1);
+    ga_pair_input in;
+    ga_pair_text txt;
+    ga_pair *p = le_pair(&in, &txt);
     ga_gchisq_work *w = ga_gchisq_work_alloc();
     static const char *eps[] = {"25", "32.5", "40", "50"};
     for (size_t i = 0; i < 4; i++) {
@@ -981,12 +993,9 @@ Test(pair_cert, large_eps_narrow, .fini = fini_caches)
  * that contains the double estimate (issue "Trust", item 8b) */
 Test(pair_cert, epsilon_far_roots, .fini = fini_caches)
 {
-    double mx[2] = {0.3, 0}, my[2] = {0, 0.1}, sx[4] = {1, 0.2, 0.2, 1}, sy[4] = {2.5, 0, 0, 3};
-    const char *tmx[2] = {"0.3", "0"}, *tmy[2] = {"0", "0.1"};
-    const char *tsx[4] = {"1", "0.2", "0.2", "1"}, *tsy[4] = {"2.5", "0", "0", "3"};
-    ga_pair_input in = {2, mx, my, sx, sy, 1, {NULL, NULL, NULL, NULL}};
-    ga_pair_text txt = {tmx, tmy, tsx, tsy};
-    ga_pair *p = make_pair(2, mx, sx, my, sy, 1);
+    ga_pair_input in;
+    ga_pair_text txt;
+    ga_pair *p = le_pair(&in, &txt);
     ga_gchisq_work *w = ga_gchisq_work_alloc();
     static const char *targets[] = {"1e-12", "1e-20", "1e-50"};
     for (size_t i = 0; i < 3; i++) {

@@ -37,12 +37,7 @@ static void teardown(void)
 
 static void write_file(const char *name, const char *text)
 {
-    char p[256];
-    snprintf(p, sizeof p, "%s/%s", dir, name);
-    FILE *f = fopen(p, "w");
-    cr_assert(f != NULL, "cannot write %s", p);
-    fputs(text, f);
-    cr_assert(fclose(f) == 0);
+    ga_test_write(dir, name, text);
 }
 
 /* a sketch spec over the CSV named csv (text substituted into the spec) */
