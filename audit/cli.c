@@ -327,7 +327,7 @@ static int cmd_cdf(int argc, char **argv, FILE *out, FILE *err)
     if (smeth) {
         o.method = ga_method_parse(smeth);
         if (o.method < 0) {
-            fprintf(err,
+            ga_cli_err(err,
                     "gaussaudit cdf: --method must be auto, imhof, davies, contour, closed or "
                     "arb (got '%s')\n", smeth);
             goto cleanup;
