@@ -730,7 +730,7 @@ static void ref_delta_1d(arb_t xy, arb_t yx, const char *mus, const char *vxs, c
 /* Issue "Trust", item 4: the error estimate covers the actual error for variance ratios
  * 1e-14..1e14 and eps 0..50 (1-D pairs against the closed form), and (with a mean shift,
  * equal variances) for shifts 1e-3..1e3. Seeded; GA_TEST_SCALE scales the count. */
-Test(pair, error_estimates_cover_extreme_variance_ratios)
+Test(pair, error_estimates_cover_extreme_variance_ratios, .fini = fini_caches)
 {
     gsl_rng *r = ga_test_rng(4242);
     ga_gchisq_work *w = ga_gchisq_work_alloc();
