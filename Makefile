@@ -83,7 +83,7 @@ asan: deps
 
 # memcheck is ~50x slower: the seeded random loops run at a tenth of their size
 valgrind: deps
-	@GA_TEST_SCALE=$${GA_TEST_SCALE:-0.1} GA_SLOWDOWN=$${GA_SLOWDOWN:-60} $(MAKE) --no-print-directory check BUILD=build/valgrind \
+	@GA_VALGRIND=1 GA_TEST_SCALE=$${GA_TEST_SCALE:-0.1} GA_SLOWDOWN=$${GA_SLOWDOWN:-60} $(MAKE) --no-print-directory check BUILD=build/valgrind \
 	  OPT=-O1 TEST_ARGS=--jobs=1 \
 	  TEST_WRAP="valgrind -q --error-exitcode=99 --leak-check=full --trace-children=yes --trace-children-skip=*chrom*"
 

@@ -438,8 +438,11 @@ Test(trust, timeout_bounds_the_wall_time, .init = setup, .fini = teardown, .time
     }
     fputs("]}\nclaim: {epsilon: 1, delta: 1e-5}\n", f);
     cr_assert(fclose(f) == 0);
+    /* the second input meets the backstop, whose _exit leaves the heap to the kernel: under
+     * valgrind (make valgrind sets GA_VALGRIND) that is a leak report, so it runs natively */
     static const char *specs[] = {"gp.yaml", "gm.yaml"};
-    for (int i = 0; i < 2; i++) {
+    int n = getenv("GA_VALGRIND") ? 1 : 2;
+    for (int i = 0; i < n; i++) {
         char *out, *err;
         double t0 = wall();
         int st = run("audit %s/%s --timeout 2 --quiet --format json", specs[i], &out, &err);
