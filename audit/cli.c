@@ -283,268 +283,292 @@ void ga_cli_print_value(FILE *out, double val, double err)
 
 /* ------------------------------------------------------------ cdf */
 
-static int cmd_cdf(int argc, char **argv, FILE *out, FILE *err)
-{
-    const char *sw = NULL, *sdof = NULL, *snc = NULL, *ssig = NULL, *soff = NULL,
-               *sat = NULL, *smeth = NULL, *sfmt = NULL, *seps = NULL, *sdig = NULL;
-    int certified = 0;
-    char **lw = NULL, **ld = NULL, **ln = NULL, **lx = NULL;
-    ga_gchisq_exact *qe = NULL;
-    double *w = NULL, *dof = NULL, *nc = NULL, *xs = NULL;
-    ga_gchisq *q = NULL;
-    ga_gchisq_work *work = NULL;
-    int rc = EX_USAGE;
-    ga_cli_opt opts[] = {{"--weights", &sw, NULL}, {"--dof", &sdof, NULL}, {"--nc", &snc, NULL},
-                         {"--sigma", &ssig, NULL}, {"--offset", &soff, NULL},
-                         {"--at", &sat, NULL}, {"--method", &smeth, NULL},
-                         {"--format", &sfmt, NULL}, {"--epsrel", &seps, NULL},
-                         {"--digits", &sdig, NULL}, {"--certified", NULL, &certified},
-                         {NULL, NULL, NULL}};
-    int pr = ga_cli_options(argc, argv, opts, NULL, "cdf", out, err, usage_cdf);
-    if (pr) {
-        rc = pr > 0 ? EX_OK : EX_USAGE;
-        goto cleanup;
-    }
-    if (!sw && !ssig) {
-        ga_cli_err(err, "gaussaudit cdf: --weights (or --sigma) is required\n");
-        goto cleanup;
-    }
-    if (!sat) {
-        ga_cli_err(err, "gaussaudit cdf: --at X is required\n");
-        goto cleanup;
-    }
-    int json = 0;
-    if (sfmt) {
-        if (!strcmp(sfmt, "json"))
-            json = 1;
-        else if (strcmp(sfmt, "text")) {
-            ga_cli_err(err, "gaussaudit cdf: --format must be text or json (got '%s')\n", sfmt);
-            goto cleanup;
-        }
-    }
+/* cdf: parse the arguments, compute every point, then print (a failure at one point is an
+ * error before anything is printed: never a half-written document) */
+typedef struct {
+    int certified, json;
     ga_gchisq_opts o;
-    ga_gchisq_opts_init(&o);
+    ga_cert_opts co;
+    const char *sw, *sdof, *snc, *ssig, *soff, *sat;
+    double *w, *dof, *nc, *xs;
+    long nw, nx;
+    double sigma, offset;
+} cdf_args;
+
+static void cdf_args_clear(cdf_args *a)
+{
+    free(a->w);
+    free(a->dof);
+    free(a->nc);
+    free(a->xs);
+}
+
+/* a comma list of numbers for option name: its count, or -1 after printing the error */
+static long cdf_list(double **v, const char *s, const char *name, long want, FILE *err)
+{
+    long bad = 0, n = ga_cli_parse_list(v, s, &bad);
+    if (n < 0) {
+        ga_cli_err(err, "gaussaudit cdf: %s: item %ld is not a finite number in '%s'\n", name,
+                   bad + 1, s);
+        return -1;
+    }
+    if (want >= 0 && n != want) {
+        ga_cli_err(err, "gaussaudit cdf: %s has %ld items but --weights has %ld\n", name, n, want);
+        return -1;
+    }
+    return n;
+}
+
+/* Returns -1 when a holds valid arguments, else the exit status (usage printed for --help,
+ * an error message otherwise). */
+static int cdf_parse(cdf_args *a, int argc, char **argv, FILE *out, FILE *err)
+{
+    const char *smeth = NULL, *sfmt = NULL, *seps = NULL, *sdig = NULL;
+    memset(a, 0, sizeof *a);
+    ga_gchisq_opts_init(&a->o);
+    ga_cert_opts_init(&a->co);
+    ga_cli_opt opts[] = {{"--weights", &a->sw, NULL}, {"--dof", &a->sdof, NULL},
+                         {"--nc", &a->snc, NULL}, {"--sigma", &a->ssig, NULL},
+                         {"--offset", &a->soff, NULL}, {"--at", &a->sat, NULL},
+                         {"--method", &smeth, NULL}, {"--format", &sfmt, NULL},
+                         {"--epsrel", &seps, NULL}, {"--digits", &sdig, NULL},
+                         {"--certified", NULL, &a->certified}, {NULL, NULL, NULL}};
+    int pr = ga_cli_options(argc, argv, opts, NULL, "cdf", out, err, usage_cdf);
+    if (pr)
+        return pr > 0 ? EX_OK : EX_USAGE;
+    if (!a->sw && !a->ssig) {
+        ga_cli_err(err, "gaussaudit cdf: --weights (or --sigma) is required\n");
+        return EX_USAGE;
+    }
+    if (!a->sat) {
+        ga_cli_err(err, "gaussaudit cdf: --at X is required\n");
+        return EX_USAGE;
+    }
+    if (sfmt && strcmp(sfmt, "json") && strcmp(sfmt, "text")) {
+        ga_cli_err(err, "gaussaudit cdf: --format must be text or json (got '%s')\n", sfmt);
+        return EX_USAGE;
+    }
+    a->json = sfmt && !strcmp(sfmt, "json");
     if (smeth) {
-        o.method = ga_method_parse(smeth);
-        if (o.method < 0) {
-            ga_cli_err(err,
-                    "gaussaudit cdf: --method must be auto, imhof, davies, contour, closed or "
-                    "arb (got '%s')\n", smeth);
-            goto cleanup;
+        a->o.method = ga_method_parse(smeth);
+        if (a->o.method < 0) {
+            ga_cli_err(err, "gaussaudit cdf: --method must be auto, imhof, davies, contour, closed "
+                       "or arb (got '%s')\n", smeth);
+            return EX_USAGE;
         }
-        if (o.method == GA_METHOD_ARB)
-            certified = 1;
-        else if (certified) {
+        if (a->o.method == GA_METHOD_ARB)
+            a->certified = 1;
+        else if (a->certified) {
             ga_cli_err(err, "gaussaudit cdf: --certified uses method arb, not '%s'\n", smeth);
-            goto cleanup;
+            return EX_USAGE;
         }
     }
-    ga_cert_opts co;
-    ga_cert_opts_init(&co);
     if (sdig) {
         char *end;
         long d = strtol(sdig, &end, 10);
         if (*end || end == sdig || d < 1 || d > 300) {
-            ga_cli_err(err, "gaussaudit cdf: --digits must be an integer from 1 to 300 (got '%s')\n",
-                    sdig);
-            rc = EX_DATAERR;
-            goto cleanup;
+            ga_cli_err(err, "gaussaudit cdf: --digits must be an integer from 1 to 300 (got "
+                       "'%s')\n", sdig);
+            return EX_DATAERR;
         }
-        if (!certified) {
+        if (!a->certified) {
             ga_cli_err(err, "gaussaudit cdf: --digits applies to --certified only\n");
-            goto cleanup;
+            return EX_USAGE;
         }
-        co.digits = (int)d;
+        a->co.digits = (int)d;
     }
-    rc = EX_DATAERR;
-    if (seps && (ga_cli_parse_double(&o.epsrel, seps) || !(o.epsrel > 0) || o.epsrel >= 1)) {
+    if (seps && (ga_cli_parse_double(&a->o.epsrel, seps) || !(a->o.epsrel > 0) || a->o.epsrel >= 1)) {
         ga_cli_err(err, "gaussaudit cdf: --epsrel must be a number in (0, 1) (got '%s')\n", seps);
-        goto cleanup;
+        return EX_DATAERR;
     }
-    long nw = 0, bad = 0, nd, nn, nx;
-    if (sw && (nw = ga_cli_parse_list(&w, sw, &bad)) < 0) {
-        ga_cli_err(err, "gaussaudit cdf: --weights: item %ld is not a finite number in '%s'\n",
-                bad + 1, sw);
-        goto cleanup;
+    if ((a->sw && (a->nw = cdf_list(&a->w, a->sw, "--weights", -1, err)) < 0) ||
+        (a->sdof && cdf_list(&a->dof, a->sdof, "--dof", a->nw, err) < 0) ||
+        (a->snc && cdf_list(&a->nc, a->snc, "--nc", a->nw, err) < 0))
+        return EX_DATAERR;
+    if (a->ssig && ga_cli_parse_double(&a->sigma, a->ssig)) {
+        ga_cli_err(err, "gaussaudit cdf: --sigma: '%s' is not a finite number\n", a->ssig);
+        return EX_DATAERR;
     }
-    if (sdof) {
-        if ((nd = ga_cli_parse_list(&dof, sdof, &bad)) < 0) {
-            ga_cli_err(err, "gaussaudit cdf: --dof: item %ld is not a finite number in '%s'\n",
-                    bad + 1, sdof);
-            goto cleanup;
-        }
-        if (nd != nw) {
-            ga_cli_err(err, "gaussaudit cdf: --dof has %ld items but --weights has %ld\n", nd, nw);
-            goto cleanup;
-        }
+    if (a->soff && ga_cli_parse_double(&a->offset, a->soff)) {
+        ga_cli_err(err, "gaussaudit cdf: --offset: '%s' is not a finite number\n", a->soff);
+        return EX_DATAERR;
     }
-    if (snc) {
-        if ((nn = ga_cli_parse_list(&nc, snc, &bad)) < 0) {
-            ga_cli_err(err, "gaussaudit cdf: --nc: item %ld is not a finite number in '%s'\n",
-                    bad + 1, snc);
-            goto cleanup;
-        }
-        if (nn != nw) {
-            ga_cli_err(err, "gaussaudit cdf: --nc has %ld items but --weights has %ld\n", nn, nw);
-            goto cleanup;
-        }
-    }
-    double sigma = 0, offset = 0;
-    if (ssig && ga_cli_parse_double(&sigma, ssig)) {
-        ga_cli_err(err, "gaussaudit cdf: --sigma: '%s' is not a finite number\n", ssig);
-        goto cleanup;
-    }
-    if (soff && ga_cli_parse_double(&offset, soff)) {
-        ga_cli_err(err, "gaussaudit cdf: --offset: '%s' is not a finite number\n", soff);
-        goto cleanup;
-    }
-    if ((nx = ga_cli_parse_list(&xs, sat, &bad)) < 0) {
-        ga_cli_err(err, "gaussaudit cdf: --at: item %ld is not a finite number in '%s'\n",
-                bad + 1, sat);
-        goto cleanup;
-    }
+    if ((a->nx = cdf_list(&a->xs, a->sat, "--at", -1, err)) < 0)
+        return EX_DATAERR;
     /* domain checks here so that messages name the option as typed */
-    for (long j = 0; j < nw; j++) {
-        if (dof && !(dof[j] > 0 && dof[j] <= GA_GCHISQ_MAX_DOF)) {
-            ga_cli_err(err, "gaussaudit cdf: --dof: item %ld must be > 0 and at most %g (got %.17g)\n",
-                    j + 1, GA_GCHISQ_MAX_DOF, dof[j]);
-            goto cleanup;
+    for (long j = 0; j < a->nw; j++) {
+        if (a->dof && !(a->dof[j] > 0 && a->dof[j] <= GA_GCHISQ_MAX_DOF)) {
+            ga_cli_err(err, "gaussaudit cdf: --dof: item %ld must be > 0 and at most %g (got "
+                       "%.17g)\n", j + 1, GA_GCHISQ_MAX_DOF, a->dof[j]);
+            return EX_DATAERR;
         }
-        if (nc && !(nc[j] >= 0)) {
+        if (a->nc && !(a->nc[j] >= 0)) {
             ga_cli_err(err, "gaussaudit cdf: --nc: item %ld must be >= 0 (got %.17g)\n", j + 1,
-                    nc[j]);
-            goto cleanup;
+                       a->nc[j]);
+            return EX_DATAERR;
         }
     }
-    if (sigma < 0) {
-        ga_cli_err(err, "gaussaudit cdf: --sigma must be >= 0 (got %.17g)\n", sigma);
-        goto cleanup;
+    if (a->sigma < 0) {
+        ga_cli_err(err, "gaussaudit cdf: --sigma must be >= 0 (got %.17g)\n", a->sigma);
+        return EX_DATAERR;
     }
-    q = ga_gchisq_alloc((size_t)nw);
-    work = ga_gchisq_work_alloc();
-    if (!q || !work) {
-        ga_cli_err(err, "gaussaudit cdf: out of memory\n");
-        rc = EX_SOFTWARE;
-        goto cleanup;
-    }
-    char msg[256];
-    /* the double form is for the double engines; the certified path reads the decimal text
-     * (no double range: weights of 1e-200 with noncentralities are fine there) */
-    if (!certified && ga_gchisq_set_classical(q, (size_t)nw, w, dof, nc, sigma, offset, msg, sizeof msg)) {
-        /* name the argument as the user typed it */
-        ga_cli_err(err, "gaussaudit cdf: %s\n", msg);
-        goto cleanup;
-    }
-    if (certified) {
-        /* exact decimal inputs: the same lists as text */
-        size_t k;
-        if (sw && !(lw = ga_cli_split_list(sw, &k)))
-            goto nomem;
-        if (sdof && !(ld = ga_cli_split_list(sdof, &k)))
-            goto nomem;
-        if (snc && !(ln = ga_cli_split_list(snc, &k)))
-            goto nomem;
-        if (!(lx = ga_cli_split_list(sat, &k)) || !(qe = ga_gchisq_exact_alloc()))
-            goto nomem;
-        if (ga_gchisq_exact_set_classical(qe, (size_t)nw, (const char *const *)lw,
-                                          (const char *const *)ld, (const char *const *)ln,
-                                          ssig, soff, msg, sizeof msg)) {
-            ga_cli_err(err, "gaussaudit cdf: %s\n", msg);
-            goto cleanup;
-        }
-        if (json && nx > 1)
-            fprintf(out, "[");
-        for (long i = 0; i < nx; i++) {
-            ga_gchisq_cert c;
-            int st = ga_gchisq_prob_cert(&c, qe, lx[i], &co);
-            if (st != GA_OK && st != GA_EPREC) {
-                ga_cli_err(err, "gaussaudit cdf: at x = %s: %s\n", lx[i], ga_strerror(st));
-                rc = st == GA_ENOMEM ? EX_SOFTWARE : EX_DATAERR;
-                goto cleanup;
-            }
-            if (st != GA_OK)
-                ga_cli_err(err, "gaussaudit cdf: warning at x = %s: %s\n", lx[i], ga_strerror(st));
-            if (json) {
-                /* "lo"/"hi": outward doubles, round-trip; the decimal bounds as strings */
-                fprintf(out, "%s{\"x\": %.17g, \"x_decimal\": \"%s\", \"cdf\": {\"lo\": %.17g, "
-                        "\"hi\": %.17g, \"lo_decimal\": \"%s\", \"hi_decimal\": \"%s\"}, \"sf\": "
-                        "{\"lo\": %.17g, \"hi\": %.17g, \"lo_decimal\": \"%s\", \"hi_decimal\": "
-                        "\"%s\"}, \"method\": \"arb\", \"certified\": true, "
-                        "\"precision_bits\": %ld, \"status\": \"%s\"}",
-                        i ? ", " : "", xs[i], lx[i], c.cdf.lo, c.cdf.hi, c.cdf_lo, c.cdf_hi,
-                        c.sf.lo, c.sf.hi, c.sf_lo, c.sf_hi, c.precision_bits,
-                        st == GA_OK ? "success" : ga_strerror(st));
-            } else
-                fprintf(out,
-                        "x = %s\nP[Q <= x] in [%s, %s]\nP[Q >  x] in [%s, %s]\n"
-                        "method: arb, certified (%ld bits)\n",
-                        lx[i], c.cdf_lo, c.cdf_hi, c.sf_lo, c.sf_hi, c.precision_bits);
-        }
-        if (json)
-            fprintf(out, nx > 1 ? "]\n" : "\n");
-        rc = ferror(out) ? EX_IOERR : EX_OK;
-        goto cleanup;
-    }
-    if (json && nx > 1)
+    return -1;
+}
+
+static void cdf_print_cert(FILE *out, const cdf_args *a, char **lx, const ga_gchisq_cert *c,
+                           const int *st)
+{
+    if (a->json && a->nx > 1)
         fprintf(out, "[");
-    for (long i = 0; i < nx; i++) {
-        ga_gchisq_prob p;
-        int st = ga_gchisq_prob_eval(&p, q, xs[i], &o, work);
-        if (st == GA_EINVAL || st == GA_ENOMEM || (st == GA_EDOM && p.method == GA_METHOD_AUTO)) {
-            ga_cli_err(err, "gaussaudit cdf: at x = %.17g: %s\n", xs[i], ga_strerror(st));
-            rc = st == GA_ENOMEM ? EX_SOFTWARE : EX_DATAERR;
-            goto cleanup;
-        }
-        if (st == GA_EDOM) { /* the user chose a method that cannot do this form */
-            ga_cli_err(err, "gaussaudit cdf: method '%s' does not apply to this form (%s)\n",
-                    ga_method_name(o.method), ga_strerror(st));
-            rc = EX_USAGE;
-            goto cleanup;
-        }
-        if (st != GA_OK)
-            ga_cli_err(err, "gaussaudit cdf: warning at x = %.17g: %s\n", xs[i], ga_strerror(st));
-        if (json) {
-            /* a log that could not be computed (or is log 0) is null, never a number */
-            char lc[32] = "null", ls[32] = "null";
-            if (isfinite(p.log_cdf))
-                snprintf(lc, sizeof lc, "%.17g", p.log_cdf);
-            if (isfinite(p.log_sf))
-                snprintf(ls, sizeof ls, "%.17g", p.log_sf);
-            fprintf(out,
-                    "%s{\"x\": %.17g, \"cdf\": {\"value\": %.17g, \"err\": %.17g}, "
-                    "\"sf\": {\"value\": %.17g, \"err\": %.17g}, \"log_cdf\": %s, "
-                    "\"log_sf\": %s, \"method\": \"%s\", \"certified\": false, "
-                    "\"status\": \"%s\"}",
-                    i ? ", " : "", xs[i], p.cdf.val, p.cdf.err, p.sf.val, p.sf.err, lc, ls,
-                    ga_method_name(p.method), st == GA_OK ? "success" : ga_strerror(st));
-        } else {
-            fprintf(out, "x = %.17g\nP[Q <= x] = ", xs[i]);
-            ga_cli_print_value(out, p.cdf.val, p.cdf.err);
-            fprintf(out, "  (error estimate %.2g)\nP[Q >  x] = ", p.cdf.err);
-            ga_cli_print_value(out, p.sf.val, p.sf.err);
-            fprintf(out, "  (error estimate %.2g)\nmethod: %s, estimate (not certified)\n",
-                    p.sf.err, ga_method_name(p.method));
-        }
+    for (long i = 0; i < a->nx; i++) {
+        if (a->json)
+            /* "lo"/"hi": outward doubles, round-trip; the decimal bounds as strings */
+            fprintf(out, "%s{\"x\": %.17g, \"x_decimal\": \"%s\", \"cdf\": {\"lo\": %.17g, "
+                    "\"hi\": %.17g, \"lo_decimal\": \"%s\", \"hi_decimal\": \"%s\"}, \"sf\": "
+                    "{\"lo\": %.17g, \"hi\": %.17g, \"lo_decimal\": \"%s\", \"hi_decimal\": "
+                    "\"%s\"}, \"method\": \"arb\", \"certified\": true, "
+                    "\"precision_bits\": %ld, \"status\": \"%s\"}",
+                    i ? ", " : "", a->xs[i], lx[i], c[i].cdf.lo, c[i].cdf.hi, c[i].cdf_lo,
+                    c[i].cdf_hi, c[i].sf.lo, c[i].sf.hi, c[i].sf_lo, c[i].sf_hi,
+                    c[i].precision_bits, st[i] == GA_OK ? "success" : ga_strerror(st[i]));
+        else
+            fprintf(out, "x = %s\nP[Q <= x] in [%s, %s]\nP[Q >  x] in [%s, %s]\n"
+                    "method: arb, certified (%ld bits)\n", lx[i], c[i].cdf_lo, c[i].cdf_hi,
+                    c[i].sf_lo, c[i].sf_hi, c[i].precision_bits);
     }
-    if (json)
-        fprintf(out, nx > 1 ? "]\n" : "\n");
+    if (a->json)
+        fprintf(out, a->nx > 1 ? "]\n" : "\n");
+}
+
+/* certified: the exact decimal inputs (the same lists as text), every point, then print */
+static int cdf_certified(const cdf_args *a, FILE *out, FILE *err)
+{
+    char **lw = NULL, **ld = NULL, **ln = NULL, **lx = NULL, msg[256];
+    size_t k;
+    int rc = EX_SOFTWARE, *st = calloc((size_t)a->nx, sizeof *st);
+    ga_gchisq_cert *c = calloc((size_t)a->nx, sizeof *c);
+    ga_gchisq_exact *qe = ga_gchisq_exact_alloc();
+    if (!st || !c || !qe || (a->sw && !(lw = ga_cli_split_list(a->sw, &k))) ||
+        (a->sdof && !(ld = ga_cli_split_list(a->sdof, &k))) ||
+        (a->snc && !(ln = ga_cli_split_list(a->snc, &k))) || !(lx = ga_cli_split_list(a->sat, &k))) {
+        ga_cli_err(err, "gaussaudit cdf: out of memory\n");
+        goto cleanup;
+    }
+    if (ga_gchisq_exact_set_classical(qe, (size_t)a->nw, (const char *const *)lw,
+                                      (const char *const *)ld, (const char *const *)ln, a->ssig,
+                                      a->soff, msg, sizeof msg)) {
+        ga_cli_err(err, "gaussaudit cdf: %s\n", msg);
+        rc = EX_DATAERR;
+        goto cleanup;
+    }
+    for (long i = 0; i < a->nx; i++) {
+        st[i] = ga_gchisq_prob_cert(&c[i], qe, lx[i], &a->co);
+        if (st[i] != GA_OK && st[i] != GA_EPREC) {
+            ga_cli_err(err, "gaussaudit cdf: at x = %s: %s\n", lx[i], ga_strerror(st[i]));
+            rc = st[i] == GA_ENOMEM ? EX_SOFTWARE : EX_DATAERR;
+            goto cleanup;
+        }
+        if (st[i] != GA_OK)
+            ga_cli_err(err, "gaussaudit cdf: warning at x = %s: %s\n", lx[i], ga_strerror(st[i]));
+    }
+    cdf_print_cert(out, a, lx, c, st);
     rc = ferror(out) ? EX_IOERR : EX_OK;
-    goto cleanup;
-nomem:
-    ga_cli_err(err, "gaussaudit cdf: out of memory\n");
-    rc = EX_SOFTWARE;
 cleanup:
     ga_cli_free_list(lw);
     ga_cli_free_list(ld);
     ga_cli_free_list(ln);
     ga_cli_free_list(lx);
     ga_gchisq_exact_free(qe);
-    free(w);
-    free(dof);
-    free(nc);
-    free(xs);
+    free(st);
+    free(c);
+    return rc;
+}
+
+static void cdf_print_double(FILE *out, const cdf_args *a, const ga_gchisq_prob *p, const int *st)
+{
+    if (a->json && a->nx > 1)
+        fprintf(out, "[");
+    for (long i = 0; i < a->nx; i++) {
+        if (a->json) {
+            /* a log that could not be computed (or is log 0) is null, never a number */
+            char lc[32] = "null", ls[32] = "null";
+            if (isfinite(p[i].log_cdf))
+                snprintf(lc, sizeof lc, "%.17g", p[i].log_cdf);
+            if (isfinite(p[i].log_sf))
+                snprintf(ls, sizeof ls, "%.17g", p[i].log_sf);
+            fprintf(out,
+                    "%s{\"x\": %.17g, \"cdf\": {\"value\": %.17g, \"err\": %.17g}, "
+                    "\"sf\": {\"value\": %.17g, \"err\": %.17g}, \"log_cdf\": %s, "
+                    "\"log_sf\": %s, \"method\": \"%s\", \"certified\": false, "
+                    "\"status\": \"%s\"}",
+                    i ? ", " : "", a->xs[i], p[i].cdf.val, p[i].cdf.err, p[i].sf.val, p[i].sf.err,
+                    lc, ls, ga_method_name(p[i].method),
+                    st[i] == GA_OK ? "success" : ga_strerror(st[i]));
+        } else {
+            fprintf(out, "x = %.17g\nP[Q <= x] = ", a->xs[i]);
+            ga_cli_print_value(out, p[i].cdf.val, p[i].cdf.err);
+            fprintf(out, "  (error estimate %.2g)\nP[Q >  x] = ", p[i].cdf.err);
+            ga_cli_print_value(out, p[i].sf.val, p[i].sf.err);
+            fprintf(out, "  (error estimate %.2g)\nmethod: %s, estimate (not certified)\n",
+                    p[i].sf.err, ga_method_name(p[i].method));
+        }
+    }
+    if (a->json)
+        fprintf(out, a->nx > 1 ? "]\n" : "\n");
+}
+
+static int cdf_double(const cdf_args *a, FILE *out, FILE *err)
+{
+    char msg[256];
+    int rc = EX_SOFTWARE, *st = calloc((size_t)a->nx, sizeof *st);
+    ga_gchisq_prob *p = calloc((size_t)a->nx, sizeof *p);
+    ga_gchisq *q = ga_gchisq_alloc((size_t)a->nw);
+    ga_gchisq_work *work = ga_gchisq_work_alloc();
+    if (!st || !p || !q || !work) {
+        ga_cli_err(err, "gaussaudit cdf: out of memory\n");
+        goto cleanup;
+    }
+    if (ga_gchisq_set_classical(q, (size_t)a->nw, a->w, a->dof, a->nc, a->sigma, a->offset, msg,
+                                sizeof msg)) {
+        ga_cli_err(err, "gaussaudit cdf: %s\n", msg); /* names the argument as typed */
+        rc = EX_DATAERR;
+        goto cleanup;
+    }
+    for (long i = 0; i < a->nx; i++) {
+        st[i] = ga_gchisq_prob_eval(&p[i], q, a->xs[i], &a->o, work);
+        if (st[i] == GA_EINVAL || st[i] == GA_ENOMEM ||
+            (st[i] == GA_EDOM && p[i].method == GA_METHOD_AUTO)) {
+            ga_cli_err(err, "gaussaudit cdf: at x = %.17g: %s\n", a->xs[i], ga_strerror(st[i]));
+            rc = st[i] == GA_ENOMEM ? EX_SOFTWARE : EX_DATAERR;
+            goto cleanup;
+        }
+        if (st[i] == GA_EDOM) { /* the user chose a method that cannot do this form */
+            ga_cli_err(err, "gaussaudit cdf: method '%s' does not apply to this form (%s)\n",
+                       ga_method_name(a->o.method), ga_strerror(st[i]));
+            rc = EX_USAGE;
+            goto cleanup;
+        }
+        if (st[i] != GA_OK)
+            ga_cli_err(err, "gaussaudit cdf: warning at x = %.17g: %s\n", a->xs[i],
+                       ga_strerror(st[i]));
+    }
+    cdf_print_double(out, a, p, st);
+    rc = ferror(out) ? EX_IOERR : EX_OK;
+cleanup:
+    free(st);
+    free(p);
     ga_gchisq_free(q);
     ga_gchisq_work_free(work);
+    return rc;
+}
+
+static int cmd_cdf(int argc, char **argv, FILE *out, FILE *err)
+{
+    cdf_args a;
+    int rc = cdf_parse(&a, argc, argv, out, err);
+    if (rc < 0)
+        rc = a.certified ? cdf_certified(&a, out, err) : cdf_double(&a, out, err);
+    cdf_args_clear(&a);
     return rc;
 }
 
