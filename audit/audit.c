@@ -793,11 +793,12 @@ static void eval_gdp_grid(ga_audit *a, ga_claim_result *r, const ga_audit_opts *
              "not a proof for every eps)", mu, best);
 }
 
-int ga_audit_run(ga_audit *a, const char *path, const ga_audit_opts *o, char *msg, size_t msglen)
+/* stage 1: load the spec and build its pairs (60% of the budget), allocate the results */
+static int audit_load(ga_audit *a, const char *path, const ga_audit_opts *o, char *msg,
+                      size_t msglen)
 {
-    memset(a, 0, sizeof *a);
-    /* building the pairs gets GA_AUDIT_BUILD_SHARE of the --timeout budget, so that the pairs built can
-     * still be evaluated (a violation among them is a violation) */
+    /* building the pairs gets GA_AUDIT_BUILD_SHARE of the --timeout budget, so that the
+     * pairs built can still be evaluated (a violation among them is a violation) */
     double t0 = now();
     a->deadline = o->timeout > 0 ? t0 + o->timeout : 0;
     ga_spec_opts so = {.deadline = o->timeout > 0 ? t0 + GA_AUDIT_BUILD_SHARE * o->timeout : 0,
@@ -821,17 +822,29 @@ int ga_audit_run(ga_audit *a, const char *path, const ga_audit_opts *o, char *ms
                "delta: 1.0e-5}; see specs/README.md)", path);
         return GA_EINVAL;
     }
-    a->pairs = calloc(a->spec.npairs, sizeof *a->pairs);
+    size_t n = a->spec.npairs ? a->spec.npairs : 1;
+    a->pairs = calloc(n, sizeof *a->pairs);
     a->claims = calloc(nc, sizeof *a->claims);
-    if (!a->pairs || !a->claims)
+    a->pair_xy = calloc(n, sizeof(double));
+    a->pair_yx = calloc(n, sizeof(double));
+    a->pair_xy_err = calloc(n, sizeof(double));
+    a->pair_yx_err = calloc(n, sizeof(double));
+    if (!a->pairs || !a->claims || !a->pair_xy || !a->pair_yx || !a->pair_xy_err || !a->pair_yx_err)
         return GA_ENOMEM;
+    return GA_OK;
+}
+
+/* stage 2: reduce every pair built (until the deadline) */
+static int audit_reduce(ga_audit *a, const char *path, const ga_audit_opts *o, char *msg,
+                        size_t msglen)
+{
     for (size_t i = 0; i < a->spec.npairs; i++) {
         if (expired(a, "the reduction", i, a->spec.npairs))
             break;
         ga_pair_input in;
         char labels[4][200];
         ga_spec_pair_input(&in, &a->spec.pairs[i], labels);
-        rc = ga_pair_reduce(&a->pairs[i], &in, msg, msglen);
+        int rc = ga_pair_reduce(&a->pairs[i], &in, msg, msglen);
         if (rc) {
             char m2[512];
             snprintf(m2, sizeof m2, "%s: %s", path, msg);
@@ -841,10 +854,14 @@ int ga_audit_run(ga_audit *a, const char *path, const ga_audit_opts *o, char *ms
         a->npairs = i + 1;
         progress(o, "reduce", i, a->spec.npairs);
     }
-    ga_gchisq_work *w = ga_gchisq_work_alloc();
-    if (!w)
-        return GA_ENOMEM;
-    /* claims in order: (eps, delta), profile points, RDP points, zCDP, GDP */
+    return GA_OK;
+}
+
+/* the spec's claims as a flat list, in order: (eps, delta), profile points, RDP points,
+ * zCDP, GDP */
+static void audit_claim_list(ga_audit *a)
+{
+    const ga_spec_claim *cl = &a->spec.claim;
     size_t k = 0;
     if (cl->has_eps_delta) {
         a->claims[k].type = GA_CLAIM_DP;
@@ -873,36 +890,36 @@ int ga_audit_run(ga_audit *a, const char *path, const ga_audit_opts *o, char *ms
         k++;
     }
     a->nclaims = k;
-    /* the per-pair table at the first DP claim's eps */
-    a->table_eps = NAN;
+}
+
+/* stage 3: the per-pair table at the first DP claim's eps (the total variation, eps = 0,
+ * when there is none) */
+static void audit_table(ga_audit *a, const ga_audit_opts *o, ga_gchisq_work *w)
+{
+    a->table_eps = 0;
     for (size_t i = 0; i < a->nclaims; i++)
         if (a->claims[i].type == GA_CLAIM_DP) {
             a->table_eps = a->claims[i].eps;
             break;
         }
-    size_t n = a->npairs;
-    a->pair_xy = calloc(n, sizeof(double));
-    a->pair_yx = calloc(n, sizeof(double));
-    a->pair_xy_err = calloc(n, sizeof(double));
-    a->pair_yx_err = calloc(n, sizeof(double));
-    if (!a->pair_xy || !a->pair_yx || !a->pair_xy_err || !a->pair_yx_err) {
-        ga_gchisq_work_free(w);
-        return GA_ENOMEM;
-    }
-    double teps = isnan(a->table_eps) ? 0 : a->table_eps;
-    for (size_t i = 0; i < n; i++) {
-        if (expired(a, "the per-pair table", i, n))
+    for (size_t i = 0; i < a->npairs; i++) {
+        if (expired(a, "the per-pair table", i, a->npairs))
             break;
         ga_delta D;
-        est_delta(&D, a, i, teps, o, w);
+        est_delta(&D, a, i, a->table_eps, o, w);
         a->pair_xy[i] = D.xy.val;
         a->pair_yx[i] = D.yx.val;
         a->pair_xy_err[i] = D.xy.err;
         a->pair_yx_err[i] = D.yx.err;
-        progress(o, "delta", i, n);
+        progress(o, "delta", i, a->npairs);
     }
-    if (isnan(a->table_eps))
-        a->table_eps = 0; /* no DP claim: the table shows the total variation */
+}
+
+/* stage 4: every claim by its row of the claim table, then the overall verdict */
+static void audit_claims(ga_audit *a, const ga_audit_opts *o, ga_gchisq_work *w)
+{
+    const ga_spec_claim *cl = &a->spec.claim;
+    size_t n = a->npairs;
     for (size_t i = 0; i < a->nclaims; i++) {
         ga_claim_result *r = &a->claims[i];
         if (a->timed_out || n == 0) {
@@ -924,12 +941,12 @@ int ga_audit_run(ga_audit *a, const char *path, const ga_audit_opts *o, char *ms
             continue;
         }
         claim_types[row].eval(a, r, (i == 0 && cl->has_eps_delta) ? cl->epsilon_txt : NULL, o, w);
+        r->evaluated = 1;
     }
     /* a claim that ran into the deadline cannot hold; a violation found before it stands */
     if (a->incomplete)
         for (size_t i = 0; i < a->nclaims; i++)
-            if (a->claims[i].verdict != GA_VERDICT_VIOLATION &&
-                strncmp(a->claims[i].reason, "not evaluated", 13)) {
+            if (a->claims[i].verdict != GA_VERDICT_VIOLATION && a->claims[i].evaluated) {
                 a->claims[i].verdict = GA_VERDICT_INCONCLUSIVE;
                 size_t l = strlen(a->claims[i].reason);
                 snprintf(a->claims[i].reason + l, sizeof a->claims[i].reason - l, " (incomplete: %s)",
@@ -940,8 +957,14 @@ int ga_audit_run(ga_audit *a, const char *path, const ga_audit_opts *o, char *ms
     for (size_t i = 0; i < a->nclaims; i++)
         if (a->claims[i].verdict > a->overall)
             a->overall = a->claims[i].verdict;
-    /* profile plots: the pairs with the largest delta at the table eps */
-    double *key = malloc(n * sizeof *key);
+}
+
+/* stage 5: the data of the plots: the profiles of the pairs with the largest delta at the
+ * table eps, and the Renyi curve of the worst pair of an RDP or zCDP claim */
+static void audit_plots(ga_audit *a, ga_gchisq_work *w)
+{
+    size_t n = a->npairs;
+    double *key = malloc((n ? n : 1) * sizeof *key);
     if (key) {
         for (size_t i = 0; i < n; i++)
             key[i] = fmax(a->pair_xy[i], a->pair_yx[i]);
@@ -967,7 +990,6 @@ int ga_audit_run(ga_audit *a, const char *path, const ga_audit_opts *o, char *ms
                 a->plot_yx[j][i] = D.yx.val;
             }
     }
-    /* Renyi curve of the worst pair when an RDP or zCDP claim exists */
     for (size_t i = 0; i < a->nclaims; i++)
         if (a->claims[i].type == GA_CLAIM_RDP || a->claims[i].type == GA_CLAIM_ZCDP) {
             a->have_renyi = 1;
@@ -989,8 +1011,25 @@ int ga_audit_run(ga_audit *a, const char *path, const ga_audit_opts *o, char *ms
             a->renyi_yx[j] = yx.val;
         }
     }
+}
+
+int ga_audit_run(ga_audit *a, const char *path, const ga_audit_opts *o, char *msg, size_t msglen)
+{
+    memset(a, 0, sizeof *a);
+    ga_gchisq_work *w = NULL;
+    int rc = audit_load(a, path, o, msg, msglen);
+    if (rc == GA_OK)
+        rc = audit_reduce(a, path, o, msg, msglen);
+    if (rc == GA_OK && !(w = ga_gchisq_work_alloc()))
+        rc = GA_ENOMEM;
+    if (rc == GA_OK) {
+        audit_claim_list(a);
+        audit_table(a, o, w);
+        audit_claims(a, o, w);
+        audit_plots(a, w);
+    }
     ga_gchisq_work_free(w);
-    return GA_OK;
+    return rc;
 }
 
 /* the claim table's evaluators, one signature */

@@ -43,6 +43,7 @@ typedef struct {
     double witness_px, witness_py; /* DP: P_X[S], P_Y[S] of the distinguishing event */
     char witness[600];     /* DP: the event in the pair's coordinates */
     double at;             /* zCDP: alpha of the maximum; GDP: eps of the maximum */
+    int evaluated;         /* the claim was evaluated (0: the deadline came first) */
 } ga_claim_result;
 
 /* The claim as text into b ("(1, 1e-05)-DP", "RDP: D_2 <= 0.5", "0.5-zCDP", "1-GDP"; "?" for a

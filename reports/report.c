@@ -31,7 +31,7 @@ static const char *pname(const ga_audit *a, size_t i)
 /* a claim the --timeout deadline left without any number */
 static int evaluated(const ga_claim_result *r)
 {
-    return strncmp(r->reason, "not evaluated", 13) != 0;
+    return r->evaluated;
 }
 
 static void tightness_text(char *b, size_t n, const ga_claim_result *r)
