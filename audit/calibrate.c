@@ -135,6 +135,205 @@ static const char *usage_calibrate =
     "(classic Gaussian, analytic Gaussian, Ding et al. (12), the LSV-based sketch bound, the\n"
     "NDIS paper's M_LS rule for linear_regression with a universe).\n";
 
+/* the smallest knob value with worst delta <= delta: a bracket by doubling or halving from
+ * v0, then bisection in log(v) to 1e-13 relative. 0 with *value (the upper end), or -1 after
+ * printing the error. */
+static int cal_search(cal_t *c, double delta, double v0, double *value, const char *spec, FILE *err)
+{
+    /* bracket: g(v) = log worst delta - log delta, decreasing in v */
+    double lo = v0, hi = v0, f = worst_delta(c, v0);
+    if (c->error)
+        goto fail;
+    int it = 0;
+    if (f > delta) {
+        while (f > delta && it++ < 200) {
+            lo = hi;
+            hi *= 2;
+            f = worst_delta(c, hi);
+            if (c->error)
+                goto fail;
+        }
+    } else {
+        while (f <= delta && it++ < 200 && lo > 1e-300) {
+            hi = lo;
+            lo /= 2;
+            f = worst_delta(c, lo);
+            if (c->error)
+                goto fail;
+        }
+    }
+    if (it >= 200 || f < 0) {
+        ga_cli_err(err, "gaussaudit calibrate: %s: no noise level in [1e-300, 1e300] brackets delta = %g\n",
+                spec, delta);
+        return -1;
+    }
+    /* bisection in log(v) */
+    for (int k = 0; k < 200 && (hi - lo) > 1e-13 * hi; k++) {
+        double mid = sqrt(lo * hi);
+        if (!(mid > lo && mid < hi))
+            mid = 0.5 * (lo + hi);
+        double fm = worst_delta(c, mid);
+        if (c->error)
+            goto fail;
+        if (fm > delta)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    *value = hi;
+    return 0;
+fail:
+    ga_cli_err(err, "gaussaudit calibrate: %s\n", c->msg);
+    return -1;
+}
+
+/* certify: delta <= D at the returned value (raised by the certified width if needed) and
+ * delta > D at the value 1e-6 lower. Sets *certified, and *cerr (1: a check failed, 2: more
+ * pairs than certification covers). */
+static void cal_certify(cal_t *c, double eps, double delta, double *value_io, double *ub_out,
+                        double *lb_out, int *certified_out, int *cerr_out)
+{
+    /* certify: upper bound at the returned value, lower bound just below */
+    double value = *value_io, ub = NAN, lb = NAN;
+    int certified = 0, cerr = 0;
+    char es[64];
+    snprintf(es, sizeof es, "%.17g", eps);
+    for (int k = 0; k < 12; k++) {
+        int r1 = cert_bound(c, value, es, 1, &ub);
+        if (r1 == -2) {
+            cerr = 2;
+            break;
+        }
+        if (r1 == 0 && ub <= delta)
+            break;
+        if (r1 != 0) {
+            cerr = 1;
+            break;
+        }
+        value *= 1 + 1e-14 * pow(8, k); /* just enough to clear the certified width */
+    }
+    if (!cerr && ub <= delta && cert_bound(c, value * (1 - 1e-6), es, 0, &lb) == 0 && lb > delta)
+        certified = 1;
+    *value_io = value;
+    *ub_out = ub;
+    *lb_out = lb;
+    *certified_out = certified;
+    *cerr_out = cerr;
+}
+
+/* the published calibrations of the spec's kind at (eps, delta), for comparison with value:
+ * text lines into pub and JSON objects into pubj */
+static void cal_published(ga_spec *sp, cal_t *c, double eps, double delta, double value,
+                          char *pub, size_t npub, char *pubj, size_t npubj)
+{
+    char msg[256];
+    /* published calibrations */
+    pub[0] = pubj[0] = 0;
+    size_t kp = 0, kj = 0;
+    double sens;
+    if (!strcmp(sp->kind, "gaussian_mechanism") &&
+        ga_spec_mech_number(sp, "sensitivity", &sens, 0, msg, sizeof msg) == GA_OK) {
+        double classic = sens * sqrt(2 * log(1.25 / delta)) / eps;
+        kp += (size_t)snprintf(pub + kp, npub - kp,
+                               "  classic Gaussian (Dwork & Roth 2014, Thm A.1; stated for eps < 1): "
+                               "%.10g (%.4gx the exact value)\n  analytic Gaussian (Balle & Wang 2018): "
+                               "the exact calibration of this mechanism, the value above\n",
+                               classic, classic / value);
+        kj += (size_t)snprintf(pubj + kj, npubj - kj,
+                               "{\"name\": \"classic Gaussian\", \"value\": %.17g}, {\"name\": \"analytic "
+                               "Gaussian (Balle & Wang 2018)\", \"value\": %.17g}", classic, value);
+    }
+    if (!strcmp(sp->kind, "matrix_masking") || !strcmp(sp->kind, "gaussian_mechanism")) {
+        double g = gsl_cdf_ugaussian_Qinv(delta), scale = 1;
+        if (!strcmp(sp->kind, "gaussian_mechanism") &&
+            ga_spec_mech_number(sp, "sensitivity", &sens, 0, msg, sizeof msg) == GA_OK)
+            scale = sens;
+        else if (sp->verified && sp->npairs)
+            scale = sp->pairs[sp->verified_pair].mu_x[0];
+        double b12 = scale * g / eps * (1 + 1 / (2 * g * g)), b11 = scale * g / eps;
+        kp += (size_t)snprintf(pub + kp, npub - kp,
+                               "  Ding et al. (matrix masking, noise only): sufficient (12) %.6g, "
+                               "stated necessary (11) %.6g\n", b12, b11);
+        kj += (size_t)snprintf(pubj + kj, npubj - kj, "%s{\"name\": \"Ding et al. (12) sufficient\", "
+                               "\"value\": %.17g}, {\"name\": \"Ding et al. (11) necessary\", \"value\": %.17g}",
+                               kj ? ", " : "", b12, b11);
+    }
+    if (!strcmp(sp->kind, "sketch") && sp->verified && sp->has_universe) {
+        double r;
+        ga_spec_mech_number(sp, "columns", &r, 1, msg, sizeof msg);
+        double L4 = log(4 / delta), plsv = eps / (4 * (sqrt(2 * r * L4) + L4));
+        /* leverage bound l^2/(lambda_min + sigma^2): recover lambda_min from the worst pair */
+        double l2 = sp->row_norm_bound * sp->row_norm_bound;
+        ga_mech_rebuild(sp, value, msg, sizeof msg);
+        double tau = sp->pairs[sp->verified_pair].s_x[0], pstar = 1 - 1 / tau;
+        double lmin = l2 / pstar - value * value, s2 = l2 / plsv - lmin;
+        kp += (size_t)snprintf(pub + kp, npub - kp,
+                               "  leverage threshold: exact %.6g; LSV-based (Sheffet 2019, Thm 2, as in the "
+                               "NDIS paper) %.6g, i.e. noise_sigma %.6g (%.3gx the exact leverage allowed)\n",
+                               pstar, plsv, s2 > 0 ? sqrt(s2) : 0.0, pstar / plsv);
+        kj += (size_t)snprintf(pubj + kj, npubj - kj, "{\"name\": \"LSV-based\", \"value\": %.17g, "
+                               "\"leverage\": %.17g, \"exact_leverage\": %.17g}", s2 > 0 ? sqrt(s2) : 0.0, plsv, pstar);
+    }
+    if (!strcmp(sp->kind, "linear_regression") && sp->has_universe) {
+        double r;
+        ga_spec_mech_number(sp, "columns", &r, 1, msg, sizeof msg);
+        double sr = mls_rule_sigma(sp->row_norm_bound, r, sp->data.d - 1, eps, delta, c->w);
+        if (sr > 0) {
+            kp += (size_t)snprintf(pub + kp, npub - kp,
+                                   "  NDIS paper, M_LS rule (Figure 4: delta_ALS(2 l^2/sigma^2, l^2/sigma^2) <= "
+                                   "delta, Theorem 5 assuming delta_ALS monotone): sigma %.10g (%.4gx the "
+                                   "exact value)\n", sr, sr / value);
+            kj += (size_t)snprintf(pubj + kj, npubj - kj, "%s{\"name\": \"NDIS M_LS rule\", \"value\": %.17g}",
+                                   kj ? ", " : "", sr);
+        }
+    }
+}
+
+static void cal_print(FILE *out, const ga_spec *sp, const char *knob, double eps, double delta,
+                      double value, double ub, double lb, int certified, int cerr, int json,
+                      const char *pub, const char *pubj)
+{
+    int kp = pub[0] != 0;
+    if (json) {
+        /* strings escaped, numbers round-trip, non-finite numbers null (reports/report.c) */
+        fprintf(out, "{\"spec\": ");
+        ga_json_str(out, sp->path);
+        fprintf(out, ", \"kind\": ");
+        ga_json_str(out, sp->kind);
+        fprintf(out, ", \"knob\": ");
+        ga_json_str(out, knob);
+        fprintf(out, ", \"epsilon\": ");
+        ga_json_num(out, eps);
+        fprintf(out, ", \"delta\": ");
+        ga_json_num(out, delta);
+        fprintf(out, ", \"value\": ");
+        ga_json_num(out, value);
+        fprintf(out, ", \"scope\": \"%s\", \"certified\": %s, \"check\": {\"upper_at_value\": ",
+                sp->verified ? "proven worst case" : "audited pairs", certified ? "true" : "false");
+        ga_json_num(out, ub);
+        fprintf(out, ", \"lower_below\": ");
+        ga_json_num(out, lb);
+        fprintf(out, "}, \"published\": [%s]}\n", pubj);
+    } else {
+        fprintf(out, "spec: %s (%s)\nsmallest %s for (%g, %g)-DP on %s: %.12g\n", sp->name, sp->kind, knob, eps,
+                delta, sp->verified ? "the proven worst case (every neighbour in the universe)"
+                                  : "the audited pairs",
+                value);
+        if (certified) {
+            char bu[32], bl[32];
+            ga_fmt_bound(bu, sizeof bu, ub, 1, 10); /* outward: still bounds as printed */
+            ga_fmt_bound(bl, sizeof bl, lb, 0, 10);
+            fprintf(out, "certified: delta <= %s at %s = %.12g, delta >= %s at %.12g (1e-6 lower)\n",
+                    bu, knob, value, bl, value * (1 - 1e-6));
+        }
+        else
+            fprintf(out, "not certified (%s); the value is an estimate\n",
+                    cerr == 2 ? "more than 200 pairs" : "the certified check did not confirm it");
+        if (kp)
+            fprintf(out, "published calibrations:\n%s", pub);
+    }
+}
+
 int ga_cmd_calibrate(int argc, char **argv, FILE *out, FILE *err)
 {
     const char *allow[GA_SPEC_MAX_ALLOW];
@@ -187,172 +386,17 @@ int ga_cmd_calibrate(int argc, char **argv, FILE *out, FILE *err)
                      "sigma instead of a noise covariance\n", spec);
         goto cleanup;
     }
-    /* bracket: g(v) = log worst delta - log delta, decreasing in v */
-    double v0 = 1, cur;
+    double v0 = 1, cur, value, ub, lb;
+    int certified, cerr;
     if (ga_spec_mech_number(&s, knob, &cur, 0, msg, sizeof msg) == GA_OK && cur > 0)
         v0 = cur;
-    double lo = v0, hi = v0, f = worst_delta(&c, v0);
-    if (c.error)
-        goto fail;
-    int it = 0;
-    if (f > delta) {
-        while (f > delta && it++ < 200) {
-            lo = hi;
-            hi *= 2;
-            f = worst_delta(&c, hi);
-            if (c.error)
-                goto fail;
-        }
-    } else {
-        while (f <= delta && it++ < 200 && lo > 1e-300) {
-            hi = lo;
-            lo /= 2;
-            f = worst_delta(&c, lo);
-            if (c.error)
-                goto fail;
-        }
-    }
-    if (it >= 200 || f < 0) {
-        ga_cli_err(err, "gaussaudit calibrate: %s: no noise level in [1e-300, 1e300] brackets delta = %g\n",
-                spec, delta);
+    if (cal_search(&c, delta, v0, &value, spec, err))
         goto cleanup;
-    }
-    /* bisection in log(v) */
-    for (int k = 0; k < 200 && (hi - lo) > 1e-13 * hi; k++) {
-        double mid = sqrt(lo * hi);
-        if (!(mid > lo && mid < hi))
-            mid = 0.5 * (lo + hi);
-        double fm = worst_delta(&c, mid);
-        if (c.error)
-            goto fail;
-        if (fm > delta)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    /* certify: upper bound at the returned value, lower bound just below */
-    double value = hi, ub = NAN, lb = NAN;
-    int certified = 0, cerr = 0;
-    char es[64];
-    snprintf(es, sizeof es, "%.17g", eps);
-    for (int k = 0; k < 12; k++) {
-        int r1 = cert_bound(&c, value, es, 1, &ub);
-        if (r1 == -2) {
-            cerr = 2;
-            break;
-        }
-        if (r1 == 0 && ub <= delta)
-            break;
-        if (r1 != 0) {
-            cerr = 1;
-            break;
-        }
-        value *= 1 + 1e-14 * pow(8, k); /* just enough to clear the certified width */
-    }
-    if (!cerr && ub <= delta && cert_bound(&c, value * (1 - 1e-6), es, 0, &lb) == 0 && lb > delta)
-        certified = 1;
-    /* published calibrations */
-    char pub[1024] = "", pubj[1536] = "";
-    size_t kp = 0, kj = 0;
-    double sens;
-    if (!strcmp(s.kind, "gaussian_mechanism") &&
-        ga_spec_mech_number(&s, "sensitivity", &sens, 0, msg, sizeof msg) == GA_OK) {
-        double classic = sens * sqrt(2 * log(1.25 / delta)) / eps;
-        kp += (size_t)snprintf(pub + kp, sizeof pub - kp,
-                               "  classic Gaussian (Dwork & Roth 2014, Thm A.1; stated for eps < 1): "
-                               "%.10g (%.4gx the exact value)\n  analytic Gaussian (Balle & Wang 2018): "
-                               "the exact calibration of this mechanism, the value above\n",
-                               classic, classic / value);
-        kj += (size_t)snprintf(pubj + kj, sizeof pubj - kj,
-                               "{\"name\": \"classic Gaussian\", \"value\": %.17g}, {\"name\": \"analytic "
-                               "Gaussian (Balle & Wang 2018)\", \"value\": %.17g}", classic, value);
-    }
-    if (!strcmp(s.kind, "matrix_masking") || !strcmp(s.kind, "gaussian_mechanism")) {
-        double g = gsl_cdf_ugaussian_Qinv(delta), scale = 1;
-        if (!strcmp(s.kind, "gaussian_mechanism") &&
-            ga_spec_mech_number(&s, "sensitivity", &sens, 0, msg, sizeof msg) == GA_OK)
-            scale = sens;
-        else if (s.verified && s.npairs)
-            scale = s.pairs[s.verified_pair].mu_x[0];
-        double b12 = scale * g / eps * (1 + 1 / (2 * g * g)), b11 = scale * g / eps;
-        kp += (size_t)snprintf(pub + kp, sizeof pub - kp,
-                               "  Ding et al. (matrix masking, noise only): sufficient (12) %.6g, "
-                               "stated necessary (11) %.6g\n", b12, b11);
-        kj += (size_t)snprintf(pubj + kj, sizeof pubj - kj, "%s{\"name\": \"Ding et al. (12) sufficient\", "
-                               "\"value\": %.17g}, {\"name\": \"Ding et al. (11) necessary\", \"value\": %.17g}",
-                               kj ? ", " : "", b12, b11);
-    }
-    if (!strcmp(s.kind, "sketch") && s.verified && s.has_universe) {
-        double r;
-        ga_spec_mech_number(&s, "columns", &r, 1, msg, sizeof msg);
-        double L4 = log(4 / delta), plsv = eps / (4 * (sqrt(2 * r * L4) + L4));
-        /* leverage bound l^2/(lambda_min + sigma^2): recover lambda_min from the worst pair */
-        double l2 = s.row_norm_bound * s.row_norm_bound;
-        ga_mech_rebuild(&s, value, msg, sizeof msg);
-        double tau = s.pairs[s.verified_pair].s_x[0], pstar = 1 - 1 / tau;
-        double lmin = l2 / pstar - value * value, s2 = l2 / plsv - lmin;
-        kp += (size_t)snprintf(pub + kp, sizeof pub - kp,
-                               "  leverage threshold: exact %.6g; LSV-based (Sheffet 2019, Thm 2, as in the "
-                               "NDIS paper) %.6g, i.e. noise_sigma %.6g (%.3gx the exact leverage allowed)\n",
-                               pstar, plsv, s2 > 0 ? sqrt(s2) : 0.0, pstar / plsv);
-        kj += (size_t)snprintf(pubj + kj, sizeof pubj - kj, "{\"name\": \"LSV-based\", \"value\": %.17g, "
-                               "\"leverage\": %.17g, \"exact_leverage\": %.17g}", s2 > 0 ? sqrt(s2) : 0.0, plsv, pstar);
-    }
-    if (!strcmp(s.kind, "linear_regression") && s.has_universe) {
-        double r;
-        ga_spec_mech_number(&s, "columns", &r, 1, msg, sizeof msg);
-        double sr = mls_rule_sigma(s.row_norm_bound, r, s.data.d - 1, eps, delta, c.w);
-        if (sr > 0) {
-            kp += (size_t)snprintf(pub + kp, sizeof pub - kp,
-                                   "  NDIS paper, M_LS rule (Figure 4: delta_ALS(2 l^2/sigma^2, l^2/sigma^2) <= "
-                                   "delta, Theorem 5 assuming delta_ALS monotone): sigma %.10g (%.4gx the "
-                                   "exact value)\n", sr, sr / value);
-            kj += (size_t)snprintf(pubj + kj, sizeof pubj - kj, "%s{\"name\": \"NDIS M_LS rule\", \"value\": %.17g}",
-                                   kj ? ", " : "", sr);
-        }
-    }
-    if (json) {
-        /* strings escaped, numbers round-trip, non-finite numbers null (reports/report.c) */
-        fprintf(out, "{\"spec\": ");
-        ga_json_str(out, s.path);
-        fprintf(out, ", \"kind\": ");
-        ga_json_str(out, s.kind);
-        fprintf(out, ", \"knob\": ");
-        ga_json_str(out, knob);
-        fprintf(out, ", \"epsilon\": ");
-        ga_json_num(out, eps);
-        fprintf(out, ", \"delta\": ");
-        ga_json_num(out, delta);
-        fprintf(out, ", \"value\": ");
-        ga_json_num(out, value);
-        fprintf(out, ", \"scope\": \"%s\", \"certified\": %s, \"check\": {\"upper_at_value\": ",
-                s.verified ? "proven worst case" : "audited pairs", certified ? "true" : "false");
-        ga_json_num(out, ub);
-        fprintf(out, ", \"lower_below\": ");
-        ga_json_num(out, lb);
-        fprintf(out, "}, \"published\": [%s]}\n", pubj);
-    } else {
-        fprintf(out, "spec: %s (%s)\nsmallest %s for (%g, %g)-DP on %s: %.12g\n", s.name, s.kind, knob, eps,
-                delta, s.verified ? "the proven worst case (every neighbour in the universe)"
-                                  : "the audited pairs",
-                value);
-        if (certified) {
-            char bu[32], bl[32];
-            ga_fmt_bound(bu, sizeof bu, ub, 1, 10); /* outward: still bounds as printed */
-            ga_fmt_bound(bl, sizeof bl, lb, 0, 10);
-            fprintf(out, "certified: delta <= %s at %s = %.12g, delta >= %s at %.12g (1e-6 lower)\n",
-                    bu, knob, value, bl, value * (1 - 1e-6));
-        }
-        else
-            fprintf(out, "not certified (%s); the value is an estimate\n",
-                    cerr == 2 ? "more than 200 pairs" : "the certified check did not confirm it");
-        if (kp)
-            fprintf(out, "published calibrations:\n%s", pub);
-    }
+    cal_certify(&c, eps, delta, &value, &ub, &lb, &certified, &cerr);
+    char pub[1024], pubj[1536];
+    cal_published(&s, &c, eps, delta, value, pub, sizeof pub, pubj, sizeof pubj);
+    cal_print(out, &s, knob, eps, delta, value, ub, lb, certified, cerr, json, pub, pubj);
     rc = ferror(out) ? EX_IOERR : EX_OK;
-    goto cleanup;
-fail:
-    ga_cli_err(err, "gaussaudit calibrate: %s\n", c.msg);
 cleanup:
     ga_gchisq_work_free(c.w);
     ga_spec_clear(&s);
