@@ -327,77 +327,16 @@ static int build_forms(ga_pair *p)
     return GA_OK;
 }
 
-int ga_pair_reduce(ga_pair **out, const ga_pair_input *in, char *msg, size_t msglen)
+/* Singular (or indefinite) covariances: the supports from the eigendecompositions of both,
+ * decided exactly where the inputs allow (zero rows), else by a rank tolerance (said in the
+ * reason); equal supports are reduced on the common subspace. F: the field names. */
+static int reduce_singular(ga_pair *p, const double *sx, const double *sy, const double *dmu,
+                           const ga_pair_input *in, const char *const F[4], char *msg,
+                           size_t msglen)
 {
-    static const char *defaults[4] = {"mu_x", "mu_y", "s_x", "s_y"};
-    const char *F[4];
-    for (int i = 0; i < 4; i++)
-        F[i] = in->field[i] ? in->field[i] : defaults[i];
-    int rc = GA_EINVAL;
-    size_t d = in->d;
-    double *sx = NULL, *sy = NULL, *dmu = NULL, *wx = NULL, *wy = NULL, *vy = NULL, *tmp = NULL;
-    double *rx = NULL, *ry = NULL, *rm = NULL;
-    ga_pair *p = calloc(1, sizeof *p);
-    *out = NULL;
-    if (msg && msglen)
-        msg[0] = 0; /* every failure below leaves a message (see cleanup) */
-    if (!p)
-        return GA_ENOMEM;
-    p->d = d;
-    p->r = in->columns > 0 ? in->columns : 1;
-    if (d == 0) {
-        ga_msg(msg, msglen, "%s", "dimension is 0: give at least one coordinate");
-        goto cleanup;
-    }
-    if (!isfinite(p->r) || p->r < 1) {
-        ga_msg(msg, msglen, "columns must be >= 1 (got %g)", in->columns);
-        goto cleanup;
-    }
-    if (d > 100000) {
-        ga_msg(msg, msglen, "dimension %zu exceeds the cap of 100000", d);
-        goto cleanup;
-    }
-    rc = GA_ENOMEM;
-    sx = malloc(d * d * sizeof *sx);
-    sy = malloc(d * d * sizeof *sy);
-    dmu = malloc(d * sizeof *dmu);
-    if (!sx || !sy || !dmu)
-        goto cleanup;
-    rc = GA_EINVAL;
-    for (size_t i = 0; i < d; i++) {
-        if (!isfinite(in->mu_x[i]) || !isfinite(in->mu_y[i])) {
-            ga_msg(msg, msglen, "%s[%zu] is not finite", isfinite(in->mu_x[i]) ? F[1] : F[0], i);
-            goto cleanup;
-        }
-        dmu[i] = in->mu_x[i] - in->mu_y[i];
-        if (!isfinite(dmu[i])) {
-            ga_msg(msg, msglen, "%s[%zu] - %s[%zu] = %.17g - %.17g overflows the double range",
-                   F[0], i, F[1], i, in->mu_x[i], in->mu_y[i]);
-            goto cleanup;
-        }
-    }
-    if (check_matrix(sx, in->s_x, d, F[2], msg, msglen) ||
-        check_matrix(sy, in->s_y, d, F[3], msg, msglen))
-        goto cleanup;
-    /* fast path: both positive definite (Cholesky succeeds) */
-    tmp = malloc(d * d * sizeof *tmp);
-    if (!tmp) {
-        rc = GA_ENOMEM;
-        goto cleanup;
-    }
-    memcpy(tmp, sx, d * d * sizeof *tmp);
-    int xpd = LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'L', (lapack_int)d, tmp, (lapack_int)d) == 0;
-    memcpy(tmp, sy, d * d * sizeof *tmp);
-    int ypd = LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'L', (lapack_int)d, tmp, (lapack_int)d) == 0;
-    if (xpd && ypd) {
-        p->support = GA_SUPPORT_FULL;
-        snprintf(p->reason, sizeof p->reason, "both covariances are positive definite");
-        rc = reduce_full(p, sx, sy, dmu, d, msg, msglen);
-        if (rc == GA_OK)
-            rc = build_forms(p);
-        goto cleanup;
-    }
-    /* singular or indefinite: eigenvalues of both */
+    size_t d = p->d;
+    int rc;
+    double *wx = NULL, *wy = NULL, *vy = NULL, *rx = NULL, *ry = NULL, *rm = NULL;
     rc = GA_ENOMEM;
     wx = malloc(d * sizeof *wx);
     wy = malloc(d * sizeof *wy);
@@ -557,19 +496,98 @@ int ga_pair_reduce(ga_pair **out, const ga_pair_input *in, char *msg, size_t msg
         p->la_err += sqrt(p->r) * tau_rel_err(p);
     free(t2);
     free(sxk);
-    if (rc == GA_OK)
+cleanup:
+    free(wx);
+    free(wy);
+    free(vy);
+    free(rx);
+    free(ry);
+    free(rm);
+    return rc;
+}
+
+/* The input checks (finite entries, symmetric matrices, a mean difference in range) and the
+ * working copies: sx, sy symmetrized, dmu = mu_x - mu_y. GA_OK or GA_EINVAL with a message
+ * naming the field. */
+static int validate_input(double *sx, double *sy, double *dmu, const ga_pair_input *in,
+                          const char *const F[4], char *msg, size_t msglen)
+{
+    size_t d = in->d;
+    for (size_t i = 0; i < d; i++) {
+        if (!isfinite(in->mu_x[i]) || !isfinite(in->mu_y[i])) {
+            ga_msg(msg, msglen, "%s[%zu] is not finite", isfinite(in->mu_x[i]) ? F[1] : F[0], i);
+            return GA_EINVAL;
+        }
+        dmu[i] = in->mu_x[i] - in->mu_y[i];
+        if (!isfinite(dmu[i])) {
+            ga_msg(msg, msglen, "%s[%zu] - %s[%zu] = %.17g - %.17g overflows the double range",
+                   F[0], i, F[1], i, in->mu_x[i], in->mu_y[i]);
+            return GA_EINVAL;
+        }
+    }
+    if (check_matrix(sx, in->s_x, d, F[2], msg, msglen) ||
+        check_matrix(sy, in->s_y, d, F[3], msg, msglen))
+        return GA_EINVAL;
+    return GA_OK;
+}
+
+int ga_pair_reduce(ga_pair **out, const ga_pair_input *in, char *msg, size_t msglen)
+{
+    static const char *defaults[4] = {"mu_x", "mu_y", "s_x", "s_y"};
+    const char *F[4];
+    for (int i = 0; i < 4; i++)
+        F[i] = in->field[i] ? in->field[i] : defaults[i];
+    int rc = GA_EINVAL;
+    size_t d = in->d;
+    double *sx = NULL, *sy = NULL, *dmu = NULL, *tmp = NULL;
+    ga_pair *p = calloc(1, sizeof *p);
+    *out = NULL;
+    if (msg && msglen)
+        msg[0] = 0; /* every failure below leaves a message (see cleanup) */
+    if (!p)
+        return GA_ENOMEM;
+    p->d = d;
+    p->r = in->columns > 0 ? in->columns : 1;
+    if (d == 0) {
+        ga_msg(msg, msglen, "%s", "dimension is 0: give at least one coordinate");
+        goto cleanup;
+    }
+    if (!isfinite(p->r) || p->r < 1) {
+        ga_msg(msg, msglen, "columns must be >= 1 (got %g)", in->columns);
+        goto cleanup;
+    }
+    if (d > 100000) {
+        ga_msg(msg, msglen, "dimension %zu exceeds the cap of 100000", d);
+        goto cleanup;
+    }
+    rc = GA_ENOMEM;
+    sx = malloc(d * d * sizeof *sx);
+    sy = malloc(d * d * sizeof *sy);
+    dmu = malloc(d * sizeof *dmu);
+    tmp = malloc(d * d * sizeof *tmp);
+    if (!sx || !sy || !dmu || !tmp)
+        goto cleanup;
+    if ((rc = validate_input(sx, sy, dmu, in, F, msg, msglen)))
+        goto cleanup;
+    /* fast path: both positive definite (Cholesky succeeds) */
+    memcpy(tmp, sx, d * d * sizeof *tmp);
+    int xpd = LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'L', (lapack_int)d, tmp, (lapack_int)d) == 0;
+    memcpy(tmp, sy, d * d * sizeof *tmp);
+    int ypd = LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'L', (lapack_int)d, tmp, (lapack_int)d) == 0;
+    if (xpd && ypd) {
+        p->support = GA_SUPPORT_FULL;
+        snprintf(p->reason, sizeof p->reason, "both covariances are positive definite");
+        rc = reduce_full(p, sx, sy, dmu, d, msg, msglen);
+    } else {
+        rc = reduce_singular(p, sx, sy, dmu, in, F, msg, msglen);
+    }
+    if (rc == GA_OK && p->support != GA_SUPPORT_DIFFER)
         rc = build_forms(p);
 cleanup:
     free(sx);
     free(sy);
     free(dmu);
-    free(wx);
-    free(wy);
-    free(vy);
     free(tmp);
-    free(rx);
-    free(ry);
-    free(rm);
     if (rc == GA_OK) {
         *out = p;
     } else {
