@@ -414,14 +414,17 @@ GA_API int ga_pair_epsilon_cert(ga_interval *eps, int *direction, const ga_pair 
                          const ga_cert_opts *opts);
 
 /*
- * Certified Renyi divergences D_alpha(X||Y), D_alpha(Y||X) (alpha an exact double > 1) from the
- * exact inputs, by the Gaussian closed form in ball arithmetic (Cholesky log-determinants
+ * Certified Renyi divergences D_alpha(X||Y), D_alpha(Y||X) at the exact decimal alpha > 1 from
+ * the exact inputs, by the Gaussian closed form in ball arithmetic (Cholesky log-determinants
  * and a solve): intervals that contain the true values (lo = hi = INFINITY where alpha S_y +
- * (1 - alpha) S_x is certainly not positive definite). GA_OK, GA_EPREC (undecided at the
- * precision cap: the interval may be [0, inf]), GA_EDOM (singular covariances).
+ * (1 - alpha) S_x is certainly not positive definite); opts as for delta (digits, precision
+ * cap, deadline; NULL: defaults). GA_OK (relative width <= 10^-digits), GA_EPREC (undecided at
+ * the precision cap: the interval may be [0, inf]), GA_ETIME (the deadline passed), GA_EDOM
+ * (singular covariances), GA_EINVAL (alpha not a decimal).
  */
 GA_API int ga_pair_renyi_cert(ga_interval *xy, ga_interval *yx, const ga_pair *p,
-                       const ga_pair_input *in, const ga_pair_text *txt, double alpha);
+                              const ga_pair_input *in, const ga_pair_text *txt,
+                              const char *alpha, const ga_cert_opts *opts);
 
 /*
  * A default eps grid for a profile: eps = 0 and n - 1 log-spaced points from eps_hi*1e-3 to

@@ -466,7 +466,12 @@ static int cert_renyi(ga_audit *a, size_t i, double alpha, ga_interval *xy, ga_i
     ga_pair_text txt;
     pair_input(a, i, &in, labels, &txt);
     a->ncertified++;
-    return ga_pair_renyi_cert(xy, yx, a->pairs[i], &in, &txt, alpha);
+    char as[40];
+    snprintf(as, sizeof as, "%.17g", alpha); /* the double claimed, exactly */
+    ga_cert_opts co;
+    ga_cert_opts_init(&co);
+    co.deadline = a->deadline;
+    return ga_pair_renyi_cert(xy, yx, a->pairs[i], &in, &txt, as, &co);
 }
 
 static void eval_rdp(ga_audit *a, ga_claim_result *r)

@@ -1072,10 +1072,19 @@ cleanup:
 }
 
 int ga_pair_renyi_cert(ga_interval *xy, ga_interval *yx, const ga_pair *p,
-                       const ga_pair_input *in, const ga_pair_text *txt, double alpha)
+                       const ga_pair_input *in, const ga_pair_text *txt, const char *alpha_txt,
+                       const ga_cert_opts *opts)
 {
+    ga_cert_opts o;
+    if (opts)
+        o = *opts;
+    else
+        ga_cert_opts_init(&o);
     xy->lo = yx->lo = 0;
     xy->hi = yx->hi = INFINITY;
+    double alpha;
+    if (ga_decimal_to_double(&alpha, alpha_txt) || o.digits < 1 || o.max_prec < 64)
+        return GA_EINVAL;
     if (!(alpha > 1) || p->support != GA_SUPPORT_FULL)
         return GA_EDOM;
     slong k = (slong)in->d;
@@ -1089,7 +1098,7 @@ int ga_pair_renyi_cert(ga_interval *xy, ga_interval *yx, const ga_pair *p,
     arb_init(a);
     arb_init(res);
     arb_init(u);
-    arb_set_d(a, alpha);
+    arb_set_str(a, alpha_txt, PARSE_PREC); /* the exact decimal (syntax checked above) */
     for (slong i = 0; i < k * k; i++)
         if (entry(arb_mat_entry(Sx, i / k, i % k), txt ? txt->s_x : NULL, in->s_x, (size_t)i) ||
             entry(arb_mat_entry(Sy, i / k, i % k), txt ? txt->s_y : NULL, in->s_y, (size_t)i)) {
@@ -1105,8 +1114,13 @@ int ga_pair_renyi_cert(ga_interval *xy, ga_interval *yx, const ga_pair *p,
         arb_sub(arb_mat_entry(dm, i, 0), res, u, PARSE_PREC);
         arb_neg(arb_mat_entry(dmn, i, 0), arb_mat_entry(dm, i, 0));
     }
-    int dxy = 0, dyx = 0;
-    for (slong prec = 128; prec <= 4096 && !(dxy && dyx); prec *= 2) {
+    int dxy = 0, dyx = 0, timed_out = 0;
+    slong want = (slong)ceil(o.digits * 3.3219280948873623) + 1;
+    for (slong prec = 128; prec <= 2 * o.max_prec && !(dxy && dyx); prec *= 2) {
+        if (ga_expired(o.deadline)) {
+            timed_out = 1;
+            break;
+        }
         for (int dir = 0; dir < 2; dir++) {
             if (dir ? dyx : dxy)
                 continue;
@@ -1117,7 +1131,7 @@ int ga_pair_renyi_cert(ga_interval *xy, ga_interval *yx, const ga_pair *p,
                 iv->lo = iv->hi = INFINITY;
             } else if (s == 0) {
                 ga_arb_bounds(iv, res);
-                if (arb_rel_accuracy_bits(res) < 60 && !arb_contains_zero(res))
+                if (arb_rel_accuracy_bits(res) < want && !arb_contains_zero(res))
                     continue; /* too wide: more precision */
             } else {
                 continue;
@@ -1128,7 +1142,7 @@ int ga_pair_renyi_cert(ga_interval *xy, ga_interval *yx, const ga_pair *p,
                 dxy = 1;
         }
     }
-    rc = dxy && dyx ? GA_OK : GA_EPREC;
+    rc = dxy && dyx ? GA_OK : timed_out ? GA_ETIME : GA_EPREC;
 cleanup:
     arb_mat_clear(Sx);
     arb_mat_clear(Sy);

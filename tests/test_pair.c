@@ -924,7 +924,9 @@ Test(pair, renyi_error_estimates_cover_ill_conditioned, .fini = fini_caches)
             ga_result xy, yx;
             ga_interval cx, cy;
             cr_assert(ga_pair_renyi(&xy, &yx, p, alphas[a]) == GA_OK);
-            if (ga_pair_renyi_cert(&cx, &cy, p, &in, NULL, alphas[a]) != GA_OK)
+            char as[40];
+            snprintf(as, sizeof as, "%.17g", alphas[a]);
+            if (ga_pair_renyi_cert(&cx, &cy, p, &in, NULL, as, NULL) != GA_OK)
                 continue;
             const ga_result *v[2] = {&xy, &yx};
             const ga_interval *c[2] = {&cx, &cy};
