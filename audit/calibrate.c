@@ -221,15 +221,29 @@ static void cal_certify(cal_t *c, double eps, double delta, double *value_io, do
     *cerr_out = cerr;
 }
 
+/* a published calibration for the JSON output (leverage fields only where given) */
+typedef struct {
+    const char *name;
+    double value, leverage, exact_leverage;
+} cal_pub;
+#define CAL_NPUB 8
+
+static void pub_add(cal_pub *pv, size_t *np, const char *name, double value, double lev,
+                    double exact_lev)
+{
+    if (*np < CAL_NPUB)
+        pv[(*np)++] = (cal_pub){name, value, lev, exact_lev};
+}
+
 /* the published calibrations of the spec's kind at (eps, delta), for comparison with value:
- * text lines into pub and JSON objects into pubj */
+ * text lines into pub and the values into pv (np of them) */
 static void cal_published(ga_spec *sp, cal_t *c, double eps, double delta, double value,
-                          char *pub, size_t npub, char *pubj, size_t npubj)
+                          char *pub, size_t npub, cal_pub *pv, size_t *np)
 {
     char msg[256];
-    /* published calibrations */
-    pub[0] = pubj[0] = 0;
-    size_t kp = 0, kj = 0;
+    pub[0] = 0;
+    *np = 0;
+    size_t kp = 0;
     double sens;
     if (!strcmp(sp->kind, "gaussian_mechanism") &&
         ga_spec_mech_number(sp, "sensitivity", &sens, 0, msg, sizeof msg) == GA_OK) {
@@ -239,9 +253,8 @@ static void cal_published(ga_spec *sp, cal_t *c, double eps, double delta, doubl
                                "%.10g (%.4gx the exact value)\n  analytic Gaussian (Balle & Wang 2018): "
                                "the exact calibration of this mechanism, the value above\n",
                                classic, classic / value);
-        kj += (size_t)snprintf(pubj + kj, npubj - kj,
-                               "{\"name\": \"classic Gaussian\", \"value\": %.17g}, {\"name\": \"analytic "
-                               "Gaussian (Balle & Wang 2018)\", \"value\": %.17g}", classic, value);
+        pub_add(pv, np, "classic Gaussian", classic, NAN, NAN);
+        pub_add(pv, np, "analytic Gaussian (Balle & Wang 2018)", value, NAN, NAN);
     }
     if (!strcmp(sp->kind, "matrix_masking") || !strcmp(sp->kind, "gaussian_mechanism")) {
         double g = gsl_cdf_ugaussian_Qinv(delta), scale = 1;
@@ -254,9 +267,8 @@ static void cal_published(ga_spec *sp, cal_t *c, double eps, double delta, doubl
         kp += (size_t)snprintf(pub + kp, npub - kp,
                                "  Ding et al. (matrix masking, noise only): sufficient (12) %.6g, "
                                "stated necessary (11) %.6g\n", b12, b11);
-        kj += (size_t)snprintf(pubj + kj, npubj - kj, "%s{\"name\": \"Ding et al. (12) sufficient\", "
-                               "\"value\": %.17g}, {\"name\": \"Ding et al. (11) necessary\", \"value\": %.17g}",
-                               kj ? ", " : "", b12, b11);
+        pub_add(pv, np, "Ding et al. (12) sufficient", b12, NAN, NAN);
+        pub_add(pv, np, "Ding et al. (11) necessary", b11, NAN, NAN);
     }
     if (!strcmp(sp->kind, "sketch") && sp->verified && sp->has_universe) {
         double r;
@@ -271,8 +283,7 @@ static void cal_published(ga_spec *sp, cal_t *c, double eps, double delta, doubl
                                "  leverage threshold: exact %.6g; LSV-based (Sheffet 2019, Thm 2, as in the "
                                "NDIS paper) %.6g, i.e. noise_sigma %.6g (%.3gx the exact leverage allowed)\n",
                                pstar, plsv, s2 > 0 ? sqrt(s2) : 0.0, pstar / plsv);
-        kj += (size_t)snprintf(pubj + kj, npubj - kj, "{\"name\": \"LSV-based\", \"value\": %.17g, "
-                               "\"leverage\": %.17g, \"exact_leverage\": %.17g}", s2 > 0 ? sqrt(s2) : 0.0, plsv, pstar);
+        pub_add(pv, np, "LSV-based", s2 > 0 ? sqrt(s2) : 0.0, plsv, pstar);
     }
     if (!strcmp(sp->kind, "linear_regression") && sp->has_universe) {
         double r;
@@ -283,37 +294,45 @@ static void cal_published(ga_spec *sp, cal_t *c, double eps, double delta, doubl
                                    "  NDIS paper, M_LS rule (Figure 4: delta_ALS(2 l^2/sigma^2, l^2/sigma^2) <= "
                                    "delta, Theorem 5 assuming delta_ALS monotone): sigma %.10g (%.4gx the "
                                    "exact value)\n", sr, sr / value);
-            kj += (size_t)snprintf(pubj + kj, npubj - kj, "%s{\"name\": \"NDIS M_LS rule\", \"value\": %.17g}",
-                                   kj ? ", " : "", sr);
+            pub_add(pv, np, "NDIS M_LS rule", sr, NAN, NAN);
         }
     }
 }
 
 static void cal_print(FILE *out, const ga_spec *sp, const char *knob, double eps, double delta,
                       double value, double ub, double lb, int certified, int cerr, int json,
-                      const char *pub, const char *pubj)
+                      const char *pub, const cal_pub *pv, size_t np)
 {
     int kp = pub[0] != 0;
     if (json) {
-        /* strings escaped, numbers round-trip, non-finite numbers null (reports/report.c) */
-        fprintf(out, "{\"spec\": ");
-        ga_json_str(out, sp->path);
-        fprintf(out, ", \"kind\": ");
-        ga_json_str(out, sp->kind);
-        fprintf(out, ", \"knob\": ");
-        ga_json_str(out, knob);
-        fprintf(out, ", \"epsilon\": ");
-        ga_json_num(out, eps);
-        fprintf(out, ", \"delta\": ");
-        ga_json_num(out, delta);
-        fprintf(out, ", \"value\": ");
-        ga_json_num(out, value);
-        fprintf(out, ", \"scope\": \"%s\", \"certified\": %s, \"check\": {\"upper_at_value\": ",
-                sp->verified ? "proven worst case" : "audited pairs", certified ? "true" : "false");
-        ga_json_num(out, ub);
-        fprintf(out, ", \"lower_below\": ");
-        ga_json_num(out, lb);
-        fprintf(out, "}, \"published\": [%s]}\n", pubj);
+        ga_jw j;
+        ga_jw_init(&j, out);
+        ga_jw_obj(&j, NULL);
+        ga_jw_str(&j, "spec", sp->path);
+        ga_jw_str(&j, "kind", sp->kind);
+        ga_jw_str(&j, "knob", knob);
+        ga_jw_num(&j, "epsilon", eps);
+        ga_jw_num(&j, "delta", delta);
+        ga_jw_num(&j, "value", value);
+        ga_jw_str(&j, "scope", sp->verified ? "proven worst case" : "audited pairs");
+        ga_jw_bool(&j, "certified", certified);
+        ga_jw_obj(&j, "check");
+        ga_jw_num(&j, "upper_at_value", ub);
+        ga_jw_num(&j, "lower_below", lb);
+        ga_jw_obj_end(&j);
+        ga_jw_arr(&j, "published");
+        for (size_t i = 0; i < np; i++) {
+            ga_jw_obj(&j, NULL);
+            ga_jw_str(&j, "name", pv[i].name);
+            ga_jw_num(&j, "value", pv[i].value);
+            if (!isnan(pv[i].leverage)) {
+                ga_jw_num(&j, "leverage", pv[i].leverage);
+                ga_jw_num(&j, "exact_leverage", pv[i].exact_leverage);
+            }
+            ga_jw_obj_end(&j);
+        }
+        ga_jw_arr_end(&j);
+        ga_jw_obj_end(&j);
     } else {
         fprintf(out, "spec: %s (%s)\nsmallest %s for (%g, %g)-DP on %s: %.12g\n", sp->name, sp->kind, knob, eps,
                 delta, sp->verified ? "the proven worst case (every neighbour in the universe)"
@@ -393,9 +412,11 @@ int ga_cmd_calibrate(int argc, char **argv, FILE *out, FILE *err)
     if (cal_search(&c, delta, v0, &value, spec, err))
         goto cleanup;
     cal_certify(&c, eps, delta, &value, &ub, &lb, &certified, &cerr);
-    char pub[1024], pubj[1536];
-    cal_published(&s, &c, eps, delta, value, pub, sizeof pub, pubj, sizeof pubj);
-    cal_print(out, &s, knob, eps, delta, value, ub, lb, certified, cerr, json, pub, pubj);
+    char pub[1024];
+    cal_pub pv[CAL_NPUB];
+    size_t np;
+    cal_published(&s, &c, eps, delta, value, pub, sizeof pub, pv, &np);
+    cal_print(out, &s, knob, eps, delta, value, ub, lb, certified, cerr, json, pub, pv, np);
     rc = ferror(out) ? EX_IOERR : EX_OK;
 cleanup:
     ga_gchisq_work_free(c.w);

@@ -4,6 +4,7 @@
  * 74 output error; `audit` adds 1 (violation) and 2 (inconclusive).
  */
 #include "audit/cli.h"
+#include "reports/report.h"
 #include "numerics/internal.h"
 
 #include <errno.h>
@@ -418,26 +419,31 @@ static int cdf_parse(cdf_args *a, int argc, char **argv, FILE *out, FILE *err)
 static void cdf_print_cert(FILE *out, const cdf_args *a, char **lx, const ga_gchisq_cert *c,
                            const int *st)
 {
+    ga_jw j;
+    ga_jw_init(&j, out);
     if (a->json && a->nx > 1)
-        fprintf(out, "[");
+        ga_jw_arr(&j, NULL);
     for (long i = 0; i < a->nx; i++) {
-        if (a->json)
+        if (a->json) {
             /* "lo"/"hi": outward doubles, round-trip; the decimal bounds as strings */
-            fprintf(out, "%s{\"x\": %.17g, \"x_decimal\": \"%s\", \"cdf\": {\"lo\": %.17g, "
-                    "\"hi\": %.17g, \"lo_decimal\": \"%s\", \"hi_decimal\": \"%s\"}, \"sf\": "
-                    "{\"lo\": %.17g, \"hi\": %.17g, \"lo_decimal\": \"%s\", \"hi_decimal\": "
-                    "\"%s\"}, \"method\": \"arb\", \"certified\": true, "
-                    "\"precision_bits\": %ld, \"status\": \"%s\"}",
-                    i ? ", " : "", a->xs[i], lx[i], c[i].cdf.lo, c[i].cdf.hi, c[i].cdf_lo,
-                    c[i].cdf_hi, c[i].sf.lo, c[i].sf.hi, c[i].sf_lo, c[i].sf_hi,
-                    c[i].precision_bits, st[i] == GA_OK ? "success" : ga_strerror(st[i]));
-        else
+            ga_jw_obj(&j, NULL);
+            ga_jw_num(&j, "x", a->xs[i]);
+            ga_jw_str(&j, "x_decimal", lx[i]);
+            ga_jw_interval(&j, "cdf", &c[i].cdf, c[i].cdf_lo, c[i].cdf_hi);
+            ga_jw_interval(&j, "sf", &c[i].sf, c[i].sf_lo, c[i].sf_hi);
+            ga_jw_str(&j, "method", "arb");
+            ga_jw_bool(&j, "certified", 1);
+            ga_jw_int(&j, "precision_bits", c[i].precision_bits);
+            ga_jw_str(&j, "status", st[i] == GA_OK ? "success" : ga_strerror(st[i]));
+            ga_jw_obj_end(&j);
+        } else {
             fprintf(out, "x = %s\nP[Q <= x] in [%s, %s]\nP[Q >  x] in [%s, %s]\n"
                     "method: arb, certified (%ld bits)\n", lx[i], c[i].cdf_lo, c[i].cdf_hi,
                     c[i].sf_lo, c[i].sf_hi, c[i].precision_bits);
+        }
     }
-    if (a->json)
-        fprintf(out, a->nx > 1 ? "]\n" : "\n");
+    if (a->json && a->nx > 1)
+        ga_jw_arr_end(&j);
 }
 
 /* certified: the exact decimal inputs (the same lists as text), every point, then print */
@@ -486,24 +492,29 @@ cleanup:
 
 static void cdf_print_double(FILE *out, const cdf_args *a, const ga_gchisq_prob *p, const int *st)
 {
+    ga_jw j;
+    ga_jw_init(&j, out);
     if (a->json && a->nx > 1)
-        fprintf(out, "[");
+        ga_jw_arr(&j, NULL);
     for (long i = 0; i < a->nx; i++) {
         if (a->json) {
+            ga_jw_obj(&j, NULL);
+            ga_jw_num(&j, "x", a->xs[i]);
+            ga_jw_obj(&j, "cdf");
+            ga_jw_num(&j, "value", p[i].cdf.val);
+            ga_jw_num(&j, "err", p[i].cdf.err);
+            ga_jw_obj_end(&j);
+            ga_jw_obj(&j, "sf");
+            ga_jw_num(&j, "value", p[i].sf.val);
+            ga_jw_num(&j, "err", p[i].sf.err);
+            ga_jw_obj_end(&j);
             /* a log that could not be computed (or is log 0) is null, never a number */
-            char lc[32] = "null", ls[32] = "null";
-            if (isfinite(p[i].log_cdf))
-                snprintf(lc, sizeof lc, "%.17g", p[i].log_cdf);
-            if (isfinite(p[i].log_sf))
-                snprintf(ls, sizeof ls, "%.17g", p[i].log_sf);
-            fprintf(out,
-                    "%s{\"x\": %.17g, \"cdf\": {\"value\": %.17g, \"err\": %.17g}, "
-                    "\"sf\": {\"value\": %.17g, \"err\": %.17g}, \"log_cdf\": %s, "
-                    "\"log_sf\": %s, \"method\": \"%s\", \"certified\": false, "
-                    "\"status\": \"%s\"}",
-                    i ? ", " : "", a->xs[i], p[i].cdf.val, p[i].cdf.err, p[i].sf.val, p[i].sf.err,
-                    lc, ls, ga_method_name(p[i].method),
-                    st[i] == GA_OK ? "success" : ga_strerror(st[i]));
+            ga_jw_num(&j, "log_cdf", p[i].log_cdf);
+            ga_jw_num(&j, "log_sf", p[i].log_sf);
+            ga_jw_str(&j, "method", ga_method_name(p[i].method));
+            ga_jw_bool(&j, "certified", 0);
+            ga_jw_str(&j, "status", st[i] == GA_OK ? "success" : ga_strerror(st[i]));
+            ga_jw_obj_end(&j);
         } else {
             fprintf(out, "x = %.17g\nP[Q <= x] = ", a->xs[i]);
             ga_cli_print_value(out, p[i].cdf.val, p[i].cdf.err);
@@ -513,8 +524,8 @@ static void cdf_print_double(FILE *out, const cdf_args *a, const ga_gchisq_prob 
                     p[i].sf.err, ga_method_name(p[i].method));
         }
     }
-    if (a->json)
-        fprintf(out, a->nx > 1 ? "]\n" : "\n");
+    if (a->json && a->nx > 1)
+        ga_jw_arr_end(&j);
 }
 
 static int cdf_double(const cdf_args *a, FILE *out, FILE *err)

@@ -67,38 +67,29 @@ static const char *support_name(int s)
 }
 
 /* the proven-worst-case label of specs with a universe bound */
-static void print_verified(FILE *out, const ga_spec *s, int json)
+static void print_verified(FILE *out, const ga_spec *s)
 {
-    if (json) {
-        fprintf(out, ", \"verification\": %s", s->verified ? "true" : "false");
-        if (s->verified) {
-            fprintf(out, ", \"verification_note\": ");
-            ga_json_str(out, s->verified_note);
-        }
-    } else if (s->verified) {
+    if (s->verified)
         fprintf(out, "verification: the audited pairs include the proven %s\n", s->verified_note);
-    }
 }
 
-static void json_result(FILE *out, const ga_result *r)
+/* the opening of a spec command's JSON document: {"spec", "verification", ... */
+static void json_head(ga_jw *j, const ga_spec *s)
 {
-    if (isinf(r->val))
-        fprintf(out, "{\"value\": null, \"infinite\": true, \"err\": 0}");
-    else
-        fprintf(out, "{\"value\": %.17g, \"err\": %.17g}", r->val, r->err);
+    ga_jw_obj(j, NULL);
+    ga_jw_str(j, "spec", s->name);
+    ga_jw_bool(j, "verification", s->verified);
+    if (s->verified)
+        ga_jw_str(j, "verification_note", s->verified_note);
 }
 
-/* A certified interval: "lo"/"hi" are the outward-rounded doubles printed round-trip (a
- * reader that converts them to doubles gets exactly these, still bounds); the longer decimal
- * bounds (outward in exact arithmetic) are kept as strings. */
-static void json_interval(FILE *out, const ga_interval *iv, const char *lo, const char *hi)
+/* a status in JSON: "success", or the message */
+static void json_status(ga_jw *j, int st)
 {
-    fprintf(out, "{\"lo\": %.17g, \"hi\": %.17g, \"lo_decimal\": ", iv->lo, iv->hi);
-    ga_json_str(out, lo);
-    fprintf(out, ", \"hi_decimal\": ");
-    ga_json_str(out, hi);
-    fprintf(out, "}");
+    ga_jw_str(j, "status", st == GA_OK ? "success" : ga_strerror(st));
 }
+
+
 
 static int parse_format(const char *f, const char *cmd, FILE *err)
 {
@@ -161,46 +152,68 @@ static int profile_cmd(const char *spec, const ga_spec_opts *so, size_t np, int 
         rc = EX_SOFTWARE;
     if (rc)
         goto cleanup;
+    ga_jw j;
+    ga_jw_init(&j, out);
+    int nfail = 0;
     if (json) {
-        fprintf(out, "{\"spec\": ");
-        ga_json_str(out, l.spec.name);
-        fprintf(out, ", \"profiles\": [");
+        ga_jw_obj(&j, NULL);
+        ga_jw_str(&j, "spec", l.spec.name);
+        ga_jw_arr(&j, "profiles");
     } else {
         fprintf(out, "spec: %s\n", l.spec.name);
     }
     for (size_t i = 0; i < l.n; i++) {
         ga_pair_profile_grid(eps, np, l.pairs[i], NULL, w);
         if (json) {
-            fprintf(out, "%s{\"name\": ", i ? ", " : "");
-            ga_json_str(out, l.spec.pairs[i].name);
-            fprintf(out, ", \"points\": [");
+            ga_jw_obj(&j, NULL);
+            ga_jw_str(&j, "name", l.spec.pairs[i].name);
+            ga_jw_arr(&j, "points");
         } else {
             fprintf(out, "pair: %s\n%-24s %-32s %s\n", l.spec.pairs[i].name, "epsilon",
                     "delta_XY", "delta_YX");
         }
         for (size_t k = 0; k < np; k++) {
             ga_delta D;
-            ga_pair_delta(&D, l.pairs[i], eps[k], GA_DELTA_AUTO, NULL, w);
+            int st = ga_pair_delta(&D, l.pairs[i], eps[k], GA_DELTA_AUTO, NULL, w);
+            int ok = st == GA_OK || st == GA_ETOL; /* a failed point has no number */
+            nfail += !ok;
             if (json) {
-                fprintf(out, "%s{\"epsilon\": %.17g, \"xy\": ", k ? ", " : "", eps[k]);
-                json_result(out, &D.xy);
-                fprintf(out, ", \"yx\": ");
-                json_result(out, &D.yx);
-                fprintf(out, "}");
-            } else {
+                ga_jw_obj(&j, NULL);
+                ga_jw_num(&j, "epsilon", eps[k]);
+                if (ok) {
+                    ga_jw_result(&j, "xy", &D.xy);
+                    ga_jw_result(&j, "yx", &D.yx);
+                } else {
+                    ga_jw_null(&j, "xy");
+                    ga_jw_null(&j, "yx");
+                }
+                if (st != GA_OK)
+                    json_status(&j, st);
+                ga_jw_obj_end(&j);
+            } else if (ok) {
                 fprintf(out, "%-24.17g ", eps[k]);
                 print_text_value(out, &D.xy);
                 fprintf(out, "   ");
                 print_text_value(out, &D.yx);
                 fprintf(out, "\n");
+            } else {
+                fprintf(out, "%-24.17g not computed: %s\n", eps[k], ga_strerror(st));
             }
         }
-        if (json)
-            fprintf(out, "]}");
+        if (json) {
+            ga_jw_arr_end(&j);
+            ga_jw_obj_end(&j);
+        }
     }
-    if (json)
-        fprintf(out, "], \"certified\": false}\n");
-    rc = ferror(out) ? EX_IOERR : EX_OK;
+    if (json) {
+        ga_jw_arr_end(&j);
+        ga_jw_bool(&j, "certified", 0);
+        ga_jw_obj_end(&j);
+    }
+    if (nfail)
+        ga_cli_err(err, "gaussaudit delta: %d profile points could not be computed\n", nfail);
+    rc = ferror(out) ? EX_IOERR : nfail ? EX_DATAERR : EX_OK;
+    goto cleanup;
 cleanup:
     free(eps);
     ga_gchisq_work_free(w);
@@ -314,83 +327,79 @@ int ga_cmd_delta(int argc, char **argv, FILE *out, FILE *err)
         rc = EX_SOFTWARE;
     if (rc)
         goto cleanup;
+    /* a pair that fails is a row with a status (no number) in a complete document, and the
+     * exit status says so */
+    ga_jw jw;
+    ga_jw_init(&jw, out);
     if (json) {
-        fprintf(out, "{\"spec\": ");
-        ga_json_str(out, l.spec.name);
-        print_verified(out, &l.spec, 1);
-        fprintf(out, ", \"pairs\": [");
+        json_head(&jw, &l.spec);
+        ga_jw_arr(&jw, "pairs");
     } else {
         fprintf(out, "spec: %s\n", l.spec.name);
-        print_verified(out, &l.spec, 0);
+        print_verified(out, &l.spec);
         fprintf(out, "%-28s %-10s %-32s %-32s\n", "pair", "epsilon", "delta_XY", "delta_YX");
     }
-    int first = 1, warned = 0;
+    int warned = 0, nfail = 0;
     for (size_t i = 0; i < l.n; i++) {
+        int sup = ga_pair_support(l.pairs[i]);
         for (long k = 0; k < ne; k++) {
+            ga_delta_cert C;
+            ga_delta D;
+            int st, ok;
             if (certified) {
-                ga_delta_cert C;
                 ga_pair_input in;
                 char labels[4][200];
                 ga_spec_pair_input(&in, &l.spec.pairs[i], labels);
                 ga_pair_text txt = pair_text(&l.spec.pairs[i]);
-                int st = ga_pair_delta_cert(&C, l.pairs[i], &in, &txt, etxt[k], &co);
-                if (st != GA_OK && st != GA_EPREC) {
-                    ga_cli_err(err, "gaussaudit delta: %s at eps = %s: certified mode: %s\n",
-                            l.spec.pairs[i].name, etxt[k],
-                            st == GA_EDOM ? "not available for singular covariances with a "
-                                            "common support"
-                                          : ga_strerror(st));
-                    rc = st == GA_EDOM ? EX_DATAERR : EX_SOFTWARE;
-                    goto cleanup;
-                }
-                if (st == GA_EPREC && !warned++)
-                    ga_cli_err(err, "gaussaudit delta: warning: %s\n", ga_strerror(st));
-                if (json) {
-                    fprintf(out, "%s{\"name\": ", first ? "" : ", ");
-                    ga_json_str(out, l.spec.pairs[i].name);
-                    fprintf(out, ", \"epsilon\": %.17g, \"epsilon_decimal\": ", eps[k]);
-                    ga_json_str(out, etxt[k]);
-                    fprintf(out, ", \"xy\": ");
-                    json_interval(out, &C.xy, C.xy_lo, C.xy_hi);
-                    fprintf(out, ", \"yx\": ");
-                    json_interval(out, &C.yx, C.yx_lo, C.yx_hi);
-                    fprintf(out, ", \"method\": \"arb\", \"certified\": true, "
-                            "\"precision_bits\": %ld, \"la_bound\": %.17g, \"support\": \"%s\"}",
-                            C.precision_bits, fmax(C.la_bound_xy, C.la_bound_yx),
-                            support_name(ga_pair_support(l.pairs[i])));
-                } else {
-                    fprintf(out, "%-28.28s %-10s [%s, %s]   [%s, %s]\n", l.spec.pairs[i].name,
-                            etxt[k], C.xy_lo, C.xy_hi, C.yx_lo, C.yx_hi);
-                }
-                first = 0;
-                continue;
+                st = ga_pair_delta_cert(&C, l.pairs[i], &in, &txt, etxt[k], &co);
+                ok = st == GA_OK || st == GA_EPREC; /* EPREC: valid, wider than asked */
+            } else {
+                st = ga_pair_delta(&D, l.pairs[i], eps[k], method, NULL, w);
+                ok = st == GA_OK || st == GA_ETOL; /* ETOL: valid, larger error estimate */
             }
-            ga_delta D;
-            int st = ga_pair_delta(&D, l.pairs[i], eps[k], method, NULL, w);
-            if (st && st != GA_ETOL) {
-                ga_cli_err(err, "gaussaudit delta: %s at eps = %g: %s\n", l.spec.pairs[i].name,
-                        eps[k], ga_strerror(st));
-                rc = EX_SOFTWARE;
-                goto cleanup;
+            if (!ok) {
+                nfail++;
+                ga_cli_err(err, "gaussaudit delta: %s at eps = %s: %s%s\n", l.spec.pairs[i].name,
+                           etxt[k], certified ? "certified mode: " : "",
+                           certified && st == GA_EDOM ? "not available for singular covariances "
+                                                        "with a common support"
+                                                      : ga_strerror(st));
+            } else if (st != GA_OK && !warned++) {
+                ga_cli_err(err, "gaussaudit delta: warning: %s\n", ga_strerror(st));
             }
-            if (st == GA_ETOL && !warned++)
-                ga_cli_err(err, "gaussaudit delta: warning: %s (see the error estimates)\n",
-                        ga_strerror(st));
-            int sup = ga_pair_support(l.pairs[i]);
             if (json) {
-                fprintf(out, "%s{\"name\": ", first ? "" : ", ");
-                ga_json_str(out, l.spec.pairs[i].name);
-                fprintf(out, ", \"epsilon\": %.17g, \"xy\": ", eps[k]);
-                json_result(out, &D.xy);
-                fprintf(out, ", \"yx\": ");
-                json_result(out, &D.yx);
-                fprintf(out, ", \"method\": \"%s\", \"certified\": false, \"support\": \"%s\"",
-                        D.method == GA_DELTA_TAILS ? "tails" : "direct", support_name(sup));
-                if (sup != GA_SUPPORT_FULL) {
-                    fprintf(out, ", \"note\": ");
-                    ga_json_str(out, ga_pair_support_reason(l.pairs[i]));
+                ga_jw_obj(&jw, NULL);
+                ga_jw_str(&jw, "name", l.spec.pairs[i].name);
+                ga_jw_num(&jw, "epsilon", eps[k]);
+                if (certified)
+                    ga_jw_str(&jw, "epsilon_decimal", etxt[k]);
+                if (!ok) {
+                    ga_jw_null(&jw, "xy");
+                    ga_jw_null(&jw, "yx");
+                } else if (certified) {
+                    ga_jw_interval(&jw, "xy", &C.xy, C.xy_lo, C.xy_hi);
+                    ga_jw_interval(&jw, "yx", &C.yx, C.yx_lo, C.yx_hi);
+                } else {
+                    ga_jw_result(&jw, "xy", &D.xy);
+                    ga_jw_result(&jw, "yx", &D.yx);
                 }
-                fprintf(out, "}");
+                ga_jw_str(&jw, "method", certified ? "arb" : D.method == GA_DELTA_TAILS ? "tails" : "direct");
+                ga_jw_bool(&jw, "certified", certified);
+                if (certified && ok) {
+                    ga_jw_int(&jw, "precision_bits", C.precision_bits);
+                    ga_jw_num(&jw, "la_bound", fmax(C.la_bound_xy, C.la_bound_yx));
+                }
+                ga_jw_str(&jw, "support", support_name(sup));
+                if (sup != GA_SUPPORT_FULL)
+                    ga_jw_str(&jw, "note", ga_pair_support_reason(l.pairs[i]));
+                json_status(&jw, st);
+                ga_jw_obj_end(&jw);
+            } else if (!ok) {
+                fprintf(out, "%-28.28s %-10s not computed: %s\n", l.spec.pairs[i].name, etxt[k],
+                        ga_strerror(st));
+            } else if (certified) {
+                fprintf(out, "%-28.28s %-10s [%s, %s]   [%s, %s]\n", l.spec.pairs[i].name,
+                        etxt[k], C.xy_lo, C.xy_hi, C.yx_lo, C.yx_hi);
             } else {
                 fprintf(out, "%-28.28s %-10g ", l.spec.pairs[i].name, eps[k]);
                 print_text_value(out, &D.xy);
@@ -400,17 +409,19 @@ int ga_cmd_delta(int argc, char **argv, FILE *out, FILE *err)
                 if (sup != GA_SUPPORT_FULL && k == 0)
                     fprintf(out, "  note: %s\n", ga_pair_support_reason(l.pairs[i]));
             }
-            first = 0;
         }
     }
-    if (json)
-        fprintf(out, "]}\n");
-    else if (certified)
+    if (json) {
+        ga_jw_arr_end(&jw);
+        ga_jw_obj_end(&jw);
+    } else if (certified) {
         fprintf(out, "certified intervals (Arb; exact decimal inputs)\n");
-    else
+    } else {
         fprintf(out, "estimates (not certified); method: %s\n",
                 method == GA_DELTA_TAILS ? "two tails" : "direct integral");
-    rc = ferror(out) ? EX_IOERR : EX_OK;
+    }
+    rc = ferror(out) ? EX_IOERR : nfail ? EX_DATAERR : EX_OK;
+    goto cleanup;
 cleanup:
     free(eps);
     ga_cli_free_list(etxt);
@@ -461,65 +472,54 @@ static int eps_ok(const eps_row *row, int certified)
     return row->status == GA_OK || row->status == GA_EDOM || (!certified && row->status == GA_ETOL);
 }
 
-/* a certified eps bracket; an infinite one (supports differ) as nulls with "infinite" */
-static void eps_interval_json(FILE *out, const ga_interval *iv)
-{
-    if (isinf(iv->hi))
-        fprintf(out, "{\"lo\": null, \"hi\": null, \"infinite\": true}");
-    else
-        fprintf(out, "{\"lo\": %.17g, \"hi\": %.17g}", iv->lo, iv->hi);
-}
-
 static void eps_print_json(FILE *out, const loaded_t *l, const eps_row *rows, double delta,
                            int certified, size_t wi, int all_ok)
 {
-    fprintf(out, "{\"spec\": ");
-    ga_json_str(out, l->spec.name);
-    print_verified(out, &l->spec, 1);
-    fprintf(out, ", \"delta\": %.17g, \"pairs\": [", delta);
+    ga_jw j;
+    ga_jw_init(&j, out);
+    json_head(&j, &l->spec);
+    ga_jw_num(&j, "delta", delta);
+    ga_jw_arr(&j, "pairs");
     for (size_t i = 0; i < l->n; i++) {
         const eps_row *r = &rows[i];
-        fprintf(out, "%s{\"name\": ", i ? ", " : "");
-        ga_json_str(out, l->spec.pairs[i].name);
-        fprintf(out, ", \"epsilon\": ");
+        ga_jw_obj(&j, NULL);
+        ga_jw_str(&j, "name", l->spec.pairs[i].name);
         if (!eps_ok(r, certified))
-            fprintf(out, "null");
-        else if (certified)
-            eps_interval_json(out, &r->iv);
+            ga_jw_null(&j, "epsilon");
+        else if (certified) /* an infinite bracket (supports differ): nulls with "infinite" */
+            ga_jw_interval(&j, "epsilon", &r->iv, NULL, NULL);
         else
-            json_result(out, &r->e);
-        fprintf(out, ", \"binding\": \"%s\", \"status\": ",
-                r->status == GA_EDOM ? "both" : r->dir == 1 ? "xy" : r->dir == 2 ? "yx" : "none");
-        ga_json_str(out, r->status == GA_OK ? "success"
-                         : r->status == GA_EDOM ? "infinite: the supports differ"
-                                                : ga_strerror(r->status));
-        if (r->status == GA_EDOM) {
-            fprintf(out, ", \"note\": ");
-            ga_json_str(out, ga_pair_support_reason(l->pairs[i]));
-        }
-        fprintf(out, "}");
+            ga_jw_result(&j, "epsilon", &r->e);
+        ga_jw_str(&j, "binding", r->status == GA_EDOM ? "both" : r->dir == 1 ? "xy"
+                                 : r->dir == 2 ? "yx" : "none");
+        ga_jw_str(&j, "status", r->status == GA_OK ? "success"
+                                : r->status == GA_EDOM ? "infinite: the supports differ"
+                                                       : ga_strerror(r->status));
+        if (r->status == GA_EDOM)
+            ga_jw_str(&j, "note", ga_pair_support_reason(l->pairs[i]));
+        ga_jw_obj_end(&j);
     }
-    fprintf(out, "], \"overall\": ");
+    ga_jw_arr_end(&j);
     if (!all_ok) {
-        fprintf(out, "null");
+        ga_jw_null(&j, "overall");
     } else {
-        fprintf(out, "{\"epsilon\": ");
+        ga_jw_obj(&j, "overall");
         if (certified)
-            eps_interval_json(out, &rows[wi].iv);
+            ga_jw_interval(&j, "epsilon", &rows[wi].iv, NULL, NULL);
         else
-            json_result(out, &rows[wi].e);
-        fprintf(out, ", \"pair\": ");
-        ga_json_str(out, l->spec.pairs[wi].name);
-        fprintf(out, "}");
+            ga_jw_result(&j, "epsilon", &rows[wi].e);
+        ga_jw_str(&j, "pair", l->spec.pairs[wi].name);
+        ga_jw_obj_end(&j);
     }
-    fprintf(out, ", \"certified\": %s}\n", certified ? "true" : "false");
+    ga_jw_bool(&j, "certified", certified);
+    ga_jw_obj_end(&j);
 }
 
 static void eps_print_text(FILE *out, const loaded_t *l, const eps_row *rows, double delta,
                            int certified, size_t wi, int all_ok)
 {
     fprintf(out, "spec: %s\n", l->spec.name);
-    print_verified(out, &l->spec, 0);
+    print_verified(out, &l->spec);
     fprintf(out, "delta = %g\n%-28s %-32s %s\n", delta, "pair", "epsilon", "binding direction");
     for (size_t i = 0; i < l->n; i++) {
         const eps_row *r = &rows[i];
@@ -660,28 +660,39 @@ int ga_cmd_rdp(int argc, char **argv, FILE *out, FILE *err)
     int rc = load_spec(&l, spec, "rdp", &so, err);
     if (rc)
         goto cleanup;
+    ga_jw j;
+    ga_jw_init(&j, out);
+    int nfail = 0;
     if (json) {
-        fprintf(out, "{\"spec\": ");
-        ga_json_str(out, l.spec.name);
-        fprintf(out, ", \"pairs\": [");
+        json_head(&j, &l.spec);
+        ga_jw_arr(&j, "pairs");
     } else {
         fprintf(out, "spec: %s\n%-28s %-8s %-28s %-28s %s\n", l.spec.name, "pair", "alpha",
                 "D_alpha(X||Y)", "D_alpha(Y||X)", "eps at delta=1e-5 (Mironov / improved)");
     }
-    int first = 1;
     for (size_t i = 0; i < l.n; i++)
         for (long k = 0; k < na; k++) {
             ga_result xy, yx;
-            ga_pair_renyi(&xy, &yx, l.pairs[i], al[k]);
+            int st = ga_pair_renyi(&xy, &yx, l.pairs[i], al[k]);
+            int ok = st == GA_OK || st == GA_ETOL; /* a failure has no number */
+            nfail += !ok;
             double worst = fmax(xy.val, yx.val);
             if (json) {
-                fprintf(out, "%s{\"name\": ", first ? "" : ", ");
-                ga_json_str(out, l.spec.pairs[i].name);
-                fprintf(out, ", \"alpha\": %.17g, \"xy\": ", al[k]);
-                json_result(out, &xy);
-                fprintf(out, ", \"yx\": ");
-                json_result(out, &yx);
-                fprintf(out, "}");
+                ga_jw_obj(&j, NULL);
+                ga_jw_str(&j, "name", l.spec.pairs[i].name);
+                ga_jw_num(&j, "alpha", al[k]);
+                if (ok) {
+                    ga_jw_result(&j, "xy", &xy);
+                    ga_jw_result(&j, "yx", &yx);
+                } else {
+                    ga_jw_null(&j, "xy");
+                    ga_jw_null(&j, "yx");
+                }
+                json_status(&j, st);
+                ga_jw_obj_end(&j);
+            } else if (!ok) {
+                fprintf(out, "%-28.28s %-8g not computed: %s\n", l.spec.pairs[i].name, al[k],
+                        ga_strerror(st));
             } else {
                 fprintf(out, "%-28.28s %-8g ", l.spec.pairs[i].name, al[k]);
                 print_text_value(out, &xy);
@@ -692,11 +703,16 @@ int ga_cmd_rdp(int argc, char **argv, FILE *out, FILE *err)
                             ga_rdp_to_dp_improved(al[k], worst, 1e-5));
                 fprintf(out, "\n");
             }
-            first = 0;
         }
-    if (json)
-        fprintf(out, "], \"certified\": false}\n");
-    rc = ferror(out) ? EX_IOERR : EX_OK;
+    if (json) {
+        ga_jw_arr_end(&j);
+        ga_jw_bool(&j, "certified", 0);
+        ga_jw_obj_end(&j);
+    }
+    if (nfail)
+        ga_cli_err(err, "gaussaudit rdp: %d values could not be computed\n", nfail);
+    rc = ferror(out) ? EX_IOERR : nfail ? EX_DATAERR : EX_OK;
+    goto cleanup;
 cleanup:
     free(al);
     loaded_clear(&l);

@@ -117,28 +117,7 @@ static void html_escape(FILE *out, const char *s)
     }
 }
 
-void ga_json_str(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            fprintf(out, "\\%c", ch);
-        else if (ch < 0x20)
-            fprintf(out, "\\u%04x", ch);
-        else
-            fputc(ch, out);
-    }
-    fputc('"', out);
-}
 
-void ga_json_num(FILE *out, double v)
-{
-    if (isfinite(v))
-        fprintf(out, "%.17g", v);
-    else
-        fputs("null", out);
-}
 
 /* a claim's certified interval, rounded outward at 10 significant digits */
 static void cert_text(char *iv, size_t n, const ga_claim_result *r)

@@ -21,4 +21,30 @@ void ga_json_str(FILE *out, const char *s);
  * of non-finite numbers; an infinite result also says "infinite": true beside it) */
 void ga_json_num(FILE *out, double v);
 
+/* The JSON writer: open and close objects and arrays, write keyed (key != NULL, inside an
+ * object) or bare (key == NULL, inside an array or at the top) values; commas, escapes and
+ * the null encoding of non-finite numbers are the writer's. A top-level value ends the line. */
+#define GA_JW_MAX_DEPTH 32
+typedef struct {
+    FILE *out;
+    int depth;
+    int count[GA_JW_MAX_DEPTH];
+} ga_jw;
+
+void ga_jw_init(ga_jw *j, FILE *out);
+void ga_jw_obj(ga_jw *j, const char *key);
+void ga_jw_obj_end(ga_jw *j);
+void ga_jw_arr(ga_jw *j, const char *key);
+void ga_jw_arr_end(ga_jw *j);
+void ga_jw_str(ga_jw *j, const char *key, const char *v); /* NULL: null */
+void ga_jw_num(ga_jw *j, const char *key, double v);
+void ga_jw_int(ga_jw *j, const char *key, long v);
+void ga_jw_bool(ga_jw *j, const char *key, int v);
+void ga_jw_null(ga_jw *j, const char *key);
+/* {"value", ["infinite": true,] "err"} */
+void ga_jw_result(ga_jw *j, const char *key, const ga_result *r);
+/* {"lo", "hi" (outward doubles), ["infinite": true,] "lo_decimal", "hi_decimal" (if given)} */
+void ga_jw_interval(ga_jw *j, const char *key, const ga_interval *iv, const char *lo_decimal,
+                    const char *hi_decimal);
+
 #endif
