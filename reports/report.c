@@ -487,100 +487,84 @@ int ga_report_html(FILE *out, const ga_audit *a)
 
 int ga_report_json(FILE *out, const ga_audit *a)
 {
-    fprintf(out, "{\"tool\": \"gaussaudit %s\", \"spec\": ", GA_VERSION_STRING);
-    ga_json_str(out, a->spec.name);
-    fprintf(out, ", \"spec_path\": ");
-    ga_json_str(out, a->spec.path);
-    fprintf(out, ", \"spec_sha256\": \"%s\", \"verdict\": \"%s\", \"exit_status\": %d, "
-                 "\"verification\": %s, ", a->digest, ga_verdict_name(a->overall),
-            a->overall == GA_VERDICT_VIOLATION ? 1 : a->overall == GA_VERDICT_INCONCLUSIVE ? 2 : 0,
-            a->spec.verified ? "true" : "false");
-    if (a->spec.verified) {
-        fprintf(out, "\"verification_note\": ");
-        ga_json_str(out, a->spec.verified_note);
-        fprintf(out, ", ");
-    }
-    fprintf(out, "\"timed_out\": %s, ", a->incomplete ? "true" : "false");
-    if (a->incomplete) {
-        fprintf(out, "\"timeout_note\": ");
-        ga_json_str(out, a->timeout_note);
-        fprintf(out, ", ");
-    }
-    fprintf(out, "\"claims\": [");
+    char tool[64];
+    snprintf(tool, sizeof tool, "gaussaudit %s", GA_VERSION_STRING);
+    ga_jw j;
+    ga_jw_init(&j, out);
+    ga_jw_obj(&j, NULL);
+    ga_jw_str(&j, "tool", tool);
+    ga_jw_str(&j, "spec", a->spec.name);
+    ga_jw_str(&j, "spec_path", a->spec.path);
+    ga_jw_str(&j, "spec_sha256", a->digest);
+    ga_jw_str(&j, "verdict", ga_verdict_name(a->overall));
+    ga_jw_int(&j, "exit_status",
+              a->overall == GA_VERDICT_VIOLATION ? 1 : a->overall == GA_VERDICT_INCONCLUSIVE ? 2 : 0);
+    ga_jw_bool(&j, "verification", a->spec.verified);
+    if (a->spec.verified)
+        ga_jw_str(&j, "verification_note", a->spec.verified_note);
+    ga_jw_bool(&j, "timed_out", a->incomplete);
+    if (a->incomplete)
+        ga_jw_str(&j, "timeout_note", a->timeout_note);
+    ga_jw_arr(&j, "claims");
     for (size_t i = 0; i < a->nclaims; i++) {
         const ga_claim_result *r = &a->claims[i];
         const char *tn = ga_claim_type_name(r->type);
-        fprintf(out, "%s{\"type\": \"%s\", ", i ? ", " : "", tn ? tn : "unknown");
+        ga_jw_obj(&j, NULL);
+        ga_jw_str(&j, "type", tn ? tn : "unknown");
         if (r->type == GA_CLAIM_DP) {
-            fprintf(out, "\"epsilon\": ");
-            ga_json_num(out, r->eps);
-            fprintf(out, ", \"delta\": ");
-            ga_json_num(out, r->delta);
+            ga_jw_num(&j, "epsilon", r->eps);
+            ga_jw_num(&j, "delta", r->delta);
         } else if (r->type == GA_CLAIM_RDP) {
-            fprintf(out, "\"alpha\": ");
-            ga_json_num(out, r->alpha);
-            fprintf(out, ", \"eps_alpha\": ");
-            ga_json_num(out, r->eps_a);
+            ga_jw_num(&j, "alpha", r->alpha);
+            ga_jw_num(&j, "eps_alpha", r->eps_a);
         } else {
-            fprintf(out, "\"%s\": ", r->type == GA_CLAIM_ZCDP ? "rho" : "mu");
-            ga_json_num(out, r->eps_a);
+            ga_jw_num(&j, r->type == GA_CLAIM_ZCDP ? "rho" : "mu", r->eps_a);
         }
-        fprintf(out, ", \"verdict\": \"%s\", \"reason\": ", ga_verdict_name(r->verdict));
-        ga_json_str(out, r->reason);
-        fprintf(out, ", \"exact\": {\"value\": ");
-        ga_json_num(out, r->exact.val);
-        fprintf(out, ", \"err\": ");
-        ga_json_num(out, r->exact.err);
-        fprintf(out, "}, \"certified\": %s", r->certified ? "true" : "false");
+        ga_jw_str(&j, "verdict", ga_verdict_name(r->verdict));
+        ga_jw_str(&j, "reason", r->reason);
+        ga_jw_obj(&j, "exact");
+        ga_jw_num(&j, "value", r->exact.val);
+        ga_jw_num(&j, "err", r->exact.err);
+        ga_jw_obj_end(&j);
+        ga_jw_bool(&j, "certified", r->certified);
         if (r->certified) {
-            fprintf(out, ", \"interval\": {\"lo\": ");
-            ga_json_num(out, r->cert_lo);
-            fprintf(out, ", \"hi\": ");
-            ga_json_num(out, r->cert_hi);
-            fprintf(out, "}");
+            ga_interval iv = {r->cert_lo, r->cert_hi};
+            ga_jw_interval(&j, "interval", &iv, NULL, NULL);
         }
-        fprintf(out, ", \"worst_pair\": ");
-        ga_json_str(out, pname(a, r->worst_pair));
-        fprintf(out, ", \"direction\": \"%s\", \"slack\": ", r->worst_dir == 1 ? "xy" : "yx");
-        ga_json_num(out, r->slack);
+        ga_jw_str(&j, "worst_pair", pname(a, r->worst_pair));
+        ga_jw_str(&j, "direction", r->worst_dir == 1 ? "xy" : "yx");
+        ga_jw_num(&j, "slack", r->slack);
         if (r->type == GA_CLAIM_DP) {
-            fprintf(out, ", \"epsilon_at_delta\": ");
-            ga_json_num(out, r->eps_at_delta.val);
-            fprintf(out, ", \"witness\": {\"event\": ");
-            ga_json_str(out, r->witness);
-            fprintf(out, ", \"p_x\": ");
-            ga_json_num(out, r->witness_px);
-            fprintf(out, ", \"p_y\": ");
-            ga_json_num(out, r->witness_py);
-            fprintf(out, "}");
+            ga_jw_num(&j, "epsilon_at_delta", r->eps_at_delta.val);
+            ga_jw_obj(&j, "witness");
+            ga_jw_str(&j, "event", r->witness);
+            ga_jw_num(&j, "p_x", r->witness_px);
+            ga_jw_num(&j, "p_y", r->witness_py);
+            ga_jw_obj_end(&j);
         }
-        if (r->type == GA_CLAIM_ZCDP || r->type == GA_CLAIM_GDP) {
-            fprintf(out, ", \"at\": ");
-            ga_json_num(out, r->at);
-        }
-        fprintf(out, "}");
+        if (r->type == GA_CLAIM_ZCDP || r->type == GA_CLAIM_GDP)
+            ga_jw_num(&j, "at", r->at);
+        ga_jw_obj_end(&j);
     }
-    fprintf(out, "], \"table_epsilon\": ");
-    ga_json_num(out, a->table_eps);
-    fprintf(out, ", \"pairs\": [");
+    ga_jw_arr_end(&j);
+    ga_jw_num(&j, "table_epsilon", a->table_eps);
+    ga_jw_arr(&j, "pairs");
     for (size_t i = 0; i < a->npairs; i++) {
-        fprintf(out, "%s{\"name\": ", i ? ", " : "");
-        ga_json_str(out, pname(a, i));
-        fprintf(out, ", \"xy\": {\"value\": ");
-        ga_json_num(out, a->pair_xy[i]);
-        fprintf(out, ", \"err\": ");
-        ga_json_num(out, a->pair_xy_err[i]);
-        fprintf(out, "}, \"yx\": {\"value\": ");
-        ga_json_num(out, a->pair_yx[i]);
-        fprintf(out, ", \"err\": ");
-        ga_json_num(out, a->pair_yx_err[i]);
-        fprintf(out, "}}");
+        ga_result xy = {a->pair_xy[i], a->pair_xy_err[i]}, yx = {a->pair_yx[i], a->pair_yx_err[i]};
+        ga_jw_obj(&j, NULL);
+        ga_jw_str(&j, "name", pname(a, i));
+        ga_jw_result(&j, "xy", &xy);
+        ga_jw_result(&j, "yx", &yx);
+        ga_jw_obj_end(&j);
     }
-    fprintf(out, "], \"reproducibility\": {\"certified_mode\": %s, \"certified_evaluations\": %zu, "
-                 "\"precision_bits\": %ld, \"methods\": ", a->certified_mode ? "true" : "false",
-            a->ncertified, a->max_bits);
-    ga_json_str(out, methods_text);
-    fprintf(out, "}}\n");
+    ga_jw_arr_end(&j);
+    ga_jw_obj(&j, "reproducibility");
+    ga_jw_bool(&j, "certified_mode", a->certified_mode);
+    ga_jw_int(&j, "certified_evaluations", (long)a->ncertified);
+    ga_jw_int(&j, "precision_bits", a->max_bits);
+    ga_jw_str(&j, "methods", methods_text);
+    ga_jw_obj_end(&j);
+    ga_jw_obj_end(&j);
     return ferror(out) ? GA_EIO : GA_OK;
 }
 
