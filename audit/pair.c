@@ -696,11 +696,7 @@ static int delta_tails(ga_result *res, const ga_gchisq *qa, const ga_gchisq *qb,
 int ga_pair_delta(ga_delta *out, const ga_pair *p, double eps, int method,
                   const ga_gchisq_opts *opts, ga_gchisq_work *w)
 {
-    ga_gchisq_opts o;
-    if (opts)
-        o = *opts;
-    else
-        ga_gchisq_opts_init(&o);
+    ga_gchisq_opts o = ga_gchisq_opts_or_default(opts);
     memset(out, 0, sizeof *out);
     if (!isfinite(eps) || method < 0 || method > GA_DELTA_TAILS)
         return GA_EINVAL;
@@ -749,11 +745,7 @@ static double eps_fn(double eps, void *param)
 int ga_pair_epsilon(ga_result *eps, int *direction, const ga_pair *p, double delta,
                     const ga_gchisq_opts *opts, ga_gchisq_work *w)
 {
-    ga_gchisq_opts o;
-    if (opts)
-        o = *opts;
-    else
-        ga_gchisq_opts_init(&o);
+    ga_gchisq_opts o = ga_gchisq_opts_or_default(opts);
     eps->val = eps->err = 0;
     *direction = 0;
     if (!(delta > 0 && delta < 1))

@@ -717,11 +717,7 @@ int ga_pair_delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_input
 static int delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_input *in,
                       const ga_pair_text *txt, const char *eps, const ga_cert_opts *opts)
 {
-    ga_cert_opts o;
-    if (opts)
-        o = *opts;
-    else
-        ga_cert_opts_init(&o);
+    ga_cert_opts o = ga_cert_opts_or_default(opts);
     memset(out, 0, sizeof *out);
     /* whatever the status, the intervals are enclosures: [0, 1] until something is known */
     out->xy.hi = out->yx.hi = 1;
@@ -923,11 +919,7 @@ int ga_pair_epsilon_cert(ga_interval *eps, int *direction, const ga_pair *p,
                          const ga_pair_input *in, const ga_pair_text *txt, const char *delta,
                          const ga_cert_opts *opts)
 {
-    ga_cert_opts o;
-    if (opts)
-        o = *opts;
-    else
-        ga_cert_opts_init(&o);
+    ga_cert_opts o = ga_cert_opts_or_default(opts);
     eps->lo = 0;
     eps->hi = INFINITY;
     *direction = 0;
@@ -1075,11 +1067,7 @@ int ga_pair_renyi_cert(ga_interval *xy, ga_interval *yx, const ga_pair *p,
                        const ga_pair_input *in, const ga_pair_text *txt, const char *alpha_txt,
                        const ga_cert_opts *opts)
 {
-    ga_cert_opts o;
-    if (opts)
-        o = *opts;
-    else
-        ga_cert_opts_init(&o);
+    ga_cert_opts o = ga_cert_opts_or_default(opts);
     xy->lo = yx->lo = 0;
     xy->hi = yx->hi = INFINITY;
     double alpha;

@@ -875,6 +875,16 @@ void ga_arb_prob_out(ga_interval *iv, char *lo, char *hi, size_t len, const arb_
     ga_arb_prob_str(hi, len, v, 1, digits);
 }
 
+ga_cert_opts ga_cert_opts_or_default(const ga_cert_opts *opts)
+{
+    ga_cert_opts o;
+    if (opts)
+        o = *opts;
+    else
+        ga_cert_opts_init(&o);
+    return o;
+}
+
 void ga_cert_opts_init(ga_cert_opts *o)
 {
     o->digits = 17;
@@ -1086,11 +1096,7 @@ int ga_gchisq_prob_cert(ga_gchisq_cert *out, const ga_gchisq_exact *q_in, const 
                         const ga_cert_opts *opts)
 {
     ga_gchisq_exact *q = ga_gchisq_exact_alloc();
-    ga_cert_opts o;
-    if (opts)
-        o = *opts;
-    else
-        ga_cert_opts_init(&o);
+    ga_cert_opts o = ga_cert_opts_or_default(opts);
     memset(out, 0, sizeof *out);
     out->cdf.hi = out->sf.hi = 1; /* enclosures whatever the status: [0, 1] until known */
     strcpy(out->cdf_lo, "0");

@@ -30,6 +30,10 @@ void ga_msg(char *msg, size_t msglen, const char *fmt, ...)
 int ga_decimal_syntax(const char *s);
 int ga_decimal_to_double(double *v, const char *s);
 
+/* The options a function was given, or the defaults for NULL (the one option prologue). */
+ga_cert_opts ga_cert_opts_or_default(const ga_cert_opts *opts);
+ga_gchisq_opts ga_gchisq_opts_or_default(const ga_gchisq_opts *opts);
+
 /* CLOCK_MONOTONIC seconds, and whether a deadline in those units (0: none) has passed */
 double ga_monotonic(void);
 int ga_expired(double deadline);

@@ -84,14 +84,20 @@ static void underflow_logs(ga_gchisq_prob *out, const ga_gchisq *q, double x,
     }
 }
 
-int ga_gchisq_prob_eval(ga_gchisq_prob *out, const ga_gchisq *q, double x,
-                        const ga_gchisq_opts *opts, ga_gchisq_work *w)
+ga_gchisq_opts ga_gchisq_opts_or_default(const ga_gchisq_opts *opts)
 {
     ga_gchisq_opts o;
     if (opts)
         o = *opts;
     else
         ga_gchisq_opts_init(&o);
+    return o;
+}
+
+int ga_gchisq_prob_eval(ga_gchisq_prob *out, const ga_gchisq *q, double x,
+                        const ga_gchisq_opts *opts, ga_gchisq_work *w)
+{
+    ga_gchisq_opts o = ga_gchisq_opts_or_default(opts);
     memset(out, 0, sizeof *out);
     if (!isfinite(x) || ga_gchisq_validate(q, NULL, 0) != GA_OK)
         return GA_EINVAL;
