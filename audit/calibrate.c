@@ -17,7 +17,6 @@
 #include "audit/mechanisms.h"
 
 #include <float.h>
-#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,37 +29,6 @@ typedef struct {
     ga_gchisq_work *w;
 } cal_t;
 
-/* delta_ALS^eps(q, p) of the NDIS paper (Definition 13): the delta of the Theorem 4 pair,
- * the larger of both directions plus its error estimate (-1 on error) */
-static double als_delta(double q, double p, double r, size_t d, double eps, ga_gchisq_work *w)
-{
-    ga_delta D;
-    int rc = ga_mech_als_delta(&D, q, p, r, d, eps, w);
-    return rc == GA_OK || rc == GA_ETOL ? fmax(D.xy.val + D.xy.err, D.yx.val + D.yx.err) : -1;
-}
-
-/* The NDIS paper's M_LS rule (Figure 4, step 1; Theorem 5): the sigma with
- * delta_ALS(2 l^2/sigma^2, l^2/sigma^2) = delta, by bisection in t = l^2/sigma^2 (the rule
- * assumes delta_ALS increasing, so delta_ALS(2t, t) is increasing in t). Returns 0 when no
- * t in (0, 1/2) meets the target. */
-static double mls_rule_sigma(double l, double r, size_t d, double eps, double delta, ga_gchisq_work *w)
-{
-    double lo = 1e-12, hi = 0.5 * (1 - 1e-12);
-    if (als_delta(2 * lo, lo, r, d, eps, w) > delta)
-        return 0;
-    if (als_delta(2 * hi, hi, r, d, eps, w) <= delta)
-        return l / sqrt(hi);
-    for (int k = 0; k < 200 && hi - lo > 1e-14 * hi; k++) {
-        double mid = sqrt(lo * hi);
-        if (!(mid > lo && mid < hi))
-            mid = 0.5 * (lo + hi);
-        if (als_delta(2 * mid, mid, r, d, eps, w) > delta)
-            hi = mid;
-        else
-            lo = mid;
-    }
-    return l / sqrt(lo);
-}
 
 /* worst delta over the relevant pairs at the knob value v (-1 on error) */
 static double worst_delta(cal_t *c, double v)
@@ -221,87 +189,22 @@ static void cal_certify(cal_t *c, double eps, double delta, double *value_io, do
     *cerr_out = cerr;
 }
 
-/* a published calibration for the JSON output (leverage fields only where given) */
-typedef struct {
-    const char *name;
-    double value, leverage, exact_leverage;
-} cal_pub;
-#define CAL_NPUB 8
-
-static void pub_add(cal_pub *pv, size_t *np, const char *name, double value, double lev,
-                    double exact_lev)
+/* the published calibrations of the spec's kind (the kind table's hook, audit/mechanisms.c):
+ * their text lines into pub */
+static size_t cal_published(ga_spec *sp, cal_t *c, double eps, double delta, double value,
+                            char *pub, size_t npub, ga_mech_published *pv, size_t max)
 {
-    if (*np < CAL_NPUB)
-        pv[(*np)++] = (cal_pub){name, value, lev, exact_lev};
-}
-
-/* the published calibrations of the spec's kind at (eps, delta), for comparison with value:
- * text lines into pub and the values into pv (np of them) */
-static void cal_published(ga_spec *sp, cal_t *c, double eps, double delta, double value,
-                          char *pub, size_t npub, cal_pub *pv, size_t *np)
-{
-    char msg[256];
+    size_t np = ga_mech_published_values(pv, max, sp, eps, delta, value, c->w), kp = 0;
     pub[0] = 0;
-    *np = 0;
-    size_t kp = 0;
-    double sens;
-    if (!strcmp(sp->kind, "gaussian_mechanism") &&
-        ga_spec_mech_number(sp, "sensitivity", &sens, 0, msg, sizeof msg) == GA_OK) {
-        double classic = sens * sqrt(2 * log(1.25 / delta)) / eps;
-        kp += (size_t)snprintf(pub + kp, npub - kp,
-                               "  classic Gaussian (Dwork & Roth 2014, Thm A.1; stated for eps < 1): "
-                               "%.10g (%.4gx the exact value)\n  analytic Gaussian (Balle & Wang 2018): "
-                               "the exact calibration of this mechanism, the value above\n",
-                               classic, classic / value);
-        pub_add(pv, np, "classic Gaussian", classic, NAN, NAN);
-        pub_add(pv, np, "analytic Gaussian (Balle & Wang 2018)", value, NAN, NAN);
-    }
-    if (!strcmp(sp->kind, "matrix_masking") || !strcmp(sp->kind, "gaussian_mechanism")) {
-        double g = gsl_cdf_ugaussian_Qinv(delta), scale = 1;
-        if (!strcmp(sp->kind, "gaussian_mechanism") &&
-            ga_spec_mech_number(sp, "sensitivity", &sens, 0, msg, sizeof msg) == GA_OK)
-            scale = sens;
-        else if (sp->verified && sp->npairs)
-            scale = sp->pairs[sp->verified_pair].mu_x[0];
-        double b12 = scale * g / eps * (1 + 1 / (2 * g * g)), b11 = scale * g / eps;
-        kp += (size_t)snprintf(pub + kp, npub - kp,
-                               "  Ding et al. (matrix masking, noise only): sufficient (12) %.6g, "
-                               "stated necessary (11) %.6g\n", b12, b11);
-        pub_add(pv, np, "Ding et al. (12) sufficient", b12, NAN, NAN);
-        pub_add(pv, np, "Ding et al. (11) necessary", b11, NAN, NAN);
-    }
-    if (!strcmp(sp->kind, "sketch") && sp->verified && sp->has_universe) {
-        double r;
-        ga_spec_mech_number(sp, "columns", &r, 1, msg, sizeof msg);
-        double L4 = log(4 / delta), plsv = eps / (4 * (sqrt(2 * r * L4) + L4));
-        /* leverage bound l^2/(lambda_min + sigma^2): recover lambda_min from the worst pair */
-        double l2 = sp->row_norm_bound * sp->row_norm_bound;
-        ga_mech_rebuild(sp, value, msg, sizeof msg);
-        double tau = sp->pairs[sp->verified_pair].s_x[0], pstar = 1 - 1 / tau;
-        double lmin = l2 / pstar - value * value, s2 = l2 / plsv - lmin;
-        kp += (size_t)snprintf(pub + kp, npub - kp,
-                               "  leverage threshold: exact %.6g; LSV-based (Sheffet 2019, Thm 2, as in the "
-                               "NDIS paper) %.6g, i.e. noise_sigma %.6g (%.3gx the exact leverage allowed)\n",
-                               pstar, plsv, s2 > 0 ? sqrt(s2) : 0.0, pstar / plsv);
-        pub_add(pv, np, "LSV-based", s2 > 0 ? sqrt(s2) : 0.0, plsv, pstar);
-    }
-    if (!strcmp(sp->kind, "linear_regression") && sp->has_universe) {
-        double r;
-        ga_spec_mech_number(sp, "columns", &r, 1, msg, sizeof msg);
-        double sr = mls_rule_sigma(sp->row_norm_bound, r, sp->data.d - 1, eps, delta, c->w);
-        if (sr > 0) {
-            kp += (size_t)snprintf(pub + kp, npub - kp,
-                                   "  NDIS paper, M_LS rule (Figure 4: delta_ALS(2 l^2/sigma^2, l^2/sigma^2) <= "
-                                   "delta, Theorem 5 assuming delta_ALS monotone): sigma %.10g (%.4gx the "
-                                   "exact value)\n", sr, sr / value);
-            pub_add(pv, np, "NDIS M_LS rule", sr, NAN, NAN);
-        }
-    }
+    for (size_t i = 0; i < np; i++)
+        if (pv[i].text[0])
+            kp += (size_t)snprintf(pub + kp, kp < npub ? npub - kp : 0, "  %s\n", pv[i].text);
+    return np;
 }
 
 static void cal_print(FILE *out, const ga_spec *sp, const char *knob, double eps, double delta,
                       double value, double ub, double lb, int certified, int cerr, int json,
-                      const char *pub, const cal_pub *pv, size_t np)
+                      const char *pub, const ga_mech_published *pv, size_t np)
 {
     int kp = pub[0] != 0;
     if (json) {
@@ -412,10 +315,9 @@ int ga_cmd_calibrate(int argc, char **argv, FILE *out, FILE *err)
     if (cal_search(&c, delta, v0, &value, spec, err))
         goto cleanup;
     cal_certify(&c, eps, delta, &value, &ub, &lb, &certified, &cerr);
-    char pub[1024];
-    cal_pub pv[CAL_NPUB];
-    size_t np;
-    cal_published(&s, &c, eps, delta, value, pub, sizeof pub, pv, &np);
+    char pub[2048];
+    ga_mech_published pv[8];
+    size_t np = cal_published(&s, &c, eps, delta, value, pub, sizeof pub, pv, 8);
     cal_print(out, &s, knob, eps, delta, value, ub, lb, certified, cerr, json, pub, pv, np);
     rc = ferror(out) ? EX_IOERR : EX_OK;
 cleanup:

@@ -16,6 +16,7 @@
 #include "numerics/internal.h"
 
 #include <cblas.h>
+#include <gsl/gsl_cdf.h>
 #include <float.h>
 #include <lapacke.h>
 #include <math.h>
@@ -1133,6 +1134,139 @@ static int build_regression_kind(ga_spec *s, char *msg, size_t msglen)
     return rc;
 }
 
+/* ------------------------------------------------------------ published calibrations */
+
+/* delta_ALS^eps(q, p) of the NDIS paper (Definition 13): the delta of the Theorem 4 pair,
+ * the larger of both directions plus its error estimate (-1 on error) */
+static double als_delta(double q, double p, double r, size_t d, double eps, ga_gchisq_work *w)
+{
+    ga_delta D;
+    int rc = ga_mech_als_delta(&D, q, p, r, d, eps, w);
+    return rc == GA_OK || rc == GA_ETOL ? fmax(D.xy.val + D.xy.err, D.yx.val + D.yx.err) : -1;
+}
+
+/* The NDIS paper's M_LS rule (Figure 4, step 1; Theorem 5): the sigma with
+ * delta_ALS(2 l^2/sigma^2, l^2/sigma^2) = delta, by bisection in t = l^2/sigma^2 (the rule
+ * assumes delta_ALS increasing, so delta_ALS(2t, t) is increasing in t). Returns 0 when no
+ * t in (0, 1/2) meets the target. */
+static double mls_rule_sigma(double l, double r, size_t d, double eps, double delta, ga_gchisq_work *w)
+{
+    double lo = 1e-12, hi = 0.5 * (1 - 1e-12);
+    if (als_delta(2 * lo, lo, r, d, eps, w) > delta)
+        return 0;
+    if (als_delta(2 * hi, hi, r, d, eps, w) <= delta)
+        return l / sqrt(hi);
+    for (int k = 0; k < 200 && hi - lo > 1e-14 * hi; k++) {
+        double mid = sqrt(lo * hi);
+        if (!(mid > lo && mid < hi))
+            mid = 0.5 * (lo + hi);
+        if (als_delta(2 * mid, mid, r, d, eps, w) > delta)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    return l / sqrt(lo);
+}
+
+static void pub_add(ga_mech_published *pv, size_t *np, size_t max, const char *name, double value,
+                    double lev, double exact_lev, const char *text)
+{
+    if (*np >= max)
+        return;
+    ga_mech_published *e = &pv[(*np)++];
+    e->name = name;
+    e->value = value;
+    e->leverage = lev;
+    e->exact_leverage = exact_lev;
+    snprintf(e->text, sizeof e->text, "%s", text ? text : "");
+}
+
+/* Ding et al. (matrix masking, noise only), their bounds (12) sufficient and (11) necessary
+ * for the distance scale of the worst pair */
+static void pub_ding(ga_mech_published *pv, size_t *np, size_t max, double scale, double eps,
+                     double delta)
+{
+    double g = gsl_cdf_ugaussian_Qinv(delta);
+    double b12 = scale * g / eps * (1 + 1 / (2 * g * g)), b11 = scale * g / eps;
+    char t[320];
+    snprintf(t, sizeof t, "Ding et al. (matrix masking, noise only): sufficient (12) %.6g, "
+             "stated necessary (11) %.6g", b12, b11);
+    pub_add(pv, np, max, "Ding et al. (12) sufficient", b12, NAN, NAN, t);
+    pub_add(pv, np, max, "Ding et al. (11) necessary", b11, NAN, NAN, NULL);
+}
+
+static size_t pub_gaussian_mechanism(ga_mech_published *pv, size_t max, ga_spec *s, double eps,
+                                     double delta, double value, ga_gchisq_work *w)
+{
+    (void)w;
+    char msg[256], t[320];
+    size_t np = 0;
+    double sens;
+    if (ga_spec_mech_number(s, "sensitivity", &sens, 0, msg, sizeof msg) != GA_OK)
+        return 0;
+    double classic = sens * sqrt(2 * log(1.25 / delta)) / eps;
+    snprintf(t, sizeof t, "classic Gaussian (Dwork & Roth 2014, Thm A.1; stated for eps < 1): "
+             "%.10g (%.4gx the exact value)", classic, classic / value);
+    pub_add(pv, &np, max, "classic Gaussian", classic, NAN, NAN, t);
+    pub_add(pv, &np, max, "analytic Gaussian (Balle & Wang 2018)", value, NAN, NAN,
+            "analytic Gaussian (Balle & Wang 2018): the exact calibration of this mechanism, the "
+            "value above");
+    pub_ding(pv, &np, max, sens, eps, delta);
+    return np;
+}
+
+static size_t pub_matrix_masking(ga_mech_published *pv, size_t max, ga_spec *s, double eps,
+                                 double delta, double value, ga_gchisq_work *w)
+{
+    (void)value, (void)w;
+    size_t np = 0;
+    double scale = s->verified && s->npairs ? s->pairs[s->verified_pair].mu_x[0] : 1;
+    pub_ding(pv, &np, max, scale, eps, delta);
+    return np;
+}
+
+static size_t pub_sketch(ga_mech_published *pv, size_t max, ga_spec *s, double eps,
+                         double delta, double value, ga_gchisq_work *w)
+{
+    (void)w;
+    if (!s->verified || !s->has_universe)
+        return 0;
+    char msg[256], t[320];
+    size_t np = 0;
+    double r;
+    ga_spec_mech_number(s, "columns", &r, 1, msg, sizeof msg);
+    double L4 = log(4 / delta), plsv = eps / (4 * (sqrt(2 * r * L4) + L4));
+    /* leverage bound l^2/(lambda_min + sigma^2): recover lambda_min from the worst pair */
+    double l2 = s->row_norm_bound * s->row_norm_bound;
+    ga_mech_rebuild(s, value, msg, sizeof msg);
+    double tau = s->pairs[s->verified_pair].s_x[0], pstar = 1 - 1 / tau;
+    double lmin = l2 / pstar - value * value, s2 = l2 / plsv - lmin;
+    snprintf(t, sizeof t, "leverage threshold: exact %.6g; LSV-based (Sheffet 2019, Thm 2, as in "
+             "the NDIS paper) %.6g, i.e. noise_sigma %.6g (%.3gx the exact leverage allowed)",
+             pstar, plsv, s2 > 0 ? sqrt(s2) : 0.0, pstar / plsv);
+    pub_add(pv, &np, max, "LSV-based", s2 > 0 ? sqrt(s2) : 0.0, plsv, pstar, t);
+    return np;
+}
+
+static size_t pub_linear_regression(ga_mech_published *pv, size_t max, ga_spec *s, double eps,
+                                    double delta, double value, ga_gchisq_work *w)
+{
+    if (!s->has_universe)
+        return 0;
+    char msg[256], t[320];
+    size_t np = 0;
+    double r;
+    ga_spec_mech_number(s, "columns", &r, 1, msg, sizeof msg);
+    double sr = mls_rule_sigma(s->row_norm_bound, r, s->data.d - 1, eps, delta, w);
+    if (sr > 0) {
+        snprintf(t, sizeof t, "NDIS paper, M_LS rule (Figure 4: delta_ALS(2 l^2/sigma^2, "
+                 "l^2/sigma^2) <= delta, Theorem 5 assuming delta_ALS monotone): sigma %.10g "
+                 "(%.4gx the exact value)", sr, sr / value);
+        pub_add(pv, &np, max, "NDIS M_LS rule", sr, NAN, NAN, t);
+    }
+    return np;
+}
+
 /* explicit pairs are parsed with the spec: nothing to build */
 static int build_explicit(ga_spec *s, char *msg, size_t msglen)
 {
@@ -1140,23 +1274,26 @@ static int build_explicit(ga_spec *s, char *msg, size_t msglen)
     return GA_OK;
 }
 
-/* The table of kinds, one row each: adding a kind is a row here and its builder (plus its
- * published calibrations in audit/calibrate.c, if any), and its documentation. */
+/* The table of kinds, one row each: adding a kind is a row here, its builder (and its
+ * published calibrations, if any) above, and its documentation. */
 static const struct {
     const char *name;
     const char *knob;      /* the noise parameter calibrate tunes (NULL: none) */
     int universe;          /* accepts universe: {row_norm_bound} (a proven worst case) */
     int (*build)(ga_spec *s, char *msg, size_t msglen);
+    /* published calibrations to compare with the exact one (NULL: none known) */
+    size_t (*published)(ga_mech_published *pv, size_t max, ga_spec *s, double eps,
+                        double delta, double value, ga_gchisq_work *w);
 } kinds[] = {
-    {"gaussian_pair", NULL, 0, build_explicit},
-    {"gaussian_mechanism", "sigma", 0, build_gaussian_mechanism},
-    {"sketch", "noise_sigma", 1, build_sketch},
-    {"linear_regression", "sigma", 1, build_regression_kind},
-    {"bayesian_logistic_regression", "sigma", 0, build_regression_kind},
-    {"gaussian_process_regression", "sigma", 0, build_regression_kind},
-    {"output_perturbation", "sigma", 0, build_regression_kind},
-    {"noisy_gradient_descent", "sigma", 0, build_regression_kind},
-    {"matrix_masking", "sigma", 1, build_matrix_masking},
+    {"gaussian_pair", NULL, 0, build_explicit, NULL},
+    {"gaussian_mechanism", "sigma", 0, build_gaussian_mechanism, pub_gaussian_mechanism},
+    {"sketch", "noise_sigma", 1, build_sketch, pub_sketch},
+    {"linear_regression", "sigma", 1, build_regression_kind, pub_linear_regression},
+    {"bayesian_logistic_regression", "sigma", 0, build_regression_kind, NULL},
+    {"gaussian_process_regression", "sigma", 0, build_regression_kind, NULL},
+    {"output_perturbation", "sigma", 0, build_regression_kind, NULL},
+    {"noisy_gradient_descent", "sigma", 0, build_regression_kind, NULL},
+    {"matrix_masking", "sigma", 1, build_matrix_masking, pub_matrix_masking},
 };
 #define NKINDS (sizeof kinds / sizeof *kinds)
 
@@ -1171,6 +1308,13 @@ static int kind_row(const char *name)
 const char *ga_mech_kind_at(size_t i)
 {
     return i < NKINDS ? kinds[i].name : NULL;
+}
+
+size_t ga_mech_published_values(ga_mech_published *pv, size_t max, ga_spec *s, double eps,
+                                double delta, double value, ga_gchisq_work *w)
+{
+    int k = kind_row(s->kind);
+    return k < 0 || !kinds[k].published ? 0 : kinds[k].published(pv, max, s, eps, delta, value, w);
 }
 
 const char *ga_mech_knob(const ga_spec *s)

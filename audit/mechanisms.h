@@ -9,6 +9,20 @@
 #include "gaussaudit.h"
 #include "specs/spec.h"
 
+/* A published calibration of a kind, for comparison with the exact value calibrate finds:
+ * its name and value (leverage fields NAN unless given) and a line of text (empty when the
+ * line of a previous entry covers it). */
+typedef struct {
+    const char *name;
+    double value, leverage, exact_leverage;
+    char text[320];
+} ga_mech_published;
+
+/* The published calibrations of the spec's kind (the kind table's hook) at (eps, delta) for
+ * the exact value; may rebuild the pairs at value. Returns how many were written (<= max). */
+size_t ga_mech_published_values(ga_mech_published *pv, size_t max, ga_spec *s, double eps,
+                                double delta, double value, ga_gchisq_work *w);
+
 /* The name of the i-th kind of the table, NULL past the end (for the spec parser's check). */
 const char *ga_mech_kind_at(size_t i);
 
