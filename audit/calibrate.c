@@ -13,8 +13,8 @@
  */
 #include "reports/report.h"
 #include "audit/cli.h"
-#include "audit/pair_internal.h"
 #include "audit/mechanisms.h"
+#include "numerics/internal.h"
 
 #include <float.h>
 #include <math.h>
