@@ -246,3 +246,17 @@ void ga_test_write(const char *dir, const char *name, const char *text)
     fputs(text, f);
     cr_assert(fclose(f) == 0, "cannot write %s", p);
 }
+
+void ga_test_write_many_pairs_spec(const char *dir, const char *name, int n)
+{
+    char p[512];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    FILE *f = fopen(p, "w");
+    cr_assert(f != NULL, "cannot write %s", p);
+    fputs("gaussaudit: 1\nname: op\nmechanism: {kind: output_perturbation, lambda: 1, sigma: 1}\n"
+          "dataset: {rows: [", f);
+    for (int i = 0; i < n; i++)
+        fprintf(f, "%s[%.4f, %.4f]", i ? ", " : "", (i % 101) / 101.0, (i % 17) / 17.0 - 0.5);
+    fputs("]}\nneighbours: remove_one\nclaim: {epsilon: 1, delta: 1.0e-5}\n", f);
+    cr_assert(fclose(f) == 0, "cannot write %s", p);
+}

@@ -32,6 +32,10 @@ int ga_test_run(const char *args, char **out, char **err);
 /* Write text to DIR/NAME (aborts the test on failure). */
 void ga_test_write(const char *dir, const char *name, const char *text);
 
+/* DIR/NAME: an output_perturbation spec over n rows, remove_one neighbours (many cheap pairs:
+ * the input the --timeout tests stop between pairs). */
+void ga_test_write_many_pairs_spec(const char *dir, const char *name, int n);
+
 /* Is s one valid JSON value (RFC 8259: objects, arrays, strings with escapes and no raw
  * control characters, numbers by the JSON grammar, true/false/null) followed only by
  * whitespace? 1 yes; 0 no, with the offset of the first error in *at. */

@@ -115,16 +115,7 @@ Test(json, many_pairs_and_calibrate, .init = setup, .fini = teardown)
  * pairs stops it, not the backstop; a longer budget under valgrind) */
 Test(json, timed_out_audit, .init = setup, .fini = teardown)
 {
-    char p[256];
-    snprintf(p, sizeof p, "%s/op.yaml", dir);
-    FILE *f = fopen(p, "w");
-    cr_assert(f);
-    fputs("gaussaudit: 1\nname: op\nmechanism: {kind: output_perturbation, lambda: 1, sigma: 1}\n"
-          "dataset: {rows: [", f);
-    for (int i = 0; i < 20000; i++)
-        fprintf(f, "%s[%.4f, %.4f]", i ? ", " : "", (i % 101) / 101.0, (i % 17) / 17.0 - 0.5);
-    fputs("]}\nneighbours: remove_one\nclaim: {epsilon: 1, delta: 1.0e-5}\n", f);
-    cr_assert(fclose(f) == 0);
+    ga_test_write_many_pairs_spec(dir, "op.yaml", 20000);
     check("audit", "op.yaml", getenv("GA_VALGRIND") ? "--format json --quiet --timeout 20"
                                                     : "--format json --quiet --timeout 0.5", 2);
 }

@@ -439,14 +439,7 @@ Test(trust, timeout_bounds_the_wall_time, .init = setup, .fini = teardown, .time
     fputs("]}\nclaim: {epsilon: 1, delta: 1e-5}\n", f);
     cr_assert(fclose(f) == 0);
     /* many cheap pairs: the deadline between pairs */
-    snprintf(p, sizeof p, "%s/op.yaml", dir);
-    cr_assert((f = fopen(p, "w")) != NULL);
-    fputs("gaussaudit: 1\nname: op\nmechanism: {kind: output_perturbation, lambda: 1, sigma: 1}\n"
-          "dataset: {rows: [", f);
-    for (int i = 0; i < 20000; i++)
-        fprintf(f, "%s[%.4f, %.4f]", i ? ", " : "", (i % 101) / 101.0, (i % 17) / 17.0 - 0.5);
-    fputs("]}\nneighbours: remove_one\nclaim: {epsilon: 1, delta: 1.0e-5}\n", f);
-    cr_assert(fclose(f) == 0);
+    ga_test_write_many_pairs_spec(dir, "op.yaml", 20000);
     /* under valgrind (make valgrind sets GA_VALGRIND) a single GP law or reduction outlasts
      * the budget, and the backstop's _exit leaves the heap to the kernel, which valgrind
      * reports: there only the input with cheap steps runs */
