@@ -213,17 +213,23 @@ static void witness(ga_audit *a, ga_claim_result *r, ga_gchisq_work *w)
         return;
     }
     ga_gchisq_prob px, py;
+    int sx, sy;
     if (r->worst_dir == 1) { /* S = {l > eps} */
-        ga_gchisq_prob_eval(&px, p->lx, r->eps, NULL, w);
-        ga_gchisq_prob_eval(&py, p->ly, -r->eps, NULL, w);
+        sx = ga_gchisq_prob_eval(&px, p->lx, r->eps, NULL, w);
+        sy = ga_gchisq_prob_eval(&py, p->ly, -r->eps, NULL, w);
         r->witness_px = px.sf.val;
         r->witness_py = py.cdf.val;
     } else { /* S = {l < -eps} */
-        ga_gchisq_prob_eval(&py, p->ly, r->eps, NULL, w);
-        ga_gchisq_prob_eval(&px, p->lx, -r->eps, NULL, w);
+        sy = ga_gchisq_prob_eval(&py, p->ly, r->eps, NULL, w);
+        sx = ga_gchisq_prob_eval(&px, p->lx, -r->eps, NULL, w);
         r->witness_px = px.cdf.val;
         r->witness_py = py.sf.val;
     }
+    /* a probability that could not be evaluated has no number (null in JSON, n/a in text) */
+    if (sx != GA_OK && sx != GA_ETOL && sx != GA_EUNDERFLOW)
+        r->witness_px = NAN;
+    if (sy != GA_OK && sy != GA_ETOL && sy != GA_EUNDERFLOW)
+        r->witness_py = NAN;
     size_t d = sp->d;
     const char *rel = r->worst_dir == 1 ? ">" : "<";
     double thr = r->worst_dir == 1 ? r->eps : -r->eps;

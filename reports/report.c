@@ -119,6 +119,15 @@ static void html_escape(FILE *out, const char *s)
 
 
 
+/* a witness probability: "n/a" where it could not be evaluated (NaN), never "nan" */
+static void fmt_prob(char *b, size_t n, double v)
+{
+    if (isnan(v))
+        snprintf(b, n, "n/a (not evaluated)");
+    else
+        snprintf(b, n, "%.6g", v);
+}
+
 /* a claim's certified interval, rounded outward at 10 significant digits */
 static void cert_text(char *iv, size_t n, const ga_claim_result *r)
 {
@@ -180,8 +189,11 @@ int ga_report_markdown(FILE *out, const ga_audit *a)
         md_text(out, pname(a, r->worst_pair));
         fprintf(out, "**, direction %s. Distinguishing event: ", r->worst_dir == 1 ? "X,Y" : "Y,X");
         md_text(out, r->witness);
-        fprintf(out, ". P_X[S] = %.6g, P_Y[S] = %.6g, so delta = P[S] - e^eps P'[S] = %.6g.\n",
-                r->witness_px, r->witness_py, r->exact.val);
+        char px[32], py[32];
+        fmt_prob(px, sizeof px, r->witness_px);
+        fmt_prob(py, sizeof py, r->witness_py);
+        fprintf(out, ". P_X[S] = %s, P_Y[S] = %s, so delta = P[S] - e^eps P'[S] = %.6g.\n", px,
+                py, r->exact.val);
     }
     size_t *idx = malloc((a->npairs ? a->npairs : 1) * sizeof *idx);
     size_t m = idx ? order(a, idx, TABLE_CAP) : 0;
@@ -381,7 +393,10 @@ int ga_report_html(FILE *out, const ga_audit *a)
         html_escape(out, pname(a, r->worst_pair));
         fprintf(out, "</b>, direction %s. Distinguishing event: ", r->worst_dir == 1 ? "X,Y" : "Y,X");
         html_escape(out, r->witness);
-        fprintf(out, ". P_X[S] = %.6g, P_Y[S] = %.6g.</p>\n", r->witness_px, r->witness_py);
+        char px[32], py[32];
+        fmt_prob(px, sizeof px, r->witness_px);
+        fmt_prob(py, sizeof py, r->witness_py);
+        fprintf(out, ". P_X[S] = %s, P_Y[S] = %s.</p>\n", px, py);
     }
     /* privacy profile plot with the claims marked */
     if (a->nplot) {
