@@ -433,6 +433,79 @@ GA_API int ga_pair_renyi_cert(ga_interval *xy, ga_interval *yx, const ga_pair *p
 GA_API int ga_pair_profile_grid(double *eps, size_t n, const ga_pair *p, const ga_gchisq_opts *opts,
                          ga_gchisq_work *w);
 
+/* ------------------------------------------------------------------ the audit pipeline */
+
+/*
+ * A spec (a YAML file or text, specs/README.md) audited end to end: load it, build its
+ * neighbouring pairs (the mechanism catalogue), reduce them, evaluate every claim (estimates,
+ * certified where a verdict depends on it), and render the result as a report. This is what
+ * `gaussaudit audit` does; the result is opaque, read through the accessors below.
+ */
+enum ga_verdict {
+    GA_VERDICT_VERIFIED = 0,     /* holds, with certified bounds on a proven worst case */
+    GA_VERDICT_NO_VIOLATION = 1, /* holds on every audited pair (no proof for other pairs) */
+    GA_VERDICT_INCONCLUSIVE = 2, /* neither could be established (the reason says why) */
+    GA_VERDICT_VIOLATION = 3     /* a certified lower bound exceeds the claim */
+};
+
+/* "VERIFIED", "NO VIOLATION FOUND", "INCONCLUSIVE", "VIOLATION" ("?" otherwise). */
+GA_API const char *ga_verdict_name(int verdict);
+
+typedef struct ga_audit_result ga_audit_result;
+
+typedef struct {
+    int certified;                  /* certify every decision (up to 200 pairs per claim) */
+    double timeout;                 /* seconds (0: none); see the README's guarantee */
+    const char *const *allow_paths; /* more directories the spec may read (--allow-path) */
+    size_t nallow;
+} ga_audit_options;
+
+GA_API void ga_audit_options_init(ga_audit_options *o);
+
+/*
+ * Audit the spec file at path (ga_audit_spec_file) or the spec text (ga_audit_spec_text; name
+ * is used in messages, and files the spec names are read relative to its directory). opts may
+ * be NULL (defaults). Returns GA_OK and *out (free with ga_audit_result_free), whatever the
+ * verdicts; GA_EIO (cannot read), GA_EINVAL (the spec is invalid or has no claim: the message
+ * names the file, line and field) or GA_ENOMEM, with *out NULL.
+ */
+GA_API int ga_audit_spec_file(ga_audit_result **out, const char *path,
+                              const ga_audit_options *opts, char *msg, size_t msglen);
+GA_API int ga_audit_spec_text(ga_audit_result **out, const char *text, size_t len,
+                              const char *name, const ga_audit_options *opts, char *msg,
+                              size_t msglen);
+GA_API void ga_audit_result_free(ga_audit_result *r);
+
+/* The overall verdict (the worst over the claims: violation > inconclusive > no violation >
+ * verified), and the exit status `gaussaudit audit` gives for it (1, 2 or 0). */
+GA_API int ga_audit_result_verdict(const ga_audit_result *r);
+GA_API int ga_audit_result_exit_status(const ga_audit_result *r);
+GA_API size_t ga_audit_result_nclaims(const ga_audit_result *r);
+
+/* One claim's result. Strings point into r (valid until ga_audit_result_free). */
+typedef struct {
+    const char *type;        /* "dp", "rdp", "zcdp", "gdp" */
+    double epsilon, delta;   /* dp: the claim */
+    double alpha, bound;     /* rdp: D_alpha <= bound; zcdp: rho = bound; gdp: mu = bound */
+    int verdict;             /* enum ga_verdict */
+    const char *reason;
+    ga_result exact;         /* the exact value of the worst pair (see the report) */
+    int certified;           /* interval below is a certified enclosure */
+    ga_interval interval;
+    const char *worst_pair;
+    int direction;           /* 1: delta_XY (X||Y), 2: delta_YX */
+    int evaluated;           /* 0: the deadline came first */
+} ga_claim_info;
+
+/* GA_OK, or GA_EINVAL for i out of range. */
+GA_API int ga_audit_result_claim(ga_claim_info *out, const ga_audit_result *r, size_t i);
+
+enum ga_format { GA_FORMAT_MARKDOWN = 0, GA_FORMAT_HTML, GA_FORMAT_JSON, GA_FORMAT_JUNIT };
+
+/* Write the report in the given format. GA_OK, GA_EIO (out reported an error) or GA_EINVAL
+ * (unknown format). */
+GA_API int ga_audit_result_write(FILE *out, const ga_audit_result *r, int format);
+
 #ifdef __cplusplus
 }
 #endif

@@ -805,8 +805,8 @@ static void eval_gdp_grid(ga_audit *a, ga_claim_result *r, const ga_audit_opts *
 }
 
 /* stage 1: load the spec and build its pairs (60% of the budget), allocate the results */
-static int audit_load(ga_audit *a, const char *path, const ga_audit_opts *o, char *msg,
-                      size_t msglen)
+static int audit_load(ga_audit *a, const char *path, const char *text, size_t len,
+                      const ga_audit_opts *o, char *msg, size_t msglen)
 {
     /* building the pairs gets GA_AUDIT_BUILD_SHARE of the --timeout budget, so that the
      * pairs built can still be evaluated (a violation among them is a violation) */
@@ -814,7 +814,8 @@ static int audit_load(ga_audit *a, const char *path, const ga_audit_opts *o, cha
     a->deadline = o->timeout > 0 ? t0 + o->timeout : 0;
     ga_spec_opts so = {.deadline = o->timeout > 0 ? t0 + GA_AUDIT_BUILD_SHARE * o->timeout : 0,
                        .allow_paths = o->allow_paths, .nallow = o->nallow};
-    int rc = ga_mech_load(&a->spec, path, &so, msg, msglen);
+    int rc = text ? ga_mech_parse(&a->spec, text, len, path, &so, msg, msglen)
+                  : ga_mech_load(&a->spec, path, &so, msg, msglen);
     if (rc)
         return rc;
     if (a->spec.truncated) {
@@ -1024,11 +1025,12 @@ static void audit_plots(ga_audit *a, ga_gchisq_work *w)
     }
 }
 
-int ga_audit_run(ga_audit *a, const char *path, const ga_audit_opts *o, char *msg, size_t msglen)
+static int audit_run(ga_audit *a, const char *path, const char *text, size_t len,
+                     const ga_audit_opts *o, char *msg, size_t msglen)
 {
     memset(a, 0, sizeof *a);
     ga_gchisq_work *w = NULL;
-    int rc = audit_load(a, path, o, msg, msglen);
+    int rc = audit_load(a, path, text, len, o, msg, msglen);
     if (rc == GA_OK)
         rc = audit_reduce(a, path, o, msg, msglen);
     if (rc == GA_OK && !(w = ga_gchisq_work_alloc()))
@@ -1069,4 +1071,104 @@ static void run_gdp(ga_audit *a, ga_claim_result *r, const char *eps_txt,
 {
     (void)eps_txt;
     eval_gdp(a, r, o, w);
+}
+
+int ga_audit_run(ga_audit *a, const char *path, const ga_audit_opts *o, char *msg, size_t msglen)
+{
+    return audit_run(a, path, NULL, 0, o, msg, msglen);
+}
+
+int ga_audit_run_text(ga_audit *a, const char *text, size_t len, const char *name,
+                      const ga_audit_opts *o, char *msg, size_t msglen)
+{
+    return audit_run(a, name ? name : "<spec>", text, len, o, msg, msglen);
+}
+
+/* ------------------------------------------------------------ the public pipeline */
+
+void ga_audit_options_init(ga_audit_options *o)
+{
+    memset(o, 0, sizeof *o);
+}
+
+static int pipeline(ga_audit_result **out, const char *path, const char *text, size_t len,
+                    const ga_audit_options *opts, char *msg, size_t msglen)
+{
+    ga_audit_options d;
+    if (!opts) {
+        ga_audit_options_init(&d);
+        opts = &d;
+    }
+    *out = NULL;
+    ga_audit_result *r = calloc(1, sizeof *r);
+    if (!r)
+        return GA_ENOMEM;
+    ga_audit_opts o = {.certified = opts->certified, .quiet = 1, .timeout = opts->timeout,
+                       .allow_paths = opts->allow_paths, .nallow = opts->nallow};
+    int rc = audit_run(&r->a, path, text, len, &o, msg, msglen);
+    if (rc) {
+        ga_audit_clear(&r->a);
+        free(r);
+        return rc;
+    }
+    *out = r;
+    return GA_OK;
+}
+
+int ga_audit_spec_file(ga_audit_result **out, const char *path, const ga_audit_options *opts,
+                       char *msg, size_t msglen)
+{
+    return pipeline(out, path, NULL, 0, opts, msg, msglen);
+}
+
+int ga_audit_spec_text(ga_audit_result **out, const char *text, size_t len, const char *name,
+                       const ga_audit_options *opts, char *msg, size_t msglen)
+{
+    return pipeline(out, name ? name : "<spec>", text, len, opts, msg, msglen);
+}
+
+void ga_audit_result_free(ga_audit_result *r)
+{
+    if (!r)
+        return;
+    ga_audit_clear(&r->a);
+    free(r);
+}
+
+int ga_audit_result_verdict(const ga_audit_result *r)
+{
+    return r->a.overall;
+}
+
+int ga_audit_result_exit_status(const ga_audit_result *r)
+{
+    return r->a.overall == GA_VERDICT_VIOLATION ? 1 : r->a.overall == GA_VERDICT_INCONCLUSIVE ? 2 : 0;
+}
+
+size_t ga_audit_result_nclaims(const ga_audit_result *r)
+{
+    return r->a.nclaims;
+}
+
+int ga_audit_result_claim(ga_claim_info *out, const ga_audit_result *r, size_t i)
+{
+    if (i >= r->a.nclaims)
+        return GA_EINVAL;
+    const ga_claim_result *c = &r->a.claims[i];
+    memset(out, 0, sizeof *out);
+    out->type = ga_claim_type_name(c->type);
+    out->epsilon = c->eps;
+    out->delta = c->delta;
+    out->alpha = c->alpha;
+    out->bound = c->eps_a;
+    out->verdict = c->verdict;
+    out->reason = c->reason;
+    out->exact = c->exact;
+    out->certified = c->certified;
+    out->interval.lo = c->cert_lo;
+    out->interval.hi = c->cert_hi;
+    out->worst_pair = c->worst_pair < r->a.spec.npairs ? r->a.spec.pairs[c->worst_pair].name : "";
+    out->direction = c->worst_dir;
+    out->evaluated = c->evaluated;
+    return GA_OK;
 }

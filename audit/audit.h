@@ -11,13 +11,6 @@
 #include <stddef.h>
 #include <stdio.h>
 
-enum ga_verdict {
-    GA_VERDICT_VERIFIED = 0,     /* holds, with certified bounds on a proven worst case */
-    GA_VERDICT_NO_VIOLATION = 1, /* holds on every audited pair */
-    GA_VERDICT_INCONCLUSIVE = 2, /* neither could be established (reason given) */
-    GA_VERDICT_VIOLATION = 3     /* a certified lower bound exceeds the claim */
-};
-const char *ga_verdict_name(int v);
 
 enum ga_claim_type { GA_CLAIM_DP = 0, GA_CLAIM_RDP, GA_CLAIM_ZCDP, GA_CLAIM_GDP, GA_NCLAIM_TYPES };
 
@@ -95,6 +88,14 @@ typedef struct {
 /* Run the audit of a loaded spec file. Returns GA_OK (verdicts in a), GA_EINVAL (message in
  * msg, e.g. the spec has no claim), or GA_ENOMEM. */
 int ga_audit_run(ga_audit *a, const char *path, const ga_audit_opts *o, char *msg, size_t msglen);
+/* The same from spec text (name for messages and the directory of the files it names). */
+int ga_audit_run_text(ga_audit *a, const char *text, size_t len, const char *name,
+                      const ga_audit_opts *o, char *msg, size_t msglen);
+
+/* the public pipeline's result (gaussaudit.h): an audit */
+struct ga_audit_result {
+    ga_audit a;
+};
 void ga_audit_clear(ga_audit *a);
 
 #endif

@@ -1398,10 +1398,13 @@ int ga_mech_load(ga_spec *s, const char *path, const ga_spec_opts *o, char *msg,
     return rc;
 }
 
-int ga_mech_parse(ga_spec *s, const char *text, size_t len, const char *name, char *msg,
-                  size_t msglen)
+int ga_mech_parse(ga_spec *s, const char *text, size_t len, const char *name,
+                  const ga_spec_opts *o, char *msg, size_t msglen)
 {
-    ga_spec_opts so = {.kind_at = ga_mech_kind_at};
+    ga_spec_opts so = {0};
+    if (o)
+        so = *o;
+    so.kind_at = ga_mech_kind_at;
     int rc = ga_spec_parse_opts(s, text, len, name, &so, msg, msglen);
     if (rc == GA_OK && (rc = ga_mech_build(s, msg, msglen)))
         ga_spec_clear(s);

@@ -29,9 +29,9 @@ const char *ga_mech_kind_at(size_t i);
 /* Load a spec (ga_spec_load_opts) and build its pairs (ga_mech_build): what every command
  * that audits a spec needs. The same return conventions; on error the spec is cleared. */
 int ga_mech_load(ga_spec *s, const char *path, const ga_spec_opts *o, char *msg, size_t msglen);
-/* The same from text (ga_spec_parse). */
-int ga_mech_parse(ga_spec *s, const char *text, size_t len, const char *name, char *msg,
-                  size_t msglen);
+/* The same from text (ga_spec_parse_opts; o may be NULL). */
+int ga_mech_parse(ga_spec *s, const char *text, size_t len, const char *name,
+                  const ga_spec_opts *o, char *msg, size_t msglen);
 
 /* Build the pairs of the spec's kind (nothing to do for gaussian_pair: its pairs are explicit).
  * GA_OK, or GA_EINVAL/GA_ENOMEM with a message naming the field. */

@@ -616,3 +616,19 @@ int ga_report_junit(FILE *out, const ga_audit *a)
     fprintf(out, "</testsuite>\n</testsuites>\n");
     return ferror(out) ? GA_EIO : GA_OK;
 }
+
+int ga_audit_result_write(FILE *out, const ga_audit_result *r, int format)
+{
+    switch (format) {
+    case GA_FORMAT_MARKDOWN:
+        return ga_report_markdown(out, &r->a);
+    case GA_FORMAT_HTML:
+        return ga_report_html(out, &r->a);
+    case GA_FORMAT_JSON:
+        return ga_report_json(out, &r->a);
+    case GA_FORMAT_JUNIT:
+        return ga_report_junit(out, &r->a);
+    default:
+        return GA_EINVAL;
+    }
+}

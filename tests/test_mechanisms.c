@@ -841,7 +841,7 @@ Test(mechanisms, universe_is_checked)
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         ga_spec s;
         char msg[1024];
-        int st = ga_mech_parse(&s, bad[i].text, strlen(bad[i].text), "u.yaml", msg, sizeof msg);
+        int st = ga_mech_parse(&s, bad[i].text, strlen(bad[i].text), "u.yaml", NULL, msg, sizeof msg);
         cr_expect(st == GA_EINVAL && strstr(msg, bad[i].want) && strstr(msg, "universe"), "case %zu: %d %s", i, st, msg);
         ga_spec_clear(&s);
     }

@@ -26,7 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     text[size] = 0;
     ga_spec s;
     char msg[1024];
-    if (ga_mech_parse(&s, text, size, "tests/fuzz/fuzz.yaml", msg, sizeof msg) == GA_OK) {
+    if (ga_mech_parse(&s, text, size, "tests/fuzz/fuzz.yaml", NULL, msg, sizeof msg) == GA_OK) {
         ga_gchisq_work *w = ga_gchisq_work_alloc();
         for (size_t i = 0; i < s.npairs && i < 8 && w; i++) {
             if (s.pairs[i].d > 16)

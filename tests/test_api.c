@@ -1,0 +1,74 @@
+/*
+ * test_api.c - the public pipeline of gaussaudit.h, used as a library user would (this file
+ * includes no internal header): audit a spec from text, read the verdicts, claims and
+ * certified intervals, render the report; errors come back as statuses with messages.
+ * References: the analytic Gaussian mechanism's delta(1) at distance 1,
+ * 0.12693673750664394 (closed form, also in tests/test_trust.c), and mu-GDP exactly.
+ */
+#include "gaussaudit.h"
+#include "tests/support.h"
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void fini(void)
+{
+    ga_cleanup();
+}
+
+Test(api, audit_from_text, .fini = fini)
+{
+    static const char *spec =
+        "gaussaudit: 1\nname: api\nmechanism: {kind: gaussian_mechanism, sensitivity: 1, sigma: 1}\n"
+        "claim: {epsilon: 1, delta: 0.12693673750664, gdp: 1}\n";
+    ga_audit_result *r;
+    char msg[512];
+    cr_assert(ga_audit_spec_text(&r, spec, strlen(spec), "api.yaml", NULL, msg, sizeof msg) == GA_OK,
+              "%s", msg);
+    cr_expect(ga_audit_result_nclaims(r) == 2);
+    cr_expect(ga_audit_result_verdict(r) == GA_VERDICT_VIOLATION);
+    cr_expect(ga_audit_result_exit_status(r) == 1);
+    ga_claim_info c;
+    cr_assert(ga_audit_result_claim(&c, r, 0) == GA_OK);
+    cr_expect(!strcmp(c.type, "dp") && c.verdict == GA_VERDICT_VIOLATION && c.certified &&
+              c.evaluated, "%s %d %s", c.type, c.verdict, c.reason);
+    cr_expect(c.interval.lo <= 0.12693673750664394 && c.interval.hi >= 0.12693673750664394,
+              "[%.17g, %.17g]", c.interval.lo, c.interval.hi);
+    cr_assert(ga_audit_result_claim(&c, r, 1) == GA_OK);
+    cr_expect(!strcmp(c.type, "gdp") && c.verdict == GA_VERDICT_VERIFIED, "%s %d %s", c.type,
+              c.verdict, c.reason); /* mu = 1 exactly: the worst case is 1-GDP */
+    cr_expect(ga_audit_result_claim(&c, r, 2) == GA_EINVAL);
+    cr_expect(!strcmp(ga_verdict_name(GA_VERDICT_VIOLATION), "VIOLATION"));
+    /* the JSON report through a memory stream */
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    cr_assert(f != NULL);
+    cr_expect(ga_audit_result_write(f, r, GA_FORMAT_JSON) == GA_OK);
+    cr_expect(ga_audit_result_write(f, r, 99) == GA_EINVAL);
+    fclose(f);
+    size_t at = 0;
+    cr_expect(ga_test_json_valid(buf, &at), "invalid JSON near %zu: %.300s", at, buf);
+    cr_expect(strstr(buf, "\"verdict\": \"VIOLATION\"") != NULL);
+    free(buf);
+    ga_audit_result_free(r);
+}
+
+Test(api, errors_are_statuses_with_messages)
+{
+    ga_audit_result *r = (ga_audit_result *)1;
+    char msg[512] = "";
+    static const char *bad = "gaussaudit: 1\nname: b\nmechanism: {kind: gaussian_mechanizm}\n";
+    cr_expect(ga_audit_spec_text(&r, bad, strlen(bad), "b.yaml", NULL, msg, sizeof msg) == GA_EINVAL);
+    cr_expect(r == NULL);
+    cr_expect(strstr(msg, "b.yaml:3") && strstr(msg, "did you mean 'gaussian_mechanism'"), "%s", msg);
+    cr_expect(ga_audit_spec_file(&r, "/nonexistent/spec.yaml", NULL, msg, sizeof msg) == GA_EIO,
+              "%s", msg);
+    static const char *noclaim =
+        "gaussaudit: 1\nname: n\nmechanism: {kind: gaussian_mechanism, sensitivity: 1, sigma: 1}\n";
+    cr_expect(ga_audit_spec_text(&r, noclaim, strlen(noclaim), "n.yaml", NULL, msg, sizeof msg) ==
+              GA_EINVAL && strstr(msg, "nothing to audit"), "%s", msg);
+    ga_audit_result_free(NULL); /* a no-op */
+}
