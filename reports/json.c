@@ -10,7 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
-void ga_json_str(FILE *out, const char *s)
+/* s as a JSON string literal: quotes, backslashes and control characters escaped */
+static void ga_json_str(FILE *out, const char *s)
 {
     fputc('"', out);
     for (; s && *s; s++) {
@@ -25,7 +26,9 @@ void ga_json_str(FILE *out, const char *s)
     fputc('"', out);
 }
 
-void ga_json_num(FILE *out, double v)
+/* v as a JSON number that round-trips (%.17g); a non-finite value is null (the one encoding
+ * of non-finite numbers; an infinite result also says "infinite": true beside it) */
+static void ga_json_num(FILE *out, double v)
 {
     if (isfinite(v))
         fprintf(out, "%.17g", v);

@@ -119,13 +119,19 @@ static void html_escape(FILE *out, const char *s)
 
 
 
-/* a witness probability: "n/a" where it could not be evaluated (NaN), never "nan" */
-static void fmt_prob(char *b, size_t n, double v)
+/* "P_X[S] = .., P_Y[S] = .." of a claim's witness: "n/a" where a probability could not be
+ * evaluated (NaN), never "nan" */
+static void witness_probs(char *b, size_t n, const ga_claim_result *r)
 {
-    if (isnan(v))
-        snprintf(b, n, "n/a (not evaluated)");
-    else
-        snprintf(b, n, "%.6g", v);
+    char p[2][32];
+    double v[2] = {r->witness_px, r->witness_py};
+    for (int i = 0; i < 2; i++) {
+        if (isnan(v[i]))
+            snprintf(p[i], sizeof p[i], "n/a (not evaluated)");
+        else
+            snprintf(p[i], sizeof p[i], "%.6g", v[i]);
+    }
+    snprintf(b, n, "P_X[S] = %s, P_Y[S] = %s", p[0], p[1]);
 }
 
 /* a claim's certified interval, rounded outward at 10 significant digits */
@@ -189,11 +195,9 @@ int ga_report_markdown(FILE *out, const ga_audit *a)
         md_text(out, pname(a, r->worst_pair));
         fprintf(out, "**, direction %s. Distinguishing event: ", r->worst_dir == 1 ? "X,Y" : "Y,X");
         md_text(out, r->witness);
-        char px[32], py[32];
-        fmt_prob(px, sizeof px, r->witness_px);
-        fmt_prob(py, sizeof py, r->witness_py);
-        fprintf(out, ". P_X[S] = %s, P_Y[S] = %s, so delta = P[S] - e^eps P'[S] = %.6g.\n", px,
-                py, r->exact.val);
+        char wp[96];
+        witness_probs(wp, sizeof wp, r);
+        fprintf(out, ". %s, so delta = P[S] - e^eps P'[S] = %.6g.\n", wp, r->exact.val);
     }
     size_t *idx = malloc((a->npairs ? a->npairs : 1) * sizeof *idx);
     size_t m = idx ? order(a, idx, TABLE_CAP) : 0;
@@ -393,10 +397,9 @@ int ga_report_html(FILE *out, const ga_audit *a)
         html_escape(out, pname(a, r->worst_pair));
         fprintf(out, "</b>, direction %s. Distinguishing event: ", r->worst_dir == 1 ? "X,Y" : "Y,X");
         html_escape(out, r->witness);
-        char px[32], py[32];
-        fmt_prob(px, sizeof px, r->witness_px);
-        fmt_prob(py, sizeof py, r->witness_py);
-        fprintf(out, ". P_X[S] = %s, P_Y[S] = %s.</p>\n", px, py);
+        char wp[96];
+        witness_probs(wp, sizeof wp, r);
+        fprintf(out, ". %s.</p>\n", wp);
     }
     /* privacy profile plot with the claims marked */
     if (a->nplot) {

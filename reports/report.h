@@ -15,11 +15,6 @@ int ga_report_markdown(FILE *out, const ga_audit *a);
 int ga_report_html(FILE *out, const ga_audit *a);
 int ga_report_json(FILE *out, const ga_audit *a);
 int ga_report_junit(FILE *out, const ga_audit *a);
-/* s as a JSON string literal: quotes, backslashes and control characters escaped */
-void ga_json_str(FILE *out, const char *s);
-/* v as a JSON number that round-trips (%.17g); a non-finite value is null (the one encoding
- * of non-finite numbers; an infinite result also says "infinite": true beside it) */
-void ga_json_num(FILE *out, double v);
 
 /* The JSON writer: open and close objects and arrays, write keyed (key != NULL, inside an
  * object) or bare (key == NULL, inside an array or at the top) values; commas, escapes and
