@@ -253,7 +253,8 @@ typedef struct {
 
 /*
  * Certified P[Q <= x] and P[Q > x] for the exact law q at the exact point x (decimal text).
- * The one precision-escalation loop: 64, 128, 256, ... bits up to opts->max_prec, each tail
+ * Precision escalates 64, 128, 256, ... bits up to opts->max_prec (the escalation loop every
+ * certified function shares, honouring opts->max_prec and opts->deadline), each tail
  * by the Bromwich integral on a polygonal saddle-point contour (acb_calc_integrate) plus a
  * proven bound of the truncated ray.
  * Guarantees: whatever the status (except GA_EINVAL/GA_ENOMEM), every returned interval
@@ -261,7 +262,8 @@ typedef struct {
  * was not reached (precision cap 4096 bits by default, two doublings without gain, or a
  * precision beyond 2 (log2|L0| + the bits asked), L0 the Chernoff exponent; far tails whose
  * saddle point no double represents end there with [0, hi]) and the intervals are the
- * narrowest found; GA_EDOM: no valid path (intervals [0, 1]).
+ * narrowest found; GA_ETIME: opts->deadline passed (the intervals found so far); GA_EDOM: no
+ * valid path (intervals [0, 1]).
  */
 GA_API int ga_gchisq_prob_cert(ga_gchisq_cert *out, const ga_gchisq_exact *q, const char *x,
                         const ga_cert_opts *opts);
@@ -397,10 +399,11 @@ GA_API int ga_pair_delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pai
  * Computed in ball arithmetic from the exact inputs (no floating reduction).
  * Returns GA_OK (t2 an enclosure, relative width <= 2^-60), GA_EDOM when the covariances
  * differ (or the pair is not full rank), GA_EPREC when the solve did not settle, GA_EINVAL
- * for an unparsable decimal.
+ * for an unparsable decimal, GA_ETIME when opts->deadline passed (opts may be NULL: the
+ * defaults; the precision escalates from 128 bits to opts->max_prec).
  */
 GA_API int ga_pair_mahalanobis_cert(ga_interval *t2, const ga_pair *p, const ga_pair_input *in,
-                             const ga_pair_text *txt);
+                                    const ga_pair_text *txt, const ga_cert_opts *opts);
 
 /*
  * Certified eps(delta): an interval [lo, hi] around the smallest eps with

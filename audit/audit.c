@@ -182,15 +182,23 @@ static int est_delta(ga_delta *D, const ga_audit *a, size_t i, double eps, const
 }
 
 /* certified delta in both directions at eps (exact text) for pair i */
+/* the options of every certified evaluation of an audit: the defaults, and --timeout's
+ * deadline, which reaches into the escalation and the integrand */
+static ga_cert_opts cert_opts(const ga_audit *a)
+{
+    ga_cert_opts co;
+    ga_cert_opts_init(&co);
+    co.deadline = a->deadline;
+    return co;
+}
+
 static int cert_delta(ga_audit *a, size_t i, const char *eps, ga_delta_cert *c)
 {
     ga_pair_input in;
     char labels[4][200];
     ga_pair_text txt;
     pair_input(a, i, &in, labels, &txt);
-    ga_cert_opts co;
-    ga_cert_opts_init(&co);
-    co.deadline = a->deadline; /* --timeout reaches into the escalation and the integrand */
+    ga_cert_opts co = cert_opts(a);
     int st = ga_pair_delta_cert(c, a->pairs[i], &in, &txt, eps, &co);
     a->ncertified++;
     if (c->precision_bits > a->max_bits)
@@ -474,9 +482,7 @@ static int cert_renyi(ga_audit *a, size_t i, double alpha, ga_interval *xy, ga_i
     a->ncertified++;
     char as[40];
     snprintf(as, sizeof as, "%.17g", alpha); /* the double claimed, exactly */
-    ga_cert_opts co;
-    ga_cert_opts_init(&co);
-    co.deadline = a->deadline;
+    ga_cert_opts co = cert_opts(a);
     return ga_pair_renyi_cert(xy, yx, a->pairs[i], &in, &txt, as, &co);
 }
 
@@ -589,7 +595,8 @@ static int exact_t2(ga_audit *a, ga_interval *t2, size_t *worst)
         ga_pair_text txt;
         pair_input(a, i, &in, labels, &txt);
         ga_interval iv;
-        if (ga_pair_mahalanobis_cert(&iv, a->pairs[i], &in, &txt) != GA_OK)
+        ga_cert_opts co = cert_opts(a);
+        if (ga_pair_mahalanobis_cert(&iv, a->pairs[i], &in, &txt, &co) != GA_OK)
             return 0;
         a->ncertified++;
         if (iv.hi > t2->hi) {

@@ -455,35 +455,43 @@ static int equal_cov_delta(arb_t xy, const ga_pair *p, const ga_pair_input *in,
     return rc;
 }
 
-int ga_pair_mahalanobis_cert(ga_interval *t2, const ga_pair *p, const ga_pair_input *in,
-                             const ga_pair_text *txt)
+/* the squared Mahalanobis distance r D2 of an equal-covariance pair, escalated */
+typedef struct {
+    const ga_pair *p;
+    const ga_pair_input *in;
+    const ga_pair_text *txt;
+    arb_ptr d2;
+    ga_interval *t2;
+} maha_ctx;
+
+static int maha_step(void *vc, slong prec)
 {
+    maha_ctx *c = vc;
+    int e = equal_cov_d2(c->d2, c->p, c->in, c->txt, prec);
+    if (e < 0)
+        return GA_EINVAL;
+    if (e == 0)
+        return GA_EDOM; /* the covariances differ */
+    if (e == 2)
+        return GA_EPREC; /* the solve did not settle at this precision */
+    ga_arb_bounds(c->t2, c->d2);
+    if (c->t2->lo < 0)
+        c->t2->lo = 0;
+    return arb_rel_accuracy_bits(c->d2) >= 60 || arb_is_zero(c->d2) ? GA_OK : GA_EPREC;
+}
+
+int ga_pair_mahalanobis_cert(ga_interval *t2, const ga_pair *p, const ga_pair_input *in,
+                             const ga_pair_text *txt, const ga_cert_opts *opts)
+{
+    ga_cert_opts o = ga_cert_opts_or_default(opts);
     t2->lo = 0;
     t2->hi = INFINITY;
     if (p->support != GA_SUPPORT_FULL)
         return GA_EDOM;
     arb_t d2;
     arb_init(d2);
-    int rc = GA_EDOM;
-    for (slong prec = 128; prec <= 2048; prec *= 2) {
-        int e = equal_cov_d2(d2, p, in, txt, prec);
-        if (e < 0) {
-            rc = GA_EINVAL;
-            break;
-        }
-        if (e == 0)
-            break; /* the covariances differ: GA_EDOM */
-        if (e == 2) {
-            rc = GA_EPREC; /* the solve did not settle at this precision */
-            continue;
-        }
-        ga_arb_bounds(t2, d2);
-        if (t2->lo < 0)
-            t2->lo = 0;
-        rc = arb_rel_accuracy_bits(d2) >= 60 || arb_is_zero(d2) ? GA_OK : GA_EPREC;
-        if (rc == GA_OK)
-            break;
-    }
+    maha_ctx c = {p, in, txt, d2, t2};
+    int rc = ga_arb_escalate(NULL, maha_step, &c, 128, o.max_prec, o.deadline);
     arb_clear(d2);
     return rc;
 }
@@ -714,6 +722,121 @@ int ga_pair_delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_input
     return rc;
 }
 
+/* bits of relative accuracy that make `digits` decimal digits */
+static slong want_bits(int digits)
+{
+    return (slong)ceil(digits * 3.3219280948873623) + 1;
+}
+
+/* stage 0 of delta_cert: equal covariances, the closed form (both directions equal) */
+typedef struct {
+    const ga_pair *p;
+    const ga_pair_input *in;
+    const ga_pair_text *txt;
+    arb_srcptr e;
+    arb_ptr res;
+    slong want;
+    int applies;
+} eqcov_ctx;
+
+static int eqcov_step(void *vc, slong prec)
+{
+    eqcov_ctx *c = vc;
+    int eq = equal_cov_delta(c->res, c->p, c->in, c->txt, c->e, prec);
+    c->applies = eq == 1;
+    if (eq != 1)
+        return GA_EDOM; /* the covariances differ (or the solve failed): not this stage */
+    return arb_is_zero(c->res) || arb_rel_accuracy_bits(c->res) >= c->want ? GA_OK : GA_EPREC;
+}
+
+/* stage 1: the linear-algebra certificate (TV bounds), until it stops shrinking */
+typedef struct {
+    const ga_pair *p;
+    const ga_pair_input *in;
+    const ga_pair_text *txt;
+    mag_ptr tvx, tvy;
+    double prev;
+    int have;
+} la_ctx;
+
+static int la_step(void *vc, slong prec)
+{
+    la_ctx *c = vc;
+    mag_t a, b;
+    mag_init(a);
+    mag_init(b);
+    int rc = GA_EPREC;
+    if (la_certificate(a, b, c->p, c->in, c->txt, prec) == 0) {
+        double wnow = fmax(mag_get_d(a), mag_get_d(b));
+        mag_set(c->tvx, a);
+        mag_set(c->tvy, b);
+        c->have = 1;
+        int settled = wnow > 0.25 * c->prev;
+        c->prev = wnow;
+        if (settled || wnow == 0)
+            rc = GA_OK;
+    }
+    mag_clear(a);
+    mag_clear(b);
+    return rc;
+}
+
+/* stage 2: the two integrals plus the widening TV(X, X'') + e^eps TV(Y, Y'') (xy), roles
+ * swapped for yx; xy/yx hold the latest enclosures */
+typedef struct {
+    const ga_pair *p;
+    ga_gchisq_exact *lx, *ly;
+    arb_srcptr e;
+    arb_ptr ee;
+    double epsd, deadline;
+    arb_ptr xy, yx;
+    mag_srcptr tvx, tvy;
+    slong want, acc_xy, acc_yx;
+    int stalls_xy, stalls_yx;
+    ga_delta_cert *out;
+    arb_t ixy, iyx;
+} integrals_ctx;
+
+static int integrals_step(void *vc, slong prec)
+{
+    integrals_ctx *c = vc;
+    const ga_pair *p = c->p;
+    exact_forms(c->lx, c->ly, p, prec);
+    /* the double twins of the exact forms: those of the reduced pair, which is (Y, X) when
+     * the reduction whitened by X (ga_pair keeps the original directions) */
+    if (delta_one(c->ixy, c->lx, p->swapped ? p->ly : p->lx, c->e, c->epsd, c->deadline, prec) != GA_OK ||
+        delta_one(c->iyx, c->ly, p->swapped ? p->lx : p->ly, c->e, c->epsd, c->deadline, prec) != GA_OK)
+        return GA_EPREC;
+    arb_exp(c->ee, c->e, prec);
+    mag_t wx, wy, tmp;
+    mag_init(wx);
+    mag_init(wy);
+    mag_init(tmp);
+    arb_get_mag(tmp, c->ee);
+    mag_mul(wx, tmp, c->tvy);
+    mag_add(wx, wx, c->tvx);
+    mag_mul(wy, tmp, c->tvx);
+    mag_add(wy, wy, c->tvy);
+    int done_xy = mag_cmp(arb_radref(c->ixy), wx) <= 0 || arb_rel_accuracy_bits(c->ixy) >= c->want;
+    int done_yx = mag_cmp(arb_radref(c->iyx), wy) <= 0 || arb_rel_accuracy_bits(c->iyx) >= c->want;
+    c->out->la_bound_xy = mag_get_d(wx);
+    c->out->la_bound_yx = mag_get_d(wy);
+    arb_set(c->xy, c->ixy);
+    arb_set(c->yx, c->iyx);
+    arb_add_error_mag(c->xy, wx);
+    arb_add_error_mag(c->yx, wy);
+    mag_clear(wx);
+    mag_clear(wy);
+    mag_clear(tmp);
+    if (done_xy && done_yx)
+        return GA_OK;
+    int stalled_xy = ga_arb_stalled(&c->acc_xy, &c->stalls_xy, c->ixy);
+    int stalled_yx = ga_arb_stalled(&c->acc_yx, &c->stalls_yx, c->iyx);
+    if ((done_xy || stalled_xy) && (done_yx || stalled_yx))
+        return GA_ARB_STALLED; /* more precision would not narrow what is left */
+    return GA_EPREC;
+}
+
 static int delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_input *in,
                       const ga_pair_text *txt, const char *eps, const ga_cert_opts *opts)
 {
@@ -763,102 +886,35 @@ static int delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_input 
     }
     /* 0. equal covariances: the closed form on the exact inputs, escalated */
     {
-        slong want = (slong)ceil(o.digits * 3.3219280948873623) + 1;
-        int eq = 0;
-        for (slong prec = 64; prec <= 4 * o.max_prec && !ga_expired(o.deadline); prec *= 2) {
-            out->precision_bits = prec;
-            eq = equal_cov_delta(xy, p, in, txt, e, prec);
-            if (eq != 1)
-                break;
-            if (arb_is_zero(xy) || arb_rel_accuracy_bits(xy) >= want)
-                break;
-        }
-        if (eq == 1) {
+        eqcov_ctx c = {p, in, txt, e, xy, want_bits(o.digits), 0};
+        int r = ga_arb_escalate(&out->precision_bits, eqcov_step, &c, 64, o.max_prec, o.deadline);
+        if (c.applies) {
             arb_set(yx, xy);
-            rc = arb_is_zero(xy) || arb_rel_accuracy_bits(xy) >= want ? GA_OK
-                 : ga_expired(o.deadline) ? GA_ETIME : GA_EPREC;
+            rc = r;
             goto done;
         }
     }
     /* 1. the linear-algebra certificate, escalated until it stops shrinking (TV ~ sqrt(KL):
      *    the radius of the KL ball matters until 2^-prec is below KL itself) */
-    double prev_w = INFINITY;
-    int have_la = 0;
-    for (slong prec = 64; prec <= o.max_prec && !ga_expired(o.deadline); prec *= 2) {
-        mag_t a, b;
-        mag_init(a);
-        mag_init(b);
-        if (la_certificate(a, b, p, in, txt, prec) == 0) {
-            double wnow = fmax(mag_get_d(a), mag_get_d(b));
-            mag_set(tvx, a);
-            mag_set(tvy, b);
-            have_la = 1;
-            int settled = wnow > 0.25 * prev_w;
-            prev_w = wnow;
-            if (settled || wnow == 0) {
-                mag_clear(a);
-                mag_clear(b);
-                break;
-            }
-        }
-        mag_clear(a);
-        mag_clear(b);
+    {
+        la_ctx c = {p, in, txt, tvx, tvy, INFINITY, 0};
+        ga_arb_escalate(NULL, la_step, &c, 64, o.max_prec, o.deadline);
+        rc = ga_expired(o.deadline) ? GA_ETIME : GA_EPREC;
+        if (!c.have)
+            goto cleanup;
     }
-    rc = ga_expired(o.deadline) ? GA_ETIME : GA_EPREC;
-    if (!have_la)
-        goto cleanup;
     /* 2. the integrals, escalated until narrow enough or below the widening */
-    slong want = (slong)ceil(o.digits * 3.3219280948873623) + 1;
-    arb_t ixy, iyx;
-    arb_init(ixy);
-    arb_init(iyx);
-    slong acc_xy = WORD_MIN / 2, acc_yx = WORD_MIN / 2;
-    int stalls_xy = 0, stalls_yx = 0;
-    for (slong prec = 64; prec <= o.max_prec; prec *= 2) {
-        if (ga_expired(o.deadline)) {
-            rc = GA_ETIME; /* the intervals so far (or [0, 1]) are still enclosures */
-            break;
-        }
-        out->precision_bits = prec;
-        exact_forms(lx, ly, p, prec);
-        /* the double twins of the exact forms: those of the reduced pair, which is (Y, X)
-         * when the reduction whitened by X (ga_pair keeps the original directions) */
-        if (delta_one(ixy, lx, p->swapped ? p->ly : p->lx, e, epsd, o.deadline, prec) != GA_OK ||
-            delta_one(iyx, ly, p->swapped ? p->lx : p->ly, e, epsd, o.deadline, prec) != GA_OK)
-            continue;
-        /* widening: TV(X, X'') + e^eps TV(Y, Y'') (xy), roles swapped for yx */
-        arb_exp(ee, e, prec);
-        mag_t wx, wy, tmp;
-        mag_init(wx);
-        mag_init(wy);
-        mag_init(tmp);
-        arb_get_mag(tmp, ee);
-        mag_mul(wx, tmp, tvy);
-        mag_add(wx, wx, tvx);
-        mag_mul(wy, tmp, tvx);
-        mag_add(wy, wy, tvy);
-        int done_xy = mag_cmp(arb_radref(ixy), wx) <= 0 || arb_rel_accuracy_bits(ixy) >= want;
-        int done_yx = mag_cmp(arb_radref(iyx), wy) <= 0 || arb_rel_accuracy_bits(iyx) >= want;
-        out->la_bound_xy = mag_get_d(wx);
-        out->la_bound_yx = mag_get_d(wy);
-        arb_set(xy, ixy);
-        arb_set(yx, iyx);
-        arb_add_error_mag(xy, wx);
-        arb_add_error_mag(yx, wy);
-        mag_clear(wx);
-        mag_clear(wy);
-        mag_clear(tmp);
-        if (done_xy && done_yx) {
-            rc = GA_OK;
-            break;
-        }
-        int stalled_xy = ga_arb_stalled(&acc_xy, &stalls_xy, ixy);
-        int stalled_yx = ga_arb_stalled(&acc_yx, &stalls_yx, iyx);
-        if ((done_xy || stalled_xy) && (done_yx || stalled_yx))
-            break; /* GA_EPREC: more precision would not narrow what is left */
+    slong want = want_bits(o.digits);
+    {
+        integrals_ctx c = {.p = p, .lx = lx, .ly = ly, .e = e, .ee = ee, .epsd = epsd,
+                           .deadline = o.deadline, .xy = xy, .yx = yx, .tvx = tvx, .tvy = tvy,
+                           .want = want, .acc_xy = WORD_MIN / 2, .acc_yx = WORD_MIN / 2, .out = out};
+        arb_init(c.ixy);
+        arb_init(c.iyx);
+        rc = ga_arb_escalate(&out->precision_bits, integrals_step, &c, 64, o.max_prec, o.deadline);
+        arb_clear(c.ixy);
+        arb_clear(c.iyx);
     }
-    arb_clear(ixy);
-    arb_clear(iyx);
     /* 3. where the widening TV(X, X'') + e^eps TV(Y, Y'') left an interval wider than asked
      *    (large eps), the shifted certificate, whose linear-algebra part does not grow with
      *    e^eps; both are enclosures, so they are intersected */
@@ -1063,6 +1119,40 @@ cleanup:
     return rc;
 }
 
+/* both directions of the certified Renyi divergence, each until accurate enough */
+typedef struct {
+    arb_mat_struct *Sx, *Sy, *dm, *dmn;
+    arb_srcptr alpha;
+    arb_ptr res;
+    double r;
+    slong want;
+    ga_interval *xy, *yx;
+    int done[2];
+} renyi_ctx;
+
+static int renyi_step(void *vc, slong prec)
+{
+    renyi_ctx *c = vc;
+    for (int dir = 0; dir < 2; dir++) {
+        if (c->done[dir])
+            continue;
+        ga_interval *iv = dir ? c->yx : c->xy;
+        int s = dir ? renyi_ball(c->res, c->Sy, c->Sx, c->dmn, c->alpha, c->r, prec)
+                    : renyi_ball(c->res, c->Sx, c->Sy, c->dm, c->alpha, c->r, prec);
+        if (s == 1) {
+            iv->lo = iv->hi = INFINITY;
+        } else if (s == 0) {
+            ga_arb_bounds(iv, c->res);
+            if (arb_rel_accuracy_bits(c->res) < c->want && !arb_contains_zero(c->res))
+                continue; /* too wide: more precision */
+        } else {
+            continue;
+        }
+        c->done[dir] = 1;
+    }
+    return c->done[0] && c->done[1] ? GA_OK : GA_EPREC;
+}
+
 int ga_pair_renyi_cert(ga_interval *xy, ga_interval *yx, const ga_pair *p,
                        const ga_pair_input *in, const ga_pair_text *txt, const char *alpha_txt,
                        const ga_cert_opts *opts)
@@ -1102,35 +1192,8 @@ int ga_pair_renyi_cert(ga_interval *xy, ga_interval *yx, const ga_pair *p,
         arb_sub(arb_mat_entry(dm, i, 0), res, u, PARSE_PREC);
         arb_neg(arb_mat_entry(dmn, i, 0), arb_mat_entry(dm, i, 0));
     }
-    int dxy = 0, dyx = 0, timed_out = 0;
-    slong want = (slong)ceil(o.digits * 3.3219280948873623) + 1;
-    for (slong prec = 128; prec <= 2 * o.max_prec && !(dxy && dyx); prec *= 2) {
-        if (ga_expired(o.deadline)) {
-            timed_out = 1;
-            break;
-        }
-        for (int dir = 0; dir < 2; dir++) {
-            if (dir ? dyx : dxy)
-                continue;
-            ga_interval *iv = dir ? yx : xy;
-            int s = dir ? renyi_ball(res, Sy, Sx, dmn, a, p->r, prec)
-                        : renyi_ball(res, Sx, Sy, dm, a, p->r, prec);
-            if (s == 1) {
-                iv->lo = iv->hi = INFINITY;
-            } else if (s == 0) {
-                ga_arb_bounds(iv, res);
-                if (arb_rel_accuracy_bits(res) < want && !arb_contains_zero(res))
-                    continue; /* too wide: more precision */
-            } else {
-                continue;
-            }
-            if (dir)
-                dyx = 1;
-            else
-                dxy = 1;
-        }
-    }
-    rc = dxy && dyx ? GA_OK : timed_out ? GA_ETIME : GA_EPREC;
+    renyi_ctx c = {Sx, Sy, dm, dmn, a, res, p->r, want_bits(o.digits), xy, yx, {0, 0}};
+    rc = ga_arb_escalate(NULL, renyi_step, &c, 128, o.max_prec, o.deadline);
 cleanup:
     arb_mat_clear(Sx);
     arb_mat_clear(Sy);

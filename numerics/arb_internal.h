@@ -39,6 +39,19 @@ int ga_arb_path_tail(arb_t res, const struct ga_gchisq_exact *q, const arb_t x,
  * to 0/1); returns 1 when it applies, 0 otherwise. */
 int ga_arb_exact_support(arb_t cdf, arb_t sf, const struct ga_gchisq_exact *q, const arb_t x);
 
+/* The one precision-escalation loop (numerics/escalate.c): calls step(ctx, prec) at
+ * prec = start, 2 start, 4 start, ... while prec <= cap and the deadline (ga_monotonic()
+ * time, 0: none) has not passed. step returns GA_OK when its result is accurate enough (the
+ * loop returns GA_OK), GA_EPREC to ask for more precision, GA_ARB_STALLED when more precision
+ * would not help (the loop returns GA_EPREC), or another status, returned as it is. Past the
+ * cap: GA_EPREC; past the deadline: GA_ETIME. *used (if not NULL) is the last precision
+ * tried. Whatever step stored at each level must be a valid enclosure on its own: the caller
+ * keeps the last (or best) one whatever the status. */
+#define GA_ARB_STALLED (-100)
+typedef int (*ga_arb_step)(void *ctx, slong prec);
+int ga_arb_escalate(slong *used, ga_arb_step step, void *ctx, slong start, slong cap,
+                    double deadline);
+
 /* Precision escalation: tracks the relative accuracy of successive enclosures of one
  * quantity (init *best = LONG_MIN / 2, *stalls = 0; call once per precision level with the
  * new ball). Returns 1 when two consecutive doublings brought no gain in accuracy: the width

@@ -913,20 +913,6 @@ void ga_arb_interval(ga_interval *iv, const arb_t v)
         iv->hi = 1;
 }
 
-int ga_arb_stalled(slong *best, int *stalls, const arb_t v)
-{
-    if (!arb_is_finite(v))
-        return 0;
-    slong bits = arb_rel_accuracy_bits(v);
-    if (bits > *best) {
-        *best = bits;
-        *stalls = 0;
-    } else {
-        ++*stalls;
-    }
-    return *stalls >= 2;
-}
-
 /* relative accuracy reached: rad <= 10^-digits |mid| (or the ball is a point) */
 static int narrow_enough(const arb_t v, int digits)
 {
@@ -1092,6 +1078,173 @@ __attribute__((noinline)) static int scaled_copy(ga_gchisq_exact *qs, arb_t xs, 
     return GA_OK;
 }
 
+/* normal or point mass: Q = offset + sigma z0, both tails by erfc in ball arithmetic */
+typedef struct {
+    const ga_gchisq_exact *q;
+    arb_srcptr x;
+    arb_ptr cdf, sf;
+    int digits;
+} normal_step_ctx;
+
+static int normal_step(void *vc, slong prec)
+{
+    normal_step_ctx *c = vc;
+    const ga_gchisq_exact *q = c->q;
+    if (arb_is_zero(q->sigma2)) {
+        int below = arb_lt(c->x, q->offset), above = arb_ge(c->x, q->offset);
+        if (!below && !above) {
+            arb_indeterminate(c->cdf);
+            arb_indeterminate(c->sf);
+            return GA_EPREC;
+        }
+        arb_set_ui(c->cdf, above);
+        arb_set_ui(c->sf, below);
+        return GA_OK;
+    }
+    /* cdf = erfc(-(x - m)/(s sqrt 2))/2, sf = erfc((x - m)/(s sqrt 2))/2 */
+    arb_t z;
+    arb_init(z);
+    arb_sub(z, c->x, q->offset, prec);
+    arb_mul_2exp_si(c->sf, q->sigma2, 1);
+    arb_rsqrt(c->sf, c->sf, prec);
+    arb_mul(z, z, c->sf, prec);
+    arb_hypgeom_erfc(c->sf, z, prec);
+    arb_neg(z, z);
+    arb_hypgeom_erfc(c->cdf, z, prec);
+    arb_mul_2exp_si(c->sf, c->sf, -1);
+    arb_mul_2exp_si(c->cdf, c->cdf, -1);
+    arb_clear(z);
+    return narrow_enough(c->cdf, c->digits) && narrow_enough(c->sf, c->digits) ? GA_OK : GA_EPREC;
+}
+
+/* one tail of a mixed form by the path integral, escalated on its own schedule */
+typedef struct {
+    const ga_gchisq_exact *q;
+    arb_srcptr x;
+    const ga_path *path;
+    arb_ptr best;   /* the intersection of the enclosures so far */
+    arb_ptr other;  /* the other tail's best (complement) */
+    slong ceil, once, cap;
+    int digits, done, stop, stalls;
+    slong acc;
+} tail_track;
+
+/* one precision level of a track: 0, or -1 when two enclosures are disjoint (a defect) */
+static int track_step(tail_track *t, arb_t tmp, slong prec)
+{
+    /* up to the first power of two >= the ceiling; a ceiling beyond the cap: one pass, at
+     * the precision that gets L0 right, for the bound [0, hi] */
+    t->stop |= prec / 2 >= t->ceil || (t->ceil > 2 * t->cap && prec > t->once);
+    int skip = t->ceil > 2 * t->cap && prec < t->once;
+    if (t->done || t->stop || skip || ga_arb_path_tail(tmp, t->q, t->x, t->path, prec) != GA_OK)
+        return 0;
+    /* keep the intersection of the enclosures found so far (both contain the tail; disjoint
+     * ones would mean a defect, reported, never printed) */
+    if (arb_is_finite(t->best) && !arb_intersection(tmp, tmp, t->best, prec))
+        return -1;
+    arb_set(t->best, tmp);
+    t->done = narrow_enough(t->best, t->digits);
+    t->stop = !t->done && ga_arb_stalled(&t->acc, &t->stalls, t->best);
+    return 0;
+}
+
+/* P[Q <= x] + P[Q > x] = 1 exactly: each tail also lies in 1 minus the other, which settles
+ * the bulk side of a far tail (1 - 1e-300 from a narrow 1e-300) without integrating it */
+static int track_complement(tail_track *t, slong prec)
+{
+    if (t->done || !arb_is_finite(t->other))
+        return 0;
+    if (!complement_into(t->best, t->other, prec))
+        return -1;
+    t->done = narrow_enough(t->best, t->digits);
+    return 0;
+}
+
+typedef struct {
+    tail_track sf, cdf;
+    arb_ptr tmp;
+    int inconsistent;
+} tails_ctx;
+
+static int tails_step(void *vc, slong prec)
+{
+    tails_ctx *c = vc;
+    if ((c->sf.done || c->sf.stop) && (c->cdf.done || c->cdf.stop))
+        return GA_OK; /* finished (or stopped) before this level */
+    if (track_step(&c->sf, c->tmp, prec) || track_step(&c->cdf, c->tmp, prec) ||
+        track_complement(&c->sf, prec) || track_complement(&c->cdf, prec)) {
+        c->inconsistent = 1;
+        return GA_EDOM;
+    }
+    /* a stopped track counts as finished: the caller bounds what is left */
+    return (c->sf.done || c->sf.stop) && (c->cdf.done || c->cdf.stop) ? GA_OK : GA_EPREC;
+}
+
+static void track_init(tail_track *t, const ga_gchisq_exact *q, arb_srcptr x, const ga_gchisq *qd,
+                       double xd, const ga_path *path, arb_ptr best, arb_ptr other,
+                       const ga_cert_opts *o)
+{
+    /* escalate until narrow enough, stalled (ga_arb_stalled), or past the precision that can
+     * matter: the exponent K(c) - c x is of size |L0|, so about log2|L0| + (the digits
+     * asked) bits carry the answer; twice that is the ceiling (a tail of 10^-(10^70) is
+     * bounded at 1024 bits, not pursued to 4096) */
+    slong want = (slong)ceil(o->digits * 3.3219280948873623) + 16;
+    memset(t, 0, sizeof *t);
+    t->q = q;
+    t->x = x;
+    t->path = path;
+    t->best = best;
+    t->other = other;
+    t->cap = o->max_prec;
+    t->digits = o->digits;
+    t->ceil = 2 * needed_bits(qd, path, xd, want);
+    t->once = 64;
+    while (t->once < o->max_prec && t->once < 80 + log2(1 + fabs(path->L0)))
+        t->once *= 2;
+    t->acc = WORD_MIN / 2;
+}
+
+/* both tails of a mixed form; best_cdf/best_sf (indeterminate on entry) end as enclosures
+ * whatever the status: where an integral left a tail unsettled, the Chernoff bound still
+ * bounds it (and through the complement, the other tail) */
+static int path_tails(arb_t best_cdf, arb_t best_sf, slong *used, const ga_gchisq_exact *q,
+                      const ga_gchisq *qd, const arb_t xv, double xd, const ga_cert_opts *o)
+{
+    ga_path pu, pl;
+    if (ga_path_setup(&pu, qd, xd, 1, GA_KERNEL_TAIL) != GA_OK ||
+        ga_path_setup(&pl, qd, xd, -1, GA_KERNEL_TAIL) != GA_OK)
+        return GA_EDOM;
+    pu.deadline = pl.deadline = o->deadline;
+    tails_ctx c;
+    arb_t tmp;
+    arb_init(tmp);
+    track_init(&c.sf, q, xv, qd, xd, &pu, best_sf, best_cdf, o);
+    track_init(&c.cdf, q, xv, qd, xd, &pl, best_cdf, best_sf, o);
+    c.tmp = tmp;
+    c.inconsistent = 0;
+    int rc = ga_arb_escalate(used, tails_step, &c, 64, o->max_prec, o->deadline);
+    int timed_out = rc == GA_ETIME;
+    if (!c.inconsistent) {
+        if (!c.sf.done)
+            chernoff_into(best_sf, q, xv, pu.c, c.sf.once);
+        if (!c.cdf.done)
+            chernoff_into(best_cdf, q, xv, pl.c, c.cdf.once);
+        if (arb_is_finite(best_cdf) && !complement_into(best_sf, best_cdf, c.sf.once))
+            c.inconsistent = 1;
+        else if (arb_is_finite(best_sf) && !complement_into(best_cdf, best_sf, c.cdf.once))
+            c.inconsistent = 1;
+    }
+    arb_clear(tmp);
+    if (c.inconsistent) {
+        arb_indeterminate(best_sf); /* printed as [0, 1] */
+        arb_indeterminate(best_cdf);
+        return GA_EDOM;
+    }
+    if (narrow_enough(best_sf, o->digits) && narrow_enough(best_cdf, o->digits))
+        return GA_OK;
+    return timed_out || ga_expired(o->deadline) ? GA_ETIME : GA_EPREC;
+}
+
 int ga_gchisq_prob_cert(ga_gchisq_cert *out, const ga_gchisq_exact *q_in, const char *x,
                         const ga_cert_opts *opts)
 {
@@ -1126,140 +1279,15 @@ int ga_gchisq_prob_cert(ga_gchisq_cert *out, const ga_gchisq_exact *q_in, const 
     double xd = arf_get_d(arb_midref(xv), ARF_RND_NEAR);
     rc = GA_EPREC;
     if (qd->n == 0) {
-        /* normal or point mass: Q = offset + sigma z0, tails by erfc in ball arithmetic */
-        for (slong prec = 64; prec <= o.max_prec; prec *= 2) {
-            arb_t z;
-            arb_init(z);
-            if (arb_is_zero(q->sigma2)) {
-                int below = arb_lt(xv, q->offset), above = arb_ge(xv, q->offset);
-                if (below || above) {
-                    arb_set_ui(cdf, above);
-                    arb_set_ui(sf, below);
-                } else {
-                    arb_indeterminate(cdf);
-                    arb_indeterminate(sf);
-                }
-            } else {
-                /* cdf = erfc(-(x - m)/(s sqrt 2))/2, sf = erfc((x - m)/(s sqrt 2))/2 */
-                arb_sub(z, xv, q->offset, prec);
-                arb_mul_2exp_si(sf, q->sigma2, 1);
-                arb_rsqrt(sf, sf, prec);
-                arb_mul(z, z, sf, prec);
-                arb_hypgeom_erfc(sf, z, prec);
-                arb_neg(z, z);
-                arb_hypgeom_erfc(cdf, z, prec);
-                arb_mul_2exp_si(sf, sf, -1);
-                arb_mul_2exp_si(cdf, cdf, -1);
-            }
-            arb_clear(z);
-            arb_set(best_cdf, cdf);
-            arb_set(best_sf, sf);
-            out->precision_bits = prec;
-            if (narrow_enough(cdf, o.digits) && narrow_enough(sf, o.digits)) {
-                rc = GA_OK;
-                break;
-            }
-        }
+        normal_step_ctx c = {q, xv, best_cdf, best_sf, o.digits};
+        rc = ga_arb_escalate(&out->precision_bits, normal_step, &c, 64, o.max_prec, o.deadline);
     } else if (ga_arb_exact_support(cdf, sf, q, xv)) {
         arb_set(best_cdf, cdf);
         arb_set(best_sf, sf);
         out->precision_bits = 0;
         rc = GA_OK;
     } else {
-        ga_path pu, pl;
-        if (ga_path_setup(&pu, qd, xd, 1, GA_KERNEL_TAIL) != GA_OK ||
-            ga_path_setup(&pl, qd, xd, -1, GA_KERNEL_TAIL) != GA_OK) {
-            rc = GA_EDOM;
-            goto cleanup;
-        }
-        pu.deadline = pl.deadline = o.deadline;
-        /* per tail: escalate until narrow enough, stalled (ga_arb_stalled), or past the
-         * precision that can matter: the exponent K(c) - c x is of size |L0|, so about
-         * log2|L0| + (the digits asked) bits carry the answer; twice that is the ceiling
-         * (a tail of 10^-(10^70) is bounded at 1024 bits, not pursued to 4096) */
-        slong want = (slong)ceil(o.digits * 3.3219280948873623) + 16;
-        slong ceil_sf = 2 * needed_bits(qd, &pu, xd, want), ceil_cdf = 2 * needed_bits(qd, &pl, xd, want);
-        slong once_sf = 64, once_cdf = 64;
-        while (once_sf < o.max_prec && once_sf < 80 + log2(1 + fabs(pu.L0)))
-            once_sf *= 2;
-        while (once_cdf < o.max_prec && once_cdf < 80 + log2(1 + fabs(pl.L0)))
-            once_cdf *= 2;
-        int done_sf = 0, done_cdf = 0, stop_sf = 0, stop_cdf = 0, stalls_sf = 0, stalls_cdf = 0,
-            inconsistent = 0, timed_out = 0;
-        slong acc_sf = WORD_MIN / 2, acc_cdf = WORD_MIN / 2;
-        for (slong prec = 64; prec <= o.max_prec; prec *= 2) {
-            /* up to the first power of two >= the ceiling; a ceiling beyond the cap: one
-             * pass, at the precision that gets L0 right, for the bound [0, hi] */
-            stop_sf |= prec / 2 >= ceil_sf || (ceil_sf > 2 * o.max_prec && prec > once_sf);
-            stop_cdf |= prec / 2 >= ceil_cdf || (ceil_cdf > 2 * o.max_prec && prec > once_cdf);
-            int skip_sf = ceil_sf > 2 * o.max_prec && prec < once_sf,
-                skip_cdf = ceil_cdf > 2 * o.max_prec && prec < once_cdf;
-            if ((done_sf || stop_sf) && (done_cdf || stop_cdf))
-                break;
-            if (ga_expired(o.deadline)) {
-                timed_out = 1;
-                break;
-            }
-            out->precision_bits = prec;
-            if (!done_sf && !stop_sf && !skip_sf && ga_arb_path_tail(sf, q, xv, &pu, prec) == GA_OK) {
-                /* keep the intersection of the enclosures found so far (both contain the
-                 * tail; disjoint ones would mean a defect, reported, never printed) */
-                if (arb_is_finite(best_sf) && !arb_intersection(sf, sf, best_sf, prec)) {
-                    inconsistent = 1;
-                    break;
-                }
-                arb_set(best_sf, sf);
-                done_sf = narrow_enough(best_sf, o.digits);
-                stop_sf = !done_sf && ga_arb_stalled(&acc_sf, &stalls_sf, best_sf);
-            }
-            if (!done_cdf && !stop_cdf && !skip_cdf && ga_arb_path_tail(cdf, q, xv, &pl, prec) == GA_OK) {
-                if (arb_is_finite(best_cdf) && !arb_intersection(cdf, cdf, best_cdf, prec)) {
-                    inconsistent = 1;
-                    break;
-                }
-                arb_set(best_cdf, cdf);
-                done_cdf = narrow_enough(best_cdf, o.digits);
-                stop_cdf = !done_cdf && ga_arb_stalled(&acc_cdf, &stalls_cdf, best_cdf);
-            }
-            /* P[Q <= x] + P[Q > x] = 1 exactly: each tail also lies in 1 minus the other,
-             * which settles the bulk side of a far tail (1 - 1e-300 from a narrow 1e-300)
-             * without integrating it */
-            if (!done_sf && arb_is_finite(best_cdf)) {
-                if (!complement_into(best_sf, best_cdf, prec)) {
-                    inconsistent = 1;
-                    break;
-                }
-                done_sf = narrow_enough(best_sf, o.digits);
-            }
-            if (!done_cdf && arb_is_finite(best_sf)) {
-                if (!complement_into(best_cdf, best_sf, prec)) {
-                    inconsistent = 1;
-                    break;
-                }
-                done_cdf = narrow_enough(best_cdf, o.digits);
-            }
-        }
-        /* where an integral left a tail unsettled, the Chernoff bound still bounds it (and
-         * through the complement, the other tail) */
-        if (!done_sf && !inconsistent)
-            chernoff_into(best_sf, q, xv, pu.c, once_sf);
-        if (!done_cdf && !inconsistent)
-            chernoff_into(best_cdf, q, xv, pl.c, once_cdf);
-        if (!inconsistent && arb_is_finite(best_cdf) && !complement_into(best_sf, best_cdf, once_sf))
-            inconsistent = 1;
-        if (!inconsistent && arb_is_finite(best_sf) && !complement_into(best_cdf, best_sf, once_cdf))
-            inconsistent = 1;
-        done_sf = done_sf || narrow_enough(best_sf, o.digits);
-        done_cdf = done_cdf || narrow_enough(best_cdf, o.digits);
-        if (done_sf && done_cdf)
-            rc = GA_OK;
-        else if (timed_out || ga_expired(o.deadline))
-            rc = GA_ETIME;
-        if (inconsistent) {
-            arb_indeterminate(best_sf); /* printed as [0, 1] */
-            arb_indeterminate(best_cdf);
-            rc = GA_EDOM;
-        }
+        rc = path_tails(best_cdf, best_sf, &out->precision_bits, q, qd, xv, xd, &o);
     }
     /* probabilities lie in [0, 1]: clip (keeps the enclosure) */
     ga_arb_prob_out(&out->cdf, out->cdf_lo, out->cdf_hi, sizeof out->cdf_lo, best_cdf, o.digits + 3);

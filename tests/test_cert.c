@@ -6,6 +6,7 @@
  * precisions (overlap).
  */
 #include "gaussaudit.h"
+#include "numerics/arb_internal.h"
 #include "tests/support.h"
 
 #include <arb.h>
@@ -350,4 +351,52 @@ Test(cert, random_forms_agree_with_double_engine)
     ga_gchisq_exact_free(qe);
     ga_gchisq_work_free(w);
     gsl_rng_free(rng);
+}
+
+/* the escalation loop itself: levels tried, what each step status means, cap and deadline */
+typedef struct {
+    int calls, ok_at, stall_at, fail_at;
+    slong last;
+} step_log;
+
+static int logged_step(void *vc, slong prec)
+{
+    step_log *c = vc;
+    c->calls++;
+    c->last = prec;
+    if (c->calls == c->ok_at)
+        return GA_OK;
+    if (c->calls == c->stall_at)
+        return GA_ARB_STALLED;
+    if (c->calls == c->fail_at)
+        return GA_EDOM;
+    return GA_EPREC;
+}
+
+Test(cert, escalation_loop_contract)
+{
+    static const struct {
+        const char *what;
+        int ok_at, stall_at, fail_at;
+        slong start, cap;
+        double deadline;
+        int expect, calls;
+        slong used;
+    } rows[] = {
+        {"accurate at the third level", 3, 0, 0, 64, 4096, 0, GA_OK, 3, 256},
+        {"never accurate: every level to the cap", 0, 0, 0, 64, 4096, 0, GA_EPREC, 7, 4096},
+        {"stalled at the second level", 0, 2, 0, 64, 4096, 0, GA_EPREC, 2, 128},
+        {"a failure is passed through", 0, 0, 2, 64, 4096, 0, GA_EDOM, 2, 128},
+        {"start above the cap: no level", 1, 0, 0, 128, 64, 0, GA_EPREC, 0, -1},
+        {"deadline passed: no level", 1, 0, 0, 64, 4096, 1e-9, GA_ETIME, 0, -1},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        step_log c = {0, rows[i].ok_at, rows[i].stall_at, rows[i].fail_at, -1};
+        slong used = -1;
+        int st = ga_arb_escalate(&used, logged_step, &c, rows[i].start, rows[i].cap, rows[i].deadline);
+        cr_expect(st == rows[i].expect && c.calls == rows[i].calls && used == rows[i].used,
+                  "%s: status %d (expected %d), %d calls (expected %d), last precision %ld "
+                  "(expected %ld)", rows[i].what, st, rows[i].expect, c.calls, rows[i].calls,
+                  (long)used, (long)rows[i].used);
+    }
 }

@@ -1014,3 +1014,63 @@ Test(pair_cert, epsilon_far_roots, .fini = fini_caches)
     ga_gchisq_work_free(w);
     ga_pair_free(p);
 }
+
+/* every certified entry point goes through the one escalation loop and honours its options:
+ * a deadline already passed gives GA_ETIME, a precision cap below what the answer needs gives
+ * GA_EPREC, and in both cases what is returned still encloses the answer of the defaults */
+typedef struct {
+    const char *what;
+    double sx, sy, my; /* the pair N(0, sx) vs N(my, sy) */
+    long max_prec;
+    int past_deadline;
+    int expect;
+} escalation_row;
+
+Test(pair_cert, every_entry_point_honours_cap_and_deadline, .fini = fini_caches)
+{
+    static const escalation_row rows[] = {
+        {"delta, equal covariances, deadline", 1, 1, 1, 4096, 1, GA_ETIME},
+        {"delta, equal covariances, cap 64 (needs more)", 1, 1, 1, 64, 0, GA_EPREC},
+        {"delta, unequal covariances, deadline", 1, 2, 1, 4096, 1, GA_ETIME},
+        {"delta, unequal covariances, cap 64 (the widening sets the width)", 1, 2, 1, 64, 0, GA_OK},
+        {"renyi, deadline", 1, 2, 1, 4096, 1, GA_ETIME},
+        {"renyi, cap 64 (starts at 128)", 1, 2, 1, 64, 0, GA_EPREC},
+        {"mahalanobis, deadline", 1, 1, 1, 4096, 1, GA_ETIME},
+        {"mahalanobis, cap 64 (starts at 128)", 1, 1, 1, 64, 0, GA_EPREC},
+        {"mahalanobis, defaults", 1, 1, 1, 4096, 0, GA_OK},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        const escalation_row *w = &rows[i];
+        double mx = 0;
+        ga_pair_input in = {1, &mx, &w->my, &w->sx, &w->sy, 1, {NULL, NULL, NULL, NULL}};
+        ga_pair *p = make_pair(1, &mx, &w->sx, &w->my, &w->sy, 1);
+        ga_cert_opts o, def;
+        ga_cert_opts_init(&o);
+        ga_cert_opts_init(&def);
+        o.digits = 30; /* more than 64 bits can give */
+        o.max_prec = w->max_prec;
+        if (w->past_deadline)
+            o.deadline = 1e-9;
+        int st;
+        if (strncmp(w->what, "delta", 5) == 0) {
+            ga_delta_cert C, D;
+            st = ga_pair_delta_cert(&C, p, &in, NULL, "0.5", &o);
+            cr_assert(ga_pair_delta_cert(&D, p, &in, NULL, "0.5", &def) == GA_OK, "%s", w->what);
+            cr_expect(C.xy.lo <= D.xy.lo && D.xy.hi <= C.xy.hi && C.yx.lo <= D.yx.lo &&
+                          D.yx.hi <= C.yx.hi,
+                      "%s: [%g, %g] does not enclose [%g, %g]", w->what, C.xy.lo, C.xy.hi,
+                      D.xy.lo, D.xy.hi);
+            cr_expect(C.precision_bits <= w->max_prec, "%s: %ld bits", w->what, C.precision_bits);
+        } else if (strncmp(w->what, "renyi", 5) == 0) {
+            ga_interval xy, yx;
+            st = ga_pair_renyi_cert(&xy, &yx, p, &in, NULL, "2", &o);
+        } else {
+            ga_interval t2;
+            st = ga_pair_mahalanobis_cert(&t2, p, &in, NULL, &o);
+            if (st == GA_OK) /* (my/sx)^2 = 1 exactly */
+                cr_expect(t2.lo <= 1 && 1 <= t2.hi, "%s: [%g, %g]", w->what, t2.lo, t2.hi);
+        }
+        cr_expect(st == w->expect, "%s: status %d, expected %d", w->what, st, w->expect);
+        ga_pair_free(p);
+    }
+}
