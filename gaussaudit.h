@@ -461,6 +461,7 @@ typedef struct {
     double timeout;                 /* seconds (0: none); see the README's guarantee */
     const char *const *allow_paths; /* more directories the spec may read (--allow-path) */
     size_t nallow;
+    FILE *progress;                 /* progress lines for long audits (NULL: none) */
 } ga_audit_options;
 
 GA_API void ga_audit_options_init(ga_audit_options *o);
@@ -484,6 +485,8 @@ GA_API void ga_audit_result_free(ga_audit_result *r);
 GA_API int ga_audit_result_verdict(const ga_audit_result *r);
 GA_API int ga_audit_result_exit_status(const ga_audit_result *r);
 GA_API size_t ga_audit_result_nclaims(const ga_audit_result *r);
+/* The spec's name (its `name:` field, else the file name), valid until ga_audit_result_free. */
+GA_API const char *ga_audit_result_spec_name(const ga_audit_result *r);
 
 /* One claim's result. Strings point into r (valid until ga_audit_result_free). */
 typedef struct {
@@ -503,11 +506,62 @@ typedef struct {
 /* GA_OK, or GA_EINVAL for i out of range. */
 GA_API int ga_audit_result_claim(ga_claim_info *out, const ga_audit_result *r, size_t i);
 
-enum ga_format { GA_FORMAT_MARKDOWN = 0, GA_FORMAT_HTML, GA_FORMAT_JSON, GA_FORMAT_JUNIT };
+enum ga_format { GA_FORMAT_MARKDOWN = 0, GA_FORMAT_HTML, GA_FORMAT_JSON, GA_FORMAT_JUNIT,
+                 GA_FORMAT_TEXT };
 
-/* Write the report in the given format. GA_OK, GA_EIO (out reported an error) or GA_EINVAL
- * (unknown format). */
+/* Write the report in the given format (Markdown, HTML, JSON, JUnit). GA_OK, GA_EIO (out
+ * reported an error) or GA_EINVAL (a format audits are not written in). */
 GA_API int ga_audit_result_write(FILE *out, const ga_audit_result *r, int format);
+
+/*
+ * Calibration (`gaussaudit calibrate`): the smallest value of the spec's noise parameter (its
+ * kind's knob: sigma, noise_sigma for sketch) such that the mechanism is (eps, delta)-DP on the
+ * spec's neighbouring pairs, or on the proven worst case when the spec has a universe. delta is
+ * non-increasing in the knob for every kind with one (post-processing of independent noise);
+ * the root of max delta(knob) = delta is bracketed and bisected in log(knob) to 1e-13 relative,
+ * then checked in ball arithmetic: a certified upper bound of delta at the value <= delta, and
+ * a certified lower bound at the value reduced by a relative 1e-6 > delta (up to 200 pairs).
+ * Returns GA_OK and *out (free with ga_calibration_free), certified or not (the info says);
+ * GA_EIO (cannot read), GA_EINVAL (invalid spec, a kind without a knob, eps or delta out of
+ * range: the message says which), GA_EDOM (no value in [1e-300, 1e300] brackets delta),
+ * GA_ETIME (opts->timeout ran out during the search) or GA_ENOMEM, with *out NULL. From opts
+ * (NULL: defaults) it uses timeout and the allowed paths.
+ */
+typedef struct ga_calibration ga_calibration;
+
+typedef struct {
+    const char *spec_name, *spec_path, *kind, *knob;
+    double epsilon, delta;
+    double value;            /* the smallest knob value found (upper end of the bisection) */
+    int worst_case;          /* 1: on the proven worst case of the universe; 0: audited pairs */
+    int certified;           /* the certified check above confirmed value */
+    double upper_at_value;   /* certified upper bound of delta at value (NaN: not computed) */
+    double lower_below;      /* certified lower bound at value (1 - 1e-6) (NaN: not computed) */
+    const char *note;        /* why not certified ("" when certified) */
+    size_t npublished;       /* published calibrations of the kind, for comparison */
+} ga_calibration_info;
+
+typedef struct {
+    const char *name;        /* e.g. "analytic Gaussian (Balle and Wang 2018)" */
+    double value;
+    double leverage, exact_leverage; /* sketch thresholds (NaN otherwise) */
+    const char *text;        /* a line for text output ("" when an earlier line covers it) */
+} ga_published_info;
+
+GA_API int ga_calibrate_spec_file(ga_calibration **out, const char *path, double eps,
+                                  double delta, const ga_audit_options *opts, char *msg,
+                                  size_t msglen);
+GA_API int ga_calibrate_spec_text(ga_calibration **out, const char *text, size_t len,
+                                  const char *name, double eps, double delta,
+                                  const ga_audit_options *opts, char *msg, size_t msglen);
+GA_API void ga_calibration_free(ga_calibration *c); /* NULL is a no-op */
+/* The result; strings point into c (valid until ga_calibration_free). */
+GA_API void ga_calibration_get(ga_calibration_info *out, const ga_calibration *c);
+/* The i-th published calibration: GA_OK, or GA_EINVAL for i out of range. */
+GA_API int ga_calibration_published(ga_published_info *out, const ga_calibration *c, size_t i);
+/* Write the calibration as text (GA_FORMAT_TEXT) or JSON (GA_FORMAT_JSON). GA_OK, GA_EIO (out
+ * reported an error) or GA_EINVAL (another format). */
+GA_API int ga_calibration_write(FILE *out, const ga_calibration *c, int format);
 
 #ifdef __cplusplus
 }

@@ -1110,7 +1110,8 @@ static int pipeline(ga_audit_result **out, const char *path, const char *text, s
     ga_audit_result *r = calloc(1, sizeof *r);
     if (!r)
         return GA_ENOMEM;
-    ga_audit_opts o = {.certified = opts->certified, .quiet = 1, .timeout = opts->timeout,
+    ga_audit_opts o = {.certified = opts->certified, .quiet = opts->progress == NULL,
+                       .progress = opts->progress, .timeout = opts->timeout,
                        .allow_paths = opts->allow_paths, .nallow = opts->nallow};
     int rc = audit_run(&r->a, path, text, len, &o, msg, msglen);
     if (rc) {
@@ -1155,6 +1156,11 @@ int ga_audit_result_exit_status(const ga_audit_result *r)
 size_t ga_audit_result_nclaims(const ga_audit_result *r)
 {
     return r->a.nclaims;
+}
+
+const char *ga_audit_result_spec_name(const ga_audit_result *r)
+{
+    return r->a.spec.name;
 }
 
 int ga_audit_result_claim(ga_claim_info *out, const ga_audit_result *r, size_t i)

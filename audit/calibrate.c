@@ -1,5 +1,5 @@
 /*
- * calibrate.c - gaussaudit calibrate: the smallest value of the mechanism's noise knob such
+ * calibrate.c - calibration (verdict layer, public as ga_calibrate_spec_*): the smallest value of the mechanism's noise knob such
  * that the mechanism is (eps, delta)-DP on the audited pairs, or on the proven worst case
  * when a universe is given.
  *
@@ -11,9 +11,7 @@
  * lower bound at the value reduced by a relative 1e-6 is > delta. The certificate is for
  * the output laws as computed in double precision from the trial value and the data.
  */
-#include "reports/report.h"
-#include "audit/cli.h"
-#include "audit/mechanisms.h"
+#include "audit/calibrate.h"
 #include "numerics/internal.h"
 
 #include <float.h>
@@ -26,6 +24,7 @@ typedef struct {
     double eps;
     char msg[1024];
     int error;
+    double deadline;
     ga_gchisq_work *w;
 } cal_t;
 
@@ -33,8 +32,14 @@ typedef struct {
 /* worst delta over the relevant pairs at the knob value v (-1 on error) */
 static double worst_delta(cal_t *c, double v)
 {
+    if (ga_expired(c->deadline)) {
+        ga_msg(c->msg, sizeof c->msg, "%s: the --timeout budget ran out during the search",
+               c->s->path);
+        c->error = GA_ETIME;
+        return -1;
+    }
     if (ga_mech_rebuild(c->s, v, c->msg, sizeof c->msg)) {
-        c->error = 1;
+        c->error = GA_EINVAL;
         return -1;
     }
     size_t lo = 0, hi = c->s->npairs;
@@ -49,7 +54,7 @@ static double worst_delta(cal_t *c, double v)
         ga_spec_pair_input(&in, &c->s->pairs[i], labels);
         ga_pair *p;
         if (ga_pair_reduce(&p, &in, c->msg, sizeof c->msg)) {
-            c->error = 1;
+            c->error = GA_EINVAL;
             return -1;
         }
         ga_delta D;
@@ -81,7 +86,14 @@ static int cert_bound(cal_t *c, double v, const char *eps, int upper, double *ou
         if (ga_pair_reduce(&p, &in, c->msg, sizeof c->msg))
             return -1;
         ga_delta_cert dc;
-        int st = ga_pair_delta_cert(&dc, p, &in, NULL, eps, NULL);
+        ga_cert_opts co;
+        ga_cert_opts_init(&co);
+        co.deadline = c->deadline;
+        int st = ga_pair_delta_cert(&dc, p, &in, NULL, eps, &co);
+        if (st == GA_ETIME) {
+            ga_pair_free(p);
+            return -3;
+        }
         ga_pair_free(p);
         if (st != GA_OK && st != GA_EPREC)
             return -1;
@@ -91,22 +103,10 @@ static int cert_bound(cal_t *c, double v, const char *eps, int upper, double *ou
     return 0;
 }
 
-static const char *usage_calibrate =
-    "usage: gaussaudit calibrate SPEC.yaml --epsilon E --delta D [--format text|json]\n"
-    "                            [--allow-path DIR]\n"
-    "\n"
-    "The smallest value of the mechanism's noise parameter (sigma; noise_sigma for sketch)\n"
-    "such that the mechanism is (E, D)-DP on the spec's neighbouring pairs, or on the proven\n"
-    "worst case when the spec has a universe. Certified: delta at the returned value has a\n"
-    "certified upper bound <= D, and at the value reduced by a relative 1e-6 a certified\n"
-    "lower bound > D. Published calibrations are printed for comparison where they exist\n"
-    "(classic Gaussian, analytic Gaussian, Ding et al. (12), the LSV-based sketch bound, the\n"
-    "NDIS paper's M_LS rule for linear_regression with a universe).\n";
-
 /* the smallest knob value with worst delta <= delta: a bracket by doubling or halving from
- * v0, then bisection in log(v) to 1e-13 relative. 0 with *value (the upper end), or -1 after
- * printing the error. */
-static int cal_search(cal_t *c, double delta, double v0, double *value, const char *spec, FILE *err)
+ * v0, then bisection in log(v) to 1e-13 relative. GA_OK with *value (the upper end), or an
+ * error status with the message in c->msg. */
+static int cal_search(cal_t *c, double delta, double v0, double *value)
 {
     /* bracket: g(v) = log worst delta - log delta, decreasing in v */
     double lo = v0, hi = v0, f = worst_delta(c, v0);
@@ -131,9 +131,9 @@ static int cal_search(cal_t *c, double delta, double v0, double *value, const ch
         }
     }
     if (it >= 200 || f < 0) {
-        ga_cli_err(err, "gaussaudit calibrate: %s: no noise level in [1e-300, 1e300] brackets delta = %g\n",
-                spec, delta);
-        return -1;
+        ga_msg(c->msg, sizeof c->msg, "%s: no noise level in [1e-300, 1e300] brackets delta = %g",
+               c->s->path, delta);
+        return GA_EDOM;
     }
     /* bisection in log(v) */
     for (int k = 0; k < 200 && (hi - lo) > 1e-13 * hi; k++) {
@@ -149,15 +149,14 @@ static int cal_search(cal_t *c, double delta, double v0, double *value, const ch
             hi = mid;
     }
     *value = hi;
-    return 0;
+    return GA_OK;
 fail:
-    ga_cli_err(err, "gaussaudit calibrate: %s\n", c->msg);
-    return -1;
+    return c->error;
 }
 
 /* certify: delta <= D at the returned value (raised by the certified width if needed) and
  * delta > D at the value 1e-6 lower. Sets *certified, and *cerr (1: a check failed, 2: more
- * pairs than certification covers). */
+ * pairs than certification covers, 3: the deadline passed). */
 static void cal_certify(cal_t *c, double eps, double delta, double *value_io, double *ub_out,
                         double *lb_out, int *certified_out, int *cerr_out)
 {
@@ -168,8 +167,8 @@ static void cal_certify(cal_t *c, double eps, double delta, double *value_io, do
     snprintf(es, sizeof es, "%.17g", eps);
     for (int k = 0; k < 12; k++) {
         int r1 = cert_bound(c, value, es, 1, &ub);
-        if (r1 == -2) {
-            cerr = 2;
+        if (r1 == -2 || r1 == -3) {
+            cerr = r1 == -2 ? 2 : 3;
             break;
         }
         if (r1 == 0 && ub <= delta)
@@ -191,7 +190,7 @@ static void cal_certify(cal_t *c, double eps, double delta, double *value_io, do
 
 /* the published calibrations of the spec's kind (the kind table's hook, audit/mechanisms.c):
  * their text lines into pub */
-static size_t cal_published(ga_spec *sp, cal_t *c, double eps, double delta, double value,
+static size_t cal_published(ga_spec *sp, const cal_t *c, double eps, double delta, double value,
                             char *pub, size_t npub, ga_mech_published *pv, size_t max)
 {
     size_t np = ga_mech_published_values(pv, max, sp, eps, delta, value, c->w), kp = 0;
@@ -202,126 +201,131 @@ static size_t cal_published(ga_spec *sp, cal_t *c, double eps, double delta, dou
     return np;
 }
 
-static void cal_print(FILE *out, const ga_spec *sp, const char *knob, double eps, double delta,
-                      double value, double ub, double lb, int certified, int cerr, int json,
-                      const char *pub, const ga_mech_published *pv, size_t np)
+
+/* load, search, certify, compare: the calibration of the spec in r->spec */
+static int calibrate(struct ga_calibration *r, cal_t *c, char *msg, size_t msglen)
 {
-    int kp = pub[0] != 0;
-    if (json) {
-        ga_jw j;
-        ga_jw_init(&j, out);
-        ga_jw_obj(&j, NULL);
-        ga_jw_str(&j, "spec", sp->path);
-        ga_jw_str(&j, "kind", sp->kind);
-        ga_jw_str(&j, "knob", knob);
-        ga_jw_num(&j, "epsilon", eps);
-        ga_jw_num(&j, "delta", delta);
-        ga_jw_num(&j, "value", value);
-        ga_jw_str(&j, "scope", sp->verified ? "proven worst case" : "audited pairs");
-        ga_jw_bool(&j, "certified", certified);
-        ga_jw_obj(&j, "check");
-        ga_jw_num(&j, "upper_at_value", ub);
-        ga_jw_num(&j, "lower_below", lb);
-        ga_jw_obj_end(&j);
-        ga_jw_arr(&j, "published");
-        for (size_t i = 0; i < np; i++) {
-            ga_jw_obj(&j, NULL);
-            ga_jw_str(&j, "name", pv[i].name);
-            ga_jw_num(&j, "value", pv[i].value);
-            if (!isnan(pv[i].leverage)) {
-                ga_jw_num(&j, "leverage", pv[i].leverage);
-                ga_jw_num(&j, "exact_leverage", pv[i].exact_leverage);
-            }
-            ga_jw_obj_end(&j);
-        }
-        ga_jw_arr_end(&j);
-        ga_jw_obj_end(&j);
-    } else {
-        fprintf(out, "spec: %s (%s)\nsmallest %s for (%g, %g)-DP on %s: %.12g\n", sp->name, sp->kind, knob, eps,
-                delta, sp->verified ? "the proven worst case (every neighbour in the universe)"
-                                  : "the audited pairs",
-                value);
-        if (certified) {
-            char bu[32], bl[32];
-            ga_fmt_bound(bu, sizeof bu, ub, 1, 10); /* outward: still bounds as printed */
-            ga_fmt_bound(bl, sizeof bl, lb, 0, 10);
-            fprintf(out, "certified: delta <= %s at %s = %.12g, delta >= %s at %.12g (1e-6 lower)\n",
-                    bu, knob, value, bl, value * (1 - 1e-6));
-        }
-        else
-            fprintf(out, "not certified (%s); the value is an estimate\n",
-                    cerr == 2 ? "more than 200 pairs" : "the certified check did not confirm it");
-        if (kp)
-            fprintf(out, "published calibrations:\n%s", pub);
+    ga_spec *s = &r->spec;
+    s->has_focus_eps = 1; /* universe worst cases at the eps being calibrated */
+    s->focus_eps = r->eps;
+    r->knob = ga_mech_knob(s);
+    if (!r->knob) {
+        ga_msg(msg, msglen, "%s: kind %s has no noise parameter to calibrate", s->path, s->kind);
+        return GA_EINVAL;
     }
+    if (ga_node_get(s->mechanism, "noise_cov")) {
+        ga_msg(msg, msglen, "%s: mechanism.noise_cov: calibrate scales sigma; give sigma instead "
+               "of a noise covariance", s->path);
+        return GA_EINVAL;
+    }
+    double v0 = 1, cur;
+    if (ga_spec_mech_number(s, r->knob, &cur, 0, msg, msglen) == GA_OK && cur > 0)
+        v0 = cur;
+    int st = cal_search(c, r->delta, v0, &r->value);
+    if (st) {
+        ga_msg(msg, msglen, "%s", c->msg);
+        return st;
+    }
+    cal_certify(c, r->eps, r->delta, &r->value, &r->ub, &r->lb, &r->certified, &r->cerr);
+    r->np = cal_published(s, c, r->eps, r->delta, r->value, r->pub, sizeof r->pub, r->pv,
+                          GA_CAL_MAX_PUBLISHED);
+    return GA_OK;
 }
 
-int ga_cmd_calibrate(int argc, char **argv, FILE *out, FILE *err)
+static int cal_pipeline(ga_calibration **out, const char *path, const char *text, size_t len,
+                        double eps, double delta, const ga_audit_options *opts, char *msg,
+                        size_t msglen)
 {
-    const char *allow[GA_SPEC_MAX_ALLOW];
-    ga_spec_opts so = {.allow_paths = allow};
-    if ((argc = ga_cli_take_multi(argc, argv, "--allow-path", allow, GA_SPEC_MAX_ALLOW,
-                                  &so.nallow, "calibrate", err)) < 0)
-        return EX_USAGE;
-    const char *spec = NULL, *seps = NULL, *sdel = NULL, *sfmt = NULL;
-    ga_cli_opt opts[] = {{"--epsilon", &seps, NULL}, {"--delta", &sdel, NULL},
-                         {"--format", &sfmt, NULL}, {NULL, NULL, NULL}};
-    int pr = ga_cli_options(argc, argv, opts, &spec, "calibrate", out, err, usage_calibrate);
-    if (pr)
-        return pr > 0 ? EX_OK : EX_USAGE;
-    if (!spec || !seps || !sdel) {
-        ga_cli_err(err, "gaussaudit calibrate: SPEC.yaml, --epsilon and --delta are required\n");
-        return EX_USAGE;
+    *out = NULL;
+    ga_audit_options def;
+    ga_audit_options_init(&def);
+    if (!opts)
+        opts = &def;
+    if (!(eps >= 0) || !isfinite(eps)) {
+        ga_msg(msg, msglen, "epsilon must be a finite number >= 0 (got %g)", eps);
+        return GA_EINVAL;
     }
-    int json = sfmt && !strcmp(sfmt, "json");
-    if (sfmt && !json && strcmp(sfmt, "text")) {
-        ga_cli_err(err, "gaussaudit calibrate: --format must be text or json (got '%s')\n", sfmt);
-        return EX_USAGE;
+    if (!(delta > 0 && delta < 1)) {
+        ga_msg(msg, msglen, "delta must be in (0, 1) (got %g)", delta);
+        return GA_EINVAL;
     }
-    double eps, delta;
-    if (ga_cli_parse_double(&eps, seps) || eps < 0) {
-        ga_cli_err(err, "gaussaudit calibrate: --epsilon must be a number >= 0 (got '%s')\n", seps);
-        return EX_DATAERR;
-    }
-    if (ga_cli_parse_double(&delta, sdel) || !(delta > 0 && delta < 1)) {
-        ga_cli_err(err, "gaussaudit calibrate: --delta must be a number in (0, 1) (got '%s')\n", sdel);
-        return EX_DATAERR;
-    }
-    ga_spec s;
-    char msg[1024];
-    int st = ga_mech_load(&s, spec, &so, msg, sizeof msg);
+    struct ga_calibration *r = calloc(1, sizeof *r);
+    if (!r)
+        return GA_ENOMEM;
+    double deadline = opts->timeout > 0 ? ga_monotonic() + opts->timeout : 0;
+    ga_spec_opts so = {.deadline = deadline, .allow_paths = opts->allow_paths,
+                       .nallow = opts->nallow};
+    int st = text ? ga_mech_parse(&r->spec, text, len, path, &so, msg, msglen)
+                  : ga_mech_load(&r->spec, path, &so, msg, msglen);
     if (st) {
-        ga_cli_err(err, "gaussaudit calibrate: %s\n", msg);
-        return st == GA_EIO ? EX_NOINPUT : EX_DATAERR;
+        free(r);
+        return st;
     }
-    int rc = EX_DATAERR;
-    s.has_focus_eps = 1; /* universe worst cases at the eps being calibrated */
-    s.focus_eps = eps;
-    const char *knob = ga_mech_knob(&s);
-    cal_t c = {&s, eps, "", 0, ga_gchisq_work_alloc()};
-    if (!knob) {
-        ga_cli_err(err, "gaussaudit calibrate: %s: kind %s has no noise parameter to calibrate\n", spec, s.kind);
-        goto cleanup;
-    }
-    if (ga_node_get(s.mechanism, "noise_cov")) {
-        ga_cli_err(err, "gaussaudit calibrate: %s: mechanism.noise_cov: calibrate scales sigma; give "
-                     "sigma instead of a noise covariance\n", spec);
-        goto cleanup;
-    }
-    double v0 = 1, cur, value, ub, lb;
-    int certified, cerr;
-    if (ga_spec_mech_number(&s, knob, &cur, 0, msg, sizeof msg) == GA_OK && cur > 0)
-        v0 = cur;
-    if (cal_search(&c, delta, v0, &value, spec, err))
-        goto cleanup;
-    cal_certify(&c, eps, delta, &value, &ub, &lb, &certified, &cerr);
-    char pub[2048];
-    ga_mech_published pv[8];
-    size_t np = cal_published(&s, &c, eps, delta, value, pub, sizeof pub, pv, 8);
-    cal_print(out, &s, knob, eps, delta, value, ub, lb, certified, cerr, json, pub, pv, np);
-    rc = ferror(out) ? EX_IOERR : EX_OK;
-cleanup:
+    r->eps = eps;
+    r->delta = delta;
+    r->ub = r->lb = NAN;
+    cal_t c = {&r->spec, eps, "", 0, deadline, ga_gchisq_work_alloc()};
+    st = c.w ? calibrate(r, &c, msg, msglen) : GA_ENOMEM;
     ga_gchisq_work_free(c.w);
-    ga_spec_clear(&s);
-    return rc;
+    if (st) {
+        ga_calibration_free(r);
+        return st;
+    }
+    *out = r;
+    return GA_OK;
+}
+
+int ga_calibrate_spec_file(ga_calibration **out, const char *path, double eps, double delta,
+                           const ga_audit_options *opts, char *msg, size_t msglen)
+{
+    return cal_pipeline(out, path, NULL, 0, eps, delta, opts, msg, msglen);
+}
+
+int ga_calibrate_spec_text(ga_calibration **out, const char *text, size_t len, const char *name,
+                           double eps, double delta, const ga_audit_options *opts, char *msg,
+                           size_t msglen)
+{
+    return cal_pipeline(out, name ? name : "<spec>", text, len, eps, delta, opts, msg, msglen);
+}
+
+void ga_calibration_free(ga_calibration *c)
+{
+    if (!c)
+        return;
+    ga_spec_clear(&c->spec);
+    free(c);
+}
+
+
+void ga_calibration_get(ga_calibration_info *out, const ga_calibration *c)
+{
+    memset(out, 0, sizeof *out);
+    out->spec_name = c->spec.name;
+    out->spec_path = c->spec.path;
+    out->kind = c->spec.kind;
+    out->knob = c->knob;
+    out->epsilon = c->eps;
+    out->delta = c->delta;
+    out->value = c->value;
+    out->worst_case = c->spec.verified;
+    out->certified = c->certified;
+    out->upper_at_value = c->ub;
+    out->lower_below = c->lb;
+    out->note = c->certified ? ""
+                : c->cerr == 2   ? "more than 200 pairs"
+                : c->cerr == 3   ? "the --timeout budget ran out before the certified check"
+                                 : "the certified check did not confirm it";
+    out->npublished = c->np;
+}
+
+int ga_calibration_published(ga_published_info *out, const ga_calibration *c, size_t i)
+{
+    if (i >= c->np)
+        return GA_EINVAL;
+    out->name = c->pv[i].name;
+    out->value = c->pv[i].value;
+    out->leverage = c->pv[i].leverage;
+    out->exact_leverage = c->pv[i].exact_leverage;
+    out->text = c->pv[i].text;
+    return GA_OK;
 }

@@ -782,16 +782,10 @@ static void disarm_backstop(void)
     setitimer(ITIMER_REAL, &it, NULL);
 }
 
-static int write_report(FILE *f, int fmt, const ga_audit *a)
-{
-    return fmt == 0 ? ga_report_markdown(f, a) : fmt == 1 ? ga_report_html(f, a)
-           : fmt == 2 ? ga_report_json(f, a) : ga_report_junit(f, a);
-}
-
 /* -o FILE: the report goes to a temporary file in FILE's directory, is flushed and synced,
  * then renamed over FILE, so a reader sees the old report or the whole new one, never a
  * fragment; every failure is reported and leaves FILE as it was. Returns 0 or GA_EIO. */
-static int write_atomic(const char *path, int fmt, const ga_audit *a, FILE *err)
+static int write_atomic(const char *path, int fmt, const ga_audit_result *a, FILE *err)
 {
     size_t n = strlen(path);
     char *tmp = malloc(n + 16);
@@ -815,7 +809,7 @@ static int write_atomic(const char *path, int fmt, const ga_audit *a, FILE *err)
         free(tmp);
         return GA_EIO;
     }
-    int wr = write_report(f, fmt, a);
+    int wr = ga_audit_result_write(f, a, fmt);
     errno = 0;
     if (wr || fflush(f) != 0 || ferror(f) || fsync(fileno(f)) != 0) {
         ga_cli_err(err, "gaussaudit audit: error writing '%s': %s\n", path,
@@ -860,13 +854,17 @@ int ga_cmd_audit(int argc, char **argv, FILE *out, FILE *err)
         ga_cli_err(err, "gaussaudit audit: SPEC.yaml is required (see gaussaudit audit --help)\n");
         return EX_USAGE;
     }
-    int fmt = 0;
+    int fmt = GA_FORMAT_MARKDOWN;
     if (sfmt) {
-        static const char *f[] = {"md", "html", "json", "junit"};
+        static const struct {
+            const char *name;
+            int format;
+        } f[] = {{"md", GA_FORMAT_MARKDOWN}, {"html", GA_FORMAT_HTML}, {"json", GA_FORMAT_JSON},
+                 {"junit", GA_FORMAT_JUNIT}};
         fmt = -1;
-        for (int i = 0; i < 4; i++)
-            if (!strcmp(sfmt, f[i]))
-                fmt = i;
+        for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+            if (!strcmp(sfmt, f[i].name))
+                fmt = f[i].format;
         if (fmt < 0) {
             ga_cli_err(err, "gaussaudit audit: --format must be md, html, json or junit (got '%s')\n", sfmt);
             return EX_USAGE;
@@ -877,27 +875,30 @@ int ga_cmd_audit(int argc, char **argv, FILE *out, FILE *err)
         ga_cli_err(err, "gaussaudit audit: --timeout must be a number of seconds > 0 (got '%s')\n", stime);
         return EX_DATAERR;
     }
-    ga_audit a;
-    ga_audit_opts o = {.certified = certified, .quiet = quiet, .timeout = timeout,
-                       .allow_paths = allow, .nallow = so.nallow};
+    ga_audit_options o;
+    ga_audit_options_init(&o);
+    o.certified = certified;
+    o.timeout = timeout;
+    o.allow_paths = allow;
+    o.nallow = so.nallow;
     if (!quiet && isatty(fileno(err)))
         o.progress = err;
     char msg[1024];
+    ga_audit_result *a = NULL;
     if (timeout > 0)
         arm_backstop(timeout);
-    int st = ga_audit_run(&a, spec, &o, msg, sizeof msg);
+    int st = ga_audit_spec_file(&a, spec, &o, msg, sizeof msg);
     if (timeout > 0)
         disarm_backstop(); /* the report is written in full, however long that takes */
     if (st) {
         ga_cli_err(err, "gaussaudit audit: %s\n", msg);
-        ga_audit_clear(&a);
         return st == GA_EIO ? EX_NOINPUT : st == GA_ENOMEM ? EX_SOFTWARE : EX_DATAERR;
     }
-    int wr = sout ? write_atomic(sout, fmt, &a, err) : write_report(out, fmt, &a);
-    int rc = wr ? EX_IOERR
-                : a.overall == GA_VERDICT_VIOLATION ? 1 : a.overall == GA_VERDICT_INCONCLUSIVE ? 2 : 0;
+    int wr = sout ? write_atomic(sout, fmt, a, err) : ga_audit_result_write(out, a, fmt);
+    int rc = wr ? EX_IOERR : ga_audit_result_exit_status(a);
     if (!quiet)
-        ga_cli_err(err, "gaussaudit audit: %s: %s\n", a.spec.name, ga_verdict_name(a.overall));
-    ga_audit_clear(&a);
+        ga_cli_err(err, "gaussaudit audit: %s: %s\n", ga_audit_result_spec_name(a),
+                   ga_verdict_name(ga_audit_result_verdict(a)));
+    ga_audit_result_free(a);
     return rc;
 }

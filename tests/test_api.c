@@ -9,6 +9,7 @@
 #include "tests/support.h"
 
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,4 +72,60 @@ Test(api, errors_are_statuses_with_messages)
     cr_expect(ga_audit_spec_text(&r, noclaim, strlen(noclaim), "n.yaml", NULL, msg, sizeof msg) ==
               GA_EINVAL && strstr(msg, "nothing to audit"), "%s", msg);
     ga_audit_result_free(NULL); /* a no-op */
+}
+
+/* the analytic Gaussian mechanism's delta (Balle and Wang 2018, Thm 8), sensitivity 1 */
+static double analytic_delta(double sigma, double eps)
+{
+    double a = 1 / (2 * sigma), b = eps * sigma;
+    return 0.5 * erfc(-(a - b) / sqrt(2.0)) - exp(eps) * 0.5 * erfc((a + b) / sqrt(2.0));
+}
+
+Test(api, calibrate_from_text, .fini = fini)
+{
+    static const char *spec =
+        "gaussaudit: 1\nname: cal\nmechanism: {kind: gaussian_mechanism, sensitivity: 1, sigma: 2}\n"
+        "claim: {epsilon: 1, delta: 1e-5}\n";
+    ga_calibration *c;
+    char msg[512];
+    cr_assert(ga_calibrate_spec_text(&c, spec, strlen(spec), "cal.yaml", 1, 1e-5, NULL, msg,
+                                     sizeof msg) == GA_OK, "%s", msg);
+    ga_calibration_info info;
+    ga_calibration_get(&info, c);
+    /* the smallest sigma: delta <= 1e-5 at it, > 1e-5 a relative 1e-9 below */
+    cr_expect(info.certified && info.worst_case && !strcmp(info.knob, "sigma"), "%d %d %s: %s",
+              info.certified, info.worst_case, info.knob, info.note);
+    cr_expect(analytic_delta(info.value, 1) <= 1e-5 * (1 + 1e-12) &&
+                  analytic_delta(info.value * (1 - 1e-9), 1) > 1e-5,
+              "sigma %.17g: delta %.17g, below %.17g", info.value, analytic_delta(info.value, 1),
+              analytic_delta(info.value * (1 - 1e-9), 1));
+    cr_expect(info.upper_at_value <= 1e-5 && info.lower_below > 1e-5, "[%g, %g]",
+              info.upper_at_value, info.lower_below);
+    cr_expect(info.npublished >= 2);
+    ga_published_info pi;
+    cr_expect(ga_calibration_published(&pi, c, 0) == GA_OK && pi.value > info.value,
+              "%s %g", pi.name, pi.value); /* the classic calibration is conservative */
+    cr_expect(ga_calibration_published(&pi, c, info.npublished) == GA_EINVAL);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    cr_assert(f != NULL);
+    cr_expect(ga_calibration_write(f, c, GA_FORMAT_JSON) == GA_OK);
+    cr_expect(ga_calibration_write(f, c, GA_FORMAT_HTML) == GA_EINVAL);
+    fclose(f);
+    size_t at = 0;
+    cr_expect(ga_test_json_valid(buf, &at), "invalid JSON near %zu: %.300s", at, buf);
+    free(buf);
+    ga_calibration_free(c);
+    /* errors: statuses with messages, *out NULL */
+    static const char *noknob =
+        "gaussaudit: 1\nname: p\nmechanism: {kind: gaussian_pair}\npairs:\n"
+        "  - {name: a, x: {mean: [0], cov: [[1]]}, y: {mean: [1], cov: [[1]]}}\n"
+        "claim: {epsilon: 1, delta: 1e-5}\n";
+    cr_expect(ga_calibrate_spec_text(&c, noknob, strlen(noknob), "p.yaml", 1, 1e-5, NULL, msg,
+                                     sizeof msg) == GA_EINVAL && c == NULL, "%s", msg);
+    cr_expect(strstr(msg, "no noise parameter") != NULL, "%s", msg);
+    cr_expect(ga_calibrate_spec_text(&c, spec, strlen(spec), "cal.yaml", 1, 2, NULL, msg,
+                                     sizeof msg) == GA_EINVAL && strstr(msg, "delta"), "%s", msg);
+    ga_calibration_free(NULL);
 }

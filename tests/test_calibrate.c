@@ -121,4 +121,10 @@ Test(calibrate, errors)
     cr_expect(ga_test_run("calibrate specs/examples/classic_gaussian_eps1.yaml --epsilon 1 --delta 2", &out, &err) == 65);
     free(out);
     free(err);
+    /* --timeout bounds the search: exit 2 with the reason, nothing on stdout */
+    int st = ga_test_run("calibrate specs/examples/sketch_remove_one.yaml --epsilon 1 --delta 1e-6 "
+                         "--timeout 0.001", &out, &err);
+    cr_expect(st == 2 && strstr(err, "--timeout") && out[0] == 0, "exit %d: %s", st, err);
+    free(out);
+    free(err);
 }

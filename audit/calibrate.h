@@ -1,0 +1,24 @@
+/*
+ * calibrate.h - the calibration result behind gaussaudit.h's ga_calibration (verdict layer;
+ * rendered by reports/calibration.c).
+ */
+#ifndef GA_AUDIT_CALIBRATE_H
+#define GA_AUDIT_CALIBRATE_H
+
+#include "audit/mechanisms.h"
+
+#define GA_CAL_MAX_PUBLISHED 8
+
+struct ga_calibration {
+    ga_spec spec;         /* the loaded spec (pairs rebuilt at the published values' needs) */
+    const char *knob;     /* the kind table's noise parameter */
+    double eps, delta, value, ub, lb;
+    int certified;
+    int cerr;             /* 0, 1 (the certified check did not confirm), 2 (too many pairs),
+                             3 (the deadline passed before the check) */
+    char pub[2048];       /* the published calibrations as text lines */
+    ga_mech_published pv[GA_CAL_MAX_PUBLISHED];
+    size_t np;
+};
+
+#endif

@@ -1,0 +1,77 @@
+/*
+ * calibration.c - the calibration result (audit/calibrate.c) as text or JSON.
+ */
+#include "reports/report.h"
+#include "audit/calibrate.h"
+#include "numerics/internal.h"
+
+#include <math.h>
+#include <stdio.h>
+
+static void cal_json(FILE *out, const ga_calibration *c)
+{
+    const ga_spec *sp = &c->spec;
+    ga_jw j;
+    ga_jw_init(&j, out);
+    ga_jw_obj(&j, NULL);
+    ga_jw_str(&j, "spec", sp->path);
+    ga_jw_str(&j, "kind", sp->kind);
+    ga_jw_str(&j, "knob", c->knob);
+    ga_jw_num(&j, "epsilon", c->eps);
+    ga_jw_num(&j, "delta", c->delta);
+    ga_jw_num(&j, "value", c->value);
+    ga_jw_str(&j, "scope", sp->verified ? "proven worst case" : "audited pairs");
+    ga_jw_bool(&j, "certified", c->certified);
+    ga_jw_obj(&j, "check");
+    ga_jw_num(&j, "upper_at_value", c->ub);
+    ga_jw_num(&j, "lower_below", c->lb);
+    ga_jw_obj_end(&j);
+    ga_jw_arr(&j, "published");
+    for (size_t i = 0; i < c->np; i++) {
+        const ga_mech_published *pv = &c->pv[i];
+        ga_jw_obj(&j, NULL);
+        ga_jw_str(&j, "name", pv->name);
+        ga_jw_num(&j, "value", pv->value);
+        if (!isnan(pv->leverage)) {
+            ga_jw_num(&j, "leverage", pv->leverage);
+            ga_jw_num(&j, "exact_leverage", pv->exact_leverage);
+        }
+        ga_jw_obj_end(&j);
+    }
+    ga_jw_arr_end(&j);
+    ga_jw_obj_end(&j);
+}
+
+static void cal_text(FILE *out, const ga_calibration *c)
+{
+    const ga_spec *sp = &c->spec;
+    ga_calibration_info info;
+    ga_calibration_get(&info, c);
+    fprintf(out, "spec: %s (%s)\nsmallest %s for (%g, %g)-DP on %s: %.12g\n", sp->name, sp->kind,
+            c->knob, c->eps, c->delta,
+            sp->verified ? "the proven worst case (every neighbour in the universe)"
+                         : "the audited pairs",
+            c->value);
+    if (c->certified) {
+        char bu[32], bl[32];
+        ga_fmt_bound(bu, sizeof bu, c->ub, 1, 10); /* outward: still bounds as printed */
+        ga_fmt_bound(bl, sizeof bl, c->lb, 0, 10);
+        fprintf(out, "certified: delta <= %s at %s = %.12g, delta >= %s at %.12g (1e-6 lower)\n",
+                bu, c->knob, c->value, bl, c->value * (1 - 1e-6));
+    } else {
+        fprintf(out, "not certified (%s); the value is an estimate\n", info.note);
+    }
+    if (c->pub[0])
+        fprintf(out, "published calibrations:\n%s", c->pub);
+}
+
+int ga_calibration_write(FILE *out, const ga_calibration *c, int format)
+{
+    if (format == GA_FORMAT_JSON)
+        cal_json(out, c);
+    else if (format == GA_FORMAT_TEXT)
+        cal_text(out, c);
+    else
+        return GA_EINVAL;
+    return ferror(out) ? GA_EIO : GA_OK;
+}
