@@ -306,10 +306,28 @@ enum ga_pair_support {
 GA_API int ga_pair_reduce(ga_pair **out, const ga_pair_input *in, char *msg, size_t msglen);
 GA_API void ga_pair_free(ga_pair *p);
 
+/*
+ * A product pair: the release of n independent blocks (composition), block b with laws
+ * N(in[b].mu_x, in[b].s_x) vs N(in[b].mu_y, in[b].s_y) and its own columns. Each block is
+ * reduced on its own (no block-diagonal matrix is formed) and the privacy loss is the sum of
+ * the blocks' losses: one generalized chi-square with the terms of every block. delta, eps,
+ * Renyi and the certified functions accept a product pair; the certified ones then take
+ * arrays of n inputs (in, txt). The supports differ when they differ in some block.
+ * n == 1 is ga_pair_reduce. Returns GA_OK and *out, or the first block's error (the message
+ * names the field through in[b].field), GA_EINVAL for n outside 1..GA_PAIR_MAX_BLOCKS.
+ */
+#define GA_PAIR_MAX_BLOCKS 100000
+GA_API int ga_pair_reduce_product(ga_pair **out, const ga_pair_input *in, size_t n, char *msg,
+                                  size_t msglen);
+/* Blocks of a pair (1 for a plain pair, which is its own block 0); NULL past the end. */
+GA_API size_t ga_pair_nblocks(const ga_pair *p);
+GA_API const ga_pair *ga_pair_block(const ga_pair *p, size_t i);
+
 /* Support analysis and a one-line human-readable description (reason for delta = 1). */
 GA_API int ga_pair_support(const ga_pair *p);
 GA_API const char *ga_pair_support_reason(const ga_pair *p);
-/* Eigenvalues tau_i - 1 of the whitened covariance (k of them, k = reduced dimension). */
+/* Eigenvalues tau_i - 1 of the whitened covariance (k of them, k = reduced dimension; for a
+ * product pair the blocks' ones concatenated, and columns 1: see each block). */
 GA_API size_t ga_pair_dim(const ga_pair *p);
 GA_API const double *ga_pair_lambda(const ga_pair *p);
 GA_API const double *ga_pair_mt(const ga_pair *p);

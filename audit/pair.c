@@ -44,7 +44,16 @@ void ga_pair_free(ga_pair *p)
     free(p->U);
     ga_gchisq_free(p->lx);
     ga_gchisq_free(p->ly);
+    for (size_t b = 0; b < p->nblocks; b++)
+        ga_pair_free(p->blocks[b]);
+    free(p->blocks);
     free(p);
+}
+
+size_t ga_pair_nblocks(const ga_pair *p) { return p->nblocks ? p->nblocks : 1; }
+const ga_pair *ga_pair_block(const ga_pair *p, size_t i)
+{
+    return p->nblocks ? (i < p->nblocks ? p->blocks[i] : NULL) : (i == 0 ? p : NULL);
 }
 
 int ga_pair_support(const ga_pair *p) { return p->support; }
@@ -599,6 +608,98 @@ cleanup:
     return rc;
 }
 
+/* q += the terms, offset and normal part of t (independent sum) */
+static int form_add(ga_gchisq *q, const ga_gchisq *t)
+{
+    for (size_t j = 0; j < t->n; j++)
+        if (ga_gchisq_add_term(q, t->t[j].a, t->t[j].nu, t->t[j].b2))
+            return GA_EINVAL;
+    q->offset += t->offset;
+    q->sigma2 += t->sigma2;
+    return GA_OK;
+}
+
+/* the product's summaries from its reduced blocks */
+static int product_summary(ga_pair *p)
+{
+    size_t k = 0, nx = 0, ny = 0;
+    int differ = 0, common = 0;
+    for (size_t b = 0; b < p->nblocks; b++) {
+        const ga_pair *q = p->blocks[b];
+        p->d += q->d;
+        k += q->k;
+        p->la_err += q->la_err;
+        if (q->support == GA_SUPPORT_DIFFER) {
+            if (!differ || (q->support_exact && !p->support_exact)) {
+                p->support_exact = q->support_exact;
+                ga_msg(p->reason, sizeof p->reason, "block %zu: %s", b + 1, q->reason);
+            }
+            differ = 1;
+        } else {
+            common |= q->support == GA_SUPPORT_COMMON;
+            nx += q->lx->n;
+            ny += q->ly->n;
+        }
+    }
+    p->k = k;
+    p->r = 1;
+    p->support = differ ? GA_SUPPORT_DIFFER : common ? GA_SUPPORT_COMMON : GA_SUPPORT_FULL;
+    if (!differ)
+        snprintf(p->reason, sizeof p->reason, "a product of %zu independent blocks (%s)",
+                 p->nblocks, common ? "some singular, reduced to their common supports"
+                                    : "all covariances positive definite");
+    p->lambda = malloc((k ? k : 1) * sizeof *p->lambda);
+    p->mt = malloc((k ? k : 1) * sizeof *p->mt);
+    if (!p->lambda || !p->mt)
+        return GA_ENOMEM;
+    for (size_t b = 0, at = 0; b < p->nblocks; at += p->blocks[b]->k, b++) {
+        memcpy(p->lambda + at, p->blocks[b]->lambda, p->blocks[b]->k * sizeof *p->lambda);
+        memcpy(p->mt + at, p->blocks[b]->mt, p->blocks[b]->k * sizeof *p->mt);
+    }
+    if (differ)
+        return GA_OK;
+    /* the privacy loss of a product is the sum of the blocks' independent losses */
+    p->lx = ga_gchisq_alloc(nx);
+    p->ly = ga_gchisq_alloc(ny);
+    if (!p->lx || !p->ly)
+        return GA_ENOMEM;
+    for (size_t b = 0; b < p->nblocks; b++)
+        if (form_add(p->lx, p->blocks[b]->lx) || form_add(p->ly, p->blocks[b]->ly))
+            return GA_EINVAL;
+    ga_gchisq_normalize(p->lx, 0);
+    ga_gchisq_normalize(p->ly, 0);
+    return GA_OK;
+}
+
+int ga_pair_reduce_product(ga_pair **out, const ga_pair_input *in, size_t n, char *msg,
+                           size_t msglen)
+{
+    *out = NULL;
+    if (n == 1)
+        return ga_pair_reduce(out, in, msg, msglen);
+    if (n == 0 || n > GA_PAIR_MAX_BLOCKS) {
+        ga_msg(msg, msglen, "a product pair needs 1 to %d blocks (got %zu)", GA_PAIR_MAX_BLOCKS, n);
+        return GA_EINVAL;
+    }
+    ga_pair *p = calloc(1, sizeof *p);
+    int rc = GA_ENOMEM;
+    if (!p || !(p->blocks = calloc(n, sizeof *p->blocks)))
+        goto cleanup;
+    for (size_t b = 0; b < n; b++, p->nblocks = b)
+        if ((rc = ga_pair_reduce(&p->blocks[b], in + b, msg, msglen)))
+            goto cleanup;
+    rc = product_summary(p);
+cleanup:
+    if (rc == GA_OK) {
+        *out = p;
+    } else {
+        if (rc == GA_ENOMEM && msg && msglen)
+            ga_msg(msg, msglen, "%s", "out of memory reducing a product pair");
+        ga_pair_free(p);
+    }
+    return rc;
+}
+
 int ga_pair_loss_forms(ga_gchisq *lx, ga_gchisq *ly, const ga_pair *p)
 {
     if (p->support == GA_SUPPORT_DIFFER)
@@ -832,6 +933,22 @@ int ga_pair_renyi(ga_result *xy, ga_result *yx, const ga_pair *p, double alpha)
 {
     if (!(alpha > 1) || !isfinite(alpha))
         return GA_EINVAL;
+    if (p->nblocks) { /* the divergences of independent blocks add */
+        xy->val = yx->val = xy->err = yx->err = 0;
+        for (size_t b = 0; b < p->nblocks; b++) {
+            ga_result bx, by;
+            ga_pair_renyi(&bx, &by, p->blocks[b], alpha);
+            xy->val += bx.val;
+            yx->val += by.val;
+            xy->err += bx.err + 2 * DBL_EPSILON * fabs(xy->val);
+            yx->err += by.err + 2 * DBL_EPSILON * fabs(yx->val);
+        }
+        if (!isfinite(xy->val))
+            xy->err = 0;
+        if (!isfinite(yx->val))
+            yx->err = 0;
+        return GA_OK;
+    }
     if (p->support == GA_SUPPORT_DIFFER) {
         xy->val = yx->val = INFINITY;
         xy->err = yx->err = 0;

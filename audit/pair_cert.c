@@ -25,6 +25,7 @@
 
 #include <arb_hypgeom.h>
 #include <arb_mat.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -259,6 +260,67 @@ static void exact_forms(ga_gchisq_exact *lx, ga_gchisq_exact *ly, const ga_pair 
     arb_clear(r);
 }
 
+/* q += t (independent sum of exact laws) */
+static void exact_append(ga_gchisq_exact *q, const ga_gchisq_exact *t, slong prec)
+{
+    ga_arb_exact_resize(q, q->n + t->n);
+    for (slong j = 0; j < t->n; j++) {
+        arb_set(q->a + q->n + j, t->a + j);
+        arb_set(q->nu + q->n + j, t->nu + j);
+        arb_set(q->b2 + q->n + j, t->b2 + j);
+    }
+    q->n += t->n;
+    arb_add(q->offset, q->offset, t->offset, prec);
+    arb_add(q->sigma2, q->sigma2, t->sigma2, prec);
+}
+
+/* The exact losses of a product pair in its original directions (l under X, -l under Y):
+ * the sums of its blocks' (each block's exact_forms, exchanged where the block's reduction
+ * whitened by X). Returns 0, or -1 when out of memory. */
+static int product_exact_forms(ga_gchisq_exact *lx, ga_gchisq_exact *ly, const ga_pair *p,
+                               slong prec)
+{
+    ga_gchisq_exact *ex = ga_gchisq_exact_alloc(), *ey = ga_gchisq_exact_alloc();
+    int rc = ex && ey ? 0 : -1;
+    lx->n = ly->n = 0;
+    arb_zero(lx->offset);
+    arb_zero(ly->offset);
+    arb_zero(lx->sigma2);
+    arb_zero(ly->sigma2);
+    for (size_t b = 0; b < p->nblocks && rc == 0; b++) {
+        const ga_pair *q = p->blocks[b];
+        exact_forms(ex, ey, q, prec);
+        exact_append(lx, q->swapped ? ey : ex, prec);
+        exact_append(ly, q->swapped ? ex : ey, prec);
+    }
+    ga_gchisq_exact_free(ex);
+    ga_gchisq_exact_free(ey);
+    return rc;
+}
+
+/* the inputs of the pair (Y, X): for a pair whose reduction whitened by X */
+static void swap_input(ga_pair_input *in2, ga_pair_text *t2, const ga_pair_text **tp,
+                       const ga_pair_input *in, const ga_pair_text *txt)
+{
+    *in2 = *in;
+    in2->mu_x = in->mu_y;
+    in2->mu_y = in->mu_x;
+    in2->s_x = in->s_y;
+    in2->s_y = in->s_x;
+    in2->field[0] = in->field[1];
+    in2->field[1] = in->field[0];
+    in2->field[2] = in->field[3];
+    in2->field[3] = in->field[2];
+    *tp = NULL;
+    if (txt) {
+        t2->mu_x = txt->mu_y;
+        t2->mu_y = txt->mu_x;
+        t2->s_x = txt->s_y;
+        t2->s_y = txt->s_x;
+        *tp = t2;
+    }
+}
+
 /* Q ~ N(k, s^2) (a mean shift with equal covariances): the closed form of the analytic
  * Gaussian mechanism (Balle & Wang 2018, Theorem 8), in ball arithmetic,
  *   E[(1 - e^{eps - Q})_+] = Phi(u) - e^{eps - k + s^2/2} Phi(u - s),  u = (k - eps)/s,
@@ -367,8 +429,30 @@ cleanup:
  * reduction, so no linear-algebra widening and no e^eps growth of the certificate. Returns
  * 1 with d2 = r D2 when the covariances are equal, 0 when they are not, 2 when the solve
  * fails at this precision, -1 on an unparsable entry. */
+static int equal_cov_d2_plain(arb_t d2, const ga_pair *p, const ga_pair_input *in,
+                              const ga_pair_text *txt, slong prec);
+
+/* the same for any pair: a product's blocks add (independent losses; the first block whose
+ * covariances differ, or whose solve fails, decides) */
 static int equal_cov_d2(arb_t d2, const ga_pair *p, const ga_pair_input *in,
                         const ga_pair_text *txt, slong prec)
+{
+    if (!p->nblocks)
+        return equal_cov_d2_plain(d2, p, in, txt, prec);
+    arb_t u;
+    arb_init(u);
+    arb_zero(d2);
+    int rc = 1;
+    for (size_t b = 0; b < p->nblocks && rc == 1; b++) {
+        rc = equal_cov_d2_plain(u, p->blocks[b], in + b, txt ? txt + b : NULL, prec);
+        arb_add(d2, d2, u, prec);
+    }
+    arb_clear(u);
+    return rc;
+}
+
+static int equal_cov_d2_plain(arb_t d2, const ga_pair *p, const ga_pair_input *in,
+                              const ga_pair_text *txt, slong prec)
 {
     slong k = (slong)in->d;
     int rc = 0;
@@ -688,23 +772,10 @@ int ga_pair_delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_input
     if (!p->swapped)
         return delta_cert(out, p, in, txt, eps, opts);
     /* the reduction whitened by X: certify the pair (Y, X) it describes, swap the answers */
-    ga_pair_input in2 = *in;
-    in2.mu_x = in->mu_y;
-    in2.mu_y = in->mu_x;
-    in2.s_x = in->s_y;
-    in2.s_y = in->s_x;
-    in2.field[0] = in->field[1];
-    in2.field[1] = in->field[0];
-    in2.field[2] = in->field[3];
-    in2.field[3] = in->field[2];
-    ga_pair_text t2, *tp = NULL;
-    if (txt) {
-        t2.mu_x = txt->mu_y;
-        t2.mu_y = txt->mu_x;
-        t2.s_x = txt->s_y;
-        t2.s_y = txt->s_x;
-        tp = &t2;
-    }
+    ga_pair_input in2;
+    ga_pair_text t2;
+    const ga_pair_text *tp;
+    swap_input(&in2, &t2, &tp, in, txt);
     int rc = delta_cert(out, p, &in2, tp, eps, opts);
     ga_interval iv = out->xy;
     out->xy = out->yx;
@@ -749,6 +820,36 @@ static int eqcov_step(void *vc, slong prec)
     return arb_is_zero(c->res) || arb_rel_accuracy_bits(c->res) >= c->want ? GA_OK : GA_EPREC;
 }
 
+/* The linear-algebra certificate of any pair: a product's blocks add (TV of a product of
+ * laws is at most the sum of the blocks' TVs), each block in its original directions.
+ * Returns 0, or -1 when some block has none at this precision. */
+static int la_any(mag_t tvx, mag_t tvy, const ga_pair *p, const ga_pair_input *in,
+                  const ga_pair_text *txt, slong prec)
+{
+    if (!p->nblocks)
+        return la_certificate(tvx, tvy, p, in, txt, prec);
+    mag_t a, b;
+    mag_init(a);
+    mag_init(b);
+    mag_zero(tvx);
+    mag_zero(tvy);
+    int rc = 0;
+    for (size_t k = 0; k < p->nblocks && rc == 0; k++) {
+        const ga_pair *q = p->blocks[k];
+        const ga_pair_text *tk = txt ? txt + k : NULL, *tp = tk;
+        ga_pair_input in2 = in[k];
+        ga_pair_text t2;
+        if (q->swapped)
+            swap_input(&in2, &t2, &tp, in + k, tk);
+        rc = la_certificate(a, b, q, &in2, tp, prec);
+        mag_add(tvx, tvx, q->swapped ? b : a);
+        mag_add(tvy, tvy, q->swapped ? a : b);
+    }
+    mag_clear(a);
+    mag_clear(b);
+    return rc;
+}
+
 /* stage 1: the linear-algebra certificate (TV bounds), until it stops shrinking */
 typedef struct {
     const ga_pair *p;
@@ -766,7 +867,7 @@ static int la_step(void *vc, slong prec)
     mag_init(a);
     mag_init(b);
     int rc = GA_EPREC;
-    if (la_certificate(a, b, c->p, c->in, c->txt, prec) == 0) {
+    if (la_any(a, b, c->p, c->in, c->txt, prec) == 0) {
         double wnow = fmax(mag_get_d(a), mag_get_d(b));
         mag_set(c->tvx, a);
         mag_set(c->tvy, b);
@@ -801,11 +902,18 @@ static int integrals_step(void *vc, slong prec)
 {
     integrals_ctx *c = vc;
     const ga_pair *p = c->p;
-    exact_forms(c->lx, c->ly, p, prec);
     /* the double twins of the exact forms: those of the reduced pair, which is (Y, X) when
-     * the reduction whitened by X (ga_pair keeps the original directions) */
-    if (delta_one(c->ixy, c->lx, p->swapped ? p->ly : p->lx, c->e, c->epsd, c->deadline, prec) != GA_OK ||
-        delta_one(c->iyx, c->ly, p->swapped ? p->lx : p->ly, c->e, c->epsd, c->deadline, prec) != GA_OK)
+     * the reduction whitened by X (ga_pair keeps the original directions); a product's
+     * exact forms are in the original directions */
+    const ga_gchisq *tx = p->swapped ? p->ly : p->lx, *ty = p->swapped ? p->lx : p->ly;
+    if (p->nblocks) {
+        if (product_exact_forms(c->lx, c->ly, p, prec))
+            return GA_ENOMEM;
+    } else {
+        exact_forms(c->lx, c->ly, p, prec);
+    }
+    if (delta_one(c->ixy, c->lx, tx, c->e, c->epsd, c->deadline, prec) != GA_OK ||
+        delta_one(c->iyx, c->ly, ty, c->e, c->epsd, c->deadline, prec) != GA_OK)
         return GA_EPREC;
     arb_exp(c->ee, c->e, prec);
     mag_t wx, wy, tmp;
@@ -920,7 +1028,7 @@ static int delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_input 
      *    e^eps; both are enclosures, so they are intersected */
     /* (its own accuracy is about 2h |d log delta/d eps| ~ 1e-11 relative: worth its cost
      * only where the TV widening left less than about 20 bits) */
-    if (out->precision_bits > 0 && !ga_expired(o.deadline) &&
+    if (!p->nblocks && out->precision_bits > 0 && !ga_expired(o.deadline) &&
         (arb_rel_accuracy_bits(xy) < 20 || arb_rel_accuracy_bits(yx) < 20)) {
         slong prec = out->precision_bits < 256 ? 256 : out->precision_bits;
         double kl = 2 * fmax(mag_get_d(tvx), mag_get_d(tvy));
@@ -1153,6 +1261,35 @@ static int renyi_step(void *vc, slong prec)
     return c->done[0] && c->done[1] ? GA_OK : GA_EPREC;
 }
 
+/* a product's divergences are the sums of its blocks': the enclosures are summed with the
+ * rounding of the double sums bounded (n terms: relative (n + 1) eps, the terms >= 0) */
+static int renyi_cert_product(ga_interval *xy, ga_interval *yx, const ga_pair *p,
+                              const ga_pair_input *in, const ga_pair_text *txt,
+                              const char *alpha_txt, const ga_cert_opts *opts)
+{
+    double lx = 0, hx = 0, ly = 0, hy = 0;
+    int rc = GA_OK;
+    for (size_t b = 0; b < p->nblocks; b++) {
+        ga_interval bx, by;
+        int st = ga_pair_renyi_cert(&bx, &by, p->blocks[b], in + b, txt ? txt + b : NULL,
+                                    alpha_txt, opts);
+        if (st != GA_OK && st != GA_EPREC && st != GA_ETIME)
+            return st;
+        if (st != GA_OK && rc == GA_OK)
+            rc = st;
+        lx += fmax(bx.lo, 0);
+        hx += bx.hi;
+        ly += fmax(by.lo, 0);
+        hy += by.hi;
+    }
+    double f = (double)(p->nblocks + 1) * DBL_EPSILON;
+    xy->lo = lx * (1 - f);
+    yx->lo = ly * (1 - f);
+    xy->hi = hx * (1 + f);
+    yx->hi = hy * (1 + f);
+    return rc;
+}
+
 int ga_pair_renyi_cert(ga_interval *xy, ga_interval *yx, const ga_pair *p,
                        const ga_pair_input *in, const ga_pair_text *txt, const char *alpha_txt,
                        const ga_cert_opts *opts)
@@ -1165,6 +1302,8 @@ int ga_pair_renyi_cert(ga_interval *xy, ga_interval *yx, const ga_pair *p,
         return GA_EINVAL;
     if (!(alpha > 1) || p->support != GA_SUPPORT_FULL)
         return GA_EDOM;
+    if (p->nblocks)
+        return renyi_cert_product(xy, yx, p, in, txt, alpha_txt, opts);
     slong k = (slong)in->d;
     int rc = GA_EPREC;
     arb_mat_t Sx, Sy, dm, dmn;

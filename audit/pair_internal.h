@@ -23,6 +23,10 @@ struct ga_pair {
     int swapped;      /* the reduction whitened by X (the pair (Y, X) was reduced; lx, ly
                          are swapped back, so delta and Renyi need nothing; L, V, lambda,
                          mt describe the swapped pair) */
+    size_t nblocks;   /* a product of independent blocks (composition): 0 for a plain pair;
+                         then lx, ly are the sums of the blocks' losses, lambda and mt their
+                         concatenation, la_err the sum, and L, V, U, r, swapped unused */
+    struct ga_pair **blocks;
 };
 
 #endif

@@ -1074,3 +1074,141 @@ Test(pair_cert, every_entry_point_honours_cap_and_deadline, .fini = fini_caches)
         ga_pair_free(p);
     }
 }
+
+/* ------------------------------------------------------------ product pairs (composition) */
+
+#define TOL_PRODUCT 1e-12 /* issue 15 acceptance: composition vs the analytic Gaussian */
+
+/* mu-GDP profile (the analytic Gaussian mechanism, Balle and Wang 2018, Thm 8) */
+static double gdp_delta(double mu, double eps)
+{
+    return 0.5 * erfc(-(-eps / mu + mu / 2) / M_SQRT2) -
+           exp(eps) * 0.5 * erfc(-(-eps / mu - mu / 2) / M_SQRT2);
+}
+
+/* Gaussian mechanisms with sigma 2 and 3 (sensitivity 1) composed: mu-GDP with
+ * mu = sqrt(1/4 + 1/9), both directions, double and certified */
+Test(pair, product_of_gaussian_mechanisms_is_gdp, .fini = fini_caches)
+{
+    double m1 = 1, z = 0, v1 = 4, v2 = 9;
+    ga_pair_input in[2] = {{1, &m1, &z, &v1, &v1, 1, {NULL, NULL, NULL, NULL}},
+                           {1, &z, &m1, &v2, &v2, 1, {NULL, NULL, NULL, NULL}}};
+    ga_pair *p;
+    char msg[256];
+    cr_assert(ga_pair_reduce_product(&p, in, 2, msg, sizeof msg) == GA_OK, "%s", msg);
+    cr_expect(ga_pair_nblocks(p) == 2 && ga_pair_block(p, 2) == NULL);
+    double mu = sqrt(0.25 + 1.0 / 9);
+    ga_gchisq_work *w = ga_gchisq_work_alloc();
+    static const double eps[] = {0, 0.25, 0.5, 1, 1.5};
+    for (size_t i = 0; i < sizeof eps / sizeof eps[0]; i++) {
+        ga_delta D;
+        ga_pair_delta(&D, p, eps[i], GA_DELTA_AUTO, NULL, w);
+        double ref = gdp_delta(mu, eps[i]);
+        cr_expect(fabs(D.xy.val - ref) <= TOL_PRODUCT * ref && fabs(D.yx.val - ref) <= TOL_PRODUCT * ref,
+                  "eps %g: xy %.17g yx %.17g vs %.17g", eps[i], D.xy.val, D.yx.val, ref);
+        char es[32];
+        snprintf(es, sizeof es, "%.17g", eps[i]);
+        ga_delta_cert C;
+        int st = ga_pair_delta_cert(&C, p, in, NULL, es, NULL);
+        cr_expect(st == GA_OK && C.xy.lo <= ref * (1 + 1e-14) && ref * (1 - 1e-14) <= C.xy.hi &&
+                      C.xy.hi - C.xy.lo <= 1e-13 * ref,
+                  "eps %g: status %d, [%.17g, %.17g] vs %.17g", eps[i], st, C.xy.lo, C.xy.hi, ref);
+    }
+    /* Renyi: alpha mu^2 / 2, double and certified */
+    ga_result rx, ry;
+    ga_pair_renyi(&rx, &ry, p, 3);
+    cr_expect(fabs(rx.val - 1.5 * mu * mu) <= 1e-14 + rx.err && fabs(ry.val - 1.5 * mu * mu) <= 1e-14 + ry.err,
+              "%.17g %.17g vs %.17g", rx.val, ry.val, 1.5 * mu * mu);
+    ga_interval cx, cy;
+    cr_expect(ga_pair_renyi_cert(&cx, &cy, p, in, NULL, "3", NULL) == GA_OK);
+    cr_expect(cx.lo <= 1.5 * mu * mu * (1 + 1e-15) && 1.5 * mu * mu * (1 - 1e-15) <= cx.hi,
+              "[%.17g, %.17g]", cx.lo, cx.hi);
+    ga_interval t2;
+    cr_expect(ga_pair_mahalanobis_cert(&t2, p, in, NULL, NULL) == GA_OK && t2.lo <= mu * mu * (1 + 1e-15) &&
+              mu * mu * (1 - 1e-15) <= t2.hi, "[%.17g, %.17g]", t2.lo, t2.hi);
+    ga_gchisq_work_free(w);
+    ga_pair_free(p);
+}
+
+/* two divergences agree within their error estimates (or are both infinite) */
+static int same_divergence(const ga_result *a, const ga_result *b)
+{
+    if (isinf(a->val) || isinf(b->val))
+        return a->val == b->val;
+    return fabs(a->val - b->val) <= a->err + b->err + 1e-15 * fabs(b->val);
+}
+
+/* seeded random products of a 2-D and a 1-D block with unequal covariances (one block with
+ * r = 3 columns) equal the block-diagonal pair written out by hand: double within the error
+ * estimates, certified intervals overlapping and containing the double values */
+Test(pair_cert, product_equals_block_diagonal, .fini = fini_caches)
+{
+    gsl_rng *rng = ga_test_rng(1515);
+    long n = ga_test_count(6);
+    ga_gchisq_work *w = ga_gchisq_work_alloc();
+    for (long it = 0; it < n; it++) {
+        double ax[4], ay[4], ma[2], mb[2], bx, by, m1, m0 = 0, za[2] = {0, 0};
+        for (int i = 0; i < 2; i++)
+            ma[i] = gsl_ran_gaussian(rng, 1);
+        double t = gsl_ran_gaussian(rng, 0.3);
+        ax[0] = 1 + gsl_rng_uniform(rng), ax[3] = 1 + gsl_rng_uniform(rng), ax[1] = ax[2] = 0.3 * t;
+        ay[0] = 1 + gsl_rng_uniform(rng), ay[3] = 0.5 + gsl_rng_uniform(rng), ay[1] = ay[2] = -0.2 * t;
+        bx = 0.5 + gsl_rng_uniform(rng), by = 0.5 + gsl_rng_uniform(rng), m1 = gsl_ran_gaussian(rng, 1);
+        (void)mb;
+        /* block b (1-D, r = 3) as 3 iid copies in the hand-written pair */
+        double Mx[6] = {ma[0], ma[1], m1, m1, m1, 0}, My[6] = {0, 0, 0, 0, 0, 0};
+        double Sx[36] = {0}, Sy[36] = {0};
+        for (int i = 0; i < 2; i++)
+            for (int j = 0; j < 2; j++) {
+                Sx[i * 6 + j] = ax[i * 2 + j];
+                Sy[i * 6 + j] = ay[i * 2 + j];
+            }
+        for (int i = 2; i < 5; i++) {
+            Sx[i * 6 + i] = bx;
+            Sy[i * 6 + i] = by;
+        }
+        ga_pair_input hand = {5, Mx, My, NULL, NULL, 1, {NULL, NULL, NULL, NULL}};
+        double Sx5[25], Sy5[25];
+        for (int i = 0; i < 5; i++)
+            for (int j = 0; j < 5; j++) {
+                Sx5[i * 5 + j] = Sx[i * 6 + j];
+                Sy5[i * 5 + j] = Sy[i * 6 + j];
+            }
+        hand.s_x = Sx5;
+        hand.s_y = Sy5;
+        ga_pair_input blocks[2] = {{2, ma, za, ax, ay, 1, {NULL, NULL, NULL, NULL}},
+                                   {1, &m1, &m0, &bx, &by, 3, {NULL, NULL, NULL, NULL}}};
+        ga_pair *p, *q;
+        char msg[256];
+        cr_assert(ga_pair_reduce_product(&p, blocks, 2, msg, sizeof msg) == GA_OK, "%s", msg);
+        cr_assert(ga_pair_reduce(&q, &hand, msg, sizeof msg) == GA_OK, "%s", msg);
+        double eps = 0.25 + 2 * gsl_rng_uniform(rng);
+        ga_delta A, B;
+        ga_pair_delta(&A, p, eps, GA_DELTA_AUTO, NULL, w);
+        ga_pair_delta(&B, q, eps, GA_DELTA_AUTO, NULL, w);
+        cr_expect(fabs(A.xy.val - B.xy.val) <= A.xy.err + B.xy.err + 1e-15 &&
+                      fabs(A.yx.val - B.yx.val) <= A.yx.err + B.yx.err + 1e-15,
+                  "case %ld eps %g: product %.17g %.17g, hand %.17g %.17g", it, eps, A.xy.val,
+                  A.yx.val, B.xy.val, B.yx.val);
+        char es[32];
+        snprintf(es, sizeof es, "%.17g", eps);
+        ga_delta_cert C, E;
+        int s1 = ga_pair_delta_cert(&C, p, blocks, NULL, es, NULL);
+        int s2 = ga_pair_delta_cert(&E, q, &hand, NULL, es, NULL);
+        cr_expect((s1 == GA_OK || s1 == GA_EPREC) && (s2 == GA_OK || s2 == GA_EPREC), "%d %d", s1, s2);
+        cr_expect(C.xy.lo <= E.xy.hi && E.xy.lo <= C.xy.hi && C.yx.lo <= E.yx.hi && E.yx.lo <= C.yx.hi &&
+                      C.xy.lo <= A.xy.val + A.xy.err && A.xy.val - A.xy.err <= C.xy.hi,
+                  "case %ld eps %g: product [%.17g, %.17g], hand [%.17g, %.17g], double %.17g",
+                  it, eps, C.xy.lo, C.xy.hi, E.xy.lo, E.xy.hi, A.xy.val);
+        cr_expect(C.xy.hi - C.xy.lo <= 1e-10 * C.xy.hi, "case %ld: width %g", it, C.xy.hi - C.xy.lo);
+        ga_result rx, ry, hx, hy;
+        ga_pair_renyi(&rx, &ry, p, 2.5);
+        ga_pair_renyi(&hx, &hy, q, 2.5);
+        cr_expect(same_divergence(&rx, &hx) && same_divergence(&ry, &hy),
+                  "case %ld renyi %.17g %.17g vs %.17g %.17g", it, rx.val, ry.val, hx.val, hy.val);
+        ga_pair_free(p);
+        ga_pair_free(q);
+    }
+    ga_gchisq_work_free(w);
+    gsl_rng_free(rng);
+}
