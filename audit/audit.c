@@ -145,16 +145,6 @@ static void progress(const ga_audit_opts *o, const char *what, size_t i, size_t 
         fprintf(o->progress, "\n");
 }
 
-static void pair_input(const ga_audit *a, size_t i, ga_pair_input *in, char labels[4][200],
-                       ga_pair_text *txt)
-{
-    const ga_spec_pair *sp = &a->spec.pairs[i];
-    ga_spec_pair_input(in, sp, labels);
-    txt->mu_x = sp->mu_x_txt;
-    txt->mu_y = sp->mu_y_txt;
-    txt->s_x = sp->s_x_txt;
-    txt->s_y = sp->s_y_txt;
-}
 
 /* a certified bound in a message: 10 significant digits rounded outward (numerics/format.c)
  * into the caller's buffer b (32 bytes) */
@@ -194,12 +184,12 @@ static ga_cert_opts cert_opts(const ga_audit *a)
 
 static int cert_delta(ga_audit *a, size_t i, const char *eps, ga_delta_cert *c)
 {
-    ga_pair_input in;
-    char labels[4][200];
-    ga_pair_text txt;
-    pair_input(a, i, &in, labels, &txt);
+    ga_spec_pair_view v;
+    if (ga_spec_pair_view_init(&v, &a->spec.pairs[i]))
+        return GA_ENOMEM;
     ga_cert_opts co = cert_opts(a);
-    int st = ga_pair_delta_cert(c, a->pairs[i], &in, &txt, eps, &co);
+    int st = ga_pair_delta_cert(c, a->pairs[i], v.in, v.txt, eps, &co);
+    ga_spec_pair_view_clear(&v);
     a->ncertified++;
     if (c->precision_bits > a->max_bits)
         a->max_bits = c->precision_bits;
@@ -241,6 +231,13 @@ static void witness(ga_audit *a, ga_claim_result *r, ga_gchisq_work *w)
     size_t d = sp->d;
     const char *rel = r->worst_dir == 1 ? ">" : "<";
     double thr = r->worst_dir == 1 ? r->eps : -r->eps;
+    if (sp->nblocks) {
+        snprintf(r->witness, sizeof r->witness,
+                 "S = {(x_1, ..., x_%zu) : l_1(x_1) + ... + l_%zu(x_%zu) %s %.6g}, x_b the output "
+                 "of part b and l_b its privacy loss (a quadratic in x_b)", sp->nblocks,
+                 sp->nblocks, sp->nblocks, rel, thr);
+        return;
+    }
     if (d > 4 || p->support != GA_SUPPORT_FULL) {
         snprintf(r->witness, sizeof r->witness,
                  "S = {x : l(x) %s %.6g}, l(x) = log p_X(x) - log p_Y(x) a quadratic in x "
@@ -475,15 +472,16 @@ cleanup:
 /* certified D_alpha of pair i, both directions */
 static int cert_renyi(ga_audit *a, size_t i, double alpha, ga_interval *xy, ga_interval *yx)
 {
-    ga_pair_input in;
-    char labels[4][200];
-    ga_pair_text txt;
-    pair_input(a, i, &in, labels, &txt);
+    ga_spec_pair_view v;
+    if (ga_spec_pair_view_init(&v, &a->spec.pairs[i]))
+        return GA_ENOMEM;
     a->ncertified++;
     char as[40];
     snprintf(as, sizeof as, "%.17g", alpha); /* the double claimed, exactly */
     ga_cert_opts co = cert_opts(a);
-    return ga_pair_renyi_cert(xy, yx, a->pairs[i], &in, &txt, as, &co);
+    int st = ga_pair_renyi_cert(xy, yx, a->pairs[i], v.in, v.txt, as, &co);
+    ga_spec_pair_view_clear(&v);
+    return st;
 }
 
 static void eval_rdp(ga_audit *a, ga_claim_result *r)
@@ -590,13 +588,14 @@ static int exact_t2(ga_audit *a, ga_interval *t2, size_t *worst)
     for (size_t i = 0; i < a->npairs; i++) {
         if (expired(a, "certification", i, a->npairs))
             return 0;
-        ga_pair_input in;
-        char labels[4][200];
-        ga_pair_text txt;
-        pair_input(a, i, &in, labels, &txt);
+        ga_spec_pair_view v;
+        if (ga_spec_pair_view_init(&v, &a->spec.pairs[i]))
+            return 0;
         ga_interval iv;
         ga_cert_opts co = cert_opts(a);
-        if (ga_pair_mahalanobis_cert(&iv, a->pairs[i], &in, &txt, &co) != GA_OK)
+        int st = ga_pair_mahalanobis_cert(&iv, a->pairs[i], v.in, v.txt, &co);
+        ga_spec_pair_view_clear(&v);
+        if (st != GA_OK)
             return 0;
         a->ncertified++;
         if (iv.hi > t2->hi) {
@@ -860,10 +859,7 @@ static int audit_reduce(ga_audit *a, const char *path, const ga_audit_opts *o, c
     for (size_t i = 0; i < a->spec.npairs; i++) {
         if (expired(a, "the reduction", i, a->spec.npairs))
             break;
-        ga_pair_input in;
-        char labels[4][200];
-        ga_spec_pair_input(&in, &a->spec.pairs[i], labels);
-        int rc = ga_pair_reduce(&a->pairs[i], &in, msg, msglen);
+        int rc = ga_mech_pair_reduce(&a->pairs[i], &a->spec.pairs[i], msg, msglen);
         if (rc) {
             char m2[512];
             snprintf(m2, sizeof m2, "%s: %s", path, msg);

@@ -49,11 +49,8 @@ static double worst_delta(cal_t *c, double v)
     }
     double m = 0;
     for (size_t i = lo; i < hi; i++) {
-        ga_pair_input in;
-        char labels[4][200];
-        ga_spec_pair_input(&in, &c->s->pairs[i], labels);
         ga_pair *p;
-        if (ga_pair_reduce(&p, &in, c->msg, sizeof c->msg)) {
+        if (ga_mech_pair_reduce(&p, &c->s->pairs[i], c->msg, sizeof c->msg)) {
             c->error = GA_EINVAL;
             return -1;
         }
@@ -79,17 +76,20 @@ static int cert_bound(cal_t *c, double v, const char *eps, int upper, double *ou
         return -2;
     double m = 0;
     for (size_t i = lo; i < hi; i++) {
-        ga_pair_input in;
-        char labels[4][200];
-        ga_spec_pair_input(&in, &c->s->pairs[i], labels);
         ga_pair *p;
-        if (ga_pair_reduce(&p, &in, c->msg, sizeof c->msg))
+        ga_spec_pair_view v;
+        if (ga_mech_pair_reduce(&p, &c->s->pairs[i], c->msg, sizeof c->msg))
             return -1;
+        if (ga_spec_pair_view_init(&v, &c->s->pairs[i])) {
+            ga_pair_free(p);
+            return -1;
+        }
         ga_delta_cert dc;
         ga_cert_opts co;
         ga_cert_opts_init(&co);
         co.deadline = c->deadline;
-        int st = ga_pair_delta_cert(&dc, p, &in, NULL, eps, &co);
+        int st = ga_pair_delta_cert(&dc, p, v.in, NULL, eps, &co);
+        ga_spec_pair_view_clear(&v);
         if (st == GA_ETIME) {
             ga_pair_free(p);
             return -3;

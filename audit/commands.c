@@ -48,10 +48,7 @@ static int load_spec(loaded_t *l, const char *path, const char *cmd, const ga_sp
     if (!l->pairs)
         return EX_SOFTWARE;
     for (size_t i = 0; i < l->spec.npairs; i++) {
-        ga_pair_input in;
-        char labels[4][200];
-        ga_spec_pair_input(&in, &l->spec.pairs[i], labels);
-        st = ga_pair_reduce(&l->pairs[i], &in, msg, sizeof msg);
+        st = ga_mech_pair_reduce(&l->pairs[i], &l->spec.pairs[i], msg, sizeof msg);
         if (st) {
             ga_cli_err(err, "gaussaudit %s: %s: %s\n", cmd, path, msg);
             return st == GA_ENOMEM ? EX_SOFTWARE : EX_DATAERR;
@@ -132,11 +129,6 @@ static int cert_options(ga_cert_opts *co, int certified, const char *sdig, const
     return 0;
 }
 
-static ga_pair_text pair_text(const ga_spec_pair *p)
-{
-    ga_pair_text t = {p->mu_x_txt, p->mu_y_txt, p->s_x_txt, p->s_y_txt};
-    return t;
-}
 
 /* ------------------------------------------------------------ delta */
 
@@ -347,11 +339,11 @@ int ga_cmd_delta(int argc, char **argv, FILE *out, FILE *err)
             ga_delta D;
             int st, ok;
             if (certified) {
-                ga_pair_input in;
-                char labels[4][200];
-                ga_spec_pair_input(&in, &l.spec.pairs[i], labels);
-                ga_pair_text txt = pair_text(&l.spec.pairs[i]);
-                st = ga_pair_delta_cert(&C, l.pairs[i], &in, &txt, etxt[k], &co);
+                ga_spec_pair_view v;
+                st = ga_spec_pair_view_init(&v, &l.spec.pairs[i]);
+                if (st == GA_OK)
+                    st = ga_pair_delta_cert(&C, l.pairs[i], v.in, v.txt, etxt[k], &co);
+                ga_spec_pair_view_clear(&v);
                 ok = st == GA_OK || st == GA_EPREC; /* EPREC: valid, wider than asked */
             } else {
                 st = ga_pair_delta(&D, l.pairs[i], eps[k], method, NULL, w);
@@ -455,11 +447,11 @@ static void eps_compute(eps_row *row, const loaded_t *l, size_t i, double delta,
 {
     memset(row, 0, sizeof *row);
     if (certified) {
-        ga_pair_input in;
-        char labels[4][200];
-        ga_spec_pair_input(&in, &l->spec.pairs[i], labels);
-        ga_pair_text txt = pair_text(&l->spec.pairs[i]);
-        row->status = ga_pair_epsilon_cert(&row->iv, &row->dir, l->pairs[i], &in, &txt, sdel, NULL);
+        ga_spec_pair_view v;
+        row->status = ga_spec_pair_view_init(&v, &l->spec.pairs[i]);
+        if (row->status == GA_OK)
+            row->status = ga_pair_epsilon_cert(&row->iv, &row->dir, l->pairs[i], v.in, v.txt, sdel, NULL);
+        ga_spec_pair_view_clear(&v);
     } else {
         row->status = ga_pair_epsilon(&row->e, &row->dir, l->pairs[i], delta, NULL, w);
     }

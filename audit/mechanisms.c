@@ -545,7 +545,10 @@ static int add_1d(ga_spec *s, const char *name, double m, double v1, double v2, 
     *my = 0;
     *sx = v1;
     *sy = v2;
-    return ga_spec_add_pair(s, name, 1, r, mx, sx, my, sy);
+    int rc = ga_spec_add_pair(s, name, 1, r, mx, sx, my, sy);
+    if (rc == GA_OK)
+        s->pairs[s->npairs - 1].reduced = 1; /* a whitened basis, not output coordinates */
+    return rc;
 }
 
 static int build_gaussian_mechanism(ga_spec *s, char *msg, size_t msglen)
@@ -1274,6 +1277,342 @@ static int build_explicit(ga_spec *s, char *msg, size_t msglen)
     return GA_OK;
 }
 
+/* ------------------------------------------------------------ common keys: repeat, release */
+
+/* repeat: k independent runs of the mechanism: every pair (every block of a product) gets k
+ * times the iid columns */
+static int apply_repeat(ga_spec *s, size_t from, char *msg, size_t msglen)
+{
+    double k;
+    int rc = ga_spec_mech_number(s, "repeat", &k, 0, msg, msglen);
+    if (rc < 0)
+        return GA_OK; /* absent */
+    if (rc)
+        return rc;
+    if (!(k >= 1 && k == floor(k) && k <= 1e9))
+        return ga_spec_fail(s, ga_node_get(s->mechanism, "repeat"), "mechanism.repeat", msg,
+                            msglen, "must be a whole number >= 1");
+    for (size_t i = from; i < s->npairs; i++) {
+        ga_spec_pair *p = &s->pairs[i];
+        p->columns *= k;
+        for (size_t b = 0; b < p->nblocks; b++)
+            p->blocks[b].columns *= k;
+    }
+    if (s->verified && k > 1) {
+        size_t l = strlen(s->verified_note);
+        snprintf(s->verified_note + l, sizeof s->verified_note - l,
+                 "; repeated %.0f times (independent runs compose the worst case)", k);
+    }
+    return GA_OK;
+}
+
+/* release: the released value is A times the output (per column): N(A mu, A S A^T). The
+ * proven worst case, if any, is kept as it is: post-processing cannot increase delta, so the
+ * unreleased worst case still bounds every released pair. The released laws are computed in
+ * double precision (their exact decimal text is dropped: certificates are for these laws). */
+static int apply_release(ga_spec *s, const ga_dataset *A, size_t from, char *msg, size_t msglen)
+{
+    if (A->n == 0)
+        return GA_OK;
+    const ga_node *rn = ga_node_get(s->mechanism, "release");
+    size_t m = A->n, d = A->d;
+    for (size_t i = from; i < s->npairs; i++) {
+        ga_spec_pair *p = &s->pairs[i];
+        if (s->verified && i == s->verified_pair)
+            continue;
+        char what[300];
+        if (p->reduced || p->nblocks) {
+            snprintf(what, sizeof what, "kind %s builds its pairs in a whitened basis, not in "
+                     "the output coordinates a release matrix acts on (give the outputs "
+                     "explicitly, e.g. gaussian_mechanism with f)", s->kind);
+            return ga_spec_fail(s, rn, "mechanism.release", msg, msglen, what);
+        }
+        if (p->d != d) {
+            snprintf(what, sizeof what, "the matrix has %zu columns; the output has dimension %zu",
+                     d, p->d);
+            return ga_spec_fail(s, rn, "mechanism.release", msg, msglen, what);
+        }
+        double *mx = malloc(m * sizeof *mx), *my = malloc(m * sizeof *my),
+               *sx = malloc(m * m * sizeof *sx), *sy = malloc(m * m * sizeof *sy),
+               *t = malloc(m * d * sizeof *t);
+        int rc = mx && my && sx && sy && t ? GA_OK : GA_ENOMEM;
+        if (rc == GA_OK) {
+            const double *const mus[2] = {p->mu_x, p->mu_y}, *const covs[2] = {p->s_x, p->s_y};
+            double *const mo[2] = {mx, my}, *const so[2] = {sx, sy};
+            for (int w = 0; w < 2; w++) {
+                cblas_dgemv(CblasRowMajor, CblasNoTrans, (int)m, (int)d, 1.0, A->x, (int)d,
+                            mus[w], 1, 0.0, mo[w], 1);
+                /* t = A S, then A S A^T, symmetrised */
+                cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)m, (int)d, (int)d,
+                            1.0, A->x, (int)d, covs[w], (int)d, 0.0, t, (int)d);
+                cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)m, (int)m, (int)d, 1.0,
+                            t, (int)d, A->x, (int)d, 0.0, so[w], (int)m);
+                for (size_t a = 0; a < m; a++)
+                    for (size_t b = 0; b < a; b++)
+                        so[w][a * m + b] = so[w][b * m + a] =
+                            0.5 * (so[w][a * m + b] + so[w][b * m + a]);
+            }
+        }
+        free(t);
+        if (rc) {
+            free(mx);
+            free(my);
+            free(sx);
+            free(sy);
+            return rc;
+        }
+        free(p->mu_x);
+        free(p->mu_y);
+        free(p->s_x);
+        free(p->s_y);
+        free(p->mu_x_txt);
+        free(p->mu_y_txt);
+        free(p->s_x_txt);
+        free(p->s_y_txt);
+        p->mu_x_txt = p->mu_y_txt = p->s_x_txt = p->s_y_txt = NULL;
+        p->mu_x = mx;
+        p->mu_y = my;
+        p->s_x = sx;
+        p->s_y = sy;
+        p->d = m;
+    }
+    if (s->verified) {
+        size_t l = strlen(s->verified_note);
+        snprintf(s->verified_note + l, sizeof s->verified_note - l,
+                 "; before the release, which cannot increase delta");
+    }
+    return GA_OK;
+}
+
+/* the keys every kind accepts, applied to the pairs built from index from on */
+static int post_process(ga_spec *s, const ga_dataset *A, size_t from, char *msg, size_t msglen)
+{
+    int rc = apply_release(s, A, from, msg, msglen);
+    return rc ? rc : apply_repeat(s, from, msg, msglen);
+}
+
+/* ------------------------------------------------------------ composition */
+
+static int kind_row(const char *name);
+static const char *kind_knob(int k);
+static int kind_universe(int k);
+static int build_composition(ga_spec *s, char *msg, size_t msglen);
+static int build_kind(ga_spec *s, int k, char *msg, size_t msglen);
+
+/* a deep copy of a plain pair (its arrays; the text arrays point into the same doc) */
+static int pair_copy(ga_spec_pair *dst, const ga_spec_pair *src)
+{
+    size_t d = src->d;
+    memset(dst, 0, sizeof *dst);
+    *dst = *src;
+    dst->name = strdup(src->name);
+    dst->mu_x = dup(src->mu_x, d);
+    dst->mu_y = dup(src->mu_y, d);
+    dst->s_x = dup(src->s_x, d * d);
+    dst->s_y = dup(src->s_y, d * d);
+    dst->mu_x_txt = dst->mu_y_txt = dst->s_x_txt = dst->s_y_txt = NULL;
+    dst->nblocks = 0;
+    dst->blocks = NULL;
+    if (!dst->name || !dst->mu_x || !dst->mu_y || !dst->s_x || !dst->s_y) {
+        ga_spec_pair_free(dst);
+        return GA_ENOMEM;
+    }
+    const char **const st[4] = {src->mu_x_txt, src->mu_y_txt, src->s_x_txt, src->s_y_txt};
+    const char ***const dt[4] = {&dst->mu_x_txt, &dst->mu_y_txt, &dst->s_x_txt, &dst->s_y_txt};
+    for (int w = 0; w < 4; w++) {
+        if (!st[w])
+            continue;
+        size_t n = w < 2 ? d : d * d;
+        *dt[w] = malloc(n * sizeof **dt[w]);
+        if (!*dt[w]) {
+            ga_spec_pair_free(dst);
+            return GA_ENOMEM;
+        }
+        memcpy(*dt[w], st[w], n * sizeof **dt[w]);
+    }
+    return GA_OK;
+}
+
+/* The pairs of one part: built by its kind's row on a view of the spec that shares the
+ * dataset, neighbours and universe (a part whose kind does not use a universe ignores it) */
+static int build_part(ga_spec *sub, const ga_spec *s, size_t b, char *msg, size_t msglen)
+{
+    const ga_node *node = ga_node_get(s->mechanism, "parts")->kids[b];
+    char path[64];
+    snprintf(path, sizeof path, "mechanism.parts[%zu]", b);
+    if (node->kind != GA_NODE_MAP)
+        return ga_spec_fail(s, node, path, msg, msglen, "expected a mechanism mapping {kind: ...}");
+    const ga_node *kn = ga_node_get(node, "kind");
+    int k = kn && kn->kind == GA_NODE_SCALAR ? kind_row(kn->text) : -1;
+    if (k < 0 || !strcmp(kn->text, "composition") || !strcmp(kn->text, "gaussian_pair"))
+        return ga_spec_fail(s, kn ? kn : node, path, msg, msglen,
+                            "kind: a mechanism kind of the catalogue other than composition and "
+                            "gaussian_pair (the parts share the dataset and the neighbours)");
+    *sub = *s;
+    sub->mechanism = node;
+    sub->kind = kn->text;
+    sub->pairs = NULL;
+    sub->npairs = sub->cappairs = 0;
+    sub->verified = 0;
+    sub->verified_pair = 0;
+    sub->verified_note[0] = 0;
+    sub->truncated = 0;
+    sub->release = s->part_release[b];
+    sub->nparts = 0;
+    sub->part_release = NULL;
+    sub->has_universe = s->has_universe && kind_universe(k); /* others ignore it */
+    sub->knob = NULL;
+    if (s->knob) {
+        /* calibrate scales every part's noise parameter by one factor (noise_scale) */
+        double v;
+        if (!kind_knob(k) || ga_spec_mech_number(sub, kind_knob(k), &v, 0, msg, msglen) != GA_OK)
+            return ga_spec_fail(s, node, path, msg, msglen,
+                                "calibrate scales the parts' noise: every part needs its noise "
+                                "parameter (sigma, noise_sigma for sketch) written out");
+        sub->knob = kind_knob(k);
+        sub->knob_value = v * s->knob_value;
+    }
+    int rc = build_kind(sub, k, msg, msglen);
+    return rc ? rc : post_process(sub, &sub->release, 0, msg, msglen);
+}
+
+/* composed name for neighbour i */
+static void composed_name(char *name, size_t len, const ga_spec *sub, size_t nparts,
+                          const size_t *index, int worst)
+{
+    if (worst) {
+        snprintf(name, len, "universe worst case: the parts' proven worst cases composed");
+        return;
+    }
+    for (size_t b = 0; b < nparts; b++)
+        if (!(sub[b].verified && sub[b].npairs == 1)) {
+            snprintf(name, len, "%s", sub[b].pairs[index[b]].name);
+            return;
+        }
+    snprintf(name, len, "worst case: the parts' worst cases composed");
+}
+
+/* the part whose own worst case has the largest delta at eps: it dominates the composition */
+static void dominant_part(ga_spec *s, const ga_spec *sub, size_t n, double eps)
+{
+    size_t best = n;
+    double bd = -1;
+    ga_gchisq_work *w = ga_gchisq_work_alloc();
+    for (size_t b = 0; b < n && w; b++) {
+        ga_pair *p;
+        char m[256];
+        if (ga_mech_pair_reduce(&p, &sub[b].pairs[sub[b].verified_pair], m, sizeof m))
+            continue;
+        ga_delta D;
+        ga_pair_delta(&D, p, eps, GA_DELTA_AUTO, NULL, w);
+        double v = fmax(D.xy.val, D.yx.val);
+        if (v > bd) {
+            bd = v;
+            best = b;
+        }
+        ga_pair_free(p);
+    }
+    ga_gchisq_work_free(w);
+    if (best < n) {
+        size_t l = strlen(s->verified_note);
+        snprintf(s->verified_note + l, sizeof s->verified_note - l,
+                 "; part %zu (%s) dominates: its own worst case has delta(%g) = %.3g", best + 1,
+                 sub[best].kind, eps, bd);
+    }
+}
+
+static int build_composition(ga_spec *s, char *msg, size_t msglen)
+{
+    static const char *const keys[] = {"kind", "parts", NULL};
+    int rc = ga_spec_check_map(s, s->mechanism, "mechanism", keys, msg, msglen);
+    if (rc)
+        return rc;
+    if (s->release.n)
+        return ga_spec_fail(s, ga_node_get(s->mechanism, "release"), "mechanism.release", msg,
+                            msglen, "a composition releases its parts' outputs: put release on "
+                            "the parts");
+    size_t n = s->nparts, N = (size_t)-1, first = n;
+    ga_spec *sub = calloc(n, sizeof *sub);
+    size_t *index = calloc(n, sizeof *index);
+    if (!sub || !index) {
+        rc = GA_ENOMEM;
+        goto cleanup;
+    }
+    int all_verified = 1;
+    for (size_t b = 0; b < n && rc == GA_OK; b++) {
+        if ((rc = build_part(&sub[b], s, b, msg, msglen)))
+            break;
+        s->truncated |= sub[b].truncated;
+        all_verified &= sub[b].verified;
+        if (sub[b].verified && sub[b].npairs == 1)
+            continue; /* a data-independent worst case: the same block for every neighbour */
+        size_t cnt = sub[b].npairs - (size_t)sub[b].verified;
+        if (first == n)
+            first = b;
+        if (N != (size_t)-1 && cnt != N && !s->truncated) {
+            char what[200];
+            snprintf(what, sizeof what, "gives %zu neighbouring pairs where part %zu gives %zu: "
+                     "the parts must share the neighbours", cnt, first + 1, N);
+            rc = ga_spec_fail(s, ga_node_get(s->mechanism, "parts")->kids[b], "mechanism.parts", msg,
+                              msglen, what);
+        }
+        N = N == (size_t)-1 || cnt < N ? cnt : N;
+    }
+    if (rc)
+        goto cleanup;
+    if (N == (size_t)-1)
+        N = 1; /* every part is data-independent: one composed pair */
+    size_t total = N + (size_t)(all_verified && first < n);
+    if ((rc = pairs_fit(s, total, 1, "mechanism.parts", msg, msglen)))
+        goto cleanup;
+    for (size_t i = 0; i < total && rc == GA_OK; i++) {
+        int worst = i == N;
+        ga_spec_pair *blocks = calloc(n, sizeof *blocks);
+        if (!blocks) {
+            rc = GA_ENOMEM;
+            break;
+        }
+        for (size_t b = 0; b < n && rc == GA_OK; b++) {
+            int bcast = sub[b].verified && sub[b].npairs == 1;
+            size_t j = bcast || worst ? sub[b].verified_pair : index[b];
+            if (!bcast && !worst && sub[b].verified && j == sub[b].verified_pair)
+                j = ++index[b]; /* skip the part's own worst case */
+            rc = pair_copy(&blocks[b], &sub[b].pairs[j]);
+        }
+        char name[300];
+        if (rc == GA_OK)
+            composed_name(name, sizeof name, sub, n, index, worst);
+        for (size_t b = 0; b < n; b++)
+            if (!(sub[b].verified && sub[b].npairs == 1) && !worst)
+                index[b]++;
+        if (rc) {
+            for (size_t b = 0; b < n; b++)
+                ga_spec_pair_free(&blocks[b]);
+            free(blocks);
+            break;
+        }
+        rc = ga_spec_add_product(s, name, blocks, n);
+    }
+    if (rc == GA_OK && all_verified) {
+        s->verified = 1;
+        s->verified_pair = s->npairs - 1;
+        snprintf(s->verified_note, sizeof s->verified_note,
+                 "worst case of the composition (each part's proven worst case dominates the "
+                 "part's pairs at every eps, and composing preserves that order: Dong, Roth & "
+                 "Su 2022, Lemma 3.2)");
+        double eps = s->has_focus_eps ? s->focus_eps : s->claim.has_eps_delta ? s->claim.epsilon : 1;
+        dominant_part(s, sub, n, eps);
+    }
+cleanup:
+    for (size_t b = 0; sub && b < n; b++) {
+        ga_spec_reset_pairs(&sub[b]);
+        free(sub[b].pairs);
+    }
+    free(sub);
+    free(index);
+    return rc;
+}
+
 /* The table of kinds, one row each: adding a kind is a row here, its builder (and its
  * published calibrations, if any) above, and its documentation. */
 static const struct {
@@ -1294,6 +1633,7 @@ static const struct {
     {"output_perturbation", "sigma", 0, build_regression_kind, NULL},
     {"noisy_gradient_descent", "sigma", 0, build_regression_kind, NULL},
     {"matrix_masking", "sigma", 1, build_matrix_masking, pub_matrix_masking},
+    {"composition", "noise_scale", 1, build_composition, NULL},
 };
 #define NKINDS (sizeof kinds / sizeof *kinds)
 
@@ -1303,6 +1643,27 @@ static int kind_row(const char *name)
         if (!strcmp(name, kinds[i].name))
             return (int)i;
     return -1;
+}
+
+int ga_mech_pair_reduce(ga_pair **out, const ga_spec_pair *sp, char *msg, size_t msglen)
+{
+    ga_spec_pair_view v;
+    *out = NULL;
+    if (ga_spec_pair_view_init(&v, sp))
+        return GA_ENOMEM;
+    int rc = ga_pair_reduce_product(out, v.in, v.n, msg, msglen);
+    ga_spec_pair_view_clear(&v);
+    return rc;
+}
+
+static const char *kind_knob(int k)
+{
+    return kinds[k].knob;
+}
+
+static int kind_universe(int k)
+{
+    return kinds[k].universe;
 }
 
 const char *ga_mech_kind_at(size_t i)
@@ -1356,13 +1717,9 @@ static int check_universe(ga_spec *s, char *msg, size_t msglen)
     return GA_OK;
 }
 
-int ga_mech_build(ga_spec *s, char *msg, size_t msglen)
+/* a kind's pairs: its universe check, caps, its builder */
+static int build_kind(ga_spec *s, int k, char *msg, size_t msglen)
 {
-    int k = kind_row(s->kind);
-    if (k < 0) /* ga_spec_parse checks the names it is given; this is the backstop */
-        return ga_spec_fail(s, s->mechanism, "mechanism.kind", msg, msglen, "unknown kind");
-    if (kinds[k].build == build_explicit)
-        return GA_OK; /* explicit pairs, parsed with the spec */
     int rc = check_universe(s, msg, msglen);
     if (rc)
         return rc;
@@ -1373,6 +1730,15 @@ int ga_mech_build(ga_spec *s, char *msg, size_t msglen)
         rc = ga_spec_fail(s, s->mechanism, "neighbours", msg, msglen,
                           "no neighbouring pair to audit (empty candidate list or row selection)");
     return rc;
+}
+
+int ga_mech_build(ga_spec *s, char *msg, size_t msglen)
+{
+    int k = kind_row(s->kind);
+    if (k < 0) /* ga_spec_parse checks the names it is given; this is the backstop */
+        return ga_spec_fail(s, s->mechanism, "mechanism.kind", msg, msglen, "unknown kind");
+    int rc = kinds[k].build == build_explicit ? GA_OK : build_kind(s, k, msg, msglen);
+    return rc ? rc : post_process(s, &s->release, 0, msg, msglen);
 }
 
 int ga_mech_rebuild(ga_spec *s, double value, char *msg, size_t msglen)

@@ -23,6 +23,10 @@ typedef struct {
 size_t ga_mech_published_values(ga_mech_published *pv, size_t max, ga_spec *s, double eps,
                                 double delta, double value, ga_gchisq_work *w);
 
+/* Reduce a spec pair (ga_pair_reduce, or ga_pair_reduce_product for a composition's product
+ * pair); the same returns and messages. */
+int ga_mech_pair_reduce(ga_pair **out, const ga_spec_pair *sp, char *msg, size_t msglen);
+
 /* The name of the i-th kind of the table, NULL past the end (for the spec parser's check). */
 const char *ga_mech_kind_at(size_t i);
 

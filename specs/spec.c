@@ -587,6 +587,67 @@ static int parse_dataset(ga_spec *s, ctx_t *c, const ga_node *n, const char *pat
     return ds->source ? parse_csv(c, csv, p, csv->text, header, ds) : GA_ENOMEM;
 }
 
+/* release: {matrix: [[...], ...]} or {csv: FILE, header: bool}: the public matrix A */
+static int parse_release(ctx_t *c, const ga_node *n, const char *path, ga_dataset *A)
+{
+    static const char *const keys[] = {"matrix", "csv", "header", NULL};
+    int r = check_map(c, n, path, keys);
+    if (r)
+        return r;
+    const ga_node *mat = ga_node_get(n, "matrix"), *csv = ga_node_get(n, "csv");
+    char p[160];
+    if ((mat != NULL) == (csv != NULL))
+        return fail(c, n, path, "give exactly one of matrix: [[...]] and csv: FILE");
+    if (mat) {
+        pathf(p, sizeof p, "%s.matrix", path);
+        A->source = strdup("matrix");
+        return A->source ? parse_rows(c, mat, p, A) : GA_ENOMEM;
+    }
+    pathf(p, sizeof p, "%s.csv", path);
+    if (csv->kind != GA_NODE_SCALAR || !csv->text[0])
+        return fail(c, csv, p, "expected a file name");
+    int header = 0;
+    const ga_node *h = ga_node_get(n, "header");
+    if (h) {
+        if (h->kind != GA_NODE_SCALAR || (strcmp(h->text, "true") && strcmp(h->text, "false")))
+            return fail(c, h, path, "header: expected true or false");
+        header = !strcmp(h->text, "true");
+    }
+    A->source = strdup(csv->text);
+    return A->source ? parse_csv(c, csv, p, csv->text, header, A) : GA_ENOMEM;
+}
+
+/* the releases of the mechanism and, for a composition, of each of its parts (parsed here,
+ * where the file policy lives; the catalogue applies them) */
+static int parse_releases(ga_spec *s, ctx_t *c, const ga_node *m)
+{
+    const ga_node *rel = ga_node_get(m, "release");
+    int r;
+    if (rel && (r = parse_release(c, rel, "mechanism.release", &s->release)))
+        return r;
+    if (!s->kind || strcmp(s->kind, "composition"))
+        return GA_OK;
+    const ga_node *parts = ga_node_get(m, "parts");
+    if (!parts || parts->kind != GA_NODE_SEQ || parts->n == 0)
+        return fail(c, parts ? parts : m, "mechanism.parts",
+                    "expected a non-empty list of mechanisms, e.g. [{kind: sketch, ...}, ...]");
+    if (parts->n > GA_SPEC_MAX_PARTS)
+        return fail(c, parts, "mechanism.parts", "%zu parts exceed the cap of %d", parts->n,
+                    GA_SPEC_MAX_PARTS);
+    s->part_release = calloc(parts->n, sizeof *s->part_release);
+    if (!s->part_release)
+        return GA_ENOMEM;
+    s->nparts = parts->n;
+    for (size_t i = 0; i < parts->n; i++) {
+        char p[96];
+        pathf(p, sizeof p, "mechanism.parts[%zu].release", i);
+        const ga_node *pr = parts->kids[i]->kind == GA_NODE_MAP ? ga_node_get(parts->kids[i], "release") : NULL;
+        if (pr && (r = parse_release(c, pr, p, &s->part_release[i])))
+            return r;
+    }
+    return GA_OK;
+}
+
 static const struct {
     const char *name;
     int rel;
@@ -688,11 +749,23 @@ int ga_spec_fail(const ga_spec *s, const ga_node *n, const char *path, char *msg
     return fail(&c, n, path, "%s", what);
 }
 
+const char *const ga_spec_common_mech_keys[] = {"repeat", "release", NULL};
+
 int ga_spec_check_map(const ga_spec *s, const ga_node *n, const char *path,
                       const char *const *allowed, char *msg, size_t msglen)
 {
     ctx_t c = {s->path, msg, msglen, NULL};
-    return check_map(&c, n, path, allowed);
+    if (n != s->mechanism)
+        return check_map(&c, n, path, allowed);
+    /* a mechanism mapping: its kind's keys and the common ones */
+    const char *all[64];
+    size_t k = 0;
+    for (const char *const *a = allowed; *a && k < 60; a++)
+        all[k++] = *a;
+    for (const char *const *a = ga_spec_common_mech_keys; *a; a++)
+        all[k++] = *a;
+    all[k] = NULL;
+    return check_map(&c, n, path, all);
 }
 
 int ga_spec_matrix(const ga_spec *s, const ga_node *n, const char *path, size_t d, double **v,
@@ -715,28 +788,32 @@ int ga_spec_vector(const ga_spec *s, const ga_node *n, const char *path, size_t 
     return r;
 }
 
+/* room for one more pair: GA_OK, GA_EINVAL (the cap), GA_ENOMEM */
+static int pair_room(ga_spec *s)
+{
+    if (s->npairs >= GA_SPEC_MAX_PAIRS)
+        return GA_EINVAL;
+    if (s->npairs == s->cappairs) {
+        size_t cap = s->cappairs ? 2 * s->cappairs : 16;
+        ga_spec_pair *np = realloc(s->pairs, cap * sizeof *np);
+        if (!np)
+            return GA_ENOMEM;
+        s->pairs = np;
+        s->cappairs = cap;
+    }
+    return GA_OK;
+}
+
 int ga_spec_add_pair(ga_spec *s, const char *name, size_t d, double columns, double *mu_x,
                      double *s_x, double *mu_y, double *s_y)
 {
-    if (s->npairs >= GA_SPEC_MAX_PAIRS) {
+    int rc = pair_room(s);
+    if (rc) {
         free(mu_x);
         free(s_x);
         free(mu_y);
         free(s_y);
-        return GA_EINVAL;
-    }
-    if (s->npairs == s->cappairs) {
-        size_t cap = s->cappairs ? 2 * s->cappairs : 16;
-        ga_spec_pair *np = realloc(s->pairs, cap * sizeof *np);
-        if (!np) {
-            free(mu_x);
-            free(s_x);
-            free(mu_y);
-            free(s_y);
-            return GA_ENOMEM;
-        }
-        s->pairs = np;
-        s->cappairs = cap;
+        return rc;
     }
     ga_spec_pair *p = &s->pairs[s->npairs];
     memset(p, 0, sizeof *p);
@@ -749,6 +826,27 @@ int ga_spec_add_pair(ga_spec *s, const char *name, size_t d, double columns, dou
     p->s_y = s_y;
     pathf(p->where, sizeof p->where, "%s", name);
     s->npairs++;
+    return p->name ? GA_OK : GA_ENOMEM;
+}
+
+int ga_spec_add_product(ga_spec *s, const char *name, ga_spec_pair *blocks, size_t n)
+{
+    int rc = pair_room(s);
+    if (rc) {
+        for (size_t b = 0; b < n; b++)
+            ga_spec_pair_free(&blocks[b]);
+        free(blocks);
+        return rc;
+    }
+    ga_spec_pair *p = &s->pairs[s->npairs++];
+    memset(p, 0, sizeof *p);
+    p->name = strdup(name);
+    p->columns = 1;
+    p->nblocks = n;
+    p->blocks = blocks;
+    for (size_t b = 0; b < n; b++)
+        p->d += blocks[b].d;
+    pathf(p->where, sizeof p->where, "%s", name);
     return p->name ? GA_OK : GA_ENOMEM;
 }
 
@@ -826,8 +924,10 @@ static int spec_parse(ga_spec *s, const char *text, size_t len, const char *name
                     "unknown kind '%s'%s%s%s", s->kind, bd <= 3 ? " (did you mean '" : "",
                     bd <= 3 ? best : "", bd <= 3 ? "'?)" : "");
     }
+    if ((r = parse_releases(s, &c, m)))
+        return r;
     if (!strcmp(s->kind, "gaussian_pair")) {
-        static const char *const mkeys[] = {"kind", NULL};
+        static const char *const mkeys[] = {"kind", "repeat", "release", NULL};
         if ((r = check_map(&c, m, "mechanism", mkeys)))
             return r;
         const ga_node *extra = ga_node_get(root, "dataset");
@@ -899,20 +999,27 @@ int ga_spec_load_opts(ga_spec *s, const char *path, const ga_spec_opts *o, char 
     return rc;
 }
 
+void ga_spec_pair_free(ga_spec_pair *p)
+{
+    free(p->name);
+    free(p->mu_x);
+    free(p->mu_y);
+    free(p->s_x);
+    free(p->s_y);
+    free(p->mu_x_txt);
+    free(p->mu_y_txt);
+    free(p->s_x_txt);
+    free(p->s_y_txt);
+    for (size_t b = 0; b < p->nblocks; b++)
+        ga_spec_pair_free(&p->blocks[b]);
+    free(p->blocks);
+    memset(p, 0, sizeof *p);
+}
+
 static void free_pairs(ga_spec *s)
 {
-    for (size_t i = 0; i < s->npairs; i++) {
-        ga_spec_pair *p = &s->pairs[i];
-        free(p->name);
-        free(p->mu_x);
-        free(p->mu_y);
-        free(p->s_x);
-        free(p->s_y);
-        free(p->mu_x_txt);
-        free(p->mu_y_txt);
-        free(p->s_x_txt);
-        free(p->s_y_txt);
-    }
+    for (size_t i = 0; i < s->npairs; i++)
+        ga_spec_pair_free(&s->pairs[i]);
     s->npairs = 0;
 }
 
@@ -934,6 +1041,13 @@ void ga_spec_clear(ga_spec *s)
     free(s->rows);
     free(s->claim.profile);
     free(s->claim.rdp);
+    free(s->release.x);
+    free(s->release.source);
+    for (size_t i = 0; i < s->nparts; i++) {
+        free(s->part_release[i].x);
+        free(s->part_release[i].source);
+    }
+    free(s->part_release);
     ga_doc_clear(&s->doc);
     free(s->path);
     memset(s, 0, sizeof *s);
@@ -953,4 +1067,48 @@ void ga_spec_pair_input(ga_pair_input *in, const ga_spec_pair *p, char labels[4]
         snprintf(labels[i], 200, "%s.%s", p->where, f[i]);
         in->field[i] = labels[i];
     }
+}
+
+static void view_one(ga_pair_input *in, ga_pair_text *txt, char labels[4][200],
+                     const ga_spec_pair *p)
+{
+    ga_spec_pair_input(in, p, labels);
+    txt->mu_x = p->mu_x_txt;
+    txt->mu_y = p->mu_y_txt;
+    txt->s_x = p->s_x_txt;
+    txt->s_y = p->s_y_txt;
+}
+
+int ga_spec_pair_view_init(ga_spec_pair_view *v, const ga_spec_pair *p)
+{
+    memset(v, 0, sizeof *v);
+    if (!p->nblocks) {
+        v->n = 1;
+        v->in = &v->in1;
+        v->txt = &v->txt1;
+        v->labels = &v->labels1;
+        view_one(v->in, v->txt, v->labels1, p);
+        return GA_OK;
+    }
+    v->in = calloc(p->nblocks, sizeof *v->in);
+    v->txt = calloc(p->nblocks, sizeof *v->txt);
+    v->labels = calloc(p->nblocks, sizeof *v->labels);
+    if (!v->in || !v->txt || !v->labels) {
+        ga_spec_pair_view_clear(v);
+        return GA_ENOMEM;
+    }
+    v->n = p->nblocks;
+    for (size_t b = 0; b < p->nblocks; b++)
+        view_one(v->in + b, v->txt + b, v->labels[b], &p->blocks[b]);
+    return GA_OK;
+}
+
+void ga_spec_pair_view_clear(ga_spec_pair_view *v)
+{
+    if (v->in != &v->in1) {
+        free(v->in);
+        free(v->txt);
+        free(v->labels);
+    }
+    memset(v, 0, sizeof *v);
 }

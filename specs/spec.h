@@ -11,8 +11,10 @@
 
 #include <stddef.h>
 
-/* One neighbouring pair: X = output on D, Y = output on the neighbour D'. */
-typedef struct {
+/* One neighbouring pair: X = output on D, Y = output on the neighbour D'. A product pair
+ * (composition: independent parts) has nblocks > 0 blocks, each a pair of its own, and no
+ * arrays of its own (d is the sum of the blocks'). */
+typedef struct ga_spec_pair {
     char *name;
     size_t d;
     double columns;
@@ -21,6 +23,10 @@ typedef struct {
     const char **s_x_txt, **s_y_txt;
     int line;                               /* where the pair is defined */
     char where[160];                        /* "pairs[3] (line 12)" for messages */
+    int reduced;                            /* built in a whitened basis, not in the
+                                               mechanism's output coordinates */
+    size_t nblocks;                         /* > 0: a product of these blocks */
+    struct ga_spec_pair *blocks;
 } ga_spec_pair;
 
 typedef struct {
@@ -94,7 +100,16 @@ typedef struct {
     size_t verified_pair;  /* its index in pairs */
     char verified_note[256];
     char digest[65];       /* SHA-256 of the bytes parsed */
+    ga_dataset release;    /* mechanism.release: the public matrix A (m x d; n = 0: none) */
+    size_t nparts;         /* composition: mechanism.parts, and each part's release */
+    ga_dataset *part_release;
 } ga_spec;
+
+#define GA_SPEC_MAX_PARTS 64 /* composition parts */
+
+/* Keys every mechanism mapping accepts besides its kind's (ga_spec_check_map adds them):
+ * repeat (k independent runs) and release (public linear post-processing). */
+extern const char *const ga_spec_common_mech_keys[];
 
 /*
  * Load and validate a spec (text to a spec value: explicit pairs, dataset, neighbour
@@ -138,7 +153,29 @@ int ga_spec_vector(const ga_spec *s, const ga_node *n, const char *path, size_t 
 /* Free the pairs built from the spec (the catalogue rebuilds them, e.g. for calibrate). */
 void ga_spec_reset_pairs(ga_spec *s);
 
-/* Input for ga_pair_reduce from a spec pair (field labels point into the pair). */
+/* Input for ga_pair_reduce from a plain spec pair (field labels point into the pair). */
 void ga_spec_pair_input(ga_pair_input *in, const ga_spec_pair *p, char labels[4][200]);
+
+/* Append a product pair of n blocks (composition); the spec takes the blocks (an array of
+ * n pairs, malloc'ed, each owning its arrays) whatever the return. GA_OK, GA_ENOMEM, or
+ * GA_EINVAL past the pair cap. */
+int ga_spec_add_product(ga_spec *s, const char *name, ga_spec_pair *blocks, size_t n);
+/* Free one pair's arrays and blocks (not the pair itself). */
+void ga_spec_pair_free(ga_spec_pair *p);
+
+/* The inputs of a spec pair for the pair library, one per block (a plain pair is one
+ * block): in[b] with its field labels, txt[b] its exact decimal text. Use in place (it may
+ * point into itself); clear with ga_spec_pair_view_clear. */
+typedef struct {
+    size_t n;
+    ga_pair_input *in;
+    ga_pair_text *txt;
+    char (*labels)[4][200];
+    ga_pair_input in1;
+    ga_pair_text txt1;
+    char labels1[4][200];
+} ga_spec_pair_view;
+int ga_spec_pair_view_init(ga_spec_pair_view *v, const ga_spec_pair *p); /* GA_OK, GA_ENOMEM */
+void ga_spec_pair_view_clear(ga_spec_pair_view *v);
 
 #endif

@@ -846,3 +846,211 @@ Test(mechanisms, universe_is_checked)
         ga_spec_clear(&s);
     }
 }
+
+/* ------------------------------------------------------------ composition, repeat, release */
+
+#define TOL_COMPOSE 1e-12 /* issue 15 acceptance: relative, against the analytic Gaussian */
+
+static void parse_text(ga_spec *s, const char *yaml, const char *name)
+{
+    char msg[1024];
+    int st = ga_mech_parse(s, yaml, strlen(yaml), name, NULL, msg, sizeof msg);
+    cr_assert(st == GA_OK, "%s: %s", name, msg);
+}
+
+/* delta of the analytic Gaussian mechanism, sensitivity 1, noise sigma */
+static double analytic_gm(double sigma, double eps)
+{
+    double a = 1 / (2 * sigma), b = eps * sigma;
+    return 0.5 * erfc(-(a - b) / M_SQRT2) - exp(eps) * 0.5 * erfc((a + b) / M_SQRT2);
+}
+
+/* both directions of the worst pair (the last, the proven worst case) at eps */
+static void worst_delta(ga_delta *D, const ga_spec *s, double eps)
+{
+    cr_assert(s->verified && s->npairs >= 1);
+    ga_pair *p;
+    char msg[512];
+    cr_assert(ga_mech_pair_reduce(&p, &s->pairs[s->verified_pair], msg, sizeof msg) == GA_OK, "%s", msg);
+    ga_gchisq_work *w = ga_gchisq_work_alloc();
+    ga_pair_delta(D, p, eps, GA_DELTA_AUTO, NULL, w);
+    ga_gchisq_work_free(w);
+    ga_pair_free(p);
+}
+
+Test(mechanisms, composition_of_gaussian_mechanisms_is_analytic)
+{
+    static const char *comp =
+        "gaussaudit: 1\nname: c\nmechanism:\n  kind: composition\n  parts:\n"
+        "    - {kind: gaussian_mechanism, sensitivity: 1, sigma: 2}\n"
+        "    - {kind: gaussian_mechanism, sensitivity: 1, sigma: 3}\n";
+    static const char *rep =
+        "gaussaudit: 1\nname: r\nmechanism: {kind: gaussian_mechanism, sensitivity: 1, sigma: 2, repeat: 4}\n";
+    ga_spec a, b;
+    parse_text(&a, comp, "c.yaml");
+    parse_text(&b, rep, "r.yaml");
+    cr_expect(a.npairs == 1 && a.pairs[0].nblocks == 2, "%zu pairs", a.npairs);
+    cr_expect(strstr(a.verified_note, "part 1 (gaussian_mechanism) dominates") != NULL, "%s",
+              a.verified_note);
+    double se = 1 / sqrt(0.25 + 1.0 / 9);
+    static const double eps[] = {0, 0.3, 1, 2};
+    for (size_t i = 0; i < sizeof eps / sizeof eps[0]; i++) {
+        ga_delta D, R;
+        worst_delta(&D, &a, eps[i]);
+        worst_delta(&R, &b, eps[i]);
+        double ra = analytic_gm(se, eps[i]), rb = analytic_gm(1, eps[i]);
+        cr_expect(fabs(D.xy.val - ra) <= TOL_COMPOSE * ra && fabs(D.yx.val - ra) <= TOL_COMPOSE * ra,
+                  "composition eps %g: %.17g %.17g vs %.17g", eps[i], D.xy.val, D.yx.val, ra);
+        cr_expect(fabs(R.xy.val - rb) <= TOL_COMPOSE * rb && fabs(R.yx.val - rb) <= TOL_COMPOSE * rb,
+                  "repeat eps %g: %.17g %.17g vs %.17g", eps[i], R.xy.val, R.yx.val, rb);
+    }
+    ga_spec_clear(&a);
+    ga_spec_clear(&b);
+}
+
+/* a sketch (r = 3) plus a repeated Gaussian mechanism on a small dataset equals, pair by
+ * pair, the block-diagonal gaussian_pair written out in the output coordinates: the sketch
+ * block N(0, S) vs N(0, S - v v^T) three times (S = D^T D + sigma^2 I), the mechanism block
+ * N(1, 4) vs N(0, 4) twice; double within the error estimates, certified intervals overlapping */
+Test(mechanisms, composition_equals_block_diagonal_by_hand)
+{
+    static const double X[4][2] = {{1, 0.5}, {0.2, -1}, {0.3, 0.3}, {-1, 2}};
+    static const char *comp =
+        "gaussaudit: 1\nname: c\nmechanism:\n  kind: composition\n  parts:\n"
+        "    - {kind: sketch, columns: 3, noise_sigma: 1}\n"
+        "    - {kind: gaussian_mechanism, sensitivity: 1, sigma: 2, repeat: 2}\n"
+        "dataset: {rows: [[1, 0.5], [0.2, -1], [0.3, 0.3], [-1, 2]]}\nneighbours: remove_one\n";
+    ga_spec a;
+    parse_text(&a, comp, "c.yaml");
+    cr_assert(a.npairs == 4 && !a.verified, "%zu pairs", a.npairs);
+    double S[4] = {1, 0, 0, 1}; /* D^T D + I */
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 2; j++)
+            for (int k = 0; k < 2; k++)
+                S[j * 2 + k] += X[i][j] * X[i][k];
+    /* the hand-written spec: one explicit 8-D pair per removed row */
+    char *yaml = malloc(1 << 16);
+    size_t at = (size_t)snprintf(yaml, 1 << 16, "gaussaudit: 1\nname: h\nmechanism: {kind: gaussian_pair}\npairs:\n");
+    for (int row = 0; row < 4; row++) {
+        double M[2][64] = {{0}}, C[2][64] = {{0}}, mu[2][8] = {{0}};
+        for (int w = 0; w < 2; w++) {
+            for (int c = 0; c < 3; c++)
+                for (int j = 0; j < 2; j++)
+                    for (int k = 0; k < 2; k++)
+                        C[w][(2 * c + j) * 8 + 2 * c + k] = S[j * 2 + k] - (w ? X[row][j] * X[row][k] : 0);
+            for (int c = 6; c < 8; c++)
+                C[w][c * 8 + c] = 4;
+        }
+        mu[0][6] = mu[0][7] = 1;
+        (void)M;
+        at += (size_t)snprintf(yaml + at, (1 << 16) - at, "  - name: row %d\n", row + 1);
+        for (int w = 0; w < 2; w++) {
+            at += (size_t)snprintf(yaml + at, (1 << 16) - at, "    %s: {mean: [", w ? "y" : "x");
+            for (int i = 0; i < 8; i++)
+                at += (size_t)snprintf(yaml + at, (1 << 16) - at, "%s%.17g", i ? ", " : "", mu[w][i]);
+            at += (size_t)snprintf(yaml + at, (1 << 16) - at, "], cov: [");
+            for (int i = 0; i < 8; i++) {
+                at += (size_t)snprintf(yaml + at, (1 << 16) - at, "%s[", i ? ", " : "");
+                for (int j = 0; j < 8; j++)
+                    at += (size_t)snprintf(yaml + at, (1 << 16) - at, "%s%.17g", j ? ", " : "", C[w][i * 8 + j]);
+                at += (size_t)snprintf(yaml + at, (1 << 16) - at, "]");
+            }
+            at += (size_t)snprintf(yaml + at, (1 << 16) - at, "]}\n");
+        }
+    }
+    ga_spec h;
+    parse_text(&h, yaml, "h.yaml");
+    free(yaml);
+    ga_gchisq_work *w = ga_gchisq_work_alloc();
+    for (size_t i = 0; i < 4; i++) {
+        ga_pair *p, *q;
+        char msg[512];
+        cr_assert(ga_mech_pair_reduce(&p, &a.pairs[i], msg, sizeof msg) == GA_OK, "%s", msg);
+        cr_assert(ga_mech_pair_reduce(&q, &h.pairs[i], msg, sizeof msg) == GA_OK, "%s", msg);
+        ga_delta A, B;
+        ga_pair_delta(&A, p, 1, GA_DELTA_AUTO, NULL, w);
+        ga_pair_delta(&B, q, 1, GA_DELTA_AUTO, NULL, w);
+        cr_expect(fabs(A.xy.val - B.xy.val) <= A.xy.err + B.xy.err &&
+                      fabs(A.yx.val - B.yx.val) <= A.yx.err + B.yx.err,
+                  "row %zu: composition %.17g %.17g, by hand %.17g %.17g (err %g %g)", i + 1,
+                  A.xy.val, A.yx.val, B.xy.val, B.yx.val, A.xy.err, B.xy.err);
+        ga_spec_pair_view va, vh;
+        cr_assert(ga_spec_pair_view_init(&va, &a.pairs[i]) == GA_OK && ga_spec_pair_view_init(&vh, &h.pairs[i]) == GA_OK);
+        ga_delta_cert C, E;
+        int s1 = ga_pair_delta_cert(&C, p, va.in, va.txt, "1", NULL);
+        int s2 = ga_pair_delta_cert(&E, q, vh.in, vh.txt, "1", NULL);
+        cr_expect(s1 == GA_OK && (s2 == GA_OK || s2 == GA_EPREC), "row %zu: status %d %d", i + 1, s1, s2);
+        cr_expect(C.xy.lo <= E.xy.hi && E.xy.lo <= C.xy.hi && C.yx.lo <= E.yx.hi && E.yx.lo <= C.yx.hi,
+                  "row %zu: composition [%.17g, %.17g] [%.17g, %.17g], by hand [%.17g, %.17g] [%.17g, %.17g]",
+                  i + 1, C.xy.lo, C.xy.hi, C.yx.lo, C.yx.hi, E.xy.lo, E.xy.hi, E.yx.lo, E.yx.hi);
+        cr_expect(C.xy.hi - C.xy.lo <= 1e-12 * C.xy.hi, "row %zu: width %g", i + 1, C.xy.hi - C.xy.lo);
+        ga_spec_pair_view_clear(&va);
+        ga_spec_pair_view_clear(&vh);
+        ga_pair_free(p);
+        ga_pair_free(q);
+    }
+    ga_gchisq_work_free(w);
+    ga_spec_clear(&a);
+    ga_spec_clear(&h);
+}
+
+/* release: a 2-D pair released through the 1 x 2 matrix [a, b] is the 1-D pair
+ * N(a m1 + b m2, a^2 s11 + 2ab s12 + b^2 s22) vs N(0, ...) (closed form, analytic Gaussian for
+ * equal covariances; and a pair with unequal covariances against the explicit 1-D pair) */
+Test(mechanisms, release_matrix_is_the_projected_pair)
+{
+    static const char *rel =
+        "gaussaudit: 1\nname: r\nmechanism: {kind: gaussian_pair, release: {matrix: [[0.6, -0.8]]}}\n"
+        "pairs:\n  - {name: a, x: {mean: [1, 2], cov: [[2, 0.5], [0.5, 1]]}, y: {mean: [0, 0], cov: [[2, 0.5], [0.5, 1]]}}\n"
+        "  - {name: b, x: {mean: [1, 0], cov: [[1, 0], [0, 3]]}, y: {mean: [0, 1], cov: [[2, 0], [0, 1]]}}\n";
+    static const char *one =
+        "gaussaudit: 1\nname: o\nmechanism: {kind: gaussian_pair}\n"
+        "pairs:\n  - {name: b, x: {mean: [0.6], cov: [[2.28]]}, y: {mean: [-0.8], cov: [[1.36]]}}\n";
+    ga_spec a, o;
+    parse_text(&a, rel, "rel.yaml");
+    parse_text(&o, one, "one.yaml");
+    cr_assert(a.npairs == 2 && a.pairs[0].d == 1 && a.pairs[1].d == 1);
+    /* pair a: mean 0.6 - 1.6 = -1, variance 0.72 - 0.48 + 0.64 = 0.88 */
+    ga_pair *p, *q;
+    char msg[512];
+    cr_assert(ga_mech_pair_reduce(&p, &a.pairs[0], msg, sizeof msg) == GA_OK, "%s", msg);
+    ga_gchisq_work *w = ga_gchisq_work_alloc();
+    ga_delta D;
+    ga_pair_delta(&D, p, 0.5, GA_DELTA_AUTO, NULL, w);
+    double ref = analytic_gm(sqrt(0.88), 0.5);
+    cr_expect(fabs(D.xy.val - ref) <= 1e-13 * ref && fabs(D.yx.val - ref) <= 1e-13 * ref,
+              "%.17g %.17g vs %.17g", D.xy.val, D.yx.val, ref);
+    ga_pair_free(p);
+    cr_assert(ga_mech_pair_reduce(&p, &a.pairs[1], msg, sizeof msg) == GA_OK, "%s", msg);
+    cr_assert(ga_mech_pair_reduce(&q, &o.pairs[0], msg, sizeof msg) == GA_OK, "%s", msg);
+    ga_delta E;
+    ga_pair_delta(&D, p, 0.5, GA_DELTA_AUTO, NULL, w);
+    ga_pair_delta(&E, q, 0.5, GA_DELTA_AUTO, NULL, w);
+    cr_expect(fabs(D.xy.val - E.xy.val) <= D.xy.err + E.xy.err + 1e-15 &&
+              fabs(D.yx.val - E.yx.val) <= D.yx.err + E.yx.err + 1e-15,
+              "%.17g %.17g vs %.17g %.17g", D.xy.val, D.yx.val, E.xy.val, E.yx.val);
+    ga_pair_free(p);
+    ga_pair_free(q);
+    ga_gchisq_work_free(w);
+    ga_spec_clear(&a);
+    ga_spec_clear(&o);
+    /* errors: a kind whose pairs are whitened; a matrix of the wrong width */
+    static const char *bad1 =
+        "gaussaudit: 1\nname: b\nmechanism: {kind: sketch, columns: 2, noise_sigma: 1, release: {matrix: [[1, 0]]}}\n"
+        "dataset: {rows: [[1, 0], [0, 1]]}\n";
+    static const char *bad2 =
+        "gaussaudit: 1\nname: b\nmechanism: {kind: gaussian_pair, release: {matrix: [[1, 0, 1]]}}\n"
+        "pairs:\n  - {name: a, x: {mean: [1, 2], cov: [[1, 0], [0, 1]]}, y: {mean: [0, 0], cov: [[1, 0], [0, 1]]}}\n";
+    static const char *bad3 =
+        "gaussaudit: 1\nname: b\nmechanism: {kind: gaussian_mechanism, sensitivity: 1, sigma: 1, repeat: 1.5}\n";
+    const struct { const char *yaml, *want; } bad[] = {
+        {bad1, "whitened basis"}, {bad2, "3 columns; the output has dimension 2"},
+        {bad3, "repeat: must be a whole number"}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ga_spec s;
+        int st = ga_mech_parse(&s, bad[i].yaml, strlen(bad[i].yaml), "b.yaml", NULL, msg, sizeof msg);
+        cr_expect(st == GA_EINVAL && strstr(msg, bad[i].want), "case %zu: %d %s", i, st, msg);
+        if (st == GA_OK)
+            ga_spec_clear(&s);
+    }
+}
