@@ -213,14 +213,30 @@ static int calibrate(struct ga_calibration *r, cal_t *c, char *msg, size_t msgle
         ga_msg(msg, msglen, "%s: kind %s has no noise parameter to calibrate", s->path, s->kind);
         return GA_EINVAL;
     }
-    if (ga_node_get(s->mechanism, "noise_cov")) {
-        ga_msg(msg, msglen, "%s: mechanism.noise_cov: calibrate scales sigma; give sigma instead "
-               "of a noise covariance", s->path);
-        return GA_EINVAL;
-    }
     double v0 = 1, cur;
     if (ga_spec_mech_number(s, r->knob, &cur, 0, msg, msglen) == GA_OK && cur > 0)
         v0 = cur;
+    if (ga_node_get(s->mechanism, "noise_cov"))
+        r->knob = "sigma (the factor of the noise: sigma^2 noise_cov)";
+    /* no noise at all may be enough (a knob that may be 0, e.g. the sketch's noise_sigma when
+     * the data span every column); a kind that needs noise refuses 0 and the search starts */
+    double f0 = worst_delta(c, 0);
+    if (!c->error && f0 >= 0 && f0 <= r->delta) {
+        r->value = 0;
+        char es[64];
+        snprintf(es, sizeof es, "%.17g", r->eps);
+        int e = cert_bound(c, 0, es, 1, &r->ub);
+        r->certified = e == 0 && r->ub <= r->delta; /* nothing lies below 0 */
+        r->cerr = e == -2 ? 2 : e == -3 ? 3 : r->certified ? 0 : 1;
+        r->np = cal_published(s, c, r->eps, r->delta, r->value, r->pub, sizeof r->pub, r->pv,
+                              GA_CAL_MAX_PUBLISHED);
+        return GA_OK;
+    }
+    c->error = 0;
+    if (c->msg[0] && ga_expired(c->deadline)) {
+        ga_msg(msg, msglen, "%s", c->msg);
+        return GA_ETIME;
+    }
     int st = cal_search(c, r->delta, v0, &r->value);
     if (st) {
         ga_msg(msg, msglen, "%s", c->msg);

@@ -603,7 +603,9 @@ static int build_gaussian_mechanism(ga_spec *s, char *msg, size_t msglen)
     }
     double *cov = NULL;
     const ga_node *nc = ga_node_get(s->mechanism, "noise_cov");
-    if (nc && have_sigma) {
+    /* calibrate scales a noise covariance: sigma^2 noise_cov (sigma then a pure factor) */
+    int scaled = nc && s->knob && !strcmp(s->knob, "sigma") && !ga_node_get(s->mechanism, "sigma");
+    if (nc && have_sigma && !scaled) {
         free(f);
         return ga_spec_fail(s, nc, "mechanism.noise_cov", msg, msglen, "give sigma or noise_cov, not both");
     }
@@ -612,6 +614,8 @@ static int build_gaussian_mechanism(ga_spec *s, char *msg, size_t msglen)
             free(f);
             return rc;
         }
+        for (size_t i = 0; scaled && i < d * d; i++)
+            cov[i] *= sigma * sigma;
     } else if (have_sigma) {
         cov = calloc(d * d, sizeof *cov);
         if (!cov) {
@@ -1223,7 +1227,16 @@ static size_t pub_matrix_masking(ga_mech_published *pv, size_t max, ga_spec *s, 
 {
     (void)value, (void)w;
     size_t np = 0;
-    double scale = s->verified && s->npairs ? s->pairs[s->verified_pair].mu_x[0] : 1;
+    /* the sensitivity the published formulas take: the proven worst case's row change, or
+     * without a universe the largest change among the audited neighbours */
+    double scale = 0;
+    if (s->verified && s->npairs)
+        scale = s->pairs[s->verified_pair].mu_x[0];
+    else
+        for (size_t i = 0; i < s->npairs; i++)
+            scale = fmax(scale, fabs(s->pairs[i].mu_x[0]));
+    if (!(scale > 0))
+        return 0;
     pub_ding(pv, &np, max, scale, eps, delta);
     return np;
 }

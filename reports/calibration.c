@@ -52,7 +52,11 @@ static void cal_text(FILE *out, const ga_calibration *c)
             sp->verified ? "the proven worst case (every neighbour in the universe)"
                          : "the audited pairs",
             c->value);
-    if (c->certified) {
+    if (c->certified && c->value == 0) {
+        char bu[32];
+        ga_fmt_bound(bu, sizeof bu, c->ub, 1, 10);
+        fprintf(out, "certified: delta <= %s with no noise at all\n", bu);
+    } else if (c->certified) {
         char bu[32], bl[32];
         ga_fmt_bound(bu, sizeof bu, c->ub, 1, 10); /* outward: still bounds as printed */
         ga_fmt_bound(bl, sizeof bl, c->lb, 0, 10);

@@ -4,6 +4,7 @@
  * found by bisection here, and the sketch's leverage threshold from the incomplete-gamma
  * closed form (NDIS paper, Lemma 4), also by bisection.
  */
+#include "gaussaudit.h"
 #include "tests/support.h"
 
 #include <criterion/criterion.h>
@@ -127,4 +128,102 @@ Test(calibrate, errors)
     cr_expect(st == 2 && strstr(err, "--timeout") && out[0] == 0, "exit %d: %s", st, err);
     free(out);
     free(err);
+}
+
+/* calibrate a spec given as text through the public API */
+static ga_calibration *cal_text(const char *yaml, double eps, double delta)
+{
+    ga_calibration *c;
+    char msg[512];
+    int st = ga_calibrate_spec_text(&c, yaml, strlen(yaml), "t.yaml", eps, delta, NULL, msg, sizeof msg);
+    cr_assert(st == GA_OK, "%s", msg);
+    return c;
+}
+
+/* zero noise is an answer: a sketch whose data span every column needs none at eps = 30
+ * (its largest leverage 0.2 gives delta far below 1e-6 at r = 1); the same spec audited
+ * with noise_sigma: 0 holds */
+Test(calibrate, zero_noise_is_an_answer)
+{
+    static const char *yaml =
+        "gaussaudit: 1\nname: z\nmechanism: {kind: sketch, columns: 1, noise_sigma: 1}\n"
+        "dataset: {rows: [[1, 0], [0, 1], [1, 1], [1, -1], [2, 0], [0, 2], [1, 2], [2, 1]]}\n"
+        "neighbours: remove_one\n";
+    ga_calibration *c = cal_text(yaml, 30, 1e-6);
+    ga_calibration_info in;
+    ga_calibration_get(&in, c);
+    cr_expect(in.value == 0 && in.certified && in.upper_at_value <= 1e-6, "value %g certified %d ub %g (%s)",
+              in.value, in.certified, in.upper_at_value, in.note);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    cr_expect(ga_calibration_write(f, c, GA_FORMAT_TEXT) == GA_OK);
+    fclose(f);
+    cr_expect(strstr(buf, "with no noise at all") != NULL, "%s", buf);
+    free(buf);
+    ga_calibration_free(c);
+}
+
+/* noise_cov is scaled (sigma^2 noise_cov): with noise_cov = 4 I the factor is the analytic
+ * sigma over 2; and the published values use the spec's own sensitivity: matrix masking
+ * zeroing rows of norm sqrt 2 is the Gaussian mechanism of sensitivity sqrt 2, so Ding et
+ * al.'s (12) is sqrt 2 times its sensitivity-1 value (Ding et al. 2024, eq. 12) */
+Test(calibrate, noise_cov_scale_and_published_sensitivity)
+{
+    static const char *gm =
+        "gaussaudit: 1\nname: g\nmechanism: {kind: gaussian_mechanism, f: [0, 0],"
+        " f_neighbours: [[1, 0], [0.6, 0.8]], noise_cov: [[4, 0], [0, 4]]}\n";
+    ga_calibration *c = cal_text(gm, 1, 1e-5);
+    ga_calibration_info in;
+    ga_calibration_get(&in, c);
+    /* the analytic sigma for sensitivity 1 by bisection on the closed form */
+    double lo = 1, hi = 10;
+    for (int i = 0; i < 200; i++) {
+        double mid = 0.5 * (lo + hi);
+        *(agm_delta(mid, 1) > 1e-5 ? &lo : &hi) = mid;
+    }
+    cr_expect(fabs(2 * in.value - hi) <= 1e-9 * hi && in.certified, "factor %.17g (x2 = %.17g) vs %.17g",
+              in.value, 2 * in.value, hi);
+    cr_expect(strstr(in.knob, "noise_cov") != NULL, "%s", in.knob);
+    ga_calibration_free(c);
+    static const char *mm =
+        "gaussaudit: 1\nname: m\nmechanism: {kind: matrix_masking, sigma: 1}\n"
+        "dataset: {rows: [[1, 1], [0.5, 0.5], [1, -1]]}\nneighbours: zero_out\n";
+    c = cal_text(mm, 1, 1e-5);
+    ga_calibration_get(&in, c);
+    cr_expect(fabs(in.value - sqrt(2.0) * hi) <= 1e-9 * hi, "exact %.17g vs %.17g", in.value, sqrt(2.0) * hi);
+    double g = gsl_cdf_ugaussian_Qinv(1e-5), b12 = sqrt(2.0) * g * (1 + 1 / (2 * g * g));
+    int found = 0;
+    for (size_t i = 0; i < in.npublished; i++) {
+        ga_published_info pi;
+        cr_assert(ga_calibration_published(&pi, c, i) == GA_OK);
+        if (strstr(pi.name, "(12)")) {
+            found = 1;
+            cr_expect(fabs(pi.value - b12) <= 1e-12 * b12, "Ding (12) %.17g vs %.17g", pi.value, b12);
+        }
+    }
+    cr_expect(found, "no Ding et al. (12) value");
+    ga_calibration_free(c);
+}
+
+/* a composition calibrates one factor on every part's noise: Gaussian mechanisms with
+ * sigma 2c and 3c compose to sigma c / sqrt(1/4 + 1/9), so c = sigma_analytic sqrt(1/4 + 1/9) */
+Test(calibrate, composition_shared_noise_scale)
+{
+    static const char *yaml =
+        "gaussaudit: 1\nname: c\nmechanism:\n  kind: composition\n  parts:\n"
+        "    - {kind: gaussian_mechanism, sensitivity: 1, sigma: 2}\n"
+        "    - {kind: gaussian_mechanism, sensitivity: 1, sigma: 3}\n";
+    ga_calibration *c = cal_text(yaml, 0.5, 1e-6);
+    ga_calibration_info in;
+    ga_calibration_get(&in, c);
+    double lo = 1, hi = 100;
+    for (int i = 0; i < 200; i++) {
+        double mid = 0.5 * (lo + hi);
+        *(agm_delta(mid, 0.5) > 1e-6 ? &lo : &hi) = mid;
+    }
+    double want = hi * sqrt(0.25 + 1.0 / 9);
+    cr_expect(fabs(in.value - want) <= 1e-9 * want && in.certified && !strcmp(in.knob, "noise_scale"),
+              "%s %.17g vs %.17g (certified %d: %s)", in.knob, in.value, want, in.certified, in.note);
+    ga_calibration_free(c);
 }
