@@ -1489,24 +1489,9 @@ static int build_part(ga_spec *sub, const ga_spec *s, size_t b, char *msg, size_
     return rc ? rc : post_process(sub, &sub->release, 0, msg, msglen);
 }
 
-/* composed name for neighbour i */
-static void composed_name(char *name, size_t len, const ga_spec *sub, size_t nparts,
-                          const size_t *index, int worst)
-{
-    if (worst) {
-        snprintf(name, len, "universe worst case: the parts' proven worst cases composed");
-        return;
-    }
-    for (size_t b = 0; b < nparts; b++)
-        if (!(sub[b].verified && sub[b].npairs == 1)) {
-            snprintf(name, len, "%s", sub[b].pairs[index[b]].name);
-            return;
-        }
-    snprintf(name, len, "worst case: the parts' worst cases composed");
-}
-
 /* the part whose own worst case has the largest delta at eps: it dominates the composition */
-static void dominant_part(ga_spec *s, const ga_spec *sub, size_t n, double eps)
+static void dominant_part(ga_spec *s, const ga_spec_pair *worst, const char *const *kind,
+                          size_t n, double eps)
 {
     size_t best = n;
     double bd = -1;
@@ -1514,7 +1499,7 @@ static void dominant_part(ga_spec *s, const ga_spec *sub, size_t n, double eps)
     for (size_t b = 0; b < n && w; b++) {
         ga_pair *p;
         char m[256];
-        if (ga_mech_pair_reduce(&p, &sub[b].pairs[sub[b].verified_pair], m, sizeof m))
+        if (ga_mech_pair_reduce(&p, &worst[b], m, sizeof m))
             continue;
         ga_delta D;
         ga_pair_delta(&D, p, eps, GA_DELTA_AUTO, NULL, w);
@@ -1530,10 +1515,54 @@ static void dominant_part(ga_spec *s, const ga_spec *sub, size_t n, double eps)
         size_t l = strlen(s->verified_note);
         snprintf(s->verified_note + l, sizeof s->verified_note - l,
                  "; part %zu (%s) dominates: its own worst case has delta(%g) = %.3g", best + 1,
-                 sub[best].kind, eps, bd);
+                 kind[best], eps, bd);
     }
 }
 
+/* the pairs of part b (built in sub) into the composition's rows: its worst case kept in
+ * worst[b], a data-independent part marked for broadcasting, the others moved row by row */
+static int take_part(ga_spec *s, ga_spec *sub, size_t b, size_t n, ga_spec_pair ***rows,
+                     size_t *N, size_t *first, ga_spec_pair *worst, int *bcast, char *msg,
+                     size_t msglen)
+{
+    if (sub->verified) {
+        worst[b] = sub->pairs[sub->verified_pair]; /* moved */
+        memset(&sub->pairs[sub->verified_pair], 0, sizeof *sub->pairs);
+    }
+    if (sub->verified && sub->npairs == 1) {
+        bcast[b] = 1; /* a data-independent worst case: the same block for every neighbour */
+        return GA_OK;
+    }
+    size_t cnt = sub->npairs - (size_t)sub->verified;
+    if (*first == n) {
+        *first = b;
+        *N = cnt;
+        *rows = calloc(cnt ? cnt : 1, sizeof **rows);
+        if (!*rows)
+            return GA_ENOMEM;
+        for (size_t i = 0; i < cnt; i++)
+            if (!((*rows)[i] = calloc(n, sizeof ***rows)))
+                return GA_ENOMEM;
+    } else if (cnt != *N && !s->truncated) {
+        char what[200];
+        snprintf(what, sizeof what, "gives %zu neighbouring pairs where part %zu gives %zu: the "
+                 "parts must share the neighbours", cnt, *first + 1, *N);
+        return ga_spec_fail(s, ga_node_get(s->mechanism, "parts")->kids[b], "mechanism.parts",
+                            msg, msglen, what);
+    }
+    if (cnt < *N)
+        *N = cnt; /* the deadline stopped some part earlier: the neighbours all parts reached */
+    for (size_t i = 0, j = 0; i < *N; i++, j++) {
+        if (sub->verified && j == sub->verified_pair)
+            j++; /* the part's own worst case, kept above */
+        (*rows)[i][b] = sub->pairs[j]; /* moved: each pair is used once */
+        memset(&sub->pairs[j], 0, sizeof *sub->pairs);
+    }
+    return GA_OK;
+}
+
+/* Parts are built one at a time and their pairs moved into the composition's rows at once,
+ * so that one part's pairs are alive beside the composition's, not every part's. */
 static int build_composition(ga_spec *s, char *msg, size_t msglen)
 {
     static const char *const keys[] = {"kind", "parts", NULL};
@@ -1544,85 +1573,83 @@ static int build_composition(ga_spec *s, char *msg, size_t msglen)
         return ga_spec_fail(s, ga_node_get(s->mechanism, "release"), "mechanism.release", msg,
                             msglen, "a composition releases its parts' outputs: put release on "
                             "the parts");
-    size_t n = s->nparts, N = (size_t)-1, first = n;
-    ga_spec *sub = calloc(n, sizeof *sub);
-    size_t *index = calloc(n, sizeof *index);
-    if (!sub || !index) {
+    size_t n = s->nparts, N = 0, first = n, nrows = 0;
+    ga_spec_pair **rows = NULL, *worst = calloc(n, sizeof *worst);
+    int *bcast = calloc(n, sizeof *bcast), all_verified = 1;
+    const char **kindname = calloc(n, sizeof *kindname);
+    if (!worst || !bcast || !kindname) {
         rc = GA_ENOMEM;
         goto cleanup;
     }
-    int all_verified = 1;
     for (size_t b = 0; b < n && rc == GA_OK; b++) {
-        if ((rc = build_part(&sub[b], s, b, msg, msglen)))
-            break;
-        s->truncated |= sub[b].truncated;
-        all_verified &= sub[b].verified;
-        if (sub[b].verified && sub[b].npairs == 1)
-            continue; /* a data-independent worst case: the same block for every neighbour */
-        size_t cnt = sub[b].npairs - (size_t)sub[b].verified;
-        if (first == n)
-            first = b;
-        if (N != (size_t)-1 && cnt != N && !s->truncated) {
-            char what[200];
-            snprintf(what, sizeof what, "gives %zu neighbouring pairs where part %zu gives %zu: "
-                     "the parts must share the neighbours", cnt, first + 1, N);
-            rc = ga_spec_fail(s, ga_node_get(s->mechanism, "parts")->kids[b], "mechanism.parts", msg,
-                              msglen, what);
+        ga_spec sub;
+        rc = build_part(&sub, s, b, msg, msglen);
+        s->truncated |= sub.truncated;
+        all_verified &= sub.verified;
+        kindname[b] = sub.kind;
+        if (rc == GA_OK) {
+            size_t had = first;
+            rc = take_part(s, &sub, b, n, &rows, &N, &first, worst, bcast, msg, msglen);
+            if (had == n && first < n)
+                nrows = N; /* rows allocated (freed below up to nrows) */
         }
-        N = N == (size_t)-1 || cnt < N ? cnt : N;
+        ga_spec_reset_pairs(&sub);
+        free(sub.pairs);
     }
     if (rc)
         goto cleanup;
-    if (N == (size_t)-1)
-        N = 1; /* every part is data-independent: one composed pair */
-    size_t total = N + (size_t)(all_verified && first < n);
-    if ((rc = pairs_fit(s, total, 1, "mechanism.parts", msg, msglen)))
-        goto cleanup;
-    for (size_t i = 0; i < total && rc == GA_OK; i++) {
-        int worst = i == N;
-        ga_spec_pair *blocks = calloc(n, sizeof *blocks);
-        if (!blocks) {
+    if (first == n) { /* every part is data-independent: one composed pair */
+        N = nrows = 1;
+        if (!(rows = calloc(1, sizeof *rows)) || !(rows[0] = calloc(n, sizeof **rows))) {
             rc = GA_ENOMEM;
-            break;
+            goto cleanup;
         }
-        for (size_t b = 0; b < n && rc == GA_OK; b++) {
-            int bcast = sub[b].verified && sub[b].npairs == 1;
-            size_t j = bcast || worst ? sub[b].verified_pair : index[b];
-            if (!bcast && !worst && sub[b].verified && j == sub[b].verified_pair)
-                j = ++index[b]; /* skip the part's own worst case */
-            rc = pair_copy(&blocks[b], &sub[b].pairs[j]);
-        }
-        char name[300];
-        if (rc == GA_OK)
-            composed_name(name, sizeof name, sub, n, index, worst);
-        for (size_t b = 0; b < n; b++)
-            if (!(sub[b].verified && sub[b].npairs == 1) && !worst)
-                index[b]++;
-        if (rc) {
-            for (size_t b = 0; b < n; b++)
-                ga_spec_pair_free(&blocks[b]);
-            free(blocks);
-            break;
-        }
-        rc = ga_spec_add_product(s, name, blocks, n);
     }
-    if (rc == GA_OK && all_verified) {
-        s->verified = 1;
-        s->verified_pair = s->npairs - 1;
+    int with_worst = all_verified && first < n;
+    if ((rc = pairs_fit(s, N + (size_t)with_worst, 1, "mechanism.parts", msg, msglen)))
+        goto cleanup;
+    if (all_verified) {
         snprintf(s->verified_note, sizeof s->verified_note,
                  "worst case of the composition (each part's proven worst case dominates the "
                  "part's pairs at every eps, and composing preserves that order: Dong, Roth & "
                  "Su 2022, Lemma 3.2)");
         double eps = s->has_focus_eps ? s->focus_eps : s->claim.has_eps_delta ? s->claim.epsilon : 1;
-        dominant_part(s, sub, n, eps);
+        dominant_part(s, worst, kindname, n, eps);
+    }
+    for (size_t i = 0; i < N && rc == GA_OK; i++) {
+        for (size_t b = 0; b < n && rc == GA_OK; b++)
+            if (bcast[b])
+                rc = pair_copy(&rows[i][b], &worst[b]);
+        if (rc)
+            break;
+        char name[300];
+        snprintf(name, sizeof name, "%s", first < n && rows[i][first].name
+                 ? rows[i][first].name : "worst case: the parts' worst cases composed");
+        rc = ga_spec_add_product(s, name, rows[i], n); /* takes rows[i] */
+        rows[i] = NULL;
+    }
+    if (rc == GA_OK && with_worst) {
+        rc = ga_spec_add_product(s, "universe worst case: the parts' proven worst cases composed",
+                                 worst, n);
+        worst = NULL;
+    }
+    if (rc == GA_OK && all_verified) {
+        s->verified = 1;
+        s->verified_pair = s->npairs - 1;
     }
 cleanup:
-    for (size_t b = 0; sub && b < n; b++) {
-        ga_spec_reset_pairs(&sub[b]);
-        free(sub[b].pairs);
-    }
-    free(sub);
-    free(index);
+    for (size_t i = 0; rows && i < nrows; i++)
+        if (rows[i]) {
+            for (size_t b = 0; b < n; b++)
+                ga_spec_pair_free(&rows[i][b]);
+            free(rows[i]);
+        }
+    free(rows);
+    for (size_t b = 0; worst && b < n; b++)
+        ga_spec_pair_free(&worst[b]);
+    free(worst);
+    free(bcast);
+    free(kindname);
     return rc;
 }
 

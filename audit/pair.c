@@ -107,6 +107,20 @@ static int sym_eig(double *w, double *vec, const double *s, size_t d)
 }
 
 /* The regular reduction on PD matrices of size k. sx, sy, dmu are k-sized (dmu = mu_x - mu_y). */
+/* Cholesky factor (lower, in place) with a scalar path for k = 1: the many 1-D pairs of the
+ * catalogue (rank-one changes, compositions of them) would otherwise pay LAPACK's call and
+ * threading overhead for a square root. 0 on success. */
+static int potrf(double *a, size_t k)
+{
+    if (k == 1) {
+        if (!(a[0] > 0) || !isfinite(a[0]))
+            return -1;
+        a[0] = sqrt(a[0]);
+        return 0;
+    }
+    return LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'L', (lapack_int)k, a, (lapack_int)k) != 0;
+}
+
 static int reduce_pd(ga_pair *p, const double *sx, const double *sy, const double *dmu,
                      size_t k, char *msg, size_t msglen)
 {
@@ -120,7 +134,7 @@ static int reduce_pd(ga_pair *p, const double *sx, const double *sy, const doubl
     if (!B || !C || !p->L || !p->V || !p->lambda || !p->mt || !m)
         goto cleanup;
     memcpy(p->L, sy, k * k * sizeof *sy);
-    if (LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'L', (lapack_int)k, p->L, (lapack_int)k) != 0) {
+    if (potrf(p->L, k)) {
         ga_msg(msg, msglen, "%s", "s_y is numerically singular after reduction");
         rc = GA_EINVAL;
         goto cleanup;
@@ -142,6 +156,11 @@ static int reduce_pd(ga_pair *p, const double *sx, const double *sy, const doubl
         for (size_t i = 0; i < k; i++)
             p->V[i * k + i] = 1;
         goto conditioning;
+    }
+    if (k == 1) { /* (sx - sy)/sy as (C / L) / L, the two triangular solves below */
+        p->lambda[0] = C[0] / p->L[0] / p->L[0];
+        p->V[0] = 1;
+        goto snap;
     }
     cblas_dtrsm(CblasRowMajor, CblasLeft, CblasLower, CblasNoTrans, CblasNonUnit, (int)k,
                 (int)k, 1.0, p->L, (int)k, C, (int)k);
@@ -165,6 +184,7 @@ static int reduce_pd(ga_pair *p, const double *sx, const double *sy, const doubl
      * by eta (z^2 + 1)/2 pointwise with eta the snapped value: a relative change of delta of
      * order eta (1 + eps + chi2 quantile), estimated in la_err (a relative first-order
      * estimate; the certified path bounds it rigorously by TV instead). */
+snap:;
     double lmax = 0, snapped = 0;
     for (size_t i = 0; i < k; i++)
         lmax = fmax(lmax, fabs(p->lambda[i]));
@@ -220,8 +240,12 @@ conditioning:;
         }
     }
     memcpy(m, dmu, k * sizeof *m);
-    cblas_dtrsv(CblasRowMajor, CblasLower, CblasNoTrans, CblasNonUnit, (int)k, p->L, (int)k, m, 1);
-    cblas_dgemv(CblasRowMajor, CblasTrans, (int)k, (int)k, 1.0, p->V, (int)k, m, 1, 0.0, p->mt, 1);
+    if (k == 1) {
+        p->mt[0] = m[0] / p->L[0] * p->V[0];
+    } else {
+        cblas_dtrsv(CblasRowMajor, CblasLower, CblasNoTrans, CblasNonUnit, (int)k, p->L, (int)k, m, 1);
+        cblas_dgemv(CblasRowMajor, CblasTrans, (int)k, (int)k, 1.0, p->V, (int)k, m, 1, 0.0, p->mt, 1);
+    }
     /* likewise mean components at rounding level: in a direction with lambda = 0 they would
      * add a normal part of variance ~1e-32 that makes a bounded loss law unbounded; the
      * effect is TV(N(mt, 1), N(0, 1)) <= |mt| / sqrt(2 pi) per direction */
@@ -580,9 +604,9 @@ int ga_pair_reduce(ga_pair **out, const ga_pair_input *in, char *msg, size_t msg
         goto cleanup;
     /* fast path: both positive definite (Cholesky succeeds) */
     memcpy(tmp, sx, d * d * sizeof *tmp);
-    int xpd = LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'L', (lapack_int)d, tmp, (lapack_int)d) == 0;
+    int xpd = potrf(tmp, d) == 0;
     memcpy(tmp, sy, d * d * sizeof *tmp);
-    int ypd = LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'L', (lapack_int)d, tmp, (lapack_int)d) == 0;
+    int ypd = potrf(tmp, d) == 0;
     if (xpd && ypd) {
         p->support = GA_SUPPORT_FULL;
         snprintf(p->reason, sizeof p->reason, "both covariances are positive definite");
