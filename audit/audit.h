@@ -23,7 +23,7 @@ typedef struct {
     double eps, delta;     /* DP: (eps, delta); GDP: mu in eps */
     double alpha, eps_a;   /* RDP point; zCDP: rho in eps_a */
     int verdict;
-    char reason[640];
+    char reason[1024];
     /* DP: the worst pair and direction (1 = xy, 2 = yx) at the claimed eps */
     size_t worst_pair;
     int worst_dir;

@@ -1610,9 +1610,9 @@ static int build_composition(ga_spec *s, char *msg, size_t msglen)
         goto cleanup;
     if (all_verified) {
         snprintf(s->verified_note, sizeof s->verified_note,
-                 "worst case of the composition (each part's proven worst case dominates the "
-                 "part's pairs at every eps, and composing preserves that order: Dong, Roth & "
-                 "Su 2022, Lemma 3.2)");
+                 "worst case of the composition: the parts' proven worst cases composed "
+                 "(composing preserves the order of privacy profiles: Dong, Roth & Su 2022, "
+                 "Lemma 3.2)");
         double eps = s->has_focus_eps ? s->focus_eps : s->claim.has_eps_delta ? s->claim.epsilon : 1;
         dominant_part(s, worst, kindname, n, eps);
     }

@@ -98,7 +98,7 @@ typedef struct {
     double focus_eps;      /* (otherwise at the eps of the DP claims) */
     int verified;          /* the audited pairs include a proven worst case */
     size_t verified_pair;  /* its index in pairs */
-    char verified_note[256];
+    char verified_note[512];
     char digest[65];       /* SHA-256 of the bytes parsed */
     ga_dataset release;    /* mechanism.release: the public matrix A (m x d; n = 0: none) */
     size_t nparts;         /* composition: mechanism.parts, and each part's release */

@@ -22,6 +22,7 @@ static const struct {
     {"classic_gaussian_eps_2", 0, "VERIFIED"},
     {"classic_gaussian_eps_5", 0, "VERIFIED"},
     {"classic_gaussian_eps_10", 1, "VIOLATION"},
+    {"composition_gdp_heterogeneous", 0, "VERIFIED"},
     {"gaussmix_corollary1_dp", 0, "VERIFIED"},
     {"gaussmix_lemma1_rdp", 0, "VERIFIED"},
     {"matrix_masking_bound12_eps0.1_delta0.01", 0, "VERIFIED"},
