@@ -81,6 +81,13 @@ static double *dup(const double *v, size_t n)
 
 /* ------------------------------------------------------------ neighbours */
 
+/* change_label on binary labels (bayesian_logistic_regression) flips them; on continuous
+ * targets it moves them by +C and by -C */
+static int label_flip(const ga_spec *s)
+{
+    return s->kind && !strcmp(s->kind, "bayesian_logistic_regression");
+}
+
 static size_t nb_count(const ga_spec *s)
 {
     size_t rows = s->rows ? s->nrows_sel : s->data.n;
@@ -89,6 +96,8 @@ static size_t nb_count(const ga_spec *s)
         return s->candidates.n;
     case GA_REL_REPLACE_ONE:
         return rows * s->candidates.n;
+    case GA_REL_CHANGE_LABEL:
+        return label_flip(s) ? rows : 2 * rows;
     default:
         return rows;
     }
@@ -99,7 +108,8 @@ static int nb_make(const ga_spec *s, size_t k, double **Dp, size_t *m, char *nam
 {
     const ga_dataset *D = &s->data;
     size_t d = D->d, nc = s->candidates.n;
-    size_t rowsel = s->relation == GA_REL_REPLACE_ONE ? k / (nc ? nc : 1) : k;
+    size_t rowsel = s->relation == GA_REL_REPLACE_ONE ? k / (nc ? nc : 1)
+                    : s->relation == GA_REL_CHANGE_LABEL && !label_flip(s) ? k / 2 : k;
     size_t row = s->rows ? s->rows[rowsel] : rowsel;
     if (s->relation != GA_REL_ADD_ONE && row >= D->n)
         return -1;
@@ -118,6 +128,19 @@ static int nb_make(const ga_spec *s, size_t k, double **Dp, size_t *m, char *nam
         *m = D->n;
         snprintf(name, len, "zero out row %zu", row + 1);
         break;
+    case GA_REL_CHANGE_LABEL: {
+        double *y = x + row * d + d - 1; /* the target: the last column */
+        *m = D->n;
+        if (label_flip(s)) {
+            *y = s->labels_pm1 ? -*y : 1 - *y; /* labels in {-1, 1} or {0, 1} */
+            snprintf(name, len, "flip the label of row %zu", row + 1);
+        } else {
+            double c = k % 2 ? -s->label_bound : s->label_bound;
+            *y += c;
+            snprintf(name, len, "change the label of row %zu by %+g", row + 1, c);
+        }
+        break;
+    }
     case GA_REL_REPLACE_ONE:
         memcpy(x + row * d, s->candidates.x + (k % nc) * d, d * sizeof *x);
         *m = D->n;
@@ -1075,6 +1098,7 @@ static int build_regression_kind(ga_spec *s, char *msg, size_t msglen)
             return rc;
         for (size_t i = 0; i < s->data.n; i++) {
             double y = s->data.x[i * s->data.d + lp.p];
+            s->labels_pm1 |= y == -1;
             if (!(y == 0 || y == 1 || y == -1)) {
                 char what[128];
                 snprintf(what, sizeof what, "row %zu: the label (last column) must be 0, 1 or -1 (got %g)", i + 1, y);
@@ -1659,21 +1683,24 @@ static const struct {
     const char *name;
     const char *knob;      /* the noise parameter calibrate tunes (NULL: none) */
     int universe;          /* accepts universe: {row_norm_bound} (a proven worst case) */
+    int target;            /* the last dataset column is a target: change_label applies (2:
+                              the output mean is linear in it and the covariance free of it,
+                              so the label-DP worst case is proven) */
     int (*build)(ga_spec *s, char *msg, size_t msglen);
     /* published calibrations to compare with the exact one (NULL: none known) */
     size_t (*published)(ga_mech_published *pv, size_t max, ga_spec *s, double eps,
                         double delta, double value, ga_gchisq_work *w);
 } kinds[] = {
-    {"gaussian_pair", NULL, 0, build_explicit, NULL},
-    {"gaussian_mechanism", "sigma", 0, build_gaussian_mechanism, pub_gaussian_mechanism},
-    {"sketch", "noise_sigma", 1, build_sketch, pub_sketch},
-    {"linear_regression", "sigma", 1, build_regression_kind, pub_linear_regression},
-    {"bayesian_logistic_regression", "sigma", 0, build_regression_kind, NULL},
-    {"gaussian_process_regression", "sigma", 0, build_regression_kind, NULL},
-    {"output_perturbation", "sigma", 0, build_regression_kind, NULL},
-    {"noisy_gradient_descent", "sigma", 0, build_regression_kind, NULL},
-    {"matrix_masking", "sigma", 1, build_matrix_masking, pub_matrix_masking},
-    {"composition", "noise_scale", 1, build_composition, NULL},
+    {"gaussian_pair", NULL, 0, 0, build_explicit, NULL},
+    {"gaussian_mechanism", "sigma", 0, 0, build_gaussian_mechanism, pub_gaussian_mechanism},
+    {"sketch", "noise_sigma", 1, 0, build_sketch, pub_sketch},
+    {"linear_regression", "sigma", 1, 1, build_regression_kind, pub_linear_regression},
+    {"bayesian_logistic_regression", "sigma", 0, 1, build_regression_kind, NULL},
+    {"gaussian_process_regression", "sigma", 0, 2, build_regression_kind, NULL},
+    {"output_perturbation", "sigma", 0, 2, build_regression_kind, NULL},
+    {"noisy_gradient_descent", "sigma", 0, 2, build_regression_kind, NULL},
+    {"matrix_masking", "sigma", 1, 0, build_matrix_masking, pub_matrix_masking},
+    {"composition", "noise_scale", 1, 1, build_composition, NULL},
 };
 #define NKINDS (sizeof kinds / sizeof *kinds)
 
@@ -1758,10 +1785,94 @@ static int check_universe(ga_spec *s, char *msg, size_t msglen)
 }
 
 /* a kind's pairs: its universe check, caps, its builder */
+/* change_label: only kinds with a target; a bound unless the labels are binary */
+static int check_labels(ga_spec *s, int k, char *msg, size_t msglen)
+{
+    if (s->relation != GA_REL_CHANGE_LABEL)
+        return GA_OK;
+    if (!kinds[k].target) {
+        char what[300], list[200] = "";
+        for (size_t i = 0; i < NKINDS; i++)
+            if (kinds[i].target && strcmp(kinds[i].name, "composition")) {
+                size_t l = strlen(list);
+                snprintf(list + l, sizeof list - l, "%s%s", l ? ", " : "", kinds[i].name);
+            }
+        snprintf(what, sizeof what, "change_label needs a kind whose dataset ends with a target "
+                 "(%s); kind %s has none", list, s->kind);
+        return ga_spec_fail(s, s->mechanism, "neighbours.relation", msg, msglen, what);
+    }
+    if (!label_flip(s) && !(s->label_bound > 0) && strcmp(s->kind, "composition"))
+        return ga_spec_fail(s, s->mechanism, "neighbours.label_bound", msg, msglen,
+                            "missing: change_label on a continuous target needs the largest "
+                            "change C, {relation: change_label, label_bound: C}");
+    return GA_OK;
+}
+
+/* Label DP where the output mean is linear in the labels and the covariance does not depend
+ * on them (the kinds' target = 2): changing row i's label by c moves the mean by c u_i and
+ * leaves the covariance S, so the pair is a Gaussian mechanism whose profile increases with
+ * |c| sqrt(u_i^T S^{-1} u_i); the audited pairs (c = +-C for every row) contain the worst
+ * case over every label change of at most C: the pair with the largest Mahalanobis distance. */
+static int label_worst_case(ga_spec *s)
+{
+    size_t best = 0, d = s->npairs ? s->pairs[0].d : 0;
+    double bd = -1;
+    if (s->truncated || s->rows || d == 0)
+        return GA_OK; /* not every row was audited: no proof */
+    double *L = malloc(d * d * sizeof *L), *v = malloc(d * sizeof *v);
+    int ok = L && v;
+    if (ok) {
+        memcpy(L, s->pairs[0].s_x, d * d * sizeof *L);
+        ok = LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'L', (lapack_int)d, L, (lapack_int)d) == 0;
+    }
+    for (size_t i = 0; ok && i < s->npairs; i++) {
+        const ga_spec_pair *p = &s->pairs[i];
+        /* every covariance must be the same matrix, bit for bit */
+        ok = p->d == d && !memcmp(p->s_x, s->pairs[0].s_x, d * d * sizeof *L) &&
+             !memcmp(p->s_y, s->pairs[0].s_x, d * d * sizeof *L);
+        for (size_t j = 0; ok && j < d; j++)
+            v[j] = p->mu_x[j] - p->mu_y[j];
+        if (!ok)
+            break;
+        cblas_dtrsv(CblasRowMajor, CblasLower, CblasNoTrans, CblasNonUnit, (int)d, L, (int)d, v, 1);
+        double t = cblas_ddot((int)d, v, 1, v, 1);
+        if (t > bd) {
+            bd = t;
+            best = i;
+        }
+    }
+    free(L);
+    free(v);
+    if (!ok)
+        return GA_OK;
+    /* appended as a pair of its own, as every kind's proven worst case is */
+    ga_spec_pair w;
+    int rc = pair_copy(&w, &s->pairs[best]);
+    if (rc)
+        return rc;
+    char name[200];
+    snprintf(name, sizeof name, "label-DP worst case: %s", s->pairs[best].name);
+    free(w.name);
+    free(w.mu_x_txt);
+    free(w.mu_y_txt);
+    free(w.s_x_txt);
+    free(w.s_y_txt);
+    if ((rc = ga_spec_add_pair(s, name, d, w.columns, w.mu_x, w.s_x, w.mu_y, w.s_y)))
+        return rc;
+    s->verified = 1;
+    s->verified_pair = s->npairs - 1;
+    snprintf(s->verified_note, sizeof s->verified_note,
+             "worst case over every change of one label by at most %g (the output mean is "
+             "linear in the labels and the covariance free of them, so the pair with the "
+             "largest Mahalanobis distance dominates every label change)", s->label_bound);
+    return GA_OK;
+}
+
+/* a kind's pairs: its universe and label checks, caps, its builder */
 static int build_kind(ga_spec *s, int k, char *msg, size_t msglen)
 {
     int rc = check_universe(s, msg, msglen);
-    if (rc)
+    if (rc || (rc = check_labels(s, k, msg, msglen)))
         return rc;
     if ((rc = pairs_fit(s, nb_count(s), 1, "neighbours", msg, msglen)))
         return rc;
@@ -1769,6 +1880,8 @@ static int build_kind(ga_spec *s, int k, char *msg, size_t msglen)
     if (rc == GA_OK && s->npairs == 0 && !s->truncated)
         rc = ga_spec_fail(s, s->mechanism, "neighbours", msg, msglen,
                           "no neighbouring pair to audit (empty candidate list or row selection)");
+    if (rc == GA_OK && s->relation == GA_REL_CHANGE_LABEL && kinds[k].target == 2)
+        rc = label_worst_case(s);
     return rc;
 }
 

@@ -652,19 +652,21 @@ static const struct {
     const char *name;
     int rel;
 } relations[] = {{"remove_one", GA_REL_REMOVE_ONE}, {"add_one", GA_REL_ADD_ONE},
-                 {"zero_out", GA_REL_ZERO_OUT}, {"replace_one", GA_REL_REPLACE_ONE}};
+                 {"zero_out", GA_REL_ZERO_OUT}, {"replace_one", GA_REL_REPLACE_ONE},
+                 {"change_label", GA_REL_CHANGE_LABEL}};
 
 static int parse_neighbours(ga_spec *s, ctx_t *c, const ga_node *n)
 {
     const ga_node *rel = n;
     if (n->kind == GA_NODE_MAP) {
-        static const char *const keys[] = {"relation", "candidates", "rows", NULL};
+        static const char *const keys[] = {"relation", "candidates", "rows", "label_bound", NULL};
         int r = check_map(c, n, "neighbours", keys);
         if (r)
             return r;
         rel = ga_node_get(n, "relation");
         if (!rel)
-            return fail(c, n, "neighbours.relation", "missing: remove_one, add_one, zero_out or replace_one");
+            return fail(c, n, "neighbours.relation", "missing: remove_one, add_one, zero_out, "
+                        "replace_one or change_label");
     }
     if (rel->kind != GA_NODE_SCALAR)
         return fail(c, rel, "neighbours", "expected a relation name or a mapping");
@@ -682,7 +684,7 @@ static int parse_neighbours(ga_spec *s, ctx_t *c, const ga_node *n)
             }
         }
         return fail(c, rel, "neighbours", "unknown relation '%s'%s%s%s (remove_one, add_one, "
-                    "zero_out, replace_one)", rel->text, bd <= 3 ? " (did you mean '" : "",
+                    "zero_out, replace_one, change_label)", rel->text, bd <= 3 ? " (did you mean '" : "",
                     bd <= 3 ? best : "", bd <= 3 ? "'?)" : "");
     }
     const ga_node *cand = n->kind == GA_NODE_MAP ? ga_node_get(n, "candidates") : NULL;
@@ -700,6 +702,16 @@ static int parse_neighbours(ga_spec *s, ctx_t *c, const ga_node *n)
             r = parse_rows(c, cand, "neighbours.candidates", &s->candidates);
         if (r)
             return r;
+    }
+    const ga_node *lb = n->kind == GA_NODE_MAP ? ga_node_get(n, "label_bound") : NULL;
+    if (lb && s->relation != GA_REL_CHANGE_LABEL)
+        return fail(c, lb, "neighbours.label_bound", "only change_label takes a label bound");
+    if (lb) {
+        int r = get_number(c, lb, "neighbours.label_bound", &s->label_bound, NULL);
+        if (r)
+            return r;
+        if (!(s->label_bound > 0) || !isfinite(s->label_bound))
+            return fail(c, lb, "neighbours.label_bound", "must be a number > 0 (got %s)", lb->text);
     }
     const ga_node *rows = n->kind == GA_NODE_MAP ? ga_node_get(n, "rows") : NULL;
     if (rows) {

@@ -43,7 +43,7 @@ typedef struct {
 
 /* Neighbour relations (DESIGN section 8). */
 enum ga_relation { GA_REL_NONE = 0, GA_REL_REMOVE_ONE, GA_REL_ADD_ONE, GA_REL_ZERO_OUT,
-                   GA_REL_REPLACE_ONE };
+                   GA_REL_REPLACE_ONE, GA_REL_CHANGE_LABEL };
 
 typedef struct {
     size_t n, d;           /* rows, columns */
@@ -85,6 +85,8 @@ typedef struct {
     int relation;          /* enum ga_relation */
     ga_dataset candidates; /* add_one / replace_one candidate rows */
     size_t *rows;          /* the rows whose neighbours are audited (NULL: all) */
+    double label_bound;    /* change_label: a label changes by at most this (0: not given) */
+    int labels_pm1;        /* binary labels are -1/1 (else 0/1): set by the catalogue */
     size_t nrows_sel;
     int has_universe;
     const ga_node *universe; /* its node, for messages */

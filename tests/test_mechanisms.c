@@ -1054,3 +1054,65 @@ Test(mechanisms, release_matrix_is_the_projected_pair)
             ga_spec_clear(&s);
     }
 }
+
+/* label DP: output perturbation's mean moves by C (X^T X + lambda I)^{-1} x_i when row i's
+ * label moves by C (GSL solve, independent of the catalogue), the covariance stays sigma^2 I:
+ * the proven worst case is the row with the largest shift, and its profile is the analytic
+ * Gaussian mechanism's with sensitivity max_i |shift_i| */
+Test(mechanisms, change_label_worst_case_is_proven)
+{
+    static const double X[6][3] = {{0.5, 0.1, 1.2}, {0.3, -0.4, 0.1}, {-0.2, 0.8, 0.9},
+                                   {0.9, 0.2, 1.8}, {-0.6, -0.3, -1.1}, {0.1, 0.5, 0.7}};
+    static const char *yaml =
+        "gaussaudit: 1\nname: l\nmechanism: {kind: output_perturbation, lambda: 5.0, sigma: 0.3}\n"
+        "dataset:\n  rows: [[0.5, 0.1, 1.2], [0.3, -0.4, 0.1], [-0.2, 0.8, 0.9], [0.9, 0.2, 1.8],\n"
+        "         [-0.6, -0.3, -1.1], [0.1, 0.5, 0.7]]\n"
+        "neighbours: {relation: change_label, label_bound: 2}\n";
+    ga_spec s;
+    parse_text(&s, yaml, "l.yaml");
+    cr_expect(s.npairs == 13 && s.verified && s.verified_pair == 12, "%zu pairs, verified %d",
+              s.npairs, s.verified);
+    double G[4] = {5, 0, 0, 5}, worst = 0;
+    for (int i = 0; i < 6; i++)
+        for (int a = 0; a < 2; a++)
+            for (int b = 0; b < 2; b++)
+                G[a * 2 + b] += X[i][a] * X[i][b];
+    for (int i = 0; i < 6; i++) {
+        double u[2], x[2] = {X[i][0], X[i][1]};
+        gsl_spd_solve(u, G, 0, x, 2);
+        worst = fmax(worst, 2 * hypot(u[0], u[1]) / 0.3);
+    }
+    ga_delta D;
+    worst_delta(&D, &s, 0.5);
+    double ref = analytic_gm(1 / worst, 0.5);
+    cr_expect(fabs(D.xy.val - ref) <= 1e-12 * ref && fabs(D.yx.val - ref) <= 1e-12 * ref,
+              "%.17g %.17g vs %.17g (distance %.17g)", D.xy.val, D.yx.val, ref, worst);
+    ga_spec_clear(&s);
+    /* binary labels are flipped (one pair per row, no proof: the MAP is not linear in them);
+     * continuous targets without linearity get +C and -C, no proof */
+    static const char *logit =
+        "gaussaudit: 1\nname: b\nmechanism: {kind: bayesian_logistic_regression, lambda: 1}\n"
+        "dataset: {rows: [[0.5, 1], [-0.3, 0], [0.8, 1], [-0.9, 0]]}\nneighbours: change_label\n";
+    parse_text(&s, logit, "b.yaml");
+    cr_expect(s.npairs == 4 && !s.verified && strstr(s.pairs[0].name, "flip") != NULL, "%zu %s",
+              s.npairs, s.pairs[0].name);
+    ga_spec_clear(&s);
+    char msg[512];
+    const struct { const char *yaml, *want; } bad[] = {
+        {"gaussaudit: 1\nname: b\nmechanism: {kind: sketch, columns: 2}\n"
+         "dataset: {rows: [[1, 0], [0, 1]]}\nneighbours: {relation: change_label, label_bound: 1}\n",
+         "change_label needs a kind whose dataset ends with a target"},
+        {"gaussaudit: 1\nname: b\nmechanism: {kind: output_perturbation, lambda: 1, sigma: 1}\n"
+         "dataset: {rows: [[1, 0], [0, 1]]}\nneighbours: change_label\n",
+         "label_bound: missing"},
+        {"gaussaudit: 1\nname: b\nmechanism: {kind: output_perturbation, lambda: 1, sigma: 1}\n"
+         "dataset: {rows: [[1, 0], [0, 1]]}\nneighbours: {relation: remove_one, label_bound: 1}\n",
+         "only change_label takes a label bound"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        int st = ga_mech_parse(&s, bad[i].yaml, strlen(bad[i].yaml), "b.yaml", NULL, msg, sizeof msg);
+        cr_expect(st == GA_EINVAL && strstr(msg, bad[i].want), "case %zu: %d %s", i, st, msg);
+        if (st == GA_OK)
+            ga_spec_clear(&s);
+    }
+}
