@@ -169,6 +169,10 @@ typedef struct {
     const double *query;
     size_t nq;
     size_t p; /* number of features (data columns minus the target) */
+    size_t iterations;        /* noisy GD: T steps (0: the stationary law) */
+    const double *init_mean;  /* noisy GD: the law of the initial iterate (p, p x p) */
+    const double *init_cov;
+    int trajectory;           /* noisy GD: release every iterate theta_1..theta_T */
 } law_par;
 
 /* ridge estimate theta = (X^T X + lambda I)^{-1} X^T y on rows [x | y] */
@@ -216,16 +220,73 @@ static int law_output_perturbation(double *mu, double *cov, const double *Z, siz
  * t <- t - eta (H t - X^T y) + sqrt(2 eta) sigma xi, H = X^T X + lambda I. Stationary law:
  * mean H^{-1} X^T y; covariance S = M S M + 2 eta sigma^2 I with M = I - eta H, i.e. in the
  * eigenbasis of H, S_ii = 2 eta sigma^2 / (1 - (1 - eta h_i)^2) (needs 0 < eta h_i < 2). */
+/* A_k = V diag(g^k) V^T, g_i = 1 - eta h_i: k steps of the noiseless recursion */
+static void ngd_power(double *A, const double *V, const double *h, double eta, size_t p, double k)
+{
+    for (size_t i = 0; i < p; i++)
+        for (size_t j = 0; j < p; j++) {
+            double v = 0;
+            for (size_t a = 0; a < p; a++)
+                v += V[i * p + a] * V[j * p + a] * pow(1 - eta * h[a], k);
+            A[i * p + j] = v;
+        }
+}
+
+/* the law of theta_t (t >= 1; t = 0: the stationary law) of t <- t - eta (H t - X^T y) +
+ * sqrt(2 eta) sigma xi from theta_0 ~ N(m0, S0): with M = I - eta H = V diag(g) V^T and the
+ * fixed point theta* = H^{-1} X^T y, theta_t - theta* = M^t (theta_0 - theta*) + noise, so
+ * mean theta* + M^t (m0 - theta*), covariance M^t S0 M^t + 2 eta sigma^2 sum_{k<t} M^{2k}, the
+ * sum V diag((1 - g^{2t})/(1 - g^2)) V^T with 1 - g^2 = eta h (2 - eta h) (no cancellation) */
+static void ngd_iterate(double *mu, double *cov, const double *theta, const double *V,
+                        const double *h, const law_par *lp, size_t t, double *A, double *B)
+{
+    size_t p = lp->p;
+    double c = 2 * lp->eta * lp->sigma * lp->sigma;
+    for (size_t i = 0; i < p; i++)
+        for (size_t j = 0; j < p; j++) {
+            double v = 0;
+            for (size_t a = 0; a < p; a++) {
+                double eh = lp->eta * h[a], g = 1 - eh, den = eh * (2 - eh);
+                double f = t == 0 ? 1 / den
+                         : den != 0 ? -expm1(2.0 * (double)t * log(fabs(g))) / den : (double)t;
+                v += V[i * p + a] * V[j * p + a] * c * f;
+            }
+            cov[i * p + j] = v;
+        }
+    if (t == 0) {
+        memcpy(mu, theta, p * sizeof *mu);
+        return;
+    }
+    ngd_power(A, V, h, lp->eta, p, (double)t);
+    for (size_t i = 0; i < p; i++) {
+        mu[i] = theta[i];
+        for (size_t j = 0; j < p; j++)
+            mu[i] += A[i * p + j] * (lp->init_mean[j] - theta[j]);
+    }
+    /* + A S0 A */
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)p, (int)p, (int)p, 1.0, A,
+                (int)p, lp->init_cov, (int)p, 0.0, B, (int)p);
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)p, (int)p, (int)p, 1.0, B,
+                (int)p, A, (int)p, 1.0, cov, (int)p);
+    for (size_t i = 0; i < p; i++)
+        for (size_t j = 0; j < i; j++)
+            cov[i * p + j] = cov[j * p + i] = 0.5 * (cov[i * p + j] + cov[j * p + i]);
+}
+
+/* noisy GD: the stationary law (iterations absent), the T-th iterate, or the trajectory
+ * theta_1..theta_T (dimension T p: Cov(theta_t, theta_s) = M^{t-s} Cov(theta_s), t >= s) */
 static int law_noisy_gd(double *mu, double *cov, const double *Z, size_t n, const ga_spec *s,
                         const void *vp, char *msg, size_t msglen)
 {
     const law_par *lp = vp;
-    size_t p = lp->p;
-    double *H = malloc(p * p * sizeof *H), *h = malloc(p * sizeof *h), *V = malloc(p * p * sizeof *V);
+    size_t p = lp->p, T = lp->iterations;
+    double *H = malloc(p * p * sizeof *H), *h = malloc(p * sizeof *h), *V = malloc(p * p * sizeof *V),
+           *theta = malloc(p * sizeof *theta), *A = malloc(p * p * sizeof *A),
+           *B = malloc(p * p * sizeof *B), *C = malloc(p * p * sizeof *C);
     int rc = GA_ENOMEM;
-    if (!H || !h || !V)
+    if (!H || !h || !V || !theta || !A || !B || !C)
         goto cleanup;
-    if ((rc = ridge(mu, H, Z, n, p, lp->lambda))) {
+    if ((rc = ridge(theta, H, Z, n, p, lp->lambda))) {
         ga_msg(msg, msglen, "%s: the ridge system is singular (give lambda > 0)", s->path);
         goto cleanup;
     }
@@ -234,30 +295,46 @@ static int law_noisy_gd(double *mu, double *cov, const double *Z, size_t n, cons
         rc = GA_EINVAL;
         goto cleanup;
     }
-    for (size_t i = 0; i < p; i++) {
+    for (size_t i = 0; i < p && T == 0; i++) {
         double eh = lp->eta * h[i];
         if (!(eh > 0 && eh < 2)) {
             ga_msg(msg, msglen,
                    "%s: mechanism.eta: noisy gradient descent diverges: eta * h = %.6g for an "
-                   "eigenvalue h = %.6g of X^T X + lambda I (need 0 < eta h < 2)", s->path, eh, h[i]);
+                   "eigenvalue h = %.6g of X^T X + lambda I (need 0 < eta h < 2 for the "
+                   "stationary law; give iterations: T for a finite run)", s->path, eh, h[i]);
             rc = GA_EINVAL;
             goto cleanup;
         }
     }
-    for (size_t i = 0; i < p; i++)
-        for (size_t j = 0; j < p; j++) {
-            double v = 0;
-            for (size_t k = 0; k < p; k++) {
-                double eh = lp->eta * h[k];
-                v += V[i * p + k] * V[j * p + k] * 2 * lp->eta * lp->sigma * lp->sigma / (eh * (2 - eh));
-            }
-            cov[i * p + j] = v;
+    if (!lp->trajectory) {
+        ngd_iterate(mu, cov, theta, V, h, lp, T, A, B);
+        rc = GA_OK;
+        goto cleanup;
+    }
+    size_t D = T * p;
+    for (size_t t = 1; t <= T; t++) {
+        /* the block (t, t), then the blocks (u, t) = M^{u-t} Cov(theta_t) for u > t */
+        ngd_iterate(mu + (t - 1) * p, C, theta, V, h, lp, t, A, B);
+        for (size_t u = t; u <= T; u++) {
+            ngd_power(A, V, h, lp->eta, p, (double)(u - t));
+            cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)p, (int)p, (int)p, 1.0,
+                        A, (int)p, C, (int)p, 0.0, B, (int)p);
+            for (size_t i = 0; i < p; i++)
+                for (size_t j = 0; j < p; j++) {
+                    cov[((u - 1) * p + i) * D + (t - 1) * p + j] = B[i * p + j];
+                    cov[((t - 1) * p + j) * D + (u - 1) * p + i] = B[i * p + j];
+                }
         }
+    }
     rc = GA_OK;
 cleanup:
     free(H);
     free(h);
     free(V);
+    free(theta);
+    free(A);
+    free(B);
+    free(C);
     return rc;
 }
 
@@ -1034,6 +1111,120 @@ static int als_universe(ga_spec *s, const law_par *lp, char *msg, size_t msglen)
     return rc;
 }
 
+/* noisy GD's finite-run options: iterations T, init {mean, cov} (default N(0, I), the
+ * standard Gaussian initialisation of 003_a9d59285c5b7ff78 Section 3), release_trajectory */
+static int ngd_options(ga_spec *s, law_par *lp, double **m0, double **S0, char *msg,
+                       size_t msglen)
+{
+    double T = 0;
+    int rc = ga_spec_mech_number(s, "iterations", &T, 0, msg, msglen);
+    if (rc > 0)
+        return rc;
+    const ga_node *tr = ga_node_get(s->mechanism, "release_trajectory"),
+                  *in = ga_node_get(s->mechanism, "init");
+    if (tr && (tr->kind != GA_NODE_SCALAR || (strcmp(tr->text, "true") && strcmp(tr->text, "false"))))
+        return ga_spec_fail(s, tr, "mechanism.release_trajectory", msg, msglen, "expected true or false");
+    lp->trajectory = tr && !strcmp(tr->text, "true");
+    if (rc < 0) {
+        if (lp->trajectory || in)
+            return ga_spec_fail(s, tr ? tr : in, "mechanism.iterations", msg, msglen,
+                                "missing: init and release_trajectory describe a finite run of T "
+                                "steps (without iterations, the stationary law is released)");
+        return GA_OK;
+    }
+    if (!(T >= 1 && T == floor(T) && T <= 1e6))
+        return ga_spec_fail(s, ga_node_get(s->mechanism, "iterations"), "mechanism.iterations",
+                            msg, msglen, "must be a whole number >= 1");
+    lp->iterations = (size_t)T;
+    size_t p = lp->p;
+    if (lp->trajectory && (double)p * T > GA_SPEC_MAX_DIM)
+        return ga_spec_fail(s, tr, "mechanism.release_trajectory", msg, msglen,
+                            "the trajectory's dimension (iterations x features) exceeds the cap");
+    if (in) {
+        static const char *const keys[] = {"mean", "cov", NULL};
+        size_t len;
+        if ((rc = ga_spec_check_map(s, in, "mechanism.init", keys, msg, msglen)))
+            return rc;
+        const ga_node *mn = ga_node_get(in, "mean"), *cn = ga_node_get(in, "cov");
+        if (mn && (rc = ga_spec_vector(s, mn, "mechanism.init.mean", p, m0, &len, msg, msglen)))
+            return rc;
+        if (cn && (rc = ga_spec_matrix(s, cn, "mechanism.init.cov", p, S0, msg, msglen)))
+            return rc;
+    }
+    if (!*m0 && !(*m0 = calloc(p, sizeof **m0)))
+        return GA_ENOMEM;
+    if (!*S0) {
+        if (!(*S0 = calloc(p * p, sizeof **S0)))
+            return GA_ENOMEM;
+        for (size_t i = 0; i < p; i++)
+            (*S0)[i * p + i] = 1;
+    }
+    lp->init_mean = *m0;
+    lp->init_cov = *S0;
+    return GA_OK;
+}
+
+/* The trajectory under label DP, without the (T p) x (T p) joint: X is the same on D and D',
+ * so M = I - eta H is too, and (theta_1, theta_2 - M theta_1, ..., theta_T - M theta_{T-1}) is
+ * the same invertible linear image of the trajectory under both: its blocks are independent,
+ * theta_1 ~ N(M m0 + b, M S0 M + 2 eta sigma^2 I) and T - 1 iid innovations N(b, 2 eta
+ * sigma^2 I), b = eta X^T y. So each pair is the product of the first iterate's pair and the
+ * innovation pair with T - 1 columns (invertible post-processing preserves the profile). */
+static int build_ngd_label_trajectory(ga_spec *s, const law_par *lp, char *msg, size_t msglen)
+{
+    size_t p = lp->p, nn = nb_count(s), T = lp->iterations;
+    law_par one = *lp;
+    one.trajectory = 0;
+    one.iterations = 1;
+    int rc = pairs_fit(s, nn, p, "neighbours", msg, msglen);
+    double c = 2 * lp->eta * lp->sigma * lp->sigma;
+    for (size_t k = 0; k < nn && rc == GA_OK && !out_of_time(s, nn); k++) {
+        double *Dp;
+        size_t m;
+        char name[96];
+        if (nb_make(s, k, &Dp, &m, name, sizeof name))
+            return GA_ENOMEM;
+        const double *Z[2] = {s->data.x, Dp};
+        size_t nz[2] = {s->data.n, m};
+        ga_spec_pair *blocks = calloc(T > 1 ? 2 : 1, sizeof *blocks);
+        double *mu[2] = {malloc(p * sizeof(double)), malloc(p * sizeof(double))},
+               *cv[2] = {malloc(p * p * sizeof(double)), malloc(p * p * sizeof(double))},
+               *b[2] = {calloc(p, sizeof(double)), calloc(p, sizeof(double))},
+               *ci[2] = {calloc(p * p, sizeof(double)), calloc(p * p, sizeof(double))};
+        rc = blocks && mu[0] && mu[1] && cv[0] && cv[1] && b[0] && b[1] && ci[0] && ci[1] ? GA_OK : GA_ENOMEM;
+        for (int w = 0; w < 2 && rc == GA_OK; w++) {
+            rc = law_noisy_gd(mu[w], cv[w], Z[w], nz[w], s, &one, msg, msglen);
+            for (size_t i = 0; i < nz[w]; i++) /* b = eta X^T y */
+                for (size_t j = 0; j < p; j++)
+                    b[w][j] += lp->eta * Z[w][i * (p + 1) + j] * Z[w][i * (p + 1) + p];
+            for (size_t j = 0; j < p; j++)
+                ci[w][j * p + j] = c;
+        }
+        free(Dp);
+        if (rc == GA_OK) {
+            blocks[0] = (ga_spec_pair){.name = strdup("theta_1"), .d = p, .columns = 1,
+                                       .mu_x = mu[0], .mu_y = mu[1], .s_x = cv[0], .s_y = cv[1]};
+            mu[0] = mu[1] = cv[0] = cv[1] = NULL;
+            if (T > 1) {
+                blocks[1] = (ga_spec_pair){.name = strdup("innovations"), .d = p,
+                                           .columns = (double)(T - 1), .mu_x = b[0], .mu_y = b[1],
+                                           .s_x = ci[0], .s_y = ci[1]};
+                b[0] = b[1] = ci[0] = ci[1] = NULL;
+            }
+            rc = ga_spec_add_product(s, name, blocks, T > 1 ? 2 : 1);
+            blocks = NULL;
+        }
+        free(blocks);
+        for (int w = 0; w < 2; w++) {
+            free(mu[w]);
+            free(cv[w]);
+            free(b[w]);
+            free(ci[w]);
+        }
+    }
+    return rc;
+}
+
 /* kinds with a law on rows [x | y] */
 static int build_regression_kind(ga_spec *s, char *msg, size_t msglen)
 {
@@ -1063,7 +1254,8 @@ static int build_regression_kind(ga_spec *s, char *msg, size_t msglen)
         law = law_output_perturbation;
         dim = lp.p;
     } else if (!strcmp(s->kind, "noisy_gradient_descent")) {
-        static const char *const keys[] = {"kind", "lambda", "eta", "sigma", NULL};
+        static const char *const keys[] = {"kind", "lambda", "eta", "sigma", "iterations", "init",
+                                           "release_trajectory", NULL};
         if ((rc = ga_spec_check_map(s, s->mechanism, "mechanism", keys, msg, msglen)) ||
             (rc = ga_spec_mech_number(s, "lambda", &lp.lambda, 1, msg, msglen)) ||
             (rc = ga_spec_mech_number(s, "eta", &lp.eta, 1, msg, msglen)) ||
@@ -1072,8 +1264,15 @@ static int build_regression_kind(ga_spec *s, char *msg, size_t msglen)
             (rc = need_positive(s, "eta", lp.eta, 0, msg, msglen)) ||
             (rc = need_positive(s, "sigma", lp.sigma, 0, msg, msglen)))
             return rc;
-        law = law_noisy_gd;
-        dim = lp.p;
+        double *m0 = NULL, *S0 = NULL;
+        if ((rc = ngd_options(s, &lp, &m0, &S0, msg, msglen)) == GA_OK)
+            rc = lp.trajectory && s->relation == GA_REL_CHANGE_LABEL
+                     ? build_ngd_label_trajectory(s, &lp, msg, msglen)
+                     : build_generic(s, law_noisy_gd, &lp, lp.trajectory ? lp.p * lp.iterations : lp.p,
+                                     msg, msglen);
+        free(m0);
+        free(S0);
+        return rc;
     } else if (!strcmp(s->kind, "linear_regression")) {
         static const char *const keys[] = {"kind", "columns", "sigma", NULL};
         if ((rc = ga_spec_check_map(s, s->mechanism, "mechanism", keys, msg, msglen)) ||
@@ -1813,38 +2012,72 @@ static int check_labels(ga_spec *s, int k, char *msg, size_t msglen)
  * leaves the covariance S, so the pair is a Gaussian mechanism whose profile increases with
  * |c| sqrt(u_i^T S^{-1} u_i); the audited pairs (c = +-C for every row) contain the worst
  * case over every label change of at most C: the pair with the largest Mahalanobis distance. */
+/* columns x the squared Mahalanobis distance of an equal-covariance pair (a product: the sum
+ * over its blocks); -1 when some covariances differ (bit for bit) or are not definite */
+static double pair_d2(const ga_spec_pair *p)
+{
+    if (p->nblocks) {
+        double t = 0;
+        for (size_t b = 0; b < p->nblocks; b++) {
+            double u = pair_d2(&p->blocks[b]);
+            if (u < 0)
+                return -1;
+            t += u;
+        }
+        return t;
+    }
+    size_t d = p->d;
+    if (memcmp(p->s_x, p->s_y, d * d * sizeof *p->s_x))
+        return -1;
+    double *L = malloc(d * d * sizeof *L), *v = malloc(d * sizeof *v), t = -1;
+    if (L && v) {
+        memcpy(L, p->s_x, d * d * sizeof *L);
+        for (size_t j = 0; j < d; j++)
+            v[j] = p->mu_x[j] - p->mu_y[j];
+        if (LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'L', (lapack_int)d, L, (lapack_int)d) == 0) {
+            cblas_dtrsv(CblasRowMajor, CblasLower, CblasNoTrans, CblasNonUnit, (int)d, L, (int)d, v, 1);
+            t = p->columns * cblas_ddot((int)d, v, 1, v, 1);
+        }
+    }
+    free(L);
+    free(v);
+    return t;
+}
+
 static int label_worst_case(ga_spec *s)
 {
-    size_t best = 0, d = s->npairs ? s->pairs[0].d : 0;
+    size_t best = 0;
     double bd = -1;
-    if (s->truncated || s->rows || d == 0)
+    if (s->truncated || s->rows || s->npairs == 0)
         return GA_OK; /* not every row was audited: no proof */
-    double *L = malloc(d * d * sizeof *L), *v = malloc(d * sizeof *v);
-    int ok = L && v;
-    if (ok) {
-        memcpy(L, s->pairs[0].s_x, d * d * sizeof *L);
-        ok = LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'L', (lapack_int)d, L, (lapack_int)d) == 0;
-    }
-    for (size_t i = 0; ok && i < s->npairs; i++) {
-        const ga_spec_pair *p = &s->pairs[i];
-        /* every covariance must be the same matrix, bit for bit */
-        ok = p->d == d && !memcmp(p->s_x, s->pairs[0].s_x, d * d * sizeof *L) &&
-             !memcmp(p->s_y, s->pairs[0].s_x, d * d * sizeof *L);
-        for (size_t j = 0; ok && j < d; j++)
-            v[j] = p->mu_x[j] - p->mu_y[j];
-        if (!ok)
-            break;
-        cblas_dtrsv(CblasRowMajor, CblasLower, CblasNoTrans, CblasNonUnit, (int)d, L, (int)d, v, 1);
-        double t = cblas_ddot((int)d, v, 1, v, 1);
+    for (size_t i = 0; i < s->npairs; i++) {
+        double t = pair_d2(&s->pairs[i]);
+        if (t < 0)
+            return GA_OK; /* not a Gaussian mechanism after all: no proof */
         if (t > bd) {
             bd = t;
             best = i;
         }
     }
-    free(L);
-    free(v);
-    if (!ok)
-        return GA_OK;
+    if (s->pairs[best].nblocks) { /* a product: its blocks copied into the worst case */
+        size_t n = s->pairs[best].nblocks;
+        ga_spec_pair *blocks = calloc(n, sizeof *blocks);
+        int rc = blocks ? GA_OK : GA_ENOMEM;
+        for (size_t b = 0; b < n && rc == GA_OK; b++)
+            rc = pair_copy(&blocks[b], &s->pairs[best].blocks[b]);
+        char name[200];
+        snprintf(name, sizeof name, "label-DP worst case: %s", s->pairs[best].name);
+        if (rc == GA_OK) {
+            rc = ga_spec_add_product(s, name, blocks, n);
+        } else if (blocks) {
+            for (size_t b = 0; b < n; b++)
+                ga_spec_pair_free(&blocks[b]);
+            free(blocks);
+        }
+        if (rc)
+            return rc;
+        goto proven;
+    }
     /* appended as a pair of its own, as every kind's proven worst case is */
     ga_spec_pair w;
     int rc = pair_copy(&w, &s->pairs[best]);
@@ -1857,8 +2090,9 @@ static int label_worst_case(ga_spec *s)
     free(w.mu_y_txt);
     free(w.s_x_txt);
     free(w.s_y_txt);
-    if ((rc = ga_spec_add_pair(s, name, d, w.columns, w.mu_x, w.s_x, w.mu_y, w.s_y)))
+    if ((rc = ga_spec_add_pair(s, name, w.d, w.columns, w.mu_x, w.s_x, w.mu_y, w.s_y)))
         return rc;
+proven:
     s->verified = 1;
     s->verified_pair = s->npairs - 1;
     snprintf(s->verified_note, sizeof s->verified_note,

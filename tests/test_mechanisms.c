@@ -1116,3 +1116,128 @@ Test(mechanisms, change_label_worst_case_is_proven)
             ga_spec_clear(&s);
     }
 }
+
+/* ------------------------------------------------------------ noisy GD, finite runs */
+
+/* the joint law of (theta_1..theta_T) of t <- M t + b + c xi from N(m0, S0), written out
+ * here as the linear image of (theta_0, xi_1..xi_T): theta_t = M^t theta_0 + sum_{k<=t}
+ * M^{t-k} (b + c xi_k) (p = 2; independent of the catalogue's eigenbasis formulas) */
+static void ngd_joint(double *mu, double *cov, const double X[][3], size_t n, double lambda,
+                      double eta, double sigma, size_t T, const double *m0, const double *S0)
+{
+    size_t p = 2, D = T * p, W = p + T * p;
+    double H[4] = {lambda, 0, 0, lambda}, b[2] = {0, 0}, M[4];
+    for (size_t i = 0; i < n; i++)
+        for (size_t a = 0; a < 2; a++) {
+            b[a] += eta * X[i][a] * X[i][2];
+            for (size_t c = 0; c < 2; c++)
+                H[a * 2 + c] += X[i][a] * X[i][c];
+        }
+    for (size_t a = 0; a < 4; a++)
+        M[a] = (a % 3 == 0) - eta * H[a];
+    double *A = calloc(D * W, sizeof *A), *P = malloc(T * 4 * sizeof *P), c = sqrt(2 * eta) * sigma;
+    /* P_t = M^t */
+    double cur[4] = {1, 0, 0, 1};
+    for (size_t t = 0; t < T; t++) {
+        double nx[4];
+        for (size_t a = 0; a < 2; a++)
+            for (size_t e = 0; e < 2; e++)
+                nx[a * 2 + e] = M[a * 2] * cur[e] + M[a * 2 + 1] * cur[2 + e];
+        memcpy(cur, nx, sizeof cur);
+        memcpy(P + t * 4, cur, sizeof cur); /* M^(t+1) */
+    }
+    for (size_t t = 1; t <= T; t++) {
+        double sb[2] = {0, 0}, pw[4] = {1, 0, 0, 1};
+        for (size_t k = t; k >= 1; k--) { /* M^(t-k) (b + c xi_k) */
+            for (size_t a = 0; a < 2; a++) {
+                sb[a] += pw[a * 2] * b[0] + pw[a * 2 + 1] * b[1];
+                for (size_t e = 0; e < 2; e++)
+                    A[((t - 1) * p + a) * W + p + (k - 1) * p + e] = c * pw[a * 2 + e];
+            }
+            double nx[4];
+            for (size_t a = 0; a < 2; a++)
+                for (size_t e = 0; e < 2; e++)
+                    nx[a * 2 + e] = M[a * 2] * pw[e] + M[a * 2 + 1] * pw[2 + e];
+            memcpy(pw, nx, sizeof pw);
+        }
+        for (size_t a = 0; a < 2; a++) {
+            mu[(t - 1) * p + a] = sb[a] + P[(t - 1) * 4 + a * 2] * m0[0] + P[(t - 1) * 4 + a * 2 + 1] * m0[1];
+            for (size_t e = 0; e < 2; e++)
+                A[((t - 1) * p + a) * W + e] = P[(t - 1) * 4 + a * 2 + e];
+        }
+    }
+    /* cov = A diag(S0, I) A^T */
+    for (size_t i = 0; i < D; i++)
+        for (size_t j = 0; j < D; j++) {
+            double v = 0;
+            for (size_t a = 0; a < 2; a++)
+                for (size_t e = 0; e < 2; e++)
+                    v += A[i * W + a] * S0[a * 2 + e] * A[j * W + e];
+            for (size_t k = p; k < W; k++)
+                v += A[i * W + k] * A[j * W + k];
+            cov[i * D + j] = v;
+        }
+    free(A);
+    free(P);
+}
+
+/* T = 1 and T = 3 trajectories under label DP (the catalogue's product of the first iterate
+ * and the innovations) against the joint law written out here, and the last iterate at large
+ * T against the stationary law */
+Test(mechanisms, noisy_gd_finite_runs_against_direct_computation)
+{
+    static const double X[4][3] = {{0.5, 0.1, 1.2}, {0.3, -0.4, 0.1}, {-0.2, 0.8, 0.9}, {0.9, 0.2, 1.8}};
+    const double m0[2] = {0.3, -0.2}, S0[4] = {2, 0.5, 0.5, 1};
+    static const size_t Ts[] = {1, 3};
+    ga_gchisq_work *w = ga_gchisq_work_alloc();
+    for (size_t it = 0; it < 2; it++) {
+        size_t T = Ts[it], D = 2 * T;
+        char yaml[1024];
+        snprintf(yaml, sizeof yaml,
+                 "gaussaudit: 1\nname: g\nmechanism: {kind: noisy_gradient_descent, lambda: 1, eta: 0.1,"
+                 " sigma: 0.5, iterations: %zu, release_trajectory: true, init: {mean: [0.3, -0.2],"
+                 " cov: [[2, 0.5], [0.5, 1]]}}\n"
+                 "dataset: {rows: [[0.5, 0.1, 1.2], [0.3, -0.4, 0.1], [-0.2, 0.8, 0.9], [0.9, 0.2, 1.8]]}\n"
+                 "neighbours: {relation: change_label, label_bound: 1.5, rows: [3]}\n", T);
+        ga_spec s;
+        parse_text(&s, yaml, "g.yaml");
+        cr_assert(s.npairs == 2, "%zu pairs", s.npairs);
+        double Xp[4][3];
+        memcpy(Xp, X, sizeof Xp);
+        Xp[2][2] += 1.5; /* row 3's label moved by +C */
+        double mu[2][6], cov[2][36];
+        ngd_joint(mu[0], cov[0], X, 4, 1, 0.1, 0.5, T, m0, S0);
+        ngd_joint(mu[1], cov[1], (const double(*)[3])Xp, 4, 1, 0.1, 0.5, T, m0, S0);
+        ga_pair_input in = {D, mu[0], mu[1], cov[0], cov[1], 1, {NULL, NULL, NULL, NULL}};
+        ga_pair *p, *q;
+        char msg[512];
+        cr_assert(ga_mech_pair_reduce(&p, &s.pairs[0], msg, sizeof msg) == GA_OK, "%s", msg);
+        cr_assert(ga_pair_reduce(&q, &in, msg, sizeof msg) == GA_OK, "%s", msg);
+        for (double eps = 0; eps <= 2; eps += 0.5) {
+            ga_delta A, B;
+            ga_pair_delta(&A, p, eps, GA_DELTA_AUTO, NULL, w);
+            ga_pair_delta(&B, q, eps, GA_DELTA_AUTO, NULL, w);
+            cr_expect(fabs(A.xy.val - B.xy.val) <= A.xy.err + B.xy.err + 1e-13 * B.xy.val &&
+                          fabs(A.yx.val - B.yx.val) <= A.yx.err + B.yx.err + 1e-13 * B.yx.val,
+                      "T %zu eps %g: catalogue %.17g %.17g, direct %.17g %.17g", T, eps, A.xy.val,
+                      A.yx.val, B.xy.val, B.yx.val);
+        }
+        ga_pair_free(p);
+        ga_pair_free(q);
+        ga_spec_clear(&s);
+    }
+    /* large T: the last iterate's law approaches the stationary one */
+    ga_spec a, b;
+    parse_text(&a, "gaussaudit: 1\nname: a\nmechanism: {kind: noisy_gradient_descent, lambda: 1, eta: 0.1, sigma: 0.5, iterations: 3000}\n"
+                   "dataset: {rows: [[0.5, 0.1, 1.2], [0.3, -0.4, 0.1], [-0.2, 0.8, 0.9], [0.9, 0.2, 1.8]]}\n", "a.yaml");
+    parse_text(&b, "gaussaudit: 1\nname: b\nmechanism: {kind: noisy_gradient_descent, lambda: 1, eta: 0.1, sigma: 0.5}\n"
+                   "dataset: {rows: [[0.5, 0.1, 1.2], [0.3, -0.4, 0.1], [-0.2, 0.8, 0.9], [0.9, 0.2, 1.8]]}\n", "b.yaml");
+    for (size_t i = 0; i < a.npairs; i++)
+        for (size_t j = 0; j < 4; j++)
+            cr_expect(fabs(a.pairs[i].s_x[j] - b.pairs[i].s_x[j]) <= 1e-12 &&
+                          fabs(a.pairs[i].mu_y[j % 2] - b.pairs[i].mu_y[j % 2]) <= 1e-12,
+                      "pair %zu entry %zu: %.17g vs %.17g", i, j, a.pairs[i].s_x[j], b.pairs[i].s_x[j]);
+    ga_spec_clear(&a);
+    ga_spec_clear(&b);
+    ga_gchisq_work_free(w);
+}
