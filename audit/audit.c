@@ -97,6 +97,11 @@ const char *ga_claim_type_name(int type)
 
 void ga_claim_text(char *b, size_t n, const ga_claim_result *r)
 {
+    if (r->relative && n > 9) { /* every claim of a relative audit says so */
+        memcpy(b, "relative ", 9);
+        b += 9;
+        n -= 9;
+    }
     switch (r->type) {
     case GA_CLAIM_DP:
         snprintf(b, n, "(%.6g, %.6g)-DP", r->eps, r->delta);
@@ -905,6 +910,8 @@ static void audit_claim_list(ga_audit *a)
         k++;
     }
     a->nclaims = k;
+    for (size_t i = 0; i < k; i++)
+        a->claims[i].relative = a->spec.nrel > 0;
 }
 
 /* stage 3: the per-pair table at the first DP claim's eps (the total variation, eps = 0,

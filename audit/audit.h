@@ -20,6 +20,7 @@ const char *ga_claim_type_name(int type);
 
 typedef struct {
     int type;              /* enum ga_claim_type */
+    int relative;          /* relative DP: claimed over the neighbours within a set of datasets */
     double eps, delta;     /* DP: (eps, delta); GDP: mu in eps */
     double alpha, eps_a;   /* RDP point; zCDP: rho in eps_a */
     int verdict;

@@ -170,6 +170,10 @@ int ga_report_markdown(FILE *out, const ga_audit *a)
     fprintf(out, "**Verdict: %s**\n\n", ga_verdict_name(a->overall));
     if (a->incomplete)
         fprintf(out, "**Incomplete: %s.**\n\n", a->timeout_note); /* our own text */
+    if (a->spec.nrel)
+        fprintf(out, "Relative DP (Lu et al.; 000 Section 7): the claims are audited over the %zu "
+                "neighbouring pairs within the given set of %zu datasets, not over every "
+                "neighbour.\n\n", a->npairs, a->spec.nrel);
     if (a->spec.verified)
         fprintf(out, "The audited pairs include the proven %s.\n\n", a->spec.verified_note);
     fprintf(out, "## Claims\n\n| claim | verdict | tightness | certified | reason |\n|---|---|---|---|---|\n");
@@ -366,6 +370,10 @@ int ga_report_html(FILE *out, const ga_audit *a)
             ga_verdict_name(a->overall));
     if (a->incomplete)
         fprintf(out, "<p><b>Incomplete: %s.</b></p>\n", a->timeout_note);
+    if (a->spec.nrel)
+        fprintf(out, "<p><b>Relative DP</b> (Lu et al.; 000 Section 7): the claims are audited over "
+                "the %zu neighbouring pairs within the given set of %zu datasets, not over every "
+                "neighbour.</p>\n", a->npairs, a->spec.nrel);
     if (a->spec.verified) {
         fprintf(out, "<p>The audited pairs include the proven ");
         html_escape(out, a->spec.verified_note);
@@ -517,6 +525,9 @@ int ga_report_json(FILE *out, const ga_audit *a)
     ga_jw_str(&j, "verdict", ga_verdict_name(a->overall));
     ga_jw_int(&j, "exit_status",
               a->overall == GA_VERDICT_VIOLATION ? 1 : a->overall == GA_VERDICT_INCONCLUSIVE ? 2 : 0);
+    ga_jw_bool(&j, "relative", a->spec.nrel > 0);
+    if (a->spec.nrel)
+        ga_jw_int(&j, "relative_datasets", (long)a->spec.nrel);
     ga_jw_bool(&j, "verification", a->spec.verified);
     if (a->spec.verified)
         ga_jw_str(&j, "verification_note", a->spec.verified_note);

@@ -648,6 +648,36 @@ static int parse_releases(ga_spec *s, ctx_t *c, const ga_node *m)
     return GA_OK;
 }
 
+/* relative: {datasets: [{rows | csv}, ...]}: the set of datasets of relative DP */
+static int parse_relative(ga_spec *s, ctx_t *c, const ga_node *n)
+{
+    static const char *const keys[] = {"datasets", NULL};
+    int r = check_map(c, n, "relative", keys);
+    if (r)
+        return r;
+    const ga_node *l = ga_node_get(n, "datasets");
+    if (!l || l->kind != GA_NODE_SEQ || l->n < 2)
+        return fail(c, l ? l : n, "relative.datasets", "expected a list of at least two datasets "
+                    "[{rows: ...} or {csv: ...}, ...]");
+    if (l->n > GA_SPEC_MAX_RELATIVE)
+        return fail(c, l, "relative.datasets", "%zu datasets exceed the cap of %d", l->n,
+                    GA_SPEC_MAX_RELATIVE);
+    s->rel_sets = calloc(l->n, sizeof *s->rel_sets);
+    if (!s->rel_sets)
+        return GA_ENOMEM;
+    s->nrel = l->n;
+    for (size_t i = 0; i < l->n; i++) {
+        char p[64];
+        pathf(p, sizeof p, "relative.datasets[%zu]", i);
+        if ((r = parse_dataset(s, c, l->kids[i], p, &s->rel_sets[i])))
+            return r;
+        if (s->rel_sets[i].d != s->rel_sets[0].d)
+            return fail(c, l->kids[i], p, "has %zu columns, the first dataset %zu",
+                        s->rel_sets[i].d, s->rel_sets[0].d);
+    }
+    return GA_OK;
+}
+
 static const struct {
     const char *name;
     int rel;
@@ -688,7 +718,8 @@ static int parse_neighbours(ga_spec *s, ctx_t *c, const ga_node *n)
                     bd <= 3 ? best : "", bd <= 3 ? "'?)" : "");
     }
     const ga_node *cand = n->kind == GA_NODE_MAP ? ga_node_get(n, "candidates") : NULL;
-    int needs = s->relation == GA_REL_ADD_ONE || s->relation == GA_REL_REPLACE_ONE;
+    /* (relative DP finds its neighbours within its set of datasets: no candidates) */
+    int needs = (s->relation == GA_REL_ADD_ONE || s->relation == GA_REL_REPLACE_ONE) && !s->nrel;
     if (needs && !cand)
         return fail(c, n, "neighbours.candidates", "missing: %s needs candidate rows, "
                     "{relation: %s, candidates: [[...]]}", rel->text, rel->text);
@@ -893,7 +924,7 @@ static int spec_parse(ga_spec *s, const char *text, size_t len, const char *name
     const ga_node *root = s->doc.root;
     static const char *const keys[] = {"gaussaudit", "name", "description", "source",
                                        "mechanism", "pairs", "dataset", "neighbours",
-                                       "universe", "claim", NULL};
+                                       "universe", "claim", "relative", NULL};
     int r = check_map(&c, root, "(top level)", keys);
     if (r)
         return r;
@@ -958,6 +989,12 @@ static int spec_parse(ga_spec *s, const char *text, size_t len, const char *name
                         "its dataset and neighbours", s->kind);
         const ga_node *ds = ga_node_get(root, "dataset");
         if (ds && (r = parse_dataset(s, &c, ds, "dataset", &s->data)))
+            return r;
+        const ga_node *rel = ga_node_get(root, "relative");
+        if (rel && ds)
+            return fail(&c, rel, "relative", "give either dataset (DP: every neighbour of it) or "
+                        "relative (relative DP: the neighbours within a set of datasets)");
+        if (rel && (r = parse_relative(s, &c, rel)))
             return r;
         const ga_node *nb = ga_node_get(root, "neighbours");
         if (nb && (r = parse_neighbours(s, &c, nb)))
@@ -1060,6 +1097,11 @@ void ga_spec_clear(ga_spec *s)
         free(s->part_release[i].source);
     }
     free(s->part_release);
+    for (size_t i = 0; i < s->nrel; i++) {
+        free(s->rel_sets[i].x);
+        free(s->rel_sets[i].source);
+    }
+    free(s->rel_sets);
     ga_doc_clear(&s->doc);
     free(s->path);
     memset(s, 0, sizeof *s);

@@ -103,11 +103,15 @@ typedef struct {
     char verified_note[512];
     char digest[65];       /* SHA-256 of the bytes parsed */
     ga_dataset release;    /* mechanism.release: the public matrix A (m x d; n = 0: none) */
+    size_t nrel;           /* relative DP: the set of datasets (relative.datasets); the pairs
+                              are the neighbours within it (data is then unused) */
+    ga_dataset *rel_sets;
     size_t nparts;         /* composition: mechanism.parts, and each part's release */
     ga_dataset *part_release;
 } ga_spec;
 
 #define GA_SPEC_MAX_PARTS 64 /* composition parts */
+#define GA_SPEC_MAX_RELATIVE 1000 /* relative DP: datasets in the set */
 
 /* Keys every mechanism mapping accepts besides its kind's (ga_spec_check_map adds them):
  * repeat (k independent runs) and release (public linear post-processing). */

@@ -1241,3 +1241,51 @@ Test(mechanisms, noisy_gd_finite_runs_against_direct_computation)
     ga_spec_clear(&b);
     ga_gchisq_work_free(w);
 }
+
+/* relative DP: the pairs are the neighbours within the set (as multisets: row order does not
+ * matter); each pair is the kind's pair for that change, here the sketch's leverage pair
+ * N(0, 1/(1 - p)) vs N(0, 1), p = v^T (D^T D)^{-1} v by a GSL solve */
+Test(mechanisms, relative_dp_pairs_within_the_set)
+{
+    static const char *yaml =
+        "gaussaudit: 1\nname: r\nmechanism: {kind: sketch, columns: 20}\nrelative:\n  datasets:\n"
+        "    - {rows: [[1, 0], [0, 1], [1, 1], [0.5, -0.5]]}\n"
+        "    - {rows: [[1, 1], [0, 1], [1, 0]]}\n"          /* D1 minus row 4, shuffled */
+        "    - {rows: [[0, 1], [1, 1], [0.5, -0.5]]}\n"     /* D1 minus row 1 */
+        "    - {rows: [[2, 2], [0, 1], [1, 1], [0.5, -0.5]]}\n" /* D1 with row 1 replaced */
+        "neighbours: %s\n";
+    char text[1024];
+    snprintf(text, sizeof text, yaml, "remove_one");
+    ga_spec s;
+    parse_text(&s, text, "r.yaml");
+    cr_assert(s.npairs == 3, "%zu pairs", s.npairs);
+    cr_expect(strstr(s.pairs[0].name, "datasets[1] -> datasets[2]") && strstr(s.pairs[1].name, "datasets[1] -> datasets[3]") &&
+              strstr(s.pairs[2].name, "datasets[4] -> datasets[3]"), "%s | %s | %s", s.pairs[0].name,
+              s.pairs[1].name, s.pairs[2].name);
+    /* pair 1: v = [0.5, -0.5] removed from D1 */
+    double G[4] = {0}, D1[4][2] = {{1, 0}, {0, 1}, {1, 1}, {0.5, -0.5}}, v[2] = {0.5, -0.5}, u[2];
+    for (int i = 0; i < 4; i++)
+        for (int a = 0; a < 2; a++)
+            for (int b = 0; b < 2; b++)
+                G[a * 2 + b] += D1[i][a] * D1[i][b];
+    gsl_spd_solve(u, G, 0, v, 2);
+    double p = v[0] * u[0] + v[1] * u[1];
+    cr_expect(fabs(s.pairs[0].s_x[0] - 1 / (1 - p)) <= 1e-14 / (1 - p) && s.pairs[0].columns == 20,
+              "%.17g vs %.17g", s.pairs[0].s_x[0], 1 / (1 - p));
+    ga_spec_clear(&s);
+    snprintf(text, sizeof text, yaml, "replace_one");
+    parse_text(&s, text, "r.yaml");
+    /* D1 and D4 differ in row 1; D2 and D3 in one row too ([1, 0] against [0.5, -0.5]) */
+    cr_expect(s.npairs == 2 && strstr(s.pairs[0].name, "datasets[1] -> datasets[4]") &&
+              strstr(s.pairs[1].name, "datasets[2] -> datasets[3]"), "%zu %s", s.npairs,
+              s.npairs ? s.pairs[0].name : "");
+    ga_spec_clear(&s);
+    char msg[512];
+    static const char *none =
+        "gaussaudit: 1\nname: r\nmechanism: {kind: sketch, columns: 2}\nrelative:\n  datasets:\n"
+        "    - {rows: [[1, 0], [0, 1]]}\n    - {rows: [[3, 0], [0, 3]]}\n";
+    int st = ga_mech_parse(&s, none, strlen(none), "n.yaml", NULL, msg, sizeof msg);
+    cr_expect(st == GA_EINVAL && strstr(msg, "no two datasets of the set are neighbours"), "%d %s", st, msg);
+    if (st == GA_OK)
+        ga_spec_clear(&s);
+}
