@@ -177,6 +177,13 @@ static int est_delta(ga_delta *D, const ga_audit *a, size_t i, double eps, const
 }
 
 /* certified delta in both directions at eps (exact text) for pair i */
+/* Is pair i a law some neighbour has? Not the proven worst case when it is only a bound
+ * (spec.verified_bound): a certified value of it above a claim shows no violation. */
+static int attained(const ga_audit *a, size_t i)
+{
+    return !(a->spec.verified && a->spec.verified_bound && i == a->spec.verified_pair);
+}
+
 /* the options of every certified evaluation of an audit: the defaults, and --timeout's
  * deadline, which reaches into the escalation and the integrand */
 static ga_cert_opts cert_opts(const ga_audit *a)
@@ -353,7 +360,7 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
     r->exact.err = wdir == 1 ? exy[worst] : eyx[worst];
     r->slack = wv > 0 ? r->delta / wv : INFINITY;
     /* which pairs need a certified interval */
-    int violation = 0, ambiguous = 0, uncertifiable = 0, capped = 0;
+    int violation = 0, ambiguous = 0, uncertifiable = 0, capped = 0, bound_over = 0;
     size_t ncert = 0;
     char amb_pair[200] = "";
     for (size_t i = 0; i < n; i++) {
@@ -383,7 +390,7 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
         double lo = fmax(c.xy.lo, c.yx.lo), hi = fmax(c.xy.hi, c.yx.hi);
         /* the reported pair, direction and interval always belong together: the worst pair
          * (largest estimate) unless another pair is a certified violation and it is not */
-        int is_violation = lo > r->delta;
+        int is_violation = lo > r->delta && attained(a, i);
         if (is_violation && (!violation || i == worst)) {
             r->worst_pair = i;
             r->worst_dir = c.xy.lo >= c.yx.lo ? 1 : 2;
@@ -401,6 +408,7 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
             violation = 1;
         } else if (hi > r->delta) {
             ambiguous = 1;
+            bound_over |= lo > r->delta; /* the bound exceeds the claim; no neighbour shown */
             snprintf(amb_pair, sizeof amb_pair, "%s", a->spec.pairs[i].name);
         } else if (a->spec.verified && i == a->spec.verified_pair) {
             r->certified = 1;
@@ -421,7 +429,10 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
     } else if (ambiguous || uncertifiable || capped) {
         r->verdict = GA_VERDICT_INCONCLUSIVE;
         snprintf(r->reason, sizeof r->reason, "%s: %s",
-                 claim, ambiguous ? "a certified interval contains the claimed delta (pair '"
+                 claim, bound_over ? "the proven worst case, an upper bound no single neighbour "
+                                     "need attain, has certified delta above the claim and no "
+                                     "audited neighbour was shown to violate it (pair '"
+                        : ambiguous ? "a certified interval contains the claimed delta (pair '"
                         : uncertifiable ? "certified mode is not available for pair '"
                                         : "more pairs are close to the claim than the certification cap ('");
         size_t l = strlen(r->reason);
@@ -964,6 +975,15 @@ static void audit_claims(ga_audit *a, const ga_audit_opts *o, ga_gchisq_work *w)
         }
         claim_types[row].eval(a, r, (i == 0 && cl->has_eps_delta) ? cl->epsilon_txt : NULL, o, w);
         r->evaluated = 1;
+        if (r->verdict == GA_VERDICT_VIOLATION && !attained(a, r->worst_pair)) {
+            /* the evidence is the bound, not a neighbour: no violation shown */
+            char old[sizeof r->reason];
+            memcpy(old, r->reason, sizeof old);
+            r->verdict = GA_VERDICT_INCONCLUSIVE;
+            snprintf(r->reason, sizeof r->reason, "the proven worst case is an upper bound that "
+                     "no single neighbour need attain, and it exceeds the claim (%.700s); no audited "
+                     "neighbour was shown to violate it", old);
+        }
     }
     /* a claim that ran into the deadline cannot hold; a violation found before it stands */
     if (a->incomplete)

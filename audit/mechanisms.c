@@ -1615,7 +1615,8 @@ static int apply_release(ga_spec *s, const ga_dataset *A, size_t from, char *msg
     if (s->verified) {
         size_t l = strlen(s->verified_note);
         snprintf(s->verified_note + l, sizeof s->verified_note - l,
-                 "; before the release, which cannot increase delta");
+                 "; before the release, which cannot increase delta (so a bound only)");
+        s->verified_bound = 1;
     }
     return GA_OK;
 }
@@ -1798,7 +1799,8 @@ static int build_composition(ga_spec *s, char *msg, size_t msglen)
                             "the parts");
     size_t n = s->nparts, N = 0, first = n, nrows = 0;
     ga_spec_pair **rows = NULL, *worst = calloc(n, sizeof *worst);
-    int *bcast = calloc(n, sizeof *bcast), all_verified = 1;
+    int *bcast = calloc(n, sizeof *bcast), all_verified = 1, any_bound = 0;
+    size_t ndep = 0;
     const char **kindname = calloc(n, sizeof *kindname);
     if (!worst || !bcast || !kindname) {
         rc = GA_ENOMEM;
@@ -1809,6 +1811,8 @@ static int build_composition(ga_spec *s, char *msg, size_t msglen)
         rc = build_part(&sub, s, b, msg, msglen);
         s->truncated |= sub.truncated;
         all_verified &= sub.verified;
+        any_bound |= sub.verified && sub.verified_bound;
+        ndep += rc == GA_OK && !(sub.verified && sub.npairs == 1);
         kindname[b] = sub.kind;
         if (rc == GA_OK) {
             size_t had = first;
@@ -1859,6 +1863,8 @@ static int build_composition(ga_spec *s, char *msg, size_t msglen)
     if (rc == GA_OK && all_verified) {
         s->verified = 1;
         s->verified_pair = s->npairs - 1;
+        /* worst cases of two parts may come from different neighbours: a bound */
+        s->verified_bound = ndep > 1 || any_bound;
     }
 cleanup:
     for (size_t i = 0; rows && i < nrows; i++)

@@ -100,6 +100,9 @@ typedef struct {
     double focus_eps;      /* (otherwise at the eps of the DP claims) */
     int verified;          /* the audited pairs include a proven worst case */
     size_t verified_pair;  /* its index in pairs */
+    int verified_bound;    /* that pair is an upper bound no single neighbour need attain (a
+                              composition of worst cases, a worst case kept unreleased): it
+                              proves claims, it never shows a violation */
     char verified_note[512];
     char digest[65];       /* SHA-256 of the bytes parsed */
     ga_dataset release;    /* mechanism.release: the public matrix A (m x d; n = 0: none) */

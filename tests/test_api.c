@@ -129,3 +129,38 @@ Test(api, calibrate_from_text, .fini = fini)
                                      sizeof msg) == GA_EINVAL && strstr(msg, "delta"), "%s", msg);
     ga_calibration_free(NULL);
 }
+
+/* a composition's proven worst case joins two parts' worst cases, which different neighbours
+ * may attain: it proves claims but never shows a violation. A claim between the largest
+ * neighbour (row 4: delta(1) = 0.4701) and the bound (0.7260) is INCONCLUSIVE, a claim below
+ * a neighbour is a VIOLATION shown on that neighbour */
+Test(api, composed_worst_case_is_a_bound, .fini = fini)
+{
+    static const char *fmt =
+        "gaussaudit: 1\nname: b\nmechanism:\n  kind: composition\n  parts:\n"
+        "    - {kind: sketch, columns: 3, noise_sigma: 1}\n"
+        "    - {kind: sketch, columns: 3, noise_sigma: 2}\n"
+        "dataset: {rows: [[1, 0.5], [0.2, -1], [0.3, 0.3], [-1, 2]]}\nneighbours: remove_one\n"
+        "universe: {row_norm_bound: 2.5}\nclaim: {epsilon: 1, delta: %s}\n";
+    static const struct {
+        const char *delta;
+        int verdict;
+        const char *reason, *pair;
+    } rows[] = {
+        {"0.5", GA_VERDICT_INCONCLUSIVE, "upper bound no single neighbour need attain", NULL},
+        {"0.3", GA_VERDICT_VIOLATION, "certified", "remove row 4"},
+        {"0.8", GA_VERDICT_VERIFIED, "holds for every neighbour", NULL},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        char text[1024], msg[512];
+        snprintf(text, sizeof text, fmt, rows[i].delta);
+        ga_audit_result *r;
+        cr_assert(ga_audit_spec_text(&r, text, strlen(text), "b.yaml", NULL, msg, sizeof msg) == GA_OK, "%s", msg);
+        ga_claim_info c;
+        cr_assert(ga_audit_result_claim(&c, r, 0) == GA_OK);
+        cr_expect(c.verdict == rows[i].verdict && strstr(c.reason, rows[i].reason) &&
+                      (!rows[i].pair || strstr(c.worst_pair, rows[i].pair)),
+                  "delta %s: verdict %d, pair '%s': %s", rows[i].delta, c.verdict, c.worst_pair, c.reason);
+        ga_audit_result_free(r);
+    }
+}
