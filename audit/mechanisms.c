@@ -1621,12 +1621,6 @@ static int apply_release(ga_spec *s, const ga_dataset *A, size_t from, char *msg
     return GA_OK;
 }
 
-/* the keys every kind accepts, applied to the pairs built from index from on */
-static int post_process(ga_spec *s, const ga_dataset *A, size_t from, char *msg, size_t msglen)
-{
-    int rc = apply_release(s, A, from, msg, msglen);
-    return rc ? rc : apply_repeat(s, from, msg, msglen);
-}
 
 /* ------------------------------------------------------------ composition */
 
@@ -1710,7 +1704,7 @@ static int build_part(ga_spec *sub, const ga_spec *s, size_t b, char *msg, size_
         sub->knob_value = v * s->knob_value;
     }
     int rc = build_kind(sub, k, msg, msglen);
-    return rc ? rc : post_process(sub, &sub->release, 0, msg, msglen);
+    return rc ? rc : apply_repeat(sub, 0, msg, msglen);
 }
 
 /* the part whose own worst case has the largest delta at eps: it dominates the composition */
@@ -2282,6 +2276,9 @@ static int build_kind(ga_spec *s, int k, char *msg, size_t msglen)
     if (rc == GA_OK && s->npairs == 0 && !s->truncated)
         rc = ga_spec_fail(s, s->mechanism, "neighbours", msg, msglen,
                           "no neighbouring pair to audit (empty candidate list or row selection)");
+    /* the release before the label proof: the proof then holds for the released laws */
+    if (rc == GA_OK)
+        rc = apply_release(s, &s->release, 0, msg, msglen);
     if (rc == GA_OK && s->relation == GA_REL_CHANGE_LABEL && kinds[k].target == 2)
         rc = label_worst_case(s);
     return rc;
@@ -2292,8 +2289,9 @@ int ga_mech_build(ga_spec *s, char *msg, size_t msglen)
     int k = kind_row(s->kind);
     if (k < 0) /* ga_spec_parse checks the names it is given; this is the backstop */
         return ga_spec_fail(s, s->mechanism, "mechanism.kind", msg, msglen, "unknown kind");
-    int rc = kinds[k].build == build_explicit ? GA_OK : build_kind(s, k, msg, msglen);
-    return rc ? rc : post_process(s, &s->release, 0, msg, msglen);
+    int rc = kinds[k].build == build_explicit ? apply_release(s, &s->release, 0, msg, msglen)
+                                              : build_kind(s, k, msg, msglen);
+    return rc ? rc : apply_repeat(s, 0, msg, msglen);
 }
 
 int ga_mech_rebuild(ga_spec *s, double value, char *msg, size_t msglen)
