@@ -27,6 +27,8 @@ static const struct {
     {"synthetic_seed_op_worst", 1, "VIOLATION"},
     {"synthetic_seed_op_typical", 0, "VERIFIED"},
     {"relative_rp_small_set", 0, "NO VIOLATION FOUND"},
+    {"covariance_shift_lemma2_bound", 0, "NO VIOLATION FOUND"},
+    {"covariance_shift_zero_leakage", 1, "VIOLATION"},
     {"gaussmix_corollary1_dp", 0, "VERIFIED"},
     {"gaussmix_lemma1_rdp", 0, "VERIFIED"},
     {"matrix_masking_bound12_eps0.1_delta0.01", 0, "VERIFIED"},
