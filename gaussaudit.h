@@ -480,6 +480,8 @@ typedef struct {
     const char *const *allow_paths; /* more directories the spec may read (--allow-path) */
     size_t nallow;
     FILE *progress;                 /* progress lines for long audits (NULL: none) */
+    size_t part;                    /* calibrate, composition: tune part `part`'s noise
+                                       parameter alone (1-based; 0: one factor on every part) */
 } ga_audit_options;
 
 GA_API void ga_audit_options_init(ga_audit_options *o);

@@ -216,6 +216,18 @@ static int calibrate(struct ga_calibration *r, cal_t *c, char *msg, size_t msgle
     double v0 = 1, cur;
     if (ga_spec_mech_number(s, r->knob, &cur, 0, msg, msglen) == GA_OK && cur > 0)
         v0 = cur;
+    if (r->part) { /* one part of a composition */
+        const char *pk;
+        if (ga_mech_part_knob(s, r->part, &pk, &cur)) {
+            ga_msg(msg, msglen, "%s: --part %zu: not a part of a composition with a noise "
+                   "parameter", s->path, r->part);
+            return GA_EINVAL;
+        }
+        s->knob_part = r->part;
+        snprintf(r->knob_text, sizeof r->knob_text, "parts[%zu].%s", r->part, pk);
+        r->knob = r->knob_text;
+        v0 = cur > 0 ? cur : 1;
+    }
     if (ga_node_get(s->mechanism, "noise_cov"))
         r->knob = "sigma (the factor of the noise: sigma^2 noise_cov)";
     /* no noise at all may be enough (a knob that may be 0, e.g. the sketch's noise_sigma when
@@ -279,6 +291,7 @@ static int cal_pipeline(ga_calibration **out, const char *path, const char *text
     }
     r->eps = eps;
     r->delta = delta;
+    r->part = opts->part;
     r->ub = r->lb = NAN;
     cal_t c = {&r->spec, eps, "", 0, deadline, ga_gchisq_work_alloc()};
     st = c.w ? calibrate(r, &c, msg, msglen) : GA_ENOMEM;

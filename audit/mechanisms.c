@@ -1693,7 +1693,15 @@ static int build_part(ga_spec *sub, const ga_spec *s, size_t b, char *msg, size_
     sub->part_release = NULL;
     sub->has_universe = s->has_universe && kind_universe(k); /* others ignore it */
     sub->knob = NULL;
-    if (s->knob) {
+    sub->knob_part = 0;
+    if (s->knob && s->knob_part == b + 1) {
+        /* calibrate tunes this part's noise parameter alone */
+        if (!kind_knob(k))
+            return ga_spec_fail(s, node, path, msg, msglen, "this part's kind has no noise "
+                                "parameter to calibrate");
+        sub->knob = kind_knob(k);
+        sub->knob_value = s->knob_value;
+    } else if (s->knob && !s->knob_part) {
         /* calibrate scales every part's noise parameter by one factor (noise_scale) */
         double v;
         if (!kind_knob(k) || ga_spec_mech_number(sub, kind_knob(k), &v, 0, msg, msglen) != GA_OK)
@@ -2292,6 +2300,24 @@ int ga_mech_build(ga_spec *s, char *msg, size_t msglen)
     int rc = kinds[k].build == build_explicit ? apply_release(s, &s->release, 0, msg, msglen)
                                               : build_kind(s, k, msg, msglen);
     return rc ? rc : apply_repeat(s, 0, msg, msglen);
+}
+
+int ga_mech_part_knob(const ga_spec *s, size_t part, const char **knob, double *current)
+{
+    const ga_node *parts = ga_node_get(s->mechanism, "parts");
+    *knob = NULL;
+    *current = NAN;
+    if (!s->kind || strcmp(s->kind, "composition") || !parts || part < 1 || part > parts->n)
+        return GA_EINVAL;
+    const ga_node *node = parts->kids[part - 1], *kn = node ? ga_node_get(node, "kind") : NULL;
+    int k = kn && kn->kind == GA_NODE_SCALAR ? kind_row(kn->text) : -1;
+    if (k < 0 || !kinds[k].knob)
+        return GA_EINVAL;
+    *knob = kinds[k].knob;
+    const ga_node *v = ga_node_get(node, kinds[k].knob);
+    if (v && v->kind == GA_NODE_SCALAR)
+        ga_decimal_to_double(current, v->text);
+    return GA_OK;
 }
 
 int ga_mech_rebuild(ga_spec *s, double value, char *msg, size_t msglen)

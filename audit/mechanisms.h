@@ -44,6 +44,10 @@ int ga_mech_build(ga_spec *s, char *msg, size_t msglen);
 /* The noise parameter ("knob") of the spec's kind (NULL when the kind has none), and a
  * rebuild of the pairs with the knob set to value (calibrate). */
 const char *ga_mech_knob(const ga_spec *s);
+/* A composition's part (1-based): its kind's noise parameter and its written value (NaN when
+ * absent). GA_OK, or GA_EINVAL when the spec is not a composition, the part does not exist or
+ * its kind has no noise parameter. */
+int ga_mech_part_knob(const ga_spec *s, size_t part, const char **knob, double *current);
 int ga_mech_rebuild(ga_spec *s, double value, char *msg, size_t msglen);
 
 /*

@@ -95,6 +95,8 @@ typedef struct {
     int truncated;         /* the deadline stopped the construction of pairs */
     size_t planned;        /* pairs the relation would have produced */
     const char *knob;      /* calibrate: the overridden noise parameter (NULL: none) */
+    size_t knob_part;      /* calibrate, composition: 0 scales every part's noise by knob_value,
+                              k sets part k's noise parameter to it */
     double knob_value;
     int has_focus_eps;     /* calibrate: universe worst cases are sought at this eps */
     double focus_eps;      /* (otherwise at the eps of the DP claims) */

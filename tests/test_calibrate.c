@@ -227,3 +227,33 @@ Test(calibrate, composition_shared_noise_scale)
               "%s %.17g vs %.17g (certified %d: %s)", in.knob, in.value, want, in.certified, in.note);
     ga_calibration_free(c);
 }
+
+/* --part: one part's noise alone. Parts sigma 20 and s2 compose to sigma (1/400 + 1/s2^2)^(-1/2),
+ * so s2 = (1/sigma_a^2 - 1/400)^(-1/2) with sigma_a the analytic calibration */
+Test(calibrate, composition_one_part)
+{
+    static const char *yaml =
+        "gaussaudit: 1\nname: c\nmechanism:\n  kind: composition\n  parts:\n"
+        "    - {kind: gaussian_mechanism, sensitivity: 1, sigma: 20}\n"
+        "    - {kind: gaussian_mechanism, sensitivity: 1, sigma: 3}\n";
+    ga_audit_options o;
+    ga_audit_options_init(&o);
+    o.part = 2;
+    ga_calibration *c;
+    char msg[512];
+    cr_assert(ga_calibrate_spec_text(&c, yaml, strlen(yaml), "c.yaml", 0.5, 1e-6, &o, msg, sizeof msg) == GA_OK, "%s", msg);
+    ga_calibration_info in;
+    ga_calibration_get(&in, c);
+    double lo = 1, hi = 100;
+    for (int i = 0; i < 200; i++) {
+        double mid = 0.5 * (lo + hi);
+        *(agm_delta(mid, 0.5) > 1e-6 ? &lo : &hi) = mid;
+    }
+    double want = 1 / sqrt(1 / (hi * hi) - 1.0 / 400);
+    cr_expect(fabs(in.value - want) <= 1e-9 * want && in.certified && !strcmp(in.knob, "parts[2].sigma"),
+              "%s %.17g vs %.17g", in.knob, in.value, want);
+    ga_calibration_free(c);
+    o.part = 3;
+    cr_expect(ga_calibrate_spec_text(&c, yaml, strlen(yaml), "c.yaml", 0.5, 1e-6, &o, msg, sizeof msg) == GA_EINVAL &&
+              strstr(msg, "--part 3"), "%s", msg);
+}
