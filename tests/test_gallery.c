@@ -29,6 +29,7 @@ static const struct {
     {"relative_rp_small_set", 0, "NO VIOLATION FOUND"},
     {"covariance_shift_lemma2_bound", 0, "NO VIOLATION FOUND"},
     {"covariance_shift_zero_leakage", 1, "VIOLATION"},
+    {"mean_covariance_shift_thm42", 0, "NO VIOLATION FOUND"},
     {"gaussmix_corollary1_dp", 0, "VERIFIED"},
     {"gaussmix_lemma1_rdp", 0, "VERIFIED"},
     {"matrix_masking_bound12_eps0.1_delta0.01", 0, "VERIFIED"},
