@@ -32,6 +32,7 @@ static const struct {
     {"mean_covariance_shift_thm42", 0, "NO VIOLATION FOUND"},
     {"gaussmix_corollary1_dp", 0, "VERIFIED"},
     {"gaussmix_lemma1_rdp", 0, "VERIFIED"},
+    {"gaussmix_concatenated_xy", 0, "VERIFIED"},
     {"matrix_masking_bound12_eps0.1_delta0.01", 0, "VERIFIED"},
     {"matrix_masking_bound12_eps0.1_delta0.001", 0, "VERIFIED"},
     {"matrix_masking_bound12_eps0.01_delta0.01", 0, "VERIFIED"},
