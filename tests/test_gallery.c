@@ -26,6 +26,8 @@ static const struct {
     {"synthetic_seed_op_model", 0, "VERIFIED"},
     {"synthetic_seed_op_worst", 1, "VIOLATION"},
     {"synthetic_seed_op_typical", 0, "VERIFIED"},
+    {"synthetic_seed_ngd_worst", 1, "VIOLATION"},
+    {"synthetic_seed_ngd_typical", 0, "VERIFIED"},
     {"relative_rp_small_set", 0, "NO VIOLATION FOUND"},
     {"covariance_shift_lemma2_bound", 0, "NO VIOLATION FOUND"},
     {"covariance_shift_zero_leakage", 1, "VIOLATION"},
