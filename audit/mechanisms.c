@@ -1507,10 +1507,30 @@ static size_t pub_linear_regression(ga_mech_published *pv, size_t max, ga_spec *
 }
 
 /* explicit pairs are parsed with the spec: nothing to build */
+static int pair_copy(ga_spec_pair *dst, const ga_spec_pair *src);
+static int pair_room_move(ga_spec *s, ga_spec_pair *p, const char *name);
+
+/* explicit pairs are parsed with the spec; calibrate treats their covariances as the noise
+ * and scales them (noise_scale c: c^2 S_x, c^2 S_y) from the pairs as written, kept aside */
 static int build_explicit(ga_spec *s, char *msg, size_t msglen)
 {
-    (void)s, (void)msg, (void)msglen;
-    return GA_OK;
+    (void)msg, (void)msglen;
+    if (!s->knob || !s->explicit_orig)
+        return GA_OK;
+    double c2 = s->knob_value * s->knob_value;
+    int rc = GA_OK;
+    for (size_t i = 0; i < s->nexplicit_orig && rc == GA_OK; i++) {
+        ga_spec_pair w;
+        if ((rc = pair_copy(&w, &s->explicit_orig[i])))
+            break;
+        for (size_t j = 0; j < w.d * w.d; j++) {
+            w.s_x[j] *= c2;
+            w.s_y[j] *= c2;
+        }
+        rc = pair_room_move(s, &w, s->explicit_orig[i].name);
+        free(w.name);
+    }
+    return rc;
 }
 
 /* ------------------------------------------------------------ common keys: repeat, release */
@@ -1898,7 +1918,7 @@ static const struct {
     size_t (*published)(ga_mech_published *pv, size_t max, ga_spec *s, double eps,
                         double delta, double value, ga_gchisq_work *w);
 } kinds[] = {
-    {"gaussian_pair", NULL, 0, 0, build_explicit, NULL},
+    {"gaussian_pair", "noise_scale", 0, 0, build_explicit, NULL},
     {"gaussian_mechanism", "sigma", 0, 0, build_gaussian_mechanism, pub_gaussian_mechanism},
     {"sketch", "noise_sigma", 1, 0, build_sketch, pub_sketch},
     {"linear_regression", "sigma", 1, 1, build_regression_kind, pub_linear_regression},
@@ -2297,8 +2317,8 @@ int ga_mech_build(ga_spec *s, char *msg, size_t msglen)
     int k = kind_row(s->kind);
     if (k < 0) /* ga_spec_parse checks the names it is given; this is the backstop */
         return ga_spec_fail(s, s->mechanism, "mechanism.kind", msg, msglen, "unknown kind");
-    int rc = kinds[k].build == build_explicit ? apply_release(s, &s->release, 0, msg, msglen)
-                                              : build_kind(s, k, msg, msglen);
+    int rc = kinds[k].build != build_explicit ? build_kind(s, k, msg, msglen)
+             : (rc = build_explicit(s, msg, msglen)) ? rc : apply_release(s, &s->release, 0, msg, msglen);
     return rc ? rc : apply_repeat(s, 0, msg, msglen);
 }
 
@@ -2325,6 +2345,13 @@ int ga_mech_rebuild(ga_spec *s, double value, char *msg, size_t msglen)
     const char *k = ga_mech_knob(s);
     if (!k)
         return GA_EDOM;
+    if (!strcmp(s->kind, "gaussian_pair") && !s->explicit_orig) {
+        /* keep the pairs as written: every rebuild scales them afresh */
+        s->explicit_orig = s->pairs;
+        s->nexplicit_orig = s->npairs;
+        s->pairs = NULL;
+        s->npairs = s->cappairs = 0;
+    }
     ga_spec_reset_pairs(s);
     s->knob = k;
     s->knob_value = value;

@@ -1092,6 +1092,9 @@ void ga_spec_clear(ga_spec *s)
     free(s->claim.rdp);
     free(s->release.x);
     free(s->release.source);
+    for (size_t i = 0; i < s->nexplicit_orig; i++)
+        ga_spec_pair_free(&s->explicit_orig[i]);
+    free(s->explicit_orig);
     for (size_t i = 0; i < s->nparts; i++) {
         free(s->part_release[i].x);
         free(s->part_release[i].source);

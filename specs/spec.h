@@ -108,6 +108,9 @@ typedef struct {
     char verified_note[512];
     char digest[65];       /* SHA-256 of the bytes parsed */
     ga_dataset release;    /* mechanism.release: the public matrix A (m x d; n = 0: none) */
+    ga_spec_pair *explicit_orig; /* calibrate on gaussian_pair: the pairs as written (the
+                                    rebuilt ones scale their covariances) */
+    size_t nexplicit_orig;
     size_t nrel;           /* relative DP: the set of datasets (relative.datasets); the pairs
                               are the neighbours within it (data is then unused) */
     ga_dataset *rel_sets;

@@ -117,14 +117,19 @@ Test(api, calibrate_from_text, .fini = fini)
     cr_expect(ga_test_json_valid(buf, &at), "invalid JSON near %zu: %.300s", at, buf);
     free(buf);
     ga_calibration_free(c);
-    /* errors: statuses with messages, *out NULL */
-    static const char *noknob =
+    /* an explicit pair's covariances are scaled (noise_scale c: c^2 S): N(1, c^2) vs N(0, c^2)
+     * is the Gaussian mechanism with sigma c, so c is the analytic calibration */
+    static const char *pair =
         "gaussaudit: 1\nname: p\nmechanism: {kind: gaussian_pair}\npairs:\n"
-        "  - {name: a, x: {mean: [0], cov: [[1]]}, y: {mean: [1], cov: [[1]]}}\n"
-        "claim: {epsilon: 1, delta: 1e-5}\n";
-    cr_expect(ga_calibrate_spec_text(&c, noknob, strlen(noknob), "p.yaml", 1, 1e-5, NULL, msg,
-                                     sizeof msg) == GA_EINVAL && c == NULL, "%s", msg);
-    cr_expect(strstr(msg, "no noise parameter") != NULL, "%s", msg);
+        "  - {name: a, x: {mean: [0], cov: [[1]]}, y: {mean: [1], cov: [[1]]}}\n";
+    cr_assert(ga_calibrate_spec_text(&c, pair, strlen(pair), "p.yaml", 1, 1e-5, NULL, msg,
+                                     sizeof msg) == GA_OK, "%s", msg);
+    ga_calibration_info pin;
+    ga_calibration_get(&pin, c);
+    cr_expect(fabs(pin.value - info.value) <= 1e-10 * info.value && pin.certified &&
+              !strcmp(pin.knob, "noise_scale"), "%s %.17g vs %.17g", pin.knob, pin.value, info.value);
+    ga_calibration_free(c);
+    /* errors: statuses with messages, *out NULL */
     cr_expect(ga_calibrate_spec_text(&c, spec, strlen(spec), "cal.yaml", 1, 2, NULL, msg,
                                      sizeof msg) == GA_EINVAL && strstr(msg, "delta"), "%s", msg);
     ga_calibration_free(NULL);
