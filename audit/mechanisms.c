@@ -792,6 +792,83 @@ static int build_matrix_masking(ga_spec *s, char *msg, size_t msglen)
     return rc;
 }
 
+/* The sketch released through A (m x d, per column): each column is N(0, A S A^T) on D, and
+ * a neighbour changes S by a rank-one or rank-two term (S - v v^T, S + c c^T, both for
+ * replace_one), so on D' it is N(0, A S A^T - (A v)(A v)^T + ...): m x m pairs with r columns,
+ * reduced by the general rule (A S A^T may be singular: the supports are analysed as for any
+ * pair). apply_release then has nothing left to do (s->release_done). */
+static int sketch_released(ga_spec *s, double r, double sigma, int rel, char *msg, size_t msglen)
+{
+    const ga_dataset *A = &s->release, *D = &s->data;
+    size_t m = A->n, d = D->d, nc = s->candidates.n;
+    if (A->d != d) {
+        char what[160];
+        snprintf(what, sizeof what, "the matrix has %zu columns; the sketch's output has %zu rows "
+                 "(the dataset's columns)", A->d, d);
+        return ga_spec_fail(s, ga_node_get(s->mechanism, "release"), "mechanism.release", msg,
+                            msglen, what);
+    }
+    size_t rows = s->rows ? s->nrows_sel : D->n;
+    size_t nn = rel == GA_REL_ADD_ONE ? nc : rel == GA_REL_REPLACE_ONE ? rows * nc : rows;
+    int rc = pairs_fit(s, nn, m, "mechanism.release", msg, msglen);
+    double *S = malloc(d * d * sizeof *S), *T = malloc(m * d * sizeof *T), *M = malloc(m * m * sizeof *M),
+           *w = malloc(m * sizeof *w), *u = malloc(m * sizeof *u);
+    if (rc == GA_OK && (!S || !T || !M || !w || !u))
+        rc = GA_ENOMEM;
+    if (rc == GA_OK) {
+        gram(S, D->x, D->n, d, sigma * sigma);
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)m, (int)d, (int)d, 1.0, A->x,
+                    (int)d, S, (int)d, 0.0, T, (int)d);
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)m, (int)m, (int)d, 1.0, T,
+                    (int)d, A->x, (int)d, 0.0, M, (int)m);
+        for (size_t a = 0; a < m; a++)
+            for (size_t b = 0; b < a; b++)
+                M[a * m + b] = M[b * m + a] = 0.5 * (M[a * m + b] + M[b * m + a]);
+    }
+    for (size_t k = 0; k < nn && rc == GA_OK && !out_of_time(s, nn); k++) {
+        size_t sel = rel == GA_REL_REPLACE_ONE ? k / nc : k;
+        size_t row = rel == GA_REL_ADD_ONE ? 0 : (s->rows ? s->rows[sel] : sel);
+        if (rel != GA_REL_ADD_ONE && row >= D->n) {
+            rc = ga_spec_fail(s, s->mechanism, "neighbours.rows", msg, msglen,
+                              "a row number exceeds the dataset");
+            break;
+        }
+        const double *v = rel == GA_REL_ADD_ONE ? NULL : D->x + row * d;
+        const double *c = rel == GA_REL_ADD_ONE ? s->candidates.x + k * d
+                        : rel == GA_REL_REPLACE_ONE ? s->candidates.x + (k % nc) * d : NULL;
+        if (v)
+            cblas_dgemv(CblasRowMajor, CblasNoTrans, (int)m, (int)d, 1.0, A->x, (int)d, v, 1, 0.0, w, 1);
+        if (c)
+            cblas_dgemv(CblasRowMajor, CblasNoTrans, (int)m, (int)d, 1.0, A->x, (int)d, c, 1, 0.0, u, 1);
+        double *sy = malloc(m * m * sizeof *sy), *mx = calloc(m, sizeof *mx), *my = calloc(m, sizeof *my);
+        if (!sy || !mx || !my) {
+            free(sy);
+            free(mx);
+            free(my);
+            rc = GA_ENOMEM;
+            break;
+        }
+        for (size_t a = 0; a < m; a++)
+            for (size_t b = 0; b < m; b++)
+                sy[a * m + b] = M[a * m + b] - (v ? w[a] * w[b] : 0) + (c ? u[a] * u[b] : 0);
+        char name[96];
+        if (rel == GA_REL_ADD_ONE)
+            snprintf(name, sizeof name, "add candidate %zu (released)", k + 1);
+        else if (rel == GA_REL_REPLACE_ONE)
+            snprintf(name, sizeof name, "replace row %zu by candidate %zu (released)", row + 1, k % nc + 1);
+        else
+            snprintf(name, sizeof name, "%s row %zu (released)", rel == GA_REL_ZERO_OUT ? "zero out" : "remove", row + 1);
+        rc = ga_spec_add_pair(s, name, m, r, mx, dup(M, m * m), my, sy);
+    }
+    free(S);
+    free(T);
+    free(M);
+    free(w);
+    free(u);
+    s->release_done = 1;
+    return rc;
+}
+
 /* Gaussian sketch D^T G + sigma N with r columns: each column ~ N(0, D^T D + sigma^2 I).
  * Removing row v is a rank-one change: whitened by the smaller covariance it is the 1-D pair
  * N(0, 1/(1 - p)) vs N(0, 1) with r columns, p = v^T (D^T D + sigma^2 I)^{-1} v the ridge
@@ -838,6 +915,11 @@ static int build_sketch(ga_spec *s, char *msg, size_t msglen)
     }
     int rel = s->relation ? s->relation : GA_REL_REMOVE_ONE;
     rc = GA_OK;
+    if (s->release.n) {
+        /* a release A: the pairs in the released coordinates, then the universe below */
+        rc = sketch_released(s, r, sigma, rel, msg, msglen);
+        goto universe;
+    }
     if (rel == GA_REL_REPLACE_ONE) {
         /* a rank-two change S - v v^T + c c^T: explicit d x d pairs (general reduction) */
         if (s->candidates.d != d) {
@@ -911,6 +993,7 @@ static int build_sketch(ga_spec *s, char *msg, size_t msglen)
             rc = add_1d(s, name, 0, 1 / (1 - q), 1, r);
         }
     }
+universe:
     if (rc == GA_OK && s->has_universe) {
         /* rows of norm <= l: p <= min(l^2/lambda_min(S), l^2/(l^2 + sigma^2)) for a row of D
          * (S >= v v^T + sigma^2 I), and q <= l^2/lambda_min(S) for an added row; the
@@ -935,8 +1018,10 @@ static int build_sketch(ga_spec *s, char *msg, size_t msglen)
         if (s->verified)
             snprintf(s->verified_note, sizeof s->verified_note,
                      "worst case over every neighbour of D whose changed row has norm <= %g "
-                     "(leverage bound l^2/(lambda_min + sigma^2), profile increasing in leverage)",
-                     s->row_norm_bound);
+                     "(leverage bound l^2/(lambda_min + sigma^2), profile increasing in leverage)%s",
+                     s->row_norm_bound, s->release.n ? "; before the release, which cannot "
+                     "increase delta (so a bound only)" : "");
+        s->verified_bound = s->verified && s->release.n;
     }
 cleanup:
     free(S);
@@ -1568,8 +1653,8 @@ static int apply_repeat(ga_spec *s, size_t from, char *msg, size_t msglen)
  * double precision (their exact decimal text is dropped: certificates are for these laws). */
 static int apply_release(ga_spec *s, const ga_dataset *A, size_t from, char *msg, size_t msglen)
 {
-    if (A->n == 0)
-        return GA_OK;
+    if (A->n == 0 || s->release_done)
+        return GA_OK; /* no release, or the kind's builder released its pairs itself */
     const ga_node *rn = ga_node_get(s->mechanism, "release");
     size_t m = A->n, d = A->d;
     for (size_t i = from; i < s->npairs; i++) {
@@ -1579,8 +1664,8 @@ static int apply_release(ga_spec *s, const ga_dataset *A, size_t from, char *msg
         char what[300];
         if (p->reduced || p->nblocks) {
             snprintf(what, sizeof what, "kind %s builds its pairs in a whitened basis, not in "
-                     "the output coordinates a release matrix acts on (give the outputs "
-                     "explicitly, e.g. gaussian_mechanism with f)", s->kind);
+                     "the output coordinates a release matrix acts on (matrix_masking, and "
+                     "gaussian_mechanism by sensitivity: give the outputs f explicitly)", s->kind);
             return ga_spec_fail(s, rn, "mechanism.release", msg, msglen, what);
         }
         if (p->d != d) {

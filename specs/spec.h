@@ -108,6 +108,7 @@ typedef struct {
     char verified_note[512];
     char digest[65];       /* SHA-256 of the bytes parsed */
     ga_dataset release;    /* mechanism.release: the public matrix A (m x d; n = 0: none) */
+    int release_done;      /* the kind's builder applied the release itself (sketch) */
     ga_spec_pair *explicit_orig; /* calibrate on gaussian_pair: the pairs as written (the
                                     rebuilt ones scale their covariances) */
     size_t nexplicit_orig;

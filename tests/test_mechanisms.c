@@ -1036,8 +1036,8 @@ Test(mechanisms, release_matrix_is_the_projected_pair)
     ga_spec_clear(&o);
     /* errors: a kind whose pairs are whitened; a matrix of the wrong width */
     static const char *bad1 =
-        "gaussaudit: 1\nname: b\nmechanism: {kind: sketch, columns: 2, noise_sigma: 1, release: {matrix: [[1, 0]]}}\n"
-        "dataset: {rows: [[1, 0], [0, 1]]}\n";
+        "gaussaudit: 1\nname: b\nmechanism: {kind: matrix_masking, sigma: 1, release: {matrix: [[1, 0]]}}\n"
+        "dataset: {rows: [[1, 0], [0, 1]]}\nneighbours: zero_out\n";
     static const char *bad2 =
         "gaussaudit: 1\nname: b\nmechanism: {kind: gaussian_pair, release: {matrix: [[1, 0, 1]]}}\n"
         "pairs:\n  - {name: a, x: {mean: [1, 2], cov: [[1, 0], [0, 1]]}, y: {mean: [0, 0], cov: [[1, 0], [0, 1]]}}\n";
@@ -1288,4 +1288,60 @@ Test(mechanisms, relative_dp_pairs_within_the_set)
     cr_expect(st == GA_EINVAL && strstr(msg, "no two datasets of the set are neighbours"), "%d %s", st, msg);
     if (st == GA_OK)
         ga_spec_clear(&s);
+}
+
+/* a released sketch (per column A x): with an invertible A the profile is the sketch's own
+ * (invertible post-processing); with a 1 x 2 A = [a] the pair of removing v is N(0, a^T S a)
+ * vs N(0, a^T S a - (a^T v)^2) per column, S = D^T D + sigma^2 I (written out here) */
+Test(mechanisms, sketch_release_in_output_coordinates)
+{
+    static const char *fmt =
+        "gaussaudit: 1\nname: s\nmechanism: {kind: sketch, columns: 3, noise_sigma: 1%s}\n"
+        "dataset: {rows: [[1, 0.5], [0.2, -1], [0.3, 0.3], [-1, 2]]}\nneighbours: remove_one\n";
+    static const double D[4][2] = {{1, 0.5}, {0.2, -1}, {0.3, 0.3}, {-1, 2}}, a[2] = {0.6, -0.8};
+    char t0[512], t1[512], t2[512];
+    snprintf(t0, sizeof t0, fmt, "");
+    snprintf(t1, sizeof t1, fmt, ", release: {matrix: [[1, 0], [0.5, 0.5]]}");
+    snprintf(t2, sizeof t2, fmt, ", release: {matrix: [[0.6, -0.8]]}");
+    ga_spec s0, s1, s2;
+    parse_text(&s0, t0, "s0.yaml");
+    parse_text(&s1, t1, "s1.yaml");
+    parse_text(&s2, t2, "s2.yaml");
+    cr_assert(s0.npairs == 4 && s1.npairs == 4 && s2.npairs == 4);
+    double S[4] = {1, 0, 0, 1};
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 2; j++)
+            for (int k = 0; k < 2; k++)
+                S[j * 2 + k] += D[i][j] * D[i][k];
+    double aSa = a[0] * a[0] * S[0] + 2 * a[0] * a[1] * S[1] + a[1] * a[1] * S[3];
+    ga_gchisq_work *w = ga_gchisq_work_alloc();
+    for (size_t i = 0; i < 4; i++) {
+        ga_pair *p0, *p1, *p2, *q;
+        char msg[512];
+        double av = a[0] * D[i][0] + a[1] * D[i][1], mz = 0, sx = aSa, sy = aSa - av * av;
+        ga_pair_input in = {1, &mz, &mz, &sx, &sy, 3, {NULL, NULL, NULL, NULL}};
+        cr_assert(ga_mech_pair_reduce(&p0, &s0.pairs[i], msg, sizeof msg) == GA_OK, "%s", msg);
+        cr_assert(ga_mech_pair_reduce(&p1, &s1.pairs[i], msg, sizeof msg) == GA_OK, "%s", msg);
+        cr_assert(ga_mech_pair_reduce(&p2, &s2.pairs[i], msg, sizeof msg) == GA_OK, "%s", msg);
+        cr_assert(ga_pair_reduce(&q, &in, msg, sizeof msg) == GA_OK, "%s", msg);
+        ga_delta A0, A1, A2, B;
+        ga_pair_delta(&A0, p0, 0.5, GA_DELTA_AUTO, NULL, w);
+        ga_pair_delta(&A1, p1, 0.5, GA_DELTA_AUTO, NULL, w);
+        ga_pair_delta(&A2, p2, 0.5, GA_DELTA_AUTO, NULL, w);
+        ga_pair_delta(&B, q, 0.5, GA_DELTA_AUTO, NULL, w);
+        cr_expect(fabs(A1.xy.val - A0.xy.val) <= A1.xy.err + A0.xy.err + 1e-14 * A0.xy.val &&
+                      fabs(A1.yx.val - A0.yx.val) <= A1.yx.err + A0.yx.err + 1e-14 * A0.yx.val,
+                  "row %zu invertible A: %.17g %.17g vs %.17g %.17g", i + 1, A1.xy.val, A1.yx.val, A0.xy.val, A0.yx.val);
+        cr_expect(fabs(A2.xy.val - B.xy.val) <= A2.xy.err + B.xy.err + 1e-14 * B.xy.val &&
+                      fabs(A2.yx.val - B.yx.val) <= A2.yx.err + B.yx.err + 1e-14 * B.yx.val,
+                  "row %zu 1 x 2 A: %.17g %.17g vs %.17g %.17g", i + 1, A2.xy.val, A2.yx.val, B.xy.val, B.yx.val);
+        ga_pair_free(p0);
+        ga_pair_free(p1);
+        ga_pair_free(p2);
+        ga_pair_free(q);
+    }
+    ga_gchisq_work_free(w);
+    ga_spec_clear(&s0);
+    ga_spec_clear(&s1);
+    ga_spec_clear(&s2);
 }
