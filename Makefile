@@ -7,6 +7,8 @@
 #   make demo       the main job on the bundled examples
 #   make gallery    regenerate specs/papers/reports/ (published claims, audited)
 #   make fuzz       libFuzzer on the spec parser and the cdf arguments (FUZZ_SECONDS each)
+#   make install    PREFIX=/usr/local DESTDIR=: the CLI, gaussaudit.h, libgaussaudit.{a,so},
+#                   gaussaudit.pc, gaussaudit(1); make uninstall removes them
 # Environment: GA_TEST_SCALE (default 1) multiplies the random-test loop counts;
 # GA_REFDIR (default ../shared/reference) is where the shared reference values live.
 
@@ -15,7 +17,17 @@ BUILD   ?= build
 OPT     ?= -O2
 SAN     ?=
 CFLAGS  := -std=c11 -Wall -Wextra -Werror $(OPT) -g -MMD -MP -I. -D_POSIX_C_SOURCE=200809L \
-           -fno-math-errno -fvisibility=hidden $(SAN)
+           -fno-math-errno -fvisibility=hidden -fPIC $(SAN)
+# the library's version (gaussaudit.h) and the shared object's ABI number
+VERSION   := $(shell sed -n 's/^\#define GA_VERSION_STRING "\(.*\)"/\1/p' gaussaudit.h)
+SOVERSION := 0
+SONAME    := libgaussaudit.so.$(SOVERSION)
+PREFIX  ?= /usr/local
+DESTDIR ?=
+LIBDIR  ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+BINDIR  ?= $(PREFIX)/bin
+MANDIR  ?= $(PREFIX)/share/man
 # pkg-config is expanded lazily (=) so that `make test` can install packages first.
 PKG_CFLAGS = $(shell pkg-config --cflags yaml-0.1 gsl lapacke 2>/dev/null) -I/usr/include/flint
 LIBS    = -lgsl $(shell pkg-config --libs yaml-0.1 lapacke 2>/dev/null) -lopenblas \
@@ -23,7 +35,8 @@ LIBS    = -lgsl $(shell pkg-config --libs yaml-0.1 lapacke 2>/dev/null) -lopenbl
 TEST_LIBS = $(shell pkg-config --libs criterion 2>/dev/null || echo -lcriterion)
 
 DEB_PACKAGES := pkg-config libgsl-dev liblapacke-dev libopenblas-dev libflint-dev \
-                libflint-arb-dev libyaml-dev libcriterion-dev valgrind chromium
+                libflint-arb-dev libyaml-dev libcriterion-dev valgrind chromium libxml2-utils \
+                python3 python3-numpy python3-pytest python3-pip
 
 LIB_SRC  := $(wildcard numerics/*.c) $(filter-out audit/main.c,$(wildcard audit/*.c)) \
             $(wildcard specs/*.c) $(wildcard reports/*.c)
@@ -34,10 +47,15 @@ TEST_SUPPORT := $(BUILD)/obj/tests/support.o
 BENCH_SRC := $(wildcard bench/bench_*.c)
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/%)
 
-.PHONY: all test check deps asan valgrind bench demo gallery fuzz fuzz-deps clean
-all: $(BUILD)/gaussaudit $(BUILD)/libgaussaudit.a
+.PHONY: all test check deps asan valgrind bench demo gallery fuzz fuzz-deps clean install uninstall FORCE
+all: $(BUILD)/gaussaudit $(BUILD)/libgaussaudit.a $(BUILD)/libgaussaudit.so $(BUILD)/gaussaudit.1
 
-$(BUILD)/obj/%.o: %.c
+# objects are rebuilt when the compiler flags change (the stamp holds the last ones)
+$(BUILD)/.cflags: FORCE
+	@mkdir -p $(BUILD); echo '$(CC) $(CFLAGS)' | cmp -s - $@ || echo '$(CC) $(CFLAGS)' > $@
+FORCE:
+
+$(BUILD)/obj/%.o: %.c $(BUILD)/.cflags
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) -c $< -o $@
 
@@ -47,6 +65,42 @@ $(BUILD)/libgaussaudit.a: $(LIB_OBJ)
 
 $(BUILD)/gaussaudit: $(BUILD)/obj/audit/main.o $(BUILD)/libgaussaudit.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
+
+# the shared library: the same position-independent objects, the public API only (hidden
+# visibility), its dependencies recorded (-Wl,--no-undefined: every symbol resolved)
+$(BUILD)/libgaussaudit.so.$(VERSION): $(LIB_OBJ)
+	$(CC) $(CFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--no-undefined -o $@ $^ $(LIBS)
+
+$(BUILD)/libgaussaudit.so: $(BUILD)/libgaussaudit.so.$(VERSION)
+	ln -sf libgaussaudit.so.$(VERSION) $(BUILD)/$(SONAME)
+	ln -sf libgaussaudit.so.$(VERSION) $@
+
+$(BUILD)/gaussaudit.1: $(BUILD)/gaussaudit doc/man.sh
+	sh doc/man.sh $(BUILD)/gaussaudit > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/gaussaudit.pc: doc/gaussaudit.pc.in gaussaudit.h
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+	    -e 's|@VERSION@|$(VERSION)|' $< > $@
+
+# installs what `make` built (and gaussaudit.pc for this PREFIX); DESTDIR stages it
+install: all
+	@rm -f $(BUILD)/gaussaudit.pc && $(MAKE) --no-print-directory $(BUILD)/gaussaudit.pc
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR) \
+	    $(DESTDIR)$(MANDIR)/man1
+	install -m 755 $(BUILD)/gaussaudit $(DESTDIR)$(BINDIR)/gaussaudit
+	install -m 644 gaussaudit.h $(DESTDIR)$(INCLUDEDIR)/gaussaudit.h
+	install -m 644 $(BUILD)/libgaussaudit.a $(DESTDIR)$(LIBDIR)/libgaussaudit.a
+	install -m 755 $(BUILD)/libgaussaudit.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libgaussaudit.so.$(VERSION)
+	ln -sf libgaussaudit.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf libgaussaudit.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libgaussaudit.so
+	install -m 644 $(BUILD)/gaussaudit.pc $(DESTDIR)$(LIBDIR)/pkgconfig/gaussaudit.pc
+	install -m 644 $(BUILD)/gaussaudit.1 $(DESTDIR)$(MANDIR)/man1/gaussaudit.1
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/gaussaudit $(DESTDIR)$(INCLUDEDIR)/gaussaudit.h \
+	    $(DESTDIR)$(LIBDIR)/libgaussaudit.a $(DESTDIR)$(LIBDIR)/libgaussaudit.so \
+	    $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libgaussaudit.so.$(VERSION) \
+	    $(DESTDIR)$(LIBDIR)/pkgconfig/gaussaudit.pc $(DESTDIR)$(MANDIR)/man1/gaussaudit.1
 
 $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(TEST_SUPPORT) $(BUILD)/libgaussaudit.a
 	@mkdir -p $(dir $@)
@@ -73,6 +127,9 @@ test: deps
 check: all $(TEST_BIN)
 	@status=0; sh tests/layering.sh $(BUILD)/obj $(LIB_SRC:%.c=%.o) audit/main.o || status=1; \
 	sh tests/exports.sh $(BUILD)/libgaussaudit.a || status=1; \
+	sh tests/exports.sh $(BUILD)/libgaussaudit.so || status=1; \
+	[ -n "$(SAN)" ] || sh tests/install.sh $(BUILD) || status=1; \
+	sh tests/junit.sh $(BUILD) || status=1; \
 	for t in $(TEST_BIN); do \
 	  echo "== $$t"; GA_BIN=$(BUILD)/gaussaudit $(TEST_WRAP) $$t $(TEST_ARGS) || status=1; \
 	done; exit $$status

@@ -533,6 +533,12 @@ enum ga_format { GA_FORMAT_MARKDOWN = 0, GA_FORMAT_HTML, GA_FORMAT_JSON, GA_FORM
  * reported an error) or GA_EINVAL (a format audits are not written in). */
 GA_API int ga_audit_result_write(FILE *out, const ga_audit_result *r, int format);
 
+/* Several audits as one JUnit XML document (Ant schema): a testsuite per result (name: the
+ * spec's name, package: its path, time, timestamp, hostname, properties with the tool version
+ * and the spec's SHA-256), a testcase per claim (classname from the spec's file and name;
+ * VIOLATION a failure with the witness, INCONCLUSIVE an error). GA_OK, GA_EIO or GA_ENOMEM. */
+GA_API int ga_audit_results_write_junit(FILE *out, ga_audit_result *const *r, size_t n);
+
 /*
  * Calibration (`gaussaudit calibrate`): the smallest value of the spec's noise parameter (its
  * kind's knob: sigma, noise_sigma for sketch) such that the mechanism is (eps, delta)-DP on the

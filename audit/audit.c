@@ -973,8 +973,10 @@ static void audit_claims(ga_audit *a, const ga_audit_opts *o, ga_gchisq_work *w)
             snprintf(r->reason, sizeof r->reason, "unknown claim type %d", r->type);
             continue;
         }
+        double tc = now();
         claim_types[row].eval(a, r, (i == 0 && cl->has_eps_delta) ? cl->epsilon_txt : NULL, o, w);
         r->evaluated = 1;
+        r->seconds = now() - tc;
         if (r->verdict == GA_VERDICT_VIOLATION && !attained(a, r->worst_pair)) {
             /* the evidence is the bound, not a neighbour: no violation shown */
             char old[sizeof r->reason];
@@ -1059,8 +1061,10 @@ static int audit_run(ga_audit *a, const char *path, const char *text, size_t len
                      const ga_audit_opts *o, char *msg, size_t msglen)
 {
     memset(a, 0, sizeof *a);
+    double t0 = now();
     ga_gchisq_work *w = NULL;
     int rc = audit_load(a, path, text, len, o, msg, msglen);
+    a->started = (long long)time(NULL);
     if (rc == GA_OK)
         rc = audit_reduce(a, path, o, msg, msglen);
     if (rc == GA_OK && !(w = ga_gchisq_work_alloc()))
@@ -1071,6 +1075,7 @@ static int audit_run(ga_audit *a, const char *path, const char *text, size_t len
         audit_claims(a, o, w);
         audit_plots(a, w);
     }
+    a->seconds = now() - t0;
     ga_gchisq_work_free(w);
     return rc;
 }

@@ -38,6 +38,7 @@ typedef struct {
     char witness[600];     /* DP: the event in the pair's coordinates */
     double at;             /* zCDP: alpha of the maximum; GDP: eps of the maximum */
     int evaluated;         /* the claim was evaluated (0: the deadline came first) */
+    double seconds;        /* wall time of its evaluation */
 } ga_claim_result;
 
 /* The claim as text into b ("(1, 1e-05)-DP", "RDP: D_2 <= 0.5", "0.5-zCDP", "1-GDP"; "?" for a
@@ -49,6 +50,8 @@ void ga_claim_text(char *b, size_t n, const ga_claim_result *r);
 
 typedef struct {
     ga_spec spec;
+    long long started;     /* time(NULL) when the audit began (JUnit timestamp) */
+    double seconds;        /* wall time of the whole audit */
     ga_pair **pairs;
     size_t npairs;
     ga_claim_result *claims;

@@ -216,7 +216,17 @@ int ga_cli_take_multi(int argc, char **argv, const char *name, const char **vals
 int ga_cli_options(int argc, char **argv, ga_cli_opt *opts, const char **positional,
                    const char *cmd, FILE *out, FILE *err, const char *usage)
 {
-    int npos = 0;
+    size_t n = 0;
+    return ga_cli_options_multi(argc, argv, opts, positional, positional ? 1 : 0, &n, cmd, out,
+                                err, usage);
+}
+
+int ga_cli_options_multi(int argc, char **argv, ga_cli_opt *opts, const char **positional,
+                         size_t maxpos, size_t *npos_out, const char *cmd, FILE *out, FILE *err,
+                         const char *usage)
+{
+    size_t npos = 0;
+    *npos_out = 0;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -224,9 +234,9 @@ int ga_cli_options(int argc, char **argv, ga_cli_opt *opts, const char **positio
             return 1;
         }
         if (strncmp(a, "--", 2) != 0) {
-            if (positional && npos == 0) {
-                *positional = a;
-                npos++;
+            if (positional && npos < maxpos) {
+                positional[npos++] = a;
+                *npos_out = npos;
                 continue;
             }
             ga_cli_err(err, "gaussaudit %s: unexpected argument '%s' (see gaussaudit %s --help)\n",

@@ -8,6 +8,8 @@
 
 /* Exit statuses (sysexits), one definition for every command; `audit` adds 1 (violation)
  * and 2 (inconclusive). */
+#define GA_CLI_MAX_SPECS 1000 /* specs one audit command reports together (JUnit) */
+
 enum { EX_OK = 0, EX_USAGE = 64, EX_DATAERR = 65, EX_NOINPUT = 66, EX_SOFTWARE = 70,
        EX_IOERR = 74 };
 
@@ -23,6 +25,10 @@ typedef struct {
  * 1 after printing usage for --help, -1 after printing a usage error. */
 int ga_cli_options(int argc, char **argv, ga_cli_opt *opts, const char **positional,
                    const char *cmd, FILE *out, FILE *err, const char *usage);
+/* The same with up to maxpos positional arguments (their number in *npos). */
+int ga_cli_options_multi(int argc, char **argv, ga_cli_opt *opts, const char **positional,
+                         size_t maxpos, size_t *npos, const char *cmd, FILE *out, FILE *err,
+                         const char *usage);
 
 /* fprintf to err with every control character of the formatted text (terminal escape
  * sequences, C1 controls, embedded newlines from a spec) shown as \xNN: messages quote spec

@@ -716,6 +716,7 @@ cleanup:
 static const char *usage_audit =
     "usage: gaussaudit audit SPEC.yaml [--format md|html|json|junit] [-o FILE] [--certified]\n"
     "                        [--timeout SECONDS] [--quiet] [--allow-path DIR]\n"
+    "       gaussaudit audit SPEC.yaml SPEC2.yaml ... --format junit [-o FILE] ...\n"
     "\n"
     "Check the spec's claim on every neighbouring pair and report a verdict:\n"
     "  VIOLATION           a certified lower bound exceeds the claim (exit status 1)\n"
@@ -737,6 +738,11 @@ static const char *usage_audit =
     "            cannot be interrupted ends the run at SECONDS + 0.8 with exit 2 and no report\n"
     "  --allow-path DIR  also read files (CSV datasets) the spec names inside DIR; by default a\n"
     "            spec reads only regular files inside its own directory tree (repeatable)\n"
+    "Several specs (--format junit only): one JUnit document, a testsuite per spec (time,\n"
+    "timestamp, hostname, properties with the tool version and the spec's SHA-256), a\n"
+    "testcase per claim with classname from the spec's file and name; VIOLATION is a\n"
+    "failure whose message carries the witness, INCONCLUSIVE an error (the Ant JUnit schema\n"
+    "has no skipped); --timeout applies to each spec. The exit status is the worst.\n"
     "Exit status: 0, 1, 2 as above; 64 usage, 65 data error, 66 spec not found, 74 output.\n";
 
 /* The --timeout backstop. The audit checks its deadline between pairs, between precisions and
@@ -777,7 +783,20 @@ static void disarm_backstop(void)
 /* -o FILE: the report goes to a temporary file in FILE's directory, is flushed and synced,
  * then renamed over FILE, so a reader sees the old report or the whole new one, never a
  * fragment; every failure is reported and leaves FILE as it was. Returns 0 or GA_EIO. */
-static int write_atomic(const char *path, int fmt, const ga_audit_result *a, FILE *err)
+/* the report(s) of an audit command: one result in any format, or several as JUnit */
+typedef struct {
+    ga_audit_result **r;
+    size_t n;
+    int fmt;
+} audit_reports;
+
+static int write_reports(FILE *f, const audit_reports *ar)
+{
+    return ar->n == 1 && ar->fmt != GA_FORMAT_JUNIT ? ga_audit_result_write(f, ar->r[0], ar->fmt)
+                                                    : ga_audit_results_write_junit(f, ar->r, ar->n);
+}
+
+static int write_atomic(const char *path, const audit_reports *a, FILE *err)
 {
     size_t n = strlen(path);
     char *tmp = malloc(n + 16);
@@ -801,7 +820,7 @@ static int write_atomic(const char *path, int fmt, const ga_audit_result *a, FIL
         free(tmp);
         return GA_EIO;
     }
-    int wr = ga_audit_result_write(f, a, fmt);
+    int wr = write_reports(f, a);
     errno = 0;
     if (wr || fflush(f) != 0 || ferror(f) || fsync(fileno(f)) != 0) {
         ga_cli_err(err, "gaussaudit audit: error writing '%s': %s\n", path,
@@ -827,7 +846,8 @@ int ga_cmd_audit(int argc, char **argv, FILE *out, FILE *err)
     if ((argc = ga_cli_take_multi(argc, argv, "--allow-path", allow, GA_SPEC_MAX_ALLOW,
                                   &so.nallow, "audit", err)) < 0)
         return EX_USAGE;
-    const char *spec = NULL, *sfmt = NULL, *sout = NULL, *stime = NULL;
+    const char *specs[GA_CLI_MAX_SPECS], *sfmt = NULL, *sout = NULL, *stime = NULL;
+    size_t nspecs = 0;
     int certified = 0, quiet = 0;
     ga_cli_opt opts[] = {{"--format", &sfmt, NULL}, {"-o", &sout, NULL}, {"--output", &sout, NULL},
                          {"--timeout", &stime, NULL},
@@ -839,10 +859,11 @@ int ga_cmd_audit(int argc, char **argv, FILE *out, FILE *err)
             sout = argv[i + 1];
             argv[i] = "--output";
         }
-    int pr = ga_cli_options(argc, argv, opts, &spec, "audit", out, err, usage_audit);
+    int pr = ga_cli_options_multi(argc, argv, opts, specs, GA_CLI_MAX_SPECS, &nspecs, "audit",
+                                  out, err, usage_audit);
     if (pr)
         return pr > 0 ? EX_OK : EX_USAGE;
-    if (!spec) {
+    if (!nspecs) {
         ga_cli_err(err, "gaussaudit audit: SPEC.yaml is required (see gaussaudit audit --help)\n");
         return EX_USAGE;
     }
@@ -875,22 +896,42 @@ int ga_cmd_audit(int argc, char **argv, FILE *out, FILE *err)
     o.nallow = so.nallow;
     if (!quiet && isatty(fileno(err)))
         o.progress = err;
-    char msg[1024];
-    ga_audit_result *a = NULL;
-    if (timeout > 0)
-        arm_backstop(timeout);
-    int st = ga_audit_spec_file(&a, spec, &o, msg, sizeof msg);
-    if (timeout > 0)
-        disarm_backstop(); /* the report is written in full, however long that takes */
-    if (st) {
-        ga_cli_err(err, "gaussaudit audit: %s\n", msg);
-        return st == GA_EIO ? EX_NOINPUT : st == GA_ENOMEM ? EX_SOFTWARE : EX_DATAERR;
+    if (nspecs > 1 && fmt != GA_FORMAT_JUNIT) {
+        ga_cli_err(err, "gaussaudit audit: several specs are reported together with --format junit only\n");
+        return EX_USAGE;
     }
-    int wr = sout ? write_atomic(sout, fmt, a, err) : ga_audit_result_write(out, a, fmt);
-    int rc = wr ? EX_IOERR : ga_audit_result_exit_status(a);
-    if (!quiet)
-        ga_cli_err(err, "gaussaudit audit: %s: %s\n", ga_audit_result_spec_name(a),
-                   ga_verdict_name(ga_audit_result_verdict(a)));
-    ga_audit_result_free(a);
+    char msg[1024];
+    ga_audit_result **res = calloc(nspecs, sizeof *res);
+    if (!res)
+        return EX_SOFTWARE;
+    int rc = EX_OK;
+    size_t done = 0;
+    for (; done < nspecs; done++) {
+        if (timeout > 0)
+            arm_backstop(timeout);
+        int st = ga_audit_spec_file(&res[done], specs[done], &o, msg, sizeof msg);
+        if (timeout > 0)
+            disarm_backstop(); /* the report is written in full, however long that takes */
+        if (st) {
+            ga_cli_err(err, "gaussaudit audit: %s\n", msg);
+            rc = st == GA_EIO ? EX_NOINPUT : st == GA_ENOMEM ? EX_SOFTWARE : EX_DATAERR;
+            break;
+        }
+        int es = ga_audit_result_exit_status(res[done]);
+        if (es == 1 || (es == 2 && rc == EX_OK))
+            rc = es; /* the worst: violation, then inconclusive */
+        if (!quiet)
+            ga_cli_err(err, "gaussaudit audit: %s: %s\n", ga_audit_result_spec_name(res[done]),
+                       ga_verdict_name(ga_audit_result_verdict(res[done])));
+    }
+    if (done == nspecs) {
+        audit_reports ar = {res, nspecs, fmt};
+        int wr = sout ? write_atomic(sout, &ar, err) : write_reports(out, &ar);
+        if (wr)
+            rc = EX_IOERR;
+    }
+    for (size_t i = 0; i < nspecs; i++)
+        ga_audit_result_free(res[i]);
+    free(res);
     return rc;
 }

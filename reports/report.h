@@ -15,6 +15,8 @@ int ga_report_markdown(FILE *out, const ga_audit *a);
 int ga_report_html(FILE *out, const ga_audit *a);
 int ga_report_json(FILE *out, const ga_audit *a);
 int ga_report_junit(FILE *out, const ga_audit *a);
+/* several audits as one JUnit document, a testsuite each */
+int ga_report_junit_many(FILE *out, const ga_audit *const *a, size_t n);
 
 /* The JSON writer: open and close objects and arrays, write keyed (key != NULL, inside an
  * object) or bare (key == NULL, inside an array or at the top) values; commas, escapes and
