@@ -13,6 +13,7 @@
 # GA_REFDIR (default ../shared/reference) is where the shared reference values live.
 
 CC      ?= gcc
+PYTHON  ?= /usr/bin/python3
 BUILD   ?= build
 OPT     ?= -O2
 SAN     ?=
@@ -36,7 +37,7 @@ TEST_LIBS = $(shell pkg-config --libs criterion 2>/dev/null || echo -lcriterion)
 
 DEB_PACKAGES := pkg-config libgsl-dev liblapacke-dev libopenblas-dev libflint-dev \
                 libflint-arb-dev libyaml-dev libcriterion-dev valgrind chromium libxml2-utils \
-                python3 python3-numpy python3-pytest python3-pip
+                python3 python3-numpy python3-pytest python3-pip python3-setuptools
 
 LIB_SRC  := $(wildcard numerics/*.c) $(filter-out audit/main.c,$(wildcard audit/*.c)) \
             $(wildcard specs/*.c) $(wildcard reports/*.c)
@@ -130,6 +131,10 @@ check: all $(TEST_BIN)
 	sh tests/exports.sh $(BUILD)/libgaussaudit.so || status=1; \
 	[ -n "$(SAN)" ] || sh tests/install.sh $(BUILD) || status=1; \
 	sh tests/junit.sh $(BUILD) || status=1; \
+	if [ -z "$(SAN)$(TEST_WRAP)" ]; then \
+	  GAUSSAUDIT_LIB=$(abspath $(BUILD))/libgaussaudit.so PYTHONPATH=python GA_BIN=$(BUILD)/gaussaudit \
+	    $(PYTHON) -m pytest -q -p no:cacheprovider python/tests python/examples || status=1; \
+	fi; \
 	for t in $(TEST_BIN); do \
 	  echo "== $$t"; GA_BIN=$(BUILD)/gaussaudit $(TEST_WRAP) $$t $(TEST_ARGS) || status=1; \
 	done; exit $$status

@@ -482,6 +482,8 @@ typedef struct {
     FILE *progress;                 /* progress lines for long audits (NULL: none) */
     size_t part;                    /* calibrate, composition: tune part `part`'s noise
                                        parameter alone (1-based; 0: one factor on every part) */
+    const char *claim;              /* audit: a YAML mapping replacing the spec's claim, e.g.
+                                       "{epsilon: 1, delta: 1e-5}" (NULL: the spec's own) */
 } ga_audit_options;
 
 GA_API void ga_audit_options_init(ga_audit_options *o);

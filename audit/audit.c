@@ -840,6 +840,8 @@ static int audit_load(ga_audit *a, const char *path, const char *text, size_t le
                   : ga_mech_load(&a->spec, path, &so, msg, msglen);
     if (rc)
         return rc;
+    if (o->claim && (rc = ga_spec_set_claim(&a->spec, o->claim, msg, msglen)))
+        return rc;
     if (a->spec.truncated) {
         a->incomplete = 1;
         snprintf(a->timeout_note, sizeof a->timeout_note,
@@ -1139,7 +1141,7 @@ static int pipeline(ga_audit_result **out, const char *path, const char *text, s
     if (!r)
         return GA_ENOMEM;
     ga_audit_opts o = {.certified = opts->certified, .quiet = opts->progress == NULL,
-                       .progress = opts->progress, .timeout = opts->timeout,
+                       .progress = opts->progress, .timeout = opts->timeout, .claim = opts->claim,
                        .allow_paths = opts->allow_paths, .nallow = opts->nallow};
     int rc = audit_run(&r->a, path, text, len, &o, msg, msglen);
     if (rc) {

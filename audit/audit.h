@@ -85,6 +85,7 @@ typedef struct {
     double timeout;        /* seconds (0: no limit) */
     const char *const *allow_paths; /* --allow-path: more directories a spec may read */
     size_t nallow;
+    const char *claim;     /* a YAML mapping replacing the spec's claim (NULL: none) */
     size_t fail_pair;      /* tests: the double evaluation of pair fail_pair (1-based) fails */
     size_t fail_cert;      /* tests: the certified evaluation of pair fail_cert fails */
 } ga_audit_opts;

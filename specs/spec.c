@@ -1105,6 +1105,10 @@ void ga_spec_clear(ga_spec *s)
         free(s->rel_sets[i].source);
     }
     free(s->rel_sets);
+    if (s->claim_doc) {
+        ga_doc_clear(s->claim_doc);
+        free(s->claim_doc);
+    }
     ga_doc_clear(&s->doc);
     free(s->path);
     memset(s, 0, sizeof *s);
@@ -1168,4 +1172,27 @@ void ga_spec_pair_view_clear(ga_spec_pair_view *v)
         free(v->labels);
     }
     memset(v, 0, sizeof *v);
+}
+
+int ga_spec_set_claim(ga_spec *s, const char *text, char *msg, size_t msglen)
+{
+    ga_doc *doc = calloc(1, sizeof *doc);
+    if (!doc)
+        return GA_ENOMEM;
+    char name[64];
+    snprintf(name, sizeof name, "%s", "the replacing claim");
+    if (ga_doc_parse(doc, text, strlen(text), name, msg, msglen)) {
+        free(doc);
+        return GA_EINVAL;
+    }
+    free(s->claim.profile);
+    free(s->claim.rdp);
+    memset(&s->claim, 0, sizeof s->claim);
+    if (s->claim_doc) {
+        ga_doc_clear(s->claim_doc);
+        free(s->claim_doc);
+    }
+    s->claim_doc = doc; /* the claim's decimal texts point into it */
+    ctx_t c = {name, msg, msglen, NULL};
+    return parse_claim(s, &c, doc->root);
 }

@@ -109,6 +109,7 @@ typedef struct {
     char digest[65];       /* SHA-256 of the bytes parsed */
     ga_dataset release;    /* mechanism.release: the public matrix A (m x d; n = 0: none) */
     int release_done;      /* the kind's builder applied the release itself (sketch) */
+    ga_doc *claim_doc;     /* ga_spec_set_claim: the replacing claim's own document */
     ga_spec_pair *explicit_orig; /* calibrate on gaussian_pair: the pairs as written (the
                                     rebuilt ones scale their covariances) */
     size_t nexplicit_orig;
@@ -164,6 +165,10 @@ int ga_spec_matrix(const ga_spec *s, const ga_node *n, const char *path, size_t 
                    char *msg, size_t msglen);
 int ga_spec_vector(const ga_spec *s, const ga_node *n, const char *path, size_t want, double **v,
                    size_t *len, char *msg, size_t msglen);
+
+/* Replace the spec's claim by the YAML mapping text (as the claim: key takes it, e.g.
+ * "{epsilon: 1, delta: 1e-5}"). GA_OK, or GA_EINVAL with a message naming "claim". */
+int ga_spec_set_claim(ga_spec *s, const char *text, char *msg, size_t msglen);
 
 /* Free the pairs built from the spec (the catalogue rebuilds them, e.g. for calibrate). */
 void ga_spec_reset_pairs(ga_spec *s);

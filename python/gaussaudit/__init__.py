@@ -1,0 +1,384 @@
+"""gaussaudit: exact and certified privacy profiles of Gaussian mechanisms.
+
+A thin binding over libgaussaudit.so with the standard library's ctypes. Matrices may be
+nested lists or NumPy arrays of any real dtype and memory layout (NumPy is optional). Every
+error of the library is raised as GaussauditError carrying its message and status.
+
+    >>> import gaussaudit
+    >>> gaussaudit.delta([0], [[1]], [1], [[1]], 1.0)        # the analytic Gaussian mechanism
+    Directions(xy=Estimate(value=0.12693673750664..., error=...), yx=...)
+"""
+import ctypes
+import json
+import math
+import os
+import tempfile
+from typing import NamedTuple
+
+from . import _native as _n
+
+__version__ = "0.1.0"
+__all__ = ["delta", "epsilon", "renyi", "audit", "calibrate", "GaussauditError", "Estimate",
+           "Interval", "Directions", "AuditResult", "Claim", "Calibration"]
+
+_STATUS = {0: "GA_OK", 1: "GA_EINVAL", 2: "GA_ENOMEM", 3: "GA_ETOL", 4: "GA_EUNDERFLOW",
+           5: "GA_EDOM", 6: "GA_EPREC", 7: "GA_EIO", 8: "GA_EMAXITER", 9: "GA_ETIME"}
+
+
+class GaussauditError(Exception):
+    """A failure reported by the library: .status (int), .status_name, .message."""
+
+    def __init__(self, status, message):
+        self.status = status
+        self.status_name = _STATUS.get(status, "status %d" % status)
+        self.message = message
+        super().__init__("%s (%s)" % (message, self.status_name))
+
+
+class Estimate(NamedTuple):
+    """A double-precision value with an error estimate (|true - value| <= error)."""
+    value: float
+    error: float
+
+
+class Interval(NamedTuple):
+    """A certified enclosure: lo <= true value <= hi (doubles rounded outward)."""
+    lo: float
+    hi: float
+
+
+class Directions(NamedTuple):
+    """The two directions: xy = delta_{X,Y} (or D(X||Y)), yx = delta_{Y,X}."""
+    xy: object
+    yx: object
+
+
+def _check(status, msg, allowed=(0,)):
+    if status not in allowed:
+        text = msg.value.decode("utf-8", "replace") if msg is not None and msg.value else \
+            _n.lib.ga_strerror(status).decode()
+        raise GaussauditError(status, text)
+
+
+def _floats(x, name):
+    """x as a flat list of floats and its shape; NumPy arrays of any dtype and layout."""
+    try:
+        import numpy as np
+    except ImportError:
+        np = None
+    if np is not None and not isinstance(x, (list, tuple)):
+        a = np.asarray(x)
+        if a.dtype.kind not in "biuf":
+            raise GaussauditError(1, "%s: expected real numbers (dtype %s)" % (name, a.dtype))
+        a = np.ascontiguousarray(a, dtype=np.float64)
+        return [float(v) for v in a.ravel()], a.shape
+    if isinstance(x, (int, float)):
+        return [float(x)], ()
+    rows = list(x)
+    if rows and isinstance(rows[0], (list, tuple)) or (np is not None and rows and
+                                                      hasattr(rows[0], "__len__")):
+        flat = []
+        for r in rows:
+            r = list(r)
+            if len(r) != len(list(rows[0])):
+                raise GaussauditError(1, "%s: ragged rows" % name)
+            flat.extend(float(v) for v in r)
+        return flat, (len(rows), len(list(rows[0])) if rows else 0)
+    return [float(v) for v in rows], (len(rows),)
+
+
+class _Pair:
+    """A reduced pair (ga_pair) with the arrays it was built from kept alive."""
+
+    def __init__(self, mean_x, cov_x, mean_y, cov_y, columns):
+        mx, smx = _floats(mean_x, "mean_x")
+        my, smy = _floats(mean_y, "mean_y")
+        sx, ssx = _floats(cov_x, "cov_x")
+        sy, ssy = _floats(cov_y, "cov_y")
+        d = len(mx)
+        if len(smx) > 1 or len(smy) > 1 or len(my) != d:
+            raise GaussauditError(1, "mean_x and mean_y must be vectors of the same length")
+        for name, v, shape in (("cov_x", sx, ssx), ("cov_y", sy, ssy)):
+            if len(shape) != 2 or shape[0] != d or shape[1] != d:
+                raise GaussauditError(1, "%s must be a %d x %d matrix (got shape %s)" %
+                                      (name, d, d, tuple(shape)))
+        arr = ctypes.c_double * max(d * d, 1)
+        self._mx, self._my = (ctypes.c_double * max(d, 1))(*mx), (ctypes.c_double * max(d, 1))(*my)
+        self._sx, self._sy = arr(*sx), arr(*sy)
+        self.input = _n.PairInput(d, self._mx, self._my, self._sx, self._sy, float(columns),
+                                  (ctypes.c_char_p * 4)(b"mean_x", b"mean_y", b"cov_x", b"cov_y"))
+        self.p = ctypes.c_void_p()
+        msg = ctypes.create_string_buffer(_n.ERRMSG)
+        _check(_n.lib.ga_pair_reduce(ctypes.byref(self.p), ctypes.byref(self.input), msg,
+                                     _n.ERRMSG), msg)
+
+    def __del__(self):
+        if getattr(self, "p", None):
+            _n.lib.ga_pair_free(self.p)
+            self.p = None
+
+
+def _work():
+    w = _n.lib.ga_gchisq_work_alloc()
+    if not w:
+        raise GaussauditError(2, "out of memory")
+    return w
+
+
+def _decimal(x):
+    """A number as the decimal text the certified path reads exactly: a str as written, a
+    float as its shortest round-trip decimal."""
+    return x if isinstance(x, str) else repr(float(x))
+
+
+def delta(mean_x, cov_x, mean_y, cov_y, eps, *, columns=1, certified=False):
+    """delta(eps) of X = N(mean_x, cov_x) against Y = N(mean_y, cov_y) (columns iid copies),
+    both directions: Estimate(value, error) each, or with certified=True Interval(lo, hi)
+    each (eps then read as the exact decimal it prints as, or as a str)."""
+    p = _Pair(mean_x, cov_x, mean_y, cov_y, columns)
+    if certified:
+        c = _n.DeltaCert()
+        st = _n.lib.ga_pair_delta_cert(ctypes.byref(c), p.p, ctypes.byref(p.input), None,
+                                       _decimal(eps).encode(), None)
+        _check(st, None, (0, 6))  # GA_EPREC: valid, wider than asked
+        return Directions(Interval(c.xy.lo, c.xy.hi), Interval(c.yx.lo, c.yx.hi))
+    w = _work()
+    try:
+        d = _n.Delta()
+        st = _n.lib.ga_pair_delta(ctypes.byref(d), p.p, float(eps), 0, None, w)
+    finally:
+        _n.lib.ga_gchisq_work_free(w)
+    _check(st, None, (0, 3))  # GA_ETOL: values with honest (larger) error estimates
+    return Directions(Estimate(d.xy.val, d.xy.err), Estimate(d.yx.val, d.yx.err))
+
+
+def epsilon(mean_x, cov_x, mean_y, cov_y, *, delta, columns=1, certified=False):
+    """The smallest eps with max(delta_XY, delta_YX)(eps) <= delta: Estimate, or with
+    certified=True the Interval that contains it. inf when the supports differ."""
+    p = _Pair(mean_x, cov_x, mean_y, cov_y, columns)
+    direction = ctypes.c_int()
+    if certified:
+        iv = _n.Interval()
+        st = _n.lib.ga_pair_epsilon_cert(ctypes.byref(iv), ctypes.byref(direction), p.p,
+                                         ctypes.byref(p.input), None, _decimal(delta).encode(),
+                                         None)
+        if st == 5:
+            return Interval(math.inf, math.inf)
+        _check(st, None)
+        return Interval(iv.lo, iv.hi)
+    w = _work()
+    try:
+        e = _n.Result()
+        st = _n.lib.ga_pair_epsilon(ctypes.byref(e), ctypes.byref(direction), p.p, float(delta),
+                                    None, w)
+    finally:
+        _n.lib.ga_gchisq_work_free(w)
+    if st == 5:
+        return Estimate(math.inf, 0.0)
+    _check(st, None, (0, 3))
+    return Estimate(e.val, e.err)
+
+
+def renyi(mean_x, cov_x, mean_y, cov_y, *, alpha, columns=1, certified=False):
+    """Renyi divergences D_alpha(X||Y), D_alpha(Y||X) (alpha > 1): Estimate each, or
+    Interval each with certified=True; inf where the divergence is infinite."""
+    p = _Pair(mean_x, cov_x, mean_y, cov_y, columns)
+    if certified:
+        a, b = _n.Interval(), _n.Interval()
+        st = _n.lib.ga_pair_renyi_cert(ctypes.byref(a), ctypes.byref(b), p.p,
+                                       ctypes.byref(p.input), None, _decimal(alpha).encode(),
+                                       None)
+        _check(st, None, (0, 6))
+        return Directions(Interval(a.lo, a.hi), Interval(b.lo, b.hi))
+    a, b = _n.Result(), _n.Result()
+    _check(_n.lib.ga_pair_renyi(ctypes.byref(a), ctypes.byref(b), p.p, float(alpha)), None)
+    return Directions(Estimate(a.val, a.err), Estimate(b.val, b.err))
+
+
+# ------------------------------------------------------------------ specs: audit, calibrate
+
+def _spec_source(spec):
+    """(path, text): a dict becomes YAML text (JSON is YAML's flow style), a str naming an
+    existing file is a path, any other str is YAML text."""
+    if isinstance(spec, dict):
+        def plain(o):
+            if hasattr(o, "tolist"):
+                return o.tolist()
+            raise TypeError("not serialisable in a spec: %r" % (o,))
+        return None, json.dumps(spec, default=plain)
+    if isinstance(spec, os.PathLike) or (isinstance(spec, str) and "\n" not in spec and
+                                         os.path.exists(spec)):
+        return os.fspath(spec), None
+    if isinstance(spec, str) and ":" in spec:
+        return None, spec
+    raise GaussauditError(7, "spec: %r is neither a file, YAML text nor a dict" % (spec,))
+
+
+def _options(certified=False, timeout=0.0, allow_paths=(), part=0, claim=None):
+    o = _n.AuditOptions()
+    _n.lib.ga_audit_options_init(ctypes.byref(o))
+    o.certified = 1 if certified else 0
+    o.timeout = float(timeout)
+    keep = [os.fsencode(p) for p in allow_paths]
+    o._allow = (ctypes.c_char_p * max(len(keep), 1))(*keep)
+    o.allow_paths = o._allow
+    o.nallow = len(keep)
+    o.part = int(part)
+    o._claim = claim.encode() if claim else None
+    o.claim = o._claim
+    return o
+
+
+def _write(fn, handle, fmt):
+    """A report written by the library into a temporary file, returned as text."""
+    fd, path = tempfile.mkstemp(prefix="gaussaudit-")
+    os.close(fd)
+    try:
+        f = _n.libc.fopen(path.encode(), b"w")
+        if not f:
+            raise GaussauditError(7, "cannot open a temporary file")
+        st = fn(f, handle, _n.FORMAT[fmt])
+        _n.libc.fclose(f)
+        _check(st, None)
+        with open(path, encoding="utf-8") as fh:
+            return fh.read()
+    finally:
+        os.unlink(path)
+
+
+def _verdict(v):
+    return _n.lib.ga_verdict_name(v).decode()
+
+
+class Claim(NamedTuple):
+    """One claim's result: type ("dp", "rdp", "zcdp", "gdp"), the claim, its verdict and
+    reason, the exact value of the worst pair, the certified interval (when certified), the
+    worst pair, its direction (1: X,Y; 2: Y,X), and the witness event (DP claims)."""
+    type: str
+    epsilon: float
+    delta: float
+    alpha: float
+    bound: float
+    verdict: str
+    reason: str
+    exact: Estimate
+    certified: bool
+    interval: object
+    worst_pair: str
+    direction: int
+    witness: object
+
+
+class AuditResult:
+    """An audited spec: .verdict, .exit_status, .name, .claims; the report as .to_json(),
+    .to_markdown(), .to_html(), .to_junit(); .json() the report parsed."""
+
+    def __init__(self, handle):
+        self._h = handle
+        lib = _n.lib
+        self.verdict = _verdict(lib.ga_audit_result_verdict(handle))
+        self.exit_status = lib.ga_audit_result_exit_status(handle)
+        self.name = lib.ga_audit_result_spec_name(handle).decode()
+        report = self.json()
+        witnesses = [c.get("witness") for c in report.get("claims", [])]
+        claims = []
+        for i in range(lib.ga_audit_result_nclaims(handle)):
+            c = _n.ClaimInfo()
+            _check(lib.ga_audit_result_claim(ctypes.byref(c), handle, i), None)
+            claims.append(Claim(c.type.decode(), c.epsilon, c.delta, c.alpha, c.bound,
+                                _verdict(c.verdict), (c.reason or b"").decode(),
+                                Estimate(c.exact.val, c.exact.err), bool(c.certified),
+                                Interval(c.interval.lo, c.interval.hi) if c.certified else None,
+                                (c.worst_pair or b"").decode(), c.direction,
+                                witnesses[i] if i < len(witnesses) else None))
+        self.claims = claims
+
+    def __del__(self):
+        if getattr(self, "_h", None):
+            _n.lib.ga_audit_result_free(self._h)
+            self._h = None
+
+    def _report(self, fmt):
+        return _write(_n.lib.ga_audit_result_write, self._h, fmt)
+
+    def to_json(self):
+        return self._report("json")
+
+    def to_markdown(self):
+        return self._report("md")
+
+    def to_html(self):
+        return self._report("html")
+
+    def to_junit(self):
+        return self._report("junit")
+
+    def json(self):
+        return json.loads(self.to_json())
+
+    def __repr__(self):
+        return "AuditResult(%r: %s, %d claims)" % (self.name, self.verdict, len(self.claims))
+
+
+def audit(spec, *, certified=False, timeout=0.0, allow_paths=(), claim=None):
+    """Audit a spec (a path, YAML text, or a dict in the spec language) and return its
+    AuditResult. claim, a YAML mapping such as "{epsilon: 1, delta: 1e-5}", replaces the
+    spec's own claim. Invalid specs raise GaussauditError with the file, line and field."""
+    path, text = _spec_source(spec)
+    o = _options(certified, timeout, allow_paths, claim=claim)
+    h = ctypes.c_void_p()
+    msg = ctypes.create_string_buffer(_n.ERRMSG)
+    if path is not None:
+        st = _n.lib.ga_audit_spec_file(ctypes.byref(h), os.fsencode(path), ctypes.byref(o), msg,
+                                       _n.ERRMSG)
+    else:
+        b = text.encode()
+        st = _n.lib.ga_audit_spec_text(ctypes.byref(h), b, len(b), b"<spec>", ctypes.byref(o),
+                                       msg, _n.ERRMSG)
+    _check(st, msg)
+    return AuditResult(h)
+
+
+class Calibration(NamedTuple):
+    """calibrate's answer: the knob, the smallest value found, whether the certified check
+    confirmed it (upper bound of delta at it, lower bound a relative 1e-6 below), why not,
+    whether it holds on a proven worst case, and the published calibrations compared."""
+    knob: str
+    value: float
+    certified: bool
+    upper_at_value: float
+    lower_below: float
+    note: str
+    worst_case: bool
+    published: list
+    json: str
+
+
+def calibrate(spec, eps, delta, *, part=0, timeout=0.0, allow_paths=()):
+    """The smallest noise for (eps, delta)-DP of a spec (path, YAML text or dict)."""
+    path, text = _spec_source(spec)
+    o = _options(False, timeout, allow_paths, part=part)
+    h = ctypes.c_void_p()
+    msg = ctypes.create_string_buffer(_n.ERRMSG)
+    if path is not None:
+        st = _n.lib.ga_calibrate_spec_file(ctypes.byref(h), os.fsencode(path), float(eps),
+                                           float(delta), ctypes.byref(o), msg, _n.ERRMSG)
+    else:
+        b = text.encode()
+        st = _n.lib.ga_calibrate_spec_text(ctypes.byref(h), b, len(b), b"<spec>", float(eps),
+                                           float(delta), ctypes.byref(o), msg, _n.ERRMSG)
+    _check(st, msg)
+    try:
+        info = _n.CalibrationInfo()
+        _n.lib.ga_calibration_get(ctypes.byref(info), h)
+        pub = []
+        for i in range(info.npublished):
+            p = _n.PublishedInfo()
+            if _n.lib.ga_calibration_published(ctypes.byref(p), h, i) == 0:
+                pub.append({"name": p.name.decode(), "value": p.value})
+        js = _write(_n.lib.ga_calibration_write, h, "json")
+        return Calibration(info.knob.decode(), info.value, bool(info.certified),
+                           info.upper_at_value, info.lower_below, info.note.decode(),
+                           bool(info.worst_case), pub, js)
+    finally:
+        _n.lib.ga_calibration_free(h)

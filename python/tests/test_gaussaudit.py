@@ -1,0 +1,194 @@
+"""pytest for the Python package, against the freshly built library (make test sets
+GAUSSAUDIT_LIB and GA_BIN). References: the analytic Gaussian mechanism (Balle & Wang 2018,
+Thm 8) by math.erfc, its Renyi divergence alpha mu^2 / 2, and the CLI's own JSON output for the
+same inputs (the values must be equal to the digit)."""
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import pytest
+
+import gaussaudit
+from gaussaudit import GaussauditError
+from gaussaudit.testing import assert_dp
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), os.pardir, os.pardir))
+GA_BIN = os.environ.get("GA_BIN", os.path.join(ROOT, "build", "gaussaudit"))
+TOL_ANALYTIC = 1e-12   # issue 16 acceptance: the analytic Gaussian value, relative
+
+try:
+    import numpy as np
+except ImportError:  # the package works without NumPy; the dtype tests need it
+    np = None
+
+
+def analytic(mu, eps):
+    """delta of mu-GDP: Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2)."""
+    phi = lambda z: 0.5 * math.erfc(-z / math.sqrt(2))
+    return phi(-eps / mu + mu / 2) - math.exp(eps) * phi(-eps / mu - mu / 2)
+
+
+def cli(*args):
+    out = subprocess.run([GA_BIN, *args], cwd=ROOT, capture_output=True, text=True)
+    return out.returncode, out.stdout, out.stderr
+
+
+def write(tmp_path, name, text):
+    p = tmp_path / name
+    p.write_text(text)
+    return str(p)
+
+
+def test_delta_is_the_analytic_gaussian_both_directions():
+    d = gaussaudit.delta([0], [[1]], [1], [[1]], 1.0)
+    ref = 0.12693673750664394
+    assert abs(d.xy.value - ref) <= TOL_ANALYTIC * ref, d
+    assert abs(d.yx.value - ref) <= TOL_ANALYTIC * ref, d
+    assert d.xy.error < 1e-13
+    c = gaussaudit.delta([0], [[1]], [1], [[1]], 1.0, certified=True)
+    assert c.xy.lo <= ref <= c.xy.hi and c.yx.lo <= ref <= c.yx.hi, c
+
+
+@pytest.mark.parametrize("eps,sigma,columns", [(0.0, 1.0, 1), (0.5, 2.0, 3), (2.0, 0.7, 2)])
+def test_delta_epsilon_renyi_against_closed_forms(eps, sigma, columns):
+    mu = math.sqrt(columns) / sigma  # columns iid copies of a unit mean shift
+    d = gaussaudit.delta([0, 0], [[sigma ** 2, 0], [0, sigma ** 2]], [1, 0],
+                         [[sigma ** 2, 0], [0, sigma ** 2]], eps, columns=columns)
+    ref = analytic(mu, eps)
+    assert abs(d.xy.value - ref) <= TOL_ANALYTIC * ref + d.xy.error, (d, ref)
+    e = gaussaudit.epsilon([0], [[sigma ** 2]], [1], [[sigma ** 2]], delta=1e-5, columns=columns)
+    assert abs(analytic(mu, e.value) - 1e-5) <= 1e-9 * 1e-5, e
+    r = gaussaudit.renyi([0], [[sigma ** 2]], [1], [[sigma ** 2]], alpha=3, columns=columns)
+    assert abs(r.xy.value - 1.5 * mu ** 2) <= 1e-13 * mu ** 2 + r.xy.error, r
+    rc = gaussaudit.renyi([0], [[sigma ** 2]], [1], [[sigma ** 2]], alpha="3", columns=columns,
+                          certified=True)
+    assert rc.xy.lo <= 1.5 * mu ** 2 * (1 + 1e-15) and 1.5 * mu ** 2 * (1 - 1e-15) <= rc.xy.hi
+
+
+def test_values_equal_the_cli(tmp_path):
+    mx, sx, my, sy = [0.0, 0.0], [[1, 0.2], [0.2, 0.8]], [0.5, -0.3], [[1.3, -0.1], [-0.1, 0.6]]
+    spec = {"gaussaudit": 1, "name": "p", "mechanism": {"kind": "gaussian_pair"},
+            "pairs": [{"name": "a", "x": {"mean": mx, "cov": sx}, "y": {"mean": my, "cov": sy}}]}
+    path = write(tmp_path, "p.yaml", json.dumps(spec))
+    st, out, err = cli("delta", path, "--epsilon", "0.5", "--format", "json")
+    assert st == 0, err
+    row = json.loads(out)["pairs"][0]
+    d = gaussaudit.delta(mx, sx, my, sy, 0.5)
+    assert d.xy.value == row["xy"]["value"] and d.yx.value == row["yx"]["value"], (d, row)
+    st, out, err = cli("calibrate", "specs/examples/classic_gaussian_eps1.yaml", "--epsilon", "1",
+                       "--delta", "1e-5", "--format", "json")
+    c = gaussaudit.calibrate(os.path.join(ROOT, "specs/examples/classic_gaussian_eps1.yaml"), 1, 1e-5)
+    assert st == 0 and c.value == json.loads(out)["value"] and c.certified, (c, out)
+
+
+@pytest.mark.skipif(np is None, reason="NumPy not installed")
+@pytest.mark.parametrize("make", [
+    lambda a: np.asarray(a, dtype=np.float64),
+    lambda a: np.asarray(a, dtype=np.float32),
+    lambda a: np.asarray(np.asarray(a) * 4, dtype=np.int64) / 4,
+    lambda a: np.asfortranarray(np.asarray(a, dtype=np.float64)),
+    lambda a: np.asarray(a, dtype=np.float64).T.copy().T,        # a transposed view
+    lambda a: np.asarray(a, dtype=np.float64)[::1, ::1],
+])
+def test_arrays_of_several_dtypes_and_layouts(make):
+    s = [[2.0, 0.5], [0.5, 1.0]]  # exact in float32 too
+    ref = gaussaudit.delta([0, 0], s, [1, 0.5], s, 0.7)
+    d = gaussaudit.delta(np.array([0, 0]), make(s), np.array([1, 0.5]), make(s), 0.7)
+    assert d.xy.value == ref.xy.value and d.yx.value == ref.yx.value, (d, ref)
+
+
+def test_bad_matrices_raise_with_the_librarys_message():
+    with pytest.raises(GaussauditError) as e:
+        gaussaudit.delta([0, 0], [[1, 0.5], [0, 1]], [1, 0], [[1, 0], [0, 1]], 1.0)
+    assert e.value.status == 1 and "cov_x" in e.value.message and "symmetric" in e.value.message
+    with pytest.raises(GaussauditError) as e:
+        gaussaudit.delta([0, 0], [[1, 0], [0, -1]], [1, 0], [[1, 0], [0, 1]], 1.0)
+    assert "positive semi-definite" in e.value.message, e.value.message
+    with pytest.raises(GaussauditError, match="2 x 2"):
+        gaussaudit.delta([0, 0], [[1, 0, 0]], [1, 0], [[1, 0], [0, 1]], 1.0)
+    with pytest.raises(GaussauditError, match="finite|nan"):
+        gaussaudit.delta([0], [[float("nan")]], [1], [[1]], 1.0)
+
+
+def test_audit_from_path_text_and_dict(tmp_path):
+    path = os.path.join(ROOT, "specs/papers/classic_gaussian_eps_10.yaml")
+    r = gaussaudit.audit(path)
+    st, _, _ = cli("audit", path, "--quiet", "--format", "json")
+    assert r.verdict == "VIOLATION" and r.exit_status == st == 1
+    c = r.claims[0]
+    assert c.type == "dp" and c.certified and c.interval.lo > 1e-5 and c.witness["event"]
+    assert json.loads(r.to_json())["verdict"] == "VIOLATION"
+    assert "**Verdict: VIOLATION**" in r.to_markdown()
+    assert "<html" in r.to_html().lower()
+    assert "<testsuites>" in r.to_junit()
+    text = open(path).read()
+    assert gaussaudit.audit(text).verdict == "VIOLATION"
+    spec = {"gaussaudit": 1, "name": "dict", "mechanism": {"kind": "gaussian_mechanism",
+            "sensitivity": 1, "sigma": 2}, "claim": {"epsilon": 1, "delta": 0.1}}
+    r = gaussaudit.audit(spec)
+    assert r.verdict == "VERIFIED" and r.claims[0].exact.value < 0.1
+
+
+def test_errors_map_to_exceptions(tmp_path):
+    with pytest.raises(GaussauditError) as e:
+        gaussaudit.audit(os.path.join(str(tmp_path), "missing.yaml\n: x"))
+    with pytest.raises(GaussauditError) as e:
+        gaussaudit.audit("gaussaudit: 1\nname: b\nmechanism: {kind: gaussian_mechanizm}\n")
+    assert e.value.status == 1 and ":3:" in e.value.message and "did you mean" in e.value.message
+    with pytest.raises(GaussauditError) as e:
+        gaussaudit.calibrate({"gaussaudit": 1, "name": "c", "mechanism": {"kind": "gaussian_mechanism",
+                              "sensitivity": 1, "sigma": 1}}, 1, 2)
+    assert e.value.status == 1 and "delta" in e.value.message
+
+
+def test_assert_dp_for_pytest_suites():
+    sigma = 3.730631634816191  # the analytic calibration for (1, 1e-5), rounded up
+    pair = ([0.0], [[sigma ** 2]], [1.0], [[sigma ** 2]])
+    assert_dp(pair, 1.0, 1e-5)                                    # NO VIOLATION FOUND
+    with pytest.raises(AssertionError, match="VIOLATION"):
+        assert_dp(pair, 1.0, 0.9e-5)
+    spec = os.path.join(ROOT, "specs/papers/classic_gaussian_eps_1.yaml")
+    assert assert_dp(spec, 1.0, 1e-5).verdict == "VERIFIED"         # its own claim replaced
+    with pytest.raises(AssertionError, match="VIOLATION"):
+        assert_dp(spec, 0.5, 1e-5)
+    exact = 0.12693673750664395  # inside the certified interval [..394, ..397] of the true delta
+    with pytest.raises(AssertionError, match="INCONCLUSIVE"):
+        assert_dp(([0], [[1]], [1], [[1]]), 1.0, exact)
+    assert_dp(([0], [[1]], [1], [[1]]), 1.0, exact, allow_inconclusive=True)
+
+
+def test_pip_install_offline_and_import(tmp_path):
+    """pip install --no-build-isolation (offline) into a target directory, then import it
+    from there with the library found through GAUSSAUDIT_LIB."""
+    src = tmp_path / "src"
+    shutil.copytree(os.path.join(ROOT, "python"), src,
+                    ignore=shutil.ignore_patterns("tests", "build", "*.egg-info", "__pycache__"))
+    target = tmp_path / "site"
+    out = subprocess.run([sys.executable, "-m", "pip", "install", "--no-build-isolation",
+                          "--no-deps", "--no-index", "--quiet", "--target", str(target), str(src)],
+                         capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    env = dict(os.environ, PYTHONPATH=str(target))
+    code = "import gaussaudit; d = gaussaudit.delta([0],[[1]],[1],[[1]],1.0); print(repr(d.xy.value))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                         cwd=str(tmp_path))
+    assert out.returncode == 0, out.stderr
+    assert abs(float(out.stdout) - 0.12693673750664394) <= 1e-12, out.stdout
+
+
+def test_readme_python_example_runs():
+    """The README's "Use from Python" example, as written there, runs (from the source root)."""
+    text = open(os.path.join(ROOT, "README.md")).read()
+    part = text[text.index("## Use from Python"):]
+    code = part[part.index("```python\n") + 10:]
+    code = code[:code.index("```")]
+    cwd = os.getcwd()
+    try:
+        os.chdir(ROOT)
+        exec(compile(code, "README.md", "exec"), {})
+    finally:
+        os.chdir(cwd)
