@@ -900,13 +900,16 @@ static int spec_parse(ga_spec *s, const char *text, size_t len, const char *name
 int ga_spec_parse(ga_spec *s, const char *text, size_t len, const char *name, char *msg,
                   size_t msglen)
 {
-    return spec_parse(s, text, len, name, NULL, msg, msglen);
+    return ga_spec_parse_opts(s, text, len, name, NULL, msg, msglen);
 }
 
 int ga_spec_parse_opts(ga_spec *s, const char *text, size_t len, const char *name,
                        const ga_spec_opts *o, char *msg, size_t msglen)
 {
-    return spec_parse(s, text, len, name, o, msg, msglen);
+    int rc = spec_parse(s, text, len, name, o, msg, msglen);
+    if (rc)
+        ga_spec_clear(s); /* on error nothing is left to free */
+    return rc;
 }
 
 static int spec_parse(ga_spec *s, const char *text, size_t len, const char *name,
@@ -1042,8 +1045,8 @@ int ga_spec_load_opts(ga_spec *s, const char *path, const ga_spec_opts *o, char 
     char *buf;
     size_t len;
     int rc = ga_read_file(&buf, &len, path, &pol, msg, msglen);
-    if (rc == GA_OK)
-        rc = spec_parse(s, buf, len, path, o, msg, msglen);
+    if (rc == GA_OK && (rc = spec_parse(s, buf, len, path, o, msg, msglen)))
+        ga_spec_clear(s); /* on error nothing is left to free */
     free(buf);
     return rc;
 }
