@@ -102,18 +102,27 @@ void ga_claim_text(char *b, size_t n, const ga_claim_result *r)
         b += 9;
         n -= 9;
     }
+    /* the claimed numbers as their writer wrote them: the shortest round-trip decimals */
+    char x[32], y[32];
     switch (r->type) {
     case GA_CLAIM_DP:
-        snprintf(b, n, "(%.6g, %.6g)-DP", r->eps, r->delta);
+        ga_fmt_shortest(x, sizeof x, r->eps);
+        ga_fmt_shortest(y, sizeof y, r->delta);
+        snprintf(b, n, "(%.30s, %.30s)-DP", r->eps_txt ? r->eps_txt : x,
+                 r->delta_txt ? r->delta_txt : y);
         break;
     case GA_CLAIM_RDP:
-        snprintf(b, n, "RDP: D_%.6g <= %.6g", r->alpha, r->eps_a);
+        ga_fmt_shortest(x, sizeof x, r->alpha);
+        ga_fmt_shortest(y, sizeof y, r->eps_a);
+        snprintf(b, n, "RDP: D_%s <= %s", x, y);
         break;
     case GA_CLAIM_ZCDP:
-        snprintf(b, n, "%.6g-zCDP", r->eps_a);
+        ga_fmt_shortest(x, sizeof x, r->eps_a);
+        snprintf(b, n, "%s-zCDP", x);
         break;
     case GA_CLAIM_GDP:
-        snprintf(b, n, "%.6g-GDP", r->eps_a);
+        ga_fmt_shortest(x, sizeof x, r->eps_a);
+        snprintf(b, n, "%s-GDP", x);
         break;
     default:
         snprintf(b, n, "?"); /* never another type's wording */
@@ -156,6 +165,21 @@ static void progress(const ga_audit_opts *o, const char *what, size_t i, size_t 
 static const char *bnd(char *b, double v, int upper)
 {
     ga_fmt_bound(b, 32, v, upper, 10);
+    return b;
+}
+
+/* a certified bound compared with the claim ref: outward, with the digits that keep it on
+ * its side of the claim (at least 10) */
+static const char *bnd_vs(char *b, double v, int upper, double ref)
+{
+    ga_fmt_bound_decide(b, 32, v, upper, ref, 10);
+    return b;
+}
+
+/* a claimed number as written (shortest round trip) */
+static const char *num(char *b, double v)
+{
+    ga_fmt_shortest(b, 32, v);
     return b;
 }
 
@@ -416,16 +440,17 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
             r->cert_hi = hi;
         }
     }
-    const char *claim_fmt = "claim delta(%.6g) <= %.6g";
-    char claim[96];
-    snprintf(claim, sizeof claim, claim_fmt, r->eps, r->delta);
+    char claim[96], ce[32], cd[32];
+    snprintf(ce, sizeof ce, "%.30s", r->eps_txt ? r->eps_txt : num(ce, r->eps));
+    snprintf(cd, sizeof cd, "%.30s", r->delta_txt ? r->delta_txt : num(cd, r->delta));
+    snprintf(claim, sizeof claim, "claim delta(%s) <= %s", ce, cd);
     if (violation) {
         char b1[32], b2[32];
         r->verdict = GA_VERDICT_VIOLATION;
         snprintf(r->reason, sizeof r->reason,
-                 "certified: delta_%s(%.6g) of pair '%s' lies in [%s, %s], above the claimed %.6g",
-                 r->worst_dir == 1 ? "XY" : "YX", r->eps, a->spec.pairs[r->worst_pair].name,
-                 bnd(b1, r->cert_lo, 0), bnd(b2, r->cert_hi, 1), r->delta);
+                 "certified: delta_%s(%s) of pair '%s' lies in [%s, %s], above the claimed %s",
+                 r->worst_dir == 1 ? "XY" : "YX", ce, a->spec.pairs[r->worst_pair].name,
+                 bnd_vs(b1, r->cert_lo, 0, r->delta), bnd_vs(b2, r->cert_hi, 1, r->delta), cd);
     } else if (ambiguous || uncertifiable || capped) {
         r->verdict = GA_VERDICT_INCONCLUSIVE;
         snprintf(r->reason, sizeof r->reason, "%s: %s",
@@ -447,7 +472,7 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
         r->verdict = GA_VERDICT_VERIFIED;
         snprintf(r->reason, sizeof r->reason,
                  "holds for every neighbour in the universe: the proven %s has certified delta <= %s",
-                 a->spec.verified_note, bnd(b1, r->cert_hi, 1));
+                 a->spec.verified_note, bnd_vs(b1, r->cert_hi, 1, r->delta));
     } else {
         r->verdict = GA_VERDICT_NO_VIOLATION;
         snprintf(r->reason, sizeof r->reason, "holds on all %zu audited pairs (%s)", n,
@@ -900,6 +925,8 @@ static void audit_claim_list(ga_audit *a)
         a->claims[k].type = GA_CLAIM_DP;
         a->claims[k].eps = cl->epsilon;
         a->claims[k].delta = cl->delta;
+        a->claims[k].eps_txt = cl->epsilon_txt; /* echoed as written */
+        a->claims[k].delta_txt = cl->delta_txt;
         k++;
     }
     for (size_t i = 0; i < cl->nprofile; i++, k++) {

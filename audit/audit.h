@@ -22,6 +22,7 @@ typedef struct {
     int type;              /* enum ga_claim_type */
     int relative;          /* relative DP: claimed over the neighbours within a set of datasets */
     double eps, delta;     /* DP: (eps, delta); GDP: mu in eps */
+    const char *eps_txt, *delta_txt; /* the (eps, delta) claim as written (NULL: other claims) */
     double alpha, eps_a;   /* RDP point; zCDP: rho in eps_a */
     int verdict;
     char reason[1024];

@@ -100,11 +100,22 @@ static int parse_format(const char *f, const char *cmd, FILE *err)
 
 static void print_text_value(FILE *out, const ga_result *r)
 {
-    if (isinf(r->val))
-        fprintf(out, "inf");
-    else
-        ga_cli_print_value(out, r->val, r->err);
+    if (isinf(r->val)) {
+        fprintf(out, "inf"); /* exactly infinite: no error to state */
+        return;
+    }
+    ga_cli_print_value(out, r->val, r->err);
     fprintf(out, " (+- %.2g)", r->err);
+}
+
+/* the pair column's width: the longest name (tables widen, they never cut a name) */
+static int name_width(const ga_spec *s)
+{
+    size_t w = 28;
+    for (size_t i = 0; i < s->npairs; i++)
+        if (strlen(s->pairs[i].name) > w)
+            w = strlen(s->pairs[i].name);
+    return (int)(w > 1000 ? 1000 : w);
 }
 
 /* --certified / --digits: fills co; returns nonzero after printing an error */
@@ -323,13 +334,14 @@ int ga_cmd_delta(int argc, char **argv, FILE *out, FILE *err)
      * exit status says so */
     ga_jw jw;
     ga_jw_init(&jw, out);
+    int nw = name_width(&l.spec);
     if (json) {
         json_head(&jw, &l.spec);
         ga_jw_arr(&jw, "pairs");
     } else {
         fprintf(out, "spec: %s\n", l.spec.name);
         print_verified(out, &l.spec);
-        fprintf(out, "%-28s %-10s %-32s %-32s\n", "pair", "epsilon", "delta_XY", "delta_YX");
+        fprintf(out, "%-*s %-10s %-32s %-32s\n", nw, "pair", "epsilon", "delta_XY", "delta_YX");
     }
     int warned = 0, nfail = 0;
     for (size_t i = 0; i < l.n; i++) {
@@ -387,13 +399,13 @@ int ga_cmd_delta(int argc, char **argv, FILE *out, FILE *err)
                 json_status(&jw, st);
                 ga_jw_obj_end(&jw);
             } else if (!ok) {
-                fprintf(out, "%-28.28s %-10s not computed: %s\n", l.spec.pairs[i].name, etxt[k],
+                fprintf(out, "%-*s %-10s not computed: %s\n", nw, l.spec.pairs[i].name, etxt[k],
                         ga_strerror(st));
             } else if (certified) {
-                fprintf(out, "%-28.28s %-10s [%s, %s]   [%s, %s]\n", l.spec.pairs[i].name,
+                fprintf(out, "%-*s %-10s [%s, %s]   [%s, %s]\n", nw, l.spec.pairs[i].name,
                         etxt[k], C.xy_lo, C.xy_hi, C.yx_lo, C.yx_hi);
             } else {
-                fprintf(out, "%-28.28s %-10g ", l.spec.pairs[i].name, eps[k]);
+                fprintf(out, "%-*s %-10g ", nw, l.spec.pairs[i].name, eps[k]);
                 print_text_value(out, &D.xy);
                 fprintf(out, "   ");
                 print_text_value(out, &D.yx);
@@ -512,11 +524,12 @@ static void eps_print_text(FILE *out, const loaded_t *l, const eps_row *rows, do
 {
     fprintf(out, "spec: %s\n", l->spec.name);
     print_verified(out, &l->spec);
-    fprintf(out, "delta = %g\n%-28s %-32s %s\n", delta, "pair", "epsilon", "binding direction");
+    fprintf(out, "delta = %g\n%-*s %-32s %s\n", delta, name_width(&l->spec), "pair", "epsilon",
+            "binding direction");
     for (size_t i = 0; i < l->n; i++) {
         const eps_row *r = &rows[i];
         const char *b = r->status == GA_EDOM ? "both" : r->dir == 1 ? "xy" : r->dir == 2 ? "yx" : "none";
-        fprintf(out, "%-28.28s ", l->spec.pairs[i].name);
+        fprintf(out, "%-*s ", name_width(&l->spec), l->spec.pairs[i].name);
         if (!eps_ok(r, certified))
             fprintf(out, "not computed: %s\n", ga_strerror(r->status));
         else if (certified)
@@ -659,7 +672,7 @@ int ga_cmd_rdp(int argc, char **argv, FILE *out, FILE *err)
         json_head(&j, &l.spec);
         ga_jw_arr(&j, "pairs");
     } else {
-        fprintf(out, "spec: %s\n%-28s %-8s %-28s %-28s %s\n", l.spec.name, "pair", "alpha",
+        fprintf(out, "spec: %s\n%-*s %-8s %-28s %-28s %s\n", l.spec.name, name_width(&l.spec), "pair", "alpha",
                 "D_alpha(X||Y)", "D_alpha(Y||X)", "eps at delta=1e-5 (Mironov / improved)");
     }
     for (size_t i = 0; i < l.n; i++)
@@ -683,10 +696,10 @@ int ga_cmd_rdp(int argc, char **argv, FILE *out, FILE *err)
                 json_status(&j, st);
                 ga_jw_obj_end(&j);
             } else if (!ok) {
-                fprintf(out, "%-28.28s %-8g not computed: %s\n", l.spec.pairs[i].name, al[k],
+                fprintf(out, "%-*s %-8g not computed: %s\n", name_width(&l.spec), l.spec.pairs[i].name, al[k],
                         ga_strerror(st));
             } else {
-                fprintf(out, "%-28.28s %-8g ", l.spec.pairs[i].name, al[k]);
+                fprintf(out, "%-*s %-8g ", name_width(&l.spec), l.spec.pairs[i].name, al[k]);
                 print_text_value(out, &xy);
                 fprintf(out, "   ");
                 print_text_value(out, &yx);

@@ -39,6 +39,54 @@ void ga_fmt_bound(char *buf, size_t n, double v, int upper, int digits)
     snprintf(buf, n, "%.17g", v); /* exact */
 }
 
+void ga_fmt_shortest(char *buf, size_t n, double v)
+{
+    for (int p = 1; p < 17; p++) {
+        snprintf(buf, n, "%.*g", p, v);
+        if (strtod(buf, NULL) == v)
+            return;
+    }
+    snprintf(buf, n, "%.17g", v);
+}
+
+/* the order of a and b: -1, 0, 1 */
+static int order(double a, double b)
+{
+    return a < b ? -1 : a > b ? 1 : 0;
+}
+
+void ga_fmt_decide(char *buf, size_t n, double v, double ref, int min_digits)
+{
+    if (!isfinite(v) || !isfinite(ref) || v == ref) {
+        ga_fmt_shortest(buf, n, v);
+        return;
+    }
+    /* at p digits, v and ref print differently and in v's order against ref */
+    for (int p = min_digits < 1 ? 1 : min_digits; p <= 17; p++) {
+        char r[40];
+        snprintf(buf, n, "%.*g", p, v);
+        snprintf(r, sizeof r, "%.*g", p, ref);
+        if (order(strtod(buf, NULL), strtod(r, NULL)) == order(v, ref))
+            return;
+    }
+    snprintf(buf, n, "%.17g", v);
+}
+
+void ga_fmt_bound_decide(char *buf, size_t n, double v, int upper, double ref, int min_digits)
+{
+    int p = min_digits < 1 ? 1 : min_digits;
+    if (isfinite(ref) && v == ref)
+        p = 17; /* the bound is the claim itself: exactly (rounding outward would cross it) */
+    for (; p < 17; p++) {
+        ga_fmt_bound(buf, n, v, upper, p);
+        double back = strtod(buf, NULL);
+        /* outward, and on the same side of ref as v */
+        if (!isfinite(ref) || order(back, ref) == order(v, ref))
+            return;
+    }
+    ga_fmt_bound(buf, n, v, upper, 17);
+}
+
 double ga_monotonic(void)
 {
     struct timespec ts;

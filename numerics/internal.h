@@ -41,6 +41,16 @@ int ga_expired(double deadline);
 /* v printed with digits significant digits (1..17), rounded outward: the text read back is
  * <= v (lower bound, upper = 0) or >= v (upper = 1); 17 digits print v exactly. */
 void ga_fmt_bound(char *buf, size_t n, double v, int upper, int digits);
+/* The shortest decimal that reads back as v (at most 17 significant digits): a number as its
+ * writer most likely wrote it (1e-05, 0.3). */
+void ga_fmt_shortest(char *buf, size_t n, double v);
+/* Digits that decide: v with the fewest significant digits (at least min_digits) whose
+ * printed value is on the same side of ref as v (ref the claim v is compared with; v == ref
+ * or non-finite: the shortest round trip). Rounded to nearest. */
+void ga_fmt_decide(char *buf, size_t n, double v, double ref, int min_digits);
+/* The same for a bound: rounded outward (ga_fmt_bound), with the digits that keep it on its
+ * side of ref. */
+void ga_fmt_bound_decide(char *buf, size_t n, double v, int upper, double ref, int min_digits);
 
 /* ------------------------------------------------------- adaptive quadrature */
 

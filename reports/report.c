@@ -37,25 +37,54 @@ static int evaluated(const ga_claim_result *r)
     return r->evaluated;
 }
 
+/* "the claim is 3.2x conservative", never 1x or infx: near 1 the relative difference, at an
+ * exact value of 0 (or below the double range) no factor */
+static void slack_text(char *b, size_t n, double slack, const char *what)
+{
+    if (!isfinite(slack))
+        snprintf(b, n, "the exact %s is 0 to double precision", what);
+    else if (slack == 1)
+        snprintf(b, n, "the claim equals the exact %s to double precision", what);
+    else if (fabs(slack - 1) < 1e-3)
+        snprintf(b, n, slack > 1 ? "the claim is above the exact %s by a relative %.2g"
+                                 : "the exact %s exceeds the claim by a relative %.2g",
+                 what, fabs(slack - 1));
+    else if (slack > 1)
+        snprintf(b, n, "the claim is %.3gx conservative", slack);
+    else
+        snprintf(b, n, "%.3gx the claimed %s", 1 / slack, what);
+}
+
 static void tightness_text(char *b, size_t n, const ga_claim_result *r)
 {
+    char v[40], sl[160], ce[32], cd[32];
     if (!evaluated(r)) {
         snprintf(b, n, "not evaluated");
     } else if (r->type == GA_CLAIM_DP) {
-        char e[64] = "";
+        char e[96] = "";
+        ga_fmt_shortest(ce, sizeof ce, r->eps);
+        ga_fmt_shortest(cd, sizeof cd, r->delta);
+        if (r->eps_txt)
+            snprintf(ce, sizeof ce, "%.30s", r->eps_txt); /* as written */
+        if (r->delta_txt)
+            snprintf(cd, sizeof cd, "%.30s", r->delta_txt);
         if (isfinite(r->eps_at_delta.val))
-            snprintf(e, sizeof e, "; the smallest eps at delta %.3g is %.6g", r->delta, r->eps_at_delta.val);
-        if (r->slack >= 1)
-            snprintf(b, n, "exact delta(%.6g) = %.6g: the claim is %.3gx conservative%s", r->eps,
-                     r->exact.val, r->slack, e);
-        else
-            snprintf(b, n, "exact delta(%.6g) = %.6g: %.3gx the claimed delta%s", r->eps,
-                     r->exact.val, 1 / r->slack, e);
+            snprintf(e, sizeof e, "; the smallest eps at delta %s is %.6g", cd, r->eps_at_delta.val);
+        /* the value shown lies in the certified interval when there is one (the estimate may
+         * stray by its error), with the digits that decide against the claim */
+        double x = r->certified ? fmin(fmax(r->exact.val, r->cert_lo), r->cert_hi) : r->exact.val;
+        ga_fmt_decide(v, sizeof v, x, r->delta, 6);
+        slack_text(sl, sizeof sl, r->slack, "delta");
+        snprintf(b, n, "exact delta(%s) = %s: %s%s", ce, v, sl, e);
     } else if (r->type == GA_CLAIM_RDP) {
-        snprintf(b, n, "exact D_%.6g = %.6g (claimed/exact = %.3g)", r->alpha, r->exact.val, r->slack);
+        ga_fmt_shortest(ce, sizeof ce, r->alpha);
+        ga_fmt_decide(v, sizeof v, r->exact.val, r->eps_a, 6);
+        slack_text(sl, sizeof sl, r->slack, "divergence");
+        snprintf(b, n, "exact D_%s = %s: %s", ce, v, sl);
     } else if (r->type == GA_CLAIM_ZCDP) {
-        snprintf(b, n, "max D_alpha/alpha = %.6g at alpha = %.4g (claimed/exact = %.3g)",
-                 r->exact.val, r->at, r->slack);
+        ga_fmt_decide(v, sizeof v, r->exact.val, r->eps_a, 6);
+        slack_text(sl, sizeof sl, r->slack, "rho");
+        snprintf(b, n, "max D_alpha/alpha = %s at alpha = %.4g: %s", v, r->at, sl);
     } else if (r->type == GA_CLAIM_GDP) {
         snprintf(b, n, "largest excess of delta over the GDP curve: %.3g at eps = %.4g", r->exact.val, r->at);
     } else {
@@ -137,13 +166,33 @@ static void witness_probs(char *b, size_t n, const ga_claim_result *r)
     snprintf(b, n, "P_X[S] = %s, P_Y[S] = %s", p[0], p[1]);
 }
 
-/* a claim's certified interval, rounded outward at 10 significant digits */
+/* a claim's certified interval, rounded outward, at least 10 significant digits and as many
+ * as keep each bound on its side of the claim */
 static void cert_text(char *iv, size_t n, const ga_claim_result *r)
 {
     char lo[32], hi[32];
-    ga_fmt_bound(lo, sizeof lo, r->cert_lo, 0, 10);
-    ga_fmt_bound(hi, sizeof hi, r->cert_hi, 1, 10);
+    double ref = r->type == GA_CLAIM_DP ? r->delta : r->eps_a; /* the claim it decides */
+    ga_fmt_bound_decide(lo, sizeof lo, r->cert_lo, 0, ref, 10);
+    ga_fmt_bound_decide(hi, sizeof hi, r->cert_hi, 1, ref, 10);
     snprintf(iv, n, "[%s, %s]", lo, hi);
+}
+
+/* each verdict's one-line meaning, the same in every format */
+static const char *verdict_meaning(int v)
+{
+    static const char *m[] = {
+        "proof: certified bounds on a proven worst case show the claim holds for every neighbour",
+        "no proof: the claim holds on every audited pair, which need not be every neighbour",
+        "undecided: neither a proof nor a violation could be established (the reasons say why)",
+        "disproof: a certified lower bound on an audited pair exceeds the claim"};
+    return v >= 0 && v < 4 ? m[v] : "?";
+}
+
+/* a mark that tells the verdicts apart without colour (colour-blind readers, print) */
+static const char *verdict_mark(int v)
+{
+    static const char *m[] = {"&#10004;", "&#9675;", "?", "&#10008;"};
+    return v >= 0 && v < 4 ? m[v] : "";
 }
 
 /* ------------------------------------------------------------ Markdown */
@@ -170,7 +219,7 @@ int ga_report_markdown(FILE *out, const ga_audit *a)
     fprintf(out, "# gaussaudit report: ");
     md_text(out, a->spec.name);
     fprintf(out, "\n\n");
-    fprintf(out, "**Verdict: %s**\n\n", ga_verdict_name(a->overall));
+    fprintf(out, "**Verdict: %s**: %s.\n\n", ga_verdict_name(a->overall), verdict_meaning(a->overall));
     if (a->incomplete)
         fprintf(out, "**Incomplete: %s.**\n\n", a->timeout_note); /* our own text */
     if (a->spec.nrel)
@@ -197,7 +246,11 @@ int ga_report_markdown(FILE *out, const ga_audit *a)
         const ga_claim_result *r = &a->claims[i];
         if (r->type != GA_CLAIM_DP || !evaluated(r))
             continue;
-        fprintf(out, "\n### Worst pair for (%.6g, %.6g)-DP\n\n", r->eps, r->delta);
+        char ct[96];
+        ga_claim_text(ct, sizeof ct, r);
+        fprintf(out, "\n### Worst pair for ");
+        md_text(out, ct);
+        fprintf(out, "\n\n");
         fprintf(out, "Pair **");
         md_text(out, pname(a, r->worst_pair));
         fprintf(out, "**, direction %s. Distinguishing event: ", r->worst_dir == 1 ? "X,Y" : "Y,X");
@@ -362,15 +415,19 @@ int ga_report_html(FILE *out, const ga_audit *a)
     fprintf(out, "</title>\n<style>\n"
                  "body{font-family:sans-serif;max-width:1000px;margin:1em auto;padding:0 1em;color:#222}\n"
                  ".banner{padding:1em;border-radius:6px;font-size:1.3em;font-weight:bold;margin:1em 0}\n"
-                 ".violation{background:#fdd;border:2px solid #c00}.verified{background:#dfd;border:2px solid #080}\n"
-                 ".noviolation{background:#eef8ee;border:2px solid #6a6}.inconclusive{background:#ffd;border:2px solid #cc0}\n"
+                 ".violation{background:#fde0dc;border:3px solid #b2182b}"
+                 ".verified{background:#d9f0d3;border:3px solid #1b7837}\n"
+                 ".noviolation{background:#e8eef5;border:3px dashed #2166ac}"
+                 ".inconclusive{background:#fff1cc;border:3px dotted #b35806}\n"
+                 ".banner .meaning{display:block;font-size:.7em;font-weight:normal;margin-top:.3em}\n"
                  "table{border-collapse:collapse;margin:0.5em 0}td,th{border:1px solid #bbb;padding:3px 6px;font-size:0.9em}\n"
                  "th{background:#eee;cursor:pointer}.num{text-align:right;font-family:monospace}\n"
                  ".repro{background:#f6f6f6;padding:0.5em 1em;font-size:0.85em}\n</style>\n</head>\n<body>\n");
     fprintf(out, "<h1>gaussaudit report: ");
     html_escape(out, a->spec.name);
-    fprintf(out, "</h1>\n<div id=\"verdict\" class=\"banner %s\">%s</div>\n", verdict_class(a->overall),
-            ga_verdict_name(a->overall));
+    fprintf(out, "</h1>\n<div id=\"verdict\" class=\"banner %s\">%s %s<span class=\"meaning\">%s</span>"
+                 "</div>\n", verdict_class(a->overall), verdict_mark(a->overall),
+            ga_verdict_name(a->overall), verdict_meaning(a->overall));
     if (a->incomplete)
         fprintf(out, "<p><b>Incomplete: %s.</b></p>\n", a->timeout_note);
     if (a->spec.nrel)
@@ -404,7 +461,11 @@ int ga_report_html(FILE *out, const ga_audit *a)
         const ga_claim_result *r = &a->claims[i];
         if (r->type != GA_CLAIM_DP || !evaluated(r))
             continue;
-        fprintf(out, "<h3>Worst pair for (%.6g, %.6g)-DP</h3>\n<p>Pair <b>", r->eps, r->delta);
+        char ct[96];
+        ga_claim_text(ct, sizeof ct, r);
+        fprintf(out, "<h3>Worst pair for ");
+        html_escape(out, ct);
+        fprintf(out, "</h3>\n<p>Pair <b>");
         html_escape(out, pname(a, r->worst_pair));
         fprintf(out, "</b>, direction %s. Distinguishing event: ", r->worst_dir == 1 ? "X,Y" : "Y,X");
         html_escape(out, r->witness);

@@ -169,3 +169,72 @@ Test(api, composed_worst_case_is_a_bound, .fini = fini)
         ga_audit_result_free(r);
     }
 }
+
+/* Digits that decide (issue 17): near-tight claims 1 ulp, 1e-11 and 1e-6 relative above and
+ * below the analytic Gaussian mechanism's delta(1) = 0.12693673750664394: in Markdown and
+ * HTML the printed exact value and the printed claim are on the sides the numbers are, the
+ * printed certified bounds enclose the interval and keep their sides of the claim; JSON
+ * carries the numbers themselves */
+static double order3(double a, double b)
+{
+    return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/* the number after `key` in s (its first occurrence after `from`) */
+static double number_after(const char *s, const char *key)
+{
+    const char *p = strstr(s, key);
+    cr_assert(p != NULL, "no '%s' in %.400s", key, s);
+    return strtod(p + strlen(key), NULL);
+}
+
+Test(api, digits_that_decide_near_tight_claims, .fini = fini)
+{
+    const double x = 0.12693673750664394;
+    const double claims[6] = {nextafter(x, 1), x * (1 + 1e-11), x * (1 + 1e-6),
+                              nextafter(x, 0), x * (1 - 1e-11), x * (1 - 1e-6)};
+    for (int i = 0; i < 6; i++) {
+        char spec[512], msg[512];
+        snprintf(spec, sizeof spec,
+                 "gaussaudit: 1\nname: t\nmechanism: {kind: gaussian_mechanism, sensitivity: 1, "
+                 "sigma: 1}\nclaim: {epsilon: 1, delta: %.17g}\n", claims[i]);
+        ga_audit_result *r;
+        cr_assert(ga_audit_spec_text(&r, spec, strlen(spec), "t.yaml", NULL, msg, sizeof msg) == GA_OK, "%s", msg);
+        ga_claim_info c;
+        cr_assert(ga_audit_result_claim(&c, r, 0) == GA_OK && c.certified);
+        double shown = fmin(fmax(c.exact.val, c.interval.lo), c.interval.hi);
+        for (int fmt = 0; fmt < 2; fmt++) { /* Markdown, HTML */
+            char *buf = NULL;
+            size_t len = 0;
+            FILE *f = open_memstream(&buf, &len);
+            cr_assert(ga_audit_result_write(f, r, fmt ? GA_FORMAT_HTML : GA_FORMAT_MARKDOWN) == GA_OK);
+            fclose(f);
+            double pe = number_after(buf, "exact delta(1) = ");
+            double pc = number_after(buf, "(1, ");
+            cr_expect(pc == claims[i], "case %d fmt %d: claim printed as %.17g, written %.17g", i, fmt, pc, claims[i]);
+            cr_expect(order3(pe, pc) == order3(shown, claims[i]) || shown == claims[i],
+                      "case %d fmt %d: exact printed %.17g vs claim %.17g, but %.17g vs %.17g", i,
+                      fmt, pe, pc, shown, claims[i]);
+            /* the certified column: "[lo, hi]" right after the tightness cell */
+            const char *iv = strstr(buf, fmt ? "<td class=\"num\">[" : "| [");
+            cr_assert(iv != NULL, "case %d fmt %d: no interval", i, fmt);
+            double lo = strtod(strchr(iv, '[') + 1, NULL), hi = strtod(strchr(iv, ',') + 1, NULL);
+            cr_expect(lo <= c.interval.lo && hi >= c.interval.hi,
+                      "case %d fmt %d: printed [%.17g, %.17g] does not enclose [%.17g, %.17g]", i,
+                      fmt, lo, hi, c.interval.lo, c.interval.hi);
+            cr_expect(order3(lo, claims[i]) == order3(c.interval.lo, claims[i]) &&
+                          order3(hi, claims[i]) == order3(c.interval.hi, claims[i]),
+                      "case %d fmt %d: printed [%.17g, %.17g] against the claim %.17g, but "
+                      "[%.17g, %.17g]", i, fmt, lo, hi, claims[i], c.interval.lo, c.interval.hi);
+            free(buf);
+        }
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        cr_assert(ga_audit_result_write(f, r, GA_FORMAT_JSON) == GA_OK);
+        fclose(f);
+        cr_expect(number_after(buf, "\"delta\": ") == claims[i], "case %d: JSON claim %.300s", i, buf);
+        free(buf);
+        ga_audit_result_free(r);
+    }
+}
