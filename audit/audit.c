@@ -142,6 +142,8 @@ void ga_audit_clear(ga_audit *a)
     free(a->pairs);
     free(a->claims);
     free(a->pair_xy);
+    free(a->pair_cert_xy);
+    free(a->pair_cert_yx);
     free(a->pair_yx);
     free(a->pair_xy_err);
     free(a->pair_yx_err);
@@ -218,13 +220,36 @@ static ga_cert_opts cert_opts(const ga_audit *a)
     return co;
 }
 
+/* keep pair i's certified intervals at the table eps for the reports */
+static void store_pair_cert(ga_audit *a, size_t i, const ga_delta_cert *c)
+{
+    if (!a->pair_cert_xy) {
+        a->pair_cert_xy = malloc(a->npairs * sizeof *a->pair_cert_xy);
+        a->pair_cert_yx = malloc(a->npairs * sizeof *a->pair_cert_yx);
+        if (!a->pair_cert_xy || !a->pair_cert_yx) {
+            free(a->pair_cert_xy);
+            free(a->pair_cert_yx);
+            a->pair_cert_xy = a->pair_cert_yx = NULL;
+            return;
+        }
+        for (size_t k = 0; k < a->npairs; k++) {
+            a->pair_cert_xy[k] = (ga_interval){1, 0}; /* lo > hi: none */
+            a->pair_cert_yx[k] = (ga_interval){1, 0};
+        }
+    }
+    a->pair_cert_xy[i] = c->xy;
+    a->pair_cert_yx[i] = c->yx;
+}
+
 static int cert_delta(ga_audit *a, size_t i, const char *eps, ga_delta_cert *c)
 {
     ga_spec_pair_view v;
     if (ga_spec_pair_view_init(&v, &a->spec.pairs[i]))
         return GA_ENOMEM;
     ga_cert_opts co = cert_opts(a);
+    double t0 = now();
     int st = ga_pair_delta_cert(c, a->pairs[i], v.in, v.txt, eps, &co);
+    a->cert_seconds += now() - t0;
     ga_spec_pair_view_clear(&v);
     a->ncertified++;
     if (c->precision_bits > a->max_bits)
@@ -276,7 +301,7 @@ static void witness(ga_audit *a, ga_claim_result *r, ga_gchisq_work *w)
     }
     if (d > 4 || p->support != GA_SUPPORT_FULL) {
         snprintf(r->witness, sizeof r->witness,
-                 "S = {x : l(x) %s %.6g}, l(x) = log p_X(x) - log p_Y(x) a quadratic in x "
+                 "S = {x : l(x) %s %.17g}, l(x) = log p_X(x) - log p_Y(x) a quadratic in x "
                  "(dimension %zu%s)", rel, thr, d, sp->columns > 1 ? ", summed over the iid columns" : "");
         return;
     }
@@ -309,20 +334,38 @@ static void witness(ga_audit *a, ga_claim_result *r, ga_gchisq_work *w)
             c += 0.5 * (sp->mu_y[i] * iy[i * d + j] * sp->mu_y[j] - sp->mu_x[i] * ix[i * d + j] * sp->mu_x[j]);
         }
     }
-    char A_s[256] = "", b_s[128] = "";
+    /* as data (JSON numbers), and in the text with 17 significant digits so that the event,
+     * and P_X[S], P_Y[S] through it, can be reproduced */
+    r->witness_d = d;
+    memcpy(r->witness_A, A, d * d * sizeof *A);
+    memcpy(r->witness_b, b, d * sizeof *b);
+    r->witness_c = c;
+    r->witness_threshold = thr;
+    r->witness_rel = r->worst_dir == 1 ? 1 : -1;
+    r->witness_columns = sp->columns;
+    char A_s[600] = "", b_s[200] = "", t[32];
     size_t k = 0, kb = 0;
     for (size_t i = 0; i < d; i++) {
         k += (size_t)snprintf(A_s + k, sizeof A_s - k, "%s[", i ? ", " : "[");
-        for (size_t j = 0; j < d; j++)
-            k += (size_t)snprintf(A_s + k, sizeof A_s - k, "%s%.4g", j ? ", " : "", A[i * d + j]);
+        for (size_t j = 0; j < d; j++) {
+            ga_fmt_shortest(t, sizeof t, A[i * d + j]);
+            k += (size_t)snprintf(A_s + k, sizeof A_s - k, "%s%s", j ? ", " : "", t);
+        }
         k += (size_t)snprintf(A_s + k, sizeof A_s - k, "]%s", i + 1 == d ? "]" : "");
-        kb += (size_t)snprintf(b_s + kb, sizeof b_s - kb, "%s%.4g", i ? ", " : "[", b[i]);
+        ga_fmt_shortest(t, sizeof t, b[i]);
+        kb += (size_t)snprintf(b_s + kb, sizeof b_s - kb, "%s%s", i ? ", " : "[", t);
     }
     snprintf(b_s + kb, sizeof b_s - kb, "]");
-    snprintf(r->witness, sizeof r->witness,
-             "S = {x : %sx^T A x + b^T x + c %s %.6g%s} with A = %s, b = %s, c = %.6g",
-             sp->columns > 1 ? "sum over the columns x of (" : "", rel, thr,
-             sp->columns > 1 ? ")" : "", A_s, b_s, c);
+    char cs[32], ts[32];
+    ga_fmt_shortest(cs, sizeof cs, c);
+    ga_fmt_shortest(ts, sizeof ts, thr);
+    if (sp->columns > 1) /* the comparison is of the sum, outside it */
+        snprintf(r->witness, sizeof r->witness,
+                 "S = {(x_1, ..., x_%.0f) : sum over the iid columns j of (x_j^T A x_j + b^T x_j + c) "
+                 "%s %s} with A = %s, b = %s, c = %s", sp->columns, rel, ts, A_s, b_s, cs);
+    else
+        snprintf(r->witness, sizeof r->witness, "S = {x : x^T A x + b^T x + c %s %s} with A = %s, "
+                 "b = %s, c = %s", rel, ts, A_s, b_s, cs);
 }
 
 static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const ga_audit_opts *o,
@@ -404,6 +447,8 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
         int st = cert_delta(a, i, eps_txt, &c);
         if (o->fail_cert == i + 1)
             st = GA_EDOM;
+        if (reuse && (st == GA_OK || st == GA_EPREC)) /* shown per pair in the reports */
+            store_pair_cert(a, i, &c);
         if (st != GA_OK && st != GA_EPREC) {
             if (!clear || (a->spec.verified && i == a->spec.verified_pair)) {
                 uncertifiable = 1;

@@ -36,7 +36,12 @@ typedef struct {
     ga_result eps_at_delta;/* DP: smallest eps with delta <= claimed delta (overall) */
     double slack;          /* DP: claimed delta / exact delta; RDP: claimed / exact */
     double witness_px, witness_py; /* DP: P_X[S], P_Y[S] of the distinguishing event */
-    char witness[600];     /* DP: the event in the pair's coordinates */
+    char witness[1200];    /* DP: the event in the pair's coordinates */
+    /* the event as data (witness_d > 0): S = {x : sum over the columns of (x^T A x + b^T x +
+     * c) > threshold} (relation +1) or < threshold (-1), A d x d row-major */
+    size_t witness_d;
+    double witness_A[16], witness_b[4], witness_c, witness_threshold, witness_columns;
+    int witness_rel;
     double at;             /* zCDP: alpha of the maximum; GDP: eps of the maximum */
     int evaluated;         /* the claim was evaluated (0: the deadline came first) */
     double seconds;        /* wall time of its evaluation */
@@ -60,6 +65,9 @@ typedef struct {
     int overall;           /* enum ga_verdict: the worst over claims */
     double table_eps;      /* eps of the per-pair table (first DP claim; NAN if none) */
     double *pair_xy, *pair_yx, *pair_xy_err, *pair_yx_err; /* per pair at table_eps */
+    ga_interval *pair_cert_xy, *pair_cert_yx; /* certified at table_eps (NULL until a pair is;
+                                                 lo > hi: not certified) */
+    double cert_seconds;   /* wall time spent in certified evaluations */
     size_t nplot;          /* profile plots */
     size_t plot_pair[GA_PLOT_PAIRS];
     double plot_eps[GA_PLOT_POINTS];

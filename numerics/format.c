@@ -41,12 +41,20 @@ void ga_fmt_bound(char *buf, size_t n, double v, int upper, int digits)
 
 void ga_fmt_shortest(char *buf, size_t n, double v)
 {
-    for (int p = 1; p < 17; p++) {
+    int p = 1;
+    for (; p < 17; p++) {
         snprintf(buf, n, "%.*g", p, v);
         if (strtod(buf, NULL) == v)
-            return;
+            break;
     }
-    snprintf(buf, n, "%.17g", v);
+    /* 10 as "10", not "1e+01": plain digits between 1e-4 and 1e15 */
+    double a = fabs(v);
+    if (isfinite(v) && a >= 1 && a < 1e15) {
+        int e = (int)floor(log10(a)) + 1;
+        snprintf(buf, n, "%.*g", p > e ? p : e, v);
+    } else if (p == 17) {
+        snprintf(buf, n, "%.17g", v);
+    }
 }
 
 /* the order of a and b: -1, 0, 1 */

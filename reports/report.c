@@ -195,6 +195,19 @@ static const char *verdict_mark(int v)
     return v >= 0 && v < 4 ? m[v] : "";
 }
 
+/* a pair's certified interval for the pairs table ("not certified" when it was not) */
+static void pair_cert_text(char *b, size_t n, const ga_interval *iv)
+{
+    if (!(iv->lo <= iv->hi)) {
+        snprintf(b, n, "not certified");
+        return;
+    }
+    char lo[32], hi[32];
+    ga_fmt_bound(lo, sizeof lo, iv->lo, 0, 10);
+    ga_fmt_bound(hi, sizeof hi, iv->hi, 1, 10);
+    snprintf(b, n, "[%s, %s]", lo, hi);
+}
+
 /* ------------------------------------------------------------ Markdown */
 
 /* A user string (spec and pair names, paths, reasons quoting them) as inline Markdown text,
@@ -261,13 +274,22 @@ int ga_report_markdown(FILE *out, const ga_audit *a)
     }
     size_t *idx = malloc((a->npairs ? a->npairs : 1) * sizeof *idx);
     size_t m = idx ? order(a, idx, TABLE_CAP) : 0;
-    fprintf(out, "\n## Pairs (delta at eps = %.6g%s)\n\n| pair | delta_XY | delta_YX |\n|---|---|---|\n",
-            a->table_eps, a->npairs > m ? ", largest first" : "");
+    int withc = a->pair_cert_xy != NULL;
+    fprintf(out, "\n## Pairs (delta at eps = %.6g%s)\n\n| pair | delta_XY | delta_YX |%s\n|---|---|---|%s\n",
+            a->table_eps, a->npairs > m ? ", largest first" : "",
+            withc ? " certified delta_XY | certified delta_YX |" : "", withc ? "---|---|" : "");
     for (size_t k = 0; k < m; k++) {
         fprintf(out, "| ");
         md_text(out, pname(a, idx[k]));
-        fprintf(out, " | %.6g (+- %.2g) | %.6g (+- %.2g) |\n", a->pair_xy[idx[k]],
+        fprintf(out, " | %.6g (+- %.2g) | %.6g (+- %.2g) |", a->pair_xy[idx[k]],
                 a->pair_xy_err[idx[k]], a->pair_yx[idx[k]], a->pair_yx_err[idx[k]]);
+        if (withc) {
+            char c1[80], c2[80];
+            pair_cert_text(c1, sizeof c1, &a->pair_cert_xy[idx[k]]);
+            pair_cert_text(c2, sizeof c2, &a->pair_cert_yx[idx[k]]);
+            fprintf(out, " %s | %s |", c1, c2);
+        }
+        fprintf(out, "\n");
     }
     if (a->npairs > m)
         fprintf(out, "\n%zu more pairs not listed.\n", a->npairs - m);
@@ -275,8 +297,10 @@ int ga_report_markdown(FILE *out, const ga_audit *a)
     fprintf(out, "\n## Reproducibility\n\n- tool: gaussaudit %s\n- spec: ", GA_VERSION_STRING);
     md_text(out, a->spec.path);
     fprintf(out, " (SHA-256 `%s`)\n"
-                 "- pairs audited: %zu\n- methods: %s\n- certified mode: %s; certified evaluations: %zu; "
-                 "highest precision: %ld bits\n",
+                 "- pairs audited: %zu\n- methods: %s\n- certified mode: %s; certified evaluations: %zu "
+                 "(delta, Renyi or Mahalanobis intervals of single pairs); highest precision: "
+                 "%ld bits (the time they took is in the JSON and HTML reports: Markdown reports "
+                 "are reproducible byte for byte)\n",
             a->digest, a->npairs, methods_text,
             a->certified_mode ? "yes" : "no (escalated where a verdict needed it)", a->ncertified,
             a->max_bits);
@@ -530,16 +554,24 @@ int ga_report_html(FILE *out, const ga_audit *a)
     size_t m = idx ? order(a, idx, TABLE_CAP) : 0;
     fprintf(out, "<h2>Pairs</h2>\n<p>delta at eps = %.6g%s; click a column to sort.</p>\n"
                  "<table id=\"pairs\" class=\"sortable\"><thead><tr><th>pair</th><th>delta_XY</th>"
-                 "<th>error</th><th>delta_YX</th><th>error</th></tr></thead><tbody>\n",
-            a->table_eps, a->npairs > m ? " (the largest first)" : "");
+                 "<th>error</th><th>delta_YX</th><th>error</th>%s</tr></thead><tbody>\n",
+            a->table_eps, a->npairs > m ? " (the largest first)" : "",
+            a->pair_cert_xy ? "<th>certified delta_XY</th><th>certified delta_YX</th>" : "");
     for (size_t k = 0; k < m; k++) {
         size_t i = idx[k];
         fprintf(out, "<tr><td>");
         html_escape(out, pname(a, i));
         fprintf(out, "</td><td class=\"num\" data-v=\"%.17g\">%.6g</td><td class=\"num\" data-v=\"%.17g\">%.2g</td>"
-                     "<td class=\"num\" data-v=\"%.17g\">%.6g</td><td class=\"num\" data-v=\"%.17g\">%.2g</td></tr>\n",
+                     "<td class=\"num\" data-v=\"%.17g\">%.6g</td><td class=\"num\" data-v=\"%.17g\">%.2g</td>",
                 a->pair_xy[i], a->pair_xy[i], a->pair_xy_err[i], a->pair_xy_err[i], a->pair_yx[i],
                 a->pair_yx[i], a->pair_yx_err[i], a->pair_yx_err[i]);
+        if (a->pair_cert_xy) {
+            char c1[80], c2[80];
+            pair_cert_text(c1, sizeof c1, &a->pair_cert_xy[i]);
+            pair_cert_text(c2, sizeof c2, &a->pair_cert_yx[i]);
+            fprintf(out, "<td class=\"num\">%s</td><td class=\"num\">%s</td>", c1, c2);
+        }
+        fprintf(out, "</tr>\n");
     }
     fprintf(out, "</tbody></table>\n");
     if (a->npairs > m)
@@ -549,9 +581,11 @@ int ga_report_html(FILE *out, const ga_audit *a)
                  "spec: <code>", GA_VERSION_STRING);
     html_escape(out, a->spec.path);
     fprintf(out, "</code>, SHA-256 <code>%s</code><br>pairs audited: %zu<br>methods: %s<br>"
-                 "certified mode: %s; certified evaluations: %zu; highest precision: %ld bits</p></div>\n",
+                 "certified mode: %s; certified evaluations: %zu (delta, Renyi or Mahalanobis intervals "
+                 "of single pairs), %.3f s; highest precision: %ld bits</p></div>\n",
             a->digest, a->npairs, methods_text,
-            a->certified_mode ? "yes" : "no (escalated where a verdict needed it)", a->ncertified, a->max_bits);
+            a->certified_mode ? "yes" : "no (escalated where a verdict needed it)", a->ncertified,
+            a->cert_seconds, a->max_bits);
     fprintf(out,
             "<script>\n"
             "document.querySelectorAll('table.sortable').forEach(function (t) {\n"
@@ -633,6 +667,25 @@ int ga_report_json(FILE *out, const ga_audit *a)
             ga_jw_str(&j, "event", r->witness);
             ga_jw_num(&j, "p_x", r->witness_px);
             ga_jw_num(&j, "p_y", r->witness_py);
+            if (r->witness_d) { /* the event as numbers: x^T A x + b^T x + c vs threshold */
+                size_t d = r->witness_d;
+                ga_jw_arr(&j, "A");
+                for (size_t i = 0; i < d; i++) {
+                    ga_jw_arr(&j, NULL);
+                    for (size_t k = 0; k < d; k++)
+                        ga_jw_num(&j, NULL, r->witness_A[i * d + k]);
+                    ga_jw_arr_end(&j);
+                }
+                ga_jw_arr_end(&j);
+                ga_jw_arr(&j, "b");
+                for (size_t i = 0; i < d; i++)
+                    ga_jw_num(&j, NULL, r->witness_b[i]);
+                ga_jw_arr_end(&j);
+                ga_jw_num(&j, "c", r->witness_c);
+                ga_jw_str(&j, "relation", r->witness_rel > 0 ? ">" : "<");
+                ga_jw_num(&j, "threshold", r->witness_threshold);
+                ga_jw_num(&j, "columns", r->witness_columns);
+            }
             ga_jw_obj_end(&j);
         }
         if (r->type == GA_CLAIM_ZCDP || r->type == GA_CLAIM_GDP)
@@ -648,12 +701,17 @@ int ga_report_json(FILE *out, const ga_audit *a)
         ga_jw_str(&j, "name", pname(a, i));
         ga_jw_result(&j, "xy", &xy);
         ga_jw_result(&j, "yx", &yx);
+        if (a->pair_cert_xy && a->pair_cert_xy[i].lo <= a->pair_cert_xy[i].hi) {
+            ga_jw_interval(&j, "certified_xy", &a->pair_cert_xy[i], NULL, NULL);
+            ga_jw_interval(&j, "certified_yx", &a->pair_cert_yx[i], NULL, NULL);
+        }
         ga_jw_obj_end(&j);
     }
     ga_jw_arr_end(&j);
     ga_jw_obj(&j, "reproducibility");
     ga_jw_bool(&j, "certified_mode", a->certified_mode);
     ga_jw_int(&j, "certified_evaluations", (long)a->ncertified);
+    ga_jw_num(&j, "certified_seconds", a->cert_seconds);
     ga_jw_int(&j, "precision_bits", a->max_bits);
     ga_jw_str(&j, "methods", methods_text);
     ga_jw_obj_end(&j);

@@ -238,3 +238,33 @@ Test(api, digits_that_decide_near_tight_claims, .fini = fini)
         ga_audit_result_free(r);
     }
 }
+
+/* The witness as data (issue 17): the event's A, b, c and threshold in JSON reproduce P_X[S]
+ * and P_Y[S]. The Gaussian mechanism N(1, 1) vs N(0, 1) at eps = 1 has l(x) = x - 1/2, so
+ * S = {x > 3/2}: P_X[S] = erfc(1/(2 sqrt 2))/2 and P_Y[S] = erfc(3/(2 sqrt 2))/2, recomputed
+ * here from the printed numbers */
+Test(api, witness_as_data_reproduces_the_probabilities, .fini = fini)
+{
+    static const char *spec =
+        "gaussaudit: 1\nname: w\nmechanism: {kind: gaussian_mechanism, sensitivity: 1, sigma: 1}\n"
+        "claim: {epsilon: 1, delta: 0.1}\n";
+    ga_audit_result *r;
+    char msg[512];
+    cr_assert(ga_audit_spec_text(&r, spec, strlen(spec), "w.yaml", NULL, msg, sizeof msg) == GA_OK, "%s", msg);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    cr_assert(ga_audit_result_write(f, r, GA_FORMAT_JSON) == GA_OK);
+    fclose(f);
+    double A = number_after(buf, "\"A\": [["), b = number_after(buf, "\"b\": ["),
+           c = number_after(buf, "\"c\": "), t = number_after(buf, "\"threshold\": "),
+           px = number_after(buf, "\"p_x\": "), py = number_after(buf, "\"p_y\": ");
+    cr_assert(A == 0 && b > 0, "A %g b %g", A, b);
+    double x0 = (t - c) / b; /* S = {x > x0} */
+    double qx = 0.5 * erfc((x0 - 1) / sqrt(2.0)), qy = 0.5 * erfc(x0 / sqrt(2.0));
+    cr_expect(fabs(qx - px) <= 1e-14 * px && fabs(qy - py) <= 1e-14 * py,
+              "from A, b, c: %.17g %.17g; printed %.17g %.17g", qx, qy, px, py);
+    cr_expect(fabs(px - 0.5 * erfc(0.5 / sqrt(2.0))) <= 1e-14, "%.17g", px);
+    free(buf);
+    ga_audit_result_free(r);
+}
