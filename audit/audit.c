@@ -638,10 +638,12 @@ static void eval_rdp(ga_audit *a, ga_claim_result *r)
     r->slack = wv > 0 ? r->eps_a / wv : INFINITY;
     if (violation) {
         r->verdict = GA_VERDICT_VIOLATION;
+        char b1[32], b2[32], ca[32], cb[32];
         snprintf(r->reason, sizeof r->reason,
-                 "certified: D_%.6g(%s) of pair '%s' lies in [%.17g, %.17g], above the claimed %.17g",
-                 r->alpha, r->worst_dir == 1 ? "X||Y" : "Y||X", a->spec.pairs[r->worst_pair].name,
-                 r->cert_lo, r->cert_hi, r->eps_a);
+                 "certified: D_%s(%s) of pair '%s' lies in [%s, %s], above the claimed %s",
+                 num(ca, r->alpha), r->worst_dir == 1 ? "X||Y" : "Y||X",
+                 a->spec.pairs[r->worst_pair].name, bnd_vs(b1, r->cert_lo, 0, r->eps_a),
+                 bnd_vs(b2, r->cert_hi, 1, r->eps_a), num(cb, r->eps_a));
     } else if (ambiguous) {
         r->verdict = GA_VERDICT_INCONCLUSIVE;
         snprintf(r->reason, sizeof r->reason, "%s", amb);

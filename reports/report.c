@@ -43,6 +43,8 @@ static void slack_text(char *b, size_t n, double slack, const char *what)
 {
     if (!isfinite(slack))
         snprintf(b, n, "the exact %s is 0 to double precision", what);
+    else if (slack == 0)
+        snprintf(b, n, "the exact %s is infinite", what);
     else if (slack == 1)
         snprintf(b, n, "the claim equals the exact %s to double precision", what);
     else if (fabs(slack - 1) < 1e-3)
@@ -316,20 +318,53 @@ typedef struct {
     int dashed;
 } series;
 
-/* a plot with linear x and log10 (logy) or linear y; points with y <= 0 are skipped on a
- * log axis; markers are (x, y) points drawn as circles */
-static void svg_plot(FILE *out, const char *id, const char *title, const char *xl, const char *yl,
-                     int logy, const series *s, size_t ns, const double *mx, const double *my,
-                     size_t nm, const char *mcolor)
+/* a round tick step for a span: 1, 2 or 5 times a power of ten, about n steps */
+static double nice_step(double span, int n)
 {
-    const double W = 640, H = 360, L = 70, R = 20, T = 30, B = 50;
+    double raw = span / (n > 0 ? n : 1), p = pow(10.0, floor(log10(raw))), f = raw / p;
+    return (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * p;
+}
+
+/* claim markers: shape and colour by verdict (colour-blind safe, told apart without colour) */
+static void svg_marker(FILE *out, double x, double y, int verdict)
+{
+    static const char *col[] = {"#1b7837", "#2166ac", "#b35806", "#b2182b"};
+    const char *c = verdict >= 0 && verdict < 4 ? col[verdict] : "#000";
+    if (verdict == GA_VERDICT_VIOLATION)
+        fprintf(out, "<path class=\"claim\" d=\"M%.1f %.1fl10 10m0 -10l-10 10\" stroke=\"%s\" "
+                     "stroke-width=\"2.5\"/>\n", x - 5, y - 5, c);
+    else if (verdict == GA_VERDICT_INCONCLUSIVE)
+        fprintf(out, "<path class=\"claim\" d=\"M%.1f %.1fl6 10h-12z\" fill=\"none\" stroke=\"%s\" "
+                     "stroke-width=\"2\"/>\n", x, y - 6, c);
+    else if (verdict == GA_VERDICT_NO_VIOLATION)
+        fprintf(out, "<rect class=\"claim\" x=\"%.1f\" y=\"%.1f\" width=\"10\" height=\"10\" "
+                     "fill=\"none\" stroke=\"%s\" stroke-width=\"2\"/>\n", x - 5, y - 5, c);
+    else
+        fprintf(out, "<circle class=\"claim\" cx=\"%.1f\" cy=\"%.1f\" r=\"5.5\" fill=\"none\" "
+                     "stroke=\"%s\" stroke-width=\"2\"/>\n", x, y, c);
+}
+
+/* the judged window of a plot: x up to xcap (0: the data's), log-y down to ymin (0: the
+ * data's), the claims as markers with their verdicts */
+typedef struct {
+    const double *mx, *my;
+    const int *mv;
+    size_t nm;
+    double xcap, ymin;
+} plot_marks;
+
+/* A plot with linear x and log10 (logy) or linear y: round ticks, the axis ranges of what is
+ * judged, a legend beside the plot (line-style swatches, full labels wrapped), claim markers
+ * by verdict; the SVG scales with the page (viewBox, width 100%). */
+static void svg_plot(FILE *out, const char *id, const char *title, const char *xl, const char *yl,
+                     int logy, const series *s, size_t ns, const plot_marks *pm)
+{
+    const double W = 820, H = 380, L = 70, R = 250, T = 34, B = 50; /* R: the legend's column */
     double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
     for (size_t k = 0; k < ns; k++)
         for (size_t i = 0; i < s[k].n; i++) {
             double y = s[k].y[i];
-            if (logy && !(y > 0))
-                continue;
-            if (!isfinite(y))
+            if ((logy && !(y > 0)) || !isfinite(y) || (pm->xcap > 0 && s[k].x[i] > pm->xcap))
                 continue;
             y = logy ? log10(y) : y;
             x0 = fmin(x0, s[k].x[i]);
@@ -337,15 +372,17 @@ static void svg_plot(FILE *out, const char *id, const char *title, const char *x
             y0 = fmin(y0, y);
             y1 = fmax(y1, y);
         }
-    for (size_t i = 0; i < nm; i++) {
-        if (logy && !(my[i] > 0))
+    for (size_t i = 0; i < pm->nm; i++) {
+        if (logy && !(pm->my[i] > 0))
             continue;
-        double y = logy ? log10(my[i]) : my[i];
-        x0 = fmin(x0, mx[i]);
-        x1 = fmax(x1, mx[i]);
+        double y = logy ? log10(pm->my[i]) : pm->my[i];
+        x0 = fmin(x0, pm->mx[i]);
+        x1 = fmax(x1, pm->mx[i]);
         y0 = fmin(y0, y);
         y1 = fmax(y1, y);
     }
+    if (logy && pm->ymin > 0 && y0 < log10(pm->ymin))
+        y0 = log10(pm->ymin); /* down to the smallest judged value, not to 1e-323 */
     if (!(x1 > x0)) {
         x0 = isfinite(x0) ? x0 - 1 : 0;
         x1 = x0 + 2;
@@ -354,52 +391,56 @@ static void svg_plot(FILE *out, const char *id, const char *title, const char *x
         y0 = isfinite(y0) ? y0 - 1 : 0;
         y1 = y0 + 2;
     }
-    if (logy) {
-        y0 = floor(y0);
-        y1 = ceil(y1);
-    }
+    /* round ranges: multiples of the tick step (decades on a log axis) */
+    double xs = nice_step(x1 - x0, 5);
+    x0 = floor(x0 / xs) * xs;
+    x1 = ceil(x1 / xs) * xs;
+    double ys = logy ? fmax(1, ceil((ceil(y1) - floor(y0)) / 8)) : nice_step(y1 - y0, 5);
+    y0 = floor(y0 / ys) * ys;
+    y1 = ceil(y1 / ys) * ys;
 #define PX(v) (L + ((v) - x0) / (x1 - x0) * (W - L - R))
 #define PY(v) (H - B - ((v) - y0) / (y1 - y0) * (H - T - B))
-    fprintf(out, "<svg id=\"%s\" class=\"plot\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
-                 "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"",
-            id, W, H, W, H);
+    fprintf(out, "<svg id=\"%s\" class=\"plot\" xmlns=\"http://www.w3.org/2000/svg\" width=\"100%%\" "
+                 "style=\"max-width:%.0fpx\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"",
+            id, 1.3 * W, W, H);
     html_escape(out, title);
     fprintf(out, "\">\n<title>");
     html_escape(out, title);
     fprintf(out, "</title>\n<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"#fff\" "
                  "stroke=\"#888\"/>\n", L, T, W - L - R, H - T - B);
-    /* ticks */
-    for (int i = 0; i <= 5; i++) {
-        double xv = x0 + (x1 - x0) * i / 5, px = PX(xv);
+    for (double xv = x0; xv <= x1 + 1e-9 * xs; xv += xs) {
+        double px = PX(xv);
         fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
-                     "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"middle\">%.3g</text>\n",
-                px, T, px, H - B, px, H - B + 15, xv);
+                     "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"middle\">%g</text>\n",
+                px, T, px, H - B, px, H - B + 15, fabs(xv) < 1e-12 * xs ? 0.0 : xv);
     }
-    int ny = logy ? (int)(y1 - y0) : 5;
-    int step = ny > 10 ? (ny + 9) / 10 : 1;
-    for (int i = 0; i <= ny; i += step) {
-        double yv = y0 + (y1 - y0) * i / (ny ? ny : 1), py = PY(yv);
+    for (double yv = y0; yv <= y1 + 1e-9 * ys; yv += ys) {
+        double py = PY(yv);
         fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>", L, py, W - R, py);
         if (logy)
-            fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">1e%d</text>\n",
+            fprintf(out, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">1e%d</text>\n",
                     L - 5, py + 4, (int)lround(yv));
         else
-            fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%.3g</text>\n",
-                    L - 5, py + 4, yv);
+            fprintf(out, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%g</text>\n",
+                    L - 5, py + 4, fabs(yv) < 1e-12 * ys ? 0.0 : yv);
     }
     fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" text-anchor=\"middle\">%s</text>\n",
             (L + W - R) / 2, H - 12, xl);
     fprintf(out, "<text x=\"14\" y=\"%.1f\" font-size=\"12\" text-anchor=\"middle\" "
-                 "transform=\"rotate(-90 14 %.1f)\">%s</text>\n", (T + H - B) / 2, (T + H - B) / 2, yl);
-    fprintf(out, "<text x=\"%.1f\" y=\"18\" font-size=\"13\" text-anchor=\"middle\">", (L + W - R) / 2);
+                 "transform=\"rotate(-90 14 %.1f)\">%s%s</text>\n", (T + H - B) / 2, (T + H - B) / 2, yl,
+            logy ? " (log scale)" : "");
+    fprintf(out, "<text x=\"%.1f\" y=\"20\" font-size=\"13\" text-anchor=\"middle\">", W / 2);
     html_escape(out, title);
     fprintf(out, "</text>\n");
+    /* the legend, right of the plot area: a swatch in each series' colour and dash, the label
+     * wrapped at 34 characters (never cut) */
+    double ly = T + 10;
     for (size_t k = 0; k < ns; k++) {
         fprintf(out, "<polyline class=\"series\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s points=\"",
-                s[k].color, s[k].dashed ? " stroke-dasharray=\"5,4\"" : "");
+                s[k].color, s[k].dashed == 1 ? " stroke-dasharray=\"6,4\"" : s[k].dashed == 2 ? " stroke-dasharray=\"2,3\"" : "");
         for (size_t i = 0; i < s[k].n; i++) {
             double y = s[k].y[i];
-            if ((logy && !(y > 0)) || !isfinite(y))
+            if ((logy && !(y > 0)) || !isfinite(y) || s[k].x[i] > x1 || s[k].x[i] < x0)
                 continue;
             y = logy ? log10(y) : y;
             if (y < y0)
@@ -407,17 +448,51 @@ static void svg_plot(FILE *out, const char *id, const char *title, const char *x
             fprintf(out, "%.1f,%.1f ", PX(s[k].x[i]), PY(y));
         }
         fprintf(out, "\"/>\n");
-        fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" fill=\"%s\">", W - R - 230,
-                T + 14 + 14.0 * k, s[k].color);
-        html_escape(out, s[k].label);
-        fprintf(out, "</text>\n");
+        fprintf(out, "<line class=\"swatch\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+                     "stroke-width=\"2\"%s/>", W - R + 12, ly - 4, W - R + 40, ly - 4, s[k].color,
+                s[k].dashed == 1 ? " stroke-dasharray=\"6,4\"" : s[k].dashed == 2 ? " stroke-dasharray=\"2,3\"" : "");
+        const char *lab = s[k].label;
+        size_t len = strlen(lab), at = 0;
+        while (at < len) {
+            size_t take = len - at > 34 ? 34 : len - at;
+            if (at + take < len) /* break at a space when there is one */
+                for (size_t q = take; q > 16; q--)
+                    if (lab[at + q] == ' ') {
+                        take = q;
+                        break;
+                    }
+            fprintf(out, "<text class=\"legend\" x=\"%.1f\" y=\"%.1f\" font-size=\"11\">", W - R + 46, ly);
+            char part[64];
+            snprintf(part, sizeof part, "%.*s", (int)take, lab + at);
+            html_escape(out, part);
+            fprintf(out, "</text>\n");
+            ly += 13;
+            at += take;
+            while (at < len && lab[at] == ' ')
+                at++;
+        }
+        ly += 4;
     }
-    for (size_t i = 0; i < nm; i++) {
-        if (logy && !(my[i] > 0))
+    if (pm->nm) {
+        static const char *vn[] = {"claim: VERIFIED", "claim: NO VIOLATION FOUND",
+                                   "claim: INCONCLUSIVE", "claim: VIOLATION"};
+        int seen[4] = {0, 0, 0, 0};
+        for (size_t i = 0; i < pm->nm; i++)
+            if (pm->mv[i] >= 0 && pm->mv[i] < 4)
+                seen[pm->mv[i]] = 1;
+        for (int v = 0; v < 4; v++)
+            if (seen[v]) {
+                svg_marker(out, W - R + 26, ly - 4, v);
+                fprintf(out, "<text class=\"legend\" x=\"%.1f\" y=\"%.1f\" font-size=\"11\">%s</text>\n",
+                        W - R + 46, ly, vn[v]);
+                ly += 17;
+            }
+    }
+    for (size_t i = 0; i < pm->nm; i++) {
+        if (logy && !(pm->my[i] > 0))
             continue;
-        double y = logy ? log10(my[i]) : my[i];
-        fprintf(out, "<circle class=\"claim\" cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"none\" stroke=\"%s\" "
-                     "stroke-width=\"2\"/>\n", PX(mx[i]), PY(y), mcolor);
+        double y = logy ? log10(pm->my[i]) : pm->my[i];
+        svg_marker(out, PX(pm->mx[i]), PY(y), pm->mv[i]);
     }
     fprintf(out, "</svg>\n");
 #undef PX
@@ -500,16 +575,23 @@ int ga_report_html(FILE *out, const ga_audit *a)
     /* privacy profile plot with the claims marked */
     if (a->nplot) {
         series s[2 * GA_PLOT_PAIRS + 1];
-        static const char *colors[] = {"#c0392b", "#2471a3", "#1e8449", "#b9770e", "#7d3c98", "#616a6b"};
-        char labels[2 * GA_PLOT_PAIRS][160];
+        /* Okabe-Ito colours (told apart with colour-blindness) and a dash per direction */
+        static const char *colors[] = {"#D55E00", "#0072B2", "#009E73", "#E69F00", "#CC79A7", "#56B4E9"};
+        char labels[2 * GA_PLOT_PAIRS][400];
         size_t ns = 0;
-        for (size_t j = 0; j < a->nplot; j++)
-            for (int dir = 0; dir < 2; dir++, ns++) {
-                snprintf(labels[ns], sizeof labels[ns], "%.40s, %s", pname(a, a->plot_pair[j]),
-                         dir ? "delta_YX" : "delta_XY");
+        for (size_t j = 0; j < a->nplot; j++) {
+            /* directions whose curves coincide are one curve, labelled so */
+            int same = 1;
+            for (size_t k = 0; k < GA_PLOT_POINTS && same; k++)
+                same = fabs(a->plot_xy[j][k] - a->plot_yx[j][k]) <=
+                       1e-9 * fmax(fabs(a->plot_xy[j][k]), 1e-300);
+            for (int dir = 0; dir < (same ? 1 : 2); dir++, ns++) {
+                snprintf(labels[ns], sizeof labels[ns], "%s: %s", pname(a, a->plot_pair[j]),
+                         same ? "delta_XY = delta_YX (the curves coincide)" : dir ? "delta_YX" : "delta_XY");
                 s[ns] = (series){a->plot_eps, dir ? a->plot_yx[j] : a->plot_xy[j], GA_PLOT_POINTS,
                                  colors[ns % 6], labels[ns], dir};
             }
+        }
         double gx[GA_PLOT_POINTS], gy[GA_PLOT_POINTS];
         for (size_t i = 0; i < a->nclaims; i++)
             if (a->claims[i].type == GA_CLAIM_GDP) {
@@ -519,35 +601,48 @@ int ga_report_html(FILE *out, const ga_audit *a)
                     gy[k] = 0.5 * erfc((gx[k] / mu - mu / 2) / M_SQRT2) -
                             exp(gx[k]) * 0.5 * erfc((gx[k] / mu + mu / 2) / M_SQRT2);
                 }
-                s[ns++] = (series){gx, gy, GA_PLOT_POINTS, "#000", "GDP claim", 1};
+                s[ns++] = (series){gx, gy, GA_PLOT_POINTS, "#000", "the claimed GDP curve", 2};
                 break;
             }
-        double mx[64], my[64];
+        double mx[64], my[64], xcap = 0, ymin = INFINITY;
+        int mv[64];
         size_t nm = 0;
         for (size_t i = 0; i < a->nclaims && nm < 64; i++)
             if (a->claims[i].type == GA_CLAIM_DP) {
                 mx[nm] = a->claims[i].eps;
+                mv[nm] = a->claims[i].verdict;
                 my[nm++] = a->claims[i].delta;
+                /* judged: up to twice the largest claimed eps, down to a hundredth of the
+                 * smallest claimed or exact delta */
+                xcap = fmax(xcap, 2 * a->claims[i].eps + 0.5);
+                if (a->claims[i].delta > 0)
+                    ymin = fmin(ymin, a->claims[i].delta / 100);
+                if (a->claims[i].exact.val > 0)
+                    ymin = fmin(ymin, a->claims[i].exact.val / 100);
             }
+        plot_marks pm = {mx, my, mv, nm, nm ? xcap : 0, isfinite(ymin) ? ymin : 1e-20};
         fprintf(out, "<h2>Privacy profile</h2>\n");
-        svg_plot(out, "profile-plot", "privacy profile delta(eps), both directions; circles: claims",
-                 "epsilon", "delta (log scale)", 1, s, ns, mx, my, nm, "#000");
+        svg_plot(out, "profile-plot", "privacy profile delta(eps), both directions; markers: claims",
+                 "epsilon", "delta", 1, s, ns, &pm);
     }
     if (a->have_renyi) {
-        series s[2] = {{a->renyi_alpha, a->renyi_xy, 60, "#c0392b", "D_alpha(X||Y)", 0},
-                       {a->renyi_alpha, a->renyi_yx, 60, "#2471a3", "D_alpha(Y||X)", 1}};
+        series s[2] = {{a->renyi_alpha, a->renyi_xy, 60, "#D55E00", "D_alpha(X||Y)", 0},
+                       {a->renyi_alpha, a->renyi_yx, 60, "#0072B2", "D_alpha(Y||X)", 1}};
         double mx[64], my[64];
+        int mv[64];
         size_t nm = 0;
         for (size_t i = 0; i < a->nclaims && nm < 64; i++)
             if (a->claims[i].type == GA_CLAIM_RDP) {
                 mx[nm] = a->claims[i].alpha;
+                mv[nm] = a->claims[i].verdict;
                 my[nm++] = a->claims[i].eps_a;
             }
+        plot_marks pm = {mx, my, mv, nm, 0, 0};
         fprintf(out, "<h2>Renyi divergence</h2>\n");
         char title[200];
-        snprintf(title, sizeof title, "Renyi divergence of pair '%.60s'; circles: RDP claims",
+        snprintf(title, sizeof title, "Renyi divergence of pair '%.60s'; markers: RDP claims",
                  pname(a, a->renyi_pair));
-        svg_plot(out, "renyi-plot", title, "alpha", "D_alpha", 0, s, 2, mx, my, nm, "#000");
+        svg_plot(out, "renyi-plot", title, "alpha", "D_alpha", 0, s, 2, &pm);
     }
     /* sortable pairs table */
     size_t *idx = malloc((a->npairs ? a->npairs : 1) * sizeof *idx);
