@@ -39,12 +39,14 @@ static int evaluated(const ga_claim_result *r)
 
 /* "the claim is 3.2x conservative", never 1x or infx: near 1 the relative difference, at an
  * exact value of 0 (or below the double range) no factor */
-static void slack_text(char *b, size_t n, double slack, const char *what)
+static void slack_text(char *b, size_t n, double slack, const char *what, double exact)
 {
     if (!isfinite(slack))
         snprintf(b, n, "the exact %s is 0 to double precision", what);
-    else if (slack == 0)
+    else if (slack == 0 && isinf(exact))
         snprintf(b, n, "the exact %s is infinite", what);
+    else if (slack == 0)
+        snprintf(b, n, "the claim is 0, the exact %s is not", what);
     else if (slack == 1)
         snprintf(b, n, "the claim equals the exact %s to double precision", what);
     else if (fabs(slack - 1) < 1e-3)
@@ -76,16 +78,16 @@ static void tightness_text(char *b, size_t n, const ga_claim_result *r)
          * stray by its error), with the digits that decide against the claim */
         double x = r->certified ? fmin(fmax(r->exact.val, r->cert_lo), r->cert_hi) : r->exact.val;
         ga_fmt_decide(v, sizeof v, x, r->delta, 6);
-        slack_text(sl, sizeof sl, r->slack, "delta");
+        slack_text(sl, sizeof sl, r->slack, "delta", r->exact.val);
         snprintf(b, n, "exact delta(%s) = %s: %s%s", ce, v, sl, e);
     } else if (r->type == GA_CLAIM_RDP) {
         ga_fmt_shortest(ce, sizeof ce, r->alpha);
         ga_fmt_decide(v, sizeof v, r->exact.val, r->eps_a, 6);
-        slack_text(sl, sizeof sl, r->slack, "divergence");
+        slack_text(sl, sizeof sl, r->slack, "divergence", r->exact.val);
         snprintf(b, n, "exact D_%s = %s: %s", ce, v, sl);
     } else if (r->type == GA_CLAIM_ZCDP) {
         ga_fmt_decide(v, sizeof v, r->exact.val, r->eps_a, 6);
-        slack_text(sl, sizeof sl, r->slack, "rho");
+        slack_text(sl, sizeof sl, r->slack, "rho", r->exact.val);
         snprintf(b, n, "max D_alpha/alpha = %s at alpha = %.4g: %s", v, r->at, sl);
     } else if (r->type == GA_CLAIM_GDP) {
         snprintf(b, n, "largest excess of delta over the GDP curve: %.3g at eps = %.4g", r->exact.val, r->at);
