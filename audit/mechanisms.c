@@ -1702,20 +1702,7 @@ static int apply_release(ga_spec *s, const ga_dataset *A, size_t from, char *msg
             free(sy);
             return rc;
         }
-        free(p->mu_x);
-        free(p->mu_y);
-        free(p->s_x);
-        free(p->s_y);
-        free(p->mu_x_txt);
-        free(p->mu_y_txt);
-        free(p->s_x_txt);
-        free(p->s_y_txt);
-        p->mu_x_txt = p->mu_y_txt = p->s_x_txt = p->s_y_txt = NULL;
-        p->mu_x = mx;
-        p->mu_y = my;
-        p->s_x = sx;
-        p->s_y = sy;
-        p->d = m;
+        ga_spec_pair_set_laws(p, m, mx, sx, my, sy);
     }
     if (s->verified) {
         size_t l = strlen(s->verified_note);

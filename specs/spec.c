@@ -556,20 +556,22 @@ cleanup:
     return rc;
 }
 
-static int parse_dataset(ga_spec *s, ctx_t *c, const ga_node *n, const char *path,
-                         ga_dataset *ds)
+/* A table of numbers: {ROWS: [[...], ...]} (rows_key: "rows" for a dataset, "matrix" for a
+ * release) or {csv: FILE, header: true|false}, the file read under the spec's policy */
+static int parse_table(ctx_t *c, const ga_node *n, const char *path, const char *rows_key,
+                       ga_dataset *ds)
 {
-    static const char *const keys[] = {"rows", "csv", "header", NULL};
+    const char *const keys[] = {rows_key, "csv", "header", NULL};
     int r = check_map(c, n, path, keys);
     if (r)
         return r;
-    const ga_node *rows = ga_node_get(n, "rows"), *csv = ga_node_get(n, "csv");
+    const ga_node *rows = ga_node_get(n, rows_key), *csv = ga_node_get(n, "csv");
     if ((rows != NULL) == (csv != NULL))
-        return fail(c, n, path, "give exactly one of rows: [[...]] and csv: FILE");
-    char p[128];
+        return fail(c, n, path, "give exactly one of %s: [[...]] and csv: FILE", rows_key);
+    char p[160];
     if (rows) {
-        pathf(p, sizeof p, "%s.rows", path);
-        ds->source = strdup("rows");
+        pathf(p, sizeof p, "%s.%s", path, rows_key);
+        ds->source = strdup(rows_key);
         return ds->source ? parse_rows(c, rows, p, ds) : GA_ENOMEM;
     }
     pathf(p, sizeof p, "%s.csv", path);
@@ -578,43 +580,27 @@ static int parse_dataset(ga_spec *s, ctx_t *c, const ga_node *n, const char *pat
     int header = 0;
     const ga_node *h = ga_node_get(n, "header");
     if (h) {
+        char ph[170];
+        pathf(ph, sizeof ph, "%s.header", path);
         if (h->kind != GA_NODE_SCALAR || (strcmp(h->text, "true") && strcmp(h->text, "false")))
-            return fail(c, h, "dataset.header", "expected true or false");
+            return fail(c, h, ph, "expected true or false");
         header = !strcmp(h->text, "true");
     }
     ds->source = strdup(csv->text);
-    (void)s;
     return ds->source ? parse_csv(c, csv, p, csv->text, header, ds) : GA_ENOMEM;
+}
+
+static int parse_dataset(ga_spec *s, ctx_t *c, const ga_node *n, const char *path,
+                         ga_dataset *ds)
+{
+    (void)s;
+    return parse_table(c, n, path, "rows", ds);
 }
 
 /* release: {matrix: [[...], ...]} or {csv: FILE, header: bool}: the public matrix A */
 static int parse_release(ctx_t *c, const ga_node *n, const char *path, ga_dataset *A)
 {
-    static const char *const keys[] = {"matrix", "csv", "header", NULL};
-    int r = check_map(c, n, path, keys);
-    if (r)
-        return r;
-    const ga_node *mat = ga_node_get(n, "matrix"), *csv = ga_node_get(n, "csv");
-    char p[160];
-    if ((mat != NULL) == (csv != NULL))
-        return fail(c, n, path, "give exactly one of matrix: [[...]] and csv: FILE");
-    if (mat) {
-        pathf(p, sizeof p, "%s.matrix", path);
-        A->source = strdup("matrix");
-        return A->source ? parse_rows(c, mat, p, A) : GA_ENOMEM;
-    }
-    pathf(p, sizeof p, "%s.csv", path);
-    if (csv->kind != GA_NODE_SCALAR || !csv->text[0])
-        return fail(c, csv, p, "expected a file name");
-    int header = 0;
-    const ga_node *h = ga_node_get(n, "header");
-    if (h) {
-        if (h->kind != GA_NODE_SCALAR || (strcmp(h->text, "true") && strcmp(h->text, "false")))
-            return fail(c, h, path, "header: expected true or false");
-        header = !strcmp(h->text, "true");
-    }
-    A->source = strdup(csv->text);
-    return A->source ? parse_csv(c, csv, p, csv->text, header, A) : GA_ENOMEM;
+    return parse_table(c, n, path, "matrix", A);
 }
 
 /* the releases of the mechanism and, for a composition, of each of its parts (parsed here,
@@ -1066,6 +1052,25 @@ void ga_spec_pair_free(ga_spec_pair *p)
         ga_spec_pair_free(&p->blocks[b]);
     free(p->blocks);
     memset(p, 0, sizeof *p);
+}
+
+void ga_spec_pair_set_laws(ga_spec_pair *p, size_t d, double *mu_x, double *s_x, double *mu_y,
+                           double *s_y)
+{
+    free(p->mu_x);
+    free(p->mu_y);
+    free(p->s_x);
+    free(p->s_y);
+    free(p->mu_x_txt);
+    free(p->mu_y_txt);
+    free(p->s_x_txt);
+    free(p->s_y_txt);
+    p->mu_x_txt = p->mu_y_txt = p->s_x_txt = p->s_y_txt = NULL;
+    p->d = d;
+    p->mu_x = mu_x;
+    p->mu_y = mu_y;
+    p->s_x = s_x;
+    p->s_y = s_y;
 }
 
 static void free_pairs(ga_spec *s)

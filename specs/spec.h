@@ -180,6 +180,10 @@ void ga_spec_pair_input(ga_pair_input *in, const ga_spec_pair *p, char labels[4]
  * n pairs, malloc'ed, each owning its arrays) whatever the return. GA_OK, GA_ENOMEM, or
  * GA_EINVAL past the pair cap. */
 int ga_spec_add_product(ga_spec *s, const char *name, ga_spec_pair *blocks, size_t n);
+/* Replace a plain pair's laws (the pair takes the arrays; its decimal text is dropped: the
+ * new laws are exact as doubles). */
+void ga_spec_pair_set_laws(ga_spec_pair *p, size_t d, double *mu_x, double *s_x, double *mu_y,
+                           double *s_y);
 /* Free one pair's arrays and blocks (not the pair itself). */
 void ga_spec_pair_free(ga_spec_pair *p);
 
