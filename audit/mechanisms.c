@@ -1902,6 +1902,7 @@ static int build_composition(ga_spec *s, char *msg, size_t msglen)
     }
     for (size_t b = 0; b < n && rc == GA_OK; b++) {
         ga_spec sub;
+        memset(&sub, 0, sizeof sub); /* build_part may fail before it fills sub */
         rc = build_part(&sub, s, b, msg, msglen);
         s->truncated |= sub.truncated;
         all_verified &= sub.verified;

@@ -581,6 +581,10 @@ int ga_pair_reduce(ga_pair **out, const ga_pair_input *in, char *msg, size_t msg
         return GA_ENOMEM;
     p->d = d;
     p->r = in->columns > 0 ? in->columns : 1;
+    if (!in->mu_x || !in->mu_y || !in->s_x || !in->s_y) {
+        ga_msg(msg, msglen, "%s", "a mean or covariance array is missing (NULL)");
+        goto cleanup;
+    }
     if (d == 0) {
         ga_msg(msg, msglen, "%s", "dimension is 0: give at least one coordinate");
         goto cleanup;

@@ -72,6 +72,12 @@ Test(api, errors_are_statuses_with_messages)
     cr_expect(ga_audit_spec_text(&r, noclaim, strlen(noclaim), "n.yaml", NULL, msg, sizeof msg) ==
               GA_EINVAL && strstr(msg, "nothing to audit"), "%s", msg);
     ga_audit_result_free(NULL); /* a no-op */
+    /* a pair input without its arrays is an error, not a crash */
+    double one = 1;
+    ga_pair_input in = {1, &one, NULL, &one, &one, 1, {NULL, NULL, NULL, NULL}};
+    ga_pair *p = NULL;
+    cr_expect(ga_pair_reduce(&p, &in, msg, sizeof msg) == GA_EINVAL && p == NULL &&
+              strstr(msg, "missing"), "%s", msg);
 }
 
 /* the analytic Gaussian mechanism's delta (Balle and Wang 2018, Thm 8), sensitivity 1 */

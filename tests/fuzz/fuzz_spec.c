@@ -31,11 +31,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (size_t i = 0; i < s.npairs && i < 8 && w; i++) {
             if (s.pairs[i].d > 16)
                 continue;
-            ga_pair_input in;
-            char labels[4][200];
-            ga_spec_pair_input(&in, &s.pairs[i], labels);
-            ga_pair *p;
-            if (ga_pair_reduce(&p, &in, msg, sizeof msg) != GA_OK)
+            ga_pair *p; /* plain or product (composition) pairs */
+            if (ga_mech_pair_reduce(&p, &s.pairs[i], msg, sizeof msg) != GA_OK)
                 continue;
             ga_delta D;
             ga_pair_delta(&D, p, 1.0, GA_DELTA_AUTO, NULL, w);
