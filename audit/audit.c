@@ -220,6 +220,14 @@ static ga_cert_opts cert_opts(const ga_audit *a)
     return co;
 }
 
+/* the claim's certified bounds as decimals too (from direction xy where lo_xy/hi_xy, else
+ * yx): they reach below the double range, where the doubles are 0 */
+static void cert_decimals(ga_claim_result *r, const ga_delta_cert *c, int lo_xy, int hi_xy)
+{
+    snprintf(r->cert_lo_dec, sizeof r->cert_lo_dec, "%s", lo_xy ? c->xy_lo : c->yx_lo);
+    snprintf(r->cert_hi_dec, sizeof r->cert_hi_dec, "%s", hi_xy ? c->xy_hi : c->yx_hi);
+}
+
 /* keep pair i's certified intervals at the table eps for the reports */
 static void store_pair_cert(ga_audit *a, size_t i, const ga_delta_cert *c)
 {
@@ -467,11 +475,13 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
             r->certified = 1;
             r->cert_lo = iv->lo;
             r->cert_hi = iv->hi;
+            cert_decimals(r, &c, r->worst_dir == 1, r->worst_dir == 1);
         } else if (!violation && i == worst) {
             const ga_interval *iv = wdir == 1 ? &c.xy : &c.yx;
             r->certified = 1;
             r->cert_lo = iv->lo;
             r->cert_hi = iv->hi;
+            cert_decimals(r, &c, wdir == 1, wdir == 1);
         }
         if (is_violation) {
             violation = 1;
@@ -483,6 +493,7 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
             r->certified = 1;
             r->cert_lo = fmax(c.xy.lo, c.yx.lo);
             r->cert_hi = hi;
+            cert_decimals(r, &c, c.xy.lo >= c.yx.lo, c.xy.hi >= c.yx.hi);
         }
     }
     char claim[96], ce[32], cd[32];

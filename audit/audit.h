@@ -33,6 +33,8 @@ typedef struct {
                               max delta - delta_mu (GDP) of the worst pair */
     int certified;         /* the decisive value has a certified interval */
     double cert_lo, cert_hi;
+    char cert_lo_dec[80], cert_hi_dec[80]; /* DP: the same bounds as outward decimals, which
+                                              reach below the double range ("" if none) */
     ga_result eps_at_delta;/* DP: smallest eps with delta <= claimed delta (overall) */
     double slack;          /* DP: claimed delta / exact delta; RDP: claimed / exact */
     double witness_px, witness_py; /* DP: P_X[S], P_Y[S] of the distinguishing event */

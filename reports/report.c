@@ -37,6 +37,26 @@ static int evaluated(const ga_claim_result *r)
     return r->evaluated;
 }
 
+/* log10 of a decimal "m.mmm" or "m.mmme-NNNN" (exponents beyond the double range); -inf for
+ * zero, NaN when unreadable */
+static double decimal_log10(const char *d)
+{
+    char *end;
+    double m = strtod(d, &end); /* strtod reads the exponent too: split it off first */
+    const char *e = strpbrk(d, "eE");
+    if (e) {
+        char mant[80];
+        size_t l = (size_t)(e - d) < sizeof mant - 1 ? (size_t)(e - d) : sizeof mant - 1;
+        memcpy(mant, d, l);
+        mant[l] = 0;
+        m = strtod(mant, NULL);
+        double ex = strtod(e + 1, NULL);
+        return m > 0 ? log10(m) + ex : m == 0 ? -INFINITY : NAN;
+    }
+    (void)end;
+    return m > 0 ? log10(m) : m == 0 ? -INFINITY : NAN;
+}
+
 /* "the claim is 3.2x conservative", never 1x or infx: near 1 the relative difference, at an
  * exact value of 0 (or below the double range) no factor */
 static void slack_text(char *b, size_t n, double slack, const char *what, double exact)
@@ -79,6 +99,12 @@ static void tightness_text(char *b, size_t n, const ga_claim_result *r)
         double x = r->certified ? fmin(fmax(r->exact.val, r->cert_lo), r->cert_hi) : r->exact.val;
         ga_fmt_decide(v, sizeof v, x, r->delta, 6);
         slack_text(sl, sizeof sl, r->slack, "delta", r->exact.val);
+        if (r->certified && r->cert_hi < 1e-300 && r->cert_hi_dec[0] && r->delta > 0) {
+            /* below the double range: the certified decimal, and the factor as a power of 10 */
+            snprintf(v, sizeof v, "%.38s", r->cert_hi_dec);
+            snprintf(sl, sizeof sl, "the claim is 10^%.1f times the exact delta (certified; below "
+                     "the double range)", log10(r->delta) - decimal_log10(r->cert_hi_dec));
+        }
         snprintf(b, n, "exact delta(%s) = %s: %s%s", ce, v, sl, e);
     } else if (r->type == GA_CLAIM_RDP) {
         ga_fmt_shortest(ce, sizeof ce, r->alpha);
@@ -170,10 +196,16 @@ static void witness_probs(char *b, size_t n, const ga_claim_result *r)
     snprintf(b, n, "P_X[S] = %s, P_Y[S] = %s", p[0], p[1]);
 }
 
+
 /* a claim's certified interval, rounded outward, at least 10 significant digits and as many
  * as keep each bound on its side of the claim */
 static void cert_text(char *iv, size_t n, const ga_claim_result *r)
 {
+    if (r->cert_hi_dec[0] && (r->cert_hi == 0 || (r->cert_lo == 0 && r->cert_hi < 1e-300))) {
+        /* below the double range: the decimal bounds (mantissa and exponent) */
+        snprintf(iv, n, "[%.40s, %.40s]", r->cert_lo_dec, r->cert_hi_dec);
+        return;
+    }
     char lo[32], hi[32];
     double ref = r->type == GA_CLAIM_DP ? r->delta : r->eps_a; /* the claim it decides */
     ga_fmt_bound_decide(lo, sizeof lo, r->cert_lo, 0, ref, 10);
@@ -211,6 +243,7 @@ static void pair_cert_text(char *b, size_t n, const ga_interval *iv)
     ga_fmt_bound(hi, sizeof hi, iv->hi, 1, 10);
     snprintf(b, n, "[%s, %s]", lo, hi);
 }
+
 
 /* ------------------------------------------------------------ Markdown */
 
@@ -501,6 +534,54 @@ static void svg_plot(FILE *out, const char *id, const char *title, const char *x
 #undef PY
 }
 
+/* The trade-off (f-DP) curve of the worst plotted pair against a GDP claim's G_mu(alpha) =
+ * Phi(Phi^{-1}(1 - alpha) - mu): from the profile by f(alpha) = sup_eps max(0, 1 - delta(eps)
+ * - e^eps alpha, e^-eps (1 - delta(eps) - alpha)), delta = the larger direction (Dong, Roth &
+ * Su 2022, Prop. 2.12); on the plotted eps grid the supremum is approached from below, so the
+ * curve drawn is a lower bound of the pair's trade-off function. */
+static void tradeoff_plot(FILE *out, const ga_audit *a)
+{
+    double mu = NAN;
+    for (size_t i = 0; i < a->nclaims; i++)
+        if (a->claims[i].type == GA_CLAIM_GDP) {
+            mu = a->claims[i].eps_a;
+            break;
+        }
+    if (!isfinite(mu) || !a->nplot)
+        return;
+    enum { N = 101 };
+    double al[N], fp[N], fg[N];
+    for (int k = 0; k < N; k++) {
+        double x = (double)k / (N - 1), f = 0;
+        for (size_t j = 0; j < GA_PLOT_POINTS; j++) {
+            double e = a->plot_eps[j], d = fmax(a->plot_xy[0][j], a->plot_yx[0][j]);
+            if (!isfinite(d))
+                continue;
+            f = fmax(f, fmax(1 - d - exp(e) * x, exp(-e) * (1 - d - x)));
+        }
+        al[k] = x;
+        fp[k] = fmin(fmax(0, f), 1 - x); /* a trade-off function lies below 1 - alpha */
+        /* G_mu(x) = Phi(Phi^{-1}(1 - x) - mu), Phi^{-1} by bisection on erfc (monotone) */
+        double lo = -40, hi = 40;
+        for (int it = 0; it < 200 && x > 0 && x < 1; it++) {
+            double m = 0.5 * (lo + hi);
+            if (0.5 * erfc(-m / M_SQRT2) < 1 - x)
+                lo = m;
+            else
+                hi = m;
+        }
+        fg[k] = x <= 0 ? 1 : x >= 1 ? 0 : 0.5 * erfc(-(0.5 * (lo + hi) - mu) / M_SQRT2);
+    }
+    char lab[300], gl[80];
+    snprintf(lab, sizeof lab, "%s (from its profile: a lower bound)", pname(a, a->plot_pair[0]));
+    snprintf(gl, sizeof gl, "the claimed %g-GDP curve G_mu", mu);
+    series s[2] = {{al, fp, N, "#D55E00", lab, 0}, {al, fg, N, "#000", gl, 2}};
+    plot_marks pm = {NULL, NULL, NULL, 0, 0, 0};
+    fprintf(out, "<h2>Trade-off curve</h2>\n");
+    svg_plot(out, "tradeoff-plot", "trade-off (f-DP): type II error against type I error",
+             "type I error alpha", "type II error beta", 0, s, 2, &pm);
+}
+
 /* ------------------------------------------------------------ HTML */
 
 static const char *verdict_class(int v)
@@ -627,6 +708,7 @@ int ga_report_html(FILE *out, const ga_audit *a)
         svg_plot(out, "profile-plot", "privacy profile delta(eps), both directions; markers: claims",
                  "epsilon", "delta", 1, s, ns, &pm);
     }
+    tradeoff_plot(out, a);
     if (a->have_renyi) {
         series s[2] = {{a->renyi_alpha, a->renyi_xy, 60, "#D55E00", "D_alpha(X||Y)", 0},
                        {a->renyi_alpha, a->renyi_yx, 60, "#0072B2", "D_alpha(Y||X)", 1}};
@@ -753,8 +835,16 @@ int ga_report_json(FILE *out, const ga_audit *a)
         ga_jw_bool(&j, "certified", r->certified);
         if (r->certified) {
             ga_interval iv = {r->cert_lo, r->cert_hi};
-            ga_jw_interval(&j, "interval", &iv, NULL, NULL);
+            ga_jw_interval(&j, "interval", &iv, r->cert_lo_dec[0] ? r->cert_lo_dec : NULL,
+                           r->cert_hi_dec[0] ? r->cert_hi_dec : NULL);
+            /* log10 of the bounds, finite where the doubles underflow to 0 */
+            if (r->cert_lo_dec[0])
+                ga_jw_num(&j, "interval_lo_log10", decimal_log10(r->cert_lo_dec));
+            if (r->cert_hi_dec[0])
+                ga_jw_num(&j, "interval_hi_log10", decimal_log10(r->cert_hi_dec));
         }
+        if (r->exact.val > 0)
+            ga_jw_num(&j, "exact_log10", log10(r->exact.val));
         ga_jw_str(&j, "worst_pair", pname(a, r->worst_pair));
         ga_jw_str(&j, "direction", r->worst_dir == 1 ? "xy" : "yx");
         ga_jw_num(&j, "slack", r->slack);

@@ -274,3 +274,32 @@ Test(api, witness_as_data_reproduces_the_probabilities, .fini = fini)
     free(buf);
     ga_audit_result_free(r);
 }
+
+/* Below the double range (issue 17): the Gaussian mechanism's delta(200) at distance 1 is
+ * 3.0503068792146020517868e-8648 (mpmath, 60 digits): the certified bounds come as decimals
+ * with their log10 in JSON, and the Markdown prints the decimal, not 0 */
+Test(api, values_below_the_double_range, .fini = fini)
+{
+    static const char *spec =
+        "gaussaudit: 1\nname: u\nmechanism: {kind: gaussian_mechanism, sensitivity: 1, sigma: 1}\n"
+        "claim: {epsilon: 200, delta: 1e-10}\n";
+    ga_audit_result *r;
+    char msg[512];
+    cr_assert(ga_audit_spec_text(&r, spec, strlen(spec), "u.yaml", NULL, msg, sizeof msg) == GA_OK, "%s", msg);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    cr_assert(ga_audit_result_write(f, r, GA_FORMAT_JSON) == GA_OK);
+    fclose(f);
+    double lo = number_after(buf, "\"interval_lo_log10\": "), hi = number_after(buf, "\"interval_hi_log10\": ");
+    const double ref = -8647.515656465818753;
+    cr_expect(lo <= ref + 1e-12 && ref - 1e-12 <= hi && hi - lo < 1e-9, "log10 [%.17g, %.17g]", lo, hi);
+    free(buf);
+    buf = NULL;
+    f = open_memstream(&buf, &len);
+    cr_assert(ga_audit_result_write(f, r, GA_FORMAT_MARKDOWN) == GA_OK);
+    fclose(f);
+    cr_expect(strstr(buf, "e-8648") != NULL && strstr(buf, "exact delta(200) = 0") == NULL, "%.600s", buf);
+    free(buf);
+    ga_audit_result_free(r);
+}
