@@ -782,6 +782,24 @@ int ga_report_html(FILE *out, const ga_audit *a)
             "    });\n"
             "  });\n"
             "});\n"
+            /* a self-check a test can read from the rendered DOM: SVG text that leaves its
+             * plot, and how many plot elements were drawn */
+            "(function () {\n"
+            "  var bad = 0, n = 0;\n"
+            "  document.querySelectorAll('svg.plot').forEach(function (svg) {\n"
+            "    var s = svg.getBoundingClientRect();\n"
+            "    svg.querySelectorAll('text').forEach(function (t) {\n"
+            "      var b = t.getBoundingClientRect(); n++; /* transforms included */\n"
+            "      if (b.left < s.left - 0.5 || b.top < s.top - 0.5 || b.right > s.right + 0.5 ||\n"
+            "          b.bottom > s.bottom + 0.5) {\n"
+            "        if (!bad) document.body.setAttribute('data-text-overflow-first', t.textContent);\n"
+            "        bad++;\n"
+            "      }\n"
+            "    });\n"
+            "  });\n"
+            "  document.body.setAttribute('data-text-overflow', String(bad));\n"
+            "  document.body.setAttribute('data-plot-texts', String(n));\n"
+            "})();\n"
             "</script>\n</body>\n</html>\n");
     return ferror(out) ? GA_EIO : GA_OK;
 }
