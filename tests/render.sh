@@ -1,7 +1,8 @@
 #!/bin/sh
 # render.sh BUILD [shots DIR] - every gallery report (and the INCONCLUSIVE example) rendered as
 # HTML in headless Chromium: the report's own self-check (a script in the page) must find no
-# plot text outside its plot, and the plots must be there. With "shots DIR", screenshots of one
+# plot text outside its plot, and the plots must be there; a screenshot of one report must be
+# a PNG. With "shots DIR", screenshots of one
 # VIOLATION, one VERIFIED and one INCONCLUSIVE report are written to DIR (make screenshots).
 set -eu
 B=${1:-build}
@@ -31,6 +32,11 @@ for spec in specs/papers/*.yaml specs/examples/inconclusive_at_the_exact_value.y
     fi
     n=$((n + 1))
 done
+# a screenshot of one report must come out as a PNG (the rendering itself works)
+chrome --screenshot="$tmp/shot.png" --window-size=1100,1500 --hide-scrollbars \
+    "file://$tmp/classic_gaussian_eps_10.html"
+[ "$(head -c 8 "$tmp/shot.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] ||
+    { echo "render: the screenshot is not a PNG"; fail=1; }
 if [ "${2:-}" = shots ]; then
     out=$3
     mkdir -p "$out"
