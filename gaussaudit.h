@@ -546,7 +546,8 @@ GA_API int ga_audit_results_write_junit(FILE *out, ga_audit_result *const *r, si
  * kind's knob: sigma, noise_sigma for sketch) such that the mechanism is (eps, delta)-DP on the
  * spec's neighbouring pairs, or on the proven worst case when the spec has a universe. delta is
  * non-increasing in the knob for every kind with one (post-processing of independent noise);
- * the root of max delta(knob) = delta is bracketed and bisected in log(knob) to 1e-13 relative,
+ * the root of max delta(knob) = delta is bracketed and bisected to adjacent doubles (the exact
+ * calibration to the double),
  * then checked in ball arithmetic: a certified upper bound of delta at the value <= delta, and
  * a certified lower bound at the value reduced by a relative 1e-6 > delta (up to 200 pairs).
  * Returns GA_OK and *out (free with ga_calibration_free), certified or not (the info says);

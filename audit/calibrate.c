@@ -6,7 +6,8 @@
  * The pairs are rebuilt for each trial value (specs/spec.c: ga_spec_rebuild), delta is
  * non-increasing in the noise for every kind of the catalogue whose knob adds independent
  * Gaussian noise (post-processing), and the root of log max delta(knob) = log delta is found by
- * bisection in log(knob) to relative 1e-13. The result is then checked in ball arithmetic:
+ * bisection (in log(knob), then in knob) to adjacent doubles. The result is then checked in
+ * ball arithmetic:
  * the certified upper bound of delta at the returned value is <= delta, and the certified
  * lower bound at the value reduced by a relative 1e-6 is > delta. The certificate is for
  * the output laws as computed in double precision from the trial value and the data.
@@ -56,7 +57,9 @@ static double worst_delta(cal_t *c, double v)
         }
         ga_delta D;
         ga_pair_delta(&D, p, c->eps, GA_DELTA_AUTO, NULL, c->w);
-        m = fmax(m, fmax(D.xy.val + D.xy.err, D.yx.val + D.yx.err));
+        /* the estimate itself: the root is the exact calibration to the double; the certified
+         * check below decides whether delta <= D really holds there */
+        m = fmax(m, fmax(D.xy.val, D.yx.val));
         ga_pair_free(p);
     }
     return m;
@@ -104,7 +107,7 @@ static int cert_bound(cal_t *c, double v, const char *eps, int upper, double *ou
 }
 
 /* the smallest knob value with worst delta <= delta: a bracket by doubling or halving from
- * v0, then bisection in log(v) to 1e-13 relative. GA_OK with *value (the upper end), or an
+ * v0, then bisection to adjacent doubles. GA_OK with *value (the upper end), or an
  * error status with the message in c->msg. */
 static int cal_search(cal_t *c, double delta, double v0, double *value)
 {
@@ -135,11 +138,14 @@ static int cal_search(cal_t *c, double delta, double v0, double *value)
                c->s->path, delta);
         return GA_EDOM;
     }
-    /* bisection in log(v) */
-    for (int k = 0; k < 200 && (hi - lo) > 1e-13 * hi; k++) {
-        double mid = sqrt(lo * hi);
+    /* bisection in log(v) while the bracket is wide, then in v down to adjacent doubles: the
+     * value is the smallest double whose estimated delta (plus its error) is <= delta */
+    for (int k = 0; k < 400 && nextafter(lo, INFINITY) < hi; k++) {
+        double mid = hi > 2 * lo ? sqrt(lo * hi) : lo + 0.5 * (hi - lo);
         if (!(mid > lo && mid < hi))
             mid = 0.5 * (lo + hi);
+        if (!(mid > lo && mid < hi))
+            break; /* adjacent already */
         double fm = worst_delta(c, mid);
         if (c->error)
             goto fail;
@@ -165,7 +171,7 @@ static void cal_certify(cal_t *c, double eps, double delta, double *value_io, do
     int certified = 0, cerr = 0;
     char es[64];
     snprintf(es, sizeof es, "%.17g", eps);
-    for (int k = 0; k < 12; k++) {
+    for (int k = 0; k < 64; k++) {
         int r1 = cert_bound(c, value, es, 1, &ub);
         if (r1 == -2 || r1 == -3) {
             cerr = r1 == -2 ? 2 : 3;
@@ -177,7 +183,11 @@ static void cal_certify(cal_t *c, double eps, double delta, double *value_io, do
             cerr = 1;
             break;
         }
-        value *= 1 + 1e-14 * pow(8, k); /* just enough to clear the certified width */
+        /* just enough to clear the certified width: 1, 2, 4, ... ulps up */
+        double up = value;
+        for (int u = 0; u < (1 << (k < 20 ? k : 20)); u++)
+            up = nextafter(up, INFINITY);
+        value = k < 20 ? up : value * (1 + ldexp(1.0, k - 60));
     }
     if (!cerr && ub <= delta && cert_bound(c, value * (1 - 1e-6), es, 0, &lb) == 0 && lb > delta)
         certified = 1;
