@@ -27,6 +27,7 @@ typedef struct {
     int error;
     double deadline;
     ga_gchisq_work *w;
+    int conservative; /* no certified check possible: search on estimate + error */
 } cal_t;
 
 
@@ -57,9 +58,12 @@ static double worst_delta(cal_t *c, double v)
         }
         ga_delta D;
         ga_pair_delta(&D, p, c->eps, GA_DELTA_AUTO, NULL, c->w);
-        /* the estimate itself: the root is the exact calibration to the double; the certified
-         * check below decides whether delta <= D really holds there */
-        m = fmax(m, fmax(D.xy.val, D.yx.val));
+        /* the estimate itself: the root is the exact calibration to the double, and the
+         * certified check below decides whether delta <= D really holds there; where no
+         * certified check will be made (too many pairs), the estimate plus its error, so that
+         * the uncertified value errs on the safe side */
+        m = fmax(m, c->conservative ? fmax(D.xy.val + D.xy.err, D.yx.val + D.yx.err)
+                                    : fmax(D.xy.val, D.yx.val));
         ga_pair_free(p);
     }
     return m;
@@ -240,6 +244,7 @@ static int calibrate(struct ga_calibration *r, cal_t *c, char *msg, size_t msgle
     }
     if (ga_node_get(s->mechanism, "noise_cov"))
         r->knob = "sigma (the factor of the noise: sigma^2 noise_cov)";
+    c->conservative = !s->verified && s->npairs > 200; /* cert_bound's cap */
     /* no noise at all may be enough (a knob that may be 0, e.g. the sketch's noise_sigma when
      * the data span every column); a kind that needs noise refuses 0 and the search starts */
     double f0 = worst_delta(c, 0);
@@ -303,7 +308,7 @@ static int cal_pipeline(ga_calibration **out, const char *path, const char *text
     r->delta = delta;
     r->part = opts->part;
     r->ub = r->lb = NAN;
-    cal_t c = {&r->spec, eps, "", 0, deadline, ga_gchisq_work_alloc()};
+    cal_t c = {&r->spec, eps, "", 0, deadline, ga_gchisq_work_alloc(), 0};
     st = c.w ? calibrate(r, &c, msg, msglen) : GA_ENOMEM;
     ga_gchisq_work_free(c.w);
     if (st) {

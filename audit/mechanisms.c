@@ -1657,6 +1657,9 @@ static int apply_release(ga_spec *s, const ga_dataset *A, size_t from, char *msg
         return GA_OK; /* no release, or the kind's builder released its pairs itself */
     const ga_node *rn = ga_node_get(s->mechanism, "release");
     size_t m = A->n, d = A->d;
+    int rc0 = pairs_fit(s, s->npairs, m, "mechanism.release", msg, msglen); /* caps first */
+    if (rc0)
+        return rc0;
     for (size_t i = from; i < s->npairs; i++) {
         ga_spec_pair *p = &s->pairs[i];
         if (s->verified && i == s->verified_pair)
