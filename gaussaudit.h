@@ -454,6 +454,44 @@ GA_API int ga_pair_renyi_cert(ga_interval *xy, ga_interval *yx, const ga_pair *p
 GA_API int ga_pair_profile_grid(double *eps, size_t n, const ga_pair *p, const ga_gchisq_opts *opts,
                          ga_gchisq_work *w);
 
+/* ------------------------------------------------------------------ subsampled Gaussian */
+
+/*
+ * The Poisson-subsampled Gaussian mechanism (DP-SGD's step) and its compositions: a pair
+ * whose privacy loss is one-dimensional, not a Gaussian pair. One term: each record enters a
+ * step with probability q (0 < q <= 1; q = 1 is the Gaussian mechanism), the step adds
+ * N(0, sigma^2) noise to a sum of sensitivity 1, and the term is `steps` independent steps.
+ * Under the remove relation (add = 0) X is the output with the record (the mixture
+ * (1 - q) N(0, sigma^2) + q N(1, sigma^2) per step) and Y without it (N(0, sigma^2)); add = 1
+ * swaps them. A pair of n terms is the composition of all of them. q_txt and sigma_txt
+ * (optional) are the exact decimals the certified path uses (NULL: the doubles).
+ * The pair works with ga_pair_delta (one step alone: closed form of its threshold event;
+ * otherwise the Bromwich integral of the product of the steps' moment generating functions,
+ * each a trapezoid sum on the real line), ga_pair_epsilon, ga_pair_renyi,
+ * ga_pair_profile_grid, and the certified functions where documented (GA_EDOM otherwise).
+ * Returns GA_OK and *out, or GA_EINVAL with a message naming the term (q outside (0, 1],
+ * sigma not in [1e-3, inf), steps not a whole number in 1..1e9, n outside 1..10000).
+ */
+typedef struct {
+    double q;                      /* Poisson sampling rate */
+    double sigma;                  /* noise multiplier (noise std / sensitivity) */
+    double steps;                  /* number of independent steps T >= 1 */
+    int add;                       /* 0: remove relation, 1: add relation */
+    const char *q_txt, *sigma_txt; /* exact decimals (NULL: the doubles) */
+} ga_subsampled_input;
+
+GA_API int ga_pair_reduce_subsampled(ga_pair **out, const ga_subsampled_input *in, size_t n,
+                                     char *msg, size_t msglen);
+
+/*
+ * What an RDP accountant reports for a subsampled pair at delta: each step's Renyi DP at
+ * integer orders 2..256 from the binomial expansion of Mironov, Talwar & Zhang (2019), added
+ * over the steps, converted by eps = RDP(alpha) + log(1/delta)/(alpha - 1) (Mironov 2017) and
+ * minimised over the orders (*alpha receives the order). An upper bound of the exact
+ * eps(delta), for comparison. GA_OK, GA_EDOM (not a subsampled pair), GA_EINVAL (delta).
+ */
+GA_API int ga_pair_rdp_accountant(double *eps, int *alpha, const ga_pair *p, double delta);
+
 /* ------------------------------------------------------------------ the audit pipeline */
 
 /*

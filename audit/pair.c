@@ -47,7 +47,97 @@ void ga_pair_free(ga_pair *p)
     for (size_t b = 0; b < p->nblocks; b++)
         ga_pair_free(p->blocks[b]);
     free(p->blocks);
+    if (p->ploss) {
+        for (size_t j = 0; j < 2 * p->ploss->n; j++)
+            free(p->ptxt[j]);
+        free(p->ptxt);
+        free(p->ploss->t);
+        free(p->ploss);
+    }
+    free(p->psigma);
     free(p);
+}
+
+/* ------------------------------------------------------------ subsampled Gaussian pairs */
+
+static char *dup_text(const char *s)
+{
+    if (!s)
+        return NULL;
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+int ga_pair_reduce_subsampled(ga_pair **out, const ga_subsampled_input *in, size_t n,
+                              char *msg, size_t msglen)
+{
+    *out = NULL;
+    if (n == 0 || n > GA_PLOSS_MAX_TERMS) {
+        ga_msg(msg, msglen, "a subsampled pair needs 1 to %d terms (got %zu)", GA_PLOSS_MAX_TERMS, n);
+        return GA_EINVAL;
+    }
+    for (size_t j = 0; j < n; j++) {
+        const ga_subsampled_input *t = &in[j];
+        const char *bad = NULL;
+        if (!(t->q > 0 && t->q <= 1))
+            bad = "q must be in (0, 1]";
+        else if (!(t->sigma >= 1e-3) || !isfinite(t->sigma))
+            bad = "sigma must be finite and at least 0.001";
+        else if (!(t->steps >= 1 && t->steps <= GA_PLOSS_MAX_COUNT && t->steps == floor(t->steps)))
+            bad = "steps must be a whole number in 1..1e9";
+        else if ((t->q_txt && !ga_decimal_syntax(t->q_txt)) ||
+                 (t->sigma_txt && !ga_decimal_syntax(t->sigma_txt)))
+            bad = "q_txt and sigma_txt must be plain decimals";
+        if (bad) {
+            ga_msg(msg, msglen, "subsampled term %zu: %s (q %g, sigma %g, steps %g)", j, bad,
+                   t->q, t->sigma, t->steps);
+            return GA_EINVAL;
+        }
+    }
+    ga_pair *p = calloc(1, sizeof *p);
+    int rc = GA_ENOMEM;
+    if (!p || !(p->ploss = calloc(1, sizeof *p->ploss)) ||
+        !(p->ploss->t = calloc(n, sizeof *p->ploss->t)) ||
+        !(p->ptxt = calloc(2 * n, sizeof *p->ptxt)) || !(p->psigma = calloc(n, sizeof *p->psigma)))
+        goto cleanup;
+    p->ploss->n = n;
+    for (size_t j = 0; j < n; j++) {
+        ga_ploss_term *t = &p->ploss->t[j];
+        t->q = in[j].q;
+        t->m = 1 / in[j].sigma;
+        t->count = in[j].steps;
+        t->add = in[j].add != 0;
+        p->psigma[j] = in[j].sigma;
+        if ((in[j].q_txt && !(p->ptxt[2 * j] = dup_text(in[j].q_txt))) ||
+            (in[j].sigma_txt && !(p->ptxt[2 * j + 1] = dup_text(in[j].sigma_txt))))
+            goto cleanup;
+    }
+    p->r = 1;
+    p->support = GA_SUPPORT_FULL;
+    rc = GA_OK;
+cleanup:
+    if (rc == GA_OK) {
+        *out = p;
+    } else {
+        ga_msg(msg, msglen, "%s", "out of memory building a subsampled pair");
+        ga_pair_free(p);
+    }
+    return rc;
+}
+
+int ga_pair_rdp_accountant(double *eps, int *alpha, const ga_pair *p, double delta)
+{
+    *eps = NAN;
+    *alpha = 0;
+    if (!p->ploss)
+        return GA_EDOM;
+    if (!(delta > 0 && delta < 1))
+        return GA_EINVAL;
+    *eps = ga_ploss_rdp_accountant(alpha, p->ploss, delta);
+    return GA_OK;
 }
 
 size_t ga_pair_nblocks(const ga_pair *p) { return p->nblocks ? p->nblocks : 1; }
@@ -730,7 +820,7 @@ cleanup:
 
 int ga_pair_loss_forms(ga_gchisq *lx, ga_gchisq *ly, const ga_pair *p)
 {
-    if (p->support == GA_SUPPORT_DIFFER)
+    if (p->support == GA_SUPPORT_DIFFER || p->ploss) /* a subsampled loss is no such form */
         return GA_EDOM;
     if (ga_gchisq_copy(lx, p->lx) || ga_gchisq_copy(ly, p->ly))
         return GA_ENOMEM;
@@ -830,6 +920,20 @@ int ga_pair_delta(ga_delta *out, const ga_pair *p, double eps, int method,
     if (!isfinite(eps) || method < 0 || method > GA_DELTA_TAILS)
         return GA_EINVAL;
     out->method = method == GA_DELTA_AUTO ? GA_DELTA_DIRECT : method;
+    if (p->ploss) {
+        int one = p->ploss->n == 1 && p->ploss->t[0].count == 1;
+        if (method == GA_DELTA_TAILS && !one)
+            return GA_EDOM;
+        if (method == GA_DELTA_AUTO && one)
+            out->method = GA_DELTA_TAILS;
+        ga_gchisq_work *own = w ? NULL : ga_gchisq_work_alloc();
+        if (!w && !own)
+            return GA_ENOMEM;
+        int st = ga_ploss_delta(&out->xy, &out->yx, p->ploss, eps, out->method, &o,
+                                w ? &w->quad : &own->quad);
+        ga_gchisq_work_free(own);
+        return st;
+    }
     if (p->support == GA_SUPPORT_DIFFER) {
         out->xy.val = out->yx.val = 1;
         return GA_OK;
@@ -961,6 +1065,8 @@ int ga_pair_renyi(ga_result *xy, ga_result *yx, const ga_pair *p, double alpha)
 {
     if (!(alpha > 1) || !isfinite(alpha))
         return GA_EINVAL;
+    if (p->ploss)
+        return ga_ploss_renyi(xy, yx, p->ploss, alpha);
     if (p->nblocks) { /* the divergences of independent blocks add */
         xy->val = yx->val = xy->err = yx->err = 0;
         for (size_t b = 0; b < p->nblocks; b++) {

@@ -570,7 +570,7 @@ int ga_pair_mahalanobis_cert(ga_interval *t2, const ga_pair *p, const ga_pair_in
     ga_cert_opts o = ga_cert_opts_or_default(opts);
     t2->lo = 0;
     t2->hi = INFINITY;
-    if (p->support != GA_SUPPORT_FULL)
+    if (p->support != GA_SUPPORT_FULL || p->ploss)
         return GA_EDOM;
     arb_t d2;
     arb_init(d2);
@@ -766,9 +766,108 @@ cleanup:
     return ok;
 }
 
+/* ------------------------------------------------------------ subsampled pairs */
+
+typedef struct {
+    const ga_pair *p;
+    const char *eps;
+    arb_t xy, yx;
+    slong want;
+} sub_ctx;
+
+/* the exact q and m = 1/sigma of term j (decimal text, or the doubles as given) */
+static int sub_params(arb_t q, arb_t m, const ga_pair *p, size_t j, slong prec)
+{
+    const char *qt = p->ptxt[2 * j], *st = p->ptxt[2 * j + 1];
+    if (qt ? arb_set_str(q, qt, prec) : (arb_set_d(q, p->ploss->t[j].q), 0))
+        return GA_EINVAL;
+    if (st ? arb_set_str(m, st, prec) : (arb_set_d(m, p->psigma[j]), 0))
+        return GA_EINVAL;
+    arb_inv(m, m, prec);
+    return GA_OK;
+}
+
+static int sub_step(void *vc, slong prec)
+{
+    sub_ctx *c = vc;
+    const ga_ploss_term *t = &c->p->ploss->t[0];
+    arb_t q, m, e;
+    arb_init(q);
+    arb_init(m);
+    arb_init(e);
+    int rc = sub_params(q, m, c->p, 0, prec);
+    if (rc == GA_OK && arb_set_str(e, c->eps, prec))
+        rc = GA_EINVAL;
+    for (int dir = 0; rc == GA_OK && dir < 2; dir++) {
+        arb_t v;
+        arb_init(v);
+        if (ga_ploss_delta_one_arb(v, q, m, dir ^ t->add, e, prec) == GA_OK) {
+            arb_ptr dst = dir ? c->yx : c->xy;
+            /* keep the narrower of the enclosures met so far (both contain the value) */
+            if (!arb_is_finite(dst) || arb_rel_accuracy_bits(v) > arb_rel_accuracy_bits(dst))
+                arb_set(dst, v);
+        }
+        arb_clear(v);
+    }
+    if (rc == GA_OK) {
+        int done = 1;
+        for (int dir = 0; dir < 2; dir++) {
+            arb_srcptr v = dir ? c->yx : c->xy;
+            done &= arb_is_zero(v) || arb_rel_accuracy_bits(v) >= c->want;
+        }
+        rc = done ? GA_OK : GA_EPREC;
+    }
+    arb_clear(q);
+    arb_clear(m);
+    arb_clear(e);
+    return rc;
+}
+
+/* One subsampled step: the certified closed form. A composition of several steps has no
+ * certified evaluation yet (GA_EDOM, intervals [0, 1]). */
+static int delta_cert_subsampled(ga_delta_cert *out, const ga_pair *p, const char *eps,
+                                 const ga_cert_opts *opts)
+{
+    ga_cert_opts o = ga_cert_opts_or_default(opts);
+    double e;
+    if (ga_decimal_to_double(&e, eps) || o.digits < 1 || o.max_prec < 64)
+        return GA_EINVAL;
+    if (p->ploss->n != 1 || p->ploss->t[0].count != 1)
+        return GA_EDOM;
+    sub_ctx c;
+    c.p = p;
+    c.eps = eps;
+    c.want = (slong)ceil(o.digits * 3.3219280948873623) + 1;
+    arb_init(c.xy);
+    arb_init(c.yx);
+    arb_indeterminate(c.xy);
+    arb_indeterminate(c.yx);
+    int rc = ga_arb_escalate(&out->precision_bits, sub_step, &c, 64, o.max_prec, o.deadline);
+    if (rc != GA_EINVAL) {
+        if (!arb_is_finite(c.xy))
+            arb_zero_pm_one(c.xy);
+        if (!arb_is_finite(c.yx))
+            arb_zero_pm_one(c.yx);
+        ga_arb_prob_out(&out->xy, out->xy_lo, out->xy_hi, sizeof out->xy_lo, c.xy, o.digits + 3);
+        ga_arb_prob_out(&out->yx, out->yx_lo, out->yx_hi, sizeof out->yx_lo, c.yx, o.digits + 3);
+    }
+    arb_clear(c.xy);
+    arb_clear(c.yx);
+    return rc;
+}
+
 int ga_pair_delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_input *in,
                        const ga_pair_text *txt, const char *eps, const ga_cert_opts *opts)
 {
+    if (p->ploss) {
+        memset(out, 0, sizeof *out);
+        out->xy.hi = out->yx.hi = 1;
+        strcpy(out->xy_lo, "0");
+        strcpy(out->yx_lo, "0");
+        strcpy(out->xy_hi, "1");
+        strcpy(out->yx_hi, "1");
+        return delta_cert_subsampled(out, p, eps, opts);
+    }
     if (!p->swapped)
         return delta_cert(out, p, in, txt, eps, opts);
     /* the reduction whitened by X: certify the pair (Y, X) it describes, swap the answers */
@@ -1300,7 +1399,7 @@ int ga_pair_renyi_cert(ga_interval *xy, ga_interval *yx, const ga_pair *p,
     double alpha;
     if (ga_decimal_to_double(&alpha, alpha_txt) || o.digits < 1 || o.max_prec < 64)
         return GA_EINVAL;
-    if (!(alpha > 1) || p->support != GA_SUPPORT_FULL)
+    if (!(alpha > 1) || p->support != GA_SUPPORT_FULL || p->ploss)
         return GA_EDOM;
     if (p->nblocks)
         return renyi_cert_product(xy, yx, p, in, txt, alpha_txt, opts);

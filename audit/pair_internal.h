@@ -27,6 +27,11 @@ struct ga_pair {
                          then lx, ly are the sums of the blocks' losses, lambda and mt their
                          concatenation, la_err the sum, and L, V, U, r, swapped unused */
     struct ga_pair **blocks;
+    ga_ploss *ploss;  /* a subsampled Gaussian pair (its one-dimensional loss): then only
+                         support and reason are set, and ptxt holds the exact decimals of
+                         each term's q and sigma (2 per term, NULL: the doubles) */
+    char **ptxt;
+    double *psigma;   /* each term's sigma as given (m = 1/sigma is rounded) */
 };
 
 #endif

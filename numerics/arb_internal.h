@@ -78,4 +78,12 @@ void ga_arb_prob_str(char *buf, size_t len, const arb_t v, int upper, int digits
  * len characters each. */
 void ga_arb_prob_out(ga_interval *iv, char *lo, char *hi, size_t len, const arb_t v, int digits);
 
+
+/* Certified delta of one subsampled Gaussian step (numerics/ploss_cert.c): q, m = 1/sigma and
+ * eps exact balls; dir 0 is the mixture against N(0, 1), 1 the reverse. res is an enclosure
+ * (not clipped); GA_OK, or GA_EPREC when the threshold's existence is undecided (res is then
+ * [-1, 1]). */
+int ga_ploss_delta_one_arb(arb_t res, const arb_t q, const arb_t m, int dir, const arb_t eps,
+                           slong prec);
+
 #endif

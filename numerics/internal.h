@@ -163,4 +163,36 @@ int ga_engine_davies(ga_gchisq_prob *out, const ga_gchisq *q, double x,
  * form). Returns 1 and fills out when it applies, 0 otherwise. */
 int ga_gchisq_trivial(ga_gchisq_prob *out, const ga_gchisq *q, double x);
 
+
+/* ------------------------------------------------------- one-dimensional privacy losses */
+
+/* One term of a composition of subsampled Gaussian steps (numerics/ploss.c): rate q in
+ * (0, 1], m = 1/sigma, count steps, add = 1 for the add relation (roles swapped). */
+typedef struct {
+    double q, m, count;
+    int add;
+} ga_ploss_term;
+
+#define GA_PLOSS_MAX_TERMS 10000
+#define GA_PLOSS_MAX_COUNT 1e9
+
+typedef struct {
+    size_t n;
+    ga_ploss_term *t;
+} ga_ploss;
+
+/* Validate terms: GA_OK or GA_EINVAL with a message naming the term. */
+int ga_ploss_check(const ga_ploss_term *t, size_t n, char *msg, size_t msglen);
+/* delta_{X,Y} and delta_{Y,X} at eps with error estimates (method: enum ga_delta_method;
+ * AUTO is the closed form for one step, the Bromwich integral otherwise). GA_OK, GA_ETOL. */
+int ga_ploss_delta(ga_result *xy, ga_result *yx, const ga_ploss *L, double eps, int method,
+                   const ga_gchisq_opts *opts, ga_quad_work *w);
+/* Renyi divergences of order alpha > 1 in both directions (estimates). */
+int ga_ploss_renyi(ga_result *xy, ga_result *yx, const ga_ploss *L, double alpha);
+/* Supremum of the loss in direction dir (0: XY, 1: YX): delta is 0 from there on. */
+double ga_ploss_loss_sup(const ga_ploss *L, int dir);
+/* The RDP accountant (integer orders 2..256, binomial expansion, Mironov's conversion). */
+double ga_ploss_rdp_binomial(const ga_ploss_term *s, int alpha);
+double ga_ploss_rdp_accountant(int *alpha_best, const ga_ploss *L, double delta);
+
 #endif

@@ -1051,6 +1051,7 @@ void ga_spec_pair_free(ga_spec_pair *p)
     for (size_t b = 0; b < p->nblocks; b++)
         ga_spec_pair_free(&p->blocks[b]);
     free(p->blocks);
+    free(p->sub);
     memset(p, 0, sizeof *p);
 }
 

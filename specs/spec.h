@@ -27,6 +27,9 @@ typedef struct ga_spec_pair {
                                                mechanism's output coordinates */
     size_t nblocks;                         /* > 0: a product of these blocks */
     struct ga_spec_pair *blocks;
+    size_t nsub;                            /* > 0: a subsampled Gaussian pair of these
+                                               terms (no arrays; texts into the doc) */
+    ga_subsampled_input *sub;
 } ga_spec_pair;
 
 typedef struct {

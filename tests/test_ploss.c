@@ -1,0 +1,391 @@
+/*
+ * test_ploss.c - the Poisson-subsampled Gaussian mechanism and its compositions (pairs whose
+ * privacy loss is one-dimensional, numerics/ploss.c).
+ * References, all computed here independently of the library's formulas:
+ * - q = 1 is the Gaussian mechanism: the mu-GDP closed form, mu = sqrt(T)/sigma;
+ * - one step: E_P[(1 - e^{eps - l})_+] by GSL adaptive quadrature of the mixture density
+ *   from the point where l = eps (found by bisection on l itself);
+ * - two steps: the same expectation as a one-dimensional integral over the first step's
+ *   output of the one-step value at eps - l(x_1) (the test's own threshold formula);
+ * - Renyi divergences at integer orders: the binomial expansion of E_Q[(P/Q)^alpha];
+ * - certified one-step intervals (Arb erfc) against the double values, seeded random cases.
+ */
+#include "gaussaudit.h"
+#include "tests/support.h"
+
+#include <arb.h>
+#include <arb_hypgeom.h>
+#include <criterion/criterion.h>
+#include <float.h>
+#include <gsl/gsl_integration.h>
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TOL_CLOSED 1e-12 /* issue 18: q = 1 against the Gaussian closed form */
+#define TOL_QUAD 1e-11   /* against GSL quadrature at 1e-13 (relative, plus the error estimate) */
+
+static ga_pair *sub_pair(double q, double sigma, double T, int add)
+{
+    ga_subsampled_input in = {q, sigma, T, add, NULL, NULL};
+    ga_pair *p;
+    char msg[256];
+    cr_assert(ga_pair_reduce_subsampled(&p, &in, 1, msg, sizeof msg) == GA_OK, "%s", msg);
+    return p;
+}
+
+static double qbar(double x) { return 0.5 * erfc(x / M_SQRT2); }
+
+/* mu-GDP: delta(eps) = Qbar(eps/mu - mu/2) - e^eps Qbar(eps/mu + mu/2), in Arb at 256 bits
+ * (the difference cancels in double precision far in the tail) */
+/* erfc(x/sqrt 2)/2 of the ball x */
+static void arb_qbar(arb_t r, const arb_t x)
+{
+    arb_t t;
+    arb_init(t);
+    arb_sqrt_ui(t, 2, 256);
+    arb_div(t, x, t, 256);
+    arb_hypgeom_erfc(r, t, 256);
+    arb_mul_2exp_si(r, r, -1);
+    arb_clear(t);
+}
+
+static double gdp(double mu, double eps)
+{
+    arb_t m, e, a, b, t;
+    arb_init(m);
+    arb_init(e);
+    arb_init(a);
+    arb_init(b);
+    arb_init(t);
+    arb_set_d(m, mu);
+    arb_set_d(e, eps);
+    arb_div(t, e, m, 256); /* eps/mu */
+    arb_mul_2exp_si(b, m, -1); /* mu/2 */
+    arb_sub(a, t, b, 256);
+    arb_add(b, t, b, 256);
+    arb_qbar(a, a);
+    arb_qbar(b, b);
+    arb_exp(t, e, 256);
+    arb_mul(b, b, t, 256);
+    arb_sub(a, a, b, 256);
+    double r = arf_get_d(arb_midref(a), ARF_RND_NEAR);
+    arb_clear(m);
+    arb_clear(e);
+    arb_clear(a);
+    arb_clear(b);
+    arb_clear(t);
+    return r;
+}
+
+Test(ploss, q_one_is_the_gaussian_mechanism)
+{
+    ga_gchisq_work *w = ga_gchisq_work_alloc();
+    const double sig[3] = {0.7, 1, 3.3}, Ts[4] = {1, 4, 9, 100};
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < 4; k++) {
+            ga_pair *p = sub_pair(1, sig[i], Ts[k], 0);
+            double mu = sqrt(Ts[k]) / sig[i];
+            for (double eps = 0; eps <= 6; eps += 0.75) {
+                for (int m = GA_DELTA_AUTO; m <= GA_DELTA_DIRECT; m++) {
+                    ga_delta D;
+                    int st = ga_pair_delta(&D, p, eps, m, NULL, w);
+                    double ref = gdp(mu, eps);
+                    cr_expect(st == GA_OK || st == GA_ETOL, "status %d", st);
+                    cr_expect(fabs(D.xy.val - ref) <= TOL_CLOSED * fmax(ref, 1e-300) + 1e-300 &&
+                                  fabs(D.yx.val - ref) <= TOL_CLOSED * fmax(ref, 1e-300) + 1e-300,
+                              "sigma %g T %g eps %g method %d: %.17g %.17g vs %.17g", sig[i],
+                              Ts[k], eps, m, D.xy.val, D.yx.val, ref);
+                    cr_expect(fabs(D.xy.val - ref) <= D.xy.err + 4 * DBL_EPSILON * ref &&
+                                  fabs(D.yx.val - ref) <= D.yx.err + 4 * DBL_EPSILON * ref,
+                              "error estimates: sigma %g T %g eps %g method %d: %.17g +- %.2g, "
+                              "%.17g +- %.2g vs %.17g", sig[i], Ts[k], eps, m, D.xy.val, D.xy.err,
+                              D.yx.val, D.yx.err, ref);
+                }
+            }
+            ga_pair_free(p);
+        }
+    ga_gchisq_work_free(w);
+}
+
+/* ------------------------------------------------------------ one step by quadrature */
+
+typedef struct {
+    double q, s, eps;
+    int mix; /* integrate under the mixture (1) or the plain law (0) */
+} one_t;
+
+/* l(x) = log(1 - q + q e^{(2x - 1)/(2 s^2)}) in the output's units (noise N(0, s^2)) */
+static double loss(double q, double s, double x)
+{
+    return log1p(q * expm1((2 * x - 1) / (2 * s * s)));
+}
+
+static double dens(double q, double s, double x, int mix)
+{
+    double p0 = exp(-x * x / (2 * s * s)) / (s * sqrt(2 * M_PI));
+    if (!mix)
+        return p0;
+    double p1 = exp(-(x - 1) * (x - 1) / (2 * s * s)) / (s * sqrt(2 * M_PI));
+    return (1 - q) * p0 + q * p1;
+}
+
+static double f_xy(double x, void *v)
+{
+    one_t *o = v; /* E_P[(1 - e^{eps - l})_+] */
+    return dens(o->q, o->s, x, 1) * -expm1(o->eps - loss(o->q, o->s, x));
+}
+
+static double f_yx(double x, void *v)
+{
+    one_t *o = v; /* E_Q[(1 - e^{eps + l})_+] */
+    return dens(o->q, o->s, x, 0) * -expm1(o->eps + loss(o->q, o->s, x));
+}
+
+/* the x where l(x) = target, by bisection on l (increasing) */
+static double solve_loss(double q, double s, double target)
+{
+    double lo = -1e3, hi = 1e3;
+    for (int i = 0; i < 200; i++) {
+        double mid = 0.5 * (lo + hi);
+        if (loss(q, s, mid) > target)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    return 0.5 * (lo + hi);
+}
+
+static double one_step_quad(double q, double s, double eps, int dir)
+{
+    gsl_integration_workspace *ws = gsl_integration_workspace_alloc(2000);
+    one_t o = {q, s, eps, dir == 0};
+    gsl_function F = {dir == 0 ? f_xy : f_yx, &o};
+    double r = 0, e;
+    if (dir == 0) {
+        gsl_integration_qagiu(&F, solve_loss(q, s, eps), 0, 1e-13, 2000, ws, &r, &e);
+    } else if (-eps > log1p(-q)) {
+        gsl_integration_qagil(&F, solve_loss(q, s, -eps), 0, 1e-13, 2000, ws, &r, &e);
+    }
+    gsl_integration_workspace_free(ws);
+    return r;
+}
+
+Test(ploss, one_step_against_quadrature)
+{
+    ga_gchisq_work *w = ga_gchisq_work_alloc();
+    const double qs[4] = {0.001, 0.01, 0.2, 0.9}, ss[3] = {0.6, 1.1, 4};
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 3; j++) {
+            ga_pair *p = sub_pair(qs[i], ss[j], 1, 0);
+            for (double eps = 0; eps <= 4; eps += 0.5) {
+                double rx = one_step_quad(qs[i], ss[j], eps, 0), ry = one_step_quad(qs[i], ss[j], eps, 1);
+                /* the Bromwich integral of one step converges slowly for small q (the loss is
+                 * nearly constant with probability ~ 1 - q): only the closed form there */
+                for (int m = qs[i] >= 0.2 ? GA_DELTA_DIRECT : GA_DELTA_TAILS; m <= GA_DELTA_TAILS; m++) {
+                    ga_delta D;
+                    ga_pair_delta(&D, p, eps, m, NULL, w);
+                    cr_expect(fabs(D.xy.val - rx) <= TOL_QUAD * rx + D.xy.err + 1e-300 &&
+                                  fabs(D.yx.val - ry) <= TOL_QUAD * ry + D.yx.err + 1e-300,
+                              "q %g sigma %g eps %g method %d: xy %.17g +- %.2g vs %.17g, yx "
+                              "%.17g +- %.2g vs %.17g", qs[i], ss[j], eps, m, D.xy.val, D.xy.err,
+                              rx, D.yx.val, D.yx.err, ry);
+                }
+                /* the add relation swaps the directions */
+                ga_pair *a = sub_pair(qs[i], ss[j], 1, 1);
+                ga_delta A;
+                ga_pair_delta(&A, a, eps, GA_DELTA_AUTO, NULL, w);
+                cr_expect(A.xy.val == 0 ? ry < 1e-300 : fabs(A.xy.val - ry) <= TOL_QUAD * ry + A.xy.err,
+                          "add: q %g sigma %g eps %g: %.17g vs %.17g", qs[i], ss[j], eps, A.xy.val, ry);
+                ga_pair_free(a);
+            }
+            ga_pair_free(p);
+        }
+    ga_gchisq_work_free(w);
+}
+
+/* ------------------------------------------------------------ two steps */
+
+/* the one-step value at any real e (the test's own threshold formula): E_P[(1 - e^{e - l})_+] */
+static double one_xy(double q, double s, double e)
+{
+    double r = expm1(e) + q;
+    if (r <= 0) /* l > e everywhere */
+        return -expm1(e);
+    double x0 = s * s * log(r / q) + 0.5; /* l(x0) = e */
+    return q * qbar((x0 - 1) / s) - r * qbar(x0 / s);
+}
+
+typedef struct {
+    double q, s, eps;
+} two_t;
+
+static double f_two(double x, void *v)
+{
+    two_t *t = v;
+    return dens(t->q, t->s, x, 1) * one_xy(t->q, t->s, t->eps - loss(t->q, t->s, x));
+}
+
+Test(ploss, two_steps_against_nested_quadrature)
+{
+    ga_gchisq_work *w = ga_gchisq_work_alloc();
+    gsl_integration_workspace *ws = gsl_integration_workspace_alloc(4000);
+    const double qs[3] = {0.05, 0.3, 0.8}, ss[2] = {0.8, 2};
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 2; j++) {
+            ga_pair *p = sub_pair(qs[i], ss[j], 2, 0);
+            for (double eps = 0.25; eps <= 3; eps += 0.75) {
+                two_t t = {qs[i], ss[j], eps};
+                gsl_function F = {f_two, &t};
+                double ref, e;
+                gsl_integration_qagi(&F, 0, 1e-13, 4000, ws, &ref, &e);
+                ga_delta D;
+                ga_pair_delta(&D, p, eps, GA_DELTA_AUTO, NULL, w);
+                cr_expect(fabs(D.xy.val - ref) <= D.xy.err + 1e-10 * ref,
+                          "q %g sigma %g eps %g: %.17g +- %.2g vs %.17g (diff %.2g)", qs[i], ss[j],
+                          eps, D.xy.val, D.xy.err, ref, D.xy.val - ref);
+            }
+            ga_pair_free(p);
+        }
+    gsl_integration_workspace_free(ws);
+    ga_gchisq_work_free(w);
+}
+
+/* ------------------------------------------------------------ Renyi and the RDP accountant */
+
+static double binomial_rdp(double q, double s, int alpha)
+{
+    double acc = 0; /* sum_k C(a, k) (1 - q)^{a - k} q^k e^{k (k - 1)/(2 s^2)} */
+    for (int k = 0; k <= alpha; k++)
+        acc += exp(lgamma(alpha + 1.0) - lgamma(k + 1.0) - lgamma(alpha - k + 1.0) +
+                   (alpha - k) * log1p(-q) + k * log(q) + k * (k - 1.0) / (2 * s * s));
+    return log(acc) / (alpha - 1);
+}
+
+Test(ploss, renyi_against_the_binomial_expansion)
+{
+    const double qs[3] = {0.004, 0.05, 0.5}, ss[3] = {0.8, 1.1, 3};
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            for (int a = 2; a <= 32; a *= 2) {
+                ga_pair *p = sub_pair(qs[i], ss[j], 7, 0);
+                ga_result xy, yx;
+                cr_assert(ga_pair_renyi(&xy, &yx, p, a) == GA_OK);
+                double ref = 7 * binomial_rdp(qs[i], ss[j], a);
+                cr_expect(fabs(xy.val - ref) <= 1e-12 * ref + xy.err,
+                          "q %g sigma %g alpha %d: %.17g +- %.2g vs %.17g", qs[i], ss[j], a,
+                          xy.val, xy.err, ref);
+                /* the other direction is smaller (Mironov, Talwar & Zhang 2019, Theorem 5) */
+                cr_expect(yx.val <= xy.val + xy.err, "q %g sigma %g alpha %d: yx %.17g > xy %.17g",
+                          qs[i], ss[j], a, yx.val, xy.val);
+                ga_pair_free(p);
+            }
+}
+
+/* the accountant's eps(delta) is an upper bound of the exact one (one step: closed form;
+ * 1000 and 10000 steps: the Bromwich integral) */
+Test(ploss, rdp_accountant_bounds_the_exact_epsilon)
+{
+    const double cases[4][3] = {{0.01, 1, 1}, {0.3, 2, 1}, {0.004, 1.1, 1000}, {0.004, 1.1, 10000}};
+    ga_gchisq_work *w = ga_gchisq_work_alloc();
+    for (int i = 0; i < 4; i++) {
+        ga_pair *p = sub_pair(cases[i][0], cases[i][1], cases[i][2], 0);
+        double eps;
+        int al;
+        cr_assert(ga_pair_rdp_accountant(&eps, &al, p, 1e-5) == GA_OK);
+        ga_result ex;
+        int dir;
+        int st = ga_pair_epsilon(&ex, &dir, p, 1e-5, NULL, w);
+        cr_expect(st == GA_OK || st == GA_ETOL, "case %d: status %d", i, st);
+        cr_expect(eps >= ex.val - ex.err && ex.val > 0, "case %d: RDP %.17g (order %d) < exact %.17g", i,
+                  eps, al, ex.val);
+        ga_pair_free(p);
+    }
+    ga_gchisq_work_free(w);
+}
+
+/* ------------------------------------------------------------ certified one step */
+
+Test(ploss, certified_one_step_contains_the_estimates)
+{
+    gsl_rng *rng = ga_test_rng(18);
+    ga_gchisq_work *w = ga_gchisq_work_alloc();
+    long n = ga_test_count(40);
+    for (long k = 0; k < n; k++) {
+        double q = exp(log(1e-3) * gsl_rng_uniform(rng)), s = 0.4 + 4 * gsl_rng_uniform(rng);
+        double eps = 5 * gsl_rng_uniform(rng);
+        char qt[40], st[40], et[40];
+        snprintf(qt, sizeof qt, "%.6f", q);
+        snprintf(st, sizeof st, "%.4f", s);
+        snprintf(et, sizeof et, "%.5f", eps);
+        q = strtod(qt, NULL);
+        s = strtod(st, NULL);
+        eps = strtod(et, NULL);
+        int add = (int)(k % 2);
+        ga_subsampled_input in = {q, s, 1, add, qt, st};
+        ga_pair *p;
+        char msg[256];
+        cr_assert(ga_pair_reduce_subsampled(&p, &in, 1, msg, sizeof msg) == GA_OK, "%s", msg);
+        ga_delta D;
+        ga_delta_cert C;
+        ga_pair_delta(&D, p, eps, GA_DELTA_AUTO, NULL, w);
+        int rc = ga_pair_delta_cert(&C, p, NULL, NULL, et, NULL);
+        cr_expect(rc == GA_OK, "case %ld (q %s sigma %s eps %s add %d): status %d", k, qt, st, et, add, rc);
+        cr_expect(C.xy.lo <= D.xy.val + D.xy.err && D.xy.val - D.xy.err <= C.xy.hi &&
+                      C.yx.lo <= D.yx.val + D.yx.err && D.yx.val - D.yx.err <= C.yx.hi,
+                  "case %ld (q %s sigma %s eps %s add %d): xy %.17g +- %.2g in [%.17g, %.17g]? yx "
+                  "%.17g +- %.2g in [%.17g, %.17g]?", k, qt, st, et, add, D.xy.val, D.xy.err,
+                  C.xy.lo, C.xy.hi, D.yx.val, D.yx.err, C.yx.lo, C.yx.hi);
+        cr_expect(C.xy.hi - C.xy.lo <= 1e-15 * C.xy.hi + 1e-300,
+                  "case %ld: width %.3g of [%.17g, %.17g]", k, C.xy.hi - C.xy.lo, C.xy.lo, C.xy.hi);
+        ga_pair_free(p);
+    }
+    /* a composition has no certified evaluation yet: GA_EDOM with [0, 1] */
+    ga_pair *p = sub_pair(0.01, 1, 10, 0);
+    ga_delta_cert C;
+    cr_expect(ga_pair_delta_cert(&C, p, NULL, NULL, "1", NULL) == GA_EDOM && C.xy.lo == 0 && C.xy.hi == 1);
+    ga_pair_free(p);
+    ga_gchisq_work_free(w);
+    gsl_rng_free(rng);
+}
+
+Test(ploss, input_errors)
+{
+    const ga_subsampled_input bad[5] = {{0, 1, 1, 0, NULL, NULL},    {1.5, 1, 1, 0, NULL, NULL},
+                                        {0.1, 0, 1, 0, NULL, NULL},  {0.1, 1, 2.5, 0, NULL, NULL},
+                                        {0.1, 1, 1, 0, "0.1x", NULL}};
+    for (int i = 0; i < 5; i++) {
+        ga_pair *p = NULL;
+        char msg[256] = "";
+        cr_expect(ga_pair_reduce_subsampled(&p, &bad[i], 1, msg, sizeof msg) == GA_EINVAL && !p &&
+                      strstr(msg, "term 0"), "case %d: %s", i, msg);
+    }
+}
+
+/* ------------------------------------------------------------ the kind in a spec */
+
+Test(ploss, audit_of_the_kind)
+{
+    /* one step: certified, VERIFIED and VIOLATION on either side of the exact delta */
+    static const char *fmt = "gaussaudit: 1\nname: s\nmechanism: {kind: subsampled_gaussian, "
+                             "rate: 0.01, sigma: 0.8, steps: %s}\nclaim: {epsilon: 1, delta: %s}\n";
+    struct { const char *steps, *delta; int verdict; } rows[4] = {
+        {"1", "1e-6", GA_VERDICT_VERIFIED},
+        {"1", "1e-12", GA_VERDICT_VIOLATION},
+        {"1000", "0.5", GA_VERDICT_NO_VIOLATION}, /* estimates only: no proof */
+        {"1000", "1e-9", GA_VERDICT_INCONCLUSIVE}, /* above the claim, not certified */
+    };
+    for (int i = 0; i < 4; i++) {
+        char spec[512], msg[512];
+        snprintf(spec, sizeof spec, fmt, rows[i].steps, rows[i].delta);
+        ga_audit_result *r;
+        cr_assert(ga_audit_spec_text(&r, spec, strlen(spec), "s.yaml", NULL, msg, sizeof msg) == GA_OK, "%s", msg);
+        ga_claim_info c;
+        cr_assert(ga_audit_result_claim(&c, r, 0) == GA_OK);
+        cr_expect(c.verdict == rows[i].verdict, "row %d: verdict %s, expected %s (%s)", i,
+                  ga_verdict_name(c.verdict), ga_verdict_name(rows[i].verdict), c.reason);
+        ga_audit_result_free(r);
+    }
+}
