@@ -552,8 +552,15 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
         }
     }
     char claim[96], ce[32], cd[32];
-    snprintf(ce, sizeof ce, "%.30s", r->eps_txt ? r->eps_txt : num(ce, r->eps));
-    snprintf(cd, sizeof cd, "%.30s", r->delta_txt ? r->delta_txt : num(cd, r->delta));
+    /* (num writes into its buffer: never the source and the destination of one snprintf) */
+    if (r->eps_txt)
+        snprintf(ce, sizeof ce, "%.30s", r->eps_txt);
+    else
+        num(ce, r->eps);
+    if (r->delta_txt)
+        snprintf(cd, sizeof cd, "%.30s", r->delta_txt);
+    else
+        num(cd, r->delta);
     snprintf(claim, sizeof claim, "claim delta(%s) <= %s", ce, cd);
     if (violation) {
         char b1[32], b2[32];
@@ -569,12 +576,17 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
                                      "need attain, has certified delta above the claim and no "
                                      "audited neighbour was shown to violate it (pair '"
                         : ambiguous ? "a certified interval contains the claimed delta (pair '"
-                        : uncertifiable ? "certified mode is not available for pair '"
+                        : uncertifiable ? "certified mode is not available (pair '"
                                         : "more pairs are close to the claim than the certification cap ('");
         size_t l = strlen(r->reason);
-        snprintf(r->reason + l, sizeof r->reason - l, "%s')%s", amb_pair,
-                 uncertifiable && !ambiguous && !bound_over && amb_pair[0] && sub_pair(a, amb_pair)
-                     ? ": a composition of subsampled steps has no certified evaluation yet" : "");
+        snprintf(r->reason + l, sizeof r->reason - l, "%s')", amb_pair);
+        if (uncertifiable && !ambiguous && !bound_over && amb_pair[0] && sub_pair(a, amb_pair)) {
+            char v1[32], v2[32];
+            l = strlen(r->reason);
+            snprintf(r->reason + l, sizeof r->reason - l, ": a composition of subsampled steps "
+                     "has no certified evaluation yet (the estimate of delta is %s +- %s)",
+                     num(v1, r->exact.val), (snprintf(v2, sizeof v2, "%.2g", r->exact.err), v2));
+        }
         if (nfailed) {
             l = strlen(r->reason);
             snprintf(r->reason + l, sizeof r->reason - l, "; the double-precision evaluation "
@@ -620,6 +632,16 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
             xy[best] = yx[best] = -2; /* next */
         }
     }
+    /* subsampled pairs: the RDP accountant's eps at the claimed delta, for comparison */
+    for (size_t i = 0; r->delta > 0 && r->delta < 1 && i < n; i++) {
+        double e;
+        int order;
+        if (a->spec.pairs[i].nsub && ga_pair_rdp_accountant(&e, &order, a->pairs[i], r->delta) == GA_OK &&
+            e > r->rdp_eps) {
+            r->rdp_eps = e;
+            r->rdp_order = order;
+        }
+    }
     if (n)
         witness(a, r, w);
 cleanup:
@@ -648,7 +670,7 @@ static void eval_rdp(ga_audit *a, ga_claim_result *r)
 {
     size_t n = a->npairs;
     double wv = -1;
-    int violation = 0, ambiguous = 0, verified_ok = 0;
+    int violation = 0, ambiguous = 0, verified_ok = 0, uncert = 0;
     size_t ncert = 0;
     char amb[256] = "";
     for (size_t i = 0; i < n; i++) {
@@ -682,6 +704,10 @@ static void eval_rdp(ga_audit *a, ga_claim_result *r)
         ga_interval cx, cy;
         int st = cert_renyi(a, i, r->alpha, &cx, &cy);
         double lo = fmax(cx.lo, cy.lo), hi = fmax(cx.hi, cy.hi);
+        if (st == GA_EDOM && clear && a->spec.pairs[i].nsub) {
+            uncert = 1; /* subsampled: estimates only (as for delta) */
+            continue;
+        }
         if (st != GA_OK) {
             ambiguous = 1;
             snprintf(amb, sizeof amb, "certified Renyi divergence unavailable for pair '%.100s'",
@@ -730,8 +756,9 @@ static void eval_rdp(ga_audit *a, ga_claim_result *r)
                  bnd(b1, r->cert_hi, 1));
     } else {
         r->verdict = GA_VERDICT_NO_VIOLATION;
-        snprintf(r->reason, sizeof r->reason, "holds on all audited pairs: max D_%.6g = %.6g <= %.6g",
-                 r->alpha, wv, r->eps_a);
+        snprintf(r->reason, sizeof r->reason, "holds on all audited pairs: max D_%.6g = %.6g <= %.6g%s",
+                 r->alpha, wv, r->eps_a, uncert ? " (estimates with error estimates; the "
+                 "subsampled pairs have no certified Renyi divergence yet, so not proven)" : "");
     }
 }
 

@@ -36,6 +36,9 @@ typedef struct {
     char cert_lo_dec[80], cert_hi_dec[80]; /* DP: the same bounds as outward decimals, which
                                               reach below the double range ("" if none) */
     ga_result eps_at_delta;/* DP: smallest eps with delta <= claimed delta (overall) */
+    double rdp_eps;        /* DP, subsampled pairs: what an RDP accountant reports at the
+                              claimed delta (ga_pair_rdp_accountant; 0 when not applicable) */
+    int rdp_order;
     double slack;          /* DP: claimed delta / exact delta; RDP: claimed / exact */
     double witness_px, witness_py; /* DP: P_X[S], P_Y[S] of the distinguishing event */
     char witness[1200];    /* DP: the event in the pair's coordinates */

@@ -191,8 +191,8 @@ int ga_ploss_delta(ga_result *xy, ga_result *yx, const ga_ploss *L, double eps, 
 int ga_ploss_renyi(ga_result *xy, ga_result *yx, const ga_ploss *L, double alpha);
 /* Supremum of the loss in direction dir (0: XY, 1: YX): delta is 0 from there on. */
 double ga_ploss_loss_sup(const ga_ploss *L, int dir);
-/* The RDP accountant (integer orders 2..256, binomial expansion, Mironov's conversion). */
+/* One step's Renyi divergence of order alpha (integer >= 2) in the remove direction, as the
+ * RDP accountants compute it (binomial expansion; Mironov, Talwar & Zhang 2019). */
 double ga_ploss_rdp_binomial(const ga_ploss_term *s, int alpha);
-double ga_ploss_rdp_accountant(int *alpha_best, const ga_ploss *L, double delta);
 
 #endif

@@ -402,7 +402,8 @@ static int delta_bromwich(ga_result *out, const ga_ploss *L, int dir, double eps
     ga_result I0, I1 = {0, 0};
     double absint = 0;
     size_t evals = 0;
-    double tol = fmax(o->epsrel, 1e-13) * 0.5;
+    /* no finer than a tenth of the integrand's own error (T times the rounding of log M) */
+    double tol = fmax(fmax(o->epsrel, 1e-13) * 0.5, 0.1 * rel0);
     int st = ga_quad_gk(&I0, &absint, &evals, brom_direct, &b, 0, tm, 0, tol, 3000, w);
     /* beyond tm: |G| decays at least like 1/t^2 once |M(c + it)| stops decreasing, an
      * estimate of int_tm^inf |G| from the last value (rigorous only with the decay) */
@@ -431,7 +432,8 @@ static int delta_bromwich(ga_result *out, const ga_ploss *L, int dir, double eps
     out->val = val;
     out->err = err;
     /* the target, not counting the rounding floor (included in err), as for the tails */
-    if (st == GA_OK && scale * (I0.err + 8 * DBL_EPSILON * absint) > fmax(o->epsabs, 10 * o->epsrel * val))
+    if (st == GA_OK && scale * (I0.err + 8 * DBL_EPSILON * absint) >
+                           fmax(o->epsabs, fmax(10 * o->epsrel, rel0) * val))
         st = GA_ETOL;
     return st;
 }
@@ -583,26 +585,4 @@ double ga_ploss_rdp_binomial(const ga_ploss_term *s, int alpha)
         acc = logaddexp(acc, lt);
     }
     return acc / (alpha - 1);
-}
-
-/* The eps an RDP accountant reports for the composition at delta: integer orders 2..256,
- * each step's order-alpha RDP from the binomial expansion (the remove direction, which the
- * accountants use for both), added over the steps, and Mironov's conversion
- * eps = rdp + log(1/delta)/(alpha - 1), minimised over the orders. *alpha_best receives the
- * order. */
-double ga_ploss_rdp_accountant(int *alpha_best, const ga_ploss *L, double delta)
-{
-    double best = INFINITY;
-    *alpha_best = 0;
-    for (int a = 2; a <= 256; a++) {
-        double r = 0;
-        for (size_t j = 0; j < L->n; j++)
-            r += L->t[j].count * ga_ploss_rdp_binomial(&L->t[j], a);
-        double e = ga_rdp_to_dp_mironov(a, r, delta);
-        if (e < best) {
-            best = e;
-            *alpha_best = a;
-        }
-    }
-    return best;
 }

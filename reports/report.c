@@ -24,6 +24,21 @@ static const char *methods_text =
     "estimates; certified: Arb ball arithmetic (acb_calc_integrate plus a proven tail bound) "
     "and an a-posteriori linear-algebra certificate (Pinsker, KL in ball arithmetic)";
 
+static const char *methods_sub_text =
+    "double precision: the one-dimensional privacy loss of subsampled Gaussian steps, its "
+    "moment generating function by trapezoid sums on the real line and delta by one Bromwich "
+    "integral (one step: the closed form of its threshold event) with error estimates; "
+    "certified: one step in Arb ball arithmetic (erfc), compositions not yet";
+
+/* the methods of the audit's pairs */
+static const char *methods(const ga_audit *a)
+{
+    for (size_t i = 0; i < a->spec.npairs; i++)
+        if (a->spec.pairs[i].nsub)
+            return methods_sub_text;
+    return methods_text;
+}
+
 /* a pair's name, or "" when the audit stopped before any pair existed */
 static const char *pname(const ga_audit *a, size_t i)
 {
@@ -85,7 +100,7 @@ static void tightness_text(char *b, size_t n, const ga_claim_result *r)
     if (!evaluated(r)) {
         snprintf(b, n, "not evaluated");
     } else if (r->type == GA_CLAIM_DP) {
-        char e[96] = "";
+        char e[192] = "";
         ga_fmt_shortest(ce, sizeof ce, r->eps);
         ga_fmt_shortest(cd, sizeof cd, r->delta);
         if (r->eps_txt)
@@ -94,6 +109,11 @@ static void tightness_text(char *b, size_t n, const ga_claim_result *r)
             snprintf(cd, sizeof cd, "%.30s", r->delta_txt);
         if (isfinite(r->eps_at_delta.val))
             snprintf(e, sizeof e, "; the smallest eps at delta %s is %.6g", cd, r->eps_at_delta.val);
+        if (r->rdp_eps > 0 && isfinite(r->eps_at_delta.val) && r->eps_at_delta.val > 0) {
+            size_t l = strlen(e);
+            snprintf(e + l, sizeof e - l, " (an RDP accountant reports %.6g, %.3gx as much)",
+                     r->rdp_eps, r->rdp_eps / r->eps_at_delta.val);
+        }
         /* the value shown lies in the certified interval when there is one (the estimate may
          * stray by its error), with the digits that decide against the claim */
         double x = r->certified ? fmin(fmax(r->exact.val, r->cert_lo), r->cert_hi) : r->exact.val;
@@ -281,7 +301,7 @@ int ga_report_markdown(FILE *out, const ga_audit *a)
     fprintf(out, "## Claims\n\n| claim | verdict | tightness | certified | reason |\n|---|---|---|---|---|\n");
     for (size_t i = 0; i < a->nclaims; i++) {
         const ga_claim_result *r = &a->claims[i];
-        char c[96], t[256], iv[96] = "no";
+        char c[96], t[400], iv[96] = "no";
         ga_claim_text(c, sizeof c, r);
         tightness_text(t, sizeof t, r);
         if (r->certified)
@@ -338,7 +358,7 @@ int ga_report_markdown(FILE *out, const ga_audit *a)
                  "(delta, Renyi or Mahalanobis intervals of single pairs); highest precision: "
                  "%ld bits (the time they took is in the JSON and HTML reports: Markdown reports "
                  "are reproducible byte for byte)\n",
-            a->digest, a->npairs, methods_text,
+            a->digest, a->npairs, methods(a),
             a->certified_mode ? "yes" : "no (escalated where a verdict needed it)", a->ncertified,
             a->max_bits);
     return ferror(out) ? GA_EIO : GA_OK;
@@ -625,7 +645,7 @@ int ga_report_html(FILE *out, const ga_audit *a)
                  "<th>certified</th><th>reason</th></tr>\n");
     for (size_t i = 0; i < a->nclaims; i++) {
         const ga_claim_result *r = &a->claims[i];
-        char c[96], t[256], iv[96] = "no";
+        char c[96], t[400], iv[96] = "no";
         ga_claim_text(c, sizeof c, r);
         tightness_text(t, sizeof t, r);
         if (r->certified)
@@ -762,7 +782,7 @@ int ga_report_html(FILE *out, const ga_audit *a)
     fprintf(out, "</code>, SHA-256 <code>%s</code><br>pairs audited: %zu<br>methods: %s<br>"
                  "certified mode: %s; certified evaluations: %zu (delta, Renyi or Mahalanobis intervals "
                  "of single pairs), %.3f s; highest precision: %ld bits</p></div>\n",
-            a->digest, a->npairs, methods_text,
+            a->digest, a->npairs, methods(a),
             a->certified_mode ? "yes" : "no (escalated where a verdict needed it)", a->ncertified,
             a->cert_seconds, a->max_bits);
     fprintf(out,
@@ -868,6 +888,10 @@ int ga_report_json(FILE *out, const ga_audit *a)
         ga_jw_num(&j, "slack", r->slack);
         if (r->type == GA_CLAIM_DP) {
             ga_jw_num(&j, "epsilon_at_delta", r->eps_at_delta.val);
+            if (r->rdp_eps > 0) { /* subsampled pairs: the RDP accountant, for comparison */
+                ga_jw_num(&j, "rdp_accountant_epsilon", r->rdp_eps);
+                ga_jw_num(&j, "rdp_accountant_order", r->rdp_order);
+            }
             ga_jw_obj(&j, "witness");
             ga_jw_str(&j, "event", r->witness);
             ga_jw_num(&j, "p_x", r->witness_px);
@@ -918,7 +942,7 @@ int ga_report_json(FILE *out, const ga_audit *a)
     ga_jw_int(&j, "certified_evaluations", (long)a->ncertified);
     ga_jw_num(&j, "certified_seconds", a->cert_seconds);
     ga_jw_int(&j, "precision_bits", a->max_bits);
-    ga_jw_str(&j, "methods", methods_text);
+    ga_jw_str(&j, "methods", methods(a));
     ga_jw_obj_end(&j);
     ga_jw_obj_end(&j);
     return ferror(out) ? GA_EIO : GA_OK;

@@ -23,6 +23,7 @@ static const struct {
     {"classic_gaussian_eps_5", 0, "VERIFIED"},
     {"classic_gaussian_eps_10", 1, "VIOLATION"},
     {"composition_gdp_heterogeneous", 0, "VERIFIED"},
+    {"dpsgd_mnist_rdp_accountant", 0, "NO VIOLATION FOUND"},
     {"synthetic_seed_op_model", 0, "VERIFIED"},
     {"synthetic_seed_op_worst", 1, "VIOLATION"},
     {"synthetic_seed_op_typical", 0, "VERIFIED"},
