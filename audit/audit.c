@@ -274,7 +274,15 @@ static void subsampled_witness(ga_claim_result *r, const ga_spec_pair *sp)
     /* in terms of the loss of the mixture against the plain law, l = log P/Q: */
     int l_up = up == mix_is_x; /* S = {l > e} (else {l < -e}) */
     r->witness_px = r->witness_py = NAN;
-    if (sp->nsub > 1 || t->steps > 1) {
+    if (sp->nsub > 1) {
+        snprintf(r->witness, sizeof r->witness,
+                 "S = {the sum of the privacy losses of all steps of the %zu parts %s %.17g}, "
+                 "each step's loss log(1 - q + q e^{(2x - 1)/(2 sigma^2)}) of its released noisy "
+                 "sum x (q, sigma of its part)", sp->nsub, l_up ? ">" : "<",
+                 l_up ? r->eps : -r->eps);
+        return;
+    }
+    if (t->steps > 1) {
         snprintf(r->witness, sizeof r->witness,
                  "S = {(x_1, ..., x_T) : l(x_1) + ... + l(x_T) %s %.17g}, x_t the released noisy "
                  "sum of step t and l(x) = log(1 - q + q e^{(2x - 1)/(2 sigma^2)}) its privacy "
@@ -580,7 +588,8 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
                                         : "more pairs are close to the claim than the certification cap ('");
         size_t l = strlen(r->reason);
         snprintf(r->reason + l, sizeof r->reason - l, "%s')", amb_pair);
-        if (uncertifiable && !ambiguous && !bound_over && amb_pair[0] && sub_pair(a, amb_pair)) {
+        if (uncertifiable && !ambiguous && !bound_over && amb_pair[0] && sub_pair(a, amb_pair) &&
+            r->exact.val >= 0 && isfinite(r->exact.err)) {
             char v1[32], v2[32];
             l = strlen(r->reason);
             snprintf(r->reason + l, sizeof r->reason - l, ": a composition of subsampled steps "
@@ -627,6 +636,10 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
             int st = ga_pair_epsilon(&e, &dir, a->pairs[best], r->delta, NULL, w);
             if (st == GA_EDOM)
                 e.val = INFINITY;
+            if (st != GA_OK && st != GA_ETOL && st != GA_EDOM) { /* failed: no number */
+                r->eps_at_delta.val = NAN;
+                break;
+            }
             if (e.val > r->eps_at_delta.val)
                 r->eps_at_delta = e;
             xy[best] = yx[best] = -2; /* next */
@@ -1203,13 +1216,21 @@ static void audit_plots(ga_audit *a, ga_gchisq_work *w)
         a->nplot = 0;
     if (a->nplot) {
         ga_pair_profile_grid(a->plot_eps, GA_PLOT_POINTS, a->pairs[a->plot_pair[0]], NULL, w);
-        for (size_t j = 0; j < a->nplot; j++)
+        for (size_t j = 0; j < a->nplot; j++) {
+            int failed = 0; /* after a failed evaluation the curve stops (no number, no time) */
             for (size_t i = 0; i < GA_PLOT_POINTS; i++) {
-                ga_delta D;
-                ga_pair_delta(&D, a->pairs[a->plot_pair[j]], a->plot_eps[i], GA_DELTA_AUTO, NULL, w);
+                ga_delta D = {{NAN, 0}, {NAN, 0}, 0};
+                if (!failed) {
+                    int st = ga_pair_delta(&D, a->pairs[a->plot_pair[j]], a->plot_eps[i],
+                                           GA_DELTA_AUTO, NULL, w);
+                    failed = (st != GA_OK && st != GA_ETOL) || ga_expired(a->deadline);
+                    if (st != GA_OK && st != GA_ETOL)
+                        D.xy.val = D.yx.val = NAN;
+                }
                 a->plot_xy[j][i] = D.xy.val;
                 a->plot_yx[j][i] = D.yx.val;
             }
+        }
     }
     for (size_t i = 0; i < a->nclaims; i++)
         if (a->claims[i].type == GA_CLAIM_RDP || a->claims[i].type == GA_CLAIM_ZCDP) {

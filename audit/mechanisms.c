@@ -1886,8 +1886,90 @@ static int take_part(ga_spec *s, ga_spec *sub, size_t b, size_t n, ga_spec_pair 
 
 /* Parts are built one at a time and their pairs moved into the composition's rows at once,
  * so that one part's pairs are alive beside the composition's, not every part's. */
+/* A composition with subsampled parts: every part must be subsampled_gaussian or the
+ * Gaussian mechanism by sensitivity (a subsampled step with q = 1 and noise sigma/sensitivity,
+ * its columns the steps); the remove pair is the product of the parts' remove pairs and the
+ * add pair that of their add pairs, each one subsampled pair of all the parts' terms. The same
+ * record in every part attains both: they are the proven worst case (not only a bound). */
+static int compose_subsampled(ga_spec *s, char *msg, size_t msglen)
+{
+    size_t n = s->nparts, nt = 0;
+    ga_subsampled_input *t[2] = {calloc(n, sizeof **t), calloc(n, sizeof **t)};
+    int rc = t[0] && t[1] ? GA_OK : GA_ENOMEM;
+    for (size_t b = 0; b < n && rc == GA_OK; b++) {
+        ga_spec sub;
+        memset(&sub, 0, sizeof sub);
+        rc = build_part(&sub, s, b, msg, msglen);
+        s->truncated |= sub.truncated;
+        if (rc == GA_OK) {
+            const ga_spec_pair *p0 = sub.npairs ? &sub.pairs[0] : NULL;
+            if (sub.npairs == 2 && p0->nsub == 1 && sub.pairs[1].nsub == 1) {
+                t[0][nt] = *p0->sub; /* texts point into the doc, which outlives the spec */
+                t[1][nt++] = sub.pairs[1].sub[0];
+            } else if (sub.npairs == 1 && sub.verified && p0->d == 1 && !p0->nblocks &&
+                       p0->s_x[0] == p0->s_y[0] && p0->mu_y[0] == 0 && p0->mu_x[0] != 0) {
+                /* the Gaussian mechanism by sensitivity: N(D, s^2) vs N(0, s^2), r columns */
+                ga_subsampled_input g = {1, sqrt(p0->s_x[0]) / fabs(p0->mu_x[0]), p0->columns,
+                                         0, NULL, NULL};
+                t[0][nt] = g;
+                g.add = 1;
+                t[1][nt++] = g;
+            } else {
+                char path[64];
+                snprintf(path, sizeof path, "mechanism.parts[%zu]", b);
+                rc = ga_spec_fail(s, ga_node_get(s->mechanism, "parts")->kids[b], path, msg, msglen,
+                                  "a composition with subsampled_gaussian parts takes only "
+                                  "subsampled_gaussian parts and gaussian_mechanism parts by "
+                                  "sensitivity (data-dependent Gaussian pairs do not compose "
+                                  "with a subsampled loss yet)");
+            }
+        }
+        ga_spec_reset_pairs(&sub);
+        free(sub.pairs);
+    }
+    for (int add = 0; add < 2 && rc == GA_OK; add++) {
+        char name[96];
+        snprintf(name, sizeof name, "%s one record in every part (%s)", add ? "add" : "remove",
+                 add ? "X without it, Y with it" : "X with it, Y without it");
+        if ((rc = ga_spec_add_pair(s, name, 1, 1, NULL, NULL, NULL, NULL)))
+            break;
+        ga_spec_pair *p = &s->pairs[s->npairs - 1];
+        p->reduced = 1;
+        p->nsub = nt;
+        p->sub = t[add];
+        t[add] = NULL;
+    }
+    if (rc == GA_OK) {
+        s->verified = 1;
+        s->verified_pair = s->npairs - 2;
+        snprintf(s->verified_note, sizeof s->verified_note,
+                 "worst case of the composition: the same record removed or added in every part "
+                 "(%zu parts; each part's pairs are its proven worst case)", n);
+    }
+    free(t[0]);
+    free(t[1]);
+    return rc;
+}
+
+/* does some part have kind subsampled_gaussian? */
+static int has_subsampled_part(const ga_spec *s)
+{
+    const ga_node *parts = ga_node_get(s->mechanism, "parts");
+    for (size_t b = 0; parts && parts->kind == GA_NODE_SEQ && b < parts->n; b++) {
+        const ga_node *kn = parts->kids[b] ? ga_node_get(parts->kids[b], "kind") : NULL;
+        if (kn && kn->kind == GA_NODE_SCALAR && kn->text && !strcmp(kn->text, "subsampled_gaussian"))
+            return 1;
+    }
+    return 0;
+}
+
 static int build_composition(ga_spec *s, char *msg, size_t msglen)
 {
+    if (ga_node_get(s->mechanism, "parts") && has_subsampled_part(s)) {
+        static const char *const ckeys[] = {"kind", "parts", NULL};
+        int rc0 = ga_spec_check_map(s, s->mechanism, "mechanism", ckeys, msg, msglen);
+        return rc0 ? rc0 : compose_subsampled(s, msg, msglen);
+    }
     static const char *const keys[] = {"kind", "parts", NULL};
     int rc = ga_spec_check_map(s, s->mechanism, "mechanism", keys, msg, msglen);
     if (rc)

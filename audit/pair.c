@@ -1001,16 +1001,26 @@ int ga_pair_epsilon(ga_result *eps, int *direction, const ga_pair *p, double del
     }
     eps_param ep = {p, &o, w, log(delta), {{0, 0}, {0, 0}, 0}, GA_OK};
     double f0 = eps_fn(0, &ep);
+    if (ep.status != GA_OK && ep.status != GA_ETOL) { /* no value to search on */
+        eps->val = NAN;
+        eps->err = INFINITY;
+        return ep.status;
+    }
     if (f0 <= 0) {
         eps->val = 0;
         eps->err = 0;
         return ep.status;
     }
     double lo = 0, hi = 1, fhi = eps_fn(hi, &ep);
-    while (fhi > 0 && hi < 1e300) { /* doubling: at most ~1000 evaluations */
-        lo = hi;
+    while (fhi > 0 && hi < 1e300 && (ep.status == GA_OK || ep.status == GA_ETOL)) {
+        lo = hi; /* doubling: at most ~1000 evaluations */
         hi *= 2;
         fhi = eps_fn(hi, &ep);
+    }
+    if (ep.status != GA_OK && ep.status != GA_ETOL) {
+        eps->val = NAN;
+        eps->err = INFINITY;
+        return ep.status;
     }
     if (fhi > 0)
         return GA_EMAXITER;

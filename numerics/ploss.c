@@ -46,6 +46,11 @@
 #include <string.h>
 
 #define LOG_SQRT_2PI 0.91893853320467274178
+/* at most this many trapezoid nodes for one M(w), and for one Bromwich integral (about a
+ * second): beyond, the evaluation fails (GA_EMAXITER) instead of running on (tiny sigma,
+ * few steps of a tiny rate) */
+#define GRID_CAP 200000
+#define BROMWICH_NODE_CAP 30000000
 
 static double logaddexp(double a, double b)
 {
@@ -169,6 +174,11 @@ static void make_grid(grid_t *g, const ga_ploss_term *s, double log1mq, double a
     g->tail /= g->h; /* in units of the sum (h sum) */
     g->n = (size_t)ceil((hi - lo) / g->h) + 1;
     g->x0 = lo;
+    if (g->n > GRID_CAP) { /* a coarser grid, whose error bound is then not met: disc = inf */
+        g->n = GRID_CAP;
+        g->h = (hi - lo) / (GRID_CAP - 1);
+        g->disc = INFINITY;
+    }
 }
 
 /* log M(w) of one step, with an absolute error estimate of |M_true/M - 1| in *rel. */
@@ -307,6 +317,7 @@ typedef struct {
     size_t nodes;
     double bins[64], binw; /* largest |integrand| * (relative error of e^K) per bin of
                               [0, tmax]: an upper Riemann sum of the integrand's error */
+    int over;              /* the node budget ran out */
 } brom_t;
 
 /* phi'(c) = K'(c) - eps - 1/c - 1/(c+1) and phi(c) */
@@ -365,6 +376,10 @@ static double complex brom_value(double *rel, brom_t *b, double t)
 static double brom_direct(double t, void *param)
 {
     brom_t *b = param;
+    if (b->nodes > BROMWICH_NODE_CAP) {
+        b->over = 1;
+        return 0;
+    }
     double rel;
     double complex v = brom_value(&rel, b, t);
     double e = fmin(rel, 1.0) * cabs(v);
@@ -395,7 +410,8 @@ static int delta_bromwich(ga_result *out, const ga_ploss *L, int dir, double eps
      * remainder is only estimated (slow decay: few steps of a small rate) */
     double tcap = fmax(3000.0, 8 * b.sc);
     int decayed;
-    while (!(decayed = cabs(brom_value(&rel, &b, tm)) * tm <= 1e-19 * g0) && tm < tcap)
+    while (!(decayed = cabs(brom_value(&rel, &b, tm)) * tm <= 1e-19 * g0) && tm < tcap &&
+           b.nodes < BROMWICH_NODE_CAP / 4)
         tm *= 2;
     b.tmax = tm;
     b.binw = tm / 64;
@@ -425,6 +441,11 @@ static int delta_bromwich(ga_result *out, const ga_ploss *L, int dir, double eps
     double err = scale * (I0.err + relint + 8 * DBL_EPSILON * absint) +
                  (b.c < 0 ? 2 * DBL_EPSILON : 0) +
                  scale * fabs(I0.val) * (rel0 + 4 * DBL_EPSILON * (fabs(Kc) + fabs(b.c * eps)));
+    if (b.over || !isfinite(err) || !isfinite(val)) { /* no value: never a guess */
+        out->val = NAN;
+        out->err = INFINITY;
+        return GA_EMAXITER;
+    }
     if (val < 0) { /* a negative estimate of a non-negative quantity: 0 within its error */
         err += -val;
         val = 0;

@@ -403,3 +403,64 @@ Test(ploss, audit_of_the_kind)
         ga_audit_result_free(r);
     }
 }
+
+/* Compositions in the spec language: parts with q = 1 (and the Gaussian mechanism by
+ * sensitivity) compose to mu-GDP with mu^2 the sum of the parts' T/sigma^2; a part twice is
+ * the part with twice the steps */
+static double audit_delta(const char *spec)
+{
+    ga_audit_result *r;
+    char msg[512];
+    cr_assert(ga_audit_spec_text(&r, spec, strlen(spec), "c.yaml", NULL, msg, sizeof msg) == GA_OK, "%s", msg);
+    ga_claim_info c;
+    cr_assert(ga_audit_result_claim(&c, r, 0) == GA_OK);
+    double v = c.exact.val;
+    ga_audit_result_free(r);
+    return v;
+}
+
+Test(ploss, compositions_of_parts)
+{
+    double v = audit_delta("gaussaudit: 1\nname: c\nmechanism:\n  kind: composition\n  parts:\n"
+                           "    - {kind: subsampled_gaussian, rate: 1, sigma: 2, steps: 3}\n"
+                           "    - {kind: gaussian_mechanism, sensitivity: 2, sigma: 5, repeat: 2}\n"
+                           "claim: {epsilon: 1, delta: 0.1}\n");
+    double mu = sqrt(3 / 4.0 + 2 * 4 / 25.0), ref = gdp(mu, 1);
+    cr_expect(fabs(v - ref) <= TOL_CLOSED * ref, "q = 1 composition %.17g vs mu-GDP %.17g", v, ref);
+    double a = audit_delta("gaussaudit: 1\nname: c\nmechanism:\n  kind: composition\n  parts:\n"
+                           "    - {kind: subsampled_gaussian, rate: 0.05, sigma: 1.5, steps: 200}\n"
+                           "    - {kind: subsampled_gaussian, rate: 0.05, sigma: 1.5, steps: 200}\n"
+                           "claim: {epsilon: 1, delta: 0.1}\n");
+    double b = audit_delta("gaussaudit: 1\nname: c\nmechanism: {kind: subsampled_gaussian, rate: 0.05, "
+                           "sigma: 1.5, steps: 400}\nclaim: {epsilon: 1, delta: 0.1}\n");
+    cr_expect(fabs(a - b) <= 1e-9 * b, "two parts of 200 steps %.17g vs 400 steps %.17g", a, b);
+    /* a data-dependent part is refused with the reason */
+    static const char *bad = "gaussaudit: 1\nname: c\nmechanism:\n  kind: composition\n  parts:\n"
+                             "    - {kind: subsampled_gaussian, rate: 0.05, sigma: 1.5}\n"
+                             "    - {kind: sketch, columns: 5, noise_sigma: 1}\n"
+                             "dataset: {rows: [[1, 0], [0, 1], [1, 1]]}\nneighbours: remove_one\n"
+                             "claim: {epsilon: 1, delta: 0.1}\n";
+    ga_audit_result *r = NULL;
+    char msg[512] = "";
+    cr_expect(ga_audit_spec_text(&r, bad, strlen(bad), "c.yaml", NULL, msg, sizeof msg) == GA_EINVAL &&
+                  strstr(msg, "parts[1]") && strstr(msg, "subsampled"), "%s", msg);
+    ga_audit_result_free(r);
+}
+
+/* Pathological noise (sigma 0.01: delta ~ 1, the loss nearly two-valued) exceeds the node
+ * budget: the evaluation fails with GA_EMAXITER and no number, in bounded time, instead of
+ * running on or returning a guess */
+Test(ploss, node_budget_fails_cleanly)
+{
+    ga_pair *p = sub_pair(0.5, 0.01, 10, 0);
+    ga_gchisq_work *w = ga_gchisq_work_alloc();
+    ga_delta D;
+    int st = ga_pair_delta(&D, p, 1, GA_DELTA_AUTO, NULL, w);
+    cr_expect(st == GA_EMAXITER && isnan(D.xy.val) && D.xy.err == INFINITY, "status %d, %.17g +- %.2g",
+              st, D.xy.val, D.xy.err);
+    ga_result e;
+    int dir;
+    cr_expect(ga_pair_epsilon(&e, &dir, p, 1e-5, NULL, w) == GA_EMAXITER && isnan(e.val));
+    ga_gchisq_work_free(w);
+    ga_pair_free(p);
+}
