@@ -18,7 +18,8 @@ from typing import NamedTuple
 from . import _native as _n
 
 __version__ = "0.1.0"
-__all__ = ["delta", "epsilon", "renyi", "audit", "calibrate", "GaussauditError", "Estimate",
+__all__ = ["delta", "epsilon", "renyi", "audit", "calibrate", "subsampled", "GaussauditError",
+           "Estimate",
            "Interval", "Directions", "AuditResult", "Claim", "Calibration"]
 
 _STATUS = {0: "GA_OK", 1: "GA_EINVAL", 2: "GA_ENOMEM", 3: "GA_ETOL", 4: "GA_EUNDERFLOW",
@@ -131,25 +132,30 @@ def _decimal(x):
     return x if isinstance(x, str) else repr(float(x))
 
 
-def delta(mean_x, cov_x, mean_y, cov_y, eps, *, columns=1, certified=False):
-    """delta(eps) of X = N(mean_x, cov_x) against Y = N(mean_y, cov_y) (columns iid copies),
-    both directions: Estimate(value, error) each, or with certified=True Interval(lo, hi)
-    each (eps then read as the exact decimal it prints as, or as a str)."""
-    p = _Pair(mean_x, cov_x, mean_y, cov_y, columns)
+def _pair_delta(p, pin, eps, certified):
+    """delta of a reduced pair p (its ga_pair_input pin, or None) at eps, both directions."""
     if certified:
         c = _n.DeltaCert()
-        st = _n.lib.ga_pair_delta_cert(ctypes.byref(c), p.p, ctypes.byref(p.input), None,
-                                       _decimal(eps).encode(), None)
+        st = _n.lib.ga_pair_delta_cert(ctypes.byref(c), p, pin, None, _decimal(eps).encode(),
+                                       None)
         _check(st, None, (0, 6))  # GA_EPREC: valid, wider than asked
         return Directions(Interval(c.xy.lo, c.xy.hi), Interval(c.yx.lo, c.yx.hi))
     w = _work()
     try:
         d = _n.Delta()
-        st = _n.lib.ga_pair_delta(ctypes.byref(d), p.p, float(eps), 0, None, w)
+        st = _n.lib.ga_pair_delta(ctypes.byref(d), p, float(eps), 0, None, w)
     finally:
         _n.lib.ga_gchisq_work_free(w)
     _check(st, None, (0, 3))  # GA_ETOL: values with honest (larger) error estimates
     return Directions(Estimate(d.xy.val, d.xy.err), Estimate(d.yx.val, d.yx.err))
+
+
+def delta(mean_x, cov_x, mean_y, cov_y, eps, *, columns=1, certified=False):
+    """delta(eps) of X = N(mean_x, cov_x) against Y = N(mean_y, cov_y) (columns iid copies),
+    both directions: Estimate(value, error) each, or with certified=True Interval(lo, hi)
+    each (eps then read as the exact decimal it prints as, or as a str)."""
+    p = _Pair(mean_x, cov_x, mean_y, cov_y, columns)
+    return _pair_delta(p.p, ctypes.byref(p.input), eps, certified)
 
 
 def epsilon(mean_x, cov_x, mean_y, cov_y, *, delta, columns=1, certified=False):
@@ -193,6 +199,71 @@ def renyi(mean_x, cov_x, mean_y, cov_y, *, alpha, columns=1, certified=False):
     a, b = _n.Result(), _n.Result()
     _check(_n.lib.ga_pair_renyi(ctypes.byref(a), ctypes.byref(b), p.p, float(alpha)), None)
     return Directions(Estimate(a.val, a.err), Estimate(b.val, b.err))
+
+
+# ------------------------------------------------------------------ subsampled Gaussian (DP-SGD)
+
+class Subsampled:
+    """Poisson-subsampled Gaussian steps (DP-SGD accounting): rate q, noise multiplier sigma
+    (noise std / clipping norm), steps T; the remove relation (X: the record is in the data)
+    or, with add=True, the add relation. Exact composition of the T steps through the
+    one-dimensional privacy loss; q = 1 is the Gaussian mechanism.
+
+    >>> s = gaussaudit.subsampled(rate=256 / 60000, sigma=1.12, steps=14063)
+    >>> s.epsilon(delta=1e-5)           # the exact eps (an Estimate)
+    >>> s.rdp_accountant(delta=1e-5)    # what an RDP accountant reports, for comparison
+    """
+
+    def __init__(self, rate, sigma, steps=1, add=False):
+        self._q = _decimal(rate).encode() if isinstance(rate, str) else None
+        self._s = _decimal(sigma).encode() if isinstance(sigma, str) else None
+        self.input = _n.SubsampledInput(float(rate), float(sigma), float(steps), int(bool(add)),
+                                        self._q, self._s)
+        self.p = ctypes.c_void_p()
+        msg = ctypes.create_string_buffer(_n.ERRMSG)
+        _check(_n.lib.ga_pair_reduce_subsampled(ctypes.byref(self.p), ctypes.byref(self.input),
+                                                1, msg, _n.ERRMSG), msg)
+
+    def __del__(self):
+        if getattr(self, "p", None):
+            _n.lib.ga_pair_free(self.p)
+            self.p = None
+
+    def delta(self, eps, *, certified=False):
+        """delta(eps) in both directions: Estimate each; certified=True (one step only)
+        Interval each."""
+        return _pair_delta(self.p, None, eps, certified)
+
+    def epsilon(self, *, delta):
+        """The smallest eps with max(delta_XY, delta_YX)(eps) <= delta (an Estimate)."""
+        w = _work()
+        try:
+            e, direction = _n.Result(), ctypes.c_int()
+            st = _n.lib.ga_pair_epsilon(ctypes.byref(e), ctypes.byref(direction), self.p,
+                                        float(delta), None, w)
+        finally:
+            _n.lib.ga_gchisq_work_free(w)
+        _check(st, None, (0, 3))
+        return Estimate(e.val, e.err)
+
+    def renyi(self, *, alpha):
+        """Renyi divergences of order alpha > 1 in both directions (Estimates)."""
+        a, b = _n.Result(), _n.Result()
+        _check(_n.lib.ga_pair_renyi(ctypes.byref(a), ctypes.byref(b), self.p, float(alpha)), None)
+        return Directions(Estimate(a.val, a.err), Estimate(b.val, b.err))
+
+    def rdp_accountant(self, *, delta):
+        """(eps, order): what an RDP accountant reports at delta (integer orders 2..256,
+        Mironov's conversion); an upper bound of the exact eps."""
+        e, order = ctypes.c_double(), ctypes.c_int()
+        _check(_n.lib.ga_pair_rdp_accountant(ctypes.byref(e), ctypes.byref(order), self.p,
+                                             float(delta)), None)
+        return e.value, order.value
+
+
+def subsampled(rate, sigma, steps=1, add=False):
+    """Poisson-subsampled Gaussian steps (see Subsampled)."""
+    return Subsampled(rate, sigma, steps, add)
 
 
 # ------------------------------------------------------------------ specs: audit, calibrate

@@ -23,6 +23,11 @@ class PairInput(ctypes.Structure):
                 ("field", ctypes.c_char_p * 4)]
 
 
+class SubsampledInput(ctypes.Structure):
+    _fields_ = [("q", ctypes.c_double), ("sigma", ctypes.c_double), ("steps", ctypes.c_double),
+                ("add", ctypes.c_int), ("q_txt", ctypes.c_char_p), ("sigma_txt", ctypes.c_char_p)]
+
+
 class Delta(ctypes.Structure):
     _fields_ = [("xy", Result), ("yx", Result), ("method", ctypes.c_int)]
 
@@ -126,6 +131,10 @@ _sig("ga_strerror", ctypes.c_char_p, ctypes.c_int)
 _sig("ga_pair_reduce", ctypes.c_int, ctypes.POINTER(P), ctypes.POINTER(PairInput),
      ctypes.c_char_p, ctypes.c_size_t)
 _sig("ga_pair_free", None, P)
+_sig("ga_pair_reduce_subsampled", ctypes.c_int, ctypes.POINTER(P),
+     ctypes.POINTER(SubsampledInput), ctypes.c_size_t, ctypes.c_char_p, ctypes.c_size_t)
+_sig("ga_pair_rdp_accountant", ctypes.c_int, ctypes.POINTER(ctypes.c_double),
+     ctypes.POINTER(ctypes.c_int), P, ctypes.c_double)
 _sig("ga_gchisq_work_alloc", P)
 _sig("ga_gchisq_work_free", None, P)
 _sig("ga_pair_delta", ctypes.c_int, ctypes.POINTER(Delta), P, ctypes.c_double, ctypes.c_int,

@@ -192,3 +192,39 @@ def test_readme_python_example_runs():
         exec(compile(code, "README.md", "exec"), {})
     finally:
         os.chdir(cwd)
+
+
+# ------------------------------------------------------------------ subsampled Gaussian
+
+def _gdp(mu, eps):
+    # the mu-GDP profile (double precision; moderate tails only)
+    q = lambda x: 0.5 * math.erfc(x / math.sqrt(2))
+    return q(eps / mu - mu / 2) - math.exp(eps) * q(eps / mu + mu / 2)
+
+
+def test_subsampled_rate_one_is_the_gaussian_mechanism():
+    for steps in (1, 4, 25):
+        s = gaussaudit.subsampled(rate=1, sigma=2.0, steps=steps)
+        d = s.delta(1.0)
+        ref = _gdp(math.sqrt(steps) / 2.0, 1.0)
+        assert abs(d.xy.value - ref) <= 1e-12 * ref + d.xy.error
+        assert abs(d.yx.value - ref) <= 1e-12 * ref + d.yx.error
+
+
+def test_subsampled_accountant_and_exact_epsilon():
+    s = gaussaudit.subsampled(rate=256 / 60000, sigma=1.12, steps=14063)
+    eps, order = s.rdp_accountant(delta=1e-5)
+    assert 2.91 <= eps <= 2.93 and order > 1  # TensorFlow Privacy's example: 2.92
+    exact = s.epsilon(delta=1e-5)
+    assert 2.2 < exact.value < eps
+    # one step certified, containing the estimate
+    one = gaussaudit.subsampled(rate="0.01", sigma="0.8")
+    iv = one.delta("1", certified=True)
+    est = one.delta(1.0)
+    assert iv.xy.lo <= est.xy.value + est.xy.error and est.xy.value - est.xy.error <= iv.xy.hi
+
+
+def test_subsampled_errors():
+    with pytest.raises(gaussaudit.GaussauditError) as e:
+        gaussaudit.subsampled(rate=1.5, sigma=1.0)
+    assert "q must be in (0, 1]" in e.value.message
