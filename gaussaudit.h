@@ -468,7 +468,10 @@ GA_API int ga_pair_profile_grid(double *eps, size_t n, const ga_pair *p, const g
  * The pair works with ga_pair_delta (one step alone: closed form of its threshold event;
  * otherwise the Bromwich integral of the product of the steps' moment generating functions,
  * each a trapezoid sum on the real line), ga_pair_epsilon, ga_pair_renyi,
- * ga_pair_profile_grid, and the certified functions where documented (GA_EDOM otherwise).
+ * ga_pair_profile_grid, ga_pair_delta_cert (one step: the closed form in Arb; a composition:
+ * the Bromwich integral in ball arithmetic, GA_EMAXITER with [0, 1] where its integrand decays
+ * too slowly for the rigorous bounds: few steps of a small rate), and the other certified
+ * functions where documented (GA_EDOM otherwise).
  * Returns GA_OK and *out, or GA_EINVAL with a message naming the term (q outside (0, 1],
  * sigma not in [1e-3, inf), steps not a whole number in 1..1e9, n outside 1..10000).
  */

@@ -517,9 +517,10 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
             store_pair_cert(a, i, &c);
         if (st != GA_OK && st != GA_EPREC) {
             /* a proven worst case whose estimates clear the claim but which has no certified
-             * evaluation (GA_EDOM: a composition of subsampled steps) proves nothing: the
-             * verdict is then NO VIOLATION FOUND, saying so */
-            if (clear && st == GA_EDOM && a->spec.pairs[i].nsub) {
+             * evaluation (a composition of subsampled steps whose Bromwich integrand decays
+             * too slowly for the certified bounds: GA_EMAXITER) proves nothing: the verdict
+             * is then NO VIOLATION FOUND, saying so */
+            if (clear && (st == GA_EDOM || st == GA_EMAXITER) && a->spec.pairs[i].nsub) {
                 snprintf(uncert_note, sizeof uncert_note, "%s", a->spec.pairs[i].name);
             } else if (!clear || (a->spec.verified && i == a->spec.verified_pair)) {
                 uncertifiable = 1;
@@ -592,8 +593,9 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
             r->exact.val >= 0 && isfinite(r->exact.err)) {
             char v1[32], v2[32];
             l = strlen(r->reason);
-            snprintf(r->reason + l, sizeof r->reason - l, ": a composition of subsampled steps "
-                     "has no certified evaluation yet (the estimate of delta is %s +- %s)",
+            snprintf(r->reason + l, sizeof r->reason - l, ": no certified evaluation of this "
+                     "composition of subsampled steps (too few steps of a small rate for the "
+                     "certified bounds; the estimate of delta is %s +- %s)",
                      num(v1, r->exact.val), (snprintf(v2, sizeof v2, "%.2g", r->exact.err), v2));
         }
         if (nfailed) {
@@ -612,8 +614,9 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
         if (uncert_note[0])
             snprintf(r->reason, sizeof r->reason, "holds on all %zu audited pairs, among them the "
                      "proven worst case, by estimates with error estimates below the claim; not "
-                     "certified (pair '%s': a composition of subsampled steps has no certified "
-                     "evaluation yet), so not proven", n, uncert_note);
+                     "certified (pair '%s': no certified evaluation of this composition of "
+                     "subsampled steps, too few steps of a small rate for the certified bounds), "
+                     "so not proven", n, uncert_note);
         else
             snprintf(r->reason, sizeof r->reason, "holds on all %zu audited pairs (%s)", n,
                      o->certified ? "certified" : "estimates with error estimates below the claim");

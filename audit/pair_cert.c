@@ -26,6 +26,7 @@
 #include <arb_hypgeom.h>
 #include <arb_mat.h>
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -823,8 +824,107 @@ static int sub_step(void *vc, slong prec)
     return rc;
 }
 
-/* One subsampled step: the certified closed form. A composition of several steps has no
- * certified evaluation yet (GA_EDOM, intervals [0, 1]). */
+/* A composition: the certified Bromwich integral (numerics/ploss_cert.c) per direction, at
+ * the precision of the escalation; a direction is done when accurate, or when more precision
+ * no longer narrows it (the truncation bounds, not the arithmetic, set its width). */
+typedef struct {
+    const ga_pair *p;
+    arb_t eps;
+    arb_t xy, yx;
+    double est[2], reltol, deadline;
+    slong want, best[2];
+    int stalls[2], done[2], fail; /* fail: the first failed evaluation's status */
+} comp_ctx;
+
+static int comp_step(void *vc, slong prec)
+{
+    comp_ctx *c = vc;
+    const ga_ploss *L = c->p->ploss;
+    slong n = (slong)L->n;
+    arb_ptr q = _arb_vec_init(n), m = _arb_vec_init(n);
+    int rc = GA_OK;
+    for (slong j = 0; j < n && rc == GA_OK; j++)
+        rc = sub_params(q + j, m + j, c->p, (size_t)j, prec);
+    for (int dir = 0; rc == GA_OK && dir < 2; dir++) {
+        if (c->done[dir])
+            continue;
+        arb_t v;
+        arb_init(v);
+        int st = ga_ploss_delta_comp_arb(v, L, q, m, dir, c->eps, c->est[dir], c->reltol, prec,
+                                         c->deadline);
+        if (st == GA_ETIME || st == GA_ENOMEM)
+            rc = st;
+        else if (st != GA_OK) { /* no enclosure at any precision: [0, 1] for this direction */
+            if (!c->fail)
+                c->fail = st;
+            c->done[dir] = 1;
+        }
+        arb_ptr dst = dir ? c->yx : c->xy;
+        if (arb_is_finite(v) && (!arb_is_finite(dst) || arb_rel_accuracy_bits(v) > arb_rel_accuracy_bits(dst)))
+            arb_set(dst, v);
+        if (arb_is_zero(dst) || arb_rel_accuracy_bits(dst) >= c->want ||
+            ga_arb_stalled(&c->best[dir], &c->stalls[dir], v))
+            c->done[dir] = 1;
+        arb_clear(v);
+    }
+    _arb_vec_clear(q, n);
+    _arb_vec_clear(m, n);
+    if (rc != GA_OK)
+        return rc;
+    if (!(c->done[0] && c->done[1]))
+        return GA_EPREC;
+    int acc = 1;
+    for (int dir = 0; dir < 2; dir++) {
+        arb_srcptr v = dir ? c->yx : c->xy;
+        acc &= arb_is_zero(v) || arb_rel_accuracy_bits(v) >= c->want;
+    }
+    return acc ? GA_OK : GA_ARB_STALLED;
+}
+
+static int delta_cert_composition(ga_delta_cert *out, const ga_pair *p, const char *eps,
+                                  const ga_cert_opts *o)
+{
+    double e;
+    if (ga_decimal_to_double(&e, eps))
+        return GA_EINVAL;
+    ga_delta est;
+    int st = ga_pair_delta(&est, p, e, GA_DELTA_AUTO, NULL, NULL);
+    if (st == GA_ENOMEM)
+        return st;
+    comp_ctx c;
+    memset(&c, 0, sizeof c);
+    c.p = p;
+    c.est[0] = isfinite(est.xy.val) ? est.xy.val : 0;
+    c.est[1] = isfinite(est.yx.val) ? est.yx.val : 0;
+    c.want = (slong)ceil(o->digits * 3.3219280948873623) + 1;
+    c.reltol = pow(10.0, -(o->digits + 1));
+    c.deadline = o->deadline;
+    c.best[0] = c.best[1] = LONG_MIN / 2;
+    arb_init(c.eps);
+    arb_init(c.xy);
+    arb_init(c.yx);
+    arb_indeterminate(c.xy);
+    arb_indeterminate(c.yx);
+    int rc = GA_EINVAL;
+    if (!arb_set_str(c.eps, eps, 256)) /* a ball containing the decimal */
+        rc = ga_arb_escalate(&out->precision_bits, comp_step, &c, 64, o->max_prec, o->deadline);
+    if (rc != GA_EINVAL) {
+        if (!arb_is_finite(c.xy))
+            arb_zero_pm_one(c.xy);
+        if (!arb_is_finite(c.yx))
+            arb_zero_pm_one(c.yx);
+        ga_arb_prob_out(&out->xy, out->xy_lo, out->xy_hi, sizeof out->xy_lo, c.xy, o->digits + 3);
+        ga_arb_prob_out(&out->yx, out->yx_lo, out->yx_hi, sizeof out->yx_lo, c.yx, o->digits + 3);
+    }
+    if (c.fail && (rc == GA_OK || rc == GA_EPREC))
+        rc = c.fail;
+    arb_clear(c.eps);
+    arb_clear(c.xy);
+    arb_clear(c.yx);
+    return rc;
+}
+
+/* One subsampled step: the certified closed form; a composition: the certified integral. */
 static int delta_cert_subsampled(ga_delta_cert *out, const ga_pair *p, const char *eps,
                                  const ga_cert_opts *opts)
 {
@@ -833,7 +933,7 @@ static int delta_cert_subsampled(ga_delta_cert *out, const ga_pair *p, const cha
     if (ga_decimal_to_double(&e, eps) || o.digits < 1 || o.max_prec < 64)
         return GA_EINVAL;
     if (p->ploss->n != 1 || p->ploss->t[0].count != 1)
-        return GA_EDOM;
+        return delta_cert_composition(out, p, eps, &o);
     sub_ctx c;
     c.p = p;
     c.eps = eps;

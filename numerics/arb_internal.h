@@ -86,4 +86,14 @@ void ga_arb_prob_out(ga_interval *iv, char *lo, char *hi, size_t len, const arb_
 int ga_ploss_delta_one_arb(arb_t res, const arb_t q, const arb_t m, int dir, const arb_t eps,
                            slong prec);
 
+/* Certified delta in direction dir (0: XY, 1: YX) at eps of a composition of subsampled and
+ * Gaussian steps (numerics/ploss_cert.c): q[j], m[j] balls containing term j's exact rate
+ * and 1/sigma; est, the double estimate, sets the truncation target reltol * est. res is a
+ * valid enclosure whatever the status (wide where the decay is too slow for the target, [0,
+ * 1] when there is no plan). GA_OK, GA_ETIME (deadline), GA_ENOMEM. */
+int ga_ploss_delta_comp_arb(arb_t res, const ga_ploss *L, arb_srcptr q, arb_srcptr m, int dir,
+                            const arb_t eps, double est, double reltol, slong prec,
+                            double deadline);
+
 #endif
+

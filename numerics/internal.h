@@ -191,6 +191,26 @@ int ga_ploss_delta(ga_result *xy, ga_result *yx, const ga_ploss *L, double eps, 
 int ga_ploss_renyi(ga_result *xy, ga_result *yx, const ga_ploss *L, double alpha);
 /* Supremum of the loss in direction dir (0: XY, 1: YX): delta is 0 from there on. */
 double ga_ploss_loss_sup(const ga_ploss *L, int dir);
+/* The trapezoid grid for M(w) of one step (q < 1) at real part a = 1 + Re w, |Im w| <= t:
+ * step h, first node x0, n nodes, strip half-width d; disc, tail: the discretisation and
+ * truncation bounds (relative), sized for a relative error about e^-lnrel. The certified
+ * evaluation (numerics/ploss_cert.c) takes the grid as a design and bounds it itself. */
+typedef struct {
+    double h, x0, d, disc;
+    size_t n;
+    double tail; /* bound of the dropped tails, relative to e^{peak} */
+    double peak; /* log of the largest g on the grid's support (the scale) */
+    int capped;  /* the node cap made the grid coarser than designed */
+} ga_ploss_grid;
+void ga_ploss_grid_make(ga_ploss_grid *g, const ga_ploss_term *s, double a, double t, double lnrel);
+/* The mean of one step's loss tilted by e^{w l} (an approximation, for centring). */
+double ga_ploss_step_mean(const ga_ploss_term *s, double w);
+/* The Bromwich plan of delta in direction dir at eps (double precision): the abscissa c
+ * (saddle point), the range [0, tmax] that matters, K''(c) and the scale L0 = K(c) - c eps.
+ * GA_OK; GA_ETOL when the integrand had not decayed by the largest tmax tried (few steps
+ * of a small rate); GA_EMAXITER when the node budget ran out. */
+int ga_ploss_plan(double *c, double *tmax, double *k2, double *L0, const ga_ploss *L, int dir,
+                  double eps);
 /* One step's Renyi divergence of order alpha (integer >= 2) in the remove direction, as the
  * RDP accountants compute it (binomial expansion; Mironov, Talwar & Zhang 2019). */
 double ga_ploss_rdp_binomial(const ga_ploss_term *s, int alpha);

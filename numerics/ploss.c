@@ -92,14 +92,7 @@ int ga_ploss_check(const ga_ploss_term *t, size_t n, char *msg, size_t msglen)
 
 /* ---------------------------------------------------------------- log M(w) of one step */
 
-/* The trapezoid grid for real part a = 1 + Re w and |Im w| <= t: step h, first node x0,
- * number of nodes n, and the relative discretisation bound (times M(a - 1)). */
-typedef struct {
-    double h, x0, d, disc;
-    size_t n;
-    double tail; /* bound of the dropped tails, relative to e^{peak} */
-    double peak; /* log of the largest g on the grid's support (the scale) */
-} grid_t;
+typedef ga_ploss_grid grid_t;
 
 static double log_g(const ga_ploss_term *s, double log1mq, double a, double x)
 {
@@ -123,15 +116,16 @@ static double dlog_g(const ga_ploss_term *s, double log1mq, double a, double x)
  * g(x_0)/|(log g)'| at the ends where log g is concave there (a < 0 everywhere; a >= 0 once
  * x - a m >= 1 on the right, x <= -1 on the left, where |(log g)'| >= 1 grows).
  */
-static void make_grid(grid_t *g, const ga_ploss_term *s, double log1mq, double a, double t)
+static void make_grid_to(grid_t *g, const ga_ploss_term *s, double log1mq, double a, double t,
+                         double lnrel)
 {
     double m = s->m;
     /* the strip: theta = m d <= pi/2, narrower for a < 0 so that cos(theta/2)^a stays near
      * 1 (|a| theta^2/8 <= 2) */
     double d = fmin(fmin(M_PI / 2, a < 0 ? sqrt(16 / -a) : M_PI / 2) / m, 2.0), theta = m * d;
     double lcf = a < 0 ? a * log(cos(theta / 2)) : 0; /* log cos(theta/2)^{-max(0,-a)} >= 0 */
-    /* 2 e^{d^2/2 + |t| theta + lcf} / (e^{2 pi d/h} - 1) <= e^-39 */
-    double need = 39 + M_LN2 + 0.5 * d * d + fabs(t) * theta + lcf;
+    /* 2 e^{d^2/2 + |t| theta + lcf} / (e^{2 pi d/h} - 1) <= e^-lnrel */
+    double need = lnrel + M_LN2 + 0.5 * d * d + fabs(t) * theta + lcf;
     g->h = 2 * M_PI * d / need;
     g->d = d;
     g->disc = 2 * exp(0.5 * d * d + fabs(t) * theta + lcf) / expm1(2 * M_PI * d / g->h);
@@ -164,9 +158,9 @@ static void make_grid(grid_t *g, const ga_ploss_term *s, double log1mq, double a
     /* the outermost maxima within e^-45 of the peak */
     g->peak = peak;
     double lo = first, hi = last;
-    while (log_g(s, log1mq, a, lo) > peak - 45 || (a >= 0 && lo > -1))
+    while (log_g(s, log1mq, a, lo) > peak - lnrel - 6 || (a >= 0 && lo > -1))
         lo -= 0.5;
-    while (log_g(s, log1mq, a, hi) > peak - 45 || (a >= 0 && hi < a * m + 1))
+    while (log_g(s, log1mq, a, hi) > peak - lnrel - 6 || (a >= 0 && hi < a * m + 1))
         hi += 0.5;
     double dl = dlog_g(s, log1mq, a, lo), dr = -dlog_g(s, log1mq, a, hi);
     g->tail = exp(log_g(s, log1mq, a, lo) - peak) / fmax(dl, 1e-300) +
@@ -174,11 +168,22 @@ static void make_grid(grid_t *g, const ga_ploss_term *s, double log1mq, double a
     g->tail /= g->h; /* in units of the sum (h sum) */
     g->n = (size_t)ceil((hi - lo) / g->h) + 1;
     g->x0 = lo;
-    if (g->n > GRID_CAP) { /* a coarser grid, whose error bound is then not met: disc = inf */
+    g->capped = g->n > GRID_CAP;
+    if (g->capped) { /* a coarser grid, whose error bound is then not met: disc = inf */
         g->n = GRID_CAP;
         g->h = (hi - lo) / (GRID_CAP - 1);
         g->disc = INFINITY;
     }
+}
+
+static void make_grid(grid_t *g, const ga_ploss_term *s, double log1mq, double a, double t)
+{
+    make_grid_to(g, s, log1mq, a, t, 39);
+}
+
+void ga_ploss_grid_make(ga_ploss_grid *g, const ga_ploss_term *s, double a, double t, double lnrel)
+{
+    make_grid_to(g, s, log1p(-s->q), a, t, lnrel);
 }
 
 /* log M(w) of one step, with an absolute error estimate of |M_true/M - 1| in *rel. */
@@ -248,6 +253,13 @@ static double step_cgf_real(double *d1, double *d2, double *rel, const ga_ploss_
     *d2 = fmax(s2 / s0 - mean * mean, 0);
     *rel = g.disc + g.tail / s0 + DBL_EPSILON * (rnd / s0 + 2 * (double)g.n);
     return g.peak + log(g.h) + log(s0);
+}
+
+double ga_ploss_step_mean(const ga_ploss_term *s, double w)
+{
+    double d1, d2, rel;
+    step_cgf_real(&d1, &d2, &rel, s, w);
+    return d1;
 }
 
 /* ---------------------------------------------------------------- the composition */
@@ -390,30 +402,52 @@ static double brom_direct(double t, void *param)
     return creal(v);
 }
 
+/* The plan: the abscissa (the saddle point on the side where the integrand is smaller), the
+ * scale L0, the integrand's width near t = 0 and the range [0, tmax] that matters; returns
+ * whether |G| decayed (|G(t)| t small against |G(0)| sc) within the range. */
+static int plan_bromwich(brom_t *b, double *Kc, double *k2, double *rel0)
+{
+    double phip, phim, k1;
+    double cp = saddle_in(&phip, b, 0, INFINITY);
+    double cm = saddle_in(&phim, b, -1, 0);
+    b->c = phip <= phim ? cp : cm;
+    *Kc = comp_cgf_real(&k1, k2, rel0, b->L, b->dir, b->c);
+    b->L0 = *Kc - b->c * b->eps;
+    b->sc = 1 / sqrt(*k2 + 1 / (b->c * b->c) + 1 / ((b->c + 1) * (b->c + 1)));
+    /* the integrand decays like |M(c + it)|^T / t^2; the inner grids grow like t: past t ~
+     * 3000 (about 20000 nodes per evaluation) the remainder is only estimated (slow decay:
+     * few steps of a small rate) */
+    double rel, g0 = cabs(brom_value(&rel, b, 0)) * b->sc, tm = 4 * b->sc;
+    double tcap = fmax(3000.0, 8 * b->sc);
+    int decayed;
+    while (!(decayed = cabs(brom_value(&rel, b, tm)) * tm <= 1e-19 * g0) && tm < tcap &&
+           b->nodes < BROMWICH_NODE_CAP / 4)
+        tm *= 2;
+    b->tmax = tm;
+    return decayed;
+}
+
+int ga_ploss_plan(double *c, double *tmax, double *k2, double *L0, const ga_ploss *L, int dir,
+                  double eps)
+{
+    brom_t b = {.L = L, .dir = dir, .eps = eps, .sc = 1};
+    double Kc, rel0;
+    int decayed = plan_bromwich(&b, &Kc, k2, &rel0);
+    *c = b.c;
+    *tmax = b.tmax;
+    *L0 = b.L0;
+    if (b.nodes > BROMWICH_NODE_CAP / 4 || !isfinite(b.L0))
+        return GA_EMAXITER;
+    return decayed ? GA_OK : GA_ETOL;
+}
+
 static int delta_bromwich(ga_result *out, const ga_ploss *L, int dir, double eps,
                           const ga_gchisq_opts *o, ga_quad_work *w)
 {
     brom_t b = {.L = L, .dir = dir, .eps = eps, .sc = 1};
-    double phip, phim;
-    double cp = saddle_in(&phip, &b, 0, INFINITY);
-    double cm = saddle_in(&phim, &b, -1, 0);
-    b.c = phip <= phim ? cp : cm;
-    double k1, k2, rel0;
-    double Kc = comp_cgf_real(&k1, &k2, &rel0, L, dir, b.c);
-    b.L0 = Kc - b.c * eps;
-    /* the integrand's width near t = 0 */
-    b.sc = 1 / sqrt(k2 + 1 / (b.c * b.c) + 1 / ((b.c + 1) * (b.c + 1)));
-    /* the range that matters: |G(t)| t small against |G(0)| sc (the integrand decays like
-     * |M(c + it)|^T / t^2); beyond it, the mapped remainder when the decay is slow */
-    double rel, g0 = cabs(brom_value(&rel, &b, 0)) * b.sc, tm = 4 * b.sc;
-    /* the inner grids grow like t: past t ~ 3000 (about 20000 nodes per evaluation) the
-     * remainder is only estimated (slow decay: few steps of a small rate) */
-    double tcap = fmax(3000.0, 8 * b.sc);
-    int decayed;
-    while (!(decayed = cabs(brom_value(&rel, &b, tm)) * tm <= 1e-19 * g0) && tm < tcap &&
-           b.nodes < BROMWICH_NODE_CAP / 4)
-        tm *= 2;
-    b.tmax = tm;
+    double Kc, k2, rel0, rel;
+    int decayed = plan_bromwich(&b, &Kc, &k2, &rel0);
+    double tm = b.tmax;
     b.binw = tm / 64;
     ga_result I0, I1 = {0, 0};
     double absint = 0;

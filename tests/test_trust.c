@@ -196,6 +196,30 @@ Test(trust, failed_evaluation_reaches_the_verdict, .init = setup, .fini = teardo
     ga_audit_clear(&a);
 }
 
+/* a composition of subsampled steps whose certified evaluation fails (as for too few steps
+ * of a small rate): estimates clear of the claim give NO VIOLATION FOUND saying "not proven",
+ * never VERIFIED; a claim below the exact value is still shown violated by the other pair
+ * (add), whose certificate holds */
+Test(trust, uncertifiable_subsampled_composition, .init = setup, .fini = teardown)
+{
+    static const char *claims[2] = {"0.5", "0.02"}; /* delta_XY(1) = 0.0241677... */
+    static const int want[2] = {GA_VERDICT_NO_VIOLATION, GA_VERDICT_VIOLATION};
+    static const char *says[2] = {"not proven", "add one record"};
+    for (int k = 0; k < 2; k++) {
+        char spec[300], path[256], msg[512];
+        snprintf(spec, sizeof spec, "gaussaudit: 1\nname: s\nmechanism: {kind: subsampled_gaussian, "
+                 "rate: 0.01, sigma: 0.8, steps: 1000}\nclaim: {epsilon: 1, delta: %s}\n", claims[k]);
+        write_file("s.yaml", spec);
+        snprintf(path, sizeof path, "%s/s.yaml", dir);
+        ga_audit a;
+        ga_audit_opts o = {.fail_cert = 1};
+        cr_assert(ga_audit_run(&a, path, &o, msg, sizeof msg) == GA_OK, "%s", msg);
+        cr_expect(a.claims[0].verdict == want[k] && strstr(a.claims[0].reason, says[k]),
+                  "claim %s: %d %s", claims[k], a.claims[0].verdict, a.claims[0].reason);
+        ga_audit_clear(&a);
+    }
+}
+
 /* the number after the first occurrence of key (e.g. "\"hi\": ") at or after from */
 static double num_after(const char *s, const char *key, const char **next)
 {
