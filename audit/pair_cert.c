@@ -1489,6 +1489,78 @@ static int renyi_cert_product(ga_interval *xy, ga_interval *yx, const ga_pair *p
     return rc;
 }
 
+/* Subsampled pairs: the composition's K at alpha - 1 (and -alpha) in ball arithmetic, the
+ * trapezoid designs sized for the digits asked (numerics/ploss_cert.c) */
+typedef struct {
+    const ga_pair *p;
+    arb_t alpha, xy, yx;
+    slong want, best[2];
+    int stalls[2];
+    double lnrel;
+} rsub_ctx;
+
+static int rsub_step(void *vc, slong prec)
+{
+    rsub_ctx *c = vc;
+    const ga_ploss *L = c->p->ploss;
+    slong n = (slong)L->n;
+    arb_ptr q = _arb_vec_init(n), m = _arb_vec_init(n);
+    int rc = GA_OK, acc = 1, stalled = 1;
+    for (slong j = 0; j < n && rc == GA_OK; j++)
+        rc = sub_params(q + j, m + j, c->p, (size_t)j, prec);
+    for (int dir = 0; rc == GA_OK && dir < 2; dir++) {
+        arb_t v;
+        arb_init(v);
+        int st = ga_ploss_renyi_arb(v, L, q, m, dir, c->alpha, c->lnrel, prec);
+        arb_ptr dst = dir ? c->yx : c->xy;
+        if (st == GA_OK && (!arb_is_finite(dst) || arb_rel_accuracy_bits(v) > arb_rel_accuracy_bits(dst)))
+            arb_set(dst, v);
+        else if (st != GA_OK && st != GA_EPREC)
+            rc = st;
+        acc &= arb_rel_accuracy_bits(dst) >= c->want || arb_is_zero(dst);
+        stalled &= ga_arb_stalled(&c->best[dir], &c->stalls[dir], v);
+        arb_clear(v);
+    }
+    _arb_vec_clear(q, n);
+    _arb_vec_clear(m, n);
+    if (rc != GA_OK)
+        return rc;
+    return acc ? GA_OK : stalled ? GA_ARB_STALLED : GA_EPREC;
+}
+
+static int renyi_cert_subsampled(ga_interval *xy, ga_interval *yx, const ga_pair *p,
+                                 const char *alpha_txt, const ga_cert_opts *o)
+{
+    rsub_ctx c;
+    memset(&c, 0, sizeof c);
+    c.p = p;
+    c.want = want_bits(o->digits);
+    c.best[0] = c.best[1] = LONG_MIN / 2;
+    double steps = 0;
+    for (size_t j = 0; j < p->ploss->n; j++)
+        steps += p->ploss->t[j].count;
+    c.lnrel = fmax(36, log(steps) + (double)c.want * M_LN2 + 6);
+    arb_init(c.alpha);
+    arb_init(c.xy);
+    arb_init(c.yx);
+    arb_indeterminate(c.xy);
+    arb_indeterminate(c.yx);
+    arb_set_str(c.alpha, alpha_txt, PARSE_PREC); /* the decimal (syntax checked by the caller) */
+    int rc = ga_arb_escalate(NULL, rsub_step, &c, 64, o->max_prec, o->deadline);
+    if (arb_is_finite(c.xy))
+        ga_arb_bounds(xy, c.xy);
+    if (arb_is_finite(c.yx))
+        ga_arb_bounds(yx, c.yx);
+    if (xy->lo < 0)
+        xy->lo = 0;
+    if (yx->lo < 0)
+        yx->lo = 0;
+    arb_clear(c.alpha);
+    arb_clear(c.xy);
+    arb_clear(c.yx);
+    return rc;
+}
+
 int ga_pair_renyi_cert(ga_interval *xy, ga_interval *yx, const ga_pair *p,
                        const ga_pair_input *in, const ga_pair_text *txt, const char *alpha_txt,
                        const ga_cert_opts *opts)
@@ -1499,7 +1571,11 @@ int ga_pair_renyi_cert(ga_interval *xy, ga_interval *yx, const ga_pair *p,
     double alpha;
     if (ga_decimal_to_double(&alpha, alpha_txt) || o.digits < 1 || o.max_prec < 64)
         return GA_EINVAL;
-    if (!(alpha > 1) || p->support != GA_SUPPORT_FULL || p->ploss)
+    if (!(alpha > 1))
+        return GA_EDOM;
+    if (p->ploss)
+        return renyi_cert_subsampled(xy, yx, p, alpha_txt, &o);
+    if (p->support != GA_SUPPORT_FULL)
         return GA_EDOM;
     if (p->nblocks)
         return renyi_cert_product(xy, yx, p, in, txt, alpha_txt, opts);

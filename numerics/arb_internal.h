@@ -95,5 +95,12 @@ int ga_ploss_delta_comp_arb(arb_t res, const ga_ploss *L, arb_srcptr q, arb_srcp
                             const arb_t eps, double est, double reltol, slong prec,
                             double deadline);
 
+/* Certified Renyi divergence of order alpha (a ball, > 1) of the same compositions in
+ * direction dir: sum_j T_j log M_j / (alpha - 1) with each M_j a trapezoid sum with rigorous
+ * bounds (lnrel: the designs' accuracy, log). res is a valid enclosure whatever the status.
+ * GA_OK, GA_EMAXITER (node cap), GA_EPREC (undecided), GA_ENOMEM. */
+int ga_ploss_renyi_arb(arb_t res, const ga_ploss *L, arb_srcptr q, arb_srcptr m, int dir,
+                       const arb_t alpha, double lnrel, slong prec);
+
 #endif
 

@@ -962,6 +962,57 @@ static int tail_bound(arb_t res, cctx *C, double tm, double tol, slong prec)
     return rc;
 }
 
+/* the terms in ball arithmetic (q, m exact balls; log q, log(1 - q), m^2/2) */
+static int cctx_init(cctx *C, const ga_ploss *L, arb_srcptr q, arb_srcptr m, int dir,
+                     size_t *nodes, slong prec)
+{
+    memset(C, 0, sizeof *C);
+    C->L = L;
+    C->dir = dir;
+    C->prec = prec;
+    C->lnrel = 36;
+    C->t = calloc(L->n, sizeof *C->t);
+    if (!C->t)
+        return GA_ENOMEM;
+    for (size_t j = 0; j < L->n; j++) {
+        cterm *s = &C->t[j];
+        s->d = &L->t[j];
+        s->nodes = nodes;
+        arb_init(s->q); arb_init(s->m); arb_init(s->l1q); arb_init(s->lq); arb_init(s->hm2);
+        arb_set(s->q, q + j);
+        arb_set(s->m, m + j);
+        arb_sqr(s->hm2, s->m, prec);
+        arb_mul_2exp_si(s->hm2, s->hm2, -1);
+        arb_log(s->lq, s->q, prec);
+        if (L->t[j].q < 1) {
+            arb_sub_ui(s->l1q, s->q, 1, prec);
+            arb_neg(s->l1q, s->l1q);
+            arb_log(s->l1q, s->l1q, prec);
+        }
+    }
+    arb_init(C->c);
+    arb_init(C->eps);
+    arb_init(C->L0);
+    return GA_OK;
+}
+
+static void cctx_clear(cctx *C)
+{
+    for (size_t j = 0; j < C->L->n; j++) {
+        cterm *s = &C->t[j];
+        arb_clear(s->q); arb_clear(s->m); arb_clear(s->l1q); arb_clear(s->lq); arb_clear(s->hm2);
+    }
+    free(C->t);
+    for (int i = 0; i < NGL; i++)
+        if (C->glx[i]) {
+            _arb_vec_clear(C->glx[i], gl_sizes[i]);
+            _arb_vec_clear(C->glw[i], gl_sizes[i]);
+        }
+    arb_clear(C->c);
+    arb_clear(C->eps);
+    arb_clear(C->L0);
+}
+
 int ga_ploss_delta_comp_arb(arb_t res, const ga_ploss *L, arb_srcptr q, arb_srcptr m, int dir,
                             const arb_t eps, double est, double reltol, slong prec,
                             double deadline)
@@ -1002,33 +1053,9 @@ int ga_ploss_delta_comp_arb(arb_t res, const ga_ploss *L, arb_srcptr q, arb_srcp
         return GA_EMAXITER;
     cctx C;
     size_t nodes = 0;
-    memset(&C, 0, sizeof C);
-    C.L = L;
-    C.dir = dir;
-    C.prec = prec;
-    C.deadline = deadline;
-    C.t = calloc(n, sizeof *C.t);
-    if (!C.t)
+    if (cctx_init(&C, L, q, m, dir, &nodes, prec))
         return GA_ENOMEM;
-    for (size_t j = 0; j < n; j++) {
-        cterm *s = &C.t[j];
-        s->d = &L->t[j];
-        s->nodes = &nodes;
-        arb_init(s->q); arb_init(s->m); arb_init(s->l1q); arb_init(s->lq); arb_init(s->hm2);
-        arb_set(s->q, q + j);
-        arb_set(s->m, m + j);
-        arb_sqr(s->hm2, s->m, prec);
-        arb_mul_2exp_si(s->hm2, s->hm2, -1);
-        arb_log(s->lq, s->q, prec);
-        if (L->t[j].q < 1) {
-            arb_sub_ui(s->l1q, s->q, 1, prec);
-            arb_neg(s->l1q, s->l1q);
-            arb_log(s->l1q, s->l1q, prec);
-        }
-    }
-    arb_init(C.c);
-    arb_init(C.eps);
-    arb_init(C.L0);
+    C.deadline = deadline;
     arb_set_d(C.c, cd);
     arb_set(C.eps, eps);
     arb_set_d(C.L0, L0);
@@ -1076,18 +1103,42 @@ int ga_ploss_delta_comp_arb(arb_t res, const ga_ploss *L, arb_srcptr q, arb_srcp
     }
     arb_clear(Iv);
     arb_clear(Tb);
-    for (size_t j = 0; j < n; j++) {
-        cterm *s = &C.t[j];
-        arb_clear(s->q); arb_clear(s->m); arb_clear(s->l1q); arb_clear(s->lq); arb_clear(s->hm2);
+    cctx_clear(&C);
+    return rc;
+}
+
+int ga_ploss_renyi_arb(arb_t res, const ga_ploss *L, arb_srcptr q, arb_srcptr m, int dir,
+                       const arb_t alpha, double lnrel, slong prec)
+{
+    cctx C;
+    size_t nodes = 0;
+    if (cctx_init(&C, L, q, m, 0, &nodes, prec))
+        return GA_ENOMEM;
+    /* D_alpha(X||Y) = K_XY(alpha - 1)/(alpha - 1), D_alpha(Y||X) = K_XY(-alpha)/(alpha - 1) */
+    arb_t re, z, a1;
+    acb_t M;
+    arb_init(re);
+    arb_init(z);
+    arb_init(a1);
+    acb_init(M);
+    arb_sub_ui(a1, alpha, 1, prec);
+    if (dir)
+        arb_neg(re, alpha);
+    else
+        arb_set(re, a1);
+    int rc = comp_mgf(M, &C, re, z, lnrel, prec);
+    if (rc == GA_OK && arb_is_positive(acb_realref(M))) {
+        arb_log(res, acb_realref(M), prec);
+        arb_div(res, res, a1, prec);
+    } else {
+        arb_indeterminate(res);
+        if (rc == GA_OK)
+            rc = GA_EPREC;
     }
-    free(C.t);
-    for (int i = 0; i < NGL; i++)
-        if (C.glx[i]) {
-            _arb_vec_clear(C.glx[i], gl_sizes[i]);
-            _arb_vec_clear(C.glw[i], gl_sizes[i]);
-        }
-    arb_clear(C.c);
-    arb_clear(C.eps);
-    arb_clear(C.L0);
+    arb_clear(re);
+    arb_clear(z);
+    arb_clear(a1);
+    acb_clear(M);
+    cctx_clear(&C);
     return rc;
 }

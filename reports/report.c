@@ -87,7 +87,7 @@ static void slack_text(char *b, size_t n, double slack, const char *what, double
         snprintf(b, n, "the claim is 0, the exact %s is not", what);
     else if (slack == 1)
         snprintf(b, n, "the claim equals the exact %s to double precision", what);
-    else if (fabs(slack - 1) < 1e-3)
+    else if (fabs(slack - 1) < 0.05) /* a factor would read 1x or 1.01x: the difference */
         snprintf(b, n, slack > 1 ? "the claim is above the exact %s by a relative %.2g"
                                  : "the exact %s exceeds the claim by a relative %.2g",
                  what, fabs(slack - 1));

@@ -508,6 +508,31 @@ Test(ploss, certified_step_and_gaussian_against_quadrature)
     ga_pair_free(p);
 }
 
+/* Certified Renyi divergences of compositions: D_alpha(X||Y) of the remove pair is T times
+ * the one-step binomial expansion (integer alpha); D_alpha(Y||X) against the estimate */
+Test(ploss, certified_renyi_against_the_binomial_expansion)
+{
+    const double qs[3] = {0.01, 0.2, 0.004}, ss[3] = {1, 2, 1.1}, Ts[3] = {1000, 7, 10000};
+    const int as[3] = {8, 3, 20};
+    for (int i = 0; i < 3; i++) {
+        ga_pair *p = sub_pair(qs[i], ss[i], Ts[i], 0);
+        char at[16];
+        snprintf(at, sizeof at, "%d", as[i]);
+        ga_interval xy, yx;
+        int rc = ga_pair_renyi_cert(&xy, &yx, p, NULL, NULL, at, NULL);
+        double ref = Ts[i] * binomial_rdp(qs[i], ss[i], as[i]);
+        ga_result ex, ey;
+        ga_pair_renyi(&ex, &ey, p, as[i]);
+        cr_expect(rc == GA_OK && xy.lo <= ref * (1 + 1e-13) && ref * (1 - 1e-13) <= xy.hi,
+                  "q %g sigma %g T %g alpha %d: status %d, [%.17g, %.17g] vs binomial %.17g", qs[i],
+                  ss[i], Ts[i], as[i], rc, xy.lo, xy.hi, ref);
+        cr_expect(yx.lo <= ey.val + ey.err && ey.val - ey.err <= yx.hi && xy.hi - xy.lo <= 1e-15 * xy.hi,
+                  "q %g alpha %d: yx [%.17g, %.17g] vs %.17g +- %.2g; xy width %.3g", qs[i], as[i],
+                  yx.lo, yx.hi, ey.val, ey.err, xy.hi - xy.lo);
+        ga_pair_free(p);
+    }
+}
+
 Test(ploss, input_errors)
 {
     const ga_subsampled_input bad[5] = {{0, 1, 1, 0, NULL, NULL},    {1.5, 1, 1, 0, NULL, NULL},
