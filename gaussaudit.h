@@ -464,7 +464,12 @@ GA_API int ga_pair_profile_grid(double *eps, size_t n, const ga_pair *p, const g
  * Under the remove relation (add = 0) X is the output with the record (the mixture
  * (1 - q) N(0, sigma^2) + q N(1, sigma^2) per step) and Y without it (N(0, sigma^2)); add = 1
  * swaps them. A pair of n terms is the composition of all of them. q_txt and sigma_txt
- * (optional) are the exact decimals the certified path uses (NULL: the doubles).
+ * (optional) are the exact decimals the certified path uses (NULL: the doubles). With
+ * columns = r >= 1 the term is one step of a Poisson-subsampled Gaussian sketch (001 Thm 5.3:
+ * the release D_S^T G + sigma N over a Poisson sample S, at its worst case, a dataset of the
+ * one record v): the loss is a function of s ~ chi^2_r, with lambda = (norm/sigma)^2, and delta
+ * has the closed form of its threshold event (regularized incomplete gamma functions); such a
+ * term composes with nothing (steps 1, n = 1) and has no Renyi divergence here (GA_EDOM).
  * The pair works with ga_pair_delta (one step alone: closed form of its threshold event;
  * otherwise the Bromwich integral of the product of the steps' moment generating functions,
  * each a trapezoid sum on the real line), ga_pair_epsilon, ga_pair_renyi,
@@ -481,6 +486,12 @@ typedef struct {
     double steps;                  /* number of independent steps T >= 1 */
     int add;                       /* 0: remove relation, 1: add relation */
     const char *q_txt, *sigma_txt; /* exact decimals (NULL: the doubles) */
+    /* optional (0/NULL: the DP-SGD step above) */
+    double columns;                /* r >= 1: a Poisson-subsampled Gaussian sketch step, r
+                                      columns N(0, sigma^2 I + v v^T) with the record (|v| =
+                                      norm) or N(0, sigma^2 I) without it (one step only) */
+    double norm;                   /* the record's norm / sensitivity (0: 1); m = norm/sigma */
+    const char *norm_txt;          /* its exact decimal (NULL: the double) */
 } ga_subsampled_input;
 
 GA_API int ga_pair_reduce_subsampled(ga_pair **out, const ga_subsampled_input *in, size_t n,

@@ -19,6 +19,7 @@
 
 #include <arb.h>
 #include <lapacke.h>
+#include <gsl/gsl_sf_gamma.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -295,6 +296,30 @@ static void subsampled_witness(ga_claim_result *r, const ga_spec_pair *sp)
     if (!(e > 0)) {
         snprintf(r->witness, sizeof r->witness, "S is empty (the loss never falls below %.17g)", -r->eps);
         r->witness_px = r->witness_py = 0;
+        return;
+    }
+    if (t->columns > 0) {
+        /* a subsampled sketch: the loss increases in s = sum_k (u^T z_k)^2 / sigma^2 ~ chi^2_r
+         * (numerics/ploss.c), the threshold s1 where (1 + lam)^{-r/2} e^{lam s1/(2 (1 + lam))} =
+         * e/q, lam = (norm/sigma)^2 */
+        double nr = t->norm > 0 ? t->norm : 1, lam = nr * nr / s2, h = 0.5 * t->columns;
+        double s1 = (log(e / t->q) + h * log1p(lam)) * 2 * (1 + lam) / lam;
+        if (!(s1 > 0) && !l_up) {
+            snprintf(r->witness, sizeof r->witness, "S is empty (the loss never falls below %.17g)", -r->eps);
+            r->witness_px = r->witness_py = 0;
+            return;
+        }
+        s1 = fmax(s1, 0);
+        double qq = gsl_sf_gamma_inc_Q(h, 0.5 * s1);
+        double qp = (1 - t->q) * qq + t->q * gsl_sf_gamma_inc_Q(h, 0.5 * s1 / (1 + lam));
+        double pm = l_up ? qp : 1 - qp, pq = l_up ? qq : 1 - qq;
+        r->witness_px = mix_is_x ? pm : pq;
+        r->witness_py = mix_is_x ? pq : pm;
+        snprintf(r->witness, sizeof r->witness,
+                 "S = {(z_1, ..., z_r) : (u^T z_1)^2 + ... + (u^T z_r)^2 %s %.17g}, z_k the "
+                 "released columns and u the record's direction (r = %.0f, noise_sigma %.17g, the "
+                 "record's norm %.17g, sampled with probability %.17g)", l_up ? ">" : "<", s1 * s2,
+                 t->columns, t->sigma, nr, t->q);
         return;
     }
     double x0 = s2 * log(e / t->q) + 0.5;

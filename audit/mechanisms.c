@@ -874,9 +874,76 @@ static int sketch_released(ga_spec *s, double r, double sigma, int rel, char *ms
  * N(0, 1/(1 - p)) vs N(0, 1) with r columns, p = v^T (D^T D + sigma^2 I)^{-1} v the ridge
  * leverage of v; adding row c: p' = q/(1 + q), q = c^T (D^T D + sigma^2 I)^{-1} c, roles
  * swapped. All remove-one pairs come from one Cholesky factor and n triangular solves. */
+/*
+ * sketch with subsampling: {poisson: q} (the Poisson-subsampled random projection of 001
+ * Figure 3, Theorem 5.3): each row enters the sample S with probability q, then D_S^T G +
+ * sigma N is released. For a record v added or removed, the other rows' selection S' mixes
+ * both laws alike, so delta <= max over S' of delta(X | S', Y | S') (joint convexity), and
+ * each of those is a post-processing of the S' = {} pair (D_S'^T G' is added to both, independent
+ * of the rest): the worst case is the dataset {v} with |v| = l, whose pairs are one covariance
+ * step (numerics/ploss.c: r columns N(0, sigma^2 I + v v^T) with probability q, else N(0, sigma^2
+ * I)), attained by that dataset and its empty neighbour. The audited pairs are its remove and
+ * add pairs, a proven worst case over the universe; the dataset (if any) is not needed.
+ */
+static int build_sketch_subsampled(ga_spec *s, double r, double sigma, char *msg, size_t msglen)
+{
+    const ga_node *sn = ga_node_get(s->mechanism, "subsampling");
+    const ga_node *pn = sn ? ga_node_get(sn, "poisson") : NULL;
+    double q;
+    if (!pn || !pn->text || ga_decimal_to_double(&q, pn->text) || !(q > 0 && q <= 1))
+        return ga_spec_fail(s, sn, "mechanism.subsampling", msg, msglen,
+                            "must be {poisson: q} with a rate q in (0, 1]");
+    if (!(sigma > 0))
+        return ga_spec_fail(s, s->mechanism, "mechanism.noise_sigma", msg, msglen,
+                            "a subsampled sketch needs noise_sigma > 0 (its worst case is the "
+                            "dataset of one record)");
+    if (!(s->row_norm_bound > 0))
+        return ga_spec_fail(s, s->mechanism, "universe", msg, msglen,
+                            "a subsampled sketch is audited at its worst case over the universe: "
+                            "give universe: {row_norm_bound: l}");
+    if (s->release.n)
+        return ga_spec_fail(s, ga_node_get(s->mechanism, "release"), "mechanism.release", msg,
+                            msglen, "a subsampled release is a mixture, not a Gaussian law: a "
+                            "linear map of it is not supported");
+    if (r > 1e6)
+        return ga_spec_fail(s, ga_node_get(s->mechanism, "columns"), "mechanism.columns", msg,
+                            msglen, "at most 1e6 columns with subsampling");
+    const ga_node *ln = s->universe ? ga_node_get(s->universe, "row_norm_bound") : NULL;
+    const ga_node *gn = ga_node_get(s->mechanism, "noise_sigma");
+    int knobbed = s->knob && !strcmp(s->knob, "noise_sigma");
+    for (int add = 0; add < 2; add++) {
+        ga_subsampled_input *in = calloc(1, sizeof *in);
+        if (!in)
+            return GA_ENOMEM;
+        *in = (ga_subsampled_input){q, sigma, 1, add, pn->text, knobbed || !gn ? NULL : gn->text,
+                                    r, s->row_norm_bound, ln ? ln->text : NULL};
+        char name[160];
+        snprintf(name, sizeof name, "%s one record of norm %g (X %s it, Y %s it)",
+                 add ? "add" : "remove", s->row_norm_bound, add ? "without" : "with",
+                 add ? "with" : "without");
+        int rc = ga_spec_add_pair(s, name, 1, 1, NULL, NULL, NULL, NULL);
+        if (rc) {
+            free(in);
+            return rc;
+        }
+        ga_spec_pair *p = &s->pairs[s->npairs - 1];
+        p->reduced = 1;
+        p->nsub = 1;
+        p->sub = in;
+    }
+    s->verified = 1;
+    s->verified_pair = s->npairs - 2;
+    snprintf(s->verified_note, sizeof s->verified_note,
+             "worst case over all add/remove neighbours with rows of norm <= %g (the other rows' "
+             "Poisson selection only adds common noise: the dataset of one record of norm %g is "
+             "the worst; rate %g, %.0f columns, noise_sigma %g)", s->row_norm_bound,
+             s->row_norm_bound, q, r, sigma);
+    return GA_OK;
+}
+
 static int build_sketch(ga_spec *s, char *msg, size_t msglen)
 {
-    static const char *const keys[] = {"kind", "columns", "noise_sigma", NULL};
+    static const char *const keys[] = {"kind", "columns", "noise_sigma", "subsampling", NULL};
     int rc = ga_spec_check_map(s, s->mechanism, "mechanism", keys, msg, msglen);
     double r, sigma = 0;
     if (rc || (rc = ga_spec_mech_number(s, "columns", &r, 1, msg, msglen)))
@@ -887,6 +954,8 @@ static int build_sketch(ga_spec *s, char *msg, size_t msglen)
     rc = ga_spec_mech_number(s, "noise_sigma", &sigma, 0, msg, msglen);
     if (rc > 0 || (rc == GA_OK && (rc = need_positive(s, "noise_sigma", sigma, 1, msg, msglen))))
         return rc;
+    if (ga_node_get(s->mechanism, "subsampling"))
+        return build_sketch_subsampled(s, r, sigma, msg, msglen);
     if (s->data.n == 0)
         return ga_spec_fail(s, s->mechanism, "dataset", msg, msglen, "missing: the data matrix D");
     size_t n = s->data.n, d = s->data.d;
@@ -1553,7 +1622,8 @@ static size_t pub_sketch(ga_mech_published *pv, size_t max, ga_spec *s, double e
                          double delta, double value, ga_gchisq_work *w)
 {
     (void)w;
-    if (!s->verified || !s->has_universe)
+    /* (the LSV and leverage rules are for the unsampled sketch) */
+    if (!s->verified || !s->has_universe || ga_node_get(s->mechanism, "subsampling"))
         return 0;
     char msg[256], t[320];
     size_t np = 0;
@@ -1633,6 +1703,12 @@ static int apply_repeat(ga_spec *s, size_t from, char *msg, size_t msglen)
     if (!(k >= 1 && k == floor(k) && k <= 1e9))
         return ga_spec_fail(s, ga_node_get(s->mechanism, "repeat"), "mechanism.repeat", msg,
                             msglen, "must be a whole number >= 1");
+    for (size_t i = from; i < s->npairs && k > 1; i++)
+        for (size_t j = 0; j < s->pairs[i].nsub; j++)
+            if (s->pairs[i].sub[j].columns > 0)
+                return ga_spec_fail(s, ga_node_get(s->mechanism, "repeat"), "mechanism.repeat",
+                                    msg, msglen, "a subsampled sketch is a single release: "
+                                    "repeat (independent samples) is not supported yet");
     for (size_t i = from; i < s->npairs; i++) {
         ga_spec_pair *p = &s->pairs[i];
         for (size_t j = 0; j < p->nsub; j++) /* k runs of T steps: k T steps */
@@ -1903,14 +1979,14 @@ static int compose_subsampled(ga_spec *s, char *msg, size_t msglen)
         s->truncated |= sub.truncated;
         if (rc == GA_OK) {
             const ga_spec_pair *p0 = sub.npairs ? &sub.pairs[0] : NULL;
-            if (sub.npairs == 2 && p0->nsub == 1 && sub.pairs[1].nsub == 1) {
+            if (sub.npairs == 2 && p0->nsub == 1 && sub.pairs[1].nsub == 1 && p0->sub->columns == 0) {
                 t[0][nt] = *p0->sub; /* texts point into the doc, which outlives the spec */
                 t[1][nt++] = sub.pairs[1].sub[0];
             } else if (sub.npairs == 1 && sub.verified && p0->d == 1 && !p0->nblocks &&
                        p0->s_x[0] == p0->s_y[0] && p0->mu_y[0] == 0 && p0->mu_x[0] != 0) {
                 /* the Gaussian mechanism by sensitivity: N(D, s^2) vs N(0, s^2), r columns */
                 ga_subsampled_input g = {1, sqrt(p0->s_x[0]) / fabs(p0->mu_x[0]), p0->columns,
-                                         0, NULL, NULL};
+                                         0, NULL, NULL, 0, 0, NULL};
                 t[0][nt] = g;
                 g.add = 1;
                 t[1][nt++] = g;
@@ -1920,8 +1996,8 @@ static int compose_subsampled(ga_spec *s, char *msg, size_t msglen)
                 rc = ga_spec_fail(s, ga_node_get(s->mechanism, "parts")->kids[b], path, msg, msglen,
                                   "a composition with subsampled_gaussian parts takes only "
                                   "subsampled_gaussian parts and gaussian_mechanism parts by "
-                                  "sensitivity (data-dependent Gaussian pairs do not compose "
-                                  "with a subsampled loss yet)");
+                                  "sensitivity (data-dependent Gaussian pairs and subsampled "
+                                  "sketches do not compose with a subsampled loss yet)");
             }
         }
         ga_spec_reset_pairs(&sub);
@@ -1957,7 +2033,8 @@ static int has_subsampled_part(const ga_spec *s)
     const ga_node *parts = ga_node_get(s->mechanism, "parts");
     for (size_t b = 0; parts && parts->kind == GA_NODE_SEQ && b < parts->n; b++) {
         const ga_node *kn = parts->kids[b] ? ga_node_get(parts->kids[b], "kind") : NULL;
-        if (kn && kn->kind == GA_NODE_SCALAR && kn->text && !strcmp(kn->text, "subsampled_gaussian"))
+        if ((kn && kn->kind == GA_NODE_SCALAR && kn->text && !strcmp(kn->text, "subsampled_gaussian")) ||
+            (parts->kids[b] && ga_node_get(parts->kids[b], "subsampling")))
             return 1;
     }
     return 0;

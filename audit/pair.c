@@ -48,7 +48,7 @@ void ga_pair_free(ga_pair *p)
         ga_pair_free(p->blocks[b]);
     free(p->blocks);
     if (p->ploss) {
-        for (size_t j = 0; j < 2 * p->ploss->n; j++)
+        for (size_t j = 0; j < 3 * p->ploss->n; j++)
             free(p->ptxt[j]);
         free(p->ptxt);
         free(p->ploss->t);
@@ -89,8 +89,19 @@ int ga_pair_reduce_subsampled(ga_pair **out, const ga_subsampled_input *in, size
         else if (!(t->steps >= 1 && t->steps <= GA_PLOSS_MAX_COUNT && t->steps == floor(t->steps)))
             bad = "steps must be a whole number in 1..1e9";
         else if ((t->q_txt && !ga_decimal_syntax(t->q_txt)) ||
-                 (t->sigma_txt && !ga_decimal_syntax(t->sigma_txt)))
-            bad = "q_txt and sigma_txt must be plain decimals";
+                 (t->sigma_txt && !ga_decimal_syntax(t->sigma_txt)) ||
+                 (t->norm_txt && !ga_decimal_syntax(t->norm_txt)))
+            bad = "q_txt, sigma_txt and norm_txt must be plain decimals";
+        else if (!(t->norm >= 0 && t->norm <= 1e6))
+            bad = "norm must be in [0, 1e6] (0: 1)";
+        else if (!(t->columns == 0 || (t->columns >= 1 && t->columns <= 1e6 &&
+                                        t->columns == floor(t->columns))))
+            bad = "columns must be 0 or a whole number in 1..1e6";
+        else if (t->columns > 0 && (n > 1 || t->steps > 1))
+            bad = "a subsampled sketch step (columns > 0) is a single release: it composes "
+                  "with nothing yet (steps 1, one term)";
+        else if (!(t->sigma / (t->norm > 0 ? t->norm : 1) >= 1e-3))
+            bad = "sigma/norm must be at least 0.001";
         if (bad) {
             ga_msg(msg, msglen, "subsampled term %zu: %s (q %g, sigma %g, steps %g)", j, bad,
                    t->q, t->sigma, t->steps);
@@ -101,18 +112,22 @@ int ga_pair_reduce_subsampled(ga_pair **out, const ga_subsampled_input *in, size
     int rc = GA_ENOMEM;
     if (!p || !(p->ploss = calloc(1, sizeof *p->ploss)) ||
         !(p->ploss->t = calloc(n, sizeof *p->ploss->t)) ||
-        !(p->ptxt = calloc(2 * n, sizeof *p->ptxt)) || !(p->psigma = calloc(n, sizeof *p->psigma)))
+        !(p->ptxt = calloc(3 * n, sizeof *p->ptxt)) || !(p->psigma = calloc(2 * n, sizeof *p->psigma)))
         goto cleanup;
     p->ploss->n = n;
     for (size_t j = 0; j < n; j++) {
         ga_ploss_term *t = &p->ploss->t[j];
+        double norm = in[j].norm > 0 ? in[j].norm : 1;
         t->q = in[j].q;
-        t->m = 1 / in[j].sigma;
+        t->m = norm / in[j].sigma;
         t->count = in[j].steps;
         t->add = in[j].add != 0;
-        p->psigma[j] = in[j].sigma;
-        if ((in[j].q_txt && !(p->ptxt[2 * j] = dup_text(in[j].q_txt))) ||
-            (in[j].sigma_txt && !(p->ptxt[2 * j + 1] = dup_text(in[j].sigma_txt))))
+        t->r = in[j].columns;
+        p->psigma[2 * j] = in[j].sigma;
+        p->psigma[2 * j + 1] = norm;
+        if ((in[j].q_txt && !(p->ptxt[3 * j] = dup_text(in[j].q_txt))) ||
+            (in[j].sigma_txt && !(p->ptxt[3 * j + 1] = dup_text(in[j].sigma_txt))) ||
+            (in[j].norm_txt && in[j].norm > 0 && !(p->ptxt[3 * j + 2] = dup_text(in[j].norm_txt))))
             goto cleanup;
     }
     p->r = 1;
@@ -132,7 +147,7 @@ int ga_pair_rdp_accountant(double *eps, int *alpha, const ga_pair *p, double del
 {
     *eps = NAN;
     *alpha = 0;
-    if (!p->ploss)
+    if (!p->ploss || p->ploss->t[0].r > 0) /* covariance steps: no binomial expansion here */
         return GA_EDOM;
     if (!(delta > 0 && delta < 1))
         return GA_EINVAL;

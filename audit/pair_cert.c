@@ -776,16 +776,20 @@ typedef struct {
     slong want;
 } sub_ctx;
 
-/* the exact q and m = 1/sigma of term j (decimal text, or the doubles as given) */
+/* the exact q and m = norm/sigma of term j (decimal text, or the doubles as given) */
 static int sub_params(arb_t q, arb_t m, const ga_pair *p, size_t j, slong prec)
 {
-    const char *qt = p->ptxt[2 * j], *st = p->ptxt[2 * j + 1];
-    if (qt ? arb_set_str(q, qt, prec) : (arb_set_d(q, p->ploss->t[j].q), 0))
-        return GA_EINVAL;
-    if (st ? arb_set_str(m, st, prec) : (arb_set_d(m, p->psigma[j]), 0))
-        return GA_EINVAL;
-    arb_inv(m, m, prec);
-    return GA_OK;
+    const char *qt = p->ptxt[3 * j], *st = p->ptxt[3 * j + 1], *nt = p->ptxt[3 * j + 2];
+    arb_t nv;
+    arb_init(nv);
+    int rc = GA_OK;
+    if ((qt ? arb_set_str(q, qt, prec) : (arb_set_d(q, p->ploss->t[j].q), 0)) ||
+        (st ? arb_set_str(m, st, prec) : (arb_set_d(m, p->psigma[2 * j]), 0)) ||
+        (nt ? arb_set_str(nv, nt, prec) : (arb_set_d(nv, p->psigma[2 * j + 1]), 0)))
+        rc = GA_EINVAL;
+    arb_div(m, nv, m, prec);
+    arb_clear(nv);
+    return rc;
 }
 
 static int sub_step(void *vc, slong prec)
@@ -802,7 +806,9 @@ static int sub_step(void *vc, slong prec)
     for (int dir = 0; rc == GA_OK && dir < 2; dir++) {
         arb_t v;
         arb_init(v);
-        if (ga_ploss_delta_one_arb(v, q, m, dir ^ t->add, e, prec) == GA_OK) {
+        int st1 = t->r > 0 ? ga_ploss_delta_one_chi2_arb(v, q, m, t->r, dir ^ t->add, e, prec)
+                           : ga_ploss_delta_one_arb(v, q, m, dir ^ t->add, e, prec);
+        if (st1 == GA_OK) {
             arb_ptr dst = dir ? c->yx : c->xy;
             /* keep the narrower of the enclosures met so far (both contain the value) */
             if (!arb_is_finite(dst) || arb_rel_accuracy_bits(v) > arb_rel_accuracy_bits(dst))
@@ -1574,7 +1580,7 @@ int ga_pair_renyi_cert(ga_interval *xy, ga_interval *yx, const ga_pair *p,
     if (!(alpha > 1))
         return GA_EDOM;
     if (p->ploss)
-        return renyi_cert_subsampled(xy, yx, p, alpha_txt, &o);
+        return p->ploss->t[0].r > 0 ? GA_EDOM : renyi_cert_subsampled(xy, yx, p, alpha_txt, &o);
     if (p->support != GA_SUPPORT_FULL)
         return GA_EDOM;
     if (p->nblocks)

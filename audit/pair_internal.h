@@ -29,9 +29,10 @@ struct ga_pair {
     struct ga_pair **blocks;
     ga_ploss *ploss;  /* a subsampled Gaussian pair (its one-dimensional loss): then only
                          support and reason are set, and ptxt holds the exact decimals of
-                         each term's q and sigma (2 per term, NULL: the doubles) */
+                         each term's q, sigma and norm (3 per term, NULL: the doubles) */
     char **ptxt;
-    double *psigma;   /* each term's sigma as given (m = 1/sigma is rounded) */
+    double *psigma;   /* each term's sigma and norm as given, 2 per term (m = norm/sigma is
+                         rounded) */
 };
 
 #endif

@@ -20,7 +20,7 @@ static double now(void)
 int main(void)
 {
     ga_init();
-    ga_subsampled_input in = {0.004, 1.1, 1e4, 0, NULL, NULL};
+    ga_subsampled_input in = {0.004, 1.1, 1e4, 0, NULL, NULL, 0, 0, NULL};
     ga_pair *p;
     char msg[256];
     if (ga_pair_reduce_subsampled(&p, &in, 1, msg, sizeof msg)) {

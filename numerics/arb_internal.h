@@ -86,6 +86,12 @@ void ga_arb_prob_out(ga_interval *iv, char *lo, char *hi, size_t len, const arb_
 int ga_ploss_delta_one_arb(arb_t res, const arb_t q, const arb_t m, int dir, const arb_t eps,
                            slong prec);
 
+/* Certified delta of one covariance step (a subsampled sketch at its worst case: r columns,
+ * lambda = m^2), direction dir as above; GA_OK, or GA_EPREC with [-1, 1] when the ball of a
+ * threshold is too wide to decide the event. */
+int ga_ploss_delta_one_chi2_arb(arb_t res, const arb_t q, const arb_t m, double r, int dir,
+                                const arb_t eps, slong prec);
+
 /* Certified delta in direction dir (0: XY, 1: YX) at eps of a composition of subsampled and
  * Gaussian steps (numerics/ploss_cert.c): q[j], m[j] balls containing term j's exact rate
  * and 1/sigma; est, the double estimate, sets the truncation target reltol * est. res is a

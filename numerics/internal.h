@@ -171,6 +171,8 @@ int ga_gchisq_trivial(ga_gchisq_prob *out, const ga_gchisq *q, double x);
 typedef struct {
     double q, m, count;
     int add;
+    double r; /* 0: a mean step (above); r >= 1: a covariance step (subsampled sketch): r
+                 columns N(0, (1 + m^2) I) vs N(0, I) in the record's direction, one step */
 } ga_ploss_term;
 
 #define GA_PLOSS_MAX_TERMS 10000

@@ -40,6 +40,7 @@
 #include "numerics/internal.h"
 
 #include <float.h>
+#include <gsl/gsl_sf_gamma.h>
 #include <math.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -79,6 +80,12 @@ int ga_ploss_check(const ga_ploss_term *t, size_t n, char *msg, size_t msglen)
         }
         if (!(t[j].m > 0 && t[j].m <= 1e3)) {
             ga_msg(msg, msglen, "term %zu: 1/sigma must be in (0, 1000] (got %g)", j, t[j].m);
+            return GA_EINVAL;
+        }
+        if (!(t[j].r == 0 || (t[j].r >= 1 && t[j].r <= 1e6 && t[j].r == floor(t[j].r) && n == 1 &&
+                              t[j].count == 1))) {
+            ga_msg(msg, msglen, "term %zu: a covariance step has 1..1e6 columns and is a single "
+                   "release (got %g columns)", j, t[j].r);
             return GA_EINVAL;
         }
         if (!(t[j].count >= 1 && t[j].count <= GA_PLOSS_MAX_COUNT && t[j].count == floor(t[j].count))) {
@@ -586,6 +593,50 @@ static void delta_one_step(ga_result *out, const ga_ploss_term *s, int dir, doub
 
 /* ---------------------------------------------------------------- public entry points */
 
+/* One covariance step (a Poisson-subsampled Gaussian sketch, 001 Theorem 5.3, at its worst
+ * case): with the record, r columns N(0, (1 + lambda) I) in its direction with probability q,
+ * else N(0, I); without it N(0, I) (lambda = m^2). The likelihood ratio of the Gaussian
+ * components is R(s) = (1 + lambda)^{-r/2} e^{kappa s}, kappa = lambda/(2 (1 + lambda)), a
+ * function of s = the columns' squared coordinates, chi^2_r without the record and (1 + lambda)
+ * chi^2_r in its component; the loss log(1 - q + q R(s)) increases in s, so with Q_r, P_r the
+ * chi^2_r upper and lower tails (GSL's regularized incomplete gamma, with error estimates):
+ *   delta_XY = q Q_r(s1 / (1 + lambda)) - rho Q_r(s1),  rho = e^eps - 1 + q, R(s1) = rho/q,
+ *   delta_YX = e^eps (rho2 P_r(s2) - q P_r(s2 / (1 + lambda))),  rho2 = e^-eps - 1 + q > 0,
+ *   R(s2) = rho2/q (no event where rho2 <= 0 or s2 <= 0). */
+static void delta_one_chi2(ga_result *out, const ga_ploss_term *s, int dir, double eps)
+{
+    double q = s->q, lam = s->m * s->m, h = 0.5 * s->r, kap = lam / (2 * (1 + lam));
+    double c0 = h * log1p(lam);
+    gsl_sf_result A, B;
+    out->val = out->err = 0;
+    if (dir == 0) {
+        double rho = expm1(eps) + q, st = fmax((log(rho / q) + c0) / kap, 0);
+        if (gsl_sf_gamma_inc_Q_e(h, 0.5 * st / (1 + lam), &A) || gsl_sf_gamma_inc_Q_e(h, 0.5 * st, &B)) {
+            out->val = NAN;
+            out->err = INFINITY;
+            return;
+        }
+        double a = q * A.val, b = rho * B.val;
+        out->val = fmax(a - b, 0);
+        out->err = q * A.err + rho * B.err + 8 * DBL_EPSILON * (a + b) * (1 + 0.5 * st);
+    } else {
+        double rho = q >= 0.5 ? exp(-eps) - (1 - q) : expm1(-eps) + q;
+        if (!(rho > 0))
+            return;
+        double st = (log(rho / q) + c0) / kap;
+        if (!(st > 0))
+            return; /* the loss never falls below -eps */
+        if (gsl_sf_gamma_inc_P_e(h, 0.5 * st, &A) || gsl_sf_gamma_inc_P_e(h, 0.5 * st / (1 + lam), &B)) {
+            out->val = NAN;
+            out->err = INFINITY;
+            return;
+        }
+        double ee = exp(eps), a = ee * rho * A.val, b = ee * q * B.val;
+        out->val = fmax(a - b, 0);
+        out->err = ee * (rho * A.err + q * B.err) + 8 * DBL_EPSILON * (a + b) * (2 + 0.5 * st + eps);
+    }
+}
+
 int ga_ploss_delta(ga_result *xy, ga_result *yx, const ga_ploss *L, double eps, int method,
                    const ga_gchisq_opts *opts, ga_quad_work *w)
 {
@@ -597,7 +648,10 @@ int ga_ploss_delta(ga_result *xy, ga_result *yx, const ga_ploss *L, double eps, 
         if (eps >= ga_ploss_loss_sup(L, dir))
             continue; /* the loss never exceeds eps: exactly 0 */
         int s;
-        if (method == GA_DELTA_TAILS || (method == GA_DELTA_AUTO && L->n == 1 && L->t[0].count == 1)) {
+        if (L->t[0].r > 0) { /* a covariance step: one release, closed form only */
+            delta_one_chi2(r, &L->t[0], dir ^ L->t[0].add, eps);
+            s = isfinite(r->val) ? GA_OK : GA_EMAXITER;
+        } else if (method == GA_DELTA_TAILS || (method == GA_DELTA_AUTO && L->n == 1 && L->t[0].count == 1)) {
             delta_one_step(r, &L->t[0], dir ^ L->t[0].add, eps, w);
             s = (L->n == 1 && L->t[0].count == 1) ? GA_OK : GA_EDOM;
         } else {
@@ -613,6 +667,8 @@ int ga_ploss_renyi(ga_result *xy, ga_result *yx, const ga_ploss *L, double alpha
 {
     if (!(alpha > 1) || !isfinite(alpha))
         return GA_EINVAL;
+    if (L->t[0].r > 0) /* covariance steps: not here */
+        return GA_EDOM;
     for (int dir = 0; dir < 2; dir++) {
         ga_result *r = dir ? yx : xy;
         double d1, d2, rel;

@@ -93,6 +93,77 @@ int ga_ploss_delta_one_arb(arb_t res, const arb_t q, const arb_t m, int dir, con
     return rc;
 }
 
+/* One covariance step (numerics/ploss.c, delta_one_chi2): the same threshold events with the
+ * chi^2_r tails from Arb's regularized incomplete gamma functions; lam = m^2, r columns. */
+int ga_ploss_delta_one_chi2_arb(arb_t res, const arb_t q, const arb_t m, double r, int dir,
+                                const arb_t eps, slong prec)
+{
+    arb_t lam, kap, c0, rho, st, h, A, B, u;
+    arb_init(lam); arb_init(kap); arb_init(c0); arb_init(rho); arb_init(st); arb_init(h);
+    arb_init(A); arb_init(B); arb_init(u);
+    int rc = GA_OK;
+    arb_sqr(lam, m, prec);
+    arb_add_ui(u, lam, 1, prec);
+    arb_div(kap, lam, u, prec);
+    arb_mul_2exp_si(kap, kap, -1);            /* lambda / (2 (1 + lambda)) */
+    arb_set_d(h, 0.5 * r);                     /* r/2, exact */
+    arb_log1p(c0, lam, prec);
+    arb_mul(c0, c0, h, prec);                  /* (r/2) log(1 + lambda) */
+    if (dir == 0)
+        arb_expm1(rho, eps, prec);
+    else {
+        arb_neg(u, eps);
+        arb_expm1(rho, u, prec);
+    }
+    arb_add(rho, rho, q, prec);
+    if (dir == 1 && arb_is_nonpositive(rho)) {
+        arb_zero(res); /* the loss never falls below -eps */
+        goto cleanup;
+    }
+    if (!arb_is_positive(rho)) {
+        arb_zero_pm_one(res);
+        rc = GA_EPREC;
+        goto cleanup;
+    }
+    arb_div(st, rho, q, prec);
+    arb_log(st, st, prec);
+    arb_add(st, st, c0, prec);
+    arb_div(st, st, kap, prec);                /* the threshold s1 or s2 */
+    if (dir == 1 && arb_is_nonpositive(st)) {
+        arb_zero(res);
+        goto cleanup;
+    }
+    if (dir == 0 && arb_is_negative(st))
+        arb_zero(st);                          /* (cannot happen for eps >= 0) */
+    if (!arb_is_nonnegative(st)) {
+        arb_zero_pm_one(res);
+        rc = GA_EPREC;
+        goto cleanup;
+    }
+    arb_mul_2exp_si(st, st, -1);               /* the gamma argument s/2 */
+    arb_add_ui(u, lam, 1, prec);
+    arb_div(u, st, u, prec);                   /* s/(2 (1 + lambda)) */
+    if (dir == 0) {
+        arb_hypgeom_gamma_upper(A, h, u, 1, prec);
+        arb_hypgeom_gamma_upper(B, h, st, 1, prec);
+        arb_mul(A, A, q, prec);
+        arb_mul(B, B, rho, prec);
+        arb_sub(res, A, B, prec);
+    } else {
+        arb_hypgeom_gamma_lower(A, h, st, 1, prec);
+        arb_hypgeom_gamma_lower(B, h, u, 1, prec);
+        arb_mul(A, A, rho, prec);
+        arb_mul(B, B, q, prec);
+        arb_sub(res, A, B, prec);
+        arb_exp(u, eps, prec);
+        arb_mul(res, res, u, prec);
+    }
+cleanup:
+    arb_clear(lam); arb_clear(kap); arb_clear(c0); arb_clear(rho); arb_clear(st); arb_clear(h);
+    arb_clear(A); arb_clear(B); arb_clear(u);
+    return rc;
+}
+
 /* ================================================================ compositions
  *
  * A composition of subsampled steps (and Gaussian steps, q = 1) has no closed form; delta is

@@ -47,11 +47,16 @@ static void cal_text(FILE *out, const ga_calibration *c)
     const ga_spec *sp = &c->spec;
     ga_calibration_info info;
     ga_calibration_get(&info, c);
-    fprintf(out, "spec: %s (%s)\nsmallest %s for (%g, %g)-DP on %s: %.12g\n", sp->name, sp->kind,
+    /* the value to the last digit of its double (shortest round trip): a value cut to fewer
+     * digits may fall below the certified one, and the claim then fails at the printed value */
+    char vs[40], ls[40];
+    ga_fmt_shortest(vs, sizeof vs, c->value);
+    ga_fmt_shortest(ls, sizeof ls, c->value * (1 - 1e-6));
+    fprintf(out, "spec: %s (%s)\nsmallest %s for (%g, %g)-DP on %s: %s\n", sp->name, sp->kind,
             c->knob, c->eps, c->delta,
             sp->verified ? "the proven worst case (every neighbour in the universe)"
                          : "the audited pairs",
-            c->value);
+            vs);
     if (c->certified && c->value == 0) {
         char bu[32];
         ga_fmt_bound(bu, sizeof bu, c->ub, 1, 10);
@@ -60,8 +65,8 @@ static void cal_text(FILE *out, const ga_calibration *c)
         char bu[32], bl[32];
         ga_fmt_bound(bu, sizeof bu, c->ub, 1, 10); /* outward: still bounds as printed */
         ga_fmt_bound(bl, sizeof bl, c->lb, 0, 10);
-        fprintf(out, "certified: delta <= %s at %s = %.12g, delta >= %s at %.12g (1e-6 lower)\n",
-                bu, c->knob, c->value, bl, c->value * (1 - 1e-6));
+        fprintf(out, "certified: delta <= %s at %s = %s, delta >= %s at %s (1e-6 lower)\n",
+                bu, c->knob, vs, bl, ls);
     } else {
         fprintf(out, "not certified (%s); the value is an estimate\n", info.note);
     }

@@ -27,7 +27,8 @@ static const char *methods_text =
 static const char *methods_sub_text =
     "double precision: the one-dimensional privacy loss of subsampled Gaussian steps, its "
     "moment generating function by trapezoid sums on the real line and delta by one Bromwich "
-    "integral (one step: the closed form of its threshold event) with error estimates; "
+    "integral (one step: the closed form of its threshold event; a subsampled sketch: the "
+    "same with chi-square tails) with error estimates; "
     "certified: one step in Arb ball arithmetic (erfc); a composition by the same Bromwich "
     "integral in ball arithmetic (trapezoid sums with Trefethen-Weideman bounds, "
     "Gauss-Legendre panels with Bernstein-ellipse bounds, the tail by chord and "

@@ -48,6 +48,7 @@ static const struct {
     {"mls_rule_r300_eps1", 0, "NO VIOLATION FOUND"},
     {"mls_rule_r50_eps1", 0, "NO VIOLATION FOUND"},
     {"rp_lsv_r50", 0, "VERIFIED"},
+    {"rp_poisson_thm53", 0, "VERIFIED"},
     {"rp_lsv_r100", 0, "VERIFIED"},
     {"rp_lsv_r200", 0, "VERIFIED"},
     {"rp_lsv_r500", 0, "VERIFIED"},

@@ -20,6 +20,7 @@
 #include <criterion/criterion.h>
 #include <float.h>
 #include <gsl/gsl_integration.h>
+#include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stdio.h>
@@ -31,7 +32,7 @@
 
 static ga_pair *sub_pair(double q, double sigma, double T, int add)
 {
-    ga_subsampled_input in = {q, sigma, T, add, NULL, NULL};
+    ga_subsampled_input in = {q, sigma, T, add, NULL, NULL, 0, 0, NULL};
     ga_pair *p;
     char msg[256];
     cr_assert(ga_pair_reduce_subsampled(&p, &in, 1, msg, sizeof msg) == GA_OK, "%s", msg);
@@ -340,7 +341,7 @@ Test(ploss, certified_one_step_contains_the_estimates)
         s = strtod(st, NULL);
         eps = strtod(et, NULL);
         int add = (int)(k % 2);
-        ga_subsampled_input in = {q, s, 1, add, qt, st};
+        ga_subsampled_input in = {q, s, 1, add, qt, st, 0, 0, NULL};
         ga_pair *p;
         char msg[256];
         cr_assert(ga_pair_reduce_subsampled(&p, &in, 1, msg, sizeof msg) == GA_OK, "%s", msg);
@@ -400,7 +401,8 @@ Test(ploss, certified_compositions_contain_the_estimates, .timeout = 600)
             snprintf(qt[j], sizeof qt[j], "%.5f", q);
             snprintf(st[j], sizeof st[j], "%.3f", s);
             in[j] = (ga_subsampled_input){strtod(qt[j], NULL), strtod(st[j], NULL), fmax(T, 1),
-                                          (int)gsl_rng_uniform_int(rng, 2), qt[j], st[j]};
+                                          (int)gsl_rng_uniform_int(rng, 2), qt[j], st[j],
+                                          0, 0, NULL};
             size_t len = strlen(desc);
             snprintf(desc + len, sizeof desc - len, "(q %s sigma %s T %g add %d) ", qt[j], st[j],
                      in[j].steps, in[j].add);
@@ -439,7 +441,7 @@ Test(ploss, certified_q_one_against_the_closed_form)
 {
     const double sig[3] = {2, 3, 0.8}, Ts[3] = {4, 9, 25};
     for (int i = 0; i < 3; i++) {
-        ga_subsampled_input in = {1, sig[i], Ts[i], 0, "1", NULL};
+        ga_subsampled_input in = {1, sig[i], Ts[i], 0, "1", NULL, 0, 0, NULL};
         ga_pair *p;
         char msg[256];
         cr_assert(ga_pair_reduce_subsampled(&p, &in, 1, msg, sizeof msg) == GA_OK, "%s", msg);
@@ -484,7 +486,7 @@ Test(ploss, certified_step_and_gaussian_against_quadrature)
     const double qs[3] = {0.3, 0.05, 0.9}, ss[3] = {0.9, 1.5, 2}, sg[3] = {2, 1, 3};
     const char *eps[3] = {"0.5", "1.5", "0.1"};
     for (int i = 0; i < 3; i++) {
-        ga_subsampled_input in[2] = {{qs[i], ss[i], 1, 0, NULL, NULL}, {1, sg[i], 1, 0, NULL, NULL}};
+        ga_subsampled_input in[2] = {{qs[i], ss[i], 1, 0, NULL, NULL, 0, 0, NULL}, {1, sg[i], 1, 0, NULL, NULL, 0, 0, NULL}};
         ga_pair *p;
         char msg[256];
         cr_assert(ga_pair_reduce_subsampled(&p, in, 2, msg, sizeof msg) == GA_OK, "%s", msg);
@@ -533,11 +535,110 @@ Test(ploss, certified_renyi_against_the_binomial_expansion)
     }
 }
 
+/* ------------------------------------------------------------ subsampled sketch step */
+
+/* One covariance step (a Poisson-subsampled Gaussian sketch at its worst case): r columns
+ * N(0, (1 + lam) I) with probability q, else N(0, I), against N(0, I). References: q = 1 is
+ * the Gaussian pair N(0, 1 + lam) vs N(0, 1) with r columns (the generalized chi-square path,
+ * a second method); any q: E_X[(1 - e^{eps - l(s)})_+] by GSL quadrature over the chi^2_r
+ * density of s (the mixture's), with l(s) = log(1 - q + q (1 + lam)^{-r/2} e^{lam s/(2(1 +
+ * lam))}) written out here. */
+typedef struct {
+    double q, lam, r, eps;
+    int dir;
+} chi_t;
+
+static double chi_loss(const chi_t *c, double s)
+{
+    double lr = -0.5 * c->r * log1p(c->lam) + c->lam * s / (2 * (1 + c->lam));
+    return log1p(-c->q + c->q * exp(lr));
+}
+
+static double chi_f(double s, void *v)
+{
+    chi_t *c = v;
+    double l = chi_loss(c, s);
+    double p0 = gsl_ran_chisq_pdf(s, c->r), p1 = gsl_ran_chisq_pdf(s / (1 + c->lam), c->r) / (1 + c->lam);
+    if (c->dir == 0) /* X = mixture: (1 - e^{eps - l})_+ */
+        return ((1 - c->q) * p0 + c->q * p1) * fmax(0, -expm1(c->eps - l));
+    return p0 * fmax(0, -expm1(c->eps + l)); /* Y: loss -l */
+}
+
+Test(ploss, sketch_step_against_quadrature_and_the_gaussian_pair)
+{
+    gsl_integration_workspace *ws = gsl_integration_workspace_alloc(4000);
+    const double qs[4] = {0.1, 0.5, 0.02, 1}, sg[4] = {1, 2, 0.5, 1.5}, rs[4] = {10, 50, 3, 20};
+    for (int i = 0; i < 4; i++) {
+        ga_subsampled_input in = {qs[i], sg[i], 1, 0, NULL, NULL, rs[i], 0, NULL};
+        ga_pair *p;
+        char msg[256];
+        cr_assert(ga_pair_reduce_subsampled(&p, &in, 1, msg, sizeof msg) == GA_OK, "%s", msg);
+        for (double eps = 0.1; eps < 3; eps += 0.7) {
+            ga_delta D;
+            cr_assert(ga_pair_delta(&D, p, eps, GA_DELTA_AUTO, NULL, NULL) == GA_OK);
+            for (int dir = 0; dir < 2; dir++) {
+                chi_t c = {qs[i], 1 / (sg[i] * sg[i]), rs[i], eps, dir};
+                gsl_function F = {chi_f, &c};
+                /* the integrand is 0 on one side of the point where l = eps (dir 0) or l = -eps
+                 * (dir 1), found by bisection on l itself */
+                double lo = 0, hi = 1e4, target = dir ? -eps : eps, ref = 0, e;
+                for (int k = 0; k < 200; k++) {
+                    double mid = 0.5 * (lo + hi);
+                    if (chi_loss(&c, mid) > target)
+                        hi = mid;
+                    else
+                        lo = mid;
+                }
+                if (dir == 0)
+                    gsl_integration_qagiu(&F, lo, 1e-14, 1e-12, 4000, ws, &ref, &e);
+                else if (lo > 0)
+                    gsl_integration_qags(&F, 0, lo, 1e-14, 1e-12, 4000, ws, &ref, &e);
+                const ga_result *r = dir ? &D.yx : &D.xy;
+                cr_expect(fabs(r->val - ref) <= r->err + 1e-10 * ref + 1e-15,
+                          "q %g sigma %g r %g eps %g dir %d: %.17g +- %.2g vs quadrature %.17g",
+                          qs[i], sg[i], rs[i], eps, dir, r->val, r->err, ref);
+            }
+            if (qs[i] == 1) { /* the Gaussian pair N(0, 1 + lam) vs N(0, 1), r columns */
+                double sx = 1 + 1 / (sg[i] * sg[i]), sy = 1, mu = 0;
+                ga_pair_input gi = {1, &mu, &mu, &sx, &sy, rs[i], {NULL, NULL, NULL, NULL}};
+                ga_pair *g;
+                cr_assert(ga_pair_reduce(&g, &gi, msg, sizeof msg) == GA_OK, "%s", msg);
+                ga_delta G;
+                ga_pair_delta(&G, g, eps, GA_DELTA_AUTO, NULL, NULL);
+                cr_expect(fabs(G.xy.val - D.xy.val) <= G.xy.err + D.xy.err &&
+                              fabs(G.yx.val - D.yx.val) <= G.yx.err + D.yx.err,
+                          "eps %g: Gaussian pair %.17g %.17g vs step %.17g %.17g", eps, G.xy.val,
+                          G.yx.val, D.xy.val, D.yx.val);
+                ga_pair_free(g);
+            }
+            /* certified: contains the estimate */
+            char et[32];
+            snprintf(et, sizeof et, "%.1f", eps);
+            ga_delta_cert C;
+            ga_delta E;
+            ga_pair_delta(&E, p, strtod(et, NULL), GA_DELTA_AUTO, NULL, NULL);
+            cr_expect(ga_pair_delta_cert(&C, p, NULL, NULL, et, NULL) == GA_OK &&
+                          C.xy.lo <= E.xy.val + E.xy.err && E.xy.val - E.xy.err <= C.xy.hi &&
+                          C.yx.lo <= E.yx.val + E.yx.err && E.yx.val - E.yx.err <= C.yx.hi,
+                      "certified q %g eps %s: [%.17g, %.17g] [%.17g, %.17g] vs %.17g %.17g", qs[i],
+                      et, C.xy.lo, C.xy.hi, C.yx.lo, C.yx.hi, E.xy.val, E.yx.val);
+        }
+        ga_pair_free(p);
+    }
+    gsl_integration_workspace_free(ws);
+    /* a covariance step composes with nothing yet */
+    ga_subsampled_input two[2] = {{0.1, 1, 1, 0, NULL, NULL, 5, 0, NULL}, {0.1, 1, 1, 0, NULL, NULL, 0, 0, NULL}};
+    ga_pair *p = NULL;
+    char msg[256] = "";
+    cr_expect(ga_pair_reduce_subsampled(&p, two, 2, msg, sizeof msg) == GA_EINVAL && !p &&
+                  strstr(msg, "single release"), "%s", msg);
+}
+
 Test(ploss, input_errors)
 {
-    const ga_subsampled_input bad[5] = {{0, 1, 1, 0, NULL, NULL},    {1.5, 1, 1, 0, NULL, NULL},
-                                        {0.1, 0, 1, 0, NULL, NULL},  {0.1, 1, 2.5, 0, NULL, NULL},
-                                        {0.1, 1, 1, 0, "0.1x", NULL}};
+    const ga_subsampled_input bad[5] = {{0, 1, 1, 0, NULL, NULL, 0, 0, NULL},    {1.5, 1, 1, 0, NULL, NULL, 0, 0, NULL},
+                                        {0.1, 0, 1, 0, NULL, NULL, 0, 0, NULL},  {0.1, 1, 2.5, 0, NULL, NULL, 0, 0, NULL},
+                                        {0.1, 1, 1, 0, "0.1x", NULL, 0, 0, NULL}};
     for (int i = 0; i < 5; i++) {
         ga_pair *p = NULL;
         char msg[256] = "";
@@ -633,4 +734,35 @@ Test(ploss, node_budget_fails_cleanly)
     cr_expect(ga_pair_epsilon(&e, &dir, p, 1e-5, NULL, w) == GA_EMAXITER && isnan(e.val));
     ga_gchisq_work_free(w);
     ga_pair_free(p);
+}
+
+/* sketch with subsampling in a spec: at q = 1 its worst case (one record of norm l = 1) is the
+ * plain sketch on the dataset of that one row (leverage 1/(1 + sigma^2)), through the
+ * generalized chi-square; a missing universe, repeat and composition are refused with the
+ * reason */
+Test(ploss, subsampled_sketch_in_a_spec)
+{
+    double a = audit_delta("gaussaudit: 1\nname: s\nmechanism: {kind: sketch, columns: 20, "
+                           "noise_sigma: 1.5, subsampling: {poisson: 1}}\nuniverse: {row_norm_bound: 1}\n"
+                           "claim: {epsilon: 1, delta: 0.1}\n");
+    double b = audit_delta("gaussaudit: 1\nname: s\nmechanism: {kind: sketch, columns: 20, "
+                           "noise_sigma: 1.5}\ndataset: {rows: [[0.6, 0.8]]}\nneighbours: remove_one\n"
+                           "claim: {epsilon: 1, delta: 0.1}\n");
+    cr_expect(fabs(a - b) <= 1e-12 * b, "q = 1: %.17g vs the plain sketch %.17g", a, b);
+    static const char *bad[3] = {
+        "mechanism: {kind: sketch, columns: 20, noise_sigma: 1.5, subsampling: {poisson: 0.1}}\n",
+        "mechanism: {kind: sketch, columns: 20, noise_sigma: 1.5, subsampling: {poisson: 0.1}, "
+        "repeat: 2}\nuniverse: {row_norm_bound: 1}\n",
+        "mechanism:\n  kind: composition\n  parts:\n    - {kind: sketch, columns: 2, noise_sigma: 1, "
+        "subsampling: {poisson: 0.1}}\n    - {kind: subsampled_gaussian, rate: 0.1, sigma: 1}\n"
+        "universe: {row_norm_bound: 1}\n"};
+    static const char *says[3] = {"universe", "repeat", "parts[0]"};
+    for (int i = 0; i < 3; i++) {
+        char spec[600], msg[512] = "";
+        snprintf(spec, sizeof spec, "gaussaudit: 1\nname: s\n%sclaim: {epsilon: 1, delta: 0.1}\n", bad[i]);
+        ga_audit_result *r = NULL;
+        cr_expect(ga_audit_spec_text(&r, spec, strlen(spec), "s.yaml", NULL, msg, sizeof msg) == GA_EINVAL &&
+                      strstr(msg, says[i]), "case %d: %s", i, msg);
+        ga_audit_result_free(r);
+    }
 }

@@ -25,7 +25,9 @@ class PairInput(ctypes.Structure):
 
 class SubsampledInput(ctypes.Structure):
     _fields_ = [("q", ctypes.c_double), ("sigma", ctypes.c_double), ("steps", ctypes.c_double),
-                ("add", ctypes.c_int), ("q_txt", ctypes.c_char_p), ("sigma_txt", ctypes.c_char_p)]
+                ("add", ctypes.c_int), ("q_txt", ctypes.c_char_p), ("sigma_txt", ctypes.c_char_p),
+                ("columns", ctypes.c_double), ("norm", ctypes.c_double),
+                ("norm_txt", ctypes.c_char_p)]
 
 
 class Delta(ctypes.Structure):
