@@ -505,6 +505,16 @@ GA_API int ga_pair_reduce_subsampled(ga_pair **out, const ga_subsampled_input *i
  * eps(delta), for comparison. GA_OK, GA_EDOM (not a subsampled pair), GA_EINVAL (delta).
  */
 GA_API int ga_pair_rdp_accountant(double *eps, int *alpha, const ga_pair *p, double delta);
+/*
+ * What a pessimistic privacy-loss-distribution accountant reports for a subsampled pair at
+ * delta (Meiser & Mohammadi 2018; Koskela, Jalko & Honkela 2020; as DP libraries implement
+ * it): each step's loss rounded up to a grid of spacing h (0: 1e-4), tails beyond 1e-15
+ * truncated pessimistically, the steps composed by FFT; eps is the larger of the two
+ * directions. For comparison with the exact eps (it lies above it up to the FFT's rounding);
+ * not certified. GA_OK, GA_EDOM (not a subsampled pair, or a sketch step), GA_EMAXITER (more
+ * than 4M grid points), GA_EINVAL (delta), GA_ENOMEM.
+ */
+GA_API int ga_pair_pld_accountant(double *eps, const ga_pair *p, double delta, double h);
 
 /* ------------------------------------------------------------------ the audit pipeline */
 

@@ -683,6 +683,15 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
             r->rdp_order = order;
         }
     }
+    /* and a PLD accountant's: one pair suffices (the remove and add pairs of the subsampled
+     * kinds are each other's directions) */
+    for (size_t i = 0; r->delta > 0 && r->delta < 1 && i < n; i++) {
+        double e;
+        if (a->spec.pairs[i].nsub && ga_pair_pld_accountant(&e, a->pairs[i], r->delta, 1e-4) == GA_OK) {
+            r->pld_eps = e;
+            break;
+        }
+    }
     if (n)
         witness(a, r, w);
 cleanup:

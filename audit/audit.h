@@ -39,6 +39,8 @@ typedef struct {
     double rdp_eps;        /* DP, subsampled pairs: what an RDP accountant reports at the
                               claimed delta (ga_pair_rdp_accountant; 0 when not applicable) */
     int rdp_order;
+    double pld_eps;        /* DP, subsampled pairs: what a PLD accountant (connect the dots, grid
+                              1e-4) reports (ga_pair_pld_accountant; 0 when not applicable) */
     double slack;          /* DP: claimed delta / exact delta; RDP: claimed / exact */
     double witness_px, witness_py; /* DP: P_X[S], P_Y[S] of the distinguishing event */
     char witness[1200];    /* DP: the event in the pair's coordinates */

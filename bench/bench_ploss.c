@@ -50,8 +50,13 @@ int main(void)
     ga_pair_epsilon(&e, &dir, p, 1e-5, NULL, w);
     t1 = now();
     ga_pair_rdp_accountant(&acc, &order, p, 1e-5);
+    double pld, t2 = now();
+    ga_pair_pld_accountant(&pld, p, 1e-5, 1e-4);
+    double t3 = now();
     printf("| eps(1e-5) = %.10f +- %.1e | %.3f | | | RDP accountant (integer orders, Mironov): "
-           "%.6f at order %d, %.3fx |\n", e.val, e.err, t1 - t0, acc, order, acc / e.val);
+           "%.6f at order %d, %.3fx; PLD accountant (connect the dots, grid 1e-4, %.2f s): %.7f, "
+           "%.1e above |\n", e.val, e.err, t1 - t0, acc, order, acc / e.val, t3 - t2, pld,
+           pld / e.val - 1);
     ga_pair_free(p);
     /* the composition, certified to 10 digits at the same eps values */
     in.q_txt = "0.004";

@@ -193,6 +193,11 @@ int ga_ploss_delta(ga_result *xy, ga_result *yx, const ga_ploss *L, double eps, 
 int ga_ploss_renyi(ga_result *xy, ga_result *yx, const ga_ploss *L, double alpha);
 /* Supremum of the loss in direction dir (0: XY, 1: YX): delta is 0 from there on. */
 double ga_ploss_loss_sup(const ga_ploss *L, int dir);
+/* What a pessimistic PLD accountant (grid spacing h, tails truncated at 1e-15, FFT
+ * composition; numerics/pld.c) reports as eps at delta in direction dir: an estimate above
+ * the exact value (for comparison, not certified). GA_OK, GA_EDOM (covariance steps),
+ * GA_EMAXITER (more than 4M grid points), GA_EINVAL, GA_ENOMEM. */
+int ga_ploss_pld_epsilon(double *eps, const ga_ploss *L, int dir, double delta, double h);
 /* The trapezoid grid for M(w) of one step (q < 1) at real part a = 1 + Re w, |Im w| <= t:
  * step h, first node x0, n nodes, strip half-width d; disc, tail: the discretisation and
  * truncation bounds (relative), sized for a relative error about e^-lnrel. The certified

@@ -106,7 +106,7 @@ static void tightness_text(char *b, size_t n, const ga_claim_result *r)
     } else if (r->type == GA_CLAIM_DP && !(r->exact.val >= 0 && isfinite(r->exact.err))) {
         snprintf(b, n, "no value: the double-precision evaluation failed (the reason says where)");
     } else if (r->type == GA_CLAIM_DP) {
-        char e[192] = "";
+        char e[320] = "";
         ga_fmt_shortest(ce, sizeof ce, r->eps);
         ga_fmt_shortest(cd, sizeof cd, r->delta);
         if (r->eps_txt)
@@ -117,8 +117,14 @@ static void tightness_text(char *b, size_t n, const ga_claim_result *r)
             snprintf(e, sizeof e, "; the smallest eps at delta %s is %.6g", cd, r->eps_at_delta.val);
         if (r->rdp_eps > 0 && isfinite(r->eps_at_delta.val) && r->eps_at_delta.val > 0) {
             size_t l = strlen(e);
-            snprintf(e + l, sizeof e - l, " (an RDP accountant reports %.6g, %.3gx as much)",
+            snprintf(e + l, sizeof e - l, " (an RDP accountant reports %.6g, %.3gx as much",
                      r->rdp_eps, r->rdp_eps / r->eps_at_delta.val);
+            l = strlen(e);
+            if (r->pld_eps > 0 && isfinite(r->pld_eps))
+                snprintf(e + l, sizeof e - l, "; a PLD accountant %.7g, above by a relative %.2g)",
+                         r->pld_eps, r->pld_eps / r->eps_at_delta.val - 1);
+            else
+                snprintf(e + l, sizeof e - l, ")");
         }
         /* the value shown lies in the certified interval when there is one (the estimate may
          * stray by its error), with the digits that decide against the claim */
@@ -307,7 +313,7 @@ int ga_report_markdown(FILE *out, const ga_audit *a)
     fprintf(out, "## Claims\n\n| claim | verdict | tightness | certified | reason |\n|---|---|---|---|---|\n");
     for (size_t i = 0; i < a->nclaims; i++) {
         const ga_claim_result *r = &a->claims[i];
-        char c[96], t[400], iv[96] = "no";
+        char c[96], t[640], iv[96] = "no";
         ga_claim_text(c, sizeof c, r);
         tightness_text(t, sizeof t, r);
         if (r->certified)
@@ -651,7 +657,7 @@ int ga_report_html(FILE *out, const ga_audit *a)
                  "<th>certified</th><th>reason</th></tr>\n");
     for (size_t i = 0; i < a->nclaims; i++) {
         const ga_claim_result *r = &a->claims[i];
-        char c[96], t[400], iv[96] = "no";
+        char c[96], t[640], iv[96] = "no";
         ga_claim_text(c, sizeof c, r);
         tightness_text(t, sizeof t, r);
         if (r->certified)
@@ -898,6 +904,8 @@ int ga_report_json(FILE *out, const ga_audit *a)
                 ga_jw_num(&j, "rdp_accountant_epsilon", r->rdp_eps);
                 ga_jw_num(&j, "rdp_accountant_order", r->rdp_order);
             }
+            if (r->pld_eps > 0) /* and a PLD accountant's (connect the dots, grid 1e-4) */
+                ga_jw_num(&j, "pld_accountant_epsilon", r->pld_eps);
             ga_jw_obj(&j, "witness");
             ga_jw_str(&j, "event", r->witness);
             ga_jw_num(&j, "p_x", r->witness_px);

@@ -313,6 +313,28 @@ Test(ploss, rdp_accountant_bounds_the_exact_epsilon)
  * 1.12 for eps = 2.92 at delta 1e-5 with N = 60000, batch 256, 60 epochs (its
  * compute_noise_from_budget example); its orders include fractional ones, so ours (integer
  * orders) may be slightly larger */
+/* The PLD accountant (connect the dots, grid 1e-4) lies above the exact eps and close to it
+ * (its discretisation is second order in the grid), below the RDP accountant; q = 1 (the
+ * Gaussian mechanism, T-fold) against the mu-GDP eps */
+Test(ploss, pld_accountant_brackets_the_exact_epsilon)
+{
+    const double qs[3] = {0.004, 0.01, 1}, ss[3] = {1.1, 1, 2}, Ts[3] = {10000, 1000, 4};
+    for (int i = 0; i < 3; i++) {
+        ga_pair *p = sub_pair(qs[i], ss[i], Ts[i], 0);
+        double pld, rdp;
+        int order;
+        ga_result e;
+        int dir;
+        cr_assert(ga_pair_pld_accountant(&pld, p, 1e-5, 1e-4) == GA_OK);
+        cr_assert(ga_pair_epsilon(&e, &dir, p, 1e-5, NULL, NULL) == GA_OK || isfinite(e.val));
+        ga_pair_rdp_accountant(&rdp, &order, p, 1e-5);
+        cr_expect(pld >= e.val - e.err - 1e-9 && pld <= e.val * (1 + 1e-3) && pld < rdp,
+                  "q %g sigma %g T %g: PLD %.10g, exact %.10g +- %.2g, RDP %.6g", qs[i], ss[i],
+                  Ts[i], pld, e.val, e.err, rdp);
+        ga_pair_free(p);
+    }
+}
+
 Test(ploss, rdp_accountant_against_tensorflow_privacy)
 {
     ga_pair *p = sub_pair(256.0 / 60000, 1.12, 14063, 0);

@@ -212,6 +212,7 @@ class Subsampled:
     >>> s = gaussaudit.subsampled(rate=256 / 60000, sigma=1.12, steps=14063)
     >>> s.epsilon(delta=1e-5)           # the exact eps (an Estimate)
     >>> s.rdp_accountant(delta=1e-5)    # what an RDP accountant reports, for comparison
+    >>> s.pld_accountant(delta=1e-5)    # and a PLD accountant
     """
 
     def __init__(self, rate, sigma, steps=1, add=False):
@@ -259,6 +260,14 @@ class Subsampled:
         _check(_n.lib.ga_pair_rdp_accountant(ctypes.byref(e), ctypes.byref(order), self.p,
                                              float(delta)), None)
         return e.value, order.value
+
+    def pld_accountant(self, *, delta, grid=1e-4):
+        """eps that a PLD accountant (connect the dots on a grid of this spacing, FFT
+        composition) reports at delta: slightly above the exact eps; for comparison."""
+        e = ctypes.c_double()
+        _check(_n.lib.ga_pair_pld_accountant(ctypes.byref(e), self.p, float(delta), float(grid)),
+               None)
+        return e.value
 
 
 def subsampled(rate, sigma, steps=1, add=False):

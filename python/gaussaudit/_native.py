@@ -137,6 +137,8 @@ _sig("ga_pair_reduce_subsampled", ctypes.c_int, ctypes.POINTER(P),
      ctypes.POINTER(SubsampledInput), ctypes.c_size_t, ctypes.c_char_p, ctypes.c_size_t)
 _sig("ga_pair_rdp_accountant", ctypes.c_int, ctypes.POINTER(ctypes.c_double),
      ctypes.POINTER(ctypes.c_int), P, ctypes.c_double)
+_sig("ga_pair_pld_accountant", ctypes.c_int, ctypes.POINTER(ctypes.c_double), P,
+     ctypes.c_double, ctypes.c_double)
 _sig("ga_gchisq_work_alloc", P)
 _sig("ga_gchisq_work_free", None, P)
 _sig("ga_pair_delta", ctypes.c_int, ctypes.POINTER(Delta), P, ctypes.c_double, ctypes.c_int,

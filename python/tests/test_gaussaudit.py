@@ -217,6 +217,8 @@ def test_subsampled_accountant_and_exact_epsilon():
     assert 2.91 <= eps <= 2.93 and order > 1  # TensorFlow Privacy's example: 2.92
     exact = s.epsilon(delta=1e-5)
     assert 2.2 < exact.value < eps
+    pld = s.pld_accountant(delta=1e-5)  # connect the dots: just above the exact value
+    assert exact.value - exact.error <= pld <= exact.value * 1.001
     # one step certified, containing the estimate
     one = gaussaudit.subsampled(rate="0.01", sigma="0.8")
     iv = one.delta("1", certified=True)
