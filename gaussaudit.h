@@ -351,7 +351,8 @@ typedef struct {
 
 /*
  * delta in both directions at eps (any real eps; eps >= 0 in DP use). Error estimates
- * combine the engines' estimates (the tails formula adds err1 + e^eps err2).
+ * combine the engines' estimates (the tails formula adds err1 + e^eps err2). w: a workspace
+ * (NULL: one is allocated for the call).
  * Returns GA_OK, GA_ETOL (values and honest estimates returned), GA_EINVAL.
  */
 GA_API int ga_pair_delta(ga_delta *out, const ga_pair *p, double eps, int method,

@@ -962,37 +962,38 @@ int ga_pair_delta(ga_delta *out, const ga_pair *p, double eps, int method,
     if (!isfinite(eps) || method < 0 || method > GA_DELTA_TAILS)
         return GA_EINVAL;
     out->method = method == GA_DELTA_AUTO ? GA_DELTA_DIRECT : method;
-    if (p->ploss) {
-        int one = p->ploss->n == 1 && p->ploss->t[0].count == 1;
-        if (method == GA_DELTA_TAILS && !one)
-            return GA_EDOM;
-        if (method == GA_DELTA_AUTO && one)
-            out->method = GA_DELTA_TAILS;
-        ga_gchisq_work *own = w ? NULL : ga_gchisq_work_alloc();
-        if (!w && !own)
-            return GA_ENOMEM;
-        int st = ga_ploss_delta(&out->xy, &out->yx, p->ploss, eps, out->method, &o,
-                                w ? &w->quad : &own->quad);
-        ga_gchisq_work_free(own);
-        return st;
-    }
-    if (p->support == GA_SUPPORT_DIFFER) {
+    if (p->ploss && method == GA_DELTA_TAILS && !(p->ploss->n == 1 && p->ploss->t[0].count == 1))
+        return GA_EDOM;
+    if (p->support == GA_SUPPORT_DIFFER && !p->ploss) {
         out->xy.val = out->yx.val = 1;
         return GA_OK;
     }
+    ga_gchisq_work *own = w ? NULL : ga_gchisq_work_alloc(); /* NULL: one for this call */
+    if (!w && !own)
+        return GA_ENOMEM;
+    if (!w)
+        w = own;
     int s1, s2;
-    if (out->method == GA_DELTA_DIRECT) {
-        s1 = delta_direct(&out->xy, p->lx, eps, &o, w);
-        s2 = delta_direct(&out->yx, p->ly, eps, &o, w);
+    if (p->ploss) {
+        if (method == GA_DELTA_AUTO && p->ploss->n == 1 && p->ploss->t[0].count == 1)
+            out->method = GA_DELTA_TAILS;
+        s1 = ga_ploss_delta(&out->xy, &out->yx, p->ploss, eps, out->method, &o, &w->quad);
+        s2 = GA_OK;
     } else {
-        s1 = delta_tails(&out->xy, p->lx, p->ly, eps, &o, w);
-        s2 = delta_tails(&out->yx, p->ly, p->lx, eps, &o, w);
+        if (out->method == GA_DELTA_DIRECT) {
+            s1 = delta_direct(&out->xy, p->lx, eps, &o, w);
+            s2 = delta_direct(&out->yx, p->ly, eps, &o, w);
+        } else {
+            s1 = delta_tails(&out->xy, p->lx, p->ly, eps, &o, w);
+            s2 = delta_tails(&out->yx, p->ly, p->lx, eps, &o, w);
+        }
+        /* the snapped eigenvalues and mean components: a relative first-order effect (the
+         * loss moves by about la_err (z^2 + 1)/2; z^2 up to ~80 covers tails down to 1e-18) */
+        double rel = p->la_err * (40 + fabs(eps));
+        out->xy.err += rel * out->xy.val;
+        out->yx.err += rel * out->yx.val;
     }
-    /* the snapped eigenvalues and mean components: a relative first-order effect (the loss
-     * moves by about la_err (z^2 + 1)/2; z^2 up to ~80 covers tails down to 1e-18) */
-    double rel = p->la_err * (40 + fabs(eps));
-    out->xy.err += rel * out->xy.val;
-    out->yx.err += rel * out->yx.val;
+    ga_gchisq_work_free(own);
     return s1 ? s1 : s2;
 }
 

@@ -92,6 +92,14 @@ int main(void)
     printf("| delta at 100 eps, both directions, certified to 10 digits | %.3f | 60 | %.3f | %d of "
            "100 at 10 digits, largest relative width %.1e%s |\n", t1 - t0, (t1 - t0) / 60, cok,
            cwidth, inside ? "" : ", AN ESTIMATE OUTSIDE ITS INTERVAL");
+    /* and eps(1e-5) certified (bracketed by certified deltas) */
+    ga_interval ei;
+    int edir;
+    t0 = now();
+    int erc = ga_pair_epsilon_cert(&ei, &edir, p, NULL, NULL, "1e-5", &co);
+    t1 = now();
+    printf("| eps(1e-5) certified in [%.12f, %.12f] | %.3f | | | status %d |\n", ei.lo, ei.hi,
+           t1 - t0, erc);
     ga_pair_free(p);
     /* one step, certified (the closed form in Arb) */
     in.steps = 1;

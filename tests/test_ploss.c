@@ -656,6 +656,28 @@ Test(ploss, sketch_step_against_quadrature_and_the_gaussian_pair)
                   strstr(msg, "single release"), "%s", msg);
 }
 
+/* Certified eps(delta) of a composition (ga_pair_epsilon_cert brackets it by certified deltas
+ * on both sides): contains the estimate within its error, narrow */
+Test(ploss, certified_epsilon_of_a_composition)
+{
+    ga_subsampled_input in = {0.004, 1.1, 10000, 0, "0.004", "1.1", 0, 0, NULL};
+    ga_pair *p;
+    char msg[256];
+    cr_assert(ga_pair_reduce_subsampled(&p, &in, 1, msg, sizeof msg) == GA_OK, "%s", msg);
+    ga_interval iv;
+    int dir, dir2;
+    ga_cert_opts o;
+    ga_cert_opts_init(&o);
+    o.digits = CERT_DIGITS;
+    int rc = ga_pair_epsilon_cert(&iv, &dir, p, NULL, NULL, "1e-5", &o);
+    ga_result e;
+    ga_pair_epsilon(&e, &dir2, p, 1e-5, NULL, NULL);
+    cr_expect(rc == GA_OK && iv.lo <= e.val + e.err && e.val - e.err <= iv.hi &&
+                  iv.hi - iv.lo <= 1e-9 * iv.hi,
+              "status %d: [%.17g, %.17g] vs %.17g +- %.2g", rc, iv.lo, iv.hi, e.val, e.err);
+    ga_pair_free(p);
+}
+
 Test(ploss, input_errors)
 {
     const ga_subsampled_input bad[5] = {{0, 1, 1, 0, NULL, NULL, 0, 0, NULL},    {1.5, 1, 1, 0, NULL, NULL, 0, 0, NULL},
