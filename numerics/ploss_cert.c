@@ -189,19 +189,20 @@ cleanup:
  *    ellipse avoids the poles t = i c and t = i (1 + c): nu < min(|c|, 1 + c), or the
  *    panel stays right of Re t > 0.
  * 3. [tmax, inf): |F| <= e^{-c eps - L0} B(t) / t^2 with B(t) >= |e^{K(c + it)}|, from
- *    (a) the Schwarz-Pick lemma: M~(tau) = e^{-i tau lambda} M(a - 1 + i tau) is entire with
- *        |M~| <= S = e^{(K(a - 1 + r) + K(a - 1 - r))/2} on the disc |tau - t_k| <= r
- *        (lambda chosen to equalise the two ends; |M(a - 1 + i tau)| <= M(a - 1 - Im tau) and
- *        the bound is convex in Im tau), so for real |delta| <= rho r,
- *        |M(t_k + delta)| <= S (beta + rho) / (1 + beta rho), beta = |M(t_k)| / S;
+ *    (a) chords: on [t_k, t_k + D] the centred M~(tau) = e^{-i tau lam} M(a - 1 + i tau)
+ *        (|M~| = |M|) differs from its chord by at most D^2/8 sup |M~''| (the Peano kernel
+ *        of linear interpolation, valid for complex values), and |M~''| <= M2 = int g (l -
+ *        lam)^2 (bounded by its own trapezoid sum with strip and tail bounds), so |M| <=
+ *        max(|M(t_k)|, |M(t_k + D)|) + D^2 M2 / 8 there;
  *    (b) integration by parts: M(a - 1 + i t) = int g e^{i t l} dx with g = phi e^{a l} and
  *        h = g / l', so |M| <= TV(h) / |t|; h has at most two local maxima ((log h)' is a line
  *        minus a sigmoid), so TV(h) <= 4 sup h, bounded on a cover of cells in ball
  *        arithmetic (h is monotone outside [(min(a + 1, 0) - 1) m, (max(a + 1, 0) - 1) m]);
  *    (c) Gaussian steps exactly: |M(a - 1 + i t)| = e^{m^2 ((a - 1) a - t^2)/2}.
- *    The grid t_k advances while (a) keeps B below the budget; the remainder from the last
- *    point is bounded by (b) in closed form. Where the decay is too slow for the budget
- *    (few steps of a small rate) the bound is still valid: the enclosure is just wide.
+ *    The grid t_k advances by steps D sized from each term's share of the budget's slack while
+ *    (a) keeps B below it; the remainder from the last point is bounded by (b) in closed form.
+ *    Where the decay is too slow for the budget (few steps of a small rate) the range is
+ *    extended (up to a cap), then the evaluation gives up (GA_EMAXITER, no enclosure).
  */
 #include <float.h>
 #include <math.h>
@@ -820,6 +821,16 @@ static void log_sup_h(arb_t res, const cterm *s, const arb_t a, slong prec)
     arb_clear(x); arb_clear(l); arb_clear(u); arb_clear(v); arb_clear(best); arb_clear(ap1);
 }
 
+/* log |M(a - 1 + i t)| of a Gaussian step (q = 1), exactly: m^2 ((a - 1) a - t^2) / 2, which
+ * decreases in |t| */
+static void gauss_log_abs(arb_t res, const cterm *s, const arb_t a, const arb_t t, slong prec)
+{
+    arb_sub_ui(res, a, 1, prec);
+    arb_mul(res, res, a, prec);
+    arb_submul(res, t, t, prec);
+    arb_mul(res, res, s->hm2, prec);
+}
+
 /* log B for the closed-form remainder from t: W + sum_j T_j min(log TV_j - log t, log M0_j)
  * (Gaussian steps: their value at t, decreasing) - log t - log(P + 1), P the steps whose TV
  * bound is used: int_t^inf prod (TV/s)^{T} s^-2 ds = prod TV^T t^{-P-1} / (P + 1) */
@@ -835,10 +846,7 @@ static void remainder_log(arb_t lb, const cctx *C, arb_srcptr aj, arb_srcptr log
     for (size_t j = 0; j < C->L->n; j++) {
         const cterm *s = &C->t[j];
         if (s->d->q == 1) {
-            arb_sub_ui(v, aj + j, 1, prec);
-            arb_mul(v, v, aj + j, prec);
-            arb_submul(v, t, t, prec);
-            arb_mul(v, v, s->hm2, prec);
+            gauss_log_abs(v, s, aj + j, t, prec);
         } else {
             arb_sub(v, logTV + j, u, prec);
             if (arb_lt(v, logM0 + j))
@@ -944,14 +952,10 @@ static int tail_bound(arb_t res, cctx *C, double tm, double tol, slong prec)
         arb_set(v, W);
         for (size_t j = 0; j < n; j++) {
             const cterm *s = &C->t[j];
-            if (s->d->q == 1) {
-                arb_sub_ui(u, aj + j, 1, prec);
-                arb_mul(u, u, aj + j, prec);
-                arb_submul(u, t, t, prec);
-                arb_mul(u, u, s->hm2, prec);
-            } else {
+            if (s->d->q == 1)
+                gauss_log_abs(u, s, aj + j, t, prec);
+            else
                 arb_log(u, cur + j, prec);
-            }
             arb_addmul_ui(v, u, (ulong)s->d->count, prec);
         }
         double slack = target - arb_up(v);
@@ -982,10 +986,7 @@ static int tail_bound(arb_t res, cctx *C, double tm, double tol, slong prec)
             for (size_t j = 0; j < n; j++) {
                 const cterm *s = &C->t[j];
                 if (s->d->q == 1) {
-                    arb_sub_ui(v, aj + j, 1, prec);
-                    arb_mul(v, v, aj + j, prec);
-                    arb_submul(v, t, t, prec);
-                    arb_mul(v, v, s->hm2, prec);
+                    gauss_log_abs(v, s, aj + j, t, prec);
                 } else {
                     arb_max(v, cur + j, nxt + j, prec);
                     arb_set_d(tt, D * D / 8);
