@@ -905,6 +905,10 @@ static int build_sketch_subsampled(ga_spec *s, double r, double sigma, char *msg
         return ga_spec_fail(s, ga_node_get(s->mechanism, "release"), "mechanism.release", msg,
                             msglen, "a subsampled release is a mixture, not a Gaussian law: a "
                             "linear map of it is not supported");
+    if (s->relation != GA_REL_NONE && s->relation != GA_REL_REMOVE_ONE && s->relation != GA_REL_ADD_ONE)
+        return ga_spec_fail(s, s->mechanism, "neighbours", msg, msglen,
+                            "a subsampled sketch is audited for add/remove neighbours (both are "
+                            "its pairs); other relations are not supported");
     if (r > 1e6)
         return ga_spec_fail(s, ga_node_get(s->mechanism, "columns"), "mechanism.columns", msg,
                             msglen, "at most 1e6 columns with subsampling");

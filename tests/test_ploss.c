@@ -782,8 +782,8 @@ Test(ploss, node_budget_fails_cleanly)
 
 /* sketch with subsampling in a spec: at q = 1 its worst case (one record of norm l = 1) is the
  * plain sketch on the dataset of that one row (leverage 1/(1 + sigma^2)), through the
- * generalized chi-square; a missing universe, repeat and composition are refused with the
- * reason */
+ * generalized chi-square; a missing universe, repeat, composition and other neighbour
+ * relations are refused with the reason */
 Test(ploss, subsampled_sketch_in_a_spec)
 {
     double a = audit_delta("gaussaudit: 1\nname: s\nmechanism: {kind: sketch, columns: 20, "
@@ -793,15 +793,17 @@ Test(ploss, subsampled_sketch_in_a_spec)
                            "noise_sigma: 1.5}\ndataset: {rows: [[0.6, 0.8]]}\nneighbours: remove_one\n"
                            "claim: {epsilon: 1, delta: 0.1}\n");
     cr_expect(fabs(a - b) <= 1e-12 * b, "q = 1: %.17g vs the plain sketch %.17g", a, b);
-    static const char *bad[3] = {
+    static const char *bad[4] = {
         "mechanism: {kind: sketch, columns: 20, noise_sigma: 1.5, subsampling: {poisson: 0.1}}\n",
         "mechanism: {kind: sketch, columns: 20, noise_sigma: 1.5, subsampling: {poisson: 0.1}, "
         "repeat: 2}\nuniverse: {row_norm_bound: 1}\n",
         "mechanism:\n  kind: composition\n  parts:\n    - {kind: sketch, columns: 2, noise_sigma: 1, "
         "subsampling: {poisson: 0.1}}\n    - {kind: subsampled_gaussian, rate: 0.1, sigma: 1}\n"
-        "universe: {row_norm_bound: 1}\n"};
-    static const char *says[3] = {"universe", "repeat", "parts[0]"};
-    for (int i = 0; i < 3; i++) {
+        "universe: {row_norm_bound: 1}\n",
+        "mechanism: {kind: sketch, columns: 20, noise_sigma: 1.5, subsampling: {poisson: 0.1}}\n"
+        "universe: {row_norm_bound: 1}\ndataset: {rows: [[1, 0]]}\nneighbours: {relation: zero_out}\n"};
+    static const char *says[4] = {"universe", "repeat", "parts[0]", "add/remove"};
+    for (int i = 0; i < 4; i++) {
         char spec[600], msg[512] = "";
         snprintf(spec, sizeof spec, "gaussaudit: 1\nname: s\n%sclaim: {epsilon: 1, delta: 0.1}\n", bad[i]);
         ga_audit_result *r = NULL;
