@@ -874,6 +874,31 @@ static int sketch_released(ga_spec *s, double r, double sigma, int rel, char *ms
  * N(0, 1/(1 - p)) vs N(0, 1) with r columns, p = v^T (D^T D + sigma^2 I)^{-1} v the ridge
  * leverage of v; adding row c: p' = q/(1 + q), q = c^T (D^T D + sigma^2 I)^{-1} c, roles
  * swapped. All remove-one pairs come from one Cholesky factor and n triangular solves. */
+/* The remove and add pairs of a subsampled term t (t->add ignored), named names[0] and
+ * names[1], as the spec's proven worst case (the caller writes the note) */
+static int add_subsampled_pairs(ga_spec *s, const ga_subsampled_input *t, const char names[2][160])
+{
+    for (int add = 0; add < 2; add++) {
+        ga_subsampled_input *in = malloc(sizeof *in);
+        if (!in)
+            return GA_ENOMEM;
+        *in = *t;
+        in->add = add;
+        int rc = ga_spec_add_pair(s, names[add], 1, 1, NULL, NULL, NULL, NULL);
+        if (rc) {
+            free(in);
+            return rc;
+        }
+        ga_spec_pair *p = &s->pairs[s->npairs - 1];
+        p->reduced = 1;
+        p->nsub = 1;
+        p->sub = in;
+    }
+    s->verified = 1;
+    s->verified_pair = s->npairs - 2;
+    return GA_OK;
+}
+
 /*
  * sketch with subsampling: {poisson: q} (the Poisson-subsampled random projection of 001
  * Figure 3, Theorem 5.3): each row enters the sample S with probability q, then D_S^T G +
@@ -915,28 +940,16 @@ static int build_sketch_subsampled(ga_spec *s, double r, double sigma, char *msg
     const ga_node *ln = s->universe ? ga_node_get(s->universe, "row_norm_bound") : NULL;
     const ga_node *gn = ga_node_get(s->mechanism, "noise_sigma");
     int knobbed = s->knob && !strcmp(s->knob, "noise_sigma");
-    for (int add = 0; add < 2; add++) {
-        ga_subsampled_input *in = calloc(1, sizeof *in);
-        if (!in)
-            return GA_ENOMEM;
-        *in = (ga_subsampled_input){q, sigma, 1, add, pn->text, knobbed || !gn ? NULL : gn->text,
-                                    r, s->row_norm_bound, ln ? ln->text : NULL};
-        char name[160];
-        snprintf(name, sizeof name, "%s one record of norm %g (X %s it, Y %s it)",
-                 add ? "add" : "remove", s->row_norm_bound, add ? "without" : "with",
-                 add ? "with" : "without");
-        int rc = ga_spec_add_pair(s, name, 1, 1, NULL, NULL, NULL, NULL);
-        if (rc) {
-            free(in);
-            return rc;
-        }
-        ga_spec_pair *p = &s->pairs[s->npairs - 1];
-        p->reduced = 1;
-        p->nsub = 1;
-        p->sub = in;
-    }
-    s->verified = 1;
-    s->verified_pair = s->npairs - 2;
+    ga_subsampled_input t = {q, sigma, 1, 0, pn->text, knobbed || !gn ? NULL : gn->text,
+                             r, s->row_norm_bound, ln ? ln->text : NULL};
+    char names[2][160];
+    snprintf(names[0], sizeof names[0], "remove one record of norm %g (X with it, Y without it)",
+             s->row_norm_bound);
+    snprintf(names[1], sizeof names[1], "add one record of norm %g (X without it, Y with it)",
+             s->row_norm_bound);
+    int rc = add_subsampled_pairs(s, &t, names);
+    if (rc)
+        return rc;
     snprintf(s->verified_note, sizeof s->verified_note,
              "worst case over all add/remove neighbours with rows of norm <= %g (the other rows' "
              "Poisson selection only adds common noise: the dataset of one record of norm %g is "
@@ -2181,30 +2194,12 @@ static int build_subsampled(ga_spec *s, char *msg, size_t msglen)
                             "must be a whole number in 1..1e9");
     const ga_node *qn = ga_node_get(s->mechanism, "rate"), *sn = ga_node_get(s->mechanism, "sigma");
     int knobbed = s->knob && !strcmp(s->knob, "sigma");
-    for (int add = 0; add < 2; add++) {
-        ga_subsampled_input *in = calloc(1, sizeof *in);
-        if (!in)
-            return GA_ENOMEM;
-        in->q = q;
-        in->sigma = sigma;
-        in->steps = steps;
-        in->add = add;
-        in->q_txt = qn->text;
-        in->sigma_txt = knobbed ? NULL : sn->text; /* calibrate: the double tried */
-        char name[160];
-        snprintf(name, sizeof name, "%s one record (%s)", add ? "add" : "remove",
-                 add ? "X without it, Y with it" : "X with it, Y without it");
-        if ((rc = ga_spec_add_pair(s, name, 1, 1, NULL, NULL, NULL, NULL))) {
-            free(in);
-            return rc;
-        }
-        ga_spec_pair *p = &s->pairs[s->npairs - 1];
-        p->reduced = 1;
-        p->nsub = 1;
-        p->sub = in;
-    }
-    s->verified = 1;
-    s->verified_pair = s->npairs - 2;
+    /* calibrate: the double tried, not the decimal */
+    ga_subsampled_input t = {q, sigma, steps, 0, qn->text, knobbed ? NULL : sn->text, 0, 0, NULL};
+    static const char names[2][160] = {"remove one record (X with it, Y without it)",
+                                       "add one record (X without it, Y with it)"};
+    if ((rc = add_subsampled_pairs(s, &t, names)))
+        return rc;
     snprintf(s->verified_note, sizeof s->verified_note,
              "worst case over all add/remove neighbours with gradients of norm <= 1 (every such "
              "pair is dominated by the subsampled sum with and without a unit vector; %.0f "

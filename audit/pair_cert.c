@@ -769,6 +769,13 @@ cleanup:
 
 /* ------------------------------------------------------------ subsampled pairs */
 
+/* bits of relative accuracy that make `digits` decimal digits */
+static slong want_bits(int digits)
+{
+    return (slong)ceil(digits * 3.3219280948873623) + 1;
+}
+
+
 typedef struct {
     const ga_pair *p;
     const char *eps;
@@ -830,6 +837,17 @@ static int sub_step(void *vc, slong prec)
     return rc;
 }
 
+/* a subsampled pair's enclosures for output: [0, 1] where none was found, outward decimals */
+static void sub_cert_out(ga_delta_cert *out, arb_t xy, arb_t yx, int digits)
+{
+    if (!arb_is_finite(xy))
+        arb_zero_pm_one(xy);
+    if (!arb_is_finite(yx))
+        arb_zero_pm_one(yx);
+    ga_arb_prob_out(&out->xy, out->xy_lo, out->xy_hi, sizeof out->xy_lo, xy, digits + 3);
+    ga_arb_prob_out(&out->yx, out->yx_lo, out->yx_hi, sizeof out->yx_lo, yx, digits + 3);
+}
+
 /* A composition: the certified Bromwich integral (numerics/ploss_cert.c) per direction, at
  * the precision of the escalation; a direction is done when accurate, or when more precision
  * no longer narrows it (the truncation bounds, not the arithmetic, set its width). */
@@ -888,11 +906,8 @@ static int comp_step(void *vc, slong prec)
 }
 
 static int delta_cert_composition(ga_delta_cert *out, const ga_pair *p, const char *eps,
-                                  const ga_cert_opts *o)
+                                  double e, const ga_cert_opts *o)
 {
-    double e;
-    if (ga_decimal_to_double(&e, eps))
-        return GA_EINVAL;
     ga_delta est;
     int st = ga_pair_delta(&est, p, e, GA_DELTA_AUTO, NULL, NULL);
     if (st == GA_ENOMEM)
@@ -902,7 +917,7 @@ static int delta_cert_composition(ga_delta_cert *out, const ga_pair *p, const ch
     c.p = p;
     c.est[0] = isfinite(est.xy.val) ? est.xy.val : 0;
     c.est[1] = isfinite(est.yx.val) ? est.yx.val : 0;
-    c.want = (slong)ceil(o->digits * 3.3219280948873623) + 1;
+    c.want = want_bits(o->digits);
     c.reltol = pow(10.0, -(o->digits + 1));
     c.deadline = o->deadline;
     c.best[0] = c.best[1] = LONG_MIN / 2;
@@ -914,14 +929,8 @@ static int delta_cert_composition(ga_delta_cert *out, const ga_pair *p, const ch
     int rc = GA_EINVAL;
     if (!arb_set_str(c.eps, eps, 256)) /* a ball containing the decimal */
         rc = ga_arb_escalate(&out->precision_bits, comp_step, &c, 64, o->max_prec, o->deadline);
-    if (rc != GA_EINVAL) {
-        if (!arb_is_finite(c.xy))
-            arb_zero_pm_one(c.xy);
-        if (!arb_is_finite(c.yx))
-            arb_zero_pm_one(c.yx);
-        ga_arb_prob_out(&out->xy, out->xy_lo, out->xy_hi, sizeof out->xy_lo, c.xy, o->digits + 3);
-        ga_arb_prob_out(&out->yx, out->yx_lo, out->yx_hi, sizeof out->yx_lo, c.yx, o->digits + 3);
-    }
+    if (rc != GA_EINVAL)
+        sub_cert_out(out, c.xy, c.yx, o->digits);
     if (c.fail && (rc == GA_OK || rc == GA_EPREC))
         rc = c.fail;
     arb_clear(c.eps);
@@ -939,24 +948,18 @@ static int delta_cert_subsampled(ga_delta_cert *out, const ga_pair *p, const cha
     if (ga_decimal_to_double(&e, eps) || o.digits < 1 || o.max_prec < 64)
         return GA_EINVAL;
     if (p->ploss->n != 1 || p->ploss->t[0].count != 1)
-        return delta_cert_composition(out, p, eps, &o);
+        return delta_cert_composition(out, p, eps, e, &o);
     sub_ctx c;
     c.p = p;
     c.eps = eps;
-    c.want = (slong)ceil(o.digits * 3.3219280948873623) + 1;
+    c.want = want_bits(o.digits);
     arb_init(c.xy);
     arb_init(c.yx);
     arb_indeterminate(c.xy);
     arb_indeterminate(c.yx);
     int rc = ga_arb_escalate(&out->precision_bits, sub_step, &c, 64, o.max_prec, o.deadline);
-    if (rc != GA_EINVAL) {
-        if (!arb_is_finite(c.xy))
-            arb_zero_pm_one(c.xy);
-        if (!arb_is_finite(c.yx))
-            arb_zero_pm_one(c.yx);
-        ga_arb_prob_out(&out->xy, out->xy_lo, out->xy_hi, sizeof out->xy_lo, c.xy, o.digits + 3);
-        ga_arb_prob_out(&out->yx, out->yx_lo, out->yx_hi, sizeof out->yx_lo, c.yx, o.digits + 3);
-    }
+    if (rc != GA_EINVAL)
+        sub_cert_out(out, c.xy, c.yx, o.digits);
     arb_clear(c.xy);
     arb_clear(c.yx);
     return rc;
@@ -996,12 +999,6 @@ int ga_pair_delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_input
     out->la_bound_xy = out->la_bound_yx;
     out->la_bound_yx = b;
     return rc;
-}
-
-/* bits of relative accuracy that make `digits` decimal digits */
-static slong want_bits(int digits)
-{
-    return (slong)ceil(digits * 3.3219280948873623) + 1;
 }
 
 /* stage 0 of delta_cert: equal covariances, the closed form (both directions equal) */

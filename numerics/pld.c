@@ -74,6 +74,20 @@ static double step_delta(const ga_ploss_term *s, int sw, double v)
     return fmax(Phi(tau) - exp(v) * ((1 - q) * Phi(tau) + q * Phi(tau - m)), 0);
 }
 
+/* Bisection to within h of the point where the lower tail P[L <= v] passes TRUNC (upper =
+ * 0) or the upper tail P[L > v] falls to TRUNC (upper = 1): on [a, b] the condition holds at
+ * a and fails at b, both monotone in v */
+static void narrow(double *a, double *b, const ga_ploss_term *s, int sw, double h, int upper)
+{
+    for (int it = 0; it < 200 && *b - *a > h; it++) {
+        double mid = 0.5 * (*a + *b), c = step_cdf(s, sw, mid);
+        if (upper ? 1 - c > TRUNC : c <= TRUNC)
+            *a = mid;
+        else
+            *b = mid;
+    }
+}
+
 /*
  * One step's PMF on the grid h by "connecting the dots" (Doroshenko, Ghazi, Kamath, Kumar &
  * Manurangsi, PETS 2022): delta as a function of t = e^eps is convex, and its chords through
@@ -91,22 +105,10 @@ static int step_pmf(pmf_t *p, const ga_ploss_term *s, int sw, double h)
         lo *= 2;
     while (1 - step_cdf(s, sw, hi) > TRUNC && hi < 1e6)
         hi *= 2;
-    double a = lo, b = hi;
-    for (int it = 0; it < 200 && b - a > h; it++) {
-        double mid = 0.5 * (a + b);
-        if (step_cdf(s, sw, mid) <= TRUNC)
-            a = mid;
-        else
-            b = mid;
-    }
-    double tl = a, th = hi;
-    for (int it = 0; it < 200 && th - tl > h; it++) {
-        double mid = 0.5 * (tl + th);
-        if (1 - step_cdf(s, sw, mid) > TRUNC)
-            tl = mid;
-        else
-            th = mid;
-    }
+    double a = lo, b = hi, tl, th = hi;
+    narrow(&a, &b, s, sw, h, 0);
+    tl = a;
+    narrow(&tl, &th, s, sw, h, 1);
     long k0 = (long)floor(a / h), k1 = (long)ceil(th / h);
     if (k1 - k0 + 1 > MAX_LEN)
         return GA_EMAXITER;

@@ -294,6 +294,23 @@ static void geom_tail(arb_t res, const arb_t g, const arb_t D, const arb_t h, sl
     arb_clear(u);
 }
 
+/* The bound of a l'(x) beyond an end of the grid ((log g)' = -x + a l'(x), 0 < l' < m, l'
+ * increasing): on the right a m (a >= 0) or a l'(x_N) (a < 0), on the left 0 (a >= 0) or
+ * a l'(x_0) (a < 0); l_end is the loss at that end */
+static void end_drift(arb_t u, const cterm *s, const arb_t a, const arb_t l_end, int right,
+                      slong prec)
+{
+    if (arb_is_nonnegative(a)) {
+        if (right)
+            arb_mul(u, a, s->m, prec);
+        else
+            arb_zero(u);
+    } else {
+        cdloss(u, s, l_end, prec);
+        arb_mul(u, u, a, prec);
+    }
+}
+
 /* M(w) of one step at w = a - 1 + i t (q < 1): a real ball, t a ball; lnrel sets the design
  * grid's accuracy. With m2 (t = 0 only): also an upper bound of M2 = int g (l - lam)^2, whose
  * strip bound is N2 <= e^{d^2/2} cf int g (|l - lam| + kappa)^2 <= 2 e^{..} (M2 + kappa^2 M0),
@@ -323,8 +340,8 @@ static int step_mgf(acb_t res, arb_t m2, const cterm *s, const arb_t a, const ar
     arb_init(x); arb_init(l); arb_init(e); arb_init(sn); arb_init(cs); arb_init(sre);
     arb_init(sim); arb_init(sg); arb_init(e0); arb_init(eN); arb_init(l0); arb_init(lN);
     arb_init(h); arb_init(u); arb_init(v); arb_init(D);
-    arb_t s2, R2, DR, DL;
-    arb_init(s2); arb_init(R2); arb_init(DR); arb_init(DL);
+    arb_t s2, R2, DR;
+    arb_init(s2); arb_init(R2); arb_init(DR);
     arb_set_d(h, g.h);
     for (size_t k = 0; k < g.n; k++) {
         arb_mul_ui(x, h, (ulong)k, prec);
@@ -356,24 +373,13 @@ static int step_mgf(acb_t res, arb_t m2, const cterm *s, const arb_t a, const ar
     arb_init(Lt);
     arb_mul_ui(x, h, (ulong)(g.n - 1), prec);
     arb_add_d_(x, x, g.x0, prec); /* x_N */
-    if (arb_is_nonnegative(a)) {
-        arb_mul(u, a, s->m, prec);
-    } else {
-        cdloss(u, s, lN, prec);
-        arb_mul(u, u, a, prec);
-    }
+    end_drift(u, s, a, lN, 1, prec);
     arb_sub(D, x, u, prec);
     arb_set(DR, D);
     geom_tail(R, eN, D, h, prec);
     arb_set_d(x, g.x0);
-    if (arb_is_nonnegative(a)) {
-        arb_zero(u);
-    } else {
-        cdloss(u, s, l0, prec);
-        arb_mul(u, u, a, prec);
-    }
+    end_drift(u, s, a, l0, 0, prec);
     arb_sub(D, u, x, prec);
-    arb_set(DL, D);
     geom_tail(Lt, e0, D, h, prec);
     if (m2) {
         /* R2 = sum_j g_N e^{-D j h} (A + m j h)^2 <= g_N (2 A^2 S0 + 2 m^2 h^2 S2), with
@@ -503,7 +509,7 @@ static int step_mgf(acb_t res, arb_t m2, const cterm *s, const arb_t a, const ar
     arb_clear(x); arb_clear(l); arb_clear(e); arb_clear(sn); arb_clear(cs); arb_clear(sre);
     arb_clear(sim); arb_clear(sg); arb_clear(e0); arb_clear(eN); arb_clear(l0); arb_clear(lN);
     arb_clear(h); arb_clear(u); arb_clear(v); arb_clear(D);
-    arb_clear(s2); arb_clear(R2); arb_clear(DR); arb_clear(DL);
+    arb_clear(s2); arb_clear(R2); arb_clear(DR);
     arf_clear(tu);
     return ok ? GA_OK : GA_EDOM;
 }

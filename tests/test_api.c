@@ -176,6 +176,18 @@ Test(api, composed_worst_case_is_a_bound, .fini = fini)
     }
 }
 
+/* the report of r in format fmt, as a string (free it) */
+static char *written(const ga_audit_result *r, int fmt)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    cr_assert(f != NULL);
+    cr_assert(ga_audit_result_write(f, r, fmt) == GA_OK, "format %d", fmt);
+    fclose(f);
+    return buf;
+}
+
 /* Digits that decide (issue 17): near-tight claims 1 ulp, 1e-11 and 1e-6 relative above and
  * below the analytic Gaussian mechanism's delta(1) = 0.12693673750664394: in Markdown and
  * HTML the printed exact value and the printed claim are on the sides the numbers are, the
@@ -210,11 +222,7 @@ Test(api, digits_that_decide_near_tight_claims, .fini = fini)
         cr_assert(ga_audit_result_claim(&c, r, 0) == GA_OK && c.certified);
         double shown = fmin(fmax(c.exact.val, c.interval.lo), c.interval.hi);
         for (int fmt = 0; fmt < 2; fmt++) { /* Markdown, HTML */
-            char *buf = NULL;
-            size_t len = 0;
-            FILE *f = open_memstream(&buf, &len);
-            cr_assert(ga_audit_result_write(f, r, fmt ? GA_FORMAT_HTML : GA_FORMAT_MARKDOWN) == GA_OK);
-            fclose(f);
+            char *buf = written(r, fmt ? GA_FORMAT_HTML : GA_FORMAT_MARKDOWN);
             double pe = number_after(buf, "exact delta(1) = ");
             double pc = number_after(buf, "(1, ");
             cr_expect(pc == claims[i], "case %d fmt %d: claim printed as %.17g, written %.17g", i, fmt, pc, claims[i]);
@@ -234,11 +242,7 @@ Test(api, digits_that_decide_near_tight_claims, .fini = fini)
                       "[%.17g, %.17g]", i, fmt, lo, hi, claims[i], c.interval.lo, c.interval.hi);
             free(buf);
         }
-        char *buf = NULL;
-        size_t len = 0;
-        FILE *f = open_memstream(&buf, &len);
-        cr_assert(ga_audit_result_write(f, r, GA_FORMAT_JSON) == GA_OK);
-        fclose(f);
+        char *buf = written(r, GA_FORMAT_JSON);
         cr_expect(number_after(buf, "\"delta\": ") == claims[i], "case %d: JSON claim %.300s", i, buf);
         free(buf);
         ga_audit_result_free(r);
@@ -257,11 +261,7 @@ Test(api, witness_as_data_reproduces_the_probabilities, .fini = fini)
     ga_audit_result *r;
     char msg[512];
     cr_assert(ga_audit_spec_text(&r, spec, strlen(spec), "w.yaml", NULL, msg, sizeof msg) == GA_OK, "%s", msg);
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    cr_assert(ga_audit_result_write(f, r, GA_FORMAT_JSON) == GA_OK);
-    fclose(f);
+    char *buf = written(r, GA_FORMAT_JSON);
     double A = number_after(buf, "\"A\": [["), b = number_after(buf, "\"b\": ["),
            c = number_after(buf, "\"c\": "), t = number_after(buf, "\"threshold\": "),
            px = number_after(buf, "\"p_x\": "), py = number_after(buf, "\"p_y\": ");
@@ -286,19 +286,12 @@ Test(api, values_below_the_double_range, .fini = fini)
     ga_audit_result *r;
     char msg[512];
     cr_assert(ga_audit_spec_text(&r, spec, strlen(spec), "u.yaml", NULL, msg, sizeof msg) == GA_OK, "%s", msg);
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    cr_assert(ga_audit_result_write(f, r, GA_FORMAT_JSON) == GA_OK);
-    fclose(f);
+    char *buf = written(r, GA_FORMAT_JSON);
     double lo = number_after(buf, "\"interval_lo_log10\": "), hi = number_after(buf, "\"interval_hi_log10\": ");
     const double ref = -8647.515656465818753;
     cr_expect(lo <= ref + 1e-12 && ref - 1e-12 <= hi && hi - lo < 1e-9, "log10 [%.17g, %.17g]", lo, hi);
     free(buf);
-    buf = NULL;
-    f = open_memstream(&buf, &len);
-    cr_assert(ga_audit_result_write(f, r, GA_FORMAT_MARKDOWN) == GA_OK);
-    fclose(f);
+    buf = written(r, GA_FORMAT_MARKDOWN);
     cr_expect(strstr(buf, "e-8648") != NULL && strstr(buf, "exact delta(200) = 0") == NULL, "%.600s", buf);
     free(buf);
     ga_audit_result_free(r);
