@@ -499,6 +499,30 @@ GA_API int ga_pair_reduce_subsampled(ga_pair **out, const ga_subsampled_input *i
                                      char *msg, size_t msglen);
 
 /*
+ * Matrix masking, setting (B) of Ding, Wu, Miao & Chen (Reducing Noise Level in Differential
+ * Privacy through Matrix Masking): one data column x (n rows) released as A (x + c), A a
+ * uniformly random n x n orthogonal matrix, c ~ N(0, sigma^2 I). The release carries exactly
+ * the information of |x + c|^2 (A (x + c) is uniform on the sphere of that radius), and
+ * |x + c|^2 / sigma^2 is noncentral chi-square with n degrees of freedom and noncentrality
+ * |x|^2 / sigma^2. The pair is the release on x (X) and on x' (Y); delta has the closed form of
+ * a threshold event (two noncentral chi-square tails, the likelihood ratio being monotone),
+ * certified in Arb (ga_pair_delta_cert). It works with ga_pair_delta, ga_pair_epsilon,
+ * ga_pair_profile_grid, ga_pair_delta_cert and ga_pair_epsilon_cert; not with the Renyi,
+ * RDP and PLD functions (GA_EDOM). Returns GA_OK and *out, or GA_EINVAL with a message
+ * (rows not a whole number in 1..1e9, sigma not in [1e-3, inf), norms outside [0, 1e6] or
+ * noncentralities above 1e8, texts that are not plain decimals).
+ */
+typedef struct {
+    double rows;                   /* n: the length of the column (degrees of freedom) */
+    double sigma;                  /* the noise standard deviation */
+    double norm_x, norm_y;         /* |x| and |x'|, the column's norm on the two datasets */
+    const char *sigma_txt, *norm_x_txt, *norm_y_txt; /* exact decimals (NULL: the doubles) */
+} ga_masked_input;
+
+GA_API int ga_pair_reduce_masked(ga_pair **out, const ga_masked_input *in, char *msg,
+                                 size_t msglen);
+
+/*
  * What an RDP accountant reports for a subsampled pair at delta: each step's Renyi DP at
  * integer orders 2..256 from the binomial expansion of Mironov, Talwar & Zhang (2019), added
  * over the steps, converted by eps = RDP(alpha) + log(1/delta)/(alpha - 1) (Mironov 2017) and

@@ -335,12 +335,37 @@ static void subsampled_witness(ga_claim_result *r, const ga_spec_pair *sp)
              "contribution 1, sampled with probability %.17g)", l_up ? ">" : "<", x0, t->sigma, t->q);
 }
 
+/* A masked pair (matrix masking, setting (B)): the loss is monotone in |y|^2, the squared
+ * norm of the released column (numerics/masked.c), so the event is a threshold on it */
+static void masked_witness(ga_claim_result *r, const ga_spec_pair *sp)
+{
+    const ga_masked_input *m = sp->masked;
+    double lx = pow(m->norm_x / m->sigma, 2), ly = pow(m->norm_y / m->sigma, 2), w, qx, px, qy, py;
+    int xy = r->worst_dir == 1; /* S = {l_XY > eps} (else {l_YX > eps}) */
+    double la = xy ? lx : ly, lb = xy ? ly : lx;
+    ga_result d;
+    r->witness_px = r->witness_py = NAN;
+    if (ga_ncx2_delta(&d, &w, m->rows, la, lb, r->eps) || isnan(w) ||
+        ga_ncx2_tail(&qx, &px, m->rows, lx, w) || ga_ncx2_tail(&qy, &py, m->rows, ly, w)) {
+        snprintf(r->witness, sizeof r->witness, "S is empty (the loss never exceeds %.17g)", r->eps);
+        r->witness_px = r->witness_py = 0;
+        return;
+    }
+    int above = la > lb; /* the loss of a against b increases in |y|^2 */
+    r->witness_px = above ? qx : px;
+    r->witness_py = above ? qy : py;
+    snprintf(r->witness, sizeof r->witness,
+             "S = {Y : |Y|^2 %s %.17g}, |Y|^2 the sum of the squared entries of the released "
+             "column (n = %.0f, sigma %.17g; |x| = %.17g under X, %.17g under Y)", above ? ">" : "<",
+             w * m->sigma * m->sigma, m->rows, m->sigma, m->norm_x, m->norm_y);
+}
+
 /* is the pair of this name a subsampled pair? */
 static int sub_pair(const ga_audit *a, const char *name)
 {
     for (size_t i = 0; i < a->npairs; i++)
         if (!strcmp(a->spec.pairs[i].name, name))
-            return a->spec.pairs[i].nsub > 0;
+            return a->spec.pairs[i].nsub > 0 || a->spec.pairs[i].masked;
     return 0;
 }
 
@@ -360,6 +385,10 @@ static void witness(ga_audit *a, ga_claim_result *r, ga_gchisq_work *w)
     }
     if (sp->nsub) {
         subsampled_witness(r, sp);
+        return;
+    }
+    if (sp->masked) {
+        masked_witness(r, sp);
         return;
     }
     ga_gchisq_prob px, py;
@@ -545,7 +574,7 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
              * evaluation (a composition of subsampled steps whose Bromwich integrand decays
              * too slowly for the certified bounds: GA_EMAXITER) proves nothing: the verdict
              * is then NO VIOLATION FOUND, saying so */
-            if (clear && (st == GA_EDOM || st == GA_EMAXITER) && a->spec.pairs[i].nsub) {
+            if (clear && (st == GA_EDOM || st == GA_EMAXITER) && (a->spec.pairs[i].nsub || a->spec.pairs[i].masked)) {
                 snprintf(uncert_note, sizeof uncert_note, "%s", a->spec.pairs[i].name);
             } else if (!clear || (a->spec.verified && i == a->spec.verified_pair)) {
                 uncertifiable = 1;
@@ -692,8 +721,10 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
             break;
         }
     }
-    if (n)
+    if (n) {
+        r->bound = !attained(a, r->worst_pair);
         witness(a, r, w);
+    }
 cleanup:
     free(xy);
     free(yx);
@@ -754,7 +785,7 @@ static void eval_rdp(ga_audit *a, ga_claim_result *r)
         ga_interval cx, cy;
         int st = cert_renyi(a, i, r->alpha, &cx, &cy);
         double lo = fmax(cx.lo, cy.lo), hi = fmax(cx.hi, cy.hi);
-        if (st == GA_EDOM && clear && a->spec.pairs[i].nsub) {
+        if (st == GA_EDOM && clear && (a->spec.pairs[i].nsub || a->spec.pairs[i].masked)) {
             uncert = 1; /* subsampled: estimates only (as for delta) */
             continue;
         }

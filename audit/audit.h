@@ -50,6 +50,9 @@ typedef struct {
     double witness_A[16], witness_b[4], witness_c, witness_threshold, witness_columns;
     int witness_rel;
     double at;             /* zCDP: alpha of the maximum; GDP: eps of the maximum */
+    int bound;             /* DP: the worst pair is an upper bound no neighbour need attain
+                              (spec.verified_bound): exact is the bound's value, not the
+                              release's */
     int evaluated;         /* the claim was evaluated (0: the deadline came first) */
     double seconds;        /* wall time of its evaluation */
 } ga_claim_result;

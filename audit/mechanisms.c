@@ -751,14 +751,195 @@ static int build_gaussian_mechanism(ga_spec *s, char *msg, size_t msglen)
     return rc;
 }
 
+/* A masked pair (ga_pair_reduce_masked): one column of n rows with norms nx (X) and ny (Y) */
+static int add_masked(ga_spec *s, const char *name, double n, double sigma, const char *sigma_txt,
+                      double nx, const char *nx_txt, double ny, const char *ny_txt)
+{
+    ga_masked_input *in = malloc(sizeof *in);
+    if (!in)
+        return GA_ENOMEM;
+    *in = (ga_masked_input){n, sigma, nx, ny, sigma_txt, nx_txt, ny_txt};
+    int rc = ga_spec_add_pair(s, name, 1, 1, NULL, NULL, NULL, NULL);
+    if (rc) {
+        free(in);
+        return rc;
+    }
+    s->pairs[s->npairs - 1].reduced = 1;
+    s->pairs[s->npairs - 1].masked = in;
+    return GA_OK;
+}
+
+/* |D u|^2 for the n x d row-major D */
+static double col_norm2(const double *D, size_t n, size_t d, const double *u)
+{
+    double t = 0;
+    for (size_t i = 0; i < n; i++) {
+        double v = 0;
+        for (size_t j = 0; j < d; j++)
+            v += D[i * d + j] * u[j];
+        t += v * v;
+    }
+    return t;
+}
+
+/*
+ * matrix_masking with masking: orthogonal, setting (B) of Ding, Wu, Miao & Chen: A (X + C),
+ * A a uniformly random n x n orthogonal matrix. One column (p = 1): the release is exactly
+ * |x + c|^2 (ga_pair_reduce_masked), so each neighbour's pair is exact, and over a universe
+ * of rows of norm <= l the worst case is noncentrality l^2/sigma^2 against 0 (proof in the
+ * note below). p > 1 columns: bounds. Lower: u^T W u for a unit u (W = (X + C)^T (X + C)) is
+ * sigma^2 chi^2_n(|X u|^2/sigma^2), a post-processing of the release, so its exact delta is
+ * attained by a function of the release: a violation there is a violation. Upper: setting (A),
+ * X + C itself (the paper's Lemma 2.3: A is applied after the noise; the release is a
+ * post-processing of X + C), a Gaussian mechanism of sensitivity l (zero_out) or 2 l
+ * (replace_one): it proves claims, never shows a violation.
+ */
+static int build_masked(ga_spec *s, double sigma, char *msg, size_t msglen)
+{
+    const ga_node *sn = ga_node_get(s->mechanism, "sigma");
+    int knobbed = s->knob && !strcmp(s->knob, "sigma");
+    const char *st = knobbed || !sn ? NULL : sn->text;
+    double rows = 0, cols = 0;
+    int rc = ga_spec_mech_number(s, "rows", &rows, 0, msg, msglen);
+    if (rc > 0 || (rc = ga_spec_mech_number(s, "columns", &cols, 0, msg, msglen)) > 0)
+        return rc;
+    rc = GA_OK; /* (absent: -1) */
+    if (s->data.n) {
+        if (rows || cols)
+            return ga_spec_fail(s, ga_node_get(s->mechanism, rows ? "rows" : "columns"),
+                                rows ? "mechanism.rows" : "mechanism.columns", msg, msglen,
+                                "comes from the dataset: give one or the other");
+        rows = (double)s->data.n;
+        cols = (double)s->data.d;
+    } else {
+        if (!s->has_universe)
+            return ga_spec_fail(s, s->mechanism, "dataset", msg, msglen,
+                                "missing: masking: orthogonal needs a dataset or a universe "
+                                "(with rows and columns)");
+        if (!(rows >= 1 && rows <= 1e9 && rows == floor(rows)))
+            return ga_spec_fail(s, ga_node_get(s->mechanism, "rows"), "mechanism.rows", msg, msglen,
+                                "must be a whole number in 1..1e9 (n, the rows of the data matrix)");
+        if (cols == 0)
+            cols = 1;
+        if (!(cols >= 1 && cols <= GA_SPEC_MAX_COLS && cols == floor(cols)))
+            return ga_spec_fail(s, ga_node_get(s->mechanism, "columns"), "mechanism.columns", msg,
+                                msglen, "must be a whole number in 1..10000 (p, the columns)");
+    }
+    if (s->release.n)
+        return ga_spec_fail(s, ga_node_get(s->mechanism, "release"), "mechanism.release", msg,
+                            msglen, "the masked release is not Gaussian: a linear map of it is "
+                            "not supported");
+    if (!(sigma >= 1e-3))
+        return ga_spec_fail(s, sn, "mechanism.sigma", msg, msglen, "must be at least 0.001");
+    size_t n = s->data.n, d = s->data.d, nn = nb_count(s);
+    for (size_t k = 0; n && k < nn && rc == GA_OK && !out_of_time(s, nn); k++) {
+        double *Dp, nx, ny;
+        size_t m;
+        char name[96], full[200];
+        if (nb_make(s, k, &Dp, &m, name, sizeof name))
+            return ga_spec_fail(s, s->mechanism, "neighbours.rows", msg, msglen, "a row number exceeds the dataset");
+        if (d == 1) {
+            nx = sqrt(col_norm2(s->data.x, n, 1, (double[]){1}));
+            ny = sqrt(col_norm2(Dp, m, 1, (double[]){1}));
+            snprintf(full, sizeof full, "%s (exact)", name);
+        } else {
+            /* u along the changed row, as it was or as it becomes: the larger change of
+             * |X u|^2 (any unit u gives a lower bound) */
+            double *u = malloc(d * sizeof *u), best = -1;
+            nx = ny = 0;
+            if (!u) {
+                free(Dp);
+                return GA_ENOMEM;
+            }
+            for (size_t i = 0; i < n && i < m && best < 0; i++) {
+                int changed = 0;
+                for (size_t j = 0; j < d; j++)
+                    changed |= Dp[i * d + j] != s->data.x[i * d + j];
+                if (!changed)
+                    continue;
+                for (int side = 0; side < 2; side++) {
+                    const double *row = side ? Dp + i * d : s->data.x + i * d;
+                    double r2 = 0;
+                    for (size_t j = 0; j < d; j++)
+                        r2 += row[j] * row[j];
+                    if (!(r2 > 0))
+                        continue;
+                    for (size_t j = 0; j < d; j++)
+                        u[j] = row[j] / sqrt(r2);
+                    double a = col_norm2(s->data.x, n, d, u), b = col_norm2(Dp, m, d, u);
+                    if (fabs(a - b) > best) {
+                        best = fabs(a - b);
+                        nx = sqrt(a);
+                        ny = sqrt(b);
+                    }
+                }
+            }
+            free(u);
+            snprintf(full, sizeof full, "%s (lower bound: the statistic u^T W u along the changed "
+                     "row, a post-processing of the release)", name);
+        }
+        free(Dp);
+        rc = add_masked(s, full, rows, sigma, st, nx, NULL, ny, NULL);
+    }
+    if (rc || !s->has_universe)
+        return rc;
+    const ga_node *ln = s->universe ? ga_node_get(s->universe, "row_norm_bound") : NULL;
+    double l = s->row_norm_bound;
+    char name[200];
+    if (cols == 1) {
+        snprintf(name, sizeof name, "universe worst case (exact: noncentrality %g^2/sigma^2 "
+                 "against 0, n = %.0f)", l, rows);
+        s->verified = 1;
+        s->verified_pair = s->npairs;
+        snprintf(s->verified_note, sizeof s->verified_note,
+                 "worst case over the universe (one column, |x_i| <= %g, n = %.0f): the release "
+                 "is |x + c|^2/sigma^2, noncentral chi-square with noncentrality |x|^2/sigma^2; a "
+                 "neighbour changes it by at most %g^2/sigma^2, common noncentrality is common "
+                 "noise and a smaller change is a post-processing of a larger one, so (%g^2/"
+                 "sigma^2, 0) dominates every neighbour", l, rows, l, l);
+        return add_masked(s, name, rows, sigma, st, l, ln ? ln->text : NULL, 0, "0");
+    }
+    snprintf(name, sizeof name, "universe, lower bound (exact for the statistic e_1^T W e_1: a "
+             "row %g e_1 zeroed, noncentrality %g^2/sigma^2 against 0, n = %.0f)", l, l, rows);
+    if ((rc = add_masked(s, name, rows, sigma, st, l, ln ? ln->text : NULL, 0, "0")))
+        return rc;
+    double t = (s->relation == GA_REL_REPLACE_ONE ? 2 : 1) * l;
+    snprintf(name, sizeof name, "universe, upper bound (setting (A), the unmasked X + C: a "
+             "Gaussian mechanism with sensitivity %g; Lemma 2.3)", t);
+    s->verified = 1;
+    s->verified_bound = 1;
+    s->verified_pair = s->npairs;
+    snprintf(s->verified_note, sizeof s->verified_note,
+             "bounds over the universe (rows of norm <= %g, %.0f columns, n = %.0f): the masked "
+             "release A (X + C) is a post-processing of X + C (setting (A), a Gaussian mechanism "
+             "with sensitivity %g), which bounds it from above; the statistic e_1^T W e_1 of the "
+             "release bounds it from below. Between the two the exact value is not known here",
+             l, cols, rows, t);
+    return add_1d(s, name, t, sigma * sigma, sigma * sigma, 1);
+}
+
 static int build_matrix_masking(ga_spec *s, char *msg, size_t msglen)
 {
-    static const char *const keys[] = {"kind", "sigma", NULL};
+    static const char *const keys[] = {"kind", "sigma", "masking", "rows", "columns", NULL};
     int rc = ga_spec_check_map(s, s->mechanism, "mechanism", keys, msg, msglen);
     double sigma;
     if (rc || (rc = ga_spec_mech_number(s, "sigma", &sigma, 1, msg, msglen)) ||
         (rc = need_positive(s, "sigma", sigma, 0, msg, msglen)))
         return rc;
+    const ga_node *mk = ga_node_get(s->mechanism, "masking");
+    if (mk && (!mk->text || (strcmp(mk->text, "orthogonal") && strcmp(mk->text, "none"))))
+        return ga_spec_fail(s, mk, "mechanism.masking", msg, msglen,
+                            "must be none (setting (A), X + C) or orthogonal (setting (B), A (X + C))");
+    int masked = mk && !strcmp(mk->text, "orthogonal");
+    if (s->relation == GA_REL_REMOVE_ONE || s->relation == GA_REL_ADD_ONE || !s->relation)
+        return ga_spec_fail(s, s->mechanism, "neighbours", msg, msglen,
+                            "matrix_masking releases D + sigma N, whose shape changes when a row "
+                            "is removed or added: use zero_out or replace_one");
+    if (masked)
+        return build_masked(s, sigma, msg, msglen);
+    if (ga_node_get(s->mechanism, "rows") || ga_node_get(s->mechanism, "columns"))
+        return ga_spec_fail(s, s->mechanism, "mechanism", msg, msglen,
+                            "rows and columns are for masking: orthogonal without a dataset");
     if (s->relation == GA_REL_REMOVE_ONE || s->relation == GA_REL_ADD_ONE || !s->relation)
         return ga_spec_fail(s, s->mechanism, "neighbours", msg, msglen,
                             "matrix_masking releases D + sigma N, whose shape changes when a row "
@@ -1616,11 +1797,72 @@ static size_t pub_gaussian_mechanism(ga_mech_published *pv, size_t max, ga_spec 
     return np;
 }
 
+/* the upper delta-quantile of noncentral chi^2_df(a) (bisection on the estimated tail) */
+static double ncx2_quantile(double df, double a, double delta)
+{
+    double lo = 0, hi = df + a + 10, Q, P;
+    for (int k = 0; k < 200 && !ga_ncx2_tail(&Q, &P, df, a, hi) && Q > delta; k++)
+        hi *= 2;
+    for (int it = 0; it < 200 && hi - lo > 1e-13 * hi; it++) {
+        double mid = 0.5 * (lo + hi);
+        if (ga_ncx2_tail(&Q, &P, df, a, mid))
+            return NAN;
+        if (Q > delta)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return 0.5 * (lo + hi);
+}
+
+/* Ding et al.'s Theorem 3.4 (13): sigma0 the largest root of g(sigma) = (2 sqrt(p) + 1)/(2 (n -
+ * p)) gamma_{delta; 2 (n - p), p/sigma^2} + sqrt(p) - sigma^2 eps (g decreases in sigma: the
+ * quantile decreases with the noncentrality), for rows of entries <= 1 */
+static double ding_thm34(double n, double p, double eps, double delta)
+{
+    double lo = 1e-3, hi = 1e6;
+    for (int it = 0; it < 200 && hi - lo > 1e-12 * hi; it++) {
+        double sg = sqrt(lo * hi);
+        double g = (2 * sqrt(p) + 1) / (2 * (n - p)) * ncx2_quantile(2 * (n - p), p / (sg * sg), delta) +
+                   sqrt(p) - sg * sg * eps;
+        if (isnan(g))
+            return NAN;
+        if (g > 0)
+            lo = sg;
+        else
+            hi = sg;
+    }
+    return sqrt(lo * hi);
+}
+
 static size_t pub_matrix_masking(ga_mech_published *pv, size_t max, ga_spec *s, double eps,
                                  double delta, double value, ga_gchisq_work *w)
 {
     (void)value, (void)w;
     size_t np = 0;
+    for (size_t i = 0; i < s->npairs; i++) {
+        if (!s->pairs[i].masked)
+            continue;
+        /* setting (B): Theorem 3.4 (13) and Corollary 3.5 (14), stated for entries <= 1, n > p */
+        double n = s->pairs[i].masked->rows, p = 1;
+        const ga_node *cn = ga_node_get(s->mechanism, "columns");
+        if (s->data.n)
+            p = (double)s->data.d;
+        else if (cn && cn->text)
+            ga_decimal_to_double(&p, cn->text);
+        char t[320];
+        if (n > p) {
+            double b13 = ding_thm34(n, p, eps, delta);
+            double b14 = sqrt((2 * n - p + log(1 / delta)) / (2 * (n - p))) * 3 * pow(p, 0.25) / sqrt(eps);
+            snprintf(t, sizeof t, "Ding et al. setting (B), masked (entries <= 1): Theorem 3.4 (13) "
+                     "%.6g, Corollary 3.5 (14) %.6g", b13, b14);
+            pub_add(pv, &np, max, "Ding et al. (13) masked", b13, NAN, NAN, t);
+            pub_add(pv, &np, max, "Ding et al. (14) masked", b14, NAN, NAN, NULL);
+        }
+        double l = s->row_norm_bound > 0 ? s->row_norm_bound : 1;
+        pub_ding(pv, &np, max, (s->relation == GA_REL_REPLACE_ONE ? 2 : 1) * l, eps, delta);
+        return np;
+    }
     /* the sensitivity the published formulas take: the proven worst case's row change, or
      * without a universe the largest change among the audited neighbours */
     double scale = 0;
@@ -2249,6 +2491,8 @@ int ga_mech_pair_reduce(ga_pair **out, const ga_spec_pair *sp, char *msg, size_t
     *out = NULL;
     if (sp->nsub)
         return ga_pair_reduce_subsampled(out, sp->sub, sp->nsub, msg, msglen);
+    if (sp->masked)
+        return ga_pair_reduce_masked(out, sp->masked, msg, msglen);
     if (ga_spec_pair_view_init(&v, sp))
         return GA_ENOMEM;
     int rc = ga_pair_reduce_product(out, v.in, v.n, msg, msglen);

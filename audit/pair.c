@@ -143,10 +143,66 @@ cleanup:
     return rc;
 }
 
+int ga_pair_reduce_masked(ga_pair **out, const ga_masked_input *in, char *msg, size_t msglen)
+{
+    *out = NULL;
+    const char *bad = NULL;
+    double lx = 0, ly = 0;
+    if (!(in->rows >= 1 && in->rows <= 1e9 && in->rows == floor(in->rows)))
+        bad = "rows must be a whole number in 1..1e9";
+    else if (!(in->sigma >= 1e-3) || !isfinite(in->sigma))
+        bad = "sigma must be finite and at least 0.001";
+    else if (!(in->norm_x >= 0 && in->norm_x <= 1e6 && in->norm_y >= 0 && in->norm_y <= 1e6))
+        bad = "the norms must be in [0, 1e6]";
+    else if ((in->sigma_txt && !ga_decimal_syntax(in->sigma_txt)) ||
+             (in->norm_x_txt && !ga_decimal_syntax(in->norm_x_txt)) ||
+             (in->norm_y_txt && !ga_decimal_syntax(in->norm_y_txt)))
+        bad = "sigma_txt, norm_x_txt and norm_y_txt must be plain decimals";
+    else if (!((lx = pow(in->norm_x / in->sigma, 2)) <= 1e8 && (ly = pow(in->norm_y / in->sigma, 2)) <= 1e8))
+        bad = "the noncentralities |x|^2/sigma^2 must be at most 1e8";
+    if (bad) {
+        ga_msg(msg, msglen, "masked pair: %s (rows %g, sigma %g, norms %g and %g)", bad, in->rows,
+               in->sigma, in->norm_x, in->norm_y);
+        return GA_EINVAL;
+    }
+    ga_pair *p = calloc(1, sizeof *p);
+    int rc = GA_ENOMEM;
+    if (!p || !(p->ploss = calloc(1, sizeof *p->ploss)) ||
+        !(p->ploss->t = calloc(1, sizeof *p->ploss->t)) ||
+        !(p->ptxt = calloc(3, sizeof *p->ptxt)) || !(p->psigma = calloc(3, sizeof *p->psigma)))
+        goto cleanup;
+    p->ploss->n = 1;
+    ga_ploss_term *t = &p->ploss->t[0];
+    t->q = 1;
+    t->count = 1;
+    t->m = in->norm_x / in->sigma;
+    t->nu = in->rows;
+    t->ly = ly;
+    p->psigma[0] = in->sigma;
+    p->psigma[1] = in->norm_x;
+    p->psigma[2] = in->norm_y;
+    if ((in->norm_y_txt && !(p->ptxt[0] = dup_text(in->norm_y_txt))) ||
+        (in->sigma_txt && !(p->ptxt[1] = dup_text(in->sigma_txt))) ||
+        (in->norm_x_txt && !(p->ptxt[2] = dup_text(in->norm_x_txt))))
+        goto cleanup;
+    p->r = 1;
+    p->support = GA_SUPPORT_FULL;
+    rc = ga_ploss_check(p->ploss->t, 1, msg, msglen);
+cleanup:
+    if (rc == GA_OK) {
+        *out = p;
+    } else {
+        if (rc == GA_ENOMEM)
+            ga_msg(msg, msglen, "%s", "out of memory building a masked pair");
+        ga_pair_free(p);
+    }
+    return rc;
+}
+
 int ga_pair_pld_accountant(double *eps, const ga_pair *p, double delta, double h)
 {
     *eps = NAN;
-    if (!p->ploss || p->ploss->t[0].r > 0)
+    if (!p->ploss || p->ploss->t[0].r > 0 || p->ploss->t[0].nu > 0)
         return GA_EDOM;
     double e[2];
     for (int dir = 0; dir < 2; dir++) {
@@ -162,7 +218,7 @@ int ga_pair_rdp_accountant(double *eps, int *alpha, const ga_pair *p, double del
 {
     *eps = NAN;
     *alpha = 0;
-    if (!p->ploss || p->ploss->t[0].r > 0) /* covariance steps: no binomial expansion here */
+    if (!p->ploss || p->ploss->t[0].r > 0 || p->ploss->t[0].nu > 0) /* no binomial expansion */
         return GA_EDOM;
     if (!(delta > 0 && delta < 1))
         return GA_EINVAL;

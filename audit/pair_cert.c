@@ -799,6 +799,50 @@ static int sub_params(arb_t q, arb_t m, const ga_pair *p, size_t j, slong prec)
     return rc;
 }
 
+/* a masked pair's noncentralities lambda_x = (|x|/sigma)^2, lambda_y = (|x'|/sigma)^2 */
+static int masked_params(arb_t lx, arb_t ly, const ga_pair *p, slong prec)
+{
+    arb_t s;
+    arb_init(s);
+    int rc = GA_OK;
+    for (int k = 0; k < 2 && rc == GA_OK; k++) {
+        arb_ptr v = k ? ly : lx;
+        const char *nt = p->ptxt[k ? 0 : 2], *st = p->ptxt[1];
+        if ((nt ? arb_set_str(v, nt, prec) : (arb_set_d(v, p->psigma[k ? 2 : 1]), 0)) ||
+            (st ? arb_set_str(s, st, prec) : (arb_set_d(s, p->psigma[0]), 0)))
+            rc = GA_EINVAL;
+        arb_div(v, v, s, prec);
+        arb_sqr(v, v, prec);
+    }
+    arb_clear(s);
+    return rc;
+}
+
+/* one direction of a masked pair: the double threshold as the hint, then Arb */
+static int masked_delta(arb_t v, const ga_pair *p, const arb_t lx, const arb_t ly, int dir,
+                        const arb_t e, double eps_d, slong prec)
+{
+    const ga_ploss_term *t = &p->ploss->t[0];
+    double dx = t->m * t->m, w;
+    ga_result r;
+    if (ga_ncx2_delta(&r, &w, t->nu, dir ? t->ly : dx, dir ? dx : t->ly, eps_d) != GA_OK)
+        return GA_EPREC;
+    if (isnan(w) && r.val == 0 && r.err == 0) { /* no event in double: certify the same */
+        arb_t d;
+        arb_init(d);
+        arb_sub(d, dir ? lx : ly, dir ? ly : lx, prec);
+        arb_mul_2exp_si(d, d, -1);
+        int ok = arb_le(d, e) || arb_is_zero(d);
+        arb_clear(d);
+        if (ok) {
+            arb_zero(v);
+            return GA_OK;
+        }
+        return GA_EPREC;
+    }
+    return ga_ncx2_delta_arb(v, t->nu, dir ? ly : lx, dir ? lx : ly, e, w, prec);
+}
+
 static int sub_step(void *vc, slong prec)
 {
     sub_ctx *c = vc;
@@ -807,14 +851,16 @@ static int sub_step(void *vc, slong prec)
     arb_init(q);
     arb_init(m);
     arb_init(e);
-    int rc = sub_params(q, m, c->p, 0, prec);
-    if (rc == GA_OK && arb_set_str(e, c->eps, prec))
+    int rc = t->nu > 0 ? masked_params(q, m, c->p, prec) : sub_params(q, m, c->p, 0, prec);
+    double eps_d = NAN;
+    if (rc == GA_OK && (arb_set_str(e, c->eps, prec) || ga_decimal_to_double(&eps_d, c->eps)))
         rc = GA_EINVAL;
     for (int dir = 0; rc == GA_OK && dir < 2; dir++) {
         arb_t v;
         arb_init(v);
-        int st1 = t->r > 0 ? ga_ploss_delta_one_chi2_arb(v, q, m, t->r, dir ^ t->add, e, prec)
-                           : ga_ploss_delta_one_arb(v, q, m, dir ^ t->add, e, prec);
+        int st1 = t->nu > 0  ? masked_delta(v, c->p, q, m, dir, e, eps_d, prec)
+                  : t->r > 0 ? ga_ploss_delta_one_chi2_arb(v, q, m, t->r, dir ^ t->add, e, prec)
+                             : ga_ploss_delta_one_arb(v, q, m, dir ^ t->add, e, prec);
         if (st1 == GA_OK) {
             arb_ptr dst = dir ? c->yx : c->xy;
             /* keep the narrower of the enclosures met so far (both contain the value) */

@@ -32,7 +32,8 @@ struct ga_pair {
                          each term's q, sigma and norm (3 per term, NULL: the doubles) */
     char **ptxt;
     double *psigma;   /* each term's sigma and norm as given, 2 per term (m = norm/sigma is
-                         rounded) */
+                         rounded); a masked pair (t[0].nu > 0): ptxt = {|x'|, sigma, |x|}
+                         and psigma = {sigma, |x|, |x'|} */
 };
 
 #endif

@@ -92,6 +92,12 @@ int ga_ploss_delta_one_arb(arb_t res, const arb_t q, const arb_t m, int dir, con
 int ga_ploss_delta_one_chi2_arb(arb_t res, const arb_t q, const arb_t m, double r, int dir,
                                 const arb_t eps, slong prec);
 
+/* The same in ball arithmetic: a ball containing delta_{a,b}(eps), from a certified bracket
+ * of the threshold around w_hint (ga_ncx2_delta's w*). GA_OK, or GA_EPREC ([0 +- 1]) when
+ * this precision cannot certify the bracket. */
+int ga_ncx2_delta_arb(arb_t res, double nu, const arb_t la, const arb_t lb, const arb_t eps,
+                      double w_hint, slong prec);
+
 /* Certified delta in direction dir (0: XY, 1: YX) at eps of a composition of subsampled and
  * Gaussian steps (numerics/ploss_cert.c): q[j], m[j] balls containing term j's exact rate
  * and 1/sigma; est, the double estimate, sets the truncation target reltol * est. res is a

@@ -173,6 +173,8 @@ typedef struct {
     int add;
     double r; /* 0: a mean step (above); r >= 1: a covariance step (subsampled sketch): r
                  columns N(0, (1 + m^2) I) vs N(0, I) in the record's direction, one step */
+    double nu, ly; /* nu >= 1: a masked release (numerics/masked.c; q = 1, one step): X is
+                      noncentral chi^2_nu(m^2), Y noncentral chi^2_nu(ly) */
 } ga_ploss_term;
 
 #define GA_PLOSS_MAX_TERMS 10000
@@ -182,6 +184,15 @@ typedef struct {
     size_t n;
     ga_ploss_term *t;
 } ga_ploss;
+
+/* delta_{a,b}(eps) of the pair noncentral chi^2_nu(la) (a) and chi^2_nu(lb) (b), eps >= 0
+ * (numerics/masked.c): the closed form of the threshold event with an error estimate; *wstar
+ * (may be NULL) receives the threshold w* of the event (NaN when there is none). GA_OK,
+ * GA_EINVAL, GA_EMAXITER (no threshold found), GA_ENOMEM. */
+int ga_ncx2_delta(ga_result *out, double *wstar, double nu, double la, double lb, double eps);
+/* The upper and lower tails of noncentral chi^2_nu(lam) at w (estimates, for witnesses):
+ * GA_OK, GA_EMAXITER, GA_ENOMEM. */
+int ga_ncx2_tail(double *Q, double *P, double nu, double lam, double w);
 
 /* Validate terms: GA_OK or GA_EINVAL with a message naming the term. */
 int ga_ploss_check(const ga_ploss_term *t, size_t n, char *msg, size_t msglen);

@@ -258,7 +258,7 @@ int ga_ploss_pld_epsilon(double *eps, const ga_ploss *L, int dir, double delta, 
     if (!(delta > 0 && delta < 1) || !(h > 0))
         return GA_EINVAL;
     for (size_t j = 0; j < L->n; j++)
-        if (L->t[j].r > 0)
+        if (L->t[j].r > 0 || L->t[j].nu > 0)
             return GA_EDOM; /* covariance steps: not here */
     pmf_t acc = {0, 0, NULL, 0};
     int rc = GA_OK;

@@ -78,6 +78,16 @@ int ga_ploss_check(const ga_ploss_term *t, size_t n, char *msg, size_t msglen)
             ga_msg(msg, msglen, "term %zu: the sampling rate must be in (0, 1] (got %g)", j, t[j].q);
             return GA_EINVAL;
         }
+        if (t[j].nu > 0) { /* a masked release: one step, no sampling */
+            if (!(t[j].nu >= 1 && t[j].nu <= 1e9 && t[j].nu == floor(t[j].nu) && n == 1 &&
+                  t[j].count == 1 && t[j].q == 1 && t[j].r == 0 && t[j].m >= 0 &&
+                  t[j].m <= 1e4 && t[j].ly >= 0 && t[j].ly <= 1e8)) {
+                ga_msg(msg, msglen, "term %zu: a masked release has 1..1e9 degrees of freedom, "
+                       "noncentralities in [0, 1e8] and is a single release", j);
+                return GA_EINVAL;
+            }
+            continue;
+        }
         if (!(t[j].m > 0 && t[j].m <= 1e3)) {
             ga_msg(msg, msglen, "term %zu: 1/sigma must be in (0, 1000] (got %g)", j, t[j].m);
             return GA_EINVAL;
@@ -318,6 +328,11 @@ static double comp_cgf_real(double *d1, double *d2, double *relf, const ga_ploss
 double ga_ploss_loss_sup(const ga_ploss *L, int dir)
 {
     double s = 0;
+    if (L->t[0].nu > 0) { /* masked: l_XY runs over (-(la - lb)/2, inf) when la > lb */
+        double d = L->t[0].m * L->t[0].m - L->t[0].ly;
+        d = dir ? -d : d;
+        return d > 0 ? INFINITY : -0.5 * d;
+    }
     for (size_t j = 0; j < L->n; j++) {
         const ga_ploss_term *t = &L->t[j];
         if (!(t->add ^ dir) || t->q == 1) /* the loss under the mixture: unbounded */
@@ -648,7 +663,10 @@ int ga_ploss_delta(ga_result *xy, ga_result *yx, const ga_ploss *L, double eps, 
         if (eps >= ga_ploss_loss_sup(L, dir))
             continue; /* the loss never exceeds eps: exactly 0 */
         int s;
-        if (L->t[0].r > 0) { /* a covariance step: one release, closed form only */
+        if (L->t[0].nu > 0) { /* a masked release: two noncentral chi-square laws */
+            double lx = L->t[0].m * L->t[0].m, ly = L->t[0].ly;
+            s = ga_ncx2_delta(r, NULL, L->t[0].nu, dir ? ly : lx, dir ? lx : ly, eps);
+        } else if (L->t[0].r > 0) { /* a covariance step: one release, closed form only */
             delta_one_chi2(r, &L->t[0], dir ^ L->t[0].add, eps);
             s = isfinite(r->val) ? GA_OK : GA_EMAXITER;
         } else if (method == GA_DELTA_TAILS || (method == GA_DELTA_AUTO && L->n == 1 && L->t[0].count == 1)) {
@@ -667,7 +685,7 @@ int ga_ploss_renyi(ga_result *xy, ga_result *yx, const ga_ploss *L, double alpha
 {
     if (!(alpha > 1) || !isfinite(alpha))
         return GA_EINVAL;
-    if (L->t[0].r > 0) /* covariance steps: not here */
+    if (L->t[0].r > 0 || L->t[0].nu > 0) /* covariance steps and masked releases: not here */
         return GA_EDOM;
     for (int dir = 0; dir < 2; dir++) {
         ga_result *r = dir ? yx : xy;

@@ -18,11 +18,12 @@
 
 #define TABLE_CAP 200 /* pairs listed in reports (the largest deltas first) */
 
-static const char *methods_text =
-    "double precision: privacy loss as a generalized chi-square per direction, delta by one "
-    "Bromwich integral on a saddle-point contour (sinh-mapped trapezoidal rule) with error "
-    "estimates; certified: Arb ball arithmetic (acb_calc_integrate plus a proven tail bound) "
-    "and an a-posteriori linear-algebra certificate (Pinsker, KL in ball arithmetic)";
+#define METHODS_GAUSS \
+    "double precision: privacy loss as a generalized chi-square per direction, delta by one " \
+    "Bromwich integral on a saddle-point contour (sinh-mapped trapezoidal rule) with error " \
+    "estimates; certified: Arb ball arithmetic (acb_calc_integrate plus a proven tail bound) " \
+    "and an a-posteriori linear-algebra certificate (Pinsker, KL in ball arithmetic)"
+static const char *methods_text = METHODS_GAUSS;
 
 static const char *methods_sub_text =
     "double precision: the one-dimensional privacy loss of subsampled Gaussian steps, its "
@@ -34,14 +35,25 @@ static const char *methods_sub_text =
     "Gauss-Legendre panels with Bernstein-ellipse bounds, the tail by chord and "
     "integration-by-parts bounds on the moment generating function)";
 
+static const char *methods_masked_text =
+    "masked releases (matrix masking, setting (B)): delta as two noncentral chi-square tails at "
+    "the threshold of the monotone likelihood ratio (Poisson mixtures of incomplete gamma "
+    "functions) with error estimates; certified: the same in Arb ball arithmetic, the "
+    "threshold bracketed by certified signs of the loss. Gaussian pairs (bounds): " METHODS_GAUSS;
+
 /* the methods of the audit's pairs */
 static const char *methods(const ga_audit *a)
 {
     for (size_t i = 0; i < a->spec.npairs; i++)
         if (a->spec.pairs[i].nsub)
             return methods_sub_text;
+    for (size_t i = 0; i < a->spec.npairs; i++)
+        if (a->spec.pairs[i].masked)
+            return methods_masked_text;
     return methods_text;
 }
+
+
 
 /* a pair's name, or "" when the audit stopped before any pair existed */
 static const char *pname(const ga_audit *a, size_t i)
@@ -137,7 +149,8 @@ static void tightness_text(char *b, size_t n, const ga_claim_result *r)
             snprintf(sl, sizeof sl, "the claim is 10^%.1f times the exact delta (certified; below "
                      "the double range)", log10(r->delta) - decimal_log10(r->cert_hi_dec));
         }
-        snprintf(b, n, "exact delta(%s) = %s: %s%s", ce, v, sl, e);
+        snprintf(b, n, "%s delta(%s) = %s: %s%s", r->bound ? "upper bound (not the release's): exact"
+                                                           : "exact", ce, v, sl, e);
     } else if (r->type == GA_CLAIM_RDP) {
         ga_fmt_shortest(ce, sizeof ce, r->alpha);
         ga_fmt_decide(v, sizeof v, r->exact.val, r->eps_a, 6);
@@ -897,6 +910,8 @@ int ga_report_json(FILE *out, const ga_audit *a)
             ga_jw_num(&j, "exact_log10", log10(r->exact.val));
         ga_jw_str(&j, "worst_pair", pname(a, r->worst_pair));
         ga_jw_str(&j, "direction", r->worst_dir == 1 ? "xy" : "yx");
+        if (r->type == GA_CLAIM_DP) /* the value is the release's, or a bound's (not attained) */
+            ga_jw_str(&j, "value_kind", r->bound ? "upper bound" : "exact");
         ga_jw_num(&j, "slack", r->slack);
         if (r->type == GA_CLAIM_DP) {
             ga_jw_num(&j, "epsilon_at_delta", r->eps_at_delta.val);

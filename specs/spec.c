@@ -1052,6 +1052,7 @@ void ga_spec_pair_free(ga_spec_pair *p)
         ga_spec_pair_free(&p->blocks[b]);
     free(p->blocks);
     free(p->sub);
+    free(p->masked);
     memset(p, 0, sizeof *p);
 }
 

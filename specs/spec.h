@@ -30,6 +30,8 @@ typedef struct ga_spec_pair {
     size_t nsub;                            /* > 0: a subsampled Gaussian pair of these
                                                terms (no arrays; texts into the doc) */
     ga_subsampled_input *sub;
+    ga_masked_input *masked;                /* non-NULL: a masked pair (matrix masking,
+                                               setting (B); texts into the doc) */
 } ga_spec_pair;
 
 typedef struct {

@@ -89,7 +89,8 @@ Test(mechanisms, every_example_runs_delta_and_epsilon)
     const char *ex[] = {"gaussian_mechanism", "sketch_remove_one", "linear_regression",
                         "bayesian_logistic_regression", "gaussian_process_regression",
                         "output_perturbation", "noisy_gradient_descent", "matrix_masking",
-                        "two_explicit_outputs", "gaussian_mechanism_pair"};
+                        "two_explicit_outputs", "gaussian_mechanism_pair",
+                        "matrix_masking_orthogonal"};
     for (size_t i = 0; i < sizeof ex / sizeof *ex; i++) {
         char args[256], *out, *err;
         snprintf(args, sizeof args, "delta specs/examples/%s.yaml --epsilon 1 --format json", ex[i]);
@@ -357,6 +358,14 @@ Test(mechanisms, malformed_catalogue_specs)
         {"gaussaudit: 1\nmechanism: {kind: gaussian_process_regression, kernel: linear, noise_variance: 1}\ndataset: {rows: [[1, 2]]}\n", "mechanism.query"},
         {"gaussaudit: 1\nmechanism: {kind: gaussian_process_regression, kernel: linear, noise_variance: 1, query: [[0, 1]]}\ndataset: {rows: [[1, 2]]}\n", "has 2 entries, expected 1"},
         {"gaussaudit: 1\nmechanism: {kind: matrix_masking, sigma: 1}\ndataset: {rows: [[1]]}\nneighbours: remove_one\n", "zero_out or replace_one"},
+        {"gaussaudit: 1\nmechanism: {kind: matrix_masking, sigma: 1, masking: random}\ndataset: {rows: [[1]]}\nneighbours: zero_out\n", "none (setting (A)"},
+        {"gaussaudit: 1\nmechanism: {kind: matrix_masking, sigma: 1, masking: orthogonal, rows: 3}\ndataset: {rows: [[1]]}\nneighbours: zero_out\n", "comes from the dataset"},
+        {"gaussaudit: 1\nmechanism: {kind: matrix_masking, sigma: 1, masking: orthogonal, rows: 3}\nneighbours: zero_out\n", "needs a dataset or a universe"},
+        {"gaussaudit: 1\nmechanism: {kind: matrix_masking, sigma: 1, masking: orthogonal, rows: 2.5}\nneighbours: zero_out\nuniverse: {row_norm_bound: 1}\n", "mechanism.rows"},
+        {"gaussaudit: 1\nmechanism: {kind: matrix_masking, sigma: 1, masking: orthogonal, rows: 10, columns: 0.5}\nneighbours: zero_out\nuniverse: {row_norm_bound: 1}\n", "mechanism.columns"},
+        {"gaussaudit: 1\nmechanism: {kind: matrix_masking, sigma: 1, masking: orthogonal}\ndataset: {rows: [[1]]}\nneighbours: remove_one\n", "zero_out or replace_one"},
+        {"gaussaudit: 1\nmechanism: {kind: matrix_masking, sigma: 1, rows: 4}\ndataset: {rows: [[1]]}\nneighbours: zero_out\n", "for masking: orthogonal"},
+        {"gaussaudit: 1\nmechanism: {kind: matrix_masking, sigma: 1, masking: orthogonal, release: {matrix: [[1]]}}\ndataset: {rows: [[1]]}\nneighbours: zero_out\n", "not Gaussian"},
         {"gaussaudit: 1\nmechanism: {kind: output_perturbation, lambda: 1, sigma: 1}\ndataset: {rows: [[1]]}\n", "at least two columns"},
         {"gaussaudit: 1\nmechanism: {kind: output_perturbation, lambda: 1, sigma: 1}\ndataset: {rows: [[1, 2]]}\nuniverse: {row_norm_bound: -1}\n", "universe.row_norm_bound"},
         {"gaussaudit: 1\nmechanism: {kind: output_perturbation, lambda: 1, sigma: 1}\npairs: []\n", "belong to kind gaussian_pair"},
@@ -1344,4 +1353,70 @@ Test(mechanisms, sketch_release_in_output_coordinates)
     ga_spec_clear(&s0);
     ga_spec_clear(&s1);
     ga_spec_clear(&s2);
+}
+
+/* matrix masking, setting (B): the pairs the catalogue builds (issue 19) */
+Test(mechanisms, masked_pairs_and_their_bounds)
+{
+    /* one column over a dataset: every zero-out neighbour exact, |x| and |x'| the column's
+     * norms; the universe worst case (1, 0) with n rows, proven */
+    ga_spec s;
+    parse_text(&s, "gaussaudit: 1\nmechanism: {kind: matrix_masking, masking: orthogonal, sigma: 2}\n"
+                   "dataset: {rows: [[0.5], [-1], [0.25]]}\nneighbours: zero_out\n"
+                   "universe: {row_norm_bound: 1}\n", "p1");
+    cr_assert(s.npairs == 4 && s.verified && !s.verified_bound);
+    double n2 = 0.25 + 1 + 0.0625;
+    for (size_t i = 0; i < 3; i++) {
+        const ga_masked_input *m = s.pairs[i].masked;
+        cr_assert(m);
+        double xi = i == 0 ? 0.5 : i == 1 ? -1 : 0.25;
+        cr_expect(m->rows == 3 && m->sigma == 2 && fabs(m->norm_x * m->norm_x - n2) < 1e-15 &&
+                  fabs(m->norm_y * m->norm_y - (n2 - xi * xi)) < 1e-15, "pair %zu: %g %g", i,
+                  m->norm_x, m->norm_y);
+    }
+    const ga_masked_input *w = s.pairs[s.verified_pair].masked;
+    cr_expect(w && w->rows == 3 && w->norm_x == 1 && w->norm_y == 0 && !strcmp(w->norm_x_txt, "1"));
+    ga_spec_clear(&s);
+    /* two columns: lower bounds along the changed row; the universe's upper bound is the
+     * Gaussian mechanism of setting (A), a bound (verified_bound) */
+    parse_text(&s, "gaussaudit: 1\nmechanism: {kind: matrix_masking, masking: orthogonal, sigma: 2}\n"
+                   "dataset: {rows: [[1, 0], [0, 1], [0.5, 0.5]]}\nneighbours: {relation: zero_out, rows: [1]}\n"
+                   "universe: {row_norm_bound: 1}\n", "p2");
+    cr_assert(s.npairs == 3 && s.verified && s.verified_bound && s.verified_pair == 2);
+    const ga_masked_input *m = s.pairs[0].masked;
+    cr_expect(m && fabs(m->norm_x * m->norm_x - 1.25) < 1e-15 && fabs(m->norm_y * m->norm_y - 0.25) < 1e-15,
+              "u = e_1: |X u|^2 = 1.25, |X' u|^2 = 0.25; got %g %g", m->norm_x, m->norm_y);
+    cr_expect(strstr(s.pairs[0].name, "lower bound") != NULL, "%s", s.pairs[0].name);
+    cr_expect(s.pairs[1].masked && s.pairs[1].masked->norm_x == 1 && s.pairs[1].masked->norm_y == 0);
+    cr_expect(!s.pairs[2].masked && s.pairs[2].d == 1 && s.pairs[2].mu_x[0] == 1 && s.pairs[2].s_x[0] == 4);
+    ga_spec_clear(&s);
+}
+
+/* p > 1 verdicts: the lower bound shows violations, the upper bound proves, between them the
+ * audit says so */
+Test(mechanisms, masked_bounds_decide_or_say_inconclusive)
+{
+    static const struct {
+        const char *sigma, *verdict;
+    } rows[] = {
+        {"0.2", "\"VIOLATION\""},     /* below the exact p = 1 calibration 0.836: the lower bound */
+        {"3", "\"INCONCLUSIVE\""},    /* between 0.836 and setting (A)'s 9.5418 */
+        {"9.6", "\"VERIFIED\""},      /* above setting (A)'s calibration */
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+        char path[] = "/tmp/ga_mmXXXXXX", yaml[512], args[300], *out, *err;
+        snprintf(yaml, sizeof yaml, "gaussaudit: 1\nmechanism: {kind: matrix_masking, masking: "
+                 "orthogonal, sigma: %s, rows: 100, columns: 5}\nneighbours: zero_out\nuniverse: "
+                 "{row_norm_bound: 1}\nclaim: {epsilon: 0.1, delta: 0.01}\n", rows[i].sigma);
+        write_spec(path, yaml);
+        snprintf(args, sizeof args, "audit %s --format json", path);
+        ga_test_run(args, &out, &err);
+        cr_expect(strstr(out, rows[i].verdict) != NULL, "sigma %s: expected %s: %.600s", rows[i].sigma,
+                  rows[i].verdict, out);
+        if (i == 1)
+            cr_expect(strstr(out, "\"value_kind\": \"upper bound\"") != NULL, "%.600s", out);
+        unlink(path);
+        free(out);
+        free(err);
+    }
 }
