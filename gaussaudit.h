@@ -523,6 +523,30 @@ GA_API int ga_pair_reduce_masked(ga_pair **out, const ga_masked_input *in, char 
                                  size_t msglen);
 
 /*
+ * Synthetic data from random inputs (Pierquin, Bellet, Tommasi & Boussard, Section 4): a model
+ * theta + sigma N (output perturbation, theta in R^d) is queried at m hidden random inputs z_i ~
+ * N(0, I_d) and only the scalar outputs theta~^T z_i are released. Given the model the outputs
+ * are N(0, |theta~|^2 I_m), so their squared norm is sufficient, and over sigma^2 it is S C with
+ * S ~ chi^2_d(|theta|^2/sigma^2), C ~ chi^2_m independent. The pair is the release on theta (X,
+ * |theta| = norm_x) and on theta' (Y, norm_y); delta is the threshold event of its monotone
+ * likelihood ratio, with tails that are finite sums of Bessel K functions when d or m is even
+ * (both odd: GA_EINVAL, no such form). Works with ga_pair_delta, ga_pair_epsilon,
+ * ga_pair_profile_grid, ga_pair_delta_cert, ga_pair_epsilon_cert; GA_EDOM from the Renyi, RDP
+ * and PLD functions. GA_OK and *out, or GA_EINVAL with a message (dim, points not whole
+ * numbers in 1..1e9 and 1..1e6, sigma, norms and texts as for ga_pair_reduce_masked).
+ */
+typedef struct {
+    double dim;                    /* d: the model's dimension */
+    double points;                 /* m: the synthetic points released */
+    double sigma;                  /* the output perturbation's noise standard deviation */
+    double norm_x, norm_y;         /* |theta| and |theta'| on the two datasets */
+    const char *sigma_txt, *norm_x_txt, *norm_y_txt; /* exact decimals (NULL: the doubles) */
+} ga_synthetic_input;
+
+GA_API int ga_pair_reduce_synthetic(ga_pair **out, const ga_synthetic_input *in, char *msg,
+                                    size_t msglen);
+
+/*
  * What an RDP accountant reports for a subsampled pair at delta: each step's Renyi DP at
  * integer orders 2..256 from the binomial expansion of Mironov, Talwar & Zhang (2019), added
  * over the steps, converted by eps = RDP(alpha) + log(1/delta)/(alpha - 1) (Mironov 2017) and

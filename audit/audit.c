@@ -208,7 +208,8 @@ static int est_delta(ga_delta *D, const ga_audit *a, size_t i, double eps, const
  * (spec.verified_bound): a certified value of it above a claim shows no violation. */
 static int attained(const ga_audit *a, size_t i)
 {
-    return !(a->spec.verified && a->spec.verified_bound && i == a->spec.verified_pair);
+    return !(a->spec.verified && a->spec.verified_bound && i == a->spec.verified_pair) &&
+           !(i < a->spec.npairs && a->spec.pairs[i].bound);
 }
 
 /* the options of every certified evaluation of an audit: the defaults, and --timeout's
@@ -360,12 +361,37 @@ static void masked_witness(ga_claim_result *r, const ga_spec_pair *sp)
              w * m->sigma * m->sigma, m->rows, m->sigma, m->norm_x, m->norm_y);
 }
 
+/* Synthetic points: the loss is monotone in |y|^2, the squared norm of the released points */
+static void synth_witness(ga_claim_result *r, const ga_spec_pair *sp)
+{
+    const ga_synthetic_input *m = sp->synth;
+    double lx = pow(m->norm_x / m->sigma, 2), ly = pow(m->norm_y / m->sigma, 2), z, tx, ty;
+    int xy = r->worst_dir == 1;
+    double la = xy ? lx : ly, lb = xy ? ly : lx;
+    ga_result d;
+    r->witness_px = r->witness_py = NAN;
+    if (ga_synth_delta(&d, &z, m->dim, m->points, la, lb, r->eps) || isnan(z) ||
+        ga_synth_tail(&tx, m->dim, m->points, lx, z) || ga_synth_tail(&ty, m->dim, m->points, ly, z)) {
+        snprintf(r->witness, sizeof r->witness, "S is empty (the loss never exceeds %.17g)", r->eps);
+        r->witness_px = r->witness_py = 0;
+        return;
+    }
+    int above = la > lb;
+    r->witness_px = above ? tx : 1 - tx;
+    r->witness_py = above ? ty : 1 - ty;
+    snprintf(r->witness, sizeof r->witness,
+             "S = {y : |y|^2 %s %.17g}, |y|^2 the sum of the squared synthetic outputs (%.0f point(s) "
+             "from a model of dimension %.0f, sigma %.17g; |theta| = %.17g under X, %.17g under Y)",
+             above ? ">" : "<", 4 * z * m->sigma * m->sigma, m->points, m->dim, m->sigma,
+             m->norm_x, m->norm_y);
+}
+
 /* is the pair of this name a subsampled pair? */
 static int sub_pair(const ga_audit *a, const char *name)
 {
     for (size_t i = 0; i < a->npairs; i++)
         if (!strcmp(a->spec.pairs[i].name, name))
-            return a->spec.pairs[i].nsub > 0 || a->spec.pairs[i].masked;
+            return ga_spec_pair_is_loss(&a->spec.pairs[i]);
     return 0;
 }
 
@@ -389,6 +415,10 @@ static void witness(ga_audit *a, ga_claim_result *r, ga_gchisq_work *w)
     }
     if (sp->masked) {
         masked_witness(r, sp);
+        return;
+    }
+    if (sp->synth) {
+        synth_witness(r, sp);
         return;
     }
     ga_gchisq_prob px, py;
@@ -528,6 +558,12 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
             eyx[i] = D.yx.err;
             progress(o, "delta", i, n);
         }
+        if (a->spec.pairs[i].bound) { /* an upper bound of a neighbour (shown in the pairs
+                                          table): never the worst pair, never certified */
+            xy[i] = yx[i] = -2;
+            exy[i] = eyx[i] = 0;
+            continue;
+        }
         if (isnan(xy[i]) || isnan(yx[i]))
             nfailed++;
         if (xy[i] > wv) {
@@ -574,7 +610,7 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
              * evaluation (a composition of subsampled steps whose Bromwich integrand decays
              * too slowly for the certified bounds: GA_EMAXITER) proves nothing: the verdict
              * is then NO VIOLATION FOUND, saying so */
-            if (clear && (st == GA_EDOM || st == GA_EMAXITER) && (a->spec.pairs[i].nsub || a->spec.pairs[i].masked)) {
+            if (clear && (st == GA_EDOM || st == GA_EMAXITER) && ga_spec_pair_is_loss(&a->spec.pairs[i])) {
                 snprintf(uncert_note, sizeof uncert_note, "%s", a->spec.pairs[i].name);
             } else if (!clear || (a->spec.verified && i == a->spec.verified_pair)) {
                 uncertifiable = 1;
@@ -681,8 +717,9 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
         for (int t = 0; t < GA_AUDIT_EPS_PAIRS && t < (int)n; t++) {
             size_t best = SIZE_MAX;
             double bv = -1;
+            /* (bounds no neighbour need attain count only when the worst pair is one) */
             for (size_t i = 0; i < n; i++)
-                if (fmax(xy[i], yx[i]) > bv) {
+                if (fmax(xy[i], yx[i]) > bv && (attained(a, i) || !attained(a, r->worst_pair))) {
                     bv = fmax(xy[i], yx[i]);
                     best = i;
                 }
@@ -723,6 +760,7 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
     }
     if (n) {
         r->bound = !attained(a, r->worst_pair);
+        r->lower = a->spec.pairs[r->worst_pair].lower;
         witness(a, r, w);
     }
 cleanup:
@@ -785,7 +823,7 @@ static void eval_rdp(ga_audit *a, ga_claim_result *r)
         ga_interval cx, cy;
         int st = cert_renyi(a, i, r->alpha, &cx, &cy);
         double lo = fmax(cx.lo, cy.lo), hi = fmax(cx.hi, cy.hi);
-        if (st == GA_EDOM && clear && (a->spec.pairs[i].nsub || a->spec.pairs[i].masked)) {
+        if (st == GA_EDOM && clear && ga_spec_pair_is_loss(&a->spec.pairs[i])) {
             uncert = 1; /* subsampled: estimates only (as for delta) */
             continue;
         }

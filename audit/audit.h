@@ -53,6 +53,8 @@ typedef struct {
     int bound;             /* DP: the worst pair is an upper bound no neighbour need attain
                               (spec.verified_bound): exact is the bound's value, not the
                               release's */
+    int lower;             /* DP: the worst pair is exact for a post-processing of the
+                              release only (ga_spec_pair.lower): exact is a lower bound */
     int evaluated;         /* the claim was evaluated (0: the deadline came first) */
     double seconds;        /* wall time of its evaluation */
 } ga_claim_result;

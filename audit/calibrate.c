@@ -57,7 +57,9 @@ static double worst_delta(cal_t *c, double v)
             return -1;
         }
         ga_delta D;
-        ga_pair_delta(&D, p, c->eps, GA_DELTA_AUTO, NULL, c->w);
+        int st = ga_pair_delta(&D, p, c->eps, GA_DELTA_AUTO, NULL, c->w);
+        if ((st != GA_OK && st != GA_ETOL) || isnan(D.xy.val) || isnan(D.yx.val))
+            D.xy.val = D.yx.val = 1; /* no value: never taken for a value below the claim */
         /* the estimate itself: the root is the exact calibration to the double, and the
          * certified check below decides whether delta <= D really holds there; where no
          * certified check will be made (too many pairs), the estimate plus its error, so that
@@ -70,7 +72,7 @@ static double worst_delta(cal_t *c, double v)
 }
 
 /* certified max over the relevant pairs of the (lower or upper) bound at v */
-static int cert_bound(cal_t *c, double v, const char *eps, int upper, double *out)
+static int cert_bound(cal_t *c, double v, const char *eps, double delta, int upper, double *out)
 {
     if (ga_mech_rebuild(c->s, v, c->msg, sizeof c->msg))
         return -1;
@@ -95,6 +97,14 @@ static int cert_bound(cal_t *c, double v, const char *eps, int upper, double *ou
         ga_cert_opts co;
         ga_cert_opts_init(&co);
         co.deadline = c->deadline;
+        /* digits enough to separate the pair from the claim: a pair far from it needs few */
+        ga_delta D;
+        double e = strtod(eps, NULL);
+        if (ga_pair_delta(&D, p, e, GA_DELTA_AUTO, NULL, c->w) == GA_OK && delta > 0) {
+            double gap = fabs(delta - fmax(D.xy.val, D.yx.val)) / delta;
+            if (gap > 0 && isfinite(gap))
+                co.digits = (int)fmin(co.digits, fmax(3, ceil(-log10(gap)) + 3));
+        }
         int st = ga_pair_delta_cert(&dc, p, v.in, NULL, eps, &co);
         ga_spec_pair_view_clear(&v);
         if (st == GA_ETIME) {
@@ -102,7 +112,8 @@ static int cert_bound(cal_t *c, double v, const char *eps, int upper, double *ou
             return -3;
         }
         ga_pair_free(p);
-        if (st != GA_OK && st != GA_EPREC)
+        /* (no enclosure at any precision, [0, 1]: no value of the knob will certify it) */
+        if ((st != GA_OK && st != GA_EPREC) || (st == GA_EPREC && upper && fmax(dc.xy.hi, dc.yx.hi) >= 1))
             return -1;
         m = fmax(m, upper ? fmax(dc.xy.hi, dc.yx.hi) : fmax(dc.xy.lo, dc.yx.lo));
     }
@@ -176,7 +187,7 @@ static void cal_certify(cal_t *c, double eps, double delta, double *value_io, do
     char es[64];
     snprintf(es, sizeof es, "%.17g", eps);
     for (int k = 0; k < 64; k++) {
-        int r1 = cert_bound(c, value, es, 1, &ub);
+        int r1 = cert_bound(c, value, es, delta, 1, &ub);
         if (r1 == -2 || r1 == -3) {
             cerr = r1 == -2 ? 2 : 3;
             break;
@@ -193,7 +204,7 @@ static void cal_certify(cal_t *c, double eps, double delta, double *value_io, do
             up = nextafter(up, INFINITY);
         value = k < 20 ? up : value * (1 + ldexp(1.0, k - 60));
     }
-    if (!cerr && ub <= delta && cert_bound(c, value * (1 - 1e-6), es, 0, &lb) == 0 && lb > delta)
+    if (!cerr && ub <= delta && cert_bound(c, value * (1 - 1e-6), es, delta, 0, &lb) == 0 && lb > delta)
         certified = 1;
     *value_io = value;
     *ub_out = ub;
@@ -252,7 +263,7 @@ static int calibrate(struct ga_calibration *r, cal_t *c, char *msg, size_t msgle
         r->value = 0;
         char es[64];
         snprintf(es, sizeof es, "%.17g", r->eps);
-        int e = cert_bound(c, 0, es, 1, &r->ub);
+        int e = cert_bound(c, 0, es, r->delta, 1, &r->ub);
         r->certified = e == 0 && r->ub <= r->delta; /* nothing lies below 0 */
         r->cerr = e == -2 ? 2 : e == -3 ? 3 : r->certified ? 0 : 1;
         r->np = cal_published(s, c, r->eps, r->delta, r->value, r->pub, sizeof r->pub, r->pv,

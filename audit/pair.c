@@ -143,26 +143,34 @@ cleanup:
     return rc;
 }
 
-int ga_pair_reduce_masked(ga_pair **out, const ga_masked_input *in, char *msg, size_t msglen)
+/* A pair of noncentral chi-square laws with rows degrees of freedom (pts = 0: the masked
+ * release) or of their products with chi^2_pts (synthetic points): the shared checks and the
+ * one-term privacy loss */
+static int reduce_chi2(ga_pair **out, const char *what, double rows, double pts, double sigma,
+                       double norm_x, double norm_y, const char *sigma_txt, const char *nx_txt,
+                       const char *ny_txt, char *msg, size_t msglen)
 {
     *out = NULL;
     const char *bad = NULL;
     double lx = 0, ly = 0;
-    if (!(in->rows >= 1 && in->rows <= 1e9 && in->rows == floor(in->rows)))
-        bad = "rows must be a whole number in 1..1e9";
-    else if (!(in->sigma >= 1e-3) || !isfinite(in->sigma))
+    if (!(rows >= 1 && rows <= 1e9 && rows == floor(rows)))
+        bad = pts ? "dim must be a whole number in 1..1e9" : "rows must be a whole number in 1..1e9";
+    else if (pts && !(pts >= 1 && pts <= 1e6 && pts == floor(pts)))
+        bad = "points must be a whole number in 1..1e6";
+    else if (pts && fmod(pts, 2) != 0 && fmod(rows, 2) != 0)
+        bad = "dim and points are both odd: the tails have no finite form here (make one even)";
+    else if (!(sigma >= 1e-3) || !isfinite(sigma))
         bad = "sigma must be finite and at least 0.001";
-    else if (!(in->norm_x >= 0 && in->norm_x <= 1e6 && in->norm_y >= 0 && in->norm_y <= 1e6))
+    else if (!(norm_x >= 0 && norm_x <= 1e6 && norm_y >= 0 && norm_y <= 1e6))
         bad = "the norms must be in [0, 1e6]";
-    else if ((in->sigma_txt && !ga_decimal_syntax(in->sigma_txt)) ||
-             (in->norm_x_txt && !ga_decimal_syntax(in->norm_x_txt)) ||
-             (in->norm_y_txt && !ga_decimal_syntax(in->norm_y_txt)))
+    else if ((sigma_txt && !ga_decimal_syntax(sigma_txt)) || (nx_txt && !ga_decimal_syntax(nx_txt)) ||
+             (ny_txt && !ga_decimal_syntax(ny_txt)))
         bad = "sigma_txt, norm_x_txt and norm_y_txt must be plain decimals";
-    else if (!((lx = pow(in->norm_x / in->sigma, 2)) <= 1e8 && (ly = pow(in->norm_y / in->sigma, 2)) <= 1e8))
+    else if (!((lx = pow(norm_x / sigma, 2)) <= 1e8 && (ly = pow(norm_y / sigma, 2)) <= 1e8))
         bad = "the noncentralities |x|^2/sigma^2 must be at most 1e8";
     if (bad) {
-        ga_msg(msg, msglen, "masked pair: %s (rows %g, sigma %g, norms %g and %g)", bad, in->rows,
-               in->sigma, in->norm_x, in->norm_y);
+        ga_msg(msg, msglen, "%s pair: %s (%s %g, sigma %g, norms %g and %g)", what, bad,
+               pts ? "dim" : "rows", rows, sigma, norm_x, norm_y);
         return GA_EINVAL;
     }
     ga_pair *p = calloc(1, sizeof *p);
@@ -175,15 +183,15 @@ int ga_pair_reduce_masked(ga_pair **out, const ga_masked_input *in, char *msg, s
     ga_ploss_term *t = &p->ploss->t[0];
     t->q = 1;
     t->count = 1;
-    t->m = in->norm_x / in->sigma;
-    t->nu = in->rows;
+    t->m = norm_x / sigma;
+    t->nu = rows;
+    t->pts = pts;
     t->ly = ly;
-    p->psigma[0] = in->sigma;
-    p->psigma[1] = in->norm_x;
-    p->psigma[2] = in->norm_y;
-    if ((in->norm_y_txt && !(p->ptxt[0] = dup_text(in->norm_y_txt))) ||
-        (in->sigma_txt && !(p->ptxt[1] = dup_text(in->sigma_txt))) ||
-        (in->norm_x_txt && !(p->ptxt[2] = dup_text(in->norm_x_txt))))
+    p->psigma[0] = sigma;
+    p->psigma[1] = norm_x;
+    p->psigma[2] = norm_y;
+    if ((ny_txt && !(p->ptxt[0] = dup_text(ny_txt))) || (sigma_txt && !(p->ptxt[1] = dup_text(sigma_txt))) ||
+        (nx_txt && !(p->ptxt[2] = dup_text(nx_txt))))
         goto cleanup;
     p->r = 1;
     p->support = GA_SUPPORT_FULL;
@@ -193,10 +201,27 @@ cleanup:
         *out = p;
     } else {
         if (rc == GA_ENOMEM)
-            ga_msg(msg, msglen, "%s", "out of memory building a masked pair");
+            ga_msg(msg, msglen, "out of memory building a %s pair", what);
         ga_pair_free(p);
     }
     return rc;
+}
+
+int ga_pair_reduce_masked(ga_pair **out, const ga_masked_input *in, char *msg, size_t msglen)
+{
+    return reduce_chi2(out, "masked", in->rows, 0, in->sigma, in->norm_x, in->norm_y, in->sigma_txt,
+                       in->norm_x_txt, in->norm_y_txt, msg, msglen);
+}
+
+int ga_pair_reduce_synthetic(ga_pair **out, const ga_synthetic_input *in, char *msg, size_t msglen)
+{
+    *out = NULL;
+    if (!(in->points >= 1)) { /* (0 would be the masked pair) */
+        ga_msg(msg, msglen, "synthetic pair: points must be a whole number in 1..1e6 (got %g)", in->points);
+        return GA_EINVAL;
+    }
+    return reduce_chi2(out, "synthetic", in->dim, in->points, in->sigma, in->norm_x, in->norm_y,
+                       in->sigma_txt, in->norm_x_txt, in->norm_y_txt, msg, msglen);
 }
 
 int ga_pair_pld_accountant(double *eps, const ga_pair *p, double delta, double h)

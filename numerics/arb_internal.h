@@ -98,6 +98,21 @@ int ga_ploss_delta_one_chi2_arb(arb_t res, const arb_t q, const arb_t m, double 
 int ga_ncx2_delta_arb(arb_t res, double nu, const arb_t la, const arb_t lb, const arb_t eps,
                       double w_hint, slong prec);
 
+/* The same for synthetic points (numerics/synth.c): a ball containing delta_{a,b}(eps) from
+ * three certified points around z_hint (ga_synth_delta's z*). GA_OK, GA_EDOM (d, m odd), or
+ * GA_EPREC ([0 +- 1]). */
+int ga_synth_delta_arb(arb_t res, double d, double m, const arb_t la, const arb_t lb,
+                       const arb_t eps, double z_hint, slong prec);
+
+/* delta in [max(0, lower end of lo), upper end of hi] (lo: a ball below delta, hi: above):
+ * GA_OK, or GA_EPREC when the ends cross or hi is not finite (res unchanged). */
+int ga_arb_delta_interval(arb_t res, const arb_t lo, const arb_t hi, slong prec);
+
+/* The Poisson weight e^-mu mu^k / k! (lmu = log mu), and an upper bound (ub) of the mass
+ * below k (lower = 1) or above k; returns 0 when the geometric ratio is not certainly < 1. */
+void ga_pois_weight_arb(arb_t res, const arb_t mu, const arb_t lmu, double k, slong prec);
+int ga_pois_rest_arb(arf_t ub, const arb_t mu, const arb_t lmu, double k, int lower, slong prec);
+
 /* Certified delta in direction dir (0: XY, 1: YX) at eps of a composition of subsampled and
  * Gaussian steps (numerics/ploss_cert.c): q[j], m[j] balls containing term j's exact rate
  * and 1/sigma; est, the double estimate, sets the truncation target reltol * est. res is a

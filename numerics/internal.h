@@ -175,6 +175,8 @@ typedef struct {
                  columns N(0, (1 + m^2) I) vs N(0, I) in the record's direction, one step */
     double nu, ly; /* nu >= 1: a masked release (numerics/masked.c; q = 1, one step): X is
                       noncentral chi^2_nu(m^2), Y noncentral chi^2_nu(ly) */
+    double pts;    /* with nu: pts >= 1 synthetic points (numerics/synth.c): X is S C with S
+                      ~ chi^2_nu(m^2), C ~ chi^2_pts, Y the same with S ~ chi^2_nu(ly) */
 } ga_ploss_term;
 
 #define GA_PLOSS_MAX_TERMS 10000
@@ -190,6 +192,21 @@ typedef struct {
  * (may be NULL) receives the threshold w* of the event (NaN when there is none). GA_OK,
  * GA_EINVAL, GA_EMAXITER (no threshold found), GA_ENOMEM. */
 int ga_ncx2_delta(ga_result *out, double *wstar, double nu, double la, double lb, double eps);
+/* Synthetic points from random inputs (numerics/synth.c): delta_{a,b}(eps) of the laws of S C,
+ * S ~ chi^2_d(la) (a) or chi^2_d(lb) (b), C ~ chi^2_m, with an error estimate; *zstar (may be
+ * NULL) the threshold in z = S C / 4 (NaN: none). GA_OK, GA_EINVAL, GA_EDOM (d and m both odd:
+ * no finite tail formula), GA_EMAXITER. The loss's supremum (infinite when la > lb), and the
+ * upper tail P[S C > 4 z] (estimates, for witnesses and tests). */
+int ga_synth_delta(ga_result *out, double *zstar, double d, double m, double la, double lb, double eps);
+double ga_synth_loss_sup(double d, double m, double la, double lb);
+int ga_synth_tail(double *T, double d, double m, double lam, double z);
+
+/* Poisson weights of mean mu (numerics/masked.c): the range klo..khi outside which the mass
+ * is negligible (about e^-80) with a bound of that mass, and the mass below k (lower = 1) or
+ * above k (a geometric bound; 1 when the ratio is not below 1). */
+void ga_pois_range(double mu, double *klo, double *khi, double *dropped);
+double ga_pois_rest(double mu, double k, int lower);
+
 /* The upper and lower tails of noncentral chi^2_nu(lam) at w (estimates, for witnesses):
  * GA_OK, GA_EMAXITER, GA_ENOMEM. */
 int ga_ncx2_tail(double *Q, double *P, double nu, double lam, double w);

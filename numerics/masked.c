@@ -80,9 +80,8 @@ static double loss(double nu, double la, double lb, double w, double *err)
 }
 
 /* The Poisson range k_lo..k_hi of mean mu outside which the mass is negligible (e^-80 or
- * so of the whole), and a bound of that mass (the ratio bounds of pois_rest_d). */
-static double pois_rest_d(double mu, double k, int lower);
-static void pois_range(double mu, double *klo, double *khi, double *dropped)
+ * so of the whole), and a bound of that mass (the ratio bounds of ga_pois_rest). */
+void ga_pois_range(double mu, double *klo, double *khi, double *dropped)
 {
     if (!(mu > 0)) {
         *klo = *khi = 0;
@@ -92,12 +91,12 @@ static void pois_range(double mu, double *klo, double *khi, double *dropped)
     double sd = sqrt(mu);
     *klo = fmax(0, floor(mu - 13 * sd - 10));
     *khi = ceil(mu + 13 * sd + 40);
-    *dropped = pois_rest_d(mu, *klo, 1) + pois_rest_d(mu, *khi, 0);
+    *dropped = ga_pois_rest(mu, *klo, 1) + ga_pois_rest(mu, *khi, 0);
 }
 
 /* the Poisson mass below k (lower) or above k: sum_{j < k} p_j <= p_{k-1} / (1 - (k - 1)/mu)
  * for k - 1 < mu, sum_{j > k} p_j <= p_{k+1} / (1 - mu/(k + 2)) for k + 2 > mu (else 1) */
-static double pois_rest_d(double mu, double k, int lower)
+double ga_pois_rest(double mu, double k, int lower)
 {
     if (lower && k <= 0)
         return 0;
@@ -198,7 +197,7 @@ static int ncx2_tails(double *Q, double *eq, double *P, double *ep, double *dens
         *eq = *ep = 0;
         return GA_OK;
     }
-    pois_range(mu, &klo, &khi, &dropped);
+    ga_pois_range(mu, &klo, &khi, &dropped);
     double lmu = mu > 0 ? log(mu) : 0;
     /* the seeds Q(s + klo, x), P(s + khi, x) with absolute errors */
     struct { double val, err; } q0, p0;
@@ -229,7 +228,7 @@ static int ncx2_tails(double *Q, double *eq, double *P, double *ep, double *dens
         t *= x / (s + k + 1);
         p *= mu / (k + 1);
         if (k >= khi) {
-            double rest = pois_rest_d(mu, k, 0);
+            double rest = ga_pois_rest(mu, k, 0);
             if (rest <= 1e-18 * sq || k > khi + 4e6) {
                 sq += 0; /* the rest goes into the error */
                 *eq = rest;
@@ -238,7 +237,7 @@ static int ncx2_tails(double *Q, double *eq, double *P, double *ep, double *dens
         }
     }
     double nq = k - klo + 1;
-    *eq += (mu > 0 ? pois_rest_d(mu, klo, 1) * q0.val : 0) + q0.err * (sq / fmax(q0.val, 1e-300)) +
+    *eq += (mu > 0 ? ga_pois_rest(mu, klo, 1) * q0.val : 0) + q0.err * (sq / fmax(q0.val, 1e-300)) +
            (4 * nq + 16) * DBL_EPSILON * sq + et * st + epw * sq;
     if (!(mu > 0))
         *eq = q0.err + 16 * DBL_EPSILON * sq;
@@ -263,7 +262,7 @@ static int ncx2_tails(double *Q, double *eq, double *P, double *ep, double *dens
         }
     }
     free(tv);
-    *ep = (mu > 0 ? pois_rest_d(mu, klo, 1) + pois_rest_d(mu, khi, 0) * p0.val : 0) +
+    *ep = (mu > 0 ? ga_pois_rest(mu, klo, 1) + ga_pois_rest(mu, khi, 0) * p0.val : 0) +
           p0.err * (sp / fmax(p0.val, 1e-300)) + (4.0 * K + 16) * DBL_EPSILON * sp + et * spt +
           4 * DBL_EPSILON * (fabs(khi * lmu) + mu + lgamma(khi + 1) + 1) * sp;
     *Q = fmin(sq, 1);
@@ -490,7 +489,7 @@ static void gamma_tail(arb_t res, const arb_t s, const arb_t x, int upper, slong
 }
 
 /* log p_k = k log mu - mu - lgamma(k + 1), the Poisson weight, in Arb */
-static void pois_weight(arb_t res, const arb_t mu, const arb_t lmu, double k, slong prec)
+void ga_pois_weight_arb(arb_t res, const arb_t mu, const arb_t lmu, double k, slong prec)
 {
     arb_t g;
     arb_init(g);
@@ -506,7 +505,7 @@ static void pois_weight(arb_t res, const arb_t mu, const arb_t lmu, double k, sl
 /* an upper bound of the Poisson mass below k (lower = 1: sum_{j < k} p_j <= p_{k-1} / (1 -
  * (k - 1)/mu)) or above k (sum_{j > k} p_j <= p_{k+1} / (1 - mu/(k + 2))); 0 when the ratio
  * is not certainly below 1 */
-static int pois_rest(arf_t ub, const arb_t mu, const arb_t lmu, double k, int lower, slong prec)
+int ga_pois_rest_arb(arf_t ub, const arb_t mu, const arb_t lmu, double k, int lower, slong prec)
 {
     arb_t q, g;
     arb_init(q);
@@ -516,7 +515,7 @@ static int pois_rest(arf_t ub, const arb_t mu, const arb_t lmu, double k, int lo
     if (lower && k <= 0)
         goto done;
     double j = lower ? k - 1 : k + 1;
-    pois_weight(q, mu, lmu, j, prec);
+    ga_pois_weight_arb(q, mu, lmu, j, prec);
     if (lower) {
         arb_set_d(g, j);
         arb_div(g, g, mu, prec);
@@ -539,7 +538,7 @@ done:
 }
 
 /* upper (upper = 1) or lower tail of the noncentral chi-square (nu, lam) at the exact w:
- * the lower tail over klo..khi (pois_range) by the downward recurrence, the dropped mass
+ * the lower tail over klo..khi (ga_pois_range) by the downward recurrence, the dropped mass
  * above khi weighted by P(s + khi) >= P(s + k); the upper tail upward from klo until the
  * mass above is below 2^-prec of the sum, the dropped mass below klo weighted by Q(s + klo) */
 static int ncx2_tail_arb(arb_t res, double nu, const arb_t lam, const arf_t w, int upper, slong prec)
@@ -553,7 +552,7 @@ static int ncx2_tail_arb(arb_t res, double nu, const arb_t lam, const arf_t w, i
     }
     double klo, khi, dropped;
     double mud = 0.5 * arf_get_d(arb_midref(lam), ARF_RND_NEAR);
-    pois_range(mud, &klo, &khi, &dropped);
+    ga_pois_range(mud, &klo, &khi, &dropped);
     arb_t mu, x, s, p, acc, g, t, lmu, seed;
     arf_t ub;
     arb_init(mu); arb_init(x); arb_init(s); arb_init(p); arb_init(acc); arb_init(g); arb_init(t);
@@ -574,7 +573,7 @@ static int ncx2_tail_arb(arb_t res, double nu, const arb_t lam, const arf_t w, i
         arb_one(p);
     } else {
         arb_log(lmu, mu, prec);
-        pois_weight(p, mu, lmu, klo, prec);
+        ga_pois_weight_arb(p, mu, lmu, klo, prec);
     }
     /* t = x^{s+k} e^{-x} / Gamma(s + k + 1) at k = klo */
     arb_set_d(s, 0.5 * nu + klo);
@@ -600,7 +599,7 @@ static int ncx2_tail_arb(arb_t res, double nu, const arb_t lam, const arf_t w, i
             arb_mul(p, p, mu, prec);
             arb_div_ui(p, p, (ulong)(k + 1), prec);
             if (k >= khi && ((long)(k - khi) % 16) == 0) {
-                if (!pois_rest(ub, mu, lmu, k, 0, prec)) {
+                if (!ga_pois_rest_arb(ub, mu, lmu, k, 0, prec)) {
                     if (k > khi + 4e6) {
                         rc = GA_EPREC;
                         goto cleanup;
@@ -615,7 +614,7 @@ static int ncx2_tail_arb(arb_t res, double nu, const arb_t lam, const arf_t w, i
             }
         }
         if (!zero_mu && klo > 0) {
-            if (!pois_rest(ub, mu, lmu, klo, 1, prec)) {
+            if (!ga_pois_rest_arb(ub, mu, lmu, klo, 1, prec)) {
                 rc = GA_EPREC;
                 goto cleanup;
             }
@@ -656,7 +655,7 @@ static int ncx2_tail_arb(arb_t res, double nu, const arb_t lam, const arf_t w, i
             arf_init(lo);
             arb_t e;
             arb_init(e);
-            int ok = pois_rest(lo, mu, lmu, klo, 1, prec) && pois_rest(ub, mu, lmu, khi, 0, prec);
+            int ok = ga_pois_rest_arb(lo, mu, lmu, klo, 1, prec) && ga_pois_rest_arb(ub, mu, lmu, khi, 0, prec);
             arb_set_arf(e, ub);
             arb_mul(e, e, seed, prec); /* P(s + k) <= P(s + khi) for k > khi */
             arb_add_arf(e, e, lo, prec);
@@ -693,6 +692,23 @@ static int h_arb(arb_t res, double nu, const arb_t la, const arb_t lb, const arf
     arb_sub(res, A, B, prec);
     arb_clear(A);
     arb_clear(B);
+    return rc;
+}
+
+int ga_arb_delta_interval(arb_t res, const arb_t lo, const arb_t hi, slong prec)
+{
+    arf_t a, b;
+    arf_init(a);
+    arf_init(b);
+    arb_get_lbound_arf(a, lo, prec);
+    arb_get_ubound_arf(b, hi, prec);
+    if (arf_sgn(a) < 0)
+        arf_zero(a); /* delta >= 0 */
+    int rc = arf_cmp(b, a) < 0 || !arf_is_finite(b) ? GA_EPREC : GA_OK;
+    if (rc == GA_OK)
+        arb_set_interval_arf(res, a, b, prec);
+    arf_clear(a);
+    arf_clear(b);
     return rc;
 }
 
@@ -765,22 +781,7 @@ int ga_ncx2_delta_arb(arb_t res, double nu, const arb_t la, const arb_t lb, cons
     arf_mul_2exp_si(m, m, -1);
     if ((rc = h_arb(lo, nu, la, lb, m, m, ee, up, prec)) || (rc = h_arb(hi, nu, la, lb, u, v, ee, up, prec)))
         goto cleanup;
-    /* delta lies in [max(0, lower end of lo), upper end of hi] */
-    {
-        arf_t a, b;
-        arf_init(a);
-        arf_init(b);
-        arb_get_lbound_arf(a, lo, prec);
-        arb_get_ubound_arf(b, hi, prec);
-        if (arf_sgn(a) < 0)
-            arf_zero(a);
-        if (arf_cmp(b, a) < 0 || !arf_is_finite(b))
-            rc = GA_EPREC;
-        else
-            arb_set_interval_arf(res, a, b, prec);
-        arf_clear(a);
-        arf_clear(b);
-    }
+    rc = ga_arb_delta_interval(res, lo, hi, prec);
 cleanup:
     if (rc)
         arb_zero_pm_one(res);

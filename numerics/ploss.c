@@ -79,6 +79,12 @@ int ga_ploss_check(const ga_ploss_term *t, size_t n, char *msg, size_t msglen)
             return GA_EINVAL;
         }
         if (t[j].nu > 0) { /* a masked release: one step, no sampling */
+            if (t[j].pts != 0 && !(t[j].pts >= 1 && t[j].pts <= 1e6 && t[j].pts == floor(t[j].pts) &&
+                                   (fmod(t[j].pts, 2) == 0 || fmod(t[j].nu, 2) == 0))) {
+                ga_msg(msg, msglen, "term %zu: synthetic points: 1..1e6 points, and the points or "
+                       "the model's dimension even", j);
+                return GA_EINVAL;
+            }
             if (!(t[j].nu >= 1 && t[j].nu <= 1e9 && t[j].nu == floor(t[j].nu) && n == 1 &&
                   t[j].count == 1 && t[j].q == 1 && t[j].r == 0 && t[j].m >= 0 &&
                   t[j].m <= 1e4 && t[j].ly >= 0 && t[j].ly <= 1e8)) {
@@ -328,6 +334,10 @@ static double comp_cgf_real(double *d1, double *d2, double *relf, const ga_ploss
 double ga_ploss_loss_sup(const ga_ploss *L, int dir)
 {
     double s = 0;
+    if (L->t[0].nu > 0 && L->t[0].pts > 0) { /* synthetic points */
+        double lx = L->t[0].m * L->t[0].m, ly = L->t[0].ly;
+        return ga_synth_loss_sup(L->t[0].nu, L->t[0].pts, dir ? ly : lx, dir ? lx : ly);
+    }
     if (L->t[0].nu > 0) { /* masked: l_XY runs over (-(la - lb)/2, inf) when la > lb */
         double d = L->t[0].m * L->t[0].m - L->t[0].ly;
         d = dir ? -d : d;
@@ -665,7 +675,8 @@ int ga_ploss_delta(ga_result *xy, ga_result *yx, const ga_ploss *L, double eps, 
         int s;
         if (L->t[0].nu > 0) { /* a masked release: two noncentral chi-square laws */
             double lx = L->t[0].m * L->t[0].m, ly = L->t[0].ly;
-            s = ga_ncx2_delta(r, NULL, L->t[0].nu, dir ? ly : lx, dir ? lx : ly, eps);
+            s = L->t[0].pts > 0 ? ga_synth_delta(r, NULL, L->t[0].nu, L->t[0].pts, dir ? ly : lx, dir ? lx : ly, eps)
+                                : ga_ncx2_delta(r, NULL, L->t[0].nu, dir ? ly : lx, dir ? lx : ly, eps);
         } else if (L->t[0].r > 0) { /* a covariance step: one release, closed form only */
             delta_one_chi2(r, &L->t[0], dir ^ L->t[0].add, eps);
             s = isfinite(r->val) ? GA_OK : GA_EMAXITER;

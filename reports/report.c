@@ -41,6 +41,13 @@ static const char *methods_masked_text =
     "functions) with error estimates; certified: the same in Arb ball arithmetic, the "
     "threshold bracketed by certified signs of the loss. Gaussian pairs (bounds): " METHODS_GAUSS;
 
+static const char *methods_synth_text =
+    "synthetic points from random inputs: the release reduced to |y|^2 = sigma^2 S C (S "
+    "noncentral chi-square, C chi-square), delta as two tails at the threshold of the monotone "
+    "likelihood ratio (Poisson mixtures of finite sums of Bessel K functions) with error "
+    "estimates; certified: the same tails in Arb ball arithmetic, the maximiser of the unimodal "
+    "tail difference bracketed by certified comparisons";
+
 /* the methods of the audit's pairs */
 static const char *methods(const ga_audit *a)
 {
@@ -50,6 +57,9 @@ static const char *methods(const ga_audit *a)
     for (size_t i = 0; i < a->spec.npairs; i++)
         if (a->spec.pairs[i].masked)
             return methods_masked_text;
+    for (size_t i = 0; i < a->spec.npairs; i++)
+        if (a->spec.pairs[i].synth)
+            return methods_synth_text;
     return methods_text;
 }
 
@@ -149,8 +159,10 @@ static void tightness_text(char *b, size_t n, const ga_claim_result *r)
             snprintf(sl, sizeof sl, "the claim is 10^%.1f times the exact delta (certified; below "
                      "the double range)", log10(r->delta) - decimal_log10(r->cert_hi_dec));
         }
-        snprintf(b, n, "%s delta(%s) = %s: %s%s", r->bound ? "upper bound (not the release's): exact"
-                                                           : "exact", ce, v, sl, e);
+        snprintf(b, n, "%s delta(%s) = %s: %s%s",
+                 r->bound   ? "upper bound (not the release's): exact"
+                 : r->lower ? "lower bound (a function of the release): exact"
+                            : "exact", ce, v, sl, e);
     } else if (r->type == GA_CLAIM_RDP) {
         ga_fmt_shortest(ce, sizeof ce, r->alpha);
         ga_fmt_decide(v, sizeof v, r->exact.val, r->eps_a, 6);
@@ -911,7 +923,7 @@ int ga_report_json(FILE *out, const ga_audit *a)
         ga_jw_str(&j, "worst_pair", pname(a, r->worst_pair));
         ga_jw_str(&j, "direction", r->worst_dir == 1 ? "xy" : "yx");
         if (r->type == GA_CLAIM_DP) /* the value is the release's, or a bound's (not attained) */
-            ga_jw_str(&j, "value_kind", r->bound ? "upper bound" : "exact");
+            ga_jw_str(&j, "value_kind", r->bound ? "upper bound" : r->lower ? "lower bound" : "exact");
         ga_jw_num(&j, "slack", r->slack);
         if (r->type == GA_CLAIM_DP) {
             ga_jw_num(&j, "epsilon_at_delta", r->eps_at_delta.val);

@@ -1053,6 +1053,7 @@ void ga_spec_pair_free(ga_spec_pair *p)
     free(p->blocks);
     free(p->sub);
     free(p->masked);
+    free(p->synth);
     memset(p, 0, sizeof *p);
 }
 

@@ -32,7 +32,20 @@ typedef struct ga_spec_pair {
     ga_subsampled_input *sub;
     ga_masked_input *masked;                /* non-NULL: a masked pair (matrix masking,
                                                setting (B); texts into the doc) */
+    ga_synthetic_input *synth;              /* non-NULL: synthetic points from random inputs */
+    int lower;                              /* exact for a post-processing of the release
+                                               (a lower bound of the release's delta) */
+    int bound;                              /* an upper bound no neighbour need attain (the
+                                               model a release is a function of): it never
+                                               shows a violation */
 } ga_spec_pair;
+
+/* Is the pair given by a one-dimensional privacy loss (subsampled, masked or synthetic) rather
+ * than by Gaussian laws? */
+static inline int ga_spec_pair_is_loss(const ga_spec_pair *p)
+{
+    return p->nsub > 0 || p->masked || p->synth;
+}
 
 typedef struct {
     int has_eps_delta;

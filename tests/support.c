@@ -6,6 +6,13 @@
 
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_sf_bessel.h>
+#include <math.h>
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -259,4 +266,21 @@ void ga_test_write_many_pairs_spec(const char *dir, const char *name, int n)
         fprintf(f, "%s[%.4f, %.4f]", i ? ", " : "", (i % 101) / 101.0, (i % 17) / 17.0 - 0.5);
     fputs("]}\nneighbours: remove_one\nclaim: {epsilon: 1, delta: 1.0e-5}\n", f);
     cr_assert(fclose(f) == 0, "cannot write %s", p);
+}
+
+double ga_test_ncx2_pdf(double nu, double lam, double w)
+{
+    if (!(w > 0))
+        return 0;
+    if (lam == 0)
+        return gsl_ran_chisq_pdf(w, nu);
+    if (nu > 300) { /* GSL's I_v fails at large orders: the Poisson mixture, summed here */
+        double s = 0, mu = 0.5 * lam;
+        for (int k = 0; k < 400; k++)
+            s += gsl_ran_poisson_pdf((unsigned)k, mu) * gsl_ran_chisq_pdf(w, nu + 2 * k);
+        return s;
+    }
+    double v = 0.5 * nu - 1, z = sqrt(lam * w);
+    double iv = v >= 0 ? gsl_sf_bessel_Inu_scaled(v, z) : sqrt(2 / (M_PI * z)) * 0.5 * (1 + exp(-2 * z));
+    return 0.5 * exp(-0.5 * (w + lam) + z + 0.5 * v * log(w / lam)) * iv;
 }

@@ -41,4 +41,10 @@ void ga_test_write_many_pairs_spec(const char *dir, const char *name, int n);
  * whitespace? 1 yes; 0 no, with the offset of the first error in *at. */
 int ga_test_json_valid(const char *s, size_t *at);
 
+/* The noncentral chi-square density (nu degrees of freedom, noncentrality lam) in its Bessel-I
+ * form, e^{-(w + lam)/2} (w/lam)^{nu/4 - 1/2} I_{nu/2 - 1}(sqrt(lam w)) / 2 (GSL's scaled I;
+ * nu = 1 through I_{-1/2}; nu > 300 as a Poisson mixture of chi-square densities): the
+ * independent reference of the noncentral chi-square tests. */
+double ga_test_ncx2_pdf(double nu, double lam, double w);
+
 #endif

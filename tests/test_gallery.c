@@ -52,6 +52,10 @@ static const struct {
     {"rp_lsv_r100", 0, "VERIFIED"},
     {"rp_lsv_r200", 0, "VERIFIED"},
     {"rp_lsv_r500", 0, "VERIFIED"},
+    /* Pierquin et al. Section 4: synthetic points from random inputs (no proven worst case) */
+    {"synthetic_random_inputs_fig1_one_point", 0, "NO VIOLATION FOUND"},
+    {"synthetic_random_inputs_fig1_five_points", 1, "VIOLATION"},
+    {"synthetic_random_inputs_op_dataset", 0, "NO VIOLATION FOUND"},
     /* Ding et al. Table 1 column 7 (setting (B)): p = 1 exact, p > 1 bracketed */
     {"masking_b_eps0.001_delta0.001_p1_n100", 0, "VERIFIED"},
     {"masking_b_eps0.001_delta0.001_p1_n10000", 0, "VERIFIED"},

@@ -44,24 +44,6 @@ static ga_pair *masked(double n, double sigma, double nx, double ny)
     return p;
 }
 
-/* the noncentral chi-square density, Bessel form (nu <= 300: GSL's I_v fails for large
- * orders; beyond, the Poisson mixture of chi-square densities, summed here) */
-static double dens(double nu, double lam, double w)
-{
-    if (!(w > 0))
-        return 0;
-    if (nu > 300 && lam > 0) {
-        double s = 0, mu = 0.5 * lam;
-        for (int k = 0; k < 400; k++)
-            s += gsl_ran_poisson_pdf((unsigned)k, mu) * gsl_ran_chisq_pdf(w, nu + 2 * k);
-        return s;
-    }
-    if (lam == 0)
-        return exp((0.5 * nu - 1) * log(w) - 0.5 * w - 0.5 * nu * M_LN2 - lgamma(0.5 * nu));
-    double v = 0.5 * nu - 1, z = sqrt(lam * w);
-    double iv = v >= 0 ? gsl_sf_bessel_Inu_scaled(v, z) : sqrt(2 / (M_PI * z)) * 0.5 * (1 + exp(-2 * z));
-    return 0.5 * exp(-0.5 * (w + lam) + z + 0.5 * v * log(w / lam)) * iv;
-}
 
 typedef struct {
     double nu, la, lb, ee;
@@ -70,7 +52,7 @@ typedef struct {
 static double integrand(double w, void *v)
 {
     qp_t *p = v;
-    double d = dens(p->nu, p->la, w) - p->ee * dens(p->nu, p->lb, w);
+    double d = ga_test_ncx2_pdf(p->nu, p->la, w) - p->ee * ga_test_ncx2_pdf(p->nu, p->lb, w);
     return d > 0 ? d : 0;
 }
 

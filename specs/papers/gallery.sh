@@ -26,6 +26,9 @@ for spec in "$D"/*.yaml; do
     "$B/gaussaudit" audit "$rel" --format md -o "$out" --quiet || true
     json=$("$B/gaussaudit" audit "$rel" --format json --quiet || true)
     eps=$(printf '%s' "$json" | sed -n 's/.*"type": "dp", "epsilon": \([^,]*\), "delta": \([^,]*\),.*/\1 \2/p' | head -1)
+    # (synthetic_random_inputs: calibrate certifies every audited pair at small sigma, where the
+    # Bessel sums grow with the noncentrality: minutes, so not in the gallery)
+    if grep -q "kind: synthetic_random_inputs" "$spec"; then eps=""; fi
     if [ -n "$eps" ] && "$B/gaussaudit" calibrate "$rel" --epsilon ${eps% *} --delta ${eps#* } > "$R/.cal" 2>/dev/null; then
         { echo; echo "## Exact calibration"; echo; echo '```'; cat "$R/.cal"; echo '```'; } >> "$out"
     fi
