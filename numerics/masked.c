@@ -599,17 +599,19 @@ static int ncx2_tail_arb(arb_t res, double nu, const arb_t lam, const arf_t w, i
             arb_mul(p, p, mu, prec);
             arb_div_ui(p, p, (ulong)(k + 1), prec);
             if (k >= khi && ((long)(k - khi) % 16) == 0) {
-                if (!ga_pois_rest_arb(ub, mu, lmu, k, 0, prec)) {
-                    if (k > khi + 4e6) {
-                        rc = GA_EPREC;
-                        goto cleanup;
-                    }
-                    continue;
-                }
-                if (arf_is_zero(ub) || (arb_is_positive(acc) && arf_cmpabs_2exp_si(ub, arf_abs_bound_lt_2exp_si(arb_midref(acc)) - prec - 8) < 0) ||
-                    k > khi + 4e6) {
+                /* stop when the mass above is below 2^-prec of the sum, or (a sum this
+                 * precision cannot resolve: more precision will) below 2^-prec absolutely;
+                 * at most 10^5 terms beyond khi */
+                int ok = ga_pois_rest_arb(ub, mu, lmu, k, 0, prec);
+                if (ok && (arf_is_zero(ub) ||
+                           (arb_is_positive(acc) && arf_cmpabs_2exp_si(ub, arf_abs_bound_lt_2exp_si(arb_midref(acc)) - prec - 8) < 0) ||
+                           (!arb_is_positive(acc) && arf_cmpabs_2exp_si(ub, -prec - 8) < 0))) {
                     arb_add_error_arf(acc, ub); /* Q <= 1 above */
                     break;
+                }
+                if (k > khi + 1e5) {
+                    rc = GA_EPREC;
+                    goto cleanup;
                 }
             }
         }

@@ -313,8 +313,9 @@ static int tail_arb(arb_t res, double d, double m, const arb_t lam, const arf_t 
     double b = 0.5 * m, klo, khi, dropped;
     int bint = fmod(m, 2) == 0;
     ga_pois_range(0.5 * arf_get_d(arb_midref(lam), ARF_RND_NEAR), &klo, &khi, &dropped);
-    if (khi > 4000) /* noncentralities above about 7000: the Bessel sums run over every order
-                       up to d/2 + khi, too slow in ball arithmetic (not certified) */
+    if (khi > 4000 || 0.5 * d + khi + b > 1e5) /* noncentralities above about 7000, or large d:
+                       the Bessel sums run over every order up to d/2 + khi, too slow in ball
+                       arithmetic (not certified); the cap also bounds the table allocated */
         return GA_EPREC;
     arb_t z, x, sz, mu, lmu, p, t, c, g, acc, cum, t_lo, fac;
     arb_init(z); arb_init(x); arb_init(sz); arb_init(mu); arb_init(lmu); arb_init(p); arb_init(t);

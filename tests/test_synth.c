@@ -347,3 +347,22 @@ Test(synth, malformed_specs)
             ga_spec_clear(&s);
     }
 }
+
+/* a huge model dimension is refused cheaply (no table of 5e8 Bessel orders is allocated): the
+ * double evaluation reports its cap and the audit says INCONCLUSIVE */
+Test(synth, huge_dimension_is_capped)
+{
+    char path[] = "/tmp/ga_synbXXXXXX", args[300], *out, *err;
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fputs("gaussaudit: 1\nmechanism: {kind: synthetic_random_inputs, sigma: 1, points: 2, dim: 1000000000, "
+          "norms: [[1, 2]]}\nclaim: {epsilon: 1, delta: 1e-5}\n", f);
+    fclose(f);
+    snprintf(args, sizeof args, "audit %s --format json --timeout 20", path);
+    int st = ga_test_run(args, &out, &err);
+    cr_expect(st == 2 && strstr(out, "\"INCONCLUSIVE\""), "status %d: %.600s", st, out);
+    unlink(path);
+    free(out);
+    free(err);
+}
