@@ -2205,12 +2205,17 @@ static int apply_repeat(ga_spec *s, size_t from, char *msg, size_t msglen)
     if (!(k >= 1 && k == floor(k) && k <= 1e9))
         return ga_spec_fail(s, ga_node_get(s->mechanism, "repeat"), "mechanism.repeat", msg,
                             msglen, "must be a whole number >= 1");
-    for (size_t i = from; i < s->npairs && k > 1; i++)
+    for (size_t i = from; i < s->npairs && k > 1; i++) {
         for (size_t j = 0; j < s->pairs[i].nsub; j++)
             if (s->pairs[i].sub[j].columns > 0)
                 return ga_spec_fail(s, ga_node_get(s->mechanism, "repeat"), "mechanism.repeat",
                                     msg, msglen, "a subsampled sketch is a single release: "
                                     "repeat (independent samples) is not supported yet");
+        if (s->pairs[i].masked || s->pairs[i].synth)
+            return ga_spec_fail(s, ga_node_get(s->mechanism, "repeat"), "mechanism.repeat", msg,
+                                msglen, "masked and synthetic releases are single releases: "
+                                "repeat (independent runs) is not supported yet");
+    }
     for (size_t i = from; i < s->npairs; i++) {
         ga_spec_pair *p = &s->pairs[i];
         for (size_t j = 0; j < p->nsub; j++) /* k runs of T steps: k T steps */
@@ -2387,6 +2392,10 @@ static int build_part(ga_spec *sub, const ga_spec *s, size_t b, char *msg, size_
         sub->knob_value = v * s->knob_value;
     }
     int rc = build_kind(sub, k, msg, msglen);
+    for (size_t i = 0; rc == GA_OK && i < sub->npairs; i++)
+        if (sub->pairs[i].masked || sub->pairs[i].synth)
+            rc = ga_spec_fail(s, node, path, msg, msglen, "masked and synthetic releases are not "
+                              "Gaussian laws: they do not compose with other parts yet");
     return rc ? rc : apply_repeat(sub, 0, msg, msglen);
 }
 

@@ -336,6 +336,9 @@ Test(synth, malformed_specs)
         {"mechanism: {kind: synthetic_random_inputs, sigma: 1, points: 1, dim: 4, norms: [[1, -2]]}\n", "norms must be in"},
         {"mechanism: {kind: synthetic_random_inputs, sigma: 1, points: 1, dim: 4, norms: [[1, 2]], lambda: 1}\n", "give one or the other"},
         {"mechanism: {kind: synthetic_random_inputs, sigma: 1, points: 1, norms: [[1, 2]]}\n", "mechanism.dim: missing"},
+        {"mechanism: {kind: synthetic_random_inputs, sigma: 1, points: 2, dim: 4, norms: [[1, 2]], repeat: 2}\n", "single releases"},
+        {"mechanism: {kind: matrix_masking, masking: orthogonal, sigma: 1, repeat: 3}\ndataset: {rows: [[0.5], [0.2]]}\nneighbours: zero_out\n", "single releases"},
+        {"mechanism: {kind: composition, parts: [{kind: matrix_masking, masking: orthogonal, sigma: 1}, {kind: gaussian_mechanism, sensitivity: 1, sigma: 2}]}\ndataset: {rows: [[0.5], [0.2]]}\nneighbours: zero_out\n", "do not compose"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char yaml[512], msg[512] = "";
