@@ -417,6 +417,21 @@ static int loss_sign(double nu, const arb_t la, const arb_t lb, const arf_t w, c
     return s;
 }
 
+/* x^s e^{-x} / Gamma(s + 1), the prefactor of the incomplete gamma series and recurrences */
+static void gamma_prefactor_arb(arb_t res, const arb_t s, const arb_t x, slong prec)
+{
+    arb_t g;
+    arb_init(g);
+    arb_log(res, x, prec);
+    arb_mul(res, res, s, prec);
+    arb_sub(res, res, x, prec);
+    arb_add_ui(g, s, 1, prec);
+    arb_lgamma(g, g, prec);
+    arb_sub(res, res, g, prec);
+    arb_exp(res, res, prec);
+    arb_clear(g);
+}
+
 /* P(s, x) = x^s e^{-x} / Gamma(s + 1) sum_j x^j / ((s + 1) ... (s + j)): positive terms,
  * summed until the geometric bound of the rest (ratio x/(s + j + 1) < 1) is below 2^-prec of
  * the sum, and that bound added. (Arb's regularized lower incomplete gamma returned balls of
@@ -459,13 +474,7 @@ static void gamma_p_series(arb_t res, const arb_t s, const arb_t x, slong prec)
         arb_zero_pm_one(res);
         goto cleanup;
     }
-    arb_log(u, x, prec);
-    arb_mul(u, u, s, prec);
-    arb_sub(u, u, x, prec);
-    arb_add_ui(r, s, 1, prec);
-    arb_lgamma(r, r, prec);
-    arb_sub(u, u, r, prec);
-    arb_exp(u, u, prec);
+    gamma_prefactor_arb(u, s, x, prec);
     arb_mul(res, S, u, prec);
 cleanup:
     arb_clear(t); arb_clear(S); arb_clear(u); arb_clear(r);
@@ -577,13 +586,7 @@ static int ncx2_tail_arb(arb_t res, double nu, const arb_t lam, const arf_t w, i
     }
     /* t = x^{s+k} e^{-x} / Gamma(s + k + 1) at k = klo */
     arb_set_d(s, 0.5 * nu + klo);
-    arb_log(t, x, prec);
-    arb_mul(t, t, s, prec);
-    arb_sub(t, t, x, prec);
-    arb_add_ui(g, s, 1, prec);
-    arb_lgamma(g, g, prec);
-    arb_sub(t, t, g, prec);
-    arb_exp(t, t, prec);
+    gamma_prefactor_arb(t, s, x, prec);
     arb_zero(acc);
     if (upper) {
         gamma_tail(seed, s, x, 1, prec); /* Q(s + klo) */

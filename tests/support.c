@@ -284,3 +284,13 @@ double ga_test_ncx2_pdf(double nu, double lam, double w)
     double iv = v >= 0 ? gsl_sf_bessel_Inu_scaled(v, z) : sqrt(2 / (M_PI * z)) * 0.5 * (1 + exp(-2 * z));
     return 0.5 * exp(-0.5 * (w + lam) + z + 0.5 * v * log(w / lam)) * iv;
 }
+
+void ga_test_temp_spec(char *path, const char *yaml)
+{
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0, "mkstemp %s", path);
+    FILE *f = fdopen(fd, "w");
+    cr_assert(f != NULL);
+    fputs(yaml, f);
+    cr_assert(fclose(f) == 0, "writing %s", path);
+}

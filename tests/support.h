@@ -29,6 +29,10 @@ double ga_test_num(const ga_node *n);
  */
 int ga_test_run(const char *args, char **out, char **err);
 
+/* Write yaml to a new temporary file named by the mkstemp template path (e.g.
+ * "/tmp/ga_specXXXXXX", filled in); aborts the test on failure. The caller unlinks it. */
+void ga_test_temp_spec(char *path, const char *yaml);
+
 /* Write text to DIR/NAME (aborts the test on failure). */
 void ga_test_write(const char *dir, const char *name, const char *text);
 

@@ -321,12 +321,8 @@ Test(masked, invalid_inputs)
 Test(masked, calibration_is_where_the_quadrature_crosses_the_claim)
 {
     char path[] = "/tmp/ga_mcalXXXXXX", args[300], *out, *err;
-    int fd = mkstemp(path);
-    cr_assert(fd >= 0);
-    FILE *f = fdopen(fd, "w");
-    fputs("gaussaudit: 1\nmechanism: {kind: matrix_masking, masking: orthogonal, sigma: 5, rows: 100}\n"
-          "neighbours: zero_out\nuniverse: {row_norm_bound: 1}\nclaim: {epsilon: 0.1, delta: 0.01}\n", f);
-    fclose(f);
+    ga_test_temp_spec(path, "gaussaudit: 1\nmechanism: {kind: matrix_masking, masking: orthogonal, sigma: 5, rows: 100}\n"
+          "neighbours: zero_out\nuniverse: {row_norm_bound: 1}\nclaim: {epsilon: 0.1, delta: 0.01}\n");
     snprintf(args, sizeof args, "calibrate %s --epsilon 0.1 --delta 0.01 --format json", path);
     int st = ga_test_run(args, &out, &err);
     cr_assert(st == 0, "status %d: %s", st, err);

@@ -390,21 +390,12 @@ Test(mechanisms, malformed_catalogue_specs)
     }
 }
 
-static void write_spec(char *path, const char *yaml)
-{
-    int fd = mkstemp(path);
-    cr_assert(fd >= 0);
-    FILE *f = fdopen(fd, "w");
-    fputs(yaml, f);
-    fclose(f);
-}
-
 Test(mechanisms, sketch_add_and_replace_and_gp_linear_kernel)
 {
     /* add_one: leverage of the added row c in D + c is q/(1+q), q = c^T S^{-1} c, and the
      * pair is the remove pair with the roles swapped */
     char path[] = "/tmp/ga_mech2XXXXXX";
-    write_spec(path, "gaussaudit: 1\nmechanism: {kind: sketch, columns: 7, noise_sigma: 0.5}\n"
+    ga_test_temp_spec(path, "gaussaudit: 1\nmechanism: {kind: sketch, columns: 7, noise_sigma: 0.5}\n"
                      "dataset: {rows: [[1, 0], [0.5, 1], [-0.3, 0.8]]}\n"
                      "neighbours: {relation: add_one, candidates: [[0.6, -0.2]]}\n");
     ga_spec s;
@@ -426,7 +417,7 @@ Test(mechanisms, sketch_add_and_replace_and_gp_linear_kernel)
     ga_spec_clear(&s);
     /* replace_one by the same row: identical laws, delta = 0 (TV = 0) */
     char path2[] = "/tmp/ga_mech3XXXXXX";
-    write_spec(path2, "gaussaudit: 1\nmechanism: {kind: sketch, columns: 3, noise_sigma: 0.5}\n"
+    ga_test_temp_spec(path2, "gaussaudit: 1\nmechanism: {kind: sketch, columns: 3, noise_sigma: 0.5}\n"
                       "dataset: {rows: [[1, 0], [0.5, 1], [-0.3, 0.8]]}\n"
                       "neighbours: {relation: replace_one, rows: [2], candidates: [[0.5, 1], [0, 0]]}\n");
     load(&s, path2);
@@ -442,7 +433,7 @@ Test(mechanisms, sketch_add_and_replace_and_gp_linear_kernel)
     ga_pair_free(p);
     ga_spec_clear(&s);
     char path3[] = "/tmp/ga_mech4XXXXXX";
-    write_spec(path3, "gaussaudit: 1\nmechanism: {kind: sketch, columns: 3, noise_sigma: 0.5}\n"
+    ga_test_temp_spec(path3, "gaussaudit: 1\nmechanism: {kind: sketch, columns: 3, noise_sigma: 0.5}\n"
                       "dataset: {rows: [[1, 0], [0.5, 1], [-0.3, 0.8]]}\n"
                       "neighbours: {relation: remove_one, rows: [2]}\n");
     load(&s, path3);
@@ -456,7 +447,7 @@ Test(mechanisms, sketch_add_and_replace_and_gp_linear_kernel)
     ga_spec_clear(&s);
     /* GP with a linear kernel: mean x*^T (X^T X + s_n^2 I)^{-1} X^T y (push-through identity) */
     char path4[] = "/tmp/ga_mech5XXXXXX";
-    write_spec(path4, "gaussaudit: 1\nmechanism: {kind: gaussian_process_regression, kernel: linear, "
+    ga_test_temp_spec(path4, "gaussaudit: 1\nmechanism: {kind: gaussian_process_regression, kernel: linear, "
                       "noise_variance: 0.3, query: [[0.5, -1]]}\n"
                       "dataset: {rows: [[1, 0, 2], [0.5, 1, 1], [-0.3, 0.8, 0]]}\n");
     load(&s, path4);
@@ -473,7 +464,7 @@ Test(mechanisms, sketch_add_and_replace_and_gp_linear_kernel)
 Test(mechanisms, gaussian_mechanism_explicit_outputs_with_noise_covariance)
 {
     char path[] = "/tmp/ga_mech6XXXXXX";
-    write_spec(path, "gaussaudit: 1\nmechanism: {kind: gaussian_mechanism, f: [1, 0], "
+    ga_test_temp_spec(path, "gaussaudit: 1\nmechanism: {kind: gaussian_mechanism, f: [1, 0], "
                      "f_neighbours: [[0, 0], [1, 0.5]], noise_cov: [[1, 0.2], [0.2, 1]]}\n");
     ga_spec s;
     load(&s, path);
@@ -1408,7 +1399,7 @@ Test(mechanisms, masked_bounds_decide_or_say_inconclusive)
         snprintf(yaml, sizeof yaml, "gaussaudit: 1\nmechanism: {kind: matrix_masking, masking: "
                  "orthogonal, sigma: %s, rows: 100, columns: 5}\nneighbours: zero_out\nuniverse: "
                  "{row_norm_bound: 1}\nclaim: {epsilon: 0.1, delta: 0.01}\n", rows[i].sigma);
-        write_spec(path, yaml);
+        ga_test_temp_spec(path, yaml);
         snprintf(args, sizeof args, "audit %s --format json", path);
         ga_test_run(args, &out, &err);
         cr_expect(strstr(out, rows[i].verdict) != NULL, "sigma %s: expected %s: %.600s", rows[i].sigma,

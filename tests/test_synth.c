@@ -309,11 +309,7 @@ Test(synth, vector_outputs_are_bracketed)
     /* the claim delta 0.3 at eps 1: the models of rows 3 and 4 exceed it (0.25, 0.48), their
      * projections do not: no violation is shown, none proven */
     char path[] = "/tmp/ga_synvXXXXXX", args[300], *out, *err;
-    int fd = mkstemp(path);
-    cr_assert(fd >= 0);
-    FILE *f = fdopen(fd, "w");
-    fputs(yaml, f);
-    fclose(f);
+    ga_test_temp_spec(path, yaml);
     snprintf(args, sizeof args, "audit %s --format json", path);
     int st = ga_test_run(args, &out, &err);
     cr_expect(st == 0 && strstr(out, "\"NO VIOLATION FOUND\"") && strstr(out, "\"value_kind\": \"lower bound\""),
@@ -356,12 +352,8 @@ Test(synth, malformed_specs)
 Test(synth, huge_dimension_is_capped)
 {
     char path[] = "/tmp/ga_synbXXXXXX", args[300], *out, *err;
-    int fd = mkstemp(path);
-    cr_assert(fd >= 0);
-    FILE *f = fdopen(fd, "w");
-    fputs("gaussaudit: 1\nmechanism: {kind: synthetic_random_inputs, sigma: 1, points: 2, dim: 1000000000, "
-          "norms: [[1, 2]]}\nclaim: {epsilon: 1, delta: 1e-5}\n", f);
-    fclose(f);
+    ga_test_temp_spec(path, "gaussaudit: 1\nmechanism: {kind: synthetic_random_inputs, sigma: 1, points: 2, dim: 1000000000, "
+          "norms: [[1, 2]]}\nclaim: {epsilon: 1, delta: 1e-5}\n");
     snprintf(args, sizeof args, "audit %s --format json --timeout 20", path);
     int st = ga_test_run(args, &out, &err);
     cr_expect(st == 2 && strstr(out, "\"INCONCLUSIVE\""), "status %d: %.600s", st, out);
