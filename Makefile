@@ -17,7 +17,7 @@ PYTHON  ?= /usr/bin/python3
 BUILD   ?= build
 OPT     ?= -O2
 SAN     ?=
-CFLAGS  := -std=c11 -Wall -Wextra -Werror $(OPT) -g -MMD -MP -I. -D_POSIX_C_SOURCE=200809L \
+CFLAGS  := -std=c11 -Wall -Wextra -Werror $(OPT) -g -MMD -MP -I. -D_POSIX_C_SOURCE=200809L -pthread \
            -fno-math-errno -fvisibility=hidden -fPIC $(SAN)
 # the library's version (gaussaudit.h) and the shared object's ABI number
 VERSION   := $(shell sed -n 's/^\#define GA_VERSION_STRING "\(.*\)"/\1/p' gaussaudit.h)
@@ -32,7 +32,7 @@ MANDIR  ?= $(PREFIX)/share/man
 # pkg-config is expanded lazily (=) so that `make test` can install packages first.
 PKG_CFLAGS = $(shell pkg-config --cflags yaml-0.1 gsl lapacke 2>/dev/null) -I/usr/include/flint
 LIBS    = -lgsl $(shell pkg-config --libs yaml-0.1 lapacke 2>/dev/null) -lopenblas \
-          -lflint-arb -lflint -lmpfr -lgmp -lm
+          -lflint-arb -lflint -lmpfr -lgmp -lm -pthread
 TEST_LIBS = $(shell pkg-config --libs criterion 2>/dev/null || echo -lcriterion)
 
 DEB_PACKAGES := pkg-config libgsl-dev liblapacke-dev libopenblas-dev libflint-dev \

@@ -595,6 +595,12 @@ typedef struct {
                                        parameter alone (1-based; 0: one factor on every part) */
     const char *claim;              /* audit: a YAML mapping replacing the spec's claim, e.g.
                                        "{epsilon: 1, delta: 1e-5}" (NULL: the spec's own) */
+    int jobs;                       /* threads evaluating the pairs (0: one per online core);
+                                       the result does not depend on it */
+    size_t shard, nshards;          /* audit --shard I/N: evaluate pairs i = I - 1 mod N only
+                                       and record them: the result is a partial result, written
+                                       with GA_FORMAT_PARTIAL, merged by ga_audit_merge_files
+                                       (0: the whole audit) */
 } ga_audit_options;
 
 GA_API void ga_audit_options_init(ga_audit_options *o);
@@ -612,9 +618,22 @@ GA_API int ga_audit_spec_text(ga_audit_result **out, const char *text, size_t le
                               const char *name, const ga_audit_options *opts, char *msg,
                               size_t msglen);
 GA_API void ga_audit_result_free(ga_audit_result *r);
+/*
+ * Merge partial results (files written by shards, GA_FORMAT_PARTIAL) into the audit's result:
+ * the spec (spec, or NULL: the path the parts recorded) is loaded and its pairs reduced, its
+ * bytes must be those the parts audited, every shard 1..N must be given once, complete, with
+ * the same --certified and --claim; the decisions then read the parts' evaluations. The
+ * result is the one a single run gives (its reports are the same, clock readings aside).
+ * Returns GA_OK and *out, or GA_EIO / GA_EINVAL (message names the part and the reason) /
+ * GA_ENOMEM with *out NULL. opts->certified and opts->claim are taken from the parts.
+ */
+GA_API int ga_audit_merge_files(ga_audit_result **out, const char *const *parts, size_t nparts,
+                                const char *spec, const ga_audit_options *opts, char *msg,
+                                size_t msglen);
 
 /* The overall verdict (the worst over the claims: violation > inconclusive > no violation >
- * verified), and the exit status `gaussaudit audit` gives for it (1, 2 or 0). */
+ * verified), and the exit status `gaussaudit audit` gives for it (1, 2 or 0; a shard's
+ * partial result: 0, or 2 when --timeout stopped it). */
 GA_API int ga_audit_result_verdict(const ga_audit_result *r);
 GA_API int ga_audit_result_exit_status(const ga_audit_result *r);
 GA_API size_t ga_audit_result_nclaims(const ga_audit_result *r);
@@ -640,7 +659,7 @@ typedef struct {
 GA_API int ga_audit_result_claim(ga_claim_info *out, const ga_audit_result *r, size_t i);
 
 enum ga_format { GA_FORMAT_MARKDOWN = 0, GA_FORMAT_HTML, GA_FORMAT_JSON, GA_FORMAT_JUNIT,
-                 GA_FORMAT_TEXT };
+                 GA_FORMAT_TEXT, GA_FORMAT_PARTIAL };
 
 /* Write the report in the given format (Markdown, HTML, JSON, JUnit). GA_OK, GA_EIO (out
  * reported an error) or GA_EINVAL (a format audits are not written in). */

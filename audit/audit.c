@@ -21,6 +21,7 @@
 #include <lapacke.h>
 #include <gsl/gsl_sf_gamma.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -138,6 +139,9 @@ const char *ga_verdict_name(int v)
 
 void ga_audit_clear(ga_audit *a)
 {
+    ga_rec_clear(&a->book);
+    free(a->slice);
+    free(a->claim_override);
     for (size_t i = 0; i < a->npairs; i++)
         ga_pair_free(a->pairs[i]);
     free(a->pairs);
@@ -162,6 +166,44 @@ static void progress(const ga_audit_opts *o, const char *what, size_t i, size_t 
         fprintf(o->progress, "\n");
 }
 
+
+/* ------------------------------------------------------------ parallel pair loops
+ *
+ * The pairs are independent: their reductions, estimates and certified intervals run on
+ * o->jobs threads (ga_par_for, numerics/par.c), each item writing its own slots of the
+ * arrays below; every decision that reads several pairs (the worst pair, the first
+ * violation, the certification cap, the deadline's note) is then taken in pair order on the
+ * calling thread, so the report does not depend on the number of threads. */
+typedef struct {
+    ga_audit *a;
+    const ga_audit_opts *o;
+    const char *what;            /* progress label */
+    size_t n;                    /* items */
+    atomic_size_t ndone;
+    double eps;                  /* estimates: at this eps */
+    double *xy, *yx, *exy, *eyx; /* estimates: per item (pair) */
+    int *st;                     /* reductions, certified values: status per item */
+    const size_t *idx;           /* the pair of item j (NULL: item j is pair j) */
+    const char *eps_txt;
+    ga_delta_cert *cert;         /* certified values: per item */
+    double *secs;                /* certified values: wall time per item */
+} pair_loop;
+
+static void tick(pair_loop *l)
+{
+    progress(l->o, l->what, atomic_fetch_add(&l->ndone, 1), l->n);
+}
+
+/* run fn on the n items of l, done[j] set for each item run (the others: the deadline) */
+static int pair_loop_run(pair_loop *l, ga_par_fn fn, size_t n, const char *what,
+                         unsigned char *done, ga_gchisq_work *w)
+{
+    l->what = what;
+    l->n = n;
+    atomic_init(&l->ndone, 0);
+    memset(done, 0, n ? n : 1);
+    return ga_par_for(n, l->o->jobs, l->a->deadline, fn, l, done, w);
+}
 
 /* a certified bound in a message: 10 significant digits rounded outward (numerics/format.c)
  * into the caller's buffer b (32 bytes) */
@@ -190,9 +232,15 @@ static const char *num(char *b, double v)
  * (any status but GA_OK and GA_ETOL, whose value comes with an honest error) gives NaN
  * values, which no comparison reads as "holds": such a pair is certified or the claim is
  * INCONCLUSIVE. o->fail_pair injects a failure (tests). */
-static int est_delta(ga_delta *D, const ga_audit *a, size_t i, double eps, const ga_audit_opts *o,
+static int est_delta(ga_delta *D, ga_audit *a, size_t i, double eps, const ga_audit_opts *o,
                      ga_gchisq_work *w)
 {
+    const ga_rec *k = a->book.mode == GA_REC_REPLAY ? ga_rec_find(&a->book, GA_REC_EST, i, eps, NULL)
+                                                    : NULL;
+    if (k) { /* merge: the shard's evaluation */
+        *D = (ga_delta){{k->v[0], k->v[1]}, {k->v[2], k->v[3]}, (int)k->v[4]};
+        return k->status;
+    }
     int st = ga_pair_delta(D, a->pairs[i], eps, GA_DELTA_AUTO, NULL, w);
     if (o && o->fail_pair == i + 1)
         st = GA_EDOM;
@@ -200,7 +248,123 @@ static int est_delta(ga_delta *D, const ga_audit *a, size_t i, double eps, const
         D->xy.val = D->yx.val = NAN;
         D->xy.err = D->yx.err = INFINITY;
     }
+    if (a->book.mode == GA_REC_RECORD) {
+        ga_rec r = {.type = GA_REC_EST, .pair = i, .key = eps, .status = st,
+                    .v = {D->xy.val, D->xy.err, D->yx.val, D->yx.err, D->method}};
+        ga_rec_add(&a->book, &r); /* (a failure is kept in the book) */
+    }
     return st;
+}
+
+/* item: the estimates of pair i at l->eps */
+static void est_item(void *vl, size_t j, ga_gchisq_work *w)
+{
+    pair_loop *l = vl;
+    size_t i = l->idx ? l->idx[j] : j;
+    ga_delta D;
+    est_delta(&D, l->a, i, l->eps, l->o, w);
+    l->xy[i] = D.xy.val;
+    l->yx[i] = D.yx.val;
+    l->exy[i] = D.xy.err;
+    l->eyx[i] = D.yx.err;
+    tick(l);
+}
+
+/* the estimates at eps of the pairs idx[0..nidx) (idx NULL: of every pair) into xy, yx, exy,
+ * eyx, indexed by pair (pairs the deadline left: 0) */
+static void est_some(ga_audit *a, const ga_audit_opts *o, double eps, double *xy, double *yx,
+                     double *exy, double *eyx, const char *where, const size_t *idx, size_t nidx,
+                     ga_gchisq_work *w)
+{
+    size_t n = idx ? nidx : a->npairs;
+    unsigned char *done = malloc(n ? n : 1);
+    pair_loop l = {.a = a, .o = o, .eps = eps, .xy = xy, .yx = yx, .exy = exy, .eyx = eyx,
+                   .idx = idx};
+    for (size_t i = 0; i < a->npairs; i++)
+        xy[i] = yx[i] = exy[i] = eyx[i] = 0;
+    if (!done || pair_loop_run(&l, est_item, n, "delta", done, w) != GA_OK) {
+        /* no memory for the loop: every pair failed (NaN: no comparison reads it as holding) */
+        for (size_t i = 0; i < a->npairs; i++) {
+            xy[i] = yx[i] = NAN;
+            exy[i] = eyx[i] = INFINITY;
+        }
+        free(done);
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (!done[i]) {
+            expired(a, where, i, n);
+            break;
+        }
+    free(done);
+}
+
+static void est_all(ga_audit *a, const ga_audit_opts *o, double eps, double *xy, double *yx,
+                    double *exy, double *eyx, const char *where, ga_gchisq_work *w)
+{
+    est_some(a, o, eps, xy, yx, exy, eyx, where, NULL, 0, w);
+}
+
+/* item: the Renyi divergences of pair i at alpha = l->eps (failed: NaN, status in l->st) */
+static void renyi_item(void *vl, size_t j, ga_gchisq_work *w)
+{
+    (void)w;
+    pair_loop *l = vl;
+    size_t i = l->idx ? l->idx[j] : j;
+    ga_audit *a = l->a;
+    ga_result xy, yx;
+    const ga_rec *k = a->book.mode == GA_REC_REPLAY
+                          ? ga_rec_find(&a->book, GA_REC_RENYI, i, l->eps, NULL) : NULL;
+    int rs;
+    if (k) { /* merge: the shard's evaluation */
+        xy = (ga_result){k->v[0], k->v[1]};
+        yx = (ga_result){k->v[2], k->v[3]};
+        rs = k->status;
+    } else {
+        rs = ga_pair_renyi(&xy, &yx, a->pairs[i], l->eps);
+        if (rs != GA_OK && rs != GA_ETOL) {
+            xy.val = yx.val = NAN;
+            xy.err = yx.err = INFINITY;
+        }
+        if (a->book.mode == GA_REC_RECORD) {
+            ga_rec r = {.type = GA_REC_RENYI, .pair = i, .key = l->eps, .status = rs,
+                        .v = {xy.val, xy.err, yx.val, yx.err}};
+            ga_rec_add(&a->book, &r); /* (a failure is kept in the book) */
+        }
+    }
+    l->st[i] = rs;
+    l->xy[i] = xy.val;
+    l->yx[i] = yx.val;
+    l->exy[i] = xy.err;
+    l->eyx[i] = yx.err;
+}
+
+/* the Renyi divergences at alpha of the pairs idx[0..nidx) (idx NULL: of every pair),
+ * indexed by pair, status per pair in st (pairs the deadline left: NaN, status GA_ETIME) */
+static void renyi_some(ga_audit *a, const ga_audit_opts *o, double alpha, double *xy, double *yx,
+                       double *exy, double *eyx, int *st, const size_t *idx, size_t nidx,
+                       ga_gchisq_work *w)
+{
+    size_t n = idx ? nidx : a->npairs;
+    unsigned char *done = malloc(n ? n : 1);
+    pair_loop l = {.a = a, .o = o, .eps = alpha, .xy = xy, .yx = yx, .exy = exy, .eyx = eyx,
+                   .st = st, .idx = idx};
+    if (done) /* (no memory for the loop: every pair failed) */
+        pair_loop_run(&l, renyi_item, n, "Renyi", done, w);
+    for (size_t j = 0; j < n; j++)
+        if (!done || !done[j]) {
+            size_t i = idx ? idx[j] : j;
+            xy[i] = yx[i] = NAN;
+            exy[i] = eyx[i] = INFINITY;
+            st[i] = GA_ETIME;
+        }
+    free(done);
+}
+
+static void renyi_all(ga_audit *a, const ga_audit_opts *o, double alpha, double *xy, double *yx,
+                      double *exy, double *eyx, int *st, ga_gchisq_work *w)
+{
+    renyi_some(a, o, alpha, xy, yx, exy, eyx, st, NULL, 0, w);
 }
 
 /* certified delta in both directions at eps (exact text) for pair i */
@@ -251,20 +415,110 @@ static void store_pair_cert(ga_audit *a, size_t i, const ga_delta_cert *c)
     a->pair_cert_yx[i] = c->yx;
 }
 
-static int cert_delta(ga_audit *a, size_t i, const char *eps, ga_delta_cert *c)
+/* the certified evaluation itself (reads a only: safe on any thread); its wall time */
+static int cert_delta_eval(ga_audit *a, size_t i, const char *eps, ga_delta_cert *c,
+                           double *seconds)
 {
     ga_spec_pair_view v;
+    memset(c, 0, sizeof *c);
+    *seconds = 0;
+    const ga_rec *k = a->book.mode == GA_REC_REPLAY ? ga_rec_find(&a->book, GA_REC_CERT, i, 0, eps)
+                                                    : NULL;
+    if (k) { /* merge: the shard's evaluation */
+        c->xy = (ga_interval){k->v[0], k->v[1]};
+        c->yx = (ga_interval){k->v[2], k->v[3]};
+        c->la_bound_xy = k->v[4];
+        c->la_bound_yx = k->v[5];
+        *seconds = k->v[6];
+        c->precision_bits = k->bits;
+        memcpy(c->xy_lo, k->dec[0], sizeof c->xy_lo);
+        memcpy(c->xy_hi, k->dec[1], sizeof c->xy_hi);
+        memcpy(c->yx_lo, k->dec[2], sizeof c->yx_lo);
+        memcpy(c->yx_hi, k->dec[3], sizeof c->yx_hi);
+        return k->status;
+    }
     if (ga_spec_pair_view_init(&v, &a->spec.pairs[i]))
         return GA_ENOMEM;
     ga_cert_opts co = cert_opts(a);
     double t0 = now();
     int st = ga_pair_delta_cert(c, a->pairs[i], v.in, v.txt, eps, &co);
-    a->cert_seconds += now() - t0;
+    *seconds = now() - t0;
     ga_spec_pair_view_clear(&v);
+    if (a->book.mode == GA_REC_RECORD && strlen(eps) < sizeof ((ga_rec *)0)->key_txt) {
+        ga_rec r = {.type = GA_REC_CERT, .pair = i, .status = st, .bits = c->precision_bits,
+                    .v = {c->xy.lo, c->xy.hi, c->yx.lo, c->yx.hi, c->la_bound_xy, c->la_bound_yx,
+                          *seconds}};
+        memcpy(r.key_txt, eps, strlen(eps) + 1);
+        memcpy(r.dec[0], c->xy_lo, sizeof r.dec[0]);
+        memcpy(r.dec[1], c->xy_hi, sizeof r.dec[1]);
+        memcpy(r.dec[2], c->yx_lo, sizeof r.dec[2]);
+        memcpy(r.dec[3], c->yx_hi, sizeof r.dec[3]);
+        ga_rec_add(&a->book, &r); /* (a failure is kept in the book) */
+    }
+    return st;
+}
+
+/* the audit's account of a certified evaluation (calling thread) */
+static void cert_account(ga_audit *a, const ga_delta_cert *c, double seconds)
+{
+    a->cert_seconds += seconds;
     a->ncertified++;
     if (c->precision_bits > a->max_bits)
         a->max_bits = c->precision_bits;
+}
+
+static int cert_delta(ga_audit *a, size_t i, const char *eps, ga_delta_cert *c)
+{
+    double sec;
+    int st = cert_delta_eval(a, i, eps, c, &sec);
+    cert_account(a, c, sec);
     return st;
+}
+
+/* item: the certified delta of pair l->idx[j] */
+static void cert_item(void *vl, size_t j, ga_gchisq_work *w)
+{
+    (void)w;
+    pair_loop *l = vl;
+    l->st[j] = cert_delta_eval(l->a, l->idx[j], l->eps_txt, &l->cert[j], &l->secs[j]);
+}
+
+/* The pairs idx[0..m) (NULL: 0..m) a DP claim certifies, in order, into sel (at most
+ * GA_AUDIT_CERT_CAP + 1): those whose estimates do not clear the claim, with --certified
+ * every pair up to the cap, and the proven worst case; *capped: some pair that needed it was
+ * left out by the cap. Over a shard's pairs it selects a superset of the shard's share of
+ * the selection over all pairs (the cap counts fewer pairs before any of them). */
+static size_t dp_cert_select(size_t *sel, int *capped, const ga_audit *a, const ga_claim_result *r,
+                             const double *xy, const double *yx, const double *exy,
+                             const double *eyx, const size_t *idx, size_t m, const ga_audit_opts *o)
+{
+    size_t ncert = 0;
+    for (size_t j = 0; j < m; j++) {
+        size_t i = idx ? idx[j] : j;
+        /* (a bound no neighbour need attain is never certified unless it is the worst case) */
+        int clear = a->spec.pairs[i].bound ||
+                    (xy[i] + exy[i] <= r->delta && yx[i] + eyx[i] <= r->delta);
+        int want = !clear || (o->certified && ncert < GA_AUDIT_CERT_CAP) ||
+                   (a->spec.verified && i == a->spec.verified_pair);
+        if (!want)
+            continue;
+        if (ncert >= GA_AUDIT_CERT_CAP && !clear) {
+            *capped = 1;
+            continue;
+        }
+        sel[ncert++] = i;
+    }
+    return ncert;
+}
+
+/* the text of claim ci's eps for the certified path: as written for the (eps, delta) claim,
+ * else the double exactly */
+static const char *claim_eps_text(char *buf, size_t n, const ga_audit *a, size_t ci)
+{
+    if (ci == 0 && a->spec.claim.has_eps_delta && a->spec.claim.epsilon_txt)
+        return a->spec.claim.epsilon_txt;
+    snprintf(buf, n, "%.17g", a->claims[ci].eps);
+    return buf;
 }
 
 /* A subsampled pair: one step's event is a threshold on the released noisy sum (the loss
@@ -524,8 +778,15 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
     size_t n = a->npairs;
     double *xy = malloc(n * sizeof *xy), *yx = malloc(n * sizeof *yx), *exy = malloc(n * sizeof *exy),
            *eyx = malloc(n * sizeof *eyx);
+    /* the pairs certified (at most the cap, and the proven worst case), their results */
+    size_t ncap = n < GA_AUDIT_CERT_CAP + 1 ? n : GA_AUDIT_CERT_CAP + 1;
+    size_t *sel = malloc((ncap ? ncap : 1) * sizeof *sel);
+    ga_delta_cert *certs = malloc((ncap ? ncap : 1) * sizeof *certs);
+    int *cst = malloc((ncap ? ncap : 1) * sizeof *cst);
+    double *csec = malloc((ncap ? ncap : 1) * sizeof *csec);
+    unsigned char *cdone = malloc(ncap ? ncap : 1);
     char es[64];
-    if (!xy || !yx || !exy || !eyx) {
+    if (!xy || !yx || !exy || !eyx || !sel || !certs || !cst || !csec || !cdone) {
         r->verdict = GA_VERDICT_INCONCLUSIVE;
         snprintf(r->reason, sizeof r->reason, "out of memory");
         goto cleanup;
@@ -538,26 +799,18 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
     size_t worst = 0, nfailed = 0;
     int wdir = 1;
     double wv = -1;
+    if (reuse) {
+        memcpy(xy, a->pair_xy, n * sizeof *xy);
+        memcpy(yx, a->pair_yx, n * sizeof *yx);
+        memcpy(exy, a->pair_xy_err, n * sizeof *exy);
+        memcpy(eyx, a->pair_yx_err, n * sizeof *eyx);
+    } else if (!expired(a, "the claims", 0, n)) {
+        est_all(a, o, r->eps, xy, yx, exy, eyx, "the claims", w);
+    } else {
+        for (size_t i = 0; i < n; i++)
+            xy[i] = yx[i] = exy[i] = eyx[i] = 0;
+    }
     for (size_t i = 0; i < n; i++) {
-        if (reuse) {
-            xy[i] = a->pair_xy[i];
-            yx[i] = a->pair_yx[i];
-            exy[i] = a->pair_xy_err[i];
-            eyx[i] = a->pair_yx_err[i];
-        } else {
-            if (expired(a, "the claims", i, n)) {
-                for (size_t j = i; j < n; j++)
-                    xy[j] = yx[j] = exy[j] = eyx[j] = 0;
-                break;
-            }
-            ga_delta D;
-            est_delta(&D, a, i, r->eps, o, w);
-            xy[i] = D.xy.val;
-            yx[i] = D.yx.val;
-            exy[i] = D.xy.err;
-            eyx[i] = D.yx.err;
-            progress(o, "delta", i, n);
-        }
         if (a->spec.pairs[i].bound) { /* an upper bound of a neighbour (shown in the pairs
                                           table): never the worst pair, never certified */
             xy[i] = yx[i] = -2;
@@ -586,21 +839,24 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
     int violation = 0, ambiguous = 0, uncertifiable = 0, capped = 0, bound_over = 0;
     size_t ncert = 0;
     char amb_pair[200] = "", uncert_note[200] = "";
-    for (size_t i = 0; i < n; i++) {
+    /* the pairs to certify, in order (the cap counts them in order) */
+    ncert = dp_cert_select(sel, &capped, a, r, xy, yx, exy, eyx, NULL, n, o);
+    /* their certified values on o->jobs threads */
+    pair_loop cl = {.a = a, .o = o, .idx = sel, .eps_txt = eps_txt, .cert = certs, .st = cst,
+                    .secs = csec};
+    if (ncert && (expired(a, "certification", sel[0], n) ||
+                  pair_loop_run(&cl, cert_item, ncert, "certify", cdone, w) != GA_OK))
+        memset(cdone, 0, ncert);
+    for (size_t j = 0; j < ncert; j++) {
+        size_t i = sel[j];
         int clear = xy[i] + exy[i] <= r->delta && yx[i] + eyx[i] <= r->delta;
-        int want = !clear || (o->certified && ncert < GA_AUDIT_CERT_CAP) ||
-                   (a->spec.verified && i == a->spec.verified_pair);
-        if (!want)
-            continue;
-        if (ncert >= GA_AUDIT_CERT_CAP && !clear) {
-            capped = 1;
-            continue;
-        }
-        if (expired(a, "certification", i, n))
+        if (!cdone[j]) {
+            expired(a, "certification", i, n);
             break;
-        ncert++;
-        ga_delta_cert c;
-        int st = cert_delta(a, i, eps_txt, &c);
+        }
+        ga_delta_cert c = certs[j];
+        int st = cst[j];
+        cert_account(a, &c, csec[j]);
         if (o->fail_cert == i + 1)
             st = GA_EDOM;
         if (reuse && (st == GA_OK || st == GA_EPREC)) /* shown per pair in the reports */
@@ -768,37 +1024,60 @@ cleanup:
     free(yx);
     free(exy);
     free(eyx);
+    free(sel);
+    free(certs);
+    free(cst);
+    free(csec);
+    free(cdone);
 }
 
 /* certified D_alpha of pair i, both directions */
 static int cert_renyi(ga_audit *a, size_t i, double alpha, ga_interval *xy, ga_interval *yx)
 {
+    a->ncertified++;
+    const ga_rec *k = a->book.mode == GA_REC_REPLAY
+                          ? ga_rec_find(&a->book, GA_REC_CERT_RENYI, i, alpha, NULL) : NULL;
+    if (k) { /* merge: the shard's evaluation */
+        *xy = (ga_interval){k->v[0], k->v[1]};
+        *yx = (ga_interval){k->v[2], k->v[3]};
+        return k->status;
+    }
     ga_spec_pair_view v;
     if (ga_spec_pair_view_init(&v, &a->spec.pairs[i]))
         return GA_ENOMEM;
-    a->ncertified++;
     char as[40];
     snprintf(as, sizeof as, "%.17g", alpha); /* the double claimed, exactly */
     ga_cert_opts co = cert_opts(a);
     int st = ga_pair_renyi_cert(xy, yx, a->pairs[i], v.in, v.txt, as, &co);
     ga_spec_pair_view_clear(&v);
+    if (a->book.mode == GA_REC_RECORD) {
+        ga_rec r = {.type = GA_REC_CERT_RENYI, .pair = i, .key = alpha, .status = st,
+                    .v = {xy->lo, xy->hi, yx->lo, yx->hi}};
+        ga_rec_add(&a->book, &r); /* (a failure is kept in the book) */
+    }
     return st;
 }
 
-static void eval_rdp(ga_audit *a, ga_claim_result *r)
+static void eval_rdp(ga_audit *a, ga_claim_result *r, const ga_audit_opts *o, ga_gchisq_work *w)
 {
     size_t n = a->npairs;
     double wv = -1;
     int violation = 0, ambiguous = 0, verified_ok = 0, uncert = 0;
     size_t ncert = 0;
     char amb[256] = "";
+    double *v = malloc(4 * (n ? n : 1) * sizeof *v);
+    int *vst = malloc((n ? n : 1) * sizeof *vst);
+    if (!v || !vst) {
+        free(v);
+        free(vst);
+        r->verdict = GA_VERDICT_INCONCLUSIVE;
+        snprintf(r->reason, sizeof r->reason, "out of memory");
+        return;
+    }
+    /* the estimates on o->jobs threads (failed: NaN; certify it or stay inconclusive) */
+    renyi_all(a, o, r->alpha, v, v + n, v + 2 * n, v + 3 * n, vst, w);
     for (size_t i = 0; i < n; i++) {
-        ga_result xy, yx;
-        int rs = ga_pair_renyi(&xy, &yx, a->pairs[i], r->alpha);
-        if (rs != GA_OK && rs != GA_ETOL) { /* failed: certify it or stay inconclusive */
-            xy.val = yx.val = NAN;
-            xy.err = yx.err = INFINITY;
-        }
+        ga_result xy = {v[i], v[2 * n + i]}, yx = {v[n + i], v[3 * n + i]};
         if (xy.val > wv) {
             wv = xy.val;
             r->exact = xy;
@@ -879,6 +1158,8 @@ static void eval_rdp(ga_audit *a, ga_claim_result *r)
                  r->alpha, wv, r->eps_a, uncert ? " (estimates with error estimates; the "
                  "subsampled pairs have no certified Renyi divergence yet, so not proven)" : "");
     }
+    free(v);
+    free(vst);
 }
 
 /* When every audited pair has equal covariances (a mean shift: the Gaussian mechanism,
@@ -887,6 +1168,28 @@ static void eval_rdp(ga_audit *a, ga_claim_result *r)
  * and zCDP claims are decided by max r D2, certified from the exact inputs
  * (ga_pair_mahalanobis_cert): no grid. Returns 1 with the enclosure of max r D2 and its pair,
  * 0 when some pair has unequal covariances or cannot be certified (then the grid decides). */
+/* the certified r D2 of pair i (recorded or replayed like the other evaluations) */
+static int maha_cert(ga_audit *a, size_t i, ga_interval *iv)
+{
+    const ga_rec *k = a->book.mode == GA_REC_REPLAY ? ga_rec_find(&a->book, GA_REC_MAHA, i, 0, NULL)
+                                                    : NULL;
+    if (k) {
+        *iv = (ga_interval){k->v[0], k->v[1]};
+        return k->status;
+    }
+    ga_spec_pair_view v;
+    if (ga_spec_pair_view_init(&v, &a->spec.pairs[i]))
+        return GA_ENOMEM;
+    ga_cert_opts co = cert_opts(a);
+    int st = ga_pair_mahalanobis_cert(iv, a->pairs[i], v.in, v.txt, &co);
+    ga_spec_pair_view_clear(&v);
+    if (a->book.mode == GA_REC_RECORD) {
+        ga_rec r = {.type = GA_REC_MAHA, .pair = i, .status = st, .v = {iv->lo, iv->hi}};
+        ga_rec_add(&a->book, &r); /* (a failure is kept in the book) */
+    }
+    return st;
+}
+
 static int exact_t2(ga_audit *a, ga_interval *t2, size_t *worst)
 {
     if (a->npairs == 0 || a->npairs > GA_AUDIT_CERT_CAP)
@@ -896,14 +1199,8 @@ static int exact_t2(ga_audit *a, ga_interval *t2, size_t *worst)
     for (size_t i = 0; i < a->npairs; i++) {
         if (expired(a, "certification", i, a->npairs))
             return 0;
-        ga_spec_pair_view v;
-        if (ga_spec_pair_view_init(&v, &a->spec.pairs[i]))
-            return 0;
         ga_interval iv;
-        ga_cert_opts co = cert_opts(a);
-        int st = ga_pair_mahalanobis_cert(&iv, a->pairs[i], v.in, v.txt, &co);
-        ga_spec_pair_view_clear(&v);
-        if (st != GA_OK)
+        if (maha_cert(a, i, &iv) != GA_OK)
             return 0;
         a->ncertified++;
         if (iv.hi > t2->hi) {
@@ -976,38 +1273,164 @@ static void exact_gdp_zcdp(ga_audit *a, ga_claim_result *r, const ga_interval *t
 }
 
 /* zCDP rho: sup over alpha of D_alpha / alpha <= rho, checked on a grid of alpha values */
-static void eval_zcdp_grid(ga_audit *a, ga_claim_result *r);
+static void eval_zcdp_grid(ga_audit *a, ga_claim_result *r, const ga_audit_opts *o,
+                           ga_gchisq_work *w);
 
-static void eval_zcdp(ga_audit *a, ga_claim_result *r)
+static void eval_zcdp(ga_audit *a, ga_claim_result *r, const ga_audit_opts *o, ga_gchisq_work *w)
 {
-    eval_zcdp_grid(a, r);
+    eval_zcdp_grid(a, r, o, w);
     ga_interval t2;
     size_t worst;
     if (r->verdict != GA_VERDICT_VIOLATION && exact_t2(a, &t2, &worst))
         exact_gdp_zcdp(a, r, &t2, worst, 0);
 }
 
-static void eval_zcdp_grid(ga_audit *a, ga_claim_result *r)
+/* GDP mu: delta(eps) <= Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2) on a grid of eps */
+static double gdp_delta(double mu, double eps)
 {
-    double best = -1;
-    size_t failed = 0;
+    return 0.5 * erfc((eps / mu - mu / 2) / M_SQRT2) - exp(eps) * 0.5 * erfc((eps / mu + mu / 2) / M_SQRT2);
+}
+
+/* The largest value over a grid of points (k) and a set of pairs (i), at the first (k, i) in
+ * scan order that attains it; failed evaluations counted. A scan over all pairs equals the
+ * combination (grid_take) of scans over any partition of the pairs: the shards' scans. */
+typedef struct {
+    int found, k, dir;
+    size_t pair, failed;
+    double best, at, val, err;
+} grid_best;
+
+static void grid_take(grid_best *g, const grid_best *h)
+{
+    size_t failed = g->failed + h->failed;
+    if (h->found && (!g->found || h->best > g->best ||
+                     (h->best == g->best && (h->k < g->k || (h->k == g->k && h->pair < g->pair)))))
+        *g = *h;
+    g->failed = failed;
+}
+
+static void grid_hit(grid_best *g, int k, size_t i, double v, double at, int dir, double err)
+{
+    if (v > g->best) {
+        *g = (grid_best){1, k, dir, i, g->failed, v, at, v, err};
+    }
+}
+
+/* zCDP: D_alpha / alpha on 120 alphas in (1, 1001] over the pairs idx (NULL: all) */
+static int zcdp_scan(grid_best *g, ga_audit *a, const size_t *idx, size_t nidx,
+                     const ga_audit_opts *o, ga_gchisq_work *w)
+{
+    size_t n = a->npairs, m = idx ? nidx : n;
+    double *v = malloc(4 * (n ? n : 1) * sizeof *v);
+    int *vst = malloc((n ? n : 1) * sizeof *vst);
+    *g = (grid_best){.best = -1};
+    if (!v || !vst) {
+        free(v);
+        free(vst);
+        return GA_ENOMEM;
+    }
     for (int k = 0; k < 120; k++) {
         double al = 1 + pow(10.0, -3 + 6.0 * k / 119); /* 1.001 .. 1e3 */
-        for (size_t i = 0; i < a->npairs; i++) {
-            ga_result xy, yx;
-            int rs = ga_pair_renyi(&xy, &yx, a->pairs[i], al);
-            if (rs != GA_OK && rs != GA_ETOL)
-                failed++;
-            double v = fmax(xy.val, yx.val) / al;
-            if (v > best) {
-                best = v;
-                r->at = al;
-                r->worst_pair = i;
-                r->worst_dir = xy.val >= yx.val ? 1 : 2;
-                r->exact.val = v;
-                r->exact.err = fmax(xy.err, yx.err) / al;
-            }
+        renyi_some(a, o, al, v, v + n, v + 2 * n, v + 3 * n, vst, idx, nidx, w);
+        for (size_t j = 0; j < m; j++) {
+            size_t i = idx ? idx[j] : j;
+            ga_result xy = {v[i], v[2 * n + i]}, yx = {v[n + i], v[3 * n + i]};
+            if (vst[i] != GA_OK && vst[i] != GA_ETOL)
+                g->failed++;
+            grid_hit(g, k, i, fmax(xy.val, yx.val) / al, al, xy.val >= yx.val ? 1 : 2,
+                     fmax(xy.err, yx.err) / al);
         }
+    }
+    free(v);
+    free(vst);
+    return GA_OK;
+}
+
+/* GDP: delta(eps) minus the mu-GDP curve on 60 eps over the pairs idx (NULL: all) */
+static int gdp_scan(grid_best *g, ga_audit *a, double mu, const size_t *idx, size_t nidx,
+                    const ga_audit_opts *o, ga_gchisq_work *w)
+{
+    size_t n = a->npairs, m = idx ? nidx : n;
+    double *dv = malloc(4 * (n ? n : 1) * sizeof *dv);
+    *g = (grid_best){.best = -INFINITY};
+    if (!dv)
+        return GA_ENOMEM;
+    for (int k = 0; k < 60; k++) {
+        double eps = k == 0 ? 0 : (mu * mu / 2 + 4 * mu) * pow(10.0, -2 + 2.5 * k / 59.0);
+        double bound = gdp_delta(mu, eps);
+        est_some(a, o, eps, dv, dv + n, dv + 2 * n, dv + 3 * n, "the GDP check", idx, nidx, w);
+        for (size_t j = 0; j < m; j++) {
+            size_t i = idx ? idx[j] : j;
+            ga_delta D = {{dv[i], dv[2 * n + i]}, {dv[n + i], dv[3 * n + i]}, 0};
+            if (isnan(D.xy.val))
+                g->failed++;
+            grid_hit(g, k, i, fmax(D.xy.val, D.yx.val) - bound, eps, D.xy.val >= D.yx.val ? 1 : 2,
+                     fmax(D.xy.err, D.yx.err));
+        }
+    }
+    free(dv);
+    return GA_OK;
+}
+
+/* a claim's grid scan: over every pair, or (merge) combined from the shards' records; a
+ * shard records its own scan (shard_pass). GA_OK or GA_ENOMEM. */
+static int grid_scan(grid_best *g, ga_audit *a, const ga_claim_result *r, const ga_audit_opts *o,
+                     ga_gchisq_work *w)
+{
+    int is_gdp = r->type == GA_CLAIM_GDP;
+    size_t ci = (size_t)(r - a->claims);
+    if (a->book.mode == GA_REC_REPLAY) {
+        *g = (grid_best){.best = is_gdp ? -INFINITY : -1};
+        size_t s = 1;
+        for (; s <= a->book.nshards; s++) {
+            const ga_rec *k = ga_rec_find(&a->book, GA_REC_GRID, ci, (double)s, NULL);
+            if (!k)
+                break;
+            grid_best h = {k->status, (int)k->v[0], (int)k->v[1], (size_t)k->v[2], (size_t)k->v[3],
+                           k->v[4], k->v[5], k->v[6], k->v[7]};
+            grid_take(g, &h);
+        }
+        if (s > a->book.nshards)
+            return GA_OK;
+        /* (a part without this scan: scanned here) */
+    }
+    return is_gdp ? gdp_scan(g, a, r->eps_a, NULL, 0, o, w) : zcdp_scan(g, a, NULL, 0, o, w);
+}
+
+/* a shard's scan of its pairs, recorded */
+static void grid_record(ga_audit *a, const ga_claim_result *r, const ga_audit_opts *o,
+                        ga_gchisq_work *w)
+{
+    grid_best g;
+    int st = r->type == GA_CLAIM_GDP ? gdp_scan(&g, a, r->eps_a, a->slice, a->nslice, o, w)
+                                     : zcdp_scan(&g, a, a->slice, a->nslice, o, w);
+    if (st) {
+        a->book.failed = 1;
+        return;
+    }
+    ga_rec k = {.type = GA_REC_GRID, .pair = (size_t)(r - a->claims), .key = (double)a->book.shard,
+                .status = g.found, .v = {g.k, g.dir, (double)g.pair, (double)g.failed, g.best, g.at,
+                                         g.val, g.err}};
+    ga_rec_add(&a->book, &k);
+}
+
+static void eval_zcdp_grid(ga_audit *a, ga_claim_result *r, const ga_audit_opts *o,
+                           ga_gchisq_work *w)
+{
+    grid_best g;
+    if (grid_scan(&g, a, r, o, w)) {
+        r->verdict = GA_VERDICT_INCONCLUSIVE;
+        snprintf(r->reason, sizeof r->reason, "out of memory");
+        return;
+    }
+    double best = g.best;
+    size_t failed = g.failed;
+    if (g.found) {
+        r->at = g.at;
+        r->worst_pair = g.pair;
+        r->worst_dir = g.dir;
+        r->exact.val = g.val;
+        r->exact.err = g.err;
     }
     r->slack = best > 0 ? r->eps_a / best : INFINITY;
     if (best - r->exact.err > r->eps_a) {
@@ -1041,11 +1464,6 @@ static void eval_zcdp_grid(ga_audit *a, ga_claim_result *r)
     }
 }
 
-/* GDP mu: delta(eps) <= Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2) on a grid of eps */
-static double gdp_delta(double mu, double eps)
-{
-    return 0.5 * erfc((eps / mu - mu / 2) / M_SQRT2) - exp(eps) * 0.5 * erfc((eps / mu + mu / 2) / M_SQRT2);
-}
 
 static void eval_gdp_grid(ga_audit *a, ga_claim_result *r, const ga_audit_opts *o,
                           ga_gchisq_work *w);
@@ -1062,25 +1480,21 @@ static void eval_gdp(ga_audit *a, ga_claim_result *r, const ga_audit_opts *o, ga
 static void eval_gdp_grid(ga_audit *a, ga_claim_result *r, const ga_audit_opts *o,
                           ga_gchisq_work *w)
 {
-    double mu = r->eps_a, best = -INFINITY;
-    size_t failed = 0;
-    for (int k = 0; k < 60; k++) {
-        double eps = k == 0 ? 0 : (mu * mu / 2 + 4 * mu) * pow(10.0, -2 + 2.5 * k / 59.0);
-        double bound = gdp_delta(mu, eps);
-        for (size_t i = 0; i < a->npairs; i++) {
-            ga_delta D;
-            if (est_delta(&D, a, i, eps, o, w) != GA_OK && isnan(D.xy.val))
-                failed++;
-            double v = fmax(D.xy.val, D.yx.val) - bound, e = fmax(D.xy.err, D.yx.err);
-            if (v > best) {
-                best = v;
-                r->at = eps;
-                r->worst_pair = i;
-                r->worst_dir = D.xy.val >= D.yx.val ? 1 : 2;
-                r->exact.val = v;
-                r->exact.err = e;
-            }
-        }
+    double mu = r->eps_a;
+    grid_best g;
+    if (grid_scan(&g, a, r, o, w)) {
+        r->verdict = GA_VERDICT_INCONCLUSIVE;
+        snprintf(r->reason, sizeof r->reason, "out of memory");
+        return;
+    }
+    double best = g.best;
+    size_t failed = g.failed;
+    if (g.found) {
+        r->at = g.at;
+        r->worst_pair = g.pair;
+        r->worst_dir = g.dir;
+        r->exact.val = g.val;
+        r->exact.err = g.err;
     }
     if (best - r->exact.err > 0) {
         /* certify the worst point */
@@ -1127,13 +1541,15 @@ static int audit_load(ga_audit *a, const char *path, const char *text, size_t le
     double t0 = now();
     a->deadline = o->timeout > 0 ? t0 + o->timeout : 0;
     ga_spec_opts so = {.deadline = o->timeout > 0 ? t0 + GA_AUDIT_BUILD_SHARE * o->timeout : 0,
-                       .allow_paths = o->allow_paths, .nallow = o->nallow};
+                       .jobs = o->jobs, .allow_paths = o->allow_paths, .nallow = o->nallow};
     int rc = text ? ga_mech_parse(&a->spec, text, len, path, &so, msg, msglen)
                   : ga_mech_load(&a->spec, path, &so, msg, msglen);
     if (rc)
         return rc;
     if (o->claim && (rc = ga_spec_set_claim(&a->spec, o->claim, msg, msglen)))
         return rc;
+    if (o->claim && !(a->claim_override = strdup(o->claim)))
+        return GA_ENOMEM;
     if (a->spec.truncated) {
         a->incomplete = 1;
         snprintf(a->timeout_note, sizeof a->timeout_note,
@@ -1162,24 +1578,59 @@ static int audit_load(ga_audit *a, const char *path, const char *text, size_t le
     return GA_OK;
 }
 
-/* stage 2: reduce every pair built (until the deadline) */
+/* stage 2: reduce every pair built (a shard: its pairs) until the deadline, on o->jobs
+ * threads */
+static void reduce_item(void *vl, size_t j, ga_gchisq_work *w)
+{
+    (void)w;
+    pair_loop *l = vl;
+    size_t i = l->idx ? l->idx[j] : j;
+    l->st[j] = ga_mech_pair_reduce(&l->a->pairs[i], &l->a->spec.pairs[i], NULL, 0);
+    tick(l);
+}
+
 static int audit_reduce(ga_audit *a, const char *path, const ga_audit_opts *o, char *msg,
                         size_t msglen)
 {
-    for (size_t i = 0; i < a->spec.npairs; i++) {
-        if (expired(a, "the reduction", i, a->spec.npairs))
+    size_t n = a->slice ? a->nslice : a->spec.npairs;
+    int *st = calloc(n ? n : 1, sizeof *st);
+    unsigned char *done = malloc(n ? n : 1);
+    pair_loop l = {.a = a, .o = o, .st = st, .idx = a->slice};
+    int rc = !st || !done ? GA_ENOMEM : pair_loop_run(&l, reduce_item, n, "reduce", done, NULL);
+    /* the pairs reduced, in order up to the first the deadline left or the first error (its
+     * message from a second, serial reduction: the same inputs, the same failure) */
+    size_t k = 0;
+    for (; rc == GA_OK && k < n; k++) {
+        size_t i = a->slice ? a->slice[k] : k;
+        if (!done[k]) {
+            expired(a, "the reduction", k, n);
             break;
-        int rc = ga_mech_pair_reduce(&a->pairs[i], &a->spec.pairs[i], msg, msglen);
-        if (rc) {
+        }
+        if (st[k]) {
+            ga_pair_free(a->pairs[i]);
+            a->pairs[i] = NULL;
+            rc = ga_mech_pair_reduce(&a->pairs[i], &a->spec.pairs[i], msg, msglen);
+            if (rc == GA_OK) /* it did not fail again: keep the second result */
+                continue;
             char m2[512];
             snprintf(m2, sizeof m2, "%s: %s", path, msg);
             ga_msg(msg, msglen, "%s", m2);
-            return rc;
+            break;
         }
-        a->npairs = i + 1;
-        progress(o, "reduce", i, a->spec.npairs);
     }
-    return GA_OK;
+    /* beyond the prefix: not audited (a shard keeps the numbering of all pairs; its other
+     * pairs stay NULL and are never evaluated) */
+    for (size_t j = k; j < n && a->pairs; j++) {
+        size_t i = a->slice ? a->slice[j] : j;
+        ga_pair_free(a->pairs[i]);
+        a->pairs[i] = NULL;
+    }
+    a->npairs = a->slice ? a->spec.npairs : k;
+    if (a->slice)
+        a->nslice = k;
+    free(st);
+    free(done);
+    return rc;
 }
 
 /* the spec's claims as a flat list, in order: (eps, delta), profile points, RDP points,
@@ -1223,7 +1674,7 @@ static void audit_claim_list(ga_audit *a)
 
 /* stage 3: the per-pair table at the first DP claim's eps (the total variation, eps = 0,
  * when there is none) */
-static void audit_table(ga_audit *a, const ga_audit_opts *o, ga_gchisq_work *w)
+static void table_eps(ga_audit *a)
 {
     a->table_eps = 0;
     for (size_t i = 0; i < a->nclaims; i++)
@@ -1231,23 +1682,19 @@ static void audit_table(ga_audit *a, const ga_audit_opts *o, ga_gchisq_work *w)
             a->table_eps = a->claims[i].eps;
             break;
         }
-    for (size_t i = 0; i < a->npairs; i++) {
-        if (expired(a, "the per-pair table", i, a->npairs))
-            break;
-        ga_delta D;
-        est_delta(&D, a, i, a->table_eps, o, w);
-        a->pair_xy[i] = D.xy.val;
-        a->pair_yx[i] = D.yx.val;
-        a->pair_xy_err[i] = D.xy.err;
-        a->pair_yx_err[i] = D.yx.err;
-        progress(o, "delta", i, a->npairs);
-    }
+}
+
+static void audit_table(ga_audit *a, const ga_audit_opts *o, ga_gchisq_work *w)
+{
+    table_eps(a);
+    if (!expired(a, "the per-pair table", 0, a->npairs))
+        est_all(a, o, a->table_eps, a->pair_xy, a->pair_yx, a->pair_xy_err, a->pair_yx_err,
+                "the per-pair table", w);
 }
 
 /* stage 4: every claim by its row of the claim table, then the overall verdict */
 static void audit_claims(ga_audit *a, const ga_audit_opts *o, ga_gchisq_work *w)
 {
-    const ga_spec_claim *cl = &a->spec.claim;
     size_t n = a->npairs;
     for (size_t i = 0; i < a->nclaims; i++) {
         ga_claim_result *r = &a->claims[i];
@@ -1270,7 +1717,8 @@ static void audit_claims(ga_audit *a, const ga_audit_opts *o, ga_gchisq_work *w)
             continue;
         }
         double tc = now();
-        claim_types[row].eval(a, r, (i == 0 && cl->has_eps_delta) ? cl->epsilon_txt : NULL, o, w);
+        char eb[64];
+        claim_types[row].eval(a, r, claim_eps_text(eb, sizeof eb, a, i), o, w);
         r->evaluated = 1;
         r->seconds = now() - tc;
         if (r->verdict == GA_VERDICT_VIOLATION && !attained(a, r->worst_pair)) {
@@ -1361,26 +1809,149 @@ static void audit_plots(ga_audit *a, ga_gchisq_work *w)
     }
 }
 
+/* A shard (--shard I/N): the evaluations the claims' decisions read, for this shard's pairs,
+ * recorded in a->book: the table's estimates; per DP claim its estimates and the certified
+ * intervals of the pairs it would certify among these (a superset of what the decisions over
+ * all pairs certify here: dp_cert_select); per RDP claim the Renyi estimates and the
+ * certified divergences the same way; per zCDP/GDP claim the grid scan over these pairs and
+ * the certified Mahalanobis distances the exact verdict reads. The rest (the witness, the
+ * smallest eps, the plots, the accountants) concerns a few pairs the merge picks and
+ * evaluates itself. */
+static void shard_pass(ga_audit *a, const ga_audit_opts *o, ga_gchisq_work *w)
+{
+    size_t n = a->npairs, m = a->nslice, *sl = a->slice, nc = m < GA_AUDIT_CERT_CAP + 1 ? m : GA_AUDIT_CERT_CAP + 1;
+    double *v = malloc(4 * (n ? n : 1) * sizeof *v);
+    int *vst = malloc((n ? n : 1) * sizeof *vst), *cst = malloc((nc ? nc : 1) * sizeof *cst);
+    size_t *sel = malloc((nc ? nc : 1) * sizeof *sel);
+    ga_delta_cert *certs = malloc((nc ? nc : 1) * sizeof *certs);
+    double *csec = malloc((nc ? nc : 1) * sizeof *csec);
+    unsigned char *cdone = malloc(nc ? nc : 1);
+    if (!v || !vst || !cst || !sel || !certs || !csec || !cdone) {
+        a->book.failed = 1;
+        goto cleanup;
+    }
+    table_eps(a);
+    double *xy = v, *yx = v + n, *exy = v + 2 * n, *eyx = v + 3 * n;
+    for (size_t ci = 0; ci < a->nclaims && !expired(a, "the claims", 0, n); ci++) {
+        ga_claim_result *r = &a->claims[ci];
+        if (r->type == GA_CLAIM_DP) {
+            char eb[64];
+            const char *et = claim_eps_text(eb, sizeof eb, a, ci);
+            est_some(a, o, r->eps, xy, yx, exy, eyx, "the claims", sl, m, w);
+            int capped = 0;
+            size_t ns = dp_cert_select(sel, &capped, a, r, xy, yx, exy, eyx, sl, m, o);
+            pair_loop cl = {.a = a, .o = o, .idx = sel, .eps_txt = et, .cert = certs, .st = cst,
+                            .secs = csec};
+            if (ns && !expired(a, "certification", 0, n))
+                pair_loop_run(&cl, cert_item, ns, "certify", cdone, w);
+            for (size_t j = 0; j < ns; j++)
+                if (!cdone[j]) {
+                    expired(a, "certification", j, ns);
+                    break;
+                }
+        } else if (r->type == GA_CLAIM_RDP) {
+            renyi_some(a, o, r->alpha, xy, yx, exy, eyx, vst, sl, m, w);
+            size_t ncert = 0;
+            for (size_t j = 0; j < m && !expired(a, "certification", j, m); j++) {
+                size_t i = sl[j];
+                int clear = xy[i] + exy[i] <= r->eps_a && yx[i] + eyx[i] <= r->eps_a;
+                if (clear && !(a->spec.verified && i == a->spec.verified_pair))
+                    continue;
+                if (ncert++ >= GA_AUDIT_CERT_CAP)
+                    continue;
+                ga_interval cx, cy;
+                cert_renyi(a, i, r->alpha, &cx, &cy);
+            }
+        } else if (r->type == GA_CLAIM_ZCDP || r->type == GA_CLAIM_GDP) {
+            grid_record(a, r, o, w);
+            for (size_t j = 0; n <= GA_AUDIT_CERT_CAP && j < m; j++) {
+                ga_interval iv;
+                if (expired(a, "certification", j, m) || maha_cert(a, sl[j], &iv) != GA_OK)
+                    break; /* (exact_t2 stops at the first pair without one) */
+            }
+        }
+    }
+cleanup:
+    free(v);
+    free(vst);
+    free(cst);
+    free(sel);
+    free(certs);
+    free(csec);
+    free(cdone);
+}
+
+/* SOURCE_DATE_EPOCH (the reproducible-builds convention: seconds since 1970 as decimal
+ * digits) set: the report's clock readings are fixed, the start time to that value and every
+ * wall time to 0, so that two runs of one spec give byte-identical reports (whatever --jobs);
+ * a value that is not such a number is ignored */
+static void reproducible_times(ga_audit *a)
+{
+    const char *e = getenv("SOURCE_DATE_EPOCH");
+    if (!e || !*e || strlen(e) > 15 || strspn(e, "0123456789") != strlen(e))
+        return;
+    a->started = strtoll(e, NULL, 10);
+    a->seconds = a->cert_seconds = 0;
+    for (size_t i = 0; i < a->nclaims; i++)
+        a->claims[i].seconds = 0;
+}
+
+/* this shard's pairs: i = shard - 1 mod nshards, in order */
+static int shard_slice(ga_audit *a, const ga_audit_opts *o)
+{
+    size_t n = a->spec.npairs;
+    a->slice = malloc((n / o->nshards + 1) * sizeof *a->slice);
+    if (!a->slice || ga_rec_begin(&a->book, GA_REC_RECORD))
+        return GA_ENOMEM;
+    a->book.shard = o->shard;
+    a->book.nshards = o->nshards;
+    for (size_t i = o->shard - 1; i < n; i += o->nshards)
+        a->slice[a->nslice++] = i;
+    return GA_OK;
+}
+
+/* The audit; a shard (o->nshards > 0) records its evaluations instead of deciding; a merge
+ * (book != NULL: the parts' records, moved into a) decides with them, the spec's bytes
+ * checked against digest first. */
 static int audit_run(ga_audit *a, const char *path, const char *text, size_t len,
-                     const ga_audit_opts *o, char *msg, size_t msglen)
+                     const ga_audit_opts *o, ga_recbook *book, const char *digest, char *msg,
+                     size_t msglen)
 {
     memset(a, 0, sizeof *a);
+    if (book) {
+        a->book = *book;
+        memset(book, 0, sizeof *book);
+    }
     double t0 = now();
     ga_gchisq_work *w = NULL;
     int rc = audit_load(a, path, text, len, o, msg, msglen);
     a->started = (long long)time(NULL);
+    if (rc == GA_OK && digest && strcmp(digest, a->digest)) {
+        ga_msg(msg, msglen, "%s: the spec is not the one the parts audited (SHA-256 %.12s..., the "
+               "parts have %.12s...): merge needs the same bytes", path, a->digest, digest);
+        rc = GA_EINVAL;
+    }
+    if (rc == GA_OK && o->nshards)
+        rc = shard_slice(a, o);
     if (rc == GA_OK)
         rc = audit_reduce(a, path, o, msg, msglen);
     if (rc == GA_OK && !(w = ga_gchisq_work_alloc()))
         rc = GA_ENOMEM;
     if (rc == GA_OK) {
         audit_claim_list(a);
-        audit_table(a, o, w);
-        audit_claims(a, o, w);
-        audit_plots(a, w);
+        if (o->nshards) {
+            shard_pass(a, o, w);
+            if (a->book.failed)
+                rc = GA_ENOMEM;
+        } else {
+            audit_table(a, o, w);
+            audit_claims(a, o, w);
+            audit_plots(a, w);
+        }
     }
     a->seconds = now() - t0;
     ga_gchisq_work_free(w);
+    reproducible_times(a);
     return rc;
 }
 
@@ -1394,15 +1965,15 @@ static void run_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const g
 static void run_rdp(ga_audit *a, ga_claim_result *r, const char *eps_txt,
                     const ga_audit_opts *o, ga_gchisq_work *w)
 {
-    (void)eps_txt, (void)o, (void)w;
-    eval_rdp(a, r);
+    (void)eps_txt;
+    eval_rdp(a, r, o, w);
 }
 
 static void run_zcdp(ga_audit *a, ga_claim_result *r, const char *eps_txt,
                      const ga_audit_opts *o, ga_gchisq_work *w)
 {
-    (void)eps_txt, (void)o, (void)w;
-    eval_zcdp(a, r);
+    (void)eps_txt;
+    eval_zcdp(a, r, o, w);
 }
 
 static void run_gdp(ga_audit *a, ga_claim_result *r, const char *eps_txt,
@@ -1414,13 +1985,63 @@ static void run_gdp(ga_audit *a, ga_claim_result *r, const char *eps_txt,
 
 int ga_audit_run(ga_audit *a, const char *path, const ga_audit_opts *o, char *msg, size_t msglen)
 {
-    return audit_run(a, path, NULL, 0, o, msg, msglen);
+    return audit_run(a, path, NULL, 0, o, NULL, NULL, msg, msglen);
+}
+
+int ga_audit_merge_run(ga_audit *a, const char *const *parts, size_t nparts,
+                       const char *spec_path, const ga_audit_opts *o, char *msg, size_t msglen)
+{
+    ga_recbook book;
+    ga_partial_head h0, h;
+    unsigned char *seen = calloc(nparts ? nparts : 1, 1);
+    int rc = !seen ? GA_ENOMEM : nparts == 0 ? GA_EINVAL : ga_rec_begin(&book, GA_REC_REPLAY);
+    memset(a, 0, sizeof *a);
+    if (rc == GA_EINVAL)
+        ga_msg(msg, msglen, "merge: no partial results given");
+    for (size_t p = 0; rc == GA_OK && p < nparts; p++) {
+        if ((rc = ga_partial_read(p ? &h : &h0, &book, parts[p], msg, msglen)) != GA_OK)
+            break;
+        const ga_partial_head *x = p ? &h : &h0;
+        rc = GA_EINVAL;
+        if (x->incomplete)
+            ga_msg(msg, msglen, "%s: shard %zu/%zu is incomplete (stopped by --timeout): run it "
+                   "again", parts[p], x->shard, x->nshards);
+        else if (x->nshards != nparts)
+            ga_msg(msg, msglen, "%s: shard %zu of %zu, but %zu parts were given: merge needs "
+                   "every shard once", parts[p], x->shard, x->nshards, nparts);
+        else if (seen[x->shard - 1]++)
+            ga_msg(msg, msglen, "%s: shard %zu/%zu was given twice", parts[p], x->shard, x->nshards);
+        else if (p && (strcmp(x->digest, h0.digest) || x->npairs != h0.npairs ||
+                       x->nclaims != h0.nclaims || x->certified != h0.certified ||
+                       x->has_claim != h0.has_claim || strcmp(x->claim, h0.claim)))
+            ga_msg(msg, msglen, "%s: this part audited another spec or with other options "
+                   "(--certified, --claim) than %s", parts[p], parts[0]);
+        else
+            rc = GA_OK;
+    }
+    if (rc == GA_OK) {
+        ga_audit_opts mo = *o;
+        mo.certified = h0.certified;
+        mo.claim = h0.has_claim ? h0.claim : NULL;
+        mo.shard = mo.nshards = 0;
+        book.nshards = nparts;
+        rc = audit_run(a, spec_path ? spec_path : h0.spec, NULL, 0, &mo, &book, h0.digest, msg,
+                       msglen);
+        if (rc == GA_OK && (a->spec.npairs != h0.npairs || a->nclaims != h0.nclaims)) {
+            ga_msg(msg, msglen, "merge: the spec has %zu pairs and %zu claims, the parts %zu and "
+                   "%zu", a->spec.npairs, a->nclaims, h0.npairs, h0.nclaims);
+            rc = GA_EINVAL;
+        }
+    }
+    ga_rec_clear(&book);
+    free(seen);
+    return rc;
 }
 
 int ga_audit_run_text(ga_audit *a, const char *text, size_t len, const char *name,
                       const ga_audit_opts *o, char *msg, size_t msglen)
 {
-    return audit_run(a, name ? name : "<spec>", text, len, o, msg, msglen);
+    return audit_run(a, name ? name : "<spec>", text, len, o, NULL, NULL, msg, msglen);
 }
 
 /* ------------------------------------------------------------ the public pipeline */
@@ -1430,8 +2051,26 @@ void ga_audit_options_init(ga_audit_options *o)
     memset(o, 0, sizeof *o);
 }
 
+/* the internal options of the public ones; GA_EINVAL for a shard number out of range */
+static int internal_opts(ga_audit_opts *o, const ga_audit_options *opts, char *msg, size_t msglen)
+{
+    *o = (ga_audit_opts){.certified = opts->certified, .quiet = opts->progress == NULL,
+                         .progress = opts->progress, .timeout = opts->timeout,
+                         .claim = opts->claim, .allow_paths = opts->allow_paths,
+                         .nallow = opts->nallow, .jobs = ga_par_jobs(opts->jobs),
+                         .shard = opts->shard, .nshards = opts->nshards};
+    if (opts->nshards && !(opts->shard >= 1 && opts->shard <= opts->nshards)) {
+        ga_msg(msg, msglen, "shard %zu of %zu: shards are numbered 1 to N", opts->shard,
+               opts->nshards);
+        return GA_EINVAL;
+    }
+    return GA_OK;
+}
+
+/* path (spec text, or nparts partial results to merge) into a result */
 static int pipeline(ga_audit_result **out, const char *path, const char *text, size_t len,
-                    const ga_audit_options *opts, char *msg, size_t msglen)
+                    const char *const *parts, size_t nparts, const ga_audit_options *opts,
+                    char *msg, size_t msglen)
 {
     ga_audit_options d;
     if (!opts) {
@@ -1439,13 +2078,15 @@ static int pipeline(ga_audit_result **out, const char *path, const char *text, s
         opts = &d;
     }
     *out = NULL;
+    ga_audit_opts o;
+    int rc = internal_opts(&o, opts, msg, msglen);
+    if (rc)
+        return rc;
     ga_audit_result *r = calloc(1, sizeof *r);
     if (!r)
         return GA_ENOMEM;
-    ga_audit_opts o = {.certified = opts->certified, .quiet = opts->progress == NULL,
-                       .progress = opts->progress, .timeout = opts->timeout, .claim = opts->claim,
-                       .allow_paths = opts->allow_paths, .nallow = opts->nallow};
-    int rc = audit_run(&r->a, path, text, len, &o, msg, msglen);
+    rc = parts ? ga_audit_merge_run(&r->a, parts, nparts, path, &o, msg, msglen)
+               : audit_run(&r->a, path, text, len, &o, NULL, NULL, msg, msglen);
     if (rc) {
         ga_audit_clear(&r->a);
         free(r);
@@ -1455,16 +2096,27 @@ static int pipeline(ga_audit_result **out, const char *path, const char *text, s
     return GA_OK;
 }
 
+int ga_audit_merge_files(ga_audit_result **out, const char *const *parts, size_t nparts,
+                         const char *spec, const ga_audit_options *opts, char *msg, size_t msglen)
+{
+    if (opts && opts->nshards) {
+        *out = NULL;
+        ga_msg(msg, msglen, "merge: the options ask for a shard");
+        return GA_EINVAL;
+    }
+    return pipeline(out, spec, NULL, 0, parts, nparts, opts, msg, msglen);
+}
+
 int ga_audit_spec_file(ga_audit_result **out, const char *path, const ga_audit_options *opts,
                        char *msg, size_t msglen)
 {
-    return pipeline(out, path, NULL, 0, opts, msg, msglen);
+    return pipeline(out, path, NULL, 0, NULL, 0, opts, msg, msglen);
 }
 
 int ga_audit_spec_text(ga_audit_result **out, const char *text, size_t len, const char *name,
                        const ga_audit_options *opts, char *msg, size_t msglen)
 {
-    return pipeline(out, name ? name : "<spec>", text, len, opts, msg, msglen);
+    return pipeline(out, name ? name : "<spec>", text, len, NULL, 0, opts, msg, msglen);
 }
 
 void ga_audit_result_free(ga_audit_result *r)
@@ -1482,6 +2134,8 @@ int ga_audit_result_verdict(const ga_audit_result *r)
 
 int ga_audit_result_exit_status(const ga_audit_result *r)
 {
+    if (r->a.book.mode == GA_REC_RECORD) /* a shard: no verdict; 2 when it did not finish */
+        return r->a.incomplete ? 2 : 0;
     return r->a.overall == GA_VERDICT_VIOLATION ? 1 : r->a.overall == GA_VERDICT_INCONCLUSIVE ? 2 : 0;
 }
 

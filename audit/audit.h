@@ -63,6 +63,60 @@ typedef struct {
  * type not in the table). */
 void ga_claim_text(char *b, size_t n, const ga_claim_result *r);
 
+/* ------------------------------------------------------------ shard and merge
+ *
+ * The record book (audit/shard.c): the per-pair evaluations an audit's decisions read (the
+ * estimates of delta and of the Renyi divergences, the certified intervals, the certified
+ * Mahalanobis distances) and the per-shard scans of the GDP/zCDP grids. `audit --shard I/N`
+ * evaluates the pairs i with i mod N = I - 1 and records them (mode RECORD) into a partial
+ * result; `merge` rebuilds and reduces the pairs, loads every part's records and runs the
+ * audit's decisions with the evaluations read from the book (mode REPLAY; anything not
+ * recorded, such as the witness and the plots of the few pairs they concern, is computed),
+ * so that the merged report is the one a single run writes. */
+enum ga_rec_type { GA_REC_EST = 1, GA_REC_CERT, GA_REC_RENYI, GA_REC_CERT_RENYI, GA_REC_MAHA,
+                   GA_REC_GRID, GA_NREC };
+enum ga_rec_mode { GA_REC_OFF = 0, GA_REC_RECORD, GA_REC_REPLAY };
+
+typedef struct {
+    int type;              /* enum ga_rec_type */
+    size_t pair;           /* the pair (GA_REC_GRID: the claim's index) */
+    double key;            /* eps or alpha (GA_REC_CERT: 0, the eps as text in key_txt) */
+    char key_txt[40];
+    int status;
+    double v[8];           /* the values (see audit.c, rec_* helpers) */
+    long bits;             /* certified: the precision used */
+    char dec[4][80];       /* certified delta: the outward decimals */
+} ga_rec;
+
+typedef struct {
+    int mode;              /* enum ga_rec_mode */
+    ga_rec *r;
+    size_t n, cap;
+    size_t *slot, nslot;   /* open addressing: index + 1, 0 empty */
+    void *lock;            /* a pthread mutex (RECORD: items record from several threads) */
+    size_t shard, nshards; /* RECORD: this shard (1-based) of nshards; REPLAY: nshards */
+    int failed;            /* RECORD: a record could not be stored (no memory) */
+} ga_recbook;
+
+/* Start an empty book in mode (GA_OK or GA_ENOMEM); find the record (type, pair, key,
+ * key_txt) or NULL; add one (a copy; GA_OK or GA_ENOMEM, which also sets b->failed); clear
+ * the book. Finding is safe on any thread while nobody adds; adding takes the book's lock. */
+int ga_rec_begin(ga_recbook *b, int mode);
+const ga_rec *ga_rec_find(const ga_recbook *b, int type, size_t pair, double key,
+                          const char *key_txt);
+int ga_rec_add(ga_recbook *b, const ga_rec *r);
+void ga_rec_clear(ga_recbook *b);
+
+/* A partial result's header (and its records, into a book): GA_OK, GA_EIO, GA_EINVAL (a
+ * message naming the file and the field) or GA_ENOMEM. */
+typedef struct {
+    char spec[4096], digest[65];
+    size_t shard, nshards, npairs, nclaims;
+    int certified, incomplete, has_claim;
+    char claim[1024];
+} ga_partial_head;
+int ga_partial_read(ga_partial_head *h, ga_recbook *b, const char *path, char *msg, size_t msglen);
+
 #define GA_PLOT_PAIRS 3
 #define GA_PLOT_POINTS 120
 
@@ -97,6 +151,9 @@ typedef struct {
                               build gets half the budget; the pairs built are evaluated):
                               claims other than violations are INCONCLUSIVE */
     char timeout_note[400];
+    ga_recbook book;       /* shard (RECORD) or merge (REPLAY); GA_REC_OFF otherwise */
+    size_t *slice, nslice; /* RECORD: the shard's pairs, in order */
+    char *claim_override;  /* the --claim text the audit ran with (NULL: none) */
 } ga_audit;
 
 typedef struct {
@@ -107,6 +164,9 @@ typedef struct {
     const char *const *allow_paths; /* --allow-path: more directories a spec may read */
     size_t nallow;
     const char *claim;     /* a YAML mapping replacing the spec's claim (NULL: none) */
+    int jobs;              /* threads for the pairs (<= 1: the calling thread only) */
+    size_t shard, nshards; /* --shard I/N: evaluate and record pairs i = I - 1 mod N only
+                              (0: the whole audit) */
     size_t fail_pair;      /* tests: the double evaluation of pair fail_pair (1-based) fails */
     size_t fail_cert;      /* tests: the certified evaluation of pair fail_cert fails */
 } ga_audit_opts;
@@ -118,6 +178,12 @@ int ga_audit_run(ga_audit *a, const char *path, const ga_audit_opts *o, char *ms
 int ga_audit_run_text(ga_audit *a, const char *text, size_t len, const char *name,
                       const ga_audit_opts *o, char *msg, size_t msglen);
 
+/* The merge of partial results (audit --shard) named by parts: reads and checks them (one
+ * spec, the same bytes, every shard once, the same options), loads the spec (spec_path, or
+ * the path recorded in the parts), and runs the audit with the recorded evaluations.
+ * Returns GA_OK (verdicts in a), GA_EIO or GA_EINVAL (message in msg), GA_ENOMEM. */
+int ga_audit_merge_run(ga_audit *a, const char *const *parts, size_t nparts,
+                       const char *spec_path, const ga_audit_opts *o, char *msg, size_t msglen);
 /* the public pipeline's result (gaussaudit.h): an audit */
 struct ga_audit_result {
     ga_audit a;

@@ -307,8 +307,8 @@ static int cal_pipeline(ga_calibration **out, const char *path, const char *text
     if (!r)
         return GA_ENOMEM;
     double deadline = opts->timeout > 0 ? ga_monotonic() + opts->timeout : 0;
-    ga_spec_opts so = {.deadline = deadline, .allow_paths = opts->allow_paths,
-                       .nallow = opts->nallow};
+    ga_spec_opts so = {.deadline = deadline, .jobs = ga_par_jobs(opts->jobs),
+                       .allow_paths = opts->allow_paths, .nallow = opts->nallow};
     int st = text ? ga_mech_parse(&r->spec, text, len, path, &so, msg, msglen)
                   : ga_mech_load(&r->spec, path, &so, msg, msglen);
     if (st) {

@@ -22,6 +22,7 @@ static const char *usage_main =
     "\n"
     "commands:\n"
     "  audit      check a spec's claims: verdict, tightness, witness; md/html/json/junit\n"
+    "  merge      combine the partial results of audit --shard I/N into one report\n"
     "  calibrate  the smallest noise for (eps, delta)-DP, certified\n"
     "  delta      delta(eps) in both directions for every neighbouring pair of a spec\n"
     "  epsilon    the smallest eps with delta(eps) <= D, per pair and overall\n"
@@ -82,6 +83,18 @@ static const char *usage_cdf =
 int ga_cli_parse_double(double *v, const char *s)
 {
     return ga_decimal_to_double(v, s) == GA_OK ? 0 : -1; /* the one number reader */
+}
+
+int ga_cli_parse_jobs(int *jobs, const char *s)
+{
+    double v;
+    *jobs = 0;
+    if (!s)
+        return 0;
+    if (ga_cli_parse_double(&v, s) || v != floor(v) || v < 1 || v > 256)
+        return -1;
+    *jobs = (int)v;
+    return 0;
 }
 
 /* Parse "a,b,c" into a new array; returns count or -1 (index of the bad item in *bad). */
@@ -629,6 +642,8 @@ static int dispatch(int argc, char **argv, FILE *out, FILE *err)
         return ga_cmd_calibrate(argc - 2, argv + 2, out, err);
     if (!strcmp(cmd, "audit"))
         return ga_cmd_audit(argc - 2, argv + 2, out, err);
+    if (!strcmp(cmd, "merge"))
+        return ga_cmd_merge(argc - 2, argv + 2, out, err);
     if (!strcmp(cmd, "delta"))
         return ga_cmd_delta(argc - 2, argv + 2, out, err);
     if (!strcmp(cmd, "epsilon"))

@@ -46,6 +46,7 @@ int ga_cmd_delta(int argc, char **argv, FILE *out, FILE *err);
 int ga_cmd_epsilon(int argc, char **argv, FILE *out, FILE *err);
 int ga_cmd_rdp(int argc, char **argv, FILE *out, FILE *err);
 int ga_cmd_audit(int argc, char **argv, FILE *out, FILE *err);
+int ga_cmd_merge(int argc, char **argv, FILE *out, FILE *err);
 int ga_cmd_calibrate(int argc, char **argv, FILE *out, FILE *err);
 
 /* Run the command line; returns the process exit status (sysexits codes). */
@@ -53,6 +54,8 @@ int ga_cli_main(int argc, char **argv, FILE *out, FILE *err);
 
 /* Strict number parsing: the whole string must be one finite number. 0 on success. */
 int ga_cli_parse_double(double *v, const char *s);
+/* --jobs N: an integer in [1, 256] (0 on success), or NULL s: 0 (one thread per core). */
+int ga_cli_parse_jobs(int *jobs, const char *s);
 /* "a,b,c" into a malloc'ed array; returns the count, or -1 with the bad item index. */
 long ga_cli_parse_list(double **out, const char *s, long *bad);
 /* Split "a,b,c" into a NULL-terminated array of malloc'ed strings; NULL on no memory. */

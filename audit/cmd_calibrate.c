@@ -10,7 +10,7 @@
 
 static const char *usage_calibrate =
     "usage: gaussaudit calibrate SPEC.yaml --epsilon E --delta D [--format text|json]\n"
-    "                            [--timeout SECONDS] [--part K] [--allow-path DIR]\n"
+    "                            [--timeout SECONDS] [--part K] [--jobs N] [--allow-path DIR]\n"
     "\n"
     "The smallest value of the mechanism's noise parameter (sigma; noise_sigma for sketch)\n"
     "such that the mechanism is (E, D)-DP on the spec's neighbouring pairs, or on the proven\n"
@@ -21,6 +21,7 @@ static const char *usage_calibrate =
     "NDIS paper's M_LS rule for linear_regression with a universe).\n"
     "A composition scales every part's noise parameter by one factor (noise_scale), or with\n"
     "--part K tunes part K's noise parameter alone, the others as written.\n"
+    "--jobs N builds the neighbours' laws on N threads (default: one per online core).\n"
     "\n"
     "Exit status: 0 (found; the output says whether it is certified), 2 (--timeout ran out\n"
     "before a value was found), 64 (usage), 65 (invalid spec or arguments), 66 (cannot read),\n"
@@ -34,10 +35,11 @@ int ga_cmd_calibrate(int argc, char **argv, FILE *out, FILE *err)
                                   "calibrate", err)) < 0)
         return EX_USAGE;
     const char *spec = NULL, *seps = NULL, *sdel = NULL, *sfmt = NULL, *stime = NULL,
-               *spart = NULL;
+               *spart = NULL, *sjobs = NULL;
     ga_cli_opt opts[] = {{"--epsilon", &seps, NULL}, {"--delta", &sdel, NULL},
                          {"--format", &sfmt, NULL}, {"--timeout", &stime, NULL},
-                         {"--part", &spart, NULL}, {NULL, NULL, NULL}};
+                         {"--part", &spart, NULL}, {"--jobs", &sjobs, NULL},
+                         {NULL, NULL, NULL}};
     int pr = ga_cli_options(argc, argv, opts, &spec, "calibrate", out, err, usage_calibrate);
     if (pr)
         return pr > 0 ? EX_OK : EX_USAGE;
@@ -63,6 +65,11 @@ int ga_cmd_calibrate(int argc, char **argv, FILE *out, FILE *err)
     ga_audit_options_init(&o);
     o.allow_paths = allow;
     o.nallow = nallow;
+    if (ga_cli_parse_jobs(&o.jobs, sjobs)) {
+        ga_cli_err(err, "gaussaudit calibrate: --jobs must be an integer from 1 to 256 (got '%s')\n",
+                   sjobs);
+        return EX_USAGE;
+    }
     if (stime && (ga_cli_parse_double(&o.timeout, stime) || !(o.timeout > 0))) {
         ga_cli_err(err, "gaussaudit calibrate: --timeout must be a number of seconds > 0 (got '%s')\n",
                    stime);

@@ -728,7 +728,8 @@ cleanup:
 
 static const char *usage_audit =
     "usage: gaussaudit audit SPEC.yaml [--format md|html|json|junit] [-o FILE] [--certified]\n"
-    "                        [--timeout SECONDS] [--quiet] [--allow-path DIR]\n"
+    "                        [--timeout SECONDS] [--jobs N] [--quiet] [--allow-path DIR]\n"
+    "       gaussaudit audit SPEC.yaml --shard I/N [-o PART.json] [--certified] ...\n"
     "       gaussaudit audit SPEC.yaml SPEC2.yaml ... --format junit [-o FILE] ...\n"
     "\n"
     "Check the spec's claim on every neighbouring pair and report a verdict:\n"
@@ -745,6 +746,11 @@ static const char *usage_audit =
     "  --format  md (default), html (one self-contained file with plots), json, junit\n"
     "  -o FILE   write the report to FILE instead of standard output\n"
     "  --quiet   no progress on standard error (shown for many pairs when it is a terminal)\n"
+    "  --jobs N  evaluate the pairs on N threads (default: one per online core); the report\n"
+    "            is the same for every N\n"
+    "  --shard I/N  evaluate only pairs I, I + N, I + 2N, ... (counting from 1) and write a\n"
+    "            partial result (JSON) instead of a report; 'gaussaudit merge' combines the\n"
+    "            N parts into the report one run would give (run them anywhere: a job array)\n"
     "  --timeout stop after SECONDS (building the pairs gets 60% of them; the pairs built\n"
     "            are evaluated): a violation found stands, every other claim is\n"
     "            INCONCLUSIVE, and the report says how far the audit got; a step that\n"
@@ -852,6 +858,110 @@ static int write_atomic(const char *path, const audit_reports *a, FILE *err)
     return rc;
 }
 
+/* "I/N" with 1 <= I <= N <= 100000: 0, or -1 */
+static int parse_shard(size_t *i, size_t *n, const char *s)
+{
+    char a[16], b[16];
+    const char *slash = strchr(s, '/');
+    if (!slash || slash - s == 0 || slash - s >= 16 || strlen(slash + 1) == 0 ||
+        strlen(slash + 1) >= 16)
+        return -1;
+    memcpy(a, s, (size_t)(slash - s));
+    a[slash - s] = 0;
+    strcpy(b, slash + 1);
+    double x, y;
+    if (strspn(a, "0123456789") != strlen(a) || strspn(b, "0123456789") != strlen(b) ||
+        ga_cli_parse_double(&x, a) || ga_cli_parse_double(&y, b) || !(x >= 1 && x <= y && y <= 100000))
+        return -1;
+    *i = (size_t)x;
+    *n = (size_t)y;
+    return 0;
+}
+
+/* --format md|html|json|junit (NULL: md) as enum ga_format, or -1 */
+static int report_format(const char *s)
+{
+    static const struct {
+        const char *name;
+        int format;
+    } f[] = {{"md", GA_FORMAT_MARKDOWN}, {"html", GA_FORMAT_HTML}, {"json", GA_FORMAT_JSON},
+             {"junit", GA_FORMAT_JUNIT}};
+    if (!s)
+        return GA_FORMAT_MARKDOWN;
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+        if (!strcmp(s, f[i].name))
+            return f[i].format;
+    return -1;
+}
+
+static const char *usage_merge =
+    "usage: gaussaudit merge PART.json... [--format md|html|json|junit] [-o FILE]\n"
+    "                        [--spec SPEC.yaml] [--jobs N] [--allow-path DIR] [--quiet]\n"
+    "\n"
+    "Combine the partial results of 'gaussaudit audit SPEC.yaml --shard I/N' (I = 1..N, each\n"
+    "once, complete) into the report a single run writes: the spec is read again (the path the\n"
+    "parts recorded, or --spec; its bytes must be those the parts audited), its pairs are\n"
+    "reduced, and the decisions read the parts' evaluations; only the few pairs the witness,\n"
+    "the smallest eps and the plots concern are evaluated again. --certified and --claim are\n"
+    "those the parts ran with.\n"
+    "Exit status: as audit (0, 1 violation, 2 inconclusive), 64 usage, 65 a part or the spec\n"
+    "is invalid or does not match, 66 not found, 74 output.\n";
+
+int ga_cmd_merge(int argc, char **argv, FILE *out, FILE *err)
+{
+    const char *allow[GA_SPEC_MAX_ALLOW];
+    size_t nallow = 0;
+    if ((argc = ga_cli_take_multi(argc, argv, "--allow-path", allow, GA_SPEC_MAX_ALLOW, &nallow,
+                                  "merge", err)) < 0)
+        return EX_USAGE;
+    const char *parts[GA_CLI_MAX_SPECS], *sfmt = NULL, *sout = NULL, *sspec = NULL,
+               *sjobs = NULL;
+    size_t nparts = 0;
+    int quiet = 0;
+    ga_cli_opt opts[] = {{"--format", &sfmt, NULL}, {"--output", &sout, NULL},
+                         {"--spec", &sspec, NULL}, {"--jobs", &sjobs, NULL},
+                         {"--quiet", NULL, &quiet}, {NULL, NULL, NULL}};
+    for (int i = 0; i < argc; i++)
+        if (!strcmp(argv[i], "-o") && i + 1 < argc)
+            argv[i] = "--output";
+    int pr = ga_cli_options_multi(argc, argv, opts, parts, GA_CLI_MAX_SPECS, &nparts, "merge",
+                                  out, err, usage_merge);
+    if (pr)
+        return pr > 0 ? EX_OK : EX_USAGE;
+    int fmt = report_format(sfmt);
+    if (!nparts || fmt < 0 || fmt == GA_FORMAT_PARTIAL) {
+        ga_cli_err(err, "gaussaudit merge: PART.json... is required, --format md, html, json or "
+                   "junit (see gaussaudit merge --help)\n");
+        return EX_USAGE;
+    }
+    ga_audit_options o;
+    ga_audit_options_init(&o);
+    if (ga_cli_parse_jobs(&o.jobs, sjobs)) {
+        ga_cli_err(err, "gaussaudit merge: --jobs must be an integer from 1 to 256 (got '%s')\n", sjobs);
+        return EX_USAGE;
+    }
+    o.allow_paths = allow;
+    o.nallow = nallow;
+    if (!quiet && isatty(fileno(err)))
+        o.progress = err;
+    char msg[1024];
+    ga_audit_result *res = NULL;
+    int st = ga_audit_merge_files(&res, parts, nparts, sspec, &o, msg, sizeof msg);
+    if (st) {
+        ga_cli_err(err, "gaussaudit merge: %s\n", msg);
+        return st == GA_EIO ? EX_NOINPUT : st == GA_ENOMEM ? EX_SOFTWARE : EX_DATAERR;
+    }
+    int rc = ga_audit_result_exit_status(res);
+    if (!quiet)
+        ga_cli_err(err, "gaussaudit merge: %s: %s (%zu parts)\n", ga_audit_result_spec_name(res),
+                   ga_verdict_name(ga_audit_result_verdict(res)), nparts);
+    audit_reports ar = {&res, 1, fmt};
+    if (sout ? write_atomic(sout, &ar, err) : write_reports(out, &ar))
+        rc = EX_IOERR;
+    ga_audit_result_free(res);
+    return rc;
+}
+
 int ga_cmd_audit(int argc, char **argv, FILE *out, FILE *err)
 {
     const char *allow[GA_SPEC_MAX_ALLOW];
@@ -859,11 +969,13 @@ int ga_cmd_audit(int argc, char **argv, FILE *out, FILE *err)
     if ((argc = ga_cli_take_multi(argc, argv, "--allow-path", allow, GA_SPEC_MAX_ALLOW,
                                   &so.nallow, "audit", err)) < 0)
         return EX_USAGE;
-    const char *specs[GA_CLI_MAX_SPECS], *sfmt = NULL, *sout = NULL, *stime = NULL;
+    const char *specs[GA_CLI_MAX_SPECS], *sfmt = NULL, *sout = NULL, *stime = NULL,
+               *sjobs = NULL, *sshard = NULL;
     size_t nspecs = 0;
     int certified = 0, quiet = 0;
     ga_cli_opt opts[] = {{"--format", &sfmt, NULL}, {"-o", &sout, NULL}, {"--output", &sout, NULL},
-                         {"--timeout", &stime, NULL},
+                         {"--timeout", &stime, NULL}, {"--jobs", &sjobs, NULL},
+                         {"--shard", &sshard, NULL},
                          {"--certified", NULL, &certified}, {"--quiet", NULL, &quiet},
                          {NULL, NULL, NULL}};
     /* "-o" is accepted as an option although it has one dash */
@@ -880,21 +992,10 @@ int ga_cmd_audit(int argc, char **argv, FILE *out, FILE *err)
         ga_cli_err(err, "gaussaudit audit: SPEC.yaml is required (see gaussaudit audit --help)\n");
         return EX_USAGE;
     }
-    int fmt = GA_FORMAT_MARKDOWN;
-    if (sfmt) {
-        static const struct {
-            const char *name;
-            int format;
-        } f[] = {{"md", GA_FORMAT_MARKDOWN}, {"html", GA_FORMAT_HTML}, {"json", GA_FORMAT_JSON},
-                 {"junit", GA_FORMAT_JUNIT}};
-        fmt = -1;
-        for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
-            if (!strcmp(sfmt, f[i].name))
-                fmt = f[i].format;
-        if (fmt < 0) {
-            ga_cli_err(err, "gaussaudit audit: --format must be md, html, json or junit (got '%s')\n", sfmt);
-            return EX_USAGE;
-        }
+    int fmt = report_format(sfmt);
+    if (fmt < 0 || fmt == GA_FORMAT_PARTIAL) {
+        ga_cli_err(err, "gaussaudit audit: --format must be md, html, json or junit (got '%s')\n", sfmt);
+        return EX_USAGE;
     }
     double timeout = 0;
     if (stime && (ga_cli_parse_double(&timeout, stime) || !(timeout > 0))) {
@@ -903,6 +1004,17 @@ int ga_cmd_audit(int argc, char **argv, FILE *out, FILE *err)
     }
     ga_audit_options o;
     ga_audit_options_init(&o);
+    if (ga_cli_parse_jobs(&o.jobs, sjobs)) {
+        ga_cli_err(err, "gaussaudit audit: --jobs must be an integer from 1 to 256 (got '%s')\n", sjobs);
+        return EX_USAGE;
+    }
+    if (sshard && (parse_shard(&o.shard, &o.nshards, sshard) || sfmt || nspecs > 1)) {
+        ga_cli_err(err, "gaussaudit audit: --shard takes I/N with 1 <= I <= N <= 100000 (got "
+                   "'%s'), one spec, and no --format (it writes a partial result)\n", sshard);
+        return EX_USAGE;
+    }
+    if (sshard)
+        fmt = GA_FORMAT_PARTIAL;
     o.certified = certified;
     o.timeout = timeout;
     o.allow_paths = allow;
@@ -933,7 +1045,13 @@ int ga_cmd_audit(int argc, char **argv, FILE *out, FILE *err)
         int es = ga_audit_result_exit_status(res[done]);
         if (es == 1 || (es == 2 && rc == EX_OK))
             rc = es; /* the worst: violation, then inconclusive */
-        if (!quiet)
+        if (sshard) /* no verdict yet: 2 when the shard did not finish (--timeout) */
+            rc = ga_audit_result_exit_status(res[done]);
+        if (!quiet && sshard)
+            ga_cli_err(err, "gaussaudit audit: %s: shard %zu/%zu %s\n",
+                       ga_audit_result_spec_name(res[done]), o.shard, o.nshards,
+                       rc == EX_OK ? "done" : "incomplete (--timeout)");
+        else if (!quiet)
             ga_cli_err(err, "gaussaudit audit: %s: %s\n", ga_audit_result_spec_name(res[done]),
                        ga_verdict_name(ga_audit_result_verdict(res[done])));
     }

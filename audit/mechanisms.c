@@ -560,6 +560,41 @@ static int pairs_fit(ga_spec *s, size_t npairs, size_t dim, const char *field, c
     return GA_OK;
 }
 
+/* the neighbours' laws, a chunk at a time on s->jobs threads (numerics/par.c): item j of
+ * the chunk is neighbour k0 + j; each writes only its own slots */
+#define GA_BUILD_CHUNK 256
+
+typedef struct {
+    const ga_spec *s;
+    law_fn law;
+    const law_par *lp;
+    size_t dim, k0;
+    double *mu[GA_BUILD_CHUNK], *cov[GA_BUILD_CHUNK];
+    int rc[GA_BUILD_CHUNK];
+    char name[GA_BUILD_CHUNK][96];
+    char msg[GA_BUILD_CHUNK][512];
+} law_chunk;
+
+static void law_item(void *vc, size_t j, ga_gchisq_work *w)
+{
+    (void)w;
+    law_chunk *c = vc;
+    size_t k = c->k0 + j, m;
+    double *Dp;
+    c->msg[j][0] = 0;
+    int r = nb_make(c->s, k, &Dp, &m, c->name[j], sizeof c->name[j]);
+    if (r) {
+        c->rc[j] = r == -2 ? GA_ENOMEM : -1; /* -1: the row does not exist */
+        return;
+    }
+    c->mu[j] = malloc(c->dim * sizeof *c->mu[j]);
+    c->cov[j] = malloc(c->dim * c->dim * sizeof *c->cov[j]);
+    c->rc[j] = !c->mu[j] || !c->cov[j]
+                   ? GA_ENOMEM
+                   : c->law(c->mu[j], c->cov[j], Dp, m, c->s, c->lp, c->msg[j], sizeof c->msg[j]);
+    free(Dp);
+}
+
 static int build_generic(ga_spec *s, law_fn law, const law_par *lp, size_t dim, char *msg,
                          size_t msglen)
 {
@@ -570,47 +605,47 @@ static int build_generic(ga_spec *s, law_fn law, const law_par *lp, size_t dim, 
     if (rc)
         return rc;
     double *mu = malloc(dim * sizeof *mu), *cov = malloc(dim * dim * sizeof *cov);
-    if (!mu || !cov) {
+    law_chunk *c = calloc(1, sizeof *c);
+    if (!mu || !cov || !c) {
         free(mu);
         free(cov);
+        free(c);
         return GA_ENOMEM;
     }
     rc = law(mu, cov, s->data.x, s->data.n, s, lp, msg, msglen);
     size_t nn = nb_count(s);
-    for (size_t k = 0; k < nn && rc == GA_OK; k++) {
-        if (out_of_time(s, nn))
-            break;
-        double *Dp;
-        size_t m;
-        char name[96];
-        int r = nb_make(s, k, &Dp, &m, name, sizeof name);
-        if (r == -2) {
-            rc = GA_ENOMEM;
-            break;
-        }
-        if (r) {
-            ga_msg(msg, msglen, "%s: neighbours.rows: row %zu does not exist (the dataset has %zu rows)",
-                   s->path, (s->rows ? s->rows[k] : k) + 1, s->data.n);
-            rc = GA_EINVAL;
-            break;
-        }
-        double *mu2 = malloc(dim * sizeof *mu2), *cov2 = malloc(dim * dim * sizeof *cov2);
-        if (!mu2 || !cov2) {
-            free(mu2);
-            free(cov2);
-            free(Dp);
-            rc = GA_ENOMEM;
-            break;
-        }
-        rc = law(mu2, cov2, Dp, m, s, lp, msg, msglen);
-        free(Dp);
-        if (rc == GA_OK)
-            rc = ga_spec_add_pair(s, name, dim, 1, dup(mu, dim), dup(cov, dim * dim), mu2, cov2);
-        else {
-            free(mu2);
-            free(cov2);
+    *c = (law_chunk){.s = s, .law = law, .lp = lp, .dim = dim};
+    for (size_t k0 = 0; k0 < nn && rc == GA_OK; k0 += GA_BUILD_CHUNK) {
+        size_t nk = nn - k0 < GA_BUILD_CHUNK ? nn - k0 : GA_BUILD_CHUNK;
+        unsigned char done[GA_BUILD_CHUNK] = {0};
+        c->k0 = k0;
+        memset(c->mu, 0, sizeof c->mu);
+        memset(c->cov, 0, sizeof c->cov);
+        rc = ga_par_for(nk, s->jobs, s->deadline, law_item, c, done, NULL);
+        /* in order: the pairs, the first error, or the deadline */
+        for (size_t j = 0; j < nk; j++) {
+            if (rc == GA_OK && !done[j] && out_of_time(s, nn))
+                rc = -1; /* stop here; not an error */
+            if (rc == GA_OK && c->rc[j] == -1) {
+                ga_msg(msg, msglen, "%s: neighbours.rows: row %zu does not exist (the dataset "
+                       "has %zu rows)", s->path, (s->rows ? s->rows[k0 + j] : k0 + j) + 1,
+                       s->data.n);
+                rc = GA_EINVAL;
+            } else if (rc == GA_OK && c->rc[j]) {
+                ga_msg(msg, msglen, "%s", c->msg[j]);
+                rc = c->rc[j];
+            } else if (rc == GA_OK) {
+                rc = ga_spec_add_pair(s, c->name[j], dim, 1, dup(mu, dim), dup(cov, dim * dim),
+                                      c->mu[j], c->cov[j]);
+                c->mu[j] = c->cov[j] = NULL; /* the spec owns them now */
+            }
+            free(c->mu[j]);
+            free(c->cov[j]);
         }
     }
+    if (rc == -1)
+        rc = GA_OK;
+    free(c);
     free(mu);
     free(cov);
     return rc;

@@ -38,6 +38,20 @@ ga_gchisq_opts ga_gchisq_opts_or_default(const ga_gchisq_opts *opts);
 double ga_monotonic(void);
 int ga_expired(double deadline);
 
+/* ------------------------------------------------------- the parallel loop (par.c) */
+
+/* The number of threads for --jobs asked (<= 0: every online core), at most 256. */
+int ga_par_jobs(int asked);
+/* One item of a parallel loop: writes only its own results (index i); w is this thread's. */
+typedef void (*ga_par_fn)(void *ctx, size_t i, ga_gchisq_work *w);
+/* fn(ctx, i, w) for every i < n on up to jobs threads (the calling thread is one of them and
+ * uses w; NULL: a workspace of its own). Items are not started once the deadline (monotonic
+ * seconds, 0: none) has passed; done[i] (if done != NULL, zeroed by the caller) is set for
+ * each item run. Returns GA_OK, or GA_ENOMEM (no item run) when w is NULL and no workspace
+ * could be allocated. */
+int ga_par_for(size_t n, int jobs, double deadline, ga_par_fn fn, void *ctx, unsigned char *done,
+               ga_gchisq_work *w);
+
 /* v printed with digits significant digits (1..17), rounded outward: the text read back is
  * <= v (lower bound, upper = 0) or >= v (upper = 1); 17 digits print v exactly. */
 void ga_fmt_bound(char *buf, size_t n, double v, int upper, int digits);

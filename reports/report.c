@@ -1119,7 +1119,12 @@ int ga_audit_results_write_junit(FILE *out, ga_audit_result *const *r, size_t n)
 
 int ga_audit_result_write(FILE *out, const ga_audit_result *r, int format)
 {
+    /* a shard's result is a partial result only; a partial result is a shard's only */
+    if ((format == GA_FORMAT_PARTIAL) != (r->a.book.mode == GA_REC_RECORD))
+        return GA_EINVAL;
     switch (format) {
+    case GA_FORMAT_PARTIAL:
+        return ga_report_partial(out, &r->a);
     case GA_FORMAT_MARKDOWN:
         return ga_report_markdown(out, &r->a);
     case GA_FORMAT_HTML:

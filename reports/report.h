@@ -14,6 +14,9 @@
 int ga_report_markdown(FILE *out, const ga_audit *a);
 int ga_report_html(FILE *out, const ga_audit *a);
 int ga_report_json(FILE *out, const ga_audit *a);
+/* A shard's partial result (audit --shard; audit/shard.c reads it): GA_OK, GA_EIO, or
+ * GA_EINVAL when a is not a shard's audit. */
+int ga_report_partial(FILE *out, const ga_audit *a);
 int ga_report_junit(FILE *out, const ga_audit *a);
 /* several audits as one JUnit document, a testsuite each */
 int ga_report_junit_many(FILE *out, const ga_audit *const *a, size_t n);

@@ -903,6 +903,7 @@ static int spec_parse(ga_spec *s, const char *text, size_t len, const char *name
 {
     memset(s, 0, sizeof *s);
     s->deadline = o ? o->deadline : 0;
+    s->jobs = o ? o->jobs : 1;
     s->path = strdup(name ? name : "<spec>");
     if (!s->path)
         return GA_ENOMEM;

@@ -84,6 +84,7 @@ typedef struct {
  * allow_paths directories (--allow-path). */
 typedef struct {
     double deadline;                  /* monotonic seconds (CLOCK_MONOTONIC; 0: none) */
+    int jobs;                         /* threads the builders may use (<= 1: one) */
     const char *const *allow_paths;   /* at most GA_SPEC_MAX_ALLOW */
     size_t nallow;
     const char *(*kind_at)(size_t i); /* the valid mechanism kinds, i = 0, 1, ... until NULL
@@ -110,6 +111,7 @@ typedef struct {
     const ga_node *universe; /* its node, for messages */
     double row_norm_bound; /* universe: every row has norm <= this (0: not given) */
     double deadline;       /* monotonic seconds after which builders stop (0: none) */
+    int jobs;              /* threads the builders may use (<= 1: one) */
     int truncated;         /* the deadline stopped the construction of pairs */
     size_t planned;        /* pairs the relation would have produced */
     const char *knob;      /* calibrate: the overridden noise parameter (NULL: none) */

@@ -5,7 +5,7 @@
 #   1 pair      audit/pair.o audit/pair_cert.o          (the library behind gaussaudit.h)
 #   1 specs     specs/*.o                               (text -> spec value; beside pair)
 #   2 catalogue audit/mechanisms.o                      (kinds: spec -> pairs)
-#   3 verdict   audit/audit.o audit/calibrate.o         (claims -> verdicts, calibration)
+#   3 verdict   audit/audit.o audit/calibrate.o audit/shard.o (claims -> verdicts, calibration, merge)
 #   4 reports   reports/*.o                             (verdicts -> documents)
 #   5 cli       audit/cli.o audit/commands.o audit/cmd_calibrate.o audit/main.o
 # It reads the undefined symbols of each object (nm -u), finds the object that defines each,
@@ -24,7 +24,7 @@ layer() {
     audit/pair.o|audit/pair_cert.o) echo "1 pair" ;;
     specs/*) echo "1 specs" ;;
     audit/mechanisms.o) echo "2 catalogue" ;;
-    audit/audit.o|audit/calibrate.o) echo "3 verdict" ;;
+    audit/audit.o|audit/calibrate.o|audit/shard.o) echo "3 verdict" ;;
     reports/*) echo "4 reports" ;;
     audit/*) echo "5 cli" ;;
     *) echo "9 other" ;;

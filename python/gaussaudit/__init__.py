@@ -294,7 +294,7 @@ def _spec_source(spec):
     raise GaussauditError(7, "spec: %r is neither a file, YAML text nor a dict" % (spec,))
 
 
-def _options(certified=False, timeout=0.0, allow_paths=(), part=0, claim=None):
+def _options(certified=False, timeout=0.0, allow_paths=(), part=0, claim=None, jobs=0):
     o = _n.AuditOptions()
     _n.lib.ga_audit_options_init(ctypes.byref(o))
     o.certified = 1 if certified else 0
@@ -306,6 +306,9 @@ def _options(certified=False, timeout=0.0, allow_paths=(), part=0, claim=None):
     o.part = int(part)
     o._claim = claim.encode() if claim else None
     o.claim = o._claim
+    if not (isinstance(jobs, int) and 0 <= jobs <= 256):
+        raise GaussauditError(1, "jobs: an integer from 0 (one thread per core) to 256")
+    o.jobs = jobs
     return o
 
 
@@ -400,12 +403,13 @@ class AuditResult:
         return "AuditResult(%r: %s, %d claims)" % (self.name, self.verdict, len(self.claims))
 
 
-def audit(spec, *, certified=False, timeout=0.0, allow_paths=(), claim=None):
+def audit(spec, *, certified=False, timeout=0.0, allow_paths=(), claim=None, jobs=0):
     """Audit a spec (a path, YAML text, or a dict in the spec language) and return its
     AuditResult. claim, a YAML mapping such as "{epsilon: 1, delta: 1e-5}", replaces the
-    spec's own claim. Invalid specs raise GaussauditError with the file, line and field."""
+    spec's own claim. jobs: threads for the pairs (0: one per core; the result does not
+    depend on it). Invalid specs raise GaussauditError with the file, line and field."""
     path, text = _spec_source(spec)
-    o = _options(certified, timeout, allow_paths, claim=claim)
+    o = _options(certified, timeout, allow_paths, claim=claim, jobs=jobs)
     h = ctypes.c_void_p()
     msg = ctypes.create_string_buffer(_n.ERRMSG)
     if path is not None:
@@ -434,10 +438,11 @@ class Calibration(NamedTuple):
     json: str
 
 
-def calibrate(spec, eps, delta, *, part=0, timeout=0.0, allow_paths=()):
-    """The smallest noise for (eps, delta)-DP of a spec (path, YAML text or dict)."""
+def calibrate(spec, eps, delta, *, part=0, timeout=0.0, allow_paths=(), jobs=0):
+    """The smallest noise for (eps, delta)-DP of a spec (path, YAML text or dict); jobs:
+    threads building the neighbours' laws (0: one per core)."""
     path, text = _spec_source(spec)
-    o = _options(False, timeout, allow_paths, part=part)
+    o = _options(False, timeout, allow_paths, part=part, jobs=jobs)
     h = ctypes.c_void_p()
     msg = ctypes.create_string_buffer(_n.ERRMSG)
     if path is not None:

@@ -50,7 +50,8 @@ class AuditOptions(ctypes.Structure):
     _fields_ = [("certified", ctypes.c_int), ("timeout", ctypes.c_double),
                 ("allow_paths", ctypes.POINTER(ctypes.c_char_p)), ("nallow", ctypes.c_size_t),
                 ("progress", ctypes.c_void_p), ("part", ctypes.c_size_t),
-                ("claim", ctypes.c_char_p)]
+                ("claim", ctypes.c_char_p), ("jobs", ctypes.c_int),
+                ("shard", ctypes.c_size_t), ("nshards", ctypes.c_size_t)]
 
 
 class ClaimInfo(ctypes.Structure):

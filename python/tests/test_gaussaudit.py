@@ -133,6 +133,18 @@ def test_audit_from_path_text_and_dict(tmp_path):
     assert r.verdict == "VERIFIED" and r.claims[0].exact.value < 0.1
 
 
+def test_jobs_give_the_same_report_as_the_cli(monkeypatch):
+    # the report does not depend on the number of threads, and equals the CLI's
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    path = os.path.join(ROOT, "specs/examples/gaussian_process_regression.yaml")
+    one = gaussaudit.audit(path, jobs=1).to_json()
+    two = gaussaudit.audit(path, jobs=2).to_json()
+    _, out, _ = cli("audit", path, "--quiet", "--format", "json", "--jobs", "2")
+    assert one == two == out and json.loads(one)["verdict"] == "VIOLATION"
+    with pytest.raises(GaussauditError):
+        gaussaudit.audit(path, jobs=-1)
+
+
 def test_errors_map_to_exceptions(tmp_path):
     with pytest.raises(GaussauditError) as e:
         gaussaudit.audit(os.path.join(str(tmp_path), "missing.yaml\n: x"))

@@ -1,0 +1,109 @@
+/*
+ * par.c - the one parallel loop: independent items (the pairs of an audit, the neighbours'
+ * laws of a dataset kind, the points of a grid) evaluated on `jobs` POSIX threads.
+ *
+ * Determinism: every item writes only its own slots of the caller's arrays and reads shared
+ * data only, so the results do not depend on which thread ran an item or in which order;
+ * callers that pick a "first" or "worst" item scan the arrays afterwards in index order.
+ * Items are handed out one at a time from an atomic counter (the costs of pairs vary by
+ * orders of magnitude: a static split would leave a core idle).
+ * Each thread has its own generalized chi-square workspace; a thread the loop started frees
+ * FLINT's thread-local caches (flint_cleanup) before it ends. While a loop of several items
+ * runs, OpenBLAS is asked for one thread per call, whatever jobs is (items are the
+ * parallelism, nested BLAS threads would oversubscribe the cores, and BLAS results may
+ * depend on its thread count in the last bits: the results must not depend on jobs); its
+ * setting is restored afterwards.
+ */
+#include "numerics/internal.h"
+
+#include <flint/flint.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+/* OpenBLAS's thread count (libopenblas, linked by the Makefile) */
+extern void openblas_set_num_threads(int num_threads);
+extern int openblas_get_num_threads(void);
+
+#define GA_PAR_MAX_JOBS 256
+
+int ga_par_jobs(int asked)
+{
+    if (asked > 0)
+        return asked > GA_PAR_MAX_JOBS ? GA_PAR_MAX_JOBS : asked;
+    long c = sysconf(_SC_NPROCESSORS_ONLN);
+    if (c < 1)
+        c = 1;
+    return c > GA_PAR_MAX_JOBS ? GA_PAR_MAX_JOBS : (int)c;
+}
+
+typedef struct {
+    size_t n;
+    double deadline;
+    ga_par_fn fn;
+    void *ctx;
+    unsigned char *done;
+    atomic_size_t next;
+} par_loop;
+
+/* take items until none is left or the deadline has passed */
+static void drain(par_loop *l, ga_gchisq_work *w)
+{
+    for (;;) {
+        size_t i = atomic_fetch_add(&l->next, 1);
+        if (i >= l->n || ga_expired(l->deadline))
+            return;
+        l->fn(l->ctx, i, w);
+        if (l->done)
+            l->done[i] = 1;
+    }
+}
+
+static void *worker(void *arg)
+{
+    par_loop *l = arg;
+    ga_gchisq_work *w = ga_gchisq_work_alloc();
+    if (w) /* without one this thread takes no item: the others take them */
+        drain(l, w);
+    ga_gchisq_work_free(w);
+    flint_cleanup(); /* this thread's Arb/FLINT caches */
+    return NULL;
+}
+
+int ga_par_for(size_t n, int jobs, double deadline, ga_par_fn fn, void *ctx, unsigned char *done,
+               ga_gchisq_work *w)
+{
+    par_loop l = {.n = n, .deadline = deadline, .fn = fn, .ctx = ctx, .done = done};
+    atomic_init(&l.next, 0);
+    ga_gchisq_work *own = w ? NULL : ga_gchisq_work_alloc();
+    if (!w && !own)
+        return GA_ENOMEM;
+    if (!w)
+        w = own;
+    size_t nt = jobs > 1 ? (size_t)jobs : 1;
+    if (nt > n)
+        nt = n ? n : 1;
+    pthread_t tid[GA_PAR_MAX_JOBS];
+    size_t started = 0;
+    int blas = 0;
+    /* several items: one BLAS thread per call whatever jobs is (BLAS results can depend on
+     * its thread count in the last bits, and the results must not depend on jobs); one item
+     * (a single large pair) keeps BLAS's own threads */
+    if (n > 1) {
+        blas = openblas_get_num_threads();
+        openblas_set_num_threads(1);
+    }
+    /* a thread that cannot be started leaves its share to the others (the calling thread
+     * always takes part) */
+    for (size_t t = 1; t < nt; t++)
+        if (pthread_create(&tid[started], NULL, worker, &l) == 0)
+            started++;
+    drain(&l, w);
+    for (size_t t = 0; t < started; t++)
+        pthread_join(tid[t], NULL);
+    if (n > 1)
+        openblas_set_num_threads(blas);
+    ga_gchisq_work_free(own);
+    return GA_OK;
+}

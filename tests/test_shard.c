@@ -1,0 +1,318 @@
+/*
+ * test_shard.c - audits on several threads and on several machines (issue 20): --jobs 1 and
+ * --jobs 2 write byte-identical reports; N shards (audit --shard I/N) merged write the report
+ * of one run, in every format, --certified too; seeded random specs (explicit pairs of random
+ * dimension, covariances and claims of every type) for both; merge refuses parts that do not
+ * belong together, malformed parts and incomplete shards, naming the reason.
+ * Clock readings are fixed by SOURCE_DATE_EPOCH (set in each test's process, inherited by
+ * the commands), so the reports compare byte for byte.
+ */
+#include "tests/support.h"
+
+#include <criterion/criterion.h>
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *formats[] = {"json", "md", "html", "junit"};
+
+/* the report of `audit spec extra --format fmt` (status in *st) */
+static char *report(const char *spec, const char *extra, const char *fmt, int *st)
+{
+    char args[1024], *out, *err;
+    snprintf(args, sizeof args, "audit %s %s --format %s --quiet", spec, extra, fmt);
+    *st = ga_test_run(args, &out, &err);
+    cr_assert(*st <= 2, "audit %s %s: status %d: %s", spec, extra, *st, err);
+    free(err);
+    return out;
+}
+
+/* the N shards of spec into dir/part<I>.json, then the merged report in fmt */
+static char *merged(const char *dir, const char *spec, const char *extra, int n, const char *fmt,
+                    int *st)
+{
+    char args[4096], *out, *err;
+    size_t l = 0;
+    for (int i = 1; i <= n; i++) {
+        snprintf(args, sizeof args, "audit %s %s --shard %d/%d -o %s/part%d.json --quiet", spec,
+                 extra, i, n, dir, i);
+        int s = ga_test_run(args, &out, &err);
+        cr_assert(s == 0, "%s: status %d: %s", args, s, err);
+        free(out);
+        free(err);
+    }
+    l += (size_t)snprintf(args, sizeof args, "merge --format %s --quiet", fmt);
+    for (int i = 1; i <= n; i++)
+        l += (size_t)snprintf(args + l, sizeof args - l, " %s/part%d.json", dir, i);
+    *st = ga_test_run(args, &out, &err);
+    cr_assert(*st <= 2, "%s: status %d: %s", args, *st, err);
+    free(err);
+    return out;
+}
+
+static void same(const char *a, const char *b, const char *what)
+{
+    cr_assert(strlen(a) > 100, "%s: the report is empty", what);
+    if (strcmp(a, b)) {
+        size_t i = 0;
+        while (a[i] && a[i] == b[i])
+            i++;
+        cr_assert_fail("%s: the reports differ at byte %zu:\n%.200s\n---\n%.200s", what, i,
+                       a + (i > 60 ? i - 60 : 0), b + (i > 60 ? i - 60 : 0));
+    }
+}
+
+/* a spec with many neighbours and a claim of every type */
+static void many_claims_spec(const char *dir, const char *name, int rows, unsigned long seed)
+{
+    gsl_rng *r = ga_test_rng(seed);
+    char p[512];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    FILE *f = fopen(p, "w");
+    cr_assert(f != NULL);
+    fputs("gaussaudit: 1\nname: many claims\nmechanism: {kind: output_perturbation, lambda: 1, "
+          "sigma: 0.3}\ndataset: {rows: [", f);
+    for (int i = 0; i < rows; i++)
+        fprintf(f, "%s[%.4f, %.4f, %.4f]", i ? ", " : "", gsl_rng_uniform(r),
+                gsl_rng_uniform(r) - 0.5, gsl_rng_uniform(r));
+    fputs("]}\nneighbours: remove_one\nclaim:\n  epsilon: 1\n  delta: 1.0e-5\n"
+          "  profile: [[0.5, 0.2], [2.0, 0.001]]\n  rdp: [[2, 0.3], [4, 0.9]]\n  zcdp: 0.2\n"
+          "  gdp: 0.7\n", f);
+    cr_assert(fclose(f) == 0);
+    gsl_rng_free(r);
+}
+
+/* explicit pairs of random dimension (1..3), means, covariances (equal or not) and claims of
+ * every type, some violated */
+static void random_spec(const char *path, gsl_rng *r)
+{
+    FILE *f = fopen(path, "w");
+    cr_assert(f != NULL);
+    int npairs = 1 + (int)gsl_rng_uniform_int(r, 9), d = 1 + (int)gsl_rng_uniform_int(r, 3);
+    fputs("gaussaudit: 1\nmechanism: {kind: gaussian_pair}\npairs:\n", f);
+    for (int k = 0; k < npairs; k++) {
+        int equal = gsl_rng_uniform(r) < 0.5;
+        fprintf(f, "  - name: pair %d\n", k + 1);
+        for (int side = 0; side < 2; side++) {
+            double s = 0.5 + 2 * gsl_rng_uniform(r);
+            fprintf(f, "    %s: {mean: [", side ? "y" : "x");
+            for (int i = 0; i < d; i++)
+                fprintf(f, "%s%.3f", i ? ", " : "", side ? 0.0 : 2 * gsl_rng_uniform(r));
+            fputs("], cov: [", f);
+            for (int i = 0; i < d; i++) {
+                fputs(i ? ", [" : "[", f);
+                for (int j = 0; j < d; j++)
+                    fprintf(f, "%s%.3f", j ? ", " : "", i == j ? (equal ? 1.0 : s) : 0.0);
+                fputs("]", f);
+            }
+            fputs("]}\n", f);
+        }
+    }
+    fprintf(f, "claim:\n  epsilon: %.3f\n  delta: %.3g\n  rdp: [[%.2f, %.3f]]\n  zcdp: %.3f\n"
+            "  gdp: %.3f\n", 0.2 + 2 * gsl_rng_uniform(r), pow(10, -1 - 4 * gsl_rng_uniform(r)),
+            1.5 + 4 * gsl_rng_uniform(r), 0.1 + gsl_rng_uniform(r), 0.1 + gsl_rng_uniform(r),
+            0.3 + 2 * gsl_rng_uniform(r));
+    cr_assert(fclose(f) == 0);
+}
+
+static char dir[] = "/tmp/ga_shardXXXXXX";
+
+static void setup(void)
+{
+    cr_assert(mkdtemp(dir) != NULL);
+    setenv("SOURCE_DATE_EPOCH", "1700000000", 1);
+}
+
+static void teardown(void)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    cr_expect(system(cmd) == 0);
+}
+
+TestSuite(shard, .init = setup, .fini = teardown, .timeout = 1200);
+
+static const char *specs[] = {"specs/examples/gaussian_process_regression.yaml",
+                              "specs/examples/bayesian_logistic_regression.yaml",
+                              "specs/examples/two_explicit_outputs.yaml",
+                              "specs/examples/sketch_remove_one.yaml",
+                              "specs/examples/matrix_masking_orthogonal.yaml",
+                              "specs/papers/mls_rule_r50_eps1.yaml", NULL};
+
+Test(shard, jobs_1_and_2_write_identical_reports)
+{
+    char many[600];
+    many_claims_spec(dir, "many.yaml", 150, 11);
+    snprintf(many, sizeof many, "%s/many.yaml", dir);
+    for (int s = 0; s < 7; s++) {
+        const char *spec = specs[s] ? specs[s] : many;
+        for (int k = 0; k < 2; k++) {
+            int s1, s2;
+            char *a = report(spec, "--jobs 1", formats[k], &s1);
+            char *b = report(spec, "--jobs 2", formats[k], &s2);
+            char what[700];
+            snprintf(what, sizeof what, "%s, %s, --jobs 1 against --jobs 2", spec, formats[k]);
+            cr_expect(s1 == s2, "%s: status %d and %d", what, s1, s2);
+            same(a, b, what);
+            free(a);
+            free(b);
+        }
+    }
+}
+
+Test(shard, shards_merged_equal_one_run)
+{
+    char many[600];
+    many_claims_spec(dir, "many.yaml", 90, 12);
+    snprintf(many, sizeof many, "%s/many.yaml", dir);
+    for (int s = 0; s < 7; s++) {
+        const char *spec = specs[s] ? specs[s] : many;
+        int n = 2 + s % 3;
+        for (int k = 0; k < 4; k++) {
+            int s1, s2;
+            char *a = report(spec, "", formats[k], &s1);
+            char *b = merged(dir, spec, "", n, formats[k], &s2);
+            char what[700];
+            snprintf(what, sizeof what, "%s, %s: one run against %d shards merged", spec, formats[k], n);
+            cr_expect(s1 == s2, "%s: status %d and %d", what, s1, s2);
+            same(a, b, what);
+            free(a);
+            free(b);
+        }
+    }
+    /* --certified: every decision certified, the cap counted over all pairs */
+    int s1, s2;
+    char *a = report(many, "--certified", "json", &s1);
+    char *b = merged(dir, many, "--certified", 3, "json", &s2);
+    cr_expect(strstr(a, "\"certified_mode\": true") != NULL);
+    same(a, b, "--certified, 3 shards");
+    free(a);
+    free(b);
+}
+
+Test(shard, random_specs_jobs_and_shards)
+{
+    gsl_rng *r = ga_test_rng(20);
+    long n = ga_test_count(6);
+    char spec[600];
+    snprintf(spec, sizeof spec, "%s/random.yaml", dir);
+    for (long t = 0; t < n; t++) {
+        random_spec(spec, r);
+        int nshards = 1 + (int)gsl_rng_uniform_int(r, 4), s1, s2, s3;
+        char *a = report(spec, "--jobs 1", "json", &s1);
+        char *b = report(spec, "--jobs 2", "json", &s2);
+        char *c = merged(dir, spec, "", nshards, "json", &s3);
+        char what[900];
+        snprintf(what, sizeof what, "random spec %ld (seed 20; %d shards):\n%s", t, nshards, a);
+        same(a, b, what);
+        same(a, c, what);
+        cr_expect(s1 == s2 && s1 == s3, "%s: statuses %d %d %d", what, s1, s2, s3);
+        free(a);
+        free(b);
+        free(c);
+    }
+    gsl_rng_free(r);
+}
+
+Test(shard, merge_refuses_parts_that_do_not_belong_together)
+{
+    char args[2048], *out, *err;
+    const char *g = "specs/examples/gaussian_process_regression.yaml";
+    const char *t = "specs/examples/two_explicit_outputs.yaml";
+    for (int i = 1; i <= 3; i++) {
+        snprintf(args, sizeof args, "audit %s --shard %d/3 -o %s/g%d.json --quiet", g, i, dir, i);
+        cr_assert(ga_test_run(args, &out, &err) == 0, "%s: %s", args, err);
+        free(out);
+        free(err);
+    }
+    snprintf(args, sizeof args, "audit %s --shard 2/3 -o %s/t2.json --quiet", t, dir);
+    cr_assert(ga_test_run(args, &out, &err) == 0, "%s", err);
+    free(out);
+    free(err);
+    ga_test_write(dir, "bad1.json", "{\"gaussaudit_partial\": 1}");
+    ga_test_write(dir, "bad2.json", "[1, 2]");
+    /* a record naming a pair beyond the spec's */
+    snprintf(args, sizeof args, "sed 's/\\[1, 0, /[1, 999, /' %s/g1.json > %s/bad3.json", dir, dir);
+    cr_assert(system(args) == 0);
+    struct {
+        const char *parts; /* %1$s: the directory */
+        int status;
+        const char *message;
+    } rows[] = {
+        {"%1$s/g1.json %1$s/g2.json", 65, "but 2 parts were given"},
+        {"%1$s/g1.json %1$s/g1.json %1$s/g3.json", 65, "given twice"},
+        {"%1$s/g1.json %1$s/t2.json %1$s/g3.json", 65, "another spec"},
+        {"%1$s/bad1.json", 65, "missing or malformed"},
+        {"%1$s/bad2.json", 65, "not a partial result"},
+        {"%1$s/bad3.json %1$s/g2.json %1$s/g3.json", 65, "record 1 is malformed"},
+        {"%1$s/g1.json %1$s/g2.json %1$s/g3.json --spec specs/examples/gaussian_mechanism.yaml",
+         65, "not the one the parts audited"},
+        {"%1$s/nothere.json", 66, "nothere.json"},
+        {"%1$s/g1.json %1$s/g2.json %1$s/g3.json --format partial", 64, "--format"},
+        {"%1$s/g3.json %1$s/g1.json %1$s/g2.json", 1, "VIOLATION"}, /* any order */
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        char parts[1024];
+        snprintf(parts, sizeof parts, rows[i].parts, dir);
+        snprintf(args, sizeof args, "merge --format json %s", parts);
+        int st = ga_test_run(args, &out, &err);
+        cr_expect(st == rows[i].status && (strstr(err, rows[i].message) || strstr(out, rows[i].message)),
+                  "merge %s: status %d (expected %d), message '%s' (expected '%s')", parts, st,
+                  rows[i].status, err, rows[i].message);
+        free(out);
+        free(err);
+    }
+    /* --shard's own refusals */
+    const char *bad[] = {"0/3", "4/3", "1/0", "a/3", "1/3 --format md", "1/100001"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(args, sizeof args, "audit %s --shard %s", g, bad[i]);
+        int st = ga_test_run(args, &out, &err);
+        cr_expect(st == 64 && strstr(err, "--shard"), "--shard %s: status %d: %s", bad[i], st, err);
+        free(out);
+        free(err);
+    }
+}
+
+Test(shard, an_incomplete_shard_is_not_merged)
+{
+    char args[1024], *out, *err;
+    ga_test_write_many_pairs_spec(dir, "op.yaml", 20000);
+    snprintf(args, sizeof args, "audit %s/op.yaml --shard 1/2 --timeout 0.3 -o %s/p1.json --quiet",
+             dir, dir);
+    int st = ga_test_run(args, &out, &err);
+    cr_expect(st == 2, "a shard stopped by --timeout: status %d (expected 2): %s", st, err);
+    free(out);
+    free(err);
+    snprintf(args, sizeof args, "audit %s/op.yaml --shard 2/2 --timeout 0.3 -o %s/p2.json --quiet",
+             dir, dir);
+    free((ga_test_run(args, &out, &err), out));
+    free(err);
+    snprintf(args, sizeof args, "merge %s/p1.json %s/p2.json", dir, dir);
+    st = ga_test_run(args, &out, &err);
+    cr_expect(st == 65 && strstr(err, "incomplete"), "status %d: %s", st, err);
+    free(out);
+    free(err);
+}
+
+Test(shard, merge_reads_the_parts_evaluations)
+{
+    /* the part's estimate of delta_XY at the table's eps replaced by 0.5 (its bits): the
+     * merged report shows 0.5, so the merge read it rather than evaluating the pair again */
+    char args[1024], *out, *err;
+    snprintf(args, sizeof args, "audit specs/examples/gaussian_mechanism_pair.yaml --shard 1/1 "
+             "-o %s/p.json --quiet", dir);
+    cr_assert(ga_test_run(args, &out, &err) == 0, "%s", err);
+    free(out);
+    free(err);
+    snprintf(args, sizeof args, "sed 's/\\(\\[1, 0, \"[0-9a-f]*\", \"\", [0-9]*, [0-9]*, \\[\"\\)"
+             "[0-9a-f]*/\\13fe0000000000000/' %s/p.json > %s/q.json", dir, dir);
+    cr_assert(system(args) == 0);
+    snprintf(args, sizeof args, "merge %s/q.json --format json", dir);
+    int st = ga_test_run(args, &out, &err);
+    cr_expect(st == 0 && strstr(out, "\"xy\": {\"value\": 0.5,"), "status %d: %s %s", st, out, err);
+    free(out);
+    free(err);
+}
