@@ -1402,8 +1402,12 @@ static void grid_record(ga_audit *a, const ga_claim_result *r, const ga_audit_op
                         ga_gchisq_work *w)
 {
     grid_best g;
+    /* the scan's own evaluations are not recorded (the merge reads its result only): the
+     * book is off while it runs (no thread records meanwhile) */
+    a->book.mode = GA_REC_OFF;
     int st = r->type == GA_CLAIM_GDP ? gdp_scan(&g, a, r->eps_a, a->slice, a->nslice, o, w)
                                      : zcdp_scan(&g, a, a->slice, a->nslice, o, w);
+    a->book.mode = GA_REC_RECORD;
     if (st) {
         a->book.failed = 1;
         return;

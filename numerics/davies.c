@@ -37,6 +37,12 @@ static double chernoff(const ga_gchisq *q, double y, int upper)
 int ga_engine_davies(ga_gchisq_prob *out, const ga_gchisq *q, double x,
                      const ga_gchisq_opts *o)
 {
+    return ga_engine_davies_capped(out, q, x, o, (size_t)-1);
+}
+
+int ga_engine_davies_capped(ga_gchisq_prob *out, const ga_gchisq *q, double x,
+                            const ga_gchisq_opts *o, size_t kcap)
+{
     double mean, var;
     ga_gchisq_moments(&mean, &var, q);
     /* an absolute method (the sum sits around 1/2): the relative target acts as absolute */
@@ -55,6 +61,8 @@ int ga_engine_davies(ga_gchisq_prob *out, const ga_gchisq *q, double x,
                  .kernel = GA_KERNEL_TAIL, .imag_only = 1, .nevals = 0};
     /* truncation: smallest K (by doubling, then bisection) with bound <= tol/2 */
     size_t kmax = o->max_evals;
+    if (kcap < kmax) /* (no bound beyond the caller's budget is needed) */
+        kmax = kcap + 1;
     size_t K = 16;
     double tb = ga_path_tailbound(&p, (K - 0.5) * D) / M_PI;
     while (tb > 0.5 * tol && K < kmax) {
@@ -73,6 +81,9 @@ int ga_engine_davies(ga_gchisq_prob *out, const ga_gchisq *q, double x,
         K = hi;
         tb = ga_path_tailbound(&p, (K - 0.5) * D) / M_PI;
     }
+    /* more nodes than the caller's budget: no sum (auto then takes the contour engine) */
+    if (kcap != (size_t)-1 && (K > kcap || !(tb <= 0.5 * tol) || !(disc <= 0.5 * tol)))
+        return GA_EMAXITER;
     /* Kahan-compensated sum */
     double s = 0, comp = 0, sabs = 0;
     for (size_t k = 0; k < K; k++) {

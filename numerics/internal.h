@@ -172,6 +172,11 @@ int ga_engine_imhof(ga_gchisq_prob *out, const ga_gchisq *q, double x,
                     const ga_gchisq_opts *o, ga_quad_work *w);
 int ga_engine_davies(ga_gchisq_prob *out, const ga_gchisq *q, double x,
                      const ga_gchisq_opts *o);
+/* The same, giving up (GA_EMAXITER, out untouched) before the sum when the tolerance needs
+ * more than kcap nodes or the discretisation bound cannot reach it: the plan costs a few
+ * Chernoff bounds and tail bounds, the sum kcap log-MGF evaluations at most. */
+int ga_engine_davies_capped(ga_gchisq_prob *out, const ga_gchisq *q, double x,
+                            const ga_gchisq_opts *o, size_t kcap);
 
 /* Exact answers for degenerate forms (point mass, x outside the support of a definite
  * form). Returns 1 and fills out when it applies, 0 otherwise. */

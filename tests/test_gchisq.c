@@ -312,6 +312,68 @@ Test(properties, engines_agree)
     gsl_rng_free(r);
 }
 
+/* auto by cost (issue 20, item 1): forms of 16..300 terms at points from the bulk to the
+ * tails and two targets; auto meets its relative target in both tails (its error estimate
+ * within it, its value within the error estimates of the contour engine at 1e-14), takes
+ * Davies in the bulk and the contour engine in the tails */
+Test(properties, auto_by_cost)
+{
+    gsl_rng *r = ga_test_rng(20261123);
+    long n = ga_test_count(40);
+    ga_gchisq_work *w = ga_gchisq_work_alloc();
+    const double zs[] = {0, 0.3, 1, 2, 4}, targets[] = {1e-13, 1e-10};
+    int davies = 0, contour_in_tail = 0, tails = 0;
+    char form[4096];
+    for (long k = 0; k < n; k++) {
+        size_t terms = 16 + gsl_rng_uniform_int(r, 285);
+        ga_gchisq *q = ga_gchisq_alloc(terms);
+        for (size_t j = 0; j < terms; j++) {
+            double a = 0.1 + gsl_rng_uniform(r);
+            if (gsl_rng_uniform(r) < 0.4)
+                a = -a;
+            ga_gchisq_add_term(q, a, 1 + gsl_rng_uniform_int(r, 2),
+                               gsl_rng_uniform(r) < 0.5 ? 0 : a * a * gsl_rng_uniform(r));
+        }
+        double m, v;
+        ga_gchisq_moments(&m, &v, q);
+        double x = m + zs[k % 5] * sqrt(v) * (gsl_rng_uniform(r) < 0.5 ? -1 : 1);
+        double target = targets[(k / 5) % 2];
+        ga_gchisq_prob pa, pc;
+        ga_gchisq_opts o;
+        ga_gchisq_opts_init(&o);
+        o.method = GA_METHOD_CONTOUR;
+        o.epsrel = 1e-14;
+        ga_gchisq_prob_eval(&pc, q, x, &o, w);
+        o.method = GA_METHOD_AUTO;
+        o.epsrel = target;
+        int st = ga_gchisq_prob_eval(&pa, q, x, &o, w);
+        snprintf(form, sizeof form, "%zu terms, x = mean %+g sd, target %g", terms,
+                 (x - m) / sqrt(v), target);
+        cr_expect(st == GA_OK, "case %ld: status %d, %s", k, st, form);
+        /* (Davies' answer is taken only when its bound meets the target: checked here) */
+        cr_expect(pa.method != GA_METHOD_DAVIES ||
+                      (pa.sf.err <= target * pa.sf.val && pa.cdf.err <= target * pa.cdf.val),
+                  "case %ld: error estimates %.3g %.3g above the target for %.17g %.17g (%s, %s)",
+                  k, pa.sf.err, pa.cdf.err, pa.sf.val, pa.cdf.val,
+                  pa.method == GA_METHOD_DAVIES ? "davies" : "contour", form);
+        cr_expect(fabs(pa.sf.val - pc.sf.val) <= pa.sf.err + pc.sf.err &&
+                      fabs(pa.cdf.val - pc.cdf.val) <= pa.cdf.err + pc.cdf.err,
+                  "case %ld: auto (%s) sf %.17g cdf %.17g, contour %.17g %.17g (%s)", k,
+                  pa.method == GA_METHOD_DAVIES ? "davies" : "contour", pa.sf.val, pa.cdf.val,
+                  pc.sf.val, pc.cdf.val, form);
+        davies += pa.method == GA_METHOD_DAVIES;
+        if (fmin(pc.sf.val, pc.cdf.val) < 1e-4) {
+            tails++;
+            contour_in_tail += pa.method != GA_METHOD_DAVIES;
+        }
+        ga_gchisq_free(q);
+    }
+    cr_expect(davies > 0, "auto never took Davies' method in %ld cases", n);
+    cr_expect(contour_in_tail == tails, "auto took Davies' method in a tail below 1e-4");
+    ga_gchisq_work_free(w);
+    gsl_rng_free(r);
+}
+
 static void expect_same(const ga_gchisq_prob *a, const ga_gchisq_prob *b, const char *what,
                         long k, double x, const char *form)
 {

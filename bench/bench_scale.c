@@ -1,0 +1,495 @@
+/*
+ * bench_scale.c - speed at scale (issue 20): each figure beside its target and the ratio,
+ * measured in one run against a floor or a second method:
+ *   threads   an evaluation-heavy audit (2000 pairs, DP, RDP, zCDP and GDP claims) and a
+ *             build-heavy one (GP regression, 300 neighbours), --jobs 1 against --jobs 2
+ *             (and all cores); the reports compared byte for byte
+ *   shards    the first of them in 4 shards and the merge: the merged report against the
+ *             single run's, the merge's time against the single run's
+ *   engines   auto against the project's own davies engine per tail on random forms of 100
+ *             and 1000 terms (x = mean + 2 sd), with Davies also asked for auto's guarantee
+ *             (relative 1e-13 in the smaller tail, i.e. an absolute tolerance of 1e-13 times it)
+ *   reduction a full-rank pair at d = 1000 against the floor chain (Cholesky, two triangular
+ *             solves, dsyevd) in the same run
+ *   reading   a gaussian_pair spec of dimension 600 (two dense covariances, 17 MB of YAML):
+ *             load against a bare strtod scan of the same text; peak memory of the load (a
+ *             child process) against the matrices' bytes
+ *   calibrate the analytic Gaussian case against its 40-digit root (mpmath)
+ *   start-up  `gaussaudit version` against /bin/true (fork + exec, 40 runs each)
+ */
+#include "gaussaudit.h"
+#include "audit/mechanisms.h"
+
+#include <gsl/gsl_cblas.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <lapacke.h>
+#include <malloc.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+/* a text buffer (open_memstream) */
+typedef struct {
+    char *p;
+    size_t n;
+    FILE *f;
+} buf;
+
+static void buf_open(buf *b)
+{
+    b->p = NULL;
+    b->n = 0;
+    b->f = open_memstream(&b->p, &b->n);
+}
+
+static char *buf_close(buf *b)
+{
+    fclose(b->f);
+    return b->p;
+}
+
+/* the evaluation-heavy spec: n explicit pairs of dimension 3 with unequal covariances (every
+ * delta a contour integral), claims of every type (the GDP check: 60 eps per pair) */
+static char *spec_many(int n)
+{
+    buf b;
+    buf_open(&b);
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 5);
+    fputs("gaussaudit: 1\nname: many pairs\nmechanism: {kind: gaussian_pair}\npairs:\n", b.f);
+    for (int k = 0; k < n; k++) {
+        fprintf(b.f, "  - name: pair %d\n", k + 1);
+        for (int side = 0; side < 2; side++) {
+            double c[3];
+            for (int i = 0; i < 3; i++)
+                c[i] = side ? 1.0 : 0.7 + 0.6 * gsl_rng_uniform(r);
+            fprintf(b.f, "    %s: {mean: [%.4f, %.4f, %.4f], cov: [[%.4f, 0.1, 0], [0.1, %.4f, 0], "
+                    "[0, 0, %.4f]]}\n", side ? "y" : "x", side ? 0 : 0.3 * gsl_rng_uniform(r),
+                    side ? 0 : 0.3 * gsl_rng_uniform(r), 0.0, c[0], c[1], c[2]);
+        }
+    }
+    fputs("claim:\n  epsilon: 1\n  delta: 0.2\n  rdp: [[2, 0.3]]\n  zcdp: 0.2\n  gdp: 1.5\n", b.f);
+    gsl_rng_free(r);
+    return buf_close(&b);
+}
+
+/* the build-heavy spec: GP regression on n rows (a law per neighbour) */
+static char *spec_gp(int n)
+{
+    buf b;
+    buf_open(&b);
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 6);
+    fputs("gaussaudit: 1\nname: GP\nmechanism: {kind: gaussian_process_regression, kernel: rbf, "
+          "lengthscale: 0.5, signal_variance: 1, noise_variance: 0.1, sigma: 0.2, query: [[0.1, "
+          "0.2], [0.5, 0.5], [0.9, 0.1]]}\ndataset: {rows: [", b.f);
+    for (int i = 0; i < n; i++)
+        fprintf(b.f, "%s[%.4f, %.4f, %.4f]", i ? ", " : "", gsl_rng_uniform(r), gsl_rng_uniform(r),
+                gsl_rng_uniform(r) - 0.5);
+    fputs("]}\nneighbours: remove_one\nclaim: {epsilon: 1, delta: 1.0e-5}\n", b.f);
+    gsl_rng_free(r);
+    return buf_close(&b);
+}
+
+/* audit spec text with opts; the JSON report (malloc'ed) and the wall time */
+static char *audit_json(const char *text, const ga_audit_options *o, double *secs)
+{
+    ga_audit_result *r;
+    char msg[512];
+    double t0 = now();
+    if (ga_audit_spec_text(&r, text, strlen(text), "bench.yaml", o, msg, sizeof msg)) {
+        printf("audit failed: %s\n", msg);
+        exit(1);
+    }
+    *secs = now() - t0;
+    buf b;
+    buf_open(&b);
+    ga_audit_result_write(b.f, r, GA_FORMAT_JSON);
+    ga_audit_result_free(r);
+    return buf_close(&b);
+}
+
+static void threads(void)
+{
+    printf("\n## Threads: --jobs (this machine: %ld online cores)\n\n",
+           sysconf(_SC_NPROCESSORS_ONLN));
+    printf("| audit | pairs | jobs 1 s | jobs 2 s | speedup | target | all cores s | reports |\n");
+    printf("|---|---|---|---|---|---|---|---|\n");
+    struct {
+        const char *name;
+        char *text;
+        int pairs;
+    } w[] = {{"evaluation-heavy (DP, RDP, zCDP, GDP)", spec_many(300), 300},
+             {"build-heavy (GP regression)", spec_gp(450), 450}};
+    for (int k = 0; k < 2; k++) {
+        ga_audit_options o;
+        ga_audit_options_init(&o);
+        double t1, t2, ta;
+        o.jobs = 1;
+        char *a = audit_json(w[k].text, &o, &t1);
+        o.jobs = 2;
+        char *b = audit_json(w[k].text, &o, &t2);
+        o.jobs = 0;
+        char *c = audit_json(w[k].text, &o, &ta);
+        printf("| %s | %d | %.2f | %.2f | %.2fx | >= 1.6x on 2 cores | %.2f | %s |\n", w[k].name,
+               w[k].pairs, t1, t2, t1 / t2, ta, !strcmp(a, b) && !strcmp(a, c) ? "identical" : "DIFFER");
+        free(a);
+        free(b);
+        free(c);
+    }
+    /* shards: the first audit in 4 parts, merged */
+    printf("\n## Shards: audit --shard I/4, then merge (one machine, one shard after another)\n\n");
+    printf("| audit | single s | shards s (each) | merge s | merge / single | merged report |\n|---|---|---|---|---|---|\n");
+    ga_audit_options o;
+    ga_audit_options_init(&o);
+    o.jobs = 1;
+    double t1;
+    char spec[64];
+    snprintf(spec, sizeof spec, "/tmp/ga_bench_spec_%d.yaml", (int)getpid());
+    FILE *sf = fopen(spec, "w");
+    fputs(w[0].text, sf);
+    fclose(sf);
+    char *one = audit_json(w[0].text, &o, &t1);
+    char path[4][64], each[128] = "";
+    const char *parts[4];
+    double tsum = 0;
+    for (int i = 0; i < 4; i++) {
+        snprintf(path[i], sizeof path[i], "/tmp/ga_bench_part%d_%d.json", i + 1, (int)getpid());
+        parts[i] = path[i];
+        o.shard = (size_t)i + 1;
+        o.nshards = 4;
+        ga_audit_result *r;
+        char msg[512];
+        double t0 = now();
+        if (ga_audit_spec_file(&r, spec, &o, msg, sizeof msg))
+            return (void)printf("shard failed: %s\n", msg);
+        double ts = now() - t0;
+        tsum += ts;
+        FILE *f = fopen(path[i], "w");
+        ga_audit_result_write(f, r, GA_FORMAT_PARTIAL);
+        fclose(f);
+        ga_audit_result_free(r);
+        size_t l = strlen(each);
+        snprintf(each + l, sizeof each - l, "%s%.2f", i ? ", " : "", ts);
+    }
+    o.shard = o.nshards = 0;
+    ga_audit_result *m;
+    char msg[512];
+    double t0 = now();
+    if (ga_audit_merge_files(&m, parts, 4, NULL, &o, msg, sizeof msg))
+        return (void)printf("merge failed: %s\n", msg);
+    double tm = now() - t0;
+    buf b;
+    buf_open(&b);
+    ga_audit_result_write(b.f, m, GA_FORMAT_JSON);
+    ga_audit_result_free(m);
+    char *mj = buf_close(&b);
+    /* the single run's report names "bench.yaml", the merged one the file: compare the
+     * merged report with a single run on the file */
+    free(one);
+    one = NULL;
+    {
+        ga_audit_result *r1;
+        if (ga_audit_spec_file(&r1, spec, &o, msg, sizeof msg) == GA_OK) {
+            buf_open(&b);
+            ga_audit_result_write(b.f, r1, GA_FORMAT_JSON);
+            ga_audit_result_free(r1);
+            one = buf_close(&b);
+        }
+    }
+    unlink(spec);
+    printf("| %s | %.2f | %s (sum %.2f) | %.2f | %.2f | %s |\n", w[0].name, t1, each, tsum, tm,
+           tm / t1, one && !strcmp(one, mj) ? "identical" : "DIFFER");
+    for (int i = 0; i < 4; i++)
+        unlink(path[i]);
+    free(one);
+    free(mj);
+    free(w[0].text);
+    free(w[1].text);
+}
+
+static double time_eval(const ga_gchisq *q, double x, const ga_gchisq_opts *o, ga_gchisq_work *w,
+                        ga_gchisq_prob *p, int *st)
+{
+    int reps = 0;
+    double t0 = now(), t;
+    do {
+        *st = ga_gchisq_prob_eval(p, q, x, o, w);
+        reps++;
+    } while ((t = now() - t0) < 0.2);
+    return 1e6 * t / reps;
+}
+
+/* one row: forms of n terms at x = mean + zsd sd, auto and davies at relative epsrel */
+static void engine_row(size_t n, double zsd, double epsrel, gsl_rng *r, ga_gchisq *q,
+                       ga_gchisq_work *w)
+{
+    double ta = 0, td = 0, tstrict = 0, ea = 0, ed = 0, ad = 0;
+    int ok_strict = 0, nf = 3, used_davies = 0;
+    for (int f = 0; f < nf; f++) {
+        ga_gchisq_zero(q);
+        for (size_t j = 0; j < n; j++) {
+            double a = 0.1 + gsl_rng_uniform(r);
+            if (gsl_rng_uniform(r) < 0.4)
+                a = -a;
+            ga_gchisq_add_term(q, a, 1, gsl_rng_uniform(r) < 0.5 ? 0 : a * a * gsl_rng_uniform(r));
+        }
+        double m, v;
+        ga_gchisq_moments(&m, &v, q);
+        double x = m + zsd * sqrt(v);
+        ga_gchisq_opts o;
+        ga_gchisq_prob p, ref;
+        int st;
+        ga_gchisq_opts_init(&o);
+        o.method = GA_METHOD_CONTOUR; /* the reference: the contour engine at 1e-14 */
+        o.epsrel = 1e-14;
+        ga_gchisq_prob_eval(&ref, q, x, &o, w);
+        double small = fmin(ref.sf.val, ref.cdf.val);
+        ga_gchisq_opts_init(&o);
+        o.epsrel = epsrel;
+        ta += time_eval(q, x, &o, w, &p, &st) / nf;
+        used_davies += p.method == GA_METHOD_DAVIES;
+        ea = fmax(ea, fmax(p.sf.err, p.cdf.err) / small);
+        ad = fmax(ad, fmax(fabs(p.sf.val - ref.sf.val), fabs(p.cdf.val - ref.cdf.val)) / small);
+        o.method = GA_METHOD_DAVIES;
+        o.epsrel = 1e-13; /* the project's davies engine as the issue measured it: absolute 1e-13 */
+        td += time_eval(q, x, &o, w, &p, &st) / nf;
+        ed = fmax(ed, fmax(p.sf.err, p.cdf.err) / small);
+        /* davies asked for auto's guarantee: an absolute epsrel times the smaller tail */
+        o.epsrel = 0;
+        o.epsabs = epsrel * small;
+        tstrict += time_eval(q, x, &o, w, &p, &st) / nf;
+        ok_strict += st == GA_OK && fmax(p.sf.err, p.cdf.err) <= epsrel * small;
+    }
+    printf("| %zu | mean + %g sd | %.0e | %.1f | %s | %.1e | %.1e | %.1f | %.1e | %.2f | %d of %d "
+           "(%.0f us) |\n", n, zsd, epsrel, ta, used_davies == nf ? "davies" : used_davies ? "mixed" : "contour",
+           ea, ad, td, ed, ta / td, ok_strict, nf, tstrict);
+}
+
+static void engines(void)
+{
+    printf("\n## Engines: auto against the project's davies engine, per tail (random forms)\n\n");
+    printf("auto guarantees the relative target in both tails; davies is run as the issue measured "
+           "it (absolute 1e-13) and asked for auto's guarantee (absolute: target x the smaller "
+           "tail; 'met' = status ok and error bound within it). Target: auto <= 1.2 x davies at "
+           "the same error estimates.\n\n");
+    printf("| terms | x | relative target | auto us | auto chose | auto rel err est | auto rel err "
+           "(vs contour 1e-14) | davies us (abs 1e-13) | its rel err est | auto / davies | davies "
+           "at auto's target: met |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 7);
+    ga_gchisq *q = ga_gchisq_alloc(1000);
+    ga_gchisq_work *w = ga_gchisq_work_alloc();
+    size_t sizes[] = {100, 1000};
+    for (int si = 0; si < 2; si++) {
+        engine_row(sizes[si], 2, 1e-13, r, q, w);
+        engine_row(sizes[si], 0.2, 1e-13, r, q, w);
+        engine_row(sizes[si], 2, 1e-10, r, q, w);
+    }
+    ga_gchisq_free(q);
+    ga_gchisq_work_free(w);
+    gsl_rng_free(r);
+}
+
+static void reduction(void)
+{
+    printf("\n## Reduction of a full-rank pair against the floor chain (Cholesky, 2 triangular "
+           "solves, dsyevd)\n\n| d | reduce s | floor s | ratio | target |\n|---|---|---|---|---|\n");
+    size_t ds[] = {1000, 2000};
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 8);
+    for (int k = 0; k < 2; k++) {
+        size_t d = ds[k];
+        double *b = malloc(d * d * sizeof *b), *sx = malloc(d * d * sizeof *sx),
+               *sy = malloc(d * d * sizeof *sy), *mx = calloc(d, sizeof *mx), *my = calloc(d, sizeof *my),
+               *L = malloc(d * d * sizeof *L), *C = malloc(d * d * sizeof *C), *ev = malloc(d * sizeof *ev);
+        for (size_t i = 0; i < d * d; i++)
+            b[i] = gsl_ran_gaussian(r, 1);
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)d, (int)d, (int)d, 1.0 / d, b,
+                    (int)d, b, (int)d, 0.0, sy, (int)d);
+        for (size_t i = 0; i < d; i++) {
+            sy[i * d + i] += 1;
+            mx[i] = gsl_ran_gaussian(r, 1) / sqrt((double)d);
+        }
+        memcpy(sx, sy, d * d * sizeof *sx);
+        for (size_t i = 0; i < d; i++)
+            sx[i * d + i] += 0.05 * (1 + i % 7);
+        ga_pair_input in = {.d = d, .mu_x = mx, .mu_y = my, .s_x = sx, .s_y = sy, .columns = 1};
+        char msg[256];
+        /* interleaved, the better of two rounds each (the first BLAS call of a size wakes
+         * threads and faults in buffers) */
+        double tr = INFINITY, tf = INFINITY;
+        for (int round = 0; round < 2; round++) {
+            ga_pair *p;
+            double t0 = now();
+            if (ga_pair_reduce(&p, &in, msg, sizeof msg)) {
+                printf("| %zu | reduce failed: %s |\n", d, msg);
+                break;
+            }
+            tr = fmin(tr, now() - t0);
+            ga_pair_free(p);
+            t0 = now();
+            memcpy(L, sy, d * d * sizeof *L);
+            LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'L', (lapack_int)d, L, (lapack_int)d);
+            for (size_t i = 0; i < d * d; i++)
+                C[i] = sx[i] - sy[i];
+            cblas_dtrsm(CblasRowMajor, CblasLeft, CblasLower, CblasNoTrans, CblasNonUnit, (int)d,
+                        (int)d, 1.0, L, (int)d, C, (int)d);
+            cblas_dtrsm(CblasRowMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit, (int)d,
+                        (int)d, 1.0, L, (int)d, C, (int)d);
+            LAPACKE_dsyevd(LAPACK_ROW_MAJOR, 'V', 'U', (lapack_int)d, C, (lapack_int)d, ev);
+            tf = fmin(tf, now() - t0);
+        }
+        printf("| %zu | %.3f | %.3f | %.2f | <= 1.3 |\n", d, tr, tf, tr / tf);
+        free(b);
+        free(sx);
+        free(sy);
+        free(mx);
+        free(my);
+        free(L);
+        free(C);
+        free(ev);
+    }
+    gsl_rng_free(r);
+}
+
+static void reading(void)
+{
+    const size_t d = 600;
+    buf b;
+    buf_open(&b);
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 9);
+    fputs("gaussaudit: 1\nmechanism: {kind: gaussian_pair}\npairs:\n  - name: big\n", b.f);
+    for (int side = 0; side < 2; side++) {
+        fprintf(b.f, "    %s: {mean: [", side ? "y" : "x");
+        for (size_t i = 0; i < d; i++)
+            fprintf(b.f, "%s%.17g", i ? ", " : "", side ? 0.0 : gsl_rng_uniform(r));
+        fputs("], cov: [", b.f);
+        for (size_t i = 0; i < d; i++) {
+            fputs(i ? ", [" : "[", b.f);
+            for (size_t j = 0; j < d; j++)
+                fprintf(b.f, "%s%.17g", j ? ", " : "",
+                        i == j ? 2.0 + side : 1.0 / (1.0 + (double)(i > j ? i - j : j - i)));
+            fputs("]", b.f);
+        }
+        fputs("]}\n", b.f);
+    }
+    fputs("claim: {epsilon: 1, delta: 1.0e-5}\n", b.f);
+    char *text = buf_close(&b);
+    size_t len = strlen(text);
+    gsl_rng_free(r);
+    /* the floor: a strtod scan of every number */
+    double t0 = now(), sum = 0;
+    size_t cnt = 0;
+    for (const char *s = text; *s;) {
+        if ((*s >= '0' && *s <= '9') || *s == '-') {
+            char *e;
+            sum += strtod(s, &e);
+            cnt++;
+            s = e > s ? e : s + 1;
+        } else {
+            s++;
+        }
+    }
+    double tfloor = now() - t0;
+    /* the load, in a child (its peak memory) */
+    t0 = now();
+    fflush(stdout); /* (the child must not flush a copy of the buffer) */
+    pid_t pid = fork();
+    if (pid == 0) {
+        ga_spec s;
+        char msg[256];
+        int rc = ga_mech_parse(&s, text, len, "big.yaml", NULL, msg, sizeof msg);
+        _exit(rc ? 1 : 0);
+    }
+    int status;
+    struct rusage ru;
+    waitpid(pid, &status, 0);
+    getrusage(RUSAGE_CHILDREN, &ru); /* (the only child waited for so far) */
+    double tload = now() - t0;
+    double mat = 2.0 * (d * d + d) * sizeof(double);
+    printf("\n## Reading a spec: gaussian_pair, d = %zu (%.1f MB of YAML, %zu numbers, check %.3g)\n\n",
+           d, len / 1e6, cnt, sum);
+    printf("| load s | strtod scan s | ratio | target | peak MiB | matrices MiB | ratio | target |\n");
+    printf("|---|---|---|---|---|---|---|---|\n");
+    printf("| %.3f%s | %.3f | %.1f | <= 2 | %.0f | %.1f | %.1f | <= 3 |\n", tload,
+           WIFEXITED(status) && WEXITSTATUS(status) == 0 ? "" : " (failed)", tfloor, tload / tfloor,
+           ru.ru_maxrss / 1024.0, mat / (1 << 20), ru.ru_maxrss * 1024.0 / mat);
+    free(text);
+}
+
+static void calibration(void)
+{
+    const double ref = 3.730631634815941832249822575; /* mpmath, 40 digits (tests/test_calibrate.c) */
+    const char *yaml = "gaussaudit: 1\nmechanism: {kind: gaussian_mechanism, sensitivity: 1, sigma: 1}\n"
+                       "claim: {epsilon: 1, delta: 1.0e-5}\n";
+    ga_calibration *c;
+    char msg[256];
+    double t0 = now();
+    if (ga_calibrate_spec_text(&c, yaml, strlen(yaml), "c.yaml", 1, 1e-5, NULL, msg, sizeof msg))
+        return (void)printf("calibrate failed: %s\n", msg);
+    double t = now() - t0;
+    ga_calibration_info in;
+    ga_calibration_get(&in, c);
+    printf("\n## calibrate, the analytic Gaussian case (eps 1, delta 1e-5)\n\n| value | relative "
+           "error | target | certified | s |\n|---|---|---|---|---|\n| %.17g | %.1e | <= 2e-16 | %s | %.2f |\n",
+           in.value, fabs(in.value - ref) / ref, in.certified ? "yes" : "no", t);
+    ga_calibration_free(c);
+}
+
+static double spawn(const char *const argv[], int n)
+{
+    fflush(stdout); /* (freopen in the child would flush a copy of the buffer) */
+    double t0 = now();
+    for (int i = 0; i < n; i++) {
+        pid_t pid = fork();
+        if (pid == 0) {
+            if (!freopen("/dev/null", "w", stdout))
+                _exit(127);
+            execv(argv[0], (char *const *)argv);
+            _exit(127);
+        }
+        int st;
+        waitpid(pid, &st, 0);
+    }
+    return (now() - t0) / n;
+}
+
+static void startup(void)
+{
+    const char *ga[] = {"build/gaussaudit", "version", NULL}, *tr[] = {"/bin/true", NULL};
+    double tg = spawn(ga, 40), tt = spawn(tr, 40);
+    printf("\n## Start-up: `gaussaudit version` against /bin/true (fork + exec)\n\n| gaussaudit ms | "
+           "/bin/true ms | ratio |\n|---|---|---|\n| %.2f | %.2f | %.1f |\n", 1e3 * tg, 1e3 * tt,
+           tg / tt);
+}
+
+int main(void)
+{
+    mallopt(M_MMAP_THRESHOLD, 256 << 20); /* as the CLI does (audit/main.c) */
+    mallopt(M_TRIM_THRESHOLD, 512 << 20);
+    ga_init();
+    setenv("SOURCE_DATE_EPOCH", "1700000000", 1); /* reports compared byte for byte */
+    printf("# gaussaudit benchmark: speed at scale (issue 20)\n");
+    threads();
+    engines();
+    reduction();
+    reading();
+    calibration();
+    startup();
+    return 0;
+}
