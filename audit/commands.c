@@ -815,8 +815,31 @@ static int write_reports(FILE *f, const audit_reports *ar)
                                                     : ga_audit_results_write_junit(f, ar->r, ar->n);
 }
 
+/* -o to something that is not a regular file (/dev/null, /dev/stdout, a FIFO): written to
+ * directly, since renaming a temporary file over it would replace the device or pipe itself
+ * (as root, /dev/null became a regular file). Returns 0 or GA_EIO. */
+static int write_direct(const char *path, const audit_reports *a, FILE *err)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        ga_cli_err(err, "gaussaudit: cannot write '%s': %s\n", path, strerror(errno));
+        return GA_EIO;
+    }
+    int wr = write_reports(f, a);
+    errno = 0;
+    int bad = wr || fflush(f) != 0 || ferror(f);
+    if (fclose(f) != 0)
+        bad = 1;
+    if (bad)
+        ga_cli_err(err, "gaussaudit: error writing '%s': %s\n", path, errno ? strerror(errno) : "write error");
+    return bad ? GA_EIO : GA_OK;
+}
+
 static int write_atomic(const char *path, const audit_reports *a, FILE *err)
 {
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return write_direct(path, a, err);
     size_t n = strlen(path);
     char *tmp = malloc(n + 16);
     if (!tmp)

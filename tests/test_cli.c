@@ -5,6 +5,7 @@
 #include "tests/support.h"
 
 #include <criterion/criterion.h>
+#include <sys/stat.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,4 +158,31 @@ Test(cli, certified_json_and_options)
     cr_expect(strstr(out, "P[Q >  x] in [4.05409979113834") != NULL, "%s", out);
     free(out);
     free(err);
+}
+
+/* -o naming a FIFO (or /dev/null, /dev/stdout): the report is written into it; the atomic
+ * rename of a temporary file would have replaced the FIFO itself (as root, /dev/null became a
+ * regular file that way) */
+Test(cli, output_into_a_fifo_keeps_the_fifo)
+{
+    char dir[] = "/tmp/ga_fifoXXXXXX", fifo[64], out[64], cmd[256];
+    cr_assert(mkdtemp(dir) != NULL);
+    snprintf(fifo, sizeof fifo, "%s/pipe", dir);
+    snprintf(out, sizeof out, "%s/out.md", dir);
+    cr_assert(mkfifo(fifo, 0600) == 0);
+    snprintf(cmd, sizeof cmd, "cat %s > %s &", fifo, out); /* the reader */
+    cr_assert(system(cmd) == 0);
+    char args[256], *o, *e;
+    snprintf(args, sizeof args, "audit specs/examples/gaussian_mechanism_pair.yaml --quiet -o %s", fifo);
+    int st = ga_test_run(args, &o, &e);
+    cr_expect(st == 0, "status %d: %s", st, e);
+    struct stat sb;
+    cr_expect(stat(fifo, &sb) == 0 && S_ISFIFO(sb.st_mode), "-o replaced the FIFO");
+    snprintf(cmd, sizeof cmd, "for i in 1 2 3 4 5 6 7 8 9 10; do grep -q Verdict %s && exit 0; "
+             "sleep 0.2; done; exit 1", out);
+    cr_expect(system(cmd) == 0, "the report did not come through the FIFO");
+    free(o);
+    free(e);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    cr_expect(system(cmd) == 0);
 }
