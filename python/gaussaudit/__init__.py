@@ -18,7 +18,8 @@ from typing import NamedTuple
 from . import _native as _n
 
 __version__ = "0.1.0"
-__all__ = ["delta", "epsilon", "renyi", "audit", "calibrate", "subsampled", "GaussauditError",
+__all__ = ["delta", "epsilon", "renyi", "audit", "audit_shard", "merge", "calibrate", "subsampled",
+           "GaussauditError",
            "Estimate",
            "Interval", "Directions", "AuditResult", "Claim", "Calibration"]
 
@@ -419,6 +420,51 @@ def audit(spec, *, certified=False, timeout=0.0, allow_paths=(), claim=None, job
         b = text.encode()
         st = _n.lib.ga_audit_spec_text(ctypes.byref(h), b, len(b), b"<spec>", ctypes.byref(o),
                                        msg, _n.ERRMSG)
+    _check(st, msg)
+    return AuditResult(h)
+
+
+def audit_shard(spec, shard, nshards, *, certified=False, timeout=0.0, allow_paths=(),
+                claim=None, jobs=0):
+    """Evaluate shard `shard` (1..nshards) of a spec's pairs (pairs shard, shard + nshards,
+    ...; `gaussaudit audit --shard`) and return its partial result (JSON text): write each
+    shard's to a file and merge() them. spec: a path (merge reads it again), or YAML text /
+    a dict (then give merge the spec's path)."""
+    if not (isinstance(shard, int) and isinstance(nshards, int) and 1 <= shard <= nshards):
+        raise GaussauditError(1, "shard: 1 <= shard <= nshards")
+    path, text = _spec_source(spec)
+    o = _options(certified, timeout, allow_paths, claim=claim, jobs=jobs)
+    o.shard = shard
+    o.nshards = nshards
+    h = ctypes.c_void_p()
+    msg = ctypes.create_string_buffer(_n.ERRMSG)
+    if path is not None:
+        st = _n.lib.ga_audit_spec_file(ctypes.byref(h), os.fsencode(path), ctypes.byref(o), msg,
+                                       _n.ERRMSG)
+    else:
+        b = text.encode()
+        st = _n.lib.ga_audit_spec_text(ctypes.byref(h), b, len(b), b"<spec>", ctypes.byref(o),
+                                       msg, _n.ERRMSG)
+    _check(st, msg)
+    try:
+        return _write(_n.lib.ga_audit_result_write, h, "partial")
+    finally:
+        _n.lib.ga_audit_result_free(h)
+
+
+def merge(parts, *, spec=None, jobs=0, allow_paths=()):
+    """Merge the partial results of every shard (paths of files written from audit_shard or
+    `gaussaudit audit --shard`) into the AuditResult one audit() gives: the spec is read
+    again (spec, or the path the parts recorded) and the decisions read the parts'
+    evaluations."""
+    paths = [os.fsencode(p) for p in parts]
+    arr = (ctypes.c_char_p * max(len(paths), 1))(*paths)
+    o = _options(False, 0.0, allow_paths, jobs=jobs)
+    h = ctypes.c_void_p()
+    msg = ctypes.create_string_buffer(_n.ERRMSG)
+    st = _n.lib.ga_audit_merge_files(ctypes.byref(h), arr, len(paths),
+                                     os.fsencode(spec) if spec is not None else None,
+                                     ctypes.byref(o), msg, _n.ERRMSG)
     _check(st, msg)
     return AuditResult(h)
 

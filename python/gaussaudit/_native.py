@@ -79,7 +79,7 @@ class PublishedInfo(ctypes.Structure):
                 ("text", ctypes.c_char_p)]
 
 
-FORMAT = {"markdown": 0, "md": 0, "html": 1, "json": 2, "junit": 3, "text": 4}
+FORMAT = {"markdown": 0, "md": 0, "html": 1, "json": 2, "junit": 3, "text": 4, "partial": 5}
 
 
 def _candidates():
@@ -159,6 +159,9 @@ _sig("ga_audit_spec_file", ctypes.c_int, ctypes.POINTER(P), ctypes.c_char_p,
      ctypes.POINTER(AuditOptions), ctypes.c_char_p, ctypes.c_size_t)
 _sig("ga_audit_spec_text", ctypes.c_int, ctypes.POINTER(P), ctypes.c_char_p, ctypes.c_size_t,
      ctypes.c_char_p, ctypes.POINTER(AuditOptions), ctypes.c_char_p, ctypes.c_size_t)
+_sig("ga_audit_merge_files", ctypes.c_int, ctypes.POINTER(P), ctypes.POINTER(ctypes.c_char_p),
+     ctypes.c_size_t, ctypes.c_char_p, ctypes.POINTER(AuditOptions), ctypes.c_char_p,
+     ctypes.c_size_t)
 _sig("ga_audit_result_free", None, P)
 _sig("ga_audit_result_verdict", ctypes.c_int, P)
 _sig("ga_audit_result_exit_status", ctypes.c_int, P)

@@ -145,6 +145,23 @@ def test_jobs_give_the_same_report_as_the_cli(monkeypatch):
         gaussaudit.audit(path, jobs=-1)
 
 
+def test_shards_merged_equal_one_audit(monkeypatch, tmp_path):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    path = os.path.join(ROOT, "specs/examples/bayesian_logistic_regression.yaml")
+    parts = []
+    for i in (1, 2, 3):
+        p = tmp_path / ("part%d.json" % i)
+        p.write_text(gaussaudit.audit_shard(path, i, 3, jobs=1))
+        parts.append(str(p))
+    merged = gaussaudit.merge(parts)
+    assert merged.to_json() == gaussaudit.audit(path).to_json()
+    assert merged.verdict == "VIOLATION"
+    with pytest.raises(GaussauditError):
+        gaussaudit.merge(parts[:2])
+    with pytest.raises(GaussauditError):
+        gaussaudit.audit_shard(path, 4, 3)
+
+
 def test_errors_map_to_exceptions(tmp_path):
     with pytest.raises(GaussauditError) as e:
         gaussaudit.audit(os.path.join(str(tmp_path), "missing.yaml\n: x"))
