@@ -483,6 +483,21 @@ static void cert_item(void *vl, size_t j, ga_gchisq_work *w)
     l->st[j] = cert_delta_eval(l->a, l->idx[j], l->eps_txt, &l->cert[j], &l->secs[j]);
 }
 
+/* the certified deltas at eps_txt of the pairs sel[0..ns) on o->jobs threads, item j into
+ * certs[j], cst[j], csec[j]; cdone[j] set for each item run (none when the deadline has
+ * passed before the first) */
+static void cert_selected(ga_audit *a, const ga_audit_opts *o, const size_t *sel, size_t ns,
+                          const char *eps_txt, ga_delta_cert *certs, int *cst, double *csec,
+                          unsigned char *cdone, ga_gchisq_work *w)
+{
+    pair_loop cl = {.a = a, .o = o, .idx = sel, .eps_txt = eps_txt, .cert = certs, .st = cst,
+                    .secs = csec};
+    memset(cdone, 0, ns ? ns : 1);
+    if (ns && !expired(a, "certification", sel[0], a->npairs) &&
+        pair_loop_run(&cl, cert_item, ns, "certify", cdone, w) != GA_OK)
+        memset(cdone, 0, ns);
+}
+
 /* The pairs idx[0..m) (NULL: 0..m) a DP claim certifies, in order, into sel (at most
  * GA_AUDIT_CERT_CAP + 1): those whose estimates do not clear the claim, with --certified
  * every pair up to the cap, and the proven worst case; *capped: some pair that needed it was
@@ -842,11 +857,7 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
     /* the pairs to certify, in order (the cap counts them in order) */
     ncert = dp_cert_select(sel, &capped, a, r, xy, yx, exy, eyx, NULL, n, o);
     /* their certified values on o->jobs threads */
-    pair_loop cl = {.a = a, .o = o, .idx = sel, .eps_txt = eps_txt, .cert = certs, .st = cst,
-                    .secs = csec};
-    if (ncert && (expired(a, "certification", sel[0], n) ||
-                  pair_loop_run(&cl, cert_item, ncert, "certify", cdone, w) != GA_OK))
-        memset(cdone, 0, ncert);
+    cert_selected(a, o, sel, ncert, eps_txt, certs, cst, csec, cdone, w);
     for (size_t j = 0; j < ncert; j++) {
         size_t i = sel[j];
         int clear = xy[i] + exy[i] <= r->delta && yx[i] + eyx[i] <= r->delta;
@@ -1397,6 +1408,26 @@ static int grid_scan(grid_best *g, ga_audit *a, const ga_claim_result *r, const 
     return is_gdp ? gdp_scan(g, a, r->eps_a, NULL, 0, o, w) : zcdp_scan(g, a, NULL, 0, o, w);
 }
 
+/* a claim's grid scan (grid_scan), its worst point into r (alpha or eps, pair, direction,
+ * value); 0, or -1 with r INCONCLUSIVE (no memory) */
+static int grid_claim(grid_best *g, ga_audit *a, ga_claim_result *r, const ga_audit_opts *o,
+                      ga_gchisq_work *w)
+{
+    if (grid_scan(g, a, r, o, w)) {
+        r->verdict = GA_VERDICT_INCONCLUSIVE;
+        snprintf(r->reason, sizeof r->reason, "out of memory");
+        return -1;
+    }
+    if (g->found) {
+        r->at = g->at;
+        r->worst_pair = g->pair;
+        r->worst_dir = g->dir;
+        r->exact.val = g->val;
+        r->exact.err = g->err;
+    }
+    return 0;
+}
+
 /* a shard's scan of its pairs, recorded */
 static void grid_record(ga_audit *a, const ga_claim_result *r, const ga_audit_opts *o,
                         ga_gchisq_work *w)
@@ -1422,20 +1453,10 @@ static void eval_zcdp_grid(ga_audit *a, ga_claim_result *r, const ga_audit_opts 
                            ga_gchisq_work *w)
 {
     grid_best g;
-    if (grid_scan(&g, a, r, o, w)) {
-        r->verdict = GA_VERDICT_INCONCLUSIVE;
-        snprintf(r->reason, sizeof r->reason, "out of memory");
+    if (grid_claim(&g, a, r, o, w))
         return;
-    }
     double best = g.best;
     size_t failed = g.failed;
-    if (g.found) {
-        r->at = g.at;
-        r->worst_pair = g.pair;
-        r->worst_dir = g.dir;
-        r->exact.val = g.val;
-        r->exact.err = g.err;
-    }
     r->slack = best > 0 ? r->eps_a / best : INFINITY;
     if (best - r->exact.err > r->eps_a) {
         ga_interval cx, cy;
@@ -1486,20 +1507,10 @@ static void eval_gdp_grid(ga_audit *a, ga_claim_result *r, const ga_audit_opts *
 {
     double mu = r->eps_a;
     grid_best g;
-    if (grid_scan(&g, a, r, o, w)) {
-        r->verdict = GA_VERDICT_INCONCLUSIVE;
-        snprintf(r->reason, sizeof r->reason, "out of memory");
+    if (grid_claim(&g, a, r, o, w))
         return;
-    }
     double best = g.best;
     size_t failed = g.failed;
-    if (g.found) {
-        r->at = g.at;
-        r->worst_pair = g.pair;
-        r->worst_dir = g.dir;
-        r->exact.val = g.val;
-        r->exact.err = g.err;
-    }
     if (best - r->exact.err > 0) {
         /* certify the worst point */
         char es[64];
@@ -1844,10 +1855,7 @@ static void shard_pass(ga_audit *a, const ga_audit_opts *o, ga_gchisq_work *w)
             est_some(a, o, r->eps, xy, yx, exy, eyx, "the claims", sl, m, w);
             int capped = 0;
             size_t ns = dp_cert_select(sel, &capped, a, r, xy, yx, exy, eyx, sl, m, o);
-            pair_loop cl = {.a = a, .o = o, .idx = sel, .eps_txt = et, .cert = certs, .st = cst,
-                            .secs = csec};
-            if (ns && !expired(a, "certification", 0, n))
-                pair_loop_run(&cl, cert_item, ns, "certify", cdone, w);
+            cert_selected(a, o, sel, ns, et, certs, cst, csec, cdone, w);
             for (size_t j = 0; j < ns; j++)
                 if (!cdone[j]) {
                     expired(a, "certification", j, ns);

@@ -404,13 +404,9 @@ class AuditResult:
         return "AuditResult(%r: %s, %d claims)" % (self.name, self.verdict, len(self.claims))
 
 
-def audit(spec, *, certified=False, timeout=0.0, allow_paths=(), claim=None, jobs=0):
-    """Audit a spec (a path, YAML text, or a dict in the spec language) and return its
-    AuditResult. claim, a YAML mapping such as "{epsilon: 1, delta: 1e-5}", replaces the
-    spec's own claim. jobs: threads for the pairs (0: one per core; the result does not
-    depend on it). Invalid specs raise GaussauditError with the file, line and field."""
+def _audit_handle(spec, o):
+    """The library's audit of a spec (path, YAML text or dict) with options o: its handle."""
     path, text = _spec_source(spec)
-    o = _options(certified, timeout, allow_paths, claim=claim, jobs=jobs)
     h = ctypes.c_void_p()
     msg = ctypes.create_string_buffer(_n.ERRMSG)
     if path is not None:
@@ -421,7 +417,16 @@ def audit(spec, *, certified=False, timeout=0.0, allow_paths=(), claim=None, job
         st = _n.lib.ga_audit_spec_text(ctypes.byref(h), b, len(b), b"<spec>", ctypes.byref(o),
                                        msg, _n.ERRMSG)
     _check(st, msg)
-    return AuditResult(h)
+    return h
+
+
+def audit(spec, *, certified=False, timeout=0.0, allow_paths=(), claim=None, jobs=0):
+    """Audit a spec (a path, YAML text, or a dict in the spec language) and return its
+    AuditResult. claim, a YAML mapping such as "{epsilon: 1, delta: 1e-5}", replaces the
+    spec's own claim. jobs: threads for the pairs (0: one per core; the result does not
+    depend on it). Invalid specs raise GaussauditError with the file, line and field."""
+    o = _options(certified, timeout, allow_paths, claim=claim, jobs=jobs)
+    return AuditResult(_audit_handle(spec, o))
 
 
 def audit_shard(spec, shard, nshards, *, certified=False, timeout=0.0, allow_paths=(),
@@ -432,20 +437,10 @@ def audit_shard(spec, shard, nshards, *, certified=False, timeout=0.0, allow_pat
     a dict (then give merge the spec's path)."""
     if not (isinstance(shard, int) and isinstance(nshards, int) and 1 <= shard <= nshards):
         raise GaussauditError(1, "shard: 1 <= shard <= nshards")
-    path, text = _spec_source(spec)
     o = _options(certified, timeout, allow_paths, claim=claim, jobs=jobs)
     o.shard = shard
     o.nshards = nshards
-    h = ctypes.c_void_p()
-    msg = ctypes.create_string_buffer(_n.ERRMSG)
-    if path is not None:
-        st = _n.lib.ga_audit_spec_file(ctypes.byref(h), os.fsencode(path), ctypes.byref(o), msg,
-                                       _n.ERRMSG)
-    else:
-        b = text.encode()
-        st = _n.lib.ga_audit_spec_text(ctypes.byref(h), b, len(b), b"<spec>", ctypes.byref(o),
-                                       msg, _n.ERRMSG)
-    _check(st, msg)
+    h = _audit_handle(spec, o)
     try:
         return _write(_n.lib.ga_audit_result_write, h, "partial")
     finally:
