@@ -437,7 +437,7 @@ static int cert_delta_eval(ga_audit *a, size_t i, const char *eps, ga_delta_cert
         memcpy(c->yx_hi, k->dec[3], sizeof c->yx_hi);
         return k->status;
     }
-    if (ga_spec_pair_view_init(&v, &a->spec.pairs[i]))
+    if (ga_spec_pair_view_init(&v, &a->spec.pairs[i], 1))
         return GA_ENOMEM;
     ga_cert_opts co = cert_opts(a);
     double t0 = now();
@@ -1054,7 +1054,7 @@ static int cert_renyi(ga_audit *a, size_t i, double alpha, ga_interval *xy, ga_i
         return k->status;
     }
     ga_spec_pair_view v;
-    if (ga_spec_pair_view_init(&v, &a->spec.pairs[i]))
+    if (ga_spec_pair_view_init(&v, &a->spec.pairs[i], 1))
         return GA_ENOMEM;
     char as[40];
     snprintf(as, sizeof as, "%.17g", alpha); /* the double claimed, exactly */
@@ -1189,7 +1189,7 @@ static int maha_cert(ga_audit *a, size_t i, ga_interval *iv)
         return k->status;
     }
     ga_spec_pair_view v;
-    if (ga_spec_pair_view_init(&v, &a->spec.pairs[i]))
+    if (ga_spec_pair_view_init(&v, &a->spec.pairs[i], 1))
         return GA_ENOMEM;
     ga_cert_opts co = cert_opts(a);
     int st = ga_pair_mahalanobis_cert(iv, a->pairs[i], v.in, v.txt, &co);

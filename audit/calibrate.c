@@ -89,7 +89,7 @@ static int cert_bound(cal_t *c, double v, const char *eps, double delta, int upp
         ga_spec_pair_view v;
         if (ga_mech_pair_reduce(&p, &c->s->pairs[i], c->msg, sizeof c->msg))
             return -1;
-        if (ga_spec_pair_view_init(&v, &c->s->pairs[i])) {
+        if (ga_spec_pair_view_init(&v, &c->s->pairs[i], 1)) {
             ga_pair_free(p);
             return -1;
         }

@@ -352,7 +352,7 @@ int ga_cmd_delta(int argc, char **argv, FILE *out, FILE *err)
             int st, ok;
             if (certified) {
                 ga_spec_pair_view v;
-                st = ga_spec_pair_view_init(&v, &l.spec.pairs[i]);
+                st = ga_spec_pair_view_init(&v, &l.spec.pairs[i], 1);
                 if (st == GA_OK)
                     st = ga_pair_delta_cert(&C, l.pairs[i], v.in, v.txt, etxt[k], &co);
                 ga_spec_pair_view_clear(&v);
@@ -460,7 +460,7 @@ static void eps_compute(eps_row *row, const loaded_t *l, size_t i, double delta,
     memset(row, 0, sizeof *row);
     if (certified) {
         ga_spec_pair_view v;
-        row->status = ga_spec_pair_view_init(&v, &l->spec.pairs[i]);
+        row->status = ga_spec_pair_view_init(&v, &l->spec.pairs[i], 1);
         if (row->status == GA_OK)
             row->status = ga_pair_epsilon_cert(&row->iv, &row->dir, l->pairs[i], v.in, v.txt, sdel, NULL);
         ga_spec_pair_view_clear(&v);

@@ -1890,6 +1890,11 @@ static int synthetic_norms(ga_spec *s, const ga_node *nn, double sigma, double m
         snprintf(path, sizeof path, "mechanism.norms[%zu]", i);
         if ((rc = ga_spec_vector(s, nn->kids[i], path, 2, &v, &len, msg, msglen)))
             return rc;
+        if (nn->kids[i]->kind != GA_NODE_SEQ) { /* (two numbers are never read as NUMS; the
+                                                   texts below must be the doc's) */
+            free(v);
+            return ga_spec_fail(s, nn->kids[i], path, msg, msglen, "expected [a, b]");
+        }
         if (!(v[0] >= 0 && v[1] >= 0 && v[0] <= 1e6 && v[1] <= 1e6)) {
             free(v);
             return ga_spec_fail(s, nn->kids[i], path, msg, msglen, "norms must be in [0, 1e6]");
@@ -2453,7 +2458,7 @@ static int kind_universe(int k);
 static int build_composition(ga_spec *s, char *msg, size_t msglen);
 static int build_kind(ga_spec *s, int k, char *msg, size_t msglen);
 
-/* a deep copy of a plain pair (its arrays; the text arrays point into the same doc) */
+/* a deep copy of a plain pair (its arrays; its decimals are the same doc's lists) */
 static int pair_copy(ga_spec_pair *dst, const ga_spec_pair *src)
 {
     size_t d = src->d;
@@ -2464,27 +2469,13 @@ static int pair_copy(ga_spec_pair *dst, const ga_spec_pair *src)
     dst->mu_y = dup(src->mu_y, d);
     dst->s_x = dup(src->s_x, d * d);
     dst->s_y = dup(src->s_y, d * d);
-    dst->mu_x_txt = dst->mu_y_txt = dst->s_x_txt = dst->s_y_txt = NULL;
     dst->nblocks = 0;
     dst->blocks = NULL;
     if (!dst->name || !dst->mu_x || !dst->mu_y || !dst->s_x || !dst->s_y) {
         ga_spec_pair_free(dst);
         return GA_ENOMEM;
     }
-    const char **const st[4] = {src->mu_x_txt, src->mu_y_txt, src->s_x_txt, src->s_y_txt};
-    const char ***const dt[4] = {&dst->mu_x_txt, &dst->mu_y_txt, &dst->s_x_txt, &dst->s_y_txt};
-    for (int w = 0; w < 4; w++) {
-        if (!st[w])
-            continue;
-        size_t n = w < 2 ? d : d * d;
-        *dt[w] = malloc(n * sizeof **dt[w]);
-        if (!*dt[w]) {
-            ga_spec_pair_free(dst);
-            return GA_ENOMEM;
-        }
-        memcpy(*dt[w], st[w], n * sizeof **dt[w]);
-    }
-    return GA_OK;
+    return GA_OK; /* (the decimals' lists are the same doc's) */
 }
 
 /* The pairs of one part: built by its kind's row on a view of the spec that shares the
@@ -2891,7 +2882,7 @@ int ga_mech_pair_reduce(ga_pair **out, const ga_spec_pair *sp, char *msg, size_t
         return ga_pair_reduce_masked(out, sp->masked, msg, msglen);
     if (sp->synth)
         return ga_pair_reduce_synthetic(out, sp->synth, msg, msglen);
-    if (ga_spec_pair_view_init(&v, sp))
+    if (ga_spec_pair_view_init(&v, sp, 0))
         return GA_ENOMEM;
     int rc = ga_pair_reduce_product(out, v.in, v.n, msg, msglen);
     ga_spec_pair_view_clear(&v);
@@ -3062,10 +3053,6 @@ static int label_worst_case(ga_spec *s)
     char name[200];
     snprintf(name, sizeof name, "label-DP worst case: %s", s->pairs[best].name);
     free(w.name);
-    free(w.mu_x_txt);
-    free(w.mu_y_txt);
-    free(w.s_x_txt);
-    free(w.s_y_txt);
     if ((rc = ga_spec_add_pair(s, name, w.d, w.columns, w.mu_x, w.s_x, w.mu_y, w.s_y)))
         return rc;
 proven:
@@ -3084,10 +3071,6 @@ proven:
 static int pair_room_move(ga_spec *s, ga_spec_pair *p, const char *name)
 {
     int rc = ga_spec_add_pair(s, name, p->d, p->columns, p->mu_x, p->s_x, p->mu_y, p->s_y);
-    free(p->mu_x_txt);
-    free(p->mu_y_txt);
-    free(p->s_x_txt);
-    free(p->s_y_txt);
     if (rc == GA_OK)
         s->pairs[s->npairs - 1].reduced = p->reduced;
     return rc;

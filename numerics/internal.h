@@ -9,6 +9,7 @@
 #include <complex.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -29,6 +30,27 @@ void ga_msg(char *msg, size_t msglen, const char *fmt, ...)
  * underflow): GA_OK or GA_EINVAL. */
 int ga_decimal_syntax(const char *s);
 int ga_decimal_to_double(double *v, const char *s);
+
+/* A decimal in four bytes beside its double (issue 20, item 3): the exact value is
+ * m * 10^e where m is the one integer of at most 19 digits that is congruent to `low`
+ * modulo 2^16 and nearest to |v| 10^-e (v the decimal's double: m lies within 2^14 of that
+ * estimate, checked when it is made). e == GA_DEC_LONG: the decimal does not fit (more than
+ * 19 significant digits, or a subnormal v too coarse to recover m) and its text is kept
+ * apart. */
+typedef struct {
+    int16_t e;
+    uint16_t low;
+} ga_dec;
+#define GA_DEC_LONG INT16_MIN
+#define GA_DEC_TEXT_MAX 32 /* "-" 19 digits "e-" 5 digits NUL, rounded up */
+/* The token s[0..len) by the one reader's rule (s need not end there: the token must be
+ * followed by a character that is not part of a number, or end the buffer's text). GA_OK
+ * with its double and compact form, or GA_EINVAL (syntax, overflow or underflow, as
+ * ga_decimal_to_double). */
+int ga_decimal_scan(double *v, ga_dec *dec, const char *s, size_t len);
+/* The exact decimal of a compact form (dec.e != GA_DEC_LONG) as text that the one reader
+ * reads: [-]digits[e[-]digits]; buf has GA_DEC_TEXT_MAX bytes. */
+void ga_decimal_text(char *buf, double v, ga_dec dec);
 
 /* The options a function was given, or the defaults for NULL (the one option prologue). */
 ga_cert_opts ga_cert_opts_or_default(const ga_cert_opts *opts);

@@ -7,19 +7,360 @@
 #include "numerics/internal.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
 
-static ga_node *node_new(int kind, const yaml_mark_t *m)
+/* ------------------------------------------------------------ numbers in one pass
+ *
+ * libyaml makes a token, an event and a string for every number, about 400 ns and 100 bytes
+ * apiece; a spec of dimension 2000 has eight million numbers. So before libyaml runs, one
+ * pass finds the flow lists that hold only plain decimals ([0.5, -1e-3, ...], commas, spaces
+ * and line breaks) and reads them with the one number reader (a double and a 4-byte exact
+ * decimal each: numerics/decimal.c). libyaml then reads a copy of the text in which each
+ * such list is replaced by [M], M a private-use character (U+E000) that the text does not
+ * contain, and the tree takes the numbers where the event stream shows that one-item list.
+ *
+ * The pass cannot see whether a '[' is inside a quoted string, a comment or a block scalar;
+ * the event stream decides. The text before a list is the same in both texts (every list
+ * replaced before it was a flow list in both), so when libyaml reports a flow sequence whose
+ * only item is the plain scalar M, the '[' began a flow sequence in the original too, and
+ * its items were the plain decimals read. Every list must be found that way, in order, and
+ * none may be a mapping key; otherwise (or on any error) the original text is parsed as
+ * before and the lists are dropped, so the fast reading never changes a result. Positions
+ * in the copy are mapped back to the original's (lines and columns in characters, as
+ * libyaml counts them); texts with line breaks libyaml counts differently (CR, NEL, LS, PS)
+ * or a byte-order mark are parsed without the pass. */
+
+static size_t nums_min = GA_DOC_NUMS_MIN;
+
+void ga_doc_set_nums_min(size_t n)
+{
+    nums_min = n ? n : 1;
+}
+
+#define MARK "\xEE\x80\x80" /* U+E000 */
+
+typedef struct {
+    size_t start, end; /* '[' and ']' (bytes) */
+    int sl, sc;        /* the ']' in the copy (0-based line, column) */
+    int ol, oc;        /* the ']' in the original */
+    ga_nums *nums;
+    size_t n;
+} region;
+
+typedef struct {
+    region *r;
+    size_t n, cap, next; /* next: the first list not yet taken by the tree */
+    size_t numbers;
+} regions;
+
+static void nums_free(ga_nums *u)
+{
+    if (!u)
+        return;
+    free(u->v);
+    free(u->dec);
+    for (size_t i = 0; i < u->nlong; i++)
+        free(u->long_txt[i]);
+    free(u->long_at);
+    free(u->long_txt);
+    free(u);
+}
+
+static void regions_clear(regions *g)
+{
+    for (size_t i = 0; i < g->n; i++)
+        nums_free(g->r[i].nums);
+    free(g->r);
+    memset(g, 0, sizeof *g);
+}
+
+/* a growing list being read: values, decimals, long texts */
+typedef struct {
+    double *v;
+    ga_dec *dec;
+    size_t n, cap;
+    size_t nlong, caplong;
+    size_t *long_at;
+    char **long_txt;
+} scratch;
+
+static void scratch_reset(scratch *w)
+{
+    for (size_t i = 0; i < w->nlong; i++)
+        free(w->long_txt[i]);
+    w->n = w->nlong = 0;
+}
+
+static void scratch_clear(scratch *w)
+{
+    scratch_reset(w);
+    free(w->v);
+    free(w->dec);
+    free(w->long_at);
+    free(w->long_txt);
+    memset(w, 0, sizeof *w);
+}
+
+/* append one number: 0, or -1 out of memory */
+static int scratch_add(scratch *w, double v, ga_dec dec, const char *s, size_t len)
+{
+    if (w->n == w->cap) {
+        size_t cap = w->cap ? 2 * w->cap : 64;
+        double *nv = realloc(w->v, cap * sizeof *nv);
+        if (!nv)
+            return -1;
+        w->v = nv;
+        ga_dec *nd = realloc(w->dec, cap * sizeof *nd);
+        if (!nd)
+            return -1;
+        w->dec = nd;
+        w->cap = cap;
+    }
+    if (dec.e == GA_DEC_LONG) {
+        if (w->nlong == w->caplong) {
+            size_t cap = w->caplong ? 2 * w->caplong : 8;
+            size_t *na = realloc(w->long_at, cap * sizeof *na);
+            if (!na)
+                return -1;
+            w->long_at = na;
+            char **nt = realloc(w->long_txt, cap * sizeof *nt);
+            if (!nt)
+                return -1;
+            w->long_txt = nt;
+            w->caplong = cap;
+        }
+        char *t = malloc(len + 1);
+        if (!t)
+            return -1;
+        memcpy(t, s, len);
+        t[len] = 0;
+        w->long_at[w->nlong] = w->n;
+        w->long_txt[w->nlong++] = t;
+    }
+    w->v[w->n] = v;
+    w->dec[w->n++] = dec;
+    return 0;
+}
+
+/* the scratch's numbers as a ga_nums of their own (the scratch is left empty) */
+static ga_nums *scratch_take(scratch *w)
+{
+    ga_nums *u = calloc(1, sizeof *u);
+    if (!u)
+        return NULL;
+    u->v = malloc(w->n * sizeof *u->v);
+    u->dec = malloc(w->n * sizeof *u->dec);
+    if (w->nlong) {
+        u->long_at = malloc(w->nlong * sizeof *u->long_at);
+        u->long_txt = malloc(w->nlong * sizeof *u->long_txt);
+    }
+    if (!u->v || !u->dec || (w->nlong && (!u->long_at || !u->long_txt))) {
+        nums_free(u);
+        return NULL;
+    }
+    memcpy(u->v, w->v, w->n * sizeof *u->v);
+    memcpy(u->dec, w->dec, w->n * sizeof *u->dec);
+    if (w->nlong) {
+        memcpy(u->long_at, w->long_at, w->nlong * sizeof *u->long_at);
+        memcpy(u->long_txt, w->long_txt, w->nlong * sizeof *u->long_txt);
+    }
+    u->nlong = w->nlong;
+    w->n = w->nlong = 0; /* (the texts now belong to u) */
+    return u;
+}
+
+static int is_space(char c)
+{
+    return c == ' ' || c == '\n';
+}
+
+/* Read the flow list of plain decimals that starts with the '[' at t[i], if it is one:
+ * returns the index of its ']' with the numbers in w, or 0 (not such a list, or out of
+ * memory: libyaml reads it); *nl and *lastcol: its line breaks and the column of the ']'
+ * after the last one (ASCII only inside, so bytes are columns). */
+static size_t read_list(scratch *w, const char *t, size_t len, size_t i, int *nl, int *lastcol)
+{
+    size_t p = i + 1;
+    int lines = 0;
+    size_t linestart = 0;
+    scratch_reset(w);
+    for (;;) {
+        for (; p < len && is_space(t[p]); p++)
+            if (t[p] == '\n') {
+                lines++;
+                linestart = p + 1;
+            }
+        if (p == len)
+            return 0;
+        if (t[p] == ']') {
+            if (w->n == 0)
+                return 0; /* [] and [1, ,]: libyaml's */
+            break;
+        }
+        size_t q = p;
+        while (q < len && !is_space(t[q]) && t[q] != ',' && t[q] != ']')
+            q++;
+        double v;
+        ga_dec dec;
+        if (w->n >= GA_DOC_MAX_NODES || ga_decimal_scan(&v, &dec, t + p, q - p) ||
+            scratch_add(w, v, dec, t + p, q - p))
+            return 0;
+        for (p = q; p < len && is_space(t[p]); p++)
+            if (t[p] == '\n') {
+                lines++;
+                linestart = p + 1;
+            }
+        if (p < len && t[p] == ',') {
+            p++;
+            continue;
+        }
+        if (p < len && t[p] == ']')
+            break;
+        return 0;
+    }
+    *nl = lines;
+    *lastcol = lines ? (int)(p - linestart) : 0;
+    return p;
+}
+
+static int contains(const char *t, size_t len, const char *what)
+{
+    size_t w = strlen(what);
+    for (const char *p = t; (p = memchr(p, what[0], len - (size_t)(p - t))) != NULL; p++)
+        if ((size_t)(t + len - p) >= w && !memcmp(p, what, w))
+            return 1;
+    return 0;
+}
+
+/* Find the lists (see the top of this part). 0, or -1 out of memory. */
+static int find_lists(regions *g, const char *t, size_t len)
+{
+    static const char *const unsafe[] = {"\r", "\xC2\x85", "\xE2\x80\xA8", "\xE2\x80\xA9",
+                                         "\xEF\xBB\xBF", MARK};
+    memset(g, 0, sizeof *g);
+    if (len > INT_MAX || memchr(t, 0, len))
+        return 0;
+    for (size_t k = 0; k < sizeof unsafe / sizeof *unsafe; k++)
+        if (contains(t, len, unsafe[k]))
+            return 0;
+    scratch w = {0};
+    int line = 0, col = 0, dl = 0, dc = 0, rc = 0;
+    for (size_t i = 0; i < len; i++) {
+        char ch = t[i];
+        if (ch == '[') {
+            int nl, lastcol;
+            size_t e = read_list(&w, t, len, i, &nl, &lastcol);
+            if (e && w.n >= nums_min) {
+                if (g->n == g->cap) {
+                    size_t cap = g->cap ? 2 * g->cap : 64;
+                    region *nr = realloc(g->r, cap * sizeof *nr);
+                    if (!nr) {
+                        rc = -1;
+                        break;
+                    }
+                    g->r = nr;
+                    g->cap = cap;
+                }
+                region *r = &g->r[g->n];
+                r->start = i;
+                r->end = e;
+                r->n = w.n;
+                r->sl = line - dl;
+                r->sc = col - dc + 2; /* after '[' and the mark */
+                r->ol = line + nl;
+                r->oc = nl ? lastcol : col + (int)(e - i);
+                if (!(r->nums = scratch_take(&w))) {
+                    rc = -1;
+                    break;
+                }
+                g->n++;
+                g->numbers += r->n;
+                dl += nl;
+                line = r->ol;
+                dc = r->oc - r->sc;
+                col = r->oc + 1;
+                i = e;
+                continue;
+            }
+        }
+        if (ch == '\n') {
+            line++;
+            col = 0;
+            dc = 0;
+        } else if (((unsigned char)ch & 0xC0) != 0x80) {
+            col++;
+        }
+    }
+    scratch_clear(&w);
+    if (rc)
+        regions_clear(g);
+    return rc;
+}
+
+/* the copy libyaml reads: each list as [M] */
+static char *substitute(const regions *g, const char *t, size_t len, size_t *outlen)
+{
+    size_t n = len;
+    for (size_t k = 0; k < g->n; k++)
+        n -= g->r[k].end - g->r[k].start + 1 - (2 + strlen(MARK));
+    char *o = malloc(n + 1), *p = o;
+    if (!o)
+        return NULL;
+    size_t prev = 0;
+    for (size_t k = 0; k < g->n; k++) {
+        memcpy(p, t + prev, g->r[k].start - prev);
+        p += g->r[k].start - prev;
+        memcpy(p, "[" MARK "]", 2 + strlen(MARK));
+        p += 2 + strlen(MARK);
+        prev = g->r[k].end + 1;
+    }
+    memcpy(p, t + prev, len - prev);
+    p += len - prev;
+    *p = 0;
+    *outlen = n;
+    return o;
+}
+
+/* a position in the copy as 1-based line and column in the original */
+static void map_mark(const regions *g, size_t line, size_t col, int *ol, int *oc)
+{
+    size_t lo = 0, hi = g ? g->n : 0; /* the first list ending after the mark */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const region *r = &g->r[mid];
+        if ((size_t)r->sl < line || ((size_t)r->sl == line && (size_t)r->sc <= col))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0) {
+        *ol = (int)line + 1;
+        *oc = (int)col + 1;
+        return;
+    }
+    const region *r = &g->r[lo - 1];
+    if ((size_t)r->sl == line) {
+        *ol = r->ol + 1;
+        *oc = r->oc + (int)(col - (size_t)r->sc) + 1;
+    } else {
+        *ol = (int)line - r->sl + r->ol + 1;
+        *oc = (int)col + 1;
+    }
+}
+
+/* ------------------------------------------------------------ the tree */
+
+static ga_node *node_new(int kind, const yaml_mark_t *m, const regions *g)
 {
     ga_node *n = calloc(1, sizeof *n);
     if (n) {
         n->kind = kind;
-        n->line = (int)m->line + 1;
-        n->col = (int)m->column + 1;
+        map_mark(g, m->line, m->column, &n->line, &n->col);
     }
     return n;
 }
@@ -53,7 +394,7 @@ static void node_free(ga_node *root)
     }
     while (sn) {
         ga_node *n = stack[--sn];
-        for (size_t i = 0; i < n->n; i++) {
+        for (size_t i = 0; n->kind != GA_NODE_NUMS && i < n->n; i++) {
             if (sn == scap) {
                 ga_node **s = realloc(stack, 2 * scap * sizeof *s);
                 if (!s)
@@ -65,6 +406,7 @@ static void node_free(ga_node *root)
         }
         free(n->kids);
         free(n->text);
+        nums_free(n->nums);
         free(n);
     }
     free(stack);
@@ -78,21 +420,38 @@ void ga_doc_clear(ga_doc *doc)
     doc->name = NULL;
 }
 
-int ga_doc_parse(ga_doc *doc, const char *text, size_t len, const char *name, char *msg,
-                 size_t msglen)
+/* The plain scalar M, the only item of the flow list on top of the stack, stands for the
+ * next list read in one pass: turn that list into a NUMS node. 0, or -1 when it does not
+ * fit (then the original text is parsed). */
+static int take_list(ga_node **stack, int depth, const int *flow, regions *g)
+{
+    if (!g || depth < 1 || g->next >= g->n)
+        return -1;
+    ga_node *l = stack[depth - 1];
+    if (l->kind != GA_NODE_SEQ || l->n != 0 || !flow[depth - 1])
+        return -1;
+    if (depth >= 2 && stack[depth - 2]->kind == GA_NODE_MAP && (stack[depth - 2]->n & 1))
+        return -1; /* a mapping key: libyaml limits their length, so it decides */
+    region *r = &g->r[g->next++];
+    l->kind = GA_NODE_NUMS;
+    l->nums = r->nums;
+    l->n = r->n;
+    r->nums = NULL;
+    return 0;
+}
+
+/* Parse text (the copy when g != NULL) into doc->root. 0, or -1 with a message (or, with g,
+ * without one when the lists read in one pass do not fit the event stream). */
+static int parse_events(ga_doc *doc, const char *text, size_t len, regions *g, char *msg,
+                        size_t msglen)
 {
     yaml_parser_t parser;
     yaml_event_t ev;
     ga_node *stack[GA_DOC_MAX_DEPTH + 1];
-    int depth = 0, rc = -1, done = 0, ndocs = 0;
-    size_t nodes = 0;
+    int flow[GA_DOC_MAX_DEPTH + 1];
+    int depth = 0, rc = -1, done = 0, ndocs = 0, closing = -1, ol, oc;
+    size_t nodes = g ? g->numbers : 0;
     ga_node *root = NULL;
-    doc->root = NULL;
-    doc->name = strdup(name ? name : "<input>");
-    if (!doc->name) {
-        ga_msg(msg, msglen, "%s: out of memory", name);
-        return -1;
-    }
     if (!yaml_parser_initialize(&parser)) {
         ga_msg(msg, msglen, "%s: cannot initialise the YAML parser", doc->name);
         return -1;
@@ -100,29 +459,35 @@ int ga_doc_parse(ga_doc *doc, const char *text, size_t len, const char *name, ch
     yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
     while (!done) {
         if (!yaml_parser_parse(&parser, &ev)) {
-            ga_msg(msg, msglen, "%s:%zu:%zu: YAML syntax error: %s%s%s", doc->name,
-                   parser.problem_mark.line + 1, parser.problem_mark.column + 1,
+            map_mark(g, parser.problem_mark.line, parser.problem_mark.column, &ol, &oc);
+            ga_msg(msg, msglen, "%s:%d:%d: YAML syntax error: %s%s%s", doc->name, ol, oc,
                    parser.problem ? parser.problem : "unknown problem",
                    parser.context ? " " : "", parser.context ? parser.context : "");
             goto cleanup;
         }
         const yaml_mark_t *m = &ev.start_mark;
+        map_mark(g, m->line, m->column, &ol, &oc);
         ga_node *n = NULL;
+        if (closing >= 0 && ev.type != YAML_SEQUENCE_END_EVENT) {
+            /* a second item beside M */
+            yaml_event_delete(&ev);
+            goto cleanup;
+        }
         switch (ev.type) {
         case YAML_STREAM_END_EVENT:
             done = 1;
             break;
         case YAML_DOCUMENT_START_EVENT:
             if (++ndocs > 1) {
-                ga_msg(msg, msglen, "%s:%zu:%zu: more than one YAML document in the file",
-                       doc->name, m->line + 1, m->column + 1);
+                ga_msg(msg, msglen, "%s:%d:%d: more than one YAML document in the file",
+                       doc->name, ol, oc);
                 yaml_event_delete(&ev);
                 goto cleanup;
             }
             break;
         case YAML_ALIAS_EVENT:
-            ga_msg(msg, msglen, "%s:%zu:%zu: YAML aliases (*name) are not allowed in specs",
-                   doc->name, m->line + 1, m->column + 1);
+            ga_msg(msg, msglen, "%s:%d:%d: YAML aliases (*name) are not allowed in specs",
+                   doc->name, ol, oc);
             yaml_event_delete(&ev);
             goto cleanup;
         case YAML_SCALAR_EVENT:
@@ -133,21 +498,31 @@ int ga_doc_parse(ga_doc *doc, const char *text, size_t len, const char *name, ch
                                             ? ev.data.sequence_start.anchor
                                             : ev.data.mapping_start.anchor;
             if (anchor) {
-                ga_msg(msg, msglen, "%s:%zu:%zu: YAML anchors (&name) are not allowed in specs",
-                       doc->name, m->line + 1, m->column + 1);
+                ga_msg(msg, msglen, "%s:%d:%d: YAML anchors (&name) are not allowed in specs",
+                       doc->name, ol, oc);
                 yaml_event_delete(&ev);
                 goto cleanup;
             }
+            if (g && ev.type == YAML_SCALAR_EVENT && ev.data.scalar.length == strlen(MARK) &&
+                !memcmp(ev.data.scalar.value, MARK, strlen(MARK))) {
+                if (ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE ||
+                    take_list(stack, depth, flow, g)) {
+                    yaml_event_delete(&ev);
+                    goto cleanup;
+                }
+                closing = depth;
+                break;
+            }
             if (++nodes > GA_DOC_MAX_NODES) {
-                ga_msg(msg, msglen, "%s:%zu:%zu: document has more than %d nodes", doc->name,
-                       m->line + 1, m->column + 1, GA_DOC_MAX_NODES);
+                ga_msg(msg, msglen, "%s:%d:%d: document has more than %d nodes", doc->name, ol,
+                       oc, GA_DOC_MAX_NODES);
                 yaml_event_delete(&ev);
                 goto cleanup;
             }
             int kind = ev.type == YAML_SCALAR_EVENT ? GA_NODE_SCALAR
                        : ev.type == YAML_SEQUENCE_START_EVENT ? GA_NODE_SEQ
                                                                : GA_NODE_MAP;
-            n = node_new(kind, m);
+            n = node_new(kind, m, g);
             if (!n) {
                 ga_msg(msg, msglen, "%s: out of memory", doc->name);
                 yaml_event_delete(&ev);
@@ -181,11 +556,13 @@ int ga_doc_parse(ga_doc *doc, const char *text, size_t len, const char *name, ch
             }
             if (kind != GA_NODE_SCALAR) {
                 if (depth >= GA_DOC_MAX_DEPTH) {
-                    ga_msg(msg, msglen, "%s:%zu:%zu: nesting deeper than %d levels", doc->name,
-                           m->line + 1, m->column + 1, GA_DOC_MAX_DEPTH);
+                    ga_msg(msg, msglen, "%s:%d:%d: nesting deeper than %d levels", doc->name,
+                           ol, oc, GA_DOC_MAX_DEPTH);
                     yaml_event_delete(&ev);
                     goto cleanup;
                 }
+                flow[depth] = ev.type == YAML_SEQUENCE_START_EVENT &&
+                              ev.data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE;
                 stack[depth++] = n;
             }
             break;
@@ -193,6 +570,7 @@ int ga_doc_parse(ga_doc *doc, const char *text, size_t len, const char *name, ch
         case YAML_SEQUENCE_END_EVENT:
         case YAML_MAPPING_END_EVENT:
             depth--;
+            closing = -1;
             break;
         default:
             break;
@@ -203,12 +581,46 @@ int ga_doc_parse(ga_doc *doc, const char *text, size_t len, const char *name, ch
         ga_msg(msg, msglen, "%s: empty document", doc->name);
         goto cleanup;
     }
+    if (g && g->next != g->n) {
+        /* a list that libyaml did not see as one (in a string, a comment) */
+        goto cleanup;
+    }
     doc->root = root;
     root = NULL;
     rc = 0;
 cleanup:
     node_free(root);
     yaml_parser_delete(&parser);
+    return rc;
+}
+
+int ga_doc_parse(ga_doc *doc, const char *text, size_t len, const char *name, char *msg,
+                 size_t msglen)
+{
+    int rc = -1;
+    regions g;
+    doc->root = NULL;
+    doc->name = strdup(name ? name : "<input>");
+    if (!doc->name) {
+        ga_msg(msg, msglen, "%s: out of memory", name);
+        return -1;
+    }
+    if (find_lists(&g, text, len) == 0 && g.n) {
+        size_t clen;
+        char *copy = substitute(&g, text, len, &clen);
+        if (copy) {
+            rc = parse_events(doc, copy, clen, &g, msg, msglen);
+            free(copy);
+            if (rc == 0) {
+                regions_clear(&g);
+                goto done;
+            }
+            /* any error: the original text decides, and its message is the one shown */
+        }
+    }
+    regions_clear(&g);
+    rc = parse_events(doc, text, len, NULL, msg, msglen);
+done:
     if (rc) {
         free(doc->name);
         doc->name = NULL;
@@ -276,4 +688,26 @@ int ga_node_double(double *v, const ga_node *n)
         return -1;
     *v = d;
     return 0;
+}
+
+const char *ga_node_item_text(const ga_node *list, size_t i, char *buf)
+{
+    if (list->kind == GA_NODE_SEQ)
+        return list->kids[i]->kind == GA_NODE_SCALAR ? list->kids[i]->text : NULL;
+    if (list->kind != GA_NODE_NUMS)
+        return NULL;
+    const ga_nums *u = list->nums;
+    if (u->dec[i].e != GA_DEC_LONG) {
+        ga_decimal_text(buf, u->v[i], u->dec[i]);
+        return buf;
+    }
+    size_t lo = 0, hi = u->nlong; /* the long texts by index */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (u->long_at[mid] < i)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < u->nlong && u->long_at[lo] == i ? u->long_txt[lo] : NULL;
 }

@@ -5,9 +5,22 @@
 #ifndef GA_SPECS_DOC_H
 #define GA_SPECS_DOC_H
 
+#include "numerics/internal.h"
+
 #include <stddef.h>
 
-enum ga_node_kind { GA_NODE_SCALAR, GA_NODE_SEQ, GA_NODE_MAP };
+/* GA_NODE_NUMS is a list of numbers read in one pass (a flow list [a, b, ...] of at least
+ * GA_DOC_NUMS_MIN plain decimals): no kids, its values and exact decimals in nums. Read the
+ * items of any list with ga_node_is_list, ga_node_item_number and ga_node_item_text. */
+enum ga_node_kind { GA_NODE_SCALAR, GA_NODE_SEQ, GA_NODE_MAP, GA_NODE_NUMS };
+
+typedef struct {
+    double *v;         /* n values (the one number reader's doubles) */
+    ga_dec *dec;       /* n exact decimals in compact form */
+    size_t nlong;      /* the decimals that need their text (dec[i].e == GA_DEC_LONG) */
+    size_t *long_at;   /* their indices, ascending */
+    char **long_txt;
+} ga_nums;
 
 typedef struct ga_node ga_node;
 struct ga_node {
@@ -15,8 +28,9 @@ struct ga_node {
     int line, col;     /* 1-based position of the node's start in the source */
     char *text;        /* scalar text (NULL otherwise) */
     int quoted;        /* scalar was quoted (then it is a string, never a number) */
-    size_t n;          /* number of children (SEQ: items, MAP: key/value pairs) */
+    size_t n;          /* number of children (SEQ: items, MAP: key/value pairs; NUMS: numbers) */
     ga_node **kids;    /* SEQ: items; MAP: keys at 2i, values at 2i+1 */
+    ga_nums *nums;     /* NUMS only */
 };
 
 typedef struct {
@@ -34,6 +48,11 @@ typedef struct {
 #define GA_DOC_MAX_NODES 20000000
 int ga_doc_parse(ga_doc *doc, const char *text, size_t len, const char *name, char *msg,
                  size_t msglen);
+/* Lists of at least this many numbers become NUMS nodes (the default; tests set 1 to read
+ * every flow list of numbers in one pass, or SIZE_MAX for none, and compare the trees). The
+ * setting is per process. */
+#define GA_DOC_NUMS_MIN 16
+void ga_doc_set_nums_min(size_t n);
 /* Read a file and parse it. */
 int ga_doc_load(ga_doc *doc, const char *path, char *msg, size_t msglen);
 void ga_doc_clear(ga_doc *doc);
@@ -42,5 +61,20 @@ void ga_doc_clear(ga_doc *doc);
 const ga_node *ga_node_get(const ga_node *map, const char *key);
 /* Parse a scalar as a finite double (whole text must be a number). 0 on success. */
 int ga_node_double(double *v, const ga_node *n);
+
+/* Is n a list (SEQ or NUMS)? */
+static inline int ga_node_is_list(const ga_node *n)
+{
+    return n && (n->kind == GA_NODE_SEQ || n->kind == GA_NODE_NUMS);
+}
+/* Item i < list->n of a SEQ (NULL for a NUMS list, whose items are not nodes). */
+static inline const ga_node *ga_node_item(const ga_node *list, size_t i)
+{
+    return list->kind == GA_NODE_SEQ ? list->kids[i] : NULL;
+}
+/* The exact decimal text of item i of a list: a SEQ's scalar text (not checked to be a
+ * number), or a NUMS item's decimal written into buf (GA_DEC_TEXT_MAX bytes). NULL for an
+ * item that is not a scalar. */
+const char *ga_node_item_text(const ga_node *list, size_t i, char *buf);
 
 #endif

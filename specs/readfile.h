@@ -37,6 +37,8 @@ int ga_path_inside(const char *resolved, const char *dir);
 
 /* SHA-256 of data as 64 lowercase hex digits and a NUL. */
 void ga_sha256_hex(char out[65], const unsigned char *data, size_t len);
+/* The same without the processor's SHA instructions (for the test that compares the two). */
+void ga_sha256_hex_portable(char out[65], const unsigned char *data, size_t len);
 
 /* Copy at most maxchars characters of s into dst (size n), non-printable bytes, quotes and
  * backslashes as \xNN escapes, "..." when cut: a token from an untrusted file, safe to quote

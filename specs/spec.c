@@ -131,12 +131,39 @@ static int get_number(ctx_t *c, const ga_node *n, const char *path, double *v, c
     return GA_OK;
 }
 
+/* Item i of a list as a number (a NUMS item was read by the one reader already; a SEQ item
+ * is read here). Its path, base[i] or base[row][i] with row >= 0, is written only for a
+ * message: formatting it for each of millions of numbers cost more than reading them. */
+static int item_number(ctx_t *c, const ga_node *list, size_t i, const char *base, long row,
+                       double *v)
+{
+    if (list->kind == GA_NODE_NUMS) {
+        *v = list->nums->v[i];
+        return GA_OK;
+    }
+    const ga_node *k = list->kids[i];
+    if (k->kind == GA_NODE_SCALAR && !k->quoted && ga_decimal_to_double(v, k->text) == GA_OK)
+        return GA_OK;
+    char p[220];
+    if (row >= 0)
+        pathf(p, sizeof p, "%s[%ld][%zu]", base, row, i);
+    else
+        pathf(p, sizeof p, "%s[%zu]", base, i);
+    return get_number(c, k, p, v, NULL);
+}
+
+/* The node that stands for item i of a list in messages (the list for a NUMS item). */
+static const ga_node *item_node(const ga_node *list, size_t i)
+{
+    return list->kind == GA_NODE_SEQ ? list->kids[i] : list;
+}
+
 static int get_vector(ctx_t *c, const ga_node *n, const char *path, size_t want, double **v,
-                      const char ***txt, size_t *len)
+                      size_t *len)
 {
     if (!n)
         return fail(c, NULL, path, "missing (a list of numbers is required)");
-    if (n->kind != GA_NODE_SEQ)
+    if (!ga_node_is_list(n))
         return fail(c, n, path, "expected a list of numbers like [0, 1.5]");
     if (n->n == 0)
         return fail(c, n, path, "empty list");
@@ -146,23 +173,13 @@ static int get_vector(ctx_t *c, const ga_node *n, const char *path, size_t want,
         return fail(c, n, path, "%zu entries exceed the dimension cap of %d", n->n,
                     GA_SPEC_MAX_DIM);
     *v = malloc(n->n * sizeof **v);
-    *txt = malloc(n->n * sizeof **txt);
-    if (!*v || !*txt) {
-        free(*v);
-        free(*txt);
-        *v = NULL;
-        *txt = NULL;
+    if (!*v)
         return GA_ENOMEM;
-    }
     for (size_t i = 0; i < n->n; i++) {
-        char p[200];
-        pathf(p, sizeof p, "%s[%zu]", path, i);
-        int s = get_number(c, n->kids[i], p, &(*v)[i], &(*txt)[i]);
+        int s = item_number(c, n, i, path, -1, &(*v)[i]);
         if (s) { /* the caller owns nothing on error */
             free(*v);
-            free(*txt);
             *v = NULL;
-            *txt = NULL;
             return s;
         }
     }
@@ -170,8 +187,7 @@ static int get_vector(ctx_t *c, const ga_node *n, const char *path, size_t want,
     return GA_OK;
 }
 
-static int get_matrix(ctx_t *c, const ga_node *n, const char *path, size_t d, double **v,
-                      const char ***txt)
+static int get_matrix(ctx_t *c, const ga_node *n, const char *path, size_t d, double **v)
 {
     if (!n)
         return fail(c, NULL, path, "missing (a %zu x %zu matrix is required)", d, d);
@@ -184,38 +200,27 @@ static int get_matrix(ctx_t *c, const ga_node *n, const char *path, size_t d, do
         const ga_node *row = n->kids[i];
         char p[200];
         pathf(p, sizeof p, "%s[%zu]", path, i);
-        if (row->kind != GA_NODE_SEQ)
+        if (!ga_node_is_list(row))
             return fail(c, row, p, "expected a row (a list of %zu numbers)", d);
         if (row->n != d)
             return fail(c, row, p, "row has %zu entries, expected %zu", row->n, d);
     }
     *v = malloc(d * d * sizeof **v);
-    *txt = malloc(d * d * sizeof **txt);
     int s = GA_OK;
-    if (!*v || !*txt) {
-        s = GA_ENOMEM;
-        goto cleanup;
-    }
+    if (!*v)
+        return GA_ENOMEM;
     for (size_t i = 0; i < d && !s; i++) {
         const ga_node *row = n->kids[i];
-        char p[200];
-        pathf(p, sizeof p, "%s[%zu]", path, i);
-        if (row->kind != GA_NODE_SEQ)
-            s = fail(c, row, p, "expected a row (a list of %zu numbers)", d);
-        else if (row->n != d)
-            s = fail(c, row, p, "row has %zu entries, expected %zu", row->n, d);
-        for (size_t j = 0; j < d && !s; j++) {
-            char q[220];
-            pathf(q, sizeof q, "%s[%zu][%zu]", path, i, j);
-            s = get_number(c, row->kids[j], q, &(*v)[i * d + j], &(*txt)[i * d + j]);
+        if (row->kind == GA_NODE_NUMS) {
+            memcpy(*v + i * d, row->nums->v, d * sizeof **v);
+            continue;
         }
+        for (size_t j = 0; j < d && !s; j++)
+            s = item_number(c, row, j, path, (long)i, &(*v)[i * d + j]);
     }
-cleanup:
     if (s) { /* the caller owns nothing on error */
         free(*v);
-        free(*txt);
         *v = NULL;
-        *txt = NULL;
     }
     return s;
 }
@@ -226,7 +231,7 @@ static const char *scalar_text(const ga_node *n)
 }
 
 static int parse_law(ctx_t *c, const ga_node *n, const char *path, size_t *d, double **mu,
-                     const char ***mut, double **s, const char ***st)
+                     const ga_node **mut, double **s, const ga_node **st)
 {
     static const char *const keys[] = {"mean", "cov", NULL};
     int r = check_map(c, n, path, keys);
@@ -235,11 +240,15 @@ static int parse_law(ctx_t *c, const ga_node *n, const char *path, size_t *d, do
     char p[200];
     size_t len = 0;
     pathf(p, sizeof p, "%s.mean", path);
-    if ((r = get_vector(c, ga_node_get(n, "mean"), p, *d, mu, mut, &len)))
+    if ((r = get_vector(c, ga_node_get(n, "mean"), p, *d, mu, &len)))
         return r;
+    *mut = ga_node_get(n, "mean");
     *d = len;
     pathf(p, sizeof p, "%s.cov", path);
-    return get_matrix(c, ga_node_get(n, "cov"), p, len, s, st);
+    if ((r = get_matrix(c, ga_node_get(n, "cov"), p, len, s)))
+        return r;
+    *st = ga_node_get(n, "cov");
+    return GA_OK;
 }
 
 static int parse_pairs(ga_spec *s, ctx_t *c, const ga_node *list)
@@ -282,8 +291,8 @@ static int parse_pairs(ga_spec *s, ctx_t *c, const ga_node *list)
         pathf(sub, sizeof sub, "%s.x", path);
         if (!ga_node_get(n, "x"))
             return fail(c, n, sub, "missing: the output law on D, {mean: [...], cov: [[...]]}");
-        if ((r = parse_law(c, ga_node_get(n, "x"), sub, &d, &p->mu_x, &p->mu_x_txt, &p->s_x,
-                           &p->s_x_txt)))
+        if ((r = parse_law(c, ga_node_get(n, "x"), sub, &d, &p->mu_x, &p->mu_x_src, &p->s_x,
+                           &p->s_x_src)))
             return r;
         pathf(sub, sizeof sub, "%s.y", path);
         if (!ga_node_get(n, "y"))
@@ -291,13 +300,13 @@ static int parse_pairs(ga_spec *s, ctx_t *c, const ga_node *list)
         size_t dy = d;
         const ga_node *yn = ga_node_get(n, "y");
         const ga_node *ym = ga_node_get(yn, "mean");
-        if (ym && ym->kind == GA_NODE_SEQ && ym->n != d) {
+        if (ga_node_is_list(ym) && ym->n != d) {
             char q[120];
             pathf(q, sizeof q, "%s.mean", sub);
             return fail(c, ym, q, "has %zu entries but x.mean has %zu: both laws must have the "
                         "same dimension", ym->n, d);
         }
-        if ((r = parse_law(c, yn, sub, &dy, &p->mu_y, &p->mu_y_txt, &p->s_y, &p->s_y_txt)))
+        if ((r = parse_law(c, yn, sub, &dy, &p->mu_y, &p->mu_y_src, &p->s_y, &p->s_y_src)))
             return r;
         p->d = d;
     }
@@ -315,11 +324,11 @@ static int parse_points(ctx_t *c, const ga_node *n, const char *path, double **o
         const ga_node *pt = n->kids[i];
         char p[96];
         pathf(p, sizeof p, "%s[%zu]", path, i);
-        if (pt->kind != GA_NODE_SEQ || pt->n != 2)
+        if (!ga_node_is_list(pt) || pt->n != 2)
             return fail(c, pt, p, "expected a point [a, b]");
         int r;
-        if ((r = get_number(c, pt->kids[0], p, &(*out)[2 * i], NULL)) ||
-            (r = get_number(c, pt->kids[1], p, &(*out)[2 * i + 1], NULL)))
+        if ((r = item_number(c, pt, 0, path, (long)i, &(*out)[2 * i])) ||
+            (r = item_number(c, pt, 1, path, (long)i, &(*out)[2 * i + 1])))
             return r;
     }
     *np = n->n;
@@ -392,7 +401,7 @@ static int parse_rows(ctx_t *c, const ga_node *n, const char *path, ga_dataset *
     if (n->n > GA_SPEC_MAX_ROWS)
         return fail(c, n, path, "%zu rows exceed the cap of %d", n->n, GA_SPEC_MAX_ROWS);
     const ga_node *r0 = n->kids[0];
-    if (r0->kind != GA_NODE_SEQ || r0->n == 0)
+    if (!ga_node_is_list(r0) || r0->n == 0)
         return fail(c, r0, path, "row 1 is not a non-empty list of numbers");
     size_t d = r0->n;
     if (d > GA_SPEC_MAX_COLS)
@@ -404,13 +413,11 @@ static int parse_rows(ctx_t *c, const ga_node *n, const char *path, ga_dataset *
         const ga_node *row = n->kids[i];
         char p[200];
         pathf(p, sizeof p, "%s[%zu]", path, i);
-        if (row->kind != GA_NODE_SEQ || row->n != d)
+        if (!ga_node_is_list(row) || row->n != d)
             return fail(c, row, p, "row has %zu entries, expected %zu (ragged rows)",
-                        row->kind == GA_NODE_SEQ ? row->n : 0, d);
+                        ga_node_is_list(row) ? row->n : 0, d);
         for (size_t j = 0; j < d; j++) {
-            char q[220];
-            pathf(q, sizeof q, "%s[%zu][%zu]", path, i, j);
-            int r = get_number(c, row->kids[j], q, &ds->x[i * d + j], NULL);
+            int r = item_number(c, row, j, path, (long)i, &ds->x[i * d + j]);
             if (r)
                 return r;
         }
@@ -732,21 +739,21 @@ static int parse_neighbours(ga_spec *s, ctx_t *c, const ga_node *n)
     }
     const ga_node *rows = n->kind == GA_NODE_MAP ? ga_node_get(n, "rows") : NULL;
     if (rows) {
-        if (rows->kind != GA_NODE_SEQ || rows->n == 0)
+        if (!ga_node_is_list(rows) || rows->n == 0)
             return fail(c, rows, "neighbours.rows", "expected a non-empty list of row numbers (1-based)");
         s->rows = malloc(rows->n * sizeof *s->rows);
         if (!s->rows)
             return GA_ENOMEM;
         for (size_t i = 0; i < rows->n; i++) {
             double v;
-            char p[64];
-            pathf(p, sizeof p, "neighbours.rows[%zu]", i);
-            int r = get_number(c, rows->kids[i], p, &v, NULL);
+            char p[64], buf[GA_DEC_TEXT_MAX];
+            int r = item_number(c, rows, i, "neighbours.rows", -1, &v);
             if (r)
                 return r;
+            pathf(p, sizeof p, "neighbours.rows[%zu]", i);
             if (v < 1 || v != floor(v) || v > 1e15)
-                return fail(c, rows->kids[i], p, "row numbers are whole numbers >= 1 (got %s)",
-                            rows->kids[i]->text);
+                return fail(c, item_node(rows, i), p, "row numbers are whole numbers >= 1 (got %s)",
+                            ga_node_item_text(rows, i, buf));
             s->rows[i] = (size_t)v - 1;
         }
         s->nrows_sel = rows->n;
@@ -801,20 +808,14 @@ int ga_spec_matrix(const ga_spec *s, const ga_node *n, const char *path, size_t 
                    char *msg, size_t msglen)
 {
     ctx_t c = {s->path, msg, msglen, NULL};
-    const char **txt = NULL;
-    int r = get_matrix(&c, n, path, d, v, &txt);
-    free(txt);
-    return r;
+    return get_matrix(&c, n, path, d, v);
 }
 
 int ga_spec_vector(const ga_spec *s, const ga_node *n, const char *path, size_t want, double **v,
                    size_t *len, char *msg, size_t msglen)
 {
     ctx_t c = {s->path, msg, msglen, NULL};
-    const char **txt = NULL;
-    int r = get_vector(&c, n, path, want, v, &txt, len);
-    free(txt);
-    return r;
+    return get_vector(&c, n, path, want, v, len);
 }
 
 /* room for one more pair: GA_OK, GA_EINVAL (the cap), GA_ENOMEM */
@@ -1045,10 +1046,6 @@ void ga_spec_pair_free(ga_spec_pair *p)
     free(p->mu_y);
     free(p->s_x);
     free(p->s_y);
-    free(p->mu_x_txt);
-    free(p->mu_y_txt);
-    free(p->s_x_txt);
-    free(p->s_y_txt);
     for (size_t b = 0; b < p->nblocks; b++)
         ga_spec_pair_free(&p->blocks[b]);
     free(p->blocks);
@@ -1065,11 +1062,7 @@ void ga_spec_pair_set_laws(ga_spec_pair *p, size_t d, double *mu_x, double *s_x,
     free(p->mu_y);
     free(p->s_x);
     free(p->s_y);
-    free(p->mu_x_txt);
-    free(p->mu_y_txt);
-    free(p->s_x_txt);
-    free(p->s_y_txt);
-    p->mu_x_txt = p->mu_y_txt = p->s_x_txt = p->s_y_txt = NULL;
+    p->mu_x_src = p->mu_y_src = p->s_x_src = p->s_y_src = NULL;
     p->d = d;
     p->mu_x = mu_x;
     p->mu_y = mu_y;
@@ -1142,37 +1135,94 @@ void ga_spec_pair_input(ga_pair_input *in, const ga_spec_pair *p, char labels[4]
     }
 }
 
-static void view_one(ga_pair_input *in, ga_pair_text *txt, char labels[4][200],
-                     const ga_spec_pair *p)
+/* The exact decimal texts of a list (rows = 0: a vector of d numbers) or of a list of d rows
+ * of d numbers, row-major, as one allocation: the pointers, then the texts that are not in
+ * the doc already (a NUMS item's decimal is written out; a scalar's text is pointed to).
+ * NULL when out of memory or (not after a successful parse) when an item has no text. */
+static const char **list_texts(const ga_node *n, size_t d, int rows)
 {
-    ga_spec_pair_input(in, p, labels);
-    txt->mu_x = p->mu_x_txt;
-    txt->mu_y = p->mu_y_txt;
-    txt->s_x = p->s_x_txt;
-    txt->s_y = p->s_y_txt;
+    size_t nr = rows ? d : 1, total = 0;
+    char buf[GA_DEC_TEXT_MAX];
+    for (size_t i = 0; i < nr; i++) { /* the written texts' bytes */
+        const ga_node *row = rows ? n->kids[i] : n;
+        if (row->kind != GA_NODE_NUMS)
+            continue;
+        for (size_t j = 0; j < d; j++) {
+            const char *t = ga_node_item_text(row, j, buf);
+            if (!t)
+                return NULL;
+            if (t == buf)
+                total += strlen(t) + 1;
+        }
+    }
+    const char **out = malloc(nr * d * sizeof *out + total);
+    if (!out)
+        return NULL;
+    char *arena = (char *)(out + nr * d);
+    for (size_t i = 0; i < nr; i++) {
+        const ga_node *row = rows ? n->kids[i] : n;
+        for (size_t j = 0; j < d; j++) {
+            const char *t = ga_node_item_text(row, j, arena);
+            if (!t) {
+                free(out);
+                return NULL;
+            }
+            out[i * d + j] = t;
+            if (t == arena)
+                arena += strlen(t) + 1;
+        }
+    }
+    return out;
 }
 
-int ga_spec_pair_view_init(ga_spec_pair_view *v, const ga_spec_pair *p)
+static int view_one(ga_spec_pair_view *v, ga_pair_input *in, ga_pair_text *txt,
+                    char labels[4][200], const ga_spec_pair *p, int text)
+{
+    ga_spec_pair_input(in, p, labels);
+    memset(txt, 0, sizeof *txt);
+    if (!text)
+        return GA_OK;
+    const ga_node *src[4] = {p->mu_x_src, p->mu_y_src, p->s_x_src, p->s_y_src};
+    const char *const **dst[4] = {&txt->mu_x, &txt->mu_y, &txt->s_x, &txt->s_y};
+    for (int w = 0; w < 4; w++) {
+        if (!src[w])
+            continue;
+        const char **t = list_texts(src[w], p->d, w >= 2);
+        if (!t)
+            return GA_ENOMEM;
+        v->owned[v->nowned++] = (void *)t;
+        *dst[w] = t;
+    }
+    return GA_OK;
+}
+
+int ga_spec_pair_view_init(ga_spec_pair_view *v, const ga_spec_pair *p, int text)
 {
     memset(v, 0, sizeof *v);
+    size_t nb = p->nblocks ? p->nblocks : 1;
+    if (text && !(v->owned = calloc(4 * nb, sizeof *v->owned)))
+        return GA_ENOMEM;
     if (!p->nblocks) {
         v->n = 1;
         v->in = &v->in1;
         v->txt = &v->txt1;
         v->labels = &v->labels1;
-        view_one(v->in, v->txt, v->labels1, p);
-        return GA_OK;
+    } else {
+        v->in = calloc(p->nblocks, sizeof *v->in);
+        v->txt = calloc(p->nblocks, sizeof *v->txt);
+        v->labels = calloc(p->nblocks, sizeof *v->labels);
+        if (!v->in || !v->txt || !v->labels) {
+            ga_spec_pair_view_clear(v);
+            return GA_ENOMEM;
+        }
+        v->n = p->nblocks;
     }
-    v->in = calloc(p->nblocks, sizeof *v->in);
-    v->txt = calloc(p->nblocks, sizeof *v->txt);
-    v->labels = calloc(p->nblocks, sizeof *v->labels);
-    if (!v->in || !v->txt || !v->labels) {
-        ga_spec_pair_view_clear(v);
-        return GA_ENOMEM;
-    }
-    v->n = p->nblocks;
-    for (size_t b = 0; b < p->nblocks; b++)
-        view_one(v->in + b, v->txt + b, v->labels[b], &p->blocks[b]);
+    for (size_t b = 0; b < v->n; b++)
+        if (view_one(v, v->in + b, v->txt + b, v->labels[b], p->nblocks ? &p->blocks[b] : p,
+                     text)) {
+            ga_spec_pair_view_clear(v);
+            return GA_ENOMEM;
+        }
     return GA_OK;
 }
 
@@ -1183,6 +1233,9 @@ void ga_spec_pair_view_clear(ga_spec_pair_view *v)
         free(v->txt);
         free(v->labels);
     }
+    for (size_t i = 0; i < v->nowned; i++)
+        free(v->owned[i]);
+    free(v->owned);
     memset(v, 0, sizeof *v);
 }
 

@@ -19,8 +19,9 @@ typedef struct ga_spec_pair {
     size_t d;
     double columns;
     double *mu_x, *mu_y, *s_x, *s_y;        /* d, d, d*d, d*d (row-major) */
-    const char **mu_x_txt, **mu_y_txt;      /* exact decimal text (into the doc) */
-    const char **s_x_txt, **s_y_txt;
+    const ga_node *mu_x_src, *mu_y_src;     /* the lists the numbers were read from, for
+                                               their exact decimals (NULL: the doubles are */
+    const ga_node *s_x_src, *s_y_src;       /* exact); a matrix is a list of rows */
     int line;                               /* where the pair is defined */
     char where[160];                        /* "pairs[3] (line 12)" for messages */
     int reduced;                            /* built in a whitened basis, not in the
@@ -209,7 +210,9 @@ void ga_spec_pair_free(ga_spec_pair *p);
 
 /* The inputs of a spec pair for the pair library, one per block (a plain pair is one
  * block): in[b] with its field labels, txt[b] its exact decimal text. Use in place (it may
- * point into itself); clear with ga_spec_pair_view_clear. */
+ * point into itself); clear with ga_spec_pair_view_clear. With text = 0 the texts are left
+ * NULL (for the floating-point paths: writing them costs time and memory); the certified
+ * paths need text = 1. */
 typedef struct {
     size_t n;
     ga_pair_input *in;
@@ -218,8 +221,10 @@ typedef struct {
     ga_pair_input in1;
     ga_pair_text txt1;
     char labels1[4][200];
+    void **owned;   /* the text arrays written for the view */
+    size_t nowned;
 } ga_spec_pair_view;
-int ga_spec_pair_view_init(ga_spec_pair_view *v, const ga_spec_pair *p); /* GA_OK, GA_ENOMEM */
+int ga_spec_pair_view_init(ga_spec_pair_view *v, const ga_spec_pair *p, int text); /* GA_OK, GA_ENOMEM */
 void ga_spec_pair_view_clear(ga_spec_pair_view *v);
 
 #endif

@@ -60,11 +60,11 @@ double ga_test_num(const ga_node *n)
 
 size_t ga_test_doubles(double **out, const ga_node *seq)
 {
-    cr_assert(seq && seq->kind == GA_NODE_SEQ, "expected a list in the reference file");
+    cr_assert(ga_node_is_list(seq), "expected a list in the reference file");
     double *v = malloc((seq->n ? seq->n : 1) * sizeof *v);
     cr_assert(v != NULL);
     for (size_t i = 0; i < seq->n; i++)
-        v[i] = ga_test_num(seq->kids[i]);
+        v[i] = seq->kind == GA_NODE_NUMS ? seq->nums->v[i] : ga_test_num(seq->kids[i]);
     *out = v;
     return seq->n;
 }

@@ -991,7 +991,7 @@ Test(mechanisms, composition_equals_block_diagonal_by_hand)
                   "row %zu: composition %.17g %.17g, by hand %.17g %.17g (err %g %g)", i + 1,
                   A.xy.val, A.yx.val, B.xy.val, B.yx.val, A.xy.err, B.xy.err);
         ga_spec_pair_view va, vh;
-        cr_assert(ga_spec_pair_view_init(&va, &a.pairs[i]) == GA_OK && ga_spec_pair_view_init(&vh, &h.pairs[i]) == GA_OK);
+        cr_assert(ga_spec_pair_view_init(&va, &a.pairs[i], 1) == GA_OK && ga_spec_pair_view_init(&vh, &h.pairs[i], 1) == GA_OK);
         ga_delta_cert C, E;
         int s1 = ga_pair_delta_cert(&C, p, va.in, va.txt, "1", NULL);
         int s2 = ga_pair_delta_cert(&E, q, vh.in, vh.txt, "1", NULL);

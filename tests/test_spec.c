@@ -2,8 +2,10 @@
  * test_spec.c - the spec language: a table of malformed specs (each must give exit status
  * 65 with the key path and line in the message), unknown-key hints, and the spec commands
  * delta / epsilon / rdp end to end on the bundled examples (JSON fields, values against
- * ../shared/reference/delta.json).
+ * ../shared/reference/delta.json); a spec whose lists are read in one pass gives the same
+ * pairs, decimal texts and certified intervals as one read node by node.
  */
+#include "audit/mechanisms.h"
 #include "tests/support.h"
 
 #include <criterion/criterion.h>
@@ -227,4 +229,100 @@ Test(spec, profile_command)
     cr_expect(ga_test_run("delta specs/examples/two_explicit_outputs.yaml --profile 5 --epsilon 1", &out, &err) == 64);
     free(out);
     free(err);
+}
+
+/* the exact value of a decimal text as a normal form (digits without leading or trailing
+ * zeros, and the exponent of the first), written independently of the reader */
+static void normal(char *out, size_t n, const char *t)
+{
+    int neg = *t == '-';
+    t += *t == '-' || *t == '+';
+    char d[64];
+    size_t nd = 0;
+    long pt = -1;
+    for (; *t && *t != 'e' && *t != 'E'; t++)
+        if (*t == '.')
+            pt = (long)nd;
+        else if (nd < 63)
+            d[nd++] = *t;
+    long ex = *t ? strtol(t + 1, NULL, 10) : 0, lead = 0;
+    if (pt < 0)
+        pt = (long)nd;
+    while (lead < (long)nd && d[lead] == '0')
+        lead++;
+    while (nd > (size_t)lead && d[nd - 1] == '0')
+        nd--;
+    d[nd] = 0;
+    if ((size_t)lead == nd)
+        snprintf(out, n, "0");
+    else
+        snprintf(out, n, "%s%se%ld", neg ? "-" : "", d + lead, pt - lead + ex);
+}
+
+Test(spec, lists_read_in_one_pass_give_the_same_pairs_and_certificates)
+{
+    /* d = 18 (lists past the one-pass threshold), decimals that are not doubles (0.1) */
+    enum { D = 18 };
+    char *y = malloc(1 << 16), *p = y;
+    cr_assert(y);
+    gsl_rng *r = ga_test_rng(18);
+    p += sprintf(p, "gaussaudit: 1\nmechanism: {kind: gaussian_pair}\npairs:\n  - name: p\n");
+    for (int side = 0; side < 2; side++) {
+        p += sprintf(p, "    %s: {mean: [", side ? "y" : "x");
+        for (int i = 0; i < D; i++)
+            p += sprintf(p, "%s%.2f", i ? ", " : "", side ? 0.1 * i : 0.1 * i + gsl_rng_uniform(r) / 3);
+        p += sprintf(p, "], cov: [");
+        for (int i = 0; i < D; i++) {
+            p += sprintf(p, "%s[", i ? ", " : "");
+            for (int j = 0; j < D; j++)
+                p += sprintf(p, "%s%s", j ? ", " : "",
+                             i == j ? (side ? "1.3" : "1.1") : (abs(i - j) == 1 ? "0.1" : "0"));
+            p += sprintf(p, "]");
+        }
+        p += sprintf(p, "]}\n");
+    }
+    p += sprintf(p, "claim: {epsilon: 1, delta: 1.0e-5}\n");
+    gsl_rng_free(r);
+    ga_spec a, b;
+    char msg[256];
+    ga_doc_set_nums_min(GA_DOC_NUMS_MIN);
+    cr_assert(ga_mech_parse(&a, y, strlen(y), "a.yaml", NULL, msg, sizeof msg) == 0, "%s", msg);
+    ga_doc_set_nums_min(SIZE_MAX);
+    cr_assert(ga_mech_parse(&b, y, strlen(y), "b.yaml", NULL, msg, sizeof msg) == 0, "%s", msg);
+    cr_assert(a.npairs == 1 && b.npairs == 1 && a.pairs[0].d == D);
+    ga_spec_pair_view va, vb;
+    cr_assert(ga_spec_pair_view_init(&va, &a.pairs[0], 1) == GA_OK &&
+              ga_spec_pair_view_init(&vb, &b.pairs[0], 1) == GA_OK);
+    const ga_node *mx = a.pairs[0].mu_x_src, *sx = a.pairs[0].s_x_src;
+    cr_assert(mx && mx->kind == GA_NODE_NUMS && sx->kids[0]->kind == GA_NODE_NUMS,
+              "the lists were not read in one pass");
+    const char *const *ta[4] = {va.txt->mu_x, va.txt->mu_y, va.txt->s_x, va.txt->s_y};
+    const char *const *tb[4] = {vb.txt->mu_x, vb.txt->mu_y, vb.txt->s_x, vb.txt->s_y};
+    const double *da[4] = {va.in->mu_x, va.in->mu_y, va.in->s_x, va.in->s_y};
+    const double *db[4] = {vb.in->mu_x, vb.in->mu_y, vb.in->s_x, vb.in->s_y};
+    for (int w = 0; w < 4; w++)
+        for (size_t i = 0; i < (w < 2 ? (size_t)D : (size_t)D * D); i++) {
+            char x[80], z[80];
+            normal(x, sizeof x, ta[w][i]);
+            normal(z, sizeof z, tb[w][i]);
+            cr_assert(!strcmp(x, z) && da[w][i] == db[w][i], "array %d item %zu: '%s' (%.17g) and '%s' (%.17g)",
+                      w, i, ta[w][i], da[w][i], tb[w][i], db[w][i]);
+        }
+    ga_pair *pa, *pb;
+    cr_assert(ga_mech_pair_reduce(&pa, &a.pairs[0], msg, sizeof msg) == GA_OK, "%s", msg);
+    cr_assert(ga_mech_pair_reduce(&pb, &b.pairs[0], msg, sizeof msg) == GA_OK, "%s", msg);
+    ga_delta_cert ca, cb;
+    int s1 = ga_pair_delta_cert(&ca, pa, va.in, va.txt, "1", NULL);
+    int s2 = ga_pair_delta_cert(&cb, pb, vb.in, vb.txt, "1", NULL);
+    cr_expect(s1 == GA_OK && s2 == GA_OK && ca.xy.lo == cb.xy.lo && ca.xy.hi == cb.xy.hi &&
+                  ca.yx.lo == cb.yx.lo && ca.yx.hi == cb.yx.hi,
+              "status %d %d: [%.17g, %.17g] [%.17g, %.17g] against [%.17g, %.17g] [%.17g, %.17g]", s1, s2,
+              ca.xy.lo, ca.xy.hi, ca.yx.lo, ca.yx.hi, cb.xy.lo, cb.xy.hi, cb.yx.lo, cb.yx.hi);
+    ga_pair_free(pa);
+    ga_pair_free(pb);
+    ga_spec_pair_view_clear(&va);
+    ga_spec_pair_view_clear(&vb);
+    ga_spec_clear(&a);
+    ga_spec_clear(&b);
+    free(y);
 }

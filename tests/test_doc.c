@@ -1,0 +1,353 @@
+/*
+ * test_doc.c - reading documents (specs/doc.c, the one number reader's compact decimals in
+ * numerics/decimal.c, the spec digest in specs/sha256.c).
+ *
+ * The fast reading of numeric lists must never change a tree: every example and paper spec,
+ * and seeded random documents that put numeric lists where the one-pass reader cannot tell
+ * what they are (strings, comments, block scalars, mapping keys, several lines, Unicode
+ * before them), are parsed with the fast reading for every list (nums_min 1) and without it,
+ * and the trees compared node by node: kinds, positions, texts, and for a NUMS item its
+ * double and the exact value of its decimal against the scalar's text. The compact decimals
+ * are checked against an independent normal form of the text (digits and exponent), and the
+ * SHA-256 with the processor's instructions against the portable code and FIPS vectors.
+ */
+#include "numerics/internal.h"
+#include "specs/doc.h"
+#include "specs/readfile.h"
+#include "tests/support.h"
+
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* the exact value of a plain decimal as sign, significant digits and exponent (value =
+ * 0.DIGITS * 10^exp), written independently of numerics/decimal.c; zero is "0" */
+static void normal_form(char *out, size_t n, const char *s)
+{
+    int neg = 0;
+    if (*s == '+' || *s == '-')
+        neg = *s++ == '-';
+    char dig[1200];
+    size_t nd = 0;
+    long point = -1, ex = 0;
+    for (; *s && *s != 'e' && *s != 'E'; s++) {
+        if (*s == '.') {
+            point = (long)nd;
+            continue;
+        }
+        if (nd < sizeof dig - 1)
+            dig[nd++] = *s;
+    }
+    if (point < 0)
+        point = (long)nd;
+    if (*s)
+        ex = strtol(s + 1, NULL, 10);
+    size_t a = 0;
+    while (a < nd && dig[a] == '0')
+        a++;
+    while (nd > a && dig[nd - 1] == '0')
+        nd--;
+    if (a == nd) {
+        snprintf(out, n, "0");
+        return;
+    }
+    dig[nd] = 0;
+    snprintf(out, n, "%s0.%se%ld", neg ? "-" : "", dig + a, point - (long)a + ex);
+}
+
+static void check_decimal(const char *text)
+{
+    double v = 0, w = 0;
+    ga_dec dec;
+    int s1 = ga_decimal_scan(&v, &dec, text, strlen(text));
+    int s2 = ga_decimal_to_double(&w, text);
+    cr_assert_eq(s1, s2, "'%s': scan status %d, the one reader %d", text, s1, s2);
+    if (s1)
+        return;
+    cr_assert(memcmp(&v, &w, sizeof v) == 0, "'%s': scan %a, the one reader %a", text, v, w);
+    if (dec.e == GA_DEC_LONG) {
+        char t[64];
+        normal_form(t, sizeof t, text);
+        /* only decimals of more than 19 significant digits, or whose double is too coarse
+         * (subnormal), need their text */
+        const char *e = strchr(t, 'e');
+        long sig = e ? (long)(e - t) - 2 - (t[0] == '-') : 0;
+        cr_assert(sig > 19 || fabs(v) < 1e-290, "'%s' kept as text (%s)", text, t);
+        return;
+    }
+    char buf[GA_DEC_TEXT_MAX], a[1300], b[1300];
+    ga_decimal_text(buf, v, dec);
+    cr_assert(ga_decimal_syntax(buf), "'%s' -> '%s' is not a plain decimal", text, buf);
+    normal_form(a, sizeof a, text);
+    normal_form(b, sizeof b, buf);
+    /* (the sign of zero is the double's) */
+    cr_assert(!strcmp(a, b) || (!strcmp(a, "0") && !strcmp(b + (b[0] == '-'), "0")),
+              "'%s' (%s) came back as '%s' (%s)", text, a, buf, b);
+}
+
+Test(doc, compact_decimals_are_exact)
+{
+    static const char *const edge[] = {
+        "0", "-0", "0.000", "+0.0e5", "1", "-1", "1500", "1.50", ".5", "5.", "1e22", "1e23",
+        "9007199254740993", "9999999999999999999", "99999999999999999999", "18446744073709551615",
+        "0.1", "0.30000000000000004", "1.7976931348623157e308", "1.8e308", "2.2250738585072014e-308",
+        "4.9406564584124654e-324", "4.9e-324", "5e-324", "2e-324", "1e-400", "1e400",
+        "0.0000000000000000000000000000001", "123456789012345678.9", "1234567890123456789e-300",
+        "1e", "e5", "1.2.3", "--1", "", "+", ".", "0x10", "inf", "nan", "1e+05", "1E-05",
+        "100000000000000000000000000000000000000000000e-40", "3.141592653589793238462643383279"};
+    for (size_t i = 0; i < sizeof edge / sizeof *edge; i++)
+        check_decimal(edge[i]);
+    /* seeded random decimals: 1-25 digits, a point anywhere, exponents across the range */
+    gsl_rng *r = ga_test_rng(20261123);
+    long n = ga_test_count(200000);
+    for (long k = 0; k < n; k++) {
+        char t[80];
+        size_t p = 0;
+        if (gsl_rng_uniform(r) < 0.3)
+            t[p++] = gsl_rng_uniform(r) < 0.8 ? '-' : '+';
+        int nd = 1 + (int)gsl_rng_uniform_int(r, 25), dot = (int)gsl_rng_uniform_int(r, nd + 2) - 1;
+        for (int j = 0; j < nd; j++) {
+            if (j == dot)
+                t[p++] = '.';
+            t[p++] = (char)('0' + (gsl_rng_uniform(r) < 0.15 ? 0 : gsl_rng_uniform_int(r, 10)));
+        }
+        if (gsl_rng_uniform(r) < 0.6)
+            p += (size_t)snprintf(t + p, sizeof t - p, "e%d",
+                                  (int)gsl_rng_uniform_int(r, 700) - 350);
+        t[p] = 0;
+        check_decimal(t);
+        if (k % 4 == 0) { /* %.17g of a random double, the machine-written case */
+            double x = ldexp(gsl_rng_uniform(r) + 0.5, (int)gsl_rng_uniform_int(r, 2100) - 1070);
+            snprintf(t, sizeof t, "%.17g", gsl_rng_uniform(r) < 0.5 ? -x : x);
+            check_decimal(t);
+        }
+    }
+    gsl_rng_free(r);
+}
+
+/* ------------------------------------------------------------ trees */
+
+static void same_tree(const ga_node *a, const ga_node *b, const char *where)
+{
+    cr_assert(a && b, "%s: a node missing", where);
+    cr_assert(a->line == b->line && a->col == b->col,
+              "%s: node at %d:%d (fast) and %d:%d (libyaml)", where, a->line, a->col, b->line,
+              b->col);
+    if (a->kind == GA_NODE_NUMS) {
+        cr_assert(b->kind == GA_NODE_SEQ && a->n == b->n, "%s:%d:%d: a NUMS of %zu, the other kind %d n %zu",
+                  where, a->line, a->col, a->n, b->kind, b->n);
+        for (size_t i = 0; i < a->n; i++) {
+            const ga_node *k = b->kids[i];
+            double v;
+            char buf[GA_DEC_TEXT_MAX], x[1300], y[1300];
+            cr_assert(k->kind == GA_NODE_SCALAR && !k->quoted &&
+                          ga_decimal_to_double(&v, k->text) == GA_OK,
+                      "%s:%d:%d: item %zu is not a plain number in libyaml's tree", where, a->line,
+                      a->col, i);
+            cr_assert(memcmp(&v, &a->nums->v[i], sizeof v) == 0, "%s:%d:%d: item %zu %a vs %a",
+                      where, a->line, a->col, i, a->nums->v[i], v);
+            const char *t = ga_node_item_text(a, i, buf);
+            cr_assert(t != NULL, "%s: item %zu has no text", where, i);
+            normal_form(x, sizeof x, t);
+            normal_form(y, sizeof y, k->text);
+            cr_assert(!strcmp(x, y) || (!strcmp(x + (x[0] == '-'), "0") && !strcmp(y + (y[0] == '-'), "0")),
+                      "%s:%d:%d: item %zu: '%s' against '%s'", where, a->line, a->col, i, t, k->text);
+        }
+        return;
+    }
+    cr_assert(a->kind == b->kind && a->n == b->n && a->quoted == b->quoted,
+              "%s:%d:%d: kinds %d/%d, sizes %zu/%zu", where, a->line, a->col, a->kind, b->kind,
+              a->n, b->n);
+    if (a->kind == GA_NODE_SCALAR) {
+        cr_assert(!strcmp(a->text, b->text), "%s:%d:%d: '%s' against '%s'", where, a->line,
+                  a->col, a->text, b->text);
+        return;
+    }
+    for (size_t i = 0; i < a->n; i++)
+        same_tree(a->kids[i], b->kids[i], where);
+}
+
+static size_t count_nums(const ga_node *n)
+{
+    if (n->kind == GA_NODE_NUMS)
+        return 1;
+    size_t c = 0;
+    for (size_t i = 0; n->kind != GA_NODE_SCALAR && i < n->n; i++)
+        c += count_nums(n->kids[i]);
+    return c;
+}
+
+/* parse text with and without the fast reading; the same outcome and tree. Returns the
+ * number of NUMS lists the fast tree has. */
+static size_t n_failed; /* documents both readings refused */
+
+static size_t compare(const char *text, size_t len, const char *name)
+{
+    ga_doc a, b;
+    char ma[512] = "", mb[512] = "";
+    ga_doc_set_nums_min(1);
+    int ra = ga_doc_parse(&a, text, len, name, ma, sizeof ma);
+    ga_doc_set_nums_min(SIZE_MAX);
+    int rb = ga_doc_parse(&b, text, len, name, mb, sizeof mb);
+    cr_assert_eq(ra, rb, "%s: fast %d (%s), libyaml %d (%s)\n%s", name, ra, ma, rb, mb, text);
+    size_t c = 0;
+    if (ra == 0) {
+        same_tree(a.root, b.root, name);
+        c = count_nums(a.root);
+        cr_assert_eq(count_nums(b.root), 0);
+        ga_doc_clear(&a);
+        ga_doc_clear(&b);
+    } else {
+        cr_assert(!strcmp(ma, mb), "%s: messages differ:\n%s\n%s", name, ma, mb);
+        n_failed++;
+    }
+    return c;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    cr_assert(f, "cannot open %s", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *t = malloc((size_t)n + 1);
+    cr_assert(t && fread(t, 1, (size_t)n, f) == (size_t)n);
+    t[n] = 0;
+    fclose(f);
+    *len = (size_t)n;
+    return t;
+}
+
+Test(doc, fast_reading_equals_libyaml_on_every_spec)
+{
+    const char *dirs[] = {"specs/examples", "specs/papers", "python/examples"};
+    size_t files = 0, lists = 0;
+    for (int d = 0; d < 3; d++) {
+        DIR *dir = opendir(dirs[d]);
+        if (!dir)
+            continue;
+        struct dirent *e;
+        while ((e = readdir(dir))) {
+            size_t l = strlen(e->d_name);
+            if (l < 6 || strcmp(e->d_name + l - 5, ".yaml"))
+                continue;
+            char path[600];
+            snprintf(path, sizeof path, "%s/%s", dirs[d], e->d_name);
+            size_t len;
+            char *t = slurp(path, &len);
+            lists += compare(t, len, path);
+            free(t);
+            files++;
+        }
+        closedir(dir);
+    }
+    cr_assert(files >= 40 && lists >= 100, "%zu files, %zu lists read fast", files, lists);
+}
+
+/* a random numeric list's text */
+static void put_list(char **p, gsl_rng *r, int multiline)
+{
+    int n = 1 + (int)gsl_rng_uniform_int(r, 6);
+    *p += sprintf(*p, "[");
+    for (int i = 0; i < n; i++) {
+        if (multiline && gsl_rng_uniform(r) < 0.3)
+            *p += sprintf(*p, "\n    ");
+        double x = (gsl_rng_uniform(r) - 0.3) * pow(10, (int)gsl_rng_uniform_int(r, 12) - 6);
+        *p += sprintf(*p, gsl_rng_uniform(r) < 0.5 ? "%.17g" : "%.3g", x);
+        if (i + 1 < n || gsl_rng_uniform(r) < 0.1)
+            *p += sprintf(*p, gsl_rng_uniform(r) < 0.5 ? ", " : ",");
+    }
+    *p += sprintf(*p, gsl_rng_uniform(r) < 0.2 ? " ]" : "]");
+}
+
+Test(doc, fast_reading_equals_libyaml_on_random_documents)
+{
+    /* contexts a one-pass reader cannot see; {L} is a numeric list */
+    static const char *const ctx[] = {
+        "a: {L}\n", "a: [{L}, {L}]\n", "- {L}\n- {L}\n", "a: \"{L}\"\n", "a: '{L}'\n",
+        "a: b {L} c\n", "# {L}\na: 1\n", "a: 1 # {L}\n", "a: |\n  {L}\n  x\n", "a: >\n  {L}\n",
+        "{L}: 1\n", "? {L}\n: 2\n", "a: {k: {L}, j: [{L}, [1, {L}]]}\n", "a: [{L}\n  ]\n",
+        "\xc3\xa9t\xc3\xa9: {L}  # \xe2\x82\xac\nb: {L}\n", "a: {L} {L}\n", "a: [[{L}], {L}x]\n",
+        "a: {L}\nb: *x\n", "a: &x {L}\n", "a: [1, 2]\n  bad: {L}\n", "a: {L}\n---\nb: 1\n",
+        "- {L}: {L}\n", "a: !!seq {L}\n", "a: [{L}, \"{L}\", {L}]\n", "a: [\t1, 2]\nb: {L}\n"};
+    gsl_rng *r = ga_test_rng(112358);
+    long n = ga_test_count(3000);
+    char *text = malloc(1 << 16);
+    cr_assert(text);
+    size_t with_lists = 0;
+    for (long k = 0; k < n; k++) {
+        char *p = text;
+        double u = gsl_rng_uniform(r);
+        int parts = 1 + (u < 0.3) + (u < 0.1);
+        for (int q = 0; q < parts; q++) {
+            const char *c = ctx[gsl_rng_uniform_int(r, sizeof ctx / sizeof *ctx)];
+            int indent = parts > 1; /* several parts: each under a key of its own */
+            if (indent)
+                p += sprintf(p, "p%d:\n  ", q);
+            for (; *c; c++) {
+                if (c[0] == '{' && c[1] == 'L' && c[2] == '}') {
+                    put_list(&p, r, gsl_rng_uniform(r) < 0.3);
+                    c += 2;
+                } else {
+                    *p++ = *c;
+                    if (*c == '\n' && indent && c[1])
+                        p += sprintf(p, "  ");
+                }
+            }
+        }
+        *p = 0;
+        char name[32];
+        snprintf(name, sizeof name, "random %ld", k);
+        with_lists += compare(text, (size_t)(p - text), name) > 0;
+    }
+    /* both outcomes must be common, or the comparison proves little */
+    cr_assert(with_lists > (size_t)n / 5 && n_failed > (size_t)n / 20,
+              "%zu of %ld documents read lists fast, %zu refused", with_lists, n, n_failed);
+    free(text);
+    gsl_rng_free(r);
+}
+
+Test(doc, numeric_lists_past_the_threshold_only)
+{
+    const char *t = "a: [1, 2, 3]\nb: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]\n";
+    ga_doc d;
+    char msg[256];
+    cr_assert(ga_doc_parse(&d, t, strlen(t), "t", msg, sizeof msg) == 0, "%s", msg);
+    const ga_node *a = ga_node_get(d.root, "a"), *b = ga_node_get(d.root, "b");
+    cr_expect(a->kind == GA_NODE_SEQ && b->kind == GA_NODE_NUMS && b->n == 16,
+              "kinds %d %d (default threshold %d)", a->kind, b->kind, GA_DOC_NUMS_MIN);
+    cr_expect(b->line == 2 && b->col == 4 && b->nums->v[15] == 16);
+    ga_doc_clear(&d);
+}
+
+Test(doc, sha256_instructions_equal_portable_code)
+{
+    /* FIPS 180-4 examples (NIST's SHA256.pdf): "abc" and the 448-bit message */
+    char h[65], g[65];
+    ga_sha256_hex(h, (const unsigned char *)"abc", 3);
+    cr_expect(!strcmp(h, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"), "%s", h);
+    const char *m = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+    ga_sha256_hex(h, (const unsigned char *)m, strlen(m));
+    cr_expect(!strcmp(h, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"), "%s", h);
+    ga_sha256_hex(h, (const unsigned char *)"", 0);
+    cr_expect(!strcmp(h, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"), "%s", h);
+    gsl_rng *r = ga_test_rng(65);
+    unsigned char *buf = malloc(70000);
+    cr_assert(buf);
+    long n = ga_test_count(2000);
+    for (long k = 0; k < n; k++) {
+        size_t len = k < 300 ? (size_t)k : (size_t)gsl_rng_uniform_int(r, 70000);
+        for (size_t i = 0; i < len; i++)
+            buf[i] = (unsigned char)gsl_rng_uniform_int(r, 256);
+        ga_sha256_hex(h, buf, len);
+        ga_sha256_hex_portable(g, buf, len);
+        cr_assert(!strcmp(h, g), "length %zu: %s against the portable %s", len, h, g);
+    }
+    free(buf);
+    gsl_rng_free(r);
+}
