@@ -403,9 +403,13 @@ typedef struct {
  * via Pinsker and Gaussian KL divergences in ball arithmetic).
  * Guarantee: whenever the status is GA_OK or GA_EPREC the intervals contain the true
  * values. GA_OK: relative width <= 10^-digits, or the width is set by the linear-algebra
- * certificate (la_bound_*), which more precision does not reduce: it is about
- * (1 + e^eps) sqrt(r) times the rounding level of the floating reduction (1e-16 for a
- * well-conditioned pair), so it grows like e^eps and is useless beyond eps of about 25-30.
+ * certificate (la_bound_*), which more precision does not reduce. For the floating
+ * reduction's own reference pair it is about (1 + e^eps) sqrt(r) times its rounding level
+ * (1e-16 for a well-conditioned pair); where that is wider than asked and the pair has at
+ * most 256 dimensions (no product), the reference is refined in ball arithmetic first (the
+ * widening then about 1e-30), at a cost of a few k x k ball-matrix products at 128-512
+ * bits. It grows like e^eps and is useless beyond eps of about 25-30. Covariances are taken
+ * as their symmetric parts (S + S^T)/2, as ga_pair_reduce does.
  * GA_EDOM: singular covariances with a common support (not available in certified mode).
  */
 GA_API int ga_pair_delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_input *in,

@@ -19,6 +19,10 @@
  *                     v = mt - A^{-1} (mu_x - mu_y).
  *    The interval is widened by that bound. It does not shrink with the working precision:
  *    the escalation stops once the integration part is below it.
+ * 3. Where that widening keeps the interval wider than asked, the reference pair is refined
+ *    (la_refined: a transformation C chosen in ball arithmetic so that C M C^T and C P C^T
+ *    are diagonal to ~1e-30) and the integrals are computed again for it; the KL bounds of
+ *    step 2 are computed against the refined reference, so the widening falls to ~1e-30.
  */
 #include "audit/pair_internal.h"
 #include "numerics/arb_internal.h"
@@ -26,6 +30,7 @@
 #include <arb_hypgeom.h>
 #include <arb_mat.h>
 #include <float.h>
+#include <lapacke.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -64,6 +69,12 @@ static int whitened(arb_mat_t M, arb_mat_t S, arb_mat_t C, const arb_mat_t A,
     for (slong i = 0; i < k * k; i++)
         if (entry(arb_mat_entry(S, i / k, i % k), txt, val, (size_t)i))
             return -1;
+    /* the covariance is the symmetric part (S + S^T)/2: the pair library accepts inputs
+     * symmetric to 1e-12 and reduces their symmetric part; the certificate must describe the
+     * same law (and a KL divergence is only nonnegative for a symmetric matrix) */
+    arb_mat_transpose(C, S);
+    arb_mat_add(S, S, C, prec);
+    arb_mat_scalar_mul_2exp_si(S, S, -1);
     if (!arb_mat_solve(C, A, S, prec))
         return -1;
     arb_mat_transpose(C, C);
@@ -111,101 +122,389 @@ static int whitened_mean(arb_mat_t v, const arb_mat_t A, const ga_pair_input *in
     return ok ? 0 : -1;
 }
 
-/* Upper bounds (mags) of TV(X, X'') and TV(Y, Y''). Returns 0 on success. */
-static int la_certificate(mag_t tvx, mag_t tvy, const ga_pair *p, const ga_pair_input *in,
-                          const ga_pair_text *txt, slong prec)
+/* The reference pair the certified integrals are computed for, in whitened coordinates:
+ * Y'' = N(0, I), X'' = N(mt, diag(1 + lam)) (with the pair's r columns). By default lam and
+ * mt are the floating reduction's doubles; the refinement below replaces them (and the
+ * basis) by values correct to far beyond double precision. */
+typedef struct {
+    slong k;
+    arb_ptr lam, mt; /* exact numbers (radius 0) */
+} la_ref;
+
+static void la_ref_init(la_ref *f, slong k)
 {
-    slong k = (slong)p->k;
+    f->k = k;
+    f->lam = _arb_vec_init(k);
+    f->mt = _arb_vec_init(k);
+}
+
+static void la_ref_clear(la_ref *f)
+{
+    _arb_vec_clear(f->lam, f->k);
+    _arb_vec_clear(f->mt, f->k);
+}
+
+static void la_ref_floating(la_ref *f, const ga_pair *p)
+{
+    for (slong i = 0; i < f->k; i++) {
+        arb_set_d(f->lam + i, p->lambda[i]);
+        arb_set_d(f->mt + i, p->mt[i]);
+    }
+}
+
+/* TV <= sqrt(KL / 2) as a mag; KL >= 0 mathematically, so the ball's lower end is clipped.
+ * A ball entirely below 0 cannot enclose a divergence: then the bound is infinite (the
+ * certificate fails rather than rest on it). */
+static void tv_of_kl(mag_t tv, const arb_t kl, slong prec)
+{
+    arb_t u;
+    arb_init(u);
+    arb_get_ubound_arf(arb_midref(u), kl, prec);
+    mag_zero(arb_radref(u));
+    if (arf_sgn(arb_midref(u)) < 0) {
+        mag_inf(tv);
+        arb_clear(u);
+        return;
+    }
+    arb_mul_2exp_si(u, u, -1);
+    arb_sqrt(u, u, prec);
+    arb_get_mag(tv, u);
+    arb_clear(u);
+}
+
+/* Upper bounds (mags) of TV(X, X'') and TV(Y, Y'') from the exact whitened inputs: M and P
+ * the covariances of Y and X, v the mean of X (Y's is 0), against the reference f. Returns
+ * 0 on success. */
+static int la_kl(mag_t tvx, mag_t tvy, const arb_mat_t M, const arb_mat_t P, const arb_mat_t v,
+                 const la_ref *f, double r, slong prec)
+{
+    slong k = arb_mat_nrows(M);
     int rc = -1;
-    arb_mat_t A, S, C, M;
-    arb_t t, u, kl, tr;
-    arb_mat_init(A, k, k);
-    arb_mat_init(S, k, k);
-    arb_mat_init(C, k, k);
-    arb_mat_init(M, k, k);
+    arb_t t, u, kl, tau;
     arb_init(t);
     arb_init(u);
     arb_init(kl);
-    arb_init(tr);
-    floating_basis(A, p, prec);
-    /* Y: M = A^{-1} S_y A^{-T} */
-    if (whitened(M, S, C, A, txt ? txt->s_y : NULL, in->s_y, prec))
-        goto cleanup;
-    arb_mat_trace(tr, M, prec);
-    arb_mat_det(t, M, prec);
-    if (!arb_is_positive(t))
-        goto cleanup;
-    arb_log(t, t, prec);
-    arb_sub(kl, tr, t, prec);
-    arb_sub_si(kl, kl, k, prec);
-    mul_d(kl, 0.5 * p->r, prec); /* r/2 is an exact double */
-    /* TV <= sqrt(KL / 2); KL >= 0 mathematically, so clip the ball's lower end at 0 */
-    arb_get_ubound_arf(arb_midref(u), kl, prec);
-    mag_zero(arb_radref(u));
-    if (arf_sgn(arb_midref(u)) < 0)
-        arb_zero(u);
-    arb_mul_2exp_si(u, u, -1);
-    arb_sqrt(u, u, prec);
-    arb_get_mag(tvy, u);
-    /* X: P = A^{-1} S_x A^{-T}, v = mt - A^{-1} (mu_x - mu_y) */
-    if (whitened(M, S, C, A, txt ? txt->s_x : NULL, in->s_x, prec))
-        goto cleanup;
-    arb_zero(kl);
-    for (slong i = 0; i < k; i++) {
-        arb_set_d(t, p->lambda[i]);
-        arb_add_ui(t, t, 1, prec); /* 1 + lambda */
-        arb_div(u, arb_mat_entry(M, i, i), t, prec);
-        arb_add(kl, kl, u, prec);
-        arb_log(u, t, prec);
-        arb_add(kl, kl, u, prec);
-    }
+    arb_init(tau);
+    /* KL(Y || Y'') = r/2 [tr M - k - log det M] */
+    arb_mat_trace(kl, M, prec);
     arb_mat_det(t, M, prec);
     if (!arb_is_positive(t))
         goto cleanup;
     arb_log(t, t, prec);
     arb_sub(kl, kl, t, prec);
     arb_sub_si(kl, kl, k, prec);
-    {
-        arb_mat_t v;
-        arb_mat_init(v, k, 1);
-        int ok = whitened_mean(v, A, in, txt, prec) == 0;
-        for (slong i = 0; i < k && ok; i++) {
-            arb_set_d(t, p->mt[i]);
-            arb_sub(t, t, arb_mat_entry(v, i, 0), prec);
-            arb_sqr(t, t, prec);
-            arb_set_d(u, p->lambda[i]);
-            arb_add_ui(u, u, 1, prec);
-            arb_div(t, t, u, prec);
-            arb_add(kl, kl, t, prec);
-        }
-        arb_mat_clear(v);
-        if (!ok)
-            goto cleanup;
+    mul_d(kl, 0.5 * r, prec); /* r/2 is an exact double */
+    tv_of_kl(tvy, kl, prec);
+    /* KL(X || X'') = r/2 [sum (P_ii + (mt_i - v_i)^2)/(1 + lam_i) - k - log det P
+     *                     + sum log(1 + lam_i)] */
+    arb_zero(kl);
+    for (slong i = 0; i < k; i++) {
+        arb_add_ui(tau, f->lam + i, 1, prec);
+        arb_sub(t, f->mt + i, arb_mat_entry(v, i, 0), prec);
+        arb_sqr(t, t, prec);
+        arb_add(t, t, arb_mat_entry(P, i, i), prec);
+        arb_div(t, t, tau, prec);
+        arb_add(kl, kl, t, prec);
+        arb_log1p(u, f->lam + i, prec);
+        arb_add(kl, kl, u, prec);
     }
-    mul_d(kl, 0.5 * p->r, prec);
-    arb_get_ubound_arf(arb_midref(u), kl, prec);
-    mag_zero(arb_radref(u));
-    if (arf_sgn(arb_midref(u)) < 0)
-        arb_zero(u);
-    arb_mul_2exp_si(u, u, -1);
-    arb_sqrt(u, u, prec);
-    arb_get_mag(tvx, u);
+    arb_mat_det(t, P, prec);
+    if (!arb_is_positive(t))
+        goto cleanup;
+    arb_log(t, t, prec);
+    arb_sub(kl, kl, t, prec);
+    arb_sub_si(kl, kl, k, prec);
+    mul_d(kl, 0.5 * r, prec);
+    tv_of_kl(tvx, kl, prec);
     rc = mag_is_finite(tvx) && mag_is_finite(tvy) ? 0 : -1;
 cleanup:
-    arb_mat_clear(A);
-    arb_mat_clear(S);
-    arb_mat_clear(C);
-    arb_mat_clear(M);
     arb_clear(t);
     arb_clear(u);
     arb_clear(kl);
-    arb_clear(tr);
+    arb_clear(tau);
+    return rc;
+}
+
+/* M, P and v of la_kl in the floating reduction's basis A = L V. 0, or -1. */
+static int la_whiten(arb_mat_t M, arb_mat_t P, arb_mat_t v, const ga_pair *p,
+                     const ga_pair_input *in, const ga_pair_text *txt, slong prec)
+{
+    slong k = (slong)p->k;
+    arb_mat_t A, S, C;
+    arb_mat_init(A, k, k);
+    arb_mat_init(S, k, k);
+    arb_mat_init(C, k, k);
+    floating_basis(A, p, prec);
+    int rc = whitened(M, S, C, A, txt ? txt->s_y : NULL, in->s_y, prec) ||
+                     whitened(P, S, C, A, txt ? txt->s_x : NULL, in->s_x, prec) ||
+                     whitened_mean(v, A, in, txt, prec)
+                 ? -1
+                 : 0;
+    arb_mat_clear(A);
+    arb_mat_clear(S);
+    arb_mat_clear(C);
+    return rc;
+}
+
+/* Upper bounds (mags) of TV(X, X'') and TV(Y, Y'') against the floating reduction's own
+ * exact pair. Returns 0 on success. */
+static int la_certificate(mag_t tvx, mag_t tvy, const ga_pair *p, const ga_pair_input *in,
+                          const ga_pair_text *txt, slong prec)
+{
+    slong k = (slong)p->k;
+    arb_mat_t M, P, v;
+    la_ref f;
+    arb_mat_init(M, k, k);
+    arb_mat_init(P, k, k);
+    arb_mat_init(v, k, 1);
+    la_ref_init(&f, k);
+    la_ref_floating(&f, p);
+    int rc = la_whiten(M, P, v, p, in, txt, prec) ? -1 : la_kl(tvx, tvy, M, P, v, &f, p->r, prec);
+    arb_mat_clear(M);
+    arb_mat_clear(P);
+    arb_mat_clear(v);
+    la_ref_clear(&f);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- refinement (item 8)
+ *
+ * The floating reduction is correct to about 1e-16 relative, and so is the reference pair it
+ * defines: the TV widening above is of that order whatever the working precision. Where a
+ * narrower interval is asked for, the basis is refined in ball arithmetic: with M = I + E
+ * and P = D + F (D = diag(tau), tau = 1 + lambda) the exact whitened covariances, a
+ * transformation C = I + G with
+ *     G_ij + G_ji = -E_ij,   F_ij + tau_j G_ij + tau_i G_ji = 0   (i != j),  G_ii = -E_ii/2,
+ * i.e. G_ij = (tau_i E_ij - F_ij) / (tau_j - tau_i), makes C M C^T = I and C P C^T diagonal
+ * up to second order (E, F ~ 1e-16: ~1e-32). Where tau_i and tau_j are close (a cluster, as
+ * the d - 1 equal values of a rank-one change) the first order is not enough: there G is the
+ * symmetric -E/2, and the cluster's block of P - tau M (of the size of the rounding) is
+ * diagonalised by its eigenvectors (LAPACK in double, then orthonormalised by two
+ * Newton-Schulz steps in ball arithmetic), after which a second first-order pass sees its
+ * values separated. C is chosen as exact numbers (midpoints), so C M C^T, C P C^T and C v are
+ * rigorous enclosures of the exact pair in the basis A C^{-1}; the new reference takes
+ * lam_i = mid((C P C^T)_ii) - 1 and mt = mid(C v), and la_kl bounds what is left. Cost: a few
+ * k x k products in ball arithmetic, so it is used only where the width asked needs it and
+ * k <= GA_REFINE_MAX. */
+#define GA_REFINE_MAX 256
+
+/* out = C X C^T */
+static void congruence(arb_mat_t out, const arb_mat_t C, const arb_mat_t X, slong prec)
+{
+    slong k = arb_mat_nrows(C);
+    arb_mat_t T, Ct;
+    arb_mat_init(T, k, k);
+    arb_mat_init(Ct, k, k);
+    arb_mat_mul(T, C, X, prec);
+    arb_mat_transpose(Ct, C);
+    arb_mat_mul(out, T, Ct, prec);
+    arb_mat_clear(T);
+    arb_mat_clear(Ct);
+}
+
+/* C <- (I + G) C for G of the first-order rule from M = C0 M0 C0^T and P (their midpoints)
+ * and the values tau_i = mid(P_ii / M_ii); pairs whose relative gap is below 1e-6 are a
+ * cluster (G symmetric there). cl[i] gets the cluster's first index. */
+static void first_order(arb_mat_t C, const arb_mat_t M, const arb_mat_t P, slong *cl, slong prec)
+{
+    slong k = arb_mat_nrows(M);
+    double *tau = malloc((size_t)k * sizeof *tau);
+    slong *ord = malloc((size_t)k * sizeof *ord);
+    arb_mat_t G, T;
+    arb_t e, f, t;
+    arb_mat_init(G, k, k);
+    arb_mat_init(T, k, k);
+    arb_init(e);
+    arb_init(f);
+    arb_init(t);
+    if (!tau || !ord)
+        goto cleanup; /* (C unchanged: a weaker certificate, still a valid one) */
+    for (slong i = 0; i < k; i++) {
+        tau[i] = arf_get_d(arb_midref(arb_mat_entry(P, i, i)), ARF_RND_NEAR) /
+                 arf_get_d(arb_midref(arb_mat_entry(M, i, i)), ARF_RND_NEAR);
+        ord[i] = i;
+    }
+    /* clusters: runs of close values in sorted order (insertion sort: k <= GA_REFINE_MAX) */
+    for (slong i = 1; i < k; i++)
+        for (slong j = i; j > 0 && tau[ord[j]] < tau[ord[j - 1]]; j--) {
+            slong x = ord[j];
+            ord[j] = ord[j - 1];
+            ord[j - 1] = x;
+        }
+    for (slong i = 0; i < k; i++)
+        cl[ord[i]] = i > 0 && tau[ord[i]] - tau[ord[i - 1]] <= 1e-6 * fabs(tau[ord[i]])
+                         ? cl[ord[i - 1]]
+                         : ord[i];
+    for (slong i = 0; i < k; i++)
+        for (slong j = 0; j < k; j++) {
+            arb_get_mid_arb(e, arb_mat_entry(M, i, j));
+            if (i == j)
+                arb_sub_ui(e, e, 1, prec);
+            if (i == j || cl[i] == cl[j]) {
+                arb_mul_2exp_si(arb_mat_entry(G, i, j), e, -1);
+                arb_neg(arb_mat_entry(G, i, j), arb_mat_entry(G, i, j));
+            } else {
+                arb_get_mid_arb(f, arb_mat_entry(P, i, j));
+                arb_set_d(t, tau[i]);
+                arb_mul(e, e, t, prec);
+                arb_sub(e, e, f, prec);
+                arb_set_d(t, tau[j] - tau[i]);
+                arb_div(arb_mat_entry(G, i, j), e, t, prec);
+            }
+            /* an exact number: the transformation is chosen, not computed */
+            mag_zero(arb_radref(arb_mat_entry(G, i, j)));
+        }
+    for (slong i = 0; i < k; i++)
+        arb_add_ui(arb_mat_entry(G, i, i), arb_mat_entry(G, i, i), 1, prec);
+    arb_mat_mul(T, G, C, prec);
+    arb_mat_get_mid(C, T);
+cleanup:
+    free(tau);
+    free(ord);
+    arb_mat_clear(G);
+    arb_mat_clear(T);
+    arb_clear(e);
+    arb_clear(f);
+    arb_clear(t);
+}
+
+/* C <- R C, R block-diagonal over the clusters of size >= 2: each block the eigenvectors of
+ * the cluster's block of P - tau M (scaled to order one), orthonormalised in ball arithmetic
+ * (R <- (3 R - R R^T R) / 2, twice: 1e-16 -> 1e-32 -> 1e-64), identity elsewhere. */
+static void cluster_rotations(arb_mat_t C, const arb_mat_t M, const arb_mat_t P, const slong *cl,
+                              slong prec)
+{
+    slong k = arb_mat_nrows(M);
+    arb_mat_t R, T, U;
+    arb_mat_init(R, k, k);
+    arb_mat_init(T, k, k);
+    arb_mat_init(U, k, k);
+    arb_mat_one(R);
+    slong *idx = malloc((size_t)k * sizeof *idx);
+    double *B = malloc((size_t)k * (size_t)k * sizeof *B), *w = malloc((size_t)k * sizeof *w);
+    int any = 0;
+    for (slong c = 0; c < k && idx && B && w; c++) {
+        slong m = 0;
+        for (slong i = 0; i < k; i++)
+            if (cl[i] == c)
+                idx[m++] = i;
+        if (m < 2)
+            continue;
+        double tau = arf_get_d(arb_midref(arb_mat_entry(P, c, c)), ARF_RND_NEAR) /
+                     arf_get_d(arb_midref(arb_mat_entry(M, c, c)), ARF_RND_NEAR);
+        double big = 0;
+        arb_t x, y;
+        arb_init(x);
+        arb_init(y);
+        for (slong a = 0; a < m; a++)
+            for (slong b = 0; b < m; b++) {
+                arb_get_mid_arb(x, arb_mat_entry(M, idx[a], idx[b]));
+                arb_set_d(y, tau);
+                arb_mul(x, x, y, prec);
+                arb_get_mid_arb(y, arb_mat_entry(P, idx[a], idx[b]));
+                arb_sub(x, y, x, prec);
+                B[a * m + b] = arf_get_d(arb_midref(x), ARF_RND_NEAR);
+                big = fmax(big, fabs(B[a * m + b]));
+            }
+        arb_clear(x);
+        arb_clear(y);
+        if (!(big > 0) || !isfinite(big))
+            continue; /* nothing to separate (equal to the working precision) */
+        for (slong a = 0; a < m * m; a++)
+            B[a] /= big;
+        for (slong a = 0; a < m; a++) /* symmetric to the last bit for LAPACK */
+            for (slong b = 0; b < a; b++)
+                B[a * m + b] = B[b * m + a] = 0.5 * (B[a * m + b] + B[b * m + a]);
+        if (LAPACKE_dsyev(LAPACK_ROW_MAJOR, 'V', 'U', (lapack_int)m, B, (lapack_int)m, w) != 0)
+            continue;
+        for (slong a = 0; a < m; a++) /* R's rows: the eigenvectors (B's columns) */
+            for (slong b = 0; b < m; b++)
+                arb_set_d(arb_mat_entry(R, idx[a], idx[b]), B[b * m + a]);
+        any = 1;
+    }
+    if (any) {
+        for (int it = 0; it < 2; it++) {
+            arb_mat_transpose(T, R);
+            arb_mat_mul(U, R, T, prec);  /* R R^T */
+            arb_mat_mul(T, U, R, prec);  /* R R^T R */
+            arb_mat_scalar_mul_2exp_si(U, R, 1);
+            arb_mat_add(U, U, R, prec);  /* 3 R */
+            arb_mat_sub(U, U, T, prec);
+            arb_mat_scalar_mul_2exp_si(U, U, -1);
+            arb_mat_get_mid(R, U);
+        }
+        arb_mat_mul(T, R, C, prec);
+        arb_mat_get_mid(C, T);
+    }
+    free(idx);
+    free(B);
+    free(w);
+    arb_mat_clear(R);
+    arb_mat_clear(T);
+    arb_mat_clear(U);
+}
+
+/* TV bounds against the refined reference f (filled in; a |lam_i| below 2^-zbits is taken
+ * as 0). Returns 0 on success. */
+static int la_refined(mag_t tvx, mag_t tvy, la_ref *f, const ga_pair *p, const ga_pair_input *in,
+                      const ga_pair_text *txt, slong zbits, slong prec)
+{
+    slong k = (slong)p->k;
+    int rc = -1;
+    arb_mat_t M, P, v, C, M2, P2, v2;
+    slong *cl = malloc((size_t)k * sizeof *cl);
+    arb_mat_init(M, k, k);
+    arb_mat_init(P, k, k);
+    arb_mat_init(v, k, 1);
+    arb_mat_init(C, k, k);
+    arb_mat_init(M2, k, k);
+    arb_mat_init(P2, k, k);
+    arb_mat_init(v2, k, 1);
+    if (!cl || la_whiten(M, P, v, p, in, txt, prec))
+        goto cleanup;
+    arb_mat_one(C);
+    first_order(C, M, P, cl, prec);
+    congruence(M2, C, M, prec);
+    congruence(P2, C, P, prec);
+    cluster_rotations(C, M2, P2, cl, prec);
+    congruence(M2, C, M, prec);
+    congruence(P2, C, P, prec);
+    first_order(C, M2, P2, cl, prec);
+    congruence(M2, C, M, prec);
+    congruence(P2, C, P, prec);
+    arb_mat_mul(v2, C, v, prec);
+    for (slong i = 0; i < k; i++) {
+        arb_get_mid_arb(f->lam + i, arb_mat_entry(P2, i, i));
+        arb_sub_ui(f->lam + i, f->lam + i, 1, prec);
+        arb_get_mid_arb(f->lam + i, f->lam + i);
+        /* a direction where the laws agree far beyond the width asked (the d - 1 equal
+         * directions of a rank-one change come out near 1e-60) is given lam = 0, a normal
+         * component: a coefficient of 1e-60 would be exact too, but the integrand decays
+         * along the path only beyond 1e60. Any reference is valid; la_kl charges the
+         * difference, a TV of about |lam| <= 2^-zbits. */
+        if (arf_cmpabs_2exp_si(arb_midref(f->lam + i), -zbits) < 0)
+            arb_zero(f->lam + i);
+        if (!(arf_cmp_si(arb_midref(f->lam + i), -1) > 0))
+            goto cleanup;
+        arb_get_mid_arb(f->mt + i, arb_mat_entry(v2, i, 0));
+    }
+    rc = la_kl(tvx, tvy, M2, P2, v2, f, p->r, prec);
+cleanup:
+    free(cl);
+    arb_mat_clear(M);
+    arb_mat_clear(P);
+    arb_mat_clear(v);
+    arb_mat_clear(C);
+    arb_mat_clear(M2);
+    arb_mat_clear(P2);
+    arb_mat_clear(v2);
     return rc;
 }
 
 /* The exact loss laws of the exact whitened pair: lx'' (l under X'') and ly'' (-l under
- * Y''), parameters in ball arithmetic from the stored doubles. */
-static void exact_forms(ga_gchisq_exact *lx, ga_gchisq_exact *ly, const ga_pair *p, slong prec)
+ * Y''), parameters in ball arithmetic from the reference f (NULL: the stored doubles). */
+static void exact_forms(ga_gchisq_exact *lx, ga_gchisq_exact *ly, const ga_pair *p,
+                        const la_ref *f, slong prec)
 {
     arb_t lam, tau, m2, t, r;
     arb_init(lam);
@@ -222,9 +521,14 @@ static void exact_forms(ga_gchisq_exact *lx, ga_gchisq_exact *ly, const ga_pair 
     arb_zero(ly->sigma2);
     arb_set_d(r, p->r);
     for (size_t i = 0; i < p->k; i++) {
-        arb_set_d(lam, p->lambda[i]);
+        if (f) {
+            arb_set(lam, f->lam + i);
+            arb_set(m2, f->mt + i);
+        } else {
+            arb_set_d(lam, p->lambda[i]);
+            arb_set_d(m2, p->mt[i]);
+        }
         arb_add_ui(tau, lam, 1, prec);
-        arb_set_d(m2, p->mt[i]);
         arb_sqr(m2, m2, prec);
         arb_mul(m2, m2, r, prec); /* r mt^2 */
         /* offsets: lx += r(-1/2 log tau + mt^2/2), ly += r(1/2 log tau + mt^2/(2 tau)) */
@@ -237,7 +541,7 @@ static void exact_forms(ga_gchisq_exact *lx, ga_gchisq_exact *ly, const ga_pair 
         arb_add(lx->offset, lx->offset, t, prec);
         arb_div(t, t, tau, prec);
         arb_add(ly->offset, ly->offset, t, prec);
-        if (p->lambda[i] == 0) { /* a = 0: normal components with variance r mt^2 */
+        if (arb_is_zero(lam)) { /* a = 0: normal components with variance r mt^2 */
             arb_add(lx->sigma2, lx->sigma2, m2, prec);
             arb_add(ly->sigma2, ly->sigma2, m2, prec);
             continue;
@@ -290,7 +594,7 @@ static int product_exact_forms(ga_gchisq_exact *lx, ga_gchisq_exact *ly, const g
     arb_zero(ly->sigma2);
     for (size_t b = 0; b < p->nblocks && rc == 0; b++) {
         const ga_pair *q = p->blocks[b];
-        exact_forms(ex, ey, q, prec);
+        exact_forms(ex, ey, q, NULL, prec);
         exact_append(lx, q->swapped ? ey : ex, prec);
         exact_append(ly, q->swapped ? ex : ey, prec);
     }
@@ -1147,6 +1451,46 @@ static int la_step(void *vc, slong prec)
     return rc;
 }
 
+/* stage 1b: the refined linear-algebra certificate (the reference with it), until it stops
+ * shrinking */
+typedef struct {
+    const ga_pair *p;
+    const ga_pair_input *in;
+    const ga_pair_text *txt;
+    la_ref *f;
+    mag_ptr tvx, tvy;
+    double prev;
+    int have;
+    slong zbits;
+} refine_ctx;
+
+static int refine_step(void *vc, slong prec)
+{
+    refine_ctx *c = vc;
+    mag_t a, b;
+    la_ref t;
+    mag_init(a);
+    mag_init(b);
+    la_ref_init(&t, (slong)c->p->k);
+    int rc = GA_EPREC;
+    if (la_refined(a, b, &t, c->p, c->in, c->txt, c->zbits, prec) == 0) {
+        double wnow = fmax(mag_get_d(a), mag_get_d(b));
+        mag_set(c->tvx, a);
+        mag_set(c->tvy, b);
+        _arb_vec_set(c->f->lam, t.lam, t.k);
+        _arb_vec_set(c->f->mt, t.mt, t.k);
+        c->have = 1;
+        int settled = wnow > 0.25 * c->prev;
+        c->prev = wnow;
+        if (settled || wnow == 0)
+            rc = GA_OK;
+    }
+    la_ref_clear(&t);
+    mag_clear(a);
+    mag_clear(b);
+    return rc;
+}
+
 /* stage 2: the two integrals plus the widening TV(X, X'') + e^eps TV(Y, Y'') (xy), roles
  * swapped for yx; xy/yx hold the latest enclosures */
 typedef struct {
@@ -1161,6 +1505,7 @@ typedef struct {
     int stalls_xy, stalls_yx;
     ga_delta_cert *out;
     arb_t ixy, iyx;
+    const la_ref *ref; /* the refined reference, or NULL */
 } integrals_ctx;
 
 static int integrals_step(void *vc, slong prec)
@@ -1175,7 +1520,7 @@ static int integrals_step(void *vc, slong prec)
         if (product_exact_forms(c->lx, c->ly, p, prec))
             return GA_ENOMEM;
     } else {
-        exact_forms(c->lx, c->ly, p, prec);
+        exact_forms(c->lx, c->ly, p, c->ref, prec);
     }
     if (delta_one(c->ixy, c->lx, tx, c->e, c->epsd, c->deadline, prec) != GA_OK ||
         delta_one(c->iyx, c->ly, ty, c->e, c->epsd, c->deadline, prec) != GA_OK)
@@ -1288,6 +1633,57 @@ static int delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_input 
         arb_clear(c.ixy);
         arb_clear(c.iyx);
     }
+    /* 2b. where the widening keeps an interval wider than asked (item 8), the refined
+     *     reference: its widening is of the order of the refinement's second-order residual
+     *     (1e-30 for a well-conditioned pair), then the integrals again, at their own
+     *     precision; both results are enclosures, so they are intersected */
+    if (!p->nblocks && p->k <= GA_REFINE_MAX && out->precision_bits > 0 && !ga_expired(o.deadline) &&
+        ((arb_rel_accuracy_bits(xy) < want && out->la_bound_xy > 0) ||
+         (arb_rel_accuracy_bits(yx) < want && out->la_bound_yx > 0))) {
+        la_ref f;
+        mag_t rx, ry;
+        la_ref_init(&f, (slong)p->k);
+        mag_init(rx);
+        mag_init(ry);
+        refine_ctx c = {p, in, txt, &f, rx, ry, INFINITY, 0, 2 * want};
+        /* (precision: what the width asked needs, with room; not the 4096-bit cap) */
+        slong cap = 8 * want + 256 < o.max_prec ? 8 * want + 256 : o.max_prec;
+        ga_arb_escalate(NULL, refine_step, &c, 128, cap, o.deadline);
+        if (c.have && (mag_cmp(rx, tvx) < 0 || mag_cmp(ry, tvy) < 0)) {
+            arb_t xy2, yx2;
+            ga_delta_cert o2;
+            slong bits2 = 0;
+            arb_init(xy2);
+            arb_init(yx2);
+            arb_indeterminate(xy2);
+            arb_indeterminate(yx2);
+            memset(&o2, 0, sizeof o2);
+            integrals_ctx c2 = {.p = p, .lx = lx, .ly = ly, .e = e, .ee = ee, .epsd = epsd,
+                                .deadline = o.deadline, .xy = xy2, .yx = yx2, .tvx = rx,
+                                .tvy = ry, .want = want, .acc_xy = WORD_MIN / 2,
+                                .acc_yx = WORD_MIN / 2, .out = &o2, .ref = &f};
+            arb_init(c2.ixy);
+            arb_init(c2.iyx);
+            int r2 = ga_arb_escalate(&bits2, integrals_step, &c2, 64, cap, o.deadline);
+            arb_clear(c2.ixy);
+            arb_clear(c2.iyx);
+            if (arb_is_finite(xy2) && arb_is_finite(yx2) && arb_overlaps(xy, xy2) &&
+                arb_overlaps(yx, yx2)) {
+                arb_intersection(xy, xy, xy2, 2 * want + 64);
+                arb_intersection(yx, yx, yx2, 2 * want + 64);
+                out->la_bound_xy = o2.la_bound_xy;
+                out->la_bound_yx = o2.la_bound_yx;
+                if (bits2 > out->precision_bits)
+                    out->precision_bits = bits2;
+                rc = r2;
+            }
+            arb_clear(xy2);
+            arb_clear(yx2);
+        }
+        la_ref_clear(&f);
+        mag_clear(rx);
+        mag_clear(ry);
+    }
     /* 3. where the widening TV(X, X'') + e^eps TV(Y, Y'') left an interval wider than asked
      *    (large eps), the shifted certificate, whose linear-algebra part does not grow with
      *    e^eps; both are enclosures, so they are intersected */
@@ -1301,7 +1697,7 @@ static int delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_input 
         arb_ptr dd = _arb_vec_init(4);
         arb_t h;
         arb_init(h);
-        exact_forms(lx, ly, p, prec);
+        exact_forms(lx, ly, p, NULL, prec); /* (the shift uses the unrefined TVs) */
         if (shift_deltas(dd, h, p, in, txt, kl, epsd, prec) == 0) {
             const ga_gchisq *tx = p->swapped ? p->ly : p->lx, *ty = p->swapped ? p->lx : p->ly;
             int n1 = shift_bound(xy, 0, lx, ly, tx, ty, dd, h, e, o.deadline, prec);

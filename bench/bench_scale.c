@@ -15,6 +15,9 @@
  *             165 MB of YAML), each in a fresh process: read and parse against read and a
  *             bare strtod scan of the same file; the peak memory the load added against the
  *             matrices' bytes
+ *   certified the certified delta's relative width at eps = 1 for well-conditioned pairs of
+ *             dimension 50 and 100 (rank-one and full-rank changes), asked 1e-17, beside the
+ *             floating reduction's own widening (digits 12: refined only where even 12 digits need it)
  *   calibrate the analytic Gaussian case against its 40-digit root (mpmath)
  *   start-up  `gaussaudit version` against /bin/true (fork + exec, 40 runs each)
  */
@@ -527,6 +530,70 @@ static void reading(const char *self)
     }
 }
 
+/* certified width (item 8): a well-conditioned pair of dimension d, a rank-one change
+ * (d - 1 equal generalized eigenvalues) or a full-rank one, certified at eps = 1 with the
+ * default 17 digits (the refined reference) against digits 12 (the floating reduction's own
+ * reference, whose widening is the 1e-14 floor the issue measured) */
+static void certified_width(void)
+{
+    printf("\n## Certified delta: width asked 1e-17 relative (eps = 1)\n\n"
+           "| d | change | s | rel. width xy | rel. width yx | widening | widening at digits 12 | "
+           "target |\n|---|---|---|---|---|---|---|---|\n");
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 50);
+    const size_t dims[2] = {50, 100};
+    for (int k = 0; k < 4; k++) {
+        size_t d = dims[k / 2];
+        int generic = k % 2;
+        double *b = malloc(d * d * sizeof *b), *u = malloc(d * sizeof *u), *mx = malloc(d * sizeof *mx),
+               *my = calloc(d, sizeof *my), *sx = malloc(d * d * sizeof *sx), *sy = malloc(d * d * sizeof *sy);
+        for (size_t i = 0; i < d * d; i++)
+            b[i] = gsl_ran_gaussian(r, 1);
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)d, (int)d, (int)d, 1.0 / d, b,
+                    (int)d, b, (int)d, 0.0, sy, (int)d);
+        double un = 0;
+        for (size_t i = 0; i < d; i++) {
+            u[i] = gsl_ran_gaussian(r, 1);
+            un += u[i] * u[i];
+            sy[i * d + i] += 1;
+        }
+        for (size_t i = 0; i < d; i++) {
+            mx[i] = u[i] / sqrt(un);
+            for (size_t j = 0; j < d; j++)
+                sx[i * d + j] = sy[i * d + j] + 0.5 * u[i] * u[j] / un;
+            if (generic)
+                sx[i * d + i] += 0.3 * gsl_rng_uniform(r);
+        }
+        ga_pair_input in = {d, mx, my, sx, sy, 1, {NULL, NULL, NULL, NULL}};
+        ga_pair *p;
+        char msg[256];
+        ga_delta_cert c, c12;
+        ga_cert_opts o;
+        ga_cert_opts_init(&o);
+        o.digits = 12;
+        if (ga_pair_reduce(&p, &in, msg, sizeof msg) == GA_OK) {
+            double t0 = now();
+            int st = ga_pair_delta_cert(&c, p, &in, NULL, "1", NULL);
+            double t = now() - t0;
+            int s12 = ga_pair_delta_cert(&c12, p, &in, NULL, "1", &o);
+            long double lx = strtold(c.xy_lo, NULL), hx = strtold(c.xy_hi, NULL);
+            long double ly = strtold(c.yx_lo, NULL), hy = strtold(c.yx_hi, NULL);
+            printf("| %zu | %s | %.2f | %.1Le | %.1Le | %.1e | %.1e | <= 1e-17 |%s\n", d,
+                   generic ? "full rank" : "rank one", t, (hx - lx) / lx, (hy - ly) / ly,
+                   fmax(c.la_bound_xy, c.la_bound_yx), fmax(c12.la_bound_xy, c12.la_bound_yx),
+                   st || s12 ? " (status not ok)" : "");
+            ga_pair_free(p);
+        }
+        free(b);
+        free(u);
+        free(mx);
+        free(my);
+        free(sx);
+        free(sy);
+    }
+    gsl_rng_free(r);
+}
+
 static void calibration(void)
 {
     const double ref = 3.730631634815941832249822575; /* mpmath, 40 digits (tests/test_calibrate.c) */
@@ -583,7 +650,7 @@ int main(int argc, char **argv)
     setenv("SOURCE_DATE_EPOCH", "1700000000", 1); /* reports compared byte for byte */
     printf("# gaussaudit benchmark: speed at scale (issue 20)\n");
     /* bench_scale [SECTION]: one section only (threads, gp, engines, reduction, reading,
-     * calibrate, startup) */
+     * certified, calibrate, startup) */
     const char *only = argc == 2 ? argv[1] : NULL;
 #define SECTION(name, call)                                                                  \
     if (!only || !strcmp(only, name))                                                        \
@@ -593,6 +660,7 @@ int main(int argc, char **argv)
     SECTION("engines", engines());
     SECTION("reduction", reduction());
     SECTION("reading", reading(argv[0]));
+    SECTION("certified", certified_width());
     SECTION("calibrate", calibration());
     SECTION("startup", startup());
 #undef SECTION
