@@ -1419,7 +1419,8 @@ static int la_any(mag_t tvx, mag_t tvy, const ga_pair *p, const ga_pair_input *i
     return rc;
 }
 
-/* stage 1: the linear-algebra certificate (TV bounds), until it stops shrinking */
+/* stage 1: the linear-algebra certificate (TV bounds), until it stops shrinking; with f,
+ * against the refined reference (stage 1b), which it fills in (a |lam| below 2^-zbits is 0) */
 typedef struct {
     const ga_pair *p;
     const ga_pair_input *in;
@@ -1427,65 +1428,37 @@ typedef struct {
     mag_ptr tvx, tvy;
     double prev;
     int have;
+    la_ref *f;
+    slong zbits;
 } la_ctx;
 
 static int la_step(void *vc, slong prec)
 {
     la_ctx *c = vc;
     mag_t a, b;
-    mag_init(a);
-    mag_init(b);
-    int rc = GA_EPREC;
-    if (la_any(a, b, c->p, c->in, c->txt, prec) == 0) {
-        double wnow = fmax(mag_get_d(a), mag_get_d(b));
-        mag_set(c->tvx, a);
-        mag_set(c->tvy, b);
-        c->have = 1;
-        int settled = wnow > 0.25 * c->prev;
-        c->prev = wnow;
-        if (settled || wnow == 0)
-            rc = GA_OK;
-    }
-    mag_clear(a);
-    mag_clear(b);
-    return rc;
-}
-
-/* stage 1b: the refined linear-algebra certificate (the reference with it), until it stops
- * shrinking */
-typedef struct {
-    const ga_pair *p;
-    const ga_pair_input *in;
-    const ga_pair_text *txt;
-    la_ref *f;
-    mag_ptr tvx, tvy;
-    double prev;
-    int have;
-    slong zbits;
-} refine_ctx;
-
-static int refine_step(void *vc, slong prec)
-{
-    refine_ctx *c = vc;
-    mag_t a, b;
     la_ref t;
     mag_init(a);
     mag_init(b);
-    la_ref_init(&t, (slong)c->p->k);
+    if (c->f)
+        la_ref_init(&t, (slong)c->p->k);
     int rc = GA_EPREC;
-    if (la_refined(a, b, &t, c->p, c->in, c->txt, c->zbits, prec) == 0) {
+    if ((c->f ? la_refined(a, b, &t, c->p, c->in, c->txt, c->zbits, prec)
+              : la_any(a, b, c->p, c->in, c->txt, prec)) == 0) {
         double wnow = fmax(mag_get_d(a), mag_get_d(b));
         mag_set(c->tvx, a);
         mag_set(c->tvy, b);
-        _arb_vec_set(c->f->lam, t.lam, t.k);
-        _arb_vec_set(c->f->mt, t.mt, t.k);
+        if (c->f) { /* (the reference that goes with these bounds) */
+            _arb_vec_set(c->f->lam, t.lam, t.k);
+            _arb_vec_set(c->f->mt, t.mt, t.k);
+        }
         c->have = 1;
         int settled = wnow > 0.25 * c->prev;
         c->prev = wnow;
         if (settled || wnow == 0)
             rc = GA_OK;
     }
-    la_ref_clear(&t);
+    if (c->f)
+        la_ref_clear(&t);
     mag_clear(a);
     mag_clear(b);
     return rc;
@@ -1615,7 +1588,7 @@ static int delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_input 
     /* 1. the linear-algebra certificate, escalated until it stops shrinking (TV ~ sqrt(KL):
      *    the radius of the KL ball matters until 2^-prec is below KL itself) */
     {
-        la_ctx c = {p, in, txt, tvx, tvy, INFINITY, 0};
+        la_ctx c = {p, in, txt, tvx, tvy, INFINITY, 0, NULL, 0};
         ga_arb_escalate(NULL, la_step, &c, 64, o.max_prec, o.deadline);
         rc = ga_expired(o.deadline) ? GA_ETIME : GA_EPREC;
         if (!c.have)
@@ -1645,10 +1618,10 @@ static int delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_input 
         la_ref_init(&f, (slong)p->k);
         mag_init(rx);
         mag_init(ry);
-        refine_ctx c = {p, in, txt, &f, rx, ry, INFINITY, 0, 2 * want};
+        la_ctx c = {p, in, txt, rx, ry, INFINITY, 0, &f, 2 * want};
         /* (precision: what the width asked needs, with room; not the 4096-bit cap) */
         slong cap = 8 * want + 256 < o.max_prec ? 8 * want + 256 : o.max_prec;
-        ga_arb_escalate(NULL, refine_step, &c, 128, cap, o.deadline);
+        ga_arb_escalate(NULL, la_step, &c, 128, cap, o.deadline);
         if (c.have && (mag_cmp(rx, tvx) < 0 || mag_cmp(ry, tvy) < 0)) {
             arb_t xy2, yx2;
             ga_delta_cert o2;
