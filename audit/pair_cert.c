@@ -1648,7 +1648,8 @@ static int delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_input 
                 out->la_bound_yx = o2.la_bound_yx;
                 if (bits2 > out->precision_bits)
                     out->precision_bits = bits2;
-                rc = r2;
+                if (r2 == GA_OK) /* (otherwise the first status stands: its interval did) */
+                    rc = r2;
             }
             arb_clear(xy2);
             arb_clear(yx2);
