@@ -288,16 +288,19 @@ static int la_certificate(mag_t tvx, mag_t tvy, const ga_pair *p, const ga_pair_
  * k <= GA_REFINE_MAX. */
 #define GA_REFINE_MAX 256
 
-/* out = C X C^T */
-static void congruence(arb_mat_t out, const arb_mat_t C, const arb_mat_t X, slong prec)
+/* M2 = C M C^T and P2 = C P C^T: both laws' covariances in the basis C */
+static void congruence(arb_mat_t M2, arb_mat_t P2, const arb_mat_t C, const arb_mat_t M,
+                       const arb_mat_t P, slong prec)
 {
     slong k = arb_mat_nrows(C);
     arb_mat_t T, Ct;
     arb_mat_init(T, k, k);
     arb_mat_init(Ct, k, k);
-    arb_mat_mul(T, C, X, prec);
     arb_mat_transpose(Ct, C);
-    arb_mat_mul(out, T, Ct, prec);
+    arb_mat_mul(T, C, M, prec);
+    arb_mat_mul(M2, T, Ct, prec);
+    arb_mat_mul(T, C, P, prec);
+    arb_mat_mul(P2, T, Ct, prec);
     arb_mat_clear(T);
     arb_mat_clear(Ct);
 }
@@ -464,14 +467,11 @@ static int la_refined(mag_t tvx, mag_t tvy, la_ref *f, const ga_pair *p, const g
         goto cleanup;
     arb_mat_one(C);
     first_order(C, M, P, cl, prec);
-    congruence(M2, C, M, prec);
-    congruence(P2, C, P, prec);
+    congruence(M2, P2, C, M, P, prec);
     cluster_rotations(C, M2, P2, cl, prec);
-    congruence(M2, C, M, prec);
-    congruence(P2, C, P, prec);
+    congruence(M2, P2, C, M, P, prec);
     first_order(C, M2, P2, cl, prec);
-    congruence(M2, C, M, prec);
-    congruence(P2, C, P, prec);
+    congruence(M2, P2, C, M, P, prec);
     arb_mat_mul(v2, C, v, prec);
     for (slong i = 0; i < k; i++) {
         arb_get_mid_arb(f->lam + i, arb_mat_entry(P2, i, i));

@@ -188,36 +188,32 @@ int ga_decimal_scan(double *v, ga_dec *dec, const char *s, size_t len)
     return GA_OK;
 }
 
+/* the decimal digits of x at p; returns the end */
+static char *put_digits(char *p, uint64_t x)
+{
+    char d[24];
+    int n = 0;
+    do {
+        d[n++] = (char)('0' + x % 10);
+        x /= 10;
+    } while (x);
+    while (n)
+        *p++ = d[--n];
+    return p;
+}
+
 void ga_decimal_text(char *buf, double v, ga_dec dec)
 {
     int ok, dist;
-    uint64_t m = dec_m(v, dec, &ok, &dist);
-    char digits[24];
-    int nd = 0;
-    do {
-        digits[nd++] = (char)('0' + m % 10);
-        m /= 10;
-    } while (m);
     char *p = buf;
     if (signbit(v))
         *p++ = '-';
-    while (nd)
-        *p++ = digits[--nd];
+    p = put_digits(p, dec_m(v, dec, &ok, &dist));
     if (dec.e) {
-        int e = dec.e;
         *p++ = 'e';
-        if (e < 0) {
+        if (dec.e < 0)
             *p++ = '-';
-            e = -e;
-        }
-        char ed[8];
-        int ne = 0;
-        do {
-            ed[ne++] = (char)('0' + e % 10);
-            e /= 10;
-        } while (e);
-        while (ne)
-            *p++ = ed[--ne];
+        p = put_digits(p, (uint64_t)(dec.e < 0 ? -(int)dec.e : dec.e));
     }
     *p = 0;
 }

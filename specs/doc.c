@@ -179,6 +179,18 @@ static int is_space(char c)
     return c == ' ' || c == '\n';
 }
 
+/* the index of the first non-space at or after p, counting line breaks into *lines and
+ * the start of the last line into *linestart */
+static size_t skip_space(const char *t, size_t len, size_t p, int *lines, size_t *linestart)
+{
+    for (; p < len && is_space(t[p]); p++)
+        if (t[p] == '\n') {
+            (*lines)++;
+            *linestart = p + 1;
+        }
+    return p;
+}
+
 /* Read the flow list of plain decimals that starts with the '[' at t[i], if it is one:
  * returns the index of its ']' with the numbers in w, or 0 (not such a list, or out of
  * memory: libyaml reads it); *nl and *lastcol: its line breaks and the column of the ']'
@@ -190,11 +202,7 @@ static size_t read_list(scratch *w, const char *t, size_t len, size_t i, int *nl
     size_t linestart = 0;
     scratch_reset(w);
     for (;;) {
-        for (; p < len && is_space(t[p]); p++)
-            if (t[p] == '\n') {
-                lines++;
-                linestart = p + 1;
-            }
+        p = skip_space(t, len, p, &lines, &linestart);
         if (p == len)
             return 0;
         if (t[p] == ']') {
@@ -210,11 +218,7 @@ static size_t read_list(scratch *w, const char *t, size_t len, size_t i, int *nl
         if (w->n >= GA_DOC_MAX_NODES || ga_decimal_scan(&v, &dec, t + p, q - p) ||
             scratch_add(w, v, dec, t + p, q - p))
             return 0;
-        for (p = q; p < len && is_space(t[p]); p++)
-            if (t[p] == '\n') {
-                lines++;
-                linestart = p + 1;
-            }
+        p = skip_space(t, len, q, &lines, &linestart);
         if (p < len && t[p] == ',') {
             p++;
             continue;

@@ -10,8 +10,9 @@
 #include <stddef.h>
 
 /* GA_NODE_NUMS is a list of numbers read in one pass (a flow list [a, b, ...] of at least
- * GA_DOC_NUMS_MIN plain decimals): no kids, its values and exact decimals in nums. Read the
- * items of any list with ga_node_is_list, ga_node_item_number and ga_node_item_text. */
+ * GA_DOC_NUMS_MIN plain decimals): no kids, its values in nums->v and exact decimals in
+ * nums->dec. Test for a list with ga_node_is_list; read an item's text with
+ * ga_node_item_text. */
 enum ga_node_kind { GA_NODE_SCALAR, GA_NODE_SEQ, GA_NODE_MAP, GA_NODE_NUMS };
 
 typedef struct {
@@ -66,11 +67,6 @@ int ga_node_double(double *v, const ga_node *n);
 static inline int ga_node_is_list(const ga_node *n)
 {
     return n && (n->kind == GA_NODE_SEQ || n->kind == GA_NODE_NUMS);
-}
-/* Item i < list->n of a SEQ (NULL for a NUMS list, whose items are not nodes). */
-static inline const ga_node *ga_node_item(const ga_node *list, size_t i)
-{
-    return list->kind == GA_NODE_SEQ ? list->kids[i] : NULL;
 }
 /* The exact decimal text of item i of a list: a SEQ's scalar text (not checked to be a
  * number), or a NUMS item's decimal written into buf (GA_DEC_TEXT_MAX bytes). NULL for an

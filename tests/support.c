@@ -58,6 +58,39 @@ double ga_test_num(const ga_node *n)
     return v;
 }
 
+void ga_test_decimal_normal(char *out, size_t n, const char *s)
+{
+    int neg = 0;
+    if (*s == '+' || *s == '-')
+        neg = *s++ == '-';
+    char dig[1200];
+    size_t nd = 0;
+    long point = -1, ex = 0;
+    for (; *s && *s != 'e' && *s != 'E'; s++) {
+        if (*s == '.') {
+            point = (long)nd;
+            continue;
+        }
+        if (nd < sizeof dig - 1)
+            dig[nd++] = *s;
+    }
+    if (point < 0)
+        point = (long)nd;
+    if (*s)
+        ex = strtol(s + 1, NULL, 10);
+    size_t a = 0;
+    while (a < nd && dig[a] == '0')
+        a++;
+    while (nd > a && dig[nd - 1] == '0')
+        nd--;
+    if (a == nd) {
+        snprintf(out, n, "0");
+        return;
+    }
+    dig[nd] = 0;
+    snprintf(out, n, "%s0.%se%ld", neg ? "-" : "", dig + a, point - (long)a + ex);
+}
+
 size_t ga_test_doubles(double **out, const ga_node *seq)
 {
     cr_assert(ga_node_is_list(seq), "expected a list in the reference file");

@@ -24,41 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* the exact value of a plain decimal as sign, significant digits and exponent (value =
- * 0.DIGITS * 10^exp), written independently of numerics/decimal.c; zero is "0" */
-static void normal_form(char *out, size_t n, const char *s)
-{
-    int neg = 0;
-    if (*s == '+' || *s == '-')
-        neg = *s++ == '-';
-    char dig[1200];
-    size_t nd = 0;
-    long point = -1, ex = 0;
-    for (; *s && *s != 'e' && *s != 'E'; s++) {
-        if (*s == '.') {
-            point = (long)nd;
-            continue;
-        }
-        if (nd < sizeof dig - 1)
-            dig[nd++] = *s;
-    }
-    if (point < 0)
-        point = (long)nd;
-    if (*s)
-        ex = strtol(s + 1, NULL, 10);
-    size_t a = 0;
-    while (a < nd && dig[a] == '0')
-        a++;
-    while (nd > a && dig[nd - 1] == '0')
-        nd--;
-    if (a == nd) {
-        snprintf(out, n, "0");
-        return;
-    }
-    dig[nd] = 0;
-    snprintf(out, n, "%s0.%se%ld", neg ? "-" : "", dig + a, point - (long)a + ex);
-}
-
 static void check_decimal(const char *text)
 {
     double v = 0, w = 0;
@@ -71,7 +36,7 @@ static void check_decimal(const char *text)
     cr_assert(memcmp(&v, &w, sizeof v) == 0, "'%s': scan %a, the one reader %a", text, v, w);
     if (dec.e == GA_DEC_LONG) {
         char t[64];
-        normal_form(t, sizeof t, text);
+        ga_test_decimal_normal(t, sizeof t, text);
         /* only decimals of more than 19 significant digits, or whose double is too coarse
          * (subnormal), need their text */
         const char *e = strchr(t, 'e');
@@ -82,8 +47,8 @@ static void check_decimal(const char *text)
     char buf[GA_DEC_TEXT_MAX], a[1300], b[1300];
     ga_decimal_text(buf, v, dec);
     cr_assert(ga_decimal_syntax(buf), "'%s' -> '%s' is not a plain decimal", text, buf);
-    normal_form(a, sizeof a, text);
-    normal_form(b, sizeof b, buf);
+    ga_test_decimal_normal(a, sizeof a, text);
+    ga_test_decimal_normal(b, sizeof b, buf);
     /* (the sign of zero is the double's) */
     cr_assert(!strcmp(a, b) || (!strcmp(a, "0") && !strcmp(b + (b[0] == '-'), "0")),
               "'%s' (%s) came back as '%s' (%s)", text, a, buf, b);
@@ -152,8 +117,8 @@ static void same_tree(const ga_node *a, const ga_node *b, const char *where)
                       where, a->line, a->col, i, a->nums->v[i], v);
             const char *t = ga_node_item_text(a, i, buf);
             cr_assert(t != NULL, "%s: item %zu has no text", where, i);
-            normal_form(x, sizeof x, t);
-            normal_form(y, sizeof y, k->text);
+            ga_test_decimal_normal(x, sizeof x, t);
+            ga_test_decimal_normal(y, sizeof y, k->text);
             cr_assert(!strcmp(x, y) || (!strcmp(x + (x[0] == '-'), "0") && !strcmp(y + (y[0] == '-'), "0")),
                       "%s:%d:%d: item %zu: '%s' against '%s'", where, a->line, a->col, i, t, k->text);
         }

@@ -231,34 +231,6 @@ Test(spec, profile_command)
     free(err);
 }
 
-/* the exact value of a decimal text as a normal form (digits without leading or trailing
- * zeros, and the exponent of the first), written independently of the reader */
-static void normal(char *out, size_t n, const char *t)
-{
-    int neg = *t == '-';
-    t += *t == '-' || *t == '+';
-    char d[64];
-    size_t nd = 0;
-    long pt = -1;
-    for (; *t && *t != 'e' && *t != 'E'; t++)
-        if (*t == '.')
-            pt = (long)nd;
-        else if (nd < 63)
-            d[nd++] = *t;
-    long ex = *t ? strtol(t + 1, NULL, 10) : 0, lead = 0;
-    if (pt < 0)
-        pt = (long)nd;
-    while (lead < (long)nd && d[lead] == '0')
-        lead++;
-    while (nd > (size_t)lead && d[nd - 1] == '0')
-        nd--;
-    d[nd] = 0;
-    if ((size_t)lead == nd)
-        snprintf(out, n, "0");
-    else
-        snprintf(out, n, "%s%se%ld", neg ? "-" : "", d + lead, pt - lead + ex);
-}
-
 Test(spec, lists_read_in_one_pass_give_the_same_pairs_and_certificates)
 {
     /* d = 18 (lists past the one-pass threshold), decimals that are not doubles (0.1) */
@@ -303,8 +275,8 @@ Test(spec, lists_read_in_one_pass_give_the_same_pairs_and_certificates)
     for (int w = 0; w < 4; w++)
         for (size_t i = 0; i < (w < 2 ? (size_t)D : (size_t)D * D); i++) {
             char x[80], z[80];
-            normal(x, sizeof x, ta[w][i]);
-            normal(z, sizeof z, tb[w][i]);
+            ga_test_decimal_normal(x, sizeof x, ta[w][i]);
+            ga_test_decimal_normal(z, sizeof z, tb[w][i]);
             cr_assert(!strcmp(x, z) && da[w][i] == db[w][i], "array %d item %zu: '%s' (%.17g) and '%s' (%.17g)",
                       w, i, ta[w][i], da[w][i], tb[w][i], db[w][i]);
         }
