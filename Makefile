@@ -30,12 +30,12 @@ INCLUDEDIR ?= $(PREFIX)/include
 BINDIR  ?= $(PREFIX)/bin
 MANDIR  ?= $(PREFIX)/share/man
 # pkg-config is expanded lazily (=) so that `make test` can install packages first.
-PKG_CFLAGS = $(shell pkg-config --cflags yaml-0.1 gsl lapacke 2>/dev/null) -I/usr/include/flint
-LIBS    = -lgsl $(shell pkg-config --libs yaml-0.1 lapacke 2>/dev/null) -lopenblas \
+PKG_CFLAGS = $(shell pkg-config --cflags yaml-0.1 gsl 2>/dev/null) -I/usr/include/flint
+LIBS    = $(shell pkg-config --libs gsl yaml-0.1 2>/dev/null) \
           -lflint-arb -lflint -lmpfr -lgmp -lm -pthread
 TEST_LIBS = $(shell pkg-config --libs criterion 2>/dev/null || echo -lcriterion)
 
-DEB_PACKAGES := pkg-config libgsl-dev liblapacke-dev libopenblas-dev libflint-dev \
+DEB_PACKAGES := pkg-config libgsl-dev libopenblas-dev libflint-dev \
                 libflint-arb-dev libyaml-dev libcriterion-dev valgrind chromium libxml2-utils \
                 python3 python3-numpy python3-pytest python3-pip python3-setuptools
 

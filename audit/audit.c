@@ -18,7 +18,6 @@
 #include "audit/pair_internal.h"
 
 #include <arb.h>
-#include <lapacke.h>
 #include <gsl/gsl_sf_gamma.h>
 #include <math.h>
 #include <stdatomic.h>
@@ -730,15 +729,14 @@ static void witness(ga_audit *a, ga_claim_result *r, ga_gchisq_work *w)
     double ix[16], iy[16], lx = 0, ly = 0;
     memcpy(ix, sp->s_x, d * d * sizeof *ix);
     memcpy(iy, sp->s_y, d * d * sizeof *iy);
-    if (LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'L', (int)d, ix, (int)d) ||
-        LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'L', (int)d, iy, (int)d))
+    if (ga_lapack_potrf('L', d, ix, d) || ga_lapack_potrf('L', d, iy, d))
         return;
     for (size_t i = 0; i < d; i++) {
         lx += 2 * log(ix[i * d + i]);
         ly += 2 * log(iy[i * d + i]);
     }
-    LAPACKE_dpotri(LAPACK_ROW_MAJOR, 'L', (int)d, ix, (int)d);
-    LAPACKE_dpotri(LAPACK_ROW_MAJOR, 'L', (int)d, iy, (int)d);
+    ga_lapack_potri('L', d, ix, d);
+    ga_lapack_potri('L', d, iy, d);
     for (size_t i = 0; i < d; i++)
         for (size_t j = i + 1; j < d; j++) {
             ix[i * d + j] = ix[j * d + i];

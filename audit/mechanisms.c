@@ -15,10 +15,8 @@
 #include "audit/mechanisms.h"
 #include "numerics/internal.h"
 
-#include <cblas.h>
 #include <gsl/gsl_cdf.h>
 #include <float.h>
-#include <lapacke.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +30,7 @@ static void gram(double *S, const double *X, size_t n, size_t d, double c)
 {
     memset(S, 0, d * d * sizeof *S);
     if (n)
-        cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, (int)d, (int)n, 1.0, X, (int)d, 0.0,
+        ga_cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, (int)d, (int)n, 1.0, X, (int)d, 0.0,
                     S, (int)d);
     for (size_t i = 0; i < d; i++) {
         S[i * d + i] += c;
@@ -49,8 +47,7 @@ static int spd_solve(double *x, const double *A, const double *b, size_t d, size
         return GA_ENOMEM;
     memcpy(L, A, d * d * sizeof *L);
     memcpy(x, b, d * nrhs * sizeof *x);
-    lapack_int info = LAPACKE_dposv(LAPACK_ROW_MAJOR, 'L', (lapack_int)d, (lapack_int)nrhs, L,
-                                    (lapack_int)d, x, (lapack_int)nrhs);
+    int info = ga_lapack_posv('L', d, nrhs, L, d, x, nrhs);
     free(L);
     return info == 0 ? GA_OK : GA_EINVAL;
 }
@@ -266,9 +263,9 @@ static void ngd_iterate(double *mu, double *cov, const double *theta, const doub
             mu[i] += A[i * p + j] * (lp->init_mean[j] - theta[j]);
     }
     /* + A S0 A */
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)p, (int)p, (int)p, 1.0, A,
+    ga_cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)p, (int)p, (int)p, 1.0, A,
                 (int)p, lp->init_cov, (int)p, 0.0, B, (int)p);
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)p, (int)p, (int)p, 1.0, B,
+    ga_cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)p, (int)p, (int)p, 1.0, B,
                 (int)p, A, (int)p, 1.0, cov, (int)p);
     for (size_t i = 0; i < p; i++)
         for (size_t j = 0; j < i; j++)
@@ -293,7 +290,7 @@ static int law_noisy_gd(double *mu, double *cov, const double *Z, size_t n, cons
         goto cleanup;
     }
     memcpy(V, H, p * p * sizeof *V);
-    if (LAPACKE_dsyevd(LAPACK_ROW_MAJOR, 'V', 'U', (lapack_int)p, V, (lapack_int)p, h) != 0) {
+    if (ga_lapack_syevd('V', 'U', p, V, p, h) != 0) {
         rc = GA_EINVAL;
         goto cleanup;
     }
@@ -319,7 +316,7 @@ static int law_noisy_gd(double *mu, double *cov, const double *Z, size_t n, cons
         ngd_iterate(mu + (t - 1) * p, C, theta, V, h, lp, t, A, B);
         for (size_t u = t; u <= T; u++) {
             ngd_power(A, V, h, lp->eta, p, (double)(u - t));
-            cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)p, (int)p, (int)p, 1.0,
+            ga_cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)p, (int)p, (int)p, 1.0,
                         A, (int)p, C, (int)p, 0.0, B, (int)p);
             for (size_t i = 0; i < p; i++)
                 for (size_t j = 0; j < p; j++) {
@@ -360,9 +357,9 @@ static int law_linear_regression(double *mu, double *cov, const double *Z, size_
         free(H);
         return rc;
     }
-    double e2 = lp->sigma * lp->sigma * (cblas_ddot((int)p, mu, 1, mu, 1) + 1);
+    double e2 = lp->sigma * lp->sigma * (ga_cblas_ddot((int)p, mu, 1, mu, 1) + 1);
     for (size_t i = 0; i < n; i++) {
-        double r = Z[i * (p + 1) + p] - cblas_ddot((int)p, Z + i * (p + 1), 1, mu, 1);
+        double r = Z[i * (p + 1) + p] - ga_cblas_ddot((int)p, Z + i * (p + 1), 1, mu, 1);
         e2 += r * r;
     }
     rc = spd_inverse(cov, H, p);
@@ -397,10 +394,10 @@ static int law_logistic(double *mu, double *cov, const double *Z, size_t n, cons
         /* gradient and Hessian of the negative log posterior */
         memset(g, 0, p * sizeof *g);
         memset(Hm, 0, p * p * sizeof *Hm);
-        f = 0.5 * lp->lambda * cblas_ddot((int)p, mu, 1, mu, 1);
+        f = 0.5 * lp->lambda * ga_cblas_ddot((int)p, mu, 1, mu, 1);
         for (size_t i = 0; i < n; i++) {
             const double *x = Z + i * (p + 1);
-            double y = x[p] > 0 ? 1 : -1, m = y * cblas_ddot((int)p, x, 1, mu, 1);
+            double y = x[p] > 0 ? 1 : -1, m = y * ga_cblas_ddot((int)p, x, 1, mu, 1);
             double sg = 1 / (1 + exp(m)); /* sigma(-m) */
             f += m > 0 ? log1p(exp(-m)) : -m + log1p(exp(m));
             for (size_t a = 0; a < p; a++) {
@@ -415,8 +412,8 @@ static int law_logistic(double *mu, double *cov, const double *Z, size_t n, cons
             for (size_t b = 0; b < a; b++)
                 Hm[b * p + a] = Hm[a * p + b];
         }
-        double gn = cblas_dnrm2((int)p, g, 1);
-        if (gn <= 1e-13 * (1 + cblas_dnrm2((int)p, mu, 1) * lp->lambda + n))
+        double gn = ga_cblas_dnrm2((int)p, g, 1);
+        if (gn <= 1e-13 * (1 + ga_cblas_dnrm2((int)p, mu, 1) * lp->lambda + n))
             break;
         if (spd_solve(st, Hm, g, p, 1)) {
             ga_msg(msg, msglen, "%s: logistic regression: singular Hessian (give lambda > 0)", s->path);
@@ -441,7 +438,7 @@ static int law_logistic(double *mu, double *cov, const double *Z, size_t n, cons
          * converges quadratically; the full step (a line search there halved the step
          * against rounding noise until the iteration limit: 3000 rows, 100 iterations) */
         double noise = 16 * DBL_EPSILON * (fabs(f) + n); /* the objective's rounding */
-        if (0.5 * cblas_ddot((int)p, g, 1, st, 1) <= noise) {
+        if (0.5 * ga_cblas_ddot((int)p, g, 1, st, 1) <= noise) {
             for (size_t a = 0; a < p; a++)
                 mu[a] -= st[a];
             continue;
@@ -454,10 +451,10 @@ static int law_logistic(double *mu, double *cov, const double *Z, size_t n, cons
         for (int h = 0; h < 60 && !decreased; h++, step *= 0.5) {
             for (size_t a = 0; a < p; a++)
                 t2[a] = mu[a] - step * st[a];
-            double f2 = 0.5 * lp->lambda * cblas_ddot((int)p, t2, 1, t2, 1);
+            double f2 = 0.5 * lp->lambda * ga_cblas_ddot((int)p, t2, 1, t2, 1);
             for (size_t i = 0; i < n; i++) {
                 const double *x = Z + i * (p + 1);
-                double y = x[p] > 0 ? 1 : -1, m = y * cblas_ddot((int)p, x, 1, t2, 1);
+                double y = x[p] > 0 ? 1 : -1, m = y * ga_cblas_ddot((int)p, x, 1, t2, 1);
                 f2 += m > 0 ? log1p(exp(-m)) : -m + log1p(exp(m));
             }
             decreased = f2 <= f + noise;
@@ -498,7 +495,7 @@ cleanup:
 static double kern(const law_par *lp, const double *a, const double *b, size_t p)
 {
     if (lp->linear_kernel)
-        return cblas_ddot((int)p, a, 1, b, 1);
+        return ga_cblas_ddot((int)p, a, 1, b, 1);
     double d2 = 0;
     for (size_t i = 0; i < p; i++)
         d2 += (a[i] - b[i]) * (a[i] - b[i]);
@@ -525,9 +522,8 @@ static int gp_solve(double *W, double *Ks, double *adiag, const double *Z, size_
         memcpy(W + i * (q + 1) + 1, Ks + i * q, q * sizeof *W);
     }
     int rc = GA_EINVAL;
-    if (n && (LAPACKE_dposv(LAPACK_ROW_MAJOR, 'L', (lapack_int)n, (lapack_int)(q + 1), M,
-                            (lapack_int)n, W, (lapack_int)(q + 1)) != 0 ||
-              (adiag && LAPACKE_dpotri(LAPACK_ROW_MAJOR, 'L', (lapack_int)n, M, (lapack_int)n) != 0)))
+    if (n && (ga_lapack_posv('L', n, q + 1, M, n, W, q + 1) != 0 ||
+              (adiag && ga_lapack_potri('L', n, M, n) != 0)))
         goto cleanup;
     for (size_t i = 0; adiag && i < n; i++)
         adiag[i] = M[i * n + i];
@@ -1155,9 +1151,9 @@ static int sketch_released(ga_spec *s, double r, double sigma, int rel, char *ms
         rc = GA_ENOMEM;
     if (rc == GA_OK) {
         gram(S, D->x, D->n, d, sigma * sigma);
-        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)m, (int)d, (int)d, 1.0, A->x,
+        ga_cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)m, (int)d, (int)d, 1.0, A->x,
                     (int)d, S, (int)d, 0.0, T, (int)d);
-        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)m, (int)m, (int)d, 1.0, T,
+        ga_cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)m, (int)m, (int)d, 1.0, T,
                     (int)d, A->x, (int)d, 0.0, M, (int)m);
         for (size_t a = 0; a < m; a++)
             for (size_t b = 0; b < a; b++)
@@ -1175,9 +1171,9 @@ static int sketch_released(ga_spec *s, double r, double sigma, int rel, char *ms
         const double *c = rel == GA_REL_ADD_ONE ? s->candidates.x + k * d
                         : rel == GA_REL_REPLACE_ONE ? s->candidates.x + (k % nc) * d : NULL;
         if (v)
-            cblas_dgemv(CblasRowMajor, CblasNoTrans, (int)m, (int)d, 1.0, A->x, (int)d, v, 1, 0.0, w, 1);
+            ga_cblas_dgemv(CblasRowMajor, CblasNoTrans, (int)m, (int)d, 1.0, A->x, (int)d, v, 1, 0.0, w, 1);
         if (c)
-            cblas_dgemv(CblasRowMajor, CblasNoTrans, (int)m, (int)d, 1.0, A->x, (int)d, c, 1, 0.0, u, 1);
+            ga_cblas_dgemv(CblasRowMajor, CblasNoTrans, (int)m, (int)d, 1.0, A->x, (int)d, c, 1, 0.0, u, 1);
         double *sy = malloc(m * m * sizeof *sy), *mx = calloc(m, sizeof *mx), *my = calloc(m, sizeof *my);
         if (!sy || !mx || !my) {
             free(sy);
@@ -1325,7 +1321,7 @@ static int build_sketch(ga_spec *s, char *msg, size_t msglen)
     if (!E)
         goto cleanup;
     memcpy(E, S, d * d * sizeof *E);
-    lapack_int info = LAPACKE_dsyevd(LAPACK_ROW_MAJOR, 'N', 'U', (lapack_int)d, E, (lapack_int)d, ev);
+    int info = ga_lapack_syevd('N', 'U', d, E, d, ev);
     free(E);
     if (info != 0 || !(ev[0] > 64 * d * DBL_EPSILON * ev[d - 1])) {
         rc = ga_spec_fail(s, s->mechanism, "mechanism.noise_sigma", msg, msglen,
@@ -1333,7 +1329,7 @@ static int build_sketch(ga_spec *s, char *msg, size_t msglen)
                           "give noise_sigma > 0");
         goto cleanup;
     }
-    if (LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'L', (lapack_int)d, S, (lapack_int)d) != 0) {
+    if (ga_lapack_potrf('L', d, S, d) != 0) {
         rc = GA_EINVAL;
         goto cleanup;
     }
@@ -1403,8 +1399,8 @@ static int build_sketch(ga_spec *s, char *msg, size_t msglen)
             break;
         }
         memcpy(w, v, d * sizeof *w);
-        cblas_dtrsv(CblasRowMajor, CblasLower, CblasNoTrans, CblasNonUnit, (int)d, S, (int)d, w, 1);
-        double q = cblas_ddot((int)d, w, 1, w, 1);
+        ga_cblas_dtrsv(CblasRowMajor, CblasLower, CblasNoTrans, CblasNonUnit, (int)d, S, (int)d, w, 1);
+        double q = ga_cblas_ddot((int)d, w, 1, w, 1);
         char name[96];
         if (rel == GA_REL_ADD_ONE) {
             double p = q / (1 + q);
@@ -1989,7 +1985,7 @@ static int synthetic_vector(ga_spec *s, const law_par *lp, size_t k, double m, c
             }
         for (size_t a = 0; a < k; a++)
             fro += G[a * k + a];
-        if (LAPACKE_dsyev(LAPACK_ROW_MAJOR, 'V', 'U', (int)k, G, (int)k, ev)) {
+        if (ga_lapack_syev('V', 'U', k, G, k, ev)) {
             rc = GA_EINVAL;
             ga_msg(msg, msglen, "%s: eigendecomposition failed", s->path);
             break;
@@ -2430,12 +2426,12 @@ static int apply_release(ga_spec *s, const ga_dataset *A, size_t from, char *msg
             const double *const mus[2] = {p->mu_x, p->mu_y}, *const covs[2] = {p->s_x, p->s_y};
             double *const mo[2] = {mx, my}, *const so[2] = {sx, sy};
             for (int w = 0; w < 2; w++) {
-                cblas_dgemv(CblasRowMajor, CblasNoTrans, (int)m, (int)d, 1.0, A->x, (int)d,
+                ga_cblas_dgemv(CblasRowMajor, CblasNoTrans, (int)m, (int)d, 1.0, A->x, (int)d,
                             mus[w], 1, 0.0, mo[w], 1);
                 /* t = A S, then A S A^T, symmetrised */
-                cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)m, (int)d, (int)d,
+                ga_cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)m, (int)d, (int)d,
                             1.0, A->x, (int)d, covs[w], (int)d, 0.0, t, (int)d);
-                cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)m, (int)m, (int)d, 1.0,
+                ga_cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)m, (int)m, (int)d, 1.0,
                             t, (int)d, A->x, (int)d, 0.0, so[w], (int)m);
                 for (size_t a = 0; a < m; a++)
                     for (size_t b = 0; b < a; b++)
@@ -3014,9 +3010,9 @@ static double pair_d2(const ga_spec_pair *p)
         memcpy(L, p->s_x, d * d * sizeof *L);
         for (size_t j = 0; j < d; j++)
             v[j] = p->mu_x[j] - p->mu_y[j];
-        if (LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'L', (lapack_int)d, L, (lapack_int)d) == 0) {
-            cblas_dtrsv(CblasRowMajor, CblasLower, CblasNoTrans, CblasNonUnit, (int)d, L, (int)d, v, 1);
-            t = p->columns * cblas_ddot((int)d, v, 1, v, 1);
+        if (ga_lapack_potrf('L', d, L, d) == 0) {
+            ga_cblas_dtrsv(CblasRowMajor, CblasLower, CblasNoTrans, CblasNonUnit, (int)d, L, (int)d, v, 1);
+            t = p->columns * ga_cblas_ddot((int)d, v, 1, v, 1);
         }
     }
     free(L);

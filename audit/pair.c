@@ -22,11 +22,9 @@
  */
 #include "audit/pair_internal.h"
 
-#include <cblas.h>
 #include <float.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_roots.h>
-#include <lapacke.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -311,8 +309,7 @@ static int sym_eig(double *w, double *vec, const double *s, size_t d)
     if (!a)
         return GA_ENOMEM;
     memcpy(a, s, d * d * sizeof *a);
-    lapack_int info = LAPACKE_dsyevd(LAPACK_ROW_MAJOR, vec ? 'V' : 'N', 'U', (lapack_int)d, a,
-                                     (lapack_int)d, w);
+    int info = ga_lapack_syevd(vec ? 'V' : 'N', 'U', d, a, d, w);
     if (vec && info == 0)
         memcpy(vec, a, d * d * sizeof *a);
     free(a);
@@ -331,7 +328,7 @@ static int potrf(double *a, size_t k)
         a[0] = sqrt(a[0]);
         return 0;
     }
-    return LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'L', (lapack_int)k, a, (lapack_int)k) != 0;
+    return ga_lapack_potrf('L', k, a, k) != 0;
 }
 
 static int reduce_pd(ga_pair *p, const double *sx, const double *sy, const double *dmu,
@@ -375,12 +372,12 @@ static int reduce_pd(ga_pair *p, const double *sx, const double *sy, const doubl
         p->V[0] = 1;
         goto snap;
     }
-    cblas_dtrsm(CblasRowMajor, CblasLeft, CblasLower, CblasNoTrans, CblasNonUnit, (int)k,
+    ga_cblas_dtrsm(CblasRowMajor, CblasLeft, CblasLower, CblasNoTrans, CblasNonUnit, (int)k,
                 (int)k, 1.0, p->L, (int)k, C, (int)k);
     for (size_t i = 0; i < k; i++) /* B = C^T */
         for (size_t j = 0; j < k; j++)
             B[i * k + j] = C[j * k + i];
-    cblas_dtrsm(CblasRowMajor, CblasLeft, CblasLower, CblasNoTrans, CblasNonUnit, (int)k,
+    ga_cblas_dtrsm(CblasRowMajor, CblasLeft, CblasLower, CblasNoTrans, CblasNonUnit, (int)k,
                 (int)k, 1.0, p->L, (int)k, B, (int)k);
     for (size_t i = 0; i < k; i++)
         for (size_t j = 0; j < i; j++)
@@ -423,7 +420,7 @@ conditioning:;
         double *Li = malloc(k * k * sizeof *Li), *T = malloc(k * k * sizeof *T), *U = malloc(k * k * sizeof *U);
         if (Li && T && U) {
             memcpy(Li, p->L, k * k * sizeof *Li);
-            if (LAPACKE_dtrtri(LAPACK_ROW_MAJOR, 'L', 'N', (lapack_int)k, Li, (lapack_int)k) == 0) {
+            if (ga_lapack_trtri('L', 'N', k, Li, k) == 0) {
                 for (size_t i = 0; i < k * k; i++)
                     Li[i] = fabs(Li[i]);
                 double worst = 0;
@@ -431,9 +428,9 @@ conditioning:;
                     const double *S = which ? sx : sy;
                     for (size_t i = 0; i < k * k; i++)
                         U[i] = fabs(S[i]);
-                    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)k, (int)k, (int)k, 1.0,
+                    ga_cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)k, (int)k, (int)k, 1.0,
                                 Li, (int)k, U, (int)k, 0.0, T, (int)k);
-                    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)k, (int)k, (int)k, 1.0, T,
+                    ga_cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)k, (int)k, (int)k, 1.0, T,
                                 (int)k, Li, (int)k, 0.0, U, (int)k);
                     for (size_t i = 0; i < k * k; i++)
                         worst = fmax(worst, U[i]);
@@ -456,8 +453,8 @@ conditioning:;
     if (k == 1) {
         p->mt[0] = m[0] / p->L[0] * p->V[0];
     } else {
-        cblas_dtrsv(CblasRowMajor, CblasLower, CblasNoTrans, CblasNonUnit, (int)k, p->L, (int)k, m, 1);
-        cblas_dgemv(CblasRowMajor, CblasTrans, (int)k, (int)k, 1.0, p->V, (int)k, m, 1, 0.0, p->mt, 1);
+        ga_cblas_dtrsv(CblasRowMajor, CblasLower, CblasNoTrans, CblasNonUnit, (int)k, p->L, (int)k, m, 1);
+        ga_cblas_dgemv(CblasRowMajor, CblasTrans, (int)k, (int)k, 1.0, p->V, (int)k, m, 1, 0.0, p->mt, 1);
     }
     /* likewise mean components at rounding level: in a direction with lambda = 0 they would
      * add a normal part of variance ~1e-32 that makes a bounded loss law unbounded; the
@@ -623,7 +620,7 @@ static int reduce_singular(ga_pair *p, const double *sx, const double *sy, const
     if (same) {
         /* range(S_x) = range(S_y) iff (I - U U^T) S_x = 0 (same rank); the mean difference
          * must lie in the range too */
-        cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, (int)k, (int)d, (int)d, 1.0, p->U,
+        ga_cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, (int)k, (int)d, (int)d, 1.0, p->U,
                     (int)k, sx, (int)d, 0.0, rx, (int)d); /* rx = U^T S_x (k x d) */
         for (size_t i = 0; i < d; i++)
             for (size_t j = 0; j < d; j++) {
@@ -719,13 +716,13 @@ static int reduce_singular(ga_pair *p, const double *sx, const double *sy, const
         free(sxk);
         goto cleanup;
     }
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)k, (int)k, (int)d, 1.0, rx,
+    ga_cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)k, (int)k, (int)d, 1.0, rx,
                 (int)d, p->U, (int)k, 0.0, sxk, (int)k);
-    cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, (int)k, (int)d, (int)d, 1.0, p->U,
+    ga_cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, (int)k, (int)d, (int)d, 1.0, p->U,
                 (int)k, sy, (int)d, 0.0, t2, (int)d);
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)k, (int)k, (int)d, 1.0, t2,
+    ga_cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)k, (int)k, (int)d, 1.0, t2,
                 (int)d, p->U, (int)k, 0.0, ry, (int)k);
-    cblas_dgemv(CblasRowMajor, CblasTrans, (int)d, (int)k, 1.0, p->U, (int)k, dmu, 1, 0.0, rm, 1);
+    ga_cblas_dgemv(CblasRowMajor, CblasTrans, (int)d, (int)k, 1.0, p->U, (int)k, dmu, 1, 0.0, rm, 1);
     for (size_t i = 0; i < k; i++)
         for (size_t j = 0; j < i; j++) {
             sxk[i * k + j] = sxk[j * k + i] = 0.5 * (sxk[i * k + j] + sxk[j * k + i]);

@@ -30,7 +30,6 @@
 #include <arb_hypgeom.h>
 #include <arb_mat.h>
 #include <float.h>
-#include <lapacke.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -418,7 +417,7 @@ static void cluster_rotations(arb_mat_t C, const arb_mat_t M, const arb_mat_t P,
         for (slong a = 0; a < m; a++) /* symmetric to the last bit for LAPACK */
             for (slong b = 0; b < a; b++)
                 B[a * m + b] = B[b * m + a] = 0.5 * (B[a * m + b] + B[b * m + a]);
-        if (LAPACKE_dsyev(LAPACK_ROW_MAJOR, 'V', 'U', (lapack_int)m, B, (lapack_int)m, w) != 0)
+        if (ga_lapack_syev('V', 'U', m, B, m, w) != 0)
             continue;
         for (slong a = 0; a < m; a++) /* R's rows: the eigenvectors (B's columns) */
             for (slong b = 0; b < m; b++)

@@ -7,6 +7,7 @@
 #include "gaussaudit.h"
 
 #include <complex.h>
+#include <gsl/gsl_cblas.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -59,6 +60,50 @@ ga_gchisq_opts ga_gchisq_opts_or_default(const ga_gchisq_opts *opts);
 /* CLOCK_MONOTONIC seconds, and whether a deadline in those units (0: none) has passed */
 double ga_monotonic(void);
 int ga_expired(double deadline);
+
+/* ------------------------------------------------------- BLAS and LAPACK (blas.c) */
+
+/* The BLAS/LAPACK library (OpenBLAS, or GAUSSAUDIT_BLAS) is opened on the first call of any
+ * function here. Its name, and whether it loaded with every symbol needed (*ok); without it
+ * the CBLAS functions run on GSL's CBLAS and the LAPACK ones return GA_LAPACK_ENOLIB. */
+const char *ga_blas_name(int *ok);
+/* OpenBLAS's thread count (1 if the library has no such setting), and setting it
+ * (process-wide) */
+int ga_blas_threads(void);
+void ga_blas_set_threads(int n);
+
+/* CBLAS (the enums are GSL's, the standard values) */
+double ga_cblas_ddot(int n, const double *x, int incx, const double *y, int incy);
+double ga_cblas_dnrm2(int n, const double *x, int incx);
+void ga_cblas_dgemv(enum CBLAS_ORDER o, enum CBLAS_TRANSPOSE t, int m, int n, double alpha,
+                    const double *a, int lda, const double *x, int incx, double beta, double *y,
+                    int incy);
+void ga_cblas_dgemm(enum CBLAS_ORDER o, enum CBLAS_TRANSPOSE ta, enum CBLAS_TRANSPOSE tb, int m,
+                    int n, int k, double alpha, const double *a, int lda, const double *b,
+                    int ldb, double beta, double *c, int ldc);
+void ga_cblas_dsyrk(enum CBLAS_ORDER o, enum CBLAS_UPLO u, enum CBLAS_TRANSPOSE t, int n, int k,
+                    double alpha, const double *a, int lda, double beta, double *c, int ldc);
+void ga_cblas_dtrsm(enum CBLAS_ORDER o, enum CBLAS_SIDE s, enum CBLAS_UPLO u,
+                    enum CBLAS_TRANSPOSE t, enum CBLAS_DIAG d, int m, int n, double alpha,
+                    const double *a, int lda, double *b, int ldb);
+void ga_cblas_dtrsv(enum CBLAS_ORDER o, enum CBLAS_UPLO u, enum CBLAS_TRANSPOSE t,
+                    enum CBLAS_DIAG d, int n, const double *a, int lda, double *x, int incx);
+
+/* Row-major LAPACK, as LAPACKE's row-major calls (same results to the bit). Each returns 0 on
+ * success; > 0 LAPACK's INFO (not positive definite, singular, no convergence); < 0 a
+ * refused argument: -i for the i-th argument (a size above INT_MAX, a NaN or infinity in the
+ * part the routine reads), GA_LAPACK_ENOMEM, or GA_LAPACK_ENOLIB (no library). The triangle
+ * routines read and write only the triangle uplo. */
+#define GA_LAPACK_ENOMEM (-1010)
+#define GA_LAPACK_ENOLIB (-1011)
+int ga_lapack_potrf(char uplo, size_t n, double *a, size_t lda);
+int ga_lapack_potri(char uplo, size_t n, double *a, size_t lda);
+int ga_lapack_trtri(char uplo, char diag, size_t n, double *a, size_t lda);
+int ga_lapack_posv(char uplo, size_t n, size_t nrhs, double *a, size_t lda, double *b,
+                   size_t ldb);
+/* eigenvalues ascending in w; jobz 'V': a's columns become the eigenvectors */
+int ga_lapack_syev(char jobz, char uplo, size_t n, double *a, size_t lda, double *w);
+int ga_lapack_syevd(char jobz, char uplo, size_t n, double *a, size_t lda, double *w);
 
 /* ------------------------------------------------------- the parallel loop (par.c) */
 

@@ -22,10 +22,6 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-/* OpenBLAS's thread count (libopenblas, linked by the Makefile) */
-extern void openblas_set_num_threads(int num_threads);
-extern int openblas_get_num_threads(void);
-
 #define GA_PAR_MAX_JOBS 256
 
 int ga_par_jobs(int asked)
@@ -91,8 +87,8 @@ int ga_par_for(size_t n, int jobs, double deadline, ga_par_fn fn, void *ctx, uns
      * its thread count in the last bits, and the results must not depend on jobs); one item
      * (a single large pair) keeps BLAS's own threads */
     if (n > 1) {
-        blas = openblas_get_num_threads();
-        openblas_set_num_threads(1);
+        blas = ga_blas_threads(); /* loads the library first: not inside the items */
+        ga_blas_set_threads(1);
     }
     /* a thread that cannot be started leaves its share to the others (the calling thread
      * always takes part) */
@@ -103,7 +99,7 @@ int ga_par_for(size_t n, int jobs, double deadline, ga_par_fn fn, void *ctx, uns
     for (size_t t = 0; t < started; t++)
         pthread_join(tid[t], NULL);
     if (n > 1)
-        openblas_set_num_threads(blas);
+        ga_blas_set_threads(blas);
     ga_gchisq_work_free(own);
     return GA_OK;
 }

@@ -50,5 +50,12 @@ for o in $objs; do
         fail=1
     done
 done
+# one door to BLAS and LAPACK (issue 20, item 9): the library is opened on first use by
+# numerics/blas.o; a direct cblas_* or LAPACK call elsewhere would bind to GSL's CBLAS or fail
+for o in $objs; do
+    [ "$o" = numerics/blas.o ] && continue
+    direct=$(nm -u "$obj/$o" | awk '{print $2}' | grep -E '^(cblas_|openblas_|LAPACKE_|d[a-z]+_$)' | tr '\n' ' ')
+    [ -z "$direct" ] || { echo "layering: $o calls BLAS/LAPACK directly: $direct(use numerics/blas.c)"; fail=1; }
+done
 [ $fail = 0 ] && echo "layering: every call points down (allowed exceptions: $(printf '%s\n' "$ALLOWED" | grep -c ' ga_'))"
 exit $fail

@@ -186,3 +186,53 @@ Test(cli, output_into_a_fifo_keeps_the_fifo)
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     cr_expect(system(cmd) == 0);
 }
+
+/* BLAS/LAPACK are opened on first use (numerics/blas.c, issue 20 item 9): commands that need
+ * no linear algebra never try; a library that cannot be opened, or lacks LAPACK, is named on
+ * stderr and the pairs that need a factorisation fail (no verdict from a routine that did
+ * not run); naming the default library explicitly gives the same report to the byte */
+Test(cli, blas_is_loaded_on_first_use_and_its_failure_is_an_error)
+{
+    static const struct {
+        const char *lib, *args;
+        int status;
+        const char *needle; /* in stderr; NULL: stderr must be empty */
+    } cases[] = {
+        {"/nonexistent/libblas.so", "version", 0, NULL},
+        {"/nonexistent/libblas.so", "cdf --weights 1,2 --at 1", 0, NULL},
+        {"/nonexistent/libblas.so", "audit specs/examples/two_explicit_outputs.yaml --quiet", 65,
+         "cannot load the BLAS/LAPACK library /nonexistent/libblas.so"},
+        {"libgslcblas.so.0", "audit specs/examples/two_explicit_outputs.yaml --quiet", 65,
+         "lacks dpotrf_"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *out, *err;
+        cr_assert(setenv("GAUSSAUDIT_BLAS", cases[i].lib, 1) == 0);
+        int st = ga_test_run(cases[i].args, &out, &err);
+        unsetenv("GAUSSAUDIT_BLAS");
+        cr_expect(st == cases[i].status, "GAUSSAUDIT_BLAS=%s %s: status %d, expected %d (%s)",
+                  cases[i].lib, cases[i].args, st, cases[i].status, err);
+        if (cases[i].needle)
+            cr_expect(strstr(err, cases[i].needle) != NULL, "GAUSSAUDIT_BLAS=%s %s: stderr "
+                      "lacks '%s': %s", cases[i].lib, cases[i].args, cases[i].needle, err);
+        else
+            cr_expect(err[0] == 0, "GAUSSAUDIT_BLAS=%s %s: stderr not empty: %s", cases[i].lib,
+                      cases[i].args, err);
+        cr_expect(st == 0 || strstr(out, "VERIFIED") == NULL, "a verdict after a failure: %s",
+                  out);
+        free(out);
+        free(err);
+    }
+    const char *args = "audit specs/examples/sketch_remove_one.yaml --quiet"; /* Markdown: byte-reproducible */
+    char *o1, *e1, *o2, *e2;
+    int s1 = ga_test_run(args, &o1, &e1);
+    cr_assert(setenv("GAUSSAUDIT_BLAS", "libopenblas.so.0", 1) == 0);
+    int s2 = ga_test_run(args, &o2, &e2);
+    unsetenv("GAUSSAUDIT_BLAS");
+    cr_expect(s1 == s2 && strcmp(o1, o2) == 0 && o1[0] != 0,
+              "default and explicit libopenblas.so.0 differ (%d, %d): %s", s1, s2, e2);
+    free(o1);
+    free(e1);
+    free(o2);
+    free(e2);
+}

@@ -1,7 +1,7 @@
 /*
  * test_mechanisms.c - the mechanism catalogue: every worked example of specs/examples runs
  * through delta and epsilon, and each kind's pairs match an independent computation (GSL
- * linear algebra instead of LAPACKE, the noisy-GD recursion iterated instead of solved, the
+ * linear algebra instead of LAPACK, the noisy-GD recursion iterated instead of solved, the
  * analytic Gaussian mechanism formula, the incomplete-gamma closed form in the leverage).
  */
 #include "gaussaudit.h"
@@ -39,7 +39,7 @@ static ga_pair *reduce(const ga_spec_pair *sp)
     return p;
 }
 
-/* (A + c I)^{-1} b with GSL's Cholesky (independent of the LAPACKE code under test) */
+/* (A + c I)^{-1} b with GSL's Cholesky (independent of the LAPACK calls under test) */
 static void gsl_spd_solve(double *x, const double *A, double c, const double *b, size_t d)
 {
     gsl_matrix *M = gsl_matrix_alloc(d, d);

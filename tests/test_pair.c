@@ -126,14 +126,23 @@ static void random_spd(double *s, size_t d, gsl_rng *r, double c)
     free(a);
 }
 
-/* Mahalanobis distance sqrt(m^T S^{-1} m) via a Cholesky solve */
-#include <lapacke.h>
+/* Mahalanobis distance sqrt(m^T S^{-1} m) via a Cholesky solve (a textbook Cholesky loop:
+ * independent of the library's LAPACK calls) */
 static double mahalanobis(const double *s, const double *m, size_t d)
 {
     double *l = malloc(d * d * sizeof *l), *v = malloc(d * sizeof *v);
     memcpy(l, s, d * d * sizeof *l);
     memcpy(v, m, d * sizeof *v);
-    LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'L', (int)d, l, (int)d);
+    for (size_t j = 0; j < d; j++) {
+        for (size_t k = 0; k < j; k++)
+            l[j * d + j] -= l[j * d + k] * l[j * d + k];
+        l[j * d + j] = sqrt(l[j * d + j]);
+        for (size_t i = j + 1; i < d; i++) {
+            for (size_t k = 0; k < j; k++)
+                l[i * d + j] -= l[i * d + k] * l[j * d + k];
+            l[i * d + j] /= l[j * d + j];
+        }
+    }
     cblas_dtrsv(CblasRowMajor, CblasLower, CblasNoTrans, CblasNonUnit, (int)d, l, (int)d, v, 1);
     double t = cblas_dnrm2((int)d, v, 1);
     free(l);
