@@ -100,8 +100,17 @@ static size_t nb_count(const ga_spec *s)
     }
 }
 
-/* Fill D' (malloc'ed, *m rows) for neighbour k; name it. Returns 0 or -1 (bad row). */
-static int nb_make(const ga_spec *s, size_t k, double **Dp, size_t *m, char *name, size_t len)
+/* A neighbour as a change of the dataset: row `row` taken out (SIZE_MAX: none) and the row v
+ * (d values; NULL: none) put in, in its place or, when no row is taken out, appended. */
+typedef struct {
+    size_t row;
+    const double *v;
+} nb_change;
+
+/* Neighbour k as a change (v: the caller's d values, filled when the neighbour has a new
+ * row); name it. Returns 0 or -1 (the row does not exist). */
+static int nb_describe(const ga_spec *s, size_t k, nb_change *c, double *v, char *name,
+                       size_t len)
 {
     const ga_dataset *D = &s->data;
     size_t d = D->d, nc = s->candidates.n;
@@ -110,47 +119,78 @@ static int nb_make(const ga_spec *s, size_t k, double **Dp, size_t *m, char *nam
     size_t row = s->rows ? s->rows[rowsel] : rowsel;
     if (s->relation != GA_REL_ADD_ONE && row >= D->n)
         return -1;
-    double *x = malloc((D->n + 1) * d * sizeof *x);
-    if (!x)
-        return -2;
-    memcpy(x, D->x, D->n * d * sizeof *x);
+    c->row = row;
+    c->v = v;
     switch (s->relation) {
     case GA_REL_ADD_ONE:
-        memcpy(x + D->n * d, s->candidates.x + k * d, d * sizeof *x);
-        *m = D->n + 1;
+        c->row = SIZE_MAX;
+        memcpy(v, s->candidates.x + k * d, d * sizeof *v);
         snprintf(name, len, "add candidate %zu", k + 1);
         break;
     case GA_REL_ZERO_OUT:
-        memset(x + row * d, 0, d * sizeof *x);
-        *m = D->n;
+        memset(v, 0, d * sizeof *v);
         snprintf(name, len, "zero out row %zu", row + 1);
         break;
     case GA_REL_CHANGE_LABEL: {
-        double *y = x + row * d + d - 1; /* the target: the last column */
-        *m = D->n;
+        memcpy(v, D->x + row * d, d * sizeof *v);
+        double *y = v + d - 1; /* the target: the last column */
         if (label_flip(s)) {
             *y = s->labels_pm1 ? -*y : 1 - *y; /* labels in {-1, 1} or {0, 1} */
             snprintf(name, len, "flip the label of row %zu", row + 1);
         } else {
-            double c = k % 2 ? -s->label_bound : s->label_bound;
-            *y += c;
-            snprintf(name, len, "change the label of row %zu by %+g", row + 1, c);
+            double a = k % 2 ? -s->label_bound : s->label_bound;
+            *y += a;
+            snprintf(name, len, "change the label of row %zu by %+g", row + 1, a);
         }
         break;
     }
     case GA_REL_REPLACE_ONE:
-        memcpy(x + row * d, s->candidates.x + (k % nc) * d, d * sizeof *x);
-        *m = D->n;
+        memcpy(v, s->candidates.x + (k % nc) * d, d * sizeof *v);
         snprintf(name, len, "replace row %zu by candidate %zu", row + 1, k % nc + 1);
         break;
     default: /* remove_one */
-        memmove(x + row * d, x + (row + 1) * d, (D->n - row - 1) * d * sizeof *x);
-        *m = D->n - 1;
+        c->v = NULL;
         snprintf(name, len, "remove row %zu", row + 1);
         break;
     }
-    *Dp = x;
     return 0;
+}
+
+/* The rows of the dataset Z (n rows of d) changed by c, malloc'ed in *Dp (*m rows); the
+ * one place a change becomes a dataset. GA_OK or GA_ENOMEM. */
+static int nb_apply(double **Dp, size_t *m, const double *Z, size_t n, size_t d,
+                    const nb_change *c)
+{
+    double *x = malloc((n + 1) * d * sizeof *x);
+    if (!x)
+        return GA_ENOMEM;
+    memcpy(x, Z, n * d * sizeof *x);
+    if (c->row == SIZE_MAX) {
+        memcpy(x + n * d, c->v, d * sizeof *x);
+        *m = n + 1;
+    } else if (c->v) {
+        memcpy(x + c->row * d, c->v, d * sizeof *x);
+        *m = n;
+    } else {
+        memmove(x + c->row * d, x + (c->row + 1) * d, (n - c->row - 1) * d * sizeof *x);
+        *m = n - 1;
+    }
+    *Dp = x;
+    return GA_OK;
+}
+
+/* Fill D' (malloc'ed, *m rows) for neighbour k; name it. Returns 0, -1 (bad row) or -2 (no
+ * memory). */
+static int nb_make(const ga_spec *s, size_t k, double **Dp, size_t *m, char *name, size_t len)
+{
+    size_t d = s->data.d;
+    double *v = malloc(d * sizeof *v);
+    nb_change c;
+    int r = !v ? -2 : nb_describe(s, k, &c, v, name, len);
+    if (r == 0 && nb_apply(Dp, m, s->data.x, s->data.n, d, &c) != GA_OK)
+        r = -2;
+    free(v);
+    return r;
 }
 
 /* ------------------------------------------------------------ output laws */
@@ -172,26 +212,129 @@ typedef struct {
     int trajectory;           /* noisy GD: release every iterate theta_1..theta_T */
     const double *warm;       /* the law's mean on the whole dataset, where a neighbour's
                                  iteration may start (build_generic sets it; NULL: none) */
+    const struct ridge_base *rb; /* ridge-type kinds: the whole dataset's X^T X and X^T y */
+    const nb_change *nb;      /* with rb: the law is the neighbour's, the rows given being the
+                                 whole dataset's and nb the change (NULL: the rows as given) */
 } law_par;
 
-/* ridge estimate theta = (X^T X + lambda I)^{-1} X^T y on rows [x | y] */
-static int ridge(double *theta, double *H, const double *Z, size_t n, size_t p, double lambda)
+/*
+ * Ridge-type kinds (output_perturbation, noisy_gradient_descent, linear_regression) see the
+ * data through G = X^T X and b = X^T y only (plus the residuals, for linear_regression). A
+ * neighbour changes one row, so its G and b are the whole dataset's minus x x^T and y x (the
+ * row taken out) plus v v^T and y_v v (the row put in): O(p^2) per neighbour instead of the
+ * O(n p^2) of a new Gram matrix (issue 20, item 6).
+ *
+ * Accuracy. Summed afresh, G' has the rounding error |E| <= gamma_n |X'|^T |X'| (gamma_n ~ n u,
+ * X' the neighbour's rows); updated, |E| <= gamma_{n+1} (|X'|^T |X'| + 2 |x| |x|^T). Scaled by
+ * D = diag(|X'|^T |X'|) the first matrix has 2-norm >= 1 (unit diagonal) and the extra term
+ * 2 sum_j x_j^2 / D_jj; so where sum_j x_j^2 / D_jj <= 1 the update's bound is at most 3x the
+ * fresh sum's, the same order as the rounding the reduction already treats as exact (a
+ * typical row has sum_j x_j^2 / D_jj ~ p / n). Likewise b'_j: |x_j y| <= sum over the
+ * neighbour's rows of |x_kj y_k|. A row that carries more than that (an outlier that
+ * dominates a column: at most a few rows) is summed afresh.
+ */
+typedef struct ridge_base {
+    double *G; /* X^T X, p x p */
+    double *b; /* X^T y */
+    double *a; /* sum_k |x_kj y_k| */
+} ridge_base;
+
+static void ridge_base_free(ridge_base *rb)
 {
-    double *X = malloc((n ? n : 1) * p * sizeof *X), *b = calloc(p, sizeof *b);
-    if (!X || !b) {
-        free(X);
-        free(b);
-        return GA_ENOMEM;
+    free(rb->G);
+    free(rb->b);
+    free(rb->a);
+}
+
+/* the statistics of the rows [x | y] of Z */
+static int ridge_base_init(ridge_base *rb, const double *Z, size_t n, size_t p)
+{
+    rb->G = malloc(p * p * sizeof *rb->G);
+    rb->b = calloc(p, sizeof *rb->b);
+    rb->a = calloc(p, sizeof *rb->a);
+    double *X = malloc((n ? n : 1) * p * sizeof *X);
+    int rc = rb->G && rb->b && rb->a && X ? GA_OK : GA_ENOMEM;
+    for (size_t i = 0; i < n && rc == GA_OK; i++) {
+        memcpy(X + i * p, Z + i * (p + 1), p * sizeof *X);
+        for (size_t j = 0; j < p; j++) {
+            double t = Z[i * (p + 1) + j] * Z[i * (p + 1) + p];
+            rb->b[j] += t;
+            rb->a[j] += fabs(t);
+        }
     }
+    if (rc == GA_OK)
+        gram(rb->G, X, n, p, 0);
+    free(X);
+    if (rc)
+        ridge_base_free(rb);
+    return rc;
+}
+
+/* G' + lambda I and b' of the neighbour (row x = Z's row c->row out, c->v in): 0, or 1 when
+ * the update is not as accurate as a fresh sum (above) */
+static int ridge_update(double *H, double *b, const ridge_base *rb, const double *Z, size_t p,
+                        const nb_change *c, double lambda)
+{
+    const double *x = c->row == SIZE_MAX ? NULL : Z + c->row * (p + 1), *v = c->v;
+    if (x) {
+        double lev = 0;
+        for (size_t j = 0; j < p; j++) {
+            double xj = x[j], vj = v ? v[j] : 0, dj = rb->G[j * p + j] - xj * xj + vj * vj;
+            double aj = rb->a[j] - fabs(xj * x[p]) + (v ? fabs(vj * v[p]) : 0);
+            if (xj != 0 && !(dj > 0 && fabs(xj * x[p]) <= aj))
+                return 1;
+            if (xj != 0)
+                lev += xj * xj / dj;
+        }
+        if (!(lev <= 1))
+            return 1;
+    }
+    /* the features unchanged (change_label): G stays as it is, exactly */
+    int same = x && v && !memcmp(x, v, p * sizeof *x);
+    memcpy(H, rb->G, p * p * sizeof *H);
+    memcpy(b, rb->b, p * sizeof *b);
+    for (size_t i = 0; i < p; i++) {
+        for (size_t j = 0; j < p && !same; j++)
+            H[i * p + j] += (v ? v[i] * v[j] : 0) - (x ? x[i] * x[j] : 0);
+        b[i] += (v ? v[i] * v[p] : 0) - (x ? x[i] * x[p] : 0);
+        H[i * p + i] += lambda;
+    }
+    return GA_OK;
+}
+
+/* ridge estimate theta = (X^T X + lambda I)^{-1} X^T y and H = X^T X + lambda I on rows
+ * [x | y]; with lp->rb and lp->nb: on the neighbour (Z, n the whole dataset), updated where
+ * that is as accurate as summing afresh */
+static int ridge(double *theta, double *H, const double *Z, size_t n, size_t p, double lambda,
+                 const law_par *lp)
+{
+    double *X = NULL, *b = calloc(p, sizeof *b), *Dp = NULL;
+    int rc = GA_ENOMEM;
+    if (!b)
+        goto cleanup;
+    if (lp && lp->rb && lp->nb) {
+        if (ridge_update(H, b, lp->rb, Z, p, lp->nb, lambda) == 0) {
+            rc = spd_solve(theta, H, b, p, 1);
+            goto cleanup;
+        }
+        memset(b, 0, p * sizeof *b);
+        if (nb_apply(&Dp, &n, Z, n, p + 1, lp->nb) != GA_OK)
+            goto cleanup;
+        Z = Dp;
+    }
+    if (!(X = malloc((n ? n : 1) * p * sizeof *X)))
+        goto cleanup;
     for (size_t i = 0; i < n; i++) {
         memcpy(X + i * p, Z + i * (p + 1), p * sizeof *X);
         for (size_t j = 0; j < p; j++)
             b[j] += Z[i * (p + 1) + j] * Z[i * (p + 1) + p];
     }
     gram(H, X, n, p, lambda);
-    int rc = spd_solve(theta, H, b, p, 1);
+    rc = spd_solve(theta, H, b, p, 1);
+cleanup:
     free(X);
     free(b);
+    free(Dp);
     return rc;
 }
 
@@ -203,7 +346,7 @@ static int law_output_perturbation(double *mu, double *cov, const double *Z, siz
     double *H = malloc(p * p * sizeof *H);
     if (!H)
         return GA_ENOMEM;
-    int rc = ridge(mu, H, Z, n, p, lp->lambda);
+    int rc = ridge(mu, H, Z, n, p, lp->lambda, lp);
     free(H);
     if (rc) {
         ga_msg(msg, msglen, "%s: the ridge system is singular (give lambda > 0)", s->path);
@@ -285,7 +428,7 @@ static int law_noisy_gd(double *mu, double *cov, const double *Z, size_t n, cons
     int rc = GA_ENOMEM;
     if (!H || !h || !V || !theta || !A || !B || !C)
         goto cleanup;
-    if ((rc = ridge(theta, H, Z, n, p, lp->lambda))) {
+    if ((rc = ridge(theta, H, Z, n, p, lp->lambda, lp))) {
         ga_msg(msg, msglen, "%s: the ridge system is singular (give lambda > 0)", s->path);
         goto cleanup;
     }
@@ -351,15 +494,21 @@ static int law_linear_regression(double *mu, double *cov, const double *Z, size_
     double *H = malloc(p * p * sizeof *H);
     if (!H)
         return GA_ENOMEM;
-    int rc = ridge(mu, H, Z, n, p, lp->sigma * lp->sigma);
+    int rc = ridge(mu, H, Z, n, p, lp->sigma * lp->sigma, lp);
     if (rc) {
         ga_msg(msg, msglen, "%s: B^T B is singular: give mechanism.sigma > 0 (augmentation)", s->path);
         free(H);
         return rc;
     }
+    /* the residuals summed directly over the neighbour's rows (O(n p)): the leave-one-out
+     * identity RSS - e_i^2 / (1 - h_ii) would cancel where one row dominates the fit */
+    const nb_change *nb = lp->rb ? lp->nb : NULL;
     double e2 = lp->sigma * lp->sigma * (ga_cblas_ddot((int)p, mu, 1, mu, 1) + 1);
-    for (size_t i = 0; i < n; i++) {
-        double r = Z[i * (p + 1) + p] - ga_cblas_ddot((int)p, Z + i * (p + 1), 1, mu, 1);
+    for (size_t i = 0; i < n + (nb && nb->v); i++) {
+        const double *z = i < n ? Z + i * (p + 1) : nb->v;
+        if (nb && i == nb->row && nb->row != SIZE_MAX)
+            continue; /* taken out; a row put in its place is summed last */
+        double r = z[p] - ga_cblas_ddot((int)p, z, 1, mu, 1);
         e2 += r * r;
     }
     rc = spd_inverse(cov, H, p);
@@ -692,20 +841,33 @@ static void law_item(void *vc, size_t j, ga_gchisq_work *w)
 {
     (void)w;
     law_chunk *c = vc;
-    size_t k = c->k0 + j, m;
-    double *Dp;
+    size_t k = c->k0 + j, m = c->s->data.n;
+    double *Dp = NULL, *v = NULL;
+    law_par lp = *c->lp;
+    nb_change change;
     c->msg[j][0] = 0;
-    int r = nb_make(c->s, k, &Dp, &m, c->name[j], sizeof c->name[j]);
+    /* ridge-type kinds take the change itself (law_par.nb); the others a copy of the rows */
+    int r;
+    if (lp.rb) {
+        v = malloc(c->s->data.d * sizeof *v);
+        r = v ? nb_describe(c->s, k, &change, v, c->name[j], sizeof c->name[j]) : -2;
+    } else {
+        r = nb_make(c->s, k, &Dp, &m, c->name[j], sizeof c->name[j]);
+    }
     if (r) {
         c->rc[j] = r == -2 ? GA_ENOMEM : -1; /* -1: the row does not exist */
+        free(v);
         return;
     }
+    lp.nb = lp.rb ? &change : NULL;
     c->mu[j] = malloc(c->dim * sizeof *c->mu[j]);
     c->cov[j] = malloc(c->dim * c->dim * sizeof *c->cov[j]);
     c->rc[j] = !c->mu[j] || !c->cov[j]
                    ? GA_ENOMEM
-                   : c->law(c->mu[j], c->cov[j], Dp, m, c->s, c->lp, c->msg[j], sizeof c->msg[j]);
+                   : c->law(c->mu[j], c->cov[j], Dp ? Dp : c->s->data.x, m, c->s, &lp,
+                            c->msg[j], sizeof c->msg[j]);
     free(Dp);
+    free(v);
 }
 
 static int build_generic(ga_spec *s, law_fn law, const law_par *lp, size_t dim, char *msg,
@@ -1770,11 +1932,16 @@ static int build_regression_kind(ga_spec *s, char *msg, size_t msglen)
             (rc = need_positive(s, "sigma", lp.sigma, 0, msg, msglen)))
             return rc;
         double *m0 = NULL, *S0 = NULL;
-        if ((rc = ngd_options(s, &lp, &m0, &S0, msg, msglen)) == GA_OK)
+        ridge_base rb = {0};
+        if ((rc = ngd_options(s, &lp, &m0, &S0, msg, msglen)) == GA_OK &&
+            (rc = ridge_base_init(&rb, s->data.x, s->data.n, lp.p)) == GA_OK) {
+            lp.rb = &rb;
             rc = lp.trajectory && s->relation == GA_REL_CHANGE_LABEL
                      ? build_ngd_label_trajectory(s, &lp, msg, msglen)
                      : build_generic(s, law_noisy_gd, &lp, lp.trajectory ? lp.p * lp.iterations : lp.p,
                                      msg, msglen);
+            ridge_base_free(&rb);
+        }
         free(m0);
         free(S0);
         return rc;
@@ -1865,7 +2032,16 @@ static int build_regression_kind(ga_spec *s, char *msg, size_t msglen)
         return ga_spec_fail(s, s->mechanism, "mechanism.kind", msg, msglen,
                             "internal error: not a regression kind");
     }
+    /* output_perturbation and linear_regression: neighbours by updates of X^T X, X^T y */
+    ridge_base rb = {0};
+    if (law != law_logistic) {
+        if ((rc = ridge_base_init(&rb, s->data.x, s->data.n, lp.p)))
+            return rc;
+        lp.rb = &rb;
+    }
     rc = build_generic(s, law, &lp, dim, msg, msglen);
+    lp.rb = NULL;
+    ridge_base_free(&rb); /* (all NULL for logistic regression) */
     if (rc == GA_OK && s->has_universe && !s->truncated)
         rc = als_universe(s, &lp, msg, msglen);
     return rc;
@@ -1937,7 +2113,7 @@ static int ridge_multi(double *V, const double *Z, size_t n, size_t p, size_t k,
             memcpy(Zj + i * (p + 1), Z + i * (p + k), p * sizeof *Zj);
             Zj[i * (p + 1) + p] = Z[i * (p + k) + p + j];
         }
-        rc = ridge(V + j * p, H, Zj, n, p, lambda);
+        rc = ridge(V + j * p, H, Zj, n, p, lambda, NULL);
     }
     free(Zj);
     free(H);

@@ -4,6 +4,9 @@
  *   threads   an evaluation-heavy audit (2000 pairs, DP, RDP, zCDP and GDP claims) and a
  *             build-heavy one (GP regression, 300 neighbours), --jobs 1 against --jobs 2
  *             (and all cores); the reports compared byte for byte
+ *   ridge     output_perturbation remove-one on 1500, 3000, 6000 rows of 20 features: the
+ *             time per neighbour (updates of X^T X) must stay flat; beside it, n fresh Gram
+ *             matrices' time
  *   shards    the first of them in 4 shards and the merge: the merged report against the
  *             single run's, the merge's time against the single run's
  *   engines   auto against the project's own davies engine per tail on random forms of 100
@@ -262,6 +265,84 @@ static void gp_rows(void)
            "ratio |\n|---|---|---|---|\n| %.2f | %.3f | 300 | %.4f |\n", secs, 1e3 * secs / 1500,
            secs / 1500 / 0.3);
     free(t);
+}
+
+/* output_perturbation (ridge) on n rows of p features, remove-one */
+static char *spec_ridge(int n, int p, double **rows)
+{
+    buf b;
+    buf_open(&b);
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 8);
+    *rows = malloc((size_t)n * (size_t)p * sizeof **rows);
+    fputs("gaussaudit: 1\nname: ridge\nmechanism: {kind: output_perturbation, lambda: 5, "
+          "sigma: 0.3}\ndataset: {rows: [", b.f);
+    for (int i = 0; i < n; i++) {
+        double y = 0;
+        fputs(i ? ", [" : "[", b.f);
+        for (int j = 0; j < p; j++) {
+            double x = round(1e4 * (2 * gsl_rng_uniform(r) - 1)) / 1e4;
+            (*rows)[(size_t)i * (size_t)p + (size_t)j] = x;
+            y += j < 3 ? x : 0;
+            fprintf(b.f, "%.4f, ", x);
+        }
+        fprintf(b.f, "%.4f]", y + 0.5 * (gsl_rng_uniform(r) - 0.5));
+    }
+    fputs("]}\nneighbours: remove_one\nclaim: {epsilon: 1, delta: 1.0e-5}\n", b.f);
+    gsl_rng_free(r);
+    return buf_close(&b);
+}
+
+/* Ridge-type kinds (issue 20, item 6): the neighbours' laws from updates of X^T X and X^T y,
+ * O(p^2) each plus a p x p solve, so building all n laws is O(n p^2 + n p^3): the time per
+ * neighbour must stay flat as n grows. Beside it, what n fresh Gram matrices (one dsyrk of the
+ * n x p data per neighbour, the previous way) would cost. */
+static void ridge_rows(void)
+{
+    const int p = 20, ns[] = {1500, 3000, 6000};
+    double per[3];
+    printf("\n## Ridge kinds (output_perturbation), remove-one, p = %d: neighbours by updates of "
+           "X^T X, X^T y\n\n| rows | build s (parse + all laws, 1 thread, best of 2) | per neighbour us | "
+           "n fresh Gram matrices s | per neighbour vs 1500 rows (target <= 1.3) |\n"
+           "|---|---|---|---|---|\n", p);
+    for (int t = -1; t < 3; t++) { /* t = -1: a warm-up (the BLAS is loaded on first use) */
+        int n = t < 0 ? 100 : ns[t];
+        double *rows;
+        char *text = spec_ridge(n, p, &rows);
+        ga_spec s;
+        char msg[512];
+        double secs = INFINITY;
+        for (int rep = 0; rep < 2; rep++) { /* the faster of two (the first grows the heap) */
+            double t0 = now();
+            int rc = ga_mech_parse(&s, text, strlen(text), "ridge.yaml", NULL, msg, sizeof msg);
+            secs = fmin(secs, now() - t0);
+            if (rc) {
+                printf("ridge: %s\n", msg);
+                free(text);
+                free(rows);
+                return;
+            }
+            ga_spec_clear(&s);
+        }
+        if (t < 0) {
+            free(text);
+            free(rows);
+            continue;
+        }
+        double *G = malloc((size_t)p * (size_t)p * sizeof *G);
+        int reps = 0;
+        double g0 = now(), g;
+        do {
+            ga_cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, p, n, 1.0, rows, p, 0.0, G, p);
+            reps++;
+        } while ((g = now() - g0) < 0.2);
+        per[t] = secs / n;
+        printf("| %d | %.3f | %.1f | %.2f | %.2f |\n", n, secs, 1e6 * per[t], g / reps * n,
+               per[t] / per[0]);
+        free(G);
+        free(text);
+        free(rows);
+    }
 }
 
 static double time_eval(const ga_gchisq *q, double x, const ga_gchisq_opts *o, ga_gchisq_work *w,
@@ -696,13 +777,14 @@ int main(int argc, char **argv)
     setenv("SOURCE_DATE_EPOCH", "1700000000", 1); /* reports compared byte for byte */
     printf("# gaussaudit benchmark: speed at scale (issue 20)\n");
     /* bench_scale [SECTION]: one section only (threads, gp, engines, reduction, reading,
-     * certified, calibrate, startup) */
+     * certified, calibrate, startup, ridge) */
     const char *only = argc == 2 ? argv[1] : NULL;
 #define SECTION(name, call)                                                                  \
     if (!only || !strcmp(only, name))                                                        \
         call;
     SECTION("threads", threads());
     SECTION("gp", gp_rows());
+    SECTION("ridge", ridge_rows());
     SECTION("engines", engines());
     SECTION("reduction", reduction());
     SECTION("reading", reading(argv[0]));

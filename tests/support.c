@@ -293,10 +293,11 @@ void ga_test_write_many_pairs_spec(const char *dir, const char *name, int n)
     snprintf(p, sizeof p, "%s/%s", dir, name);
     FILE *f = fopen(p, "w");
     cr_assert(f != NULL, "cannot write %s", p);
-    fputs("gaussaudit: 1\nname: op\nmechanism: {kind: output_perturbation, lambda: 1, sigma: 1}\n"
-          "dataset: {rows: [", f);
+    fputs("gaussaudit: 1\nname: op\nmechanism: {kind: bayesian_logistic_regression, lambda: 1, "
+          "sigma: 1}\ndataset: {rows: [", f);
     for (int i = 0; i < n; i++)
-        fprintf(f, "%s[%.4f, %.4f]", i ? ", " : "", (i % 101) / 101.0, (i % 17) / 17.0 - 0.5);
+        fprintf(f, "%s[%.4f, %.4f, %d]", i ? ", " : "", (i % 101) / 101.0, (i % 17) / 17.0 - 0.5,
+                i % 3 == 0);
     fputs("]}\nneighbours: remove_one\nclaim: {epsilon: 1, delta: 1.0e-5}\n", f);
     cr_assert(fclose(f) == 0, "cannot write %s", p);
 }

@@ -40,8 +40,9 @@ void ga_test_temp_spec(char *path, const char *yaml);
 /* Write text to DIR/NAME (aborts the test on failure). */
 void ga_test_write(const char *dir, const char *name, const char *text);
 
-/* DIR/NAME: an output_perturbation spec over n rows, remove_one neighbours (many cheap pairs:
- * the input the --timeout tests stop between pairs). */
+/* DIR/NAME: a bayesian_logistic_regression spec over n rows, remove_one neighbours (many
+ * cheap pairs, each a Newton solve over all rows: 20000 of them take seconds, the input the
+ * --timeout tests stop between pairs; ridge kinds' neighbours are updates, too fast for it). */
 void ga_test_write_many_pairs_spec(const char *dir, const char *name, int n);
 
 /* Is s one valid JSON value (RFC 8259: objects, arrays, strings with escapes and no raw

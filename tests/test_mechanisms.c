@@ -13,6 +13,7 @@
 #include <float.h>
 #include <gsl/gsl_blas.h>
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_eigen.h>
 #include <gsl/gsl_linalg.h>
 #include <gsl/gsl_sf_gamma.h>
 #include <math.h>
@@ -1491,5 +1492,156 @@ Test(mechanisms, gp_remove_one_downdate_equals_direct_laws)
         }
         ga_spec_clear(&s);
     }
+    gsl_rng_free(r);
+}
+
+/* ---------------------------------------------------------- ridge kinds by updates */
+
+/* relative to the scale of the law times the condition number of X'^T X' + lambda I (both
+ * the update and the direct sum carry rounding errors of order u kappa; an update that
+ * cancels, without its guard, is 1e4 times further off on the outlier rows) */
+#define TOL_RIDGE_UPDATE 1e-14
+
+/* the 2-norm condition number of X^T X + c I, X the first p columns of rows [x | y] (GSL) */
+static double ridge_condition(const double *rows, size_t n, size_t p, double c)
+{
+    gsl_matrix *H = gsl_matrix_calloc(p, p);
+    gsl_vector *ev = gsl_vector_alloc(p);
+    gsl_eigen_symm_workspace *w = gsl_eigen_symm_alloc(p);
+    for (size_t i = 0; i < n; i++)
+        for (size_t a = 0; a < p; a++)
+            for (size_t b = 0; b < p; b++)
+                *gsl_matrix_ptr(H, a, b) += rows[i * (p + 1) + a] * rows[i * (p + 1) + b];
+    for (size_t a = 0; a < p; a++)
+        *gsl_matrix_ptr(H, a, a) += c;
+    gsl_eigen_symm(H, ev, w);
+    double k = gsl_vector_max(ev) / gsl_vector_min(ev);
+    gsl_eigen_symm_free(w);
+    gsl_vector_free(ev);
+    gsl_matrix_free(H);
+    return k;
+}
+
+/* a spec of a ridge-type kind on the rows given (nrows x (p + 1)), with a neighbour relation
+ * (and candidates for add_one / replace_one) */
+static void ridge_spec_text(char *b, size_t n, int kind, double eta, const double *rows,
+                            size_t nrows, size_t p, const char *relation, const double *cand,
+                            size_t ncand)
+{
+    static const char *const mech[] = {
+        "{kind: output_perturbation, lambda: 1, sigma: 0.5}",
+        "{kind: linear_regression, columns: 20, sigma: 1.5}",
+        "{kind: noisy_gradient_descent, lambda: 1, eta: %.17g, sigma: 0.5}"};
+    char m[128];
+    snprintf(m, sizeof m, mech[kind], eta);
+    size_t l = (size_t)snprintf(b, n, "gaussaudit: 1\nmechanism: %s\ndataset: {rows: [", m);
+    for (size_t i = 0; i < nrows; i++) {
+        l += (size_t)snprintf(b + l, n - l, "%s[", i ? ", " : "");
+        for (size_t a = 0; a <= p; a++)
+            l += (size_t)snprintf(b + l, n - l, "%s%.17g", a ? ", " : "", rows[i * (p + 1) + a]);
+        l += (size_t)snprintf(b + l, n - l, "]");
+    }
+    l += (size_t)snprintf(b + l, n - l, "]}\nneighbours: {relation: %s", relation);
+    if (!strcmp(relation, "change_label"))
+        l += (size_t)snprintf(b + l, n - l, ", label_bound: 0.75");
+    if (ncand) {
+        l += (size_t)snprintf(b + l, n - l, ", candidates: [");
+        for (size_t i = 0; i < ncand; i++) {
+            l += (size_t)snprintf(b + l, n - l, "%s[", i ? ", " : "");
+            for (size_t a = 0; a <= p; a++)
+                l += (size_t)snprintf(b + l, n - l, "%s%.17g", a ? ", " : "", cand[i * (p + 1) + a]);
+            l += (size_t)snprintf(b + l, n - l, "]");
+        }
+        l += (size_t)snprintf(b + l, n - l, "]");
+    }
+    snprintf(b + l, n - l, "}\nclaim: {epsilon: 1, delta: 1.0e-5}\n");
+}
+
+/* The neighbours of output_perturbation, linear_regression and noisy_gradient_descent come
+ * from updates of X^T X and X^T y (audit/mechanisms.c, ridge_update); each must equal the law
+ * computed directly on the neighbour's dataset, written out as a spec of its own (the test
+ * applies the relation itself). Some datasets have an outlier row (1e4) that dominates its
+ * columns: removing or replacing it must not cancel (the update's accuracy guard). */
+Test(mechanisms, ridge_neighbours_by_update_equal_direct_laws)
+{
+    static const char *const rel[] = {"remove_one", "add_one", "replace_one", "change_label",
+                                      "zero_out"};
+    static const char *const kinds[] = {"output_perturbation", "linear_regression",
+                                        "noisy_gradient_descent"};
+    gsl_rng *r = ga_test_rng(20261124);
+    long cases = ga_test_count(30);
+    static char text[1 << 16];
+    double worst_seen = 0;
+    for (long c = 0; c < cases; c++) {
+        int kind = (int)(c % 3), ri = (int)((c / 3) % 5);
+        size_t p = 1 + gsl_rng_uniform_int(r, 4), nrows = 3 + gsl_rng_uniform_int(r, 25);
+        size_t ncand = ri == 1 || ri == 2 ? 2 : 0, d = p + 1;
+        double rows[30 * 5], cand[2 * 5], nb[31 * 5];
+        for (size_t i = 0; i < nrows * d; i++)
+            rows[i] = 2 * gsl_rng_uniform(r) - 1;
+        for (size_t i = 0; i < ncand * d; i++)
+            cand[i] = 2 * gsl_rng_uniform(r) - 1;
+        int outlier = c % 2;
+        if (outlier)
+            for (size_t a = 0; a < p; a++)
+                rows[(nrows / 2) * d + a] *= 1e4;
+        if (kind == 1 && ri == 3)
+            ri = 0; /* linear_regression: remove_one or add_one (neighbours by leverage) */
+        if (kind == 1 && ri >= 2)
+            ri = 1, ncand = 2;
+        /* eta below 2 / (the largest eigenvalue of X^T X + lambda I) of every neighbour */
+        double tr = 1;
+        for (size_t i = 0; i < nrows * d; i++)
+            tr += rows[i] * rows[i];
+        for (size_t i = 0; i < ncand * d; i++)
+            tr += cand[i] * cand[i];
+        double eta = 1 / (tr + 2);
+        ga_spec s, t;
+        ridge_spec_text(text, sizeof text, kind, eta, rows, nrows, p, rel[ri], cand, ncand);
+        parse_text(&s, text, "ridge.yaml");
+        for (size_t k = 0; k < s.npairs; k++) {
+            if (!strncmp(s.pairs[k].name, "label-DP worst case", 19))
+                continue; /* the proven worst case (change_label), not a neighbour */
+            /* neighbour k as the relation defines it (nb_count's order) */
+            size_t m = nrows, row = ri == 2 ? k / ncand : ri == 3 ? k / 2 : k;
+            memcpy(nb, rows, nrows * d * sizeof *nb);
+            if (ri == 0) {
+                memmove(nb + row * d, nb + (row + 1) * d, (nrows - row - 1) * d * sizeof *nb);
+                m--;
+            } else if (ri == 1) {
+                memcpy(nb + nrows * d, cand + k * d, d * sizeof *nb);
+                m++;
+            } else if (ri == 2) {
+                memcpy(nb + row * d, cand + (k % ncand) * d, d * sizeof *nb);
+            } else if (ri == 3) {
+                nb[row * d + p] += k % 2 ? -0.75 : 0.75;
+            } else {
+                memset(nb + row * d, 0, d * sizeof *nb);
+            }
+            ridge_spec_text(text, sizeof text, kind, eta, nb, m, p, "remove_one", NULL, 0);
+            parse_text(&t, text, "ridge_neighbour.yaml"); /* its X law: the neighbour's */
+            size_t dim = t.pairs[0].d;
+            cr_assert(dim == s.pairs[k].d);
+            double scale = 0, worst = 0;
+            for (size_t a = 0; a < dim; a++) {
+                scale = fmax(scale, fabs(t.pairs[0].mu_x[a]));
+                worst = fmax(worst, fabs(s.pairs[k].mu_y[a] - t.pairs[0].mu_x[a]));
+            }
+            for (size_t a = 0; a < dim * dim; a++) {
+                scale = fmax(scale, fabs(t.pairs[0].s_x[a]));
+                worst = fmax(worst, fabs(s.pairs[k].s_y[a] - t.pairs[0].s_x[a]));
+            }
+            double kappa = ridge_condition(nb, m, p, kind == 1 ? 2.25 : 1);
+            worst_seen = fmax(worst_seen, worst / (scale * kappa));
+            cr_expect(worst <= TOL_RIDGE_UPDATE * kappa * scale,
+                      "case %ld (seed 20261124): %s, %s, %zu rows, p = %zu%s: neighbour %zu "
+                      "('%s') differs from the direct law by %.3g (scale %.3g, condition %.3g)",
+                      c, kinds[kind], rel[ri], nrows, p, outlier ? ", an outlier row" : "",
+                      k + 1, s.pairs[k].name, worst, scale, kappa);
+            ga_spec_clear(&t);
+        }
+        ga_spec_clear(&s);
+    }
+    cr_log_info("ridge updates: largest difference / (scale condition) %.3g", worst_seen);
     gsl_rng_free(r);
 }
