@@ -26,15 +26,45 @@
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_roots.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 
+/* p->reason, formatted (the pair's own copy: a pair's reason is kept apart from it so that
+ * the many pairs of a large audit do not each carry a 400-byte buffer; a constant text is
+ * pointed to, set_reason_static) */
+static void set_reason(ga_pair *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void set_reason(ga_pair *p, const char *fmt, ...)
+{
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (p->reason_owned)
+        free(p->reason);
+    p->reason = strdup(buf);
+    p->reason_owned = p->reason != NULL;
+    if (!p->reason)
+        p->reason = (char *)"(the reason could not be stored: out of memory)";
+}
+
+static void set_reason_static(ga_pair *p, const char *text)
+{
+    if (p->reason_owned)
+        free(p->reason);
+    p->reason = (char *)text;
+    p->reason_owned = 0;
+}
+
 void ga_pair_free(ga_pair *p)
 {
     if (!p)
         return;
+    if (p->reason_owned)
+        free(p->reason);
     free(p->lambda);
     free(p->mt);
     free(p->L);
@@ -268,7 +298,7 @@ const ga_pair *ga_pair_block(const ga_pair *p, size_t i)
 }
 
 int ga_pair_support(const ga_pair *p) { return p->support; }
-const char *ga_pair_support_reason(const ga_pair *p) { return p->reason; }
+const char *ga_pair_support_reason(const ga_pair *p) { return p->reason ? p->reason : ""; }
 size_t ga_pair_dim(const ga_pair *p) { return p->k; }
 const double *ga_pair_lambda(const ga_pair *p) { return p->lambda; }
 const double *ga_pair_mt(const ga_pair *p) { return p->mt; }
@@ -670,7 +700,7 @@ static int reduce_singular(ga_pair *p, const double *sx, const double *sy, const
     }
     if (exact_i < d && same) {
         p->support = GA_SUPPORT_DIFFER;
-        snprintf(p->reason, sizeof p->reason,
+        set_reason(p,
                  "the supports differ: both covariances have an exactly zero row %zu but the "
                  "means differ there (mu_x - mu_y = %.17g), so each law puts all its mass where "
                  "the other has none: delta = 1 in both directions for every eps (exact, no "
@@ -681,26 +711,22 @@ static int reduce_singular(ga_pair *p, const double *sx, const double *sy, const
     }
     if (!same || resid > tol || mres > mtol) {
         p->support = GA_SUPPORT_DIFFER;
+        const char *how = p->support_exact ? "" : " (a tolerance decided this: not certifiable)";
         if (!same)
-            snprintf(p->reason, sizeof p->reason,
-                     "the supports differ: rank(s_x) = %zu but rank(s_y) = %zu (rank tolerance "
-                     "%.3g), so each law puts all its mass where the other has none: delta = 1 "
-                     "in both directions for every eps", kx, ky, tol);
+            set_reason(p,
+                       "the supports differ: rank(s_x) = %zu but rank(s_y) = %zu (rank tolerance "
+                       "%.3g), so each law puts all its mass where the other has none: delta = 1 "
+                       "in both directions for every eps%s", kx, ky, tol, how);
         else if (resid > tol)
-            snprintf(p->reason, sizeof p->reason,
-                     "the supports differ: s_x and s_y have rank %zu but different ranges "
-                     "(residual %.3g > tolerance %.3g): delta = 1 in both directions for "
-                     "every eps", k, resid, tol);
+            set_reason(p,
+                       "the supports differ: s_x and s_y have rank %zu but different ranges "
+                       "(residual %.3g > tolerance %.3g): delta = 1 in both directions for "
+                       "every eps%s", k, resid, tol, how);
         else
-            snprintf(p->reason, sizeof p->reason,
-                     "the supports differ: mu_x - mu_y leaves the common range of the "
-                     "covariances (residual %.3g > tolerance %.3g): delta = 1 in both "
-                     "directions for every eps", mres, mtol);
-        if (!p->support_exact) {
-            size_t l = strlen(p->reason);
-            snprintf(p->reason + l, sizeof p->reason - l, " (a tolerance decided this: not "
-                     "certifiable)");
-        }
+            set_reason(p,
+                       "the supports differ: mu_x - mu_y leaves the common range of the "
+                       "covariances (residual %.3g > tolerance %.3g): delta = 1 in both "
+                       "directions for every eps%s", mres, mtol, how);
         p->k = 0;
         rc = GA_OK;
         goto cleanup;
@@ -729,7 +755,7 @@ static int reduce_singular(ga_pair *p, const double *sx, const double *sy, const
             ry[i * k + j] = ry[j * k + i] = 0.5 * (ry[i * k + j] + ry[j * k + i]);
         }
     p->support = GA_SUPPORT_COMMON;
-    snprintf(p->reason, sizeof p->reason,
+    set_reason(p,
              "singular covariances with a common support of dimension %zu of %zu (a tolerance "
              "decided it: rank tolerance %.3g, range residual %.3g, mean residual %.3g <= %.3g "
              "treated as zero): the pair is audited on that subspace", k, d, tol, resid, mres,
@@ -823,7 +849,7 @@ int ga_pair_reduce(ga_pair **out, const ga_pair_input *in, char *msg, size_t msg
     int ypd = potrf(tmp, d) == 0;
     if (xpd && ypd) {
         p->support = GA_SUPPORT_FULL;
-        snprintf(p->reason, sizeof p->reason, "both covariances are positive definite");
+        set_reason_static(p, "both covariances are positive definite");
         rc = reduce_full(p, sx, sy, dmu, d, msg, msglen);
     } else {
         rc = reduce_singular(p, sx, sy, dmu, in, F, msg, msglen);
@@ -870,7 +896,7 @@ static int product_summary(ga_pair *p)
         if (q->support == GA_SUPPORT_DIFFER) {
             if (!differ || (q->support_exact && !p->support_exact)) {
                 p->support_exact = q->support_exact;
-                ga_msg(p->reason, sizeof p->reason, "block %zu: %s", b + 1, q->reason);
+                set_reason(p, "block %zu: %s", b + 1, ga_pair_support_reason(q));
             }
             differ = 1;
         } else {
@@ -883,9 +909,9 @@ static int product_summary(ga_pair *p)
     p->r = 1;
     p->support = differ ? GA_SUPPORT_DIFFER : common ? GA_SUPPORT_COMMON : GA_SUPPORT_FULL;
     if (!differ)
-        snprintf(p->reason, sizeof p->reason, "a product of %zu independent blocks (%s)",
-                 p->nblocks, common ? "some singular, reduced to their common supports"
-                                    : "all covariances positive definite");
+        set_reason(p, "a product of %zu independent blocks (%s)", p->nblocks,
+                   common ? "some singular, reduced to their common supports"
+                          : "all covariances positive definite");
     p->lambda = malloc((k ? k : 1) * sizeof *p->lambda);
     p->mt = malloc((k ? k : 1) * sizeof *p->mt);
     if (!p->lambda || !p->mt)

@@ -11,7 +11,9 @@ struct ga_pair {
     double r;         /* columns */
     int support;      /* enum ga_pair_support */
     int support_exact;/* GA_SUPPORT_DIFFER decided without a tolerance (certifiable) */
-    char reason[400];
+    char *reason;     /* why the supports are what they are (NULL: nothing to say); a static
+                         text, or the pair's own when reason_owned */
+    int reason_owned;
     double *lambda;   /* k: tau - 1 */
     double *mt;       /* k */
     double *L;        /* k x k lower Cholesky factor of (reduced) S_y */

@@ -3,7 +3,8 @@
  * 100000 x 20 CSV dataset; load (parse + leverages from one factorisation), then every pair
  * reduced and delta in both directions at eps = 0.01 (leverages are ~1e-4: at eps = 1 every
  * delta is below 1e-300). Then the composition of 10 such sketches (issue 15: under 10 s):
- * 10 blocks per pair, reduced block by block.
+ * 10 blocks per pair, reduced block by block. After the first, the CLI's audit of the same
+ * spec in a child process: peak memory per row against the issue's 300 bytes (issue 20).
  */
 #include "gaussaudit.h"
 #include "audit/mechanisms.h"
@@ -14,6 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <time.h>
 
 static double now(void)
@@ -58,6 +62,37 @@ static int run(const char *spec)
     return 0;
 }
 
+/* The CLI audit of the same spec in a child (--jobs 1, Markdown to /dev/null): wall time and
+ * peak RSS per row, against the issue's 300 bytes per row (issue 20, item 6) and against the
+ * floor of the data alone (the n x d doubles and the CSV text it was read from) */
+static void cli_audit(const char *spec, size_t n, size_t d)
+{
+    fflush(stdout);
+    double t0 = now();
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
+            _exit(127);
+        execl("build/gaussaudit", "gaussaudit", "audit", spec, "--quiet", "--jobs", "1",
+              (char *)NULL);
+        _exit(127);
+    }
+    int st;
+    struct rusage ru;
+    if (pid < 0 || waitpid(pid, &st, 0) != pid || getrusage(RUSAGE_CHILDREN, &ru) != 0)
+        return; /* (the only child: its peak is the children's) */
+    double secs = now() - t0, rss = 1024.0 * (double)ru.ru_maxrss;
+    struct stat sb;
+    double text = stat("/tmp/ga_bench_sketch.csv", &sb) == 0 ? (double)sb.st_size : 0;
+    double floor_b = (double)(n * d * sizeof(double)) + text;
+    printf("\nThe CLI: `gaussaudit audit` of the same spec (one thread)\n\n"
+           "| s | peak RSS MiB | bytes per row | floor (data + CSV text) per row | beyond the floor "
+           "per row (target 300) | ratio to floor (target 2) |\n|---|---|---|---|---|---|\n"
+           "| %.2f | %.0f | %.0f | %.0f | %.0f | %.2f |\n",
+           secs, rss / (1 << 20), rss / (double)n, floor_b / (double)n, (rss - floor_b) / (double)n,
+           rss / floor_b);
+}
+
 int main(void)
 {
     ga_init();
@@ -86,6 +121,7 @@ int main(void)
     printf("\n# catalogue: sketch, remove_one over a %zu x %zu dataset, r = 50\n\n", n, d);
     if (run(spec))
         return 1;
+    cli_audit(spec, n, d);
     f = fopen(spec, "w");
     fprintf(f, "gaussaudit: 1\nname: bench\nmechanism:\n  kind: composition\n  parts:\n");
     for (int k = 0; k < 10; k++)

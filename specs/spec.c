@@ -271,7 +271,7 @@ static int parse_pairs(ga_spec *s, ctx_t *c, const ga_node *list)
         if (r)
             return r;
         p->line = n->line;
-        snprintf(p->where, sizeof p->where, "%s (line %d)", path, n->line);
+        p->src_pos = i + 1;
         const char *nm = scalar_text(ga_node_get(n, "name"));
         char defname[32];
         pathf(defname, sizeof defname, "pair %zu", i + 1);
@@ -854,7 +854,6 @@ int ga_spec_add_pair(ga_spec *s, const char *name, size_t d, double columns, dou
     p->s_x = s_x;
     p->mu_y = mu_y;
     p->s_y = s_y;
-    pathf(p->where, sizeof p->where, "%s", name);
     s->npairs++;
     return p->name ? GA_OK : GA_ENOMEM;
 }
@@ -876,7 +875,6 @@ int ga_spec_add_product(ga_spec *s, const char *name, ga_spec_pair *blocks, size
     p->blocks = blocks;
     for (size_t b = 0; b < n; b++)
         p->d += blocks[b].d;
-    pathf(p->where, sizeof p->where, "%s", name);
     return p->name ? GA_OK : GA_ENOMEM;
 }
 
@@ -1130,7 +1128,10 @@ void ga_spec_pair_input(ga_pair_input *in, const ga_spec_pair *p, char labels[4]
     in->columns = p->columns;
     const char *f[4] = {"x.mean", "y.mean", "x.cov", "y.cov"};
     for (int i = 0; i < 4; i++) {
-        snprintf(labels[i], 200, "%s.%s", p->where, f[i]);
+        if (p->src_pos)
+            snprintf(labels[i], 200, "pairs[%zu] (line %d).%s", p->src_pos - 1, p->line, f[i]);
+        else
+            snprintf(labels[i], 200, "%.160s.%s", p->name, f[i]);
         in->field[i] = labels[i];
     }
 }

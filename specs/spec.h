@@ -23,7 +23,9 @@ typedef struct ga_spec_pair {
                                                their exact decimals (NULL: the doubles are */
     const ga_node *s_x_src, *s_y_src;       /* exact); a matrix is a list of rows */
     int line;                               /* where the pair is defined */
-    char where[160];                        /* "pairs[3] (line 12)" for messages */
+    size_t src_pos;                         /* an explicit pair: 1 + its index in `pairs`
+                                               (messages name it "pairs[3] (line 12)");
+                                               0: built by a kind (messages use its name) */
     int reduced;                            /* built in a whitened basis, not in the
                                                mechanism's output coordinates */
     size_t nblocks;                         /* > 0: a product of these blocks */
