@@ -581,8 +581,10 @@ static void exact_append(ga_gchisq_exact *q, const ga_gchisq_exact *t, slong pre
 /* The exact losses of a product pair in its original directions (l under X, -l under Y):
  * the sums of its blocks' (each block's exact_forms, exchanged where the block's reduction
  * whitened by X). Returns 0, or -1 when out of memory. */
+/* (f: the refined reference of every block, concatenated in block order; NULL: the
+ * blocks' doubles) */
 static int product_exact_forms(ga_gchisq_exact *lx, ga_gchisq_exact *ly, const ga_pair *p,
-                               slong prec)
+                               const la_ref *f, slong prec)
 {
     ga_gchisq_exact *ex = ga_gchisq_exact_alloc(), *ey = ga_gchisq_exact_alloc();
     int rc = ex && ey ? 0 : -1;
@@ -591,9 +593,12 @@ static int product_exact_forms(ga_gchisq_exact *lx, ga_gchisq_exact *ly, const g
     arb_zero(ly->offset);
     arb_zero(lx->sigma2);
     arb_zero(ly->sigma2);
+    slong off = 0;
     for (size_t b = 0; b < p->nblocks && rc == 0; b++) {
         const ga_pair *q = p->blocks[b];
-        exact_forms(ex, ey, q, NULL, prec);
+        la_ref slice = {(slong)q->k, f ? f->lam + off : NULL, f ? f->mt + off : NULL};
+        off += (slong)q->k;
+        exact_forms(ex, ey, q, f ? &slice : NULL, prec);
         exact_append(lx, q->swapped ? ey : ex, prec);
         exact_append(ly, q->swapped ? ex : ey, prec);
     }
@@ -1418,6 +1423,59 @@ static int la_any(mag_t tvx, mag_t tvy, const ga_pair *p, const ga_pair_input *i
     return rc;
 }
 
+/* Can the reference be refined (stage 2b)? A plain pair of at most GA_REFINE_MAX
+ * dimensions, or a product of such blocks (each refined on its own). */
+static int refinable(const ga_pair *p)
+{
+    if (!p->nblocks)
+        return p->k <= GA_REFINE_MAX;
+    for (size_t b = 0; b < p->nblocks; b++)
+        if (p->blocks[b]->nblocks || p->blocks[b]->k > GA_REFINE_MAX)
+            return 0;
+    return 1;
+}
+
+/* la_refined of any refinable pair: a product's blocks each against its own refined
+ * reference (f holds them concatenated in block order, as the product's lambda and mt), the
+ * TV bounds added as in la_any, each block in its original directions. Returns 0, or -1 when
+ * some block has none at this precision. */
+static int la_refined_any(mag_t tvx, mag_t tvy, la_ref *f, const ga_pair *p,
+                          const ga_pair_input *in, const ga_pair_text *txt, slong zbits,
+                          slong prec)
+{
+    if (!p->nblocks)
+        return la_refined(tvx, tvy, f, p, in, txt, zbits, prec);
+    mag_t a, b;
+    mag_init(a);
+    mag_init(b);
+    mag_zero(tvx);
+    mag_zero(tvy);
+    int rc = 0;
+    slong off = 0;
+    for (size_t k = 0; k < p->nblocks && rc == 0; k++) {
+        const ga_pair *q = p->blocks[k];
+        const ga_pair_text *tk = txt ? txt + k : NULL, *tp = tk;
+        ga_pair_input in2 = in[k];
+        ga_pair_text t2;
+        la_ref t;
+        if (q->swapped)
+            swap_input(&in2, &t2, &tp, in + k, tk);
+        la_ref_init(&t, (slong)q->k);
+        rc = la_refined(a, b, &t, q, &in2, tp, zbits, prec);
+        if (rc == 0) {
+            _arb_vec_set(f->lam + off, t.lam, t.k);
+            _arb_vec_set(f->mt + off, t.mt, t.k);
+            mag_add(tvx, tvx, q->swapped ? b : a);
+            mag_add(tvy, tvy, q->swapped ? a : b);
+        }
+        off += (slong)q->k;
+        la_ref_clear(&t);
+    }
+    mag_clear(a);
+    mag_clear(b);
+    return rc;
+}
+
 /* stage 1: the linear-algebra certificate (TV bounds), until it stops shrinking; with f,
  * against the refined reference (stage 1b), which it fills in (a |lam| below 2^-zbits is 0) */
 typedef struct {
@@ -1441,7 +1499,7 @@ static int la_step(void *vc, slong prec)
     if (c->f)
         la_ref_init(&t, (slong)c->p->k);
     int rc = GA_EPREC;
-    if ((c->f ? la_refined(a, b, &t, c->p, c->in, c->txt, c->zbits, prec)
+    if ((c->f ? la_refined_any(a, b, &t, c->p, c->in, c->txt, c->zbits, prec)
               : la_any(a, b, c->p, c->in, c->txt, prec)) == 0) {
         double wnow = fmax(mag_get_d(a), mag_get_d(b));
         mag_set(c->tvx, a);
@@ -1489,7 +1547,7 @@ static int integrals_step(void *vc, slong prec)
      * exact forms are in the original directions */
     const ga_gchisq *tx = p->swapped ? p->ly : p->lx, *ty = p->swapped ? p->lx : p->ly;
     if (p->nblocks) {
-        if (product_exact_forms(c->lx, c->ly, p, prec))
+        if (product_exact_forms(c->lx, c->ly, p, c->ref, prec))
             return GA_ENOMEM;
     } else {
         exact_forms(c->lx, c->ly, p, c->ref, prec);
@@ -1609,7 +1667,7 @@ static int delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_input 
      *     reference: its widening is of the order of the refinement's second-order residual
      *     (1e-30 for a well-conditioned pair), then the integrals again, at their own
      *     precision; both results are enclosures, so they are intersected */
-    if (!p->nblocks && p->k <= GA_REFINE_MAX && out->precision_bits > 0 && !ga_expired(o.deadline) &&
+    if (refinable(p) && out->precision_bits > 0 && !ga_expired(o.deadline) &&
         ((arb_rel_accuracy_bits(xy) < want && out->la_bound_xy > 0) ||
          (arb_rel_accuracy_bits(yx) < want && out->la_bound_yx > 0))) {
         la_ref f;

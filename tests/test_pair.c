@@ -619,6 +619,73 @@ static void tenths(char *buf, size_t n, long long v)
  * decimals (tenths) given as text. Each interval must contain the reference, be no wider than
  * 10^-17 relative, and overlap the unrefined interval (digits 12 asks for no refinement).
  */
+/* A k-dimensional pair (means m0, covariances S0 of both sides, in tenths) embedded in
+ * dimension d by a random unimodular integer matrix Q: B = Q diag(S0, I) Q^T, m = Q [m0; 0],
+ * so the exact delta is the small pair's and the reduction sees d - k equal eigenvalues.
+ * txt[w] / val[w] (w: mu_x, mu_y, s_x, s_y) are malloc'ed decimal texts and their doubles. */
+static void embed_pair(char **txt[4], double *val[4], size_t d, size_t k, const long long *mx,
+                       const long long *my, const long long *sx, const long long *sy,
+                       gsl_rng *r)
+{
+    long long *Q = calloc(d * d, sizeof *Q), *B[2], *m[2];
+    for (size_t i = 0; i < d; i++) {
+        Q[i * d + i] = 1;
+        for (size_t j = 0; j < i; j++)
+            if (gsl_rng_uniform(r) < 0.25)
+                Q[i * d + j] = gsl_rng_uniform(r) < 0.5 ? -1 : 1;
+    }
+    /* a random permutation of Q's rows (still unimodular): the cluster is not in place */
+    for (size_t i = d - 1; i > 0; i--) {
+        size_t j = gsl_rng_uniform_int(r, i + 1);
+        for (size_t t = 0; t < d; t++) {
+            long long x = Q[i * d + t];
+            Q[i * d + t] = Q[j * d + t];
+            Q[j * d + t] = x;
+        }
+    }
+    for (int side = 0; side < 2; side++) {
+        B[side] = calloc(d * d, sizeof **B);
+        m[side] = calloc(d, sizeof **m);
+        const long long *S0 = side ? sy : sx, *m0 = side ? my : mx;
+        for (size_t i = 0; i < d; i++) {
+            for (size_t a = 0; a < k; a++)
+                m[side][i] += Q[i * d + a] * m0[a];
+            for (size_t j = 0; j < d; j++)
+                for (size_t a = 0; a < d; a++)
+                    for (size_t b = 0; b < d; b++) {
+                        long long mid = a < k && b < k ? S0[a * k + b] : (a == b ? 10 : 0);
+                        B[side][i * d + j] += Q[i * d + a] * mid * Q[j * d + b];
+                    }
+        }
+    }
+    for (int w = 0; w < 4; w++) { /* mu_x, mu_y, s_x, s_y */
+        size_t len = w < 2 ? d : d * d;
+        const long long *src = w < 2 ? m[w] : B[w - 2];
+        txt[w] = malloc(len * sizeof *txt[w]);
+        val[w] = malloc(len * sizeof *val[w]);
+        for (size_t i = 0; i < len; i++) {
+            txt[w][i] = malloc(40);
+            tenths(txt[w][i], 40, src[i]);
+            val[w][i] = strtod(txt[w][i], NULL);
+        }
+    }
+    for (int side = 0; side < 2; side++) {
+        free(B[side]);
+        free(m[side]);
+    }
+    free(Q);
+}
+
+static void free_embedded(char **txt[4], double *val[4], size_t d)
+{
+    for (int w = 0; w < 4; w++) {
+        for (size_t i = 0; i < (w < 2 ? d : d * d); i++)
+            free(txt[w][i]);
+        free(txt[w]);
+        free(val[w]);
+    }
+}
+
 Test(pair_cert, refined_certificates_reach_the_width_asked, .fini = fini_caches)
 {
     static const struct {
@@ -655,51 +722,9 @@ Test(pair_cert, refined_certificates_reach_the_width_asked, .fini = fini_caches)
         int q = (int)(c % 2);
         size_t k = refs[q].k, d = 3 + gsl_rng_uniform_int(r, 10);
         cr_assert(xyref[q][0] && xyref[q][1], "reference %s missing", names[q]);
-        long long *Q = calloc(d * d, sizeof *Q), *B[2], *m[2];
-        for (size_t i = 0; i < d; i++) {
-            Q[i * d + i] = 1;
-            for (size_t j = 0; j < i; j++)
-                if (gsl_rng_uniform(r) < 0.25)
-                    Q[i * d + j] = gsl_rng_uniform(r) < 0.5 ? -1 : 1;
-        }
-        /* a random permutation of Q's rows (still unimodular): the cluster is not in place */
-        for (size_t i = d - 1; i > 0; i--) {
-            size_t j = gsl_rng_uniform_int(r, i + 1);
-            for (size_t t = 0; t < d; t++) {
-                long long x = Q[i * d + t];
-                Q[i * d + t] = Q[j * d + t];
-                Q[j * d + t] = x;
-            }
-        }
         char **txt[4];
         double *val[4];
-        for (int side = 0; side < 2; side++) {
-            B[side] = calloc(d * d, sizeof **B);
-            m[side] = calloc(d, sizeof **m);
-            const long long *S0 = side ? refs[q].sy : refs[q].sx, *m0 = side ? refs[q].my : refs[q].mx;
-            /* B = Q diag(S0, I) Q^T, m = Q [m0; 0], in tenths */
-            for (size_t i = 0; i < d; i++) {
-                for (size_t a = 0; a < k; a++)
-                    m[side][i] += Q[i * d + a] * m0[a];
-                for (size_t j = 0; j < d; j++)
-                    for (size_t a = 0; a < d; a++)
-                        for (size_t b = 0; b < d; b++) {
-                            long long mid = a < k && b < k ? S0[a * k + b] : (a == b ? 10 : 0);
-                            B[side][i * d + j] += Q[i * d + a] * mid * Q[j * d + b];
-                        }
-            }
-        }
-        for (int w = 0; w < 4; w++) { /* mu_x, mu_y, s_x, s_y */
-            size_t len = w < 2 ? d : d * d;
-            const long long *src = w < 2 ? m[w] : B[w - 2];
-            txt[w] = malloc(len * sizeof *txt[w]);
-            val[w] = malloc(len * sizeof *val[w]);
-            for (size_t i = 0; i < len; i++) {
-                txt[w][i] = malloc(40);
-                tenths(txt[w][i], 40, src[i]);
-                val[w][i] = strtod(txt[w][i], NULL);
-            }
-        }
+        embed_pair(txt, val, d, k, refs[q].mx, refs[q].my, refs[q].sx, refs[q].sy, r);
         ga_pair_input in = {d, val[0], val[1], val[2], val[3], 1, {NULL, NULL, NULL, NULL}};
         ga_pair_text tx = {(const char *const *)txt[0], (const char *const *)txt[1],
                            (const char *const *)txt[2], (const char *const *)txt[3]};
@@ -728,17 +753,7 @@ Test(pair_cert, refined_certificates_reach_the_width_asked, .fini = fini_caches)
                       "%s in d = %zu: refined and unrefined intervals do not overlap", names[q], d);
         }
         ga_pair_free(p);
-        for (int w = 0; w < 4; w++) {
-            for (size_t i = 0; i < (w < 2 ? d : d * d); i++)
-                free(txt[w][i]);
-            free(txt[w]);
-            free(val[w]);
-        }
-        for (int side = 0; side < 2; side++) {
-            free(B[side]);
-            free(m[side]);
-        }
-        free(Q);
+        free_embedded(txt, val, d);
     }
     gsl_rng_free(r);
     ga_doc_clear(&doc);
@@ -1371,4 +1386,90 @@ Test(pair_cert, product_equals_block_diagonal, .fini = fini_caches)
     }
     ga_gchisq_work_free(w);
     gsl_rng_free(rng);
+}
+
+/* A product pair (composition) is refined block by block (pair_cert.c la_refined_any): its
+ * certified delta must reach the width asked, like a plain pair's, and agree with the
+ * certified delta of the same release written as one block-diagonal pair (the plain path:
+ * one reduction and one refinement of the whole). Blocks: the shared references' 2-D and
+ * 1-D pairs embedded by unimodular maps (clusters of equal eigenvalues in every block). */
+Test(pair_cert, refined_products_reach_the_width_asked, .fini = fini_caches)
+{
+    static const long long mx2[2] = {0, 0}, my2[2] = {5, -3}, sx2[4] = {10, 2, 2, 8},
+                           sy2[4] = {13, -1, -1, 6}, mx1[1] = {0}, my1[1] = {0}, sx1[1] = {40},
+                           sy1[1] = {10};
+    static const char *eps[2] = {"0.5", "1"};
+    gsl_rng *r = ga_test_rng(2024);
+    long n = ga_test_count(3);
+    for (long c = 0; c < n; c++) {
+        size_t d0 = 3 + gsl_rng_uniform_int(r, 4), d1 = 2 + gsl_rng_uniform_int(r, 4), D = d0 + d1;
+        char **t0[4], **t1[4], **tb[4];
+        double *v0[4], *v1[4], *vb[4];
+        embed_pair(t0, v0, d0, 2, mx2, my2, sx2, sy2, r);
+        embed_pair(t1, v1, d1, 1, mx1, my1, sx1, sy1, r);
+        /* the block-diagonal pair: means concatenated, covariances diag(B0, B1) */
+        for (int w = 0; w < 4; w++) {
+            size_t len = w < 2 ? D : D * D;
+            tb[w] = malloc(len * sizeof *tb[w]);
+            vb[w] = calloc(len, sizeof *vb[w]);
+            for (size_t i = 0; i < len; i++)
+                tb[w][i] = NULL;
+            for (size_t i = 0; i < (w < 2 ? D : D); i++)
+                for (size_t j = 0; j < (w < 2 ? 1 : D); j++) {
+                    size_t at = w < 2 ? i : i * D + j;
+                    const char *src = "0";
+                    double v = 0;
+                    if (w < 2) {
+                        src = i < d0 ? t0[w][i] : t1[w][i - d0];
+                        v = i < d0 ? v0[w][i] : v1[w][i - d0];
+                    } else if (i < d0 && j < d0) {
+                        src = t0[w][i * d0 + j];
+                        v = v0[w][i * d0 + j];
+                    } else if (i >= d0 && j >= d0) {
+                        src = t1[w][(i - d0) * d1 + j - d0];
+                        v = v1[w][(i - d0) * d1 + j - d0];
+                    }
+                    tb[w][at] = strdup(src);
+                    vb[w][at] = v;
+                }
+        }
+        ga_pair_input in[2] = {{d0, v0[0], v0[1], v0[2], v0[3], 1, {NULL, NULL, NULL, NULL}},
+                               {d1, v1[0], v1[1], v1[2], v1[3], 1, {NULL, NULL, NULL, NULL}}},
+                      inb = {D, vb[0], vb[1], vb[2], vb[3], 1, {NULL, NULL, NULL, NULL}};
+        ga_pair_text tx[2] = {{(const char *const *)t0[0], (const char *const *)t0[1],
+                               (const char *const *)t0[2], (const char *const *)t0[3]},
+                              {(const char *const *)t1[0], (const char *const *)t1[1],
+                               (const char *const *)t1[2], (const char *const *)t1[3]}},
+                     txb = {(const char *const *)tb[0], (const char *const *)tb[1],
+                            (const char *const *)tb[2], (const char *const *)tb[3]};
+        ga_pair *pp, *pb;
+        char msg[256];
+        cr_assert(ga_pair_reduce_product(&pp, in, 2, msg, sizeof msg) == GA_OK, "%s", msg);
+        cr_assert(ga_pair_reduce(&pb, &inb, msg, sizeof msg) == GA_OK, "%s", msg);
+        for (int e = 0; e < 2; e++) {
+            ga_delta_cert P, B;
+            int sp = ga_pair_delta_cert(&P, pp, in, tx, eps[e], NULL);
+            int sb = ga_pair_delta_cert(&B, pb, &inb, &txb, eps[e], NULL);
+            cr_expect(sp == GA_OK && sb == GA_OK, "d = %zu + %zu, eps %s: status %d (block-diagonal %d)",
+                      d0, d1, eps[e], sp, sb);
+            long double lx = strtold(P.xy_lo, NULL), hx = strtold(P.xy_hi, NULL);
+            long double ly = strtold(P.yx_lo, NULL), hy = strtold(P.yx_hi, NULL);
+            cr_expect(hx - lx <= 1e-17L * lx && hy - ly <= 1e-17L * ly,
+                      "product, d = %zu + %zu, eps %s: relative widths %Lg %Lg (widening %g %g)",
+                      d0, d1, eps[e], (hx - lx) / lx, (hy - ly) / ly, P.la_bound_xy, P.la_bound_yx);
+            cr_expect(strtold(P.xy_lo, NULL) <= strtold(B.xy_hi, NULL) &&
+                          strtold(B.xy_lo, NULL) <= strtold(P.xy_hi, NULL) &&
+                          strtold(P.yx_lo, NULL) <= strtold(B.yx_hi, NULL) &&
+                          strtold(B.yx_lo, NULL) <= strtold(P.yx_hi, NULL),
+                      "d = %zu + %zu, eps %s: product xy [%s, %s] yx [%s, %s] against the "
+                      "block-diagonal pair's xy [%s, %s] yx [%s, %s]", d0, d1, eps[e], P.xy_lo,
+                      P.xy_hi, P.yx_lo, P.yx_hi, B.xy_lo, B.xy_hi, B.yx_lo, B.yx_hi);
+        }
+        ga_pair_free(pp);
+        ga_pair_free(pb);
+        free_embedded(t0, v0, d0);
+        free_embedded(t1, v1, d1);
+        free_embedded(tb, vb, D);
+    }
+    gsl_rng_free(r);
 }
