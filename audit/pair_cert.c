@@ -454,7 +454,7 @@ static int la_refined(mag_t tvx, mag_t tvy, la_ref *f, const ga_pair *p, const g
     slong k = (slong)p->k;
     int rc = -1;
     arb_mat_t M, P, v, C, M2, P2, v2;
-    slong *cl = malloc((size_t)k * sizeof *cl);
+    slong *cl = malloc((size_t)(k ? k : 1) * sizeof *cl); /* (k = 0: a block of equal laws) */
     arb_mat_init(M, k, k);
     arb_mat_init(P, k, k);
     arb_mat_init(v, k, 1);
