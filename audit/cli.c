@@ -32,7 +32,10 @@ static const char *usage_main =
     "  version    print the version\n"
     "\n"
     "exit status: 0 success, 64 usage error, 65 data error, 66 input not found,\n"
-    "70 internal error, 74 output error; audit: 1 violation, 2 inconclusive.\n";
+    "70 internal error, 74 output error; audit: 1 violation, 2 inconclusive.\n"
+    "\n"
+    "environment: GAUSSAUDIT_BLAS names the BLAS/LAPACK library opened on the first\n"
+    "linear-algebra call (default libopenblas.so.0; CBLAS and Fortran LAPACK symbols).\n";
 
 static const char *usage_cdf =
     "usage: gaussaudit cdf --weights W1,W2,.. [--dof K1,K2,..] [--nc L1,L2,..]\n"
