@@ -8,7 +8,7 @@
 #include "gaussaudit.h"
 #include "tests/support.h"
 
-#include <gsl/gsl_cblas.h> /* the same CBLAS API as OpenBLAS (which is linked) */
+#include <gsl/gsl_cblas.h> /* GSL's reference CBLAS: independent of the OpenBLAS the library loads */
 #include <arb.h>
 #include <arb_hypgeom.h>
 #include <criterion/criterion.h>
