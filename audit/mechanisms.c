@@ -246,25 +246,35 @@ static void ridge_base_free(ridge_base *rb)
     free(rb->a);
 }
 
+/* The sums of the rows [x | y] of Z, afresh: G = X^T X + lambda I, b = X^T y and (a != NULL)
+ * a_j = sum_k |x_kj y_k|; b and a zeroed by the caller. GA_OK or GA_ENOMEM. */
+static int ridge_sums(double *G, double *b, double *a, const double *Z, size_t n, size_t p,
+                      double lambda)
+{
+    double *X = malloc((n ? n : 1) * p * sizeof *X);
+    if (!X)
+        return GA_ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        memcpy(X + i * p, Z + i * (p + 1), p * sizeof *X);
+        for (size_t j = 0; j < p; j++) {
+            double t = Z[i * (p + 1) + j] * Z[i * (p + 1) + p];
+            b[j] += t;
+            if (a)
+                a[j] += fabs(t);
+        }
+    }
+    gram(G, X, n, p, lambda);
+    free(X);
+    return GA_OK;
+}
+
 /* the statistics of the rows [x | y] of Z */
 static int ridge_base_init(ridge_base *rb, const double *Z, size_t n, size_t p)
 {
     rb->G = malloc(p * p * sizeof *rb->G);
     rb->b = calloc(p, sizeof *rb->b);
     rb->a = calloc(p, sizeof *rb->a);
-    double *X = malloc((n ? n : 1) * p * sizeof *X);
-    int rc = rb->G && rb->b && rb->a && X ? GA_OK : GA_ENOMEM;
-    for (size_t i = 0; i < n && rc == GA_OK; i++) {
-        memcpy(X + i * p, Z + i * (p + 1), p * sizeof *X);
-        for (size_t j = 0; j < p; j++) {
-            double t = Z[i * (p + 1) + j] * Z[i * (p + 1) + p];
-            rb->b[j] += t;
-            rb->a[j] += fabs(t);
-        }
-    }
-    if (rc == GA_OK)
-        gram(rb->G, X, n, p, 0);
-    free(X);
+    int rc = rb->G && rb->b && rb->a ? ridge_sums(rb->G, rb->b, rb->a, Z, n, p, 0) : GA_ENOMEM;
     if (rc)
         ridge_base_free(rb);
     return rc;
@@ -308,7 +318,7 @@ static int ridge_update(double *H, double *b, const ridge_base *rb, const double
 static int ridge(double *theta, double *H, const double *Z, size_t n, size_t p, double lambda,
                  const law_par *lp)
 {
-    double *X = NULL, *b = calloc(p, sizeof *b), *Dp = NULL;
+    double *b = calloc(p, sizeof *b), *Dp = NULL;
     int rc = GA_ENOMEM;
     if (!b)
         goto cleanup;
@@ -322,17 +332,9 @@ static int ridge(double *theta, double *H, const double *Z, size_t n, size_t p, 
             goto cleanup;
         Z = Dp;
     }
-    if (!(X = malloc((n ? n : 1) * p * sizeof *X)))
-        goto cleanup;
-    for (size_t i = 0; i < n; i++) {
-        memcpy(X + i * p, Z + i * (p + 1), p * sizeof *X);
-        for (size_t j = 0; j < p; j++)
-            b[j] += Z[i * (p + 1) + j] * Z[i * (p + 1) + p];
-    }
-    gram(H, X, n, p, lambda);
-    rc = spd_solve(theta, H, b, p, 1);
+    if ((rc = ridge_sums(H, b, NULL, Z, n, p, lambda)) == GA_OK)
+        rc = spd_solve(theta, H, b, p, 1);
 cleanup:
-    free(X);
     free(b);
     free(Dp);
     return rc;
