@@ -1393,36 +1393,6 @@ static int eqcov_step(void *vc, slong prec)
     return arb_is_zero(c->res) || arb_rel_accuracy_bits(c->res) >= c->want ? GA_OK : GA_EPREC;
 }
 
-/* The linear-algebra certificate of any pair: a product's blocks add (TV of a product of
- * laws is at most the sum of the blocks' TVs), each block in its original directions.
- * Returns 0, or -1 when some block has none at this precision. */
-static int la_any(mag_t tvx, mag_t tvy, const ga_pair *p, const ga_pair_input *in,
-                  const ga_pair_text *txt, slong prec)
-{
-    if (!p->nblocks)
-        return la_certificate(tvx, tvy, p, in, txt, prec);
-    mag_t a, b;
-    mag_init(a);
-    mag_init(b);
-    mag_zero(tvx);
-    mag_zero(tvy);
-    int rc = 0;
-    for (size_t k = 0; k < p->nblocks && rc == 0; k++) {
-        const ga_pair *q = p->blocks[k];
-        const ga_pair_text *tk = txt ? txt + k : NULL, *tp = tk;
-        ga_pair_input in2 = in[k];
-        ga_pair_text t2;
-        if (q->swapped)
-            swap_input(&in2, &t2, &tp, in + k, tk);
-        rc = la_certificate(a, b, q, &in2, tp, prec);
-        mag_add(tvx, tvx, q->swapped ? b : a);
-        mag_add(tvy, tvy, q->swapped ? a : b);
-    }
-    mag_clear(a);
-    mag_clear(b);
-    return rc;
-}
-
 /* Can the reference be refined (stage 2b)? A plain pair of at most GA_REFINE_MAX
  * dimensions, or a product of such blocks (each refined on its own). */
 static int refinable(const ga_pair *p)
@@ -1435,16 +1405,18 @@ static int refinable(const ga_pair *p)
     return 1;
 }
 
-/* la_refined of any refinable pair: a product's blocks each against its own refined
- * reference (f holds them concatenated in block order, as the product's lambda and mt), the
- * TV bounds added as in la_any, each block in its original directions. Returns 0, or -1 when
- * some block has none at this precision. */
-static int la_refined_any(mag_t tvx, mag_t tvy, la_ref *f, const ga_pair *p,
-                          const ga_pair_input *in, const ga_pair_text *txt, slong zbits,
-                          slong prec)
+/* The linear-algebra certificate of any pair: a product's blocks add (TV of a product of
+ * laws is at most the sum of the blocks' TVs), each block in its original directions.
+ * f == NULL: against the floating reduction's reference (la_certificate); otherwise against
+ * the refined one (la_refined, a refinable pair), which f receives: a product's blocks'
+ * references concatenated in block order, as its lambda and mt. Returns 0, or -1 when some
+ * block has none at this precision (f and the bounds are then partial). */
+static int la_any(mag_t tvx, mag_t tvy, la_ref *f, const ga_pair *p, const ga_pair_input *in,
+                  const ga_pair_text *txt, slong zbits, slong prec)
 {
     if (!p->nblocks)
-        return la_refined(tvx, tvy, f, p, in, txt, zbits, prec);
+        return f ? la_refined(tvx, tvy, f, p, in, txt, zbits, prec)
+                 : la_certificate(tvx, tvy, p, in, txt, prec);
     mag_t a, b;
     mag_init(a);
     mag_init(b);
@@ -1457,19 +1429,17 @@ static int la_refined_any(mag_t tvx, mag_t tvy, la_ref *f, const ga_pair *p,
         const ga_pair_text *tk = txt ? txt + k : NULL, *tp = tk;
         ga_pair_input in2 = in[k];
         ga_pair_text t2;
-        la_ref t;
         if (q->swapped)
             swap_input(&in2, &t2, &tp, in + k, tk);
-        la_ref_init(&t, (slong)q->k);
-        rc = la_refined(a, b, &t, q, &in2, tp, zbits, prec);
-        if (rc == 0) {
-            _arb_vec_set(f->lam + off, t.lam, t.k);
-            _arb_vec_set(f->mt + off, t.mt, t.k);
-            mag_add(tvx, tvx, q->swapped ? b : a);
-            mag_add(tvy, tvy, q->swapped ? a : b);
+        if (f) { /* this block's slice of f */
+            la_ref slice = {(slong)q->k, f->lam + off, f->mt + off};
+            rc = la_refined(a, b, &slice, q, &in2, tp, zbits, prec);
+        } else {
+            rc = la_certificate(a, b, q, &in2, tp, prec);
         }
         off += (slong)q->k;
-        la_ref_clear(&t);
+        mag_add(tvx, tvx, q->swapped ? b : a);
+        mag_add(tvy, tvy, q->swapped ? a : b);
     }
     mag_clear(a);
     mag_clear(b);
@@ -1499,8 +1469,7 @@ static int la_step(void *vc, slong prec)
     if (c->f)
         la_ref_init(&t, (slong)c->p->k);
     int rc = GA_EPREC;
-    if ((c->f ? la_refined_any(a, b, &t, c->p, c->in, c->txt, c->zbits, prec)
-              : la_any(a, b, c->p, c->in, c->txt, prec)) == 0) {
+    if (la_any(a, b, c->f ? &t : NULL, c->p, c->in, c->txt, c->zbits, prec) == 0) {
         double wnow = fmax(mag_get_d(a), mag_get_d(b));
         mag_set(c->tvx, a);
         mag_set(c->tvy, b);
