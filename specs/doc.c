@@ -5,6 +5,7 @@
  */
 #include "specs/doc.h"
 #include "numerics/internal.h"
+#include "specs/readfile.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -191,10 +192,13 @@ static size_t skip_space(const char *t, size_t len, size_t p, int *lines, size_t
     return p;
 }
 
+/* read_list's answer when the text ends inside the list: more text may complete it */
+#define RAN_OUT SIZE_MAX
+
 /* Read the flow list of plain decimals that starts with the '[' at t[i], if it is one:
- * returns the index of its ']' with the numbers in w, or 0 (not such a list, or out of
- * memory: libyaml reads it); *nl and *lastcol: its line breaks and the column of the ']'
- * after the last one (ASCII only inside, so bytes are columns). */
+ * returns the index of its ']' with the numbers in w, RAN_OUT when t ends first, or 0 (not
+ * such a list, or out of memory: libyaml reads it); *nl and *lastcol: its line breaks and the
+ * column of the ']' after the last one (ASCII only inside, so bytes are columns). */
 static size_t read_list(scratch *w, const char *t, size_t len, size_t i, int *nl, int *lastcol)
 {
     size_t p = i + 1;
@@ -204,7 +208,7 @@ static size_t read_list(scratch *w, const char *t, size_t len, size_t i, int *nl
     for (;;) {
         p = skip_space(t, len, p, &lines, &linestart);
         if (p == len)
-            return 0;
+            return RAN_OUT;
         if (t[p] == ']') {
             if (w->n == 0)
                 return 0; /* [] and [1, ,]: libyaml's */
@@ -213,17 +217,21 @@ static size_t read_list(scratch *w, const char *t, size_t len, size_t i, int *nl
         size_t q = p;
         while (q < len && !is_space(t[q]) && t[q] != ',' && t[q] != ']')
             q++;
+        if (q == len)
+            return RAN_OUT; /* the number may go on */
         double v;
         ga_dec dec;
         if (w->n >= GA_DOC_MAX_NODES || ga_decimal_scan(&v, &dec, t + p, q - p) ||
             scratch_add(w, v, dec, t + p, q - p))
             return 0;
         p = skip_space(t, len, q, &lines, &linestart);
-        if (p < len && t[p] == ',') {
+        if (p == len)
+            return RAN_OUT;
+        if (t[p] == ',') {
             p++;
             continue;
         }
-        if (p < len && t[p] == ']')
+        if (t[p] == ']')
             break;
         return 0;
     }
@@ -241,93 +249,130 @@ static int contains(const char *t, size_t len, const char *what)
     return 0;
 }
 
-/* Find the lists (see the top of this part). 0, or -1 out of memory. */
-static int find_lists(regions *g, const char *t, size_t len)
+/* Bytes that turn the pass off (see the top of this part): a NUL, line breaks libyaml counts
+ * differently, a byte-order mark, the mark itself. 1 if t has one. */
+static int unsafe(const char *t, size_t len)
 {
-    static const char *const unsafe[] = {"\r", "\xC2\x85", "\xE2\x80\xA8", "\xE2\x80\xA9",
-                                         "\xEF\xBB\xBF", MARK};
-    memset(g, 0, sizeof *g);
-    if (len > INT_MAX || memchr(t, 0, len))
-        return 0;
-    for (size_t k = 0; k < sizeof unsafe / sizeof *unsafe; k++)
-        if (contains(t, len, unsafe[k]))
-            return 0;
-    scratch w = {0};
-    int line = 0, col = 0, dl = 0, dc = 0, rc = 0;
+    static const char *const seqs[] = {"\r", "\xC2\x85", "\xE2\x80\xA8", "\xE2\x80\xA9",
+                                       "\xEF\xBB\xBF", MARK};
+    if (memchr(t, 0, len))
+        return 1;
+    for (size_t k = 0; k < sizeof seqs / sizeof *seqs; k++)
+        if (contains(t, len, seqs[k]))
+            return 1;
+    return 0;
+}
+
+/* The pass over a text given whole or in pieces. Offsets are from the text's first byte. */
+typedef struct {
+    regions g;
+    scratch w;
+    size_t base;          /* the offset of the piece being scanned */
+    int line, col, dl, dc;
+    char *copy;           /* the copy, up to offset emitted, when it is built as the text */
+    size_t clen, ccap;    /* arrives (a file read in pieces) */
+    size_t emitted, k;    /* k: the first list not yet in the copy */
+    int oom;
+} scan;
+
+static void scan_clear(scan *s)
+{
+    regions_clear(&s->g);
+    scratch_clear(&s->w);
+    free(s->copy);
+    memset(s, 0, sizeof *s);
+}
+
+/* Scan the piece t[0, len) at offset s->base for lists (eof: nothing follows it). Returns
+ * the bytes scanned: fewer than len when a list began and has not ended; the rest must come
+ * again, with what follows, at s->base advanced by the return value. */
+static size_t scan_piece(scan *s, const char *t, size_t len, int eof)
+{
+    regions *g = &s->g;
     for (size_t i = 0; i < len; i++) {
         char ch = t[i];
         if (ch == '[') {
             int nl, lastcol;
-            size_t e = read_list(&w, t, len, i, &nl, &lastcol);
-            if (e && w.n >= nums_min) {
+            size_t e = read_list(&s->w, t, len, i, &nl, &lastcol);
+            if (e == RAN_OUT && !eof)
+                return i;
+            if (e != RAN_OUT && e && s->w.n >= nums_min) {
                 if (g->n == g->cap) {
                     size_t cap = g->cap ? 2 * g->cap : 64;
                     region *nr = realloc(g->r, cap * sizeof *nr);
                     if (!nr) {
-                        rc = -1;
-                        break;
+                        s->oom = 1;
+                        return len;
                     }
                     g->r = nr;
                     g->cap = cap;
                 }
                 region *r = &g->r[g->n];
-                r->start = i;
-                r->end = e;
-                r->n = w.n;
-                r->sl = line - dl;
-                r->sc = col - dc + 2; /* after '[' and the mark */
-                r->ol = line + nl;
-                r->oc = nl ? lastcol : col + (int)(e - i);
-                if (!(r->nums = scratch_take(&w))) {
-                    rc = -1;
-                    break;
+                r->start = s->base + i;
+                r->end = s->base + e;
+                r->n = s->w.n;
+                r->sl = s->line - s->dl;
+                r->sc = s->col - s->dc + 2; /* after '[' and the mark */
+                r->ol = s->line + nl;
+                r->oc = nl ? lastcol : s->col + (int)(e - i);
+                if (!(r->nums = scratch_take(&s->w))) {
+                    s->oom = 1;
+                    return len;
                 }
                 g->n++;
                 g->numbers += r->n;
-                dl += nl;
-                line = r->ol;
-                dc = r->oc - r->sc;
-                col = r->oc + 1;
+                s->dl += nl;
+                s->line = r->ol;
+                s->dc = r->oc - r->sc;
+                s->col = r->oc + 1;
                 i = e;
                 continue;
             }
         }
         if (ch == '\n') {
-            line++;
-            col = 0;
-            dc = 0;
+            s->line++;
+            s->col = 0;
+            s->dc = 0;
         } else if (((unsigned char)ch & 0xC0) != 0x80) {
-            col++;
+            s->col++;
         }
     }
-    scratch_clear(&w);
-    if (rc)
-        regions_clear(g);
-    return rc;
+    return len;
 }
 
-/* the copy libyaml reads: each list as [M] */
-static char *substitute(const regions *g, const char *t, size_t len, size_t *outlen)
+/* Append to the copy the text from s->emitted up to offset upto, t holding the text from
+ * offset tbase on: each list as [M]. 0, or -1 out of memory. */
+static int emit(scan *s, const char *t, size_t tbase, size_t upto)
 {
-    size_t n = len;
-    for (size_t k = 0; k < g->n; k++)
-        n -= g->r[k].end - g->r[k].start + 1 - (2 + strlen(MARK));
-    char *o = malloc(n + 1), *p = o;
-    if (!o)
-        return NULL;
-    size_t prev = 0;
-    for (size_t k = 0; k < g->n; k++) {
-        memcpy(p, t + prev, g->r[k].start - prev);
-        p += g->r[k].start - prev;
-        memcpy(p, "[" MARK "]", 2 + strlen(MARK));
-        p += 2 + strlen(MARK);
-        prev = g->r[k].end + 1;
+    const size_t ml = 2 + strlen(MARK);
+    size_t need = upto - s->emitted, k;
+    for (k = s->k; k < s->g.n && s->g.r[k].end < upto; k++)
+        need -= s->g.r[k].end - s->g.r[k].start + 1 - ml;
+    if (s->clen + need + 1 > s->ccap) {
+        size_t cap = s->ccap ? s->ccap : 65536;
+        while (cap < s->clen + need + 1)
+            cap *= 2;
+        char *c = realloc(s->copy, cap);
+        if (!c)
+            return -1;
+        s->copy = c;
+        s->ccap = cap;
     }
-    memcpy(p, t + prev, len - prev);
-    p += len - prev;
+    char *p = s->copy + s->clen;
+    for (; s->k < k; s->k++) {
+        const region *r = &s->g.r[s->k];
+        memcpy(p, t + (s->emitted - tbase), r->start - s->emitted);
+        p += r->start - s->emitted;
+        memcpy(p, "[" MARK "]", ml);
+        p += ml;
+        s->emitted = r->end + 1;
+    }
+    memcpy(p, t + (s->emitted - tbase), upto - s->emitted);
+    p += upto - s->emitted;
     *p = 0;
-    *outlen = n;
-    return o;
+    s->emitted = upto;
+    s->clen = (size_t)(p - s->copy);
+    return 0;
 }
 
 /* a position in the copy as 1-based line and column in the original */
@@ -598,33 +643,39 @@ cleanup:
     return rc;
 }
 
+/* the document's name, set before anything is parsed: 0, or -1 with a message */
+static int set_name(ga_doc *doc, const char *name, char *msg, size_t msglen)
+{
+    doc->root = NULL;
+    doc->name = strdup(name ? name : "<input>");
+    if (!doc->name)
+        ga_msg(msg, msglen, "%s: out of memory", name);
+    return doc->name ? 0 : -1;
+}
+
+/* the copy of a pass that found lists, parsed: 0, or -1 (then the original text decides) */
+static int parse_copy(ga_doc *doc, scan *s, char *msg, size_t msglen)
+{
+    return s->oom || !s->g.n || !s->copy ? -1
+                                         : parse_events(doc, s->copy, s->clen, &s->g, msg, msglen);
+}
+
 int ga_doc_parse(ga_doc *doc, const char *text, size_t len, const char *name, char *msg,
                  size_t msglen)
 {
-    int rc = -1;
-    regions g;
-    doc->root = NULL;
-    doc->name = strdup(name ? name : "<input>");
-    if (!doc->name) {
-        ga_msg(msg, msglen, "%s: out of memory", name);
+    scan s = {0};
+    if (set_name(doc, name, msg, msglen))
         return -1;
+    int rc = -1;
+    if (len <= INT_MAX && !unsafe(text, len)) {
+        scan_piece(&s, text, len, 1);
+        if (!s.oom && s.g.n && emit(&s, text, 0, len) == 0 && parse_copy(doc, &s, msg, msglen) == 0)
+            rc = 0;
+        /* any error: the original text decides, and its message is the one shown */
     }
-    if (find_lists(&g, text, len) == 0 && g.n) {
-        size_t clen;
-        char *copy = substitute(&g, text, len, &clen);
-        if (copy) {
-            rc = parse_events(doc, copy, clen, &g, msg, msglen);
-            free(copy);
-            if (rc == 0) {
-                regions_clear(&g);
-                goto done;
-            }
-            /* any error: the original text decides, and its message is the one shown */
-        }
-    }
-    regions_clear(&g);
-    rc = parse_events(doc, text, len, NULL, msg, msglen);
-done:
+    scan_clear(&s);
+    if (rc)
+        rc = parse_events(doc, text, len, NULL, msg, msglen);
     if (rc) {
         free(doc->name);
         doc->name = NULL;
@@ -632,41 +683,142 @@ done:
     return rc;
 }
 
+/* A file read in pieces (a regular file): the pass runs on each piece as it arrives and
+ * only the copy is kept, so the text of a spec of large matrices never sits in memory whole
+ * (the copy is small: the lists are most of the text). When the pass is off or the copy does
+ * not parse, the file is read again from its first byte and parsed as in ga_doc_parse; the
+ * digest then describes that second reading, the bytes parsed. */
+static size_t piece = (size_t)1 << 20;
+
+void ga_doc_set_piece(size_t n)
+{
+    piece = n ? n : (size_t)1 << 20;
+}
+
+static int read_pieces(ga_doc *doc, ga_file *f, ga_sha256 *h, int *parsed, char *msg,
+                       size_t msglen)
+{
+    scan s = {0};
+    char *win = NULL, tail[2];
+    size_t wn = 0, wcap = 0, total = 0, ntail = 0;
+    int rc = 0, off = 0;
+    *parsed = 0;
+    for (;;) {
+        size_t want = wn > piece ? wn : piece; /* an open list: at least double the window */
+        if (wn + want > wcap) {
+            char *nw = realloc(win, wn + want);
+            if (!nw) {
+                off = 1;
+                break;
+            }
+            win = nw;
+            wcap = wn + want;
+        }
+        size_t got;
+        if ((rc = ga_file_read(f, win + wn, want, &got, msg, msglen)))
+            goto cleanup;
+        ga_sha256_update(h, win + wn, got);
+        /* the unsafe bytes, also across the boundary with what came before */
+        char probe[4];
+        size_t np = 0;
+        for (size_t i = 0; i < ntail; i++)
+            probe[np++] = tail[i];
+        for (size_t i = 0; i < got && i < 2; i++)
+            probe[np++] = win[wn + i];
+        if (unsafe(win + wn, got) || unsafe(probe, np) || (total += got) > INT_MAX) {
+            off = 1;
+            break;
+        }
+        for (size_t i = got >= 2 ? got - 2 : 0; i < got; i++) {
+            if (ntail == 2) {
+                tail[0] = tail[1];
+                ntail = 1;
+            }
+            tail[ntail++] = win[wn + i];
+        }
+        wn += got;
+        size_t used = scan_piece(&s, win, wn, got == 0);
+        if (s.oom || emit(&s, win, s.base, s.base + used)) {
+            off = 1;
+            break;
+        }
+        memmove(win, win + used, wn - used);
+        wn -= used;
+        s.base += used;
+        if (got == 0)
+            break;
+        if (wcap > 4 * (wn + piece)) { /* a long list has ended: give its window back */
+            char *nw = realloc(win, wn + piece);
+            if (nw) {
+                win = nw;
+                wcap = wn + piece;
+            }
+        }
+    }
+    free(win);
+    win = NULL;
+    if (!off) {
+        /* no lists: the copy is the text, and its errors are the original's */
+        if (!s.g.n) {
+            *parsed = 1;
+            rc = parse_events(doc, s.copy ? s.copy : "", s.clen, NULL, msg, msglen) ? GA_EINVAL
+                                                                                     : GA_OK;
+        } else if (parse_copy(doc, &s, msg, msglen) == 0) {
+            *parsed = 1;
+        }
+    }
+cleanup:
+    free(win);
+    scan_clear(&s);
+    return rc;
+}
+
+int ga_doc_read(ga_doc *doc, ga_file *f, const char *name, char digest[65], char *msg,
+                size_t msglen)
+{
+    ga_sha256 h;
+    char *text = NULL;
+    size_t len;
+    int parsed = 0, rc;
+    if (set_name(doc, name, msg, msglen))
+        return GA_ENOMEM;
+    ga_sha256_init(&h);
+    if (f->regular && (rc = read_pieces(doc, f, &h, &parsed, msg, msglen)))
+        goto cleanup;
+    if (!parsed) {
+        /* a pipe, or the pass could not decide: the whole text */
+        if ((f->regular && (rc = ga_file_rewind(f, msg, msglen))) ||
+            (rc = ga_file_slurp(&text, &len, f, msg, msglen)))
+            goto cleanup;
+        ga_sha256_init(&h);
+        ga_sha256_update(&h, text, len);
+        free(doc->name);
+        if (ga_doc_parse(doc, text, len, name, msg, msglen)) {
+            rc = GA_EINVAL; /* (ga_doc_parse left nothing to free) */
+            goto cleanup;
+        }
+    }
+    ga_sha256_final(&h, digest);
+    rc = GA_OK;
+cleanup:
+    free(text);
+    if (rc)
+        ga_doc_clear(doc);
+    return rc;
+}
+
 int ga_doc_load(ga_doc *doc, const char *path, char *msg, size_t msglen)
 {
-    int rc = -1;
-    char *buf = NULL;
-    FILE *f = fopen(path, "rb");
+    ga_read_policy pol = {.max_bytes = (size_t)1 << 30, .what = "file"};
+    ga_file f;
+    char digest[65];
     doc->root = NULL;
     doc->name = NULL;
-    if (!f) {
-        ga_msg(msg, msglen, "%s: cannot open: %s", path, strerror(errno));
-        return -1;
-    }
-    if (fseek(f, 0, SEEK_END) != 0) {
-        ga_msg(msg, msglen, "%s: cannot seek", path);
-        goto cleanup;
-    }
-    long sz = ftell(f);
-    if (sz < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        ga_msg(msg, msglen, "%s: cannot determine the size", path);
-        goto cleanup;
-    }
-    buf = malloc((size_t)sz + 1);
-    if (!buf) {
-        ga_msg(msg, msglen, "%s: out of memory for %ld bytes", path, sz);
-        goto cleanup;
-    }
-    if (fread(buf, 1, (size_t)sz, f) != (size_t)sz) {
-        ga_msg(msg, msglen, "%s: read error", path);
-        goto cleanup;
-    }
-    buf[sz] = 0;
-    rc = ga_doc_parse(doc, buf, (size_t)sz, path, msg, msglen);
-cleanup:
-    free(buf);
-    fclose(f);
-    return rc;
+    int rc = ga_file_open(&f, path, &pol, msg, msglen);
+    if (rc == GA_OK)
+        rc = ga_doc_read(doc, &f, path, digest, msg, msglen);
+    ga_file_close(&f);
+    return rc ? -1 : 0;
 }
 
 const ga_node *ga_node_get(const ga_node *map, const char *key)

@@ -54,7 +54,18 @@ int ga_doc_parse(ga_doc *doc, const char *text, size_t len, const char *name, ch
  * setting is per process. */
 #define GA_DOC_NUMS_MIN 16
 void ga_doc_set_nums_min(size_t n);
-/* Read a file and parse it. */
+/* Parse the file open in f (specs/readfile.h) and write the SHA-256 of the bytes parsed into
+ * digest. A regular file is parsed as it is read, without holding its text (see doc.c), and
+ * read a second time only when the one-pass reading of number lists cannot decide; a pipe is
+ * read whole. Returns 0, or a GA_ status with the message: the file's (GA_EIO, a cap) or the
+ * document's (GA_EINVAL, as ga_doc_parse). */
+typedef struct ga_file ga_file;
+int ga_doc_read(ga_doc *doc, ga_file *f, const char *name, char digest[65], char *msg,
+                size_t msglen);
+/* The size of the pieces ga_doc_read reads (default 1 MiB; tests set a few bytes so that
+ * lists, numbers and multi-byte characters straddle them; 0 restores the default). */
+void ga_doc_set_piece(size_t n);
+/* Read a file (a regular file of at most 1 GiB) and parse it. */
 int ga_doc_load(ga_doc *doc, const char *path, char *msg, size_t msglen);
 void ga_doc_clear(ga_doc *doc);
 

@@ -8,8 +8,9 @@
  *   - it is stat'ed before it is opened: anything but a regular file is refused without
  *     opening it (a FIFO with no writer would block in open; a device may have side effects);
  *     it is then opened O_NONBLOCK and fstat'ed again (the file may have been swapped);
- *   - it is read once, with read(2) checked, and the byte and line-length caps are applied
- *     while reading, so a huge file costs at most the cap;
+ *   - it is read with read(2) checked, and the byte and line-length caps are applied while
+ *     reading, so a huge file costs at most the cap; it is read whole (ga_read_file) or in
+ *     pieces (ga_file_read: a large spec is parsed as it is read, specs/doc.c);
  *   - messages name the path and the cap, never the file's contents.
  */
 #define _XOPEN_SOURCE 700 /* realpath */
@@ -74,18 +75,44 @@ static const char *kind_name(mode_t m)
     return "not a regular file";
 }
 
-int ga_read_file(char **buf, size_t *len, const char *path, const ga_read_policy *pol,
-                 char *msg, size_t msglen)
+/* the caps on the bytes just read (f->n counts them): 0, or GA_EINVAL with a message */
+static int check_caps(ga_file *f, const char *b, size_t r, char *msg, size_t msglen)
 {
-    const char *what = pol->what ? pol->what : "file";
-    char qpath[200];
-    ga_quote_token(qpath, sizeof qpath, path, 160);
-    char *real = NULL, *b = NULL;
+    const ga_read_policy *pol = f->pol;
+    if (pol->max_line) {
+        for (size_t i = 0; i < r; i++) {
+            if (b[i] == '\n') {
+                f->linelen = 0;
+                f->lineno++;
+            } else if (++f->linelen > pol->max_line) {
+                ga_msg(msg, msglen, "%s '%s': line %zu is longer than the cap of %zu bytes",
+                       f->what, f->qpath, f->lineno, pol->max_line);
+                return GA_EINVAL;
+            }
+        }
+    }
+    f->n += r;
+    if (f->n > pol->max_bytes) {
+        ga_msg(msg, msglen, "%s '%s' has more than the cap of %zu bytes", f->what, f->qpath,
+               pol->max_bytes);
+        return GA_EINVAL;
+    }
+    return GA_OK;
+}
+
+int ga_file_open(ga_file *f, const char *path, const ga_read_policy *pol, char *msg,
+                 size_t msglen)
+{
+    memset(f, 0, sizeof *f);
+    f->fd = -1;
+    f->pol = pol;
+    f->what = pol->what ? pol->what : "file";
+    f->lineno = 1;
+    ga_quote_token(f->qpath, sizeof f->qpath, path, 160);
+    const char *what = f->what, *qpath = f->qpath;
     int fd = -1, rc = GA_OK;
-    *buf = NULL;
-    *len = 0;
     /* the resolved path is what is checked and opened (no second lookup of a symlink) */
-    real = pol->ndirs ? realpath(path, NULL) : strdup(path);
+    char *real = pol->ndirs ? realpath(path, NULL) : strdup(path);
     if (!real) {
         ga_msg(msg, msglen, "cannot open %s '%s': %s", what, qpath, strerror(errno));
         return GA_EIO;
@@ -138,67 +165,103 @@ int ga_read_file(char **buf, size_t *len, const char *path, const ga_read_policy
         rc = GA_EINVAL;
         goto cleanup;
     }
+    f->regular = S_ISREG(st.st_mode);
+    f->size = f->regular ? (size_t)st.st_size : 0;
+    f->fd = fd;
+    fd = -1;
+cleanup:
+    if (fd >= 0)
+        close(fd);
+    free(real);
+    return rc;
+}
+
+int ga_file_read(ga_file *f, char *buf, size_t cap, size_t *got, char *msg, size_t msglen)
+{
+    *got = 0;
+    for (;;) {
+        ssize_t r = read(f->fd, buf, cap);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            ga_msg(msg, msglen, "%s '%s': read error: %s", f->what, f->qpath, strerror(errno));
+            return GA_EIO;
+        }
+        *got = (size_t)r;
+        return check_caps(f, buf, (size_t)r, msg, msglen);
+    }
+}
+
+int ga_file_rewind(ga_file *f, char *msg, size_t msglen)
+{
+    if (!f->regular || lseek(f->fd, 0, SEEK_SET) != 0) {
+        ga_msg(msg, msglen, "%s '%s': cannot read it again from the start", f->what, f->qpath);
+        return GA_EIO;
+    }
+    f->n = f->linelen = 0;
+    f->lineno = 1;
+    return GA_OK;
+}
+
+void ga_file_close(ga_file *f)
+{
+    if (f->fd >= 0)
+        close(f->fd);
+    f->fd = -1;
+}
+
+int ga_file_slurp(char **buf, size_t *len, ga_file *f, char *msg, size_t msglen)
+{
     /* the size is a hint only (the file may grow while it is read): the caps are checked on
      * the bytes actually read */
-    size_t cap = !S_ISREG(st.st_mode) ? 65536 : (size_t)st.st_size + 1 < 65536 ? 65536 : (size_t)st.st_size + 1;
-    size_t n = 0, linelen = 0, lineno = 1;
-    b = malloc(cap);
+    const ga_read_policy *pol = f->pol;
+    size_t cap = f->size + 1 < 65536 ? 65536 : f->size + 1, n = 0;
+    int rc = GA_OK;
+    char *b = malloc(cap);
+    *buf = NULL;
+    *len = 0;
     if (!b) {
-        ga_msg(msg, msglen, "%s '%s': out of memory for %zu bytes", what, qpath, cap);
-        rc = GA_ENOMEM;
-        goto cleanup;
+        ga_msg(msg, msglen, "%s '%s': out of memory for %zu bytes", f->what, f->qpath, cap);
+        return GA_ENOMEM;
     }
     for (;;) {
         if (n + 1 >= cap) {
             size_t nc = cap > pol->max_bytes / 2 ? pol->max_bytes + 2 : 2 * cap;
             char *nb = realloc(b, nc);
             if (!nb) {
-                ga_msg(msg, msglen, "%s '%s': out of memory for %zu bytes", what, qpath, nc);
+                ga_msg(msg, msglen, "%s '%s': out of memory for %zu bytes", f->what, f->qpath,
+                       nc);
                 rc = GA_ENOMEM;
                 goto cleanup;
             }
             b = nb;
             cap = nc;
         }
-        ssize_t r = read(fd, b + n, cap - n - 1);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0) {
-            ga_msg(msg, msglen, "%s '%s': read error: %s", what, qpath, strerror(errno));
-            rc = GA_EIO;
+        size_t r;
+        if ((rc = ga_file_read(f, b + n, cap - n - 1, &r, msg, msglen)))
             goto cleanup;
-        }
         if (r == 0)
             break;
-        if (pol->max_line) {
-            for (size_t i = n; i < n + (size_t)r; i++) {
-                if (b[i] == '\n') {
-                    linelen = 0;
-                    lineno++;
-                } else if (++linelen > pol->max_line) {
-                    ga_msg(msg, msglen, "%s '%s': line %zu is longer than the cap of %zu bytes",
-                           what, qpath, lineno, pol->max_line);
-                    rc = GA_EINVAL;
-                    goto cleanup;
-                }
-            }
-        }
-        n += (size_t)r;
-        if (n > pol->max_bytes) {
-            ga_msg(msg, msglen, "%s '%s' has more than the cap of %zu bytes", what, qpath,
-                   pol->max_bytes);
-            rc = GA_EINVAL;
-            goto cleanup;
-        }
+        n += r;
     }
     b[n] = 0;
     *buf = b;
     *len = n;
     b = NULL;
 cleanup:
-    if (fd >= 0)
-        close(fd);
-    free(real);
     free(b);
+    return rc;
+}
+
+int ga_read_file(char **buf, size_t *len, const char *path, const ga_read_policy *pol,
+                 char *msg, size_t msglen)
+{
+    ga_file f;
+    *buf = NULL;
+    *len = 0;
+    int rc = ga_file_open(&f, path, pol, msg, msglen);
+    if (rc == GA_OK)
+        rc = ga_file_slurp(buf, len, &f, msg, msglen);
+    ga_file_close(&f);
     return rc;
 }

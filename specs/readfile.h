@@ -1,6 +1,6 @@
 /*
  * readfile.h - the one file reader for untrusted inputs (specs and the files they name) and
- * the digest of the bytes read. A file is read exactly once, with checked I/O, under a
+ * the digest of the bytes read. A file is read with checked I/O, whole or in pieces, under a
  * policy: a size cap and a line-length cap enforced while reading, only regular files
  * (devices, FIFOs, sockets and directories are refused before they are opened blocking), and
  * optionally only inside given directory trees (symlinks resolved, then checked).
@@ -9,6 +9,7 @@
 #define GA_SPECS_READFILE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct {
     size_t max_bytes;          /* refuse larger files (checked while reading) */
@@ -31,6 +32,41 @@ typedef struct {
  */
 int ga_read_file(char **buf, size_t *len, const char *path, const ga_read_policy *pol,
                  char *msg, size_t msglen);
+
+/*
+ * The same in pieces. ga_file_open applies the policy (containment, the kind of file, the
+ * size cap) and opens the file; ga_file_read reads at most cap bytes (*got = 0 at the end),
+ * checking the caps on what it read; ga_file_rewind starts again from the first byte (regular
+ * files only: GA_EIO otherwise); ga_file_slurp reads the rest into a malloc'ed NUL-terminated
+ * buffer; ga_file_close may be called after a failed open. Returns and messages as above.
+ */
+typedef struct ga_file {
+    int fd;
+    int regular;                 /* a regular file (it can be rewound) */
+    size_t size;                 /* its size when opened (a hint: it may change) */
+    size_t n, linelen, lineno;   /* bytes read since the start; the line-length cap's state */
+    const ga_read_policy *pol;
+    const char *what;
+    char qpath[200];             /* the path, quoted for messages */
+} ga_file;
+int ga_file_open(ga_file *f, const char *path, const ga_read_policy *pol, char *msg,
+                 size_t msglen);
+int ga_file_read(ga_file *f, char *buf, size_t cap, size_t *got, char *msg, size_t msglen);
+int ga_file_rewind(ga_file *f, char *msg, size_t msglen);
+int ga_file_slurp(char **buf, size_t *len, ga_file *f, char *msg, size_t msglen);
+void ga_file_close(ga_file *f);
+
+/* SHA-256 of data fed in pieces: init, update any number of times, then the hex digest. */
+typedef struct {
+    uint32_t K[64], h[8];
+    unsigned char buf[64];
+    size_t nbuf;
+    uint64_t len;
+    int portable;
+} ga_sha256;
+void ga_sha256_init(ga_sha256 *s);
+void ga_sha256_update(ga_sha256 *s, const void *data, size_t len);
+void ga_sha256_final(ga_sha256 *s, char out[65]);
 
 /* Is the resolved path inside the resolved directory dir? (1 yes, 0 no) */
 int ga_path_inside(const char *resolved, const char *dir);

@@ -147,24 +147,55 @@ static size_t blocks(uint32_t h[8], const uint32_t K[64], const unsigned char *d
     return 64 * n;
 }
 
-static void sha256(char out[65], const unsigned char *data, size_t len, int portable)
+void ga_sha256_init(ga_sha256 *s)
 {
-    uint32_t K[64], h[8];
-    constants(K, h);
-    size_t i = blocks(h, K, data, len, portable);
+    memset(s, 0, sizeof *s);
+    constants(s->K, s->h);
+}
+
+void ga_sha256_update(ga_sha256 *s, const void *data, size_t len)
+{
+    const unsigned char *p = data;
+    s->len += len;
+    if (s->nbuf) { /* fill the pending block first */
+        size_t k = 64 - s->nbuf < len ? 64 - s->nbuf : len;
+        memcpy(s->buf + s->nbuf, p, k);
+        s->nbuf += k;
+        p += k;
+        len -= k;
+        if (s->nbuf < 64)
+            return;
+        block(s->h, s->K, s->buf);
+        s->nbuf = 0;
+    }
+    size_t i = blocks(s->h, s->K, p, len, s->portable);
+    memcpy(s->buf, p + i, len - i);
+    s->nbuf = len - i;
+}
+
+void ga_sha256_final(ga_sha256 *s, char out[65])
+{
     unsigned char tail[128] = {0};
-    size_t rest = len - i;
-    memcpy(tail, data + i, rest);
-    tail[rest] = 0x80;
-    size_t tl = rest + 1 + 8 <= 64 ? 64 : 128;
-    uint64_t bits = (uint64_t)len * 8;
+    memcpy(tail, s->buf, s->nbuf);
+    tail[s->nbuf] = 0x80;
+    size_t tl = s->nbuf + 1 + 8 <= 64 ? 64 : 128;
+    uint64_t bits = s->len * 8;
     for (int j = 0; j < 8; j++)
         tail[tl - 1 - j] = (unsigned char)(bits >> (8 * j));
-    block(h, K, tail);
+    block(s->h, s->K, tail);
     if (tl == 128)
-        block(h, K, tail + 64);
+        block(s->h, s->K, tail + 64);
     for (int j = 0; j < 8; j++)
-        snprintf(out + 8 * j, 9, "%08x", h[j]);
+        snprintf(out + 8 * j, 9, "%08x", s->h[j]);
+}
+
+static void sha256(char out[65], const unsigned char *data, size_t len, int portable)
+{
+    ga_sha256 s;
+    ga_sha256_init(&s);
+    s.portable = portable;
+    ga_sha256_update(&s, data, len);
+    ga_sha256_final(&s, out);
 }
 
 void ga_sha256_hex(char out[65], const unsigned char *data, size_t len)

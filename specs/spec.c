@@ -897,19 +897,33 @@ int ga_spec_parse_opts(ga_spec *s, const char *text, size_t len, const char *nam
     return rc;
 }
 
-static int spec_parse(ga_spec *s, const char *text, size_t len, const char *name,
-                      const ga_spec_opts *o, char *msg, size_t msglen)
+/* the spec's fields before its document is read: 0, or GA_ENOMEM */
+static int spec_begin(ga_spec *s, const char *name, const ga_spec_opts *o)
 {
     memset(s, 0, sizeof *s);
     s->deadline = o ? o->deadline : 0;
     s->jobs = o ? o->jobs : 1;
     s->path = strdup(name ? name : "<spec>");
-    if (!s->path)
+    return s->path ? GA_OK : GA_ENOMEM;
+}
+
+static int spec_from_doc(ga_spec *s, const ga_spec_opts *o, char *msg, size_t msglen);
+
+static int spec_parse(ga_spec *s, const char *text, size_t len, const char *name,
+                      const ga_spec_opts *o, char *msg, size_t msglen)
+{
+    if (spec_begin(s, name, o))
         return GA_ENOMEM;
     ga_sha256_hex(s->digest, (const unsigned char *)text, len);
-    ctx_t c = {s->path, msg, msglen, o};
     if (ga_doc_parse(&s->doc, text, len, s->path, msg, msglen))
         return GA_EINVAL;
+    return spec_from_doc(s, o, msg, msglen);
+}
+
+/* the spec from its document (s->doc, s->digest and s->path set) */
+static int spec_from_doc(ga_spec *s, const ga_spec_opts *o, char *msg, size_t msglen)
+{
+    ctx_t c = {s->path, msg, msglen, o};
     const ga_node *root = s->doc.root;
     static const char *const keys[] = {"gaussaudit", "name", "description", "source",
                                        "mechanism", "pairs", "dataset", "neighbours",
@@ -1024,16 +1038,19 @@ int ga_spec_load_until(ga_spec *s, const char *path, double deadline, char *msg,
 int ga_spec_load_opts(ga_spec *s, const char *path, const ga_spec_opts *o, char *msg,
                       size_t msglen)
 {
-    memset(s, 0, sizeof *s);
-    /* read once: the digest describes the bytes parsed; the spec named on the command line
-     * may be a pipe (/dev/stdin), still capped */
+    /* the digest describes the bytes parsed; the spec named on the command line may be a
+     * pipe (/dev/stdin), still capped; a regular file is parsed as it is read (doc.c) */
     ga_read_policy pol = {.max_bytes = (size_t)1 << 30, .allow_stream = 1, .what = "spec"};
-    char *buf;
-    size_t len;
-    int rc = ga_read_file(&buf, &len, path, &pol, msg, msglen);
-    if (rc == GA_OK && (rc = spec_parse(s, buf, len, path, o, msg, msglen)))
+    ga_file f;
+    int rc = spec_begin(s, path, o);
+    if (rc == GA_OK && (rc = ga_file_open(&f, path, &pol, msg, msglen)) == GA_OK) {
+        rc = ga_doc_read(&s->doc, &f, s->path, s->digest, msg, msglen);
+        ga_file_close(&f);
+    }
+    if (rc == GA_OK)
+        rc = spec_from_doc(s, o, msg, msglen);
+    if (rc)
         ga_spec_clear(s); /* on error nothing is left to free */
-    free(buf);
     return rc;
 }
 

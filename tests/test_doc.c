@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void check_decimal(const char *text)
 {
@@ -146,8 +147,53 @@ static size_t count_nums(const ga_node *n)
     return c;
 }
 
-/* parse text with and without the fast reading; the same outcome and tree. Returns the
- * number of NUMS lists the fast tree has. */
+/* The same text written to a file and read in pieces (ga_doc_read) of a random size from 1
+ * byte up, every list read fast: the same outcome, message and tree as the whole text parsed
+ * (want: ga_doc_parse's status, message and, when it succeeded, libyaml's tree), and the
+ * digest of the text. */
+static gsl_rng *piece_rng;
+
+static size_t count_nums(const ga_node *n);
+
+static void read_in_pieces(const char *text, size_t len, const char *name, int want,
+                           const char *wmsg, const ga_doc *a, const ga_doc *b)
+{
+    char path[] = "/tmp/ga_test_doc_XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    FILE *fp = fdopen(fd, "wb");
+    cr_assert(fp && fwrite(text, 1, len, fp) == len && fclose(fp) == 0);
+    if (!piece_rng)
+        piece_rng = ga_test_rng(271828);
+    size_t piece = 1 + gsl_rng_uniform_int(piece_rng, gsl_rng_uniform(piece_rng) < 0.5 ? 8 : 200);
+    ga_read_policy pol = {.max_bytes = (size_t)1 << 30, .what = "spec"};
+    ga_file f;
+    ga_doc c;
+    char mc[512] = "", digest[65], h[65];
+    cr_assert(ga_file_open(&f, path, &pol, mc, sizeof mc) == GA_OK, "%s", mc);
+    ga_doc_set_nums_min(1);
+    ga_doc_set_piece(piece);
+    int rc = ga_doc_read(&c, &f, name, digest, mc, sizeof mc);
+    ga_doc_set_piece(0);
+    ga_file_close(&f);
+    unlink(path);
+    cr_assert_eq(rc != 0, want != 0, "%s, pieces of %zu: read %d (%s), parsed %d (%s)\n%s", name,
+                 piece, rc, mc, want, wmsg, text);
+    if (rc) {
+        cr_assert(!strcmp(mc, wmsg), "%s, pieces of %zu: messages differ:\n%s\n%s", name,
+                  piece, mc, wmsg);
+        return;
+    }
+    ga_sha256_hex(h, (const unsigned char *)text, len);
+    cr_assert(!strcmp(digest, h), "%s: digest %s, of the text %s", name, digest, h);
+    same_tree(c.root, b->root, name);
+    cr_assert_eq(count_nums(c.root), count_nums(a->root), "%s, pieces of %zu: lists read fast",
+                 name, piece);
+    ga_doc_clear(&c);
+}
+
+/* parse text with and without the fast reading, and read it from a file in pieces; the
+ * same outcome and tree. Returns the number of NUMS lists the fast tree has. */
 static size_t n_failed; /* documents both readings refused */
 
 static size_t compare(const char *text, size_t len, const char *name)
@@ -159,6 +205,7 @@ static size_t compare(const char *text, size_t len, const char *name)
     ga_doc_set_nums_min(SIZE_MAX);
     int rb = ga_doc_parse(&b, text, len, name, mb, sizeof mb);
     cr_assert_eq(ra, rb, "%s: fast %d (%s), libyaml %d (%s)\n%s", name, ra, ma, rb, mb, text);
+    read_in_pieces(text, len, name, ra, ma, &a, &b);
     size_t c = 0;
     if (ra == 0) {
         same_tree(a.root, b.root, name);
@@ -239,7 +286,8 @@ Test(doc, fast_reading_equals_libyaml_on_random_documents)
         "{L}: 1\n", "? {L}\n: 2\n", "a: {k: {L}, j: [{L}, [1, {L}]]}\n", "a: [{L}\n  ]\n",
         "\xc3\xa9t\xc3\xa9: {L}  # \xe2\x82\xac\nb: {L}\n", "a: {L} {L}\n", "a: [[{L}], {L}x]\n",
         "a: {L}\nb: *x\n", "a: &x {L}\n", "a: [1, 2]\n  bad: {L}\n", "a: {L}\n---\nb: 1\n",
-        "- {L}: {L}\n", "a: !!seq {L}\n", "a: [{L}, \"{L}\", {L}]\n", "a: [\t1, 2]\nb: {L}\n"};
+        "- {L}: {L}\n", "a: !!seq {L}\n", "a: [{L}, \"{L}\", {L}]\n", "a: [\t1, 2]\nb: {L}\n",
+        "a: {L}\r\nb: {L}\r\n", "\xef\xbb\xbf" "a: {L}\n", "a: \xc2\x85{L}\n"};
     gsl_rng *r = ga_test_rng(112358);
     long n = ga_test_count(3000);
     char *text = malloc(1 << 16);
@@ -312,6 +360,16 @@ Test(doc, sha256_instructions_equal_portable_code)
         ga_sha256_hex(h, buf, len);
         ga_sha256_hex_portable(g, buf, len);
         cr_assert(!strcmp(h, g), "length %zu: %s against the portable %s", len, h, g);
+        /* fed in random pieces (a file read in pieces) */
+        ga_sha256 s;
+        ga_sha256_init(&s);
+        for (size_t at = 0, step; at < len; at += step) {
+            step = 1 + gsl_rng_uniform_int(r, k % 2 ? 7 : 300);
+            step = step < len - at ? step : len - at;
+            ga_sha256_update(&s, buf + at, step);
+        }
+        ga_sha256_final(&s, g);
+        cr_assert(!strcmp(h, g), "length %zu in pieces: %s against %s", len, g, h);
     }
     free(buf);
     gsl_rng_free(r);
