@@ -688,12 +688,6 @@ int ga_doc_parse(ga_doc *doc, const char *text, size_t len, const char *name, ch
  * (the copy is small: the lists are most of the text). When the pass is off or the copy does
  * not parse, the file is read again from its first byte and parsed as in ga_doc_parse; the
  * digest then describes that second reading, the bytes parsed. */
-static size_t piece = (size_t)1 << 20;
-
-void ga_doc_set_piece(size_t n)
-{
-    piece = n ? n : (size_t)1 << 20;
-}
 
 static int read_pieces(ga_doc *doc, ga_file *f, ga_sha256 *h, int *parsed, char *msg,
                        size_t msglen)
@@ -702,6 +696,7 @@ static int read_pieces(ga_doc *doc, ga_file *f, ga_sha256 *h, int *parsed, char 
     char *win = NULL, tail[2];
     size_t wn = 0, wcap = 0, total = 0, ntail = 0;
     int rc = 0, off = 0;
+    const size_t piece = ga_file_piece();
     *parsed = 0;
     for (;;) {
         size_t want = wn > piece ? wn : piece; /* an open list: at least double the window */

@@ -62,9 +62,6 @@ void ga_doc_set_nums_min(size_t n);
 typedef struct ga_file ga_file;
 int ga_doc_read(ga_doc *doc, ga_file *f, const char *name, char digest[65], char *msg,
                 size_t msglen);
-/* The size of the pieces ga_doc_read reads (default 1 MiB; tests set a few bytes so that
- * lists, numbers and multi-byte characters straddle them; 0 restores the default). */
-void ga_doc_set_piece(size_t n);
 /* Read a file (a regular file of at most 1 GiB) and parse it. */
 int ga_doc_load(ga_doc *doc, const char *path, char *msg, size_t msglen);
 void ga_doc_clear(ga_doc *doc);

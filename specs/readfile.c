@@ -100,6 +100,18 @@ static int check_caps(ga_file *f, const char *b, size_t r, char *msg, size_t msg
     return GA_OK;
 }
 
+static size_t piece_size = (size_t)1 << 20;
+
+size_t ga_file_piece(void)
+{
+    return piece_size;
+}
+
+void ga_file_set_piece(size_t n)
+{
+    piece_size = n ? n : (size_t)1 << 20;
+}
+
 int ga_file_open(ga_file *f, const char *path, const ga_read_policy *pol, char *msg,
                  size_t msglen)
 {

@@ -55,6 +55,11 @@ int ga_file_read(ga_file *f, char *buf, size_t cap, size_t *got, char *msg, size
 int ga_file_rewind(ga_file *f, char *msg, size_t msglen);
 int ga_file_slurp(char **buf, size_t *len, ga_file *f, char *msg, size_t msglen);
 void ga_file_close(ga_file *f);
+/* The size of the pieces the readers that read in pieces ask for (specs: doc.c; CSV:
+ * spec.c). 1 MiB; tests set a few bytes so that lines, lists, numbers and multi-byte
+ * characters straddle pieces (0 restores the default). Per process. */
+size_t ga_file_piece(void);
+void ga_file_set_piece(size_t n);
 
 /* SHA-256 of data fed in pieces: init, update any number of times, then the hex digest. */
 typedef struct {

@@ -436,8 +436,136 @@ static int blank_line(const char *t, const char *e)
     return t == e || *t == '#';
 }
 
-/* CSV relative to the spec's directory, read once under the file policy (readfile.h); the
- * shape is counted in the buffer before the values are allocated */
+/* A CSV file is read twice, in pieces, and never held whole: the first pass counts and
+ * checks the shape, the values are then allocated, and the second pass parses them. The
+ * file may change in between: a second pass that sees another shape is an error. */
+typedef struct {
+    ctx_t *c;
+    const ga_node *n;
+    const char *path, *qfull;
+    int header_seen;      /* (reset before each pass) */
+    size_t rows, cols;    /* the first pass's count; the second checks against it */
+    size_t lineno, r;
+    ga_dataset *ds;       /* NULL in the first pass */
+} csv_pass;
+
+/* one line t[0, e) (its '\n' excluded, writable: parsed in place): counted, or parsed into
+ * ds->x. GA_OK, or the failure's status with its message */
+static int csv_line(csv_pass *q, char *t, char *e)
+{
+    ctx_t *c = q->c;
+    q->lineno++;
+    if (blank_line(t, e))
+        return GA_OK;
+    if (!q->header_seen) { /* the first non-empty line is the header */
+        q->header_seen = 1;
+        return GA_OK;
+    }
+    size_t k = 1;
+    for (const char *p = t; p < e; p++)
+        k += *p == ',';
+    if (!q->ds) {
+        if (q->cols == 0)
+            q->cols = k;
+        else if (k != q->cols)
+            return fail(c, q->n, q->path, "%s:%zu: row has %zu fields, expected %zu (ragged CSV)",
+                        q->qfull, q->lineno, k, q->cols);
+        if (++q->rows > GA_SPEC_MAX_ROWS || q->cols > GA_SPEC_MAX_COLS)
+            return fail(c, q->n, q->path, "%s: more than %d rows or %d columns (caps)", q->qfull,
+                        GA_SPEC_MAX_ROWS, GA_SPEC_MAX_COLS);
+        return GA_OK;
+    }
+    if (q->r == q->rows || k != q->cols)
+        return fail(c, q->n, q->path, "%s: the file changed while it was read (line %zu)",
+                    q->qfull, q->lineno);
+    *e = 0;
+    char *field = t;
+    for (size_t j = 0; j < q->cols; j++) {
+        char *fe = field;
+        while (*fe && *fe != ',' && *fe != '\r')
+            fe++;
+        char save = *fe;
+        *fe = 0;
+        char *a = field;
+        while (*a == ' ' || *a == '\t')
+            a++;
+        char *end = a + strlen(a);
+        while (end > a && (end[-1] == ' ' || end[-1] == '\t'))
+            *--end = 0; /* trailing blanks (the reader takes no spaces) */
+        double v;
+        if (ga_decimal_to_double(&v, a)) {
+            char tok[64];
+            ga_quote_token(tok, sizeof tok, a, 24);
+            return fail(c, q->n, q->path,
+                        "%s:%zu: field %zu ('%s') is not a finite decimal number", q->qfull,
+                        q->lineno, j + 1, tok);
+        }
+        q->ds->x[q->r * q->cols + j] = v;
+        field = fe + (save == ',');
+    }
+    q->r++;
+    return GA_OK;
+}
+
+/* one pass over the file from its first byte, line by line. GA_OK or a failure's status */
+static int csv_pass_run(csv_pass *q, ga_file *f, int header)
+{
+    const size_t piece = ga_file_piece();
+    size_t cap = piece + 1, have = 0, got;
+    char why[600];
+    int rc;
+    char *buf = malloc(cap);
+    q->header_seen = !header;
+    q->lineno = q->r = 0;
+    if (!buf) {
+        fail(q->c, q->n, q->path, "%s: out of memory", q->qfull);
+        return GA_ENOMEM;
+    }
+    if ((rc = ga_file_rewind(f, why, sizeof why)))
+        goto failed;
+    do {
+        if (cap - have - 1 < piece) { /* a line longer than a piece (under the line cap) */
+            char *nb = realloc(buf, have + piece + 1);
+            if (!nb) {
+                fail(q->c, q->n, q->path, "%s: out of memory", q->qfull);
+                rc = GA_ENOMEM;
+                goto cleanup;
+            }
+            buf = nb;
+            cap = have + piece + 1;
+        }
+        if ((rc = ga_file_read(f, buf + have, cap - have - 1, &got, why, sizeof why)))
+            goto failed;
+        if (memchr(buf + have, 0, got)) {
+            rc = fail(q->c, q->n, q->path, "%s: contains a NUL byte (not a text CSV file)",
+                      q->qfull);
+            goto cleanup;
+        }
+        have += got;
+        char *t = buf, *end = buf + have, *e;
+        while (t < end) {
+            e = memchr(t, '\n', (size_t)(end - t));
+            if (!e && got)
+                break; /* a line not yet complete: kept for the next piece */
+            if (!e)
+                e = end; /* the last line, without a line break */
+            if ((rc = csv_line(q, t, e)))
+                goto cleanup;
+            t = e + 1;
+        }
+        have = t < end ? (size_t)(end - t) : 0;
+        memmove(buf, t < end ? t : end, have);
+    } while (got);
+    goto cleanup;
+failed:
+    fail(q->c, q->n, q->path, "%s", why);
+    rc = rc == GA_ENOMEM ? GA_ENOMEM : GA_EINVAL;
+cleanup:
+    free(buf);
+    return rc;
+}
+
+/* CSV relative to the spec's directory, read under the file policy (readfile.h) */
 static int parse_csv(ctx_t *c, const ga_node *n, const char *path, const char *file, int header,
                      ga_dataset *ds)
 {
@@ -458,108 +586,43 @@ static int parse_csv(ctx_t *c, const ga_node *n, const char *path, const char *f
         dirs[ndirs++] = c->opts->allow_paths[i];
     ga_read_policy pol = {.max_bytes = GA_SPEC_MAX_CSV_BYTES, .max_line = GA_SPEC_MAX_CSV_LINE,
                           .what = "CSV file", .dirs = dirs, .ndirs = ndirs};
-    char *buf = NULL, why[600];
-    size_t blen = 0;
-    int rc = ga_read_file(&buf, &blen, full, &pol, why, sizeof why);
-    if (rc)
+    char why[600], qfull[200];
+    ga_file f;
+    int rc = ga_file_open(&f, full, &pol, why, sizeof why);
+    if (rc) {
+        ga_file_close(&f);
         return fail(c, n, path, "%s", why), rc == GA_ENOMEM ? GA_ENOMEM : GA_EINVAL;
-    char qfull[200];
+    }
     ga_quote_token(qfull, sizeof qfull, full, 160);
-    if (memchr(buf, 0, blen)) {
-        rc = fail(c, n, path, "%s: contains a NUL byte (not a text CSV file)", qfull);
+    csv_pass q = {.c = c, .n = n, .path = path, .qfull = qfull};
+    if ((rc = csv_pass_run(&q, &f, header)))
         goto cleanup;
-    }
-    size_t rows = 0, cols = 0, lineno = 0;
-    int header_seen = !header;
-    /* pass 1 (in memory): count and check the shape */
-    for (const char *t = buf, *e; t < buf + blen; t = e + (e < buf + blen)) {
-        e = memchr(t, '\n', (size_t)(buf + blen - t));
-        if (!e)
-            e = buf + blen;
-        lineno++;
-        if (blank_line(t, e))
-            continue;
-        if (!header_seen) { /* the first non-empty line is the header */
-            header_seen = 1;
-            continue;
-        }
-        size_t k = 1;
-        for (const char *q = t; q < e; q++)
-            k += *q == ',';
-        if (cols == 0)
-            cols = k;
-        else if (k != cols) {
-            rc = fail(c, n, path, "%s:%zu: row has %zu fields, expected %zu (ragged CSV)", qfull,
-                      lineno, k, cols);
-            goto cleanup;
-        }
-        if (++rows > GA_SPEC_MAX_ROWS || cols > GA_SPEC_MAX_COLS) {
-            rc = fail(c, n, path, "%s: more than %d rows or %d columns (caps)", qfull,
-                      GA_SPEC_MAX_ROWS, GA_SPEC_MAX_COLS);
-            goto cleanup;
-        }
-    }
-    if (rows == 0) {
+    if (q.rows == 0) {
         rc = fail(c, n, path, "%s: no data rows (empty dataset)", qfull);
         goto cleanup;
     }
-    if ((double)rows * (double)cols * sizeof(double) > 8.0 * (1 << 30)) {
-        rc = fail(c, n, path, "%s: %zu x %zu values need more than the 8 GiB cap", qfull, rows,
-                  cols);
+    if ((double)q.rows * (double)q.cols * sizeof(double) > 8.0 * (1 << 30)) {
+        rc = fail(c, n, path, "%s: %zu x %zu values need more than the 8 GiB cap", qfull, q.rows,
+                  q.cols);
         goto cleanup;
     }
-    ds->x = malloc(rows * cols * sizeof *ds->x);
+    ds->x = malloc(q.rows * q.cols * sizeof *ds->x);
     if (!ds->x) {
-        rc = fail(c, n, path, "%s: %zu x %zu values do not fit in memory", qfull, rows, cols);
+        rc = fail(c, n, path, "%s: %zu x %zu values do not fit in memory", qfull, q.rows, q.cols);
         goto cleanup;
     }
-    /* pass 2 (the same bytes): parse */
-    lineno = 0;
-    header_seen = !header;
-    size_t r = 0;
-    for (char *t = buf, *e; t < buf + blen && r < rows; t = e + (e < buf + blen)) {
-        e = memchr(t, '\n', (size_t)(buf + blen - t));
-        if (!e)
-            e = buf + blen;
-        lineno++;
-        if (blank_line(t, e))
-            continue;
-        if (!header_seen) {
-            header_seen = 1;
-            continue;
-        }
-        *e = 0; /* the line is parsed in place (the buffer is ours) */
-        char *field = t;
-        for (size_t j = 0; j < cols; j++) {
-            char *fe = field;
-            while (*fe && *fe != ',' && *fe != '\r')
-                fe++;
-            char save = *fe;
-            *fe = 0;
-            char *a = field;
-            while (*a == ' ' || *a == '\t')
-                a++;
-            char *end = a + strlen(a);
-            while (end > a && (end[-1] == ' ' || end[-1] == '\t'))
-                *--end = 0; /* trailing blanks (the reader takes no spaces) */
-            double v;
-            if (ga_decimal_to_double(&v, a)) {
-                char tok[64];
-                ga_quote_token(tok, sizeof tok, a, 24);
-                rc = fail(c, n, path, "%s:%zu: field %zu ('%s') is not a finite decimal number",
-                          qfull, lineno, j + 1, tok);
-                goto cleanup;
-            }
-            ds->x[r * cols + j] = v;
-            field = fe + (save == ',');
-        }
-        r++;
+    q.ds = ds;
+    if ((rc = csv_pass_run(&q, &f, header)))
+        goto cleanup;
+    if (q.r != q.rows) {
+        rc = fail(c, n, path, "%s: the file changed while it was read (fewer rows)", qfull);
+        goto cleanup;
     }
-    ds->n = rows;
-    ds->d = cols;
+    ds->n = q.rows;
+    ds->d = q.cols;
     ds->line = n->line;
 cleanup:
-    free(buf);
+    ga_file_close(&f);
     return rc;
 }
 

@@ -78,7 +78,7 @@ typedef struct {
 #define GA_SPEC_MAX_PAIRS 2000000
 #define GA_SPEC_MAX_DIM 20000
 #define GA_SPEC_MAX_PAIR_BYTES ((size_t)8 << 30) /* the laws of all pairs together */
-#define GA_SPEC_MAX_CSV_BYTES ((size_t)4 << 30)  /* a CSV file, read once */
+#define GA_SPEC_MAX_CSV_BYTES ((size_t)4 << 30)  /* a CSV file (read twice, in pieces) */
 #define GA_SPEC_MAX_CSV_LINE ((size_t)1 << 20)   /* one CSV line */
 #define GA_SPEC_MAX_ALLOW 16                      /* --allow-path directories */
 

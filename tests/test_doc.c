@@ -172,9 +172,9 @@ static void read_in_pieces(const char *text, size_t len, const char *name, int w
     char mc[512] = "", digest[65], h[65];
     cr_assert(ga_file_open(&f, path, &pol, mc, sizeof mc) == GA_OK, "%s", mc);
     ga_doc_set_nums_min(1);
-    ga_doc_set_piece(piece);
+    ga_file_set_piece(piece);
     int rc = ga_doc_read(&c, &f, name, digest, mc, sizeof mc);
-    ga_doc_set_piece(0);
+    ga_file_set_piece(0);
     ga_file_close(&f);
     unlink(path);
     cr_assert_eq(rc != 0, want != 0, "%s, pieces of %zu: read %d (%s), parsed %d (%s)\n%s", name,

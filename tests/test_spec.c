@@ -6,6 +6,7 @@
  * pairs, decimal texts and certified intervals as one read node by node.
  */
 #include "audit/mechanisms.h"
+#include "specs/readfile.h"
 #include "tests/support.h"
 
 #include <criterion/criterion.h>
@@ -297,4 +298,110 @@ Test(spec, lists_read_in_one_pass_give_the_same_pairs_and_certificates)
     ga_spec_clear(&a);
     ga_spec_clear(&b);
     free(y);
+}
+
+/* A CSV dataset is read in pieces, twice (specs/spec.c): random tables written as CSV (a
+ * header or none, blank and comment lines, CRLF, blanks around fields, a last line with or
+ * without its line break, fields in several formats) and read with pieces of 1-64 bytes give
+ * the values, bit for bit, of the same numbers written in the spec as rows: [[...]] (read by
+ * the YAML path); broken tables (ragged rows, a field that is not a number) give the same
+ * message with tiny pieces as with the default. */
+static int load_dataset(ga_spec *s, const char *yaml, char *msg, size_t msglen)
+{
+    char *path = write_tmp(yaml);
+    int rc = ga_spec_load(s, path, msg, msglen);
+    unlink(path);
+    free(path);
+    return rc;
+}
+
+Test(spec, csv_read_in_pieces_equals_rows_in_the_spec)
+{
+    gsl_rng *r = ga_test_rng(4242);
+    long n = ga_test_count(300);
+    size_t broken = 0;
+    char csvpath[] = "/tmp/ga_test_csv_XXXXXX";
+    int fd = mkstemp(csvpath);
+    cr_assert(fd >= 0);
+    close(fd);
+    char *csv = malloc(1 << 16), *yaml = malloc(1 << 17), *rows = malloc(1 << 16);
+    cr_assert(csv && yaml && rows);
+    for (long k = 0; k < n; k++) {
+        size_t nr = 1 + gsl_rng_uniform_int(r, 40), nc = 1 + gsl_rng_uniform_int(r, 6);
+        int header = gsl_rng_uniform(r) < 0.5, crlf = gsl_rng_uniform(r) < 0.2;
+        int bad = gsl_rng_uniform(r) < 0.15 ? 1 + (int)gsl_rng_uniform_int(r, 2) : 0;
+        size_t badrow = gsl_rng_uniform_int(r, nr);
+        const char *eol = crlf ? "\r\n" : "\n";
+        char *c = csv, *y = rows;
+        if (header) {
+            for (size_t j = 0; j < nc; j++)
+                c += sprintf(c, "%sc%zu", j ? "," : "", j);
+            c += sprintf(c, "%s", eol);
+        }
+        y += sprintf(y, "[");
+        for (size_t i = 0; i < nr; i++) {
+            if (gsl_rng_uniform(r) < 0.1)
+                c += sprintf(c, gsl_rng_uniform(r) < 0.5 ? "%s" : "# a comment, 1, 2%s", eol);
+            y += sprintf(y, "%s[", i ? ", " : "");
+            size_t fields = bad == 1 && i == badrow ? nc + 1 : nc;
+            for (size_t j = 0; j < fields; j++) {
+                char num[40];
+                double x = (gsl_rng_uniform(r) - 0.4) * pow(10, (int)gsl_rng_uniform_int(r, 9) - 4);
+                int f = (int)gsl_rng_uniform_int(r, 3);
+                snprintf(num, sizeof num, f == 0 ? "%.17g" : f == 1 ? "%.4e" : "%.0f", x);
+                if (bad == 2 && i == badrow && j == nc - 1)
+                    snprintf(num, sizeof num, "1.5x");
+                const char *pad = gsl_rng_uniform(r) < 0.2 ? " " : "";
+                c += sprintf(c, "%s%s%s%s", j ? "," : "", pad, num, pad);
+                if (j < nc)
+                    y += sprintf(y, "%s%s", j ? ", " : "", num);
+            }
+            y += sprintf(y, "]");
+            if (i + 1 < nr || gsl_rng_uniform(r) < 0.7)
+                c += sprintf(c, "%s", eol);
+        }
+        y += sprintf(y, "]");
+        FILE *f = fopen(csvpath, "wb");
+        cr_assert(f && fwrite(csv, 1, (size_t)(c - csv), f) == (size_t)(c - csv) && fclose(f) == 0);
+        const char *head = "gaussaudit: 1\nmechanism: {kind: sketch, columns: 3, noise_sigma: 1}\n";
+        ga_spec a, b, w;
+        char ma[600] = "", mb[600] = "", mw[600] = "";
+        snprintf(yaml, 1 << 17, "%sdataset: {csv: '%s', header: %s}\n", head, csvpath,
+                 header ? "true" : "false");
+        size_t piece = 1 + gsl_rng_uniform_int(r, 64);
+        ga_file_set_piece(piece);
+        int ra = load_dataset(&a, yaml, ma, sizeof ma);
+        ga_file_set_piece(0);
+        int rw = load_dataset(&w, yaml, mw, sizeof mw);
+        cr_assert_eq(ra != 0, rw != 0, "table %ld, pieces of %zu: %d (%s), whole %d (%s)\n%s", k,
+                     piece, ra, ma, rw, mw, csv);
+        if (bad) {
+            /* (the messages name the spec files, which differ: compared from the key path) */
+            const char *ta = strstr(ma, " dataset.csv:"), *tw = strstr(mw, " dataset.csv:");
+            cr_assert(ra != 0 && ta && tw && !strcmp(ta, tw), "table %ld (broken %d), pieces "
+                      "of %zu: '%s' against '%s'\n%s", k, bad, piece, ma, mw, csv);
+            broken++;
+            continue;
+        }
+        cr_assert(ra == 0, "table %ld, pieces of %zu: %s\n%s", k, piece, ma, csv);
+        snprintf(yaml, 1 << 17, "%sdataset: {rows: %s}\n", head, rows);
+        int rb = load_dataset(&b, yaml, mb, sizeof mb);
+        cr_assert(rb == 0, "table %ld as rows: %s", k, mb);
+        cr_assert(a.data.n == nr && a.data.d == nc && b.data.n == nr && b.data.d == nc,
+                  "table %ld: %zu x %zu and %zu x %zu, written %zu x %zu", k, a.data.n, a.data.d,
+                  b.data.n, b.data.d, nr, nc);
+        for (size_t i = 0; i < nr * nc; i++)
+            cr_assert(memcmp(&a.data.x[i], &b.data.x[i], sizeof(double)) == 0,
+                      "table %ld, pieces of %zu, value %zu: %a from the CSV, %a from rows\n%s", k,
+                      piece, i, a.data.x[i], b.data.x[i], csv);
+        ga_spec_clear(&a);
+        ga_spec_clear(&b);
+        ga_spec_clear(&w);
+    }
+    cr_assert(broken > (size_t)n / 20, "only %zu broken tables", broken);
+    unlink(csvpath);
+    free(csv);
+    free(yaml);
+    free(rows);
+    gsl_rng_free(r);
 }

@@ -61,7 +61,7 @@ static int run(const char *fmt, const char *arg, char **out, char **err)
     return ga_test_run(args, out, err);
 }
 
-Test(trust, csv_read_once_and_regular_files_only, .init = setup, .fini = teardown)
+Test(trust, csv_regular_files_only, .init = setup, .fini = teardown)
 {
     char *out, *err;
     write_file("rows.csv", rows_csv);
