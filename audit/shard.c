@@ -209,16 +209,17 @@ static int read_rec(ga_rec *r, const ga_node *n, size_t npairs, size_t nclaims)
 int ga_partial_read(ga_partial_head *h, ga_recbook *b, const char *path, char *msg, size_t msglen)
 {
     ga_read_policy pol = {.max_bytes = GA_PARTIAL_MAX_BYTES, .what = "partial result"};
-    char *buf = NULL, q[160];
-    size_t len = 0;
+    char q[160], digest[65];
     ga_doc doc = {0};
-    int rc = ga_read_file(&buf, &len, path, &pol, msg, msglen);
+    ga_file f;
+    int rc = ga_file_open(&f, path, &pol, msg, msglen);
+    if (rc == GA_OK)
+        rc = ga_doc_read(&doc, &f, path, digest, msg, msglen); /* (parsed as it is read) */
+    ga_file_close(&f);
     if (rc)
         return rc;
     memset(h, 0, sizeof *h);
     rc = GA_EINVAL;
-    if (ga_doc_parse(&doc, buf, len, path, msg, msglen))
-        goto cleanup;
     const ga_node *root = doc.root, *recs = ga_node_get(root, "records");
     const char *magic = scalar(ga_node_get(root, "gaussaudit_partial"));
     const char *cert = scalar(ga_node_get(root, "certified"));
@@ -263,6 +264,5 @@ int ga_partial_read(ga_partial_head *h, ga_recbook *b, const char *path, char *m
     rc = GA_OK;
 cleanup:
     ga_doc_clear(&doc);
-    free(buf);
     return rc;
 }
