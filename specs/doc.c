@@ -660,12 +660,10 @@ static int parse_copy(ga_doc *doc, scan *s, char *msg, size_t msglen)
                                          : parse_events(doc, s->copy, s->clen, &s->g, msg, msglen);
 }
 
-int ga_doc_parse(ga_doc *doc, const char *text, size_t len, const char *name, char *msg,
-                 size_t msglen)
+/* a whole text into doc (its name set): 0, or -1 with a message */
+static int parse_text(ga_doc *doc, const char *text, size_t len, char *msg, size_t msglen)
 {
     scan s = {0};
-    if (set_name(doc, name, msg, msglen))
-        return -1;
     int rc = -1;
     if (len <= INT_MAX && !unsafe(text, len)) {
         scan_piece(&s, text, len, 1);
@@ -674,8 +672,15 @@ int ga_doc_parse(ga_doc *doc, const char *text, size_t len, const char *name, ch
         /* any error: the original text decides, and its message is the one shown */
     }
     scan_clear(&s);
-    if (rc)
-        rc = parse_events(doc, text, len, NULL, msg, msglen);
+    return rc ? parse_events(doc, text, len, NULL, msg, msglen) : 0;
+}
+
+int ga_doc_parse(ga_doc *doc, const char *text, size_t len, const char *name, char *msg,
+                 size_t msglen)
+{
+    if (set_name(doc, name, msg, msglen))
+        return -1;
+    int rc = parse_text(doc, text, len, msg, msglen);
     if (rc) {
         free(doc->name);
         doc->name = NULL;
@@ -787,9 +792,8 @@ int ga_doc_read(ga_doc *doc, ga_file *f, const char *name, char digest[65], char
             goto cleanup;
         ga_sha256_init(&h);
         ga_sha256_update(&h, text, len);
-        free(doc->name);
-        if (ga_doc_parse(doc, text, len, name, msg, msglen)) {
-            rc = GA_EINVAL; /* (ga_doc_parse left nothing to free) */
+        if (parse_text(doc, text, len, msg, msglen)) {
+            rc = GA_EINVAL;
             goto cleanup;
         }
     }
