@@ -27,6 +27,7 @@
  *             (posix_spawn, wall and CPU time, 40 runs each), and the shared objects loaded before main
  */
 #include "gaussaudit.h"
+#include "bench/floor.h"
 #include "audit/mechanisms.h"
 #include "numerics/internal.h"
 
@@ -518,26 +519,8 @@ static int read_child(const char *mode, const char *path)
     double t0 = now(), sum = 0;
     int rc = 0;
     if (!strcmp(mode, "floor")) {
-        FILE *f = fopen(path, "rb");
-        if (!f)
+        if (strtod_floor(path, &sum) < 0)
             return 1;
-        fseek(f, 0, SEEK_END);
-        long len = ftell(f);
-        fseek(f, 0, SEEK_SET);
-        char *text = malloc((size_t)len + 1);
-        if (!text || fread(text, 1, (size_t)len, f) != (size_t)len)
-            return 1;
-        text[len] = 0;
-        fclose(f);
-        for (const char *s = text; *s;) {
-            if ((*s >= '0' && *s <= '9') || *s == '-') {
-                char *e;
-                sum += strtod(s, &e);
-                s = e > s ? e : s + 1;
-            } else {
-                s++;
-            }
-        }
     } else {
         /* as the CLI reads a spec file: in pieces, the text never whole (specs/doc.c) */
         ga_spec sp;

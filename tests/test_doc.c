@@ -155,6 +155,40 @@ static gsl_rng *piece_rng;
 
 static size_t count_nums(const ga_node *n);
 
+/* The file at path read with ga_doc_read (as document name) in pieces of piece bytes, every
+ * list read fast: its status (0: *c holds the tree, digest its digest) */
+static int read_file_pieces(ga_doc *c, const char *path, const char *name, size_t piece,
+                            char digest[65], char *msg, size_t msglen)
+{
+    ga_read_policy pol = {.max_bytes = (size_t)1 << 30, .what = "spec"};
+    ga_file f;
+    cr_assert(ga_file_open(&f, path, &pol, msg, msglen) == GA_OK, "%s", msg);
+    ga_doc_set_nums_min(1);
+    ga_file_set_piece(piece);
+    int rc = ga_doc_read(c, &f, name, digest, msg, msglen);
+    ga_file_set_piece(0);
+    ga_doc_set_nums_min(GA_DOC_NUMS_MIN);
+    ga_file_close(&f);
+    return rc;
+}
+
+/* A reading in pieces (status rc, message mc, digest) against the whole text's (want, wmsg):
+ * the same status and message, or the digest of the text. 1 when both read a tree. */
+static int same_outcome(int rc, const char *mc, const char *digest, int want, const char *wmsg,
+                        const char *text, size_t len, const char *what)
+{
+    cr_assert_eq(rc != 0, want != 0, "%s: pieces %d (%s), whole %d (%s)\n%.*s", what, rc, mc,
+                 want, wmsg, (int)len, text);
+    if (rc) {
+        cr_assert(!strcmp(mc, wmsg), "%s: messages differ:\n%s\n%s", what, mc, wmsg);
+        return 0;
+    }
+    char h[65];
+    ga_sha256_hex(h, (const unsigned char *)text, len);
+    cr_assert(!strcmp(digest, h), "%s: digest %s, of the text %s", what, digest, h);
+    return 1;
+}
+
 static void read_in_pieces(const char *text, size_t len, const char *name, int want,
                            const char *wmsg, const ga_doc *a, const ga_doc *b)
 {
@@ -166,29 +200,15 @@ static void read_in_pieces(const char *text, size_t len, const char *name, int w
     if (!piece_rng)
         piece_rng = ga_test_rng(271828);
     size_t piece = 1 + gsl_rng_uniform_int(piece_rng, gsl_rng_uniform(piece_rng) < 0.5 ? 8 : 200);
-    ga_read_policy pol = {.max_bytes = (size_t)1 << 30, .what = "spec"};
-    ga_file f;
     ga_doc c;
-    char mc[512] = "", digest[65], h[65];
-    cr_assert(ga_file_open(&f, path, &pol, mc, sizeof mc) == GA_OK, "%s", mc);
-    ga_doc_set_nums_min(1);
-    ga_file_set_piece(piece);
-    int rc = ga_doc_read(&c, &f, name, digest, mc, sizeof mc);
-    ga_file_set_piece(0);
-    ga_file_close(&f);
+    char mc[512] = "", digest[65], what[128];
+    int rc = read_file_pieces(&c, path, name, piece, digest, mc, sizeof mc);
     unlink(path);
-    cr_assert_eq(rc != 0, want != 0, "%s, pieces of %zu: read %d (%s), parsed %d (%s)\n%s", name,
-                 piece, rc, mc, want, wmsg, text);
-    if (rc) {
-        cr_assert(!strcmp(mc, wmsg), "%s, pieces of %zu: messages differ:\n%s\n%s", name,
-                  piece, mc, wmsg);
+    snprintf(what, sizeof what, "%s, pieces of %zu", name, piece);
+    if (!same_outcome(rc, mc, digest, want, wmsg, text, len, what))
         return;
-    }
-    ga_sha256_hex(h, (const unsigned char *)text, len);
-    cr_assert(!strcmp(digest, h), "%s: digest %s, of the text %s", name, digest, h);
-    same_tree(c.root, b->root, name);
-    cr_assert_eq(count_nums(c.root), count_nums(a->root), "%s, pieces of %zu: lists read fast",
-                 name, piece);
+    same_tree(c.root, b->root, what);
+    cr_assert_eq(count_nums(c.root), count_nums(a->root), "%s: lists read fast", what);
     ga_doc_clear(&c);
 }
 
@@ -456,28 +476,14 @@ Test(doc, hostile_bytes_read_in_pieces_equal_the_whole_text)
         cr_assert(fp && fwrite(text, 1, len, fp) == len && fclose(fp) == 0);
         size_t piece = 1 + gsl_rng_uniform_int(r, 16);
         ga_doc a, b;
-        ga_file f;
-        char ma[512] = "", mb[512] = "", digest[65], h[65];
-        ga_read_policy pol = {.max_bytes = (size_t)1 << 30, .what = "spec"};
+        char ma[512] = "", mb[512] = "", digest[65], where[64];
         ga_doc_set_nums_min(1);
         int ra = ga_doc_parse(&a, text, len, "t", ma, sizeof ma);
-        cr_assert(ga_file_open(&f, path, &pol, mb, sizeof mb) == GA_OK, "%s", mb);
-        ga_file_set_piece(piece);
-        int rb = ga_doc_read(&b, &f, "t", digest, mb, sizeof mb);
-        ga_file_set_piece(0);
-        ga_file_close(&f);
         ga_doc_set_nums_min(GA_DOC_NUMS_MIN);
-        cr_assert_eq(ra != 0, rb != 0, "document %ld, pieces of %zu: whole %d (%s), pieces %d "
-                     "(%s)", k, piece, ra, ma, rb, mb);
-        if (ra) {
-            cr_assert(!strcmp(ma, mb), "document %ld, pieces of %zu: '%s' against '%s'", k,
-                      piece, ma, mb);
-            continue;
-        }
-        ga_sha256_hex(h, (const unsigned char *)text, len);
-        cr_assert(!strcmp(digest, h), "document %ld: digest %s, of the text %s", k, digest, h);
-        char where[64];
+        int rb = read_file_pieces(&b, path, "t", piece, digest, mb, sizeof mb);
         snprintf(where, sizeof where, "document %ld, pieces of %zu", k, piece);
+        if (!same_outcome(rb, mb, digest, ra, ma, text, len, where))
+            continue;
         same_doc(a.root, b.root, where);
         nums += count_nums(a.root) > 0;
         ok++;
