@@ -4,8 +4,8 @@
  * formulas at a few points), and the certified delta at one eps for d = 10, 50.
  */
 #include "gaussaudit.h"
+#include "bench/bench.h"
 
-#include <gsl/gsl_cblas.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <math.h>
@@ -21,34 +21,13 @@ static double now(void)
     return ts.tv_sec + 1e-9 * ts.tv_nsec;
 }
 
-/* a neighbouring-like pair: S_y = B B^T/d + I, S_x = S_y + 0.5 u u^T (a rank-one change), a
- * mean shift of norm 1; all eigenvalues but one of the whitened change are exactly 0 in
- * exact arithmetic, so this also exercises the snapping of rounding-level eigenvalues */
+/* bench.h's rank-one pair; generic: a full-rank change as well (every eigenvalue moves) */
 static void make_pair(size_t d, gsl_rng *r, double *mx, double *sx, double *my, double *sy,
                       int generic)
 {
-    double *b = malloc(d * d * sizeof *b), *u = malloc(d * sizeof *u);
-    for (size_t i = 0; i < d * d; i++)
-        b[i] = gsl_ran_gaussian(r, 1);
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)d, (int)d, (int)d, 1.0 / d, b,
-                (int)d, b, (int)d, 0.0, sy, (int)d);
-    double un = 0;
-    for (size_t i = 0; i < d; i++) {
-        u[i] = gsl_ran_gaussian(r, 1);
-        un += u[i] * u[i];
-        sy[i * d + i] += 1;
-    }
-    for (size_t i = 0; i < d; i++) {
-        mx[i] = u[i] / sqrt(un);
-        my[i] = 0;
-        for (size_t j = 0; j < d; j++)
-            sx[i * d + j] = sy[i * d + j] + 0.5 * u[i] * u[j] / un;
-    }
-    if (generic) /* a full-rank change as well: every eigenvalue moves */
-        for (size_t i = 0; i < d; i++)
-            sx[i * d + i] += 0.05 * (1 + i % 7);
-    free(b);
-    free(u);
+    rank_one_pair(r, d, mx, sx, my, sy);
+    for (size_t i = 0; generic && i < d; i++)
+        sx[i * d + i] += 0.05 * (1 + i % 7);
 }
 
 int main(void)

@@ -27,7 +27,7 @@
  *             (posix_spawn, wall and CPU time, 40 runs each), and the shared objects loaded before main
  */
 #include "gaussaudit.h"
-#include "bench/floor.h"
+#include "bench/bench.h"
 #include "audit/mechanisms.h"
 #include "numerics/internal.h"
 
@@ -603,32 +603,14 @@ static void reading(const char *self)
  * (d - 1 equal generalized eigenvalues) or a full-rank one, certified at eps = 1 with the
  * default 17 digits (the refined reference) against digits 12 (the floating reduction's own
  * reference, whose widening is the 1e-14 floor the issue measured) */
-/* a well-conditioned pair of dimension d: S_y = B B^T / d + I, S_x = S_y + u u^T / 2 (rank
- * one; generic: plus a random diagonal), mean shift u (unit) */
+/* a well-conditioned pair of dimension d (bench.h's rank-one pair; generic: plus a random
+ * diagonal in S_x, a full-rank change) */
 static void cert_pair(gsl_rng *r, size_t d, int generic, double *mx, double *my, double *sx,
                       double *sy)
 {
-    double *b = malloc(d * d * sizeof *b), *u = malloc(d * sizeof *u);
-    for (size_t i = 0; i < d * d; i++)
-        b[i] = gsl_ran_gaussian(r, 1);
-    ga_cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)d, (int)d, (int)d, 1.0 / d, b,
-                (int)d, b, (int)d, 0.0, sy, (int)d);
-    double un = 0;
-    for (size_t i = 0; i < d; i++) {
-        u[i] = gsl_ran_gaussian(r, 1);
-        un += u[i] * u[i];
-        sy[i * d + i] += 1;
-    }
-    for (size_t i = 0; i < d; i++) {
-        mx[i] = u[i] / sqrt(un);
-        my[i] = 0;
-        for (size_t j = 0; j < d; j++)
-            sx[i * d + j] = sy[i * d + j] + 0.5 * u[i] * u[j] / un;
-        if (generic)
-            sx[i * d + i] += 0.3 * gsl_rng_uniform(r);
-    }
-    free(b);
-    free(u);
+    rank_one_pair(r, d, mx, sx, my, sy);
+    for (size_t i = 0; generic && i < d; i++)
+        sx[i * d + i] += 0.3 * gsl_rng_uniform(r);
 }
 
 /* rows 1-4: plain pairs of dimension 50 and 100; row 5: a product (composition) of two

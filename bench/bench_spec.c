@@ -7,7 +7,7 @@
  * spec in a child process: peak memory per row against the issue's 300 bytes (issue 20).
  */
 #include "gaussaudit.h"
-#include "bench/floor.h"
+#include "bench/bench.h"
 #include "audit/mechanisms.h"
 
 #include <gsl/gsl_randist.h>
