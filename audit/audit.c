@@ -144,6 +144,7 @@ void ga_audit_clear(ga_audit *a)
     for (size_t i = 0; i < a->npairs; i++)
         ga_pair_free(a->pairs[i]);
     free(a->pairs);
+    free(a->rebuilt);
     free(a->claims);
     free(a->pair_xy);
     free(a->pair_cert_xy);
@@ -187,6 +188,17 @@ typedef struct {
     ga_delta_cert *cert;         /* certified values: per item */
     double *secs;                /* certified values: wall time per item */
 } pair_loop;
+
+/* Pair i reduced, for reading (safe on any thread): the audit's own, or (rebuilt[i]) a pair
+ * reduced again for this use in *own, which the caller frees (ga_pair_free; NULL when the
+ * audit's own was returned). NULL: no memory for the rebuild, or pair i is not audited. */
+static const ga_pair *pair_use(const ga_audit *a, size_t i, ga_pair **own)
+{
+    *own = NULL;
+    if (!a->rebuilt || !a->rebuilt[i])
+        return a->pairs[i];
+    return ga_mech_pair_use(NULL, &a->spec.pairs[i], own);
+}
 
 static void tick(pair_loop *l)
 {
@@ -240,7 +252,10 @@ static int est_delta(ga_delta *D, ga_audit *a, size_t i, double eps, const ga_au
         *D = (ga_delta){{k->v[0], k->v[1]}, {k->v[2], k->v[3]}, (int)k->v[4]};
         return k->status;
     }
-    int st = ga_pair_delta(D, a->pairs[i], eps, GA_DELTA_AUTO, NULL, w);
+    ga_pair *own;
+    const ga_pair *p = pair_use(a, i, &own);
+    int st = p ? ga_pair_delta(D, p, eps, GA_DELTA_AUTO, NULL, w) : GA_ENOMEM;
+    ga_pair_free(own);
     if (o && o->fail_pair == i + 1)
         st = GA_EDOM;
     if (st != GA_OK && st != GA_ETOL) {
@@ -320,7 +335,10 @@ static void renyi_item(void *vl, size_t j, ga_gchisq_work *w)
         yx = (ga_result){k->v[2], k->v[3]};
         rs = k->status;
     } else {
-        rs = ga_pair_renyi(&xy, &yx, a->pairs[i], l->eps);
+        ga_pair *own;
+        const ga_pair *p = pair_use(a, i, &own);
+        rs = p ? ga_pair_renyi(&xy, &yx, p, l->eps) : GA_ENOMEM;
+        ga_pair_free(own);
         if (rs != GA_OK && rs != GA_ETOL) {
             xy.val = yx.val = NAN;
             xy.err = yx.err = INFINITY;
@@ -440,8 +458,11 @@ static int cert_delta_eval(ga_audit *a, size_t i, const char *eps, ga_delta_cert
         return GA_ENOMEM;
     ga_cert_opts co = cert_opts(a);
     double t0 = now();
-    int st = ga_pair_delta_cert(c, a->pairs[i], v.in, v.txt, eps, &co);
+    ga_pair *own;
+    const ga_pair *p = pair_use(a, i, &own);
+    int st = p ? ga_pair_delta_cert(c, p, v.in, v.txt, eps, &co) : GA_ENOMEM;
     *seconds = now() - t0;
+    ga_pair_free(own);
     ga_spec_pair_view_clear(&v);
     if (a->book.mode == GA_REC_RECORD && strlen(eps) < sizeof ((ga_rec *)0)->key_txt) {
         ga_rec r = {.type = GA_REC_CERT, .pair = i, .status = st, .bits = c->precision_bits,
@@ -665,10 +686,9 @@ static int sub_pair(const ga_audit *a, const char *name)
 
 /* the event S of the worst direction, described in the pair's coordinates, and its
  * probabilities under both laws */
-static void witness(ga_audit *a, ga_claim_result *r, ga_gchisq_work *w)
+static void witness_of(ga_claim_result *r, const ga_pair *p, const ga_spec_pair *sp,
+                       ga_gchisq_work *w)
 {
-    const ga_pair *p = a->pairs[r->worst_pair];
-    const ga_spec_pair *sp = &a->spec.pairs[r->worst_pair];
     if (p->support == GA_SUPPORT_DIFFER) {
         snprintf(r->witness, sizeof r->witness,
                  "the supports differ: S = the complement of the support of the other law "
@@ -783,6 +803,16 @@ static void witness(ga_audit *a, ga_claim_result *r, ga_gchisq_work *w)
     else
         snprintf(r->witness, sizeof r->witness, "S = {x : x^T A x + b^T x + c %s %s} with A = %s, "
                  "b = %s, c = %s", rel, ts, A_s, b_s, cs);
+}
+
+/* the witness of claim r's worst pair (no witness when its rebuild finds no memory) */
+static void witness(ga_audit *a, ga_claim_result *r, ga_gchisq_work *w)
+{
+    ga_pair *own;
+    const ga_pair *p = pair_use(a, r->worst_pair, &own);
+    if (p)
+        witness_of(r, p, &a->spec.pairs[r->worst_pair], w);
+    ga_pair_free(own);
 }
 
 static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const ga_audit_opts *o,
@@ -992,7 +1022,10 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
                 break;
             ga_result e;
             int dir;
-            int st = ga_pair_epsilon(&e, &dir, a->pairs[best], r->delta, NULL, w);
+            ga_pair *own;
+            const ga_pair *p = pair_use(a, best, &own);
+            int st = p ? ga_pair_epsilon(&e, &dir, p, r->delta, NULL, w) : GA_ENOMEM;
+            ga_pair_free(own);
             if (st == GA_EDOM)
                 e.val = INFINITY;
             if (st != GA_OK && st != GA_ETOL && st != GA_EDOM) { /* failed: no number */
@@ -1004,7 +1037,8 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
             xy[best] = yx[best] = -2; /* next */
         }
     }
-    /* subsampled pairs: the RDP accountant's eps at the claimed delta, for comparison */
+    /* subsampled pairs (kept by the audit, never rebuilt): the RDP accountant's eps at the
+     * claimed delta, for comparison */
     for (size_t i = 0; r->delta > 0 && r->delta < 1 && i < n; i++) {
         double e;
         int order;
@@ -1057,7 +1091,10 @@ static int cert_renyi(ga_audit *a, size_t i, double alpha, ga_interval *xy, ga_i
     char as[40];
     snprintf(as, sizeof as, "%.17g", alpha); /* the double claimed, exactly */
     ga_cert_opts co = cert_opts(a);
-    int st = ga_pair_renyi_cert(xy, yx, a->pairs[i], v.in, v.txt, as, &co);
+    ga_pair *own;
+    const ga_pair *p = pair_use(a, i, &own);
+    int st = p ? ga_pair_renyi_cert(xy, yx, p, v.in, v.txt, as, &co) : GA_ENOMEM;
+    ga_pair_free(own);
     ga_spec_pair_view_clear(&v);
     if (a->book.mode == GA_REC_RECORD) {
         ga_rec r = {.type = GA_REC_CERT_RENYI, .pair = i, .key = alpha, .status = st,
@@ -1190,7 +1227,10 @@ static int maha_cert(ga_audit *a, size_t i, ga_interval *iv)
     if (ga_spec_pair_view_init(&v, &a->spec.pairs[i], 1))
         return GA_ENOMEM;
     ga_cert_opts co = cert_opts(a);
-    int st = ga_pair_mahalanobis_cert(iv, a->pairs[i], v.in, v.txt, &co);
+    ga_pair *own;
+    const ga_pair *p = pair_use(a, i, &own);
+    int st = p ? ga_pair_mahalanobis_cert(iv, p, v.in, v.txt, &co) : GA_ENOMEM;
+    ga_pair_free(own);
     ga_spec_pair_view_clear(&v);
     if (a->book.mode == GA_REC_RECORD) {
         ga_rec r = {.type = GA_REC_MAHA, .pair = i, .status = st, .v = {iv->lo, iv->hi}};
@@ -1581,12 +1621,14 @@ static int audit_load(ga_audit *a, const char *path, const char *text, size_t le
     }
     size_t n = a->spec.npairs ? a->spec.npairs : 1;
     a->pairs = calloc(n, sizeof *a->pairs);
+    a->rebuilt = o->keep_pairs ? NULL : calloc(n, 1);
     a->claims = calloc(nc, sizeof *a->claims);
     a->pair_xy = calloc(n, sizeof(double));
     a->pair_yx = calloc(n, sizeof(double));
     a->pair_xy_err = calloc(n, sizeof(double));
     a->pair_yx_err = calloc(n, sizeof(double));
-    if (!a->pairs || !a->claims || !a->pair_xy || !a->pair_yx || !a->pair_xy_err || !a->pair_yx_err)
+    if (!a->pairs || (!a->rebuilt && !o->keep_pairs) || !a->claims || !a->pair_xy ||
+        !a->pair_yx || !a->pair_xy_err || !a->pair_yx_err)
         return GA_ENOMEM;
     return GA_OK;
 }
@@ -1598,7 +1640,13 @@ static void reduce_item(void *vl, size_t j, ga_gchisq_work *w)
     (void)w;
     pair_loop *l = vl;
     size_t i = l->idx ? l->idx[j] : j;
-    l->st[j] = ga_mech_pair_reduce(&l->a->pairs[i], &l->a->spec.pairs[i], NULL, 0);
+    ga_audit *a = l->a;
+    l->st[j] = ga_mech_pair_reduce(&a->pairs[i], &a->spec.pairs[i], NULL, 0);
+    if (l->st[j] == GA_OK && a->rebuilt && ga_mech_pair_rebuildable(&a->spec.pairs[i])) {
+        ga_pair_free(a->pairs[i]); /* checked; reduced again where used */
+        a->pairs[i] = NULL;
+        a->rebuilt[i] = 1;
+    }
     tick(l);
 }
 
@@ -1637,6 +1685,8 @@ static int audit_reduce(ga_audit *a, const char *path, const ga_audit_opts *o, c
         size_t i = a->slice ? a->slice[j] : j;
         ga_pair_free(a->pairs[i]);
         a->pairs[i] = NULL;
+        if (a->rebuilt)
+            a->rebuilt[i] = 0;
     }
     a->npairs = a->slice ? a->spec.npairs : k;
     if (a->slice)
@@ -1782,14 +1832,16 @@ static void audit_plots(ga_audit *a, ga_gchisq_work *w)
     if (a->timed_out)
         a->nplot = 0;
     if (a->nplot) {
-        ga_pair_profile_grid(a->plot_eps, GA_PLOT_POINTS, a->pairs[a->plot_pair[0]], NULL, w);
         for (size_t j = 0; j < a->nplot; j++) {
-            int failed = 0; /* after a failed evaluation the curve stops (no number, no time) */
+            ga_pair *own;
+            const ga_pair *p = pair_use(a, a->plot_pair[j], &own);
+            if (j == 0 && p)
+                ga_pair_profile_grid(a->plot_eps, GA_PLOT_POINTS, p, NULL, w);
+            int failed = !p; /* after a failed evaluation the curve stops (no number, no time) */
             for (size_t i = 0; i < GA_PLOT_POINTS; i++) {
                 ga_delta D = {{NAN, 0}, {NAN, 0}, 0};
                 if (!failed) {
-                    int st = ga_pair_delta(&D, a->pairs[a->plot_pair[j]], a->plot_eps[i],
-                                           GA_DELTA_AUTO, NULL, w);
+                    int st = ga_pair_delta(&D, p, a->plot_eps[i], GA_DELTA_AUTO, NULL, w);
                     failed = (st != GA_OK && st != GA_ETOL) || ga_expired(a->deadline);
                     if (st != GA_OK && st != GA_ETOL)
                         D.xy.val = D.yx.val = NAN;
@@ -1797,6 +1849,7 @@ static void audit_plots(ga_audit *a, ga_gchisq_work *w)
                 a->plot_xy[j][i] = D.xy.val;
                 a->plot_yx[j][i] = D.yx.val;
             }
+            ga_pair_free(own);
         }
     }
     for (size_t i = 0; i < a->nclaims; i++)
@@ -1812,13 +1865,17 @@ static void audit_plots(ga_audit *a, ga_gchisq_work *w)
         for (size_t i = 0; i < a->nclaims; i++)
             if (a->claims[i].type == GA_CLAIM_RDP)
                 amax = fmax(amax, 2 * a->claims[i].alpha);
+        ga_pair *own;
+        const ga_pair *p = pair_use(a, a->renyi_pair, &own);
         for (int j = 0; j < 60; j++) {
-            ga_result xy, yx;
+            ga_result xy = {NAN, INFINITY}, yx = {NAN, INFINITY};
             a->renyi_alpha[j] = exp(log(1.01) + (log(amax) - log(1.01)) * j / 59.0);
-            ga_pair_renyi(&xy, &yx, a->pairs[a->renyi_pair], a->renyi_alpha[j]);
+            if (p)
+                ga_pair_renyi(&xy, &yx, p, a->renyi_alpha[j]);
             a->renyi_xy[j] = xy.val;
             a->renyi_yx[j] = yx.val;
         }
+        ga_pair_free(own);
     }
 }
 

@@ -124,7 +124,10 @@ typedef struct {
     ga_spec spec;
     long long started;     /* time(NULL) when the audit began (JUnit timestamp) */
     double seconds;        /* wall time of the whole audit */
-    ga_pair **pairs;
+    ga_pair **pairs;       /* pair i reduced; NULL where rebuilt[i] (or not audited) */
+    unsigned char *rebuilt;/* 1: pair i reduced without error, not kept, reduced again
+                              where used (a pair of one-dimensional laws or a product of
+                              them: microseconds to rebuild, about 0.5 KB to keep) */
     size_t npairs;
     ga_claim_result *claims;
     size_t nclaims;
@@ -169,6 +172,7 @@ typedef struct {
                               (0: the whole audit) */
     size_t fail_pair;      /* tests: the double evaluation of pair fail_pair (1-based) fails */
     size_t fail_cert;      /* tests: the certified evaluation of pair fail_cert fails */
+    int keep_pairs;        /* tests: keep every reduced pair (none is rebuilt where used) */
 } ga_audit_opts;
 
 /* Run the audit of a loaded spec file. Returns GA_OK (verdicts in a), GA_EINVAL (message in

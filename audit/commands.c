@@ -18,12 +18,33 @@
 #include <string.h>
 #include <unistd.h>
 
-/* A loaded spec with its reduced pairs. */
+/* A loaded spec with its reduced pairs (NULL: a pair cheap to reduce again, which is not
+ * kept: read through use()). */
 typedef struct {
     ga_spec spec;
     ga_pair **pairs;
     size_t n;
 } loaded_t;
+
+/* pair i of l for reading: kept, or reduced again into *own, which the caller frees (NULL:
+ * no memory, said on err as command cmd when err is non-NULL) */
+static const ga_pair *use(const loaded_t *l, size_t i, ga_pair **own, FILE *err, const char *cmd)
+{
+    const ga_pair *p = ga_mech_pair_use(l->pairs[i], &l->spec.pairs[i], own);
+    if (!p && err)
+        ga_cli_err(err, "gaussaudit %s: out of memory\n", cmd);
+    return p;
+}
+
+/* why pair i's supports are what they are (ga_pair_support_reason; at most 511 bytes) */
+static const char *support_note(char b[512], const loaded_t *l, size_t i)
+{
+    ga_pair *own;
+    const ga_pair *p = use(l, i, &own, NULL, NULL);
+    snprintf(b, 512, "%s", p ? ga_pair_support_reason(p) : "(out of memory)");
+    ga_pair_free(own);
+    return b;
+}
 
 static void loaded_clear(loaded_t *l)
 {
@@ -52,6 +73,10 @@ static int load_spec(loaded_t *l, const char *path, const char *cmd, const ga_sp
         if (st) {
             ga_cli_err(err, "gaussaudit %s: %s: %s\n", cmd, path, msg);
             return st == GA_ENOMEM ? EX_SOFTWARE : EX_DATAERR;
+        }
+        if (ga_mech_pair_rebuildable(&l->spec.pairs[i])) {
+            ga_pair_free(l->pairs[i]); /* checked; reduced again where used */
+            l->pairs[i] = NULL;
         }
         l->n = i + 1;
     }
@@ -166,7 +191,13 @@ static int profile_cmd(const char *spec, const ga_spec_opts *so, size_t np, int 
         fprintf(out, "spec: %s\n", l.spec.name);
     }
     for (size_t i = 0; i < l.n; i++) {
-        ga_pair_profile_grid(eps, np, l.pairs[i], NULL, w);
+        ga_pair *own;
+        const ga_pair *p = use(&l, i, &own, err, "delta");
+        if (!p) {
+            rc = EX_SOFTWARE;
+            goto cleanup;
+        }
+        ga_pair_profile_grid(eps, np, p, NULL, w);
         if (json) {
             ga_jw_obj(&j, NULL);
             ga_jw_str(&j, "name", l.spec.pairs[i].name);
@@ -177,7 +208,7 @@ static int profile_cmd(const char *spec, const ga_spec_opts *so, size_t np, int 
         }
         for (size_t k = 0; k < np; k++) {
             ga_delta D;
-            int st = ga_pair_delta(&D, l.pairs[i], eps[k], GA_DELTA_AUTO, NULL, w);
+            int st = ga_pair_delta(&D, p, eps[k], GA_DELTA_AUTO, NULL, w);
             int ok = st == GA_OK || st == GA_ETOL; /* a failed point has no number */
             nfail += !ok;
             if (json) {
@@ -207,6 +238,7 @@ static int profile_cmd(const char *spec, const ga_spec_opts *so, size_t np, int 
             ga_jw_arr_end(&j);
             ga_jw_obj_end(&j);
         }
+        ga_pair_free(own);
     }
     if (json) {
         ga_jw_arr_end(&j);
@@ -345,7 +377,13 @@ int ga_cmd_delta(int argc, char **argv, FILE *out, FILE *err)
     }
     int warned = 0, nfail = 0;
     for (size_t i = 0; i < l.n; i++) {
-        int sup = ga_pair_support(l.pairs[i]);
+        ga_pair *own;
+        const ga_pair *p = use(&l, i, &own, err, "delta");
+        if (!p) {
+            rc = EX_SOFTWARE;
+            goto cleanup;
+        }
+        int sup = ga_pair_support(p);
         for (long k = 0; k < ne; k++) {
             ga_delta_cert C;
             ga_delta D;
@@ -354,11 +392,11 @@ int ga_cmd_delta(int argc, char **argv, FILE *out, FILE *err)
                 ga_spec_pair_view v;
                 st = ga_spec_pair_view_init(&v, &l.spec.pairs[i], 1);
                 if (st == GA_OK)
-                    st = ga_pair_delta_cert(&C, l.pairs[i], v.in, v.txt, etxt[k], &co);
+                    st = ga_pair_delta_cert(&C, p, v.in, v.txt, etxt[k], &co);
                 ga_spec_pair_view_clear(&v);
                 ok = st == GA_OK || st == GA_EPREC; /* EPREC: valid, wider than asked */
             } else {
-                st = ga_pair_delta(&D, l.pairs[i], eps[k], method, NULL, w);
+                st = ga_pair_delta(&D, p, eps[k], method, NULL, w);
                 ok = st == GA_OK || st == GA_ETOL; /* ETOL: valid, larger error estimate */
             }
             if (!ok) {
@@ -395,7 +433,7 @@ int ga_cmd_delta(int argc, char **argv, FILE *out, FILE *err)
                 }
                 ga_jw_str(&jw, "support", support_name(sup));
                 if (sup != GA_SUPPORT_FULL)
-                    ga_jw_str(&jw, "note", ga_pair_support_reason(l.pairs[i]));
+                    ga_jw_str(&jw, "note", ga_pair_support_reason(p));
                 json_status(&jw, st);
                 ga_jw_obj_end(&jw);
             } else if (!ok) {
@@ -411,9 +449,10 @@ int ga_cmd_delta(int argc, char **argv, FILE *out, FILE *err)
                 print_text_value(out, &D.yx);
                 fprintf(out, "\n");
                 if (sup != GA_SUPPORT_FULL && k == 0)
-                    fprintf(out, "  note: %s\n", ga_pair_support_reason(l.pairs[i]));
+                    fprintf(out, "  note: %s\n", ga_pair_support_reason(p));
             }
         }
+        ga_pair_free(own);
     }
     if (json) {
         ga_jw_arr_end(&jw);
@@ -458,15 +497,20 @@ static void eps_compute(eps_row *row, const loaded_t *l, size_t i, double delta,
                         int certified, ga_gchisq_work *w)
 {
     memset(row, 0, sizeof *row);
-    if (certified) {
+    ga_pair *own;
+    const ga_pair *p = use(l, i, &own, NULL, NULL); /* (the row says so) */
+    if (!p) {
+        row->status = GA_ENOMEM;
+    } else if (certified) {
         ga_spec_pair_view v;
         row->status = ga_spec_pair_view_init(&v, &l->spec.pairs[i], 1);
         if (row->status == GA_OK)
-            row->status = ga_pair_epsilon_cert(&row->iv, &row->dir, l->pairs[i], v.in, v.txt, sdel, NULL);
+            row->status = ga_pair_epsilon_cert(&row->iv, &row->dir, p, v.in, v.txt, sdel, NULL);
         ga_spec_pair_view_clear(&v);
     } else {
-        row->status = ga_pair_epsilon(&row->e, &row->dir, l->pairs[i], delta, NULL, w);
+        row->status = ga_pair_epsilon(&row->e, &row->dir, p, delta, NULL, w);
     }
+    ga_pair_free(own);
 }
 
 /* a row that failed has no number: the statuses that still give one are OK, ETOL (double,
@@ -499,8 +543,9 @@ static void eps_print_json(FILE *out, const loaded_t *l, const eps_row *rows, do
         ga_jw_str(&j, "status", r->status == GA_OK ? "success"
                                 : r->status == GA_EDOM ? "infinite: the supports differ"
                                                        : ga_strerror(r->status));
+        char note[512];
         if (r->status == GA_EDOM)
-            ga_jw_str(&j, "note", ga_pair_support_reason(l->pairs[i]));
+            ga_jw_str(&j, "note", support_note(note, l, i));
         ga_jw_obj_end(&j);
     }
     ga_jw_arr_end(&j);
@@ -538,8 +583,9 @@ static void eps_print_text(FILE *out, const loaded_t *l, const eps_row *rows, do
             print_text_value(out, &r->e);
             fprintf(out, "   %s\n", b);
         }
+        char note[512];
         if (r->status == GA_EDOM)
-            fprintf(out, "  note: %s\n", ga_pair_support_reason(l->pairs[i]));
+            fprintf(out, "  note: %s\n", support_note(note, l, i));
     }
     if (!all_ok)
         fprintf(out, "overall: not computed (a pair failed)\n");
@@ -677,8 +723,11 @@ int ga_cmd_rdp(int argc, char **argv, FILE *out, FILE *err)
     }
     for (size_t i = 0; i < l.n; i++)
         for (long k = 0; k < na; k++) {
-            ga_result xy, yx;
-            int st = ga_pair_renyi(&xy, &yx, l.pairs[i], al[k]);
+            ga_result xy = {NAN, INFINITY}, yx = {NAN, INFINITY};
+            ga_pair *own;
+            const ga_pair *p = use(&l, i, &own, NULL, NULL); /* (the row says so) */
+            int st = p ? ga_pair_renyi(&xy, &yx, p, al[k]) : GA_ENOMEM;
+            ga_pair_free(own);
             int ok = st == GA_OK || st == GA_ETOL; /* a failure has no number */
             nfail += !ok;
             double worst = fmax(xy.val, yx.val);

@@ -821,7 +821,8 @@ static int pairs_fit(ga_spec *s, size_t npairs, size_t dim, const char *field, c
                  (double)GA_SPEC_MAX_PAIR_BYTES / (1 << 30));
         return ga_spec_fail(s, s->mechanism, field, msg, msglen, what);
     }
-    return GA_OK;
+    /* the pairs, and one more (a universe's worst case), without doubling past them */
+    return ga_spec_reserve_pairs(s, npairs + 1);
 }
 
 /* the neighbours' laws, a chunk at a time on s->jobs threads (numerics/par.c): item j of
@@ -946,20 +947,7 @@ static int need_positive(ga_spec *s, const char *key, double v, int allow_zero, 
 /* 1-D pair N(m, v1) vs N(0, v2) with r columns */
 static int add_1d(ga_spec *s, const char *name, double m, double v1, double v2, double r)
 {
-    double *mx = malloc(sizeof *mx), *my = malloc(sizeof *my), *sx = malloc(sizeof *sx),
-           *sy = malloc(sizeof *sy);
-    if (!mx || !my || !sx || !sy) {
-        free(mx);
-        free(my);
-        free(sx);
-        free(sy);
-        return GA_ENOMEM;
-    }
-    *mx = m;
-    *my = 0;
-    *sx = v1;
-    *sy = v2;
-    int rc = ga_spec_add_pair(s, name, 1, r, mx, sx, my, sy);
+    int rc = ga_spec_add_1d(s, name, r, m, v1, 0, v2);
     if (rc == GA_OK)
         s->pairs[s->npairs - 1].reduced = 1; /* a whitened basis, not output coordinates */
     return rc;
@@ -1550,6 +1538,7 @@ static int build_sketch(ga_spec *s, char *msg, size_t msglen)
         goto cleanup;
     }
     size_t nn = rel == GA_REL_ADD_ONE ? s->candidates.n : (s->rows ? s->nrows_sel : n);
+    rc = pairs_fit(s, nn, 1, "neighbours", msg, msglen);
     for (size_t k = 0; k < nn && rc == GA_OK && !out_of_time(s, nn); k++) {
         size_t row = rel == GA_REL_ADD_ONE ? k : (s->rows ? s->rows[k] : k);
         const double *v = rel == GA_REL_ADD_ONE ? s->candidates.x + k * d : s->data.x + row * d;
@@ -2651,6 +2640,7 @@ static int pair_copy(ga_spec_pair *dst, const ga_spec_pair *src)
     size_t d = src->d;
     memset(dst, 0, sizeof *dst);
     *dst = *src;
+    dst->laws_block = 0; /* (four arrays of its own) */
     dst->name = strdup(src->name);
     dst->mu_x = dup(src->mu_x, d);
     dst->mu_y = dup(src->mu_y, d);
@@ -3076,6 +3066,30 @@ int ga_mech_pair_reduce(ga_pair **out, const ga_spec_pair *sp, char *msg, size_t
     return rc;
 }
 
+int ga_mech_pair_rebuildable(const ga_spec_pair *sp)
+{
+    if (ga_spec_pair_is_loss(sp))
+        return 0;
+    if (sp->nblocks == 0)
+        return sp->d == 1;
+    for (size_t b = 0; b < sp->nblocks; b++)
+        if (!ga_mech_pair_rebuildable(&sp->blocks[b]))
+            return 0;
+    return 1;
+}
+
+const ga_pair *ga_mech_pair_use(const ga_pair *kept, const ga_spec_pair *sp, ga_pair **own)
+{
+    *own = NULL;
+    if (kept)
+        return kept;
+    if (ga_mech_pair_reduce(own, sp, NULL, 0) != GA_OK) {
+        ga_pair_free(*own);
+        *own = NULL;
+    }
+    return *own;
+}
+
 static const char *kind_knob(int k)
 {
     return kinds[k].knob;
@@ -3254,13 +3268,13 @@ proven:
 
 /* ------------------------------------------------------------ relative DP */
 
-/* append the pair p (its arrays moved into s) under name */
+/* append the pair p (its laws moved into s) under name */
 static int pair_room_move(ga_spec *s, ga_spec_pair *p, const char *name)
 {
-    int rc = ga_spec_add_pair(s, name, p->d, p->columns, p->mu_x, p->s_x, p->mu_y, p->s_y);
-    if (rc == GA_OK)
-        s->pairs[s->npairs - 1].reduced = p->reduced;
-    return rc;
+    ga_spec_pair q = {.d = p->d, .columns = p->columns, .mu_x = p->mu_x, .s_x = p->s_x,
+                      .mu_y = p->mu_y, .s_y = p->s_y, .reduced = p->reduced,
+                      .laws_block = p->laws_block};
+    return ga_spec_add_moved(s, name, &q);
 }
 
 /* lexicographic order of rows a and b of D */

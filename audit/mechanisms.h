@@ -27,6 +27,16 @@ size_t ga_mech_published_values(ga_mech_published *pv, size_t max, ga_spec *s, d
  * pair); the same returns and messages. */
 int ga_mech_pair_reduce(ga_pair **out, const ga_spec_pair *sp, char *msg, size_t msglen);
 
+/* Is the spec pair cheap to reduce again (laws of dimension one, or a product of such
+ * blocks)? Its reduction need not be kept (issue 20, item 6: a remove-one audit over n rows
+ * kept n reduced pairs of about 0.5 KB each): it is reduced again where it is used, which
+ * is deterministic, so every use sees the same pair, bit for bit. */
+int ga_mech_pair_rebuildable(const ga_spec_pair *sp);
+/* The reduced pair of sp, for reading (safe on any thread): kept when non-NULL (returned as
+ * it is, *own = NULL), else sp reduced again into *own, which the caller frees
+ * (ga_pair_free). NULL: the reduction failed (no memory, for a pair that reduced before). */
+const ga_pair *ga_mech_pair_use(const ga_pair *kept, const ga_spec_pair *sp, ga_pair **own);
+
 /* The name of the i-th kind of the table, NULL past the end (for the spec parser's check). */
 const char *ga_mech_kind_at(size_t i);
 

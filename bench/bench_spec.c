@@ -89,8 +89,8 @@ static void cli_audit(const char *spec, size_t n, size_t d)
     double secs = now() - t0, rss = 1024.0 * (double)ru.ru_maxrss;
     /* the floor: the data's doubles (the CSV is read in pieces, its text never held whole) */
     double floor_b = (double)(n * d * sizeof(double));
-    printf("\nThe CLI: `gaussaudit audit` of the same spec (one thread; every pair is kept for "
-           "the report)\n\n"
+    printf("\nThe CLI: `gaussaudit audit` of the same spec (one thread; every pair's laws and "
+           "name are kept for the report, its reduced form is rebuilt where used)\n\n"
            "| s | peak RSS MiB | bytes per row (target 300) | floor (the data) per row | beyond the "
            "floor per row | ratio to floor (target 2) |\n|---|---|---|---|---|---|\n"
            "| %.2f | %.0f | %.0f | %.0f | %.0f | %.2f |\n",

@@ -882,6 +882,20 @@ int ga_spec_vector(const ga_spec *s, const ga_node *n, const char *path, size_t 
 }
 
 /* room for one more pair: GA_OK, GA_EINVAL (the cap), GA_ENOMEM */
+int ga_spec_reserve_pairs(ga_spec *s, size_t n)
+{
+    if (n > SIZE_MAX / sizeof *s->pairs - s->npairs)
+        return GA_ENOMEM;
+    if (s->npairs + n <= s->cappairs)
+        return GA_OK;
+    ga_spec_pair *np = realloc(s->pairs, (s->npairs + n) * sizeof *np);
+    if (!np)
+        return GA_ENOMEM;
+    s->pairs = np;
+    s->cappairs = s->npairs + n;
+    return GA_OK;
+}
+
 static int pair_room(ga_spec *s)
 {
     if (s->npairs >= GA_SPEC_MAX_PAIRS)
@@ -919,6 +933,51 @@ int ga_spec_add_pair(ga_spec *s, const char *name, size_t d, double columns, dou
     p->s_y = s_y;
     s->npairs++;
     return p->name ? GA_OK : GA_ENOMEM;
+}
+
+int ga_spec_add_moved(ga_spec *s, const char *name, ga_spec_pair *p)
+{
+    int rc = pair_room(s);
+    char *nm = rc ? NULL : strdup(name);
+    if (!nm) {
+        ga_spec_pair_free(p);
+        return rc ? rc : GA_ENOMEM;
+    }
+    free(p->name);
+    s->pairs[s->npairs] = *p;
+    s->pairs[s->npairs++].name = nm;
+    memset(p, 0, sizeof *p);
+    return GA_OK;
+}
+
+int ga_spec_add_1d(ga_spec *s, const char *name, double columns, double mu_x, double s_x,
+                   double mu_y, double s_y)
+{
+    double *v = malloc(4 * sizeof *v);
+    int rc = v ? pair_room(s) : GA_ENOMEM;
+    if (rc) {
+        free(v);
+        return rc;
+    }
+    ga_spec_pair *p = &s->pairs[s->npairs];
+    memset(p, 0, sizeof *p);
+    if (!(p->name = strdup(name))) {
+        free(v);
+        return GA_ENOMEM;
+    }
+    v[0] = mu_x;
+    v[1] = s_x;
+    v[2] = mu_y;
+    v[3] = s_y;
+    p->d = 1;
+    p->columns = columns;
+    p->mu_x = v;
+    p->s_x = v + 1;
+    p->mu_y = v + 2;
+    p->s_y = v + 3;
+    p->laws_block = 1;
+    s->npairs++;
+    return GA_OK;
 }
 
 int ga_spec_add_product(ga_spec *s, const char *name, ga_spec_pair *blocks, size_t n)
@@ -1117,13 +1176,23 @@ int ga_spec_load_opts(ga_spec *s, const char *path, const ga_spec_opts *o, char 
     return rc;
 }
 
+/* free a plain pair's four law arrays (one allocation when laws_block) */
+static void free_laws(ga_spec_pair *p)
+{
+    free(p->mu_x);
+    if (!p->laws_block) {
+        free(p->mu_y);
+        free(p->s_x);
+        free(p->s_y);
+    }
+    p->mu_x = p->mu_y = p->s_x = p->s_y = NULL;
+    p->laws_block = 0;
+}
+
 void ga_spec_pair_free(ga_spec_pair *p)
 {
     free(p->name);
-    free(p->mu_x);
-    free(p->mu_y);
-    free(p->s_x);
-    free(p->s_y);
+    free_laws(p);
     for (size_t b = 0; b < p->nblocks; b++)
         ga_spec_pair_free(&p->blocks[b]);
     free(p->blocks);
@@ -1136,10 +1205,7 @@ void ga_spec_pair_free(ga_spec_pair *p)
 void ga_spec_pair_set_laws(ga_spec_pair *p, size_t d, double *mu_x, double *s_x, double *mu_y,
                            double *s_y)
 {
-    free(p->mu_x);
-    free(p->mu_y);
-    free(p->s_x);
-    free(p->s_y);
+    free_laws(p);
     p->mu_x_src = p->mu_y_src = p->s_x_src = p->s_y_src = NULL;
     p->d = d;
     p->mu_x = mu_x;

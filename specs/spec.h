@@ -22,12 +22,9 @@ typedef struct ga_spec_pair {
     const ga_node *mu_x_src, *mu_y_src;     /* the lists the numbers were read from, for
                                                their exact decimals (NULL: the doubles are */
     const ga_node *s_x_src, *s_y_src;       /* exact); a matrix is a list of rows */
-    int line;                               /* where the pair is defined */
     size_t src_pos;                         /* an explicit pair: 1 + its index in `pairs`
                                                (messages name it "pairs[3] (line 12)");
                                                0: built by a kind (messages use its name) */
-    int reduced;                            /* built in a whitened basis, not in the
-                                               mechanism's output coordinates */
     size_t nblocks;                         /* > 0: a product of these blocks */
     struct ga_spec_pair *blocks;
     size_t nsub;                            /* > 0: a subsampled Gaussian pair of these
@@ -36,11 +33,17 @@ typedef struct ga_spec_pair {
     ga_masked_input *masked;                /* non-NULL: a masked pair (matrix masking,
                                                setting (B); texts into the doc) */
     ga_synthetic_input *synth;              /* non-NULL: synthetic points from random inputs */
-    int lower;                              /* exact for a post-processing of the release
+    int line;                               /* where the pair is defined */
+    /* flags (0 or 1; bytes: a remove-one audit keeps a pair per row) */
+    unsigned char reduced;                  /* built in a whitened basis, not in the
+                                               mechanism's output coordinates */
+    unsigned char lower;                    /* exact for a post-processing of the release
                                                (a lower bound of the release's delta) */
-    int bound;                              /* an upper bound no neighbour need attain (the
+    unsigned char bound;                    /* an upper bound no neighbour need attain (the
                                                model a release is a function of): it never
                                                shows a violation */
+    unsigned char laws_block;               /* the four laws are one allocation at mu_x (a
+                                               pair of dimension one: ga_spec_add_1d) */
 } ga_spec_pair;
 
 /* Is the pair given by a one-dimensional privacy loss (subsampled, masked or synthetic) rather
@@ -173,6 +176,17 @@ void ga_spec_clear(ga_spec *s);
 /* Append a pair (the spec owns its arrays, which must be malloc'ed). */
 int ga_spec_add_pair(ga_spec *s, const char *name, size_t d, double columns, double *mu_x,
                      double *s_x, double *mu_y, double *s_y);
+/* Append the pair N(mu_x, s_x) vs N(mu_y, s_y) of dimension one with columns iid columns, its
+ * four numbers in one allocation (a remove-one audit adds one per row). GA_OK, GA_ENOMEM, or
+ * GA_EINVAL past the pair cap. */
+int ga_spec_add_1d(ga_spec *s, const char *name, double columns, double mu_x, double s_x,
+                   double mu_y, double s_y);
+/* Append the pair p under name: the spec takes p's arrays and blocks (p is emptied; on an
+ * error they are freed). GA_OK, GA_ENOMEM, or GA_EINVAL past the pair cap. */
+int ga_spec_add_moved(ga_spec *s, const char *name, ga_spec_pair *p);
+/* Room for n more pairs without growing (a builder that knows its count: the array is not
+ * grown by doubling past it). GA_OK or GA_ENOMEM; n is not checked against the cap. */
+int ga_spec_reserve_pairs(ga_spec *s, size_t n);
 
 /* A number of the mechanism mapping: GA_OK, GA_EINVAL (message written), or -1 when it is
  * absent and not required. */
