@@ -147,8 +147,7 @@ void ga_audit_clear(ga_audit *a)
     free(a->rebuilt);
     free(a->claims);
     free(a->pair_xy);
-    free(a->pair_cert_xy);
-    free(a->pair_cert_yx);
+    free(a->pair_cert);
     free(a->pair_yx);
     free(a->pair_xy_err);
     free(a->pair_yx_err);
@@ -411,25 +410,46 @@ static void cert_decimals(ga_claim_result *r, const ga_delta_cert *c, int lo_xy,
     snprintf(r->cert_hi_dec, sizeof r->cert_hi_dec, "%s", hi_xy ? c->xy_hi : c->yx_hi);
 }
 
-/* keep pair i's certified intervals at the table eps for the reports */
+/* where pair i is, or would be inserted, in the sorted list a->pair_cert */
+static size_t pair_cert_pos(const ga_audit *a, size_t i)
+{
+    size_t lo = 0, hi = a->npair_cert;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (a->pair_cert[mid].pair < i)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* keep pair i's certified intervals at the table eps for the reports (a list by pair: only
+ * the few pairs certified take room; none kept when there is no memory for it) */
 static void store_pair_cert(ga_audit *a, size_t i, const ga_delta_cert *c)
 {
-    if (!a->pair_cert_xy) {
-        a->pair_cert_xy = malloc(a->npairs * sizeof *a->pair_cert_xy);
-        a->pair_cert_yx = malloc(a->npairs * sizeof *a->pair_cert_yx);
-        if (!a->pair_cert_xy || !a->pair_cert_yx) {
-            free(a->pair_cert_xy);
-            free(a->pair_cert_yx);
-            a->pair_cert_xy = a->pair_cert_yx = NULL;
-            return;
+    size_t k = pair_cert_pos(a, i);
+    if (k == a->npair_cert || a->pair_cert[k].pair != i) {
+        if (a->npair_cert == a->cap_pair_cert) {
+            size_t cap = a->cap_pair_cert ? 2 * a->cap_pair_cert : 16;
+            ga_pair_cert *np = realloc(a->pair_cert, cap * sizeof *np);
+            if (!np)
+                return;
+            a->pair_cert = np;
+            a->cap_pair_cert = cap;
         }
-        for (size_t k = 0; k < a->npairs; k++) {
-            a->pair_cert_xy[k] = (ga_interval){1, 0}; /* lo > hi: none */
-            a->pair_cert_yx[k] = (ga_interval){1, 0};
-        }
+        memmove(a->pair_cert + k + 1, a->pair_cert + k, (a->npair_cert - k) * sizeof *a->pair_cert);
+        a->npair_cert++;
     }
-    a->pair_cert_xy[i] = c->xy;
-    a->pair_cert_yx[i] = c->yx;
+    a->pair_cert[k] = (ga_pair_cert){i, c->xy, c->yx};
+}
+
+void ga_audit_pair_cert(const ga_audit *a, size_t i, ga_interval *xy, ga_interval *yx)
+{
+    size_t k = pair_cert_pos(a, i);
+    int found = k < a->npair_cert && a->pair_cert[k].pair == i;
+    *xy = found ? a->pair_cert[k].xy : (ga_interval){1, 0}; /* lo > hi: none */
+    *yx = found ? a->pair_cert[k].yx : (ga_interval){1, 0};
 }
 
 /* the certified evaluation itself (reads a only: safe on any thread); its wall time */
@@ -815,12 +835,29 @@ static void witness(ga_audit *a, ga_claim_result *r, ga_gchisq_work *w)
     ga_pair_free(own);
 }
 
+/* is i among list[0..n)? */
+static int in_list(const size_t *list, size_t n, size_t i)
+{
+    for (size_t k = 0; k < n; k++)
+        if (list[k] == i)
+            return 1;
+    return 0;
+}
+
 static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const ga_audit_opts *o,
                     ga_gchisq_work *w)
 {
     size_t n = a->npairs;
-    double *xy = malloc(n * sizeof *xy), *yx = malloc(n * sizeof *yx), *exy = malloc(n * sizeof *exy),
-           *eyx = malloc(n * sizeof *eyx);
+    /* the estimates at the table's eps are read in place (no copy: 32 bytes per pair), unless
+     * a bound must be masked in them */
+    int reuse = a->pair_xy && r->eps == a->table_eps, masked = 0;
+    for (size_t i = 0; i < n; i++)
+        masked |= a->spec.pairs[i].bound;
+    int alias = reuse && !masked;
+    double *xy = alias ? a->pair_xy : malloc(n * sizeof *xy),
+           *yx = alias ? a->pair_yx : malloc(n * sizeof *yx),
+           *exy = alias ? a->pair_xy_err : malloc(n * sizeof *exy),
+           *eyx = alias ? a->pair_yx_err : malloc(n * sizeof *eyx);
     /* the pairs certified (at most the cap, and the proven worst case), their results */
     size_t ncap = n < GA_AUDIT_CERT_CAP + 1 ? n : GA_AUDIT_CERT_CAP + 1;
     size_t *sel = malloc((ncap ? ncap : 1) * sizeof *sel);
@@ -838,11 +875,12 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
         snprintf(es, sizeof es, "%.17g", r->eps);
         eps_txt = es;
     }
-    int reuse = a->pair_xy && r->eps == a->table_eps;
     size_t worst = 0, nfailed = 0;
     int wdir = 1;
     double wv = -1;
-    if (reuse) {
+    if (alias) {
+        /* (read in place) */
+    } else if (reuse) {
         memcpy(xy, a->pair_xy, n * sizeof *xy);
         memcpy(yx, a->pair_yx, n * sizeof *yx);
         memcpy(exy, a->pair_xy_err, n * sizeof *exy);
@@ -1009,12 +1047,14 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
     /* smallest eps at the claimed delta: over the pairs with the largest delta at eps */
     r->eps_at_delta.val = r->delta > 0 ? 0 : INFINITY;
     if (r->delta > 0) {
+        size_t taken[GA_AUDIT_EPS_PAIRS];
         for (int t = 0; t < GA_AUDIT_EPS_PAIRS && t < (int)n; t++) {
             size_t best = SIZE_MAX;
             double bv = -1;
             /* (bounds no neighbour need attain count only when the worst pair is one) */
             for (size_t i = 0; i < n; i++)
-                if (fmax(xy[i], yx[i]) > bv && (attained(a, i) || !attained(a, r->worst_pair))) {
+                if (fmax(xy[i], yx[i]) > bv && (attained(a, i) || !attained(a, r->worst_pair)) &&
+                    !in_list(taken, (size_t)t, i)) {
                     bv = fmax(xy[i], yx[i]);
                     best = i;
                 }
@@ -1034,7 +1074,7 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
             }
             if (e.val > r->eps_at_delta.val)
                 r->eps_at_delta = e;
-            xy[best] = yx[best] = -2; /* next */
+            taken[t] = best; /* next */
         }
     }
     /* subsampled pairs (kept by the audit, never rebuilt): the RDP accountant's eps at the
@@ -1063,10 +1103,12 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
         witness(a, r, w);
     }
 cleanup:
-    free(xy);
-    free(yx);
-    free(exy);
-    free(eyx);
+    if (!alias) {
+        free(xy);
+        free(yx);
+        free(exy);
+        free(eyx);
+    }
     free(sel);
     free(certs);
     free(cst);
@@ -1594,7 +1636,8 @@ static int audit_load(ga_audit *a, const char *path, const char *text, size_t le
     double t0 = now();
     a->deadline = o->timeout > 0 ? t0 + o->timeout : 0;
     ga_spec_opts so = {.deadline = o->timeout > 0 ? t0 + GA_AUDIT_BUILD_SHARE * o->timeout : 0,
-                       .jobs = o->jobs, .allow_paths = o->allow_paths, .nallow = o->nallow};
+                       .jobs = o->jobs, .allow_paths = o->allow_paths, .nallow = o->nallow,
+                       .drop_data = 1 /* (built once: a builder may free the data's values) */};
     int rc = text ? ga_mech_parse(&a->spec, text, len, path, &so, msg, msglen)
                   : ga_mech_load(&a->spec, path, &so, msg, msglen);
     if (rc)

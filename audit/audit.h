@@ -120,6 +120,12 @@ int ga_partial_read(ga_partial_head *h, ga_recbook *b, const char *path, char *m
 #define GA_PLOT_PAIRS 3
 #define GA_PLOT_POINTS 120
 
+/* a pair's certified intervals at the table's eps */
+typedef struct {
+    size_t pair;
+    ga_interval xy, yx;
+} ga_pair_cert;
+
 typedef struct {
     ga_spec spec;
     long long started;     /* time(NULL) when the audit began (JUnit timestamp) */
@@ -134,8 +140,9 @@ typedef struct {
     int overall;           /* enum ga_verdict: the worst over claims */
     double table_eps;      /* eps of the per-pair table (first DP claim; NAN if none) */
     double *pair_xy, *pair_yx, *pair_xy_err, *pair_yx_err; /* per pair at table_eps */
-    ga_interval *pair_cert_xy, *pair_cert_yx; /* certified at table_eps (NULL until a pair is;
-                                                 lo > hi: not certified) */
+    ga_pair_cert *pair_cert;  /* certified at table_eps, by pair (few: the pairs a decision
+                                 certified; ga_audit_pair_cert reads them) */
+    size_t npair_cert, cap_pair_cert;
     double cert_seconds;   /* wall time spent in certified evaluations */
     size_t nplot;          /* profile plots */
     size_t plot_pair[GA_PLOT_PAIRS];
@@ -193,5 +200,8 @@ struct ga_audit_result {
     ga_audit a;
 };
 void ga_audit_clear(ga_audit *a);
+/* Pair i's certified intervals at the table's eps into xy and yx; lo > hi (none) when no
+ * decision certified it there. */
+void ga_audit_pair_cert(const ga_audit *a, size_t i, ga_interval *xy, ga_interval *yx);
 
 #endif

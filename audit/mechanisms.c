@@ -1539,21 +1539,32 @@ static int build_sketch(ga_spec *s, char *msg, size_t msglen)
     }
     size_t nn = rel == GA_REL_ADD_ONE ? s->candidates.n : (s->rows ? s->nrows_sel : n);
     rc = pairs_fit(s, nn, 1, "neighbours", msg, msglen);
-    for (size_t k = 0; k < nn && rc == GA_OK && !out_of_time(s, nn); k++) {
+    if (rc == GA_OK && rel == GA_REL_ADD_ONE && nn && s->candidates.d != d)
+        rc = ga_spec_fail(s, s->mechanism, "neighbours.candidates", msg, msglen,
+                          "candidate rows must have as many columns as the dataset");
+    /* the leverages first, so that the dataset can go before the pairs are built (an audit
+     * builds them once: s->drop_data; the data's doubles are then not held beside them) */
+    double *lev = rc == GA_OK ? malloc((nn ? nn : 1) * sizeof *lev) : NULL;
+    if (rc == GA_OK && !lev)
+        rc = GA_ENOMEM;
+    for (size_t k = 0; k < nn && rc == GA_OK; k++) {
         size_t row = rel == GA_REL_ADD_ONE ? k : (s->rows ? s->rows[k] : k);
-        const double *v = rel == GA_REL_ADD_ONE ? s->candidates.x + k * d : s->data.x + row * d;
-        if (rel == GA_REL_ADD_ONE && s->candidates.d != d) {
-            rc = ga_spec_fail(s, s->mechanism, "neighbours.candidates", msg, msglen,
-                              "candidate rows must have as many columns as the dataset");
-            break;
-        }
         if (rel != GA_REL_ADD_ONE && row >= n) {
             rc = ga_spec_fail(s, s->mechanism, "neighbours.rows", msg, msglen, "a row number exceeds the dataset");
             break;
         }
+        const double *v = rel == GA_REL_ADD_ONE ? s->candidates.x + k * d : s->data.x + row * d;
         memcpy(w, v, d * sizeof *w);
         ga_cblas_dtrsv(CblasRowMajor, CblasLower, CblasNoTrans, CblasNonUnit, (int)d, S, (int)d, w, 1);
-        double q = ga_cblas_ddot((int)d, w, 1, w, 1);
+        lev[k] = ga_cblas_ddot((int)d, w, 1, w, 1);
+    }
+    if (rc == GA_OK && s->drop_data) {
+        free(s->data.x);
+        s->data.x = NULL;
+    }
+    for (size_t k = 0; k < nn && rc == GA_OK && !out_of_time(s, nn); k++) {
+        size_t row = rel == GA_REL_ADD_ONE ? k : (s->rows ? s->rows[k] : k);
+        double q = lev[k];
         char name[96];
         if (rel == GA_REL_ADD_ONE) {
             double p = q / (1 + q);
@@ -1566,6 +1577,7 @@ static int build_sketch(ga_spec *s, char *msg, size_t msglen)
             rc = add_1d(s, name, 0, 1 / (1 - q), 1, r);
         }
     }
+    free(lev);
 universe:
     if (rc == GA_OK && s->has_universe) {
         /* rows of norm <= l: p <= min(l^2/lambda_min(S), l^2/(l^2 + sigma^2)) for a row of D
@@ -2671,6 +2683,7 @@ static int build_part(ga_spec *sub, const ga_spec *s, size_t b, char *msg, size_
                             "kind: a mechanism kind of the catalogue other than composition and "
                             "gaussian_pair (the parts share the dataset and the neighbours)");
     *sub = *s;
+    sub->drop_data = 0; /* (the dataset is the parent's, shared by every part) */
     sub->mechanism = node;
     sub->kind = kn->text;
     sub->pairs = NULL;
@@ -3383,6 +3396,7 @@ static int build_relative(ga_spec *s, int k, char *msg, size_t msglen)
             if (!remove && !add && !repl)
                 continue;
             ga_spec sub = *s;
+            sub.drop_data = 0; /* (the set's dataset) */
             size_t row = oa[0];
             sub.data = *A;
             sub.nrel = 0;
@@ -3477,6 +3491,11 @@ int ga_mech_rebuild(ga_spec *s, double value, char *msg, size_t msglen)
     const char *k = ga_mech_knob(s);
     if (!k)
         return GA_EDOM;
+    if (s->data.n && !s->data.x) { /* (loaded with drop_data: a caller's mistake) */
+        ga_msg(msg, msglen, "%s: the dataset's values were freed after the first build "
+               "(drop_data): the pairs cannot be rebuilt", s->path);
+        return GA_EINVAL;
+    }
     if (!strcmp(s->kind, "gaussian_pair") && !s->explicit_orig) {
         /* keep the pairs as written: every rebuild scales them afresh */
         s->explicit_orig = s->pairs;

@@ -698,6 +698,39 @@ static int reduce_singular(ga_pair *p, const double *sx, const double *sy, const
         }
         p->support_exact = (zx != zy) || (zx && zy && dmu[i] != 0);
     }
+    if (kx == 0 && ky == 0) {
+        /* both laws are point masses (every eigenvalue within the rank tolerance of 0): the
+         * same point (the privacy loss is 0) or two points (disjoint supports) */
+        double dmax = 0, pnorm = 0;
+        for (size_t i = 0; i < d; i++) {
+            dmax = fmax(dmax, fabs(dmu[i]));
+            pnorm = fmax(pnorm, fabs(in->mu_x[i]) + fabs(in->mu_y[i]));
+        }
+        double ptol = 64.0 * d * DBL_EPSILON * pnorm;
+        if (p->support_exact || dmax > ptol) {
+            p->support = GA_SUPPORT_DIFFER;
+            set_reason(p,
+                       "the supports differ: both laws are point masses (both covariances zero "
+                       "to the rank tolerance %.3g) at different "
+                       "places (largest |mu_x - mu_y| component %.17g): delta = 1 in both "
+                       "directions for every eps%s", tol, dmax,
+                       p->support_exact ? " (exact, no tolerance involved)"
+                                        : " (a tolerance decided this: not certifiable)");
+            p->k = 0;
+            rc = GA_OK;
+            goto cleanup;
+        }
+        /* the same point: audited as N(0, 1) vs N(0, 1) (a coordinate both laws share
+         * changes no privacy loss), whose loss is 0: delta = 0 for every eps >= 0 */
+        p->support = GA_SUPPORT_COMMON;
+        set_reason(p,
+                   "both laws are the same point mass (both covariances zero to the rank "
+                   "tolerance %.3g, |mu_x - mu_y| <= %.3g): the privacy "
+                   "loss is 0, delta = 0 for every eps >= 0", tol, ptol);
+        double one = 1, zero = 0;
+        rc = reduce_pd(p, &one, &one, &zero, 1, msg, msglen);
+        goto cleanup;
+    }
     if (exact_i < d && same) {
         p->support = GA_SUPPORT_DIFFER;
         set_reason(p,

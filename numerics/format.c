@@ -32,6 +32,8 @@ void ga_fmt_bound(char *buf, size_t n, double v, int upper, int digits)
         double back = strtod(buf, NULL);
         if (upper ? back >= v : back <= v)
             return;
+        if (!isfinite(back)) /* rounded past DBL_MAX (a lower bound near it): exactly */
+            break;
         int e = (int)floor(log10(fabs(back)));
         double step = pow(10.0, e - (digits - 1));
         snprintf(buf, n, "%.*g", digits, upper ? back + step : back - step);

@@ -368,7 +368,7 @@ int ga_report_markdown(FILE *out, const ga_audit *a)
     }
     size_t *idx = malloc((a->npairs ? a->npairs : 1) * sizeof *idx);
     size_t m = idx ? order(a, idx, TABLE_CAP) : 0;
-    int withc = a->pair_cert_xy != NULL;
+    int withc = a->npair_cert > 0;
     fprintf(out, "\n## Pairs (delta at eps = %.6g%s)\n\n| pair | delta_XY | delta_YX |%s\n|---|---|---|%s\n",
             a->table_eps, a->npairs > m ? ", largest first" : "",
             withc ? " certified delta_XY | certified delta_YX |" : "", withc ? "---|---|" : "");
@@ -379,8 +379,10 @@ int ga_report_markdown(FILE *out, const ga_audit *a)
                 a->pair_xy_err[idx[k]], a->pair_yx[idx[k]], a->pair_yx_err[idx[k]]);
         if (withc) {
             char c1[80], c2[80];
-            pair_cert_text(c1, sizeof c1, &a->pair_cert_xy[idx[k]]);
-            pair_cert_text(c2, sizeof c2, &a->pair_cert_yx[idx[k]]);
+            ga_interval cx, cy;
+            ga_audit_pair_cert(a, idx[k], &cx, &cy);
+            pair_cert_text(c1, sizeof c1, &cx);
+            pair_cert_text(c2, sizeof c2, &cy);
             fprintf(out, " %s | %s |", c1, c2);
         }
         fprintf(out, "\n");
@@ -792,7 +794,7 @@ int ga_report_html(FILE *out, const ga_audit *a)
                  "<table id=\"pairs\" class=\"sortable\"><thead><tr><th>pair</th><th>delta_XY</th>"
                  "<th>error</th><th>delta_YX</th><th>error</th>%s</tr></thead><tbody>\n",
             a->table_eps, a->npairs > m ? " (the largest first)" : "",
-            a->pair_cert_xy ? "<th>certified delta_XY</th><th>certified delta_YX</th>" : "");
+            a->npair_cert ? "<th>certified delta_XY</th><th>certified delta_YX</th>" : "");
     for (size_t k = 0; k < m; k++) {
         size_t i = idx[k];
         fprintf(out, "<tr><td>");
@@ -801,10 +803,12 @@ int ga_report_html(FILE *out, const ga_audit *a)
                      "<td class=\"num\" data-v=\"%.17g\">%.6g</td><td class=\"num\" data-v=\"%.17g\">%.2g</td>",
                 a->pair_xy[i], a->pair_xy[i], a->pair_xy_err[i], a->pair_xy_err[i], a->pair_yx[i],
                 a->pair_yx[i], a->pair_yx_err[i], a->pair_yx_err[i]);
-        if (a->pair_cert_xy) {
+        if (a->npair_cert) {
             char c1[80], c2[80];
-            pair_cert_text(c1, sizeof c1, &a->pair_cert_xy[i]);
-            pair_cert_text(c2, sizeof c2, &a->pair_cert_yx[i]);
+            ga_interval cx, cy;
+            ga_audit_pair_cert(a, i, &cx, &cy);
+            pair_cert_text(c1, sizeof c1, &cx);
+            pair_cert_text(c2, sizeof c2, &cy);
             fprintf(out, "<td class=\"num\">%s</td><td class=\"num\">%s</td>", c1, c2);
         }
         fprintf(out, "</tr>\n");
@@ -971,9 +975,11 @@ int ga_report_json(FILE *out, const ga_audit *a)
         ga_jw_str(&j, "name", pname(a, i));
         ga_jw_result(&j, "xy", &xy);
         ga_jw_result(&j, "yx", &yx);
-        if (a->pair_cert_xy && a->pair_cert_xy[i].lo <= a->pair_cert_xy[i].hi) {
-            ga_jw_interval(&j, "certified_xy", &a->pair_cert_xy[i], NULL, NULL);
-            ga_jw_interval(&j, "certified_yx", &a->pair_cert_yx[i], NULL, NULL);
+        ga_interval cx, cy;
+        ga_audit_pair_cert(a, i, &cx, &cy);
+        if (cx.lo <= cx.hi) {
+            ga_jw_interval(&j, "certified_xy", &cx, NULL, NULL);
+            ga_jw_interval(&j, "certified_yx", &cy, NULL, NULL);
         }
         ga_jw_obj_end(&j);
     }

@@ -1025,6 +1025,7 @@ static int spec_begin(ga_spec *s, const char *name, const ga_spec_opts *o)
     memset(s, 0, sizeof *s);
     s->deadline = o ? o->deadline : 0;
     s->jobs = o ? o->jobs : 1;
+    s->drop_data = o ? o->drop_data : 0;
     s->path = strdup(name ? name : "<spec>");
     return s->path ? GA_OK : GA_ENOMEM;
 }

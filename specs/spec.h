@@ -95,6 +95,8 @@ typedef struct {
     size_t nallow;
     const char *(*kind_at)(size_t i); /* the valid mechanism kinds, i = 0, 1, ... until NULL
                                          (the catalogue's table; NULL: not checked here) */
+    int drop_data;                    /* the pairs are built once (audit): a builder may free
+                                         the dataset's values when it no longer needs them */
 } ga_spec_opts;
 
 typedef struct {
@@ -118,6 +120,8 @@ typedef struct {
     double row_norm_bound; /* universe: every row has norm <= this (0: not given) */
     double deadline;       /* monotonic seconds after which builders stop (0: none) */
     int jobs;              /* threads the builders may use (<= 1: one) */
+    int drop_data;         /* a builder may free data.x once it no longer needs it (n and d
+                              stay; the pairs cannot be rebuilt then) */
     int truncated;         /* the deadline stopped the construction of pairs */
     size_t planned;        /* pairs the relation would have produced */
     const char *knob;      /* calibrate: the overridden noise parameter (NULL: none) */

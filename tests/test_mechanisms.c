@@ -15,6 +15,7 @@
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_eigen.h>
 #include <gsl/gsl_linalg.h>
+#include <gsl/gsl_rng.h>
 #include <gsl/gsl_sf_gamma.h>
 #include <math.h>
 #include <stdlib.h>
@@ -1644,4 +1645,71 @@ Test(mechanisms, ridge_neighbours_by_update_equal_direct_laws)
     }
     cr_log_info("ridge updates: largest difference / (scale condition) %.3g", worst_seen);
     gsl_rng_free(r);
+}
+
+/* Issue 20, item 6: a spec loaded with drop_data (as the audit loads it) frees the sketch's
+ * data once the leverages are computed, so the data's doubles are not held beside the pairs.
+ * Its pairs must be those of a load that keeps the data, bit for bit (remove_one with a
+ * universe, zero_out, add_one, a row selection); a composition of sketches keeps the data
+ * (its parts share it); a rebuild of a dropped spec fails with a message, it does not read
+ * freed memory. */
+Test(mechanisms, sketch_drops_its_data_after_the_leverages)
+{
+    gsl_rng *rng = ga_test_rng(31);
+    char rows[4096];
+    size_t l = 0;
+    for (int i = 0; i < 30; i++)
+        l += (size_t)snprintf(rows + l, sizeof rows - l, "%s[%.5f, %.5f, %.5f]", i ? ", " : "",
+                              gsl_rng_uniform(rng) - 0.5, gsl_rng_uniform(rng) - 0.5,
+                              gsl_rng_uniform(rng) - 0.5);
+    gsl_rng_free(rng);
+    static const char *neigh[] = {
+        "neighbours: remove_one\nuniverse: {row_norm_bound: 1}\n",
+        "neighbours: zero_out\n",
+        "neighbours: {relation: add_one, candidates: [[0.3, -0.2, 0.1], [0, 0.4, 0.4]]}\n",
+        "neighbours: {relation: remove_one, rows: [2, 30, 7]}\n",
+    };
+    for (int k = 0; k < 5; k++) {
+        char text[8192];
+        const char *mech = k < 4 ? "mechanism: {kind: sketch, columns: 9, noise_sigma: 0.7}\n"
+                                 : "mechanism:\n  kind: composition\n  parts:\n"
+                                   "    - {kind: sketch, columns: 4, noise_sigma: 1}\n"
+                                   "    - {kind: sketch, columns: 6, noise_sigma: 0.5}\n";
+        snprintf(text, sizeof text, "gaussaudit: 1\n%sdataset: {rows: [%s]}\n%s", mech, rows,
+                 neigh[k < 4 ? k : 0]);
+        ga_spec a, b;
+        char msg[512];
+        ga_spec_opts keep = {.jobs = 1}, drop = {.jobs = 1, .drop_data = 1};
+        cr_assert(ga_mech_parse(&a, text, strlen(text), "keep.yaml", &keep, msg, sizeof msg) == GA_OK,
+                  "case %d: %s", k, msg);
+        cr_assert(ga_mech_parse(&b, text, strlen(text), "drop.yaml", &drop, msg, sizeof msg) == GA_OK,
+                  "case %d: %s", k, msg);
+        cr_expect(a.data.x != NULL && b.data.n == 30 && b.data.d == 3, "case %d", k);
+        cr_expect(k < 4 ? b.data.x == NULL : b.data.x != NULL,
+                  "case %d: the data %s", k, b.data.x ? "was kept" : "was freed");
+        cr_assert(a.npairs == b.npairs && a.npairs > 1, "case %d: %zu and %zu pairs", k, a.npairs,
+                  b.npairs);
+        cr_expect(a.verified == b.verified && a.verified_pair == b.verified_pair, "case %d", k);
+        for (size_t i = 0; i < a.npairs; i++) {
+            const ga_spec_pair *p = &a.pairs[i], *q = &b.pairs[i];
+            cr_expect(!strcmp(p->name, q->name) && p->d == q->d && p->columns == q->columns &&
+                      p->nblocks == q->nblocks, "case %d, pair %zu: %s / %s", k, i, p->name, q->name);
+            for (size_t j = 0; j < (p->nblocks ? p->nblocks : 1) && p->nblocks == q->nblocks; j++) {
+                const ga_spec_pair *pb = p->nblocks ? &p->blocks[j] : p, *qb = q->nblocks ? &q->blocks[j] : q;
+                cr_assert(pb->d == 1 && qb->d == 1, "case %d, pair %zu", k, i);
+                double u[4] = {pb->mu_x[0], pb->s_x[0], pb->mu_y[0], pb->s_y[0]},
+                       v[4] = {qb->mu_x[0], qb->s_x[0], qb->mu_y[0], qb->s_y[0]};
+                cr_expect(!memcmp(u, v, sizeof u), "case %d, pair %zu (%s), block %zu: (%.17g, %.17g, "
+                          "%.17g, %.17g) kept, (%.17g, %.17g, %.17g, %.17g) dropped", k, i, p->name, j,
+                          u[0], u[1], u[2], u[3], v[0], v[1], v[2], v[3]);
+            }
+        }
+        if (k < 4) {
+            cr_expect(ga_mech_rebuild(&b, 2.0, msg, sizeof msg) == GA_EINVAL && strstr(msg, "freed"),
+                      "case %d: a rebuild without the data: %s", k, msg);
+            cr_expect(ga_mech_rebuild(&a, 2.0, msg, sizeof msg) == GA_OK, "case %d: %s", k, msg);
+        }
+        ga_spec_clear(&a);
+        ga_spec_clear(&b);
+    }
 }

@@ -454,6 +454,39 @@ Test(pair, singular_supports)
     ga_pair_free(p2);
     ga_pair_free(pd);
     ga_pair_free(pr);
+    /* both laws point masses (zero covariances, d = 1..3, columns 1 and 5): the same point is
+     * the same law (loss 0: delta = 0, eps = 0, D_alpha = 0); two points are disjoint
+     * supports (delta = 1, exact). Was: delta = 1 for the same point too ("rank 0 but rank
+     * 0"). */
+    double zero9[9] = {0};
+    for (size_t d = 1; d <= 3; d++)
+        for (int cols = 1; cols <= 5; cols += 4) {
+            double m1[3] = {0.25, -1, 3}, m2[3] = {0.25, -1, 3};
+            ga_pair *ps = make_pair(d, m1, zero9, m2, zero9, cols);
+            const char *why = ga_pair_support_reason(ps);
+            cr_expect(ga_pair_support(ps) == GA_SUPPORT_COMMON && strstr(why, "same point mass"),
+                      "d = %zu, columns %d: %s", d, cols, why);
+            for (double eps = 0; eps <= 2; eps += 1) {
+                ga_pair_delta(&a, ps, eps, GA_DELTA_AUTO, NULL, w);
+                cr_expect(a.xy.val == 0 && a.yx.val == 0, "d = %zu, columns %d, same point at eps "
+                          "= %g: delta %.17g %.17g (want 0)", d, cols, eps, a.xy.val, a.yx.val);
+            }
+            cr_expect(ga_pair_epsilon(&e, &dir, ps, 1e-5, NULL, w) == GA_OK && e.val == 0,
+                      "d = %zu: eps(1e-5) = %.17g", d, e.val);
+            ga_result rx, ry;
+            ga_pair_renyi(&rx, &ry, ps, 2);
+            cr_expect(rx.val == 0 && ry.val == 0, "d = %zu: D_2 = %.17g %.17g", d, rx.val, ry.val);
+            m2[d - 1] += 1e-3;
+            ga_pair *pp = make_pair(d, m1, zero9, m2, zero9, cols);
+            why = ga_pair_support_reason(pp);
+            cr_expect(ga_pair_support(pp) == GA_SUPPORT_DIFFER && strstr(why, "point masses") &&
+                      strstr(why, "exact"), "d = %zu, columns %d: %s", d, cols, why);
+            ga_pair_delta(&a, pp, 1, GA_DELTA_AUTO, NULL, w);
+            cr_expect(a.xy.val == 1 && a.yx.val == 1, "d = %zu: two points: %.17g %.17g", d,
+                      a.xy.val, a.yx.val);
+            ga_pair_free(ps);
+            ga_pair_free(pp);
+        }
     ga_gchisq_work_free(w);
 }
 
