@@ -237,6 +237,11 @@ typedef struct ridge_base {
     double *G; /* X^T X, p x p */
     double *b; /* X^T y */
     double *a; /* sum_k |x_kj y_k| */
+    /* linear_regression (ridge_base_residuals; NULL otherwise): the whole dataset's solution
+     * x of (G + lambda I) x = b, its residual sum of squares, c = b - G x = X^T (y - X x),
+     * and sqrt(G_jj) */
+    double *x, *c, *sq;
+    double rss;
 } ridge_base;
 
 static void ridge_base_free(ridge_base *rb)
@@ -244,6 +249,9 @@ static void ridge_base_free(ridge_base *rb)
     free(rb->G);
     free(rb->b);
     free(rb->a);
+    free(rb->x);
+    free(rb->c);
+    free(rb->sq);
 }
 
 /* The sums of the rows [x | y] of Z, afresh: G = X^T X + lambda I, b = X^T y and (a != NULL)
@@ -338,6 +346,89 @@ cleanup:
     free(b);
     free(Dp);
     return rc;
+}
+
+/* the sum of squared residuals sum_i (y_i - z_i^T x)^2 over the rows [z | y] of Z, skipping
+ * row `skip` (SIZE_MAX: none), plus the row v when non-NULL */
+static double rss_direct(const double *Z, size_t n, size_t p, const double *x, size_t skip,
+                         const double *v)
+{
+    double e2 = 0;
+    for (size_t i = 0; i < n + (v != NULL); i++) {
+        const double *z = i < n ? Z + i * (p + 1) : v;
+        if (i == skip)
+            continue; /* taken out; a row put in its place is summed last */
+        double r = z[p] - ga_cblas_ddot((int)p, z, 1, x, 1);
+        e2 += r * r;
+    }
+    return e2;
+}
+
+/* linear_regression: what a neighbour's residual sum of squares is updated from (rb->x, c,
+ * sq, rss; lambda = sigma^2). GA_OK, GA_ENOMEM, or GA_EINVAL (a singular system). */
+static int ridge_base_residuals(ridge_base *rb, const double *Z, size_t n, size_t p, double lambda)
+{
+    double *H = malloc(p * p * sizeof *H);
+    rb->x = malloc(p * sizeof *rb->x);
+    rb->c = malloc(p * sizeof *rb->c);
+    rb->sq = malloc(p * sizeof *rb->sq);
+    int rc = !H || !rb->x || !rb->c || !rb->sq ? GA_ENOMEM : ridge(rb->x, H, Z, n, p, lambda, NULL);
+    if (rc == GA_OK) {
+        rb->rss = rss_direct(Z, n, p, rb->x, SIZE_MAX, NULL);
+        for (size_t j = 0; j < p; j++) {
+            rb->c[j] = rb->b[j] - ga_cblas_ddot((int)p, rb->G + j * p, 1, rb->x, 1);
+            rb->sq[j] = sqrt(rb->G[j * p + j]);
+        }
+    } else {
+        free(rb->x);
+        free(rb->c);
+        free(rb->sq);
+        rb->x = rb->c = rb->sq = NULL;
+    }
+    free(H);
+    return rc;
+}
+
+/* A neighbour's residual sum of squares at its solution x' = rb->x + dx (rows: the whole
+ * dataset Z with change c), in O(p^2) instead of O(n p): over the neighbour's rows,
+ *   sum (y_i - z_i^T x')^2 = RSS - 2 dx^T X^T r + dx^T X^T X dx - r'_k^2 + r'_v^2,
+ * r = y - X x the whole dataset's residuals (X^T r = c), r'_k and r'_v the residuals at x' of
+ * the row taken out and the row put in. Rounding: RSS, c and G are sums over the n rows
+ * (gamma_n relative to their absolute sums: |c_j| err <= gamma (a_j + sqrt(G_jj) sum_k
+ * sqrt(G_kk) |x_k|), since sum_i |x_ij x_ik| <= sqrt(G_jj G_kk)), so the error is at most
+ * gamma_{n+p} times M = RSS + 2 |dx|^T (|c| + a + sq sq^T |x|) + (sq^T |dx|)^2 + r'_k^2 +
+ * r'_v^2. Where M <= 4 times the result, that is the order of a direct sum's own rounding
+ * (gamma_n times its terms) and the update is taken (*ok = 1); where terms cancel (a row
+ * that carried the fit taken out), the caller sums afresh. */
+static double rss_update(int *ok, const ridge_base *rb, const double *Z, size_t p,
+                         const nb_change *c, const double *x1)
+{
+    double t2 = 0, t3 = 0, m2 = 0, sdx = 0, sx = 0;
+    for (size_t j = 0; j < p; j++) {
+        double dj = x1[j] - rb->x[j];
+        t2 += dj * rb->c[j];
+        m2 += fabs(dj) * (fabs(rb->c[j]) + rb->a[j]);
+        sdx += fabs(dj) * rb->sq[j];
+        sx += fabs(rb->x[j]) * rb->sq[j];
+        double gd = 0;
+        for (size_t k = 0; k < p; k++)
+            gd += rb->G[j * p + k] * (x1[k] - rb->x[k]);
+        t3 += dj * gd;
+    }
+    double rk2 = 0, rv2 = 0;
+    if (c->row != SIZE_MAX) {
+        const double *z = Z + c->row * (p + 1);
+        double r = z[p] - ga_cblas_ddot((int)p, z, 1, x1, 1);
+        rk2 = r * r;
+    }
+    if (c->v) {
+        double r = c->v[p] - ga_cblas_ddot((int)p, c->v, 1, x1, 1);
+        rv2 = r * r;
+    }
+    double e2 = rb->rss - 2 * t2 + t3 - rk2 + rv2;
+    double mag = rb->rss + 2 * (m2 + sdx * sx) + sdx * sdx + rk2 + rv2;
+    *ok = e2 > 0 && mag <= 4 * e2;
+    return e2;
 }
 
 static int law_output_perturbation(double *mu, double *cov, const double *Z, size_t n,
@@ -502,17 +593,14 @@ static int law_linear_regression(double *mu, double *cov, const double *Z, size_
         free(H);
         return rc;
     }
-    /* the residuals summed directly over the neighbour's rows (O(n p)): the leave-one-out
-     * identity RSS - e_i^2 / (1 - h_ii) would cancel where one row dominates the fit */
+    /* a neighbour's residuals: updated from the whole dataset's in O(p^2) (rss_update),
+     * or, where that would cancel (one row dominates the fit), summed directly over its
+     * rows in O(n p) */
     const nb_change *nb = lp->rb ? lp->nb : NULL;
     double e2 = lp->sigma * lp->sigma * (ga_cblas_ddot((int)p, mu, 1, mu, 1) + 1);
-    for (size_t i = 0; i < n + (nb && nb->v); i++) {
-        const double *z = i < n ? Z + i * (p + 1) : nb->v;
-        if (nb && i == nb->row && nb->row != SIZE_MAX)
-            continue; /* taken out; a row put in its place is summed last */
-        double r = z[p] - ga_cblas_ddot((int)p, z, 1, mu, 1);
-        e2 += r * r;
-    }
+    int ok = 0;
+    double rss = nb && lp->rb->x ? rss_update(&ok, lp->rb, Z, p, nb, mu) : 0;
+    e2 += ok ? rss : rss_direct(Z, n, p, mu, nb ? nb->row : SIZE_MAX, nb ? nb->v : NULL);
     rc = spd_inverse(cov, H, p);
     for (size_t i = 0; i < p * p; i++)
         cov[i] *= e2 / lp->r;
@@ -2035,12 +2123,20 @@ static int build_regression_kind(ga_spec *s, char *msg, size_t msglen)
         return ga_spec_fail(s, s->mechanism, "mechanism.kind", msg, msglen,
                             "internal error: not a regression kind");
     }
-    /* output_perturbation and linear_regression: neighbours by updates of X^T X, X^T y */
+    /* output_perturbation and linear_regression: neighbours by updates of X^T X, X^T y
+     * (and, for linear_regression, of the residual sum of squares) */
     ridge_base rb = {0};
     if (law != law_logistic) {
         if ((rc = ridge_base_init(&rb, s->data.x, s->data.n, lp.p)))
             return rc;
         lp.rb = &rb;
+        /* (a singular whole-dataset system: the neighbours sum their residuals directly,
+         * and the whole dataset's law reports it) */
+        if (law == law_linear_regression &&
+            ridge_base_residuals(&rb, s->data.x, s->data.n, lp.p, lp.sigma * lp.sigma) == GA_ENOMEM) {
+            ridge_base_free(&rb);
+            return GA_ENOMEM;
+        }
     }
     rc = build_generic(s, law, &lp, dim, msg, msglen);
     lp.rb = NULL;

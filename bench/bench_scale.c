@@ -4,9 +4,9 @@
  *   threads   an evaluation-heavy audit (2000 pairs, DP, RDP, zCDP and GDP claims) and a
  *             build-heavy one (GP regression, 300 neighbours), --jobs 1 against --jobs 2
  *             (and all cores); the reports compared byte for byte
- *   ridge     output_perturbation remove-one on 1500, 3000, 6000 rows of 20 features: the
- *             time per neighbour (updates of X^T X) must stay flat; beside it, n fresh Gram
- *             matrices' time
+ *   ridge     output_perturbation and linear_regression remove-one on 1500, 3000, 6000
+ *             rows of 20 features: the time per neighbour (updates of X^T X, and of the
+ *             residual sum of squares) must stay flat; beside it, n fresh Gram matrices' time
  *   shards    the first of them in 4 shards and the merge: the merged report against the
  *             single run's, the merge's time against the single run's
  *   engines   auto against the project's own davies engine per tail on random forms of 100
@@ -271,16 +271,15 @@ static void gp_rows(void)
     free(t);
 }
 
-/* output_perturbation (ridge) on n rows of p features, remove-one */
-static char *spec_ridge(int n, int p, double **rows)
+/* a ridge-type kind (mech: its mapping) on n rows of p features, remove-one */
+static char *spec_ridge(const char *mech, int n, int p, double **rows)
 {
     buf b;
     buf_open(&b);
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(r, 8);
     *rows = malloc((size_t)n * (size_t)p * sizeof **rows);
-    fputs("gaussaudit: 1\nname: ridge\nmechanism: {kind: output_perturbation, lambda: 5, "
-          "sigma: 0.3}\ndataset: {rows: [", b.f);
+    fprintf(b.f, "gaussaudit: 1\nname: ridge\nmechanism: %s\ndataset: {rows: [", mech);
     for (int i = 0; i < n; i++) {
         double y = 0;
         fputs(i ? ", [" : "[", b.f);
@@ -297,22 +296,34 @@ static char *spec_ridge(int n, int p, double **rows)
     return buf_close(&b);
 }
 
-/* Ridge-type kinds (issue 20, item 6): the neighbours' laws from updates of X^T X and X^T y,
- * O(p^2) each plus a p x p solve, so building all n laws is O(n p^2 + n p^3): the time per
- * neighbour must stay flat as n grows. Beside it, what n fresh Gram matrices (one dsyrk of the
- * n x p data per neighbour, the previous way) would cost. */
+static void ridge_kind_rows(const char *mech, const char *what);
+
+/* Ridge-type kinds (issue 20, item 6): the neighbours' laws from updates of X^T X and X^T y
+ * (linear_regression: and of the residual sum of squares), O(p^2) each plus a p x p solve, so
+ * building all n laws is O(n p^2 + n p^3): the time per neighbour must stay flat as n grows.
+ * Beside it, what n fresh Gram matrices (one dsyrk of the n x p data per neighbour, the
+ * previous way) would cost. */
 static void ridge_rows(void)
+{
+    static const char *const mech[2] = {"{kind: output_perturbation, lambda: 5, sigma: 0.3}",
+                                        "{kind: linear_regression, columns: 200, sigma: 2}"};
+    for (int kd = 0; kd < 2; kd++)
+        ridge_kind_rows(mech[kd], kd ? "linear_regression, residuals updated too"
+                                      : "output_perturbation");
+}
+
+static void ridge_kind_rows(const char *mech, const char *what)
 {
     const int p = 20, ns[] = {1500, 3000, 6000};
     double per[3];
-    printf("\n## Ridge kinds (output_perturbation), remove-one, p = %d: neighbours by updates of "
+    printf("\n## Ridge kinds (%s), remove-one, p = %d: neighbours by updates of "
            "X^T X, X^T y\n\n| rows | build s (parse + all laws, 1 thread, best of 2) | per neighbour us | "
            "n fresh Gram matrices s | per neighbour vs 1500 rows (target <= 1.3) |\n"
-           "|---|---|---|---|---|\n", p);
+           "|---|---|---|---|---|\n", what, p);
     for (int t = -1; t < 3; t++) { /* t = -1: a warm-up (the BLAS is loaded on first use) */
         int n = t < 0 ? 100 : ns[t];
         double *rows;
-        char *text = spec_ridge(n, p, &rows);
+        char *text = spec_ridge(mech, n, p, &rows);
         ga_spec s;
         char msg[512];
         double secs = INFINITY;
