@@ -291,8 +291,8 @@ static int parse_pairs(ga_spec *s, ctx_t *c, const ga_node *list)
         pathf(sub, sizeof sub, "%s.x", path);
         if (!ga_node_get(n, "x"))
             return fail(c, n, sub, "missing: the output law on D, {mean: [...], cov: [[...]]}");
-        if ((r = parse_law(c, ga_node_get(n, "x"), sub, &d, &p->mu_x, &p->mu_x_src, &p->s_x,
-                           &p->s_x_src)))
+        const ga_node *ms, *ss; /* (p->src gives them back: ga_spec_pair_src) */
+        if ((r = parse_law(c, ga_node_get(n, "x"), sub, &d, &p->mu_x, &ms, &p->s_x, &ss)))
             return r;
         pathf(sub, sizeof sub, "%s.y", path);
         if (!ga_node_get(n, "y"))
@@ -306,9 +306,10 @@ static int parse_pairs(ga_spec *s, ctx_t *c, const ga_node *list)
             return fail(c, ym, q, "has %zu entries but x.mean has %zu: both laws must have the "
                         "same dimension", ym->n, d);
         }
-        if ((r = parse_law(c, yn, sub, &dy, &p->mu_y, &p->mu_y_src, &p->s_y, &p->s_y_src)))
+        if ((r = parse_law(c, yn, sub, &dy, &p->mu_y, &ms, &p->s_y, &ss)))
             return r;
         p->d = d;
+        p->src = n;
     }
     return GA_OK;
 }
@@ -1177,6 +1178,13 @@ int ga_spec_load_opts(ga_spec *s, const char *path, const ga_spec_opts *o, char 
     return rc;
 }
 
+const ga_node *ga_spec_pair_src(const ga_spec_pair *p, int w)
+{
+    /* (parse_law read mean and cov of x and y) */
+    const ga_node *law = p->src ? ga_node_get(p->src, w == 0 || w == 2 ? "x" : "y") : NULL;
+    return law ? ga_node_get(law, w < 2 ? "mean" : "cov") : NULL;
+}
+
 /* free a plain pair's four law arrays (one allocation when laws_block) */
 static void free_laws(ga_spec_pair *p)
 {
@@ -1207,7 +1215,7 @@ void ga_spec_pair_set_laws(ga_spec_pair *p, size_t d, double *mu_x, double *s_x,
                            double *s_y)
 {
     free_laws(p);
-    p->mu_x_src = p->mu_y_src = p->s_x_src = p->s_y_src = NULL;
+    p->src = NULL;
     p->d = d;
     p->mu_x = mu_x;
     p->mu_y = mu_y;
@@ -1330,7 +1338,8 @@ static int view_one(ga_spec_pair_view *v, ga_pair_input *in, ga_pair_text *txt,
     memset(txt, 0, sizeof *txt);
     if (!text)
         return GA_OK;
-    const ga_node *src[4] = {p->mu_x_src, p->mu_y_src, p->s_x_src, p->s_y_src};
+    const ga_node *src[4] = {ga_spec_pair_src(p, 0), ga_spec_pair_src(p, 1),
+                             ga_spec_pair_src(p, 2), ga_spec_pair_src(p, 3)};
     const char *const **dst[4] = {&txt->mu_x, &txt->mu_y, &txt->s_x, &txt->s_y};
     for (int w = 0; w < 4; w++) {
         if (!src[w])

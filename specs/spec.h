@@ -19,9 +19,10 @@ typedef struct ga_spec_pair {
     size_t d;
     double columns;
     double *mu_x, *mu_y, *s_x, *s_y;        /* d, d, d*d, d*d (row-major) */
-    const ga_node *mu_x_src, *mu_y_src;     /* the lists the numbers were read from, for
-                                               their exact decimals (NULL: the doubles are */
-    const ga_node *s_x_src, *s_y_src;       /* exact); a matrix is a list of rows */
+    const ga_node *src;                     /* an explicit pair's mapping, whose lists the
+                                               numbers were read from, for their exact
+                                               decimals (ga_spec_pair_src; NULL: the doubles
+                                               are exact) */
     size_t src_pos;                         /* an explicit pair: 1 + its index in `pairs`
                                                (messages name it "pairs[3] (line 12)");
                                                0: built by a kind (messages use its name) */
@@ -225,6 +226,9 @@ int ga_spec_add_product(ga_spec *s, const char *name, ga_spec_pair *blocks, size
  * new laws are exact as doubles). */
 void ga_spec_pair_set_laws(ga_spec_pair *p, size_t d, double *mu_x, double *s_x, double *mu_y,
                            double *s_y);
+/* The list law w of p was read from (w = 0 mu_x, 1 mu_y, 2 s_x, 3 s_y; a matrix is a list of
+ * rows), NULL when its doubles are exact. */
+const ga_node *ga_spec_pair_src(const ga_spec_pair *p, int w);
 /* Free one pair's arrays and blocks (not the pair itself). */
 void ga_spec_pair_free(ga_spec_pair *p);
 

@@ -266,7 +266,7 @@ Test(spec, lists_read_in_one_pass_give_the_same_pairs_and_certificates)
     ga_spec_pair_view va, vb;
     cr_assert(ga_spec_pair_view_init(&va, &a.pairs[0], 1) == GA_OK &&
               ga_spec_pair_view_init(&vb, &b.pairs[0], 1) == GA_OK);
-    const ga_node *mx = a.pairs[0].mu_x_src, *sx = a.pairs[0].s_x_src;
+    const ga_node *mx = ga_spec_pair_src(&a.pairs[0], 0), *sx = ga_spec_pair_src(&a.pairs[0], 2);
     cr_assert(mx && mx->kind == GA_NODE_NUMS && sx->kids[0]->kind == GA_NODE_NUMS,
               "the lists were not read in one pass");
     const char *const *ta[4] = {va.txt->mu_x, va.txt->mu_y, va.txt->s_x, va.txt->s_y};
