@@ -721,13 +721,12 @@ int ga_cmd_rdp(int argc, char **argv, FILE *out, FILE *err)
         fprintf(out, "spec: %s\n%-*s %-8s %-28s %-28s %s\n", l.spec.name, name_width(&l.spec), "pair", "alpha",
                 "D_alpha(X||Y)", "D_alpha(Y||X)", "eps at delta=1e-5 (Mironov / improved)");
     }
-    for (size_t i = 0; i < l.n; i++)
+    for (size_t i = 0; i < l.n; i++) {
+        ga_pair *own;
+        const ga_pair *p = use(&l, i, &own, NULL, NULL); /* (each row says so) */
         for (long k = 0; k < na; k++) {
             ga_result xy = {NAN, INFINITY}, yx = {NAN, INFINITY};
-            ga_pair *own;
-            const ga_pair *p = use(&l, i, &own, NULL, NULL); /* (the row says so) */
             int st = p ? ga_pair_renyi(&xy, &yx, p, al[k]) : GA_ENOMEM;
-            ga_pair_free(own);
             int ok = st == GA_OK || st == GA_ETOL; /* a failure has no number */
             nfail += !ok;
             double worst = fmax(xy.val, yx.val);
@@ -758,6 +757,8 @@ int ga_cmd_rdp(int argc, char **argv, FILE *out, FILE *err)
                 fprintf(out, "\n");
             }
         }
+        ga_pair_free(own);
+    }
     if (json) {
         ga_jw_arr_end(&j);
         ga_jw_bool(&j, "certified", 0);

@@ -882,7 +882,6 @@ int ga_spec_vector(const ga_spec *s, const ga_node *n, const char *path, size_t 
     return get_vector(&c, n, path, want, v, len);
 }
 
-/* room for one more pair: GA_OK, GA_EINVAL (the cap), GA_ENOMEM */
 int ga_spec_reserve_pairs(ga_spec *s, size_t n)
 {
     if (n > SIZE_MAX / sizeof *s->pairs - s->npairs)
@@ -897,6 +896,7 @@ int ga_spec_reserve_pairs(ga_spec *s, size_t n)
     return GA_OK;
 }
 
+/* room for one more pair: GA_OK, GA_EINVAL (the cap), GA_ENOMEM */
 static int pair_room(ga_spec *s)
 {
     if (s->npairs >= GA_SPEC_MAX_PAIRS)
@@ -912,30 +912,7 @@ static int pair_room(ga_spec *s)
     return GA_OK;
 }
 
-int ga_spec_add_pair(ga_spec *s, const char *name, size_t d, double columns, double *mu_x,
-                     double *s_x, double *mu_y, double *s_y)
-{
-    int rc = pair_room(s);
-    if (rc) {
-        free(mu_x);
-        free(s_x);
-        free(mu_y);
-        free(s_y);
-        return rc;
-    }
-    ga_spec_pair *p = &s->pairs[s->npairs];
-    memset(p, 0, sizeof *p);
-    p->name = strdup(name);
-    p->d = d;
-    p->columns = columns;
-    p->mu_x = mu_x;
-    p->s_x = s_x;
-    p->mu_y = mu_y;
-    p->s_y = s_y;
-    s->npairs++;
-    return p->name ? GA_OK : GA_ENOMEM;
-}
-
+/* the one way a pair is appended: the others describe theirs and move it in here */
 int ga_spec_add_moved(ga_spec *s, const char *name, ga_spec_pair *p)
 {
     int rc = pair_room(s);
@@ -951,56 +928,36 @@ int ga_spec_add_moved(ga_spec *s, const char *name, ga_spec_pair *p)
     return GA_OK;
 }
 
+int ga_spec_add_pair(ga_spec *s, const char *name, size_t d, double columns, double *mu_x,
+                     double *s_x, double *mu_y, double *s_y)
+{
+    ga_spec_pair p = {.d = d, .columns = columns, .mu_x = mu_x, .s_x = s_x, .mu_y = mu_y,
+                      .s_y = s_y};
+    return ga_spec_add_moved(s, name, &p);
+}
+
 int ga_spec_add_1d(ga_spec *s, const char *name, double columns, double mu_x, double s_x,
                    double mu_y, double s_y)
 {
     double *v = malloc(4 * sizeof *v);
-    int rc = v ? pair_room(s) : GA_ENOMEM;
-    if (rc) {
-        free(v);
-        return rc;
-    }
-    ga_spec_pair *p = &s->pairs[s->npairs];
-    memset(p, 0, sizeof *p);
-    if (!(p->name = strdup(name))) {
-        free(v);
+    if (!v)
         return GA_ENOMEM;
-    }
     v[0] = mu_x;
     v[1] = s_x;
     v[2] = mu_y;
     v[3] = s_y;
-    p->d = 1;
-    p->columns = columns;
-    p->mu_x = v;
-    p->s_x = v + 1;
-    p->mu_y = v + 2;
-    p->s_y = v + 3;
-    p->laws_block = 1;
-    s->npairs++;
-    return GA_OK;
+    ga_spec_pair p = {.d = 1, .columns = columns, .mu_x = v, .s_x = v + 1, .mu_y = v + 2,
+                      .s_y = v + 3, .laws_block = 1};
+    return ga_spec_add_moved(s, name, &p);
 }
 
 int ga_spec_add_product(ga_spec *s, const char *name, ga_spec_pair *blocks, size_t n)
 {
-    int rc = pair_room(s);
-    if (rc) {
-        for (size_t b = 0; b < n; b++)
-            ga_spec_pair_free(&blocks[b]);
-        free(blocks);
-        return rc;
-    }
-    ga_spec_pair *p = &s->pairs[s->npairs++];
-    memset(p, 0, sizeof *p);
-    p->name = strdup(name);
-    p->columns = 1;
-    p->nblocks = n;
-    p->blocks = blocks;
+    ga_spec_pair p = {.columns = 1, .nblocks = n, .blocks = blocks};
     for (size_t b = 0; b < n; b++)
-        p->d += blocks[b].d;
-    return p->name ? GA_OK : GA_ENOMEM;
+        p.d += blocks[b].d;
+    return ga_spec_add_moved(s, name, &p);
 }
-
 
 static int spec_parse(ga_spec *s, const char *text, size_t len, const char *name,
                       const ga_spec_opts *o, char *msg, size_t msglen);
