@@ -9,6 +9,7 @@
 #   make fuzz       libFuzzer on the spec parser and the cdf arguments (FUZZ_SECONDS each)
 #   make install    PREFIX=/usr/local DESTDIR=: the CLI, gaussaudit.h, libgaussaudit.{a,so},
 #                   gaussaudit.pc, gaussaudit(1); make uninstall removes them
+#   make arb-fwd    regenerate numerics/arb_fwd.[ch] after editing numerics/arb_names.txt
 # Environment: GA_TEST_SCALE (default 1) multiplies the random-test loop counts;
 # GA_REFDIR (default ../shared/reference) is where the shared reference values live.
 
@@ -31,9 +32,13 @@ BINDIR  ?= $(PREFIX)/bin
 MANDIR  ?= $(PREFIX)/share/man
 # pkg-config is expanded lazily (=) so that `make test` can install packages first.
 PKG_CFLAGS = $(shell pkg-config --cflags yaml-0.1 gsl 2>/dev/null) -I/usr/include/flint
-LIBS    = $(shell pkg-config --libs gsl yaml-0.1 2>/dev/null) \
-          -lflint-arb -lflint -lmpfr -lgmp -lm -pthread
-TEST_LIBS = $(shell pkg-config --libs criterion 2>/dev/null || echo -lcriterion)
+# FLINT/Arb is not linked: the library opens it on the first certified computation
+# (numerics/arb_api.h), by the soname the build would have linked (GA_ARB_SONAME). The tests
+# and benches that call Arb themselves link it (FLINT_LIBS).
+LIBS    = $(shell pkg-config --libs gsl yaml-0.1 2>/dev/null) -lm -pthread
+FLINT_LIBS = -lflint-arb -lflint -lmpfr -lgmp
+ARB_SONAME = $(shell objdump -p "$$($(CC) -print-file-name=libflint-arb.so)" 2>/dev/null | sed -n 's/^ *SONAME *//p')
+TEST_LIBS = $(FLINT_LIBS) $(shell pkg-config --libs criterion 2>/dev/null || echo -lcriterion)
 
 DEB_PACKAGES := pkg-config libgsl-dev libopenblas-dev libflint-dev \
                 libflint-arb-dev libyaml-dev libcriterion-dev valgrind chromium libxml2-utils \
@@ -48,7 +53,7 @@ TEST_SUPPORT := $(BUILD)/obj/tests/support.o
 BENCH_SRC := $(wildcard bench/bench_*.c)
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/%)
 
-.PHONY: all test check deps asan valgrind bench demo gallery screenshots fuzz fuzz-deps clean install uninstall FORCE
+.PHONY: all test check deps asan valgrind bench demo gallery screenshots fuzz fuzz-deps clean install uninstall arb-fwd FORCE
 all: $(BUILD)/gaussaudit $(BUILD)/libgaussaudit.a $(BUILD)/libgaussaudit.so $(BUILD)/gaussaudit.1
 
 # objects are rebuilt when the compiler flags change (the stamp holds the last ones)
@@ -59,6 +64,9 @@ FORCE:
 $(BUILD)/obj/%.o: %.c $(BUILD)/.cflags
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) -c $< -o $@
+
+# the FLINT/Arb soname the loader opens by default (its fallback in the code: libflint-arb.so.2)
+$(BUILD)/obj/numerics/arb_load.o: PKG_CFLAGS += $(if $(ARB_SONAME),-DGA_ARB_SONAME='"$(ARB_SONAME)"')
 
 $(BUILD)/libgaussaudit.a: $(LIB_OBJ)
 	@mkdir -p $(dir $@)
@@ -108,7 +116,11 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(TEST_SUPPORT) $(BUILD)/libgaussaudit.
 	$(CC) $(CFLAGS) -o $@ $^ $(LIBS) $(TEST_LIBS)
 
 $(BUILD)/bench_%: $(BUILD)/obj/bench/bench_%.o $(BUILD)/libgaussaudit.a
-	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
+	$(CC) $(CFLAGS) -o $@ $^ $(LIBS) $(FLINT_LIBS)
+
+# numerics/arb_fwd.[ch] from numerics/arb_names.txt (after changing the list; committed)
+arb-fwd:
+	$(PYTHON) numerics/arb_gen.py $(CC)
 
 # Install whatever Debian packages are missing (root: apt-get update first).
 deps:
@@ -125,20 +137,22 @@ test: deps
 	@$(MAKE) --no-print-directory check
 
 # Run every Criterion binary; the CLI tests use $(BUILD)/gaussaudit.
+# The last line names what failed (CI may show only the end of the log).
 check: all $(TEST_BIN)
-	@status=0; sh tests/layering.sh $(BUILD)/obj $(LIB_SRC:%.c=%.o) audit/main.o || status=1; \
-	sh tests/exports.sh $(BUILD)/libgaussaudit.a || status=1; \
-	sh tests/exports.sh $(BUILD)/libgaussaudit.so || status=1; \
-	[ -n "$(SAN)" ] || sh tests/install.sh $(BUILD) || status=1; \
-	sh tests/junit.sh $(BUILD) || status=1; \
+	@failed=""; sh tests/layering.sh $(BUILD)/obj $(LIB_SRC:%.c=%.o) audit/main.o || failed="$$failed layering.sh"; \
+	sh tests/exports.sh $(BUILD)/libgaussaudit.a || failed="$$failed exports.sh(.a)"; \
+	sh tests/exports.sh $(BUILD)/libgaussaudit.so || failed="$$failed exports.sh(.so)"; \
+	[ -n "$(SAN)" ] || sh tests/install.sh $(BUILD) || failed="$$failed install.sh"; \
+	sh tests/junit.sh $(BUILD) || failed="$$failed junit.sh"; \
 	if [ -z "$(SAN)$(TEST_WRAP)" ]; then \
-	  sh tests/render.sh $(BUILD) || status=1; \
+	  sh tests/render.sh $(BUILD) || failed="$$failed render.sh"; \
 	  GAUSSAUDIT_LIB=$(abspath $(BUILD))/libgaussaudit.so PYTHONPATH=python GA_BIN=$(BUILD)/gaussaudit \
-	    $(PYTHON) -m pytest -q -p no:cacheprovider python/tests python/examples || status=1; \
+	    $(PYTHON) -m pytest -q -p no:cacheprovider python/tests python/examples || failed="$$failed pytest"; \
 	fi; \
 	for t in $(TEST_BIN); do \
-	  echo "== $$t"; GA_BIN=$(BUILD)/gaussaudit $(TEST_WRAP) $$t $(TEST_ARGS) || status=1; \
-	done; exit $$status
+	  echo "== $$t"; GA_BIN=$(BUILD)/gaussaudit $(TEST_WRAP) $$t $(TEST_ARGS) || failed="$$failed $${t##*/}"; \
+	done; \
+	if [ -n "$$failed" ]; then echo "check ($(BUILD)) FAILED:$$failed"; exit 1; fi; echo "check ($(BUILD)): all passed"
 
 asan: deps
 	@GA_SLOWDOWN=$${GA_SLOWDOWN:-5} $(MAKE) --no-print-directory check BUILD=build/asan OPT=-O1 \

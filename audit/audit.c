@@ -16,8 +16,8 @@
 #include "audit/audit.h"
 #include "audit/mechanisms.h"
 #include "audit/pair_internal.h"
+#include "numerics/arb_internal.h"
 
-#include <arb.h>
 #include <gsl/gsl_sf_gamma.h>
 #include <math.h>
 #include <stdatomic.h>

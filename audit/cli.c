@@ -35,7 +35,9 @@ static const char *usage_main =
     "70 internal error, 74 output error; audit: 1 violation, 2 inconclusive.\n"
     "\n"
     "environment: GAUSSAUDIT_BLAS names the BLAS/LAPACK library opened on the first\n"
-    "linear-algebra call (default libopenblas.so.0; CBLAS and Fortran LAPACK symbols).\n";
+    "linear-algebra call (default libopenblas.so.0; CBLAS and Fortran LAPACK symbols);\n"
+    "GAUSSAUDIT_ARB names the FLINT/Arb library opened on the first certified\n"
+    "computation (default libflint-arb.so.2; without it, that computation aborts).\n";
 
 static const char *usage_cdf =
     "usage: gaussaudit cdf --weights W1,W2,.. [--dof K1,K2,..] [--nc L1,L2,..]\n"

@@ -27,8 +27,6 @@
 #include "audit/pair_internal.h"
 #include "numerics/arb_internal.h"
 
-#include <arb_hypgeom.h>
-#include <arb_mat.h>
 #include <float.h>
 #include <limits.h>
 #include <math.h>

@@ -7,8 +7,8 @@
 
 #include "numerics/internal.h"
 
-#include <acb.h>
-#include <arb.h>
+/* the Arb headers, then the calls redirected to the library loaded on first use */
+#include "numerics/arb_api.h"
 
 /* Q = offset + sigma z0 + sum_j (a_j, nu_j, b2_j) terms, parameters as balls that contain
  * the exact values (exact decimals or exact doubles). a_j != 0 is known for every term. */

@@ -23,11 +23,8 @@
 
 #include <gsl/gsl_errno.h>
 
-#include <acb_calc.h>
-#include <arb_hypgeom.h>
 #include <float.h>
 #include <math.h>
-#include <mpfr.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,7 +37,7 @@ void ga_init(void)
 
 void ga_cleanup(void)
 {
-    flint_cleanup();
+    ga_arb_thread_cleanup();
 }
 
 /* ------------------------------------------------------------ the exact form */

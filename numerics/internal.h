@@ -61,6 +61,13 @@ ga_gchisq_opts ga_gchisq_opts_or_default(const ga_gchisq_opts *opts);
 double ga_monotonic(void);
 int ga_expired(double deadline);
 
+/* ------------------------------------------------------- FLINT/Arb (arb_load.c) */
+
+/* FLINT's caches of the calling thread (flint_cleanup), if FLINT/Arb was ever loaded (it is
+ * opened on the first certified computation: numerics/arb_api.h); a thread or a process
+ * that made none has no caches, and the library is not loaded to free them. */
+void ga_arb_thread_cleanup(void);
+
 /* ------------------------------------------------------- BLAS and LAPACK (blas.c) */
 
 /* The BLAS/LAPACK library (OpenBLAS, or GAUSSAUDIT_BLAS) is opened on the first call of any

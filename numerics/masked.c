@@ -31,7 +31,6 @@
  */
 #include "numerics/arb_internal.h"
 
-#include <arb_hypgeom.h>
 
 #include <float.h>
 #include <math.h>

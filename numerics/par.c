@@ -16,7 +16,6 @@
  */
 #include "numerics/internal.h"
 
-#include <flint/flint.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -63,7 +62,7 @@ static void *worker(void *arg)
     if (w) /* without one this thread takes no item: the others take them */
         drain(l, w);
     ga_gchisq_work_free(w);
-    flint_cleanup(); /* this thread's Arb/FLINT caches */
+    ga_arb_thread_cleanup(); /* this thread's Arb/FLINT caches */
     return NULL;
 }
 

@@ -14,7 +14,6 @@
  */
 #include "numerics/arb_internal.h"
 
-#include <arb_hypgeom.h>
 
 static void qbar(arb_t r, const arb_t x, slong prec)
 {

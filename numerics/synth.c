@@ -28,7 +28,6 @@
  */
 #include "numerics/arb_internal.h"
 
-#include <arb_hypgeom.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_sf_bessel.h>
 

@@ -126,7 +126,7 @@ static char *slurp(const char *path)
     return b;
 }
 
-int ga_test_run(const char *args, char **out, char **err)
+int ga_test_spawn(const char *prefix, const char *args, char **out, char **err)
 {
     const char *bin = getenv("GA_BIN");
     if (!bin || !*bin)
@@ -136,17 +136,24 @@ int ga_test_run(const char *args, char **out, char **err)
     cr_assert(fo >= 0 && fe >= 0, "mkstemp failed");
     close(fo);
     close(fe);
-    size_t len = strlen(bin) + strlen(args) + 2 * sizeof o + 32;
+    size_t len = strlen(prefix) + strlen(bin) + strlen(args) + 2 * sizeof o + 32;
     char *cmd = malloc(len);
     cr_assert(cmd != NULL);
-    snprintf(cmd, len, "%s %s >%s 2>%s </dev/null", bin, args, o, e);
+    snprintf(cmd, len, "%s%s%s %s >%s 2>%s </dev/null", prefix, *prefix ? " " : "", bin, args, o, e);
     int st = system(cmd);
     free(cmd);
     *out = slurp(o);
     *err = slurp(e);
     unlink(o);
     unlink(e);
-    cr_assert(st != -1 && WIFEXITED(st), "could not run: %s %s", bin, args);
+    cr_assert(st != -1, "could not run: %s %s %s", prefix, bin, args);
+    return st;
+}
+
+int ga_test_run(const char *args, char **out, char **err)
+{
+    int st = ga_test_spawn("", args, out, err);
+    cr_assert(WIFEXITED(st), "did not exit: %s (status %#x)", args, st);
     return WEXITSTATUS(st);
 }
 

@@ -32,6 +32,9 @@ void ga_test_decimal_normal(char *out, size_t n, const char *s);
  * string args; capture stdout and stderr into malloc'ed strings. Returns the exit status.
  */
 int ga_test_run(const char *args, char **out, char **err);
+/* The same with a shell prefix before the program (e.g. "VAR=value exec": with exec, no
+ * shell stands between, so a signal is the program's own); returns system()'s raw status. */
+int ga_test_spawn(const char *prefix, const char *args, char **out, char **err);
 
 /* Write yaml to a new temporary file named by the mkstemp template path (e.g.
  * "/tmp/ga_specXXXXXX", filled in); aborts the test on failure. The caller unlinks it. */

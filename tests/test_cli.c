@@ -5,7 +5,9 @@
 #include "tests/support.h"
 
 #include <criterion/criterion.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -186,6 +188,56 @@ Test(cli, output_into_a_fifo_keeps_the_fifo)
     free(e);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     cr_expect(system(cmd) == 0);
+}
+
+/* FLINT/Arb is opened on the first certified computation (numerics/arb_load.c, issue 20 item
+ * 9): without it, commands that certify nothing run and print what they print with it; a
+ * certified computation names the library on stderr and aborts (no interval from a
+ * computation that did not run); naming the default library explicitly changes nothing */
+Test(cli, arb_is_loaded_on_first_use_and_its_failure_aborts)
+{
+    static const struct {
+        const char *lib, *args;
+        int aborts;         /* 1: the process must end by SIGABRT */
+        const char *needle; /* in stderr; NULL: the same stdout and stderr as without the
+                             * variable */
+    } cases[] = {
+        {"/nonexistent/libarb.so", "version", 0, NULL},
+        {"/nonexistent/libarb.so", "cdf --weights 1,2 --at 1", 0, NULL},
+        {"/nonexistent/libarb.so", "delta specs/examples/classic_gaussian_eps1.yaml --epsilon 1", 0, NULL},
+        {"/nonexistent/libarb.so", "delta specs/examples/classic_gaussian_eps1.yaml --epsilon 1 --certified",
+         1, "cannot load FLINT/Arb (/nonexistent/libarb.so)"},
+        {"libgslcblas.so.0", "delta specs/examples/classic_gaussian_eps1.yaml --epsilon 1 --certified", 1,
+         "lacks "},
+        {"libflint-arb.so.2", "delta specs/examples/classic_gaussian_eps1.yaml --epsilon 1 --certified", 0,
+         NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char env[256], *out[2], *err[2];
+        int st[2];
+        /* exec: the status is the program's own, a signal included (no shell between) */
+        snprintf(env, sizeof env, "GAUSSAUDIT_ARB=%s exec", cases[i].lib);
+        const char *cmd = cases[i].args;
+        st[0] = ga_test_spawn("exec", cmd, &out[0], &err[0]);
+        st[1] = ga_test_spawn(env, cmd, &out[1], &err[1]);
+        if (cases[i].aborts)
+            cr_expect(WIFSIGNALED(st[1]) && WTERMSIG(st[1]) == SIGABRT && out[1][0] == 0,
+                      "%s %s: status %#x, expected SIGABRT and no output: %s", env, cmd, st[1], out[1]);
+        else
+            cr_expect(WIFEXITED(st[1]) && WEXITSTATUS(st[1]) == 0, "%s %s: status %#x: %s", env, cmd, st[1],
+                      err[1]);
+        if (cases[i].needle)
+            cr_expect(strstr(err[1], cases[i].needle) && strstr(err[1], "certified"),
+                      "%s %s: stderr lacks '%s': %s", env, cmd, cases[i].needle, err[1]);
+        else
+            cr_expect(st[0] == st[1] && !strcmp(out[0], out[1]) && !strcmp(err[0], err[1]) && out[0][0],
+                      "%s %s: differs from the run without GAUSSAUDIT_ARB:\n%s%s\n--\n%s%s", env, cmd,
+                      out[0], err[0], out[1], err[1]);
+        for (int with = 0; with < 2; with++) {
+            free(out[with]);
+            free(err[with]);
+        }
+    }
 }
 
 /* BLAS/LAPACK are opened on first use (numerics/blas.c, issue 20 item 9): commands that need
