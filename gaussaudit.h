@@ -406,9 +406,10 @@ typedef struct {
  * certificate (la_bound_*), which more precision does not reduce. For the floating
  * reduction's own reference pair it is about (1 + e^eps) sqrt(r) times its rounding level
  * (1e-16 for a well-conditioned pair); where that is wider than asked and the pair has at
- * most 256 dimensions (a product: every block, each refined on its own), the reference is
+ * most 1024 dimensions (a product: every block, each refined on its own), the reference is
  * refined in ball arithmetic first (the widening then about 1e-30), at a cost of a few k x k
- * ball-matrix products at 128-512 bits. It grows like e^eps and is useless beyond eps of about 25-30. Covariances are taken
+ * ball-matrix products at 128-256 bits (d = 300: 5-7 s, d = 500: 16-19 s, d = 1000: about
+ * 2 min in all). It grows like e^eps and is useless beyond eps of about 25-30. Covariances are taken
  * as their symmetric parts (S + S^T)/2, as ga_pair_reduce does.
  * GA_EDOM: singular covariances with a common support (not available in certified mode).
  */

@@ -7,16 +7,19 @@
  *    computed here in ball arithmetic, and delta'' = E[(1 - e^{eps - l})_+] is certified by
  *    the Bromwich integral with kernel 1/(z (z+1)) (numerics/cert.c).
  * 2. Hockey-stick divergence is invariant under an invertible affine map applied to both
- *    laws, so delta'' is also the delta of Y'' = N(mu_y, A A^T), X'' = N(mu_y + A mt,
- *    A diag(1 + lambda) A^T) with A = L V (an exact product of two double matrices, formed
- *    in ball arithmetic). For every event S, |P_X(S) - P_X''(S)| <= TV(X, X''), so
+ *    laws, so delta'' is also the delta of the pair W^{-1} (Y'', X'') for any invertible W.
+ *    W ~ (L V)^{-1} is computed in floating point (a triangular solve) and taken as exact
+ *    numbers, so the exact inputs are whitened by ball-matrix products alone: M = W S_y W^T,
+ *    P = W S_x W^T, v = W (mu_x - mu_y). For every event S, |P_X(S) - P_X''(S)| <=
+ *    TV(X, X''), so
  *      |delta_{X,Y} - delta_{X'',Y''}| <= TV(X, X'') + e^eps TV(Y, Y''),
- *    and TV <= sqrt(KL / 2) (Pinsker), with the Gaussian KL divergences computed with arb_mat
- *    against the exact (decimal) inputs:
- *      KL(Y || Y'') = r/2 [tr M - k - log det M],              M = A^{-1} S_y A^{-T},
- *      KL(X || X'') = r/2 [sum P_ii/(1+lambda_i) - k + sum v_i^2/(1+lambda_i)
- *                          - log det P + sum log(1 + lambda_i)], P = A^{-1} S_x A^{-T},
- *                     v = mt - A^{-1} (mu_x - mu_y).
+ *    and TV <= sqrt(KL / 2) (Pinsker), with the Gaussian KL divergences (E = M - I,
+ *    E' = D^{-1/2} P D^{-1/2} - I, D = diag(1 + lambda))
+ *      KL(Y || Y'') = r/2 [tr E - log det(I + E)] <= r/2 ||E||_F^2 / (2 (1 - ||E||_F)),
+ *      KL(X || X'') = r/2 [tr E' - log det(I + E') + sum (mt_i - v_i)^2 / (1 + lambda_i)],
+ *    bounded alike: O(k^2) from the entries, no determinant (la_kl). Together with the
+ *    products this makes the certificate a few k x k products per precision level (issue
+ *    20, item 8: five ball solves and two determinants before).
  *    The interval is widened by that bound. It does not shrink with the working precision:
  *    the escalation stops once the integration part is below it.
  * 3. Where that widening keeps the interval wider than asked, the reference pair is refined
@@ -57,50 +60,69 @@ static int entry(arb_t v, const char *const *txt, const double *val, size_t i)
     return 0;
 }
 
-/* M = A^{-1} S A^{-T} for the exact input covariance S (entries as in entry(); S and C are
- * k x k scratch). Returns 0 on success, -1 for an unparsable entry or a failed solve. */
-static int whitened(arb_mat_t M, arb_mat_t S, arb_mat_t C, const arb_mat_t A,
+/* M = W S W^T for the exact input covariance S (entries as in entry(), rounded outward to
+ * prec: the parsed decimals carry PARSE_PREC bits, which the products need not see; S and C
+ * are k x k scratch). Returns 0 on success, -1 for an unparsable entry. */
+static int whitened(arb_mat_t M, arb_mat_t S, arb_mat_t C, const arb_mat_t W,
                     const char *const *txt, const double *val, slong prec)
 {
-    slong k = arb_mat_nrows(A);
-    for (slong i = 0; i < k * k; i++)
-        if (entry(arb_mat_entry(S, i / k, i % k), txt, val, (size_t)i))
+    slong k = arb_mat_nrows(W);
+    for (slong i = 0; i < k * k; i++) {
+        arb_ptr e = arb_mat_entry(S, i / k, i % k);
+        if (entry(e, txt, val, (size_t)i))
             return -1;
+        arb_set_round(e, e, prec);
+    }
     /* the covariance is the symmetric part (S + S^T)/2: the pair library accepts inputs
      * symmetric to 1e-12 and reduces their symmetric part; the certificate must describe the
      * same law (and a KL divergence is only nonnegative for a symmetric matrix) */
     arb_mat_transpose(C, S);
     arb_mat_add(S, S, C, prec);
     arb_mat_scalar_mul_2exp_si(S, S, -1);
-    if (!arb_mat_solve(C, A, S, prec))
-        return -1;
-    arb_mat_transpose(C, C);
-    return arb_mat_solve(M, A, C, prec) ? 0 : -1;
+    arb_mat_mul(C, W, S, prec);
+    arb_mat_transpose(S, W);
+    arb_mat_mul(M, C, S, prec);
+    return 0;
 }
 
-/* A = L V: the floating reduction's whitening, as an exact product of two double matrices */
-static void floating_basis(arb_mat_t A, const ga_pair *p, slong prec)
+/* W ~ (L V)^{-1} = V^T L^{-1}, the inverse of the floating reduction's whitening, computed in
+ * floating point (a triangular solve L^T X = V, W = X^T) and then taken as exact numbers.
+ * Any invertible W is a valid basis: hockey-stick divergences are invariant under it, and
+ * the KL bounds of la_kl are computed for the exact W S W^T, whatever W's rounding errors
+ * (they only make M and P less close to the reference). W is invertible when W S_y W^T is,
+ * which la_kl establishes (||M - I||_F < 1). Forming W costs one triangular solve in double,
+ * where an exact inverse of L V in ball arithmetic cost five solves per precision level
+ * (issue 20, item 8). Returns 0, or -1 for a non-finite W (or no memory). */
+static int floating_inverse_basis(arb_mat_t W, const ga_pair *p)
 {
     slong k = (slong)p->k;
-    arb_mat_t L, V;
-    arb_mat_init(L, k, k);
-    arb_mat_init(V, k, k);
-    for (slong i = 0; i < k; i++)
+    if (k == 0) /* (a block of equal laws: nothing to whiten) */
+        return 0;
+    double *x = malloc((size_t)(k * k) * sizeof *x);
+    if (!x)
+        return -1;
+    memcpy(x, p->V, (size_t)(k * k) * sizeof *x);
+    ga_cblas_dtrsm(CblasRowMajor, CblasLeft, CblasLower, CblasTrans, CblasNonUnit, (int)k,
+                   (int)k, 1.0, p->L, (int)k, x, (int)k);
+    int rc = 0;
+    for (slong i = 0; i < k && rc == 0; i++)
         for (slong j = 0; j < k; j++) {
-            arb_set_d(arb_mat_entry(L, i, j), p->L[i * k + j]);
-            arb_set_d(arb_mat_entry(V, i, j), p->V[i * k + j]);
+            double w = x[j * k + i]; /* W = X^T */
+            if (!isfinite(w)) {
+                rc = -1;
+                break;
+            }
+            arb_set_d(arb_mat_entry(W, i, j), w);
         }
-    arb_mat_mul(A, L, V, prec);
-    arb_mat_clear(L);
-    arb_mat_clear(V);
+    free(x);
+    return rc;
 }
 
-/* v = A^{-1} (mu_x - mu_y) for the exact input means. Returns 0, or -1 for an unparsable
- * entry or a failed solve. */
-static int whitened_mean(arb_mat_t v, const arb_mat_t A, const ga_pair_input *in,
+/* v = W (mu_x - mu_y) for the exact input means. Returns 0, or -1 for an unparsable entry. */
+static int whitened_mean(arb_mat_t v, const arb_mat_t W, const ga_pair_input *in,
                          const ga_pair_text *txt, slong prec)
 {
-    slong k = arb_mat_nrows(A);
+    slong k = arb_mat_nrows(W);
     arb_mat_t dm;
     arb_t t, u;
     arb_mat_init(dm, k, 1);
@@ -112,7 +134,8 @@ static int whitened_mean(arb_mat_t v, const arb_mat_t A, const ga_pair_input *in
              !entry(u, txt ? txt->mu_y : NULL, in->mu_y, (size_t)i);
         arb_sub(arb_mat_entry(dm, i, 0), t, u, prec);
     }
-    ok = ok && arb_mat_solve(v, A, dm, prec);
+    if (ok)
+        arb_mat_mul(v, W, dm, prec);
     arb_mat_clear(dm);
     arb_clear(t);
     arb_clear(u);
@@ -169,75 +192,117 @@ static void tv_of_kl(mag_t tv, const arb_t kl, slong prec)
     arb_clear(u);
 }
 
+/* An upper bound of e - log(1 + e) summed over the eigenvalues e of a symmetric E with
+ * ||E||_F^2 <= f2 (f2: an upper bound, a ball whose upper end is used): for |e| <= rho < 1,
+ * e - log(1 + e) = sum_{j >= 2} (-e)^j / j <= e^2/2 sum_{m >= 0} rho^m = e^2 / (2 (1 - rho)),
+ * and sum e^2 = ||E||_F^2, max |e| <= ||E||_F = rho. res = f2 / (2 (1 - sqrt f2)); returns
+ * -1 when sqrt f2 is not certainly below 1 (then nothing is known, not even that I + E is
+ * positive definite). */
+static int logdet_gap_bound(arb_t res, const arb_t f2, slong prec)
+{
+    arb_t u, rho;
+    arb_init(u);
+    arb_init(rho);
+    arb_get_ubound_arf(arb_midref(u), f2, prec);
+    mag_zero(arb_radref(u));
+    arb_sqrt(rho, u, prec);
+    arb_sub_ui(rho, rho, 1, prec);
+    arb_neg(rho, rho); /* 1 - rho */
+    int rc = -1;
+    if (arb_is_positive(rho)) {
+        arb_div(res, u, rho, prec);
+        arb_mul_2exp_si(res, res, -1);
+        rc = 0;
+    }
+    arb_clear(u);
+    arb_clear(rho);
+    return rc;
+}
+
 /* Upper bounds (mags) of TV(X, X'') and TV(Y, Y'') from the exact whitened inputs: M and P
- * the covariances of Y and X, v the mean of X (Y's is 0), against the reference f. Returns
- * 0 on success. */
+ * the covariances of Y and X, v the mean of X (Y's is 0), against the reference f. With
+ * D = diag(tau), tau = 1 + lam, E = M - I and E' = D^{-1/2} P D^{-1/2} - I:
+ *   KL(Y || Y'') = r/2 [tr E - log det(I + E)],
+ *   KL(X || X'') = r/2 [tr E' - log det(I + E') + sum (mt_i - v_i)^2 / tau_i],
+ * and tr E - log det(I + E) <= ||E||_F^2 / (2 (1 - ||E||_F)) (logdet_gap_bound). The bound is
+ * O(k^2) from the entries (no determinant, no cancellation between tr and log det: the
+ * entries of E are ~1e-16, or ~1e-32 refined, and their radii only need to be smaller), and
+ * tight to first order (the exact gap is ||E||_F^2 / 2 + O(||E||^3)). Returns 0 on success,
+ * -1 when ||E||_F or ||E'||_F is not certainly below 1. */
 static int la_kl(mag_t tvx, mag_t tvy, const arb_mat_t M, const arb_mat_t P, const arb_mat_t v,
                  const la_ref *f, double r, slong prec)
 {
     slong k = arb_mat_nrows(M);
     int rc = -1;
-    arb_t t, u, kl, tau;
+    arb_t t, u, f2, kl;
+    arb_ptr rt = _arb_vec_init(k); /* 1 / sqrt(tau_i) */
     arb_init(t);
     arb_init(u);
+    arb_init(f2);
     arb_init(kl);
-    arb_init(tau);
-    /* KL(Y || Y'') = r/2 [tr M - k - log det M] */
-    arb_mat_trace(kl, M, prec);
-    arb_mat_det(t, M, prec);
-    if (!arb_is_positive(t))
+    /* Y: ||M - I||_F^2 */
+    arb_zero(f2);
+    for (slong i = 0; i < k; i++)
+        for (slong j = 0; j < k; j++) {
+            arb_set(t, arb_mat_entry(M, i, j));
+            if (i == j)
+                arb_sub_ui(t, t, 1, prec);
+            arb_addmul(f2, t, t, prec);
+        }
+    if (logdet_gap_bound(kl, f2, prec))
         goto cleanup;
-    arb_log(t, t, prec);
-    arb_sub(kl, kl, t, prec);
-    arb_sub_si(kl, kl, k, prec);
     mul_d(kl, 0.5 * r, prec); /* r/2 is an exact double */
     tv_of_kl(tvy, kl, prec);
-    /* KL(X || X'') = r/2 [sum (P_ii + (mt_i - v_i)^2)/(1 + lam_i) - k - log det P
-     *                     + sum log(1 + lam_i)] */
+    /* X: ||D^{-1/2} P D^{-1/2} - I||_F^2 and the means */
+    for (slong i = 0; i < k; i++) {
+        arb_add_ui(t, f->lam + i, 1, prec);
+        arb_rsqrt(rt + i, t, prec);
+    }
+    arb_zero(f2);
     arb_zero(kl);
     for (slong i = 0; i < k; i++) {
-        arb_add_ui(tau, f->lam + i, 1, prec);
+        for (slong j = 0; j < k; j++) {
+            arb_mul(t, arb_mat_entry(P, i, j), rt + i, prec);
+            arb_mul(t, t, rt + j, prec);
+            if (i == j)
+                arb_sub_ui(t, t, 1, prec);
+            arb_addmul(f2, t, t, prec);
+        }
         arb_sub(t, f->mt + i, arb_mat_entry(v, i, 0), prec);
-        arb_sqr(t, t, prec);
-        arb_add(t, t, arb_mat_entry(P, i, i), prec);
-        arb_div(t, t, tau, prec);
-        arb_add(kl, kl, t, prec);
-        arb_log1p(u, f->lam + i, prec);
-        arb_add(kl, kl, u, prec);
+        arb_mul(t, t, rt + i, prec);
+        arb_addmul(kl, t, t, prec); /* (mt_i - v_i)^2 / tau_i */
     }
-    arb_mat_det(t, P, prec);
-    if (!arb_is_positive(t))
+    if (logdet_gap_bound(u, f2, prec))
         goto cleanup;
-    arb_log(t, t, prec);
-    arb_sub(kl, kl, t, prec);
-    arb_sub_si(kl, kl, k, prec);
+    arb_add(kl, kl, u, prec);
     mul_d(kl, 0.5 * r, prec);
     tv_of_kl(tvx, kl, prec);
     rc = mag_is_finite(tvx) && mag_is_finite(tvy) ? 0 : -1;
 cleanup:
+    _arb_vec_clear(rt, k);
     arb_clear(t);
     arb_clear(u);
+    arb_clear(f2);
     arb_clear(kl);
-    arb_clear(tau);
     return rc;
 }
 
-/* M, P and v of la_kl in the floating reduction's basis A = L V. 0, or -1. */
+/* M, P and v of la_kl in the basis W ~ (L V)^{-1} (floating_inverse_basis). 0, or -1. */
 static int la_whiten(arb_mat_t M, arb_mat_t P, arb_mat_t v, const ga_pair *p,
                      const ga_pair_input *in, const ga_pair_text *txt, slong prec)
 {
     slong k = (slong)p->k;
-    arb_mat_t A, S, C;
-    arb_mat_init(A, k, k);
+    arb_mat_t W, S, C;
+    arb_mat_init(W, k, k);
     arb_mat_init(S, k, k);
     arb_mat_init(C, k, k);
-    floating_basis(A, p, prec);
-    int rc = whitened(M, S, C, A, txt ? txt->s_y : NULL, in->s_y, prec) ||
-                     whitened(P, S, C, A, txt ? txt->s_x : NULL, in->s_x, prec) ||
-                     whitened_mean(v, A, in, txt, prec)
+    int rc = floating_inverse_basis(W, p) ||
+                     whitened(M, S, C, W, txt ? txt->s_y : NULL, in->s_y, prec) ||
+                     whitened(P, S, C, W, txt ? txt->s_x : NULL, in->s_x, prec) ||
+                     whitened_mean(v, W, in, txt, prec)
                  ? -1
                  : 0;
-    arb_mat_clear(A);
+    arb_mat_clear(W);
     arb_mat_clear(S);
     arb_mat_clear(C);
     return rc;
@@ -279,11 +344,11 @@ static int la_certificate(mag_t tvx, mag_t tvy, const ga_pair *p, const ga_pair_
  * diagonalised by its eigenvectors (LAPACK in double, then orthonormalised by two
  * Newton-Schulz steps in ball arithmetic), after which a second first-order pass sees its
  * values separated. C is chosen as exact numbers (midpoints), so C M C^T, C P C^T and C v are
- * rigorous enclosures of the exact pair in the basis A C^{-1}; the new reference takes
+ * rigorous enclosures of the exact pair in the basis C W; the new reference takes
  * lam_i = mid((C P C^T)_ii) - 1 and mt = mid(C v), and la_kl bounds what is left. Cost: a few
  * k x k products in ball arithmetic, so it is used only where the width asked needs it and
  * k <= GA_REFINE_MAX. */
-#define GA_REFINE_MAX 256
+#define GA_REFINE_MAX 1024
 
 /* M2 = C M C^T and P2 = C P C^T: both laws' covariances in the basis C */
 static void congruence(arb_mat_t M2, arb_mat_t P2, const arb_mat_t C, const arb_mat_t M,
@@ -931,8 +996,8 @@ static int renyi_ball(arb_t res, const arb_mat_t Sp, const arb_mat_t Sq, const a
  * d(P||Q) = exp((alpha - 1)(D_alpha(P||Q) - h)); direction yx with X and Y exchanged. The
  * e^eps only multiplies the e^-1000 terms; the price is the shift 2h of eps (a relative
  * change of delta of about 2h |d log delta / d eps|, ~1e-11). In whitened coordinates
- * (A = L V): X = N(v, P), X'' = N(mt, diag(1 + lambda)), Y = N(0, M), Y'' = N(0, I), with
- * P = A^{-1} S_x A^{-T}, M = A^{-1} S_y A^{-T}, v = A^{-1} (mu_x - mu_y).
+ * (W ~ (L V)^{-1}, floating_inverse_basis): X = N(v, P), X'' = N(mt, diag(1 + lambda)),
+ * Y = N(0, M), Y'' = N(0, I), with P = W S_x W^T, M = W S_y W^T, v = W (mu_x - mu_y).
  * On success returns 0 and sets d[0..3] = d(X||X''), d(X''||X), d(Y||Y''), d(Y''||Y) and h.
  */
 static int shift_deltas(arb_ptr d, arb_t h, const ga_pair *p, const ga_pair_input *in,
@@ -940,9 +1005,9 @@ static int shift_deltas(arb_ptr d, arb_t h, const ga_pair *p, const ga_pair_inpu
 {
     slong k = (slong)p->k;
     int rc = -1;
-    arb_mat_t A, S, C, M, P, T, Id, v, dm, z;
+    arb_mat_t W, S, C, M, P, T, Id, v, dm, z;
     arb_t al, t, u;
-    arb_mat_init(A, k, k);
+    arb_mat_init(W, k, k);
     arb_mat_init(S, k, k);
     arb_mat_init(C, k, k);
     arb_mat_init(M, k, k);
@@ -955,10 +1020,10 @@ static int shift_deltas(arb_ptr d, arb_t h, const ga_pair *p, const ga_pair_inpu
     arb_init(al);
     arb_init(t);
     arb_init(u);
-    floating_basis(A, p, prec);
-    if (whitened(M, S, C, A, txt ? txt->s_y : NULL, in->s_y, prec) ||
-        whitened(P, S, C, A, txt ? txt->s_x : NULL, in->s_x, prec) ||
-        whitened_mean(v, A, in, txt, prec))
+    if (floating_inverse_basis(W, p) ||
+        whitened(M, S, C, W, txt ? txt->s_y : NULL, in->s_y, prec) ||
+        whitened(P, S, C, W, txt ? txt->s_x : NULL, in->s_x, prec) ||
+        whitened_mean(v, W, in, txt, prec))
         goto cleanup;
     arb_mat_one(Id);
     arb_mat_zero(T); /* diag(1 + lambda) */
@@ -990,7 +1055,7 @@ static int shift_deltas(arb_ptr d, arb_t h, const ga_pair *p, const ga_pair_inpu
     }
     rc = 0;
 cleanup:
-    arb_mat_clear(A);
+    arb_mat_clear(W);
     arb_mat_clear(S);
     arb_mat_clear(C);
     arb_mat_clear(M);
@@ -1455,6 +1520,7 @@ typedef struct {
     int have;
     la_ref *f;
     slong zbits;
+    double enough; /* a widening at or below this needs no more precision (0: none) */
 } la_ctx;
 
 static int la_step(void *vc, slong prec)
@@ -1478,7 +1544,7 @@ static int la_step(void *vc, slong prec)
         c->have = 1;
         int settled = wnow > 0.25 * c->prev;
         c->prev = wnow;
-        if (settled || wnow == 0)
+        if (settled || wnow == 0 || wnow <= c->enough)
             rc = GA_OK;
     }
     if (c->f)
@@ -1612,7 +1678,7 @@ static int delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_input 
     /* 1. the linear-algebra certificate, escalated until it stops shrinking (TV ~ sqrt(KL):
      *    the radius of the KL ball matters until 2^-prec is below KL itself) */
     {
-        la_ctx c = {p, in, txt, tvx, tvy, INFINITY, 0, NULL, 0};
+        la_ctx c = {p, in, txt, tvx, tvy, INFINITY, 0, NULL, 0, 0};
         ga_arb_escalate(NULL, la_step, &c, 64, o.max_prec, o.deadline);
         rc = ga_expired(o.deadline) ? GA_ETIME : GA_EPREC;
         if (!c.have)
@@ -1642,7 +1708,15 @@ static int delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_input 
         la_ref_init(&f, (slong)p->k);
         mag_init(rx);
         mag_init(ry);
-        la_ctx c = {p, in, txt, rx, ry, INFINITY, 0, &f, 2 * want};
+        /* a refined widening 2^-8 below the width asked (of the smaller delta) needs no
+         * second precision level to confirm it has settled: each level is a dozen k x k
+         * ball-matrix products */
+        ga_interval bx, by;
+        ga_arb_bounds(&bx, xy);
+        ga_arb_bounds(&by, yx);
+        double lo = fmin(bx.lo, by.lo);
+        la_ctx c = {p, in, txt, rx, ry, INFINITY, 0, &f, 2 * want,
+                    lo > 0 ? ldexp(lo, -(int)want - 8) : 0};
         /* (precision: what the width asked needs, with room; not the 4096-bit cap) */
         slong cap = 8 * want + 256 < o.max_prec ? 8 * want + 256 : o.max_prec;
         ga_arb_escalate(NULL, la_step, &c, 128, cap, o.deadline);

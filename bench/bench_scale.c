@@ -624,8 +624,8 @@ static void cert_pair(gsl_rng *r, size_t d, int generic, double *mx, double *my,
         sx[i * d + i] += 0.3 * gsl_rng_uniform(r);
 }
 
-/* rows 1-4: plain pairs of dimension 50 and 100; row 5: a product (composition) of two
- * full-rank blocks of dimension 50, refined block by block */
+/* plain pairs of dimension 50 to 500 (rank-one and full-rank changes); a product
+ * (composition) of two full-rank blocks of dimension 50, refined block by block */
 static void certified_width(void)
 {
     printf("\n## Certified delta: width asked 1e-17 relative (eps = 1)\n\n"
@@ -633,10 +633,14 @@ static void certified_width(void)
            "target |\n|---|---|---|---|---|---|---|---|\n");
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(r, 50);
-    const size_t dims[3] = {50, 100, 50};
-    for (int k = 0; k < 5; k++) {
-        size_t d = dims[k / 2], nb = k == 4 ? 2 : 1;
-        int generic = k % 2 || k == 4;
+    static const struct {
+        size_t d, nb;
+        int generic;
+    } cases[] = {{50, 1, 0}, {50, 1, 1}, {100, 1, 0}, {100, 1, 1}, {50, 2, 1},
+                 {300, 1, 0}, {300, 1, 1}, {500, 1, 1}};
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        size_t d = cases[k].d, nb = cases[k].nb;
+        int generic = cases[k].generic;
         ga_pair_input in[2];
         double *arr[2][4];
         for (size_t bl = 0; bl < nb; bl++) {

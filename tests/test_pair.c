@@ -6,6 +6,7 @@
  * Renyi divergence), and properties (affine invariance, monotonicity, two methods agree).
  */
 #include "gaussaudit.h"
+#include "audit/pair_internal.h" /* (the reduction's factors, perturbed below) */
 #include "tests/support.h"
 
 #include <gsl/gsl_cblas.h> /* GSL's reference CBLAS: independent of the OpenBLAS the library loads */
@@ -790,6 +791,164 @@ Test(pair_cert, refined_certificates_reach_the_width_asked, .fini = fini_caches)
     }
     gsl_rng_free(r);
     ga_doc_clear(&doc);
+}
+
+/* TV(N(0, s1^2), N(0, s2^2)), s1 < s2: the densities cross at +-x, x^2 = s1^2 s2^2 2 log(s2/s1)
+ * / (s2^2 - s1^2) */
+static double tv_var(double v1, double v2)
+{
+    if (v1 > v2) {
+        double t = v1;
+        v1 = v2;
+        v2 = t;
+    }
+    double s1 = sqrt(v1), s2 = sqrt(v2), x = s1 * s2 * sqrt(log(v2 / v1) / (v2 - v1));
+    return 2 * (gsl_cdf_ugaussian_P(x / s1) - gsl_cdf_ugaussian_P(x / s2));
+}
+
+/* a lower bound of TV(N(0, A), N(0, B)) for 2 x 2 covariances: the largest TV of their
+ * projections on four directions (a projection cannot increase a TV) */
+static double tv_lb_2d(const double A[4], const double B[4])
+{
+    static const double dir[4][2] = {{1, 0}, {0, 1}, {0.7071067811865476, 0.7071067811865476},
+                                     {0.7071067811865476, -0.7071067811865476}};
+    double best = 0;
+    for (int i = 0; i < 4; i++) {
+        const double *a = dir[i];
+        double va = a[0] * a[0] * A[0] + 2 * a[0] * a[1] * A[1] + a[1] * a[1] * A[3],
+               vb = a[0] * a[0] * B[0] + 2 * a[0] * a[1] * B[1] + a[1] * a[1] * B[3];
+        if (va != vb)
+            best = fmax(best, tv_var(va, vb));
+    }
+    return best;
+}
+
+/* The linear-algebra certificate rests on nothing the floating reduction computed: its
+ * factors (L, V) choose the basis, its lambda and mt the reference pair, and the KL bounds
+ * charge whatever they got wrong. Each kind of error is made alone, of relative size h
+ * (1e-9 .. 1e-3): all factors at random; V rotated (the whitened covariance of X gets
+ * off-diagonal entries, mt rotated with it); V skewed (both covariances get off-diagonal
+ * entries, mt follows); lambda scaled (diagonal entries); mt shifted (the means). The certified intervals of the 2-D pair (exact decimal inputs) must
+ * contain the 25-digit values (tests/tools/ref2d.py), refined (digits 20, 12), and stay
+ * narrow; at h = 0.7 and 3 they are wide (or [0, 1] where the bounds no longer apply) but
+ * still enclosures. Unrefined (digits 1), the widenings of a rotated or skewed V or a
+ * shifted mean are at least the TVs it made (exact for the mean, lower bounds from
+ * projections otherwise): a bound that missed the off-diagonal entries or the means fails. */
+Test(pair_cert, perturbed_reduction_still_encloses, .fini = fini_caches)
+{
+    const double mx[2] = {0, 0}, my[2] = {0.5, -0.3}, sx[4] = {1, 0.2, 0.2, 0.8},
+                 sy[4] = {1.3, -0.1, -0.1, 0.6};
+    /* the exact inputs are the decimals (the doubles 0.2, ... differ from them by 1e-17) */
+    static const char *tmx[2] = {"0", "0"}, *tmy[2] = {"0.5", "-0.3"},
+                      *tsx[4] = {"1", "0.2", "0.2", "0.8"}, *tsy[4] = {"1.3", "-0.1", "-0.1", "0.6"};
+    ga_pair_text tx = {tmx, tmy, tsx, tsy};
+    const char *eps[2] = {"0.5", "1"};
+    static const char *ref_xy[2] = {"0.08220371672737820049434593", "0.02838222598279433768477903"},
+                      *ref_yx[2] = {"0.1595053118418391903753934", "0.09257824599111402068796101"};
+    const char *kinds[5] = {"all factors", "V rotated", "V skewed", "lambda scaled", "mt shifted"};
+    const double hs[] = {1e-9, 1e-6, 1e-3, 0.7, 3};
+    ga_pair_input in = {2, mx, my, sx, sy, 1, {NULL, NULL, NULL, NULL}};
+    gsl_rng *r = ga_test_rng(4242);
+    long n = ga_test_count(1);
+    for (long c = 0; c < n; c++)
+        for (int kind = 0; kind < 5; kind++)
+            for (size_t ih = 0; ih < sizeof hs / sizeof *hs; ih++) {
+                double h = hs[ih], u = 2 * gsl_rng_uniform(r) - 1;
+                if (kind == 4 && h > 1e-3)
+                    continue; /* (a reference mean off by 0.7: the integrals escalate to the
+                               * precision cap, a minute for nothing) */
+                ga_pair *p = make_pair(2, mx, sx, my, sy, 1);
+                double dmt[2] = {0, 0};
+                if (kind == 0) {
+                    for (int i = 0; i < 4; i++) {
+                        p->V[i] *= 1 + h * (2 * gsl_rng_uniform(r) - 1);
+                        if (i != 1) /* (L is lower triangular) */
+                            p->L[i] *= 1 + h * (2 * gsl_rng_uniform(r) - 1);
+                    }
+                } else if (kind == 1) { /* V Q, Q = R(h): W = V^T L^-1 becomes Q^T W */
+                    double c = cos(h), sn = sin(h);
+                    for (int i = 0; i < 2; i++) {
+                        double a = p->V[2 * i], b = p->V[2 * i + 1];
+                        p->V[2 * i] = c * a + sn * b;
+                        p->V[2 * i + 1] = -sn * a + c * b;
+                    }
+                    double a = p->mt[0], b = p->mt[1]; /* mt <- Q^T mt: the means still agree */
+                    p->mt[0] = c * a + sn * b;
+                    p->mt[1] = -sn * a + c * b;
+                } else if (kind == 2) { /* V (I + h J), J = [0 1; 1 0]: W becomes (I + h J) W */
+                    for (int i = 0; i < 2; i++) {
+                        double a = p->V[2 * i], b = p->V[2 * i + 1];
+                        p->V[2 * i] = a + h * b;
+                        p->V[2 * i + 1] = b + h * a;
+                    }
+                    double a = p->mt[0], b = p->mt[1];
+                    p->mt[0] = a + h * b;
+                    p->mt[1] = b + h * a;
+                } else if (kind == 3) {
+                    p->lambda[0] *= 1 + h * u;
+                    p->lambda[1] *= 1 - h * u;
+                } else {
+                    dmt[0] = h * u * sqrt(1 + p->lambda[0]); /* delta = h hypot(u, 1) */
+                    dmt[1] = -h * sqrt(1 + p->lambda[1]);
+                    p->mt[0] += dmt[0];
+                    p->mt[1] += dmt[1];
+                }
+                /* the mean shifted alone, unrefined (digits 1): the widening is at least
+                 * TV(X, X'') >= TV(N(mt, D), N(mt + dmt, D)) - (what P != D and the
+                 * basis's rounding add, < 1e-14) = 2 Phi(delta / 2) - 1, delta^2 =
+                 * sum dmt_i^2 / tau_i: a bound that missed the means would be ~1e-16 */
+                if (kind != 0 && kind != 3 && h <= 1e-6) { /* (larger: refined even at digits 1) */
+                    ga_delta_cert C;
+                    ga_cert_opts o;
+                    ga_cert_opts_init(&o);
+                    o.digits = 1;
+                    /* lower bounds of TV(X, X'') and TV(Y, Y''): the widenings are
+                     * TV(X, X'') + e TV(Y, Y'') and the reverse (eps = 1), so their sum is
+                     * (1 + e)(TV(X, X'') + TV(Y, Y'')) whichever law whitened the pair */
+                    double lbx = 0, lby = 0, t0 = 1 + p->lambda[0], t1 = 1 + p->lambda[1];
+                    double D[4] = {t0, 0, 0, t1}, I2[4] = {1, 0, 0, 1};
+                    if (kind == 4) {
+                        lbx = 2 * gsl_cdf_ugaussian_P(h * hypot(u, 1) / 2) - 1;
+                    } else if (kind == 1) { /* X: N(., Q^T D Q) against N(., D); Y unchanged */
+                        double c = cos(h), sn = sin(h),
+                               A[4] = {c * c * t0 + sn * sn * t1, c * sn * (t1 - t0), c * sn * (t1 - t0),
+                                       sn * sn * t0 + c * c * t1};
+                        lbx = tv_lb_2d(A, D);
+                    } else { /* (I + hJ) D (I + hJ) against D, (I + hJ)^2 against I */
+                        double A[4] = {t0 + h * h * t1, h * (t0 + t1), h * (t0 + t1), t1 + h * h * t0},
+                               B[4] = {1 + h * h, 2 * h, 2 * h, 1 + h * h};
+                        lbx = tv_lb_2d(A, D);
+                        lby = tv_lb_2d(B, I2);
+                    }
+                    int st = ga_pair_delta_cert(&C, p, &in, &tx, "1", &o);
+                    double e1 = exp(1), lb = (1 + e1) * (lbx + lby);
+                    cr_expect(st == GA_OK && C.la_bound_xy + C.la_bound_yx >= lb - 1e-14,
+                              "%s by %g: status %d, widenings %g + %g below (1 + e)(%g + %g)",
+                              kinds[kind], h, st, C.la_bound_xy, C.la_bound_yx, lbx, lby);
+                }
+                for (int e = 0; e < 2; e++)
+                    for (int digits = 12; digits <= 20; digits += 8) {
+                        ga_delta_cert C;
+                        ga_cert_opts o;
+                        ga_cert_opts_init(&o);
+                        o.digits = digits;
+                        int st = ga_pair_delta_cert(&C, p, &in, &tx, eps[e], &o);
+                        int in_xy = contains_rel(C.xy_lo, C.xy_hi, ref_xy[e], 1e-18L),
+                            in_yx = contains_rel(C.yx_lo, C.yx_hi, ref_yx[e], 1e-18L);
+                        cr_expect(in_xy && in_yx, "%s, h %g, eps %s, digits %d: status %d, xy [%s, %s] "
+                                  "against %s, yx [%s, %s] against %s (widening %g %g)", kinds[kind], h,
+                                  eps[e], digits, st, C.xy_lo, C.xy_hi, ref_xy[e], C.yx_lo, C.yx_hi,
+                                  ref_yx[e], C.la_bound_xy, C.la_bound_yx);
+                        long double w = strtold(C.xy_hi, NULL) - strtold(C.xy_lo, NULL);
+                        if (h <= 1e-6)
+                            cr_expect(st == GA_OK && w <= 1e-6L * (long double)h + 1e-15L,
+                                      "%s, h %g, eps %s, digits %d: status %d, xy [%s, %s]: wider "
+                                      "than the perturbation", kinds[kind], h, eps[e], digits, st,
+                                      C.xy_lo, C.xy_hi);
+                    }
+                ga_pair_free(p);
+            }
+    gsl_rng_free(r);
 }
 
 Test(pair_cert, random_pairs_agree_with_double_path, .fini = fini_caches)
