@@ -2,9 +2,10 @@
  * arb_api.h - FLINT/Arb, opened on the first certified computation (issue 20, item 9).
  *
  * Why: libflint-arb.so and libflint.so, with the libraries FLINT links (NTL, libstdc++,
- * gf2x, MPFR, GMP), were about half of every start-up of the CLI: relocations and C++
- * static constructors ran before main, for `gaussaudit version` as for a certified audit.
- * The library now links none of them.
+ * gf2x, MPFR, GMP), were most of every start-up of the CLI (`gaussaudit version`: 3.6 ms of
+ * CPU without them, 10.7-13.5 ms with them preloaded; make bench, section startup):
+ * relocations and C++ static constructors ran before main, for `version` as for a certified
+ * audit. The library now links none of them.
  *
  * How: every FLINT/Arb/MPFR/GMP function the library calls, directly or through the Arb
  * headers' inline functions (arb_init, acb_mul_arb, fmpz_clear ... are inline and call

@@ -7,7 +7,9 @@
 
 /* GCC writes the prototypes with array parameters (arb_t: arb_struct[1]) as the
  * pointers they are; the types are the same, only -Warray-parameter minds. */
+#if defined(__GNUC__) && !defined(__clang__) /* (clang has no such warning) */
 #pragma GCC diagnostic ignored "-Warray-parameter"
+#endif
 
 void __gmpz_set(mpz_ptr a0, mpz_srcptr a1)
 {

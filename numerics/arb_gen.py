@@ -97,7 +97,8 @@ def main():
         c.write('#include "numerics/arb_internal.h"\n\n#include <stdlib.h>\n\n')
         c.write("/* GCC writes the prototypes with array parameters (arb_t: arb_struct[1]) as the\n"
                 " * pointers they are; the types are the same, only -Warray-parameter minds. */\n")
-        c.write('#pragma GCC diagnostic ignored "-Warray-parameter"\n')
+        c.write('#if defined(__GNUC__) && !defined(__clang__) /* (clang has no such warning) */\n'
+                '#pragma GCC diagnostic ignored "-Warray-parameter"\n#endif\n')
         for n in want:
             ret, params = protos[n]
             args = ["a%d" % i for i in range(len(params))]

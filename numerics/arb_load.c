@@ -6,9 +6,9 @@
  * once, under pthread_once; dlsym on its handle also finds what its dependencies define
  * (libflint's fmpz_*, MPFR's, GMP's). GAUSSAUDIT_ARB names another library (a path or a
  * soname) with the same symbols; the default is the soname the build linked against (the
- * Makefile reads it off libflint-arb.so: GA_ARB_SONAME). The table is published with a
- * release store after every entry is set; readers load it with acquire semantics (ga_arb),
- * so a thread that sees the pointer sees the entries.
+ * Makefile reads it off libflint-arb.so: GA_ARB_SONAME). The table's pointer is an atomic,
+ * stored after every entry is set (sequentially consistent, so at least release) and read
+ * atomically (ga_arb): a thread that sees the pointer sees the entries.
  *
  * A library that cannot be opened or lacks a symbol: one line on stderr and abort(). No
  * certified result can be computed without it, and returning an interval from a computation
@@ -61,7 +61,6 @@ static void load(void)
                  "which certified computations need", name, missing);
         return;
     }
-    __atomic_thread_fence(__ATOMIC_RELEASE);
     ga_arb_loaded = &table;
 }
 

@@ -181,8 +181,10 @@ Test(cli, output_into_a_fifo_keeps_the_fifo)
     cr_expect(st == 0, "status %d: %s", st, e);
     struct stat sb;
     cr_expect(stat(fifo, &sb) == 0 && S_ISFIFO(sb.st_mode), "-o replaced the FIFO");
-    snprintf(cmd, sizeof cmd, "for i in 1 2 3 4 5 6 7 8 9 10; do grep -q Verdict %s && exit 0; "
-             "sleep 0.2; done; exit 1", out);
+    /* (the reader runs in the background: polled for up to 30 s, as a loaded machine under
+     * the sanitizers may be slow to schedule it; it is there within milliseconds otherwise) */
+    snprintf(cmd, sizeof cmd, "i=0; while [ $i -lt 150 ]; do grep -q Verdict %s && exit 0; "
+             "sleep 0.2; i=$((i + 1)); done; exit 1", out);
     cr_expect(system(cmd) == 0, "the report did not come through the FIFO");
     free(o);
     free(e);
