@@ -105,6 +105,11 @@ int ga_rec_begin(ga_recbook *b, int mode);
 const ga_rec *ga_rec_find(const ga_recbook *b, int type, size_t pair, double key,
                           const char *key_txt);
 int ga_rec_add(ga_recbook *b, const ga_rec *r);
+/* The records in the key's order (type, pair, key, key text): the book holds them in the
+ * order they were added, which varies from run to run when several threads record. A
+ * malloc'd array of b->n pointers into the book (the caller frees it), or NULL without
+ * memory. */
+const ga_rec **ga_rec_sorted(const ga_recbook *b);
 void ga_rec_clear(ga_recbook *b);
 
 /* A partial result's header (and its records, into a book): GA_OK, GA_EIO, GA_EINVAL (a

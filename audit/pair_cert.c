@@ -1005,11 +1005,8 @@ static int shift_deltas(arb_ptr d, arb_t h, const ga_pair *p, const ga_pair_inpu
 {
     slong k = (slong)p->k;
     int rc = -1;
-    arb_mat_t W, S, C, M, P, T, Id, v, dm, z;
+    arb_mat_t M, P, T, Id, v, dm, z;
     arb_t al, t, u;
-    arb_mat_init(W, k, k);
-    arb_mat_init(S, k, k);
-    arb_mat_init(C, k, k);
     arb_mat_init(M, k, k);
     arb_mat_init(P, k, k);
     arb_mat_init(T, k, k);
@@ -1020,10 +1017,7 @@ static int shift_deltas(arb_ptr d, arb_t h, const ga_pair *p, const ga_pair_inpu
     arb_init(al);
     arb_init(t);
     arb_init(u);
-    if (floating_inverse_basis(W, p) ||
-        whitened(M, S, C, W, txt ? txt->s_y : NULL, in->s_y, prec) ||
-        whitened(P, S, C, W, txt ? txt->s_x : NULL, in->s_x, prec) ||
-        whitened_mean(v, W, in, txt, prec))
+    if (la_whiten(M, P, v, p, in, txt, prec))
         goto cleanup;
     arb_mat_one(Id);
     arb_mat_zero(T); /* diag(1 + lambda) */
@@ -1055,9 +1049,6 @@ static int shift_deltas(arb_ptr d, arb_t h, const ga_pair *p, const ga_pair_inpu
     }
     rc = 0;
 cleanup:
-    arb_mat_clear(W);
-    arb_mat_clear(S);
-    arb_mat_clear(C);
     arb_mat_clear(M);
     arb_mat_clear(P);
     arb_mat_clear(T);

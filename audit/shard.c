@@ -46,6 +46,31 @@ static int rec_same(const ga_rec *r, int type, size_t pair, double key, const ch
            !strcmp(r->key_txt, txt ? txt : "");
 }
 
+/* the key's order: (type, pair, key's bit pattern, key text), total (NaN keys included) */
+static int rec_cmp(const void *pa, const void *pb)
+{
+    const ga_rec *a = *(const ga_rec *const *)pa, *b = *(const ga_rec *const *)pb;
+    if (a->type != b->type)
+        return a->type < b->type ? -1 : 1;
+    if (a->pair != b->pair)
+        return a->pair < b->pair ? -1 : 1;
+    uint64_t ka = dbits(a->key), kb = dbits(b->key);
+    if (ka != kb)
+        return ka < kb ? -1 : 1;
+    return strcmp(a->key_txt, b->key_txt);
+}
+
+const ga_rec **ga_rec_sorted(const ga_recbook *b)
+{
+    const ga_rec **order = malloc((b->n ? b->n : 1) * sizeof *order);
+    if (!order)
+        return NULL;
+    for (size_t i = 0; i < b->n; i++)
+        order[i] = &b->r[i];
+    qsort(order, b->n, sizeof *order, rec_cmp);
+    return order;
+}
+
 const ga_rec *ga_rec_find(const ga_recbook *b, int type, size_t pair, double key,
                           const char *key_txt)
 {

@@ -3,7 +3,7 @@
  * SHA-256, the shard, the options the decisions depend on (--certified, --claim), and the
  * records of its evaluations (audit/shard.c reads them back). Every double is its IEEE bit
  * pattern as 16 hex digits: read back bit for bit, NaN, infinities and subnormals included.
- * The records are written sorted by (type, pair, key, key text): the book holds them in the
+ * The records are written in the key's order (ga_rec_sorted): the book holds them in the
  * order the threads finished, which varies from run to run, and the same shard must write
  * the same file (merge looks them up by key, so it reads any order).
  */
@@ -13,44 +13,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t ieee_bits(double v)
-{
-    uint64_t u;
-    memcpy(&u, &v, sizeof u);
-    return u;
-}
-
 static void bits(ga_jw *j, double v)
 {
+    uint64_t u;
     char b[17];
-    snprintf(b, sizeof b, "%016llx", (unsigned long long)ieee_bits(v));
+    memcpy(&u, &v, sizeof u);
+    snprintf(b, sizeof b, "%016llx", (unsigned long long)u);
     ga_jw_str(j, NULL, b);
-}
-
-/* (type, pair, key's bit pattern, key text): a total order, NaN keys included */
-static int rec_cmp(const void *pa, const void *pb)
-{
-    const ga_rec *a = *(const ga_rec *const *)pa, *b = *(const ga_rec *const *)pb;
-    if (a->type != b->type)
-        return a->type < b->type ? -1 : 1;
-    if (a->pair != b->pair)
-        return a->pair < b->pair ? -1 : 1;
-    uint64_t ka = ieee_bits(a->key), kb = ieee_bits(b->key);
-    if (ka != kb)
-        return ka < kb ? -1 : 1;
-    return strcmp(a->key_txt, b->key_txt);
 }
 
 int ga_report_partial(FILE *out, const ga_audit *a)
 {
     if (a->book.mode != GA_REC_RECORD)
         return GA_EINVAL;
-    const ga_rec **order = malloc((a->book.n ? a->book.n : 1) * sizeof *order);
+    const ga_rec **order = ga_rec_sorted(&a->book);
     if (!order)
         return GA_ENOMEM;
-    for (size_t i = 0; i < a->book.n; i++)
-        order[i] = &a->book.r[i];
-    qsort(order, a->book.n, sizeof *order, rec_cmp);
     ga_jw j;
     ga_jw_init(&j, out);
     ga_jw_obj(&j, NULL);
