@@ -192,40 +192,13 @@ static void tv_of_kl(mag_t tv, const arb_t kl, slong prec)
     arb_clear(u);
 }
 
-/* An upper bound of e - log(1 + e) summed over the eigenvalues e of a symmetric E with
- * ||E||_F^2 <= f2 (f2: an upper bound, a ball whose upper end is used): for |e| <= rho < 1,
- * e - log(1 + e) = sum_{j >= 2} (-e)^j / j <= e^2/2 sum_{m >= 0} rho^m = e^2 / (2 (1 - rho)),
- * and sum e^2 = ||E||_F^2, max |e| <= ||E||_F = rho. res = f2 / (2 (1 - sqrt f2)); returns
- * -1 when sqrt f2 is not certainly below 1 (then nothing is known, not even that I + E is
- * positive definite). */
-static int logdet_gap_bound(arb_t res, const arb_t f2, slong prec)
-{
-    arb_t u, rho;
-    arb_init(u);
-    arb_init(rho);
-    arb_get_ubound_arf(arb_midref(u), f2, prec);
-    mag_zero(arb_radref(u));
-    arb_sqrt(rho, u, prec);
-    arb_sub_ui(rho, rho, 1, prec);
-    arb_neg(rho, rho); /* 1 - rho */
-    int rc = -1;
-    if (arb_is_positive(rho)) {
-        arb_div(res, u, rho, prec);
-        arb_mul_2exp_si(res, res, -1);
-        rc = 0;
-    }
-    arb_clear(u);
-    arb_clear(rho);
-    return rc;
-}
-
 /* Upper bounds (mags) of TV(X, X'') and TV(Y, Y'') from the exact whitened inputs: M and P
  * the covariances of Y and X, v the mean of X (Y's is 0), against the reference f. With
  * D = diag(tau), tau = 1 + lam, E = M - I and E' = D^{-1/2} P D^{-1/2} - I:
  *   KL(Y || Y'') = r/2 [tr E - log det(I + E)],
  *   KL(X || X'') = r/2 [tr E' - log det(I + E') + sum (mt_i - v_i)^2 / tau_i],
- * and tr E - log det(I + E) <= ||E||_F^2 / (2 (1 - ||E||_F)) (logdet_gap_bound). The bound is
- * O(k^2) from the entries (no determinant, no cancellation between tr and log det: the
+ * and tr E - log det(I + E) <= ||E||_F^2 / (2 (1 - ||E||_F)) (ga_arb_logdet_gap_bound,
+ * numerics/cert.c). The bound is O(k^2) from the entries (no determinant, no cancellation between tr and log det: the
  * entries of E are ~1e-16, or ~1e-32 refined, and their radii only need to be smaller), and
  * tight to first order (the exact gap is ||E||_F^2 / 2 + O(||E||^3)). Returns 0 on success,
  * -1 when ||E||_F or ||E'||_F is not certainly below 1. */
@@ -249,7 +222,7 @@ static int la_kl(mag_t tvx, mag_t tvy, const arb_mat_t M, const arb_mat_t P, con
                 arb_sub_ui(t, t, 1, prec);
             arb_addmul(f2, t, t, prec);
         }
-    if (logdet_gap_bound(kl, f2, prec))
+    if (ga_arb_logdet_gap_bound(kl, f2, prec))
         goto cleanup;
     mul_d(kl, 0.5 * r, prec); /* r/2 is an exact double */
     tv_of_kl(tvy, kl, prec);
@@ -272,7 +245,7 @@ static int la_kl(mag_t tvx, mag_t tvy, const arb_mat_t M, const arb_mat_t P, con
         arb_mul(t, t, rt + i, prec);
         arb_addmul(kl, t, t, prec); /* (mt_i - v_i)^2 / tau_i */
     }
-    if (logdet_gap_bound(u, f2, prec))
+    if (ga_arb_logdet_gap_bound(u, f2, prec))
         goto cleanup;
     arb_add(kl, kl, u, prec);
     mul_d(kl, 0.5 * r, prec);

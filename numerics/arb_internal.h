@@ -35,6 +35,12 @@ void ga_arb_exact_resize(struct ga_gchisq_exact *q, slong n);
 int ga_arb_path_tail(arb_t res, const struct ga_gchisq_exact *q, const arb_t x,
                      const ga_path *dp, slong prec);
 
+/* res <- an upper bound of tr E - log det(I + E) = sum (e - log(1 + e)) over the eigenvalues
+ * e of any symmetric E with ||E||_F^2 <= the upper end of the ball f2: f2 / (2 (1 - sqrt f2)).
+ * Returns 0, or -1 when sqrt f2 is not certainly below 1 (res is then unchanged: I + E need
+ * not even be positive definite). Used by the pair certificate's KL bounds. */
+int ga_arb_logdet_gap_bound(arb_t res, const arb_t f2, slong prec);
+
 /* Exact tails outside the support of a definite form without normal part (cdf, sf set
  * to 0/1); returns 1 when it applies, 0 otherwise. */
 int ga_arb_exact_support(arb_t cdf, arb_t sf, const struct ga_gchisq_exact *q, const arb_t x);

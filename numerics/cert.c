@@ -910,6 +910,33 @@ void ga_arb_interval(ga_interval *iv, const arb_t v)
         iv->hi = 1;
 }
 
+/* An upper bound of e - log(1 + e) summed over the eigenvalues e of a symmetric E with
+ * ||E||_F^2 <= f2 (f2: an upper bound, a ball whose upper end is used): for |e| <= rho < 1,
+ * e - log(1 + e) = sum_{j >= 2} (-e)^j / j <= e^2/2 sum_{m >= 0} rho^m = e^2 / (2 (1 - rho)),
+ * and sum e^2 = ||E||_F^2, max |e| <= ||E||_F = rho. res = f2 / (2 (1 - sqrt f2)); returns
+ * -1 when sqrt f2 is not certainly below 1 (then nothing is known, not even that I + E is
+ * positive definite). */
+int ga_arb_logdet_gap_bound(arb_t res, const arb_t f2, slong prec)
+{
+    arb_t u, rho;
+    arb_init(u);
+    arb_init(rho);
+    arb_get_ubound_arf(arb_midref(u), f2, prec);
+    mag_zero(arb_radref(u));
+    arb_sqrt(rho, u, prec);
+    arb_sub_ui(rho, rho, 1, prec);
+    arb_neg(rho, rho); /* 1 - rho */
+    int rc = -1;
+    if (arb_is_positive(rho)) {
+        arb_div(res, u, rho, prec);
+        arb_mul_2exp_si(res, res, -1);
+        rc = 0;
+    }
+    arb_clear(u);
+    arb_clear(rho);
+    return rc;
+}
+
 /* relative accuracy reached: rad <= 10^-digits |mid| (or the ball is a point) */
 static int narrow_enough(const arb_t v, int digits)
 {

@@ -400,3 +400,79 @@ Test(cert, escalation_loop_contract)
                   (long)used, (long)rows[i].used);
     }
 }
+
+/*
+ * The pair certificate's KL bound (ga_arb_logdet_gap_bound): sum_i (e_i - log(1 + e_i)) <=
+ * f2 / (2 (1 - sqrt f2)) for every set of eigenvalues with sum e_i^2 <= f2 < 1. Checked against
+ * the exact sum at 256 bits for random eigenvalues scaled to ||E||_F from 0.01 to 0.97, and
+ * for the extreme case, one eigenvalue -rho, where the sum is -rho - log(1 - rho) = rho^2/2 +
+ * rho^3/3 + ...: a bound without the 1/(1 - rho) factor fails there. It is tight to first
+ * order (within 2x of +rho's sum for rho <= 0.3), uses the upper end of a ball f2, and
+ * refuses f2 >= 1.
+ */
+#define GAP_TIGHT 2 /* bound / exact sum, one eigenvalue +rho, rho <= 0.3 */
+Test(cert, logdet_gap_bound_holds_and_is_tight)
+{
+    gsl_rng *rng = ga_test_rng(2718);
+    long n = ga_test_count(400);
+    arb_t f2, b, sum, e, t;
+    arb_init(f2);
+    arb_init(b);
+    arb_init(sum);
+    arb_init(e);
+    arb_init(t);
+    for (long c = 0; c < n; c++) {
+        size_t k = 1 + gsl_rng_uniform_int(rng, 6);
+        double rho = c < 40 ? 0.01 + 0.96 * (double)c / 39 : 0.01 + 0.96 * gsl_rng_uniform(rng);
+        double ev[6], nn = 0;
+        int extreme = c < 40 ? (c % 2 ? 1 : -1) : 0; /* one eigenvalue -rho or +rho */
+        for (size_t i = 0; i < k; i++) {
+            ev[i] = extreme ? (i == 0 ? extreme * rho : 0) : gsl_rng_uniform(rng) - 0.5;
+            nn += ev[i] * ev[i];
+        }
+        if (!extreme)
+            for (size_t i = 0; i < k; i++)
+                ev[i] *= rho / sqrt(nn);
+        arb_zero(f2);
+        arb_zero(sum);
+        for (size_t i = 0; i < k; i++) {
+            arb_set_d(e, ev[i]);
+            arb_addmul(f2, e, e, 256);
+            arb_log1p(t, e, 256);
+            arb_sub(t, e, t, 256);
+            arb_add(sum, sum, t, 256);
+        }
+        cr_assert(ga_arb_logdet_gap_bound(b, f2, 128) == 0, "case %ld: k %zu rho %.17g refused", c,
+                  k, rho);
+        arb_sub(t, b, sum, 256);
+        cr_assert(arb_is_nonnegative(t), "case %ld: k %zu rho %.17g e0 %.17g: bound %s below the "
+                  "sum %s", c, k, rho, ev[0], arb_get_str(b, 20, 0), arb_get_str(sum, 20, 0));
+        if (extreme == 1 && rho <= 0.3) {
+            arb_mul_ui(t, sum, GAP_TIGHT, 256);
+            arb_sub(t, t, b, 256);
+            cr_assert(arb_is_nonnegative(t), "case %ld: rho %.17g: bound %s above %g x the sum %s",
+                      c, rho, arb_get_str(b, 20, 0), GAP_TIGHT, arb_get_str(sum, 20, 0));
+        }
+    }
+    /* the upper end of f2 is used: [0.25 +- 0.0025] bounds as 0.2525 does */
+    arb_set_d(f2, 0.25);
+    mag_set_d(arb_radref(f2), 0.0025);
+    cr_assert(ga_arb_logdet_gap_bound(b, f2, 128) == 0);
+    arb_set_d(t, 0.2525 / (2 * (1 - sqrt(0.2525))) * (1 - 1e-12));
+    arb_sub(t, b, t, 128);
+    cr_assert(arb_is_positive(t), "ball f2: bound %s", arb_get_str(b, 20, 0));
+    /* ||E||_F >= 1, or not certainly below: nothing is known */
+    double bad[] = {1.0, 1.5, 0.999999};
+    for (size_t i = 0; i < 3; i++) {
+        arb_set_d(f2, bad[i]);
+        if (i == 2)
+            mag_set_d(arb_radref(f2), 0.01);
+        cr_assert(ga_arb_logdet_gap_bound(b, f2, 128) == -1, "f2 %g accepted", bad[i]);
+    }
+    arb_clear(f2);
+    arb_clear(b);
+    arb_clear(sum);
+    arb_clear(e);
+    arb_clear(t);
+    gsl_rng_free(rng);
+}
