@@ -188,6 +188,18 @@ typedef struct {
     double *secs;                /* certified values: wall time per item */
 } pair_loop;
 
+/* spec pair i: its record, or a row family's written into *b */
+static const ga_spec_pair *spair(const ga_audit *a, size_t i, ga_spec_pair_buf *b)
+{
+    return ga_spec_pair_at(&a->spec, i, b, 0);
+}
+
+/* spec pair i's name (a row family's is written into buf) */
+static const char *pname(const ga_audit *a, size_t i, char buf[GA_SPEC_NAME_LEN])
+{
+    return ga_spec_pair_name(&a->spec, i, buf, GA_SPEC_NAME_LEN);
+}
+
 /* Pair i reduced, for reading (safe on any thread): the audit's own, or (rebuilt[i]) a pair
  * reduced again for this use in *own, which the caller frees (ga_pair_free; NULL when the
  * audit's own was returned). NULL: no memory for the rebuild, or pair i is not audited. */
@@ -196,7 +208,8 @@ static const ga_pair *pair_use(const ga_audit *a, size_t i, ga_pair **own)
     *own = NULL;
     if (!a->rebuilt || !a->rebuilt[i])
         return a->pairs[i];
-    return ga_mech_pair_use(NULL, &a->spec.pairs[i], own);
+    ga_spec_pair_buf b;
+    return ga_mech_pair_use(NULL, spair(a, i, &b), own);
 }
 
 static void tick(pair_loop *l)
@@ -388,8 +401,9 @@ static void renyi_all(ga_audit *a, const ga_audit_opts *o, double alpha, double 
  * (spec.verified_bound): a certified value of it above a claim shows no violation. */
 static int attained(const ga_audit *a, size_t i)
 {
+    ga_spec_pair_buf b;
     return !(a->spec.verified && a->spec.verified_bound && i == a->spec.verified_pair) &&
-           !(i < a->spec.npairs && a->spec.pairs[i].bound);
+           !(i < ga_spec_npairs(&a->spec) && spair(a, i, &b)->bound);
 }
 
 /* the options of every certified evaluation of an audit: the defaults, and --timeout's
@@ -474,7 +488,8 @@ static int cert_delta_eval(ga_audit *a, size_t i, const char *eps, ga_delta_cert
         memcpy(c->yx_hi, k->dec[3], sizeof c->yx_hi);
         return k->status;
     }
-    if (ga_spec_pair_view_init(&v, &a->spec.pairs[i], 1))
+    ga_spec_pair_buf pb; /* (the view points into it) */
+    if (ga_spec_pair_view_init(&v, spair(a, i, &pb), 1))
         return GA_ENOMEM;
     ga_cert_opts co = cert_opts(a);
     double t0 = now();
@@ -551,7 +566,8 @@ static size_t dp_cert_select(size_t *sel, int *capped, const ga_audit *a, const 
     for (size_t j = 0; j < m; j++) {
         size_t i = idx ? idx[j] : j;
         /* (a bound no neighbour need attain is never certified unless it is the worst case) */
-        int clear = a->spec.pairs[i].bound ||
+        ga_spec_pair_buf pb;
+        int clear = spair(a, i, &pb)->bound ||
                     (xy[i] + exy[i] <= r->delta && yx[i] + eyx[i] <= r->delta);
         int want = !clear || (o->certified && ncert < GA_AUDIT_CERT_CAP) ||
                    (a->spec.verified && i == a->spec.verified_pair);
@@ -698,9 +714,11 @@ static void synth_witness(ga_claim_result *r, const ga_spec_pair *sp)
 /* is the pair of this name a subsampled pair? */
 static int sub_pair(const ga_audit *a, const char *name)
 {
+    char buf[GA_SPEC_NAME_LEN];
+    ga_spec_pair_buf pb;
     for (size_t i = 0; i < a->npairs; i++)
-        if (!strcmp(a->spec.pairs[i].name, name))
-            return ga_spec_pair_is_loss(&a->spec.pairs[i]);
+        if (!strcmp(pname(a, i, buf), name))
+            return ga_spec_pair_is_loss(spair(a, i, &pb));
     return 0;
 }
 
@@ -829,9 +847,10 @@ static void witness_of(ga_claim_result *r, const ga_pair *p, const ga_spec_pair 
 static void witness(ga_audit *a, ga_claim_result *r, ga_gchisq_work *w)
 {
     ga_pair *own;
+    ga_spec_pair_buf pb;
     const ga_pair *p = pair_use(a, r->worst_pair, &own);
     if (p)
-        witness_of(r, p, &a->spec.pairs[r->worst_pair], w);
+        witness_of(r, p, spair(a, r->worst_pair, &pb), w);
     ga_pair_free(own);
 }
 
@@ -847,12 +866,14 @@ static int in_list(const size_t *list, size_t n, size_t i)
 static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const ga_audit_opts *o,
                     ga_gchisq_work *w)
 {
+    char nb[GA_SPEC_NAME_LEN];
     size_t n = a->npairs;
     /* the estimates at the table's eps are read in place (no copy: 32 bytes per pair), unless
      * a bound must be masked in them */
     int reuse = a->pair_xy && r->eps == a->table_eps, masked = 0;
+    ga_spec_pair_buf pb;
     for (size_t i = 0; i < n; i++)
-        masked |= a->spec.pairs[i].bound;
+        masked |= spair(a, i, &pb)->bound;
     int alias = reuse && !masked;
     double *xy = alias ? a->pair_xy : malloc(n * sizeof *xy),
            *yx = alias ? a->pair_yx : malloc(n * sizeof *yx),
@@ -892,7 +913,7 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
             xy[i] = yx[i] = exy[i] = eyx[i] = 0;
     }
     for (size_t i = 0; i < n; i++) {
-        if (a->spec.pairs[i].bound) { /* an upper bound of a neighbour (shown in the pairs
+        if (spair(a, i, &pb)->bound) { /* an upper bound of a neighbour (shown in the pairs
                                           table): never the worst pair, never certified */
             xy[i] = yx[i] = -2;
             exy[i] = eyx[i] = 0;
@@ -943,11 +964,11 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
              * evaluation (a composition of subsampled steps whose Bromwich integrand decays
              * too slowly for the certified bounds: GA_EMAXITER) proves nothing: the verdict
              * is then NO VIOLATION FOUND, saying so */
-            if (clear && (st == GA_EDOM || st == GA_EMAXITER) && ga_spec_pair_is_loss(&a->spec.pairs[i])) {
-                snprintf(uncert_note, sizeof uncert_note, "%s", a->spec.pairs[i].name);
+            if (clear && (st == GA_EDOM || st == GA_EMAXITER) && ga_spec_pair_is_loss(spair(a, i, &pb))) {
+                snprintf(uncert_note, sizeof uncert_note, "%s", pname(a, i, nb));
             } else if (!clear || (a->spec.verified && i == a->spec.verified_pair)) {
                 uncertifiable = 1;
-                snprintf(amb_pair, sizeof amb_pair, "%s", a->spec.pairs[i].name);
+                snprintf(amb_pair, sizeof amb_pair, "%s", pname(a, i, nb));
             }
             continue;
         }
@@ -975,7 +996,7 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
         } else if (hi > r->delta) {
             ambiguous = 1;
             bound_over |= lo > r->delta; /* the bound exceeds the claim; no neighbour shown */
-            snprintf(amb_pair, sizeof amb_pair, "%s", a->spec.pairs[i].name);
+            snprintf(amb_pair, sizeof amb_pair, "%s", pname(a, i, nb));
         } else if (a->spec.verified && i == a->spec.verified_pair) {
             r->certified = 1;
             r->cert_lo = fmax(c.xy.lo, c.yx.lo);
@@ -999,7 +1020,7 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
         r->verdict = GA_VERDICT_VIOLATION;
         snprintf(r->reason, sizeof r->reason,
                  "certified: delta_%s(%s) of pair '%s' lies in [%s, %s], above the claimed %s",
-                 r->worst_dir == 1 ? "XY" : "YX", ce, a->spec.pairs[r->worst_pair].name,
+                 r->worst_dir == 1 ? "XY" : "YX", ce, pname(a, r->worst_pair, nb),
                  bnd_vs(b1, r->cert_lo, 0, r->delta), bnd_vs(b2, r->cert_hi, 1, r->delta), cd);
     } else if (ambiguous || uncertifiable || capped) {
         r->verdict = GA_VERDICT_INCONCLUSIVE;
@@ -1082,7 +1103,7 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
     for (size_t i = 0; r->delta > 0 && r->delta < 1 && i < n; i++) {
         double e;
         int order;
-        if (a->spec.pairs[i].nsub && ga_pair_rdp_accountant(&e, &order, a->pairs[i], r->delta) == GA_OK &&
+        if (spair(a, i, &pb)->nsub && ga_pair_rdp_accountant(&e, &order, a->pairs[i], r->delta) == GA_OK &&
             e > r->rdp_eps) {
             r->rdp_eps = e;
             r->rdp_order = order;
@@ -1092,14 +1113,14 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
      * kinds are each other's directions) */
     for (size_t i = 0; r->delta > 0 && r->delta < 1 && i < n; i++) {
         double e;
-        if (a->spec.pairs[i].nsub && ga_pair_pld_accountant(&e, a->pairs[i], r->delta, 1e-4) == GA_OK) {
+        if (spair(a, i, &pb)->nsub && ga_pair_pld_accountant(&e, a->pairs[i], r->delta, 1e-4) == GA_OK) {
             r->pld_eps = e;
             break;
         }
     }
     if (n) {
         r->bound = !attained(a, r->worst_pair);
-        r->lower = a->spec.pairs[r->worst_pair].lower;
+        r->lower = spair(a, r->worst_pair, &pb)->lower;
         witness(a, r, w);
     }
 cleanup:
@@ -1128,7 +1149,8 @@ static int cert_renyi(ga_audit *a, size_t i, double alpha, ga_interval *xy, ga_i
         return k->status;
     }
     ga_spec_pair_view v;
-    if (ga_spec_pair_view_init(&v, &a->spec.pairs[i], 1))
+    ga_spec_pair_buf pb; /* (the view points into it) */
+    if (ga_spec_pair_view_init(&v, spair(a, i, &pb), 1))
         return GA_ENOMEM;
     char as[40];
     snprintf(as, sizeof as, "%.17g", alpha); /* the double claimed, exactly */
@@ -1148,6 +1170,8 @@ static int cert_renyi(ga_audit *a, size_t i, double alpha, ga_interval *xy, ga_i
 
 static void eval_rdp(ga_audit *a, ga_claim_result *r, const ga_audit_opts *o, ga_gchisq_work *w)
 {
+    char nb[GA_SPEC_NAME_LEN];
+    ga_spec_pair_buf pb;
     size_t n = a->npairs;
     double wv = -1;
     int violation = 0, ambiguous = 0, verified_ok = 0, uncert = 0;
@@ -1190,14 +1214,14 @@ static void eval_rdp(ga_audit *a, ga_claim_result *r, const ga_audit_opts *o, ga
         ga_interval cx, cy;
         int st = cert_renyi(a, i, r->alpha, &cx, &cy);
         double lo = fmax(cx.lo, cy.lo), hi = fmax(cx.hi, cy.hi);
-        if (st == GA_EDOM && clear && ga_spec_pair_is_loss(&a->spec.pairs[i])) {
+        if (st == GA_EDOM && clear && ga_spec_pair_is_loss(spair(a, i, &pb))) {
             uncert = 1; /* subsampled: estimates only (as for delta) */
             continue;
         }
         if (st != GA_OK) {
             ambiguous = 1;
             snprintf(amb, sizeof amb, "certified Renyi divergence unavailable for pair '%.100s'",
-                     a->spec.pairs[i].name);
+                     pname(a, i, nb));
             continue;
         }
         if (lo > r->eps_a) {
@@ -1213,7 +1237,7 @@ static void eval_rdp(ga_audit *a, ga_claim_result *r, const ga_audit_opts *o, ga
             ambiguous = 1;
             char b1[32], b2[32];
             snprintf(amb, sizeof amb, "certified D_%.4g of pair '%.40s' in [%s, %s] contains the claim",
-                     r->alpha, a->spec.pairs[i].name, bnd(b1, lo, 0), bnd(b2, hi, 1));
+                     r->alpha, pname(a, i, nb), bnd(b1, lo, 0), bnd(b2, hi, 1));
         } else if (is_v) {
             verified_ok = 1;
             r->certified = 1;
@@ -1228,7 +1252,7 @@ static void eval_rdp(ga_audit *a, ga_claim_result *r, const ga_audit_opts *o, ga
         snprintf(r->reason, sizeof r->reason,
                  "certified: D_%s(%s) of pair '%s' lies in [%s, %s], above the claimed %s",
                  num(ca, r->alpha), r->worst_dir == 1 ? "X||Y" : "Y||X",
-                 a->spec.pairs[r->worst_pair].name, bnd_vs(b1, r->cert_lo, 0, r->eps_a),
+                 pname(a, r->worst_pair, nb), bnd_vs(b1, r->cert_lo, 0, r->eps_a),
                  bnd_vs(b2, r->cert_hi, 1, r->eps_a), num(cb, r->eps_a));
     } else if (ambiguous) {
         r->verdict = GA_VERDICT_INCONCLUSIVE;
@@ -1266,7 +1290,8 @@ static int maha_cert(ga_audit *a, size_t i, ga_interval *iv)
         return k->status;
     }
     ga_spec_pair_view v;
-    if (ga_spec_pair_view_init(&v, &a->spec.pairs[i], 1))
+    ga_spec_pair_buf pb; /* (the view points into it) */
+    if (ga_spec_pair_view_init(&v, spair(a, i, &pb), 1))
         return GA_ENOMEM;
     ga_cert_opts co = cert_opts(a);
     ga_pair *own;
@@ -1308,6 +1333,7 @@ static int exact_t2(ga_audit *a, ga_interval *t2, size_t *worst)
 static void exact_gdp_zcdp(ga_audit *a, ga_claim_result *r, const ga_interval *t2, size_t worst,
                            int is_gdp)
 {
+    char nb[GA_SPEC_NAME_LEN];
     /* the claimed bound on r D2, exactly: mu^2 (a product of two doubles, exact in Arb) or
      * 2 rho; compared in ball arithmetic */
     arb_t b, lo, hi;
@@ -1326,7 +1352,7 @@ static void exact_gdp_zcdp(ga_audit *a, ga_claim_result *r, const ga_interval *t
     arb_clear(lo);
     arb_clear(hi);
     char b1[32], b2[32];
-    const char *pn = a->spec.pairs[worst].name;
+    const char *pn = pname(a, worst, nb);
     r->certified = 1;
     r->worst_pair = worst;
     /* the certified interval shown: mu = sqrt(r D2) (GDP) or rho = r D2/2 (zCDP), outward */
@@ -1532,6 +1558,7 @@ static void grid_record(ga_audit *a, const ga_claim_result *r, const ga_audit_op
 static void eval_zcdp_grid(ga_audit *a, ga_claim_result *r, const ga_audit_opts *o,
                            ga_gchisq_work *w)
 {
+    char nb[GA_SPEC_NAME_LEN];
     grid_best g;
     if (grid_claim(&g, a, r, o, w))
         return;
@@ -1550,7 +1577,7 @@ static void eval_zcdp_grid(ga_audit *a, ga_claim_result *r, const ga_audit_opts 
             r->cert_hi = nextafter(fmax(cx.hi, cy.hi) / r->at, INFINITY);
             snprintf(r->reason, sizeof r->reason,
                      "certified: D_alpha/alpha >= %.6g > rho = %.6g at alpha = %.6g (pair '%s')", lo,
-                     r->eps_a, r->at, a->spec.pairs[r->worst_pair].name);
+                     r->eps_a, r->at, pname(a, r->worst_pair, nb));
         } else {
             r->verdict = GA_VERDICT_INCONCLUSIVE;
             snprintf(r->reason, sizeof r->reason,
@@ -1585,6 +1612,7 @@ static void eval_gdp(ga_audit *a, ga_claim_result *r, const ga_audit_opts *o, ga
 static void eval_gdp_grid(ga_audit *a, ga_claim_result *r, const ga_audit_opts *o,
                           ga_gchisq_work *w)
 {
+    char nb[GA_SPEC_NAME_LEN];
     double mu = r->eps_a;
     grid_best g;
     if (grid_claim(&g, a, r, o, w))
@@ -1606,7 +1634,7 @@ static void eval_gdp_grid(ga_audit *a, ga_claim_result *r, const ga_audit_opts *
             r->cert_hi = fmax(c.xy.hi, c.yx.hi);
             snprintf(r->reason, sizeof r->reason,
                      "certified delta(%.6g) >= %.6g exceeds the %.6g-GDP curve %.6g (pair '%s')",
-                     r->at, lo, mu, bound, a->spec.pairs[r->worst_pair].name);
+                     r->at, lo, mu, bound, pname(a, r->worst_pair, nb));
             return;
         }
         r->verdict = GA_VERDICT_INCONCLUSIVE;
@@ -1637,7 +1665,9 @@ static int audit_load(ga_audit *a, const char *path, const char *text, size_t le
     a->deadline = o->timeout > 0 ? t0 + o->timeout : 0;
     ga_spec_opts so = {.deadline = o->timeout > 0 ? t0 + GA_AUDIT_BUILD_SHARE * o->timeout : 0,
                        .jobs = o->jobs, .allow_paths = o->allow_paths, .nallow = o->nallow,
-                       .drop_data = 1 /* (built once: a builder may free the data's values) */};
+                       .drop_data = 1 /* (built once: a builder may free the data's values) */,
+                       .families = !o->keep_pairs /* (a test's audit that keeps every pair
+                                                     keeps every record too) */};
     int rc = text ? ga_mech_parse(&a->spec, text, len, path, &so, msg, msglen)
                   : ga_mech_load(&a->spec, path, &so, msg, msglen);
     if (rc)
@@ -1650,7 +1680,7 @@ static int audit_load(ga_audit *a, const char *path, const char *text, size_t le
         a->incomplete = 1;
         snprintf(a->timeout_note, sizeof a->timeout_note,
                  "only %zu of %zu neighbouring pairs were built within %.0f%% of the --timeout budget",
-                 a->spec.npairs, a->spec.planned, 100 * GA_AUDIT_BUILD_SHARE);
+                 ga_spec_npairs(&a->spec), a->spec.planned, 100 * GA_AUDIT_BUILD_SHARE);
     }
     memcpy(a->digest, a->spec.digest, sizeof a->digest);
     a->certified_mode = o->certified;
@@ -1662,7 +1692,7 @@ static int audit_load(ga_audit *a, const char *path, const char *text, size_t le
                "delta: 1.0e-5}; see specs/README.md)", path);
         return GA_EINVAL;
     }
-    size_t n = a->spec.npairs ? a->spec.npairs : 1;
+    size_t n = ga_spec_npairs(&a->spec) ? ga_spec_npairs(&a->spec) : 1;
     a->pairs = calloc(n, sizeof *a->pairs);
     a->rebuilt = o->keep_pairs ? NULL : calloc(n, 1);
     a->claims = calloc(nc, sizeof *a->claims);
@@ -1684,8 +1714,10 @@ static void reduce_item(void *vl, size_t j, ga_gchisq_work *w)
     pair_loop *l = vl;
     size_t i = l->idx ? l->idx[j] : j;
     ga_audit *a = l->a;
-    l->st[j] = ga_mech_pair_reduce(&a->pairs[i], &a->spec.pairs[i], NULL, 0);
-    if (l->st[j] == GA_OK && a->rebuilt && ga_mech_pair_rebuildable(&a->spec.pairs[i])) {
+    ga_spec_pair_buf pb;
+    const ga_spec_pair *sp = spair(a, i, &pb);
+    l->st[j] = ga_mech_pair_reduce(&a->pairs[i], sp, NULL, 0);
+    if (l->st[j] == GA_OK && a->rebuilt && ga_mech_pair_rebuildable(sp)) {
         ga_pair_free(a->pairs[i]); /* checked; reduced again where used */
         a->pairs[i] = NULL;
         a->rebuilt[i] = 1;
@@ -1696,7 +1728,7 @@ static void reduce_item(void *vl, size_t j, ga_gchisq_work *w)
 static int audit_reduce(ga_audit *a, const char *path, const ga_audit_opts *o, char *msg,
                         size_t msglen)
 {
-    size_t n = a->slice ? a->nslice : a->spec.npairs;
+    size_t n = a->slice ? a->nslice : ga_spec_npairs(&a->spec);
     int *st = calloc(n ? n : 1, sizeof *st);
     unsigned char *done = malloc(n ? n : 1);
     pair_loop l = {.a = a, .o = o, .st = st, .idx = a->slice};
@@ -1713,7 +1745,8 @@ static int audit_reduce(ga_audit *a, const char *path, const ga_audit_opts *o, c
         if (st[k]) {
             ga_pair_free(a->pairs[i]);
             a->pairs[i] = NULL;
-            rc = ga_mech_pair_reduce(&a->pairs[i], &a->spec.pairs[i], msg, msglen);
+            ga_spec_pair_buf pb; /* (named: the message names the pair's fields) */
+            rc = ga_mech_pair_reduce(&a->pairs[i], ga_spec_pair_at(&a->spec, i, &pb, 1), msg, msglen);
             if (rc == GA_OK) /* it did not fail again: keep the second result */
                 continue;
             char m2[512];
@@ -1731,7 +1764,7 @@ static int audit_reduce(ga_audit *a, const char *path, const ga_audit_opts *o, c
         if (a->rebuilt)
             a->rebuilt[i] = 0;
     }
-    a->npairs = a->slice ? a->spec.npairs : k;
+    a->npairs = a->slice ? ga_spec_npairs(&a->spec) : k;
     if (a->slice)
         a->nslice = k;
     free(st);
@@ -2009,7 +2042,7 @@ static void reproducible_times(ga_audit *a)
 /* this shard's pairs: i = shard - 1 mod nshards, in order */
 static int shard_slice(ga_audit *a, const ga_audit_opts *o)
 {
-    size_t n = a->spec.npairs;
+    size_t n = ga_spec_npairs(&a->spec);
     a->slice = malloc((n / o->nshards + 1) * sizeof *a->slice);
     if (!a->slice || ga_rec_begin(&a->book, GA_REC_RECORD))
         return GA_ENOMEM;
@@ -2018,6 +2051,18 @@ static int shard_slice(ga_audit *a, const ga_audit_opts *o)
     for (size_t i = o->shard - 1; i < n; i += o->nshards)
         a->slice[a->nslice++] = i;
     return GA_OK;
+}
+
+/* each claim's worst pair's name, kept for ga_audit_result_claim where it is written out (a
+ * row family's pair has none stored) */
+static void name_worst_pairs(ga_audit *a)
+{
+    for (size_t k = 0; k < a->nclaims; k++) {
+        ga_claim_result *c = &a->claims[k];
+        c->worst_named = c->worst_pair < ga_spec_npairs(&a->spec) &&
+                         ga_spec_pair_name(&a->spec, c->worst_pair, c->worst_name,
+                                           sizeof c->worst_name) == c->worst_name;
+    }
 }
 
 /* The audit; a shard (o->nshards > 0) records its evaluations instead of deciding; a merge
@@ -2057,6 +2102,7 @@ static int audit_run(ga_audit *a, const char *path, const char *text, size_t len
             audit_table(a, o, w);
             audit_claims(a, o, w);
             audit_plots(a, w);
+            name_worst_pairs(a);
         }
     }
     a->seconds = now() - t0;
@@ -2137,9 +2183,9 @@ int ga_audit_merge_run(ga_audit *a, const char *const *parts, size_t nparts,
         book.nshards = nparts;
         rc = audit_run(a, spec_path ? spec_path : h0.spec, NULL, 0, &mo, &book, h0.digest, msg,
                        msglen);
-        if (rc == GA_OK && (a->spec.npairs != h0.npairs || a->nclaims != h0.nclaims)) {
+        if (rc == GA_OK && (ga_spec_npairs(&a->spec) != h0.npairs || a->nclaims != h0.nclaims)) {
             ga_msg(msg, msglen, "merge: the spec has %zu pairs and %zu claims, the parts %zu and "
-                   "%zu", a->spec.npairs, a->nclaims, h0.npairs, h0.nclaims);
+                   "%zu", ga_spec_npairs(&a->spec), a->nclaims, h0.npairs, h0.nclaims);
             rc = GA_EINVAL;
         }
     }
@@ -2276,7 +2322,10 @@ int ga_audit_result_claim(ga_claim_info *out, const ga_audit_result *r, size_t i
     out->certified = c->certified;
     out->interval.lo = c->cert_lo;
     out->interval.hi = c->cert_hi;
-    out->worst_pair = c->worst_pair < r->a.spec.npairs ? r->a.spec.pairs[c->worst_pair].name : "";
+    out->worst_pair = c->worst_named ? c->worst_name
+                      : c->worst_pair < ga_spec_npairs(&r->a.spec)
+                          ? ga_spec_pair_name(&r->a.spec, c->worst_pair, NULL, 0) /* (a record) */
+                          : "";
     out->direction = c->worst_dir;
     out->evaluated = c->evaluated;
     return GA_OK;

@@ -29,6 +29,8 @@ typedef struct {
     /* DP: the worst pair and direction (1 = xy, 2 = yx) at the claimed eps */
     size_t worst_pair;
     int worst_dir;
+    char worst_name[GA_SPEC_NAME_LEN]; /* its name when it is a row family's (worst_named) */
+    int worst_named;
     ga_result exact;       /* exact delta (DP), D_alpha (RDP), max D_alpha/alpha (zCDP),
                               max delta - delta_mu (GDP) of the worst pair */
     int certified;         /* the decisive value has a certified interval */

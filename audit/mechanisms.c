@@ -888,7 +888,7 @@ static int out_of_time(ga_spec *s, size_t planned)
 /* Caps before allocation (README, "Limits and hostile input"): the number of pairs the
  * relation produces, and the memory their laws take (two means and two d x d covariances
  * each, GA_SPEC_MAX_PAIR_BYTES in all). GA_OK or GA_EINVAL with a message naming the cap. */
-static int pairs_fit(ga_spec *s, size_t npairs, size_t dim, const char *field, char *msg,
+static int pairs_cap(ga_spec *s, size_t npairs, size_t dim, const char *field, char *msg,
                      size_t msglen)
 {
     char what[256];
@@ -909,8 +909,16 @@ static int pairs_fit(ga_spec *s, size_t npairs, size_t dim, const char *field, c
                  (double)GA_SPEC_MAX_PAIR_BYTES / (1 << 30));
         return ga_spec_fail(s, s->mechanism, field, msg, msglen, what);
     }
-    /* the pairs, and one more (a universe's worst case), without doubling past them */
-    return ga_spec_reserve_pairs(s, npairs + 1);
+    return GA_OK;
+}
+
+/* pairs_cap, then room for the pairs and one more (a universe's worst case), without
+ * doubling past them */
+static int pairs_fit(ga_spec *s, size_t npairs, size_t dim, const char *field, char *msg,
+                     size_t msglen)
+{
+    int rc = pairs_cap(s, npairs, dim, field, msg, msglen);
+    return rc ? rc : ga_spec_reserve_pairs(s, npairs + 1);
 }
 
 /* the neighbours' laws, a chunk at a time on s->jobs threads (numerics/par.c): item j of
@@ -1473,6 +1481,40 @@ static int add_subsampled_pairs(ga_spec *s, const ga_subsampled_input *t, const 
     return GA_OK;
 }
 
+/* The sketch's remove-, zero-out- and add-one pairs, one leverage v each: (0, 1/(1 - v);
+ * 0, 1) for a row of D taken out, (0, 1; 0, 1/(1 - v)) for a row added, in `columns` copies
+ * (whitened; NDIS paper, Theorem 5.1). The records and the row family read the same two
+ * functions, so an audit that keeps the family reports what one that keeps records does. */
+static void sketch_laws(double laws[4], const ga_spec_family *f, size_t k)
+{
+    double a = 1 / (1 - f->v[k]);
+    laws[0] = laws[2] = 0;
+    laws[1] = f->relation == GA_REL_ADD_ONE ? 1 : a;
+    laws[3] = f->relation == GA_REL_ADD_ONE ? a : 1;
+}
+
+static void sketch_name(char *buf, size_t len, const ga_spec_family *f, size_t k)
+{
+    if (f->relation == GA_REL_ADD_ONE)
+        snprintf(buf, len, "add candidate %zu (leverage %.6g)", k + 1, f->v[k]);
+    else
+        snprintf(buf, len, "%s row %zu (leverage %.6g)",
+                 f->relation == GA_REL_ZERO_OUT ? "zero out" : "remove",
+                 (f->rows ? f->rows[k] : k) + 1, f->v[k]);
+}
+
+/* Does build_sketch hold its pairs as a row family? For an audit (built once, the data
+ * dropped) of the plain remove-, zero-out- or add-one neighbours: not released (the laws
+ * are then d-dimensional), subsampled, repeated, nor part of a composition or a relative
+ * set (those specs are copies with drop_data = 0). */
+static int sketch_family(const ga_spec *s)
+{
+    int rel = s->relation ? s->relation : GA_REL_REMOVE_ONE;
+    return s->families && s->drop_data && !s->nrel && s->release.n == 0 &&
+           !ga_node_get(s->mechanism, "subsampling") && !ga_node_get(s->mechanism, "repeat") &&
+           (rel == GA_REL_REMOVE_ONE || rel == GA_REL_ZERO_OUT || rel == GA_REL_ADD_ONE);
+}
+
 /*
  * sketch with subsampling: {poisson: q} (the Poisson-subsampled random projection of 001
  * Figure 3, Theorem 5.3): each row enters the sample S with probability q, then D_S^T G +
@@ -1626,7 +1668,8 @@ static int build_sketch(ga_spec *s, char *msg, size_t msglen)
         goto cleanup;
     }
     size_t nn = rel == GA_REL_ADD_ONE ? s->candidates.n : (s->rows ? s->nrows_sel : n);
-    rc = pairs_fit(s, nn, 1, "neighbours", msg, msglen);
+    int fam = sketch_family(s);
+    rc = (fam ? pairs_cap : pairs_fit)(s, nn, 1, "neighbours", msg, msglen);
     if (rc == GA_OK && rel == GA_REL_ADD_ONE && nn && s->candidates.d != d)
         rc = ga_spec_fail(s, s->mechanism, "neighbours.candidates", msg, msglen,
                           "candidate rows must have as many columns as the dataset");
@@ -1644,26 +1687,24 @@ static int build_sketch(ga_spec *s, char *msg, size_t msglen)
         const double *v = rel == GA_REL_ADD_ONE ? s->candidates.x + k * d : s->data.x + row * d;
         memcpy(w, v, d * sizeof *w);
         ga_cblas_dtrsv(CblasRowMajor, CblasLower, CblasNoTrans, CblasNonUnit, (int)d, S, (int)d, w, 1);
-        lev[k] = ga_cblas_ddot((int)d, w, 1, w, 1);
+        double q = ga_cblas_ddot((int)d, w, 1, w, 1);
+        /* a row of D: q is its leverage p < 1; an added row: its leverage is q / (1 + q) */
+        lev[k] = rel == GA_REL_ADD_ONE ? q / (1 + q) : q;
     }
-    if (rc == GA_OK && s->drop_data) {
-        free(s->data.x);
-        s->data.x = NULL;
+    if (rc == GA_OK && s->drop_data)
+        ga_spec_drop_data(s);
+    ga_spec_family f = {.n = nn, .v = lev, .rows = rel == GA_REL_ADD_ONE ? NULL : s->rows,
+                        .relation = rel, .columns = r, .laws = sketch_laws, .name = sketch_name};
+    if (rc == GA_OK && fam) {
+        s->fam = f; /* the pairs are these numbers (the spec takes lev) */
+        lev = NULL;
     }
-    for (size_t k = 0; k < nn && rc == GA_OK && !out_of_time(s, nn); k++) {
-        size_t row = rel == GA_REL_ADD_ONE ? k : (s->rows ? s->rows[k] : k);
-        double q = lev[k];
-        char name[96];
-        if (rel == GA_REL_ADD_ONE) {
-            double p = q / (1 + q);
-            snprintf(name, sizeof name, "add candidate %zu (leverage %.6g)", k + 1, p);
-            rc = add_1d(s, name, 0, 1, 1 / (1 - p), r);
-        } else {
-            /* remove or zero out: the row is part of D, q is its leverage p < 1 */
-            snprintf(name, sizeof name, "%s row %zu (leverage %.6g)",
-                     rel == GA_REL_ZERO_OUT ? "zero out" : "remove", row + 1, q);
-            rc = add_1d(s, name, 0, 1 / (1 - q), 1, r);
-        }
+    for (size_t k = 0; k < nn && rc == GA_OK && !fam && !out_of_time(s, nn); k++) {
+        double l[4];
+        char name[GA_SPEC_NAME_LEN];
+        sketch_laws(l, &f, k);
+        sketch_name(name, sizeof name, &f, k);
+        rc = add_1d(s, name, l[0], l[1], l[3], r);
     }
     free(lev);
 universe:
@@ -1674,7 +1715,7 @@ universe:
         double l2 = s->row_norm_bound * s->row_norm_bound;
         double pw = fmin(l2 / ev[0], sigma > 0 ? l2 / (l2 + sigma * sigma) : 1);
         s->verified = 1;
-        s->verified_pair = s->npairs;
+        s->verified_pair = ga_spec_npairs(s);
         char name[128];
         if (rel == GA_REL_ADD_ONE) {
             double qw = l2 / ev[0], p = qw / (1 + qw);
@@ -3540,10 +3581,12 @@ static int build_kind(ga_spec *s, int k, char *msg, size_t msglen)
     int rc = check_universe(s, msg, msglen);
     if (rc || (rc = check_labels(s, k, msg, msglen)))
         return rc;
-    if ((rc = pairs_fit(s, nb_count(s), 1, "neighbours", msg, msglen)))
+    /* (a row family holds its pairs without records: room for them would be wasted) */
+    if ((rc = (kinds[k].build == build_sketch && sketch_family(s) ? pairs_cap : pairs_fit)(
+             s, nb_count(s), 1, "neighbours", msg, msglen)))
         return rc;
     rc = s->nrel ? build_relative(s, k, msg, msglen) : kinds[k].build(s, msg, msglen);
-    if (rc == GA_OK && s->npairs == 0 && !s->truncated)
+    if (rc == GA_OK && ga_spec_npairs(s) == 0 && !s->truncated)
         rc = ga_spec_fail(s, s->mechanism, "neighbours", msg, msglen,
                           "no neighbouring pair to audit (empty candidate list or row selection)");
     /* the release before the label proof: the proof then holds for the released laws */

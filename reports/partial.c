@@ -38,7 +38,7 @@ int ga_report_partial(FILE *out, const ga_audit *a)
     ga_jw_str(&j, "spec_sha256", a->digest);
     ga_jw_int(&j, "shard", (long)a->book.shard);
     ga_jw_int(&j, "shards", (long)a->book.nshards);
-    ga_jw_int(&j, "pairs", (long)a->spec.npairs);
+    ga_jw_int(&j, "pairs", (long)ga_spec_npairs(&a->spec));
     ga_jw_int(&j, "claims", (long)a->nclaims);
     ga_jw_bool(&j, "certified", a->certified_mode);
     ga_jw_str(&j, "claim", a->claim_override);

@@ -15,6 +15,9 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#ifdef __GLIBC__
+#include <malloc.h> /* malloc_trim */
+#endif
 #include <string.h>
 
 typedef struct {
@@ -984,6 +987,7 @@ static int spec_begin(ga_spec *s, const char *name, const ga_spec_opts *o)
     s->deadline = o ? o->deadline : 0;
     s->jobs = o ? o->jobs : 1;
     s->drop_data = o ? o->drop_data : 0;
+    s->families = o ? o->families : 0;
     s->path = strdup(name ? name : "<spec>");
     return s->path ? GA_OK : GA_ENOMEM;
 }
@@ -1185,6 +1189,49 @@ static void free_pairs(ga_spec *s)
     for (size_t i = 0; i < s->npairs; i++)
         ga_spec_pair_free(&s->pairs[i]);
     s->npairs = 0;
+    free(s->fam.v);
+    memset(&s->fam, 0, sizeof s->fam);
+}
+
+void ga_spec_drop_data(ga_spec *s)
+{
+    free(s->data.x);
+    s->data.x = NULL;
+#ifdef __GLIBC__
+    /* the values were read when glibc's mmap threshold had risen (it follows the largest
+     * block freed), so they may sit in the brk heap below blocks still in use, where free()
+     * keeps their pages resident: hand the free pages back (about 16 MB for a 100k x 20 CSV) */
+    malloc_trim(0);
+#endif
+}
+
+size_t ga_spec_npairs(const ga_spec *s)
+{
+    return s->fam.n + s->npairs;
+}
+
+const ga_spec_pair *ga_spec_pair_at(const ga_spec *s, size_t i, ga_spec_pair_buf *b, int named)
+{
+    if (i >= s->fam.n)
+        return &s->pairs[i - s->fam.n];
+    const ga_spec_family *f = &s->fam;
+    f->laws(b->laws, f, i);
+    b->p = (ga_spec_pair){.d = 1, .columns = f->columns, .mu_x = b->laws, .s_x = b->laws + 1,
+                          .mu_y = b->laws + 2, .s_y = b->laws + 3, .reduced = 1,
+                          .laws_block = 1};
+    if (named) {
+        f->name(b->name, sizeof b->name, f, i);
+        b->p.name = b->name;
+    }
+    return &b->p;
+}
+
+const char *ga_spec_pair_name(const ga_spec *s, size_t i, char *buf, size_t len)
+{
+    if (i >= s->fam.n)
+        return s->pairs[i - s->fam.n].name ? s->pairs[i - s->fam.n].name : "";
+    s->fam.name(buf, len, &s->fam, i);
+    return buf;
 }
 
 void ga_spec_reset_pairs(ga_spec *s)
@@ -1238,13 +1285,14 @@ void ga_spec_pair_input(ga_pair_input *in, const ga_spec_pair *p, char labels[4]
     in->s_x = p->s_x;
     in->s_y = p->s_y;
     in->columns = p->columns;
-    const char *f[4] = {"x.mean", "y.mean", "x.cov", "y.cov"};
+    static const char *const f[4] = {"x.mean", "y.mean", "x.cov", "y.cov"};
     for (int i = 0; i < 4; i++) {
         if (p->src_pos)
             snprintf(labels[i], 200, "pairs[%zu] (line %d).%s", p->src_pos - 1, p->line, f[i]);
-        else
+        else if (p->name)
             snprintf(labels[i], 200, "%.160s.%s", p->name, f[i]);
-        in->field[i] = labels[i];
+        in->field[i] = p->src_pos || p->name ? labels[i] : f[i]; /* (f: a row family's pair
+                                                                     taken without its name) */
     }
 }
 

@@ -98,7 +98,28 @@ typedef struct {
                                          (the catalogue's table; NULL: not checked here) */
     int drop_data;                    /* the pairs are built once (audit): a builder may free
                                          the dataset's values when it no longer needs them */
+    int families;                     /* a builder may hold its pairs as a row family
+                                         (ga_spec_family; the audit, unless it keeps every
+                                         pair for a test) */
 } ga_spec_opts;
+
+/*
+ * A row family: one-dimensional pairs that differ only in one number per pair, held as
+ * that number instead of a record, a name and a law block each (issue 20, item 6: the
+ * remove-one audit of a 100,000-row sketch kept 128 + 48 + 48 bytes per row for them).
+ * The catalogue's builder fills it and says how pair k reads: its four laws (mu_x, s_x,
+ * mu_y, s_y) and its name are functions of v[k] and k. The family's pairs come first:
+ * pair i < n of the spec is family pair i, pair i >= n is pairs[i - n] (ga_spec_pair_at).
+ */
+typedef struct ga_spec_family {
+    size_t n;
+    double *v;             /* n numbers, owned */
+    const size_t *rows;    /* the spec's row selection (not owned; NULL: pair k is row k) */
+    int relation;          /* enum ga_relation of the neighbours */
+    double columns;        /* every pair's */
+    void (*laws)(double laws[4], const struct ga_spec_family *f, size_t k);
+    void (*name)(char *buf, size_t len, const struct ga_spec_family *f, size_t k);
+} ga_spec_family;
 
 typedef struct {
     ga_doc doc;
@@ -106,8 +127,9 @@ typedef struct {
     const char *name;      /* into the doc */
     const char *kind;      /* mechanism kind */
     const ga_node *mechanism;
-    size_t npairs, cappairs;
+    size_t npairs, cappairs; /* the records in pairs (ga_spec_npairs: with the family's) */
     ga_spec_pair *pairs;
+    ga_spec_family fam;    /* n > 0: the first fam.n pairs, held as a row family */
     ga_spec_claim claim;
     ga_dataset data;       /* n = 0 when the kind has no dataset */
     int relation;          /* enum ga_relation */
@@ -123,6 +145,7 @@ typedef struct {
     int jobs;              /* threads the builders may use (<= 1: one) */
     int drop_data;         /* a builder may free data.x once it no longer needs it (n and d
                               stay; the pairs cannot be rebuilt then) */
+    int families;          /* a builder may hold its pairs as a row family (fam) */
     int truncated;         /* the deadline stopped the construction of pairs */
     size_t planned;        /* pairs the relation would have produced */
     const char *knob;      /* calibrate: the overridden noise parameter (NULL: none) */
@@ -132,7 +155,7 @@ typedef struct {
     int has_focus_eps;     /* calibrate: universe worst cases are sought at this eps */
     double focus_eps;      /* (otherwise at the eps of the DP claims) */
     int verified;          /* the audited pairs include a proven worst case */
-    size_t verified_pair;  /* its index in pairs */
+    size_t verified_pair;  /* its index among the spec's pairs (ga_spec_pair_at) */
     int verified_bound;    /* that pair is an upper bound no single neighbour need attain (a
                               composition of worst cases, a worst case kept unreleased): it
                               proves claims, it never shows a violation */
@@ -214,6 +237,26 @@ int ga_spec_set_claim(ga_spec *s, const char *text, char *msg, size_t msglen);
 
 /* Free the pairs built from the spec (the catalogue rebuilds them, e.g. for calibrate). */
 void ga_spec_reset_pairs(ga_spec *s);
+
+/* Free the dataset's values (drop_data: once a builder no longer needs them; n and d stay)
+ * and return their memory to the system. */
+void ga_spec_drop_data(ga_spec *s);
+
+/* The spec's pairs: the row family's (fam.n) and the records (npairs). */
+size_t ga_spec_npairs(const ga_spec *s);
+/* Pair i < ga_spec_npairs(s): its record, or a family pair written into *b (valid while s
+ * and *b are). A family pair's name is written too when `named` (messages that name the
+ * pair's fields), NULL otherwise (writing it costs a formatted print per use). */
+#define GA_SPEC_NAME_LEN 128
+typedef struct {
+    ga_spec_pair p;
+    double laws[4];
+    char name[GA_SPEC_NAME_LEN];
+} ga_spec_pair_buf;
+const ga_spec_pair *ga_spec_pair_at(const ga_spec *s, size_t i, ga_spec_pair_buf *b, int named);
+/* Pair i's name: its record's ("" when it has none), or a family pair's written into buf
+ * (GA_SPEC_NAME_LEN bytes are enough). */
+const char *ga_spec_pair_name(const ga_spec *s, size_t i, char *buf, size_t len);
 
 /* Input for ga_pair_reduce from a plain spec pair (field labels point into the pair). */
 void ga_spec_pair_input(ga_pair_input *in, const ga_spec_pair *p, char labels[4][200]);

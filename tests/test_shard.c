@@ -238,7 +238,8 @@ Test(shard, random_specs_jobs_and_shards)
 }
 
 /* the report of the audit of spec in format k (0-3: formats[]), audited with opts o */
-static char *report_of(const char *spec, const ga_audit_opts *o, int k, size_t *nrebuilt)
+static char *report_of(const char *spec, const ga_audit_opts *o, int k, size_t *nrebuilt,
+                       size_t *nfamily)
 {
     ga_audit a;
     char msg[512], *buf = NULL;
@@ -247,6 +248,7 @@ static char *report_of(const char *spec, const ga_audit_opts *o, int k, size_t *
     *nrebuilt = 0;
     for (size_t i = 0; a.rebuilt && i < a.npairs; i++)
         *nrebuilt += a.rebuilt[i];
+    *nfamily = a.spec.fam.n;
     FILE *f = open_memstream(&buf, &len);
     cr_assert(f != NULL);
     int (*write[4])(FILE *, const ga_audit *) = {ga_report_json, ga_report_markdown,
@@ -258,9 +260,12 @@ static char *report_of(const char *spec, const ga_audit_opts *o, int k, size_t *
 }
 
 /* Issue 20, item 6: the audit keeps no reduced pair of one-dimensional laws (nor a product of
- * them) but reduces it again where it is used. Its reports must be those of an audit that
- * keeps every pair, byte for byte: every bundled example in every format, random specs of
- * one-dimensional pairs with claims of every type, --certified too. */
+ * them) but reduces it again where it is used, and holds a sketch's remove-, zero-out- and
+ * add-one pairs as a row family (one leverage each, no record or name). Its reports must be
+ * those of an audit that keeps every pair and every record, byte for byte: every bundled
+ * example in every format, sketches of each family relation (a row selection, a universe,
+ * add-one candidates), random specs of one-dimensional pairs with claims of every type,
+ * --certified too. */
 Test(shard, rebuilt_pairs_give_the_reports_of_kept_pairs)
 {
     static const char *examples[] = {
@@ -269,7 +274,22 @@ Test(shard, rebuilt_pairs_give_the_reports_of_kept_pairs)
         "specs/examples/output_perturbation.yaml", "specs/examples/two_explicit_outputs.yaml",
         "specs/examples/inconclusive_at_the_exact_value.yaml",
         "specs/papers/relative_rp_small_set.yaml", NULL};
-    char comp[600], rnd[600];
+    char comp[600], rnd[600], fam[3][600];
+    static const char *const fam_nb[3] = {
+        "neighbours: {relation: zero_out, rows: [3, 1, 4]}\nuniverse: {row_norm_bound: 1}\n",
+        "neighbours: {relation: add_one, candidates: [[0.3, -0.2], [0.9, 0.1], [-0.5, 0.5]]}\n"
+        "universe: {row_norm_bound: 1}\n",
+        "neighbours: remove_one\n"};
+    for (int v = 0; v < 3; v++) {
+        snprintf(fam[v], sizeof fam[v], "%s/family%d.yaml", dir, v);
+        FILE *g = fopen(fam[v], "w");
+        cr_assert(g != NULL);
+        fprintf(g, "gaussaudit: 1\nname: sketch family %d\nmechanism: {kind: sketch, columns: "
+                   "%d, noise_sigma: 1.2}\ndataset: {rows: [[0.5, 0.1], [0.2, -0.7], [0.9, 0.3], "
+                   "[-0.4, 0.4], [0.1, 0.1]]}\n%sclaim: {epsilon: 0.3, delta: 1.0e-2, rdp: [[2, 0.5]], "
+                   "zcdp: 0.2, gdp: 0.5}\n", v, 4 + 3 * v, fam_nb[v]);
+        cr_assert(fclose(g) == 0);
+    }
     snprintf(comp, sizeof comp, "%s/composition.yaml", dir);
     FILE *f = fopen(comp, "w");
     cr_assert(f != NULL);
@@ -283,9 +303,9 @@ Test(shard, rebuilt_pairs_give_the_reports_of_kept_pairs)
     snprintf(rnd, sizeof rnd, "%s/random1.yaml", dir);
     gsl_rng *r = ga_test_rng(21);
     long nrand = ga_test_count(6);
-    size_t total = 0;
-    for (long t = -9; t < nrand; t++) {
-        const char *spec = t < -1 ? examples[t + 9] : t == -1 ? comp : rnd;
+    size_t total = 0, families = 0;
+    for (long t = -12; t < nrand; t++) {
+        const char *spec = t < -4 ? examples[t + 12] : t < -1 ? fam[t + 4] : t == -1 ? comp : rnd;
         if (!spec)
             continue;
         if (t >= 0)
@@ -296,20 +316,39 @@ Test(shard, rebuilt_pairs_give_the_reports_of_kept_pairs)
                     break; /* (--certified: the JSON report) */
                 ga_audit_opts keep = {.jobs = 2, .certified = cert, .keep_pairs = 1},
                               rebuild = {.jobs = 2, .certified = cert};
-                size_t n0, n1;
-                char *a = report_of(spec, &keep, k, &n0), *b = report_of(spec, &rebuild, k, &n1);
+                size_t n0, n1, f0, f1;
+                char *a = report_of(spec, &keep, k, &n0, &f0),
+                     *b = report_of(spec, &rebuild, k, &n1, &f1);
                 char what[900];
                 snprintf(what, sizeof what, "%s (random spec %ld, seed 21)%s, %s: pairs kept "
                          "against pairs rebuilt", spec, t, cert ? ", --certified" : "", formats[k]);
-                cr_expect(n0 == 0, "%s: %zu pairs rebuilt when all are kept", what, n0);
+                cr_expect(n0 == 0 && f0 == 0, "%s: %zu pairs rebuilt, %zu in a family, when all "
+                          "are kept", what, n0, f0);
+                cr_expect(f1 > 0 || !strstr(spec, "/family"), "%s: no row family", what);
                 same(a, b, what);
                 total += n1;
+                families += f1;
                 free(a);
                 free(b);
             }
     }
     /* (the sketches, the Gaussian mechanism and every random spec have such pairs) */
     cr_expect(total > 20, "only %zu pairs were rebuilt: the test exercises nothing", total);
+    cr_expect(families > 20, "only %zu pairs were a row family's", families);
+    /* a family pair that fails to reduce is named in the message as a record would be */
+    char bad[600], msg[512];
+    snprintf(bad, sizeof bad, "%s/family_bad.yaml", dir);
+    ga_test_write(dir, "family_bad.yaml", "gaussaudit: 1\nname: leverage one\nmechanism: {kind: "
+                  "sketch, columns: 3, noise_sigma: 0}\ndataset: {rows: [[1, 0], [0, 1], [0, 2]]}\n"
+                  "neighbours: remove_one\nclaim: {epsilon: 1, delta: 1.0e-3}\n");
+    for (int keep = 0; keep < 2; keep++) {
+        ga_audit a;
+        ga_audit_opts o = {.jobs = 2, .keep_pairs = keep};
+        cr_expect(ga_audit_run(&a, bad, &o, msg, sizeof msg) == GA_EINVAL, "keep %d: accepted", keep);
+        cr_expect(strstr(msg, "remove row 1 (leverage 1).x.cov[0][0] is not finite") != NULL,
+                  "keep %d: %s", keep, msg);
+        ga_audit_clear(&a);
+    }
     gsl_rng_free(r);
 }
 
