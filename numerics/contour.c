@@ -352,6 +352,12 @@ static double path_climb(const ga_path *p)
 
 int ga_path_setup(ga_path *p, const ga_gchisq *q, double x, int sign, int kernel)
 {
+    return ga_path_setup_scale(p, q, x, sign, kernel, -INFINITY);
+}
+
+int ga_path_setup_scale(ga_path *p, const ga_gchisq *q, double x, int sign, int kernel,
+                        double below)
+{
     double mean, var, smin, smax, K, K2;
     ga_gchisq_moments(&mean, &var, q);
     ga_gchisq_domain(&smin, &smax, q);
@@ -403,6 +409,8 @@ int ga_path_setup(ga_path *p, const ga_gchisq *q, double x, int sign, int kernel
     p->imag_only = 1;
     p->nevals = 0;
     p->deadline = 0;
+    if (p->L0 < below)
+        return GA_OK; /* (the caller needs the scale only: the value is below its range) */
     /* A bend that starts too early can climb: moving Re z toward the other side of 0
      * before the vertical decay has set in (a large noncentral term whose pole is far
      * from c, a saddle pressed against a pole) takes |F| far above its value at the

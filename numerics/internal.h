@@ -212,6 +212,11 @@ double ga_path_tailbound(const ga_path *p, double T);
  * the tail with sign +1 (P[Q > x], c > 0) or -1 (P[Q <= x], c < 0). Returns GA_OK or GA_EDOM
  * when that side has no domain (cannot happen for a normalized, non-degenerate form). */
 int ga_path_setup(ga_path *p, const ga_gchisq *q, double x, int sign, int kernel);
+/* The same, except that when the scale L0 is below `below` the path's bend is not tuned (its
+ * cost is sampling |F| along it): for a caller that then needs L0 only (a value below the
+ * double range, known from the Chernoff bound exp(L0)). */
+int ga_path_setup_scale(ga_path *p, const ga_gchisq *q, double x, int sign, int kernel,
+                        double below);
 
 /*
  * Integrate along a set-up path: I = int Im(F dz) with quadrature error, truncation bound
