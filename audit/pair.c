@@ -59,16 +59,26 @@ static void set_reason_static(ga_pair *p, const char *text)
     p->reason_owned = 0;
 }
 
+/* lambda, mt, L and V: one block at lambda (arrays_block, reduce_pd) or four */
+static void free_arrays(ga_pair *p)
+{
+    free(p->lambda);
+    if (!p->arrays_block) {
+        free(p->mt);
+        free(p->L);
+        free(p->V);
+    }
+    p->lambda = p->mt = p->L = p->V = NULL;
+    p->arrays_block = 0;
+}
+
 void ga_pair_free(ga_pair *p)
 {
     if (!p)
         return;
     if (p->reason_owned)
         free(p->reason);
-    free(p->lambda);
-    free(p->mt);
-    free(p->L);
-    free(p->V);
+    free_arrays(p);
     free(p->U);
     ga_gchisq_free(p->lx);
     ga_gchisq_free(p->ly);
@@ -365,14 +375,20 @@ static int reduce_pd(ga_pair *p, const double *sx, const double *sy, const doubl
                      size_t k, char *msg, size_t msglen)
 {
     int rc = GA_ENOMEM;
-    double *B = malloc(k * k * sizeof *B), *C = malloc(k * k * sizeof *C);
-    p->L = malloc(k * k * sizeof *p->L);
-    p->V = malloc(k * k * sizeof *p->V);
-    p->lambda = malloc(k * sizeof *p->lambda);
-    p->mt = calloc(k, sizeof *p->mt);
-    double *m = malloc(k * sizeof *m);
-    if (!B || !C || !p->L || !p->V || !p->lambda || !p->mt || !m)
+    /* two allocations (a remove-one audit reduces 1-D pairs by the hundred thousand, twice
+     * each): the pair's lambda, mt, L, V (p->arrays_block), and the working B, C, m */
+    double *B = malloc((2 * k * k + k) * sizeof *B), *C = B ? B + k * k : NULL,
+           *m = B ? C + k * k : NULL;
+    double *blk = calloc(2 * k + 2 * k * k, sizeof *blk);
+    if (!B || !blk) {
+        free(blk);
         goto cleanup;
+    }
+    p->lambda = blk;
+    p->mt = blk + k;
+    p->L = blk + 2 * k;
+    p->V = blk + 2 * k + k * k;
+    p->arrays_block = 1;
     memcpy(p->L, sy, k * k * sizeof *sy);
     if (potrf(p->L, k)) {
         ga_msg(msg, msglen, "%s", "s_y is numerically singular after reduction");
@@ -502,9 +518,7 @@ conditioning:;
     p->k = k;
     rc = GA_OK;
 cleanup:
-    free(B);
-    free(C);
-    free(m);
+    free(B); /* (C, m) */
     return rc;
 }
 
@@ -550,18 +564,17 @@ static int reduce_full(ga_pair *p, const double *sx, const double *sy, double *d
             dmu[i] = -dmu[i];
         char m2[256];
         if (reduce_pd(q, sy, sx, dmu, d, m2, sizeof m2) == GA_OK && tau_rel_err(q) < ey) {
-            free(p->lambda);
-            free(p->mt);
-            free(p->L);
-            free(p->V);
+            free_arrays(p);
             p->lambda = q->lambda;
             p->mt = q->mt;
             p->L = q->L;
             p->V = q->V;
+            p->arrays_block = q->arrays_block;
             p->la_err = q->la_err;
             p->k = q->k;
             p->swapped = 1;
             q->lambda = q->mt = q->L = q->V = NULL;
+            q->arrays_block = 0;
         }
         for (size_t i = 0; i < d; i++)
             dmu[i] = -dmu[i];

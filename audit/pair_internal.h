@@ -18,6 +18,7 @@ struct ga_pair {
     double *mt;       /* k */
     double *L;        /* k x k lower Cholesky factor of (reduced) S_y */
     double *V;        /* k x k eigenvectors (columns) */
+    int arrays_block; /* lambda, mt, L, V are one allocation at lambda (reduce_pd) */
     double *U;        /* d x k basis of the common support (NULL when full) */
     ga_gchisq *lx, *ly;
     double la_err;    /* size of the snapped rounding-level lambdas and mean components,
