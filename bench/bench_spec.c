@@ -166,11 +166,17 @@ static void cli_audit(const char *spec, const char *csv, size_t n, size_t d)
     remove(spec1);
     if (!ok1 || child_audit(spec, &secs, &rss) != 0)
         return;
+    for (int rep = 0; rep < 2; rep++) { /* the time: best of 3 (the peak is the same each run) */
+        double t, m;
+        if (child_audit(spec, &t, &m) != 0)
+            return;
+        secs = fmin(secs, t);
+    }
     /* the floor: the data's doubles (the CSV is read in pieces, its text never held whole) */
     double floor_b = (double)(n * d * sizeof(double)), tf = time_floor(csv, n, d);
-    printf("\nThe CLI: `gaussaudit audit` of the same spec (one thread; the pairs are a row "
-           "family, one leverage each, laws and names written where used; the data's values are "
-           "freed once the leverages are known)\n\n"
+    printf("\nThe CLI: `gaussaudit audit` of the same spec (one thread, best of 3; the pairs are "
+           "a row family, one leverage each, laws and names written where used; the data's "
+           "values are freed once the leverages are known)\n\n"
            "| s | floor s (strtod scan + leverages) | ratio to the floor (target 2) | peak RSS MiB "
            "| bytes per row (target 300) | 1000-row audit MiB | beyond it per row | the data per "
            "row | ratio to the data |\n|---|---|---|---|---|---|---|---|---|\n"
