@@ -194,10 +194,10 @@ static const ga_spec_pair *spair(const ga_audit *a, size_t i, ga_spec_pair_buf *
     return ga_spec_pair_at(&a->spec, i, b, 0);
 }
 
-/* spec pair i's name (a row family's is written into buf) */
-static const char *pname(const ga_audit *a, size_t i, char buf[GA_SPEC_NAME_LEN])
+const char *ga_audit_pair_name(const ga_audit *a, size_t i, char buf[GA_SPEC_NAME_LEN])
 {
-    return ga_spec_pair_name(&a->spec, i, buf, GA_SPEC_NAME_LEN);
+    return i < ga_spec_npairs(&a->spec) ? ga_spec_pair_name(&a->spec, i, buf, GA_SPEC_NAME_LEN)
+                                        : "";
 }
 
 /* Pair i reduced, for reading (safe on any thread): the audit's own, or (rebuilt[i]) a pair
@@ -717,7 +717,7 @@ static int sub_pair(const ga_audit *a, const char *name)
     char buf[GA_SPEC_NAME_LEN];
     ga_spec_pair_buf pb;
     for (size_t i = 0; i < a->npairs; i++)
-        if (!strcmp(pname(a, i, buf), name))
+        if (!strcmp(ga_audit_pair_name(a, i, buf), name))
             return ga_spec_pair_is_loss(spair(a, i, &pb));
     return 0;
 }
@@ -965,10 +965,10 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
              * too slowly for the certified bounds: GA_EMAXITER) proves nothing: the verdict
              * is then NO VIOLATION FOUND, saying so */
             if (clear && (st == GA_EDOM || st == GA_EMAXITER) && ga_spec_pair_is_loss(spair(a, i, &pb))) {
-                snprintf(uncert_note, sizeof uncert_note, "%s", pname(a, i, nb));
+                snprintf(uncert_note, sizeof uncert_note, "%s", ga_audit_pair_name(a, i, nb));
             } else if (!clear || (a->spec.verified && i == a->spec.verified_pair)) {
                 uncertifiable = 1;
-                snprintf(amb_pair, sizeof amb_pair, "%s", pname(a, i, nb));
+                snprintf(amb_pair, sizeof amb_pair, "%s", ga_audit_pair_name(a, i, nb));
             }
             continue;
         }
@@ -996,7 +996,7 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
         } else if (hi > r->delta) {
             ambiguous = 1;
             bound_over |= lo > r->delta; /* the bound exceeds the claim; no neighbour shown */
-            snprintf(amb_pair, sizeof amb_pair, "%s", pname(a, i, nb));
+            snprintf(amb_pair, sizeof amb_pair, "%s", ga_audit_pair_name(a, i, nb));
         } else if (a->spec.verified && i == a->spec.verified_pair) {
             r->certified = 1;
             r->cert_lo = fmax(c.xy.lo, c.yx.lo);
@@ -1020,7 +1020,7 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
         r->verdict = GA_VERDICT_VIOLATION;
         snprintf(r->reason, sizeof r->reason,
                  "certified: delta_%s(%s) of pair '%s' lies in [%s, %s], above the claimed %s",
-                 r->worst_dir == 1 ? "XY" : "YX", ce, pname(a, r->worst_pair, nb),
+                 r->worst_dir == 1 ? "XY" : "YX", ce, ga_audit_pair_name(a, r->worst_pair, nb),
                  bnd_vs(b1, r->cert_lo, 0, r->delta), bnd_vs(b2, r->cert_hi, 1, r->delta), cd);
     } else if (ambiguous || uncertifiable || capped) {
         r->verdict = GA_VERDICT_INCONCLUSIVE;
@@ -1221,7 +1221,7 @@ static void eval_rdp(ga_audit *a, ga_claim_result *r, const ga_audit_opts *o, ga
         if (st != GA_OK) {
             ambiguous = 1;
             snprintf(amb, sizeof amb, "certified Renyi divergence unavailable for pair '%.100s'",
-                     pname(a, i, nb));
+                     ga_audit_pair_name(a, i, nb));
             continue;
         }
         if (lo > r->eps_a) {
@@ -1237,7 +1237,7 @@ static void eval_rdp(ga_audit *a, ga_claim_result *r, const ga_audit_opts *o, ga
             ambiguous = 1;
             char b1[32], b2[32];
             snprintf(amb, sizeof amb, "certified D_%.4g of pair '%.40s' in [%s, %s] contains the claim",
-                     r->alpha, pname(a, i, nb), bnd(b1, lo, 0), bnd(b2, hi, 1));
+                     r->alpha, ga_audit_pair_name(a, i, nb), bnd(b1, lo, 0), bnd(b2, hi, 1));
         } else if (is_v) {
             verified_ok = 1;
             r->certified = 1;
@@ -1252,7 +1252,7 @@ static void eval_rdp(ga_audit *a, ga_claim_result *r, const ga_audit_opts *o, ga
         snprintf(r->reason, sizeof r->reason,
                  "certified: D_%s(%s) of pair '%s' lies in [%s, %s], above the claimed %s",
                  num(ca, r->alpha), r->worst_dir == 1 ? "X||Y" : "Y||X",
-                 pname(a, r->worst_pair, nb), bnd_vs(b1, r->cert_lo, 0, r->eps_a),
+                 ga_audit_pair_name(a, r->worst_pair, nb), bnd_vs(b1, r->cert_lo, 0, r->eps_a),
                  bnd_vs(b2, r->cert_hi, 1, r->eps_a), num(cb, r->eps_a));
     } else if (ambiguous) {
         r->verdict = GA_VERDICT_INCONCLUSIVE;
@@ -1352,7 +1352,7 @@ static void exact_gdp_zcdp(ga_audit *a, ga_claim_result *r, const ga_interval *t
     arb_clear(lo);
     arb_clear(hi);
     char b1[32], b2[32];
-    const char *pn = pname(a, worst, nb);
+    const char *pn = ga_audit_pair_name(a, worst, nb);
     r->certified = 1;
     r->worst_pair = worst;
     /* the certified interval shown: mu = sqrt(r D2) (GDP) or rho = r D2/2 (zCDP), outward */
@@ -1577,7 +1577,7 @@ static void eval_zcdp_grid(ga_audit *a, ga_claim_result *r, const ga_audit_opts 
             r->cert_hi = nextafter(fmax(cx.hi, cy.hi) / r->at, INFINITY);
             snprintf(r->reason, sizeof r->reason,
                      "certified: D_alpha/alpha >= %.6g > rho = %.6g at alpha = %.6g (pair '%s')", lo,
-                     r->eps_a, r->at, pname(a, r->worst_pair, nb));
+                     r->eps_a, r->at, ga_audit_pair_name(a, r->worst_pair, nb));
         } else {
             r->verdict = GA_VERDICT_INCONCLUSIVE;
             snprintf(r->reason, sizeof r->reason,
@@ -1634,7 +1634,7 @@ static void eval_gdp_grid(ga_audit *a, ga_claim_result *r, const ga_audit_opts *
             r->cert_hi = fmax(c.xy.hi, c.yx.hi);
             snprintf(r->reason, sizeof r->reason,
                      "certified delta(%.6g) >= %.6g exceeds the %.6g-GDP curve %.6g (pair '%s')",
-                     r->at, lo, mu, bound, pname(a, r->worst_pair, nb));
+                     r->at, lo, mu, bound, ga_audit_pair_name(a, r->worst_pair, nb));
             return;
         }
         r->verdict = GA_VERDICT_INCONCLUSIVE;

@@ -210,5 +210,8 @@ void ga_audit_clear(ga_audit *a);
 /* Pair i's certified intervals at the table's eps into xy and yx; lo > hi (none) when no
  * decision certified it there. */
 void ga_audit_pair_cert(const ga_audit *a, size_t i, ga_interval *xy, ga_interval *yx);
+/* Pair i's name: its record's, or a row family's written into buf; "" when i is not a pair
+ * (the audit stopped before any pair existed). */
+const char *ga_audit_pair_name(const ga_audit *a, size_t i, char buf[GA_SPEC_NAME_LEN]);
 
 #endif

@@ -3175,19 +3175,22 @@ static const struct {
     /* published calibrations to compare with the exact one (NULL: none known) */
     size_t (*published)(ga_mech_published *pv, size_t max, ga_spec *s, double eps,
                         double delta, double value, ga_gchisq_work *w);
+    /* does the builder hold this spec's pairs as a row family (ga_spec_family)? Then no room
+     * is reserved for their records (NULL: never) */
+    int (*family)(const ga_spec *s);
 } kinds[] = {
-    {"gaussian_pair", "noise_scale", 0, 0, build_explicit, NULL},
-    {"gaussian_mechanism", "sigma", 0, 0, build_gaussian_mechanism, pub_gaussian_mechanism},
-    {"sketch", "noise_sigma", 1, 0, build_sketch, pub_sketch},
-    {"linear_regression", "sigma", 1, 1, build_regression_kind, pub_linear_regression},
-    {"bayesian_logistic_regression", "sigma", 0, 1, build_regression_kind, NULL},
-    {"gaussian_process_regression", "sigma", 0, 2, build_regression_kind, NULL},
-    {"output_perturbation", "sigma", 0, 2, build_regression_kind, NULL},
-    {"noisy_gradient_descent", "sigma", 0, 2, build_regression_kind, NULL},
-    {"matrix_masking", "sigma", 1, 0, build_matrix_masking, pub_matrix_masking},
-    {"composition", "noise_scale", 1, 1, build_composition, NULL},
-    {"subsampled_gaussian", "sigma", 0, 0, build_subsampled, NULL},
-    {"synthetic_random_inputs", "sigma", 0, 1, build_synthetic, NULL},
+    {"gaussian_pair", "noise_scale", 0, 0, build_explicit, NULL, NULL},
+    {"gaussian_mechanism", "sigma", 0, 0, build_gaussian_mechanism, pub_gaussian_mechanism, NULL},
+    {"sketch", "noise_sigma", 1, 0, build_sketch, pub_sketch, sketch_family},
+    {"linear_regression", "sigma", 1, 1, build_regression_kind, pub_linear_regression, NULL},
+    {"bayesian_logistic_regression", "sigma", 0, 1, build_regression_kind, NULL, NULL},
+    {"gaussian_process_regression", "sigma", 0, 2, build_regression_kind, NULL, NULL},
+    {"output_perturbation", "sigma", 0, 2, build_regression_kind, NULL, NULL},
+    {"noisy_gradient_descent", "sigma", 0, 2, build_regression_kind, NULL, NULL},
+    {"matrix_masking", "sigma", 1, 0, build_matrix_masking, pub_matrix_masking, NULL},
+    {"composition", "noise_scale", 1, 1, build_composition, NULL, NULL},
+    {"subsampled_gaussian", "sigma", 0, 0, build_subsampled, NULL, NULL},
+    {"synthetic_random_inputs", "sigma", 0, 1, build_synthetic, NULL, NULL},
 };
 #define NKINDS (sizeof kinds / sizeof *kinds)
 
@@ -3582,8 +3585,8 @@ static int build_kind(ga_spec *s, int k, char *msg, size_t msglen)
     if (rc || (rc = check_labels(s, k, msg, msglen)))
         return rc;
     /* (a row family holds its pairs without records: room for them would be wasted) */
-    if ((rc = (kinds[k].build == build_sketch && sketch_family(s) ? pairs_cap : pairs_fit)(
-             s, nb_count(s), 1, "neighbours", msg, msglen)))
+    int fam = kinds[k].family && kinds[k].family(s);
+    if ((rc = (fam ? pairs_cap : pairs_fit)(s, nb_count(s), 1, "neighbours", msg, msglen)))
         return rc;
     rc = s->nrel ? build_relative(s, k, msg, msglen) : kinds[k].build(s, msg, msglen);
     if (rc == GA_OK && ga_spec_npairs(s) == 0 && !s->truncated)

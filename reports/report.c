@@ -67,13 +67,6 @@ static const char *methods(const ga_audit *a)
 
 
 
-/* a pair's name (a row family's is written into buf), or "" when the audit stopped before
- * any pair existed */
-static const char *pname(const ga_audit *a, size_t i, char buf[GA_SPEC_NAME_LEN])
-{
-    return i < ga_spec_npairs(&a->spec) ? ga_spec_pair_name(&a->spec, i, buf, GA_SPEC_NAME_LEN)
-                                        : "";
-}
 
 
 /* a claim the --timeout deadline left without any number */
@@ -327,7 +320,7 @@ static void md_text(FILE *out, const char *s)
 
 int ga_report_markdown(FILE *out, const ga_audit *a)
 {
-    char nb[GA_SPEC_NAME_LEN]; /* (pname) */
+    char nb[GA_SPEC_NAME_LEN]; /* (ga_audit_pair_name) */
     fprintf(out, "# gaussaudit report: ");
     md_text(out, a->spec.name);
     fprintf(out, "\n\n");
@@ -364,7 +357,7 @@ int ga_report_markdown(FILE *out, const ga_audit *a)
         md_text(out, ct);
         fprintf(out, "\n\n");
         fprintf(out, "Pair **");
-        md_text(out, pname(a, r->worst_pair, nb));
+        md_text(out, ga_audit_pair_name(a, r->worst_pair, nb));
         fprintf(out, "**, direction %s. Distinguishing event: ", r->worst_dir == 1 ? "X,Y" : "Y,X");
         md_text(out, r->witness);
         char wp[96];
@@ -379,7 +372,7 @@ int ga_report_markdown(FILE *out, const ga_audit *a)
             withc ? " certified delta_XY | certified delta_YX |" : "", withc ? "---|---|" : "");
     for (size_t k = 0; k < m; k++) {
         fprintf(out, "| ");
-        md_text(out, pname(a, idx[k], nb));
+        md_text(out, ga_audit_pair_name(a, idx[k], nb));
         fprintf(out, " | %.6g (+- %.2g) | %.6g (+- %.2g) |", a->pair_xy[idx[k]],
                 a->pair_xy_err[idx[k]], a->pair_yx[idx[k]], a->pair_yx_err[idx[k]]);
         if (withc) {
@@ -605,7 +598,7 @@ static void svg_plot(FILE *out, const char *id, const char *title, const char *x
  * curve drawn is a lower bound of the pair's trade-off function. */
 static void tradeoff_plot(FILE *out, const ga_audit *a)
 {
-    char nb[GA_SPEC_NAME_LEN]; /* (pname) */
+    char nb[GA_SPEC_NAME_LEN]; /* (ga_audit_pair_name) */
     double mu = NAN;
     for (size_t i = 0; i < a->nclaims; i++)
         if (a->claims[i].type == GA_CLAIM_GDP) {
@@ -638,7 +631,7 @@ static void tradeoff_plot(FILE *out, const ga_audit *a)
         fg[k] = x <= 0 ? 1 : x >= 1 ? 0 : 0.5 * erfc(-(0.5 * (lo + hi) - mu) / M_SQRT2);
     }
     char lab[300], gl[80];
-    snprintf(lab, sizeof lab, "%s (from its profile: a lower bound)", pname(a, a->plot_pair[0], nb));
+    snprintf(lab, sizeof lab, "%s (from its profile: a lower bound)", ga_audit_pair_name(a, a->plot_pair[0], nb));
     snprintf(gl, sizeof gl, "the claimed %g-GDP curve G_mu", mu);
     series s[2] = {{al, fp, N, "#D55E00", lab, 0}, {al, fg, N, "#000", gl, 2}};
     plot_marks pm = {NULL, NULL, NULL, 0, 0, 0};
@@ -657,7 +650,7 @@ static const char *verdict_class(int v)
 
 int ga_report_html(FILE *out, const ga_audit *a)
 {
-    char nb[GA_SPEC_NAME_LEN]; /* (pname) */
+    char nb[GA_SPEC_NAME_LEN]; /* (ga_audit_pair_name) */
     fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>gaussaudit: ");
     html_escape(out, a->spec.name);
     fprintf(out, "</title>\n<style>\n"
@@ -714,7 +707,7 @@ int ga_report_html(FILE *out, const ga_audit *a)
         fprintf(out, "<h3>Worst pair for ");
         html_escape(out, ct);
         fprintf(out, "</h3>\n<p>Pair <b>");
-        html_escape(out, pname(a, r->worst_pair, nb));
+        html_escape(out, ga_audit_pair_name(a, r->worst_pair, nb));
         fprintf(out, "</b>, direction %s. Distinguishing event: ", r->worst_dir == 1 ? "X,Y" : "Y,X");
         html_escape(out, r->witness);
         char wp[96];
@@ -735,7 +728,7 @@ int ga_report_html(FILE *out, const ga_audit *a)
                 same = fabs(a->plot_xy[j][k] - a->plot_yx[j][k]) <=
                        1e-9 * fmax(fabs(a->plot_xy[j][k]), 1e-300);
             for (int dir = 0; dir < (same ? 1 : 2); dir++, ns++) {
-                snprintf(labels[ns], sizeof labels[ns], "%s: %s", pname(a, a->plot_pair[j], nb),
+                snprintf(labels[ns], sizeof labels[ns], "%s: %s", ga_audit_pair_name(a, a->plot_pair[j], nb),
                          same ? "delta_XY = delta_YX (the curves coincide)" : dir ? "delta_YX" : "delta_XY");
                 s[ns] = (series){a->plot_eps, dir ? a->plot_yx[j] : a->plot_xy[j], GA_PLOT_POINTS,
                                  colors[ns % 6], labels[ns], dir};
@@ -791,7 +784,7 @@ int ga_report_html(FILE *out, const ga_audit *a)
         fprintf(out, "<h2>Renyi divergence</h2>\n");
         char title[200];
         snprintf(title, sizeof title, "Renyi divergence of pair '%.60s'; markers: RDP claims",
-                 pname(a, a->renyi_pair, nb));
+                 ga_audit_pair_name(a, a->renyi_pair, nb));
         svg_plot(out, "renyi-plot", title, "alpha", "D_alpha", 0, s, 2, &pm);
     }
     /* sortable pairs table */
@@ -805,7 +798,7 @@ int ga_report_html(FILE *out, const ga_audit *a)
     for (size_t k = 0; k < m; k++) {
         size_t i = idx[k];
         fprintf(out, "<tr><td>");
-        html_escape(out, pname(a, i, nb));
+        html_escape(out, ga_audit_pair_name(a, i, nb));
         fprintf(out, "</td><td class=\"num\" data-v=\"%.17g\">%.6g</td><td class=\"num\" data-v=\"%.17g\">%.2g</td>"
                      "<td class=\"num\" data-v=\"%.17g\">%.6g</td><td class=\"num\" data-v=\"%.17g\">%.2g</td>",
                 a->pair_xy[i], a->pair_xy[i], a->pair_xy_err[i], a->pair_xy_err[i], a->pair_yx[i],
@@ -876,7 +869,7 @@ int ga_report_html(FILE *out, const ga_audit *a)
 
 int ga_report_json(FILE *out, const ga_audit *a)
 {
-    char nb[GA_SPEC_NAME_LEN]; /* (pname) */
+    char nb[GA_SPEC_NAME_LEN]; /* (ga_audit_pair_name) */
     char tool[64];
     snprintf(tool, sizeof tool, "gaussaudit %s", GA_VERSION_STRING);
     ga_jw j;
@@ -932,7 +925,7 @@ int ga_report_json(FILE *out, const ga_audit *a)
         }
         if (r->exact.val > 0)
             ga_jw_num(&j, "exact_log10", log10(r->exact.val));
-        ga_jw_str(&j, "worst_pair", pname(a, r->worst_pair, nb));
+        ga_jw_str(&j, "worst_pair", ga_audit_pair_name(a, r->worst_pair, nb));
         ga_jw_str(&j, "direction", r->worst_dir == 1 ? "xy" : "yx");
         if (r->type == GA_CLAIM_DP) /* the value is the release's, or a bound's (not attained) */
             ga_jw_str(&j, "value_kind", r->bound ? "upper bound" : r->lower ? "lower bound" : "exact");
@@ -980,7 +973,7 @@ int ga_report_json(FILE *out, const ga_audit *a)
     for (size_t i = 0; i < a->npairs; i++) {
         ga_result xy = {a->pair_xy[i], a->pair_xy_err[i]}, yx = {a->pair_yx[i], a->pair_yx_err[i]};
         ga_jw_obj(&j, NULL);
-        ga_jw_str(&j, "name", pname(a, i, nb));
+        ga_jw_str(&j, "name", ga_audit_pair_name(a, i, nb));
         ga_jw_result(&j, "xy", &xy);
         ga_jw_result(&j, "yx", &yx);
         ga_interval cx, cy;
