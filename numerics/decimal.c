@@ -17,39 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int ga_decimal_syntax(const char *s)
-{
-    if (!s)
-        return 0;
-    const char *p = s;
-    if (*p == '+' || *p == '-')
-        p++;
-    int digits = 0;
-    while (*p >= '0' && *p <= '9') {
-        p++;
-        digits++;
-    }
-    if (*p == '.') {
-        p++;
-        while (*p >= '0' && *p <= '9') {
-            p++;
-            digits++;
-        }
-    }
-    if (!digits)
-        return 0;
-    if (*p == 'e' || *p == 'E') {
-        p++;
-        if (*p == '+' || *p == '-')
-            p++;
-        if (!(*p >= '0' && *p <= '9'))
-            return 0;
-        while (*p >= '0' && *p <= '9')
-            p++;
-    }
-    return *p == 0;
-}
-
 /* strtod under the rule's range checks (the syntax is checked by the caller) */
 static int strtod_checked(double *v, const char *s)
 {
@@ -67,7 +34,8 @@ static int strtod_checked(double *v, const char *s)
 /* A decimal's parts: [+-] digits [. digits] [(e|E) [+-] digits] read as (-1)^neg m 10^e10,
  * m of at most 19 significant digits (toolong: more; m then holds the first 19, and only
  * strtod converts it), trailing zeros held back into e10 (1500 is 15e2). GA_OK, or
- * GA_EINVAL when s[0..len) breaks the rule's syntax (ga_decimal_syntax). */
+ * GA_EINVAL when s[0..len) breaks the rule's syntax: the one place the rule is checked
+ * (ga_decimal_syntax, ga_decimal_to_double and ga_decimal_scan all scan with it). */
 typedef struct {
     int neg, toolong;
     uint64_t m;
@@ -149,6 +117,12 @@ static int parts_to_double(double *v, const dec_parts *d, const char *s, size_t 
     if (t != small)
         free(t);
     return rc;
+}
+
+int ga_decimal_syntax(const char *s)
+{
+    dec_parts d;
+    return s && scan_parts(&d, s, strlen(s)) == GA_OK;
 }
 
 int ga_decimal_to_double(double *v, const char *s)
