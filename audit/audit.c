@@ -251,12 +251,13 @@ static const char *num(char *b, double v)
     return b;
 }
 
-/* delta of pair i in both directions at eps in double precision; a failed evaluation
+/* delta of pair i (reduced: the pair in hand, or NULL: reduced where used) in both directions
+ * at eps in double precision; a failed evaluation
  * (any status but GA_OK and GA_ETOL, whose value comes with an honest error) gives NaN
  * values, which no comparison reads as "holds": such a pair is certified or the claim is
  * INCONCLUSIVE. o->fail_pair injects a failure (tests). */
-static int est_delta(ga_delta *D, ga_audit *a, size_t i, double eps, const ga_audit_opts *o,
-                     ga_gchisq_work *w)
+static int est_delta(ga_delta *D, ga_audit *a, size_t i, const ga_pair *reduced, double eps,
+                     const ga_audit_opts *o, ga_gchisq_work *w)
 {
     const ga_rec *k = a->book.mode == GA_REC_REPLAY ? ga_rec_find(&a->book, GA_REC_EST, i, eps, NULL)
                                                     : NULL;
@@ -264,8 +265,8 @@ static int est_delta(ga_delta *D, ga_audit *a, size_t i, double eps, const ga_au
         *D = (ga_delta){{k->v[0], k->v[1]}, {k->v[2], k->v[3]}, (int)k->v[4]};
         return k->status;
     }
-    ga_pair *own;
-    const ga_pair *p = pair_use(a, i, &own);
+    ga_pair *own = NULL;
+    const ga_pair *p = reduced ? reduced : pair_use(a, i, &own);
     int st = p ? ga_pair_delta(D, p, eps, GA_DELTA_AUTO, NULL, w) : GA_ENOMEM;
     ga_pair_free(own);
     if (o && o->fail_pair == i + 1)
@@ -282,17 +283,22 @@ static int est_delta(ga_delta *D, ga_audit *a, size_t i, double eps, const ga_au
     return st;
 }
 
-/* item: the estimates of pair i at l->eps */
-static void est_item(void *vl, size_t j, ga_gchisq_work *w)
+/* the estimates of pair i (reduced: NULL, or the pair in hand) at l->eps into l's arrays */
+static void est_store(pair_loop *l, size_t i, const ga_pair *reduced, ga_gchisq_work *w)
 {
-    pair_loop *l = vl;
-    size_t i = l->idx ? l->idx[j] : j;
     ga_delta D;
-    est_delta(&D, l->a, i, l->eps, l->o, w);
+    est_delta(&D, l->a, i, reduced, l->eps, l->o, w);
     l->xy[i] = D.xy.val;
     l->yx[i] = D.yx.val;
     l->exy[i] = D.xy.err;
     l->eyx[i] = D.yx.err;
+}
+
+/* item: the estimates of pair i at l->eps */
+static void est_item(void *vl, size_t j, ga_gchisq_work *w)
+{
+    pair_loop *l = vl;
+    est_store(l, l->idx ? l->idx[j] : j, NULL, w);
     tick(l);
 }
 
@@ -1706,17 +1712,32 @@ static int audit_load(ga_audit *a, const char *path, const char *text, size_t le
     return GA_OK;
 }
 
+/* the per-pair table's eps: the first DP claim's (the total variation, eps = 0,
+ * when there is none) */
+static void table_eps(ga_audit *a)
+{
+    a->table_eps = 0;
+    for (size_t i = 0; i < a->nclaims; i++)
+        if (a->claims[i].type == GA_CLAIM_DP) {
+            a->table_eps = a->claims[i].eps;
+            break;
+        }
+}
+
 /* stage 2: reduce every pair built (a shard: its pairs) until the deadline, on o->jobs
- * threads */
+ * threads; an audit that is not a shard takes the per-pair table's estimates (stage 3) of
+ * each pair while it is in hand (l->xy set), so that a pair reduced again where it is used
+ * (a->rebuilt) is not reduced twice for them */
 static void reduce_item(void *vl, size_t j, ga_gchisq_work *w)
 {
-    (void)w;
     pair_loop *l = vl;
     size_t i = l->idx ? l->idx[j] : j;
     ga_audit *a = l->a;
     ga_spec_pair_buf pb;
     const ga_spec_pair *sp = spair(a, i, &pb);
     l->st[j] = ga_mech_pair_reduce(&a->pairs[i], sp, NULL, 0);
+    if (l->st[j] == GA_OK && l->xy)
+        est_store(l, i, a->pairs[i], w);
     if (l->st[j] == GA_OK && a->rebuilt && ga_mech_pair_rebuildable(sp)) {
         ga_pair_free(a->pairs[i]); /* checked; reduced again where used */
         a->pairs[i] = NULL;
@@ -1726,13 +1747,21 @@ static void reduce_item(void *vl, size_t j, ga_gchisq_work *w)
 }
 
 static int audit_reduce(ga_audit *a, const char *path, const ga_audit_opts *o, char *msg,
-                        size_t msglen)
+                        size_t msglen, ga_gchisq_work *w)
 {
     size_t n = a->slice ? a->nslice : ga_spec_npairs(&a->spec);
     int *st = calloc(n ? n : 1, sizeof *st);
     unsigned char *done = malloc(n ? n : 1);
     pair_loop l = {.a = a, .o = o, .st = st, .idx = a->slice};
-    int rc = !st || !done ? GA_ENOMEM : pair_loop_run(&l, reduce_item, n, "reduce", done, NULL);
+    if (!o->nshards) { /* the table's estimates too (a shard's are per claim: shard_pass) */
+        table_eps(a);
+        l.eps = a->table_eps;
+        l.xy = a->pair_xy;
+        l.yx = a->pair_yx;
+        l.exy = a->pair_xy_err;
+        l.eyx = a->pair_yx_err;
+    }
+    int rc = !st || !done ? GA_ENOMEM : pair_loop_run(&l, reduce_item, n, "reduce", done, w);
     /* the pairs reduced, in order up to the first the deadline left or the first error (its
      * message from a second, serial reduction: the same inputs, the same failure) */
     size_t k = 0;
@@ -1747,8 +1776,11 @@ static int audit_reduce(ga_audit *a, const char *path, const ga_audit_opts *o, c
             a->pairs[i] = NULL;
             ga_spec_pair_buf pb; /* (named: the message names the pair's fields) */
             rc = ga_mech_pair_reduce(&a->pairs[i], ga_spec_pair_at(&a->spec, i, &pb, 1), msg, msglen);
-            if (rc == GA_OK) /* it did not fail again: keep the second result */
+            if (rc == GA_OK) { /* it did not fail again: keep the second result */
+                if (l.xy)
+                    est_store(&l, i, a->pairs[i], w);
                 continue;
+            }
             char m2[512];
             snprintf(m2, sizeof m2, "%s: %s", path, msg);
             ga_msg(msg, msglen, "%s", m2);
@@ -1767,6 +1799,7 @@ static int audit_reduce(ga_audit *a, const char *path, const ga_audit_opts *o, c
     a->npairs = a->slice ? ga_spec_npairs(&a->spec) : k;
     if (a->slice)
         a->nslice = k;
+    a->table_done = rc == GA_OK && l.xy;
     free(st);
     free(done);
     return rc;
@@ -1811,22 +1844,11 @@ static void audit_claim_list(ga_audit *a)
         a->claims[i].relative = a->spec.nrel > 0;
 }
 
-/* stage 3: the per-pair table at the first DP claim's eps (the total variation, eps = 0,
- * when there is none) */
-static void table_eps(ga_audit *a)
-{
-    a->table_eps = 0;
-    for (size_t i = 0; i < a->nclaims; i++)
-        if (a->claims[i].type == GA_CLAIM_DP) {
-            a->table_eps = a->claims[i].eps;
-            break;
-        }
-}
-
+/* stage 3: the per-pair table (taken in stage 2 unless the audit is a shard) */
 static void audit_table(ga_audit *a, const ga_audit_opts *o, ga_gchisq_work *w)
 {
     table_eps(a);
-    if (!expired(a, "the per-pair table", 0, a->npairs))
+    if (!a->table_done && !expired(a, "the per-pair table", 0, a->npairs))
         est_all(a, o, a->table_eps, a->pair_xy, a->pair_yx, a->pair_xy_err, a->pair_yx_err,
                 "the per-pair table", w);
 }
@@ -2088,12 +2110,13 @@ static int audit_run(ga_audit *a, const char *path, const char *text, size_t len
     }
     if (rc == GA_OK && o->nshards)
         rc = shard_slice(a, o);
-    if (rc == GA_OK)
-        rc = audit_reduce(a, path, o, msg, msglen);
     if (rc == GA_OK && !(w = ga_gchisq_work_alloc()))
         rc = GA_ENOMEM;
     if (rc == GA_OK) {
-        audit_claim_list(a);
+        audit_claim_list(a); /* (the table's eps: the reduction takes its estimates) */
+        rc = audit_reduce(a, path, o, msg, msglen, w);
+    }
+    if (rc == GA_OK) {
         if (o->nshards) {
             shard_pass(a, o, w);
             if (a->book.failed)

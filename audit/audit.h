@@ -147,6 +147,7 @@ typedef struct {
     int overall;           /* enum ga_verdict: the worst over claims */
     double table_eps;      /* eps of the per-pair table (first DP claim; NAN if none) */
     double *pair_xy, *pair_yx, *pair_xy_err, *pair_yx_err; /* per pair at table_eps */
+    int table_done;        /* pair_xy... were filled while the pairs were reduced */
     ga_pair_cert *pair_cert;  /* certified at table_eps, by pair (few: the pairs a decision
                                  certified; ga_audit_pair_cert reads them) */
     size_t npair_cert, cap_pair_cert;

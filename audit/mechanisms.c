@@ -1675,22 +1675,36 @@ static int build_sketch(ga_spec *s, char *msg, size_t msglen)
                           "candidate rows must have as many columns as the dataset");
     /* the leverages first, so that the dataset can go before the pairs are built (an audit
      * builds them once: s->drop_data; the data's doubles are then not held beside them) */
+    /* |L^{-1} v|^2 for the rows v, a block of rows at a time: one triangular solve with
+     * many right-hand sides (W L^T = V) per block, not one BLAS call per row */
+    enum { LEV_BLOCK = 256 };
     double *lev = rc == GA_OK ? malloc((nn ? nn : 1) * sizeof *lev) : NULL;
-    if (rc == GA_OK && !lev)
+    double *W = rc == GA_OK ? malloc(LEV_BLOCK * d * sizeof *W) : NULL;
+    if (rc == GA_OK && (!lev || !W))
         rc = GA_ENOMEM;
-    for (size_t k = 0; k < nn && rc == GA_OK; k++) {
-        size_t row = rel == GA_REL_ADD_ONE ? k : (s->rows ? s->rows[k] : k);
-        if (rel != GA_REL_ADD_ONE && row >= n) {
-            rc = ga_spec_fail(s, s->mechanism, "neighbours.rows", msg, msglen, "a row number exceeds the dataset");
-            break;
+    for (size_t k0 = 0; k0 < nn && rc == GA_OK; k0 += LEV_BLOCK) {
+        size_t nb = nn - k0 < LEV_BLOCK ? nn - k0 : LEV_BLOCK;
+        for (size_t j = 0; j < nb; j++) {
+            size_t k = k0 + j, row = rel == GA_REL_ADD_ONE ? k : (s->rows ? s->rows[k] : k);
+            if (rel != GA_REL_ADD_ONE && row >= n) {
+                rc = ga_spec_fail(s, s->mechanism, "neighbours.rows", msg, msglen,
+                                  "a row number exceeds the dataset");
+                break;
+            }
+            memcpy(W + j * d, rel == GA_REL_ADD_ONE ? s->candidates.x + k * d : s->data.x + row * d,
+                   d * sizeof *W);
         }
-        const double *v = rel == GA_REL_ADD_ONE ? s->candidates.x + k * d : s->data.x + row * d;
-        memcpy(w, v, d * sizeof *w);
-        ga_cblas_dtrsv(CblasRowMajor, CblasLower, CblasNoTrans, CblasNonUnit, (int)d, S, (int)d, w, 1);
-        double q = ga_cblas_ddot((int)d, w, 1, w, 1);
-        /* a row of D: q is its leverage p < 1; an added row: its leverage is q / (1 + q) */
-        lev[k] = rel == GA_REL_ADD_ONE ? q / (1 + q) : q;
+        if (rc != GA_OK)
+            break;
+        ga_cblas_dtrsm(CblasRowMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit, (int)nb,
+                       (int)d, 1.0, S, (int)d, W, (int)d);
+        for (size_t j = 0; j < nb; j++) {
+            double q = ga_cblas_ddot((int)d, W + j * d, 1, W + j * d, 1);
+            /* a row of D: q is its leverage p < 1; an added row: its leverage is q / (1 + q) */
+            lev[k0 + j] = rel == GA_REL_ADD_ONE ? q / (1 + q) : q;
+        }
     }
+    free(W);
     if (rc == GA_OK && s->drop_data)
         ga_spec_drop_data(s);
     ga_spec_family f = {.n = nn, .v = lev, .rows = rel == GA_REL_ADD_ONE ? NULL : s->rows,

@@ -134,6 +134,14 @@ int ga_decimal_to_double(double *v, const char *s)
     return parts_to_double(v, &d, s, len, 1);
 }
 
+int ga_decimal_to_double_n(double *v, const char *s, size_t len)
+{
+    dec_parts d;
+    if (!s || scan_parts(&d, s, len))
+        return GA_EINVAL;
+    return parts_to_double(v, &d, s, len, 0);
+}
+
 /* ------------------------------------------------------------ compact exact decimals
  *
  * A spec of dimension 2000 holds eight million numbers; keeping each one's text for the

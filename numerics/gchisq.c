@@ -305,8 +305,10 @@ int ga_gchisq_cgf(double *k0, double *k1, double *k2, const ga_gchisq *q, double
         if (!(u > 0))
             return GA_EDOM;
         double iu = 1.0 / u;
-        /* -nu/2 log(1 - 2 a s) computed as -nu/2 log1p(-2 a s): exact near a s = 0 */
-        K += -0.5 * t->nu * log1p(-2.0 * t->a * s) + 0.5 * t->b2 * s * s * iu;
+        /* -nu/2 log(1 - 2 a s) computed as -nu/2 log1p(-2 a s): exact near a s = 0 (and
+         * only when K is asked: Newton's iterations on K' need no logarithm) */
+        if (k0)
+            K += -0.5 * t->nu * log1p(-2.0 * t->a * s) + 0.5 * t->b2 * s * s * iu;
         K1 += t->nu * t->a * iu + t->b2 * s * (1.0 - t->a * s) * iu * iu;
         K2 += 2.0 * t->nu * t->a * t->a * iu * iu + t->b2 * iu * iu * iu;
     }

@@ -31,6 +31,8 @@ void ga_msg(char *msg, size_t msglen, const char *fmt, ...)
  * underflow): GA_OK or GA_EINVAL. */
 int ga_decimal_syntax(const char *s);
 int ga_decimal_to_double(double *v, const char *s);
+/* the same for the len bytes at s (no NUL needed: a field of a line read in place) */
+int ga_decimal_to_double_n(double *v, const char *s, size_t len);
 
 /* A decimal in four bytes beside its double (issue 20, item 3): the exact value is
  * m * 10^e where m is the one integer of at most 19 digits that is congruent to `low`
@@ -111,6 +113,14 @@ int ga_lapack_posv(char uplo, size_t n, size_t nrhs, double *a, size_t lda, doub
 /* eigenvalues ascending in w; jobz 'V': a's columns become the eigenvectors */
 int ga_lapack_syev(char jobz, char uplo, size_t n, double *a, size_t lda, double *w);
 int ga_lapack_syevd(char jobz, char uplo, size_t n, double *a, size_t lda, double *w);
+
+/* ------------------------------------------------------- large arrays (mem.c) */
+
+/* Advice that the bytes at p (a block of the caller's, NULL: nothing) are about to be written
+ * in full: a block of 256 KiB or more is faulted in at once, in huge pages where the kernel
+ * allows. Nothing else changes; a kernel without the advice faults the pages as they are
+ * written. */
+void ga_mem_prefault(void *p, size_t bytes);
 
 /* ------------------------------------------------------- the parallel loop (par.c) */
 

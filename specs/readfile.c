@@ -79,16 +79,23 @@ static const char *kind_name(mode_t m)
 static int check_caps(ga_file *f, const char *b, size_t r, char *msg, size_t msglen)
 {
     const ga_read_policy *pol = f->pol;
-    if (pol->max_line) {
-        for (size_t i = 0; i < r; i++) {
-            if (b[i] == '\n') {
-                f->linelen = 0;
-                f->lineno++;
-            } else if (++f->linelen > pol->max_line) {
-                ga_msg(msg, msglen, "%s '%s': line %zu is longer than the cap of %zu bytes",
-                       f->what, f->qpath, f->lineno, pol->max_line);
-                return GA_EINVAL;
-            }
+    /* line by line (memchr: a large file is read at the speed of memory), f->linelen <=
+     * max_line between calls */
+    for (const char *p = b, *end = b + r; pol->max_line && p < end;) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t seg = (size_t)((nl ? nl : end) - p);
+        if (seg > pol->max_line - f->linelen) {
+            ga_msg(msg, msglen, "%s '%s': line %zu is longer than the cap of %zu bytes",
+                   f->what, f->qpath, f->lineno, pol->max_line);
+            return GA_EINVAL;
+        }
+        if (nl) {
+            f->linelen = 0;
+            f->lineno++;
+            p = nl + 1;
+        } else {
+            f->linelen += seg;
+            p = end;
         }
     }
     f->n += r;

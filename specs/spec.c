@@ -451,7 +451,24 @@ typedef struct {
     size_t rows, cols;    /* the first pass's count; the second checks against it */
     size_t lineno, r;
     ga_dataset *ds;       /* NULL in the first pass */
+    char *buf;            /* the pieces' buffer, kept for both passes (the caller frees it) */
+    size_t cap;
 } csv_pass;
+
+/* the fields of the line t[0, e): its commas plus one */
+static size_t csv_fields(const char *t, const char *e)
+{
+    size_t k = 1;
+    for (const char *p = t; p < e; p++)
+        k += *p == ',';
+    return k;
+}
+
+static int csv_changed(csv_pass *q)
+{
+    return fail(q->c, q->n, q->path, "%s: the file changed while it was read (line %zu)",
+                q->qfull, q->lineno);
+}
 
 /* one line t[0, e) (its '\n' excluded, writable: parsed in place): counted, or parsed into
  * ds->x. GA_OK, or the failure's status with its message */
@@ -465,10 +482,8 @@ static int csv_line(csv_pass *q, char *t, char *e)
         q->header_seen = 1;
         return GA_OK;
     }
-    size_t k = 1;
-    for (const char *p = t; p < e; p++)
-        k += *p == ',';
     if (!q->ds) {
+        size_t k = csv_fields(t, e);
         if (q->cols == 0)
             q->cols = k;
         else if (k != q->cols)
@@ -479,33 +494,39 @@ static int csv_line(csv_pass *q, char *t, char *e)
                         GA_SPEC_MAX_ROWS, GA_SPEC_MAX_COLS);
         return GA_OK;
     }
-    if (q->r == q->rows || k != q->cols)
-        return fail(c, q->n, q->path, "%s: the file changed while it was read (line %zu)",
-                    q->qfull, q->lineno);
-    *e = 0;
+    if (q->r == q->rows)
+        return csv_changed(q);
+    /* cols fields, as the first pass counted: a field ends at a comma, or at a '\r' (a CRLF
+     * line end; before the last field, the next field is then empty, and refused). The
+     * commas are counted again only on the way to an error, so that a line changed in
+     * between (other commas now) is told as such first, as the count of every line did */
     char *field = t;
     for (size_t j = 0; j < q->cols; j++) {
         char *fe = field;
-        while (*fe && *fe != ',' && *fe != '\r')
+        while (fe < e && *fe != ',' && *fe != '\r')
             fe++;
-        char save = *fe;
-        *fe = 0;
-        char *a = field;
-        while (*a == ' ' || *a == '\t')
+        if ((j + 1 < q->cols ? fe == e : fe < e && (*fe == ',' || memchr(fe, ',', (size_t)(e - fe)))) &&
+            csv_fields(t, e) != q->cols)
+            return csv_changed(q); /* (fewer commas, or more; with as many, a '\r' ended a
+                                      field early and an empty one is refused below) */
+        char *a = field, *end = fe;
+        while (a < end && (*a == ' ' || *a == '\t'))
             a++;
-        char *end = a + strlen(a);
         while (end > a && (end[-1] == ' ' || end[-1] == '\t'))
-            *--end = 0; /* trailing blanks (the reader takes no spaces) */
+            end--; /* (the reader takes no blanks) */
         double v;
-        if (ga_decimal_to_double(&v, a)) {
+        if (ga_decimal_to_double_n(&v, a, (size_t)(end - a))) {
             char tok[64];
+            if (csv_fields(t, e) != q->cols)
+                return csv_changed(q);
+            *end = 0;
             ga_quote_token(tok, sizeof tok, a, 24);
             return fail(c, q->n, q->path,
                         "%s:%zu: field %zu ('%s') is not a finite decimal number", q->qfull,
                         q->lineno, j + 1, tok);
         }
         q->ds->x[q->r * q->cols + j] = v;
-        field = fe + (save == ',');
+        field = fe + (fe < e && *fe == ',');
     }
     q->r++;
     return GA_OK;
@@ -515,36 +536,32 @@ static int csv_line(csv_pass *q, char *t, char *e)
 static int csv_pass_run(csv_pass *q, ga_file *f, int header)
 {
     const size_t piece = ga_file_piece();
-    size_t cap = piece + 1, have = 0, got;
+    size_t have = 0, got;
     char why[600];
     int rc;
-    char *buf = malloc(cap);
     q->header_seen = !header;
     q->lineno = q->r = 0;
-    if (!buf) {
-        fail(q->c, q->n, q->path, "%s: out of memory", q->qfull);
-        return GA_ENOMEM;
-    }
     if ((rc = ga_file_rewind(f, why, sizeof why)))
         goto failed;
     do {
-        if (cap - have - 1 < piece) { /* a line longer than a piece (under the line cap) */
-            char *nb = realloc(buf, have + piece + 1);
+        if (!q->buf || q->cap - have - 1 < piece) { /* (a line longer than a piece: under the
+                                                        line cap) */
+            char *nb = realloc(q->buf, have + piece + 1);
             if (!nb) {
                 fail(q->c, q->n, q->path, "%s: out of memory", q->qfull);
-                rc = GA_ENOMEM;
-                goto cleanup;
+                return GA_ENOMEM;
             }
-            buf = nb;
-            cap = have + piece + 1;
+            q->buf = nb;
+            q->cap = have + piece + 1;
+            ga_mem_prefault(nb, q->cap); /* (read into whole: its pages faulted at once) */
         }
+        char *buf = q->buf;
+        size_t cap = q->cap;
         if ((rc = ga_file_read(f, buf + have, cap - have - 1, &got, why, sizeof why)))
             goto failed;
-        if (memchr(buf + have, 0, got)) {
-            rc = fail(q->c, q->n, q->path, "%s: contains a NUL byte (not a text CSV file)",
-                      q->qfull);
-            goto cleanup;
-        }
+        if (memchr(buf + have, 0, got))
+            return fail(q->c, q->n, q->path, "%s: contains a NUL byte (not a text CSV file)",
+                        q->qfull);
         have += got;
         char *t = buf, *end = buf + have, *e;
         while (t < end) {
@@ -554,19 +571,16 @@ static int csv_pass_run(csv_pass *q, ga_file *f, int header)
             if (!e)
                 e = end; /* the last line, without a line break */
             if ((rc = csv_line(q, t, e)))
-                goto cleanup;
+                return rc;
             t = e + 1;
         }
         have = t < end ? (size_t)(end - t) : 0;
         memmove(buf, t < end ? t : end, have);
     } while (got);
-    goto cleanup;
+    return GA_OK;
 failed:
     fail(q->c, q->n, q->path, "%s", why);
-    rc = rc == GA_ENOMEM ? GA_ENOMEM : GA_EINVAL;
-cleanup:
-    free(buf);
-    return rc;
+    return rc == GA_ENOMEM ? GA_ENOMEM : GA_EINVAL;
 }
 
 /* CSV relative to the spec's directory, read under the file policy (readfile.h) */
@@ -615,6 +629,7 @@ static int parse_csv(ctx_t *c, const ga_node *n, const char *path, const char *f
         rc = fail(c, n, path, "%s: %zu x %zu values do not fit in memory", qfull, q.rows, q.cols);
         goto cleanup;
     }
+    ga_mem_prefault(ds->x, q.rows * q.cols * sizeof *ds->x); /* (written in full below) */
     q.ds = ds;
     if ((rc = csv_pass_run(&q, &f, header)))
         goto cleanup;
@@ -626,6 +641,7 @@ static int parse_csv(ctx_t *c, const ga_node *n, const char *path, const char *f
     ds->d = q.cols;
     ds->line = n->line;
 cleanup:
+    free(q.buf);
     ga_file_close(&f);
     return rc;
 }

@@ -586,3 +586,55 @@ Test(gchisq, decimal_reader)
             cr_expect(v == rows[i].v, "'%s': %.17g, expected %.17g", rows[i].s, v, rows[i].v);
     }
 }
+
+/* The saddle point K'(s) = x: a form of one term and no normal part has it in closed form
+ * (numerics/contour.c), solved to rounding, where Newton's iteration stops at
+ * |K'(s) - x| <= 1e-3 sqrt(K''(s)); every other form (here the same law as two terms, which
+ * takes the iteration) meets that test. Random a of both signs, nu, b2 (half of them 0),
+ * offsets, and x from near the mean to far in both tails. A wrong root of the quadratic
+ * would leave the closed form to the iteration, which fails the tight test. */
+#define TOL_SADDLE_CLOSED 1e-9 /* |K'(s) - x| / (|x - offset| + sqrt(K'')) */
+Test(gchisq, saddle_point_closed_form_and_newton)
+{
+    gsl_rng *r = ga_test_rng(777);
+    long n = ga_test_count(2000);
+    for (long k = 0; k < n; k++) {
+        double a = (gsl_rng_uniform(r) < 0.5 ? -1 : 1) * exp(6 * gsl_rng_uniform(r) - 3);
+        double nu = 1 + gsl_rng_uniform_int(r, 60), off = 4 * gsl_rng_uniform(r) - 2;
+        double b2 = gsl_rng_uniform(r) < 0.5 ? 0 : exp(8 * gsl_rng_uniform(r) - 4);
+        ga_gchisq *q = ga_gchisq_alloc(1), *q2 = ga_gchisq_alloc(2);
+        cr_assert(q && q2 && ga_gchisq_add_term(q, a, nu, b2) == GA_OK);
+        cr_assert(ga_gchisq_add_term(q2, a, nu / 2, b2 / 2) == GA_OK &&
+                  ga_gchisq_add_term(q2, a, nu / 2, b2 / 2) == GA_OK);
+        q->offset = q2->offset = off;
+        double mean, var;
+        ga_gchisq_moments(&mean, &var, q);
+        /* x at -4..+40 sd, inside the support (beyond the drift on the bounded side) */
+        double z = 44 * gsl_rng_uniform(r) - 4, x = mean + z * sqrt(var);
+        double drift = ga_gchisq_drift(q);
+        if ((a > 0 && x <= drift) || (a < 0 && x >= drift))
+            x = mean + 0.5 * (drift - mean) * gsl_rng_uniform(r);
+        if (x == mean) {
+            ga_gchisq_free(q);
+            ga_gchisq_free(q2);
+            continue;
+        }
+        double s, s2, k1, k2;
+        cr_assert(ga_gchisq_saddle(&s, q, x) == GA_OK, "case %ld: a=%.17g nu=%g b2=%.17g off=%.17g "
+                  "x=%.17g", k, a, nu, b2, off, x);
+        cr_assert(ga_gchisq_cgf(NULL, &k1, &k2, q, s) == GA_OK);
+        cr_assert(fabs(k1 - x) <= TOL_SADDLE_CLOSED * (fabs(x - off) + sqrt(k2)),
+                  "case %ld (one term): K'(s) - x = %.3g at s = %.17g; a=%.17g nu=%g b2=%.17g "
+                  "off=%.17g x=%.17g", k, k1 - x, s, a, nu, b2, off, x);
+        cr_assert(ga_gchisq_saddle(&s2, q2, x) == GA_OK);
+        cr_assert(ga_gchisq_cgf(NULL, &k1, &k2, q2, s2) == GA_OK);
+        cr_assert(fabs(k1 - x) <= 1e-3 * sqrt(k2) * (1 + 1e-12) ||
+                  fabs(s2 - s) <= 1e-9 * fabs(s),
+                  "case %ld (two terms): K'(s) - x = %.3g, sqrt(K'') = %.3g; one term's s = "
+                  "%.17g, two terms' %.17g; a=%.17g nu=%g b2=%.17g off=%.17g x=%.17g", k,
+                  k1 - x, sqrt(k2), s, s2, a, nu, b2, off, x);
+        ga_gchisq_free(q);
+        ga_gchisq_free(q2);
+    }
+    gsl_rng_free(r);
+}

@@ -405,3 +405,59 @@ Test(spec, csv_read_in_pieces_equals_rows_in_the_spec)
     free(rows);
     gsl_rng_free(r);
 }
+
+/* The second pass parses each field where it lies (no NUL written, no second count of the
+ * commas): the messages of a table of broken lines, read whole and in pieces of 1 to 7
+ * bytes, against the message each must give (a stray '\r' ends its field; the next is then
+ * empty), and the values of the lines that parse. */
+Test(spec, csv_field_errors_and_values_table)
+{
+    static const struct {
+        const char *csv;  /* two columns, no header */
+        const char *want; /* a fragment of the message (NULL: it loads) */
+        double v[4];      /* the values when it loads (two rows) */
+    } rows[] = {
+        {"1,2\n3,4\n", NULL, {1, 2, 3, 4}},
+        {"1,2\r\n3,4\r\n", NULL, {1, 2, 3, 4}},
+        {" 1 ,\t2\t\n-3e-2 , 4.5e+1", NULL, {1, 2, -0.03, 45}},
+        {"1,2\r\n3,4\rjunk\n", NULL, {1, 2, 3, 4}},
+        {"1\r,2\n3,4\n", ":1: field 2 ('') is not a finite decimal number", {0}},
+        {"1,2\n3,\n", ":2: field 2 ('') is not a finite decimal number", {0}},
+        {"1,2\n,4\n", ":2: field 1 ('') is not a finite decimal number", {0}},
+        {"1,2\n3, 4 x\n", ":2: field 2 ('4 x') is not a finite decimal number", {0}},
+        {"1,2\n3,0x10\n", ":2: field 2 ('0x10') is not a finite decimal number", {0}},
+        {"1,2\n3,4,\n", ":2: row has 3 fields, expected 2 (ragged CSV)", {0}},
+        {"1,2\n3\r\n", ":2: row has 1 fields, expected 2 (ragged CSV)", {0}},
+        {"1,2\n3,1e999\n", ":2: field 2 ('1e999') is not a finite decimal number", {0}},
+    };
+    char csvpath[] = "/tmp/ga_test_csv2_XXXXXX";
+    int fd = mkstemp(csvpath);
+    cr_assert(fd >= 0);
+    close(fd);
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        FILE *f = fopen(csvpath, "wb");
+        cr_assert(f && fputs(rows[i].csv, f) >= 0 && fclose(f) == 0);
+        char yaml[400];
+        snprintf(yaml, sizeof yaml, "gaussaudit: 1\nmechanism: {kind: sketch, columns: 3, "
+                 "noise_sigma: 1}\ndataset: {csv: '%s', header: false}\n", csvpath);
+        for (size_t piece = 0; piece <= 7; piece++) {
+            ga_file_set_piece(piece);
+            ga_spec s;
+            char msg[600] = "";
+            int rc = load_dataset(&s, yaml, msg, sizeof msg);
+            if (rows[i].want) {
+                cr_assert(rc != 0 && strstr(msg, rows[i].want), "row %zu, pieces of %zu: %d '%s', "
+                          "want '%s'", i, piece, rc, msg, rows[i].want);
+                continue;
+            }
+            cr_assert(rc == 0, "row %zu, pieces of %zu: %s", i, piece, msg);
+            cr_assert(s.data.n == 2 && s.data.d == 2, "row %zu: %zu x %zu", i, s.data.n, s.data.d);
+            for (size_t k = 0; k < 4; k++)
+                cr_assert(s.data.x[k] == rows[i].v[k], "row %zu, pieces of %zu, value %zu: %.17g, "
+                          "want %.17g", i, piece, k, s.data.x[k], rows[i].v[k]);
+            ga_spec_clear(&s);
+        }
+    }
+    ga_file_set_piece(0);
+    unlink(csvpath);
+}
