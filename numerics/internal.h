@@ -122,6 +122,15 @@ int ga_lapack_syevd(char jobz, char uplo, size_t n, double *a, size_t lda, doubl
  * written. */
 void ga_mem_prefault(void *p, size_t bytes);
 
+/* ------------------------------------------------------- symmetric matrices (spd.c) */
+
+/* A rigorous lower bound *lo <= lambda_min(A) for the symmetric d x d matrix A (row-major
+ * doubles, taken as exact; its lower triangle read), from a floating Cholesky factorisation
+ * of A - mu I for mu just below guess (a floating estimate of lambda_min; <= 0: mu = 0 only).
+ * GA_OK (*lo may be negative when only mu = 0 succeeded), GA_EDOM when no shift tried gave
+ * a factorisation (*lo = -inf), GA_ENOMEM. */
+int ga_spd_eig_min_lower(double *lo, const double *A, size_t d, double guess);
+
 /* ------------------------------------------------------- the parallel loop (par.c) */
 
 /* The number of threads for --jobs asked (<= 0: every online core), at most 256. */

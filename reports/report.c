@@ -157,7 +157,7 @@ static void tightness_text(char *b, size_t n, const ga_claim_result *r)
                      "the double range)", log10(r->delta) - decimal_log10(r->cert_hi_dec));
         }
         snprintf(b, n, "%s delta(%s) = %s: %s%s",
-                 r->bound   ? "upper bound (not the release's): exact"
+                 r->bound   ? "upper bound (no neighbour need attain it): exact"
                  : r->lower ? "lower bound (a function of the release): exact"
                             : "exact", ce, v, sl, e);
     } else if (r->type == GA_CLAIM_RDP) {

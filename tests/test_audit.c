@@ -97,6 +97,43 @@ Test(audit, no_violation_found_and_inconclusive)
     free(err);
 }
 
+/* The sketch's universe pair is an upper bound no neighbour of D need attain (leverage
+ * min(l^2/lambda_min, l^2/(l^2 + sigma^2)), rounded up): a certified value of it above the
+ * claim is no violation. Here the rows of D have leverages 1/3 and 0.0098 (delta(1) 0.268
+ * at most) and the bound 1/2 (delta(1) 0.599): a claim of 0.5 is INCONCLUSIVE, not a
+ * VIOLATION; a claim of 0.2 is violated by the rows of leverage 1/3; a claim of 0.7 is
+ * VERIFIED by the bound. */
+Test(audit, sketch_universe_bound_shows_no_violation)
+{
+    static const struct {
+        const char *delta, *verdict;
+        int status;
+    } rows[] = {{"0.5", "INCONCLUSIVE", 2}, {"0.2", "VIOLATION", 1}, {"0.7", "VERIFIED", 0}};
+    char path[] = "/tmp/ga_auditXXXXXX";
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    close(fd);
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        FILE *f = fopen(path, "w");
+        cr_assert(f);
+        fprintf(f, "gaussaudit: 1\nmechanism: {kind: sketch, columns: 20, noise_sigma: 1}\n"
+                   "dataset: {rows: [[0.1, 0], [0.1, 0], [0, 1], [0, 1]]}\nneighbours: remove_one\n"
+                   "universe: {row_norm_bound: 1}\nclaim: {epsilon: 1, delta: %s}\n", rows[i].delta);
+        fclose(f);
+        char args[128], *out, *err, want[64];
+        snprintf(args, sizeof args, "audit %s --format json", path);
+        int st = ga_test_run(args, &out, &err);
+        snprintf(want, sizeof want, "\"verdict\": \"%s\"", rows[i].verdict);
+        cr_expect(st == rows[i].status && strstr(out, want), "claim delta %s: status %d, want %d "
+                  "and %s: %s %s", rows[i].delta, st, rows[i].status, rows[i].verdict, out, err);
+        if (rows[i].status == 2)
+            cr_expect(strstr(out, "no single neighbour need attain"), "%s", out);
+        free(out);
+        free(err);
+    }
+    unlink(path);
+}
+
 Test(audit, junit_and_markdown)
 {
     char *out, *err;

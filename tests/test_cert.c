@@ -476,3 +476,61 @@ Test(cert, logdet_gap_bound_holds_and_is_tight)
     arb_clear(t);
     gsl_rng_free(rng);
 }
+
+/* ga_spd_eig_min_lower (numerics/spd.c), a rigorous lower bound on lambda_min from a floating
+ * Cholesky factorisation: integer matrices A = B^T B + I whose rows of B sum to zero, so that
+ * lambda_min(A) = 1 exactly (the vector of ones; every entry exact in double), B's entries up
+ * to 10^3 (A's up to about 10^8: Cholesky's rounding, about d u ||A||, far above the gap
+ * between the guesses below and 1). The guesses: 1, and 1 + 10^-k above it (a LAPACK
+ * estimate can be on either side); the bound must never exceed 1 (without its error term,
+ * a factorisation that the rounding lets through at mu > 1 returns mu), and with the exact
+ * guess it is within 1e-5 of 1. An indefinite matrix (A - 2 I) gives a negative bound or
+ * none. */
+#define TOL_EIGMIN_BELOW 1e-5
+Test(cert, spd_eig_min_lower_never_above)
+{
+    gsl_rng *r = ga_test_rng(991);
+    long n = ga_test_count(60), above_guesses = 0;
+    for (long k = 0; k < n; k++) {
+        size_t d = 2 + gsl_rng_uniform_int(r, 12), m = d + gsl_rng_uniform_int(r, 10);
+        double *B = malloc(m * d * sizeof *B), *A = calloc(d * d, sizeof *A);
+        cr_assert(B && A);
+        long scale = k % 3 == 0 ? 3 : 1000;
+        for (size_t i = 0; i < m; i++) {
+            double s = 0;
+            for (size_t j = 0; j + 1 < d; j++) {
+                B[i * d + j] = (double)((long)gsl_rng_uniform_int(r, 2 * scale + 1) - scale);
+                s += B[i * d + j];
+            }
+            B[i * d + d - 1] = -s;
+        }
+        for (size_t a = 0; a < d; a++)
+            for (size_t b = 0; b < d; b++) {
+                for (size_t i = 0; i < m; i++)
+                    A[a * d + b] += B[i * d + a] * B[i * d + b]; /* (integers below 2^53: exact) */
+                A[a * d + b] += a == b;
+            }
+        for (int g = 0; g <= 10; g++) {
+            double guess = g == 0 ? 1 : 1 + pow(10, -(g + 2)), lo;
+            int st = ga_spd_eig_min_lower(&lo, A, d, guess);
+            cr_assert(st == GA_OK, "case %ld (d %zu, m %zu), guess %.17g: status %d", k, d, m, guess, st);
+            cr_assert(lo <= 1, "case %ld (d %zu, m %zu, entries to %ld), guess %.17g: bound %.17g "
+                      "above lambda_min = 1", k, d, m, scale, guess, lo);
+            if (g == 0)
+                cr_assert(lo >= 1 - TOL_EIGMIN_BELOW, "case %ld (d %zu): bound %.17g, 1 - %.1g "
+                          "expected", k, d, lo, TOL_EIGMIN_BELOW);
+            above_guesses += g > 0 && lo > 0.5;
+        }
+        for (size_t a = 0; a < d; a++)
+            A[a * d + a] -= 2; /* lambda_min = -1 */
+        double lo;
+        int st = ga_spd_eig_min_lower(&lo, A, d, 1);
+        cr_assert((st == GA_EDOM && lo == -INFINITY) || (st == GA_OK && lo <= -1),
+                  "case %ld: indefinite matrix, status %d bound %.17g", k, st, lo);
+        free(A);
+        free(B);
+    }
+    /* (most guesses above 1 still give a useful bound: the shifts below them succeed) */
+    cr_assert(above_guesses > n * 5, "only %ld guesses above 1 gave a bound above 0.5", above_guesses);
+    gsl_rng_free(r);
+}

@@ -1713,3 +1713,127 @@ Test(mechanisms, sketch_drops_its_data_after_the_leverages)
         ga_spec_clear(&b);
     }
 }
+
+/* The sketch's proven worst case over a universe of rows of norm <= l has leverage
+ * l^2/(lambda_min(D^T D) + sigma^2) (remove one; add one: q = l^2/lambda_min(S), then
+ * q/(1 + q)). That pair must be at least as far apart as the exact one, so its covariance is
+ * rounded up, from a certified lower bound on lambda_min of the exact data's S. References:
+ * D^T D = 2 I exactly (leverage 1/3: covariances 3/2 and 4/3), and random two-column data of
+ * three-digit decimals, whose lambda_min has the closed form (tr - sqrt(tr^2 - 4 det))/2,
+ * evaluated in Arb from the exact decimal sums. Each pair is also at most 1e-9 above. (The
+ * old bound, LAPACK's eigenvalue and the pair's covariance rounded to nearest, gave 3/2 -
+ * 2^-52 in the first case. The Gram and decimal terms of the bound are a worst case that
+ * data of a few rows cannot reach: the certified Cholesky's own term is tested in
+ * test_cert.) */
+#define TOL_UNIVERSE_ABOVE 1e-9 /* how far above the exact worst case the bound may be */
+static void sketch_universe_case(const char *rows, const char *rel, double sigma, double l,
+                                 const arb_t lmin, const char *what)
+{
+    char yaml[8192], msg[1024];
+    snprintf(yaml, sizeof yaml, "gaussaudit: 1\nmechanism: {kind: sketch, columns: 3, noise_sigma: "
+             "%.17g}\ndataset: {rows: %s}\nneighbours: %s\nuniverse: {row_norm_bound: %.17g}\n",
+             sigma, rows, rel, l);
+    ga_spec s;
+    int st = ga_mech_parse(&s, yaml, strlen(yaml), "u.yaml", NULL, msg, sizeof msg);
+    cr_assert(st == GA_OK && s.verified, "%s: %d %s", what, st, msg);
+    const ga_spec_pair *p = &s.pairs[s.verified_pair];
+    int add = strstr(rel, "add_one") != NULL;
+    double got = add ? p->s_y[0] : p->s_x[0], other = add ? p->s_x[0] : p->s_y[0];
+    /* the exact covariance: remove 1/(1 - l^2/(lmin + sigma^2)) (or 1/(1 - l^2/(l^2 +
+     * sigma^2)) when that is smaller); add 1 + l^2/(lmin + sigma^2) */
+    arb_t S, q, ex, t;
+    arb_init(S);
+    arb_init(q);
+    arb_init(ex);
+    arb_init(t);
+    arb_set_d(t, sigma);
+    arb_sqr(t, t, 200);
+    arb_add(S, lmin, t, 200);
+    arb_set_d(q, l);
+    arb_sqr(q, q, 200);
+    arb_div(ex, q, S, 200); /* l^2 / lambda_min(S) */
+    if (add) {
+        arb_add_ui(ex, ex, 1, 200);
+    } else {
+        arb_add(t, q, t, 200); /* l^2 + sigma^2 */
+        arb_div(t, q, t, 200);
+        arb_min(ex, ex, t, 200);
+        arb_sub_ui(ex, ex, 1, 200);
+        arb_neg(ex, ex);
+        arb_inv(ex, ex, 200);
+    }
+    arb_set_d(t, got);
+    char *et = arb_get_str(ex, 25, 0);
+    cr_assert(other == 1 && arb_ge(t, ex), "%s: the worst pair's covariance %.17g is below the "
+              "exact %s", what, got, et);
+    arb_set_d(t, got / (1 + TOL_UNIVERSE_ABOVE));
+    cr_assert(arb_le(t, ex), "%s: the worst pair's covariance %.17g is far above the exact %s",
+              what, got, et);
+    flint_free(et);
+    arb_clear(S);
+    arb_clear(q);
+    arb_clear(ex);
+    arb_clear(t);
+    ga_spec_clear(&s);
+}
+
+Test(mechanisms, sketch_universe_bound_is_rounded_outward)
+{
+    arb_t lmin, a, b, c, t;
+    arb_init(lmin);
+    arb_init(a);
+    arb_init(b);
+    arb_init(c);
+    arb_init(t);
+    arb_set_ui(lmin, 2);
+    sketch_universe_case("[[1, 0], [0, 1], [1, 0], [0, 1]]", "remove_one", 1, 1, lmin, "2 I, remove");
+    sketch_universe_case("[[1, 0], [0, 1], [1, 0], [0, 1]]",
+                         "{relation: add_one, candidates: [[1, 0]]}", 1, 1, lmin, "2 I, add");
+    gsl_rng *r = ga_test_rng(31);
+    long n = ga_test_count(30);
+    for (long k = 0; k < n; k++) {
+        /* 5 to 60 rows of two three-digit decimals in [-1, 1] (norm < l = 1.5), sigma a
+         * sixteenth (exact in binary and in decimal) */
+        size_t m = 5 + gsl_rng_uniform_int(r, 56);
+        char rows[4096], *w = rows;
+        arb_zero(a);
+        arb_zero(b);
+        arb_zero(c);
+        w += sprintf(w, "[");
+        for (size_t i = 0; i < m; i++) {
+            long u = (long)gsl_rng_uniform_int(r, 2001) - 1000, v = (long)gsl_rng_uniform_int(r, 2001) - 1000;
+            w += sprintf(w, "%s[%s%ld.%03ld, %s%ld.%03ld]", i ? ", " : "", u < 0 ? "-" : "",
+                         labs(u) / 1000, labs(u) % 1000, v < 0 ? "-" : "", labs(v) / 1000,
+                         labs(v) % 1000);
+            arb_set_si(t, u * u); /* the exact sums, in units of 10^-6 */
+            arb_add(a, a, t, 200);
+            arb_set_si(t, v * v);
+            arb_add(c, c, t, 200);
+            arb_set_si(t, u * v);
+            arb_add(b, b, t, 200);
+        }
+        sprintf(w, "]");
+        /* lambda_min = (a + c - sqrt((a - c)^2 + 4 b^2)) / 2, times 10^-6 */
+        arb_sub(t, a, c, 200);
+        arb_sqr(t, t, 200);
+        arb_sqr(lmin, b, 200);
+        arb_mul_2exp_si(lmin, lmin, 2);
+        arb_add(t, t, lmin, 200);
+        arb_sqrt(t, t, 200);
+        arb_add(lmin, a, c, 200);
+        arb_sub(lmin, lmin, t, 200);
+        arb_mul_2exp_si(lmin, lmin, -1);
+        arb_div_ui(lmin, lmin, 1000000, 200);
+        char what[64];
+        snprintf(what, sizeof what, "random case %ld (%zu rows)", k, m);
+        double sigma = (double)(1 + gsl_rng_uniform_int(r, 16)) / 16;
+        sketch_universe_case(rows, k % 2 ? "remove_one" : "{relation: add_one, candidates: [[0.5, 0.5]]}",
+                             sigma, 1.5, lmin, what);
+    }
+    gsl_rng_free(r);
+    arb_clear(lmin);
+    arb_clear(a);
+    arb_clear(b);
+    arb_clear(c);
+    arb_clear(t);
+}
