@@ -1574,16 +1574,6 @@ static int build_sketch_subsampled(ga_spec *s, double r, double sigma, char *msg
     return GA_OK;
 }
 
-static double up(double x)
-{
-    return nextafter(x, INFINITY);
-}
-
-static double dn(double x)
-{
-    return nextafter(x, -INFINITY);
-}
-
 /* A lower bound on lambda_min of the exact S = D^T D + sigma^2 I (D and sigma the exact
  * decimals whose doubles were read: each within a relative 2u of its double, u = 2^-53)
  * from Sf = gram(D, fl(sigma^2)) of n rows and a floating estimate of its smallest
@@ -1602,13 +1592,13 @@ static double sketch_lmin_lower(const double *Sf, size_t n, size_t d, double sig
         return 0;
     double tr = 0, mx = 0;
     for (size_t i = 0; i < d; i++) {
-        tr = up(tr + Sf[i * d + i]);
+        tr = ga_up(tr + Sf[i * d + i]);
         mx = fmax(mx, Sf[i * d + i]);
     }
-    double nu = up((double)n * u), gn = up(nu / dn(1 - nu));
-    double F = up(up(tr * (1 + 2 * u)) / dn(1 - gn)), c = up(sigma * sigma);
-    double e = up(up(up(gn + 5 * u) * F) + up(2 * u * mx + 8 * u * c));
-    return dn(mu - up(e + 1e-300));
+    double nu = ga_up((double)n * u), gn = ga_up(nu / ga_dn(1 - nu));
+    double F = ga_up(ga_up(tr * (1 + 2 * u)) / ga_dn(1 - gn)), c = ga_up(sigma * sigma);
+    double e = ga_up(ga_up(ga_up(gn + 5 * u) * F) + ga_up(2 * u * mx + 8 * u * c));
+    return ga_dn(mu - ga_up(e + 1e-300));
 }
 
 /* The universe's worst pair (remove one: X's covariance 1/(1 - p), p = min(l^2/lambda_min(S),
@@ -1620,15 +1610,16 @@ static int sketch_worst_cov(double *cov, double *lev, double lmin_lo, double l, 
                             int add)
 {
     const double u = 0x1p-53, hi = 1 + 2 * u, lo = 1 - 2 * u;
-    double l2 = up(up(up(l * l) * hi) * hi), s2 = dn(dn(dn(sigma * sigma) * lo) * lo);
-    double q = lmin_lo > 0 ? up(l2 / lmin_lo) : INFINITY; /* >= l^2 / lambda_min(S) */
+    double l2 = ga_up(ga_up(ga_up(l * l) * hi) * hi);
+    double s2 = ga_dn(ga_dn(ga_dn(sigma * sigma) * lo) * lo);
+    double q = lmin_lo > 0 ? ga_up(l2 / lmin_lo) : INFINITY; /* >= l^2 / lambda_min(S) */
     if (add) {
-        *cov = up(1 + q);
-        *lev = up(q / dn(1 + q));
+        *cov = ga_up(1 + q);
+        *lev = ga_up(q / ga_dn(1 + q));
         return q < INFINITY;
     }
-    double p = s2 > 0 ? fmin(q, up(l2 / dn(l2 + s2))) : q;
-    *cov = p < 1 ? up(1 / dn(1 - p)) : INFINITY;
+    double p = s2 > 0 ? fmin(q, ga_up(l2 / ga_dn(l2 + s2))) : q;
+    *cov = p < 1 ? ga_up(1 / ga_dn(1 - p)) : INFINITY;
     *lev = p;
     return p < 1;
 }
@@ -1653,9 +1644,9 @@ static int build_sketch(ga_spec *s, char *msg, size_t msglen)
     size_t n = s->data.n, d = s->data.d;
     if (d > GA_SPEC_MAX_DIM)
         return ga_spec_fail(s, s->mechanism, "dataset", msg, msglen, "too many columns");
-    double *S = malloc(d * d * sizeof *S), *w = malloc(d * sizeof *w), *ev = malloc(d * sizeof *ev);
+    double *S = malloc(d * d * sizeof *S), *ev = malloc(d * sizeof *ev);
     rc = GA_ENOMEM;
-    if (!S || !w || !ev)
+    if (!S || !ev)
         goto cleanup;
     gram(S, s->data.x, n, d, sigma * sigma);
     double *E = malloc(d * d * sizeof *E);
@@ -1735,9 +1726,9 @@ static int build_sketch(ga_spec *s, char *msg, size_t msglen)
         rc = ga_spec_fail(s, s->mechanism, "neighbours.candidates", msg, msglen,
                           "candidate rows must have as many columns as the dataset");
     /* the leverages first, so that the dataset can go before the pairs are built (an audit
-     * builds them once: s->drop_data; the data's doubles are then not held beside them) */
-    /* |L^{-1} v|^2 for the rows v, a block of rows at a time: one triangular solve with
-     * many right-hand sides (W L^T = V) per block, not one BLAS call per row */
+     * builds them once: s->drop_data; the data's doubles are then not held beside them):
+     * |L^{-1} v|^2 for the rows v, a block of rows at a time (one triangular solve with many
+     * right-hand sides, W L^T = V, per block: not one BLAS call per row) */
     enum { LEV_BLOCK = 256 };
     double *lev = rc == GA_OK ? malloc((nn ? nn : 1) * sizeof *lev) : NULL;
     double *W = rc == GA_OK ? malloc(LEV_BLOCK * d * sizeof *W) : NULL;
@@ -1818,7 +1809,6 @@ universe:
     }
 cleanup:
     free(S);
-    free(w);
     free(ev);
     return rc;
 }

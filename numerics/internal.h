@@ -8,6 +8,7 @@
 
 #include <complex.h>
 #include <gsl/gsl_cblas.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -121,6 +122,19 @@ int ga_lapack_syevd(char jobz, char uplo, size_t n, double *a, size_t lda, doubl
  * allows. Nothing else changes; a kernel without the advice faults the pages as they are
  * written. */
 void ga_mem_prefault(void *p, size_t bytes);
+
+/* Outward rounding by one unit in the last place: for a correctly rounded r = fl(x) (an IEEE
+ * operation or sqrt), the exact x lies in [ga_dn(r), ga_up(r)], so a chain of ga_up over
+ * monotone operations on nonnegative upper bounds is an upper bound (and ga_dn below). */
+static inline double ga_up(double x)
+{
+    return nextafter(x, INFINITY);
+}
+
+static inline double ga_dn(double x)
+{
+    return nextafter(x, -INFINITY);
+}
 
 /* ------------------------------------------------------- symmetric matrices (spd.c) */
 

@@ -18,7 +18,8 @@
  * rounding of the shift, at most u |b_ii|). Every quantity of the bound is rounded outward
  * (nextafter after each correctly rounded operation), so the double returned is a bound
  * itself. The model is IEEE round-to-nearest without underflow: a pivot or entry below
- * 2^-900 in magnitude, or any non-finite value, stops the attempt. Cost: d^3/6 multiply-adds
+ * 2^-500 in magnitude (a product of two could underflow), or any non-finite value, stops the
+ * attempt. Cost: d^3/6 multiply-adds
  * per shift tried (shifts 2^-46, 2^-40, 2^-30, 2^-20, 2^-12, 2^-6, 2^-2 of the estimate below it,
  * then mu = 0).
  */
@@ -28,23 +29,13 @@
 #include <math.h>
 #include <stdlib.h>
 
-static double up(double x)
-{
-    return nextafter(x, INFINITY);
-}
-
-static double dn(double x)
-{
-    return nextafter(x, -INFINITY);
-}
-
 /* Cholesky of B = fl(A - mu I) in R (row-major, lower: R's row i is column i of the upper
  * factor); on completion *f2 >= ||R||_F^2 and *sh >= max_i |b_ii - (a_ii - mu)|. 0, or -1
  * when it did not run to completion within the model */
 static int shifted_cholesky(double *f2, double *sh, double *R, const double *A, size_t d,
                             double mu)
 {
-    const double u = 0x1p-53, tiny = 0x1p-900;
+    const double u = 0x1p-53, tiny = 0x1p-500; /* (so that no product underflows) */
     double F = 0, S = 0;
     for (size_t i = 0; i < d; i++)
         for (size_t j = 0; j <= i; j++) {
@@ -52,7 +43,7 @@ static int shifted_cholesky(double *f2, double *sh, double *R, const double *A, 
             if (!isfinite(b))
                 return -1;
             if (i == j)
-                S = fmax(S, up(u * fabs(b)));
+                S = fmax(S, ga_up(u * fabs(b)));
             R[i * d + j] = b;
         }
     for (size_t j = 0; j < d; j++) {
@@ -63,7 +54,7 @@ static int shifted_cholesky(double *f2, double *sh, double *R, const double *A, 
             return -1;
         double r = sqrt(s);
         R[j * d + j] = r;
-        F = up(F + up(r * r));
+        F = ga_up(F + ga_up(r * r));
         for (size_t i = j + 1; i < d; i++) {
             double t = R[i * d + j];
             for (size_t k = 0; k < j; k++)
@@ -72,7 +63,7 @@ static int shifted_cholesky(double *f2, double *sh, double *R, const double *A, 
             if (!isfinite(t) || (t != 0 && fabs(t) < tiny))
                 return -1;
             R[i * d + j] = t;
-            F = up(F + up(t * t));
+            F = ga_up(F + ga_up(t * t));
         }
     }
     *f2 = F;
@@ -91,7 +82,7 @@ int ga_spd_eig_min_lower(double *lo, const double *A, size_t d, double guess)
     if (!R)
         return GA_ENOMEM;
     /* gamma_{d+1} = (d + 1) u / (1 - (d + 1) u), rounded up */
-    double g = up(up((double)(d + 1) * u) / dn(1 - up((double)(d + 1) * u)));
+    double g = ga_up(ga_up((double)(d + 1) * u) / ga_dn(1 - ga_up((double)(d + 1) * u)));
     int rc = GA_EDOM;
     size_t ns = sizeof shifts / sizeof *shifts;
     for (size_t k = guess > 0 && isfinite(guess) ? 0 : ns - 1; k < ns; k++) {
@@ -100,8 +91,8 @@ int ga_spd_eig_min_lower(double *lo, const double *A, size_t d, double guess)
         if (shifted_cholesky(&f2, &sh, R, A, d, mu))
             continue;
         /* lambda_min(A) >= mu - gamma_{d+1} ||R||_F^2 - the shift's rounding */
-        double e = up(up(g * f2) + sh);
-        *lo = dn(mu - e);
+        double e = ga_up(ga_up(g * f2) + sh);
+        *lo = ga_dn(mu - e);
         rc = GA_OK;
         break;
     }

@@ -109,17 +109,13 @@ Test(audit, sketch_universe_bound_shows_no_violation)
         const char *delta, *verdict;
         int status;
     } rows[] = {{"0.5", "INCONCLUSIVE", 2}, {"0.2", "VIOLATION", 1}, {"0.7", "VERIFIED", 0}};
-    char path[] = "/tmp/ga_auditXXXXXX";
-    int fd = mkstemp(path);
-    cr_assert(fd >= 0);
-    close(fd);
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-        FILE *f = fopen(path, "w");
-        cr_assert(f);
-        fprintf(f, "gaussaudit: 1\nmechanism: {kind: sketch, columns: 20, noise_sigma: 1}\n"
-                   "dataset: {rows: [[0.1, 0], [0.1, 0], [0, 1], [0, 1]]}\nneighbours: remove_one\n"
-                   "universe: {row_norm_bound: 1}\nclaim: {epsilon: 1, delta: %s}\n", rows[i].delta);
-        fclose(f);
+        char path[] = "/tmp/ga_auditXXXXXX", yaml[400];
+        snprintf(yaml, sizeof yaml, "gaussaudit: 1\nmechanism: {kind: sketch, columns: 20, "
+                 "noise_sigma: 1}\ndataset: {rows: [[0.1, 0], [0.1, 0], [0, 1], [0, 1]]}\n"
+                 "neighbours: remove_one\nuniverse: {row_norm_bound: 1}\nclaim: {epsilon: 1, "
+                 "delta: %s}\n", rows[i].delta);
+        ga_test_temp_spec(path, yaml);
         char args[128], *out, *err, want[64];
         snprintf(args, sizeof args, "audit %s --format json", path);
         int st = ga_test_run(args, &out, &err);
@@ -130,8 +126,8 @@ Test(audit, sketch_universe_bound_shows_no_violation)
             cr_expect(strstr(out, "no single neighbour need attain"), "%s", out);
         free(out);
         free(err);
+        unlink(path);
     }
-    unlink(path);
 }
 
 Test(audit, junit_and_markdown)

@@ -430,14 +430,9 @@ Test(spec, csv_field_errors_and_values_table)
         {"1,2\n3\r\n", ":2: row has 1 fields, expected 2 (ragged CSV)", {0}},
         {"1,2\n3,1e999\n", ":2: field 2 ('1e999') is not a finite decimal number", {0}},
     };
-    char csvpath[] = "/tmp/ga_test_csv2_XXXXXX";
-    int fd = mkstemp(csvpath);
-    cr_assert(fd >= 0);
-    close(fd);
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-        FILE *f = fopen(csvpath, "wb");
-        cr_assert(f && fputs(rows[i].csv, f) >= 0 && fclose(f) == 0);
-        char yaml[400];
+        char csvpath[] = "/tmp/ga_test_csv2_XXXXXX", yaml[400];
+        ga_test_temp_spec(csvpath, rows[i].csv); /* (any text) */
         snprintf(yaml, sizeof yaml, "gaussaudit: 1\nmechanism: {kind: sketch, columns: 3, "
                  "noise_sigma: 1}\ndataset: {csv: '%s', header: false}\n", csvpath);
         for (size_t piece = 0; piece <= 7; piece++) {
@@ -457,7 +452,7 @@ Test(spec, csv_field_errors_and_values_table)
                           "want %.17g", i, piece, k, s.data.x[k], rows[i].v[k]);
             ga_spec_clear(&s);
         }
+        unlink(csvpath);
     }
     ga_file_set_piece(0);
-    unlink(csvpath);
 }
