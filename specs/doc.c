@@ -292,7 +292,7 @@ static size_t scan_piece(scan *s, const char *t, size_t len, int eof)
     for (size_t i = 0; i < len; i++) {
         char ch = t[i];
         if (ch == '[') {
-            int nl, lastcol;
+            int nl = 0, lastcol = 0; /* (set by read_list when it ends a list) */
             size_t e = read_list(&s->w, t, len, i, &nl, &lastcol);
             if (e == RAN_OUT && !eof)
                 return i;
