@@ -159,12 +159,12 @@ asan: deps
 	  SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
 
 # memcheck is ~50x slower: the seeded random loops run at a tenth of their size; the tests'
-# own children are traced (the CLI under sh), but not the system tools they poll with (grep's
-# own "possibly lost" blocks would fail them with status 99)
+# own children are traced (the CLI under /bin/sh), but not the system tools they use (grep's
+# and sed's own "possibly lost" blocks would fail them with status 99)
 valgrind: deps
 	@GA_VALGRIND=1 GA_TEST_SCALE=$${GA_TEST_SCALE:-0.1} GA_SLOWDOWN=$${GA_SLOWDOWN:-60} $(MAKE) --no-print-directory check BUILD=build/valgrind \
 	  OPT=-O1 TEST_ARGS=--jobs=1 \
-	  TEST_WRAP="valgrind -q --error-exitcode=99 --leak-check=full --trace-children=yes --trace-children-skip=*chrom*,*grep,*/cat,*/sleep,*/rm"
+	  TEST_WRAP="valgrind -q --error-exitcode=99 --leak-check=full --trace-children=yes --trace-children-skip=/usr/bin/*,/usr/sbin/*,*chrom*"
 
 bench: deps
 	@$(MAKE) --no-print-directory all $(BENCH_BIN)
