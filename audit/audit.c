@@ -1363,7 +1363,7 @@ static void exact_gdp_zcdp(ga_audit *a, ga_claim_result *r, const ga_interval *t
     r->worst_pair = worst;
     /* the certified interval shown: mu = sqrt(r D2) (GDP) or rho = r D2/2 (zCDP), outward */
     r->cert_lo = is_gdp ? nextafter(sqrt(t2->lo), 0) : 0.5 * t2->lo;
-    r->cert_hi = is_gdp ? nextafter(sqrt(t2->hi), INFINITY) : 0.5 * t2->hi;
+    r->cert_hi = is_gdp ? ga_up(sqrt(t2->hi)) : 0.5 * t2->hi;
     ga_fmt_bound(b1, sizeof b1, r->cert_lo, 0, 10);
     ga_fmt_bound(b2, sizeof b2, r->cert_hi, 1, 10);
     const char *what = is_gdp ? "mu" : "rho";
@@ -1575,12 +1575,12 @@ static void eval_zcdp_grid(ga_audit *a, ga_claim_result *r, const ga_audit_opts 
         ga_interval cx, cy;
         int st = cert_renyi(a, r->worst_pair, r->at, &cx, &cy);
         /* the quotient of a bound by alpha, rounded outward */
-        double lo = nextafter(fmax(cx.lo, cy.lo) / r->at, -INFINITY);
+        double lo = ga_dn(fmax(cx.lo, cy.lo) / r->at);
         if (st == GA_OK && lo > r->eps_a) {
             r->verdict = GA_VERDICT_VIOLATION;
             r->certified = 1;
             r->cert_lo = lo;
-            r->cert_hi = nextafter(fmax(cx.hi, cy.hi) / r->at, INFINITY);
+            r->cert_hi = ga_up(fmax(cx.hi, cy.hi) / r->at);
             snprintf(r->reason, sizeof r->reason,
                      "certified: D_alpha/alpha >= %.6g > rho = %.6g at alpha = %.6g (pair '%s')", lo,
                      r->eps_a, r->at, ga_audit_pair_name(a, r->worst_pair, nb));
@@ -1712,8 +1712,8 @@ static int audit_load(ga_audit *a, const char *path, const char *text, size_t le
     return GA_OK;
 }
 
-/* the per-pair table's eps: the first DP claim's (the total variation, eps = 0,
- * when there is none) */
+/* the per-pair table's eps: the first DP claim's (the total variation, eps = 0, when there
+ * is none); set with the claim list (audit_claim_list) */
 static void table_eps(ga_audit *a)
 {
     a->table_eps = 0;
@@ -1754,7 +1754,6 @@ static int audit_reduce(ga_audit *a, const char *path, const ga_audit_opts *o, c
     unsigned char *done = malloc(n ? n : 1);
     pair_loop l = {.a = a, .o = o, .st = st, .idx = a->slice};
     if (!o->nshards) { /* the table's estimates too (a shard's are per claim: shard_pass) */
-        table_eps(a);
         l.eps = a->table_eps;
         l.xy = a->pair_xy;
         l.yx = a->pair_yx;
@@ -1842,12 +1841,12 @@ static void audit_claim_list(ga_audit *a)
     a->nclaims = k;
     for (size_t i = 0; i < k; i++)
         a->claims[i].relative = a->spec.nrel > 0;
+    table_eps(a);
 }
 
 /* stage 3: the per-pair table (taken in stage 2 unless the audit is a shard) */
 static void audit_table(ga_audit *a, const ga_audit_opts *o, ga_gchisq_work *w)
 {
-    table_eps(a);
     if (!a->table_done && !expired(a, "the per-pair table", 0, a->npairs))
         est_all(a, o, a->table_eps, a->pair_xy, a->pair_yx, a->pair_xy_err, a->pair_yx_err,
                 "the per-pair table", w);
@@ -1998,7 +1997,6 @@ static void shard_pass(ga_audit *a, const ga_audit_opts *o, ga_gchisq_work *w)
         a->book.failed = 1;
         goto cleanup;
     }
-    table_eps(a);
     double *xy = v, *yx = v + n, *exy = v + 2 * n, *eyx = v + 3 * n;
     for (size_t ci = 0; ci < a->nclaims && !expired(a, "the claims", 0, n); ci++) {
         ga_claim_result *r = &a->claims[ci];
@@ -2113,7 +2111,7 @@ static int audit_run(ga_audit *a, const char *path, const char *text, size_t len
     if (rc == GA_OK && !(w = ga_gchisq_work_alloc()))
         rc = GA_ENOMEM;
     if (rc == GA_OK) {
-        audit_claim_list(a); /* (the table's eps: the reduction takes its estimates) */
+        audit_claim_list(a); /* (and the table's eps: the reduction takes its estimates) */
         rc = audit_reduce(a, path, o, msg, msglen, w);
     }
     if (rc == GA_OK) {

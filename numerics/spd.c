@@ -25,7 +25,6 @@
  */
 #include "numerics/internal.h"
 
-#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 
