@@ -23,9 +23,13 @@
  *    The interval is widened by that bound. It does not shrink with the working precision:
  *    the escalation stops once the integration part is below it.
  * 3. Where that widening keeps the interval wider than asked, the reference pair is refined
- *    (la_refined: a transformation C chosen in ball arithmetic so that C M C^T and C P C^T
- *    are diagonal to ~1e-30) and the integrals are computed again for it; the KL bounds of
- *    step 2 are computed against the refined reference, so the widening falls to ~1e-30.
+ *    (la_refined: a basis W chosen so that W S_y W^T and W S_x W^T are diagonal to about
+ *    1e-30 relative) and the integrals are computed again for it; the KL bounds of step 2 are
+ *    computed against the refined reference, so the widening falls to 1e-36 (k = 50) to
+ *    2e-23 (k = 2000: the BLAS products' own accuracy, below).
+ * From dimension 64 the ball-matrix products run on the BLAS (ga_arb_mat_mul,
+ * numerics/matmul.c: exact products of 20- to 23-bit limbs, about 2^-100 of the scale),
+ * 3.5 times faster than Arb's at k = 1000.
  */
 #include "audit/pair_internal.h"
 #include "numerics/arb_internal.h"
@@ -60,13 +64,13 @@ static int entry(arb_t v, const char *const *txt, const double *val, size_t i)
     return 0;
 }
 
-/* M = W S W^T for the exact input covariance S (entries as in entry(), rounded outward to
- * prec: the parsed decimals carry PARSE_PREC bits, which the products need not see; S and C
- * are k x k scratch). Returns 0 on success, -1 for an unparsable entry. */
-static int whitened(arb_mat_t M, arb_mat_t S, arb_mat_t C, const arb_mat_t W,
-                    const char *const *txt, const double *val, slong prec)
+/* S = the exact input covariance (entries as in entry(), rounded outward to prec: the parsed
+ * decimals carry PARSE_PREC bits, which the products need not see; T is k x k scratch).
+ * Returns 0 on success, -1 for an unparsable entry. */
+static int input_cov(arb_mat_t S, arb_mat_t T, const char *const *txt, const double *val,
+                     slong prec)
 {
-    slong k = arb_mat_nrows(W);
+    slong k = arb_mat_nrows(S);
     for (slong i = 0; i < k * k; i++) {
         arb_ptr e = arb_mat_entry(S, i / k, i % k);
         if (entry(e, txt, val, (size_t)i))
@@ -76,13 +80,19 @@ static int whitened(arb_mat_t M, arb_mat_t S, arb_mat_t C, const arb_mat_t W,
     /* the covariance is the symmetric part (S + S^T)/2: the pair library accepts inputs
      * symmetric to 1e-12 and reduces their symmetric part; the certificate must describe the
      * same law (and a KL divergence is only nonnegative for a symmetric matrix) */
-    arb_mat_transpose(C, S);
-    arb_mat_add(S, S, C, prec);
+    arb_mat_transpose(T, S);
+    arb_mat_add(S, S, T, prec);
     arb_mat_scalar_mul_2exp_si(S, S, -1);
-    arb_mat_mul(C, W, S, prec);
-    arb_mat_transpose(S, W);
-    arb_mat_mul(M, C, S, prec);
     return 0;
+}
+
+/* M = W S W^T (T and Wt k x k scratch) */
+static void congruent(arb_mat_t M, arb_mat_t T, arb_mat_t Wt, const arb_mat_t W,
+                      const arb_mat_t S, slong prec)
+{
+    ga_arb_mat_mul(T, W, S, prec);
+    arb_mat_transpose(Wt, W);
+    ga_arb_mat_mul(M, T, Wt, prec);
 }
 
 /* W ~ (L V)^{-1} = V^T L^{-1}, the inverse of the floating reduction's whitening, computed in
@@ -118,25 +128,19 @@ static int floating_inverse_basis(arb_mat_t W, const ga_pair *p)
     return rc;
 }
 
-/* v = W (mu_x - mu_y) for the exact input means. Returns 0, or -1 for an unparsable entry. */
-static int whitened_mean(arb_mat_t v, const arb_mat_t W, const ga_pair_input *in,
-                         const ga_pair_text *txt, slong prec)
+/* dm = mu_x - mu_y for the exact input means (k x 1). Returns 0, or -1 for an unparsable
+ * entry. */
+static int input_mean(arb_mat_t dm, const ga_pair_input *in, const ga_pair_text *txt, slong prec)
 {
-    slong k = arb_mat_nrows(W);
-    arb_mat_t dm;
     arb_t t, u;
-    arb_mat_init(dm, k, 1);
     arb_init(t);
     arb_init(u);
     int ok = 1;
-    for (slong i = 0; i < k && ok; i++) {
+    for (slong i = 0; i < arb_mat_nrows(dm) && ok; i++) {
         ok = !entry(t, txt ? txt->mu_x : NULL, in->mu_x, (size_t)i) &&
              !entry(u, txt ? txt->mu_y : NULL, in->mu_y, (size_t)i);
         arb_sub(arb_mat_entry(dm, i, 0), t, u, prec);
     }
-    if (ok)
-        arb_mat_mul(v, W, dm, prec);
-    arb_mat_clear(dm);
     arb_clear(t);
     arb_clear(u);
     return ok ? 0 : -1;
@@ -260,24 +264,63 @@ cleanup:
     return rc;
 }
 
-/* M, P and v of la_kl in the basis W ~ (L V)^{-1} (floating_inverse_basis). 0, or -1. */
-static int la_whiten(arb_mat_t M, arb_mat_t P, arb_mat_t v, const ga_pair *p,
-                     const ga_pair_input *in, const ga_pair_text *txt, slong prec)
+/* The exact inputs as balls (S_y, S_x, mu_x - mu_y), read once per precision level, and the
+ * scratch of the products. */
+typedef struct {
+    arb_mat_t sy, sx, dm, T, Wt;
+} la_inputs;
+
+static void la_inputs_init(la_inputs *q, slong k)
+{
+    arb_mat_init(q->sy, k, k);
+    arb_mat_init(q->sx, k, k);
+    arb_mat_init(q->dm, k, 1);
+    arb_mat_init(q->T, k, k);
+    arb_mat_init(q->Wt, k, k);
+}
+
+static void la_inputs_clear(la_inputs *q)
+{
+    arb_mat_clear(q->sy);
+    arb_mat_clear(q->sx);
+    arb_mat_clear(q->dm);
+    arb_mat_clear(q->T);
+    arb_mat_clear(q->Wt);
+}
+
+static int la_inputs_read(la_inputs *q, const ga_pair_input *in, const ga_pair_text *txt,
+                          slong prec)
+{
+    return input_cov(q->sy, q->T, txt ? txt->s_y : NULL, in->s_y, prec) ||
+                   input_cov(q->sx, q->T, txt ? txt->s_x : NULL, in->s_x, prec) ||
+                   input_mean(q->dm, in, txt, prec)
+               ? -1
+               : 0;
+}
+
+/* M, P and v of la_kl in the basis W: W S_y W^T, W S_x W^T, W (mu_x - mu_y) */
+static void la_whiten(arb_mat_t M, arb_mat_t P, arb_mat_t v, const arb_mat_t W, la_inputs *q,
+                      slong prec)
+{
+    congruent(M, q->T, q->Wt, W, q->sy, prec);
+    congruent(P, q->T, q->Wt, W, q->sx, prec);
+    arb_mat_mul(v, W, q->dm, prec);
+}
+
+/* M, P and v in the basis W ~ (L V)^{-1} (floating_inverse_basis). 0, or -1. */
+static int la_whiten_floating(arb_mat_t M, arb_mat_t P, arb_mat_t v, const ga_pair *p,
+                              const ga_pair_input *in, const ga_pair_text *txt, slong prec)
 {
     slong k = (slong)p->k;
-    arb_mat_t W, S, C;
+    arb_mat_t W;
+    la_inputs q;
     arb_mat_init(W, k, k);
-    arb_mat_init(S, k, k);
-    arb_mat_init(C, k, k);
-    int rc = floating_inverse_basis(W, p) ||
-                     whitened(M, S, C, W, txt ? txt->s_y : NULL, in->s_y, prec) ||
-                     whitened(P, S, C, W, txt ? txt->s_x : NULL, in->s_x, prec) ||
-                     whitened_mean(v, W, in, txt, prec)
-                 ? -1
-                 : 0;
+    la_inputs_init(&q, k);
+    int rc = floating_inverse_basis(W, p) || la_inputs_read(&q, in, txt, prec) ? -1 : 0;
+    if (rc == 0)
+        la_whiten(M, P, v, W, &q, prec);
     arb_mat_clear(W);
-    arb_mat_clear(S);
-    arb_mat_clear(C);
+    la_inputs_clear(&q);
     return rc;
 }
 
@@ -294,7 +337,8 @@ static int la_certificate(mag_t tvx, mag_t tvy, const ga_pair *p, const ga_pair_
     arb_mat_init(v, k, 1);
     la_ref_init(&f, k);
     la_ref_floating(&f, p);
-    int rc = la_whiten(M, P, v, p, in, txt, prec) ? -1 : la_kl(tvx, tvy, M, P, v, &f, p->r, prec);
+    int rc = la_whiten_floating(M, P, v, p, in, txt, prec) ? -1
+                                                            : la_kl(tvx, tvy, M, P, v, &f, p->r, prec);
     arb_mat_clear(M);
     arb_mat_clear(P);
     arb_mat_clear(v);
@@ -316,33 +360,20 @@ static int la_certificate(mag_t tvx, mag_t tvy, const ga_pair *p, const ga_pair_
  * symmetric -E/2, and the cluster's block of P - tau M (of the size of the rounding) is
  * diagonalised by its eigenvectors (LAPACK in double, then orthonormalised by two
  * Newton-Schulz steps in ball arithmetic), after which a second first-order pass sees its
- * values separated. C is chosen as exact numbers (midpoints), so C M C^T, C P C^T and C v are
- * rigorous enclosures of the exact pair in the basis C W; the new reference takes
- * lam_i = mid((C P C^T)_ii) - 1 and mt = mid(C v), and la_kl bounds what is left. Cost: a few
- * k x k products in ball arithmetic, so it is used only where the width asked needs it and
- * k <= GA_REFINE_MAX. */
-#define GA_REFINE_MAX 1024
+ * values separated. Each transformation C is chosen as exact numbers (midpoints) and applied
+ * to the basis, W <- C W, and M, P, v are computed again from the exact inputs in the new
+ * basis: rigorous enclosures of the exact pair, whose radii are those of two products (a
+ * radius carried through C M C^T would grow with the dense rotations of a cluster). The new
+ * reference takes lam_i = mid(P_ii) - 1 and mt = mid(v), and la_kl bounds what is left.
+ * Cost: about 14 k x k products (23 with a cluster), so it is used only where the width asked
+ * needs it, and for k <= GA_REFINE_MAX: 23 to 29 s at k = 1000, 2 to 3.5 minutes and 2.8 GB
+ * at k = 2000 to 2048 (make bench, section certified). */
+#define GA_REFINE_MAX 2048
 
-/* M2 = C M C^T and P2 = C P C^T: both laws' covariances in the basis C */
-static void congruence(arb_mat_t M2, arb_mat_t P2, const arb_mat_t C, const arb_mat_t M,
-                       const arb_mat_t P, slong prec)
-{
-    slong k = arb_mat_nrows(C);
-    arb_mat_t T, Ct;
-    arb_mat_init(T, k, k);
-    arb_mat_init(Ct, k, k);
-    arb_mat_transpose(Ct, C);
-    arb_mat_mul(T, C, M, prec);
-    arb_mat_mul(M2, T, Ct, prec);
-    arb_mat_mul(T, C, P, prec);
-    arb_mat_mul(P2, T, Ct, prec);
-    arb_mat_clear(T);
-    arb_mat_clear(Ct);
-}
-
-/* C <- (I + G) C for G of the first-order rule from M = C0 M0 C0^T and P (their midpoints)
- * and the values tau_i = mid(P_ii / M_ii); pairs whose relative gap is below 1e-6 are a
- * cluster (G symmetric there). cl[i] gets the cluster's first index. */
+/* C <- (I + G) C (C: the basis) for G of the first-order rule from M and P, the covariances
+ * in the basis C (their midpoints), and the values tau_i = mid(P_ii / M_ii); pairs whose
+ * relative gap is below 1e-6 are a cluster (G symmetric there). cl[i] gets the cluster's
+ * first index. */
 static void first_order(arb_mat_t C, const arb_mat_t M, const arb_mat_t P, slong *cl, slong prec)
 {
     slong k = arb_mat_nrows(M);
@@ -394,7 +425,7 @@ static void first_order(arb_mat_t C, const arb_mat_t M, const arb_mat_t P, slong
         }
     for (slong i = 0; i < k; i++)
         arb_add_ui(arb_mat_entry(G, i, i), arb_mat_entry(G, i, i), 1, prec);
-    arb_mat_mul(T, G, C, prec);
+    ga_arb_mat_mul(T, G, C, prec);
     arb_mat_get_mid(C, T);
 cleanup:
     free(tau);
@@ -408,8 +439,9 @@ cleanup:
 
 /* C <- R C, R block-diagonal over the clusters of size >= 2: each block the eigenvectors of
  * the cluster's block of P - tau M (scaled to order one), orthonormalised in ball arithmetic
- * (R <- (3 R - R R^T R) / 2, twice: 1e-16 -> 1e-32 -> 1e-64), identity elsewhere. */
-static void cluster_rotations(arb_mat_t C, const arb_mat_t M, const arb_mat_t P, const slong *cl,
+ * (R <- (3 R - R R^T R) / 2, twice: 1e-16 -> 1e-32 -> 1e-64), identity elsewhere. Returns
+ * 1 when C changed (some cluster was rotated), else 0. */
+static int cluster_rotations(arb_mat_t C, const arb_mat_t M, const arb_mat_t P, const slong *cl,
                               slong prec)
 {
     slong k = arb_mat_nrows(M);
@@ -463,15 +495,15 @@ static void cluster_rotations(arb_mat_t C, const arb_mat_t M, const arb_mat_t P,
     if (any) {
         for (int it = 0; it < 2; it++) {
             arb_mat_transpose(T, R);
-            arb_mat_mul(U, R, T, prec);  /* R R^T */
-            arb_mat_mul(T, U, R, prec);  /* R R^T R */
+            ga_arb_mat_mul(U, R, T, prec);  /* R R^T */
+            ga_arb_mat_mul(T, U, R, prec);  /* R R^T R */
             arb_mat_scalar_mul_2exp_si(U, R, 1);
             arb_mat_add(U, U, R, prec);  /* 3 R */
             arb_mat_sub(U, U, T, prec);
             arb_mat_scalar_mul_2exp_si(U, U, -1);
             arb_mat_get_mid(R, U);
         }
-        arb_mat_mul(T, R, C, prec);
+        ga_arb_mat_mul(T, R, C, prec);
         arb_mat_get_mid(C, T);
     }
     free(idx);
@@ -480,59 +512,78 @@ static void cluster_rotations(arb_mat_t C, const arb_mat_t M, const arb_mat_t P,
     arb_mat_clear(R);
     arb_mat_clear(T);
     arb_mat_clear(U);
+    return any;
 }
 
 /* TV bounds against the refined reference f (filled in; a |lam_i| below 2^-zbits is taken
- * as 0). Returns 0 on success. */
+ * as 0). Each step changes the basis W (W <- (I + G) W, W <- R W: chosen matrices, taken as
+ * exact) and recomputes M, P, v = W S_y W^T, W S_x W^T, W (mu_x - mu_y) from the exact inputs,
+ * so that the radii of the final M, P are those of two products (a radius carried through
+ * C M C^T for a dense rotation C would grow by k). Returns 0 on success, -1 on failure or
+ * once the deadline has passed (checked between the steps: each takes seconds at k = 2000). */
 static int la_refined(mag_t tvx, mag_t tvy, la_ref *f, const ga_pair *p, const ga_pair_input *in,
-                      const ga_pair_text *txt, slong zbits, slong prec)
+                      const ga_pair_text *txt, slong zbits, double deadline, slong prec)
 {
     slong k = (slong)p->k;
     int rc = -1;
-    arb_mat_t M, P, v, C, M2, P2, v2;
+    arb_mat_t M, P, v, W;
+    la_inputs q;
     slong *cl = malloc((size_t)(k ? k : 1) * sizeof *cl); /* (k = 0: a block of equal laws) */
     arb_mat_init(M, k, k);
     arb_mat_init(P, k, k);
     arb_mat_init(v, k, 1);
-    arb_mat_init(C, k, k);
-    arb_mat_init(M2, k, k);
-    arb_mat_init(P2, k, k);
-    arb_mat_init(v2, k, 1);
-    if (!cl || la_whiten(M, P, v, p, in, txt, prec))
+    arb_mat_init(W, k, k);
+    la_inputs_init(&q, k);
+    if (!cl || floating_inverse_basis(W, p) || la_inputs_read(&q, in, txt, prec))
         goto cleanup;
-    arb_mat_one(C);
-    first_order(C, M, P, cl, prec);
-    congruence(M2, P2, C, M, P, prec);
-    cluster_rotations(C, M2, P2, cl, prec);
-    congruence(M2, P2, C, M, P, prec);
-    first_order(C, M2, P2, cl, prec);
-    congruence(M2, P2, C, M, P, prec);
-    arb_mat_mul(v2, C, v, prec);
+    la_whiten(M, P, v, W, &q, prec);
+    for (int step = 0; step < 3; step++) {
+        if (ga_expired(deadline))
+            goto cleanup;
+        /* a first-order pass, the clusters' rotations (where there are clusters), and a
+         * second first-order pass that sees the rotated clusters' values separated */
+        int changed = 1;
+        if (step == 1)
+            changed = cluster_rotations(W, M, P, cl, prec);
+        else
+            first_order(W, M, P, cl, prec);
+        if (changed)
+            la_whiten(M, P, v, W, &q, prec);
+    }
+    if (ga_expired(deadline))
+        goto cleanup;
     for (slong i = 0; i < k; i++) {
-        arb_get_mid_arb(f->lam + i, arb_mat_entry(P2, i, i));
+        arb_get_mid_arb(f->lam + i, arb_mat_entry(P, i, i));
         arb_sub_ui(f->lam + i, f->lam + i, 1, prec);
         arb_get_mid_arb(f->lam + i, f->lam + i);
         /* a direction where the laws agree far beyond the width asked (the d - 1 equal
-         * directions of a rank-one change come out near 1e-60) is given lam = 0, a normal
-         * component: a coefficient of 1e-60 would be exact too, but the integrand decays
-         * along the path only beyond 1e60. Any reference is valid; la_kl charges the
-         * difference, a TV of about |lam| <= 2^-zbits. */
-        if (arf_cmpabs_2exp_si(arb_midref(f->lam + i), -zbits) < 0)
+         * directions of a rank-one change come out near 1e-60 from Arb's products, at the
+         * level of the radius of P_ii from the BLAS's) is given lam = 0, a normal component:
+         * a coefficient of 1e-60 would be exact too, but the integrand decays along the path
+         * only beyond 1e60 (a coefficient of 1e-24 left in 69 directions made the integrals
+         * fail up to 512 bits). Any reference is valid; la_kl charges the difference, a TV
+         * of about |lam|, below 2^-zbits or 64 times the radius. */
+        mag_t th, al;
+        mag_init(th);
+        mag_init(al);
+        mag_mul_2exp_si(th, arb_radref(arb_mat_entry(P, i, i)), 6);
+        arf_get_mag(al, arb_midref(f->lam + i));
+        if (arf_cmpabs_2exp_si(arb_midref(f->lam + i), -zbits) < 0 || mag_cmp(al, th) <= 0)
             arb_zero(f->lam + i);
+        mag_clear(th);
+        mag_clear(al);
         if (!(arf_cmp_si(arb_midref(f->lam + i), -1) > 0))
             goto cleanup;
-        arb_get_mid_arb(f->mt + i, arb_mat_entry(v2, i, 0));
+        arb_get_mid_arb(f->mt + i, arb_mat_entry(v, i, 0));
     }
-    rc = la_kl(tvx, tvy, M2, P2, v2, f, p->r, prec);
+    rc = la_kl(tvx, tvy, M, P, v, f, p->r, prec);
 cleanup:
     free(cl);
     arb_mat_clear(M);
     arb_mat_clear(P);
     arb_mat_clear(v);
-    arb_mat_clear(C);
-    arb_mat_clear(M2);
-    arb_mat_clear(P2);
-    arb_mat_clear(v2);
+    arb_mat_clear(W);
+    la_inputs_clear(&q);
     return rc;
 }
 
@@ -990,7 +1041,7 @@ static int shift_deltas(arb_ptr d, arb_t h, const ga_pair *p, const ga_pair_inpu
     arb_init(al);
     arb_init(t);
     arb_init(u);
-    if (la_whiten(M, P, v, p, in, txt, prec))
+    if (la_whiten_floating(M, P, v, p, in, txt, prec))
         goto cleanup;
     arb_mat_one(Id);
     arb_mat_zero(T); /* diag(1 + lambda) */
@@ -1439,10 +1490,10 @@ static int refinable(const ga_pair *p)
  * references concatenated in block order, as its lambda and mt. Returns 0, or -1 when some
  * block has none at this precision (f and the bounds are then partial). */
 static int la_any(mag_t tvx, mag_t tvy, la_ref *f, const ga_pair *p, const ga_pair_input *in,
-                  const ga_pair_text *txt, slong zbits, slong prec)
+                  const ga_pair_text *txt, slong zbits, double deadline, slong prec)
 {
     if (!p->nblocks)
-        return f ? la_refined(tvx, tvy, f, p, in, txt, zbits, prec)
+        return f ? la_refined(tvx, tvy, f, p, in, txt, zbits, deadline, prec)
                  : la_certificate(tvx, tvy, p, in, txt, prec);
     mag_t a, b;
     mag_init(a);
@@ -1460,7 +1511,7 @@ static int la_any(mag_t tvx, mag_t tvy, la_ref *f, const ga_pair *p, const ga_pa
             swap_input(&in2, &t2, &tp, in + k, tk);
         if (f) { /* this block's slice of f */
             la_ref slice = {(slong)q->k, f->lam + off, f->mt + off};
-            rc = la_refined(a, b, &slice, q, &in2, tp, zbits, prec);
+            rc = la_refined(a, b, &slice, q, &in2, tp, zbits, deadline, prec);
         } else {
             rc = la_certificate(a, b, q, &in2, tp, prec);
         }
@@ -1485,6 +1536,7 @@ typedef struct {
     la_ref *f;
     slong zbits;
     double enough; /* a widening at or below this needs no more precision (0: none) */
+    double deadline;
 } la_ctx;
 
 static int la_step(void *vc, slong prec)
@@ -1497,7 +1549,7 @@ static int la_step(void *vc, slong prec)
     if (c->f)
         la_ref_init(&t, (slong)c->p->k);
     int rc = GA_EPREC;
-    if (la_any(a, b, c->f ? &t : NULL, c->p, c->in, c->txt, c->zbits, prec) == 0) {
+    if (la_any(a, b, c->f ? &t : NULL, c->p, c->in, c->txt, c->zbits, c->deadline, prec) == 0) {
         double wnow = fmax(mag_get_d(a), mag_get_d(b));
         mag_set(c->tvx, a);
         mag_set(c->tvy, b);
@@ -1641,15 +1693,20 @@ static int delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_input 
     }
     /* 1. the linear-algebra certificate, escalated until it stops shrinking (TV ~ sqrt(KL):
      *    the radius of the KL ball matters until 2^-prec is below KL itself) */
+    slong want = want_bits(o.digits);
     {
-        la_ctx c = {p, in, txt, tvx, tvy, INFINITY, 0, NULL, 0, 0};
+        /* where the refined reference will be needed anyway (a width the floating one, about
+         * 1e-16 k relative, cannot give, at a size where the products run on the BLAS and
+         * are accurate to 2^-80 already at 64 bits), one level: the bounds of any level are
+         * valid, and a second level only confirmed that the first had settled */
+        double enough = refinable(p) && p->k >= 64 && want > 40 ? INFINITY : 0;
+        la_ctx c = {p, in, txt, tvx, tvy, INFINITY, 0, NULL, 0, enough, o.deadline};
         ga_arb_escalate(NULL, la_step, &c, 64, o.max_prec, o.deadline);
         rc = ga_expired(o.deadline) ? GA_ETIME : GA_EPREC;
         if (!c.have)
             goto cleanup;
     }
     /* 2. the integrals, escalated until narrow enough or below the widening */
-    slong want = want_bits(o.digits);
     {
         integrals_ctx c = {.p = p, .lx = lx, .ly = ly, .e = e, .ee = ee, .epsd = epsd,
                            .deadline = o.deadline, .xy = xy, .yx = yx, .tvx = tvx, .tvy = tvy,
@@ -1680,10 +1737,13 @@ static int delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_input 
         ga_arb_bounds(&by, yx);
         double lo = fmin(bx.lo, by.lo);
         la_ctx c = {p, in, txt, rx, ry, INFINITY, 0, &f, 2 * want,
-                    lo > 0 ? ldexp(lo, -(int)want - 8) : 0};
-        /* (precision: what the width asked needs, with room; not the 4096-bit cap) */
+                    lo > 0 ? ldexp(lo, -(int)want - 8) : 0, o.deadline};
+        /* (precision: what the width asked needs, with room; not the 4096-bit cap. From
+         * dimension 64 the products run on the BLAS, whose accuracy stops growing at 128
+         * bits (about 2^-100 of the scale, numerics/matmul.c): one level) */
         slong cap = 8 * want + 256 < o.max_prec ? 8 * want + 256 : o.max_prec;
-        ga_arb_escalate(NULL, la_step, &c, 128, cap, o.deadline);
+        slong la_cap = p->k >= 64 && cap > 128 ? 128 : cap;
+        ga_arb_escalate(NULL, la_step, &c, 128, la_cap, o.deadline);
         if (c.have && (mag_cmp(rx, tvx) < 0 || mag_cmp(ry, tvy) < 0)) {
             arb_t xy2, yx2;
             ga_delta_cert o2;

@@ -18,10 +18,12 @@
  *             165 MB of YAML), each in a fresh process: read and parse against read and a
  *             bare strtod scan of the same file; the peak memory the load added against the
  *             matrices' bytes
- *   certified the certified delta's relative width at eps = 1 for well-conditioned pairs of
- *             dimension 50 and 100 (rank-one and full-rank changes), asked 1e-17, beside the
- *             floating reduction's own widening (digits 12: refined only where even 12 digits need it);
- *             and a product of two full-rank blocks of dimension 50 (refined block by block)
+ *   certified one ball-matrix product at 128 bits, k = 300 and 1000: Arb's arb_mat_mul
+ *             against the BLAS (numerics/matmul.c) in the same run; the certified delta's
+ *             relative width at eps = 1 for well-conditioned pairs of dimension 50 to 2000
+ *             (rank-one and full-rank changes), asked 1e-17, beside the floating reduction's
+ *             own widening (digits 12: refined only where even 12 digits need it); and a
+ *             product of two full-rank blocks of dimension 50 (refined block by block)
  *   calibrate the analytic Gaussian case against its 40-digit root (mpmath)
  *   start-up  `gaussaudit version`, a 1-D cdf and a 2-D delta against /bin/true
  *             (posix_spawn, wall and CPU time, 40 runs each), and the shared objects loaded before main
@@ -30,6 +32,7 @@
 #include "bench/bench.h"
 #include "audit/mechanisms.h"
 #include "numerics/internal.h"
+#include "numerics/arb_internal.h"
 
 #include <gsl/gsl_cblas.h>
 #include <gsl/gsl_randist.h>
@@ -624,7 +627,60 @@ static void cert_pair(gsl_rng *r, size_t d, int generic, double *mx, double *my,
         sx[i * d + i] += 0.3 * gsl_rng_uniform(r);
 }
 
-/* plain pairs of dimension 50 to 500 (rank-one and full-rank changes); a product
+/* One ball-matrix product of dimension k at 128 bits (the refinement's), Arb's arb_mat_mul
+ * against the BLAS (numerics/matmul.c), in one run: seconds and the largest radius relative
+ * to the entries' scale (A: doubles; B: 128-bit midpoints with radii 2^-120). */
+static void certified_products(void)
+{
+    printf("\n## Ball-matrix product at 128 bits (the refinement's): Arb against the BLAS\n\n"
+           "| k | arb_mat_mul s | BLAS s | ratio | largest radius, Arb | BLAS |\n"
+           "|---|---|---|---|---|---|\n");
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 8);
+    static const slong ks[] = {300, 1000};
+    for (size_t c = 0; c < sizeof ks / sizeof *ks; c++) {
+        slong k = ks[c];
+        arb_mat_t A, B, C1, C2;
+        arb_mat_init(A, k, k);
+        arb_mat_init(B, k, k);
+        arb_mat_init(C1, k, k);
+        arb_mat_init(C2, k, k);
+        arb_t t;
+        arb_init(t);
+        for (slong i = 0; i < k; i++)
+            for (slong j = 0; j < k; j++) {
+                arb_set_d(arb_mat_entry(A, i, j), gsl_ran_gaussian(r, 1) / sqrt((double)k));
+                arb_ptr b = arb_mat_entry(B, i, j);
+                arb_set_d(b, gsl_ran_gaussian(r, 1));
+                arb_set_d(t, gsl_rng_uniform(r));
+                arb_mul_2exp_si(t, t, -60);
+                arb_add(b, b, t, 128);
+                mag_set_ui_2exp_si(arb_radref(b), 1, -120);
+            }
+        double t0 = now();
+        arb_mat_mul(C1, A, B, 128);
+        double ta = now() - t0;
+        t0 = now();
+        int st = ga_arb_mat_mul_blas(C2, A, B, 128);
+        double tb = now() - t0;
+        double ra = 0, rb = 0;
+        for (slong i = 0; i < k; i++)
+            for (slong j = 0; j < k; j++) {
+                ra = fmax(ra, mag_get_d(arb_radref(arb_mat_entry(C1, i, j))));
+                rb = fmax(rb, mag_get_d(arb_radref(arb_mat_entry(C2, i, j))));
+            }
+        printf("| %ld | %.2f | %.2f%s | %.1f | %.1e | %.1e |\n", (long)k, ta, tb,
+               st ? " (not applied)" : "", ta / tb, ra, rb);
+        arb_clear(t);
+        arb_mat_clear(A);
+        arb_mat_clear(B);
+        arb_mat_clear(C1);
+        arb_mat_clear(C2);
+    }
+    gsl_rng_free(r);
+}
+
+/* plain pairs of dimension 50 to 2000 (rank-one and full-rank changes); a product
  * (composition) of two full-rank blocks of dimension 50, refined block by block */
 static void certified_width(void)
 {
@@ -637,7 +693,7 @@ static void certified_width(void)
         size_t d, nb;
         int generic;
     } cases[] = {{50, 1, 0}, {50, 1, 1}, {100, 1, 0}, {100, 1, 1}, {50, 2, 1},
-                 {300, 1, 0}, {300, 1, 1}, {500, 1, 1}};
+                 {300, 1, 0}, {300, 1, 1}, {500, 1, 1}, {1000, 1, 0}, {2000, 1, 1}};
     for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
         size_t d = cases[k].d, nb = cases[k].nb;
         int generic = cases[k].generic;
@@ -816,7 +872,7 @@ int main(int argc, char **argv)
     SECTION("engines", engines());
     SECTION("reduction", reduction());
     SECTION("reading", reading(argv[0]));
-    SECTION("certified", certified_width());
+    SECTION("certified", (certified_products(), certified_width()));
     SECTION("calibrate", calibration());
     SECTION("startup", startup());
 #undef SECTION

@@ -66,6 +66,15 @@ int ga_arb_escalate(slong *used, ga_arb_step step, void *ctx, slong start, slong
  * path), and further doublings would only cost time. Non-finite balls never count. */
 int ga_arb_stalled(slong *best, int *stalls, const arb_t v);
 
+/* Ball-matrix products on the BLAS (numerics/matmul.c). ga_arb_mat_mul_blas sets C (r x c)
+ * to an enclosure of every product a b with a in A (r x m) and b in B (m x c), accurate to
+ * about 2^-min(prec, 100) relative to the magnitude of A's row times B's column (not to each
+ * entry), and returns 0; or returns -1, C unchanged, where it does not apply (m < 2 or above
+ * 2^24, a non-finite entry, a midpoint beyond 2^+-900, no memory). C may alias A or B.
+ * ga_arb_mat_mul uses it where every dimension is at least 64, else (or on -1) arb_mat_mul. */
+int ga_arb_mat_mul_blas(arb_mat_t C, const arb_mat_t A, const arb_mat_t B, slong prec);
+void ga_arb_mat_mul(arb_mat_t C, const arb_mat_t A, const arb_mat_t B, slong prec);
+
 /* Outward-rounded double enclosure [lo, hi] of a ball (infinite for a non-finite ball). */
 void ga_arb_bounds(ga_interval *iv, const arb_t v);
 

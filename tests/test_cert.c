@@ -534,3 +534,208 @@ Test(cert, spd_eig_min_lower_never_above)
     cr_assert(above_guesses > n * 5, "only %ld guesses above 1 gave a bound above 0.5", above_guesses);
     gsl_rng_free(r);
 }
+
+/* ga_arb_mat_mul_blas (numerics/matmul.c), the ball-matrix product on the BLAS, against
+ * products in Arb at 600 bits:
+ *  - the exact product of the midpoints, and of points of the balls (their corners, where
+ *    each factor's radius pushes the entry one way, and random points), lies in every entry;
+ *  - the radius is at most the radii's own propagation plus m 2^(e_i + f_j - ACC_BITS), e_i
+ *    and f_j the row's and column's magnitudes;
+ *  - the cases: doubles; 200-bit midpoints with rows and columns scaled by up to 2^+-60,
+ *    zero rows and columns and radii; near-identity factors (the refinement's); and positive
+ *    entries just below 1 with m = 4000, where the BLAS's partial sums come within a factor 2
+ *    of 2^53 (one more bit per limb makes them inexact, and the test fails). */
+#define ACC_BITS 90
+static void blas_case_entry(arb_t x, gsl_rng *r, int mode, long rowsc, long colsc, int zero)
+{
+    if (zero) {
+        arb_zero(x);
+        return;
+    }
+    switch (mode) {
+    case 0:
+        arb_set_d(x, gsl_rng_uniform(r) * 2 - 1);
+        break;
+    case 1: { /* a 200-bit midpoint */
+        arb_set_d(x, gsl_rng_uniform(r) * 2 - 1);
+        for (int k = 1; k <= 3; k++) {
+            arb_t t;
+            arb_init(t);
+            arb_set_d(t, gsl_rng_uniform(r));
+            arb_mul_2exp_si(t, t, -53 * k);
+            arb_add(x, x, t, 400);
+            arb_clear(t);
+        }
+        arb_mul_2exp_si(x, x, rowsc + colsc);
+        if (gsl_rng_uniform(r) < 0.3) {
+            mag_set_d(arb_radref(x), ldexp(gsl_rng_uniform(r), (int)(rowsc + colsc) - 60));
+        }
+        break;
+    }
+    case 2: /* I + 1e-16 N(0, 1) (the diagonal is set by the caller) */
+        arb_set_d(x, 1e-16 * (gsl_rng_uniform(r) - 0.5));
+        break;
+    default: { /* 1 - v 2^-12, v uniform in (0, 1): positive, with top limbs near their
+              * largest and of either parity, so that the partial sums grow to their bound
+              * and one bit more per limb rounds them */
+        arb_one(x);
+        arb_t t;
+        arb_init(t);
+        arb_set_d(t, gsl_rng_uniform_pos(r));
+        arb_mul_2exp_si(t, t, -12);
+        arb_sub(x, x, t, 400);
+        arb_clear(t);
+    }
+    }
+}
+
+/* Y = a random point of the balls of X: mid + t rad, t uniform in [-1, 1] */
+static void blas_case_point(arb_mat_t Y, const arb_mat_t X, gsl_rng *r)
+{
+    arb_t t;
+    arb_init(t);
+    for (slong i = 0; i < arb_mat_nrows(X); i++)
+        for (slong j = 0; j < arb_mat_ncols(X); j++) {
+            const arb_struct *x = arb_mat_entry(X, i, j);
+            arb_ptr y = arb_mat_entry(Y, i, j);
+            arf_set_mag(arb_midref(t), arb_radref(x));
+            arb_set_d(y, gsl_rng_uniform(r) * 2 - 1);
+            arb_mul_arf(y, y, arb_midref(t), 600);
+            arb_add_arf(y, y, arb_midref(x), 600);
+        }
+    arb_clear(t);
+}
+
+/* x <- mid(x) + s rad(x), exactly */
+static void blas_case_push(arb_ptr y, const arb_struct *x, int s)
+{
+    arf_t t;
+    arf_init(t);
+    arf_set_mag(t, arb_radref(x));
+    if (s < 0)
+        arf_neg(t, t);
+    arf_add(arb_midref(y), arb_midref(x), t, ARF_PREC_EXACT, ARF_RND_DOWN);
+    mag_zero(arb_radref(y));
+    arf_clear(t);
+}
+
+Test(cert, blas_matrix_product_encloses)
+{
+    gsl_rng *r = ga_test_rng(2048);
+    long n = ga_test_count(8);
+    for (long it = 0; it < n; it++) {
+        int mode = (int)(it % 4);
+        slong rows = 64 + (slong)gsl_rng_uniform_int(r, 40), cols = 64 + (slong)gsl_rng_uniform_int(r, 40);
+        slong m = mode == 3 ? 4000 : 64 + (slong)gsl_rng_uniform_int(r, 300);
+        arb_mat_t A, B, C, P, Ap, Bp;
+        arb_mat_init(A, rows, m);
+        arb_mat_init(B, m, cols);
+        arb_mat_init(C, rows, cols);
+        arb_mat_init(P, rows, cols);
+        arb_mat_init(Ap, rows, m);
+        arb_mat_init(Bp, m, cols);
+        long *rs = malloc((size_t)rows * sizeof *rs), *cs = malloc((size_t)cols * sizeof *cs),
+             *ms = malloc((size_t)m * sizeof *ms);
+        cr_assert(rs && cs && ms);
+        for (slong i = 0; i < rows; i++)
+            rs[i] = mode == 1 ? (long)gsl_rng_uniform_int(r, 121) - 60 : 0;
+        for (slong j = 0; j < cols; j++)
+            cs[j] = mode == 1 ? (long)gsl_rng_uniform_int(r, 121) - 60 : 0;
+        for (slong k = 0; k < m; k++)
+            ms[k] = mode == 1 ? (long)gsl_rng_uniform_int(r, 21) - 10 : 0;
+        for (slong i = 0; i < rows; i++)
+            for (slong k = 0; k < m; k++) {
+                arb_ptr x = arb_mat_entry(A, i, k);
+                blas_case_entry(x, r, mode, rs[i], ms[k], mode == 1 && (i == 1 || k == 2));
+                if (mode == 2 && i == k)
+                    arb_add_ui(x, x, 1, 600);
+            }
+        for (slong k = 0; k < m; k++)
+            for (slong j = 0; j < cols; j++) {
+                arb_ptr x = arb_mat_entry(B, k, j);
+                blas_case_entry(x, r, mode, -ms[k], cs[j], mode == 1 && (j == 3 || k == 5));
+                if (mode == 2 && k == j)
+                    arb_add_ui(x, x, 1, 600);
+            }
+        cr_assert(ga_arb_mat_mul_blas(C, A, B, 128) == 0, "case %ld (mode %d, %ld x %ld x %ld): "
+                  "not applied", it, mode, (long)rows, (long)m, (long)cols);
+        /* the points: the midpoints, two random points, and corners for a few entries */
+        for (int pt = 0; pt < 5; pt++) {
+            slong ci = (slong)gsl_rng_uniform_int(r, (unsigned long)rows),
+                  cj = (slong)gsl_rng_uniform_int(r, (unsigned long)cols);
+            if (pt == 0) {
+                arb_mat_get_mid(Ap, A);
+                arb_mat_get_mid(Bp, B);
+            } else if (pt < 3) {
+                blas_case_point(Ap, A, r);
+                blas_case_point(Bp, B, r);
+            } else { /* corners for entry (ci, cj): every |a_ik| pushed up, every |b_kj| up
+                      * (pt 3) or down (pt 4) */
+                arb_mat_get_mid(Ap, A);
+                arb_mat_get_mid(Bp, B);
+                for (slong k = 0; k < m; k++) {
+                    const arb_struct *a = arb_mat_entry(A, ci, k), *b = arb_mat_entry(B, k, cj);
+                    int sa = arf_sgn(arb_midref(a)) < 0 ? -1 : 1, sb = arf_sgn(arb_midref(b)) < 0 ? -1 : 1;
+                    blas_case_push(arb_mat_entry(Ap, ci, k), a, sa);
+                    blas_case_push(arb_mat_entry(Bp, k, cj), b, pt == 3 ? sb : -sb);
+                }
+            }
+            arb_mat_mul(P, Ap, Bp, 320);
+            for (slong i = 0; i < rows; i++)
+                for (slong j = 0; j < cols; j++)
+                    cr_assert(arb_contains(arb_mat_entry(C, i, j), arb_mat_entry(P, i, j)),
+                              "case %ld (mode %d, %ld x %ld x %ld), point %d: entry (%ld, %ld) "
+                              "%s not in %s", it, mode, (long)rows, (long)m, (long)cols, pt,
+                              (long)i, (long)j, arb_get_str(arb_mat_entry(P, i, j), 40, 0),
+                              arb_get_str(arb_mat_entry(C, i, j), 40, 0));
+        }
+        /* the radius: the propagation of the factors' radii, plus the accuracy asked */
+        double *am = malloc((size_t)(rows * m) * sizeof *am), *ar = malloc((size_t)(rows * m) * sizeof *ar);
+        double *bm = malloc((size_t)(m * cols) * sizeof *bm), *br = malloc((size_t)(m * cols) * sizeof *br);
+        cr_assert(am && ar && bm && br);
+        for (slong i = 0; i < rows * m; i++) {
+            const arb_struct *a = arb_mat_entry(A, i / m, i % m);
+            am[i] = fabs(arf_get_d(arb_midref(a), ARF_RND_UP));
+            ar[i] = mag_get_d(arb_radref(a));
+        }
+        for (slong i = 0; i < m * cols; i++) {
+            const arb_struct *b = arb_mat_entry(B, i / cols, i % cols);
+            bm[i] = fabs(arf_get_d(arb_midref(b), ARF_RND_UP));
+            br[i] = mag_get_d(arb_radref(b));
+        }
+        for (slong i = 0; i < rows; i++)
+            for (slong j = 0; j < cols; j++) {
+                double prop = 0, amax = 0, bmax = 0;
+                for (slong k = 0; k < m; k++) {
+                    double a = am[i * m + k], b = bm[k * cols + j];
+                    prop += ar[i * m + k] * (b + br[k * cols + j]) + a * br[k * cols + j];
+                    amax = fmax(amax, a);
+                    bmax = fmax(bmax, b);
+                }
+                /* (an empty row or column has the scale 2^-900; the bound on underflow in
+                 * the BLAS's products is m 2^-1019) */
+                double tol = 1.01 * prop + (double)m * 4 * fmax(amax, 0x1p-900) *
+                                               fmax(bmax, 0x1p-900) * ldexp(1, -ACC_BITS) +
+                             (double)m * 0x1p-1000;
+                double rad = mag_get_d(arb_radref(arb_mat_entry(C, i, j)));
+                cr_assert(rad <= tol, "case %ld (mode %d, %ld x %ld x %ld): entry (%ld, %ld) radius "
+                          "%.3g above %.3g (propagated %.3g, row max %.3g, column max %.3g)", it,
+                          mode, (long)rows, (long)m, (long)cols, (long)i, (long)j, rad, tol, prop,
+                          amax, bmax);
+            }
+        free(am);
+        free(ar);
+        free(bm);
+        free(br);
+        free(rs);
+        free(cs);
+        free(ms);
+        arb_mat_clear(A);
+        arb_mat_clear(B);
+        arb_mat_clear(C);
+        arb_mat_clear(P);
+        arb_mat_clear(Ap);
+        arb_mat_clear(Bp);
+    }
+    gsl_rng_free(r);
+}
