@@ -439,7 +439,8 @@ cleanup:
 
 /* C <- R C, R block-diagonal over the clusters of size >= 2: each block the eigenvectors of
  * the cluster's block of P - tau M (scaled to order one), orthonormalised in ball arithmetic
- * (R <- (3 R - R R^T R) / 2, twice: 1e-16 -> 1e-32 -> 1e-64), identity elsewhere. Returns
+ * (R <- (3 R - R R^T R) / 2, twice: 1e-16 -> 1e-32 -> 1e-64, or the accuracy of the BLAS's
+ * products, about 1e-30, from k = 64), identity elsewhere. Returns
  * 1 when C changed (some cluster was rotated), else 0. */
 static int cluster_rotations(arb_mat_t C, const arb_mat_t M, const arb_mat_t P, const slong *cl,
                               slong prec)

@@ -650,9 +650,10 @@ static void tenths(char *buf, size_t n, long long v)
  * for Y. Hockey-stick divergence is invariant under the invertible map, so the exact deltas
  * are the references', while the reduction sees d - 1 or d - 2 equal generalized eigenvalues
  * (a cluster: the case the first-order refinement cannot do alone); two cases in d = 70,
- * where the ball-matrix products run on the BLAS. The entries are exact
- * decimals (tenths) given as text. Each interval must contain the reference, be no wider than
- * 10^-17 relative, and overlap the unrefined interval (digits 12 asks for no refinement).
+ * where the ball-matrix products run on the BLAS. The entries are exact decimals (tenths)
+ * given as text. Each interval must contain the reference, be no wider than 10^-17 relative,
+ * and overlap the interval at digits 12 (unrefined, except where the embedding leaves even 12
+ * digits out of the floating reduction's reach, as in d = 70).
  */
 /* A k-dimensional pair (means m0, covariances S0 of both sides, in tenths) embedded in
  * dimension d by a random unimodular integer matrix Q: B = Q diag(S0, I) Q^T, m = Q [m0; 0],
