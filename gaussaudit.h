@@ -406,10 +406,11 @@ typedef struct {
  * certificate (la_bound_*), which more precision does not reduce. For the floating
  * reduction's own reference pair it is about (1 + e^eps) sqrt(r) times its rounding level
  * (1e-16 for a well-conditioned pair); where that is wider than asked and the pair has at
- * most 1024 dimensions (a product: every block, each refined on its own), the reference is
- * refined in ball arithmetic first (the widening then about 1e-30), at a cost of a few k x k
- * ball-matrix products at 128-256 bits (d = 300: 5-7 s, d = 500: 16-19 s, d = 1000: about
- * 2 min in all). It grows like e^eps and is useless beyond eps of about 25-30. Covariances are taken
+ * most 2048 dimensions (a product: every block, each refined on its own), the reference is
+ * refined in ball arithmetic first (the widening then 1e-36 at d = 50 to 2e-23 at d = 2000),
+ * at a cost of 14 to 23 k x k ball-matrix products at 128 bits, on the BLAS from k = 64
+ * (d = 300: 3-3.5 s, d = 500: 6-7 s, d = 1000: 23-29 s, d = 2000: 2-3.5 min and 2.8 GB in
+ * all). It grows like e^eps and is useless beyond eps of about 25-30. Covariances are taken
  * as their symmetric parts (S + S^T)/2, as ga_pair_reduce does.
  * GA_EDOM: singular covariances with a common support (not available in certified mode).
  */
