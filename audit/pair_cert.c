@@ -1700,7 +1700,8 @@ static int delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_input 
          * 1e-16 k relative, cannot give, at a size where the products run on the BLAS and
          * are accurate to 2^-80 already at 64 bits), one level: the bounds of any level are
          * valid, and a second level only confirmed that the first had settled */
-        double enough = refinable(p) && p->k >= 64 && want > 40 ? INFINITY : 0;
+        double enough =
+            refinable(p) && p->k >= GA_ARB_MAT_BLAS_MIN && want > 40 ? INFINITY : 0;
         la_ctx c = {p, in, txt, tvx, tvy, INFINITY, 0, NULL, 0, enough, o.deadline};
         ga_arb_escalate(NULL, la_step, &c, 64, o.max_prec, o.deadline);
         rc = ga_expired(o.deadline) ? GA_ETIME : GA_EPREC;
@@ -1743,7 +1744,7 @@ static int delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_input 
          * dimension 64 the products run on the BLAS, whose accuracy stops growing at 128
          * bits (about 2^-100 of the scale, numerics/matmul.c): one level) */
         slong cap = 8 * want + 256 < o.max_prec ? 8 * want + 256 : o.max_prec;
-        slong la_cap = p->k >= 64 && cap > 128 ? 128 : cap;
+        slong la_cap = p->k >= GA_ARB_MAT_BLAS_MIN && cap > 128 ? 128 : cap;
         ga_arb_escalate(NULL, la_step, &c, 128, la_cap, o.deadline);
         if (c.have && (mag_cmp(rx, tvx) < 0 || mag_cmp(ry, tvy) < 0)) {
             arb_t xy2, yx2;

@@ -71,7 +71,9 @@ int ga_arb_stalled(slong *best, int *stalls, const arb_t v);
  * about 2^-min(prec, 100) relative to the magnitude of A's row times B's column (not to each
  * entry), and returns 0; or returns -1, C unchanged, where it does not apply (m < 2 or above
  * 2^24, a non-finite entry, a midpoint beyond 2^+-900, no memory). C may alias A or B.
- * ga_arb_mat_mul uses it where every dimension is at least 64, else (or on -1) arb_mat_mul. */
+ * ga_arb_mat_mul uses it where every dimension is at least GA_ARB_MAT_BLAS_MIN (below it
+ * arb_mat_mul is as fast, and its per-entry radii are tighter), else (or on -1) arb_mat_mul. */
+#define GA_ARB_MAT_BLAS_MIN 64
 int ga_arb_mat_mul_blas(arb_mat_t C, const arb_mat_t A, const arb_mat_t B, slong prec);
 void ga_arb_mat_mul(arb_mat_t C, const arb_mat_t A, const arb_mat_t B, slong prec);
 

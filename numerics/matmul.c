@@ -264,14 +264,10 @@ cleanup:
     return rc;
 }
 
-/* the BLAS product from this size of every dimension: below it arb_mat_mul is as fast, and
- * its per-entry radii are tighter */
-#define BLAS_MIN 64
-
 void ga_arb_mat_mul(arb_mat_t C, const arb_mat_t A, const arb_mat_t B, slong prec)
 {
-    if (arb_mat_nrows(A) >= BLAS_MIN && arb_mat_ncols(A) >= BLAS_MIN &&
-        arb_mat_ncols(B) >= BLAS_MIN && ga_arb_mat_mul_blas(C, A, B, prec) == 0)
+    if (arb_mat_nrows(A) >= GA_ARB_MAT_BLAS_MIN && arb_mat_ncols(A) >= GA_ARB_MAT_BLAS_MIN &&
+        arb_mat_ncols(B) >= GA_ARB_MAT_BLAS_MIN && ga_arb_mat_mul_blas(C, A, B, prec) == 0)
         return;
     arb_mat_mul(C, A, B, prec);
 }
