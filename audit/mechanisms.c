@@ -1083,7 +1083,15 @@ static int build_gaussian_mechanism(ga_spec *s, char *msg, size_t msglen)
                  "Gaussian mechanism depends only on that distance and increases with it)", sens);
         char name[96];
         snprintf(name, sizeof name, "worst case: ||f(D) - f(D')|| = %g", sens);
-        return add_1d(s, name, sens, sigma * sigma, sigma * sigma, 1);
+        if ((rc = add_1d(s, name, sens, sigma * sigma, sigma * sigma, 1)))
+            return rc;
+        /* the exact decimals for the certified path (calibrate's sigma is the double tried) */
+        if (!(s->knob && !strcmp(s->knob, "sigma"))) {
+            ga_spec_pair *p = &s->pairs[s->npairs - 1];
+            p->mean_txt = ga_node_get(s->mechanism, "sensitivity")->text;
+            p->sd_txt = ga_node_get(s->mechanism, "sigma")->text;
+        }
+        return GA_OK;
     }
     /* explicit outputs: f(D) and a list of f(D'), noise sigma^2 I or noise_cov */
     if (ga_node_get(s->mechanism, "sensitivity"))
@@ -2774,6 +2782,62 @@ static int apply_repeat(ga_spec *s, size_t from, char *msg, size_t msglen)
     return GA_OK;
 }
 
+/* Is the exact release matrix A (m x d: the decimals whose doubles A->x holds, each within a
+ * relative u = 2^-53) of full column rank, proven? Then x -> A x is a bijection onto its range
+ * and leaves every divergence and delta unchanged. A is scaled by a power of two (exact), its
+ * Gram matrix G = A^T A formed in double, and by Weyl
+ *   sigma_min(A)^2 >= lambda_min(fl(G)) - gamma_m F,   F = ||A||_F^2 (the sums' rounding),
+ * with lambda_min(fl(G)) bounded below rigorously (numerics/spd.c) from LAPACK's estimate; the
+ * decimals move sigma_min by at most ||dA||_2 <= u sqrt(F). Every term is rounded outward. 1:
+ * proven injective; 0: not proven (rank-deficient, too ill-conditioned to tell, entries
+ * spanning more than 2^400, or no memory). */
+static int release_injective(const ga_dataset *A)
+{
+    const double u = 0x1p-53;
+    size_t m = A->n, d = A->d;
+    if (m < d || d == 0 || (double)m * u >= 0.01)
+        return 0;
+    double amax = 0;
+    for (size_t i = 0; i < m * d; i++)
+        amax = fmax(amax, fabs(A->x[i]));
+    if (!(amax > 0) || !isfinite(amax))
+        return 0;
+    int e = ilogb(amax);
+    double *As = malloc(m * d * sizeof *As), *G = calloc(2 * d * d, sizeof *G), *w = malloc(d * sizeof *w);
+    int ok = 0;
+    if (!As || !G || !w)
+        goto cleanup;
+    double F = 0;
+    for (size_t i = 0; i < m * d; i++) {
+        As[i] = ldexp(A->x[i], -e); /* exact: |As| in [2^-400, 2) or 0 */
+        if (As[i] != 0 && fabs(As[i]) < 0x1p-400)
+            goto cleanup;
+        F = ga_up(F + ga_up(As[i] * As[i]));
+    }
+    for (size_t a = 0; a < d; a++)
+        for (size_t b = 0; b <= a; b++) {
+            double t = 0;
+            for (size_t i = 0; i < m; i++)
+                t += As[i * d + a] * As[i * d + b];
+            G[a * d + b] = G[b * d + a] = t;
+        }
+    memcpy(G + d * d, G, d * d * sizeof *G);
+    if (ga_lapack_syev('N', 'L', d, G + d * d, d, w) != 0 || !(w[0] > 0))
+        goto cleanup;
+    double mu;
+    if (ga_spd_eig_min_lower(&mu, G, d, w[0]) != GA_OK)
+        goto cleanup;
+    double mu_ = ga_up((double)m * u), gm = ga_up(mu_ / ga_dn(1 - mu_));
+    double lo = ga_dn(mu - ga_up(gm * F));
+    /* sqrt(lo) > u sqrt(F), with a factor 4 to spare: lo > 16 u^2 F */
+    ok = lo > 0 && lo > ga_up(16 * u * u * F);
+cleanup:
+    free(As);
+    free(G);
+    free(w);
+    return ok;
+}
+
 /* release: the released value is A times the output (per column): N(A mu, A S A^T). The
  * proven worst case, if any, is kept as it is: post-processing cannot increase delta, so the
  * unreleased worst case still bounds every released pair. The released laws are computed in
@@ -2787,6 +2851,9 @@ static int apply_release(ga_spec *s, const ga_dataset *A, size_t from, char *msg
     int rc0 = pairs_fit(s, s->npairs, m, "mechanism.release", msg, msglen); /* caps first */
     if (rc0)
         return rc0;
+    /* an injective release changes no pair's profile: the pairs stay as built, exact (their
+     * decimals kept), whatever A's scale or conditioning, once its rank is proven */
+    int injective = release_injective(A);
     for (size_t i = from; i < s->npairs; i++) {
         ga_spec_pair *p = &s->pairs[i];
         if (s->verified && i == s->verified_pair)
@@ -2803,6 +2870,8 @@ static int apply_release(ga_spec *s, const ga_dataset *A, size_t from, char *msg
                      d, p->d);
             return ga_spec_fail(s, rn, "mechanism.release", msg, msglen, what);
         }
+        if (injective)
+            continue;
         double *mx = malloc(m * sizeof *mx), *my = malloc(m * sizeof *my),
                *sx = malloc(m * m * sizeof *sx), *sy = malloc(m * m * sizeof *sy),
                *t = malloc(m * d * sizeof *t);
@@ -2837,8 +2906,10 @@ static int apply_release(ga_spec *s, const ga_dataset *A, size_t from, char *msg
     if (s->verified) {
         size_t l = strlen(s->verified_note);
         snprintf(s->verified_note + l, sizeof s->verified_note - l,
-                 "; before the release, which cannot increase delta (so a bound only)");
-        s->verified_bound = 1;
+                 injective ? "; the release matrix has full column rank (proven), so the "
+                             "release has the same profile"
+                           : "; before the release, which cannot increase delta (so a bound only)");
+        s->verified_bound |= !injective;
     }
     return GA_OK;
 }
@@ -3028,6 +3099,14 @@ static int compose_subsampled(ga_spec *s, char *msg, size_t msglen)
                 /* the Gaussian mechanism by sensitivity: N(D, s^2) vs N(0, s^2), r columns */
                 ga_subsampled_input g = {1, sqrt(p0->s_x[0]) / fabs(p0->mu_x[0]), p0->columns,
                                          0, NULL, NULL, 0, 0, NULL};
+                if (p0->sd_txt && p0->mean_txt && p0->mu_x[0] > 0 && p0->mu_x[0] <= 1e6 &&
+                    sqrt(p0->s_x[0]) >= 1e-3) {
+                    /* m = norm/sigma from the spec's decimals (texts into the doc) */
+                    g.sigma = sqrt(p0->s_x[0]);
+                    g.norm = p0->mu_x[0];
+                    g.sigma_txt = p0->sd_txt;
+                    g.norm_txt = p0->mean_txt;
+                }
                 t[0][nt] = g;
                 g.add = 1;
                 t[1][nt++] = g;

@@ -35,6 +35,11 @@ int ga_decimal_to_double(double *v, const char *s);
 /* the same for the len bytes at s (no NUL needed: a field of a line read in place) */
 int ga_decimal_to_double_n(double *v, const char *s, size_t len);
 
+/* The exact product of the plain decimals a and b as text the reader reads
+ * ([-]digits e[-]digits) in out (outlen bytes; 2 * 400 + 25 always suffice): GA_OK, or
+ * GA_EINVAL (not plain decimals, more than 400 significant digits, or out too small). */
+int ga_decimal_mul_text(char *out, size_t outlen, const char *a, const char *b);
+
 /* A decimal in four bytes beside its double (issue 20, item 3): the exact value is
  * m * 10^e where m is the one integer of at most 19 digits that is congruent to `low`
  * modulo 2^16 and nearest to |v| 10^-e (v the decimal's double: m lies within 2^14 of that

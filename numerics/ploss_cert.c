@@ -638,10 +638,11 @@ static int gl_range(arb_t res, cctx *C, double cd, double k2, double from, doubl
      * about e^6 of e^{K(c)} (K'' = k2) */
     double ac = fabs(cd), nu_a = 0.5 * fmin(ac, 1 + cd);
     double nucap = fmin(sqrt(12 / fmax(k2, 1e-300)), 50.0), nu0 = fmin(nu_a, nucap);
-    arb_t acc, s, u, v, rho, lz, lz1, G, mid, hl, tk;
+    arb_t acc, s, u, v, rho, lz, lz1, G, mid, hl, tk, A, B;
     acb_t F;
     arb_init(acc); arb_init(s); arb_init(u); arb_init(v); arb_init(rho); arb_init(lz);
-    arb_init(lz1); arb_init(G); arb_init(mid); arb_init(hl); arb_init(tk);
+    arb_init(lz1); arb_init(G); arb_init(mid); arb_init(hl); arb_init(tk); arb_init(A);
+    arb_init(B);
     acb_init(F);
     int rc = GA_OK;
     double a0 = from;
@@ -651,16 +652,26 @@ static int gl_range(arb_t res, cctx *C, double cd, double k2, double from, doubl
             rc = GA_ETIME;
             break;
         }
-        double len = a0 == 0 ? 3 * nu0 : fmin(fmax(3 * nu0, a0), 3 * nucap);
+        double len = a0 == 0 ? 3 * nu0 : fmin(fmax(3 * nu0, a0), 3 * nucap), b = 0;
+        int last = 0;
         if (a0 + len > tm || tm - (a0 + len) < 0.3 * len)
-            len = tm - a0;
+            len = tm - a0, last = 1;
         int idx = -1;
         double nu = 0;
         for (int tries = 0; tries < 60; tries++) {
             double h2 = len / 2, nu_b = a0 > 0 ? sqrt(a0 * h2 + a0 * a0 / 4) : 0;
             nu = fmin(nucap, fmax(nu_a, nu_b));
+            /* The panel is [a0, b] exactly, its centre and half-length balls: the doubles
+             * a0 + len/2 and len/2 would leave gaps (or overlaps) of an ulp between panels,
+             * about 1e-16 of the integrand, far above the quadrature bound. */
+            b = last ? tm : a0 + len;
+            arb_set_d(A, a0);
+            arb_set_d(B, b);
+            arb_sub(hl, B, A, prec);
+            arb_mul_2exp_si(hl, hl, -1);
+            arb_add(mid, A, B, prec);
+            arb_mul_2exp_si(mid, mid, -1);
             /* rho = nu/hl + sqrt(1 + (nu/hl)^2), as a ball: its lower bound is used */
-            arb_set_d(hl, h2);
             arb_set_d(u, nu);
             arb_div(u, u, hl, prec);
             arb_sqr(v, u, prec);
@@ -678,19 +689,18 @@ static int gl_range(arb_t res, cctx *C, double cd, double k2, double from, doubl
                 arb_set_d(lz1, 1 + cd);
                 arb_add_d_(lz1, lz1, -nu, prec);
             }
-            /* tmin = a0 + hl - sqrt(hl^2 + nu^2) */
+            /* tmin = mid - sqrt(hl^2 + nu^2) */
             arb_set_d(v, nu);
             arb_sqr(v, v, prec);
             arb_addmul(v, hl, hl, prec);
             arb_sqrt(v, v, prec);
-            arb_add_d_(u, hl, a0, prec);
-            arb_sub(u, u, v, prec);
+            arb_sub(u, mid, v, prec);
             if (arb_is_positive(u)) {
                 arb_max(lz, lz, u, prec);
                 arb_max(lz1, lz1, u, prec);
             }
             if (!arb_is_positive(lz) || !arb_is_positive(lz1)) {
-                len /= 2;
+                len /= 2, last = 0;
                 continue;
             }
             /* sup |F| <= max over s = c +- nu of e^{K(s) - s eps - L0} / (pi lz lz1) */
@@ -709,7 +719,8 @@ static int gl_range(arb_t res, cctx *C, double cd, double k2, double from, doubl
             if (!(arb_up(u) <= 10) && nu > 1e-6 * nu0) {
                 nucap = fmin(nucap, nu) / 2;
                 nu0 = fmin(nu0, nucap);
-                len = fmin(len, 3 * nucap);
+                if (3 * nucap < len)
+                    len = 3 * nucap, last = 0;
                 continue;
             }
             arb_mul(u, lz, lz1, prec);
@@ -735,7 +746,7 @@ static int gl_range(arb_t res, cctx *C, double cd, double k2, double from, doubl
                 }
             if (idx >= 0)
                 break;
-            len /= 2;
+            len /= 2, last = 0;
         }
         if (rc == GA_OK && idx < 0)
             rc = GA_EMAXITER;
@@ -758,8 +769,6 @@ static int gl_range(arb_t res, cctx *C, double cd, double k2, double from, doubl
             break;
         }
         gl_nodes(C, idx, prec);
-        arb_set_d(mid, a0 + len / 2);
-        arb_set_d(hl, len / 2);
         arb_zero(v);
         for (slong k = 0; k < gl_sizes[idx] && rc == GA_OK; k++) {
             arb_mul(tk, hl, C->glx[idx] + k, prec);
@@ -773,13 +782,14 @@ static int gl_range(arb_t res, cctx *C, double cd, double k2, double from, doubl
         arb_add_error(v, u);
         arb_add(acc, acc, v, prec);
         if (getenv("GA_PLOSS_DEBUG"))
-            fprintf(stderr, "panel [%g, %g] nu %g n %ld err %g\n", a0, a0 + len, nu,
+            fprintf(stderr, "panel [%g, %g] nu %g n %ld err %g\n", a0, b, nu,
                     (long)gl_sizes[idx], arb_up(s));
-        a0 += len;
+        a0 = b;
     }
     arb_set(res, acc);
     arb_clear(acc); arb_clear(s); arb_clear(u); arb_clear(v); arb_clear(rho); arb_clear(lz);
-    arb_clear(lz1); arb_clear(G); arb_clear(mid); arb_clear(hl); arb_clear(tk);
+    arb_clear(lz1); arb_clear(G); arb_clear(mid); arb_clear(hl); arb_clear(tk); arb_clear(A);
+    arb_clear(B);
     acb_clear(F);
     return rc;
 }
@@ -986,6 +996,12 @@ static int tail_bound(arb_t res, cctx *C, double tm, double tol, slong prec)
             rc = abs_at(nxt, C, aj, sw, tcur + D, prec);
             if (rc != GA_OK)
                 break;
+            /* the cell is [t_k, t_{k+1}] with t_{k+1} the double tcur + D: its length Dk
+             * (exact in a ball) bounds the chord term, not the rounded D */
+            arb_t Dk;
+            arb_init(Dk);
+            arb_set_d(tt, tcur + D);
+            arb_sub(Dk, tt, t, prec);
             arb_set(lb, W);
             arb_log(u, t, prec);
             for (size_t j = 0; j < n; j++) {
@@ -994,7 +1010,8 @@ static int tail_bound(arb_t res, cctx *C, double tm, double tol, slong prec)
                     gauss_log_abs(v, s, aj + j, t, prec);
                 } else {
                     arb_max(v, cur + j, nxt + j, prec);
-                    arb_set_d(tt, D * D / 8);
+                    arb_sqr(tt, Dk, prec);
+                    arb_mul_2exp_si(tt, tt, -3);
                     arb_addmul(v, tt, M2 + j, prec);
                     arb_min(v, v, M0 + j, prec);
                     arb_log(v, v, prec);
@@ -1004,13 +1021,17 @@ static int tail_bound(arb_t res, cctx *C, double tm, double tol, slong prec)
                 arb_addmul_ui(lb, v, (ulong)s->d->count, prec);
             }
             if (arb_up(lb) <= target || h == 11) {
-                /* contribution: e^{lb} (1/t_k - 1/t_{k+1}) */
+                /* contribution: e^{lb} (1/t_k - 1/t_{k+1}) = e^{lb} Dk / (t_k t_{k+1}) */
                 arb_exp(lb, lb, prec);
-                arb_set_d(tt, D / (tcur * (tcur + D)));
-                arb_mul(lb, lb, tt, prec);
+                arb_mul(lb, lb, Dk, prec);
+                arb_div(lb, lb, t, prec);
+                arb_set_d(tt, tcur + D);
+                arb_div(lb, lb, tt, prec);
                 arb_add(sum, sum, lb, prec);
+                arb_clear(Dk);
                 break;
             }
+            arb_clear(Dk);
             D /= 2;
         }
         if (getenv("GA_PLOSS_DEBUG"))

@@ -1193,6 +1193,7 @@ void ga_spec_pair_set_laws(ga_spec_pair *p, size_t d, double *mu_x, double *s_x,
 {
     free_laws(p);
     p->src = NULL;
+    p->mean_txt = p->sd_txt = NULL;
     p->d = d;
     p->mu_x = mu_x;
     p->mu_y = mu_y;
@@ -1352,6 +1353,33 @@ static const char **list_texts(const ga_node *n, size_t d, int rows)
     return out;
 }
 
+/* A kind's pair N(mean, sd^2) vs N(0, sd^2): the texts of mean, 0 and the exact decimal
+ * sd^2 (written for the view), so the certified path reads the spec's numbers, not the
+ * double of the double's square */
+static int view_gaussian_texts(ga_spec_pair_view *v, ga_pair_text *txt, const ga_spec_pair *p)
+{
+    enum { VAR_MAX = 2 * GA_DEC_TEXT_MAX + 32 };
+    size_t lm = strlen(p->sd_txt);
+    const char **t = malloc(4 * sizeof *t + 2 + VAR_MAX + 2 * lm);
+    if (!t)
+        return GA_ENOMEM;
+    char *zero = (char *)(t + 4), *var = zero + 2;
+    strcpy(zero, "0");
+    if (ga_decimal_mul_text(var, VAR_MAX + 2 * lm, p->sd_txt, p->sd_txt)) {
+        free(t);
+        return GA_OK; /* (not plain decimals: the doubles stand, as for any pair) */
+    }
+    t[0] = p->mean_txt;
+    t[1] = zero;
+    t[2] = t[3] = var;
+    v->owned[v->nowned++] = (void *)t;
+    txt->mu_x = t;
+    txt->mu_y = t + 1;
+    txt->s_x = t + 2;
+    txt->s_y = t + 3;
+    return GA_OK;
+}
+
 static int view_one(ga_spec_pair_view *v, ga_pair_input *in, ga_pair_text *txt,
                     char labels[4][200], const ga_spec_pair *p, int text)
 {
@@ -1362,6 +1390,8 @@ static int view_one(ga_spec_pair_view *v, ga_pair_input *in, ga_pair_text *txt,
     const ga_node *src[4] = {ga_spec_pair_src(p, 0), ga_spec_pair_src(p, 1),
                              ga_spec_pair_src(p, 2), ga_spec_pair_src(p, 3)};
     const char *const **dst[4] = {&txt->mu_x, &txt->mu_y, &txt->s_x, &txt->s_y};
+    if (p->sd_txt && p->mean_txt && p->d == 1 && !p->nblocks)
+        return view_gaussian_texts(v, txt, p);
     for (int w = 0; w < 4; w++) {
         if (!src[w])
             continue;

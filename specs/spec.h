@@ -34,6 +34,9 @@ typedef struct ga_spec_pair {
     ga_masked_input *masked;                /* non-NULL: a masked pair (matrix masking,
                                                setting (B); texts into the doc) */
     ga_synthetic_input *synth;              /* non-NULL: synthetic points from random inputs */
+    const char *mean_txt, *sd_txt;          /* a kind's 1-D pair N(mean, sd^2) vs N(0, sd^2)
+                                               from the spec's decimals: their texts, into
+                                               the doc (NULL: the doubles are exact) */
     int line;                               /* where the pair is defined */
     /* flags (0 or 1; bytes: a remove-one audit keeps a pair per row) */
     unsigned char reduced;                  /* built in a whitened basis, not in the
