@@ -376,6 +376,16 @@ GA_API int ga_pair_epsilon(ga_result *eps, int *direction, const ga_pair *p, dou
  */
 GA_API int ga_pair_renyi(ga_result *xy, ga_result *yx, const ga_pair *p, double alpha);
 
+/*
+ * The same for an order read from a decimal whose double is alpha: the values at alpha, each
+ * error widened to cover D at every order within half an ulp of alpha (D_alpha is
+ * nondecreasing in alpha, so it lies between the values at the neighbouring doubles). Near
+ * the order where a divergence becomes infinite D changes fast with alpha, and the rounding
+ * of the decimal can exceed the arithmetic's error by many orders. Returns as ga_pair_renyi;
+ * an error is INFINITY where a neighbour's value is infinite and alpha's is not.
+ */
+GA_API int ga_pair_renyi_near(ga_result *xy, ga_result *yx, const ga_pair *p, double alpha);
+
 /* Standard conversions of an RDP point (alpha, eps_alpha) to (eps, delta):
  * Mironov (2017, Prop. 3): eps = eps_alpha + log(1/delta)/(alpha - 1);
  * Canonne, Kamath & Steinke (2020) / Balle et al. (2020):

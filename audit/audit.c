@@ -355,7 +355,7 @@ static void renyi_item(void *vl, size_t j, ga_gchisq_work *w)
     } else {
         ga_pair *own;
         const ga_pair *p = pair_use(a, i, &own);
-        rs = p ? ga_pair_renyi(&xy, &yx, p, l->eps) : GA_ENOMEM;
+        rs = p ? ga_pair_renyi_near(&xy, &yx, p, l->eps) : GA_ENOMEM;
         ga_pair_free(own);
         if (rs != GA_OK && rs != GA_ETOL) {
             xy.val = yx.val = NAN;
@@ -1158,12 +1158,28 @@ static int cert_renyi(ga_audit *a, size_t i, double alpha, ga_interval *xy, ga_i
     ga_spec_pair_buf pb; /* (the view points into it) */
     if (ga_spec_pair_view_init(&v, spair(a, i, &pb), 1))
         return GA_ENOMEM;
-    char as[40];
-    snprintf(as, sizeof as, "%.17g", alpha); /* the double claimed, exactly */
+    /* The claim's order is a decimal whose double is alpha: D at the exact decimals of the
+     * neighbouring doubles bracket D at it (D_alpha is nondecreasing in alpha), so the hull
+     * of their intervals holds D at the decimal (below 1 + ulp: D >= 0) */
+    char as[2][120];
+    double an[2] = {nextafter(alpha, 0), nextafter(alpha, INFINITY)};
     ga_cert_opts co = cert_opts(a);
     ga_pair *own;
     const ga_pair *p = pair_use(a, i, &own);
-    int st = p ? ga_pair_renyi_cert(xy, yx, p, v.in, v.txt, as, &co) : GA_ENOMEM;
+    ga_interval bx[2] = {{0, 0}, {0, 0}}, by[2] = {{0, 0}, {0, 0}};
+    int st = p ? GA_OK : GA_ENOMEM;
+    for (int k = 0; k < 2 && st == GA_OK; k++) {
+        if (an[k] <= 1)
+            continue;
+        snprintf(as[k], sizeof as[k], "%.70e", an[k]); /* (glibc prints it exactly) */
+        int sk = ga_pair_renyi_cert(&bx[k], &by[k], p, v.in, v.txt, as[k], &co);
+        if (sk != GA_OK)
+            st = sk;
+    }
+    xy->lo = bx[0].lo;
+    xy->hi = bx[1].hi;
+    yx->lo = by[0].lo;
+    yx->hi = by[1].hi;
     ga_pair_free(own);
     ga_spec_pair_view_clear(&v);
     if (a->book.mode == GA_REC_RECORD) {

@@ -726,7 +726,7 @@ int ga_cmd_rdp(int argc, char **argv, FILE *out, FILE *err)
         const ga_pair *p = use(&l, i, &own, NULL, NULL); /* (each row says so) */
         for (long k = 0; k < na; k++) {
             ga_result xy = {NAN, INFINITY}, yx = {NAN, INFINITY};
-            int st = p ? ga_pair_renyi(&xy, &yx, p, al[k]) : GA_ENOMEM;
+            int st = p ? ga_pair_renyi_near(&xy, &yx, p, al[k]) : GA_ENOMEM; /* (decimals) */
             int ok = st == GA_OK || st == GA_ETOL; /* a failure has no number */
             nfail += !ok;
             double worst = fmax(xy.val, yx.val);

@@ -1262,6 +1262,33 @@ static int renyi_one(ga_result *r, const ga_gchisq *q, double alpha)
     return GA_OK;
 }
 
+/* r covers [lo.val - lo.err, hi.val + hi.err] too (lo, hi: the values at the neighbouring
+ * orders; D is nondecreasing in alpha) */
+static void renyi_cover(ga_result *r, const ga_result *lo, const ga_result *hi)
+{
+    if (!isfinite(r->val))
+        return; /* +inf at alpha: +inf beyond it too */
+    double up = isfinite(hi->val) ? ga_up(hi->val + hi->err) : INFINITY;
+    double dn = ga_dn(lo->val - lo->err);
+    r->err = fmax(r->err, fmax(ga_up(up - r->val), ga_up(r->val - dn)));
+}
+
+int ga_pair_renyi_near(ga_result *xy, ga_result *yx, const ga_pair *p, double alpha)
+{
+    int rc = ga_pair_renyi(xy, yx, p, alpha);
+    if (rc != GA_OK && rc != GA_ETOL)
+        return rc;
+    double a_lo = nextafter(alpha, 0), a_hi = nextafter(alpha, INFINITY);
+    ga_result lx = {0, 0}, ly = {0, 0}, hx, hy; /* below alpha = 1 + ulp: D >= 0 */
+    if (a_lo > 1 && (rc = ga_pair_renyi(&lx, &ly, p, a_lo)) != GA_OK && rc != GA_ETOL)
+        return rc;
+    if ((rc = ga_pair_renyi(&hx, &hy, p, a_hi)) != GA_OK && rc != GA_ETOL)
+        return rc;
+    renyi_cover(xy, &lx, &hx);
+    renyi_cover(yx, &ly, &hy);
+    return rc;
+}
+
 int ga_pair_renyi(ga_result *xy, ga_result *yx, const ga_pair *p, double alpha)
 {
     if (!(alpha > 1) || !isfinite(alpha))

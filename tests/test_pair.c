@@ -1323,6 +1323,96 @@ Test(pair, renyi_error_estimates_cover_ill_conditioned, .fini = fini_caches)
     gsl_rng_free(r);
 }
 
+/* D_alpha of N(0, c) vs N(0, 1) at a decimal order alpha, in Arb at 400 bits (both
+ * directions; +inf where alpha S_y + (1 - alpha) S_x <= 0):
+ * D = -log((alpha + (1 - alpha) c) / c^(1 - alpha)) / (2 (alpha - 1)) */
+static void renyi_1d_arb(arb_t r, const char *c_txt, const char *alpha_txt, int swap)
+{
+    arb_t a, c, sa, t;
+    arb_init(a); arb_init(c); arb_init(sa); arb_init(t);
+    arb_set_str(a, alpha_txt, 400);
+    arb_set_str(c, c_txt, 400);
+    arb_t sx, sy;
+    arb_init(sx);
+    arb_init(sy);
+    arb_one(t);
+    arb_set(sx, swap ? t : c);
+    arb_set(sy, swap ? c : t);
+    arb_sub_ui(t, a, 1, 400);
+    arb_mul(sa, a, sy, 400);
+    arb_submul(sa, t, sx, 400);                 /* alpha S_y + (1 - alpha) S_x */
+    if (!arb_is_positive(sa)) {
+        arb_pos_inf(r);
+    } else {
+        arb_log(sa, sa, 400);
+        arb_log(sx, sx, 400);
+        arb_log(sy, sy, 400);
+        arb_addmul(sa, t, sx, 400);             /* + (alpha - 1) log S_x */
+        arb_submul(sa, a, sy, 400);             /* - alpha log S_y */
+        arb_div(sa, sa, t, 400);
+        arb_mul_2exp_si(r, sa, -1);
+        arb_neg(r, r);
+    }
+    arb_clear(a); arb_clear(c); arb_clear(sa); arb_clear(t); arb_clear(sx); arb_clear(sy);
+}
+
+/* Orders read from decimals near the order where D_alpha becomes infinite (N(0, c) vs N(0, 1),
+ * boundary alpha* = c/(c - 1)): D changes fast with alpha there, and the decimal's rounding to
+ * a double moved D far beyond the arithmetic's error estimate (c = 5e6, alpha = 1.0000001:
+ * 9e-4 off with an estimate of 1.5e-8). ga_pair_renyi_near's estimate covers the value at the
+ * decimal (Arb at 400 bits); the plain evaluation at the double misses in some of the cases,
+ * which the test also checks (so that it can fail). */
+Test(pair, renyi_at_decimal_orders_near_the_boundary, .fini = fini_caches)
+{
+    gsl_rng *r = ga_test_rng(9191);
+    long n = ga_test_count(40), missed = 0;
+    for (long k = 0; k < n; k++) {
+        char ct[40], at[40];
+        snprintf(ct, sizeof ct, "%.6g", pow(10, 1 + 6 * gsl_rng_uniform(r)));
+        double c = strtod(ct, NULL), astar = c / (c - 1);
+        /* alpha below the boundary by a relative 10^-(2..9) of alpha* - 1, 14 digits */
+        snprintf(at, sizeof at, "%.14g",
+                 1 + (astar - 1) * (1 - pow(10, -2 - 7 * gsl_rng_uniform(r))));
+        double alpha = strtod(at, NULL);
+        if (!(alpha > 1))
+            continue;
+        double mx = 0, my = 0, sx = c, sy = 1;
+        ga_pair *p = make_pair(1, &mx, &sx, &my, &sy, 1);
+        ga_result xy, yx, px, py;
+        cr_assert(ga_pair_renyi_near(&xy, &yx, p, alpha) == GA_OK);
+        cr_assert(ga_pair_renyi(&px, &py, p, alpha) == GA_OK);
+        const ga_result *v[2] = {&xy, &yx}, *w[2] = {&px, &py};
+        for (int dir = 0; dir < 2; dir++) {
+            arb_t ref, e;
+            arb_init(ref);
+            arb_init(e);
+            renyi_1d_arb(ref, ct, at, dir);
+            if (!arb_is_finite(ref)) {
+                cr_expect(isinf(v[dir]->val) || isinf(v[dir]->err), "c %s alpha %s dir %d: "
+                          "D = inf, got %.17g +- %g", ct, at, dir, v[dir]->val, v[dir]->err);
+            } else {
+                arb_set_d(e, v[dir]->val);
+                arb_sub(e, e, ref, 400);
+                arb_abs(e, e);
+                double err = arf_get_d(arb_midref(e), ARF_RND_UP);
+                cr_expect(err <= v[dir]->err, "c %s alpha %s dir %d: D = %.17g +- %.3g, the value "
+                          "at the decimal %.17g (off by %.3g)", ct, at, dir, v[dir]->val,
+                          v[dir]->err, arf_get_d(arb_midref(ref), ARF_RND_NEAR), err);
+                arb_set_d(e, w[dir]->val);
+                arb_sub(e, e, ref, 400);
+                arb_abs(e, e);
+                missed += arf_get_d(arb_midref(e), ARF_RND_UP) > w[dir]->err;
+            }
+            arb_clear(ref);
+            arb_clear(e);
+        }
+        ga_pair_free(p);
+    }
+    cr_expect(missed > 0, "no case where the rounding of alpha exceeds ga_pair_renyi's estimate: "
+              "the sweep does not reach the regime it is for");
+    gsl_rng_free(r);
+}
+
 /* the 2-D pair with unequal covariances of the large-eps tests, exact decimal text included */
 static const double le_mx[2] = {0.3, 0}, le_my[2] = {0, 0.1}, le_sx[4] = {1, 0.2, 0.2, 1},
                     le_sy[4] = {2.5, 0, 0, 3};
