@@ -94,22 +94,23 @@ $(BUILD)/gaussaudit.pc: doc/gaussaudit.pc.in gaussaudit.h
 # installs what `make` built (and gaussaudit.pc for this PREFIX); DESTDIR stages it
 install: all
 	@rm -f $(BUILD)/gaussaudit.pc && $(MAKE) --no-print-directory $(BUILD)/gaussaudit.pc
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR) \
-	    $(DESTDIR)$(MANDIR)/man1
-	install -m 755 $(BUILD)/gaussaudit $(DESTDIR)$(BINDIR)/gaussaudit
-	install -m 644 gaussaudit.h $(DESTDIR)$(INCLUDEDIR)/gaussaudit.h
-	install -m 644 $(BUILD)/libgaussaudit.a $(DESTDIR)$(LIBDIR)/libgaussaudit.a
-	install -m 755 $(BUILD)/libgaussaudit.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libgaussaudit.so.$(VERSION)
-	ln -sf libgaussaudit.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
-	ln -sf libgaussaudit.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libgaussaudit.so
-	install -m 644 $(BUILD)/gaussaudit.pc $(DESTDIR)$(LIBDIR)/pkgconfig/gaussaudit.pc
-	install -m 644 $(BUILD)/gaussaudit.1 $(DESTDIR)$(MANDIR)/man1/gaussaudit.1
+	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(LIBDIR)/pkgconfig" "$(DESTDIR)$(INCLUDEDIR)" \
+	    "$(DESTDIR)$(MANDIR)/man1"
+	install -m 755 $(BUILD)/gaussaudit "$(DESTDIR)$(BINDIR)/gaussaudit"
+	install -m 644 gaussaudit.h "$(DESTDIR)$(INCLUDEDIR)/gaussaudit.h"
+	install -m 644 $(BUILD)/libgaussaudit.a "$(DESTDIR)$(LIBDIR)/libgaussaudit.a"
+	install -m 755 $(BUILD)/libgaussaudit.so.$(VERSION) "$(DESTDIR)$(LIBDIR)/libgaussaudit.so.$(VERSION)"
+	ln -sf libgaussaudit.so.$(VERSION) "$(DESTDIR)$(LIBDIR)/$(SONAME)"
+	ln -sf libgaussaudit.so.$(VERSION) "$(DESTDIR)$(LIBDIR)/libgaussaudit.so"
+	install -m 644 $(BUILD)/gaussaudit.pc "$(DESTDIR)$(LIBDIR)/pkgconfig/gaussaudit.pc"
+	install -m 644 $(BUILD)/gaussaudit.1 "$(DESTDIR)$(MANDIR)/man1/gaussaudit.1"
 
+# (every path quoted: a PREFIX or DESTDIR with spaces names one directory, nothing beside it)
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/gaussaudit $(DESTDIR)$(INCLUDEDIR)/gaussaudit.h \
-	    $(DESTDIR)$(LIBDIR)/libgaussaudit.a $(DESTDIR)$(LIBDIR)/libgaussaudit.so \
-	    $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libgaussaudit.so.$(VERSION) \
-	    $(DESTDIR)$(LIBDIR)/pkgconfig/gaussaudit.pc $(DESTDIR)$(MANDIR)/man1/gaussaudit.1
+	rm -f "$(DESTDIR)$(BINDIR)/gaussaudit" "$(DESTDIR)$(INCLUDEDIR)/gaussaudit.h" \
+	    "$(DESTDIR)$(LIBDIR)/libgaussaudit.a" "$(DESTDIR)$(LIBDIR)/libgaussaudit.so" \
+	    "$(DESTDIR)$(LIBDIR)/$(SONAME)" "$(DESTDIR)$(LIBDIR)/libgaussaudit.so.$(VERSION)" \
+	    "$(DESTDIR)$(LIBDIR)/pkgconfig/gaussaudit.pc" "$(DESTDIR)$(MANDIR)/man1/gaussaudit.1"
 
 $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(TEST_SUPPORT) $(BUILD)/libgaussaudit.a
 	@mkdir -p $(dir $@)

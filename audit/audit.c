@@ -869,6 +869,16 @@ static int in_list(const size_t *list, size_t n, size_t i)
     return 0;
 }
 
+/* r's exact value and slack those of pair i in r->worst_dir (the pair its interval is of) */
+static void dp_exact_of(ga_claim_result *r, size_t i, const double *xy, const double *yx,
+                        const double *exy, const double *eyx)
+{
+    int d1 = r->worst_dir == 1;
+    r->exact.val = d1 ? xy[i] : yx[i];
+    r->exact.err = d1 ? exy[i] : eyx[i];
+    r->slack = r->exact.val > 0 ? r->delta / r->exact.val : INFINITY;
+}
+
 static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const ga_audit_opts *o,
                     ga_gchisq_work *w)
 {
@@ -986,6 +996,7 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
             r->worst_pair = i;
             r->worst_dir = c.xy.lo >= c.yx.lo ? 1 : 2;
             const ga_interval *iv = r->worst_dir == 1 ? &c.xy : &c.yx;
+            dp_exact_of(r, i, xy, yx, exy, eyx); /* the value beside the interval is its pair's */
             r->certified = 1;
             r->cert_lo = iv->lo;
             r->cert_hi = iv->hi;
@@ -1003,11 +1014,16 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
             ambiguous = 1;
             bound_over |= lo > r->delta; /* the bound exceeds the claim; no neighbour shown */
             snprintf(amb_pair, sizeof amb_pair, "%s", ga_audit_pair_name(a, i, nb));
-        } else if (a->spec.verified && i == a->spec.verified_pair) {
+        } else if (!violation && a->spec.verified && i == a->spec.verified_pair) {
             r->certified = 1;
             r->cert_lo = fmax(c.xy.lo, c.yx.lo);
             r->cert_hi = hi;
             cert_decimals(r, &c, c.xy.lo >= c.yx.lo, c.xy.hi >= c.yx.hi);
+            if (i != worst) { /* the value beside the interval is its pair's */
+                r->worst_pair = i;
+                r->worst_dir = c.xy.hi >= c.yx.hi ? 1 : 2;
+                dp_exact_of(r, i, xy, yx, exy, eyx);
+            }
         }
     }
     char claim[96], ce[32], cd[32];
@@ -1210,19 +1226,21 @@ static void eval_rdp(ga_audit *a, ga_claim_result *r, const ga_audit_opts *o, ga
     }
     /* the estimates on o->jobs threads (failed: NaN; certify it or stay inconclusive) */
     renyi_all(a, o, r->alpha, v, v + n, v + 2 * n, v + 3 * n, vst, w);
+    /* the worst estimate (the reported pair unless a certified interval of another pair
+     * decides: the value, the pair and the interval reported always belong together) */
+    int interval_set = 0;
     for (size_t i = 0; i < n; i++) {
         ga_result xy = {v[i], v[2 * n + i]}, yx = {v[n + i], v[3 * n + i]};
-        if (xy.val > wv) {
-            wv = xy.val;
-            r->exact = xy;
-            r->worst_pair = i;
-            r->worst_dir = 1;
-        }
-        if (yx.val > wv) {
-            wv = yx.val;
-            r->exact = yx;
-            r->worst_pair = i;
-            r->worst_dir = 2;
+        for (int d = 1; d <= 2; d++) {
+            const ga_result *e = d == 1 ? &xy : &yx;
+            if (e->val > wv) {
+                wv = e->val;
+                if (!interval_set) {
+                    r->exact = *e;
+                    r->worst_pair = i;
+                    r->worst_dir = d;
+                }
+            }
         }
         int clear = xy.val + xy.err <= r->eps_a && yx.val + yx.err <= r->eps_a;
         int is_v = a->spec.verified && i == a->spec.verified_pair;
@@ -1253,6 +1271,8 @@ static void eval_rdp(ga_audit *a, ga_claim_result *r, const ga_audit_opts *o, ga
                 r->certified = 1;
                 r->cert_lo = cx.lo >= cy.lo ? cx.lo : cy.lo;
                 r->cert_hi = cx.lo >= cy.lo ? cx.hi : cy.hi;
+                r->exact = r->worst_dir == 1 ? xy : yx; /* the interval's pair and direction */
+                interval_set = 1;
             }
             violation = 1;
         } else if (hi > r->eps_a) {
@@ -1265,9 +1285,15 @@ static void eval_rdp(ga_audit *a, ga_claim_result *r, const ga_audit_opts *o, ga
             r->certified = 1;
             r->cert_lo = lo;
             r->cert_hi = hi;
+            if (!violation) { /* the value beside the interval is its pair's */
+                r->worst_pair = i;
+                r->worst_dir = cx.hi >= cy.hi ? 1 : 2;
+                r->exact = r->worst_dir == 1 ? xy : yx;
+                interval_set = 1;
+            }
         }
     }
-    r->slack = wv > 0 ? r->eps_a / wv : INFINITY;
+    r->slack = r->exact.val > 0 ? r->eps_a / r->exact.val : INFINITY;
     if (violation) {
         r->verdict = GA_VERDICT_VIOLATION;
         char b1[32], b2[32], ca[32], cb[32];
@@ -2155,18 +2181,48 @@ static void run_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const g
     eval_dp(a, r, eps_txt, o, w);
 }
 
+/* Claims on Renyi divergences (RDP, zCDP) need each pair's own divergence. A masked or
+ * synthetic pair (a non-Gaussian release) and a subsampled sketch step have none here: such a
+ * claim is refused with the reason (INCONCLUSIVE, no value), never computed from another
+ * family's fields. 1: refused. */
+static int renyi_refused(ga_audit *a, ga_claim_result *r)
+{
+    char nb[GA_SPEC_NAME_LEN];
+    ga_spec_pair_buf pb;
+    for (size_t i = 0; i < a->npairs; i++) {
+        const ga_spec_pair *sp = spair(a, i, &pb);
+        const char *fam = sp->masked ? "matrix masking (a noncentral chi-square release)"
+                          : sp->synth ? "synthetic data from random inputs"
+                          : sp->nsub && sp->sub[0].columns > 0 ? "a subsampled sketch step"
+                                                               : NULL;
+        if (!fam)
+            continue;
+        r->verdict = GA_VERDICT_INCONCLUSIVE;
+        r->exact = (ga_result){NAN, INFINITY};
+        r->worst_pair = i;
+        snprintf(r->reason, sizeof r->reason, "not applicable: the Renyi divergences of %s are "
+                 "not computed (pair '%.100s'), so a %s claim is not decided; its (eps, delta) "
+                 "profile is (a DP claim)", fam, ga_audit_pair_name(a, i, nb),
+                 r->type == GA_CLAIM_RDP ? "Renyi DP" : "zCDP");
+        return 1;
+    }
+    return 0;
+}
+
 static void run_rdp(ga_audit *a, ga_claim_result *r, const char *eps_txt,
                     const ga_audit_opts *o, ga_gchisq_work *w)
 {
     (void)eps_txt;
-    eval_rdp(a, r, o, w);
+    if (!renyi_refused(a, r))
+        eval_rdp(a, r, o, w);
 }
 
 static void run_zcdp(ga_audit *a, ga_claim_result *r, const char *eps_txt,
                      const ga_audit_opts *o, ga_gchisq_work *w)
 {
     (void)eps_txt;
-    eval_zcdp(a, r, o, w);
+    if (!renyi_refused(a, r))
+        eval_zcdp(a, r, o, w);
 }
 
 static void run_gdp(ga_audit *a, ga_claim_result *r, const char *eps_txt,
@@ -2292,9 +2348,13 @@ static int pipeline(ga_audit_result **out, const char *path, const char *text, s
 int ga_audit_merge_files(ga_audit_result **out, const char *const *parts, size_t nparts,
                          const char *spec, const ga_audit_options *opts, char *msg, size_t msglen)
 {
+    *out = NULL;
     if (opts && opts->nshards) {
-        *out = NULL;
         ga_msg(msg, msglen, "merge: the options ask for a shard");
+        return GA_EINVAL;
+    }
+    if (nparts == 0 || !parts) {
+        ga_msg(msg, msglen, "merge: no partial results given (one per shard 1..N)");
         return GA_EINVAL;
     }
     return pipeline(out, spec, NULL, 0, parts, nparts, opts, msg, msglen);

@@ -2133,8 +2133,9 @@ int ga_pair_renyi_cert(ga_interval *xy, ga_interval *yx, const ga_pair *p,
         return GA_EINVAL;
     if (!(alpha > 1))
         return GA_EDOM;
-    if (p->ploss)
-        return p->ploss->t[0].r > 0 ? GA_EDOM : renyi_cert_subsampled(xy, yx, p, alpha_txt, &o);
+    if (p->ploss) /* (covariance steps, masked and synthetic releases: no divergence here) */
+        return p->ploss->t[0].r > 0 || p->ploss->t[0].nu > 0
+                   ? GA_EDOM : renyi_cert_subsampled(xy, yx, p, alpha_txt, &o);
     if (p->support != GA_SUPPORT_FULL)
         return GA_EDOM;
     if (p->nblocks)

@@ -122,8 +122,9 @@ static void tightness_text(char *b, size_t n, const ga_claim_result *r)
     char v[40], sl[160], ce[32], cd[32];
     if (!evaluated(r)) {
         snprintf(b, n, "not evaluated");
-    } else if (r->type == GA_CLAIM_DP && !(r->exact.val >= 0 && isfinite(r->exact.err))) {
-        snprintf(b, n, "no value: the double-precision evaluation failed (the reason says where)");
+    } else if (r->type != GA_CLAIM_GDP && !(r->exact.val >= 0 && isfinite(r->exact.err))) {
+        snprintf(b, n, "no value: not computed, or the double-precision evaluation failed (the "
+                 "reason says which)");
     } else if (r->type == GA_CLAIM_DP) {
         char e[320] = "";
         ga_fmt_shortest(ce, sizeof ce, r->eps);

@@ -37,5 +37,13 @@ done
 make --no-print-directory -s uninstall BUILD="$B" PREFIX="$tmp/prefix" >/dev/null
 left=$(find "$tmp/prefix" -type f -o -type l | wc -l)
 [ "$left" = 0 ] || { echo "install: uninstall left $left files"; fail=1; }
+# a PREFIX with a space names one directory: install and uninstall touch nothing beside it
+# (unquoted, "$tmp/sp $tmp/decoy" would have removed $tmp/decoy/bin/gaussaudit)
+mkdir -p "$tmp/decoy/bin" && echo keep > "$tmp/decoy/bin/gaussaudit"
+make --no-print-directory -s install BUILD="$B" PREFIX="$tmp/sp $tmp/decoy" >/dev/null
+[ -x "$tmp/sp $tmp/decoy/bin/gaussaudit" ] || { echo "install: a PREFIX with a space was not installed into"; fail=1; }
+make --no-print-directory -s uninstall BUILD="$B" PREFIX="$tmp/sp $tmp/decoy" >/dev/null
+[ "$(cat "$tmp/decoy/bin/gaussaudit")" = keep ] || { echo "install: uninstall removed a file outside PREFIX"; fail=1; }
+[ ! -e "$tmp/sp $tmp/decoy/bin/gaussaudit" ] || { echo "install: uninstall left the CLI"; fail=1; }
 [ $fail = 0 ] && echo "install: shared and static builds with pkg-config alone run; man page; uninstall clean"
 exit $fail

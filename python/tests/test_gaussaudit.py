@@ -158,6 +158,9 @@ def test_shards_merged_equal_one_audit(monkeypatch, tmp_path):
     assert merged.verdict == "VIOLATION"
     with pytest.raises(GaussauditError):
         gaussaudit.merge(parts[:2])
+    with pytest.raises(GaussauditError) as e:  # (it once freed an uninitialised record book)
+        gaussaudit.merge([])
+    assert "no partial results" in e.value.message
     with pytest.raises(GaussauditError):
         gaussaudit.audit_shard(path, 4, 3)
 
