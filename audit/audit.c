@@ -23,6 +23,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -2267,6 +2268,14 @@ int ga_audit_merge_run(ga_audit *a, const char *const *parts, size_t nparts,
                    "(--certified, --claim) than %s", parts[p], parts[0]);
         else
             rc = GA_OK;
+    }
+    /* a path a part names is untrusted: only a regular file is read (never a device, a FIFO
+     * or a directory), and the spec reader quotes no byte of a file that is not a spec */
+    struct stat sb;
+    if (rc == GA_OK && !spec_path && (stat(h0.spec, &sb) != 0 || !S_ISREG(sb.st_mode))) {
+        ga_msg(msg, msglen, "merge: the parts name the spec '%.300s', which is not a regular file "
+               "(give the spec's path with --spec)", h0.spec);
+        rc = GA_EIO;
     }
     if (rc == GA_OK) {
         ga_audit_opts mo = *o;

@@ -187,7 +187,8 @@ void ga_cli_err(FILE *err, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    size_t n = strlen(buf);
+    size_t n = strlen(buf), h;
+    unsigned cp;
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)buf[i];
         unsigned char c1 = i + 1 < n ? (unsigned char)buf[i + 1] : 0;
@@ -198,6 +199,9 @@ void ga_cli_err(FILE *err, const char *fmt, ...)
         else if (c == 0xc2 && c1 >= 0x80 && c1 <= 0x9f) { /* C1 control in UTF-8 */
             fprintf(err, "\\u%04x", c1);
             i++;
+        } else if ((h = ga_utf8_hidden(buf + i, &cp)) > 0) { /* bidi, invisible */
+            fprintf(err, "\\u%04x", cp);
+            i += h - 1;
         } else
             fputc(c, err);
     }

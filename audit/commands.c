@@ -852,17 +852,21 @@ static void disarm_backstop(void)
 /* -o FILE: the report goes to a temporary file in FILE's directory, is flushed and synced,
  * then renamed over FILE, so a reader sees the old report or the whole new one, never a
  * fragment; every failure is reported and leaves FILE as it was. Returns 0 or GA_EIO. */
-/* the report(s) of an audit command: one result in any format, or several as JUnit */
+/* the report(s) of an audit command: one result in any format, or several as JUnit (a spec
+ * that could not be audited: r[i] NULL, its path and message in paths, errors) */
 typedef struct {
     ga_audit_result **r;
     size_t n;
     int fmt;
+    const char *const *paths;
+    const char *const *errors;
 } audit_reports;
 
 static int write_reports(FILE *f, const audit_reports *ar)
 {
-    return ar->n == 1 && ar->fmt != GA_FORMAT_JUNIT ? ga_audit_result_write(f, ar->r[0], ar->fmt)
-                                                    : ga_audit_results_write_junit(f, ar->r, ar->n);
+    return ar->n == 1 && ar->fmt != GA_FORMAT_JUNIT
+               ? ga_audit_result_write(f, ar->r[0], ar->fmt)
+               : ga_audit_results_write_junit_errors(f, ar->r, ar->paths, ar->errors, ar->n);
 }
 
 /* -o to something that is not a regular file (/dev/null, /dev/stdout, a FIFO): written to
@@ -1028,7 +1032,7 @@ int ga_cmd_merge(int argc, char **argv, FILE *out, FILE *err)
     if (!quiet)
         ga_cli_err(err, "gaussaudit merge: %s: %s (%zu parts)\n", ga_audit_result_spec_name(res),
                    ga_verdict_name(ga_audit_result_verdict(res)), nparts);
-    audit_reports ar = {&res, 1, fmt};
+    audit_reports ar = {&res, 1, fmt, NULL, NULL};
     if (sout ? write_atomic(sout, &ar, err) : write_reports(out, &ar))
         rc = EX_IOERR;
     ga_audit_result_free(res);
@@ -1100,9 +1104,13 @@ int ga_cmd_audit(int argc, char **argv, FILE *out, FILE *err)
     }
     char msg[1024];
     ga_audit_result **res = calloc(nspecs, sizeof *res);
-    if (!res)
+    char **errs = calloc(nspecs, sizeof *errs);
+    if (!res || !errs) {
+        free(res);
+        free(errs);
         return EX_SOFTWARE;
-    int rc = EX_OK;
+    }
+    int rc = EX_OK, junit_many = fmt == GA_FORMAT_JUNIT && nspecs > 1;
     size_t done = 0;
     for (; done < nspecs; done++) {
         if (timeout > 0)
@@ -1112,12 +1120,18 @@ int ga_cmd_audit(int argc, char **argv, FILE *out, FILE *err)
             disarm_backstop(); /* the report is written in full, however long that takes */
         if (st) {
             ga_cli_err(err, "gaussaudit audit: %s\n", msg);
-            rc = st == GA_EIO ? EX_NOINPUT : st == GA_ENOMEM ? EX_SOFTWARE : EX_DATAERR;
+            int code = st == GA_EIO ? EX_NOINPUT : st == GA_ENOMEM ? EX_SOFTWARE : EX_DATAERR;
+            if (rc == EX_OK || rc == 1 || rc == 2)
+                rc = code;
+            /* several specs in one JUnit document: the others are still audited, this one
+             * is a testsuite with an error */
+            if (junit_many && st != GA_ENOMEM && (errs[done] = strdup(msg)))
+                continue;
             break;
         }
         int es = ga_audit_result_exit_status(res[done]);
-        if (es == 1 || (es == 2 && rc == EX_OK))
-            rc = es; /* the worst: violation, then inconclusive */
+        if ((es == 1 && (rc == EX_OK || rc == 2)) || (es == 2 && rc == EX_OK))
+            rc = es; /* the worst: an error, a violation, then inconclusive */
         if (sshard) /* no verdict yet: 2 when the shard did not finish (--timeout) */
             rc = ga_audit_result_exit_status(res[done]);
         if (!quiet && sshard)
@@ -1129,13 +1143,16 @@ int ga_cmd_audit(int argc, char **argv, FILE *out, FILE *err)
                        ga_verdict_name(ga_audit_result_verdict(res[done])));
     }
     if (done == nspecs) {
-        audit_reports ar = {res, nspecs, fmt};
+        audit_reports ar = {res, nspecs, fmt, specs, (const char *const *)errs};
         int wr = sout ? write_atomic(sout, &ar, err) : write_reports(out, &ar);
         if (wr)
             rc = EX_IOERR;
     }
-    for (size_t i = 0; i < nspecs; i++)
+    for (size_t i = 0; i < nspecs; i++) {
         ga_audit_result_free(res[i]);
+        free(errs[i]);
+    }
     free(res);
+    free(errs);
     return rc;
 }

@@ -1029,6 +1029,36 @@ static int build_generic(ga_spec *s, law_fn law, const law_par *lp, size_t dim, 
 
 /* ------------------------------------------------------------ the kinds */
 
+/* A covariance read from the spec must be symmetric (to 1e-12 of its largest entry) and
+ * positive semidefinite (its smallest eigenvalue, from LAPACK, at least -1e-12 times the
+ * largest): a law with a negative variance has no profile. */
+static int need_psd(ga_spec *s, const ga_node *n, const char *path, const double *S, size_t p,
+                    char *msg, size_t msglen)
+{
+    double mx = 0, *A = malloc(p * p * sizeof *A), *w = malloc(p * sizeof *w);
+    int rc = A && w ? GA_OK : GA_ENOMEM;
+    for (size_t i = 0; rc == GA_OK && i < p * p; i++)
+        mx = fmax(mx, fabs(S[i]));
+    for (size_t i = 0; rc == GA_OK && i < p; i++)
+        for (size_t j = 0; j < i; j++)
+            if (fabs(S[i * p + j] - S[j * p + i]) > 1e-12 * mx)
+                rc = ga_spec_fail(s, n, path, msg, msglen, "must be symmetric");
+    if (rc == GA_OK) {
+        memcpy(A, S, p * p * sizeof *A);
+        if (ga_lapack_syev('N', 'L', p, A, p, w) != 0)
+            rc = ga_spec_fail(s, n, path, msg, msglen, "its eigenvalues could not be computed");
+        else if (w[0] < -1e-12 * fmax(fabs(w[p - 1]), mx)) {
+            char what[160];
+            snprintf(what, sizeof what, "must be positive semidefinite (its smallest eigenvalue "
+                     "is %.3g)", w[0]);
+            rc = ga_spec_fail(s, n, path, msg, msglen, what);
+        }
+    }
+    free(A);
+    free(w);
+    return rc;
+}
+
 static int need_positive(ga_spec *s, const char *key, double v, int allow_zero, char *msg, size_t msglen)
 {
     if (allow_zero ? v >= 0 : v > 0)
@@ -1641,7 +1671,7 @@ static int build_sketch(ga_spec *s, char *msg, size_t msglen)
         return rc;
     if (!(r >= 1 && r == floor(r) && r <= 1e9))
         return ga_spec_fail(s, ga_node_get(s->mechanism, "columns"), "mechanism.columns", msg,
-                            msglen, "must be a whole number >= 1");
+                            msglen, "must be a whole number from 1 to 1e9");
     rc = ga_spec_mech_number(s, "noise_sigma", &sigma, 0, msg, msglen);
     if (rc > 0 || (rc == GA_OK && (rc = need_positive(s, "noise_sigma", sigma, 1, msg, msglen))))
         return rc;
@@ -2010,7 +2040,7 @@ static int ngd_options(ga_spec *s, law_par *lp, double **m0, double **S0, char *
     }
     if (!(T >= 1 && T == floor(T) && T <= 1e6))
         return ga_spec_fail(s, ga_node_get(s->mechanism, "iterations"), "mechanism.iterations",
-                            msg, msglen, "must be a whole number >= 1");
+                            msg, msglen, "must be a whole number from 1 to 1e6");
     lp->iterations = (size_t)T;
     size_t p = lp->p;
     if (lp->trajectory && (double)p * T > GA_SPEC_MAX_DIM)
@@ -2025,6 +2055,8 @@ static int ngd_options(ga_spec *s, law_par *lp, double **m0, double **S0, char *
         if (mn && (rc = ga_spec_vector(s, mn, "mechanism.init.mean", p, m0, &len, msg, msglen)))
             return rc;
         if (cn && (rc = ga_spec_matrix(s, cn, "mechanism.init.cov", p, S0, msg, msglen)))
+            return rc;
+        if (cn && (rc = need_psd(s, cn, "mechanism.init.cov", *S0, p, msg, msglen)))
             return rc;
     }
     if (!*m0 && !(*m0 = calloc(p, sizeof **m0)))
@@ -2754,7 +2786,7 @@ static int apply_repeat(ga_spec *s, size_t from, char *msg, size_t msglen)
         return rc;
     if (!(k >= 1 && k == floor(k) && k <= 1e9))
         return ga_spec_fail(s, ga_node_get(s->mechanism, "repeat"), "mechanism.repeat", msg,
-                            msglen, "must be a whole number >= 1");
+                            msglen, "must be a whole number from 1 to 1e9");
     for (size_t i = from; i < s->npairs && k > 1; i++) {
         for (size_t j = 0; j < s->pairs[i].nsub; j++)
             if (s->pairs[i].sub[j].columns > 0)

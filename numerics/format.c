@@ -108,3 +108,21 @@ int ga_expired(double deadline)
 {
     return deadline > 0 && ga_monotonic() > deadline;
 }
+
+size_t ga_utf8_hidden(const char *s, unsigned *cp)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    if (u[0] == 0xd8 && u[1] == 0x9c) { /* U+061C ARABIC LETTER MARK */
+        *cp = 0x061c;
+        return 2;
+    }
+    if ((u[0] != 0xe2 && u[0] != 0xef) || (u[1] & 0xc0) != 0x80 || (u[2] & 0xc0) != 0x80)
+        return 0;
+    unsigned c = ((unsigned)(u[0] & 0x0f) << 12) | ((unsigned)(u[1] & 0x3f) << 6) | (u[2] & 0x3f);
+    if ((c >= 0x200b && c <= 0x200f) || (c >= 0x202a && c <= 0x202e) ||
+        (c >= 0x2060 && c <= 0x2064) || (c >= 0x2066 && c <= 0x2069) || c == 0xfeff) {
+        *cp = c;
+        return 3;
+    }
+    return 0;
+}

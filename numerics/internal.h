@@ -170,6 +170,13 @@ void ga_fmt_bound(char *buf, size_t n, double v, int upper, int digits);
 /* The shortest decimal that reads back as v (at most 17 significant digits): a number as its
  * writer most likely wrote it (1e-05, 0.3). */
 void ga_fmt_shortest(char *buf, size_t n, double v);
+
+/* Does s start with a character that changes how the text around it is shown without being
+ * seen itself: a bidirectional control (U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069)
+ * or an invisible one (U+200B-U+200D, U+2060-U+2064, U+FEFF)? Its UTF-8 length (2 or 3) and
+ * code point in *cp, or 0. The writers print such characters as the visible text \uXXXX, so
+ * that a name cannot reorder or hide a verdict beside it. */
+size_t ga_utf8_hidden(const char *s, unsigned *cp);
 /* Digits that decide: v with the fewest significant digits (at least min_digits) whose
  * printed value is on the same side of ref as v (ref the claim v is compared with; v == ref
  * or non-finite: the shortest round trip). Rounded to nearest. */

@@ -10,18 +10,43 @@
 #include <stdio.h>
 #include <string.h>
 
-/* s as a JSON string literal: quotes, backslashes and control characters escaped */
+/* the length of the well-formed UTF-8 sequence at s (1..4), or 0 (RFC 3629: no overlong
+ * forms, no surrogates, nothing above U+10FFFF) */
+static size_t utf8_len(const unsigned char *s)
+{
+    unsigned char c = s[0];
+    size_t n = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3
+             : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+    for (size_t k = 1; k < n; k++)
+        if ((s[k] & 0xc0) != 0x80)
+            return 0;
+    if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] > 0x9f) || (c == 0xf0 && s[1] < 0x90) ||
+        (c == 0xf4 && s[1] > 0x8f))
+        return 0;
+    return n;
+}
+
+/* s as a JSON string literal: quotes, backslashes and control characters escaped; bidi and
+ * invisible characters as \uXXXX escapes (numerics/format.c); a byte that is not valid UTF-8
+ * (a file name's, say) as U+FFFD, so that the document stays valid JSON */
 static void ga_json_str(FILE *out, const char *s)
 {
     fputc('"', out);
-    for (; s && *s; s++) {
+    while (s && *s) {
         unsigned char ch = (unsigned char)*s;
+        unsigned cp;
+        size_t n = utf8_len((const unsigned char *)s), h;
         if (ch == '"' || ch == '\\')
             fprintf(out, "\\%c", ch);
         else if (ch < 0x20 || ch == 0x7f)
             fprintf(out, "\\u%04x", ch);
+        else if (n == 0)
+            fputs("\\ufffd", out);
+        else if ((h = ga_utf8_hidden(s, &cp)) > 0)
+            fprintf(out, "\\u%04x", cp);
         else
-            fputc(ch, out);
+            fwrite(s, 1, n, out);
+        s += n ? n : 1;
     }
     fputc('"', out);
 }

@@ -208,6 +208,13 @@ static void html_escape(FILE *out, const char *s)
 {
     for (; *s; s++) {
         unsigned char ch = (unsigned char)*s;
+        unsigned cp;
+        size_t h = ga_utf8_hidden(s, &cp);
+        if (h) { /* bidi and invisible characters as visible text */
+            fprintf(out, "\\u%04x", cp);
+            s += h - 1;
+            continue;
+        }
         if ((ch < 0x20 && ch != '\t') || ch == 0x7f) {
             fprintf(out, "\\x%02x", ch);
             continue;
@@ -310,7 +317,12 @@ static void md_text(FILE *out, const char *s)
 {
     for (; *s; s++) {
         unsigned char ch = (unsigned char)*s;
-        if (ch < 0x20 || ch == 0x7f)
+        unsigned cp;
+        size_t h = ga_utf8_hidden(s, &cp);
+        if (h) { /* bidi and invisible characters as visible text */
+            fprintf(out, "\\\\u%04x", cp);
+            s += h - 1;
+        } else if (ch < 0x20 || ch == 0x7f)
             fprintf(out, "\\\\x%02x", ch);
         else if (strchr("\\`*_[]<>|~&", ch))
             fprintf(out, "\\%c", ch);
@@ -324,7 +336,7 @@ int ga_report_markdown(FILE *out, const ga_audit *a)
     char nb[GA_SPEC_NAME_LEN]; /* (ga_audit_pair_name) */
     fprintf(out, "# gaussaudit report: ");
     md_text(out, a->spec.name);
-    fprintf(out, "\n\n");
+    fprintf(out, " \xe2\x80\x94 %s\n\n", ga_verdict_name(a->overall));
     fprintf(out, "**Verdict: %s**: %s.\n\n", ga_verdict_name(a->overall), verdict_meaning(a->overall));
     if (a->incomplete)
         fprintf(out, "**Incomplete: %s.**\n\n", a->timeout_note); /* our own text */
@@ -652,9 +664,9 @@ static const char *verdict_class(int v)
 int ga_report_html(FILE *out, const ga_audit *a)
 {
     char nb[GA_SPEC_NAME_LEN]; /* (ga_audit_pair_name) */
-    fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>gaussaudit: ");
+    fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>gaussaudit report: ");
     html_escape(out, a->spec.name);
-    fprintf(out, "</title>\n<style>\n"
+    fprintf(out, " \xe2\x80\x94 %s</title>\n<style>\n"
                  "body{font-family:sans-serif;max-width:1000px;margin:1em auto;padding:0 1em;color:#222}\n"
                  ".banner{padding:1em;border-radius:6px;font-size:1.3em;font-weight:bold;margin:1em 0}\n"
                  ".violation{background:#fde0dc;border:3px solid #b2182b}"
@@ -664,12 +676,13 @@ int ga_report_html(FILE *out, const ga_audit *a)
                  ".banner .meaning{display:block;font-size:.7em;font-weight:normal;margin-top:.3em}\n"
                  "table{border-collapse:collapse;margin:0.5em 0}td,th{border:1px solid #bbb;padding:3px 6px;font-size:0.9em}\n"
                  "th{background:#eee;cursor:pointer}.num{text-align:right;font-family:monospace}\n"
-                 ".repro{background:#f6f6f6;padding:0.5em 1em;font-size:0.85em}\n</style>\n</head>\n<body>\n");
+                 ".repro{background:#f6f6f6;padding:0.5em 1em;font-size:0.85em}\n</style>\n</head>\n<body>\n",
+            ga_verdict_name(a->overall));
     fprintf(out, "<h1>gaussaudit report: ");
     html_escape(out, a->spec.name);
-    fprintf(out, "</h1>\n<div id=\"verdict\" class=\"banner %s\">%s %s<span class=\"meaning\">%s</span>"
-                 "</div>\n", verdict_class(a->overall), verdict_mark(a->overall),
-            ga_verdict_name(a->overall), verdict_meaning(a->overall));
+    fprintf(out, " \xe2\x80\x94 %s</h1>\n<div id=\"verdict\" class=\"banner %s\">%s %s<span class=\"meaning\">%s</span>"
+                 "</div>\n", ga_verdict_name(a->overall), verdict_class(a->overall),
+            verdict_mark(a->overall), ga_verdict_name(a->overall), verdict_meaning(a->overall));
     if (a->incomplete)
         fprintf(out, "<p><b>Incomplete: %s.</b></p>\n", a->timeout_note);
     if (a->spec.nrel)
@@ -1095,34 +1108,76 @@ static void junit_suite(FILE *out, const ga_audit *a, size_t id, const char *hos
     fprintf(out, "</system-out>\n    <system-err/>\n  </testsuite>\n");
 }
 
-int ga_report_junit_many(FILE *out, const ga_audit *const *a, size_t n)
+/* the testsuite of a spec that could not be audited (invalid, unreadable): one testcase
+ * "spec" with an error carrying the message */
+static void junit_error_suite(FILE *out, const char *path, const char *error, size_t id,
+                              const char *host)
+{
+    fprintf(out, "  <testsuite name=\"");
+    html_escape(out, path);
+    fprintf(out, "\" package=\"");
+    html_escape(out, path);
+    fprintf(out, "\" id=\"%zu\" tests=\"1\" failures=\"0\" errors=\"1\" time=\"0.000\" "
+                 "timestamp=\"1970-01-01T00:00:00\" hostname=\"", id);
+    html_escape(out, host);
+    fprintf(out, "\">\n    <properties>\n");
+    fprintf(out, "      <property name=\"tool\" value=\"gaussaudit %s\"/>\n", GA_VERSION_STRING);
+    fprintf(out, "      <property name=\"spec_path\" value=\"");
+    html_escape(out, path);
+    fprintf(out, "\"/>\n      <property name=\"verdict\" value=\"ERROR\"/>\n    </properties>\n");
+    fprintf(out, "    <testcase classname=\"gaussaudit\" name=\"spec\" time=\"0.000\">\n"
+                 "      <error message=\"");
+    html_escape(out, error);
+    fprintf(out, "\" type=\"ERROR\">");
+    html_escape(out, error);
+    fprintf(out, "</error>\n    </testcase>\n    <system-out/>\n    <system-err/>\n"
+                 "  </testsuite>\n");
+}
+
+int ga_report_junit_many(FILE *out, const ga_audit *const *a, const char *const *paths,
+                         const char *const *errors, size_t n)
 {
     char host[256] = "localhost";
     if (gethostname(host, sizeof host) != 0)
         strcpy(host, "localhost");
     host[sizeof host - 1] = 0;
     fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n");
-    for (size_t i = 0; i < n; i++)
-        junit_suite(out, a[i], i, host);
+    for (size_t i = 0; i < n; i++) {
+        if (a[i])
+            junit_suite(out, a[i], i, host);
+        else
+            junit_error_suite(out, paths && paths[i] ? paths[i] : "?",
+                              errors && errors[i] ? errors[i] : "not audited", i, host);
+    }
     fprintf(out, "</testsuites>\n");
     return ferror(out) ? GA_EIO : GA_OK;
 }
 
 int ga_report_junit(FILE *out, const ga_audit *a)
 {
-    return ga_report_junit_many(out, &a, 1);
+    return ga_report_junit_many(out, &a, NULL, NULL, 1);
 }
 
-int ga_audit_results_write_junit(FILE *out, ga_audit_result *const *r, size_t n)
+int ga_audit_results_write_junit_errors(FILE *out, ga_audit_result *const *r,
+                                        const char *const *paths, const char *const *errors,
+                                        size_t n)
 {
     const ga_audit **a = malloc((n ? n : 1) * sizeof *a);
     if (!a)
         return GA_ENOMEM;
     for (size_t i = 0; i < n; i++)
-        a[i] = &r[i]->a;
-    int rc = ga_report_junit_many(out, a, n);
+        a[i] = r[i] ? &r[i]->a : NULL;
+    int rc = ga_report_junit_many(out, a, paths, errors, n);
     free(a);
     return rc;
+}
+
+int ga_audit_results_write_junit(FILE *out, ga_audit_result *const *r, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!r[i])
+            return GA_EINVAL;
+    return ga_audit_results_write_junit_errors(out, r, NULL, NULL, n);
 }
 
 int ga_audit_result_write(FILE *out, const ga_audit_result *r, int format)

@@ -19,7 +19,14 @@ int ga_report_json(FILE *out, const ga_audit *a);
 int ga_report_partial(FILE *out, const ga_audit *a);
 int ga_report_junit(FILE *out, const ga_audit *a);
 /* several audits as one JUnit document, a testsuite each */
-int ga_report_junit_many(FILE *out, const ga_audit *const *a, size_t n);
+/* JUnit for several audits; a[i] NULL: spec paths[i] could not be audited, errors[i] says
+ * why (a testsuite with one error) */
+int ga_report_junit_many(FILE *out, const ga_audit *const *a, const char *const *paths,
+                         const char *const *errors, size_t n);
+/* the same from results (r[i] NULL: paths[i], errors[i] as above) */
+int ga_audit_results_write_junit_errors(FILE *out, ga_audit_result *const *r,
+                                        const char *const *paths, const char *const *errors,
+                                        size_t n);
 
 /* The JSON writer: open and close objects and arrays, write keyed (key != NULL, inside an
  * object) or bare (key == NULL, inside an array or at the top) values; commas, escapes and

@@ -817,8 +817,11 @@ static int parse_neighbours(ga_spec *s, ctx_t *c, const ga_node *n)
         int r = get_number(c, lb, "neighbours.label_bound", &s->label_bound, NULL);
         if (r)
             return r;
-        if (!(s->label_bound > 0) || !isfinite(s->label_bound))
-            return fail(c, lb, "neighbours.label_bound", "must be a number > 0 (got %s)", lb->text);
+        /* (the laws carry the label squared, times the data: a bound far beyond any label
+         * would overflow them, far from this field) */
+        if (!(s->label_bound > 0 && s->label_bound <= 1e50))
+            return fail(c, lb, "neighbours.label_bound", "must be a number in (0, 1e50] (got %s)",
+                        lb->text);
     }
     const ga_node *rows = n->kind == GA_NODE_MAP ? ga_node_get(n, "rows") : NULL;
     if (rows) {
@@ -1029,13 +1032,16 @@ static int spec_from_doc(ga_spec *s, const ga_spec_opts *o, char *msg, size_t ms
     static const char *const keys[] = {"gaussaudit", "name", "description", "source",
                                        "mechanism", "pairs", "dataset", "neighbours",
                                        "universe", "claim", "relative", NULL};
+    /* the version first: a file without it is not a spec, and its bytes (another file's:
+     * a path a part named, say) are never quoted in a message, only the position */
+    const ga_node *v = root && root->kind == GA_NODE_MAP ? ga_node_get(root, "gaussaudit") : NULL;
+    double ver;
+    if (!v)
+        return fail(&c, root, "gaussaudit", "missing: the format version (gaussaudit: 1); not a "
+                    "gaussaudit spec");
     int r = check_map(&c, root, "(top level)", keys);
     if (r)
         return r;
-    const ga_node *v = ga_node_get(root, "gaussaudit");
-    double ver;
-    if (!v)
-        return fail(&c, root, "gaussaudit", "missing: the format version (gaussaudit: 1)");
     if ((r = get_number(&c, v, "gaussaudit", &ver, NULL)))
         return r;
     if (ver != 1)

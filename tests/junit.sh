@@ -46,5 +46,18 @@ set +e
 st=$?
 set -e
 [ $st = 64 ] || { echo "junit: several specs without --format junit: exit $st, expected 64"; fail=1; }
+# an invalid spec among valid ones: the document is still written, that spec a testsuite
+# with an error naming the field, the others audited; exit 65 (a data error)
+printf 'gaussaudit: 1\nname: r\nmechanism: {kind: gaussian_mechanism, sensitivity: 1, sigma: 1, repeat: 1e15}\nclaim: {epsilon: 1, delta: 1e-5}\n' > "$tmp/inv.yaml"
+set +e
+"$G" audit specs/papers/classic_gaussian_eps_1.yaml "$tmp/inv.yaml" specs/papers/classic_gaussian_eps_10.yaml \
+    --format junit -o "$tmp/inv.xml" --quiet 2>/dev/null
+st=$?
+set -e
+[ $st = 65 ] || { echo "junit: an invalid spec among three: exit $st, expected 65"; fail=1; }
+xmllint --noout --schema tests/junit.xsd "$tmp/inv.xml" 2>"$tmp/err" || { cat "$tmp/err"; fail=1; }
+[ "$(grep -c "<testsuite " "$tmp/inv.xml")" = 3 ] || { echo "junit: an invalid spec dropped the document's suites"; fail=1; }
+grep -q '<error message="[^"]*mechanism.repeat: must be a whole number from 1 to 1e9" type="ERROR"' "$tmp/inv.xml" ||
+    { echo "junit: the invalid spec is not an error naming its field"; fail=1; }
 [ $fail = 0 ] && echo "junit: several specs, one document valid against the Ant schema; failures, errors, escaping"
 exit $fail

@@ -11,6 +11,7 @@
  */
 #include "tests/support.h"
 #include "reports/report.h"
+#include "numerics/internal.h"
 
 #include <criterion/criterion.h>
 #include <gsl/gsl_rng.h>
@@ -18,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char *formats[] = {"json", "md", "html", "junit"};
@@ -450,4 +452,47 @@ Test(shard, merge_reads_the_parts_evaluations)
     cr_expect(st == 0 && strstr(out, "\"xy\": {\"value\": 0.5,"), "status %d: %s %s", st, out, err);
     free(out);
     free(err);
+}
+
+/* A part file is untrusted, and so is the spec path it names: a secret-looking regular file
+ * is read but never quoted (it is not a spec: the message names the position only), a FIFO
+ * (which would block) and a device (/dev/zero: a gigabyte of reading) are refused before they
+ * are opened. */
+Test(shard, merge_takes_no_file_a_part_names_on_trust)
+{
+    char args[2048], *out, *err;
+    const char *g = "specs/examples/gaussian_mechanism.yaml";
+    snprintf(args, sizeof args, "audit %s --shard 1/1 -o %s/p.json --quiet", g, dir);
+    cr_assert(ga_test_run(args, &out, &err) == 0, "%s", err);
+    free(out);
+    free(err);
+    ga_test_write(dir, "secret", "root:s3cr3t-hash:20228:0:99999:7:::\nbin:*:1:1::\n");
+    char fifo[256];
+    snprintf(fifo, sizeof fifo, "%s/fifo", dir);
+    cr_assert(mkfifo(fifo, 0600) == 0);
+    const char *targets[3] = {"secret", "fifo", "/dev/zero"};
+    for (int k = 0; k < 3; k++) {
+        char target[300];
+        if (targets[k][0] == '/')
+            snprintf(target, sizeof target, "%s", targets[k]);
+        else
+            snprintf(target, sizeof target, "%s/%s", dir, targets[k]);
+        /* the part with its spec path replaced */
+        snprintf(args, sizeof args, "sed 's|\"spec\": \"[^\"]*\"|\"spec\": \"%s\"|' %s/p.json > %s/q%d.json",
+                 target, dir, dir, k);
+        cr_assert(system(args) == 0);
+        snprintf(args, sizeof args, "merge %s/q%d.json --quiet", dir, k);
+        double t0 = ga_monotonic();
+        int st = ga_test_run(args, &out, &err);
+        double took = ga_monotonic() - t0;
+        cr_expect(st == 65 || st == 66, "%s: status %d: %s", targets[k], st, err);
+        cr_expect(strstr(err, "s3cr3t") == NULL && strstr(out, "s3cr3t") == NULL,
+                  "%s: the file's bytes are quoted: %s", targets[k], err);
+        cr_expect(k == 0 ? strstr(err, "not a gaussaudit spec") != NULL
+                         : strstr(err, "not a regular file") != NULL, "%s: message '%s'",
+                  targets[k], err);
+        cr_expect(took < 60, "%s: merge took %.1f s (a hang guard)", targets[k], took);
+        free(out);
+        free(err);
+    }
 }

@@ -349,6 +349,51 @@ Test(trust, user_strings_escaped_in_every_format, .init = setup, .fini = teardow
     }
 }
 
+/* A spec named VERIFIED, with a right-to-left override (U+202E), a zero-width space (U+200B)
+ * and a byte that is not UTF-8 (0xff) in its name, in every format: the title says
+ * "gaussaudit report: <name> - <verdict>" with the real verdict, the hidden characters appear
+ * as the visible text \u202e and \u200b (never as their bytes), and the JSON stays valid. */
+Test(trust, titles_name_the_verdict_and_hide_nothing, .init = setup, .fini = teardown)
+{
+    write_file("v.yaml", "gaussaudit: 1\nname: \"VERIFIED\xe2\x80\xae\xe2\x80\x8bok\"\n"
+                         "mechanism: {kind: gaussian_mechanism, sensitivity: 1, sigma: 1}\n"
+                         "claim: {epsilon: 1, delta: 1e-5}\n");
+    static const char *fmts[] = {"md", "html", "junit", "json"};
+    for (int k = 0; k < 4; k++) {
+        char *out, *err, args[64];
+        snprintf(args, sizeof args, "--format %s", fmts[k]);
+        int st = run("audit %s/v.yaml %s", args, &out, &err);
+        cr_expect(st == 1, "%s: status %d: %s", fmts[k], st, err);
+        cr_expect(strstr(out, "\xe2\x80\xae") == NULL && strstr(out, "\xe2\x80\x8b") == NULL,
+                  "%s: a bidi or zero-width character passed through: %s", fmts[k], out);
+        cr_expect(strstr(out, "u202e") != NULL, "%s: the override is not shown: %s", fmts[k], out);
+        if (k == 0)
+            cr_expect(!strncmp(out, "# gaussaudit report: VERIFIED\\\\u202e\\\\u200bok \xe2\x80\x94 "
+                               "VIOLATION\n", 59), "markdown title: %.80s", out);
+        if (k == 1)
+            cr_expect(strstr(out, "<title>gaussaudit report: VERIFIED\\u202e\\u200bok \xe2\x80\x94 "
+                              "VIOLATION</title>") != NULL &&
+                          strstr(out, "<h1>gaussaudit report: VERIFIED\\u202e\\u200bok \xe2\x80\x94 "
+                                 "VIOLATION</h1>") != NULL, "html title: %.600s", out);
+        if (k == 3) {
+            size_t at = 0;
+            cr_expect(ga_test_json_valid(out, &at), "json invalid at %zu: %.200s", at, out + at);
+        }
+        free(out);
+        free(err);
+    }
+    /* a byte that is not UTF-8 in the spec's file name: the JSON report stays valid */
+    write_file("n\xff.yaml", "gaussaudit: 1\nmechanism: {kind: gaussian_mechanism, sensitivity: 1, "
+                             "sigma: 1}\nclaim: {epsilon: 1, delta: 1e-5}\n");
+    char *out, *err;
+    run("audit %s/n\xff.yaml %s", "--format json", &out, &err);
+    size_t at = 0;
+    cr_expect(ga_test_json_valid(out, &at) && strstr(out, "\\ufffd") != NULL,
+              "json with a non-UTF-8 file name invalid at %zu: %.300s", at, out);
+    free(out);
+    free(err);
+}
+
 Test(trust, output_errors_are_reported, .init = setup, .fini = teardown)
 {
     write_file("n.yaml", "gaussaudit: 1\nname: n\nmechanism: {kind: gaussian_pair}\npairs:\n"
@@ -749,5 +794,37 @@ Test(trust, every_kind_and_claim_type_is_decided_or_refused, .timeout = 900)
             }
             ga_audit_result_free(r);
         }
+    }
+}
+
+/* Validation names the field and the cap: repeat beyond 1e9, a label bound of 1e300 (which
+ * overflowed the laws, and the message named a pair's covariance), an initial covariance that
+ * is not positive semidefinite (accepted before) */
+Test(trust, validation_names_the_field_and_the_cap, .init = setup, .fini = teardown)
+{
+    static const struct {
+        const char *yaml, *want;
+    } cases[] = {
+        {"gaussaudit: 1\nmechanism: {kind: gaussian_mechanism, sensitivity: 1, sigma: 1, "
+         "repeat: 1e15}\nclaim: {epsilon: 1, delta: 1e-5}\n",
+         "mechanism.repeat: must be a whole number from 1 to 1e9"},
+        {"gaussaudit: 1\nmechanism: {kind: linear_regression, sigma: 1, columns: 2}\n"
+         "dataset: {rows: [[1, 0.5], [0.3, 1], [0.2, -0.4]]}\n"
+         "neighbours: {relation: change_label, label_bound: 1e300}\nclaim: {epsilon: 1, delta: 1e-5}\n",
+         "neighbours.label_bound: must be a number in (0, 1e50]"},
+        {"gaussaudit: 1\nmechanism: {kind: noisy_gradient_descent, lambda: 1, eta: 0.1, sigma: 0.5, "
+         "iterations: 3, init: {mean: [0, 0], cov: [[1, 2], [2, 1]]}}\n"
+         "dataset: {rows: [[0.5, 0.1, 1.2], [0.3, -0.4, 0.1], [-0.2, 0.8, 0.9]]}\n"
+         "neighbours: remove_one\nclaim: {epsilon: 1, delta: 1e-5}\n",
+         "mechanism.init.cov: must be positive semidefinite (its smallest eigenvalue is -1)"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        write_file("v.yaml", cases[k].yaml);
+        char *out, *err;
+        int st = run("audit %s/v.yaml%s", "", &out, &err);
+        cr_expect(st == 65 && strstr(err, cases[k].want) != NULL, "case %zu: status %d, message "
+                  "'%s', expected '%s'", k, st, err, cases[k].want);
+        free(out);
+        free(err);
     }
 }
