@@ -569,6 +569,77 @@ Test(ploss, certified_q_one_compositions_hold_the_closed_form_in_arb, .timeout =
     }
 }
 
+#include "tests/data/ploss_reference.h"
+
+/* Two steps of every rate, noise and eps of tests/data/ploss_reference.h (mpmath at 40
+ * digits, by nested quadrature of the one-step closed forms: a route independent of the
+ * Bromwich integral), both pairs and directions: every certified interval (at 17 digits, or
+ * the honest [0, 1] where the integrand decays too slowly) holds the reference, compared in
+ * Arb with the reference widened by 1e-25 relative; every double estimate covers it, or is no
+ * value (NaN with an infinite error and its status); the worst ratio of actual error to
+ * estimate is logged. These few-step compositions take seconds each (the integrand decays
+ * slowly): the long run (GA_TEST_SCALE >= 2) takes the whole grid, make test the rows of
+ * rates 0.1 and 0.5 at eps 1 and 3, certified at (q, sigma) = (0.1, 2) and (0.5, 1). */
+Test(ploss, two_steps_against_the_reference_values, .timeout = 1200)
+{
+    double worst = 0;
+    char worst_case[200] = "";
+    int full = ga_test_count(1) > 1;
+    for (size_t i = 0; i < sizeof ploss_ref / sizeof ploss_ref[0]; i++) {
+        if (!full && (!strcmp(ploss_ref[i].eps, "0.1") || !strcmp(ploss_ref[i].q, "0.01")))
+            continue;
+        int certify = full || (!strcmp(ploss_ref[i].q, "0.1") && !strcmp(ploss_ref[i].sigma, "2")) ||
+                      (!strcmp(ploss_ref[i].q, "0.5") && !strcmp(ploss_ref[i].sigma, "1"));
+        for (int add = 0; add < 2; add++) {
+            ga_subsampled_input in = {strtod(ploss_ref[i].q, NULL), strtod(ploss_ref[i].sigma, NULL),
+                                      ploss_ref[i].T, add, ploss_ref[i].q, ploss_ref[i].sigma, 0, 0,
+                                      NULL};
+            ga_pair *p;
+            char msg[256];
+            cr_assert(ga_pair_reduce_subsampled(&p, &in, 1, msg, sizeof msg) == GA_OK, "%s", msg);
+            const char *ref[2] = {add ? ploss_ref[i].yx : ploss_ref[i].xy,
+                                  add ? ploss_ref[i].xy : ploss_ref[i].yx};
+            ga_delta_cert C = {.xy = {0, 1}, .yx = {0, 1}, .xy_lo = "0", .xy_hi = "1",
+                               .yx_lo = "0", .yx_hi = "1"};
+            int rc = certify ? ga_pair_delta_cert(&C, p, NULL, NULL, ploss_ref[i].eps, NULL) : -1;
+            ga_delta D;
+            ga_pair_delta(&D, p, strtod(ploss_ref[i].eps, NULL), GA_DELTA_AUTO, NULL, NULL);
+            for (int dir = 0; dir < 2; dir++) {
+                arb_t r, e;
+                arb_init(r);
+                arb_init(e);
+                arb_set_str(r, ref[dir], 200);
+                arb_mul_2exp_si(e, r, -83); /* 1e-25 relative */
+                arb_abs(e, e);
+                arb_add_error(r, e);
+                const char *lo = dir ? C.yx_lo : C.xy_lo, *hi = dir ? C.yx_hi : C.xy_hi;
+                cr_expect(decimals_contain(lo, hi, r), "q %s sigma %s T %g eps %s %s dir %d: "
+                          "status %d, [%s, %s] vs %s", ploss_ref[i].q, ploss_ref[i].sigma,
+                          ploss_ref[i].T, ploss_ref[i].eps, add ? "add" : "remove", dir, rc, lo, hi,
+                          ref[dir]);
+                const ga_result *v = dir ? &D.yx : &D.xy;
+                double rv = strtod(ref[dir], NULL), actual = fabs(v->val - rv);
+                double ratio = actual > 0 ? actual / fmax(v->err, DBL_MIN) : 0;
+                cr_expect(actual <= v->err || actual <= 1e-300 || (isnan(v->val) && isinf(v->err)),
+                          "q %s sigma %s T %g eps %s %s dir "
+                          "%d: estimate %.17g +- %.3g, reference %s (error %.3g)", ploss_ref[i].q,
+                          ploss_ref[i].sigma, ploss_ref[i].T, ploss_ref[i].eps,
+                          add ? "add" : "remove", dir, v->val, v->err, ref[dir], actual);
+                if (ratio > worst) {
+                    worst = ratio;
+                    snprintf(worst_case, sizeof worst_case, "q %s sigma %s T %g eps %s dir %d",
+                             ploss_ref[i].q, ploss_ref[i].sigma, ploss_ref[i].T, ploss_ref[i].eps,
+                             dir);
+                }
+                arb_clear(r);
+                arb_clear(e);
+            }
+            ga_pair_free(p);
+        }
+    }
+    cr_log_info("worst ratio of actual error to estimate: %.3g (%s)", worst, worst_case);
+}
+
 /* A subsampled step composed with a Gaussian step (q = 1, sigma_g): delta = E_P[d_G(eps -
  * l(x))] with d_G(e) = Qbar(e/mu - mu/2) - e^e Qbar(e/mu + mu/2), mu = 1/sigma_g, the
  * Gaussian step's profile at any real e; the certified interval against this quadrature
