@@ -889,11 +889,46 @@ static int write_direct(const char *path, const audit_reports *a, FILE *err)
     return bad ? GA_EIO : GA_OK;
 }
 
-static int write_atomic(const char *path, const audit_reports *a, FILE *err)
+/* the temporary report being written, unlinked by a signal that ends the process meanwhile
+ * (SIGINT, SIGTERM, SIGHUP: no temporary file is left behind), then the signal re-raised */
+static char *volatile temp_report;
+
+static void temp_report_signal(int sig)
 {
-    struct stat st;
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+    char *t = temp_report;
+    if (t)
+        unlink(t); /* (async-signal-safe) */
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void temp_report_guard(char *path)
+{
+    static const int sigs[3] = {SIGINT, SIGTERM, SIGHUP};
+    temp_report = path;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = path ? temp_report_signal : SIG_DFL;
+    sigemptyset(&sa.sa_mask);
+    for (int k = 0; k < 3; k++)
+        sigaction(sigs[k], &sa, NULL);
+}
+
+static int write_atomic(const char *path, const audit_reports *a, const char *const *inputs,
+                        size_t ninputs, FILE *err)
+{
+    struct stat st, si;
+    int exists = stat(path, &st) == 0;
+    if (exists && !S_ISREG(st.st_mode))
         return write_direct(path, a, err);
+    /* never replace one of the command's own inputs (a spec, a part) by its report */
+    for (size_t i = 0; exists && i < ninputs; i++)
+        if (inputs[i] && stat(inputs[i], &si) == 0 && si.st_dev == st.st_dev &&
+            si.st_ino == st.st_ino) {
+            ga_cli_err(err, "gaussaudit: -o '%s' is one of the command's inputs: not replaced\n",
+                       path);
+            return GA_EIO;
+        }
     size_t n = strlen(path);
     char *tmp = malloc(n + 16);
     if (!tmp)
@@ -901,11 +936,12 @@ static int write_atomic(const char *path, const audit_reports *a, FILE *err)
     const char *slash = strrchr(path, '/');
     size_t dl = slash ? (size_t)(slash - path) + 1 : 0;
     snprintf(tmp, n + 16, "%.*s.%s.XXXXXX", (int)dl, path, path + dl);
+    temp_report_guard(tmp);
     int rc = GA_EIO, fd = mkstemp(tmp);
-    mode_t mask = umask(0); /* the report gets the usual 0666 & ~umask, not mkstemp's 0600 */
-    umask(mask);
+    mode_t mask = umask(0); /* a new report gets the usual 0666 & ~umask, not mkstemp's 0600; */
+    umask(mask);            /* a replaced one keeps its mode (a 0600 report stays 0600) */
     if (fd >= 0)
-        fchmod(fd, 0666 & ~mask);
+        fchmod(fd, exists ? st.st_mode & 07777 : 0666 & ~mask);
     FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
     if (!f) {
         ga_cli_err(err, "gaussaudit audit: cannot write '%s': %s\n", path, strerror(errno));
@@ -913,6 +949,7 @@ static int write_atomic(const char *path, const audit_reports *a, FILE *err)
             close(fd);
             unlink(tmp);
         }
+        temp_report_guard(NULL);
         free(tmp);
         return GA_EIO;
     }
@@ -931,6 +968,7 @@ static int write_atomic(const char *path, const audit_reports *a, FILE *err)
     }
     if (rc)
         unlink(tmp);
+    temp_report_guard(NULL);
     free(tmp);
     return rc;
 }
@@ -1033,7 +1071,7 @@ int ga_cmd_merge(int argc, char **argv, FILE *out, FILE *err)
         ga_cli_err(err, "gaussaudit merge: %s: %s (%zu parts)\n", ga_audit_result_spec_name(res),
                    ga_verdict_name(ga_audit_result_verdict(res)), nparts);
     audit_reports ar = {&res, 1, fmt, NULL, NULL};
-    if (sout ? write_atomic(sout, &ar, err) : write_reports(out, &ar))
+    if (sout ? write_atomic(sout, &ar, parts, nparts, err) : write_reports(out, &ar))
         rc = EX_IOERR;
     ga_audit_result_free(res);
     return rc;
@@ -1144,7 +1182,7 @@ int ga_cmd_audit(int argc, char **argv, FILE *out, FILE *err)
     }
     if (done == nspecs) {
         audit_reports ar = {res, nspecs, fmt, specs, (const char *const *)errs};
-        int wr = sout ? write_atomic(sout, &ar, err) : write_reports(out, &ar);
+        int wr = sout ? write_atomic(sout, &ar, specs, nspecs, err) : write_reports(out, &ar);
         if (wr)
             rc = EX_IOERR;
     }

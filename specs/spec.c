@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <math.h>
 #include <stdarg.h>
@@ -599,7 +600,20 @@ static int parse_csv(ctx_t *c, const ga_node *n, const char *path, const char *f
         pathf(full, sizeof full, "%s/%s", dir, file);
     const char *dirs[1 + GA_SPEC_MAX_ALLOW];
     size_t ndirs = 0;
-    dirs[ndirs++] = dir;
+    /* a spec read from a pipe or a device (/dev/stdin) has no directory of its own (its path's
+     * would be /dev or /proc): only --allow-path's directories admit files, a relative path
+     * taken from the working directory */
+    struct stat sb;
+    int stream = stat(c->file, &sb) == 0 && !S_ISREG(sb.st_mode);
+    if (stream) {
+        if (!c->opts || c->opts->nallow == 0)
+            return fail(c, n, path, "the spec was read from a pipe or device, which has no "
+                        "directory of its own: give the CSV file's directory with --allow-path"),
+                   GA_EINVAL;
+        pathf(full, sizeof full, "%s", file);
+    } else {
+        dirs[ndirs++] = dir;
+    }
     for (size_t i = 0; c->opts && i < c->opts->nallow && i < GA_SPEC_MAX_ALLOW; i++)
         dirs[ndirs++] = c->opts->allow_paths[i];
     ga_read_policy pol = {.max_bytes = GA_SPEC_MAX_CSV_BYTES, .max_line = GA_SPEC_MAX_CSV_LINE,

@@ -828,3 +828,65 @@ Test(trust, validation_names_the_field_and_the_cap, .init = setup, .fini = teard
         free(err);
     }
 }
+
+/* -o replaces a report atomically and keeps the old file's mode (a 0600 report stays 0600),
+ * and never replaces one of the command's inputs (the spec itself) */
+Test(trust, output_keeps_the_mode_and_spares_the_inputs, .init = setup, .fini = teardown)
+{
+    write_file("m.yaml", "gaussaudit: 1\nmechanism: {kind: gaussian_mechanism, sensitivity: 1, "
+                         "sigma: 5}\nclaim: {epsilon: 1, delta: 1e-5}\n");
+    char path[128], args[512], *out, *err;
+    snprintf(path, sizeof path, "%s/r.md", dir);
+    write_file("r.md", "old report\n");
+    cr_assert(chmod(path, 0600) == 0);
+    snprintf(args, sizeof args, "audit %s/m.yaml -o %s --quiet", dir, path);
+    int st = ga_test_run(args, &out, &err);
+    struct stat sb;
+    cr_expect(st == 0 && stat(path, &sb) == 0 && (sb.st_mode & 07777) == 0600,
+              "status %d, mode %o (expected 0600): %s", st, (unsigned)(sb.st_mode & 07777), err);
+    free(out);
+    free(err);
+    snprintf(args, sizeof args, "audit %s/m.yaml -o %s/m.yaml --quiet", dir, dir);
+    st = ga_test_run(args, &out, &err);
+    char spec[128];
+    snprintf(spec, sizeof spec, "%s/m.yaml", dir);
+    FILE *f = fopen(spec, "r");
+    char line[64] = "";
+    cr_assert(f && fgets(line, sizeof line, f));
+    fclose(f);
+    cr_expect(st == 74 && strstr(err, "one of the command's inputs") && !strcmp(line, "gaussaudit: 1\n"),
+              "status %d, first line '%s': %s", st, line, err);
+    free(out);
+    free(err);
+}
+
+/* A spec read from a pipe has no directory of its own: its relative CSV path is refused
+ * unless --allow-path names a directory (it was resolved against the pipe's /dev or /proc
+ * directory, which admitted /dev/shm); with --allow-path the file is read from there */
+Test(trust, a_piped_spec_reads_only_allowed_directories, .init = setup, .fini = teardown)
+{
+    write_file("x.csv", rows_csv);
+    char spec[1024];
+    for (int allow = 0; allow < 2; allow++) {
+        snprintf(spec, sizeof spec, "gaussaudit: 1\nmechanism: {kind: sketch, columns: 3, "
+                 "noise_sigma: 0.5}\ndataset: {csv: '%s%sx.csv', header: true}\n"
+                 "neighbours: remove_one\nclaim: {epsilon: 1, delta: 1e-5}\n", allow ? dir : "",
+                 allow ? "/" : "");
+        write_file("piped.yaml", spec);
+        char fifo[128], prefix[512], args[512], *out, *err;
+        snprintf(fifo, sizeof fifo, "%s/spec%d.fifo", dir, allow);
+        cr_assert(mkfifo(fifo, 0600) == 0);
+        snprintf(prefix, sizeof prefix, "(cat %s/piped.yaml > %s &) &&", dir, fifo);
+        snprintf(args, sizeof args, "audit %s%s%s --quiet -o /dev/null", fifo,
+                 allow ? " --allow-path " : "", allow ? dir : "");
+        int st = ga_test_spawn(prefix, args, &out, &err);
+        int code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+        if (allow)
+            cr_expect(code == 1 || code == 0 || code == 2, "with --allow-path: status %d: %s", code, err);
+        else
+            cr_expect(code == 65 && strstr(err, "no directory of its own"), "without --allow-path: "
+                      "status %d: %s", code, err);
+        free(out);
+        free(err);
+    }
+}
