@@ -19,7 +19,7 @@ from . import _native as _n
 
 __version__ = "0.1.0"
 __all__ = ["delta", "epsilon", "renyi", "audit", "audit_shard", "merge", "calibrate", "subsampled",
-           "GaussauditError",
+           "GaussauditError", "GaussauditArgumentError",
            "Estimate",
            "Interval", "Directions", "AuditResult", "Claim", "Calibration"]
 
@@ -35,6 +35,36 @@ class GaussauditError(Exception):
         self.status_name = _STATUS.get(status, "status %d" % status)
         self.message = message
         super().__init__("%s (%s)" % (message, self.status_name))
+
+
+class GaussauditArgumentError(GaussauditError, ValueError):
+    """An argument refused before it reaches the library (a ValueError, naming it)."""
+
+    def __init__(self, message):
+        super().__init__(1, message)
+
+
+def _real(name, x, lo=-math.inf, hi=math.inf, lo_open=False):
+    """x as a finite float in [lo, hi] (lo excluded with lo_open), or an error naming it; a
+    decimal str is read as written (its text goes to the certified path unchanged)"""
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        raise GaussauditArgumentError("%s: expected a number, got %r" % (name, x)) from None
+    if isinstance(x, bool) or not math.isfinite(v) or v < lo or v > hi or (lo_open and v == lo):
+        raise GaussauditArgumentError("%s: must be a finite number in %s%g, %g] (got %r)" %
+                                      (name, "(" if lo_open else "[", lo, hi, x))
+    return v
+
+
+def _whole(name, x, lo, hi):
+    """x as a whole number in [lo, hi] (an int, or a float with no fraction), never truncated"""
+    if isinstance(x, bool) or not isinstance(x, (int, float)) or \
+            (isinstance(x, float) and not (math.isfinite(x) and x == int(x))) or \
+            not lo <= x <= hi:
+        raise GaussauditArgumentError("%s: must be a whole number from %g to %g (got %r)" %
+                                      (name, lo, hi, x))
+    return int(x)
 
 
 class Estimate(NamedTuple):
@@ -155,14 +185,16 @@ def delta(mean_x, cov_x, mean_y, cov_y, eps, *, columns=1, certified=False):
     """delta(eps) of X = N(mean_x, cov_x) against Y = N(mean_y, cov_y) (columns iid copies),
     both directions: Estimate(value, error) each, or with certified=True Interval(lo, hi)
     each (eps then read as the exact decimal it prints as, or as a str)."""
-    p = _Pair(mean_x, cov_x, mean_y, cov_y, columns)
+    _real("eps", eps, 0)
+    p = _Pair(mean_x, cov_x, mean_y, cov_y, _whole("columns", columns, 1, 1e15))
     return _pair_delta(p.p, ctypes.byref(p.input), eps, certified)
 
 
 def epsilon(mean_x, cov_x, mean_y, cov_y, *, delta, columns=1, certified=False):
     """The smallest eps with max(delta_XY, delta_YX)(eps) <= delta: Estimate, or with
     certified=True the Interval that contains it. inf when the supports differ."""
-    p = _Pair(mean_x, cov_x, mean_y, cov_y, columns)
+    _real("delta", delta, 0, 1, lo_open=True)
+    p = _Pair(mean_x, cov_x, mean_y, cov_y, _whole("columns", columns, 1, 1e15))
     direction = ctypes.c_int()
     if certified:
         iv = _n.Interval()
@@ -189,7 +221,8 @@ def epsilon(mean_x, cov_x, mean_y, cov_y, *, delta, columns=1, certified=False):
 def renyi(mean_x, cov_x, mean_y, cov_y, *, alpha, columns=1, certified=False):
     """Renyi divergences D_alpha(X||Y), D_alpha(Y||X) (alpha > 1): Estimate each, or
     Interval each with certified=True; inf where the divergence is infinite."""
-    p = _Pair(mean_x, cov_x, mean_y, cov_y, columns)
+    _real("alpha", alpha, 1, lo_open=True)
+    p = _Pair(mean_x, cov_x, mean_y, cov_y, _whole("columns", columns, 1, 1e15))
     if certified:
         a, b = _n.Interval(), _n.Interval()
         st = _n.lib.ga_pair_renyi_cert(ctypes.byref(a), ctypes.byref(b), p.p,
@@ -217,10 +250,12 @@ class Subsampled:
     """
 
     def __init__(self, rate, sigma, steps=1, add=False):
+        q = _real("rate", rate, 0, 1, lo_open=True)
+        sg = _real("sigma", sigma, 0.001, 1e6)
         self._q = _decimal(rate).encode() if isinstance(rate, str) else None
         self._s = _decimal(sigma).encode() if isinstance(sigma, str) else None
-        self.input = _n.SubsampledInput(float(rate), float(sigma), float(steps), int(bool(add)),
-                                        self._q, self._s)
+        self.input = _n.SubsampledInput(q, sg, float(_whole("steps", steps, 1, 1e9)),
+                                        int(bool(add)), self._q, self._s)
         self.p = ctypes.c_void_p()
         msg = ctypes.create_string_buffer(_n.ERRMSG)
         _check(_n.lib.ga_pair_reduce_subsampled(ctypes.byref(self.p), ctypes.byref(self.input),
@@ -266,8 +301,9 @@ class Subsampled:
         """eps that a PLD accountant (connect the dots on a grid of this spacing, FFT
         composition) reports at delta: slightly above the exact eps; for comparison."""
         e = ctypes.c_double()
-        _check(_n.lib.ga_pair_pld_accountant(ctypes.byref(e), self.p, float(delta), float(grid)),
-               None)
+        _check(_n.lib.ga_pair_pld_accountant(ctypes.byref(e), self.p,
+                                             _real("delta", delta, 0, 1, lo_open=True),
+                                             _real("grid", grid, 0, 1, lo_open=True)), None)
         return e.value
 
 
@@ -299,7 +335,8 @@ def _options(certified=False, timeout=0.0, allow_paths=(), part=0, claim=None, j
     o = _n.AuditOptions()
     _n.lib.ga_audit_options_init(ctypes.byref(o))
     o.certified = 1 if certified else 0
-    o.timeout = float(timeout)
+    o.timeout = _real("timeout", timeout, 0, 1e9)
+    part = _whole("part", part, 0, 64)
     keep = [os.fsencode(p) for p in allow_paths]
     o._allow = (ctypes.c_char_p * max(len(keep), 1))(*keep)
     o.allow_paths = o._allow
@@ -307,8 +344,8 @@ def _options(certified=False, timeout=0.0, allow_paths=(), part=0, claim=None, j
     o.part = int(part)
     o._claim = claim.encode() if claim else None
     o.claim = o._claim
-    if not (isinstance(jobs, int) and 0 <= jobs <= 256):
-        raise GaussauditError(1, "jobs: an integer from 0 (one thread per core) to 256")
+    if isinstance(jobs, bool) or not (isinstance(jobs, int) and 0 <= jobs <= 256):
+        raise GaussauditArgumentError("jobs: an integer from 0 (one thread per core) to 256")
     o.jobs = jobs
     return o
 
@@ -435,8 +472,9 @@ def audit_shard(spec, shard, nshards, *, certified=False, timeout=0.0, allow_pat
     ...; `gaussaudit audit --shard`) and return its partial result (JSON text): write each
     shard's to a file and merge() them. spec: a path (merge reads it again), or YAML text /
     a dict (then give merge the spec's path)."""
-    if not (isinstance(shard, int) and isinstance(nshards, int) and 1 <= shard <= nshards):
-        raise GaussauditError(1, "shard: 1 <= shard <= nshards")
+    _whole("nshards", nshards, 1, 100000)
+    if not (_whole("shard", shard, 1, 100000) <= nshards):
+        raise GaussauditArgumentError("shard: 1 <= shard <= nshards")
     o = _options(certified, timeout, allow_paths, claim=claim, jobs=jobs)
     o.shard = shard
     o.nshards = nshards

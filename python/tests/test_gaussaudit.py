@@ -261,4 +261,33 @@ def test_subsampled_accountant_and_exact_epsilon():
 def test_subsampled_errors():
     with pytest.raises(gaussaudit.GaussauditError) as e:
         gaussaudit.subsampled(rate=1.5, sigma=1.0)
-    assert "q must be in (0, 1]" in e.value.message
+    assert "rate: must be a finite number in (0, 1]" in e.value.message
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda: gaussaudit.subsampled(0.01, 1.0, steps=float("nan")), "steps"),
+    (lambda: gaussaudit.subsampled(0.01, 1.0, steps=0), "steps"),
+    (lambda: gaussaudit.subsampled(0.01, 1.0, steps=2.5), "steps"),
+    (lambda: gaussaudit.subsampled(0.01, 1.0, steps=2 ** 70), "steps"),
+    (lambda: gaussaudit.subsampled(float("nan"), 1.0), "rate"),
+    (lambda: gaussaudit.subsampled(0.01, 1.0).pld_accountant(delta=1e-5, grid=0), "grid"),
+    (lambda: gaussaudit.delta([1], [[1]], [0], [[1]], eps=-1), "eps"),
+    (lambda: gaussaudit.delta([1], [[1]], [0], [[1]], eps=0.5, columns=2 ** 70), "columns"),
+    (lambda: gaussaudit.epsilon([1], [[1]], [0], [[1]], delta=float("nan")), "delta"),
+    (lambda: gaussaudit.renyi([1], [[1]], [0], [[1]], alpha=1), "alpha"),
+    (lambda: gaussaudit.audit("gaussaudit: 1\nmechanism: {kind: gaussian_mechanism, "
+                              "sensitivity: 1, sigma: 1}\nclaim: {epsilon: 1, delta: 1e-5}\n",
+                              timeout=-1), "timeout"),
+    (lambda: gaussaudit.audit("gaussaudit: 1\nmechanism: {kind: gaussian_mechanism, "
+                              "sensitivity: 1, sigma: 1}\nclaim: {epsilon: 1, delta: 1e-5}\n",
+                              timeout=float("nan")), "timeout"),
+    (lambda: gaussaudit.audit("gaussaudit: 1\nmechanism: {kind: gaussian_mechanism, "
+                              "sensitivity: 1, sigma: 1}\nclaim: {epsilon: 1, delta: 1e-5}\n",
+                              jobs=True), "jobs"),
+])
+def test_bad_arguments_are_value_errors_naming_them(call, name):
+    """NaN or 0 where a positive whole number is meant, negative or NaN timeouts, grid 0 and
+    integers beyond C's range are refused before ctypes could truncate them"""
+    with pytest.raises(ValueError) as e:
+        call()
+    assert isinstance(e.value, GaussauditError) and e.value.message.startswith(name + ":")
