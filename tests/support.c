@@ -2,6 +2,7 @@
 #include "tests/support.h"
 #include "gaussaudit.h"
 
+#include <arb_hypgeom.h>
 #include <ctype.h>
 
 #include <criterion/criterion.h>
@@ -334,4 +335,38 @@ void ga_test_temp_spec(char *path, const char *yaml)
     cr_assert(f != NULL);
     fputs(yaml, f);
     cr_assert(fclose(f) == 0, "writing %s", path);
+}
+
+void ga_test_gdp_arb(arb_t r, const arb_t mu2, const char *eps)
+{
+    arb_t m, e, a, b, t;
+    arb_init(m); arb_init(e); arb_init(a); arb_init(b); arb_init(t);
+    arb_sqrt(m, mu2, 400);
+    arb_set_str(e, eps, 400);
+    arb_div(t, e, m, 400);
+    arb_mul_2exp_si(b, m, -1);
+    arb_sub(a, t, b, 400);
+    arb_add(b, t, b, 400);
+    arb_sqrt_ui(t, 2, 400);
+    arb_div(a, a, t, 400);
+    arb_div(b, b, t, 400);
+    arb_hypgeom_erfc(a, a, 400);
+    arb_hypgeom_erfc(b, b, 400);
+    arb_exp(t, e, 400);
+    arb_mul(b, b, t, 400);
+    arb_sub(r, a, b, 400);
+    arb_mul_2exp_si(r, r, -1);
+    arb_clear(m); arb_clear(e); arb_clear(a); arb_clear(b); arb_clear(t);
+}
+
+int ga_test_decimals_contain(const char *lo, const char *hi, const arb_t ref)
+{
+    arb_t l, h;
+    arb_init(l);
+    arb_init(h);
+    int ok = !arb_set_str(l, lo, 400) && !arb_set_str(h, hi, 400) && arb_le(l, ref) &&
+             arb_le(ref, h);
+    arb_clear(l);
+    arb_clear(h);
+    return ok;
 }

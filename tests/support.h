@@ -7,6 +7,7 @@
 
 #include "specs/doc.h"
 
+#include <arb.h>
 #include <gsl/gsl_rng.h>
 #include <stddef.h>
 
@@ -58,5 +59,13 @@ int ga_test_json_valid(const char *s, size_t *at);
  * nu = 1 through I_{-1/2}; nu > 300 as a Poisson mixture of chi-square densities): the
  * independent reference of the noncentral chi-square tests. */
 double ga_test_ncx2_pdf(double nu, double lam, double w);
+
+/* The mu-GDP profile delta(eps) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2) at mu^2 =
+ * mu2 (a ball), eps a decimal, in Arb at 400 bits: the closed form the certified Gaussian
+ * intervals are checked against. */
+void ga_test_gdp_arb(arb_t r, const arb_t mu2, const char *eps);
+/* Do the outward decimal bounds [lo, hi] contain every point of the ball ref? Decided in Arb
+ * (a double cannot see a miss of 1e-18 relative). */
+int ga_test_decimals_contain(const char *lo, const char *hi, const arb_t ref);
 
 #endif

@@ -927,29 +927,6 @@ Test(mechanisms, composition_of_gaussian_mechanisms_is_analytic)
     ga_spec_clear(&b);
 }
 
-/* mu-GDP delta(eps) at mu^2 = mu2 (a ball), eps a decimal, in Arb at 400 bits */
-static void gdp_mu2_arb(arb_t r, const arb_t mu2, const char *eps)
-{
-    arb_t m, e, a, b, t;
-    arb_init(m); arb_init(e); arb_init(a); arb_init(b); arb_init(t);
-    arb_sqrt(m, mu2, 400);
-    arb_set_str(e, eps, 400);
-    arb_div(t, e, m, 400);
-    arb_mul_2exp_si(b, m, -1);
-    arb_sub(a, t, b, 400);
-    arb_add(b, t, b, 400);
-    arb_sqrt_ui(t, 2, 400);
-    arb_div(a, a, t, 400);
-    arb_div(b, b, t, 400);
-    arb_hypgeom_erfc(a, a, 400);
-    arb_hypgeom_erfc(b, b, 400);
-    arb_exp(t, e, 400);
-    arb_mul(b, b, t, 400);
-    arb_sub(r, a, b, 400);
-    arb_mul_2exp_si(r, r, -1);
-    arb_clear(m); arb_clear(e); arb_clear(a); arb_clear(b); arb_clear(t);
-}
-
 /* mu2 += T (sens/sigma)^2 from decimals */
 static void add_mu2(arb_t mu2, const char *sens, const char *sigma, double T)
 {
@@ -964,18 +941,6 @@ static void add_mu2(arb_t mu2, const char *sens, const char *sigma, double T)
     arb_add(mu2, mu2, a, 400);
     arb_clear(a);
     arb_clear(b);
-}
-
-static int dec_contains(const char *lo, const char *hi, const arb_t ref)
-{
-    arb_t l, h;
-    arb_init(l);
-    arb_init(h);
-    int ok = !arb_set_str(l, lo, 400) && !arb_set_str(h, hi, 400) && arb_le(l, ref) &&
-             arb_le(ref, h);
-    arb_clear(l);
-    arb_clear(h);
-    return ok;
 }
 
 /* Certified intervals of the Gaussian mechanism by sensitivity are for the spec's decimals,
@@ -1028,9 +993,9 @@ Test(mechanisms, gaussian_mechanism_certificates_are_for_the_decimals)
             for (int e = 0; e < 3; e++) {
                 ga_delta_cert C;
                 int st = ga_pair_delta_cert(&C, p, v.in, v.txt, eps[e], &o);
-                gdp_mu2_arb(ref, mu2, eps[e]);
-                cr_expect((st == GA_OK || st == GA_EPREC) && dec_contains(C.xy_lo, C.xy_hi, ref) &&
-                              dec_contains(C.yx_lo, C.yx_hi, ref),
+                ga_test_gdp_arb(ref, mu2, eps[e]);
+                cr_expect((st == GA_OK || st == GA_EPREC) && ga_test_decimals_contain(C.xy_lo, C.xy_hi, ref) &&
+                              ga_test_decimals_contain(C.yx_lo, C.yx_hi, ref),
                           "case %ld kind %d (sens %s sigma %s; %s %s; T %g) eps %s: status %d, "
                           "xy [%s, %s], yx [%s, %s], closed form %.20g", k, kind, d1, s1, d2, s2, T,
                           eps[e], st, C.xy_lo, C.xy_hi, C.yx_lo, C.yx_hi,

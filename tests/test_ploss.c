@@ -483,44 +483,16 @@ Test(ploss, certified_q_one_against_the_closed_form)
     }
 }
 
-/* Does the certified interval [lo, hi] (outward decimals) contain the ball ref? Decided in
- * Arb: lo <= every point of ref <= hi, never through a double. */
-static int decimals_contain(const char *lo, const char *hi, const arb_t ref)
-{
-    arb_t l, h;
-    arb_init(l);
-    arb_init(h);
-    int ok = !arb_set_str(l, lo, 400) && !arb_set_str(h, hi, 400) && arb_le(l, ref) &&
-             arb_le(ref, h);
-    arb_clear(l);
-    arb_clear(h);
-    return ok;
-}
-
-/* mu-GDP at mu = sqrt(T)/sigma (sigma a decimal, read exactly), eps decimal, 400 bits */
+/* mu-GDP at mu^2 = T/sigma^2 (sigma a decimal, read exactly) */
 static void gdp_arb(arb_t r, const char *sigma, double T, const char *eps)
 {
-    arb_t m, e, a, b, t;
-    arb_init(m); arb_init(e); arb_init(a); arb_init(b); arb_init(t);
-    arb_set_str(t, sigma, 400);
-    arb_set_d(m, T);
-    arb_sqrt(m, m, 400);
-    arb_div(m, m, t, 400);
-    arb_set_str(e, eps, 400);
-    arb_div(t, e, m, 400);
-    arb_mul_2exp_si(b, m, -1);
-    arb_sub(a, t, b, 400);
-    arb_add(b, t, b, 400);
-    arb_sqrt_ui(t, 2, 400);
-    arb_div(a, a, t, 400);
-    arb_div(b, b, t, 400);
-    arb_hypgeom_erfc(a, a, 400);
-    arb_hypgeom_erfc(b, b, 400);
-    arb_exp(t, e, 400);
-    arb_mul(b, b, t, 400);
-    arb_sub(r, a, b, 400);
-    arb_mul_2exp_si(r, r, -1);
-    arb_clear(m); arb_clear(e); arb_clear(a); arb_clear(b); arb_clear(t);
+    arb_t mu2;
+    arb_init(mu2);
+    arb_set_str(mu2, sigma, 400);
+    arb_sqr(mu2, mu2, 400);
+    arb_ui_div(mu2, (ulong)T, mu2, 400);
+    ga_test_gdp_arb(r, mu2, eps);
+    arb_clear(mu2);
 }
 
 /* q = 1 compositions are the Gaussian mechanism at sigma/sqrt(T): every certified interval
@@ -554,8 +526,8 @@ Test(ploss, certified_q_one_compositions_hold_the_closed_form_in_arb, .timeout =
                     arb_t ref;
                     arb_init(ref);
                     gdp_arb(ref, cs[i].sigma, cs[i].T, eps[e]);
-                    int ok = decimals_contain(C.xy_lo, C.xy_hi, ref) &&
-                             decimals_contain(C.yx_lo, C.yx_hi, ref);
+                    int ok = ga_test_decimals_contain(C.xy_lo, C.xy_hi, ref) &&
+                             ga_test_decimals_contain(C.yx_lo, C.yx_hi, ref);
                     cr_expect(ok && (rc == GA_OK || rc == GA_EPREC),
                               "sigma %s T %g add %d eps %s digits %d: status %d, xy [%s, %s] yx "
                               "[%s, %s] vs %.20g", cs[i].sigma, cs[i].T, add, eps[e], digits[k], rc,
@@ -613,7 +585,7 @@ Test(ploss, two_steps_against_the_reference_values, .timeout = 1200)
                 arb_abs(e, e);
                 arb_add_error(r, e);
                 const char *lo = dir ? C.yx_lo : C.xy_lo, *hi = dir ? C.yx_hi : C.xy_hi;
-                cr_expect(decimals_contain(lo, hi, r), "q %s sigma %s T %g eps %s %s dir %d: "
+                cr_expect(ga_test_decimals_contain(lo, hi, r), "q %s sigma %s T %g eps %s %s dir %d: "
                           "status %d, [%s, %s] vs %s", ploss_ref[i].q, ploss_ref[i].sigma,
                           ploss_ref[i].T, ploss_ref[i].eps, add ? "add" : "remove", dir, rc, lo, hi,
                           ref[dir]);
