@@ -890,3 +890,38 @@ Test(trust, a_piped_spec_reads_only_allowed_directories, .init = setup, .fini = 
         free(err);
     }
 }
+
+/* A pair computed from a dataset is certified as built, not for the data's exact decimals:
+ * a claim below its certified delta by less than the construction's rounding margin (1e-9
+ * relative) is INCONCLUSIVE with that reason, not a VIOLATION; by 1e-6 it is a VIOLATION */
+Test(trust, data_built_pairs_need_a_margin_to_violate)
+{
+    const char *spec = "specs/examples/linear_regression.yaml";
+    ga_audit_options o;
+    ga_audit_options_init(&o);
+    o.certified = 1;
+    o.jobs = 1;
+    o.claim = "{epsilon: 1, delta: 1e-9}";
+    ga_audit_result *r;
+    char msg[1024];
+    cr_assert(ga_audit_spec_file(&r, spec, &o, msg, sizeof msg) == GA_OK, "%s", msg);
+    ga_claim_info ci;
+    cr_assert(ga_audit_result_claim(&ci, r, 0) == GA_OK && ci.certified);
+    double lo = ci.interval.lo;
+    ga_audit_result_free(r);
+    const double rel[2] = {1e-11, 1e-6};
+    for (int k = 0; k < 2; k++) {
+        char claim[128];
+        snprintf(claim, sizeof claim, "{epsilon: 1, delta: %.17g}", lo * (1 - rel[k]));
+        o.claim = claim;
+        cr_assert(ga_audit_spec_file(&r, spec, &o, msg, sizeof msg) == GA_OK, "%s", msg);
+        cr_assert(ga_audit_result_claim(&ci, r, 0) == GA_OK);
+        if (k == 0)
+            cr_expect(ci.verdict == GA_VERDICT_INCONCLUSIVE && strstr(ci.reason, "construction"),
+                      "%s: %s (%s)", claim, ga_verdict_name(ci.verdict), ci.reason);
+        else
+            cr_expect(ci.verdict == GA_VERDICT_VIOLATION, "%s: %s (%s)", claim,
+                      ga_verdict_name(ci.verdict), ci.reason);
+        ga_audit_result_free(r);
+    }
+}
