@@ -1050,6 +1050,8 @@ static int spec_from_doc(ga_spec *s, const ga_spec_opts *o, char *msg, size_t ms
      * a path a part named, say) are never quoted in a message, only the position */
     const ga_node *v = root && root->kind == GA_NODE_MAP ? ga_node_get(root, "gaussaudit") : NULL;
     double ver;
+    if (root && root->kind != GA_NODE_MAP)
+        return check_map(&c, root, "(top level)", keys); /* "expected a mapping" */
     if (!v)
         return fail(&c, root, "gaussaudit", "missing: the format version (gaussaudit: 1); not a "
                     "gaussaudit spec");
