@@ -712,7 +712,7 @@ Test(trust, large_dimension_mean_shift, .init = setup, .fini = teardown)
  * decided by a certified interval. An RDP claim on matrix masking (orthogonal) or on synthetic
  * data once gave a certified VIOLATION from an interval of the wrong quantities ("exact D_2 =
  * 0" beside "certified [16, 16]"). */
-Test(trust, every_kind_and_claim_type_is_decided_or_refused, .timeout = 900)
+Test(trust, every_kind_and_claim_type_is_decided_or_refused)
 {
     static const char *specs[] = {
         "specs/examples/gaussian_mechanism_pair.yaml",
@@ -755,7 +755,6 @@ Test(trust, every_kind_and_claim_type_is_decided_or_refused, .timeout = 900)
             o.jobs = 1;
             ga_audit_result *r = NULL;
             char msg[1024];
-            double t0 = ga_monotonic();
             int st = !strncmp(specs[s], "text:", 5)
                          ? ga_audit_spec_text(&r, specs[s] + 5, strlen(specs[s] + 5), "inline.yaml",
                                               &o, msg, sizeof msg)
@@ -789,8 +788,7 @@ Test(trust, every_kind_and_claim_type_is_decided_or_refused, .timeout = 900)
                               "%.17g] (%s)", name, claims[c], ci.exact.val, ci.exact.err,
                               ci.interval.lo, ci.interval.hi, ci.reason);
                 }
-                cr_log_info("%.40s | %s: %s, %.2f s (%.200s)", name, claims[c],
-                            ga_verdict_name(ci.verdict), ga_monotonic() - t0, ci.reason);
+
             }
             ga_audit_result_free(r);
         }
