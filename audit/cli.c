@@ -180,6 +180,30 @@ void ga_cli_free_list(char **v)
     free(v);
 }
 
+/* s[0..n) for a terminal: control bytes as \xNN, C1 controls and bidi or invisible
+ * characters as \uXXXX, a final newline kept (keep_nl) */
+static void terminal_text(FILE *f, const char *s, size_t n, int keep_nl)
+{
+    size_t h;
+    unsigned cp;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        unsigned char c1 = i + 1 < n ? (unsigned char)s[i + 1] : 0;
+        if (c == '\n' && i + 1 == n && keep_nl)
+            fputc('\n', f);
+        else if (c < 0x20 || c == 0x7f)
+            fprintf(f, "\\x%02x", c);
+        else if (c == 0xc2 && c1 >= 0x80 && c1 <= 0x9f) { /* C1 control in UTF-8 */
+            fprintf(f, "\\u%04x", c1);
+            i++;
+        } else if ((h = ga_utf8_hidden(s + i, &cp)) > 0) { /* bidi, invisible */
+            fprintf(f, "\\u%04x", cp);
+            i += h - 1;
+        } else
+            fputc(c, f);
+    }
+}
+
 void ga_cli_err(FILE *err, const char *fmt, ...)
 {
     char buf[4096];
@@ -187,24 +211,19 @@ void ga_cli_err(FILE *err, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    size_t n = strlen(buf), h;
-    unsigned cp;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)buf[i];
-        unsigned char c1 = i + 1 < n ? (unsigned char)buf[i + 1] : 0;
-        if (c == '\n' && i + 1 == n)
-            fputc('\n', err);
-        else if (c < 0x20 || c == 0x7f)
-            fprintf(err, "\\x%02x", c);
-        else if (c == 0xc2 && c1 >= 0x80 && c1 <= 0x9f) { /* C1 control in UTF-8 */
-            fprintf(err, "\\u%04x", c1);
-            i++;
-        } else if ((h = ga_utf8_hidden(buf + i, &cp)) > 0) { /* bidi, invisible */
-            fprintf(err, "\\u%04x", cp);
-            i += h - 1;
-        } else
-            fputc(c, err);
-    }
+    terminal_text(err, buf, strlen(buf), 1);
+}
+
+const char *ga_cli_safe(char *out, size_t n, const char *s)
+{
+    FILE *f = n > 1 ? fmemopen(out, n, "w") : NULL;
+    if (!f)
+        return "?";
+    setvbuf(f, NULL, _IONBF, 0);
+    terminal_text(f, s, strlen(s), 0);
+    fclose(f); /* (writes the terminating NUL; a longer text is cut) */
+    out[n - 1] = 0;
+    return out;
 }
 
 int ga_cli_take_multi(int argc, char **argv, const char *name, const char **vals, size_t max,

@@ -34,6 +34,9 @@ int ga_cli_options_multi(int argc, char **argv, ga_cli_opt *opts, const char **p
  * sequences, C1 controls, embedded newlines from a spec) shown as \xNN: messages quote spec
  * names, paths and tokens, which are untrusted. A final newline is kept. */
 void ga_cli_err(FILE *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A user string (a spec's or pair's name) for a terminal table, escaped as ga_cli_err
+ * escapes messages, in out (n bytes); returns out */
+const char *ga_cli_safe(char *out, size_t n, const char *s);
 
 /* Remove every "NAME DIR" and "NAME=DIR" of a repeatable option from argv (compacting it),
  * collecting at most max values into vals. Returns the new argc, or -1 after printing a usage

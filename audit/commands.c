@@ -95,6 +95,9 @@ static void print_verified(FILE *out, const ga_spec *s)
         fprintf(out, "verification: the audited pairs include the proven %s\n", s->verified_note);
 }
 
+/* a user string for the terminal tables (escaped; a buffer of its own per use) */
+#define SAFE(s) ga_cli_safe((char[GA_SPEC_NAME_LEN * 2]){0}, GA_SPEC_NAME_LEN * 2, (s))
+
 /* the opening of a spec command's JSON document: {"spec", "verification", ... */
 static void json_head(ga_jw *j, const ga_spec *s)
 {
@@ -188,7 +191,7 @@ static int profile_cmd(const char *spec, const ga_spec_opts *so, size_t np, int 
         ga_jw_str(&j, "spec", l.spec.name);
         ga_jw_arr(&j, "profiles");
     } else {
-        fprintf(out, "spec: %s\n", l.spec.name);
+        fprintf(out, "spec: %s\n", SAFE(l.spec.name));
     }
     for (size_t i = 0; i < l.n; i++) {
         ga_pair *own;
@@ -203,7 +206,7 @@ static int profile_cmd(const char *spec, const ga_spec_opts *so, size_t np, int 
             ga_jw_str(&j, "name", l.spec.pairs[i].name);
             ga_jw_arr(&j, "points");
         } else {
-            fprintf(out, "pair: %s\n%-24s %-32s %s\n", l.spec.pairs[i].name, "epsilon",
+            fprintf(out, "pair: %s\n%-24s %-32s %s\n", SAFE(l.spec.pairs[i].name), "epsilon",
                     "delta_XY", "delta_YX");
         }
         for (size_t k = 0; k < np; k++) {
@@ -371,7 +374,7 @@ int ga_cmd_delta(int argc, char **argv, FILE *out, FILE *err)
         json_head(&jw, &l.spec);
         ga_jw_arr(&jw, "pairs");
     } else {
-        fprintf(out, "spec: %s\n", l.spec.name);
+        fprintf(out, "spec: %s\n", SAFE(l.spec.name));
         print_verified(out, &l.spec);
         fprintf(out, "%-*s %-10s %-32s %-32s\n", nw, "pair", "epsilon", "delta_XY", "delta_YX");
     }
@@ -437,13 +440,13 @@ int ga_cmd_delta(int argc, char **argv, FILE *out, FILE *err)
                 json_status(&jw, st);
                 ga_jw_obj_end(&jw);
             } else if (!ok) {
-                fprintf(out, "%-*s %-10s not computed: %s\n", nw, l.spec.pairs[i].name, etxt[k],
+                fprintf(out, "%-*s %-10s not computed: %s\n", nw, SAFE(l.spec.pairs[i].name), etxt[k],
                         ga_strerror(st));
             } else if (certified) {
-                fprintf(out, "%-*s %-10s [%s, %s]   [%s, %s]\n", nw, l.spec.pairs[i].name,
+                fprintf(out, "%-*s %-10s [%s, %s]   [%s, %s]\n", nw, SAFE(l.spec.pairs[i].name),
                         etxt[k], C.xy_lo, C.xy_hi, C.yx_lo, C.yx_hi);
             } else {
-                fprintf(out, "%-*s %-10g ", nw, l.spec.pairs[i].name, eps[k]);
+                fprintf(out, "%-*s %-10g ", nw, SAFE(l.spec.pairs[i].name), eps[k]);
                 print_text_value(out, &D.xy);
                 fprintf(out, "   ");
                 print_text_value(out, &D.yx);
@@ -567,14 +570,14 @@ static void eps_print_json(FILE *out, const loaded_t *l, const eps_row *rows, do
 static void eps_print_text(FILE *out, const loaded_t *l, const eps_row *rows, double delta,
                            int certified, size_t wi, int all_ok)
 {
-    fprintf(out, "spec: %s\n", l->spec.name);
+    fprintf(out, "spec: %s\n", SAFE(l->spec.name));
     print_verified(out, &l->spec);
     fprintf(out, "delta = %g\n%-*s %-32s %s\n", delta, name_width(&l->spec), "pair", "epsilon",
             "binding direction");
     for (size_t i = 0; i < l->n; i++) {
         const eps_row *r = &rows[i];
         const char *b = r->status == GA_EDOM ? "both" : r->dir == 1 ? "xy" : r->dir == 2 ? "yx" : "none";
-        fprintf(out, "%-*s ", name_width(&l->spec), l->spec.pairs[i].name);
+        fprintf(out, "%-*s ", name_width(&l->spec), SAFE(l->spec.pairs[i].name));
         if (!eps_ok(r, certified))
             fprintf(out, "not computed: %s\n", ga_strerror(r->status));
         else if (certified)
@@ -595,7 +598,7 @@ static void eps_print_text(FILE *out, const loaded_t *l, const eps_row *rows, do
     else {
         fprintf(out, "overall: eps = ");
         print_text_value(out, &rows[wi].e);
-        fprintf(out, " (pair %s); estimates, not certified\n", l->spec.pairs[wi].name);
+        fprintf(out, " (pair %s); estimates, not certified\n", SAFE(l->spec.pairs[wi].name));
     }
 }
 
@@ -718,7 +721,7 @@ int ga_cmd_rdp(int argc, char **argv, FILE *out, FILE *err)
         json_head(&j, &l.spec);
         ga_jw_arr(&j, "pairs");
     } else {
-        fprintf(out, "spec: %s\n%-*s %-8s %-28s %-28s %s\n", l.spec.name, name_width(&l.spec), "pair", "alpha",
+        fprintf(out, "spec: %s\n%-*s %-8s %-28s %-28s %s\n", SAFE(l.spec.name), name_width(&l.spec), "pair", "alpha",
                 "D_alpha(X||Y)", "D_alpha(Y||X)", "eps at delta=1e-5 (Mironov / improved)");
     }
     for (size_t i = 0; i < l.n; i++) {
@@ -744,10 +747,10 @@ int ga_cmd_rdp(int argc, char **argv, FILE *out, FILE *err)
                 json_status(&j, st);
                 ga_jw_obj_end(&j);
             } else if (!ok) {
-                fprintf(out, "%-*s %-8g not computed: %s\n", name_width(&l.spec), l.spec.pairs[i].name, al[k],
+                fprintf(out, "%-*s %-8g not computed: %s\n", name_width(&l.spec), SAFE(l.spec.pairs[i].name), al[k],
                         ga_strerror(st));
             } else {
-                fprintf(out, "%-*s %-8g ", name_width(&l.spec), l.spec.pairs[i].name, al[k]);
+                fprintf(out, "%-*s %-8g ", name_width(&l.spec), SAFE(l.spec.pairs[i].name), al[k]);
                 print_text_value(out, &xy);
                 fprintf(out, "   ");
                 print_text_value(out, &yx);

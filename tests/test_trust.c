@@ -923,3 +923,24 @@ Test(trust, data_built_pairs_need_a_margin_to_violate)
         ga_audit_result_free(r);
     }
 }
+
+/* The terminal tables of delta, epsilon and rdp escape the spec's and pairs' names as the
+ * messages do: no raw escape sequence, no bidi override reaches the terminal */
+Test(trust, terminal_tables_escape_names, .init = setup, .fini = teardown)
+{
+    write_file("t.yaml", "gaussaudit: 1\nname: \"evil\\x1b[31m\\u202e\"\nmechanism: {kind: "
+                         "gaussian_pair}\npairs:\n  - name: \"p\\x1b]0;x\\x07\"\n"
+                         "    x: {mean: [1], cov: [[1]]}\n    y: {mean: [0], cov: [[1]]}\n");
+    static const char *cmds[] = {"delta %s/t.yaml --epsilon 1", "delta %s/t.yaml --epsilon 1 --certified",
+                                 "epsilon %s/t.yaml --delta 1e-5", "rdp %s/t.yaml --alpha 2"};
+    for (int k = 0; k < 4; k++) {
+        char *out, *err;
+        int st = run(cmds[k], "", &out, &err);
+        cr_expect(st == 0, "%s: status %d: %s", cmds[k], st, err);
+        cr_expect(strchr(out, '\x1b') == NULL && strchr(out, '\x07') == NULL &&
+                      strstr(out, "\xe2\x80\xae") == NULL && strstr(out, "\\u202e") != NULL,
+                  "%s: raw control or bidi bytes in: %s", cmds[k], out);
+        free(out);
+        free(err);
+    }
+}
