@@ -214,11 +214,17 @@ static size_t read_list(scratch *w, const char *t, size_t len, size_t i, int *nl
                 return 0; /* [] and [1, ,]: libyaml's */
             break;
         }
+        /* a plain decimal has only these characters: the token ends at the first other
+         * one, which must then be a separator (so a run of '[' or any other text is left
+         * to libyaml at once, and the pass stays linear in the text) */
         size_t q = p;
-        while (q < len && !is_space(t[q]) && t[q] != ',' && t[q] != ']')
+        while (q < len && ((t[q] >= '0' && t[q] <= '9') || t[q] == '.' || t[q] == '-' ||
+                           t[q] == '+' || t[q] == 'e' || t[q] == 'E'))
             q++;
         if (q == len)
             return RAN_OUT; /* the number may go on */
+        if (q == p || !(is_space(t[q]) || t[q] == ',' || t[q] == ']'))
+            return 0;
         double v;
         ga_dec dec;
         if (w->n >= GA_DOC_MAX_NODES || ga_decimal_scan(&v, &dec, t + p, q - p) ||

@@ -504,3 +504,47 @@ Test(doc, hostile_bytes_read_in_pieces_equal_the_whole_text)
     free(text);
     gsl_rng_free(r);
 }
+
+/* The reading is linear in the text: a run of '[' inside a quoted string (which the list pass
+ * once scanned to its end from every '[', quadratically: 64k of them took seconds) read at
+ * 1 and 4 MB; the best of three readings of each, whose ratio is about 4 for a linear reader
+ * and 16 for a quadratic one (a ratio, not a time limit). Also '[1,' repeated. */
+static double parse_seconds(const char *text, size_t len)
+{
+    double best = INFINITY;
+    for (int k = 0; k < 3; k++) {
+        ga_doc d;
+        char msg[256];
+        double t0 = ga_monotonic();
+        int rc = ga_doc_parse(&d, text, len, "t", msg, sizeof msg);
+        double t = ga_monotonic() - t0;
+        if (rc == 0)
+            ga_doc_clear(&d);
+        best = fmin(best, t);
+    }
+    return best;
+}
+
+Test(doc, reading_time_is_linear_in_the_text)
+{
+    static const char *const unit[2] = {"[", "[1,"};
+    for (int u = 0; u < 2; u++) {
+        double t[2];
+        for (int s = 0; s < 2; s++) {
+            size_t n = (size_t)(s ? 4 : 1) << 20, ul = strlen(unit[u]);
+            char *text = malloc(n + 64);
+            cr_assert(text != NULL);
+            size_t len = (size_t)sprintf(text, "gaussaudit: 1\nname: \"");
+            while (len + ul < n + 20) {
+                memcpy(text + len, unit[u], ul);
+                len += ul;
+            }
+            len += (size_t)sprintf(text + len, "\"\n");
+            t[s] = parse_seconds(text, len);
+            free(text);
+        }
+        cr_expect(t[1] < 10 * fmax(t[0], 1e-4), "'%s' run: 1 MB in %.4f s, 4 MB in %.4f s "
+                  "(ratio %.1f; linear about 4, quadratic 16)", unit[u], t[0], t[1],
+                  t[1] / fmax(t[0], 1e-9));
+    }
+}
