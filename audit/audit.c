@@ -423,8 +423,9 @@ static double built_margin(const ga_audit *a, size_t i)
 static int attained(const ga_audit *a, size_t i)
 {
     ga_spec_pair_buf b;
+    const ga_spec_pair *sp = i < ga_spec_npairs(&a->spec) ? spair(a, i, &b) : NULL;
     return !(a->spec.verified && a->spec.verified_bound && i == a->spec.verified_pair) &&
-           !(i < ga_spec_npairs(&a->spec) && spair(a, i, &b)->bound);
+           !(sp && (sp->bound || sp->unreleased));
 }
 
 /* the options of every certified evaluation of an audit: the defaults, and --timeout's
@@ -1031,8 +1032,11 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
             violation = 1;
         } else if (hi > r->delta) {
             ambiguous = 1;
-            bound_over |= lo > r->delta && !built_close; /* the bound exceeds the claim; no
-                                                           neighbour shown */
+            if (lo > r->delta && !built_close) { /* the bound exceeds the claim; no neighbour
+                                                    shown (2: the output before a release) */
+                ga_spec_pair_buf ub;
+                bound_over = i < ga_spec_npairs(&a->spec) && spair(a, i, &ub)->unreleased ? 2 : 1;
+            }
             snprintf(amb_pair, sizeof amb_pair, "%s", ga_audit_pair_name(a, i, nb));
         } else if (!violation && a->spec.verified && i == a->spec.verified_pair) {
             r->certified = 1;
@@ -1067,7 +1071,11 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
     } else if (ambiguous || uncertifiable || capped) {
         r->verdict = GA_VERDICT_INCONCLUSIVE;
         snprintf(r->reason, sizeof r->reason, "%s: %s",
-                 claim, bound_over ? "the proven worst case, an upper bound no single neighbour "
+                 claim, bound_over == 2 ? "the output before a release whose laws could not be "
+                                          "computed rigorously, an upper bound of the release's "
+                                          "delta, has certified delta above the claim; no "
+                                          "violation is shown (pair '"
+                        : bound_over ? "the proven worst case, an upper bound no single neighbour "
                                      "need attain, has certified delta above the claim and no "
                                      "audited neighbour was shown to violate it (pair '"
                         : ambiguous && built_close
@@ -1951,9 +1959,16 @@ static void audit_claims(ga_audit *a, const ga_audit_opts *o, ga_gchisq_work *w)
             char old[sizeof r->reason];
             memcpy(old, r->reason, sizeof old);
             r->verdict = GA_VERDICT_INCONCLUSIVE;
-            snprintf(r->reason, sizeof r->reason, "the proven worst case is an upper bound that "
-                     "no single neighbour need attain, and it exceeds the claim (%.700s); no audited "
-                     "neighbour was shown to violate it", old);
+            ga_spec_pair_buf b;
+            if (r->worst_pair < ga_spec_npairs(&a->spec) && spair(a, r->worst_pair, &b)->unreleased)
+                snprintf(r->reason, sizeof r->reason, "the release's laws could not be computed "
+                         "rigorously (%.300s), so the output before the release is audited: an "
+                         "upper bound of the release's (post-processing), and it exceeds the "
+                         "claim (%.500s); no violation is shown", a->spec.release_note, old);
+            else
+                snprintf(r->reason, sizeof r->reason, "the proven worst case is an upper bound "
+                         "that no single neighbour need attain, and it exceeds the claim "
+                         "(%.700s); no audited neighbour was shown to violate it", old);
         }
     }
     /* a claim that ran into the deadline cannot hold; a violation found before it stands */

@@ -13,6 +13,7 @@
  * al., 004). Each kind's parametrisation is stated in specs/README.md.
  */
 #include "audit/mechanisms.h"
+#include "audit/pair_internal.h"
 #include "numerics/internal.h"
 
 #include <gsl/gsl_cdf.h>
@@ -1412,39 +1413,34 @@ static int build_matrix_masking(ga_spec *s, char *msg, size_t msglen)
     return rc;
 }
 
-/* The sketch released through A (m x d, per column): each column is N(0, A S A^T) on D, and
- * a neighbour changes S by a rank-one or rank-two term (S - v v^T, S + c c^T, both for
- * replace_one), so on D' it is N(0, A S A^T - (A v)(A v)^T + ...): m x m pairs with r columns,
- * reduced by the general rule (A S A^T may be singular: the supports are analysed as for any
- * pair). apply_release then has nothing left to do (s->release_done). */
+/* The sketch released through A (m x d, per column) when A is not proven injective: each
+ * column is N(0, S) on D, S = D^T D + sigma^2 I, and a neighbour changes S by a rank-one or
+ * rank-two term (S - v v^T, S + c c^T, both for replace_one). Each pair is formed in the
+ * output coordinates (d x d) and released from there (release_pair: from the doubles, taken
+ * as exact; the data-built margin covers their construction). apply_release then has nothing
+ * left to do (s->release_done). */
+#define SKETCH_RELEASE_MAX_WORK 4e8 /* ball multiply-adds over all pairs */
+static int release_injective(const ga_dataset *A);
+static const char **release_texts(const ga_node *rn, size_t m, size_t d);
+static int release_pair(ga_spec *s, ga_spec_pair *p, const ga_dataset *A, const char **atxt);
 static int sketch_released(ga_spec *s, double r, double sigma, int rel, char *msg, size_t msglen)
 {
     const ga_dataset *A = &s->release, *D = &s->data;
     size_t m = A->n, d = D->d, nc = s->candidates.n;
-    if (A->d != d) {
-        char what[160];
-        snprintf(what, sizeof what, "the matrix has %zu columns; the sketch's output has %zu rows "
-                 "(the dataset's columns)", A->d, d);
-        return ga_spec_fail(s, ga_node_get(s->mechanism, "release"), "mechanism.release", msg,
-                            msglen, what);
-    }
     size_t rows = s->rows ? s->nrows_sel : D->n;
     size_t nn = rel == GA_REL_ADD_ONE ? nc : rel == GA_REL_REPLACE_ONE ? rows * nc : rows;
-    int rc = pairs_fit(s, nn, m, "mechanism.release", msg, msglen);
-    double *S = malloc(d * d * sizeof *S), *T = malloc(m * d * sizeof *T), *M = malloc(m * m * sizeof *M),
-           *w = malloc(m * sizeof *w), *u = malloc(m * sizeof *u);
-    if (rc == GA_OK && (!S || !T || !M || !w || !u))
+    int rc = pairs_fit(s, nn, m > d ? m : d, "mechanism.release", msg, msglen);
+    double work = (double)nn * (double)m * (double)d * (double)(m + d);
+    if (rc == GA_OK && work > SKETCH_RELEASE_MAX_WORK)
+        snprintf(s->release_note, sizeof s->release_note, "the released laws of %zu pairs "
+                 "through a %zu x %zu matrix are beyond the size they are computed exactly for "
+                 "(%.3g ball operations, at most %.3g)", nn, m, d, work, SKETCH_RELEASE_MAX_WORK);
+    double *S = malloc(d * d * sizeof *S);
+    const char **atxt = release_texts(ga_node_get(s->mechanism, "release"), m, d);
+    if (rc == GA_OK && !S)
         rc = GA_ENOMEM;
-    if (rc == GA_OK) {
+    if (rc == GA_OK)
         gram(S, D->x, D->n, d, sigma * sigma);
-        ga_cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)m, (int)d, (int)d, 1.0, A->x,
-                    (int)d, S, (int)d, 0.0, T, (int)d);
-        ga_cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)m, (int)m, (int)d, 1.0, T,
-                    (int)d, A->x, (int)d, 0.0, M, (int)m);
-        for (size_t a = 0; a < m; a++)
-            for (size_t b = 0; b < a; b++)
-                M[a * m + b] = M[b * m + a] = 0.5 * (M[a * m + b] + M[b * m + a]);
-    }
     for (size_t k = 0; k < nn && rc == GA_OK && !out_of_time(s, nn); k++) {
         size_t sel = rel == GA_REL_REPLACE_ONE ? k / nc : k;
         size_t row = rel == GA_REL_ADD_ONE ? 0 : (s->rows ? s->rows[sel] : sel);
@@ -1456,11 +1452,7 @@ static int sketch_released(ga_spec *s, double r, double sigma, int rel, char *ms
         const double *v = rel == GA_REL_ADD_ONE ? NULL : D->x + row * d;
         const double *c = rel == GA_REL_ADD_ONE ? s->candidates.x + k * d
                         : rel == GA_REL_REPLACE_ONE ? s->candidates.x + (k % nc) * d : NULL;
-        if (v)
-            ga_cblas_dgemv(CblasRowMajor, CblasNoTrans, (int)m, (int)d, 1.0, A->x, (int)d, v, 1, 0.0, w, 1);
-        if (c)
-            ga_cblas_dgemv(CblasRowMajor, CblasNoTrans, (int)m, (int)d, 1.0, A->x, (int)d, c, 1, 0.0, u, 1);
-        double *sy = malloc(m * m * sizeof *sy), *mx = calloc(m, sizeof *mx), *my = calloc(m, sizeof *my);
+        double *sy = malloc(d * d * sizeof *sy), *mx = calloc(d, sizeof *mx), *my = calloc(d, sizeof *my);
         if (!sy || !mx || !my) {
             free(sy);
             free(mx);
@@ -1468,9 +1460,9 @@ static int sketch_released(ga_spec *s, double r, double sigma, int rel, char *ms
             rc = GA_ENOMEM;
             break;
         }
-        for (size_t a = 0; a < m; a++)
-            for (size_t b = 0; b < m; b++)
-                sy[a * m + b] = M[a * m + b] - (v ? w[a] * w[b] : 0) + (c ? u[a] * u[b] : 0);
+        for (size_t a = 0; a < d; a++)
+            for (size_t b = 0; b < d; b++)
+                sy[a * d + b] = S[a * d + b] - (v ? v[a] * v[b] : 0) + (c ? c[a] * c[b] : 0);
         char name[96];
         if (rel == GA_REL_ADD_ONE)
             snprintf(name, sizeof name, "add candidate %zu (released)", k + 1);
@@ -1478,13 +1470,12 @@ static int sketch_released(ga_spec *s, double r, double sigma, int rel, char *ms
             snprintf(name, sizeof name, "replace row %zu by candidate %zu (released)", row + 1, k % nc + 1);
         else
             snprintf(name, sizeof name, "%s row %zu (released)", rel == GA_REL_ZERO_OUT ? "zero out" : "remove", row + 1);
-        rc = ga_spec_add_pair(s, name, m, r, mx, dup(M, m * m), my, sy);
+        rc = ga_spec_add_pair(s, name, d, r, mx, dup(S, d * d), my, sy);
+        if (rc == GA_OK)
+            rc = release_pair(s, &s->pairs[s->npairs - 1], A, atxt);
     }
     free(S);
-    free(T);
-    free(M);
-    free(w);
-    free(u);
+    free(atxt);
     s->release_done = 1;
     return rc;
 }
@@ -1707,7 +1698,18 @@ static int build_sketch(ga_spec *s, char *msg, size_t msglen)
     }
     int rel = s->relation ? s->relation : GA_REL_REMOVE_ONE;
     rc = GA_OK;
-    if (s->release.n) {
+    if (s->release.n && s->release.d != d) {
+        char what[160];
+        snprintf(what, sizeof what, "the matrix has %zu columns; the sketch's output has %zu rows "
+                 "(the dataset's columns)", s->release.d, d);
+        rc = ga_spec_fail(s, ga_node_get(s->mechanism, "release"), "mechanism.release", msg,
+                          msglen, what);
+        goto cleanup;
+    }
+    if (s->release.n && release_injective(&s->release)) {
+        /* a bijection of the output: the sketch's own pairs, exact */
+        s->release_done = 1;
+    } else if (s->release.n) {
         /* a release A: the pairs in the released coordinates, then the universe below */
         rc = sketch_released(s, r, sigma, rel, msg, msglen);
         goto universe;
@@ -2870,10 +2872,68 @@ cleanup:
     return ok;
 }
 
+/* the decimals of release: {matrix: [[...], ...]}, row-major (NULL: the matrix came from a
+ * file, or no memory: its doubles are then taken within half an ulp); malloc'd */
+static const char **release_texts(const ga_node *rn, size_t m, size_t d)
+{
+    const ga_node *mx = rn ? ga_node_get(rn, "matrix") : NULL;
+    if (!mx || mx->kind != GA_NODE_SEQ || mx->n != m)
+        return NULL;
+    const char **t = malloc(m * d * sizeof *t);
+    for (size_t i = 0; t && i < m; i++) {
+        const ga_node *row = mx->kids[i];
+        for (size_t j = 0; t && j < d; j++) {
+            if (row->kind != GA_NODE_SEQ || row->n != d || row->kids[j]->kind != GA_NODE_SCALAR) {
+                free(t);
+                t = NULL;
+            } else {
+                t[i * d + j] = row->kids[j]->text;
+            }
+        }
+    }
+    return t;
+}
+
+/* pair p released through A: its laws computed from the exact inputs (pair_release.c), or,
+ * where that cannot be done rigorously, kept as they are and marked unreleased (an upper
+ * bound of the release by post-processing; s->release_note says why) */
+static int release_pair(ga_spec *s, ga_spec_pair *p, const ga_dataset *A, const char **atxt)
+{
+    if (s->release_note[0]) {
+        /* an earlier pair could not be released (a rank-deficient A, the deadline, the size):
+         * the others would fail alike, at the same cost */
+        p->unreleased = 1;
+        return GA_OK;
+    }
+    ga_spec_pair_view v;
+    if (ga_spec_pair_view_init(&v, p, 1))
+        return GA_ENOMEM;
+    ga_release_laws L;
+    char why[300] = "";
+    int rc = ga_pair_release_laws(&L, v.in, v.txt, A->n, A->x, atxt, s->deadline, why, sizeof why);
+    ga_spec_pair_view_clear(&v);
+    if (rc == GA_OK) {
+        ga_spec_pair_set_laws(p, L.m, L.mu_x, L.s_x, L.mu_y, L.s_y);
+        p->rel_kl[0] = L.kl[0];
+        p->rel_kl[1] = L.kl[1];
+        p->rel_eta = L.eta;
+        return GA_OK;
+    }
+    if (rc == GA_ETIME)
+        snprintf(why, sizeof why, "the deadline passed before the release was computed");
+    else if (rc != GA_EDOM)
+        return rc;
+    p->unreleased = 1;
+    if (!s->release_note[0])
+        snprintf(s->release_note, sizeof s->release_note, "%s", why);
+    return GA_OK;
+}
+
 /* release: the released value is A times the output (per column): N(A mu, A S A^T). The
  * proven worst case, if any, is kept as it is: post-processing cannot increase delta, so the
- * unreleased worst case still bounds every released pair. The released laws are computed in
- * double precision (their exact decimal text is dropped: certificates are for these laws). */
+ * unreleased worst case still bounds every released pair. A matrix of full column rank
+ * (proven) changes no profile: the pairs stay as built. Otherwise each pair's released laws
+ * are computed from the exact inputs (release_pair). */
 static int apply_release(ga_spec *s, const ga_dataset *A, size_t from, char *msg, size_t msglen)
 {
     if (A->n == 0 || s->release_done)
@@ -2886,7 +2946,9 @@ static int apply_release(ga_spec *s, const ga_dataset *A, size_t from, char *msg
     /* an injective release changes no pair's profile: the pairs stay as built, exact (their
      * decimals kept), whatever A's scale or conditioning, once its rank is proven */
     int injective = release_injective(A);
-    for (size_t i = from; i < s->npairs; i++) {
+    const char **atxt = NULL;
+    int rc = GA_OK;
+    for (size_t i = from; i < s->npairs && rc == GA_OK; i++) {
         ga_spec_pair *p = &s->pairs[i];
         if (s->verified && i == s->verified_pair)
             continue;
@@ -2895,46 +2957,23 @@ static int apply_release(ga_spec *s, const ga_dataset *A, size_t from, char *msg
             snprintf(what, sizeof what, "kind %s builds its pairs in a whitened basis, not in "
                      "the output coordinates a release matrix acts on (matrix_masking, and "
                      "gaussian_mechanism by sensitivity: give the outputs f explicitly)", s->kind);
-            return ga_spec_fail(s, rn, "mechanism.release", msg, msglen, what);
-        }
-        if (p->d != d) {
+            rc = ga_spec_fail(s, rn, "mechanism.release", msg, msglen, what);
+        } else if (p->d != d) {
             snprintf(what, sizeof what, "the matrix has %zu columns; the output has dimension %zu",
                      d, p->d);
-            return ga_spec_fail(s, rn, "mechanism.release", msg, msglen, what);
+            rc = ga_spec_fail(s, rn, "mechanism.release", msg, msglen, what);
+        } else if (!injective) {
+            if (!atxt)
+                atxt = release_texts(rn, m, d);
+            rc = release_pair(s, p, A, atxt);
+            if (rc == GA_ENOMEM)
+                snprintf(msg, msglen, "out of memory while computing the released laws of "
+                         "pair %zu (a %zu x %zu release)", i + 1, m, d);
         }
-        if (injective)
-            continue;
-        double *mx = malloc(m * sizeof *mx), *my = malloc(m * sizeof *my),
-               *sx = malloc(m * m * sizeof *sx), *sy = malloc(m * m * sizeof *sy),
-               *t = malloc(m * d * sizeof *t);
-        int rc = mx && my && sx && sy && t ? GA_OK : GA_ENOMEM;
-        if (rc == GA_OK) {
-            const double *const mus[2] = {p->mu_x, p->mu_y}, *const covs[2] = {p->s_x, p->s_y};
-            double *const mo[2] = {mx, my}, *const so[2] = {sx, sy};
-            for (int w = 0; w < 2; w++) {
-                ga_cblas_dgemv(CblasRowMajor, CblasNoTrans, (int)m, (int)d, 1.0, A->x, (int)d,
-                            mus[w], 1, 0.0, mo[w], 1);
-                /* t = A S, then A S A^T, symmetrised */
-                ga_cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)m, (int)d, (int)d,
-                            1.0, A->x, (int)d, covs[w], (int)d, 0.0, t, (int)d);
-                ga_cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)m, (int)m, (int)d, 1.0,
-                            t, (int)d, A->x, (int)d, 0.0, so[w], (int)m);
-                for (size_t a = 0; a < m; a++)
-                    for (size_t b = 0; b < a; b++)
-                        so[w][a * m + b] = so[w][b * m + a] =
-                            0.5 * (so[w][a * m + b] + so[w][b * m + a]);
-            }
-        }
-        free(t);
-        if (rc) {
-            free(mx);
-            free(my);
-            free(sx);
-            free(sy);
-            return rc;
-        }
-        ga_spec_pair_set_laws(p, m, mx, sx, my, sy);
     }
+    free(atxt);
+    if (rc)
+        return rc;
     if (s->verified) {
         size_t l = strlen(s->verified_note);
         snprintf(s->verified_note + l, sizeof s->verified_note - l,
@@ -3396,6 +3435,13 @@ int ga_mech_pair_reduce(ga_pair **out, const ga_spec_pair *sp, char *msg, size_t
         return GA_ENOMEM;
     int rc = ga_pair_reduce_product(out, v.in, v.n, msg, msglen);
     ga_spec_pair_view_clear(&v);
+    if (rc == GA_OK && (sp->rel_kl[0] > 0 || sp->rel_kl[1] > 0)) {
+        /* rounded laws (a release): Pinsker's TV <= sqrt(KL / 2), KL of r columns r times */
+        double r = sp->columns >= 1 ? sp->columns : 1, tv[2];
+        for (int w = 0; w < 2; w++)
+            tv[w] = fmin(1, ga_up(sqrt(ga_up(ga_up(r * sp->rel_kl[w]) / 2))));
+        ga_pair_set_input_tv(*out, tv[0], tv[1], sp->rel_eta);
+    }
     return rc;
 }
 

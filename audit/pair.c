@@ -1102,6 +1102,24 @@ static int delta_tails(ga_result *res, const ga_gchisq *qa, const ga_gchisq *qb,
     return s1 ? s1 : s2;
 }
 
+void ga_pair_set_input_tv(ga_pair *p, double tv_x, double tv_y, double eta)
+{
+    p->in_tv[0] = tv_x;
+    p->in_tv[1] = tv_y;
+    p->la_err += eta;
+}
+
+/* laws within total variation tv of the exact ones (in_tv): for every event S,
+ * |P_X(S) - P_X'(S)| <= tv_X, so delta_{X,Y} moves by at most tv_X + e^eps tv_Y */
+static void widen_input(ga_delta *out, const ga_pair *p, double eps)
+{
+    if (p->in_tv[0] == 0 && p->in_tv[1] == 0)
+        return;
+    double ee = exp(eps);
+    out->xy.err += p->in_tv[0] + ee * p->in_tv[1];
+    out->yx.err += p->in_tv[1] + ee * p->in_tv[0];
+}
+
 int ga_pair_delta(ga_delta *out, const ga_pair *p, double eps, int method,
                   const ga_gchisq_opts *opts, ga_gchisq_work *w)
 {
@@ -1114,6 +1132,7 @@ int ga_pair_delta(ga_delta *out, const ga_pair *p, double eps, int method,
         return GA_EDOM;
     if (p->support == GA_SUPPORT_DIFFER && !p->ploss) {
         out->xy.val = out->yx.val = 1;
+        widen_input(out, p, eps);
         return GA_OK;
     }
     ga_gchisq_work *own = w ? NULL : ga_gchisq_work_alloc(); /* NULL: one for this call */
@@ -1140,6 +1159,7 @@ int ga_pair_delta(ga_delta *out, const ga_pair *p, double eps, int method,
         double rel = p->la_err * (40 + fabs(eps));
         out->xy.err += rel * out->xy.val;
         out->yx.err += rel * out->yx.val;
+        widen_input(out, p, eps);
     }
     ga_gchisq_work_free(own);
     return s1 ? s1 : s2;

@@ -31,8 +31,8 @@
  * numerics/matmul.c: exact products of 20- to 23-bit limbs, about 2^-100 of the scale),
  * 3.5 times faster than Arb's at k = 1000.
  */
-#include "audit/pair_internal.h"
 #include "numerics/arb_internal.h"
+#include "audit/pair_internal.h"
 
 #include <float.h>
 #include <limits.h>
@@ -53,7 +53,7 @@ static void mul_d(arb_t x, double d, slong prec)
 }
 
 /* exact value of input entry i: the decimal text if given, else the double */
-static int entry(arb_t v, const char *const *txt, const double *val, size_t i)
+int ga_cert_entry(arb_t v, const char *const *txt, const double *val, size_t i)
 {
     if (txt && txt[i]) {
         if (arb_set_str(v, txt[i], PARSE_PREC) != 0)
@@ -67,13 +67,13 @@ static int entry(arb_t v, const char *const *txt, const double *val, size_t i)
 /* S = the exact input covariance (entries as in entry(), rounded outward to prec: the parsed
  * decimals carry PARSE_PREC bits, which the products need not see; T is k x k scratch).
  * Returns 0 on success, -1 for an unparsable entry. */
-static int input_cov(arb_mat_t S, arb_mat_t T, const char *const *txt, const double *val,
-                     slong prec)
+int ga_cert_input_cov(arb_mat_t S, arb_mat_t T, const char *const *txt, const double *val,
+                      slong prec)
 {
     slong k = arb_mat_nrows(S);
     for (slong i = 0; i < k * k; i++) {
         arb_ptr e = arb_mat_entry(S, i / k, i % k);
-        if (entry(e, txt, val, (size_t)i))
+        if (ga_cert_entry(e, txt, val, (size_t)i))
             return -1;
         arb_set_round(e, e, prec);
     }
@@ -137,8 +137,8 @@ static int input_mean(arb_mat_t dm, const ga_pair_input *in, const ga_pair_text 
     arb_init(u);
     int ok = 1;
     for (slong i = 0; i < arb_mat_nrows(dm) && ok; i++) {
-        ok = !entry(t, txt ? txt->mu_x : NULL, in->mu_x, (size_t)i) &&
-             !entry(u, txt ? txt->mu_y : NULL, in->mu_y, (size_t)i);
+        ok = !ga_cert_entry(t, txt ? txt->mu_x : NULL, in->mu_x, (size_t)i) &&
+             !ga_cert_entry(u, txt ? txt->mu_y : NULL, in->mu_y, (size_t)i);
         arb_sub(arb_mat_entry(dm, i, 0), t, u, prec);
     }
     arb_clear(t);
@@ -291,8 +291,8 @@ static void la_inputs_clear(la_inputs *q)
 static int la_inputs_read(la_inputs *q, const ga_pair_input *in, const ga_pair_text *txt,
                           slong prec)
 {
-    return input_cov(q->sy, q->T, txt ? txt->s_y : NULL, in->s_y, prec) ||
-                   input_cov(q->sx, q->T, txt ? txt->s_x : NULL, in->s_x, prec) ||
+    return ga_cert_input_cov(q->sy, q->T, txt ? txt->s_y : NULL, in->s_y, prec) ||
+                   ga_cert_input_cov(q->sx, q->T, txt ? txt->s_x : NULL, in->s_x, prec) ||
                    input_mean(q->dm, in, txt, prec)
                ? -1
                : 0;
@@ -861,8 +861,8 @@ static int equal_cov_d2_plain(arb_t d2, const ga_pair *p, const ga_pair_input *i
     arb_init(u);
     arb_init(v);
     for (slong i = 0; i < k * k; i++) {
-        if (entry(u, txt ? txt->s_x : NULL, in->s_x, (size_t)i) ||
-            entry(v, txt ? txt->s_y : NULL, in->s_y, (size_t)i)) {
+        if (ga_cert_entry(u, txt ? txt->s_x : NULL, in->s_x, (size_t)i) ||
+            ga_cert_entry(v, txt ? txt->s_y : NULL, in->s_y, (size_t)i)) {
             rc = -1;
             goto cleanup;
         }
@@ -871,8 +871,8 @@ static int equal_cov_d2_plain(arb_t d2, const ga_pair *p, const ga_pair_input *i
         arb_set(arb_mat_entry(S, i / k, i % k), u);
     }
     for (slong i = 0; i < k; i++) {
-        if (entry(u, txt ? txt->mu_x : NULL, in->mu_x, (size_t)i) ||
-            entry(v, txt ? txt->mu_y : NULL, in->mu_y, (size_t)i)) {
+        if (ga_cert_entry(u, txt ? txt->mu_x : NULL, in->mu_x, (size_t)i) ||
+            ga_cert_entry(v, txt ? txt->mu_y : NULL, in->mu_y, (size_t)i)) {
             rc = -1;
             goto cleanup;
         }
@@ -967,7 +967,7 @@ int ga_pair_mahalanobis_cert(ga_interval *t2, const ga_pair *p, const ga_pair_in
     ga_cert_opts o = ga_cert_opts_or_default(opts);
     t2->lo = 0;
     t2->hi = INFINITY;
-    if (p->support != GA_SUPPORT_FULL || p->ploss)
+    if (p->support != GA_SUPPORT_FULL || p->ploss || p->in_tv[0] > 0 || p->in_tv[1] > 0)
         return GA_EDOM;
     arb_t d2;
     arb_init(d2);
@@ -1635,6 +1635,26 @@ static int integrals_step(void *vc, slong prec)
     return GA_EPREC;
 }
 
+/* v <- v + [-(a + ee b), a + ee b] (a, b >= 0 doubles, ee a ball) */
+static void widen_tv(arb_t v, double a, double b, const arb_t ee)
+{
+    arb_t t;
+    arf_t u;
+    arb_init(t);
+    arf_init(u);
+    arb_set_d(t, b);
+    arb_mul(t, t, ee, 64);
+    arb_t x;
+    arb_init(x);
+    arb_set_d(x, a);
+    arb_add(t, t, x, 64);
+    arb_clear(x);
+    arb_get_ubound_arf(u, t, 64);
+    arb_add_error_arf(v, u);
+    arb_clear(t);
+    arf_clear(u);
+}
+
 static int delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_input *in,
                       const ga_pair_text *txt, const char *eps, const ga_cert_opts *opts)
 {
@@ -1807,6 +1827,14 @@ static int delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_input 
         arb_clear(h);
     }
 done:
+    /* laws within total variation of the exact ones (pair_release.c): delta_{X,Y} moves by
+     * at most tv_X + e^eps tv_Y (here X is the reduction's, Y's when it was swapped) */
+    if (p->in_tv[0] > 0 || p->in_tv[1] > 0) {
+        double tx = p->in_tv[p->swapped ? 1 : 0], ty = p->in_tv[p->swapped ? 0 : 1];
+        arb_exp(ee, e, 64);
+        widen_tv(xy, tx, ty, ee);
+        widen_tv(yx, ty, tx, ee);
+    }
     /* delta lies in [0, 1] */
     arb_set_d(w, 0.5);
     mag_set_d(arb_radref(w), 0.5);
@@ -2136,8 +2164,8 @@ int ga_pair_renyi_cert(ga_interval *xy, ga_interval *yx, const ga_pair *p,
     if (p->ploss) /* (covariance steps, masked and synthetic releases: no divergence here) */
         return p->ploss->t[0].r > 0 || p->ploss->t[0].nu > 0
                    ? GA_EDOM : renyi_cert_subsampled(xy, yx, p, alpha_txt, &o);
-    if (p->support != GA_SUPPORT_FULL)
-        return GA_EDOM;
+    if (p->support != GA_SUPPORT_FULL || p->in_tv[0] > 0 || p->in_tv[1] > 0)
+        return GA_EDOM; /* (laws known within a total variation distance: no divergence) */
     if (p->nblocks)
         return renyi_cert_product(xy, yx, p, in, txt, alpha_txt, opts);
     slong k = (slong)in->d;
@@ -2153,14 +2181,14 @@ int ga_pair_renyi_cert(ga_interval *xy, ga_interval *yx, const ga_pair *p,
     arb_init(u);
     arb_set_str(a, alpha_txt, PARSE_PREC); /* the exact decimal (syntax checked above) */
     for (slong i = 0; i < k * k; i++)
-        if (entry(arb_mat_entry(Sx, i / k, i % k), txt ? txt->s_x : NULL, in->s_x, (size_t)i) ||
-            entry(arb_mat_entry(Sy, i / k, i % k), txt ? txt->s_y : NULL, in->s_y, (size_t)i)) {
+        if (ga_cert_entry(arb_mat_entry(Sx, i / k, i % k), txt ? txt->s_x : NULL, in->s_x, (size_t)i) ||
+            ga_cert_entry(arb_mat_entry(Sy, i / k, i % k), txt ? txt->s_y : NULL, in->s_y, (size_t)i)) {
             rc = GA_EINVAL;
             goto cleanup;
         }
     for (slong i = 0; i < k; i++) {
-        if (entry(res, txt ? txt->mu_x : NULL, in->mu_x, (size_t)i) ||
-            entry(u, txt ? txt->mu_y : NULL, in->mu_y, (size_t)i)) {
+        if (ga_cert_entry(res, txt ? txt->mu_x : NULL, in->mu_x, (size_t)i) ||
+            ga_cert_entry(u, txt ? txt->mu_y : NULL, in->mu_y, (size_t)i)) {
             rc = GA_EINVAL;
             goto cleanup;
         }

@@ -37,6 +37,48 @@ struct ga_pair {
     double *psigma;   /* each term's sigma and norm as given, 2 per term (m = norm/sigma is
                          rounded); a masked pair (t[0].nu > 0): ptxt = {|x'|, sigma, |x|}
                          and psigma = {sigma, |x|, |x'|} */
+    double in_tv[2];  /* the laws reduced are not the pair's exact laws but within these total
+                         variation distances of them (X's, Y's; a release computed from the
+                         exact inputs, pair_release.c): every delta widens by
+                         tv_X + e^eps tv_Y, and divergences have no certificate. 0: exact */
 };
+
+/* Marks p (plain, as reduced) as computed from laws within total variation tv_x, tv_y of the
+ * exact ones, whose whitened parameters are off by about eta relatively (added to la_err). */
+void ga_pair_set_input_tv(ga_pair *p, double tv_x, double tv_y, double eta);
+
+/* The laws of a pair released through an exact matrix A (m x d): A X and A Y, computed in
+ * ball arithmetic from the exact inputs (the decimals of txt, or the doubles of in; A's
+ * decimals a_txt, or its doubles a each within half an ulp, as the decimal reader rounds),
+ * then taken to a basis T (floating, invertible: a function of the release and back) where
+ * T A S_y A^T T^T is about I, and rounded to doubles. The released pair's profile is that of
+ * the pair (T A X, T A Y), whose laws are within kl[0], kl[1] (per column, rigorous upper
+ * bounds of the Kullback-Leibler divergence of the exact law from the rounded one) of these
+ * doubles. Rows of A that are zero, or repeat an earlier row digit for digit, are left out
+ * (they are functions of the others). */
+typedef struct {
+    size_t m;                        /* the rows kept */
+    double *mu_x, *mu_y, *s_x, *s_y; /* m, m, m*m, m*m; malloc'd, the caller's */
+    double kl[2];                    /* per column, X's and Y's */
+    double eta;                      /* relative size of the rounding (an estimate) */
+} ga_release_laws;
+
+/* GA_OK: out filled. GA_EDOM: not computed, why says why (the rows could not be proven
+ * linearly independent at any working precision, a released covariance is singular, or the
+ * matrices are beyond the size this is done for); GA_ETIME: the deadline (monotonic
+ * seconds, 0: none) passed; GA_ENOMEM. out owns nothing unless GA_OK. */
+int ga_pair_release_laws(ga_release_laws *out, const ga_pair_input *in, const ga_pair_text *txt,
+                         size_t m, const double *a, const char *const *a_txt, double deadline,
+                         char *why, size_t whylen);
+
+#ifdef GA_NUMERICS_ARB_INTERNAL_H
+/* (pair_cert.c) v <- the exact input entry i: decimal text txt[i], or the double val[i] when
+ * txt is NULL or txt[i] is. 0, or -1 for unparsable text. */
+int ga_cert_entry(arb_t v, const char *const *txt, const double *val, size_t i);
+/* S <- the exact input covariance's symmetric part (S + S^T)/2 (k x k, k = rows of S, T
+ * scratch of the same size), entries rounded outward to prec. 0, or -1. */
+int ga_cert_input_cov(arb_mat_t S, arb_mat_t T, const char *const *txt, const double *val,
+                      slong prec);
+#endif
 
 #endif

@@ -346,6 +346,10 @@ int ga_report_markdown(FILE *out, const ga_audit *a)
                 "neighbour.\n\n", a->npairs, a->spec.nrel);
     if (a->spec.verified)
         fprintf(out, "The audited pairs include the proven %s.\n\n", a->spec.verified_note);
+    if (a->spec.release_note[0])
+        fprintf(out, "Some pairs are audited before the release: %s. Their values are upper "
+                "bounds of the release's (post-processing), never violations.\n\n",
+                a->spec.release_note); /* (our own text) */
     fprintf(out, "## Claims\n\n| claim | verdict | tightness | certified | reason |\n|---|---|---|---|---|\n");
     for (size_t i = 0; i < a->nclaims; i++) {
         const ga_claim_result *r = &a->claims[i];
@@ -694,6 +698,12 @@ int ga_report_html(FILE *out, const ga_audit *a)
         html_escape(out, a->spec.verified_note);
         fprintf(out, ".</p>\n");
     }
+    if (a->spec.release_note[0]) {
+        fprintf(out, "<p>Some pairs are audited before the release: ");
+        html_escape(out, a->spec.release_note);
+        fprintf(out, ". Their values are upper bounds of the release's (post-processing), never "
+                "violations.</p>\n");
+    }
     fprintf(out, "<h2>Claims</h2>\n<table id=\"claims\"><tr><th>claim</th><th>verdict</th><th>tightness</th>"
                  "<th>certified</th><th>reason</th></tr>\n");
     for (size_t i = 0; i < a->nclaims; i++) {
@@ -902,6 +912,8 @@ int ga_report_json(FILE *out, const ga_audit *a)
     ga_jw_bool(&j, "verification", a->spec.verified);
     if (a->spec.verified)
         ga_jw_str(&j, "verification_note", a->spec.verified_note);
+    if (a->spec.release_note[0])
+        ga_jw_str(&j, "unreleased_note", a->spec.release_note);
     ga_jw_bool(&j, "timed_out", a->incomplete);
     if (a->incomplete)
         ga_jw_str(&j, "timeout_note", a->timeout_note);

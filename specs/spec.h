@@ -48,6 +48,14 @@ typedef struct ga_spec_pair {
                                                shows a violation */
     unsigned char laws_block;               /* the four laws are one allocation at mu_x (a
                                                pair of dimension one: ga_spec_add_1d) */
+    unsigned char unreleased;               /* the output before a release whose laws could
+                                               not be computed (s->release_note says why):
+                                               an upper bound of the released pair's delta
+                                               (post-processing), never a violation */
+    double rel_kl[2];                       /* the laws are rounded: the exact ones are within
+                                               these KL divergences (X's, Y's, per column) of
+                                               them (a release, pair_release.c); 0: exact */
+    double rel_eta;                         /* the rounding's relative size (an estimate) */
 } ga_spec_pair;
 
 /* Is the pair given by a one-dimensional privacy loss (subsampled, masked or synthetic) rather
@@ -166,6 +174,7 @@ typedef struct {
     char digest[65];       /* SHA-256 of the bytes parsed */
     ga_dataset release;    /* mechanism.release: the public matrix A (m x d; n = 0: none) */
     int release_done;      /* the kind's builder applied the release itself (sketch) */
+    char release_note[400];/* why pairs are kept unreleased (ga_spec_pair.unreleased) */
     ga_doc *claim_doc;     /* ga_spec_set_claim: the replacing claim's own document */
     ga_spec_pair *explicit_orig; /* calibrate on gaussian_pair: the pairs as written (the
                                     rebuilt ones scale their covariances) */
