@@ -425,7 +425,7 @@ static int attained(const ga_audit *a, size_t i)
     ga_spec_pair_buf b;
     const ga_spec_pair *sp = i < ga_spec_npairs(&a->spec) ? spair(a, i, &b) : NULL;
     return !(a->spec.verified && a->spec.verified_bound && i == a->spec.verified_pair) &&
-           !(sp && (sp->bound || sp->unreleased));
+           !(sp && (sp->bound || ga_spec_pair_unreleased(sp)));
 }
 
 /* the options of every certified evaluation of an audit: the defaults, and --timeout's
@@ -1035,7 +1035,7 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
             if (lo > r->delta && !built_close) { /* the bound exceeds the claim; no neighbour
                                                     shown (2: the output before a release) */
                 ga_spec_pair_buf ub;
-                bound_over = i < ga_spec_npairs(&a->spec) && spair(a, i, &ub)->unreleased ? 2 : 1;
+                bound_over = i < ga_spec_npairs(&a->spec) && ga_spec_pair_unreleased(spair(a, i, &ub)) ? 2 : 1;
             }
             snprintf(amb_pair, sizeof amb_pair, "%s", ga_audit_pair_name(a, i, nb));
         } else if (!violation && a->spec.verified && i == a->spec.verified_pair) {
@@ -1960,7 +1960,7 @@ static void audit_claims(ga_audit *a, const ga_audit_opts *o, ga_gchisq_work *w)
             memcpy(old, r->reason, sizeof old);
             r->verdict = GA_VERDICT_INCONCLUSIVE;
             ga_spec_pair_buf b;
-            if (r->worst_pair < ga_spec_npairs(&a->spec) && spair(a, r->worst_pair, &b)->unreleased)
+            if (r->worst_pair < ga_spec_npairs(&a->spec) && ga_spec_pair_unreleased(spair(a, r->worst_pair, &b)))
                 snprintf(r->reason, sizeof r->reason, "the release's laws could not be computed "
                          "rigorously (%.300s), so the output before the release is audited: an "
                          "upper bound of the release's (post-processing), and it exceeds the "

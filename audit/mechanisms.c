@@ -3039,6 +3039,7 @@ static int build_part(ga_spec *sub, const ga_spec *s, size_t b, char *msg, size_
     sub->verified = 0;
     sub->verified_pair = 0;
     sub->verified_note[0] = 0;
+    sub->release_note[0] = 0;
     sub->truncated = 0;
     sub->release = s->part_release[b];
     sub->nparts = 0;
@@ -3260,6 +3261,9 @@ static int build_composition(ga_spec *s, char *msg, size_t msglen)
         memset(&sub, 0, sizeof sub); /* build_part may fail before it fills sub */
         rc = build_part(&sub, s, b, msg, msglen);
         s->truncated |= sub.truncated;
+        if (sub.release_note[0] && !s->release_note[0])
+            snprintf(s->release_note, sizeof s->release_note, "part %zu: %.360s", b + 1,
+                     sub.release_note);
         all_verified &= sub.verified;
         any_bound |= sub.verified && sub.verified_bound;
         ndep += rc == GA_OK && !(sub.verified && sub.npairs == 1);
@@ -3435,13 +3439,20 @@ int ga_mech_pair_reduce(ga_pair **out, const ga_spec_pair *sp, char *msg, size_t
         return GA_ENOMEM;
     int rc = ga_pair_reduce_product(out, v.in, v.n, msg, msglen);
     ga_spec_pair_view_clear(&v);
-    if (rc == GA_OK && (sp->rel_kl[0] > 0 || sp->rel_kl[1] > 0)) {
-        /* rounded laws (a release): Pinsker's TV <= sqrt(KL / 2), KL of r columns r times */
-        double r = sp->columns >= 1 ? sp->columns : 1, tv[2];
+    /* rounded laws (a release): Pinsker's TV <= sqrt(KL / 2), the KL of r columns r times,
+     * of a product's blocks their sum */
+    double kl[2] = {0, 0}, eta = 0;
+    size_t nb = sp->nblocks ? sp->nblocks : 1;
+    for (size_t b = 0; b < nb; b++) {
+        const ga_spec_pair *q = sp->nblocks ? &sp->blocks[b] : sp;
+        double r = q->columns >= 1 ? q->columns : 1;
         for (int w = 0; w < 2; w++)
-            tv[w] = fmin(1, ga_up(sqrt(ga_up(ga_up(r * sp->rel_kl[w]) / 2))));
-        ga_pair_set_input_tv(*out, tv[0], tv[1], sp->rel_eta);
+            kl[w] = ga_up(kl[w] + ga_up(r * q->rel_kl[w]));
+        eta += q->rel_eta;
     }
+    if (rc == GA_OK && (kl[0] > 0 || kl[1] > 0))
+        ga_pair_set_input_tv(*out, fmin(1, ga_up(sqrt(ga_up(kl[0] / 2)))),
+                             fmin(1, ga_up(sqrt(ga_up(kl[1] / 2)))), eta);
     return rc;
 }
 

@@ -58,6 +58,17 @@ typedef struct ga_spec_pair {
     double rel_eta;                         /* the rounding's relative size (an estimate) */
 } ga_spec_pair;
 
+/* Is the pair (or a block of it) the output before a release that could not be computed: an
+ * upper bound of the released pair's profile (a product of such blocks: the product before
+ * the releases, an upper bound too), never a violation? */
+static inline int ga_spec_pair_unreleased(const ga_spec_pair *p)
+{
+    for (size_t b = 0; b < p->nblocks; b++)
+        if (p->blocks[b].unreleased)
+            return 1;
+    return p->unreleased;
+}
+
 /* Is the pair given by a one-dimensional privacy loss (subsampled, masked or synthetic) rather
  * than by Gaussian laws? */
 static inline int ga_spec_pair_is_loss(const ga_spec_pair *p)
