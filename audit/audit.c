@@ -2169,9 +2169,10 @@ static void name_worst_pairs(ga_audit *a)
  * (book != NULL: the parts' records, moved into a) decides with them, the spec's bytes
  * checked against digest first. */
 static int audit_run(ga_audit *a, const char *path, const char *text, size_t len,
-                     const ga_audit_opts *o, ga_recbook *book, const char *digest, char *msg,
-                     size_t msglen)
+                     const ga_audit_opts *o, ga_recbook *book, const ga_partial_head *head,
+                     char *msg, size_t msglen)
 {
+    const char *digest = head ? head->digest : NULL;
     memset(a, 0, sizeof *a);
     if (book) {
         a->book = *book;
@@ -2184,6 +2185,21 @@ static int audit_run(ga_audit *a, const char *path, const char *text, size_t len
     if (rc == GA_OK && digest && strcmp(digest, a->digest)) {
         ga_msg(msg, msglen, "%s: the spec is not the one the parts audited (SHA-256 %.12s..., the "
                "parts have %.12s...): merge needs the same bytes", path, a->digest, digest);
+        rc = GA_EINVAL;
+    }
+    size_t bi;
+    const ga_spec_input *df = rc == GA_OK && head
+        ? ga_inputs_differ(a->spec.inputs, a->spec.ninputs, head->inputs, head->ninputs, &bi)
+        : NULL;
+    if (rc == GA_OK && head && (df || a->spec.ninputs != head->ninputs)) {
+        if (df)
+            ga_msg(msg, msglen, "%s: %s = %s has SHA-256 %.12s... now; the parts read %s: the "
+                   "data changed since the shards ran (run them again)", path, df->key, df->path,
+                   df->sha256, bi < head->ninputs ? head->inputs[bi].sha256 : "no such file");
+        else
+            ga_msg(msg, msglen, "%s: the spec reads %zu files now, the parts read %zu: the data "
+                   "changed since the shards ran (run them again)", path, a->spec.ninputs,
+                   head->ninputs);
         rc = GA_EINVAL;
     }
     if (rc == GA_OK && o->nshards)
@@ -2275,20 +2291,85 @@ int ga_audit_run(ga_audit *a, const char *path, const ga_audit_opts *o, char *ms
     return audit_run(a, path, NULL, 0, o, NULL, NULL, msg, msglen);
 }
 
+/* Merge re-derives what its violations rest on: every certified record (delta, Renyi,
+ * Mahalanobis) of each violated claim's worst pair is evaluated again here, and a part whose
+ * interval does not overlap the new one is refused (a part file is untrusted: its digest
+ * shows that it is what a shard wrote, not that the shard computed it right). */
+static int merge_rederive_claims(ga_audit *a, char *msg, size_t msglen);
+static int merge_rederive(ga_audit *a, char *msg, size_t msglen)
+{
+    /* (the report counts the audit's own evaluations: these are not) */
+    size_t ncert = a->ncertified;
+    long bits = a->max_bits;
+    double secs = a->cert_seconds;
+    int rc = merge_rederive_claims(a, msg, msglen);
+    a->ncertified = ncert;
+    a->max_bits = bits;
+    a->cert_seconds = secs;
+    return rc;
+}
+
+static int merge_rederive_claims(ga_audit *a, char *msg, size_t msglen)
+{
+    for (size_t c = 0; c < a->nclaims; c++) {
+        const ga_claim_result *r = &a->claims[c];
+        if (r->verdict != GA_VERDICT_VIOLATION)
+            continue;
+        for (size_t k = 0; k < a->book.n; k++) {
+            const ga_rec *x = &a->book.r[k];
+            if (x->pair != r->worst_pair ||
+                (x->type != GA_REC_CERT && x->type != GA_REC_CERT_RENYI && x->type != GA_REC_MAHA))
+                continue;
+            int mode = a->book.mode, st;
+            a->book.mode = GA_REC_OFF;
+            ga_interval iv[2] = {{0, 1}, {0, 1}};
+            if (x->type == GA_REC_CERT) {
+                ga_delta_cert dc;
+                double sec;
+                st = cert_delta_eval(a, x->pair, x->key_txt, &dc, &sec);
+                iv[0] = dc.xy;
+                iv[1] = dc.yx;
+            } else if (x->type == GA_REC_CERT_RENYI) {
+                st = cert_renyi(a, x->pair, x->key, &iv[0], &iv[1]);
+            } else {
+                st = maha_cert(a, x->pair, &iv[0]);
+                iv[1] = iv[0];
+            }
+            a->book.mode = mode;
+            int agree = 1;
+            for (int d = 0; d < (x->type == GA_REC_MAHA ? 1 : 2); d++)
+                agree &= !(iv[d].lo > x->v[2 * d + 1] || x->v[2 * d] > iv[d].hi);
+            if (st == GA_OK && !agree) {
+                char nb[GA_SPEC_NAME_LEN];
+                ga_msg(msg, msglen, "merge: the parts' certified interval for pair '%s' "
+                       "([%.17g, %.17g]) is not what it is (recomputed [%.17g, %.17g]): a part "
+                       "was not written by this spec's audit; refused",
+                       ga_audit_pair_name(a, x->pair, nb), x->v[0], x->v[1], iv[0].lo, iv[0].hi);
+                return GA_EINVAL;
+            }
+        }
+    }
+    return GA_OK;
+}
+
 int ga_audit_merge_run(ga_audit *a, const char *const *parts, size_t nparts,
                        const char *spec_path, const ga_audit_opts *o, char *msg, size_t msglen)
 {
     ga_recbook book;
-    ga_partial_head h0, h;
+    ga_partial_head h0 = {0}, h = {0};
     unsigned char *seen = calloc(nparts ? nparts : 1, 1);
     int rc = !seen ? GA_ENOMEM : nparts == 0 ? GA_EINVAL : ga_rec_begin(&book, GA_REC_REPLAY);
     memset(a, 0, sizeof *a);
     if (rc == GA_EINVAL)
         ga_msg(msg, msglen, "merge: no partial results given");
     for (size_t p = 0; rc == GA_OK && p < nparts; p++) {
+        ga_partial_head_clear(&h);
         if ((rc = ga_partial_read(p ? &h : &h0, &book, parts[p], msg, msglen)) != GA_OK)
             break;
         const ga_partial_head *x = p ? &h : &h0;
+        size_t bi;
+        const ga_spec_input *df = p ? ga_inputs_differ(h.inputs, h.ninputs, h0.inputs,
+                                                       h0.ninputs, &bi) : NULL;
         rc = GA_EINVAL;
         if (x->incomplete)
             ga_msg(msg, msglen, "%s: shard %zu/%zu is incomplete (stopped by --timeout): run it "
@@ -2303,6 +2384,16 @@ int ga_audit_merge_run(ga_audit *a, const char *const *parts, size_t nparts,
                        x->has_claim != h0.has_claim || strcmp(x->claim, h0.claim)))
             ga_msg(msg, msglen, "%s: this part audited another spec or with other options "
                    "(--certified, --claim) than %s", parts[p], parts[0]);
+        else if (p && df)
+            ga_msg(msg, msglen, "%s: this part read %s (%s) with SHA-256 %.12s..., %s %s%.12s%s: "
+                   "the data changed between the shards (run them again on the same files)",
+                   parts[p], df->key, df->path, df->sha256, parts[0],
+                   bi < h0.ninputs ? "with " : "did not read it", bi < h0.ninputs ?
+                   h0.inputs[bi].sha256 : "", bi < h0.ninputs ? "..." : "");
+        else if (p && h.ninputs != h0.ninputs)
+            ga_msg(msg, msglen, "%s: this part read %zu files, %s %zu: the data changed between "
+                   "the shards (run them again on the same files)", parts[p], h.ninputs,
+                   parts[0], h0.ninputs);
         else
             rc = GA_OK;
     }
@@ -2320,15 +2411,19 @@ int ga_audit_merge_run(ga_audit *a, const char *const *parts, size_t nparts,
         mo.claim = h0.has_claim ? h0.claim : NULL;
         mo.shard = mo.nshards = 0;
         book.nshards = nparts;
-        rc = audit_run(a, spec_path ? spec_path : h0.spec, NULL, 0, &mo, &book, h0.digest, msg,
+        rc = audit_run(a, spec_path ? spec_path : h0.spec, NULL, 0, &mo, &book, &h0, msg,
                        msglen);
         if (rc == GA_OK && (ga_spec_npairs(&a->spec) != h0.npairs || a->nclaims != h0.nclaims)) {
             ga_msg(msg, msglen, "merge: the spec has %zu pairs and %zu claims, the parts %zu and "
                    "%zu", ga_spec_npairs(&a->spec), a->nclaims, h0.npairs, h0.nclaims);
             rc = GA_EINVAL;
         }
+        if (rc == GA_OK)
+            rc = merge_rederive(a, msg, msglen);
     }
     ga_rec_clear(&book);
+    ga_partial_head_clear(&h0);
+    ga_partial_head_clear(&h);
     free(seen);
     return rc;
 }

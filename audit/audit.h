@@ -115,14 +115,28 @@ const ga_rec **ga_rec_sorted(const ga_recbook *b);
 void ga_rec_clear(ga_recbook *b);
 
 /* A partial result's header (and its records, into a book): GA_OK, GA_EIO, GA_EINVAL (a
- * message naming the file and the field) or GA_ENOMEM. */
+ * message naming the file and the field) or GA_ENOMEM. ga_partial_head_clear frees what a
+ * read left in h (also after a failed read). */
 typedef struct {
     char spec[4096], digest[65];
     size_t shard, nshards, npairs, nclaims;
     int certified, incomplete, has_claim;
     char claim[1024];
+    size_t ninputs;         /* the files the shard's spec read, with their SHA-256 */
+    ga_spec_input *inputs;
 } ga_partial_head;
 int ga_partial_read(ga_partial_head *h, ga_recbook *b, const char *path, char *msg, size_t msglen);
+void ga_partial_head_clear(ga_partial_head *h);
+/* The digest a partial result carries over what it says (records_sha256): the spec's digest,
+ * the shard, the files read and every record, in a canonical form (a part edited or
+ * corrupted after it was written does not match it). */
+void ga_partial_digest(char out[65], const char *spec_digest, size_t shard, size_t nshards,
+                       const ga_spec_input *in, size_t nin, const ga_rec *const *recs, size_t n);
+/* Do two lists of files read agree (the same keys in the same order, the same SHA-256)? NULL,
+ * or the first input of a that differs (a's count beyond b's included), *bi its index in b
+ * (b->n when b has no such key). */
+const ga_spec_input *ga_inputs_differ(const ga_spec_input *a, size_t na, const ga_spec_input *b,
+                                      size_t nb, size_t *bi);
 
 #define GA_PLOT_PAIRS 3
 #define GA_PLOT_POINTS 120

@@ -3447,7 +3447,8 @@ int ga_mech_pair_reduce(ga_pair **out, const ga_spec_pair *sp, char *msg, size_t
         const ga_spec_pair *q = sp->nblocks ? &sp->blocks[b] : sp;
         double r = q->columns >= 1 ? q->columns : 1;
         for (int w = 0; w < 2; w++)
-            kl[w] = ga_up(kl[w] + ga_up(r * q->rel_kl[w]));
+            if (q->rel_kl[w] > 0) /* (ga_up(0) is the smallest subnormal, not 0) */
+                kl[w] = ga_up(kl[w] + ga_up(r * q->rel_kl[w]));
         eta += q->rel_eta;
     }
     if (rc == GA_OK && (kl[0] > 0 || kl[1] > 0))

@@ -15,6 +15,7 @@
 #include "specs/doc.h"
 #include "specs/readfile.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -205,7 +206,49 @@ static int get_text(char *dst, size_t n, const ga_node *nd)
     return 0;
 }
 
-/* one record: [type, pair, key bits, key text, status, bits, [8 values], [4 decimals]] */
+/* Are a record's values what an evaluation with its status can give? A successful estimate
+ * (GA_OK, GA_ETOL, GA_EMAXITER) has finite deltas in [0, 1] up to their error and finite
+ * nonnegative errors; a certified delta (any status) an interval within [0, 1]; a
+ * divergence is nonnegative (infinite where the supports differ), its interval ordered. A
+ * failed estimate is NaN (what the audit writes). */
+static int rec_values_ok(const ga_rec *r)
+{
+    const double *v = r->v;
+    int ok_status = r->status == GA_OK || r->status == GA_ETOL || r->status == GA_EMAXITER;
+    switch (r->type) {
+    case GA_REC_EST:
+        if (!ok_status)
+            return 1;
+        for (int d = 0; d < 2; d++) {
+            double val = v[2 * d], err = v[2 * d + 1];
+            if (!isfinite(val) || !(err >= 0) || !(val >= -err - 1e-300) ||
+                !(val <= 1 + err + 1e-15))
+                return 0;
+        }
+        return 1;
+    case GA_REC_CERT:
+        for (int d = 0; d < 2; d++)
+            if (!(v[2 * d] >= 0 && v[2 * d] <= v[2 * d + 1] && v[2 * d + 1] <= 1))
+                return 0;
+        return 1;
+    case GA_REC_RENYI:
+        if (!ok_status)
+            return 1;
+        return !isnan(v[0]) && !isnan(v[2]) && v[0] >= -v[1] - 1e-300 && v[2] >= -v[3] - 1e-300 &&
+               v[1] >= 0 && v[3] >= 0;
+    case GA_REC_CERT_RENYI:
+    case GA_REC_MAHA:
+        for (int d = 0; d < (r->type == GA_REC_MAHA ? 1 : 2); d++)
+            if (!(v[2 * d] >= 0 && v[2 * d] <= v[2 * d + 1]))
+                return 0;
+        return 1;
+    default:
+        return 1;
+    }
+}
+
+/* one record: [type, pair, key bits, key text, status, bits, [8 values], [4 decimals]];
+ * 0, -1 (malformed) or -2 (values its status cannot give) */
 static int read_rec(ga_rec *r, const ga_node *n, size_t npairs, size_t nclaims)
 {
     size_t type, pair, status, bits;
@@ -228,7 +271,126 @@ static int read_rec(ga_rec *r, const ga_node *n, size_t npairs, size_t nclaims)
     r->pair = pair;
     r->status = (int)status;
     r->bits = (long)bits;
+    return rec_values_ok(r) ? 0 : -2;
+}
+
+void ga_partial_digest(char out[65], const char *spec_digest, size_t shard, size_t nshards,
+                       const ga_spec_input *in, size_t nin, const ga_rec *const *recs, size_t n)
+{
+    ga_sha256 s;
+    char b[256];
+    ga_sha256_init(&s);
+    int l = snprintf(b, sizeof b, "gaussaudit partial 1 %s %zu/%zu %zu\n", spec_digest, shard,
+                     nshards, nin);
+    ga_sha256_update(&s, b, (size_t)l);
+    for (size_t i = 0; i < nin; i++) {
+        ga_sha256_update(&s, in[i].key, strlen(in[i].key) + 1);
+        ga_sha256_update(&s, in[i].sha256, 64);
+    }
+    for (size_t i = 0; i < n; i++) {
+        const ga_rec *r = recs[i];
+        l = snprintf(b, sizeof b, "%d %zu %016llx %d %ld", r->type, r->pair,
+                     (unsigned long long)dbits(r->key), r->status, r->bits);
+        ga_sha256_update(&s, b, (size_t)l + 1);
+        ga_sha256_update(&s, r->key_txt, strlen(r->key_txt) + 1);
+        for (int k = 0; k < 8; k++) {
+            l = snprintf(b, sizeof b, "%016llx", (unsigned long long)dbits(r->v[k]));
+            ga_sha256_update(&s, b, (size_t)l);
+        }
+        for (int k = 0; k < 4; k++)
+            ga_sha256_update(&s, r->dec[k], strlen(r->dec[k]) + 1);
+    }
+    ga_sha256_final(&s, out);
+}
+
+void ga_partial_head_clear(ga_partial_head *h)
+{
+    for (size_t i = 0; i < h->ninputs; i++) {
+        free(h->inputs[i].key);
+        free(h->inputs[i].path);
+    }
+    free(h->inputs);
+    h->inputs = NULL;
+    h->ninputs = 0;
+}
+
+const ga_spec_input *ga_inputs_differ(const ga_spec_input *a, size_t na, const ga_spec_input *b,
+                                      size_t nb, size_t *bi)
+{
+    for (size_t i = 0; i < na || i < nb; i++) {
+        if (i >= na) { /* (b read a file a did not) */
+            *bi = i;
+            return NULL;
+        }
+        *bi = i < nb && !strcmp(a[i].key, b[i].key) ? i : nb;
+        if (*bi == nb || strcmp(a[i].sha256, b[i].sha256))
+            return &a[i];
+    }
+    return NULL;
+}
+
+/* "inputs": [{"key", "path", "sha256"}, ...] into h (at most 4096 files) */
+#define GA_PARTIAL_MAX_INPUTS 4096
+static int read_inputs(ga_partial_head *h, const ga_node *l)
+{
+    if (!l || l->kind != GA_NODE_SEQ || l->n > GA_PARTIAL_MAX_INPUTS)
+        return -1;
+    h->inputs = calloc(l->n ? l->n : 1, sizeof *h->inputs);
+    if (!h->inputs)
+        return -1;
+    for (size_t i = 0; i < l->n; i++) {
+        const ga_node *e = l->kids[i];
+        const char *k = scalar(ga_node_get(e, "key")), *p = scalar(ga_node_get(e, "path")),
+                   *d = scalar(ga_node_get(e, "sha256"));
+        if (e->kind != GA_NODE_MAP || !k || !p || !d || strlen(k) > 200 || strlen(p) > 4096 ||
+            strlen(d) != 64 || strspn(d, "0123456789abcdef") != 64)
+            return -1;
+        ga_spec_input *in = &h->inputs[h->ninputs];
+        in->key = strdup(k);
+        in->path = strdup(p);
+        memcpy(in->sha256, d, 65);
+        h->ninputs++;
+        if (!in->key || !in->path)
+            return -1;
+    }
     return 0;
+}
+
+/* A part contradicts itself where a pair's estimate at some eps lies outside its certified
+ * interval at that eps by more than the estimate's error (a value edited, or zeroed, beside
+ * the interval that decides). GA_EINVAL (continue), -1 (refused: msg says why), GA_ENOMEM. */
+static int part_consistent(const ga_rec *rs, size_t n, const char *path, char *msg, size_t msglen)
+{
+    ga_recbook lb;
+    if (ga_rec_begin(&lb, GA_REC_REPLAY))
+        return GA_ENOMEM;
+    int rc = GA_EINVAL;
+    for (size_t i = 0; i < n && rc == GA_EINVAL; i++)
+        if (rs[i].type == GA_REC_EST && ga_rec_add(&lb, &rs[i]))
+            rc = GA_ENOMEM;
+    for (size_t i = 0; i < n && rc == GA_EINVAL; i++) {
+        const ga_rec *c = &rs[i];
+        double eps;
+        if (c->type != GA_REC_CERT || ga_decimal_to_double(&eps, c->key_txt))
+            continue;
+        const ga_rec *e = ga_rec_find(&lb, GA_REC_EST, c->pair, eps, NULL);
+        if (!e || !(e->status == GA_OK || e->status == GA_ETOL))
+            continue;
+        for (int d = 0; d < 2; d++) {
+            double v = e->v[2 * d], err = e->v[2 * d + 1], lo = c->v[2 * d], hi = c->v[2 * d + 1];
+            double gap = v < lo ? lo - v : v > hi ? v - hi : 0;
+            if (gap > 4 * err + 1e-14 * fabs(v) + 1e-300) {
+                ga_msg(msg, msglen, "%s: pair %zu's estimate %.17g +- %.3g at eps %s lies outside "
+                       "its certified interval [%.17g, %.17g] in the same part: the part "
+                       "contradicts itself (edited or corrupted); refused", path, c->pair + 1, v,
+                       err, c->key_txt, lo, hi);
+                rc = -1;
+                break;
+            }
+        }
+    }
+    ga_rec_clear(&lb);
+    return rc;
 }
 
 int ga_partial_read(ga_partial_head *h, ga_recbook *b, const char *path, char *msg, size_t msglen)
@@ -261,10 +423,11 @@ int ga_partial_read(ga_partial_head *h, ga_recbook *b, const char *path, char *m
         get_size(&h->nshards, ga_node_get(root, "shards"), 1u << 20) || h->shard < 1 ||
         h->shard > h->nshards || get_size(&h->npairs, ga_node_get(root, "pairs"), (size_t)1 << 40) ||
         get_size(&h->nclaims, ga_node_get(root, "claims"), 1u << 20) || !cert || !inc ||
-        !claim || (claim->kind != GA_NODE_SCALAR) || !recs || recs->kind != GA_NODE_SEQ) {
+        !claim || (claim->kind != GA_NODE_SCALAR) || !recs || recs->kind != GA_NODE_SEQ ||
+        read_inputs(h, ga_node_get(root, "inputs"))) {
         ga_msg(msg, msglen, "%s: a field of the partial result is missing or malformed (spec, "
-               "spec_sha256, shard, shards, pairs, claims, certified, incomplete, claim, records)",
-               path);
+               "spec_sha256, inputs, shard, shards, pairs, claims, certified, incomplete, claim, "
+               "records)", path);
         goto cleanup;
     }
     h->certified = !strcmp(cert, "true");
@@ -274,17 +437,51 @@ int ga_partial_read(ga_partial_head *h, ga_recbook *b, const char *path, char *m
         ga_msg(msg, msglen, "%s: claim: too long", path);
         goto cleanup;
     }
-    for (size_t i = 0; i < recs->n; i++) {
-        ga_rec r;
-        if (read_rec(&r, recs->kids[i], h->npairs, h->nclaims)) {
+    const char *given = scalar(ga_node_get(root, "records_sha256"));
+    if (!given || strlen(given) != 64) {
+        ga_msg(msg, msglen, "%s: records_sha256 is missing or malformed", path);
+        goto cleanup;
+    }
+    ga_rec *rs = calloc(recs->n ? recs->n : 1, sizeof *rs);
+    const ga_rec **order = calloc(recs->n ? recs->n : 1, sizeof *order);
+    if (!rs || !order) {
+        free(rs);
+        free(order);
+        rc = GA_ENOMEM;
+        goto cleanup;
+    }
+    for (size_t i = 0; i < recs->n && rc == GA_EINVAL; i++) {
+        int e = read_rec(&rs[i], recs->kids[i], h->npairs, h->nclaims);
+        order[i] = &rs[i];
+        if (e) {
             ga_quote_token(q, sizeof q, path, 100);
-            ga_msg(msg, msglen, "%s:%d: record %zu is malformed (or names a pair beyond the %zu "
-                   "pairs)", q, recs->kids[i]->line, i + 1, h->npairs);
-            goto cleanup;
+            ga_msg(msg, msglen, e == -2 ? "%s:%d: record %zu (pair %zu) holds values its status "
+                   "cannot give (NaN, infinite or out of range)" : "%s:%d: record %zu is malformed "
+                   "(or names a pair beyond the %zu pairs)", q, recs->kids[i]->line, i + 1,
+                   e == -2 ? rs[i].pair + 1 : h->npairs);
+            rc = -1;
         }
-        if ((rc = ga_rec_add(b, &r)) != GA_OK)
-            goto cleanup;
-        rc = GA_EINVAL;
+    }
+    char mine[65];
+    if (rc == GA_EINVAL) {
+        ga_partial_digest(mine, h->digest, h->shard, h->nshards, h->inputs, h->ninputs, order,
+                          recs->n);
+        if (strcmp(mine, given)) {
+            ga_msg(msg, msglen, "%s: its records do not match its records_sha256 (the file was "
+                   "edited or corrupted after the shard wrote it): refused", path);
+            rc = -1;
+        }
+    }
+    if (rc == GA_EINVAL)
+        rc = part_consistent(rs, recs->n, path, msg, msglen);
+    for (size_t i = 0; i < recs->n && rc == GA_EINVAL; i++)
+        if (ga_rec_add(b, &rs[i]) != GA_OK)
+            rc = GA_ENOMEM;
+    free(rs);
+    free(order);
+    if (rc != GA_EINVAL) {
+        rc = rc == -1 ? GA_EINVAL : rc;
+        goto cleanup;
     }
     rc = GA_OK;
 cleanup:

@@ -158,3 +158,16 @@ void ga_jw_interval(ga_jw *j, const char *key, const ga_interval *iv, const char
         ga_jw_str(j, "hi_decimal", hi_decimal);
     ga_jw_obj_end(j);
 }
+
+void ga_report_inputs_json(ga_jw *j, const ga_spec *s)
+{
+    ga_jw_arr(j, "inputs");
+    for (size_t i = 0; i < s->ninputs; i++) {
+        ga_jw_obj(j, NULL);
+        ga_jw_str(j, "key", s->inputs[i].key);
+        ga_jw_str(j, "path", s->inputs[i].path);
+        ga_jw_str(j, "sha256", s->inputs[i].sha256);
+        ga_jw_obj_end(j);
+    }
+    ga_jw_arr_end(j);
+}

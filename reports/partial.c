@@ -36,12 +36,17 @@ int ga_report_partial(FILE *out, const ga_audit *a)
     ga_jw_str(&j, "tool", "gaussaudit " GA_VERSION_STRING);
     ga_jw_str(&j, "spec", a->spec.path);
     ga_jw_str(&j, "spec_sha256", a->digest);
+    ga_report_inputs_json(&j, &a->spec);
     ga_jw_int(&j, "shard", (long)a->book.shard);
     ga_jw_int(&j, "shards", (long)a->book.nshards);
     ga_jw_int(&j, "pairs", (long)ga_spec_npairs(&a->spec));
     ga_jw_int(&j, "claims", (long)a->nclaims);
     ga_jw_bool(&j, "certified", a->certified_mode);
     ga_jw_str(&j, "claim", a->claim_override);
+    char dg[65];
+    ga_partial_digest(dg, a->digest, a->book.shard, a->book.nshards, a->spec.inputs,
+                      a->spec.ninputs, order, a->book.n);
+    ga_jw_str(&j, "records_sha256", dg);
     ga_jw_bool(&j, "incomplete", a->incomplete);
     ga_jw_str(&j, "note", a->timeout_note);
     /* [type, pair, key bits, key text, status, precision bits, [8 values], [4 decimals]] */

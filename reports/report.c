@@ -407,12 +407,19 @@ int ga_report_markdown(FILE *out, const ga_audit *a)
     free(idx);
     fprintf(out, "\n## Reproducibility\n\n- tool: gaussaudit %s\n- spec: ", GA_VERSION_STRING);
     md_text(out, a->spec.path);
-    fprintf(out, " (SHA-256 `%s`)\n"
-                 "- pairs audited: %zu\n- methods: %s\n- certified mode: %s; certified evaluations: %zu "
+    fprintf(out, " (SHA-256 `%s`)\n", a->digest);
+    for (size_t i = 0; i < a->spec.ninputs; i++) {
+        fprintf(out, "- ");
+        md_text(out, a->spec.inputs[i].key);
+        fprintf(out, ": ");
+        md_text(out, a->spec.inputs[i].path);
+        fprintf(out, " (SHA-256 `%s`)\n", a->spec.inputs[i].sha256);
+    }
+    fprintf(out, "- pairs audited: %zu\n- methods: %s\n- certified mode: %s; certified evaluations: %zu "
                  "(delta, Renyi or Mahalanobis intervals of single pairs); highest precision: "
                  "%ld bits (the time they took is in the JSON and HTML reports: Markdown reports "
                  "are reproducible byte for byte)\n",
-            a->digest, a->npairs, methods(a),
+            a->npairs, methods(a),
             a->certified_mode ? "yes" : "no (escalated where a verdict needed it)", a->ncertified,
             a->max_bits);
     return ferror(out) ? GA_EIO : GA_OK;
@@ -844,10 +851,17 @@ int ga_report_html(FILE *out, const ga_audit *a)
     fprintf(out, "<h2>Reproducibility</h2>\n<div class=\"repro\" id=\"repro\"><p>tool: gaussaudit %s<br>"
                  "spec: <code>", GA_VERSION_STRING);
     html_escape(out, a->spec.path);
-    fprintf(out, "</code>, SHA-256 <code>%s</code><br>pairs audited: %zu<br>methods: %s<br>"
+    fprintf(out, "</code>, SHA-256 <code>%s</code><br>", a->digest);
+    for (size_t i = 0; i < a->spec.ninputs; i++) {
+        html_escape(out, a->spec.inputs[i].key);
+        fprintf(out, ": <code>");
+        html_escape(out, a->spec.inputs[i].path);
+        fprintf(out, "</code>, SHA-256 <code>%s</code><br>", a->spec.inputs[i].sha256);
+    }
+    fprintf(out, "pairs audited: %zu<br>methods: %s<br>"
                  "certified mode: %s; certified evaluations: %zu (delta, Renyi or Mahalanobis intervals "
                  "of single pairs), %.3f s; highest precision: %ld bits</p></div>\n",
-            a->digest, a->npairs, methods(a),
+            a->npairs, methods(a),
             a->certified_mode ? "yes" : "no (escalated where a verdict needed it)", a->ncertified,
             a->cert_seconds, a->max_bits);
     fprintf(out,
@@ -903,6 +917,7 @@ int ga_report_json(FILE *out, const ga_audit *a)
     ga_jw_str(&j, "spec", a->spec.name);
     ga_jw_str(&j, "spec_path", a->spec.path);
     ga_jw_str(&j, "spec_sha256", a->digest);
+    ga_report_inputs_json(&j, &a->spec);
     ga_jw_str(&j, "verdict", ga_verdict_name(a->overall));
     ga_jw_int(&j, "exit_status",
               a->overall == GA_VERDICT_VIOLATION ? 1 : a->overall == GA_VERDICT_INCONCLUSIVE ? 2 : 0);
@@ -1077,6 +1092,13 @@ static void junit_suite(FILE *out, const ga_audit *a, size_t id, const char *hos
     fprintf(out, "      <property name=\"spec_path\" value=\"");
     html_escape(out, a->spec.path);
     fprintf(out, "\"/>\n      <property name=\"spec_sha256\" value=\"%s\"/>\n", a->digest);
+    for (size_t i = 0; i < a->spec.ninputs; i++) {
+        fprintf(out, "      <property name=\"input:");
+        html_escape(out, a->spec.inputs[i].key);
+        fprintf(out, "\" value=\"%s ", a->spec.inputs[i].sha256);
+        html_escape(out, a->spec.inputs[i].path);
+        fprintf(out, "\"/>\n");
+    }
     fprintf(out, "      <property name=\"verdict\" value=\"%s\"/>\n    </properties>\n",
             ga_verdict_name(a->overall));
     for (size_t i = 0; i < a->nclaims; i++) {

@@ -50,6 +50,9 @@ void ga_jw_bool(ga_jw *j, const char *key, int v);
 void ga_jw_null(ga_jw *j, const char *key);
 /* {"value", ["infinite": true,] "err"} */
 void ga_jw_result(ga_jw *j, const char *key, const ga_result *r);
+/* "inputs": [{"key", "path", "sha256"}, ...]: the files the spec read (every report format
+ * that records the spec's digest records these too) */
+void ga_report_inputs_json(ga_jw *j, const ga_spec *s);
 /* {"lo", "hi" (outward doubles), ["infinite": true,] "lo_decimal", "hi_decimal" (if given)} */
 void ga_jw_interval(ga_jw *j, const char *key, const ga_interval *iv, const char *lo_decimal,
                     const char *hi_decimal);

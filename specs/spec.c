@@ -26,6 +26,7 @@ typedef struct {
     char *msg;
     size_t msglen;
     const ga_spec_opts *opts; /* file policy (NULL: the spec's own directory only) */
+    ga_spec *spec;            /* the files read are listed in spec->inputs (NULL: not) */
 } ctx_t;
 
 static int fail(ctx_t *c, const ga_node *n, const char *path, const char *fmt, ...)
@@ -452,6 +453,7 @@ typedef struct {
     size_t rows, cols;    /* the first pass's count; the second checks against it */
     size_t lineno, r;
     ga_dataset *ds;       /* NULL in the first pass */
+    ga_sha256 sha;        /* of the bytes of this pass */
     char *buf;            /* the pieces' buffer, kept for both passes (the caller frees it) */
     size_t cap;
 } csv_pass;
@@ -542,6 +544,7 @@ static int csv_pass_run(csv_pass *q, ga_file *f, int header)
     int rc;
     q->header_seen = !header;
     q->lineno = q->r = 0;
+    ga_sha256_init(&q->sha);
     if ((rc = ga_file_rewind(f, why, sizeof why)))
         goto failed;
     do {
@@ -560,6 +563,7 @@ static int csv_pass_run(csv_pass *q, ga_file *f, int header)
         size_t cap = q->cap;
         if ((rc = ga_file_read(f, buf + have, cap - have - 1, &got, why, sizeof why)))
             goto failed;
+        ga_sha256_update(&q->sha, buf + have, got);
         if (memchr(buf + have, 0, got))
             return fail(q->c, q->n, q->path, "%s: contains a NUL byte (not a text CSV file)",
                         q->qfull);
@@ -582,6 +586,29 @@ static int csv_pass_run(csv_pass *q, ga_file *f, int header)
 failed:
     fail(q->c, q->n, q->path, "%s", why);
     return rc == GA_ENOMEM ? GA_ENOMEM : GA_EINVAL;
+}
+
+/* the file at full, named by key path, with digest sha: listed in the spec's inputs */
+static int add_input(ctx_t *c, const char *path, const char *full, const char *sha)
+{
+    ga_spec *s = c->spec;
+    if (!s)
+        return GA_OK;
+    ga_spec_input *in = realloc(s->inputs, (s->ninputs + 1) * sizeof *in);
+    if (!in)
+        return GA_ENOMEM;
+    s->inputs = in;
+    in += s->ninputs;
+    in->key = strdup(path);
+    in->path = strdup(full);
+    memcpy(in->sha256, sha, sizeof in->sha256);
+    if (!in->key || !in->path) {
+        free(in->key);
+        free(in->path);
+        return GA_ENOMEM;
+    }
+    s->ninputs++;
+    return GA_OK;
 }
 
 /* CSV relative to the spec's directory, read under the file policy (readfile.h) */
@@ -627,8 +654,10 @@ static int parse_csv(ctx_t *c, const ga_node *n, const char *path, const char *f
     }
     ga_quote_token(qfull, sizeof qfull, full, 160);
     csv_pass q = {.c = c, .n = n, .path = path, .qfull = qfull};
+    char d1[65], d2[65];
     if ((rc = csv_pass_run(&q, &f, header)))
         goto cleanup;
+    ga_sha256_final(&q.sha, d1);
     if (q.rows == 0) {
         rc = fail(c, n, path, "%s: no data rows (empty dataset)", qfull);
         goto cleanup;
@@ -647,10 +676,14 @@ static int parse_csv(ctx_t *c, const ga_node *n, const char *path, const char *f
     q.ds = ds;
     if ((rc = csv_pass_run(&q, &f, header)))
         goto cleanup;
-    if (q.r != q.rows) {
-        rc = fail(c, n, path, "%s: the file changed while it was read (fewer rows)", qfull);
+    ga_sha256_final(&q.sha, d2);
+    if (q.r != q.rows || strcmp(d1, d2)) {
+        rc = fail(c, n, path, "%s: the file changed while it was read (%s)", qfull,
+                  q.r != q.rows ? "fewer rows" : "its SHA-256 differs between the two passes");
         goto cleanup;
     }
+    if ((rc = add_input(c, path, full, d2)))
+        goto cleanup;
     ds->n = q.rows;
     ds->d = q.cols;
     ds->line = n->line;
@@ -865,7 +898,7 @@ static int parse_neighbours(ga_spec *s, ctx_t *c, const ga_node *n)
 int ga_spec_mech_number(const ga_spec *s, const char *key, double *v, int required, char *msg,
                         size_t msglen)
 {
-    ctx_t c = {s->path, msg, msglen, NULL};
+    ctx_t c = {s->path, msg, msglen, NULL, NULL};
     if (s->knob && !strcmp(key, s->knob)) {
         *v = s->knob_value; /* calibrate overrides the noise parameter */
         return GA_OK;
@@ -881,7 +914,7 @@ int ga_spec_mech_number(const ga_spec *s, const char *key, double *v, int requir
 int ga_spec_fail(const ga_spec *s, const ga_node *n, const char *path, char *msg, size_t msglen,
                  const char *what)
 {
-    ctx_t c = {s->path, msg, msglen, NULL};
+    ctx_t c = {s->path, msg, msglen, NULL, NULL};
     return fail(&c, n, path, "%s", what);
 }
 
@@ -890,7 +923,7 @@ const char *const ga_spec_common_mech_keys[] = {"repeat", "release", NULL};
 int ga_spec_check_map(const ga_spec *s, const ga_node *n, const char *path,
                       const char *const *allowed, char *msg, size_t msglen)
 {
-    ctx_t c = {s->path, msg, msglen, NULL};
+    ctx_t c = {s->path, msg, msglen, NULL, NULL};
     if (n != s->mechanism)
         return check_map(&c, n, path, allowed);
     /* a mechanism mapping: its kind's keys and the common ones */
@@ -907,14 +940,14 @@ int ga_spec_check_map(const ga_spec *s, const ga_node *n, const char *path,
 int ga_spec_matrix(const ga_spec *s, const ga_node *n, const char *path, size_t d, double **v,
                    char *msg, size_t msglen)
 {
-    ctx_t c = {s->path, msg, msglen, NULL};
+    ctx_t c = {s->path, msg, msglen, NULL, NULL};
     return get_matrix(&c, n, path, d, v);
 }
 
 int ga_spec_vector(const ga_spec *s, const ga_node *n, const char *path, size_t want, double **v,
                    size_t *len, char *msg, size_t msglen)
 {
-    ctx_t c = {s->path, msg, msglen, NULL};
+    ctx_t c = {s->path, msg, msglen, NULL, NULL};
     return get_vector(&c, n, path, want, v, len);
 }
 
@@ -1041,7 +1074,7 @@ static int spec_parse(ga_spec *s, const char *text, size_t len, const char *name
 /* the spec from its document (s->doc, s->digest and s->path set) */
 static int spec_from_doc(ga_spec *s, const ga_spec_opts *o, char *msg, size_t msglen)
 {
-    ctx_t c = {s->path, msg, msglen, o};
+    ctx_t c = {s->path, msg, msglen, o, s};
     const ga_node *root = s->doc.root;
     static const char *const keys[] = {"gaussaudit", "name", "description", "source",
                                        "mechanism", "pairs", "dataset", "neighbours",
@@ -1306,6 +1339,11 @@ void ga_spec_clear(ga_spec *s)
         free(s->rel_sets[i].source);
     }
     free(s->rel_sets);
+    for (size_t i = 0; i < s->ninputs; i++) {
+        free(s->inputs[i].key);
+        free(s->inputs[i].path);
+    }
+    free(s->inputs);
     if (s->claim_doc) {
         ga_doc_clear(s->claim_doc);
         free(s->claim_doc);
@@ -1488,6 +1526,6 @@ int ga_spec_set_claim(ga_spec *s, const char *text, char *msg, size_t msglen)
         free(s->claim_doc);
     }
     s->claim_doc = doc; /* the claim's decimal texts point into it */
-    ctx_t c = {name, msg, msglen, NULL};
+    ctx_t c = {name, msg, msglen, NULL, NULL};
     return parse_claim(s, &c, doc->root);
 }

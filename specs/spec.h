@@ -143,6 +143,13 @@ typedef struct ga_spec_family {
     void (*name)(char *buf, size_t len, const struct ga_spec_family *f, size_t k);
 } ga_spec_family;
 
+/* A file a spec read: the key that named it ("dataset.csv"), its path as opened, the SHA-256
+ * of its bytes (the same in both passes of the CSV reader, or the file changed: an error). */
+typedef struct {
+    char *key, *path;
+    char sha256[65];
+} ga_spec_input;
+
 typedef struct {
     ga_doc doc;
     char *path;
@@ -183,6 +190,9 @@ typedef struct {
                               proves claims, it never shows a violation */
     char verified_note[512];
     char digest[65];       /* SHA-256 of the bytes parsed */
+    size_t ninputs;        /* the files the spec read (CSV datasets, candidates, release
+                              matrices), in the order read, with their SHA-256 */
+    ga_spec_input *inputs;
     ga_dataset release;    /* mechanism.release: the public matrix A (m x d; n = 0: none) */
     int release_done;      /* the kind's builder applied the release itself (sketch) */
     char release_note[400];/* why pairs are kept unreleased (ga_spec_pair.unreleased) */

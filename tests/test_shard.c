@@ -10,6 +10,7 @@
  * the commands), so the reports compare byte for byte.
  */
 #include "tests/support.h"
+#include "audit/audit.h"
 #include "reports/report.h"
 #include "numerics/internal.h"
 
@@ -434,22 +435,155 @@ Test(shard, an_incomplete_shard_is_not_merged)
     free(err);
 }
 
+/* A part as a shard writes it, after edit changed its records in memory (the digest is then
+ * that of the edited records: what a shard that computed them wrongly would write) */
+static void write_part(const char *spec, const char *out, void (*edit)(ga_audit *a), int certified)
+{
+    ga_audit a;
+    ga_audit_opts o = {.quiet = 1, .shard = 1, .nshards = 1, .jobs = 1, .certified = certified};
+    char msg[1024];
+    cr_assert(ga_audit_run(&a, spec, &o, msg, sizeof msg) == GA_OK, "%s", msg);
+    if (edit)
+        edit(&a);
+    FILE *f = fopen(out, "w");
+    cr_assert(f && ga_report_partial(f, &a) == GA_OK);
+    fclose(f);
+    ga_audit_clear(&a);
+}
+
+/* the records of pair 0 of a type, their first value set to v (and the second to w) */
+static void set_first(ga_audit *a, int type, double v, double w, int both)
+{
+    for (size_t i = 0; i < a->book.n; i++)
+        if (a->book.r[i].type == type && a->book.r[i].pair == 0) {
+            a->book.r[i].v[0] = v;
+            a->book.r[i].v[1] = w;
+            if (both) {
+                a->book.r[i].v[2] = v;
+                a->book.r[i].v[3] = w;
+            }
+        }
+}
+
+static void est_half(ga_audit *a) { set_first(a, GA_REC_EST, 0.5, 1e-16, 0); }
+static void est_nan(ga_audit *a) { set_first(a, GA_REC_EST, NAN, 1e-16, 0); }
+static void est_zero(ga_audit *a) { set_first(a, GA_REC_EST, 0, 0, 1); }
+static void forged_violation(ga_audit *a)
+{
+    set_first(a, GA_REC_EST, 0.9, 1e-16, 1);
+    set_first(a, GA_REC_CERT, 0.9, 0.9, 1);
+}
+
 Test(shard, merge_reads_the_parts_evaluations)
 {
-    /* the part's estimate of delta_XY at the table's eps replaced by 0.5 (its bits): the
-     * merged report shows 0.5, so the merge read it rather than evaluating the pair again */
-    char args[1024], *out, *err;
-    snprintf(args, sizeof args, "audit specs/examples/gaussian_mechanism_pair.yaml --shard 1/1 "
-             "-o %s/p.json --quiet", dir);
+    /* the part's estimate of delta_XY at the table's eps replaced by 0.5 in the shard's
+     * book: the merged report shows 0.5, so the merge read it rather than evaluating the
+     * pair again */
+    char args[1024], path[512], *out, *err;
+    snprintf(path, sizeof path, "%s/q.json", dir);
+    write_part("specs/examples/gaussian_mechanism_pair.yaml", path, est_half, 0);
+    snprintf(args, sizeof args, "merge %s --format json", path);
+    int st = ga_test_run(args, &out, &err);
+    cr_expect(st == 0 && strstr(out, "\"xy\": {\"value\": 0.5,"), "status %d: %s %s", st, out, err);
+    free(out);
+    free(err);
+}
+
+/* A part is untrusted: one edited after the shard wrote it does not match its digest; values
+ * no evaluation gives (NaN with a success status), an estimate that contradicts the same
+ * part's certified interval (a violating pair zeroed), and a forged violation whose records
+ * agree with each other (re-derived by the merge) are each refused with the reason, never
+ * merged into a verdict. */
+Test(shard, merge_refuses_edited_and_forged_parts)
+{
+    static const char *spec = "gaussaudit: 1\nname: v\nmechanism: {kind: gaussian_pair}\npairs:\n"
+                              "  - {name: a, x: {mean: [1], cov: [[1]]}, y: {mean: [0], cov: [[1]]}}\n"
+                              "claim: {epsilon: 1, delta: %s}\n";
+    char args[1024], path[512], sp[512], text[512], *out, *err;
+    snprintf(sp, sizeof sp, "%s/v.yaml", dir);
+    snprintf(path, sizeof path, "%s/p.json", dir);
+    static const struct {
+        const char *delta;
+        void (*edit)(ga_audit *);
+        const char *sed, *want;
+    } rows[] = {
+        {"0.01", NULL, "s/\"3f/\"3e/", "records_sha256"},
+        {"0.01", est_nan, NULL, "values its status cannot give"},
+        {"0.01", est_zero, NULL, "contradicts itself"},
+        {"0.5", forged_violation, NULL, "is not what it is"},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+        snprintf(text, sizeof text, spec, rows[i].delta);
+        FILE *f = fopen(sp, "w");
+        cr_assert(f && fputs(text, f) >= 0);
+        fclose(f);
+        write_part(sp, path, rows[i].edit, rows[i].edit == forged_violation);
+        if (rows[i].sed) {
+            snprintf(args, sizeof args, "sed -i '%s' %s", rows[i].sed, path);
+            cr_assert(system(args) == 0);
+        }
+        snprintf(args, sizeof args, "merge %s --format json", path);
+        int st = ga_test_run(args, &out, &err);
+        cr_expect(st == 65 && strstr(err, rows[i].want), "row %zu: status %d: %s %s", i, st, out, err);
+        free(out);
+        free(err);
+    }
+}
+
+/* Shards pin the files the spec read: a CSV that changed between two shards, or after them,
+ * is named and the merge refused; every report format records the files' SHA-256 */
+Test(shard, merge_refuses_data_that_changed)
+{
+    char args[2048], *out, *err;
+    static const char *spec = "gaussaudit: 1\nname: s\nmechanism: {kind: sketch, columns: 3, "
+                              "noise_sigma: 1}\ndataset: {csv: d.csv}\nneighbours: remove_one\n"
+                              "claim: {epsilon: 1, delta: 0.5}\n";
+    static const char *d1 = "1,0.5\n0.2,-1\n0.3,0.3\n-1,2\n", *d2 = "1,0.5\n0.2,-1\n0.3,0.3\n-1,2.5\n";
+    char sp[512], dp[512];
+    snprintf(sp, sizeof sp, "%s/s.yaml", dir);
+    snprintf(dp, sizeof dp, "%s/d.csv", dir);
+    const char *texts[3][2] = {{sp, spec}, {dp, d1}, {NULL, NULL}};
+    for (int k = 0; texts[k][0]; k++) {
+        FILE *f = fopen(texts[k][0], "w");
+        cr_assert(f && fputs(texts[k][1], f) >= 0);
+        fclose(f);
+    }
+    for (size_t i = 0; i < sizeof formats / sizeof *formats; i++) {
+        int st;
+        char *rep = report(sp, "", formats[i], &st);
+        cr_expect(strstr(rep, "dataset.csv") && strstr(rep, "d.csv") &&
+                      strstr(rep, "1de3d019613b"), "%s: the data file's digest: %s", formats[i], rep);
+        free(rep);
+    }
+    snprintf(args, sizeof args, "audit %s --shard 1/2 -o %s/p1.json --quiet", sp, dir);
     cr_assert(ga_test_run(args, &out, &err) == 0, "%s", err);
     free(out);
     free(err);
-    snprintf(args, sizeof args, "sed 's/\\(\\[1, 0, \"[0-9a-f]*\", \"\", [0-9]*, [0-9]*, \\[\"\\)"
-             "[0-9a-f]*/\\13fe0000000000000/' %s/p.json > %s/q.json", dir, dir);
-    cr_assert(system(args) == 0);
-    snprintf(args, sizeof args, "merge %s/q.json --format json", dir);
+    FILE *f = fopen(dp, "w");
+    cr_assert(f && fputs(d2, f) >= 0);
+    fclose(f);
+    snprintf(args, sizeof args, "audit %s --shard 2/2 -o %s/p2.json --quiet", sp, dir);
+    cr_assert(ga_test_run(args, &out, &err) == 0, "%s", err);
+    free(out);
+    free(err);
+    snprintf(args, sizeof args, "merge %s/p1.json %s/p2.json", dir, dir);
     int st = ga_test_run(args, &out, &err);
-    cr_expect(st == 0 && strstr(out, "\"xy\": {\"value\": 0.5,"), "status %d: %s %s", st, out, err);
+    cr_expect(st == 65 && strstr(err, "dataset.csv") && strstr(err, "changed between the shards"),
+              "between: status %d: %s", st, err);
+    free(out);
+    free(err);
+    /* both shards on the new data, then the data changed back */
+    snprintf(args, sizeof args, "audit %s --shard 1/2 -o %s/p1.json --quiet", sp, dir);
+    cr_assert(ga_test_run(args, &out, &err) == 0, "%s", err);
+    free(out);
+    free(err);
+    f = fopen(dp, "w");
+    cr_assert(f && fputs(d1, f) >= 0);
+    fclose(f);
+    snprintf(args, sizeof args, "merge %s/p1.json %s/p2.json", dir, dir);
+    st = ga_test_run(args, &out, &err);
+    cr_expect(st == 65 && strstr(err, "d.csv") && strstr(err, "changed since the shards ran"),
+              "after: status %d: %s", st, err);
     free(out);
     free(err);
 }
