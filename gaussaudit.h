@@ -166,6 +166,9 @@ typedef struct {
     double epsabs;     /* absolute error target for each tail (default 0) */
     double epsrel;     /* relative error target for each tail (default 1e-13) */
     size_t max_evals;  /* cap on integrand evaluations per tail (default 200000) */
+    double deadline;   /* CLOCK_MONOTONIC seconds after which a long evaluation (a subsampled
+                          composition's integral, an eps search) stops with GA_ETIME and no
+                          value (default 0: none) */
 } ga_gchisq_opts;
 
 /* Default options (auto, no absolute target, 1e-13 relative). */

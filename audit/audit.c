@@ -252,6 +252,16 @@ static const char *num(char *b, double v)
     return b;
 }
 
+/* the double path's options: the defaults, and --timeout's deadline (a long evaluation stops
+ * there without a value) */
+static ga_gchisq_opts gopts(const ga_audit *a)
+{
+    ga_gchisq_opts go;
+    ga_gchisq_opts_init(&go);
+    go.deadline = a->deadline;
+    return go;
+}
+
 /* delta of pair i (reduced: the pair in hand, or NULL: reduced where used) in both directions
  * at eps in double precision; a failed evaluation
  * (any status but GA_OK and GA_ETOL, whose value comes with an honest error) gives NaN
@@ -268,7 +278,8 @@ static int est_delta(ga_delta *D, ga_audit *a, size_t i, const ga_pair *reduced,
     }
     ga_pair *own = NULL;
     const ga_pair *p = reduced ? reduced : pair_use(a, i, &own);
-    int st = p ? ga_pair_delta(D, p, eps, GA_DELTA_AUTO, NULL, w) : GA_ENOMEM;
+    ga_gchisq_opts go = gopts(a);
+    int st = p ? ga_pair_delta(D, p, eps, GA_DELTA_AUTO, &go, w) : GA_ENOMEM;
     ga_pair_free(own);
     if (o && o->fail_pair == i + 1)
         st = GA_EDOM;
@@ -992,6 +1003,8 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
             st = GA_EDOM;
         if (reuse && (st == GA_OK || st == GA_EPREC)) /* shown per pair in the reports */
             store_pair_cert(a, i, &c);
+        if (st == GA_ETIME) /* (the budget ran out inside the evaluation: the audit says so) */
+            expired(a, "certification", j, ncert);
         if (st != GA_OK && st != GA_EPREC) {
             /* a proven worst case whose estimates clear the claim but which has no certified
              * evaluation (a composition of subsampled steps whose Bromwich integrand decays
@@ -1138,7 +1151,8 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
             int dir;
             ga_pair *own;
             const ga_pair *p = pair_use(a, best, &own);
-            int st = p ? ga_pair_epsilon(&e, &dir, p, r->delta, NULL, w) : GA_ENOMEM;
+            ga_gchisq_opts go = gopts(a);
+            int st = p ? ga_pair_epsilon(&e, &dir, p, r->delta, &go, w) : GA_ENOMEM;
             ga_pair_free(own);
             if (st == GA_EDOM)
                 e.val = INFINITY;
@@ -1215,12 +1229,15 @@ static int cert_renyi(ga_audit *a, size_t i, double alpha, ga_interval *xy, ga_i
     const ga_pair *p = pair_use(a, i, &own);
     ga_interval bx[2] = {{0, 0}, {0, 0}}, by[2] = {{0, 0}, {0, 0}};
     int st = p ? GA_OK : GA_ENOMEM;
-    for (int k = 0; k < 2 && st == GA_OK; k++) {
+    /* (GA_EPREC: an enclosure wider than asked, still one: both ends are needed) */
+    for (int k = 0; k < 2 && (st == GA_OK || st == GA_EPREC); k++) {
         if (an[k] <= 1)
             continue;
         snprintf(as[k], sizeof as[k], "%.70e", an[k]); /* (glibc prints it exactly) */
         int sk = ga_pair_renyi_cert(&bx[k], &by[k], p, v.in, v.txt, as[k], &co);
-        if (sk != GA_OK)
+        if (sk != GA_OK && st == GA_OK)
+            st = sk;
+        else if (sk != GA_OK && sk != GA_EPREC)
             st = sk;
     }
     xy->lo = bx[0].lo;
@@ -1289,7 +1306,7 @@ static void eval_rdp(ga_audit *a, ga_claim_result *r, const ga_audit_opts *o, ga
             uncert = 1; /* subsampled: estimates only (as for delta) */
             continue;
         }
-        if (st != GA_OK) {
+        if (st != GA_OK && st != GA_EPREC) { /* (EPREC: an enclosure, wider than asked) */
             ambiguous = 1;
             snprintf(amb, sizeof amb, "certified Renyi divergence unavailable for pair '%.100s'",
                      ga_audit_pair_name(a, i, nb));
@@ -1649,7 +1666,7 @@ static void eval_zcdp_grid(ga_audit *a, ga_claim_result *r, const ga_audit_opts 
         int st = cert_renyi(a, r->worst_pair, r->at, &cx, &cy);
         /* the quotient of a bound by alpha, rounded outward */
         double lo = ga_dn(fmax(cx.lo, cy.lo) / r->at);
-        if (st == GA_OK && lo > r->eps_a) {
+        if ((st == GA_OK || st == GA_EPREC) && lo > r->eps_a) {
             r->verdict = GA_VERDICT_VIOLATION;
             r->certified = 1;
             r->cert_lo = lo;
@@ -2006,19 +2023,21 @@ static void audit_plots(ga_audit *a, ga_gchisq_work *w)
         }
         free(key);
     }
-    if (a->timed_out)
-        a->nplot = 0;
+    if (a->timed_out || ga_expired(a->deadline))
+        a->nplot = 0; /* (the plots are illustrations: no time left, none, and no verdict changes) */
     if (a->nplot) {
+        ga_gchisq_opts gg = gopts(a);
         for (size_t j = 0; j < a->nplot; j++) {
             ga_pair *own;
             const ga_pair *p = pair_use(a, a->plot_pair[j], &own);
             if (j == 0 && p)
-                ga_pair_profile_grid(a->plot_eps, GA_PLOT_POINTS, p, NULL, w);
+                ga_pair_profile_grid(a->plot_eps, GA_PLOT_POINTS, p, &gg, w);
             int failed = !p; /* after a failed evaluation the curve stops (no number, no time) */
             for (size_t i = 0; i < GA_PLOT_POINTS; i++) {
                 ga_delta D = {{NAN, 0}, {NAN, 0}, 0};
                 if (!failed) {
-                    int st = ga_pair_delta(&D, p, a->plot_eps[i], GA_DELTA_AUTO, NULL, w);
+                    ga_gchisq_opts go = gopts(a);
+                    int st = ga_pair_delta(&D, p, a->plot_eps[i], GA_DELTA_AUTO, &go, w);
                     failed = (st != GA_OK && st != GA_ETOL) || ga_expired(a->deadline);
                     if (st != GA_OK && st != GA_ETOL)
                         D.xy.val = D.yx.val = NAN;

@@ -8,6 +8,9 @@
 #include "numerics/internal.h"
 
 #include <errno.h>
+#include <signal.h>
+#include <sys/time.h>
+#include <unistd.h>
 #include <stdarg.h>
 #include <float.h>
 #include <math.h>
@@ -31,8 +34,13 @@ static const char *usage_main =
     "  help       this text; 'gaussaudit COMMAND --help' for one command\n"
     "  version    print the version\n"
     "\n"
+    "Every command takes --timeout SECONDS (default 600: ten minutes): the computation\n"
+    "stops in time to report what it finished (the rest is marked as not computed) and the\n"
+    "process ends by SECONDS + 1 whatever the input.\n"
+    "\n"
     "exit status: 0 success, 64 usage error, 65 data error, 66 input not found,\n"
-    "70 internal error, 74 output error; audit: 1 violation, 2 inconclusive.\n"
+    "70 internal error, 74 output error; audit: 1 violation, 2 inconclusive; any\n"
+    "command: 2 when the time budget stopped it.\n"
     "\n"
     "environment: GAUSSAUDIT_BLAS names the BLAS/LAPACK library opened on the first\n"
     "linear-algebra call (default libopenblas.so.0; CBLAS and Fortran LAPACK symbols);\n"
@@ -44,6 +52,7 @@ static const char *usage_cdf =
     "                      [--sigma S] [--offset M] --at X[,X2,..]\n"
     "                      [--method auto|imhof|davies|contour|closed|arb]\n"
     "                      [--epsrel R] [--certified [--digits N]] [--format text|json]\n"
+    "                      [--timeout SECONDS]\n"
     "\n"
     "Both tails of Q = M + S*Z0 + sum_j W_j * chi2(K_j, L_j), Z0 standard normal, chi2(K, L)\n"
     "a (noncentral) chi-square with K degrees of freedom and noncentrality L (the sum of\n"
@@ -80,6 +89,9 @@ static const char *usage_cdf =
     "              \"arb\", \"certified\": true, \"precision_bits\", \"status\"}: \"lo\"/\"hi\" are\n"
     "              the outward-rounded doubles (still bounds for a double reader), the\n"
     "              decimal bounds (digits + 3 digits, outward) are strings\n"
+    "\n"
+    "  --timeout SECONDS  the time budget (default 600 s): a certified interval not\n"
+    "              finished by then is printed as far as it got (exit status 2)\n"
     "\n"
     "A status other than success (e.g. accuracy not reached) is reported in the output\n"
     "and on stderr; the value and its honest error estimate are still printed.\n";
@@ -519,9 +531,11 @@ static int cdf_certified(const cdf_args *a, FILE *out, FILE *err)
         rc = EX_DATAERR;
         goto cleanup;
     }
+    int timed = 0;
     for (long i = 0; i < a->nx; i++) {
         st[i] = ga_gchisq_prob_cert(&c[i], qe, lx[i], &a->co);
-        if (st[i] != GA_OK && st[i] != GA_EPREC) {
+        timed |= st[i] == GA_ETIME; /* (the intervals found so far: valid, wider) */
+        if (st[i] != GA_OK && st[i] != GA_EPREC && st[i] != GA_ETIME) {
             ga_cli_err(err, "gaussaudit cdf: at x = %s: %s\n", lx[i], ga_strerror(st[i]));
             rc = st[i] == GA_ENOMEM ? EX_SOFTWARE : EX_DATAERR;
             goto cleanup;
@@ -530,7 +544,7 @@ static int cdf_certified(const cdf_args *a, FILE *out, FILE *err)
             ga_cli_err(err, "gaussaudit cdf: warning at x = %s: %s\n", lx[i], ga_strerror(st[i]));
     }
     cdf_print_cert(out, a, lx, c, st);
-    rc = ferror(out) ? EX_IOERR : EX_OK;
+    rc = ferror(out) ? EX_IOERR : timed ? GA_CLI_EX_TIMEOUT : EX_OK;
 cleanup:
     ga_cli_free_list(lw);
     ga_cli_free_list(ld);
@@ -629,13 +643,93 @@ static int cmd_cdf(int argc, char **argv, FILE *out, FILE *err)
 {
     cdf_args a;
     int rc = cdf_parse(&a, argc, argv, out, err);
-    if (rc < 0)
+    if (rc < 0) {
+        a.co.deadline = ga_cli_deadline();
         rc = a.certified ? cdf_certified(&a, out, err) : cdf_double(&a, out, err);
+    }
     cdf_args_clear(&a);
     return rc;
 }
 
 static int dispatch(int argc, char **argv, FILE *out, FILE *err);
+
+/* ------------------------------------------------------------ the time budget */
+
+static double soft_deadline;
+static char *volatile temp_path;
+static char stop_msg[200];
+static size_t stop_len;
+
+double ga_cli_deadline(void)
+{
+    return soft_deadline;
+}
+
+double ga_cli_remaining(void)
+{
+    double r = soft_deadline - ga_monotonic();
+    return r > 1e-3 ? r : 1e-3;
+}
+
+/* a signal that ends the process: no temporary report is left behind */
+static void end_signal(int sig)
+{
+    char *t = temp_path;
+    if (t)
+        unlink(t); /* (async-signal-safe) */
+    if (sig == SIGALRM) {
+        ssize_t w = write(2, stop_msg, stop_len);
+        (void)w;
+        _exit(GA_CLI_EX_TIMEOUT);
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+void ga_cli_temp_guard(char *path)
+{
+    static const int sigs[3] = {SIGINT, SIGTERM, SIGHUP};
+    temp_path = path;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = path ? end_signal : SIG_DFL;
+    sigemptyset(&sa.sa_mask);
+    for (int k = 0; k < 3; k++)
+        sigaction(sigs[k], &sa, NULL);
+}
+
+/* Take --timeout SECONDS (or --timeout=SECONDS) out of argv and arm the budget: 0, or -1 (a
+ * missing value) or -2 (a value out of range) after the message. The soft deadline leaves the output 15% of the budget (at most 15 s). */
+static int take_budget(int *argc, char **argv, const char *cmd, FILE *err)
+{
+    const char *v = NULL;
+    size_t n = 0;
+    if ((*argc = ga_cli_take_multi(*argc, argv, "--timeout", &v, 1, &n, cmd, err)) < 0)
+        return -1;
+    double b = GA_CLI_DEFAULT_BUDGET;
+    if (v && (ga_cli_parse_double(&b, v) || !(b > 0 && b <= GA_CLI_MAX_BUDGET))) {
+        ga_cli_err(err, "gaussaudit %s: --timeout must be a number of seconds > 0 and at most "
+                   "%g (got '%s')\n", cmd, GA_CLI_MAX_BUDGET, v);
+        return -2; /* (a value out of range: a data error, as for the other numbers) */
+    }
+    double t0 = ga_monotonic();
+    soft_deadline = t0 + b - fmin(0.15 * b, 15.0);
+    stop_len = (size_t)snprintf(stop_msg, sizeof stop_msg, "gaussaudit %s: stopped by the time "
+                                "budget (--timeout %g s%s) inside a step that could not be "
+                                "interrupted; no report written\n", cmd, b,
+                                v ? "" : ", the default");
+    if (stop_len >= sizeof stop_msg)
+        stop_len = sizeof stop_msg - 1;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = end_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGALRM, &sa, NULL);
+    double t = b + GA_CLI_GRACE;
+    struct itimerval it = {{0, 0}, {(time_t)t, (suseconds_t)((t - floor(t)) * 1e6)}};
+    setitimer(ITIMER_REAL, &it, NULL);
+    return 0;
+}
 
 int ga_cli_main(int argc, char **argv, FILE *out, FILE *err)
 {
@@ -665,6 +759,11 @@ static int dispatch(int argc, char **argv, FILE *out, FILE *err)
         fprintf(out, "gaussaudit %s\n", GA_VERSION_STRING);
         return EX_OK;
     }
+    /* every command: the time budget (argv[0..1] are the program and the command) */
+    int rest = argc - 2, tb = take_budget(&rest, argv + 2, cmd, err);
+    if (tb)
+        return tb == -2 ? EX_DATAERR : EX_USAGE;
+    argc = rest + 2;
     if (!strcmp(cmd, "cdf"))
         return cmd_cdf(argc - 2, argv + 2, out, err);
     if (!strcmp(cmd, "calibrate"))

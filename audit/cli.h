@@ -44,6 +44,23 @@ const char *ga_cli_safe(char *out, size_t n, const char *s);
 int ga_cli_take_multi(int argc, char **argv, const char *name, const char **vals, size_t max,
                       size_t *n, const char *cmd, FILE *err);
 
+/* The time budget of the running command: --timeout SECONDS on every command, default
+ * GA_CLI_DEFAULT_BUDGET. The computation stops at the soft deadline (ga_cli_deadline, a
+ * CLOCK_MONOTONIC time) and reports what it finished; the output gets the rest of the budget;
+ * a step that cannot be interrupted is ended by SIGALRM at the budget plus GA_CLI_GRACE
+ * (exit 2, a message, no partial -o file). ga_cli_remaining: seconds to the soft deadline
+ * (at least a millisecond, so that a library option of 0, "none", is never passed). */
+#define GA_CLI_DEFAULT_BUDGET 600.0
+#define GA_CLI_GRACE 0.8
+#define GA_CLI_MAX_BUDGET 1e7
+double ga_cli_deadline(void);
+double ga_cli_remaining(void);
+/* The -o temporary file being written (NULL: none): unlinked when a signal (SIGINT, SIGTERM,
+ * SIGHUP, or the budget's SIGALRM) ends the process meanwhile. */
+void ga_cli_temp_guard(char *path);
+/* exit status of a command the budget stopped (what it finished is in its output) */
+#define GA_CLI_EX_TIMEOUT 2
+
 /* Commands on specs (audit/commands.c). */
 int ga_cmd_delta(int argc, char **argv, FILE *out, FILE *err);
 int ga_cmd_epsilon(int argc, char **argv, FILE *out, FILE *err);

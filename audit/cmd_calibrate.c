@@ -23,8 +23,10 @@ static const char *usage_calibrate =
     "--part K tunes part K's noise parameter alone, the others as written.\n"
     "--jobs N builds the neighbours' laws on N threads (default: one per online core).\n"
     "\n"
-    "Exit status: 0 (found; the output says whether it is certified), 2 (--timeout ran out\n"
-    "before a value was found), 64 (usage), 65 (invalid spec or arguments), 66 (cannot read),\n"
+    "--timeout SECONDS (default 600) bounds the search; the output then says how far it got.\n"
+    "\n"
+    "Exit status: 0 (found; the output says whether it is certified), 2 (the time budget\n"
+    "ran out before a value was found), 64 (usage), 65 (invalid spec or arguments), 66 (cannot read),\n"
     "74 (write error).\n";
 
 int ga_cmd_calibrate(int argc, char **argv, FILE *out, FILE *err)
@@ -34,11 +36,11 @@ int ga_cmd_calibrate(int argc, char **argv, FILE *out, FILE *err)
     if ((argc = ga_cli_take_multi(argc, argv, "--allow-path", allow, GA_SPEC_MAX_ALLOW, &nallow,
                                   "calibrate", err)) < 0)
         return EX_USAGE;
-    const char *spec = NULL, *seps = NULL, *sdel = NULL, *sfmt = NULL, *stime = NULL,
-               *spart = NULL, *sjobs = NULL;
+    const char *spec = NULL, *seps = NULL, *sdel = NULL, *sfmt = NULL, *spart = NULL,
+               *sjobs = NULL;
     ga_cli_opt opts[] = {{"--epsilon", &seps, NULL}, {"--delta", &sdel, NULL},
-                         {"--format", &sfmt, NULL}, {"--timeout", &stime, NULL},
-                         {"--part", &spart, NULL}, {"--jobs", &sjobs, NULL},
+                         {"--format", &sfmt, NULL}, {"--part", &spart, NULL},
+                         {"--jobs", &sjobs, NULL},
                          {NULL, NULL, NULL}};
     int pr = ga_cli_options(argc, argv, opts, &spec, "calibrate", out, err, usage_calibrate);
     if (pr)
@@ -70,11 +72,7 @@ int ga_cmd_calibrate(int argc, char **argv, FILE *out, FILE *err)
                    sjobs);
         return EX_USAGE;
     }
-    if (stime && (ga_cli_parse_double(&o.timeout, stime) || !(o.timeout > 0))) {
-        ga_cli_err(err, "gaussaudit calibrate: --timeout must be a number of seconds > 0 (got '%s')\n",
-                   stime);
-        return EX_DATAERR;
-    }
+    o.timeout = ga_cli_remaining();
     double part = 0;
     if (spart && (ga_cli_parse_double(&part, spart) || !(part >= 1 && part == floor(part) && part <= 1e6))) {
         ga_cli_err(err, "gaussaudit calibrate: --part must be a part number >= 1 (got '%s')\n", spart);

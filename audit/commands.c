@@ -24,7 +24,30 @@ typedef struct {
     ga_spec spec;
     ga_pair **pairs;
     size_t n;
+    size_t skipped;   /* pairs the time budget left out (built or reduced: not computed) */
 } loaded_t;
+
+/* has the command's time budget run out (its soft deadline, audit/cli.h)? */
+static int out_of_time(void)
+{
+    return ga_expired(ga_cli_deadline());
+}
+
+/* the double path's options with the budget's deadline (a long evaluation stops there) */
+static const ga_gchisq_opts *cli_gopts(void)
+{
+    static ga_gchisq_opts go;
+    ga_gchisq_opts_init(&go);
+    go.deadline = ga_cli_deadline();
+    return &go;
+}
+
+/* the line that says how many pairs or values the time budget left out */
+static void say_budget(FILE *err, const char *cmd, size_t n, const char *what)
+{
+    ga_cli_err(err, "gaussaudit %s: the time budget (--timeout) ran out: %zu %s not computed "
+               "(exit status 2)\n", cmd, n, what);
+}
 
 /* pair i of l for reading: kept, or reduced again into *own, which the caller frees (NULL:
  * no memory, said on err as command cmd when err is non-NULL) */
@@ -60,7 +83,9 @@ static int load_spec(loaded_t *l, const char *path, const char *cmd, const ga_sp
 {
     char msg[1024];
     memset(l, 0, sizeof *l);
-    int st = ga_mech_load(&l->spec, path, so, msg, sizeof msg);
+    ga_spec_opts o = *so;
+    o.deadline = ga_cli_deadline(); /* (the builders stop there) */
+    int st = ga_mech_load(&l->spec, path, &o, msg, sizeof msg);
     if (st) {
         ga_cli_err(err, "gaussaudit %s: %s\n", cmd, msg);
         return st == GA_EIO ? EX_NOINPUT : st == GA_ENOMEM ? EX_SOFTWARE : EX_DATAERR;
@@ -68,7 +93,13 @@ static int load_spec(loaded_t *l, const char *path, const char *cmd, const ga_sp
     l->pairs = calloc(l->spec.npairs, sizeof *l->pairs);
     if (!l->pairs)
         return EX_SOFTWARE;
+    if (l->spec.truncated)
+        l->skipped = l->spec.planned > l->spec.npairs ? l->spec.planned - l->spec.npairs : 1;
     for (size_t i = 0; i < l->spec.npairs; i++) {
+        if (out_of_time()) {
+            l->skipped += l->spec.npairs - i;
+            break;
+        }
         st = ga_mech_pair_reduce(&l->pairs[i], &l->spec.pairs[i], msg, sizeof msg);
         if (st) {
             ga_cli_err(err, "gaussaudit %s: %s: %s\n", cmd, path, msg);
@@ -200,7 +231,12 @@ static int profile_cmd(const char *spec, const ga_spec_opts *so, size_t np, int 
             rc = EX_SOFTWARE;
             goto cleanup;
         }
-        ga_pair_profile_grid(eps, np, p, NULL, w);
+        if (out_of_time()) {
+            ga_pair_free(own);
+            l.skipped += l.n - i;
+            break;
+        }
+        ga_pair_profile_grid(eps, np, p, cli_gopts(), w);
         if (json) {
             ga_jw_obj(&j, NULL);
             ga_jw_str(&j, "name", l.spec.pairs[i].name);
@@ -211,7 +247,7 @@ static int profile_cmd(const char *spec, const ga_spec_opts *so, size_t np, int 
         }
         for (size_t k = 0; k < np; k++) {
             ga_delta D;
-            int st = ga_pair_delta(&D, p, eps[k], GA_DELTA_AUTO, NULL, w);
+            int st = ga_pair_delta(&D, p, eps[k], GA_DELTA_AUTO, cli_gopts(), w);
             int ok = st == GA_OK || st == GA_ETOL; /* a failed point has no number */
             nfail += !ok;
             if (json) {
@@ -250,7 +286,9 @@ static int profile_cmd(const char *spec, const ga_spec_opts *so, size_t np, int 
     }
     if (nfail)
         ga_cli_err(err, "gaussaudit delta: %d profile points could not be computed\n", nfail);
-    rc = ferror(out) ? EX_IOERR : nfail ? EX_DATAERR : EX_OK;
+    if (l.skipped)
+        say_budget(err, "delta", l.skipped, "pairs");
+    rc = ferror(out) ? EX_IOERR : l.skipped ? GA_CLI_EX_TIMEOUT : nfail ? EX_DATAERR : EX_OK;
     goto cleanup;
 cleanup:
     free(eps);
@@ -261,7 +299,7 @@ cleanup:
 
 static const char *usage_delta =
     "usage: gaussaudit delta SPEC.yaml (--epsilon E[,E2,..] | --profile [N])\n"
-    "                        [--method auto|direct|tails]\n"
+    "                        [--method auto|direct|tails] [--timeout SECONDS]\n"
     "                        [--certified [--digits N]] [--format text|json]\n"
     "\n"
     "delta_{X,Y}(eps) and delta_{Y,X}(eps), both directions, for every neighbouring pair of\n"
@@ -284,6 +322,8 @@ static const char *usage_delta =
     "            are the outward doubles (round-trip), the decimal bounds are strings\n"
     "  --allow-path DIR  also read files (CSV datasets) the spec names inside DIR; by default a\n"
     "            spec reads only regular files inside its own directory tree (repeatable)\n"
+    "  --timeout SECONDS  the time budget (default 600 s): what is not finished by then is\n"
+    "            reported as not computed, with exit status 2\n"
     ;
 
 int ga_cmd_delta(int argc, char **argv, FILE *out, FILE *err)
@@ -345,6 +385,7 @@ int ga_cmd_delta(int argc, char **argv, FILE *out, FILE *err)
     ga_cert_opts co;
     if (cert_options(&co, certified, sdig, "delta", err))
         return sdig && certified ? EX_DATAERR : EX_USAGE;
+    co.deadline = ga_cli_deadline();
     double *eps = NULL;
     long bad, ne = ga_cli_parse_list(&eps, seps, &bad);
     if (ne < 0) {
@@ -378,7 +419,7 @@ int ga_cmd_delta(int argc, char **argv, FILE *out, FILE *err)
         print_verified(out, &l.spec);
         fprintf(out, "%-*s %-10s %-32s %-32s\n", nw, "pair", "epsilon", "delta_XY", "delta_YX");
     }
-    int warned = 0, nfail = 0;
+    int warned = 0, nfail = 0, ntime = 0;
     for (size_t i = 0; i < l.n; i++) {
         ga_pair *own;
         const ga_pair *p = use(&l, i, &own, err, "delta");
@@ -391,7 +432,10 @@ int ga_cmd_delta(int argc, char **argv, FILE *out, FILE *err)
             ga_delta_cert C;
             ga_delta D;
             int st, ok;
-            if (certified) {
+            if (out_of_time()) {
+                st = GA_ETIME; /* (not started: the budget ran out) */
+                ok = 0;
+            } else if (certified) {
                 ga_spec_pair_view v;
                 st = ga_spec_pair_view_init(&v, &l.spec.pairs[i], 1);
                 if (st == GA_OK)
@@ -399,10 +443,12 @@ int ga_cmd_delta(int argc, char **argv, FILE *out, FILE *err)
                 ga_spec_pair_view_clear(&v);
                 ok = st == GA_OK || st == GA_EPREC; /* EPREC: valid, wider than asked */
             } else {
-                st = ga_pair_delta(&D, p, eps[k], method, NULL, w);
+                st = ga_pair_delta(&D, p, eps[k], method, cli_gopts(), w);
                 ok = st == GA_OK || st == GA_ETOL; /* ETOL: valid, larger error estimate */
             }
-            if (!ok) {
+            if (st == GA_ETIME) {
+                ntime++; /* (not started, or a certified interval cut short) */
+            } else if (!ok) {
                 nfail++;
                 ga_cli_err(err, "gaussaudit delta: %s at eps = %s: %s%s\n", l.spec.pairs[i].name,
                            etxt[k], certified ? "certified mode: " : "",
@@ -466,7 +512,9 @@ int ga_cmd_delta(int argc, char **argv, FILE *out, FILE *err)
         fprintf(out, "estimates (not certified); method: %s\n",
                 method == GA_DELTA_TAILS ? "two tails" : "direct integral");
     }
-    rc = ferror(out) ? EX_IOERR : nfail ? EX_DATAERR : EX_OK;
+    if (ntime || l.skipped)
+        say_budget(err, "delta", (size_t)ntime + l.skipped * (size_t)ne, "values");
+    rc = ferror(out) ? EX_IOERR : ntime || l.skipped ? GA_CLI_EX_TIMEOUT : nfail ? EX_DATAERR : EX_OK;
     goto cleanup;
 cleanup:
     free(eps);
@@ -480,14 +528,16 @@ cleanup:
 
 static const char *usage_epsilon =
     "usage: gaussaudit epsilon SPEC.yaml --delta D [--certified] [--format text|json]\n"
-    "                          [--allow-path DIR]\n"
+    "                          [--allow-path DIR] [--timeout SECONDS]\n"
     "\n"
     "The smallest eps >= 0 with max(delta_XY, delta_YX)(eps) <= D, per pair and overall\n"
     "(the maximum over pairs), and which direction binds. Estimates with error estimates;\n"
     "--certified gives an interval [lo, hi] with certified max delta(hi) <= D and, when\n"
     "lo > 0, certified max delta(lo) > D, so the exact smallest eps lies in it.\n"
     "  --format  json: {\"spec\", \"delta\", \"pairs\": [{\"name\", \"epsilon\": {\"value\",\n"
-    "            \"err\"}, \"binding\": \"xy\"|\"yx\"|\"none\"}], \"overall\": {\"epsilon\", \"pair\"}}\n";
+    "            \"err\"}, \"binding\": \"xy\"|\"yx\"|\"none\"}], \"overall\": {\"epsilon\", \"pair\"}}\n"
+    "  --timeout SECONDS  the time budget (default 600 s): what is not finished by then is\n"
+    "            reported as not computed, with exit status 2\n";
 
 /* one pair's eps(delta): the double estimate or the certified bracket, with its status */
 typedef struct {
@@ -500,6 +550,13 @@ static void eps_compute(eps_row *row, const loaded_t *l, size_t i, double delta,
                         int certified, ga_gchisq_work *w)
 {
     memset(row, 0, sizeof *row);
+    if (out_of_time()) {
+        row->status = GA_ETIME;
+        return;
+    }
+    ga_cert_opts co;
+    ga_cert_opts_init(&co);
+    co.deadline = ga_cli_deadline();
     ga_pair *own;
     const ga_pair *p = use(l, i, &own, NULL, NULL); /* (the row says so) */
     if (!p) {
@@ -508,10 +565,10 @@ static void eps_compute(eps_row *row, const loaded_t *l, size_t i, double delta,
         ga_spec_pair_view v;
         row->status = ga_spec_pair_view_init(&v, &l->spec.pairs[i], 1);
         if (row->status == GA_OK)
-            row->status = ga_pair_epsilon_cert(&row->iv, &row->dir, p, v.in, v.txt, sdel, NULL);
+            row->status = ga_pair_epsilon_cert(&row->iv, &row->dir, p, v.in, v.txt, sdel, &co);
         ga_spec_pair_view_clear(&v);
     } else {
-        row->status = ga_pair_epsilon(&row->e, &row->dir, p, delta, NULL, w);
+        row->status = ga_pair_epsilon(&row->e, &row->dir, p, delta, cli_gopts(), w);
     }
     ga_pair_free(own);
 }
@@ -639,9 +696,14 @@ int ga_cmd_epsilon(int argc, char **argv, FILE *out, FILE *err)
         goto cleanup;
     /* compute every pair, then print: a failure is a status in the output, never a
      * half-written document */
-    size_t wi = 0, nfail = 0;
+    size_t wi = 0, nfail = 0, ntime = 0;
     for (size_t i = 0; i < l.n; i++) {
         eps_compute(&rows[i], &l, i, delta, sdel, certified, w);
+        if (rows[i].status == GA_ETIME) {
+            nfail++;
+            ntime++;
+            continue;
+        }
         if (!eps_ok(&rows[i], certified)) {
             nfail++;
             ga_cli_err(err, "gaussaudit epsilon: %s: %s%s\n", l.spec.pairs[i].name,
@@ -653,10 +715,12 @@ int ga_cmd_epsilon(int argc, char **argv, FILE *out, FILE *err)
             wi = i;
     }
     if (json)
-        eps_print_json(out, &l, rows, delta, certified, wi, nfail == 0);
+        eps_print_json(out, &l, rows, delta, certified, wi, nfail == 0 && !l.skipped);
     else
-        eps_print_text(out, &l, rows, delta, certified, wi, nfail == 0);
-    rc = ferror(out) ? EX_IOERR : nfail ? EX_DATAERR : EX_OK;
+        eps_print_text(out, &l, rows, delta, certified, wi, nfail == 0 && !l.skipped);
+    if (ntime || l.skipped)
+        say_budget(err, "epsilon", ntime + l.skipped, "pairs");
+    rc = ferror(out) ? EX_IOERR : ntime || l.skipped ? GA_CLI_EX_TIMEOUT : nfail ? EX_DATAERR : EX_OK;
 cleanup:
     free(rows);
     ga_gchisq_work_free(w);
@@ -668,13 +732,16 @@ cleanup:
 
 static const char *usage_rdp =
     "usage: gaussaudit rdp SPEC.yaml --alpha A[,A2,..] [--format text|json] [--allow-path DIR]\n"
+    "                      [--timeout SECONDS]\n"
     "\n"
     "Exact Renyi divergences D_alpha(X||Y) and D_alpha(Y||X) (alpha > 1) for every pair, in\n"
     "closed form from the cumulant generating function of the privacy loss; infinite where\n"
     "alpha S_Y + (1 - alpha) S_X is not positive definite (resp. the roles swapped).\n"
     "Also the (eps, delta = 1e-5) conversions of Mironov (2017) and Canonne et al. (2020).\n"
     "  --format  json: {\"spec\", \"pairs\": [{\"name\", \"alpha\", \"xy\": {\"value\", \"err\"} or\n"
-    "            {\"value\": null, \"infinite\": true}, \"yx\": {...}}]}\n";
+    "            {\"value\": null, \"infinite\": true}, \"yx\": {...}}]}\n"
+    "  --timeout SECONDS  the time budget (default 600 s): what is not finished by then is\n"
+    "            reported as not computed, with exit status 2\n";
 
 int ga_cmd_rdp(int argc, char **argv, FILE *out, FILE *err)
 {
@@ -716,7 +783,7 @@ int ga_cmd_rdp(int argc, char **argv, FILE *out, FILE *err)
         goto cleanup;
     ga_jw j;
     ga_jw_init(&j, out);
-    int nfail = 0;
+    int nfail = 0, ntime = 0;
     if (json) {
         json_head(&j, &l.spec);
         ga_jw_arr(&j, "pairs");
@@ -729,9 +796,11 @@ int ga_cmd_rdp(int argc, char **argv, FILE *out, FILE *err)
         const ga_pair *p = use(&l, i, &own, NULL, NULL); /* (each row says so) */
         for (long k = 0; k < na; k++) {
             ga_result xy = {NAN, INFINITY}, yx = {NAN, INFINITY};
-            int st = p ? ga_pair_renyi_near(&xy, &yx, p, al[k]) : GA_ENOMEM; /* (decimals) */
+            int st = out_of_time() ? GA_ETIME
+                     : p ? ga_pair_renyi_near(&xy, &yx, p, al[k]) : GA_ENOMEM; /* (decimals) */
             int ok = st == GA_OK || st == GA_ETOL; /* a failure has no number */
-            nfail += !ok;
+            nfail += !ok && st != GA_ETIME;
+            ntime += st == GA_ETIME;
             double worst = fmax(xy.val, yx.val);
             if (json) {
                 ga_jw_obj(&j, NULL);
@@ -769,7 +838,9 @@ int ga_cmd_rdp(int argc, char **argv, FILE *out, FILE *err)
     }
     if (nfail)
         ga_cli_err(err, "gaussaudit rdp: %d values could not be computed\n", nfail);
-    rc = ferror(out) ? EX_IOERR : nfail ? EX_DATAERR : EX_OK;
+    if (ntime || l.skipped)
+        say_budget(err, "rdp", (size_t)ntime + l.skipped * (size_t)na, "values");
+    rc = ferror(out) ? EX_IOERR : ntime || l.skipped ? GA_CLI_EX_TIMEOUT : nfail ? EX_DATAERR : EX_OK;
     goto cleanup;
 cleanup:
     free(al);
@@ -804,53 +875,19 @@ static const char *usage_audit =
     "  --shard I/N  evaluate only pairs I, I + N, I + 2N, ... (counting from 1) and write a\n"
     "            partial result (JSON) instead of a report; 'gaussaudit merge' combines the\n"
     "            N parts into the report one run would give (run them anywhere: a job array)\n"
-    "  --timeout stop after SECONDS (building the pairs gets 60% of them; the pairs built\n"
-    "            are evaluated): a violation found stands, every other claim is\n"
-    "            INCONCLUSIVE, and the report says how far the audit got; a step that\n"
-    "            cannot be interrupted ends the run at SECONDS + 0.8 with exit 2 and no report\n"
+    "  --timeout SECONDS  the time budget (default 600 s; building the pairs gets 60% of the\n"
+    "            computing time, the report the last 15% of the budget, at most 15 s): a\n"
+    "            violation found stands, every other claim is INCONCLUSIVE, and the report\n"
+    "            says how far the audit got; a step that cannot be interrupted ends the run\n"
+    "            at SECONDS + 0.8 with exit 2 and no report\n"
     "  --allow-path DIR  also read files (CSV datasets) the spec names inside DIR; by default a\n"
     "            spec reads only regular files inside its own directory tree (repeatable)\n"
     "Several specs (--format junit only): one JUnit document, a testsuite per spec (time,\n"
     "timestamp, hostname, properties with the tool version and the spec's SHA-256), a\n"
     "testcase per claim with classname from the spec's file and name; VIOLATION is a\n"
     "failure whose message carries the witness, INCONCLUSIVE an error (the Ant JUnit schema\n"
-    "has no skipped); --timeout applies to each spec. The exit status is the worst.\n"
+    "has no skipped); the specs share the one time budget. The exit status is the worst.\n"
     "Exit status: 0, 1, 2 as above; 64 usage, 65 data error, 66 spec not found, 74 output.\n";
-
-/* The --timeout backstop. The audit checks its deadline between pairs, between precisions and
- * inside the certified integrand, and stops with a report of what it finished; one step that
- * cannot be interrupted (a LAPACK call on a large pair, a builder's law) could still run past
- * it. SIGALRM at the budget plus GA_TIMEOUT_GRACE seconds ends the process with status 2
- * (inconclusive) and a message, writing no report (an -o file is left as it was). */
-#define GA_TIMEOUT_GRACE 0.8
-
-static void timeout_backstop(int sig)
-{
-    (void)sig;
-    static const char m[] = "gaussaudit audit: stopped by --timeout inside a step that could "
-                            "not be interrupted; no report written (INCONCLUSIVE)\n";
-    ssize_t w = write(2, m, sizeof m - 1);
-    (void)w;
-    _exit(2);
-}
-
-static void arm_backstop(double seconds)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = timeout_backstop;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGALRM, &sa, NULL);
-    double t = seconds + GA_TIMEOUT_GRACE;
-    struct itimerval it = {{0, 0}, {(time_t)t, (suseconds_t)((t - floor(t)) * 1e6)}};
-    setitimer(ITIMER_REAL, &it, NULL);
-}
-
-static void disarm_backstop(void)
-{
-    struct itimerval it = {{0, 0}, {0, 0}};
-    setitimer(ITIMER_REAL, &it, NULL);
-}
 
 /* -o FILE: the report goes to a temporary file in FILE's directory, is flushed and synced,
  * then renamed over FILE, so a reader sees the old report or the whole new one, never a
@@ -892,31 +929,6 @@ static int write_direct(const char *path, const audit_reports *a, FILE *err)
     return bad ? GA_EIO : GA_OK;
 }
 
-/* the temporary report being written, unlinked by a signal that ends the process meanwhile
- * (SIGINT, SIGTERM, SIGHUP: no temporary file is left behind), then the signal re-raised */
-static char *volatile temp_report;
-
-static void temp_report_signal(int sig)
-{
-    char *t = temp_report;
-    if (t)
-        unlink(t); /* (async-signal-safe) */
-    signal(sig, SIG_DFL);
-    raise(sig);
-}
-
-static void temp_report_guard(char *path)
-{
-    static const int sigs[3] = {SIGINT, SIGTERM, SIGHUP};
-    temp_report = path;
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = path ? temp_report_signal : SIG_DFL;
-    sigemptyset(&sa.sa_mask);
-    for (int k = 0; k < 3; k++)
-        sigaction(sigs[k], &sa, NULL);
-}
-
 static int write_atomic(const char *path, const audit_reports *a, const char *const *inputs,
                         size_t ninputs, FILE *err)
 {
@@ -939,7 +951,7 @@ static int write_atomic(const char *path, const audit_reports *a, const char *co
     const char *slash = strrchr(path, '/');
     size_t dl = slash ? (size_t)(slash - path) + 1 : 0;
     snprintf(tmp, n + 16, "%.*s.%s.XXXXXX", (int)dl, path, path + dl);
-    temp_report_guard(tmp);
+    ga_cli_temp_guard(tmp);
     int rc = GA_EIO, fd = mkstemp(tmp);
     mode_t mask = umask(0); /* a new report gets the usual 0666 & ~umask, not mkstemp's 0600; */
     umask(mask);            /* a replaced one keeps its mode (a 0600 report stays 0600) */
@@ -952,7 +964,7 @@ static int write_atomic(const char *path, const audit_reports *a, const char *co
             close(fd);
             unlink(tmp);
         }
-        temp_report_guard(NULL);
+        ga_cli_temp_guard(NULL);
         free(tmp);
         return GA_EIO;
     }
@@ -971,7 +983,7 @@ static int write_atomic(const char *path, const audit_reports *a, const char *co
     }
     if (rc)
         unlink(tmp);
-    temp_report_guard(NULL);
+    ga_cli_temp_guard(NULL);
     free(tmp);
     return rc;
 }
@@ -1015,6 +1027,7 @@ static int report_format(const char *s)
 static const char *usage_merge =
     "usage: gaussaudit merge PART.json... [--format md|html|json|junit] [-o FILE]\n"
     "                        [--spec SPEC.yaml] [--jobs N] [--allow-path DIR] [--quiet]\n"
+    "                        [--timeout SECONDS]\n"
     "\n"
     "Combine the partial results of 'gaussaudit audit SPEC.yaml --shard I/N' (I = 1..N, each\n"
     "once, complete) into the report a single run writes: the spec is read again (the path the\n"
@@ -1022,6 +1035,8 @@ static const char *usage_merge =
     "reduced, and the decisions read the parts' evaluations; only the few pairs the witness,\n"
     "the smallest eps and the plots concern are evaluated again. --certified and --claim are\n"
     "those the parts ran with.\n"
+    "  --timeout SECONDS  the time budget (default 600 s): what is not finished by then is\n"
+    "            reported as not computed, with exit status 2\n"
     "Exit status: as audit (0, 1 violation, 2 inconclusive), 64 usage, 65 a part or the spec\n"
     "is invalid or does not match, 66 not found, 74 output.\n";
 
@@ -1060,6 +1075,7 @@ int ga_cmd_merge(int argc, char **argv, FILE *out, FILE *err)
     }
     o.allow_paths = allow;
     o.nallow = nallow;
+    o.timeout = ga_cli_remaining();
     if (!quiet && isatty(fileno(err)))
         o.progress = err;
     char msg[1024];
@@ -1087,13 +1103,12 @@ int ga_cmd_audit(int argc, char **argv, FILE *out, FILE *err)
     if ((argc = ga_cli_take_multi(argc, argv, "--allow-path", allow, GA_SPEC_MAX_ALLOW,
                                   &so.nallow, "audit", err)) < 0)
         return EX_USAGE;
-    const char *specs[GA_CLI_MAX_SPECS], *sfmt = NULL, *sout = NULL, *stime = NULL,
-               *sjobs = NULL, *sshard = NULL;
+    const char *specs[GA_CLI_MAX_SPECS], *sfmt = NULL, *sout = NULL, *sjobs = NULL,
+               *sshard = NULL;
     size_t nspecs = 0;
     int certified = 0, quiet = 0;
     ga_cli_opt opts[] = {{"--format", &sfmt, NULL}, {"-o", &sout, NULL}, {"--output", &sout, NULL},
-                         {"--timeout", &stime, NULL}, {"--jobs", &sjobs, NULL},
-                         {"--shard", &sshard, NULL},
+                         {"--jobs", &sjobs, NULL}, {"--shard", &sshard, NULL},
                          {"--certified", NULL, &certified}, {"--quiet", NULL, &quiet},
                          {NULL, NULL, NULL}};
     /* "-o" is accepted as an option although it has one dash */
@@ -1115,11 +1130,6 @@ int ga_cmd_audit(int argc, char **argv, FILE *out, FILE *err)
         ga_cli_err(err, "gaussaudit audit: --format must be md, html, json or junit (got '%s')\n", sfmt);
         return EX_USAGE;
     }
-    double timeout = 0;
-    if (stime && (ga_cli_parse_double(&timeout, stime) || !(timeout > 0))) {
-        ga_cli_err(err, "gaussaudit audit: --timeout must be a number of seconds > 0 (got '%s')\n", stime);
-        return EX_DATAERR;
-    }
     ga_audit_options o;
     ga_audit_options_init(&o);
     if (ga_cli_parse_jobs(&o.jobs, sjobs)) {
@@ -1134,7 +1144,6 @@ int ga_cmd_audit(int argc, char **argv, FILE *out, FILE *err)
     if (sshard)
         fmt = GA_FORMAT_PARTIAL;
     o.certified = certified;
-    o.timeout = timeout;
     o.allow_paths = allow;
     o.nallow = so.nallow;
     if (!quiet && isatty(fileno(err)))
@@ -1154,11 +1163,8 @@ int ga_cmd_audit(int argc, char **argv, FILE *out, FILE *err)
     int rc = EX_OK, junit_many = fmt == GA_FORMAT_JUNIT && nspecs > 1;
     size_t done = 0;
     for (; done < nspecs; done++) {
-        if (timeout > 0)
-            arm_backstop(timeout);
+        o.timeout = ga_cli_remaining(); /* (the specs share the command's budget) */
         int st = ga_audit_spec_file(&res[done], specs[done], &o, msg, sizeof msg);
-        if (timeout > 0)
-            disarm_backstop(); /* the report is written in full, however long that takes */
         if (st) {
             ga_cli_err(err, "gaussaudit audit: %s\n", msg);
             int code = st == GA_EIO ? EX_NOINPUT : st == GA_ENOMEM ? EX_SOFTWARE : EX_DATAERR;
@@ -1178,7 +1184,7 @@ int ga_cmd_audit(int argc, char **argv, FILE *out, FILE *err)
         if (!quiet && sshard)
             ga_cli_err(err, "gaussaudit audit: %s: shard %zu/%zu %s\n",
                        ga_audit_result_spec_name(res[done]), o.shard, o.nshards,
-                       rc == EX_OK ? "done" : "incomplete (--timeout)");
+                       rc == EX_OK ? "done" : "incomplete (the time budget ran out)");
         else if (!quiet)
             ga_cli_err(err, "gaussaudit audit: %s: %s\n", ga_audit_result_spec_name(res[done]),
                        ga_verdict_name(ga_audit_result_verdict(res[done])));

@@ -1179,6 +1179,10 @@ typedef struct {
 static double eps_fn(double eps, void *param)
 {
     eps_param *e = param;
+    if (e->o->deadline > 0 && ga_expired(e->o->deadline)) {
+        e->status = GA_ETIME; /* (the search ends: no value) */
+        return 0;
+    }
     int s = ga_pair_delta(&e->last, e->p, eps, GA_DELTA_AUTO, e->o, e->w);
     if (s && !e->status)
         e->status = s;

@@ -1390,6 +1390,56 @@ static int delta_cert_composition(ga_delta_cert *out, const ga_pair *p, const ch
 }
 
 /* One subsampled step: the certified closed form; a composition: the certified integral. */
+/* Far out (eps > 1000 beyond D_2 by 800): delta_{X,Y}(eps) <= P_X[L > eps] <= E_X[e^L] e^-eps
+ * = e^{D_2(X||Y) - eps} (Chernoff at 1), with D_2 certified (ga_ploss_renyi_arb): the interval
+ * [0, that bound], where the Bromwich plan would put its saddle near z = eps and need about
+ * eps nodes. GA_EPREC (valid, wider than asked), or GA_EDOM when eps is not that far. */
+static int delta_cert_far(ga_delta_cert *out, const ga_pair *p, const char *eps,
+                          const ga_cert_opts *o)
+{
+    const ga_ploss *L = p->ploss;
+    slong n = (slong)L->n, prec = 128;
+    arb_ptr q = _arb_vec_init(n), m = _arb_vec_init(n);
+    arb_t a, d2, e, res[2];
+    arb_init(a);
+    arb_init(d2);
+    arb_init(e);
+    arb_init(res[0]);
+    arb_init(res[1]);
+    int rc = arb_set_str(e, eps, PARSE_PREC) ? GA_EINVAL : GA_EPREC;
+    for (slong j = 0; j < n && rc == GA_EPREC; j++)
+        if (sub_params(q + j, m + j, p, (size_t)j, prec))
+            rc = GA_EINVAL;
+    arb_set_ui(a, 2);
+    for (int dir = 0; dir < 2 && rc == GA_EPREC; dir++) {
+        double steps = 0;
+        for (size_t j = 0; j < L->n; j++)
+            steps += L->t[j].count;
+        int st = ga_ploss_renyi_arb(d2, L, q, m, dir, a, fmax(36, log(steps) + 30), prec);
+        arb_sub(d2, d2, e, prec);
+        arb_t lim;
+        arb_init(lim);
+        arb_set_si(lim, -800);
+        if ((st != GA_OK && st != GA_EPREC) || !arb_is_finite(d2) || !arb_lt(d2, lim))
+            rc = GA_EDOM;
+        arb_clear(lim);
+        arb_exp(d2, d2, prec);
+        arb_get_ubound_arf(arb_midref(res[dir]), d2, prec); /* [0, ub] as a ball */
+        arb_mul_2exp_si(res[dir], res[dir], -1);
+        arf_get_mag(arb_radref(res[dir]), arb_midref(res[dir]));
+    }
+    if (rc == GA_EPREC)
+        sub_cert_out(out, res[0], res[1], o->digits);
+    _arb_vec_clear(q, n);
+    _arb_vec_clear(m, n);
+    arb_clear(a);
+    arb_clear(d2);
+    arb_clear(e);
+    arb_clear(res[0]);
+    arb_clear(res[1]);
+    return rc;
+}
+
 static int delta_cert_subsampled(ga_delta_cert *out, const ga_pair *p, const char *eps,
                                  const ga_cert_opts *opts)
 {
@@ -1397,6 +1447,11 @@ static int delta_cert_subsampled(ga_delta_cert *out, const ga_pair *p, const cha
     double e;
     if (ga_decimal_to_double(&e, eps) || o.digits < 1 || o.max_prec < 64)
         return GA_EINVAL;
+    if (e > 1000 && p->ploss->t[0].nu == 0 && p->ploss->t[0].r == 0) {
+        int r = delta_cert_far(out, p, eps, &o);
+        if (r != GA_EDOM)
+            return r;
+    }
     if (p->ploss->n != 1 || p->ploss->t[0].count != 1)
         return delta_cert_composition(out, p, eps, e, &o);
     sub_ctx c;
@@ -2116,9 +2171,95 @@ static int rsub_step(void *vc, slong prec)
     return acc ? GA_OK : stalled ? GA_ARB_STALLED : GA_EPREC;
 }
 
+/* Certified D_alpha at large alpha (above 1e4, where the designs would need about alpha
+ * nodes): the closed-form bracket of each step (numerics/ploss.c, renyi_bracket), in ball
+ * arithmetic from the exact q, sigma and norm: alpha m^2/2 + alpha/(alpha - 1) log q <=
+ * D_alpha(M || Q) <= alpha m^2/2 and 0 <= D_alpha(Q || M) <= -log(1 - q), times each step's
+ * count. GA_EPREC (a valid bracket, wider than asked) or GA_EINVAL. */
+static int renyi_bracket_arb(ga_interval *xy, ga_interval *yx, const ga_pair *p,
+                             const char *alpha_txt)
+{
+    const ga_ploss *L = p->ploss;
+    slong prec = 128;
+    arb_t a, q, m, g, t, lo[2], hi[2];
+    arb_init(a);
+    arb_init(q);
+    arb_init(m);
+    arb_init(g);
+    arb_init(t);
+    for (int d = 0; d < 2; d++) {
+        arb_init(lo[d]);
+        arb_init(hi[d]);
+    }
+    int rc = arb_set_str(a, alpha_txt, PARSE_PREC) ? GA_EINVAL : GA_EPREC;
+    for (size_t j = 0; j < L->n && rc == GA_EPREC; j++) {
+        if (sub_params(q, m, p, j, prec)) {
+            rc = GA_EINVAL;
+            break;
+        }
+        arb_mul(g, m, m, prec); /* g = alpha m^2 / 2 */
+        arb_mul(g, g, a, prec);
+        arb_mul_2exp_si(g, g, -1);
+        for (int d = 0; d < 2; d++) {
+            arb_t c;
+            arb_init(c);
+            arb_set_d(c, L->t[j].count);
+            if (arb_is_one(q) || !(L->t[j].add ^ d)) {
+                arb_mul(t, c, g, prec);
+                arb_add(hi[d], hi[d], t, prec);
+                if (!arb_is_one(q)) { /* + alpha/(alpha - 1) log q, at least 0 */
+                    arb_log(t, q, prec);
+                    arb_mul(t, t, a, prec);
+                    arb_sub_ui(m, a, 1, prec); /* (m is free here) */
+                    arb_div(t, t, m, prec);
+                    arb_add(t, t, g, prec);
+                    arb_zero(m);
+                    arb_max(t, t, m, prec);
+                    arb_mul(t, t, c, prec);
+                } else {
+                    arb_mul(t, c, g, prec);
+                }
+                arb_add(lo[d], lo[d], t, prec);
+            } else { /* 0 <= D <= -count log(1 - q) */
+                arb_neg(t, q);
+                arb_log1p(t, t, prec);
+                arb_mul(t, t, c, prec);
+                arb_sub(hi[d], hi[d], t, prec);
+            }
+            arb_clear(c);
+            /* (m was overwritten: read again for the other direction) */
+            if (sub_params(q, m, p, j, prec))
+                rc = GA_EINVAL;
+        }
+    }
+    if (rc == GA_EPREC) {
+        ga_interval il, ih;
+        for (int d = 0; d < 2; d++) {
+            ga_interval *out = d ? yx : xy;
+            ga_arb_bounds(&il, lo[d]);
+            ga_arb_bounds(&ih, hi[d]);
+            out->lo = fmax(il.lo, 0);
+            out->hi = ih.hi;
+        }
+    }
+    arb_clear(a);
+    arb_clear(q);
+    arb_clear(m);
+    arb_clear(g);
+    arb_clear(t);
+    for (int d = 0; d < 2; d++) {
+        arb_clear(lo[d]);
+        arb_clear(hi[d]);
+    }
+    return rc;
+}
+
 static int renyi_cert_subsampled(ga_interval *xy, ga_interval *yx, const ga_pair *p,
                                  const char *alpha_txt, const ga_cert_opts *o)
 {
+    double ad;
+    if (ga_decimal_to_double(&ad, alpha_txt) == GA_OK && ad > 1e4)
+        return renyi_bracket_arb(xy, yx, p, alpha_txt);
     rsub_ctx c;
     memset(&c, 0, sizeof c);
     c.p = p;

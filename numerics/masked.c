@@ -278,13 +278,26 @@ int ga_ncx2_tail(double *Q, double *P, double nu, double lam, double w)
 
 /* the threshold w* >= 0 with l(w*) = eps (l monotone; up: increasing) by bisection; returns
  * 0 when found, 1 when l never reaches eps on (0, inf) */
-static int threshold(double *w, double nu, double la, double lb, double eps, int up)
+static int threshold(double *w, double nu, double la, double lb, double eps, int up,
+                     double *tail)
 {
-    double e, lo = 0, hi = nu + la + lb + 1;
+    double e, lo = 0, hi = nu + la + lb + 1, known = 0;
     int k = 0;
-    while (k++ < 2000 && ((loss(nu, la, lb, hi, &e) - eps > 0) != up))
+    while (k++ < 2000) {
+        /* w* > known: where P_a[W > known] is below every double (the Chernoff bound at t =
+         * 1/4, E e^{W/4} = 2^{nu/2} e^{la/2}), delta <= that tail: stop, before the loss is
+         * evaluated at w so large that its series takes minutes */
+        double lt = -0.25 * known + 0.5 * nu * M_LN2 + 0.5 * la;
+        if (up && known > 0 && lt < -800) {
+            *tail = lt;
+            return 2;
+        }
+        if ((loss(nu, la, lb, hi, &e) - eps > 0) == up)
+            break;
+        known = hi;
         if (!isfinite(hi *= 2))
             return 1;
+    }
     for (int it = 0; it < 200 && hi - lo > 2 * DBL_EPSILON * hi; it++) {
         double mid = 0.5 * (lo + hi);
         if ((loss(nu, la, lb, mid, &e) - eps > 0) == up)
@@ -308,8 +321,13 @@ int ga_ncx2_delta(ga_result *out, double *wstar, double nu, double la, double lb
     int up = la > lb;
     if (!up && 0.5 * (lb - la) <= eps)
         return GA_OK; /* the loss never exceeds eps */
-    double w, eqa, epa, eqb, epb, qa, pa, da, qb, pb, db, el;
-    if (threshold(&w, nu, la, lb, eps, up))
+    double w, eqa, epa, eqb, epb, qa, pa, da, qb, pb, db, el, tail;
+    int th = threshold(&w, nu, la, lb, eps, up, &tail);
+    if (th == 2) { /* delta <= P_a[W > w*] < e^tail, below every double */
+        out->err = fmax(exp(tail), 0x1p-1074);
+        return GA_OK;
+    }
+    if (th)
         return GA_EMAXITER;
     if (wstar)
         *wstar = w;
@@ -352,7 +370,11 @@ static void log0f1_arb(arb_t res, const arb_t b, const arb_t z, slong prec)
     arb_one(t);
     arb_one(S);
     int done = arb_is_zero(z);
-    for (ulong k = 0; !done && k < 10000000; k++) {
+    /* the ratio falls below 1/2 past k with (b + k)(k + 1) = 2 z: far beyond a million terms,
+     * [+-inf] at once (each term costs a ball division at the working precision) */
+    double bd = arf_get_d(arb_midref(b), ARF_RND_DOWN), zd = arf_get_d(arb_midref(z), ARF_RND_UP);
+    double kneed = 0.5 * (-(bd + 1) + sqrt((bd - 1) * (bd - 1) + 8 * zd));
+    for (ulong k = 0; !done && k < 10000000 && !(kneed > 1e6); k++) {
         arb_add_ui(u, b, k, prec);
         arb_mul_ui(u, u, k + 1, prec);
         arb_div(u, z, u, prec);          /* the ratio r_k */
@@ -443,7 +465,9 @@ static void gamma_p_series(arb_t res, const arb_t s, const arb_t x, slong prec)
     arb_one(t);
     double xd = arf_get_d(arb_midref(x), ARF_RND_UP), sd = arf_get_d(arb_midref(s), ARF_RND_DOWN);
     int done = 0;
-    for (ulong j = 1; j < 4000000; j++) {
+    /* (the ratio falls below 1/2 only past j = 2x - s: beyond the cap, [0, 1] at once rather
+     * than four million terms per call, which a Poisson sum of such calls multiplies) */
+    for (ulong j = 1; j < 4000000 && !(2 * xd - sd > 4000000); j++) {
         arb_add_ui(u, s, j, prec);
         arb_mul(t, t, x, prec);
         arb_div(t, t, u, prec);

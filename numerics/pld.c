@@ -265,6 +265,10 @@ int ga_ploss_pld_epsilon(double *eps, const ga_ploss *L, int dir, double delta, 
     for (size_t j = 0; j < L->n && rc == GA_OK; j++) {
         pmf_t p = {0, 0, NULL, 0};
         rc = step_pmf(&p, &L->t[j], L->t[j].add ^ dir, h);
+        /* the composed grid spreads like sqrt(steps) times the step's (its tails trimmed):
+         * beyond about 2^24 points (1e9 steps, say) the accountant is not computed */
+        if (rc == GA_OK && (double)p.n * sqrt(L->t[j].count) > 16777216.0)
+            rc = GA_EDOM;
         if (rc == GA_OK)
             rc = power_into(&acc, &p, L->t[j].count);
         pmf_free(&p);

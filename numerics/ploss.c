@@ -362,6 +362,8 @@ typedef struct {
     double bins[64], binw; /* largest |integrand| * (relative error of e^K) per bin of
                               [0, tmax]: an upper Riemann sum of the integrand's error */
     int over;              /* the node budget ran out */
+    double deadline;       /* (opts->deadline) */
+    int timed;             /* the deadline passed: the integrand returned 0 from then on */
 } brom_t;
 
 /* phi'(c) = K'(c) - eps - 1/c - 1/(c+1) and phi(c) */
@@ -424,6 +426,10 @@ static double brom_direct(double t, void *param)
         b->over = 1;
         return 0;
     }
+    if (b->timed || (b->deadline > 0 && ga_expired(b->deadline))) {
+        b->timed = 1; /* (the quadrature then ends at once; the result is discarded) */
+        return 0;
+    }
     double rel;
     double complex v = brom_value(&rel, b, t);
     double e = fmin(rel, 1.0) * cabs(v);
@@ -453,7 +459,7 @@ static int plan_bromwich(brom_t *b, double *Kc, double *k2, double *rel0)
     double tcap = fmax(3000.0, 8 * b->sc);
     int decayed;
     while (!(decayed = cabs(brom_value(&rel, b, tm)) * tm <= 1e-19 * g0) && tm < tcap &&
-           b->nodes < BROMWICH_NODE_CAP / 4)
+           b->nodes < BROMWICH_NODE_CAP / 4 && !(b->deadline > 0 && ga_expired(b->deadline)))
         tm *= 2;
     b->tmax = tm;
     return decayed;
@@ -476,7 +482,12 @@ int ga_ploss_plan(double *c, double *tmax, double *k2, double *L0, const ga_plos
 static int delta_bromwich(ga_result *out, const ga_ploss *L, int dir, double eps,
                           const ga_gchisq_opts *o, ga_quad_work *w)
 {
-    brom_t b = {.L = L, .dir = dir, .eps = eps, .sc = 1};
+    brom_t b = {.L = L, .dir = dir, .eps = eps, .sc = 1, .deadline = o->deadline};
+    if (b.deadline > 0 && ga_expired(b.deadline)) {
+        out->val = NAN;
+        out->err = INFINITY;
+        return GA_ETIME;
+    }
     double Kc, k2, rel0, rel;
     int decayed = plan_bromwich(&b, &Kc, &k2, &rel0);
     double tm = b.tmax;
@@ -507,10 +518,10 @@ static int delta_bromwich(ga_result *out, const ga_ploss *L, int dir, double eps
     double err = scale * (I0.err + relint + 8 * DBL_EPSILON * absint) +
                  (b.c < 0 ? 2 * DBL_EPSILON : 0) +
                  scale * fabs(I0.val) * (rel0 + 4 * DBL_EPSILON * (fabs(Kc) + fabs(b.c * eps)));
-    if (b.over || !isfinite(err) || !isfinite(val)) { /* no value: never a guess */
+    if (b.timed || b.over || !isfinite(err) || !isfinite(val)) { /* no value: never a guess */
         out->val = NAN;
         out->err = INFINITY;
-        return GA_EMAXITER;
+        return b.timed ? GA_ETIME : GA_EMAXITER;
     }
     if (val < 0) { /* a negative estimate of a non-negative quantity: 0 within its error */
         err += -val;
@@ -662,6 +673,24 @@ static void delta_one_chi2(ga_result *out, const ga_ploss_term *s, int dir, doub
     }
 }
 
+/* Far out (eps beyond the loss's cgf at 1 by 800): delta <= P[L > eps] <= E[e^L] e^-eps =
+ * e^{K(1) - eps}, below the smallest double; the value is 0 and its error that bound (at
+ * least the smallest subnormal), where the Bromwich integral's saddle point would sit near
+ * z = eps and its grid need about eps points. 1 when it applies. */
+static int chernoff_negligible(ga_result *r, const ga_ploss *L, int dir, double eps)
+{
+    if (!(eps > 1000))
+        return 0;
+    double d1, d2, rel;
+    double K = comp_cgf_real(&d1, &d2, &rel, L, dir, 1.0);
+    double b = K + fabs(K) * fmin(rel + 1e-12, 1) - eps;
+    if (!(b < -800))
+        return 0;
+    r->val = 0;
+    r->err = fmax(exp(b), 0x1p-1074);
+    return 1;
+}
+
 int ga_ploss_delta(ga_result *xy, ga_result *yx, const ga_ploss *L, double eps, int method,
                    const ga_gchisq_opts *opts, ga_quad_work *w)
 {
@@ -683,6 +712,8 @@ int ga_ploss_delta(ga_result *xy, ga_result *yx, const ga_ploss *L, double eps, 
         } else if (method == GA_DELTA_TAILS || (method == GA_DELTA_AUTO && L->n == 1 && L->t[0].count == 1)) {
             delta_one_step(r, &L->t[0], dir ^ L->t[0].add, eps, w);
             s = (L->n == 1 && L->t[0].count == 1) ? GA_OK : GA_EDOM;
+        } else if (chernoff_negligible(r, L, dir, eps)) {
+            s = GA_OK;
         } else {
             s = delta_bromwich(r, L, dir, eps, &o, w);
         }
@@ -692,12 +723,50 @@ int ga_ploss_delta(ga_result *xy, ga_result *yx, const ga_ploss *L, double eps, 
     return st;
 }
 
+/* D_alpha at large alpha (where the cgf's quadrature would need a grid of about alpha
+ * points), bracketed in closed form per step (shift m, rate q, normalised noise): with M =
+ * (1 - q) N(0, 1) + q N(m, 1) and Q = N(0, 1), E_Q[(dM/dQ)^alpha] lies between
+ * q^alpha E_Q[(dN(m,1)/dQ)^alpha] and (by convexity) E_Q[(dN(m,1)/dQ)^alpha], so
+ *   alpha m^2/2 + alpha/(alpha - 1) log q <= D_alpha(M || Q) <= alpha m^2/2,
+ * and dQ/dM <= 1/(1 - q) gives 0 <= D_alpha(Q || M) <= -log(1 - q) (q = 1: alpha m^2/2 both
+ * ways). Steps add (count times). The value is the bracket's midpoint, its error the half
+ * width (relative 2 |log q| / (alpha m^2) for the growing direction). */
+#define GA_PLOSS_RENYI_BIG 1e4
+static void renyi_bracket(ga_result *r, const ga_ploss *L, int dir, double alpha)
+{
+    double lo = 0, hi = 0;
+    for (size_t j = 0; j < L->n; j++) {
+        const ga_ploss_term *t = &L->t[j];
+        double g = 0.5 * alpha * t->m * t->m;
+        if (t->q >= 1) {
+            lo += t->count * g;
+            hi += t->count * g;
+        } else if (!(t->add ^ dir)) {
+            lo += t->count * fmax(g + alpha / (alpha - 1) * log(t->q), 0);
+            hi += t->count * g;
+        } else {
+            hi += -t->count * log1p(-t->q);
+        }
+    }
+    r->val = 0.5 * (lo + hi);
+    r->err = 0.5 * (hi - lo) + 8 * DBL_EPSILON * hi;
+    if (!isfinite(r->val)) {
+        r->val = INFINITY;
+        r->err = 0;
+    }
+}
+
 int ga_ploss_renyi(ga_result *xy, ga_result *yx, const ga_ploss *L, double alpha)
 {
     if (!(alpha > 1) || !isfinite(alpha))
         return GA_EINVAL;
     if (L->t[0].r > 0 || L->t[0].nu > 0) /* covariance steps and masked releases: not here */
         return GA_EDOM;
+    if (alpha > GA_PLOSS_RENYI_BIG) {
+        renyi_bracket(xy, L, 0, alpha);
+        renyi_bracket(yx, L, 1, alpha);
+        return GA_OK;
+    }
     for (int dir = 0; dir < 2; dir++) {
         ga_result *r = dir ? yx : xy;
         double d1, d2, rel;

@@ -555,6 +555,10 @@ static int comp_mgf(acb_t res, cctx *C, const arb_t re, const arb_t t, double ln
     acb_one(res);
     int rc = GA_OK;
     for (size_t j = 0; j < C->L->n && rc == GA_OK; j++) {
+        if (C->deadline > 0 && ga_expired(C->deadline)) {
+            rc = GA_ETIME; /* (an evaluation of many terms can take seconds) */
+            break;
+        }
         if (term_side(a, C, j, re, prec))
             arb_neg(tt, t);
         else

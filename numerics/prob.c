@@ -32,6 +32,7 @@ int ga_method_parse(const char *name)
 
 void ga_gchisq_opts_init(ga_gchisq_opts *o)
 {
+    memset(o, 0, sizeof *o); /* (deadline 0: none) */
     o->method = GA_METHOD_AUTO;
     o->epsabs = 0;
     o->epsrel = 1e-13;

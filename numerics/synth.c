@@ -218,10 +218,25 @@ int ga_synth_delta(ga_result *out, double *zstar, double d, double m, double la,
     if (!up && ga_synth_loss_sup(d, m, la, lb) <= eps)
         return GA_OK;
     /* the threshold in z by bisection (the loss is monotone) */
-    double e, lo = 0, hi = 0.25 * (d + la + lb) * m + 1;
-    for (int k = 0; k < 3000 && ((loss(d, m, la, lb, hi, &e) - eps > 0) != up); k++)
+    double e, lo = 0, hi = 0.25 * (d + la + lb) * m + 1, known = 0;
+    for (int k = 0; k < 3000; k++) {
+        /* z* > known, and S C / 4 > known needs S or C above x = 2 sqrt(known): by Chernoff
+         * at t = 1/4, P_a[Z > known] <= e^{-x/4} (2^{d/2} e^{la/2} + 2^{m/2}). Below every
+         * double: delta <= that, before the loss is evaluated at z so large that it takes
+         * seconds (eps 1e300) */
+        double x = 2 * sqrt(known), la_ = -0.25 * x + 0.5 * d * M_LN2 + 0.5 * la,
+               lc = -0.25 * x + 0.5 * m * M_LN2;
+        double lt = fmax(la_, lc) + M_LN2;
+        if (up && known > 0 && lt < -800) {
+            out->err = fmax(exp(lt), 0x1p-1074);
+            return GA_OK;
+        }
+        if ((loss(d, m, la, lb, hi, &e) - eps > 0) == up)
+            break;
+        known = hi;
         if (!isfinite(hi *= 2))
             return GA_EMAXITER;
+    }
     for (int it = 0; it < 300 && hi - lo > 2 * DBL_EPSILON * hi; it++) {
         double mid = lo > 0 ? 0.5 * (lo + hi) : (hi > 1e-250 ? 0.5 * hi : hi);
         if (!(mid > lo) || !(mid < hi))

@@ -119,7 +119,7 @@ static void slack_text(char *b, size_t n, double slack, const char *what, double
 
 static void tightness_text(char *b, size_t n, const ga_claim_result *r)
 {
-    char v[40], sl[160], ce[32], cd[32];
+    char v[96], sl[160], ce[32], cd[32];
     if (!evaluated(r)) {
         snprintf(b, n, "not evaluated");
     } else if (r->type != GA_CLAIM_GDP && !(r->exact.val >= 0 && isfinite(r->exact.err))) {
@@ -153,9 +153,12 @@ static void tightness_text(char *b, size_t n, const ga_claim_result *r)
         slack_text(sl, sizeof sl, r->slack, "delta", r->exact.val);
         if (r->certified && r->cert_hi < 1e-300 && r->cert_hi_dec[0] && r->delta > 0) {
             /* below the double range: the certified decimal, and the factor as a power of 10 */
-            snprintf(v, sizeof v, "%.38s", r->cert_hi_dec);
-            snprintf(sl, sizeof sl, "the claim is 10^%.1f times the exact delta (certified; below "
-                     "the double range)", log10(r->delta) - decimal_log10(r->cert_hi_dec));
+            snprintf(v, sizeof v, "%s", r->cert_hi_dec); /* (whole: a cut exponent is
+                                                              another number) */
+            double f = log10(r->delta) - decimal_log10(r->cert_hi_dec);
+            snprintf(sl, sizeof sl, fabs(f) < 1e6 ? "the claim is 10^%.1f times the exact delta "
+                     "(certified; below the double range)" : "the claim is 10^(%.4g) times the "
+                     "exact delta (certified; below the double range)", f);
         }
         snprintf(b, n, "%s delta(%s) = %s: %s%s",
                  r->bound   ? "upper bound (no neighbour need attain it): exact"
@@ -265,7 +268,7 @@ static void cert_text(char *iv, size_t n, const ga_claim_result *r)
 {
     if (r->cert_hi_dec[0] && (r->cert_hi == 0 || (r->cert_lo == 0 && r->cert_hi < 1e-300))) {
         /* below the double range: the decimal bounds (mantissa and exponent) */
-        snprintf(iv, n, "[%.40s, %.40s]", r->cert_lo_dec, r->cert_hi_dec);
+        snprintf(iv, n, "[%s, %s]", r->cert_lo_dec, r->cert_hi_dec); /* (whole: see above) */
         return;
     }
     char lo[32], hi[32];
@@ -353,7 +356,7 @@ int ga_report_markdown(FILE *out, const ga_audit *a)
     fprintf(out, "## Claims\n\n| claim | verdict | tightness | certified | reason |\n|---|---|---|---|---|\n");
     for (size_t i = 0; i < a->nclaims; i++) {
         const ga_claim_result *r = &a->claims[i];
-        char c[96], t[640], iv[96] = "no";
+        char c[96], t[640], iv[176] = "no";
         ga_claim_text(c, sizeof c, r);
         tightness_text(t, sizeof t, r);
         if (r->certified)
@@ -715,7 +718,7 @@ int ga_report_html(FILE *out, const ga_audit *a)
                  "<th>certified</th><th>reason</th></tr>\n");
     for (size_t i = 0; i < a->nclaims; i++) {
         const ga_claim_result *r = &a->claims[i];
-        char c[96], t[640], iv[96] = "no";
+        char c[96], t[640], iv[176] = "no";
         ga_claim_text(c, sizeof c, r);
         tightness_text(t, sizeof t, r);
         if (r->certified)

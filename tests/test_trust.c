@@ -944,3 +944,69 @@ Test(trust, terminal_tables_escape_names, .init = setup, .fini = teardown)
         free(err);
     }
 }
+
+/* Every command meets its time budget with what it finished: on specs of about 100 bytes
+ * that once ran for minutes or hours (eps, alpha and rho of 1e300; 1e9 steps; 64 parts of 1e9
+ * steps; matrix masking at eps 1e300 and with 1e9 rows; synthetic points in dimension 1e5) each
+ * command with --timeout 2 writes its whole document (a report, a table), never the budget's
+ * backstop message, and exits 0, 1 or 2 (2: the budget stopped it). The wall time is checked
+ * only against a generous hang guard (the budget plus 20 s). Every --help states the budget
+ * and its default. */
+Test(trust, every_command_meets_its_time_budget, .init = setup, .fini = teardown)
+{
+    static const char *sub = "gaussaudit: 1\nname: s\nmechanism: {kind: subsampled_gaussian, "
+                             "rate: 0.01, sigma: 1, steps: %s}\nclaim: {%s}\n";
+    char t[8192];
+    snprintf(t, sizeof t, sub, "1000000000", "epsilon: 1e300, delta: 1e-5");
+    write_file("s1.yaml", t);
+    snprintf(t, sizeof t, sub, "1000", "rdp: [[1e300, 1]]");
+    write_file("s2.yaml", t);
+    snprintf(t, sizeof t, sub, "1000", "zcdp: 1e300");
+    write_file("s3.yaml", t);
+    size_t l = (size_t)snprintf(t, sizeof t, "gaussaudit: 1\nname: c\nmechanism:\n  kind: "
+                                "composition\n  parts:\n");
+    for (int k = 0; k < 64; k++)
+        l += (size_t)snprintf(t + l, sizeof t - l, "    - {kind: subsampled_gaussian, rate: 0.01, "
+                              "sigma: 1, steps: 1000000000}\n");
+    snprintf(t + l, sizeof t - l, "claim: {epsilon: 1, delta: 1e-5}\n");
+    write_file("c64.yaml", t);
+    write_file("m1.yaml", "gaussaudit: 1\nname: m\nmechanism: {kind: matrix_masking, masking: "
+                          "orthogonal, sigma: 0.9, rows: 1000000000}\nneighbours: zero_out\n"
+                          "universe: {row_norm_bound: 1}\nclaim: {epsilon: 1, delta: 1e-5}\n");
+    write_file("m2.yaml", "gaussaudit: 1\nname: m\nmechanism: {kind: matrix_masking, masking: "
+                          "orthogonal, sigma: 0.9}\ndataset: {rows: [[0.6], [0.3], [-0.5]]}\n"
+                          "neighbours: zero_out\nclaim: {epsilon: 1e300, delta: 1e-5}\n");
+    write_file("y1.yaml", "gaussaudit: 1\nname: y\nmechanism: {kind: synthetic_random_inputs, "
+                          "sigma: 1, points: 1, dim: 100000, norms: [[0, 1], [4, 5]]}\n"
+                          "claim: {epsilon: 1, delta: 0.1}\n");
+    static const char *const cmds[] = {
+        "audit %s/s1.yaml --format json", "audit %s/s2.yaml", "audit %s/s3.yaml",
+        "audit %s/c64.yaml", "audit %s/m1.yaml", "audit %s/m2.yaml", "audit %s/y1.yaml",
+        "delta %s/c64.yaml --epsilon 1,1e300", "delta %s/y1.yaml --epsilon 1,1e300",
+        "delta %s/c64.yaml --epsilon 1 --certified", "epsilon %s/c64.yaml --delta 1e-5",
+        "epsilon %s/s1.yaml --delta 1e-5 --certified", "rdp %s/s2.yaml --alpha 2,1e300",
+        "rdp %s/c64.yaml --alpha 2,1e300"};
+    for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) {
+        char fmt[256], *out, *err;
+        snprintf(fmt, sizeof fmt, "%s --timeout 2%%s", cmds[i]);
+        double t0 = ga_monotonic();
+        int st = run(fmt, "", &out, &err);
+        double sec = ga_monotonic() - t0;
+        cr_expect(st >= 0 && st <= 2 && out && out[0] && !strstr(err, "could not be interrupted") &&
+                      sec < 22, "%s: status %d after %.1f s, %zu bytes out: %s", cmds[i], st, sec,
+                  strlen(out), err);
+        free(out);
+        free(err);
+    }
+    static const char *const helps[] = {"audit", "merge", "calibrate", "delta", "epsilon", "rdp",
+                                        "cdf"};
+    for (size_t i = 0; i < sizeof helps / sizeof *helps; i++) {
+        char args[64], *out, *err;
+        snprintf(args, sizeof args, "%s --help", helps[i]);
+        int st = ga_test_run(args, &out, &err);
+        cr_expect(st == 0 && strstr(out, "--timeout") && strstr(out, "600"), "%s --help: %s",
+                  helps[i], out);
+        free(out);
+        free(err);
+    }
+}
