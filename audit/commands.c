@@ -574,10 +574,12 @@ static void eps_compute(eps_row *row, const loaded_t *l, size_t i, double delta,
 }
 
 /* a row that failed has no number: the statuses that still give one are OK, ETOL (double,
- * honest error) and EDOM (supports differ: eps = inf) */
+ * honest error), EPREC (certified: a valid bracket, wider than asked) and EDOM (supports
+ * differ: eps = inf) */
 static int eps_ok(const eps_row *row, int certified)
 {
-    return row->status == GA_OK || row->status == GA_EDOM || (!certified && row->status == GA_ETOL);
+    return row->status == GA_OK || row->status == GA_EDOM ||
+           (certified ? row->status == GA_EPREC : row->status == GA_ETOL);
 }
 
 static void eps_print_json(FILE *out, const loaded_t *l, const eps_row *rows, double delta,

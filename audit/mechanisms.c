@@ -2917,6 +2917,8 @@ static int release_pair(ga_spec *s, ga_spec_pair *p, const ga_dataset *A, const 
         p->rel_kl[0] = L.kl[0];
         p->rel_kl[1] = L.kl[1];
         p->rel_eta = L.eta;
+        p->rel_d2[0] = L.d2[0];
+        p->rel_d2[1] = L.d2[1];
         return GA_OK;
     }
     if (rc == GA_ETIME)
@@ -3451,9 +3453,12 @@ int ga_mech_pair_reduce(ga_pair **out, const ga_spec_pair *sp, char *msg, size_t
                 kl[w] = ga_up(kl[w] + ga_up(r * q->rel_kl[w]));
         eta += q->rel_eta;
     }
-    if (rc == GA_OK && (kl[0] > 0 || kl[1] > 0))
+    if (rc == GA_OK && (kl[0] > 0 || kl[1] > 0)) {
         ga_pair_set_input_tv(*out, fmin(1, ga_up(sqrt(ga_up(kl[0] / 2)))),
                              fmin(1, ga_up(sqrt(ga_up(kl[1] / 2)))), eta);
+        if (!sp->nblocks && sp->rel_d2[1] > 0)
+            ga_pair_set_input_d2(*out, sp->rel_d2[0], sp->rel_d2[1]);
+    }
     return rc;
 }
 

@@ -1109,6 +1109,12 @@ void ga_pair_set_input_tv(ga_pair *p, double tv_x, double tv_y, double eta)
     p->la_err += eta;
 }
 
+void ga_pair_set_input_d2(ga_pair *p, double lo, double hi)
+{
+    p->in_d2[0] = lo;
+    p->in_d2[1] = hi;
+}
+
 /* laws within total variation tv of the exact ones (in_tv): for every event S,
  * |P_X(S) - P_X'(S)| <= tv_X, so delta_{X,Y} moves by at most tv_X + e^eps tv_Y */
 static void widen_input(ga_delta *out, const ga_pair *p, double eps)

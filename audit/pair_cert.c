@@ -967,8 +967,15 @@ int ga_pair_mahalanobis_cert(ga_interval *t2, const ga_pair *p, const ga_pair_in
     ga_cert_opts o = ga_cert_opts_or_default(opts);
     t2->lo = 0;
     t2->hi = INFINITY;
-    if (p->support != GA_SUPPORT_FULL || p->ploss || p->in_tv[0] > 0 || p->in_tv[1] > 0)
+    if (p->support != GA_SUPPORT_FULL || p->ploss)
         return GA_EDOM;
+    if (p->in_tv[0] > 0 || p->in_tv[1] > 0) { /* a release: its D2 from the exact inputs */
+        if (!(p->in_d2[1] > 0))
+            return GA_EDOM;
+        t2->lo = ga_dn(p->r * p->in_d2[0]);
+        t2->hi = ga_up(p->r * p->in_d2[1]);
+        return GA_OK;
+    }
     arb_t d2;
     arb_init(d2);
     maha_ctx c = {p, in, txt, d2, t2};
@@ -1921,6 +1928,47 @@ static int cert_at(double eps, const ga_pair *p, const ga_pair_input *in, const 
     return ga_pair_delta_cert(c, p, in, txt, es, o);
 }
 
+/* Where no bracket around the estimate could be certified: [0, the smallest certified
+ * RDP conversion] (Mironov 2017, Prop. 3: a pair with D_alpha <= rho in both directions is
+ * (rho + log(1/delta)/(alpha - 1), delta)-DP), over a few orders, each bound rounded up. A
+ * valid bracket, wide where the orders are coarse. GA_OK (eps->hi finite) or GA_EDOM. */
+static int rdp_bracket(ga_interval *eps, const ga_pair *p, const ga_pair_input *in,
+                       const ga_pair_text *txt, const char *delta, const ga_cert_opts *o)
+{
+    static const char *const orders[] = {"1.5", "2", "3", "5", "8", "12", "20", "32", "64", "128"};
+    double best = INFINITY;
+    arb_t d, a, v;
+    arb_init(d);
+    arb_init(a);
+    arb_init(v);
+    arb_set_str(d, delta, PARSE_PREC);
+    arb_log(d, d, 128);
+    arb_neg(d, d); /* log(1/delta) */
+    for (size_t k = 0; k < sizeof orders / sizeof *orders && !ga_expired(o->deadline); k++) {
+        ga_interval cx, cy;
+        int st = ga_pair_renyi_cert(&cx, &cy, p, in, txt, orders[k], o);
+        double D = fmax(cx.hi, cy.hi);
+        if ((st != GA_OK && st != GA_EPREC) || !isfinite(D))
+            continue;
+        arb_set_str(a, orders[k], 64);
+        arb_sub_ui(a, a, 1, 64);
+        arb_div(v, d, a, 128);
+        arb_set_d(a, D);
+        arb_add(v, v, a, 128);
+        ga_interval iv;
+        ga_arb_bounds(&iv, v);
+        best = fmin(best, iv.hi);
+    }
+    arb_clear(d);
+    arb_clear(a);
+    arb_clear(v);
+    if (!isfinite(best))
+        return GA_EDOM;
+    eps->lo = 0;
+    eps->hi = best;
+    return GA_OK;
+}
+
 int ga_pair_epsilon_cert(ga_interval *eps, int *direction, const ga_pair *p,
                          const ga_pair_input *in, const ga_pair_text *txt, const char *delta,
                          const ga_cert_opts *opts)
@@ -1940,10 +1988,16 @@ int ga_pair_epsilon_cert(ga_interval *eps, int *direction, const ga_pair *p,
     arb_set_str(t, delta, PARSE_PREC);
     ga_gchisq_work *w = ga_gchisq_work_alloc();
     ga_result er;
-    int rc = w ? ga_pair_epsilon(&er, direction, p, target, NULL, w) : GA_ENOMEM;
+    ga_gchisq_opts go;
+    ga_gchisq_opts_init(&go);
+    go.deadline = o.deadline;
+    int rc = w ? ga_pair_epsilon(&er, direction, p, target, &go, w) : GA_ENOMEM;
     ga_gchisq_work_free(w);
-    if (rc != GA_OK && rc != GA_ETOL)
+    if (rc != GA_OK && rc != GA_ETOL) {
+        if (rc != GA_ENOMEM && rc != GA_ETIME && rdp_bracket(eps, p, in, txt, delta, &o) == GA_OK)
+            rc = GA_EPREC;
         goto cleanup;
+    }
     rc = GA_EPREC;
     double x = er.val, h = fmax(1e-12 * x, 1e-14) + 2 * er.err;
     for (int it = 0; it < 12; it++, h *= 8) {
@@ -1981,6 +2035,8 @@ int ga_pair_epsilon_cert(ga_interval *eps, int *direction, const ga_pair *p,
             break;
         }
     }
+    if (rc == GA_EPREC) /* no bracket around the estimate: at least a certified upper end */
+        rdp_bracket(eps, p, in, txt, delta, &o);
 cleanup:
     arb_clear(t);
     return rc;
@@ -2305,8 +2361,19 @@ int ga_pair_renyi_cert(ga_interval *xy, ga_interval *yx, const ga_pair *p,
     if (p->ploss) /* (covariance steps, masked and synthetic releases: no divergence here) */
         return p->ploss->t[0].r > 0 || p->ploss->t[0].nu > 0
                    ? GA_EDOM : renyi_cert_subsampled(xy, yx, p, alpha_txt, &o);
-    if (p->support != GA_SUPPORT_FULL || p->in_tv[0] > 0 || p->in_tv[1] > 0)
-        return GA_EDOM; /* (laws known within a total variation distance: no divergence) */
+    if (p->support != GA_SUPPORT_FULL)
+        return GA_EDOM;
+    if (p->in_tv[0] > 0 || p->in_tv[1] > 0) {
+        /* laws known within a total variation distance: no divergence from them; a released
+         * mean shift's is alpha r D2 / 2 both ways, D2 enclosed from the exact inputs */
+        if (!(p->in_d2[1] > 0))
+            return GA_EDOM;
+        double a = alpha; /* (the decimal's double: the interval is widened by its ulp) */
+        double lo = ga_dn(ga_dn(ga_dn(nextafter(a, 0) * p->r) * p->in_d2[0]) / 2),
+               hi = ga_up(ga_up(ga_up(nextafter(a, INFINITY) * p->r) * p->in_d2[1]) / 2);
+        *xy = *yx = (ga_interval){lo, hi};
+        return GA_OK;
+    }
     if (p->nblocks)
         return renyi_cert_product(xy, yx, p, in, txt, alpha_txt, opts);
     slong k = (slong)in->d;

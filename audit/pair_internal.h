@@ -37,6 +37,8 @@ struct ga_pair {
     double *psigma;   /* each term's sigma and norm as given, 2 per term (m = norm/sigma is
                          rounded); a masked pair (t[0].nu > 0): ptxt = {|x'|, sigma, |x|}
                          and psigma = {sigma, |x|, |x'|} */
+    double in_d2[2];  /* with in_tv: the exact laws' squared Mahalanobis distance per column,
+                         an enclosure [lo, hi] (a mean shift; {0, 0}: not known) */
     double in_tv[2];  /* the laws reduced are not the pair's exact laws but within these total
                          variation distances of them (X's, Y's; a release computed from the
                          exact inputs, pair_release.c): every delta widens by
@@ -46,6 +48,8 @@ struct ga_pair {
 /* Marks p (plain, as reduced) as computed from laws within total variation tv_x, tv_y of the
  * exact ones, whose whitened parameters are off by about eta relatively (added to la_err). */
 void ga_pair_set_input_tv(ga_pair *p, double tv_x, double tv_y, double eta);
+/* ... and, for a mean shift, the enclosure [lo, hi] of its exact per-column D2 */
+void ga_pair_set_input_d2(ga_pair *p, double lo, double hi);
 
 /* The laws of a pair released through an exact matrix A (m x d): A X and A Y, computed in
  * ball arithmetic from the exact inputs (the decimals of txt, or the doubles of in; A's
@@ -61,6 +65,9 @@ typedef struct {
     double *mu_x, *mu_y, *s_x, *s_y; /* m, m, m*m, m*m; malloc'd, the caller's */
     double kl[2];                    /* per column, X's and Y's */
     double eta;                      /* relative size of the rounding (an estimate) */
+    double d2[2];                    /* equal input covariances: an enclosure [lo, hi] of the
+                                        released pair's squared Mahalanobis distance (per
+                                        column), from the exact inputs; else {0, 0} */
 } ga_release_laws;
 
 /* GA_OK: out filled. GA_EDOM: not computed, why says why (the rows could not be proven

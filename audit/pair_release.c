@@ -49,7 +49,8 @@ typedef struct {
     const char *const *a_txt;
     size_t d, m, *rows; /* the kept rows of A */
     double *dx, *dy, *nx, *ny; /* the rounded laws */
-    double kl[2], eta;
+    double kl[2], eta, d2[2];
+    int eqcov;          /* the input covariances are the same numbers */
     int singular;       /* a rounded covariance was not proven positive definite */
 } rel_ctx;
 
@@ -299,6 +300,22 @@ static int release_step(void *vc, slong prec)
         gs += g;
     }
     c->eta = es + sqrt(gs);
+    if (c->eqcov) { /* a mean shift: D2 = dn^T P^{-1} dn from the balls (P_x = P_y) */
+        arb_mat_sub(nx, nx, ny, prec);
+        if (!arb_mat_spd_solve(ny, Py, nx, prec))
+            goto cleanup; /* (more precision) */
+        arb_t d2;
+        arb_init(d2);
+        for (slong i = 0; i < m; i++)
+            arb_addmul(d2, arb_mat_entry(nx, i, 0), arb_mat_entry(ny, i, 0), prec);
+        ga_interval iv;
+        ga_arb_bounds(&iv, d2);
+        arb_clear(d2);
+        c->d2[0] = fmax(iv.lo, 0);
+        c->d2[1] = iv.hi;
+        if (!(c->d2[1] > 0) || !isfinite(c->d2[1]))
+            c->d2[0] = c->d2[1] = 0; /* (no shift, or unbounded: not used) */
+    }
     rc = GA_OK;
 cleanup:
     free(l);
@@ -351,6 +368,11 @@ int ga_pair_release_laws(ga_release_laws *out, const ga_pair_input *in, const ga
         return GA_EDOM;
     }
     rel_ctx c = {.in = in, .txt = txt, .a = a, .a_txt = a_txt, .d = d};
+    c.eqcov = 1; /* the same numbers: the same doubles, and the same decimals where given */
+    for (size_t i = 0; i < d * d && c.eqcov; i++) {
+        const char *tx = txt && txt->s_x ? txt->s_x[i] : NULL, *ty = txt && txt->s_y ? txt->s_y[i] : NULL;
+        c.eqcov = in->s_x[i] == in->s_y[i] && (tx ? ty && !strcmp(tx, ty) : !ty);
+    }
     c.rows = malloc((m ? m : 1) * sizeof *c.rows);
     int rc = GA_ENOMEM;
     if (!c.rows)
@@ -387,6 +409,8 @@ int ga_pair_release_laws(ga_release_laws *out, const ga_pair_input *in, const ga
         out->kl[0] = c.kl[0];
         out->kl[1] = c.kl[1];
         out->eta = c.eta;
+        out->d2[0] = c.d2[0];
+        out->d2[1] = c.d2[1];
         c.nx = c.ny = c.dx = c.dy = NULL;
     } else if (rc == GA_EPREC || (rc == GA_EDOM && c.singular)) {
         if (c.singular)

@@ -288,11 +288,15 @@ static int threshold(double *w, double nu, double la, double lb, double eps, int
          * 1/4, E e^{W/4} = 2^{nu/2} e^{la/2}), delta <= that tail: stop, before the loss is
          * evaluated at w so large that its series takes minutes */
         double lt = -0.25 * known + 0.5 * nu * M_LN2 + 0.5 * la;
-        if (up && known > 0 && lt < -800) {
+        if (up && known > 1e6 && lt < -800) { /* (below 1e6 the loss is cheap, and the
+                                                   certified path wants the threshold) */
             *tail = lt;
             return 2;
         }
-        if ((loss(nu, la, lb, hi, &e) - eps > 0) == up)
+        double lv = loss(nu, la, lb, hi, &e);
+        if (!isfinite(lv))
+            return 1; /* (no loss here: no threshold, no bound either) */
+        if ((lv - eps > 0) == up)
             break;
         known = hi;
         if (!isfinite(hi *= 2))

@@ -518,6 +518,15 @@ static int delta_bromwich(ga_result *out, const ga_ploss *L, int dir, double eps
     double err = scale * (I0.err + relint + 8 * DBL_EPSILON * absint) +
                  (b.c < 0 ? 2 * DBL_EPSILON : 0) +
                  scale * fabs(I0.val) * (rel0 + 4 * DBL_EPSILON * (fabs(Kc) + fabs(b.c * eps)));
+    if (!b.timed && (b.over || !isfinite(err) || !isfinite(val)) && b.c > 0 && isfinite(b.L0) &&
+        b.L0 + fabs(Kc) * fmin(rel0 + 1e-12, 1) < log(0.5)) {
+        /* no integral, but its scale is a bound: 0 <= delta <= P[L > eps] <= e^{K(c) - c eps}
+         * for any c > 0 (Chernoff; the saddle ran off where the loss barely exceeds eps, near
+         * its supremum): the value 0 with that error, honest, and "accuracy not reached" */
+        out->val = 0;
+        out->err = fmax(exp(b.L0 + fabs(Kc) * fmin(rel0 + 1e-12, 1)), 0x1p-1074);
+        return GA_ETOL;
+    }
     if (b.timed || b.over || !isfinite(err) || !isfinite(val)) { /* no value: never a guess */
         out->val = NAN;
         out->err = INFINITY;

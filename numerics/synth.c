@@ -227,11 +227,14 @@ int ga_synth_delta(ga_result *out, double *zstar, double d, double m, double la,
         double x = 2 * sqrt(known), la_ = -0.25 * x + 0.5 * d * M_LN2 + 0.5 * la,
                lc = -0.25 * x + 0.5 * m * M_LN2;
         double lt = fmax(la_, lc) + M_LN2;
-        if (up && known > 0 && lt < -800) {
+        if (up && known > 1e6 && lt < -800) { /* (below 1e6: as the certified path wants) */
             out->err = fmax(exp(lt), 0x1p-1074);
             return GA_OK;
         }
-        if ((loss(d, m, la, lb, hi, &e) - eps > 0) == up)
+        double lv = loss(d, m, la, lb, hi, &e);
+        if (!isfinite(lv))
+            return GA_EMAXITER; /* (no loss here: no threshold, no bound either) */
+        if ((lv - eps > 0) == up)
             break;
         known = hi;
         if (!isfinite(hi *= 2))

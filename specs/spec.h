@@ -56,6 +56,8 @@ typedef struct ga_spec_pair {
                                                these KL divergences (X's, Y's, per column) of
                                                them (a release, pair_release.c); 0: exact */
     double rel_eta;                         /* the rounding's relative size (an estimate) */
+    double rel_d2[2];                       /* a released mean shift: its exact squared
+                                               Mahalanobis distance per column, enclosed */
 } ga_spec_pair;
 
 /* Is the pair (or a block of it) the output before a release that could not be computed: an

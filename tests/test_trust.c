@@ -1010,3 +1010,51 @@ Test(trust, every_command_meets_its_time_budget, .init = setup, .fini = teardown
         free(err);
     }
 }
+
+/* epsilon gives a value wherever one exists: on a seeded grid of subsampled Gaussians with
+ * few steps at small rates (T q down to 0.05, where the add direction's saddle point once ran
+ * off towards infinity and the pair reported "iteration limit reached" with "overall": null),
+ * every pair has an estimate and the overall eps is there; the add pair's eps equals the
+ * remove pair's (the same pair with the roles swapped) within the error estimates. With
+ * GA_TEST_SCALE >= 2 a certified case: a finite bracket that contains the estimate. */
+Test(trust, epsilon_has_a_value_on_few_steps_of_small_rates, .init = setup, .fini = teardown)
+{
+    static const double qs[] = {0.001, 0.01}, sigmas[] = {0.8, 1, 2}, steps[] = {50, 100, 1000};
+    gsl_rng *rng = ga_test_rng(341);
+    long n = ga_test_count(2);
+    for (long k = 0; k < n; k++) {
+        double q = qs[gsl_rng_uniform_int(rng, 2)], s = sigmas[gsl_rng_uniform_int(rng, 3)],
+               T = steps[k == 0 ? 2 : gsl_rng_uniform_int(rng, 3)];
+        if (k == 0)
+            q = 0.001, s = 1; /* (the case the issue names) */
+        char t[512], *out, *err;
+        snprintf(t, sizeof t, "gaussaudit: 1\nname: e\nmechanism: {kind: subsampled_gaussian, "
+                 "rate: %g, sigma: %g, steps: %g}\n", q, s, T);
+        write_file("e.yaml", t);
+        int st = run("epsilon %s/e.yaml --delta 1e-5 --format json%s", "", &out, &err);
+        double v[2] = {NAN, NAN}, e[2] = {NAN, NAN};
+        const char *p = out;
+        for (int i = 0; i < 2 && (p = strstr(p, "\"epsilon\": {\"value\": ")); i++) {
+            p += strlen("\"epsilon\": {\"value\": ");
+            v[i] = strtod(p, NULL);
+            const char *ep = strstr(p, "\"err\": ");
+            e[i] = ep ? strtod(ep + 7, NULL) : NAN;
+        }
+        cr_expect(st == 0 && !strstr(out, "\"overall\": null") && isfinite(v[0]) &&
+                      isfinite(v[1]) && fabs(v[0] - v[1]) <= e[0] + e[1] + 1e-12,
+                  "q %g sigma %g T %g: status %d, eps %.17g +- %g and %.17g +- %g: %s", q, s, T,
+                  st, v[0], e[0], v[1], e[1], err);
+        free(out);
+        free(err);
+    }
+    gsl_rng_free(rng);
+    if (ga_test_count(1) >= 2) { /* (GA_TEST_SCALE >= 2) */
+        write_file("c.yaml", "gaussaudit: 1\nname: c\nmechanism: {kind: subsampled_gaussian, "
+                             "rate: 0.001, sigma: 1, steps: 100}\n");
+        char *out, *err;
+        int st = run("epsilon %s/c.yaml --delta 1e-5 --certified --timeout 300%s", "", &out, &err);
+        cr_expect(st == 0 && strstr(out, "overall: eps in [0, 1.04"), "status %d: %s %s", st, out, err);
+        free(out);
+        free(err);
+    }
+}
