@@ -490,6 +490,15 @@ static int delta_bromwich(ga_result *out, const ga_ploss *L, int dir, double eps
     }
     double Kc, k2, rel0, rel;
     int decayed = plan_bromwich(&b, &Kc, &k2, &rel0);
+    double chern = b.L0 + fabs(Kc) * fmin(rel0 + 1e-12, 1);
+    if (b.c > 1e3 && isfinite(chern) && chern < log(0.5)) {
+        /* the saddle ran off (eps near the loss's supremum, where it is rarely exceeded):
+         * the integral would need grids of about c nodes; its scale is the bound
+         * 0 <= delta <= P[L > eps] <= e^{K(c) - c eps} (Chernoff, any c > 0) */
+        out->val = 0;
+        out->err = fmax(exp(chern), 0x1p-1074);
+        return GA_ETOL;
+    }
     double tm = b.tmax;
     b.binw = tm / 64;
     ga_result I0, I1 = {0, 0};
