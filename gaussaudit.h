@@ -43,6 +43,8 @@ enum ga_status {
     GA_EMAXITER = 8,  /* iteration limit reached (value and error estimate still returned) */
     GA_ETIME = 9,     /* the deadline passed (opts.deadline): what is returned is valid but
                          unfinished (a certified interval is still an enclosure, maybe [0, 1]) */
+    GA_EDEP = 10,     /* a library the computation needs (FLINT/Arb, for every certified
+                         result) could not be loaded: nothing was computed (ga_arb_failure) */
     GA_NSTATUS
 };
 
@@ -245,6 +247,11 @@ typedef struct {
 } ga_cert_opts;
 
 GA_API void ga_cert_opts_init(ga_cert_opts *o);
+
+/* Can certified results be computed (FLINT/Arb loaded on first use, or now)? 1, or 0 with
+ * *why (if not NULL) saying what could not be loaded: the certified functions then return
+ * GA_EDEP. */
+GA_API int ga_cert_available(const char **why);
 
 typedef struct {
     ga_interval cdf, sf;      /* certified enclosures of P[Q <= x] and P[Q > x] */

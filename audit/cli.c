@@ -45,7 +45,8 @@ static const char *usage_main =
     "environment: GAUSSAUDIT_BLAS names the BLAS/LAPACK library opened on the first\n"
     "linear-algebra call (default libopenblas.so.0; CBLAS and Fortran LAPACK symbols);\n"
     "GAUSSAUDIT_ARB names the FLINT/Arb library opened on the first certified\n"
-    "computation (default libflint-arb.so.2; without it, that computation aborts).\n";
+    "computation (default libflint-arb.so.2; without it, certified results are reported as\n"
+    "not available, with the reason).\n";
 
 static const char *usage_cdf =
     "usage: gaussaudit cdf --weights W1,W2,.. [--dof K1,K2,..] [--nc L1,L2,..]\n"
@@ -515,6 +516,11 @@ static int cdf_certified(const cdf_args *a, FILE *out, FILE *err)
 {
     char **lw = NULL, **ld = NULL, **ln = NULL, **lx = NULL, msg[256];
     size_t k;
+    const char *why;
+    if (!ga_cert_available(&why)) {
+        ga_cli_err(err, "gaussaudit cdf: certified mode: %s\n", why);
+        return EX_SOFTWARE;
+    }
     int rc = EX_SOFTWARE, *st = calloc((size_t)a->nx, sizeof *st);
     ga_gchisq_cert *c = calloc((size_t)a->nx, sizeof *c);
     ga_gchisq_exact *qe = ga_gchisq_exact_alloc();

@@ -360,6 +360,10 @@ int ga_pair_release_laws(ga_release_laws *out, const ga_pair_input *in, const ga
 {
     memset(out, 0, sizeof *out);
     size_t d = in->d;
+    if (!ga_arb_available()) {
+        snprintf(why, whylen, "%s", ga_arb_failure());
+        return GA_EDOM;
+    }
     double need = (double)m * (double)d * 4 + (double)d * (double)d * 2 + (double)m * (double)m * 4;
     if (need > RELEASE_MAX_ENTRIES) {
         snprintf(why, whylen, "a %zu x %zu release of a pair of dimension %zu is beyond the "

@@ -10,10 +10,10 @@
  * stored after every entry is set (sequentially consistent, so at least release) and read
  * atomically (ga_arb): a thread that sees the pointer sees the entries.
  *
- * A library that cannot be opened or lacks a symbol: one line on stderr and abort(). No
- * certified result can be computed without it, and returning an interval from a computation
- * that did not run would be a silent wrong answer; before the library was loaded lazily, the
- * process did not start at all without it.
+ * A library that cannot be opened or lacks a symbol: every public entry point that needs it
+ * asks ga_arb_available() first and returns GA_EDEP (the message: ga_arb_failure), so the
+ * library, the command line and Python report it; a forwarder reached without that check
+ * (a defect) still prints the message and aborts rather than compute with no library.
  */
 #include "numerics/arb_internal.h"
 
@@ -62,6 +62,26 @@ static void load(void)
         return;
     }
     ga_arb_loaded = &table;
+}
+
+int ga_cert_available(const char **why)
+{
+    int ok = ga_arb_available();
+    if (why)
+        *why = ok ? "" : failure;
+    return ok;
+}
+
+int ga_arb_available(void)
+{
+    pthread_once(&once, load);
+    return ga_arb_loaded != NULL;
+}
+
+const char *ga_arb_failure(void)
+{
+    pthread_once(&once, load);
+    return ga_arb_loaded ? "" : failure;
 }
 
 const struct ga_arb_table *ga_arb_load(void)

@@ -27,6 +27,7 @@ static const char *status_msg[GA_NSTATUS] = {
     "input/output error",
     "iteration limit reached",
     "deadline passed (the results returned are valid but unfinished)",
+    "a library it needs (FLINT/Arb) could not be loaded (GAUSSAUDIT_ARB names another)",
 };
 
 const char *ga_strerror(int status)

@@ -1060,3 +1060,38 @@ Test(trust, epsilon_has_a_value_on_few_steps_of_small_rates, .init = setup, .fin
         free(err);
     }
 }
+
+/* Without FLINT/Arb (GAUSSAUDIT_ARB naming a library that does not exist) no process aborts:
+ * certified evaluations report that the library could not be loaded (GA_EDEP) beside the
+ * pair, cdf --certified says so and exits 70, and an audit whose violation needs a
+ * certificate is INCONCLUSIVE rather than killed. */
+Test(trust, no_arb_library_is_a_status_not_an_abort, .init = setup, .fini = teardown)
+{
+    write_file("v.yaml", "gaussaudit: 1\nname: v\nmechanism: {kind: gaussian_pair}\npairs:\n"
+                         "  - {x: {mean: [1], cov: [[1]]}, y: {mean: [0], cov: [[1]]}}\n"
+                         "claim: {epsilon: 1, delta: 0.01}\n");
+    setenv("GAUSSAUDIT_ARB", "/nonexistent/libflint-arb.so.2", 1);
+    static const struct {
+        const char *cmd;
+        int status;
+        const char *want;
+    } rows[] = {
+        {"delta %s/v.yaml --epsilon 1 --certified%s", 65, "could not be loaded"},
+        {"epsilon %s/v.yaml --delta 1e-5 --certified%s", 65, "could not be loaded"},
+        {"audit %s/v.yaml --format json%s", 2, "INCONCLUSIVE"},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+        char *out, *err;
+        int st = run(rows[i].cmd, "", &out, &err);
+        cr_expect(st == rows[i].status && (strstr(out, rows[i].want) || strstr(err, rows[i].want)),
+                  "%s: status %d: %s %s", rows[i].cmd, st, out, err);
+        free(out);
+        free(err);
+    }
+    char *out, *err;
+    int st = ga_test_run("cdf --weights 1 --at 1 --certified", &out, &err);
+    cr_expect(st == 70 && strstr(err, "cannot load FLINT/Arb"), "cdf: status %d: %s", st, err);
+    free(out);
+    free(err);
+    unsetenv("GAUSSAUDIT_ARB");
+}
