@@ -42,6 +42,17 @@ static const ga_gchisq_opts *cli_gopts(void)
     return &go;
 }
 
+/* a status for a message: ga_strerror, and for GA_EDEP what could not be loaded */
+static const char *status_text(int st)
+{
+    static char b[700];
+    const char *why;
+    if (st != GA_EDEP || ga_cert_available(&why))
+        return ga_strerror(st);
+    snprintf(b, sizeof b, "%s: %s", ga_strerror(st), why);
+    return b;
+}
+
 /* the line that says how many pairs or values the time budget left out */
 static void say_budget(FILE *err, const char *cmd, size_t n, const char *what)
 {
@@ -454,7 +465,7 @@ int ga_cmd_delta(int argc, char **argv, FILE *out, FILE *err)
                            etxt[k], certified ? "certified mode: " : "",
                            certified && st == GA_EDOM ? "not available for singular covariances "
                                                         "with a common support"
-                                                      : ga_strerror(st));
+                                                      : status_text(st));
             } else if (st != GA_OK && !warned++) {
                 ga_cli_err(err, "gaussaudit delta: warning: %s\n", ga_strerror(st));
             }
@@ -574,12 +585,12 @@ static void eps_compute(eps_row *row, const loaded_t *l, size_t i, double delta,
 }
 
 /* a row that failed has no number: the statuses that still give one are OK, ETOL (double,
- * honest error), EPREC (certified: a valid bracket, wider than asked) and EDOM (supports
- * differ: eps = inf) */
+ * honest error), EPREC (certified: a valid bracket, wider than asked, when its upper end is
+ * finite) and EDOM (supports differ: eps = inf) */
 static int eps_ok(const eps_row *row, int certified)
 {
     return row->status == GA_OK || row->status == GA_EDOM ||
-           (certified ? row->status == GA_EPREC : row->status == GA_ETOL);
+           (certified ? row->status == GA_EPREC && isfinite(row->iv.hi) : row->status == GA_ETOL);
 }
 
 static void eps_print_json(FILE *out, const loaded_t *l, const eps_row *rows, double delta,
@@ -709,7 +720,7 @@ int ga_cmd_epsilon(int argc, char **argv, FILE *out, FILE *err)
         if (!eps_ok(&rows[i], certified)) {
             nfail++;
             ga_cli_err(err, "gaussaudit epsilon: %s: %s%s\n", l.spec.pairs[i].name,
-                       certified ? "certified mode: " : "", ga_strerror(rows[i].status));
+                       certified ? "certified mode: " : "", status_text(rows[i].status));
             continue;
         }
         double v = certified ? rows[i].iv.hi : rows[i].e.val, vw = certified ? rows[wi].iv.hi : rows[wi].e.val;

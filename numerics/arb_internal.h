@@ -111,7 +111,8 @@ int ga_ploss_delta_one_chi2_arb(arb_t res, const arb_t q, const arb_t m, double 
 
 /* The same in ball arithmetic: a ball containing delta_{a,b}(eps), from a certified bracket
  * of the threshold around w_hint (ga_ncx2_delta's w*). GA_OK, or GA_EPREC ([0 +- 1]) when
- * this precision cannot certify the bracket. */
+ * this precision cannot certify the bracket, or GA_EDOM ([0 +- 1]) for nu above 1e7 (its
+ * series and quadratures would take minutes: not certified). */
 int ga_ncx2_delta_arb(arb_t res, double nu, const arb_t la, const arb_t lb, const arb_t eps,
                       double w_hint, slong prec);
 

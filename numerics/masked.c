@@ -744,9 +744,14 @@ int ga_arb_delta_interval(arb_t res, const arb_t lo, const arb_t hi, slong prec)
     return rc;
 }
 
+#define GA_NCX2_ARB_MAX_NU 1e7
 int ga_ncx2_delta_arb(arb_t res, double nu, const arb_t la, const arb_t lb, const arb_t eps,
                       double w_hint, slong prec)
 {
+    if (nu > GA_NCX2_ARB_MAX_NU) { /* (the series and quadratures grow with nu: minutes at 1e9) */
+        arb_zero_pm_one(res);
+        return GA_EDOM;
+    }
     arb_t d, ee, lo, hi;
     arf_t u, v, m;
     arb_init(d); arb_init(ee); arb_init(lo); arb_init(hi);

@@ -24,7 +24,8 @@ __all__ = ["delta", "epsilon", "renyi", "audit", "audit_shard", "merge", "calibr
            "Interval", "Directions", "AuditResult", "Claim", "Calibration"]
 
 _STATUS = {0: "GA_OK", 1: "GA_EINVAL", 2: "GA_ENOMEM", 3: "GA_ETOL", 4: "GA_EUNDERFLOW",
-           5: "GA_EDOM", 6: "GA_EPREC", 7: "GA_EIO", 8: "GA_EMAXITER", 9: "GA_ETIME"}
+           5: "GA_EDOM", 6: "GA_EPREC", 7: "GA_EIO", 8: "GA_EMAXITER", 9: "GA_ETIME",
+           10: "GA_EDEP"}
 
 
 class GaussauditError(Exception):
