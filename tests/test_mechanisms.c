@@ -1106,6 +1106,24 @@ Test(mechanisms, composition_equals_block_diagonal_by_hand)
 /* release: a 2-D pair released through the 1 x 2 matrix [a, b] is the 1-D pair
  * N(a m1 + b m2, a^2 s11 + 2ab s12 + b^2 s22) vs N(0, ...) (closed form, analytic Gaussian for
  * equal covariances; and a pair with unequal covariances against the explicit 1-D pair) */
+/* The 2-D pair the release tests compare with, its estimates and certified intervals at
+ * eps = 0.7 (the caller frees u, *pu and vu) */
+static const char *release_pair2 =
+    "pairs:\n  - {name: a, x: {mean: [1, 0.5], cov: [[2, 0.3], [0.3, 1]]}, "
+    "y: {mean: [0, 0], cov: [[1, 0], [0, 1.5]]}}\n";
+static void release_reference(ga_spec *u, ga_pair **pu, ga_spec_pair_view *vu, ga_delta *Du,
+                              ga_delta_cert *Cu, ga_gchisq_work *w)
+{
+    char yaml[1024], msg[512];
+    snprintf(yaml, sizeof yaml, "gaussaudit: 1\nname: u\nmechanism: {kind: gaussian_pair}\n%s",
+             release_pair2);
+    parse_text(u, yaml, "u.yaml");
+    cr_assert(ga_mech_pair_reduce(pu, &u->pairs[0], msg, sizeof msg) == GA_OK, "%s", msg);
+    ga_pair_delta(Du, *pu, 0.7, GA_DELTA_AUTO, NULL, w);
+    cr_assert(ga_spec_pair_view_init(vu, &u->pairs[0], 1) == GA_OK);
+    cr_assert(ga_pair_delta_cert(Cu, *pu, vu->in, vu->txt, "0.7", NULL) == GA_OK);
+}
+
 /* A release by a matrix of full column rank (square invertible, or tall: 3 x 2) leaves
  * delta unchanged whatever its scale (1e-300 to 1e300, where A S A^T under- or overflows) and
  * conditioning (up to 1e6): the released spec's estimates and certified intervals are the
@@ -1113,23 +1131,15 @@ Test(mechanisms, composition_equals_block_diagonal_by_hand)
  * covariances in 3-D with error estimates of 1.5 to 4123 on probabilities). */
 Test(mechanisms, injective_releases_leave_delta_unchanged)
 {
-    static const char *pair =
-        "pairs:\n  - {name: a, x: {mean: [1, 0.5], cov: [[2, 0.3], [0.3, 1]]}, "
-        "y: {mean: [0, 0], cov: [[1, 0], [0, 1.5]]}}\n";
-    char yaml[2048];
-    snprintf(yaml, sizeof yaml, "gaussaudit: 1\nname: u\nmechanism: {kind: gaussian_pair}\n%s", pair);
+    const char *pair = release_pair2;
+    char yaml[2048], msg[512];
     ga_spec u;
-    parse_text(&u, yaml, "u.yaml");
     ga_pair *pu;
-    char msg[512];
-    cr_assert(ga_mech_pair_reduce(&pu, &u.pairs[0], msg, sizeof msg) == GA_OK, "%s", msg);
     ga_gchisq_work *w = ga_gchisq_work_alloc();
     ga_delta Du;
-    ga_pair_delta(&Du, pu, 0.7, GA_DELTA_AUTO, NULL, w);
     ga_spec_pair_view vu;
-    cr_assert(ga_spec_pair_view_init(&vu, &u.pairs[0], 1) == GA_OK);
     ga_delta_cert Cu;
-    cr_assert(ga_pair_delta_cert(&Cu, pu, vu.in, vu.txt, "0.7", NULL) == GA_OK);
+    release_reference(&u, &pu, &vu, &Du, &Cu, w);
     gsl_rng *rng = ga_test_rng(77);
     long n = ga_test_count(12);
     for (long k = 0; k < n; k++) {
@@ -1200,22 +1210,14 @@ Test(mechanisms, wide_releases_of_any_scale_and_condition)
     static const char *pair3 =
         "pairs:\n  - {name: a, x: {mean: [1, 0.5, -0.3], cov: [[2, 0.3, 0.1], [0.3, 1, 0.2], "
         "[0.1, 0.2, 1.5]]}, y: {mean: [0, 0, 0], cov: [[1, 0, 0.4], [0, 1.5, 0], [0.4, 0, 2]]}}\n";
-    static const char *pair2 =
-        "gaussaudit: 1\nname: u\nmechanism: {kind: gaussian_pair}\n"
-        "pairs:\n  - {name: a, x: {mean: [1, 0.5], cov: [[2, 0.3], [0.3, 1]]}, "
-        "y: {mean: [0, 0], cov: [[1, 0], [0, 1.5]]}}\n";
     ga_spec u;
-    parse_text(&u, pair2, "u.yaml");
     ga_pair *pu;
     char msg[512], yaml[2048];
-    cr_assert(ga_mech_pair_reduce(&pu, &u.pairs[0], msg, sizeof msg) == GA_OK, "%s", msg);
     ga_gchisq_work *w = ga_gchisq_work_alloc();
     ga_delta Du;
-    ga_pair_delta(&Du, pu, 0.7, GA_DELTA_AUTO, NULL, w);
     ga_spec_pair_view vu;
-    cr_assert(ga_spec_pair_view_init(&vu, &u.pairs[0], 1) == GA_OK);
     ga_delta_cert Cu;
-    cr_assert(ga_pair_delta_cert(&Cu, pu, vu.in, vu.txt, "0.7", NULL) == GA_OK);
+    release_reference(&u, &pu, &vu, &Du, &Cu, w); /* (the 2-D marginal of pair3) */
     gsl_rng *rng = ga_test_rng(78);
     long n = ga_test_count(12);
     for (long k = 0; k < n; k++) {
