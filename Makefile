@@ -10,8 +10,7 @@
 #   make install    PREFIX=/usr/local DESTDIR=: the CLI, gaussaudit.h, libgaussaudit.{a,so},
 #                   gaussaudit.pc, gaussaudit(1); make uninstall removes them
 #   make arb-fwd    regenerate numerics/arb_fwd.[ch] after editing numerics/arb_names.txt
-# Environment: GA_TEST_SCALE (default 1) multiplies the random-test loop counts;
-# GA_REFDIR (default ../shared/reference) is where the shared reference values live.
+# Environment: GA_TEST_SCALE (default 1) multiplies the random-test loop counts.
 
 CC      ?= gcc
 PYTHON  ?= /usr/bin/python3
@@ -171,7 +170,8 @@ bench: deps
 	@$(MAKE) --no-print-directory all $(BENCH_BIN)
 	@for b in $(BENCH_BIN); do $$b || exit 1; done
 
-demo: all
+demo: deps
+	@$(MAKE) --no-print-directory all
 	@sh specs/examples/demo.sh $(BUILD)
 
 # regenerate the audited published claims in specs/papers/reports/ (checked in)

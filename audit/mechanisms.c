@@ -4,13 +4,16 @@
  * neighbour D', as pairs X = law on D, Y = law on D'.
  *
  * Sources: Gaussian mechanism (Dwork & Roth 2014; analytic form Balle & Wang 2018);
- * random projection / Gaussian sketch D^T G + sigma N and sketched least squares M_LS (NDIS
- * papers, Lu, Magdon-Ismail, Wei & Zikas, ../shared/papers 000 and 001; Lev et al., 002);
- * Bayesian logistic regression with the Bohning bound and GP regression posteriors (001,
- * Def. 7-8); output perturbation and noisy gradient descent for ridge regression (Pierquin
- * et al., 003; the stationary covariance is solved from the recursion itself, see the
- * misprint noted in ../shared/papers/README.md); matrix masking, Gaussian setting (Ding et
- * al., 004). Each kind's parametrisation is stated in specs/README.md.
+ * random projection / Gaussian sketch D^T G + sigma N and sketched least squares M_LS (the
+ * NDIS papers, Lu, Magdon-Ismail, Wei & Zikas, "The Normal Distributions Indistinguishability
+ * Spectrum", arXiv 2309.01243: "000" and "001" below; Lev et al., "The Gaussian Mixing
+ * Mechanism", 002); Bayesian logistic regression with the Bohning bound and GP regression
+ * posteriors (001, Def. 7-8); output perturbation and noisy gradient descent for ridge
+ * regression (Pierquin, Bellet, Tommasi & Boussard, "Privacy Amplification Through Synthetic
+ * Data", 003; the stationary covariance is solved from the recursion itself: the paper's
+ * closed form does not follow from its own recursion); matrix masking, Gaussian setting
+ * (Ding, Wu, Miao & Chen, "Reducing Noise Level in Differential Privacy through Matrix
+ * Masking", 004). Each kind's parametrisation is stated in specs/README.md.
  */
 #include "audit/mechanisms.h"
 #include "audit/pair_internal.h"

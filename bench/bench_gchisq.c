@@ -1,7 +1,7 @@
 /*
  * bench_gchisq.c - timings and accuracy of the generalized chi-square engines.
  * Per engine: time per tail (one ga_gchisq_prob_eval gives both tails; time / 2) and the
- * achieved error: against ../shared/reference/gchisq.json for the reference cases, and
+ * achieved error: against tests/data/gchisq.json for the reference cases, and
  * against a second, independent engine for random forms with 2, 10, 100, 1000 terms
  * (Davies with a tight tolerance, else Imhof; marked '-' when neither converged).
  */
@@ -45,14 +45,13 @@ static void reference_table(ga_gchisq *q, ga_gchisq_work *w)
 {
     char msg[512];
     ga_doc doc;
-    const char *dir = getenv("GA_REFDIR") ? getenv("GA_REFDIR") : "../shared/reference";
     char path[1024];
-    snprintf(path, sizeof path, "%s/gchisq.json", dir);
+    snprintf(path, sizeof path, "%s", "tests/data/gchisq.json");
     if (ga_doc_load(&doc, path, msg, sizeof msg)) {
         printf("reference cases skipped: %s\n", msg);
         return;
     }
-    printf("\n## Reference cases (../shared/reference/gchisq.json), default options\n\n");
+    printf("\n## Reference cases (tests/data/gchisq.json), default options\n\n");
     printf("| case | x | method | us/tail | evals | max abs err | smaller-tail rel err | status |\n");
     printf("|---|---|---|---|---|---|---|---|\n");
     const ga_node *cases = ga_node_get(doc.root, "cases");

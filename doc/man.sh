@@ -31,4 +31,6 @@ The spec language: specs/README.md of the source tree; the library: gaussaudit.h
 libgaussaudit.so, libgaussaudit.a, pkg-config name \fBgaussaudit\fR.
 .SH SEE ALSO
 The README of the source tree (use from C and from Python).
+.SH LICENSE
+Apache License 2.0 (SPDX-License-Identifier: Apache-2.0); the LICENSE file of the source tree.
 TAIL

@@ -22,8 +22,7 @@
 
 const char *ga_test_refdir(void)
 {
-    const char *d = getenv("GA_REFDIR");
-    return d && *d ? d : "../shared/reference";
+    return "tests/data"; /* (the repository's own copies, with their provenance there) */
 }
 
 void ga_test_load_ref(ga_doc *doc, const char *name)

@@ -11,7 +11,7 @@
 #include <gsl/gsl_rng.h>
 #include <stddef.h>
 
-/* Directory of ../shared/reference (env GA_REFDIR overrides). */
+/* The directory of the reference values the repository carries (tests/data). */
 const char *ga_test_refdir(void);
 /* Load REFDIR/name into doc; aborts the test with a message on failure. */
 void ga_test_load_ref(ga_doc *doc, const char *name);

@@ -63,7 +63,7 @@ Test(audit, no_violation_found_and_inconclusive)
     cr_expect(strstr(out, "\"verdict\": \"NO VIOLATION FOUND\"") != NULL, "%s", out);
     free(out);
     free(err);
-    /* a claim placed exactly at the true delta (../shared/reference/delta.json, sigma 1,
+    /* a claim placed exactly at the true delta (tests/data/delta.json, sigma 1,
      * eps 1): the certified interval contains it, so no verdict is possible */
     char path[] = "/tmp/ga_auditXXXXXX";
     int fd = mkstemp(path);

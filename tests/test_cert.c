@@ -1,6 +1,6 @@
 /*
  * test_cert.c - certified generalized chi-square probabilities (Arb).
- * References: ../shared/reference/gchisq.json (30-digit values), exact closed forms evaluated
+ * References: tests/data/gchisq.json (30-digit values), exact closed forms evaluated
  * in ball arithmetic (exp(-x/2) for chi2_2, exact decimal inputs), the double-precision
  * engines (agreement within their error estimates), and the certified path itself at two
  * precisions (overlap).

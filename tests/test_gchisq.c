@@ -1,6 +1,6 @@
 /*
  * test_gchisq.c - the generalized chi-square type and the double-precision engines.
- * References: ../shared/reference/gchisq.json (30-digit values), closed forms (exponential
+ * References: tests/data/gchisq.json (30-digit values), closed forms (exponential
  * sums for even degrees of freedom, erf/erfc, incomplete gamma), and agreement between
  * engines. Random loops are seeded; GA_TEST_SCALE scales their counts.
  */

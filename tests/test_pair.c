@@ -1,6 +1,6 @@
 /*
  * test_pair.c - exact privacy profiles of Gaussian pairs.
- * References: ../shared/reference/delta.json (30-digit values), closed forms (equal
+ * References: tests/data/delta.json (30-digit values), closed forms (equal
  * covariances: the analytic Gaussian formula; rank-one covariance changes with r columns:
  * regularized incomplete gamma, NDIS paper Lemma 4), 1-D quadrature (total variation and
  * Renyi divergence), and properties (affine invariance, monotonicity, two methods agree).

@@ -2,7 +2,7 @@
  * test_spec.c - the spec language: a table of malformed specs (each must give exit status
  * 65 with the key path and line in the message), unknown-key hints, and the spec commands
  * delta / epsilon / rdp end to end on the bundled examples (JSON fields, values against
- * ../shared/reference/delta.json); a spec whose lists are read in one pass gives the same
+ * tests/data/delta.json); a spec whose lists are read in one pass gives the same
  * pairs, decimal texts and certified intervals as one read node by node.
  */
 #include "audit/mechanisms.h"
@@ -151,7 +151,7 @@ Test(spec, delta_epsilon_rdp_commands)
     int st = ga_test_run("delta specs/examples/two_explicit_outputs.yaml --epsilon 0.5,1 --format json",
                          &out, &err);
     cr_assert(st == 0, "status %d: %s", st, err);
-    /* ../shared/reference/delta.json, "2-D, mean and covariance differ" */
+    /* tests/data/delta.json, "2-D, mean and covariance differ" */
     cr_expect(fabs(json_num_after(out, "xy", 0) - 0.082203716727378213575) < 1e-12, "%s", out);
     cr_expect(fabs(json_num_after(out, "yx", 0) - 0.15950531184183919167) < 1e-12, "%s", out);
     cr_expect(fabs(json_num_after(out, "xy", 1) - 0.028382225982794348569) < 1e-12, "%s", out);
