@@ -341,6 +341,10 @@ int ga_ncx2_delta(ga_result *out, double *wstar, double nu, double la, double lb
  * no finite tail formula), GA_EMAXITER. The loss's supremum (infinite when la > lb), and the
  * upper tail P[S C > 4 z] (estimates, for witnesses and tests). */
 int ga_synth_delta(ga_result *out, double *zstar, double d, double m, double la, double lb, double eps);
+/* the same, stopping with GA_ETIME (no value) once the deadline (monotonic seconds, 0: none)
+ * has passed: at large d each loss evaluation sums about d/2 terms */
+int ga_synth_delta_until(ga_result *out, double *zstar, double d, double m, double la, double lb,
+                         double eps, double deadline);
 double ga_synth_loss_sup(double d, double m, double la, double lb);
 int ga_synth_tail(double *T, double d, double m, double lam, double z);
 

@@ -722,7 +722,8 @@ int ga_ploss_delta(ga_result *xy, ga_result *yx, const ga_ploss *L, double eps, 
         int s;
         if (L->t[0].nu > 0) { /* a masked release: two noncentral chi-square laws */
             double lx = L->t[0].m * L->t[0].m, ly = L->t[0].ly;
-            s = L->t[0].pts > 0 ? ga_synth_delta(r, NULL, L->t[0].nu, L->t[0].pts, dir ? ly : lx, dir ? lx : ly, eps)
+            s = L->t[0].pts > 0 ? ga_synth_delta_until(r, NULL, L->t[0].nu, L->t[0].pts, dir ? ly : lx,
+                                                       dir ? lx : ly, eps, o.deadline)
                                 : ga_ncx2_delta(r, NULL, L->t[0].nu, dir ? ly : lx, dir ? lx : ly, eps);
         } else if (L->t[0].r > 0) { /* a covariance step: one release, closed form only */
             delta_one_chi2(r, &L->t[0], dir ^ L->t[0].add, eps);

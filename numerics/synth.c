@@ -205,6 +205,12 @@ double ga_synth_loss_sup(double d, double m, double la, double lb)
 
 int ga_synth_delta(ga_result *out, double *zstar, double d, double m, double la, double lb, double eps)
 {
+    return ga_synth_delta_until(out, zstar, d, m, la, lb, eps, 0);
+}
+
+int ga_synth_delta_until(ga_result *out, double *zstar, double d, double m, double la, double lb,
+                         double eps, double deadline)
+{
     out->val = out->err = 0;
     if (zstar)
         *zstar = NAN;
@@ -231,6 +237,11 @@ int ga_synth_delta(ga_result *out, double *zstar, double d, double m, double la,
             out->err = fmax(exp(lt), 0x1p-1074);
             return GA_OK;
         }
+        if (ga_expired(deadline)) {
+            out->val = NAN;
+            out->err = INFINITY;
+            return GA_ETIME;
+        }
         double lv = loss(d, m, la, lb, hi, &e);
         if (!isfinite(lv))
             return GA_EMAXITER; /* (no loss here: no threshold, no bound either) */
@@ -241,6 +252,11 @@ int ga_synth_delta(ga_result *out, double *zstar, double d, double m, double la,
             return GA_EMAXITER;
     }
     for (int it = 0; it < 300 && hi - lo > 2 * DBL_EPSILON * hi; it++) {
+        if (ga_expired(deadline)) {
+            out->val = NAN;
+            out->err = INFINITY;
+            return GA_ETIME;
+        }
         double mid = lo > 0 ? 0.5 * (lo + hi) : (hi > 1e-250 ? 0.5 * hi : hi);
         if (!(mid > lo) || !(mid < hi))
             break;
