@@ -1024,7 +1024,7 @@ Test(trust, every_command_meets_its_time_budget, .init = setup, .fini = teardown
 Test(trust, epsilon_has_a_value_on_few_steps_of_small_rates, .init = setup, .fini = teardown)
 {
     /* three fixed cases (the first the one once reported), then seeded ones with
-     * GA_TEST_SCALE >= 2 (small rates take 15 s and more per case: issue 38's) */
+     * GA_TEST_SCALE >= 2 (small rates take 15 s and more per case) */
     static const double fixed[3][3] = {{0.001, 1, 1000}, {0.01, 2, 50}, {0.01, 0.8, 100}};
     static const double qs[] = {0.001, 0.01}, sigmas[] = {0.8, 1, 2}, steps[] = {50, 100, 1000};
     gsl_rng *rng = ga_test_rng(341);
