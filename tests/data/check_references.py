@@ -11,8 +11,9 @@ output: delta = P_X[S] - e^eps P_Y[S] over the set S where it exceeds eps, its e
 that quadratic). The 2-D pair is not recomputed here (a plane quadrature of the kinked
 integrand is too slow at these digits); the test suite checks it against the certified path.
 
-Usage: python3 tests/data/check_references.py  (a few minutes; one line per value; exit 0
-when every value agrees to 1e-8 relative: this check's own integrals are the cruder ones)
+Usage: python3 tests/data/check_references.py  (about 6 minutes; one line per value; exit 0
+when the tails agree to 1e-5 and the deltas to 1e-15 relative: this check's own truncated
+inversion integral is the cruder one, about 2e-6 for one degree of freedom)
 """
 import json
 import os
@@ -94,9 +95,10 @@ def main():
                 print("delta %s eps %s %s: %s (reference %s) rel %s" %
                       (p["name"][:30], v["eps"], key, mp.nstr(got, 22), v[key], mp.nstr(rel, 3)))
     print("largest relative differences:", {k: mp.nstr(v, 3) for k, v in worst.items()})
-    # (the inversion integral is truncated: agreement to 1e-8 confirms the references, which
-    # carry 22 digits; the 1-D deltas agree to all of them)
-    return 0 if all(v < 1e-8 for v in worst.values()) else 1
+    # (the inversion integral is truncated after 200 periods: forms of one degree of freedom,
+    # whose characteristic function decays like t^-3/2, agree to about 2e-6, the others to
+    # 1e-9 or better; the references carry 22 digits; the 1-D deltas agree to all of them)
+    return 0 if worst["gchisq"] < 1e-5 and worst["delta"] < 1e-15 else 1
 
 
 if __name__ == "__main__":
