@@ -44,7 +44,7 @@ enum ga_status {
     GA_ETIME = 9,     /* the deadline passed (opts.deadline): what is returned is valid but
                          unfinished (a certified interval is still an enclosure, maybe [0, 1]) */
     GA_EDEP = 10,     /* a library the computation needs (FLINT/Arb, for every certified
-                         result) could not be loaded: nothing was computed (ga_arb_failure) */
+                         result) could not be loaded: nothing was computed (ga_cert_available) */
     GA_NSTATUS
 };
 

@@ -2840,9 +2840,9 @@ static int release_injective(const ga_dataset *A)
     if (!(amax > 0) || !isfinite(amax))
         return 0;
     int e = ilogb(amax);
-    double *As = malloc(m * d * sizeof *As), *G = calloc(2 * d * d, sizeof *G), *w = malloc(d * sizeof *w);
+    double *As = malloc(m * d * sizeof *As), *G = calloc(d * d, sizeof *G);
     int ok = 0;
-    if (!As || !G || !w)
+    if (!As || !G)
         goto cleanup;
     double F = 0;
     for (size_t i = 0; i < m * d; i++) {
@@ -2858,11 +2858,8 @@ static int release_injective(const ga_dataset *A)
                 t += As[i * d + a] * As[i * d + b];
             G[a * d + b] = G[b * d + a] = t;
         }
-    memcpy(G + d * d, G, d * d * sizeof *G);
-    if (ga_lapack_syev('N', 'L', d, G + d * d, d, w) != 0 || !(w[0] > 0))
-        goto cleanup;
     double mu;
-    if (ga_spd_eig_min_lower(&mu, G, d, w[0]) != GA_OK)
+    if (ga_spd_eig_min_lower_est(&mu, G, d) != GA_OK || !(mu > 0))
         goto cleanup;
     double mu_ = ga_up((double)m * u), gm = ga_up(mu_ / ga_dn(1 - mu_));
     double lo = ga_dn(mu - ga_up(gm * F));
@@ -2871,7 +2868,6 @@ static int release_injective(const ga_dataset *A)
 cleanup:
     free(As);
     free(G);
-    free(w);
     return ok;
 }
 

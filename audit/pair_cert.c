@@ -967,7 +967,7 @@ int ga_pair_mahalanobis_cert(ga_interval *t2, const ga_pair *p, const ga_pair_in
     ga_cert_opts o = ga_cert_opts_or_default(opts);
     t2->lo = 0;
     t2->hi = INFINITY;
-    if (!ga_arb_available())
+    if (!ga_cert_available(NULL))
         return GA_EDEP;
     if (p->support != GA_SUPPORT_FULL || p->ploss)
         return GA_EDOM;
@@ -1482,7 +1482,7 @@ static int delta_cert_subsampled(ga_delta_cert *out, const ga_pair *p, const cha
 int ga_pair_delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_input *in,
                        const ga_pair_text *txt, const char *eps, const ga_cert_opts *opts)
 {
-    if (!ga_arb_available()) {
+    if (!ga_cert_available(NULL)) {
         memset(out, 0, sizeof *out);
         out->xy.hi = out->yx.hi = 1;
         strcpy(out->xy_lo, "0");
@@ -1988,7 +1988,7 @@ int ga_pair_epsilon_cert(ga_interval *eps, int *direction, const ga_pair *p,
     eps->lo = 0;
     eps->hi = INFINITY;
     *direction = 0;
-    if (!ga_arb_available())
+    if (!ga_cert_available(NULL))
         return GA_EDEP;
     double target;
     if (ga_decimal_to_double(&target, delta) || !(target > 0 && target < 1))
@@ -2366,7 +2366,7 @@ int ga_pair_renyi_cert(ga_interval *xy, ga_interval *yx, const ga_pair *p,
     ga_cert_opts o = ga_cert_opts_or_default(opts);
     xy->lo = yx->lo = 0;
     xy->hi = yx->hi = INFINITY;
-    if (!ga_arb_available())
+    if (!ga_cert_available(NULL))
         return GA_EDEP;
     double alpha;
     if (ga_decimal_to_double(&alpha, alpha_txt) || o.digits < 1 || o.max_prec < 64)

@@ -124,20 +124,6 @@ static int mat_round(double *x, const arb_mat_t X)
     return 0;
 }
 
-/* lower bound of lambda_min of the symmetric double matrix x (n x n), or -inf */
-static double eig_min_lower(const double *x, size_t n)
-{
-    double *c = malloc(n * n * sizeof *c), *w = malloc(n * sizeof *w), lo = -INFINITY;
-    if (c && w) {
-        memcpy(c, x, n * n * sizeof *c);
-        if (ga_lapack_syev('N', 'L', n, c, n, w) == 0 && ga_spd_eig_min_lower(&lo, x, n, w[0]))
-            lo = -INFINITY;
-    }
-    free(c);
-    free(w);
-    return lo;
-}
-
 /* l <- l^{-1} for a lower Cholesky factor l (n x n doubles, row-major; its upper part is
  * zeroed). 0, or -1 for a non-finite inverse. */
 static int lower_inverse(double *l, size_t n)
@@ -172,8 +158,7 @@ static int release_step(void *vc, slong prec)
     rel_ctx *c = vc;
     slong m = (slong)c->m, d = (slong)c->d;
     int rc = GA_EPREC;
-    arb_mat_t A, Sx, Sy, Ss, mx, my, T, B, Bt, W, Py, Px, nx, ny, L;
-    arb_mat_init(A, m, d);
+    arb_mat_t Sx, Sy, Ss, mx, my, T, B, Bt, W, Py, Px, nx, ny, L;
     arb_mat_init(Sx, d, d);
     arb_mat_init(Sy, d, d);
     arb_mat_init(Ss, d, d);
@@ -193,14 +178,15 @@ static int release_step(void *vc, slong prec)
         rc = GA_ENOMEM;
         goto cleanup;
     }
-    /* the exact inputs: A's kept rows, each scaled by a power of two; both laws by 2^-2f */
+    /* the exact inputs: A's kept rows (into B, the basis's first term), each scaled by a power
+     * of two; both laws by 2^-2f */
     for (slong i = 0; i < m; i++) {
         double amax = 0;
         for (slong j = 0; j < d; j++)
             amax = fmax(amax, fabs(c->a[c->rows[i] * c->d + (size_t)j]));
         int e = ilogb(amax);
         for (slong j = 0; j < d; j++) {
-            arb_ptr v = arb_mat_entry(A, i, j);
+            arb_ptr v = arb_mat_entry(B, i, j);
             if (a_entry(v, c, c->rows[i], (size_t)j, prec)) {
                 rc = GA_EINVAL;
                 goto cleanup;
@@ -234,8 +220,6 @@ static int release_step(void *vc, slong prec)
      *    double would lose what an ill-conditioned A needs: its entries would have to cancel
      *    to about u cond(A)) */
     int good = 0;
-    arb_mat_one(T);
-    ga_arb_mat_mul(B, T, A, prec); /* (B = A, rounded to prec) */
     for (int round = 0; round < 5; round++) {
         arb_mat_transpose(Bt, B);
         ga_arb_mat_mul(W, B, Sy, prec);
@@ -285,14 +269,14 @@ static int release_step(void *vc, slong prec)
     const arb_mat_struct *P[2] = {Px, Py}, *N[2] = {nx, ny};
     double *D[2] = {c->dx, c->dy}, *Dn[2] = {c->nx, c->ny}, es = 0, gs = 0;
     for (int w = 0; w < 2; w++) {
-        double lo = eig_min_lower(D[w], (size_t)m);
-        if (!(lo > 0)) {
+        double lo;
+        if (ga_spd_eig_min_lower_est(&lo, D[w], (size_t)m) != GA_OK || !(lo > 0)) {
             c->singular = 1;
             rc = GA_EDOM;
             goto cleanup;
         }
-        double e = ga_up(frob_gap(P[w], D[w], prec) / lo);
-        double g = ga_up(ga_up(frob_gap(N[w], Dn[w], prec) * frob_gap(N[w], Dn[w], prec)) / lo);
+        double e = ga_up(frob_gap(P[w], D[w], prec) / lo), dn = frob_gap(N[w], Dn[w], prec);
+        double g = ga_up(ga_up(dn * dn) / lo);
         if (!(e < 0.5))
             goto cleanup; /* (the rounding is not the only gap: more precision) */
         c->kl[w] = ga_up(0.5 * ga_up(ga_up(e * e) / ga_dn(2 * (1 - e)) + g));
@@ -319,7 +303,6 @@ static int release_step(void *vc, slong prec)
     rc = GA_OK;
 cleanup:
     free(l);
-    arb_mat_clear(A);
     arb_mat_clear(Sx);
     arb_mat_clear(Sy);
     arb_mat_clear(Ss);
@@ -360,8 +343,9 @@ int ga_pair_release_laws(ga_release_laws *out, const ga_pair_input *in, const ga
 {
     memset(out, 0, sizeof *out);
     size_t d = in->d;
-    if (!ga_arb_available()) {
-        snprintf(why, whylen, "%s", ga_arb_failure());
+    const char *no_arb;
+    if (!ga_cert_available(&no_arb)) {
+        snprintf(why, whylen, "%s", no_arb);
         return GA_EDOM;
     }
     double need = (double)m * (double)d * 4 + (double)d * (double)d * 2 + (double)m * (double)m * 4;

@@ -51,9 +51,6 @@ extern const struct ga_arb_table *_Atomic ga_arb_loaded;
 /* Loads the library (once) and returns the table; on failure writes the reason on stderr and
  * aborts. */
 const struct ga_arb_table *ga_arb_load(void);
-/* 1 when FLINT/Arb is (or could now be) loaded; 0 with ga_arb_failure() saying why */
-int ga_arb_available(void);
-const char *ga_arb_failure(void);
 
 static inline const struct ga_arb_table *ga_arb(void)
 {

@@ -11,7 +11,7 @@
  * atomically (ga_arb): a thread that sees the pointer sees the entries.
  *
  * A library that cannot be opened or lacks a symbol: every public entry point that needs it
- * asks ga_arb_available() first and returns GA_EDEP (the message: ga_arb_failure), so the
+ * asks ga_cert_available() first and returns GA_EDEP (the message: its why), so the
  * library, the command line and Python report it; a forwarder reached without that check
  * (a defect) still prints the message and aborts rather than compute with no library.
  */
@@ -66,22 +66,11 @@ static void load(void)
 
 int ga_cert_available(const char **why)
 {
-    int ok = ga_arb_available();
+    pthread_once(&once, load);
+    int ok = ga_arb_loaded != NULL;
     if (why)
         *why = ok ? "" : failure;
     return ok;
-}
-
-int ga_arb_available(void)
-{
-    pthread_once(&once, load);
-    return ga_arb_loaded != NULL;
-}
-
-const char *ga_arb_failure(void)
-{
-    pthread_once(&once, load);
-    return ga_arb_loaded ? "" : failure;
 }
 
 const struct ga_arb_table *ga_arb_load(void)

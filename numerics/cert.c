@@ -44,7 +44,7 @@ void ga_cleanup(void)
 
 ga_gchisq_exact *ga_gchisq_exact_alloc(void)
 {
-    if (!ga_arb_available())
+    if (!ga_cert_available(NULL))
         return NULL; /* (no library: as no memory, the caller reports it) */
     ga_gchisq_exact *q = calloc(1, sizeof *q);
     if (!q)
@@ -106,8 +106,9 @@ int ga_gchisq_exact_set_classical(ga_gchisq_exact *q, size_t n, const char *cons
                                   const char *sigma, const char *offset, char *msg,
                                   size_t msglen)
 {
-    if (!ga_arb_available()) {
-        ga_msg(msg, msglen, "%s", ga_arb_failure());
+    const char *no_arb;
+    if (!ga_cert_available(&no_arb)) {
+        ga_msg(msg, msglen, "%s", no_arb);
         return GA_EDEP;
     }
     arb_t wv, dv, lv, t;
@@ -1278,7 +1279,7 @@ static int path_tails(arb_t best_cdf, arb_t best_sf, slong *used, const ga_gchis
 int ga_gchisq_prob_cert(ga_gchisq_cert *out, const ga_gchisq_exact *q_in, const char *x,
                         const ga_cert_opts *opts)
 {
-    if (!ga_arb_available()) {
+    if (!ga_cert_available(NULL)) {
         memset(out, 0, sizeof *out);
         out->cdf.hi = out->sf.hi = 1;
         return GA_EDEP;

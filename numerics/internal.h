@@ -149,6 +149,9 @@ static inline double ga_dn(double x)
  * GA_OK (*lo may be negative when only mu = 0 succeeded), GA_EDOM when no shift tried gave
  * a factorisation (*lo = -inf), GA_ENOMEM. */
 int ga_spd_eig_min_lower(double *lo, const double *A, size_t d, double guess);
+/* The same with LAPACK's own estimate of lambda_min as the guess (one syev on a copy):
+ * GA_OK, GA_EDOM (no estimate or no factorisation: *lo = -inf), GA_ENOMEM. */
+int ga_spd_eig_min_lower_est(double *lo, const double *A, size_t d);
 
 /* ------------------------------------------------------- the parallel loop (par.c) */
 

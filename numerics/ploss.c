@@ -479,6 +479,21 @@ int ga_ploss_plan(double *c, double *tmax, double *k2, double *L0, const ga_plos
     return decayed ? GA_OK : GA_ETOL;
 }
 
+/* Chernoff: for any c > 0, 0 <= delta <= P[L > eps] <= e^{K(c) - c eps}. chernoff_log is the
+ * log of that bound from L0 = K(c) - c eps, with the cgf's relative error rel folded in;
+ * chernoff_value gives delta the value 0 and that bound (at least the smallest subnormal) as
+ * its error. */
+static double chernoff_log(double L0, double K, double rel)
+{
+    return L0 + fabs(K) * fmin(rel + 1e-12, 1);
+}
+
+static void chernoff_value(ga_result *out, double lb)
+{
+    out->val = 0;
+    out->err = fmax(exp(lb), 0x1p-1074);
+}
+
 static int delta_bromwich(ga_result *out, const ga_ploss *L, int dir, double eps,
                           const ga_gchisq_opts *o, ga_quad_work *w)
 {
@@ -490,13 +505,11 @@ static int delta_bromwich(ga_result *out, const ga_ploss *L, int dir, double eps
     }
     double Kc, k2, rel0, rel;
     int decayed = plan_bromwich(&b, &Kc, &k2, &rel0);
-    double chern = b.L0 + fabs(Kc) * fmin(rel0 + 1e-12, 1);
+    double chern = chernoff_log(b.L0, Kc, rel0);
     if (b.c > 1e3 && isfinite(chern) && chern < log(0.5)) {
         /* the saddle ran off (eps near the loss's supremum, where it is rarely exceeded):
-         * the integral would need grids of about c nodes; its scale is the bound
-         * 0 <= delta <= P[L > eps] <= e^{K(c) - c eps} (Chernoff, any c > 0) */
-        out->val = 0;
-        out->err = fmax(exp(chern), 0x1p-1074);
+         * the integral would need grids of about c nodes; its scale is the Chernoff bound */
+        chernoff_value(out, chern);
         return GA_ETOL;
     }
     double tm = b.tmax;
@@ -528,12 +541,11 @@ static int delta_bromwich(ga_result *out, const ga_ploss *L, int dir, double eps
                  (b.c < 0 ? 2 * DBL_EPSILON : 0) +
                  scale * fabs(I0.val) * (rel0 + 4 * DBL_EPSILON * (fabs(Kc) + fabs(b.c * eps)));
     if (!b.timed && (b.over || !isfinite(err) || !isfinite(val)) && b.c > 0 && isfinite(b.L0) &&
-        b.L0 + fabs(Kc) * fmin(rel0 + 1e-12, 1) < log(0.5)) {
-        /* no integral, but its scale is a bound: 0 <= delta <= P[L > eps] <= e^{K(c) - c eps}
-         * for any c > 0 (Chernoff; the saddle ran off where the loss barely exceeds eps, near
-         * its supremum): the value 0 with that error, honest, and "accuracy not reached" */
-        out->val = 0;
-        out->err = fmax(exp(b.L0 + fabs(Kc) * fmin(rel0 + 1e-12, 1)), 0x1p-1074);
+        chern < log(0.5)) {
+        /* no integral, but its scale is a bound (Chernoff; the saddle ran off where the loss
+         * barely exceeds eps, near its supremum): the value 0 with that error, honest, and
+         * "accuracy not reached" */
+        chernoff_value(out, chern);
         return GA_ETOL;
     }
     if (b.timed || b.over || !isfinite(err) || !isfinite(val)) { /* no value: never a guess */
@@ -701,11 +713,10 @@ static int chernoff_negligible(ga_result *r, const ga_ploss *L, int dir, double 
         return 0;
     double d1, d2, rel;
     double K = comp_cgf_real(&d1, &d2, &rel, L, dir, 1.0);
-    double b = K + fabs(K) * fmin(rel + 1e-12, 1) - eps;
+    double b = chernoff_log(K - eps, K, rel); /* (c = 1) */
     if (!(b < -800))
         return 0;
-    r->val = 0;
-    r->err = fmax(exp(b), 0x1p-1074);
+    chernoff_value(r, b);
     return 1;
 }
 

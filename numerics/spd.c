@@ -27,6 +27,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Cholesky of B = fl(A - mu I) in R (row-major, lower: R's row i is column i of the upper
  * factor); on completion *f2 >= ||R||_F^2 and *sh >= max_i |b_ii - (a_ii - mu)|. 0, or -1
@@ -96,5 +97,20 @@ int ga_spd_eig_min_lower(double *lo, const double *A, size_t d, double guess)
         break;
     }
     free(R);
+    return rc;
+}
+
+int ga_spd_eig_min_lower_est(double *lo, const double *A, size_t d)
+{
+    double *c = malloc(d * d * sizeof *c), *w = malloc((d ? d : 1) * sizeof *w);
+    int rc = GA_ENOMEM;
+    *lo = -INFINITY;
+    if (c && w) {
+        memcpy(c, A, d * d * sizeof *c);
+        rc = d && ga_lapack_syev('N', 'L', d, c, d, w) == 0 ? ga_spd_eig_min_lower(lo, A, d, w[0])
+                                                            : GA_EDOM;
+    }
+    free(c);
+    free(w);
     return rc;
 }
