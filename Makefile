@@ -8,7 +8,8 @@
 #   make gallery    regenerate specs/papers/reports/ (published claims, audited)
 #   make fuzz       libFuzzer on the spec parser and the cdf arguments (FUZZ_SECONDS each)
 #   make install    PREFIX=/usr/local DESTDIR=: the CLI, gaussaudit.h, libgaussaudit.{a,so},
-#                   gaussaudit.pc, gaussaudit(1); make uninstall removes them
+#                   gaussaudit.pc, gaussaudit(1), gaussaudit-spec(5); make uninstall removes them
+#   make wheel      dist/gaussaudit-VERSION-py3-none-linux_x86_64.whl, carrying the library
 #   make arb-fwd    regenerate numerics/arb_fwd.[ch] after editing numerics/arb_names.txt
 # Environment: GA_TEST_SCALE (default 1) multiplies the random-test loop counts.
 
@@ -41,7 +42,8 @@ TEST_LIBS = $(FLINT_LIBS) $(shell pkg-config --libs criterion 2>/dev/null || ech
 
 DEB_PACKAGES := pkg-config libgsl-dev libopenblas-dev libflint-dev \
                 libflint-arb-dev libyaml-dev libcriterion-dev valgrind chromium libxml2-utils \
-                python3 python3-numpy python3-pytest python3-pip python3-setuptools
+                python3 python3-numpy python3-pytest python3-pip python3-setuptools \
+                python3-venv python3-wheel
 
 LIB_SRC  := $(wildcard numerics/*.c) $(filter-out audit/main.c,$(wildcard audit/*.c)) \
             $(wildcard specs/*.c) $(wildcard reports/*.c)
@@ -52,8 +54,9 @@ TEST_SUPPORT := $(BUILD)/obj/tests/support.o
 BENCH_SRC := $(wildcard bench/bench_*.c)
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/%)
 
-.PHONY: all test check deps asan valgrind bench demo gallery screenshots fuzz fuzz-deps clean install uninstall arb-fwd FORCE
-all: $(BUILD)/gaussaudit $(BUILD)/libgaussaudit.a $(BUILD)/libgaussaudit.so $(BUILD)/gaussaudit.1
+.PHONY: all test check deps wheel asan valgrind bench demo gallery screenshots fuzz fuzz-deps clean install uninstall arb-fwd FORCE
+all: $(BUILD)/gaussaudit $(BUILD)/libgaussaudit.a $(BUILD)/libgaussaudit.so $(BUILD)/gaussaudit.1 \
+     $(BUILD)/gaussaudit-spec.5
 
 # objects are rebuilt when the compiler flags change (the stamp holds the last ones)
 $(BUILD)/.cflags: FORCE
@@ -86,6 +89,10 @@ $(BUILD)/libgaussaudit.so: $(BUILD)/libgaussaudit.so.$(VERSION)
 $(BUILD)/gaussaudit.1: $(BUILD)/gaussaudit doc/man.sh
 	sh doc/man.sh $(BUILD)/gaussaudit > $@.tmp && mv $@.tmp $@
 
+$(BUILD)/gaussaudit-spec.5: doc/spec.md doc/md2man.sh
+	@mkdir -p $(BUILD)
+	sh doc/md2man.sh gaussaudit-spec 5 "the gaussaudit spec language" $(VERSION) < doc/spec.md > $@.tmp && mv $@.tmp $@
+
 $(BUILD)/gaussaudit.pc: doc/gaussaudit.pc.in gaussaudit.h
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
 	    -e 's|@VERSION@|$(VERSION)|' $< > $@
@@ -94,7 +101,7 @@ $(BUILD)/gaussaudit.pc: doc/gaussaudit.pc.in gaussaudit.h
 install: all
 	@rm -f $(BUILD)/gaussaudit.pc && $(MAKE) --no-print-directory $(BUILD)/gaussaudit.pc
 	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(LIBDIR)/pkgconfig" "$(DESTDIR)$(INCLUDEDIR)" \
-	    "$(DESTDIR)$(MANDIR)/man1"
+	    "$(DESTDIR)$(MANDIR)/man1" "$(DESTDIR)$(MANDIR)/man5"
 	install -m 755 $(BUILD)/gaussaudit "$(DESTDIR)$(BINDIR)/gaussaudit"
 	install -m 644 gaussaudit.h "$(DESTDIR)$(INCLUDEDIR)/gaussaudit.h"
 	install -m 644 $(BUILD)/libgaussaudit.a "$(DESTDIR)$(LIBDIR)/libgaussaudit.a"
@@ -103,13 +110,15 @@ install: all
 	ln -sf libgaussaudit.so.$(VERSION) "$(DESTDIR)$(LIBDIR)/libgaussaudit.so"
 	install -m 644 $(BUILD)/gaussaudit.pc "$(DESTDIR)$(LIBDIR)/pkgconfig/gaussaudit.pc"
 	install -m 644 $(BUILD)/gaussaudit.1 "$(DESTDIR)$(MANDIR)/man1/gaussaudit.1"
+	install -m 644 $(BUILD)/gaussaudit-spec.5 "$(DESTDIR)$(MANDIR)/man5/gaussaudit-spec.5"
 
 # (every path quoted: a PREFIX or DESTDIR with spaces names one directory, nothing beside it)
 uninstall:
 	rm -f "$(DESTDIR)$(BINDIR)/gaussaudit" "$(DESTDIR)$(INCLUDEDIR)/gaussaudit.h" \
 	    "$(DESTDIR)$(LIBDIR)/libgaussaudit.a" "$(DESTDIR)$(LIBDIR)/libgaussaudit.so" \
 	    "$(DESTDIR)$(LIBDIR)/$(SONAME)" "$(DESTDIR)$(LIBDIR)/libgaussaudit.so.$(VERSION)" \
-	    "$(DESTDIR)$(LIBDIR)/pkgconfig/gaussaudit.pc" "$(DESTDIR)$(MANDIR)/man1/gaussaudit.1"
+	    "$(DESTDIR)$(LIBDIR)/pkgconfig/gaussaudit.pc" "$(DESTDIR)$(MANDIR)/man1/gaussaudit.1" \
+	    "$(DESTDIR)$(MANDIR)/man5/gaussaudit-spec.5"
 
 $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(TEST_SUPPORT) $(BUILD)/libgaussaudit.a
 	@mkdir -p $(dir $@)
@@ -143,6 +152,7 @@ check: all $(TEST_BIN)
 	sh tests/exports.sh $(BUILD)/libgaussaudit.a || failed="$$failed exports.sh(.a)"; \
 	sh tests/exports.sh $(BUILD)/libgaussaudit.so || failed="$$failed exports.sh(.so)"; \
 	[ -n "$(SAN)" ] || sh tests/install.sh $(BUILD) || failed="$$failed install.sh"; \
+	[ -n "$(SAN)$(TEST_WRAP)" ] || PYTHON=$(PYTHON) sh tests/wheel.sh $(BUILD) || failed="$$failed wheel.sh"; \
 	sh tests/junit.sh $(BUILD) || failed="$$failed junit.sh"; \
 	if [ -z "$(SAN)$(TEST_WRAP)" ]; then \
 	  sh tests/render.sh $(BUILD) || failed="$$failed render.sh"; \
@@ -153,6 +163,10 @@ check: all $(TEST_BIN)
 	  echo "== $$t"; GA_BIN=$(BUILD)/gaussaudit $(TEST_WRAP) $$t $(TEST_ARGS) || failed="$$failed $${t##*/}"; \
 	done; \
 	if [ -n "$$failed" ]; then echo "check ($(BUILD)) FAILED:$$failed"; exit 1; fi; echo "check ($(BUILD)): all passed"
+
+# the Python wheel, carrying the library: dist/gaussaudit-VERSION-py3-none-linux_x86_64.whl
+wheel: all
+	@$(PYTHON) python/make_wheel.py $(BUILD)/libgaussaudit.so.$(VERSION) dist
 
 asan: deps
 	@GA_SLOWDOWN=$${GA_SLOWDOWN:-5} $(MAKE) --no-print-directory check BUILD=build/asan OPT=-O1 \

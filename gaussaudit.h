@@ -2,7 +2,7 @@
  * gaussaudit.h - the one public header of libgaussaudit.
  *
  * Every public symbol carries the prefix ga_ (types, functions) or GA_ (constants).
- * Conventions (see README.md):
+ * Conventions:
  *   - functions return an int status (enum ga_status, 0 = success); ga_strerror() names it;
  *   - outputs come first, then inputs, then options/workspaces;
  *   - every numerical result is a ga_result {val, err} (an estimate with its error estimate)
@@ -51,6 +51,11 @@ enum ga_status {
 /* Human-readable message for a status code (never NULL). */
 GA_API const char *ga_strerror(int status);
 
+/* The library's version, GA_VERSION_STRING of the header it was built from ("0.1.0"): a
+ * program or a binding compares it with the header it was compiled against, since the
+ * library may be a different build than the header (never NULL). */
+GA_API const char *ga_version(void);
+
 /* Process set-up, once, before any other call: turns GSL's default error handler (which
  * aborts the process on a domain error or an underflow inside a special function) off, since
  * gaussaudit reads the status of every GSL call itself. This is the library's only global
@@ -75,7 +80,7 @@ typedef struct {
 
 /*
  * Q = offset + sigma*z0 + sum_j sum_{i=1..nu_j} (a_j z_ji^2 + b_ji z_ji),  z iid N(0,1),
- * stored in the division-free form of DESIGN section 2: term j is (a_j, nu_j, b2_j) with
+ * stored in the division-free form: term j is (a_j, nu_j, b2_j) with
  * b2_j = sum_i b_ji^2. Terms with a_j = 0 are pure normal components and are folded into
  * sigma2 (= sigma^2) by ga_gchisq_normalize(). nu_j > 0 may be non-integer.
  * The classical form w*chi2(dof, nc) is the term (w, dof, 4 w^2 nc) plus offset w*nc.
@@ -283,7 +288,7 @@ GA_API int ga_gchisq_prob_cert(ga_gchisq_cert *out, const ga_gchisq_exact *q, co
 /*
  * A neighbouring pair X ~ N(mu_x, S_x), Y ~ N(mu_y, S_y) in dimension d, optionally with r
  * iid columns sharing these laws (Kronecker structure: the output is d x r). Matrices are
- * row-major d x d. The pair is reduced once (DESIGN section 2): whitening by Y,
+ * row-major d x d. The pair is reduced once: whitening by Y,
  * L = chol(S_y), lambda = eig(L^{-1} (S_x - S_y) L^{-T}) (so tau - 1 is computed directly,
  * without cancellation when tau is close to 1), mt = V^T L^{-1} (mu_x - mu_y); the privacy
  * loss l = log p_X - log p_Y is then a generalized chi-square under X and under Y.
@@ -418,7 +423,7 @@ typedef struct {
 
 /*
  * Certified delta in both directions at the exact eps (decimal text), for the exact inputs
- * (in, txt) of the reduced pair p (DESIGN section 4: a certified integral for the exact
+ * (in, txt) of the reduced pair p (a certified integral for the exact
  * pair defined by the floating reduction, widened by TV(X, X'') + e^eps TV(Y, Y'') bounded
  * via Pinsker and Gaussian KL divergences in ball arithmetic).
  * Guarantee: whenever the status is GA_OK or GA_EPREC the intervals contain the true
@@ -594,7 +599,7 @@ GA_API int ga_pair_pld_accountant(double *eps, const ga_pair *p, double delta, d
 /* ------------------------------------------------------------------ the audit pipeline */
 
 /*
- * A spec (a YAML file or text, specs/README.md) audited end to end: load it, build its
+ * A spec (a YAML file or text; the language: gaussaudit-spec(5)) audited end to end: load it, build its
  * neighbouring pairs (the mechanism catalogue), reduce them, evaluate every claim (estimates,
  * certified where a verdict depends on it), and render the result as a report. This is what
  * `gaussaudit audit` does; the result is opaque, read through the accessors below.
@@ -613,7 +618,7 @@ typedef struct ga_audit_result ga_audit_result;
 
 typedef struct {
     int certified;                  /* certify every decision (up to 200 pairs per claim) */
-    double timeout;                 /* seconds (0: none); see the README's guarantee */
+    double timeout;                 /* seconds (0: none): see ga_audit_spec_file */
     const char *const *allow_paths; /* more directories the spec may read (--allow-path) */
     size_t nallow;
     FILE *progress;                 /* progress lines for long audits (NULL: none) */

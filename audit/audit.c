@@ -1,5 +1,5 @@
 /*
- * audit.c - verdicts for a spec's claims (DESIGN section 7, issue "audit verdicts").
+ * audit.c - verdicts for a spec's claims (doc/design.md, section 6).
  *
  * Every claim is first evaluated on every pair with the double-precision path (estimates
  * with error estimates). Certified intervals (Arb) are then computed only where a decision
@@ -985,6 +985,7 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
         built_close = 0;
     size_t ncert = 0;
     char amb_pair[200] = "", uncert_note[200] = "";
+    int unc_status = GA_OK; /* the status of the evaluation that made it uncertifiable */
     /* the pairs to certify, in order (the cap counts them in order) */
     ncert = dp_cert_select(sel, &capped, a, r, xy, yx, exy, eyx, NULL, n, o);
     /* their certified values on o->jobs threads */
@@ -1014,6 +1015,7 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
                 snprintf(uncert_note, sizeof uncert_note, "%s", ga_audit_pair_name(a, i, nb));
             } else if (!clear || (a->spec.verified && i == a->spec.verified_pair)) {
                 uncertifiable = 1;
+                unc_status = st;
                 snprintf(amb_pair, sizeof amb_pair, "%s", ga_audit_pair_name(a, i, nb));
             }
             continue;
@@ -1099,6 +1101,12 @@ static void eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const 
                                         : "more pairs are close to the claim than the certification cap ('");
         size_t l = strlen(r->reason);
         snprintf(r->reason + l, sizeof r->reason - l, "%s')", amb_pair);
+        if (uncertifiable && (unc_status == GA_ENOMEM || unc_status == GA_EDEP)) {
+            char why[200]; /* (what FLINT/Arb could not allocate, or its exception) */
+            ga_arb_last_failure(why, sizeof why);
+            l = strlen(r->reason);
+            snprintf(r->reason + l, sizeof r->reason - l, ": %s", why[0] ? why : ga_strerror(unc_status));
+        }
         if (uncertifiable && !ambiguous && !bound_over && amb_pair[0] && sub_pair(a, amb_pair) &&
             r->exact.val >= 0 && isfinite(r->exact.err)) {
             char v1[32], v2[32];
@@ -1752,6 +1760,7 @@ static void eval_gdp_grid(ga_audit *a, ga_claim_result *r, const ga_audit_opts *
 }
 
 /* stage 1: load the spec and build its pairs (60% of the budget), allocate the results */
+static void audit_claim_list(ga_audit *a);
 static int audit_load(ga_audit *a, const char *path, const char *text, size_t len,
                       const ga_audit_opts *o, char *msg, size_t msglen)
 {
@@ -1764,41 +1773,50 @@ static int audit_load(ga_audit *a, const char *path, const char *text, size_t le
                        .drop_data = 1 /* (built once: a builder may free the data's values) */,
                        .families = !o->keep_pairs /* (a test's audit that keeps every pair
                                                      keeps every record too) */};
-    int rc = text ? ga_mech_parse(&a->spec, text, len, path, &so, msg, msglen)
-                  : ga_mech_load(&a->spec, path, &so, msg, msglen);
+    so.kind_at = ga_mech_kind_at; /* (the parser checks kind names against the table) */
+    ga_audit_watch_stage(a->watch, "reading the spec");
+    int rc = text ? ga_spec_parse_opts(&a->spec, text, len, path, &so, msg, msglen)
+                  : ga_spec_load_opts(&a->spec, path, &so, msg, msglen);
     if (rc)
         return rc;
     if (o->claim && (rc = ga_spec_set_claim(&a->spec, o->claim, msg, msglen)))
         return rc;
     if (o->claim && !(a->claim_override = strdup(o->claim)))
         return GA_ENOMEM;
+    const ga_spec_claim *cl = &a->spec.claim;
+    size_t nc = (size_t)cl->has_eps_delta + cl->nprofile + cl->nrdp + (size_t)cl->has_zcdp +
+                (size_t)cl->has_gdp;
+    if (nc == 0) {
+        ga_msg(msg, msglen, "%s: claim: missing: nothing to audit (add e.g. claim: {epsilon: 1, "
+               "delta: 1.0e-5}; see doc/spec.md)", path);
+        return GA_EINVAL;
+    }
+    if (!(a->claims = calloc(nc, sizeof *a->claims)))
+        return GA_ENOMEM;
+    memcpy(a->digest, a->spec.digest, sizeof a->digest);
+    a->certified_mode = o->certified;
+    audit_claim_list(a); /* (and the table's eps: the reduction takes its estimates) */
+    ga_audit_watch_spec(a->watch, a, 0);
+    ga_audit_watch_stage(a->watch, "building the neighbouring pairs");
+    if ((rc = ga_mech_build(&a->spec, msg, msglen)))
+        return rc;
     if (a->spec.truncated) {
         a->incomplete = 1;
         snprintf(a->timeout_note, sizeof a->timeout_note,
                  "only %zu of %zu neighbouring pairs were built within %.0f%% of the --timeout budget",
                  ga_spec_npairs(&a->spec), a->spec.planned, 100 * GA_AUDIT_BUILD_SHARE);
     }
-    memcpy(a->digest, a->spec.digest, sizeof a->digest);
-    a->certified_mode = o->certified;
-    const ga_spec_claim *cl = &a->spec.claim;
-    size_t nc = (size_t)cl->has_eps_delta + cl->nprofile + cl->nrdp + (size_t)cl->has_zcdp +
-                (size_t)cl->has_gdp;
-    if (nc == 0) {
-        ga_msg(msg, msglen, "%s: claim: missing: nothing to audit (add e.g. claim: {epsilon: 1, "
-               "delta: 1.0e-5}; see specs/README.md)", path);
-        return GA_EINVAL;
-    }
     size_t n = ga_spec_npairs(&a->spec) ? ga_spec_npairs(&a->spec) : 1;
     a->pairs = calloc(n, sizeof *a->pairs);
     a->rebuilt = o->keep_pairs ? NULL : calloc(n, 1);
-    a->claims = calloc(nc, sizeof *a->claims);
     a->pair_xy = calloc(n, sizeof(double));
     a->pair_yx = calloc(n, sizeof(double));
     a->pair_xy_err = calloc(n, sizeof(double));
     a->pair_yx_err = calloc(n, sizeof(double));
-    if (!a->pairs || (!a->rebuilt && !o->keep_pairs) || !a->claims || !a->pair_xy ||
-        !a->pair_yx || !a->pair_xy_err || !a->pair_yx_err)
+    if (!a->pairs || (!a->rebuilt && !o->keep_pairs) || !a->pair_xy || !a->pair_yx ||
+        !a->pair_xy_err || !a->pair_yx_err)
         return GA_ENOMEM;
+    ga_audit_watch_spec(a->watch, a, 1);
     return GA_OK;
 }
 
@@ -1968,6 +1986,7 @@ static void audit_claims(ga_audit *a, const ga_audit_opts *o, ga_gchisq_work *w)
         }
         double tc = now();
         char eb[64];
+        ga_audit_watch_stage(a->watch, "evaluating claim %zu of %zu", i + 1, a->nclaims);
         claim_types[row].eval(a, r, claim_eps_text(eb, sizeof eb, a, i), o, w);
         r->evaluated = 1;
         r->seconds = now() - tc;
@@ -1987,6 +2006,7 @@ static void audit_claims(ga_audit *a, const ga_audit_opts *o, ga_gchisq_work *w)
                          "that no single neighbour need attain, and it exceeds the claim "
                          "(%.700s); no audited neighbour was shown to violate it", old);
         }
+        ga_audit_watch_claim(a->watch, a, i);
     }
     /* a claim that ran into the deadline cannot hold; a violation found before it stands */
     if (a->incomplete)
@@ -2193,6 +2213,7 @@ static int audit_run(ga_audit *a, const char *path, const char *text, size_t len
 {
     const char *digest = head ? head->digest : NULL;
     memset(a, 0, sizeof *a);
+    a->watch = o->watch;
     if (book) {
         a->book = *book;
         memset(book, 0, sizeof *book);
@@ -2226,7 +2247,7 @@ static int audit_run(ga_audit *a, const char *path, const char *text, size_t len
     if (rc == GA_OK && !(w = ga_gchisq_work_alloc()))
         rc = GA_ENOMEM;
     if (rc == GA_OK) {
-        audit_claim_list(a); /* (and the table's eps: the reduction takes its estimates) */
+        ga_audit_watch_stage(a->watch, "reducing the pairs");
         rc = audit_reduce(a, path, o, msg, msglen, w);
     }
     if (rc == GA_OK) {
@@ -2235,8 +2256,10 @@ static int audit_run(ga_audit *a, const char *path, const char *text, size_t len
             if (a->book.failed)
                 rc = GA_ENOMEM;
         } else {
+            ga_audit_watch_stage(a->watch, "the per-pair table");
             audit_table(a, o, w);
             audit_claims(a, o, w);
+            ga_audit_watch_stage(a->watch, "the plots");
             audit_plots(a, w);
             name_worst_pairs(a);
         }
@@ -2479,7 +2502,7 @@ static int internal_opts(ga_audit_opts *o, const ga_audit_options *opts, char *m
 /* path (spec text, or nparts partial results to merge) into a result */
 static int pipeline(ga_audit_result **out, const char *path, const char *text, size_t len,
                     const char *const *parts, size_t nparts, const ga_audit_options *opts,
-                    char *msg, size_t msglen)
+                    ga_audit_watch *watch, char *msg, size_t msglen)
 {
     ga_audit_options d;
     if (!opts) {
@@ -2491,12 +2514,14 @@ static int pipeline(ga_audit_result **out, const char *path, const char *text, s
     int rc = internal_opts(&o, opts, msg, msglen);
     if (rc)
         return rc;
+    o.watch = watch;
     ga_audit_result *r = calloc(1, sizeof *r);
     if (!r)
         return GA_ENOMEM;
     rc = parts ? ga_audit_merge_run(&r->a, parts, nparts, path, &o, msg, msglen)
                : audit_run(&r->a, path, text, len, &o, NULL, NULL, msg, msglen);
     if (rc) {
+        ga_audit_watch_leave(watch); /* (before the spec the snapshot points into is freed) */
         ga_audit_clear(&r->a);
         free(r);
         return rc;
@@ -2517,19 +2542,26 @@ int ga_audit_merge_files(ga_audit_result **out, const char *const *parts, size_t
         ga_msg(msg, msglen, "merge: no partial results given (one per shard 1..N)");
         return GA_EINVAL;
     }
-    return pipeline(out, spec, NULL, 0, parts, nparts, opts, msg, msglen);
+    return pipeline(out, spec, NULL, 0, parts, nparts, opts, NULL, msg, msglen);
 }
 
 int ga_audit_spec_file(ga_audit_result **out, const char *path, const ga_audit_options *opts,
                        char *msg, size_t msglen)
 {
-    return pipeline(out, path, NULL, 0, NULL, 0, opts, msg, msglen);
+    return pipeline(out, path, NULL, 0, NULL, 0, opts, NULL, msg, msglen);
+}
+
+int ga_audit_spec_file_watched(ga_audit_result **out, const char *path,
+                               const ga_audit_options *opts, ga_audit_watch *w, char *msg,
+                               size_t msglen)
+{
+    return pipeline(out, path, NULL, 0, NULL, 0, opts, w, msg, msglen);
 }
 
 int ga_audit_spec_text(ga_audit_result **out, const char *text, size_t len, const char *name,
                        const ga_audit_options *opts, char *msg, size_t msglen)
 {
-    return pipeline(out, name ? name : "<spec>", text, len, NULL, 0, opts, msg, msglen);
+    return pipeline(out, name ? name : "<spec>", text, len, NULL, 0, opts, NULL, msg, msglen);
 }
 
 void ga_audit_result_free(ga_audit_result *r)

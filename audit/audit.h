@@ -8,6 +8,7 @@
 #include "gaussaudit.h"
 #include "specs/spec.h"
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -147,8 +148,11 @@ typedef struct {
     ga_interval xy, yx;
 } ga_pair_cert;
 
+typedef struct ga_audit_watch ga_audit_watch;
+
 typedef struct {
     ga_spec spec;
+    ga_audit_watch *watch; /* where the audit publishes its progress (NULL: nowhere) */
     long long started;     /* time(NULL) when the audit began (JUnit timestamp) */
     double seconds;        /* wall time of the whole audit */
     ga_pair **pairs;       /* pair i reduced; NULL where rebuilt[i] (or not audited) */
@@ -202,6 +206,7 @@ typedef struct {
     size_t fail_pair;      /* tests: the double evaluation of pair fail_pair (1-based) fails */
     size_t fail_cert;      /* tests: the certified evaluation of pair fail_cert fails */
     int keep_pairs;        /* tests: keep every reduced pair (none is rebuilt where used) */
+    ga_audit_watch *watch; /* publish the progress there (NULL: nowhere) */
 } ga_audit_opts;
 
 /* Run the audit of a loaded spec file. Returns GA_OK (verdicts in a), GA_EINVAL (message in
@@ -217,6 +222,56 @@ int ga_audit_run_text(ga_audit *a, const char *text, size_t len, const char *nam
  * Returns GA_OK (verdicts in a), GA_EIO or GA_EINVAL (message in msg), GA_ENOMEM. */
 int ga_audit_merge_run(ga_audit *a, const char *const *parts, size_t nparts,
                        const char *spec_path, const ga_audit_opts *o, char *msg, size_t msglen);
+/* ------------------------------------------------------------ the watch (audit/watch.c)
+ *
+ * A caller that cannot wait for an audit to return (the CLI when a step that cannot be
+ * interrupted, one Arb quadrature or one factorisation, outlasts the time budget) reports
+ * from a watch instead. The audit publishes into it under its lock: the spec once parsed and
+ * again once its pairs are built, each claim once decided, the stage it is in. The caller
+ * seals the watch (takes the lock for good): the audit then stops at its next publication,
+ * before it frees anything the snapshot points into, and the report made from the snapshot
+ * has the claims decided so far and every other claim INCONCLUSIVE with the stage it ended
+ * in. */
+struct ga_audit_watch {
+    pthread_mutex_t lock;
+    int have_spec;         /* spec and claims hold a snapshot */
+    int built;             /* the pairs were built (the snapshot's pairs are the audit's) */
+    ga_spec spec;          /* a shallow copy of the audit's spec: its pointers are the audit's,
+                              but for inputs (the watch's copy, ninputs of them) */
+    ga_spec_input *inputs;
+    size_t ninputs;
+    ga_claim_result *claims; /* copies, nclaims (malloc'ed, the watch's) */
+    size_t nclaims, cap;
+    char digest[65];
+    int certified_mode, incomplete;
+    char timeout_note[400];
+    char stage[160];       /* "building the pairs", "evaluating claim 2 of 3", ... */
+    double t0;             /* monotonic seconds when the audit began */
+    long long started;
+    double table_eps;
+};
+/* GA_OK or GA_ENOMEM (no lock); ga_audit_watch_clear frees what a watch holds (not sealed). */
+int ga_audit_watch_init(ga_audit_watch *w);
+void ga_audit_watch_clear(ga_audit_watch *w);
+/* The audit's publications (audit.c; no-ops when w is NULL): the spec and the claim list
+ * (built: after the pairs were built); claim i decided; the stage; the audit is about to
+ * free its spec (the snapshot is dropped). */
+void ga_audit_watch_spec(ga_audit_watch *w, const ga_audit *a, int built);
+void ga_audit_watch_claim(ga_audit_watch *w, const ga_audit *a, size_t i);
+void ga_audit_watch_stage(ga_audit_watch *w, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void ga_audit_watch_leave(ga_audit_watch *w);
+/* Take the watch's lock and keep it: the audit publishes nothing more and frees nothing the
+ * snapshot uses. Then ga_audit_watch_report: the report of the snapshot (path names the spec
+ * when it was not parsed yet), or NULL without memory. The result shares the audit's memory:
+ * it is for a process about to end, and is never freed. */
+void ga_audit_watch_seal(ga_audit_watch *w);
+ga_audit_result *ga_audit_watch_report(ga_audit_watch *w, const char *path);
+/* ga_audit_spec_file publishing into w */
+int ga_audit_spec_file_watched(ga_audit_result **out, const char *path,
+                               const ga_audit_options *opts, ga_audit_watch *w, char *msg,
+                               size_t msglen);
+
 /* the public pipeline's result (gaussaudit.h): an audit */
 struct ga_audit_result {
     ga_audit a;

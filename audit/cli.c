@@ -1,7 +1,8 @@
 /*
- * cli.c - the gaussaudit command line (DESIGN section 7). Exit statuses follow sysexits:
- * 0 success, 64 usage error, 65 data error, 66 cannot open input, 70 internal error,
- * 74 output error; `audit` adds 1 (violation) and 2 (inconclusive).
+ * cli.c - the gaussaudit command line (doc/commands.md). Exit statuses follow sysexits:
+ * 0 success, 64 usage error, 65 data error, 66 cannot open input, 69 a library it needs is
+ * unavailable, 70 internal error (no memory), 74 output error; `audit` adds 1 (violation) and
+ * 2 (inconclusive, or stopped by the time budget).
  */
 #include "audit/cli.h"
 #include "reports/report.h"
@@ -39,8 +40,10 @@ static const char *usage_main =
     "process ends by SECONDS + 1 whatever the input.\n"
     "\n"
     "exit status: 0 success, 64 usage error, 65 data error, 66 input not found,\n"
-    "70 internal error, 74 output error; audit: 1 violation, 2 inconclusive; any\n"
-    "command: 2 when the time budget stopped it.\n"
+    "69 a library it needs is unavailable (FLINT/Arb, BLAS/LAPACK), 70 internal\n"
+    "error (out of memory: the message names what and how much), 74 output error;\n"
+    "audit: 1 violation, 2 inconclusive; any command: 2 when the time budget\n"
+    "stopped it (audit: the report has what was finished, the rest INCONCLUSIVE).\n"
     "\n"
     "environment: GAUSSAUDIT_BLAS names the BLAS/LAPACK library opened on the first\n"
     "linear-algebra call (default libopenblas.so.0; CBLAS and Fortran LAPACK symbols);\n"
@@ -661,7 +664,7 @@ static int dispatch(int argc, char **argv, FILE *out, FILE *err);
 
 /* ------------------------------------------------------------ the time budget */
 
-static double soft_deadline;
+static double soft_deadline, budget_end;
 static char *volatile temp_path;
 static char stop_msg[200];
 static size_t stop_len;
@@ -669,6 +672,11 @@ static size_t stop_len;
 double ga_cli_deadline(void)
 {
     return soft_deadline;
+}
+
+double ga_cli_budget_end(void)
+{
+    return budget_end;
 }
 
 double ga_cli_remaining(void)
@@ -720,6 +728,7 @@ static int take_budget(int *argc, char **argv, const char *cmd, FILE *err)
     }
     double t0 = ga_monotonic();
     soft_deadline = t0 + b - fmin(0.15 * b, 15.0);
+    budget_end = t0 + b;
     stop_len = (size_t)snprintf(stop_msg, sizeof stop_msg, "gaussaudit %s: stopped by the time "
                                 "budget (--timeout %g s%s) inside a step that could not be "
                                 "interrupted; no report written\n", cmd, b,
@@ -735,6 +744,12 @@ static int take_budget(int *argc, char **argv, const char *cmd, FILE *err)
     struct itimerval it = {{0, 0}, {(time_t)t, (suseconds_t)((t - floor(t)) * 1e6)}};
     setitimer(ITIMER_REAL, &it, NULL);
     return 0;
+}
+
+int ga_cli_exit_status(int st)
+{
+    return st == GA_EIO ? EX_NOINPUT : st == GA_ENOMEM ? EX_SOFTWARE
+         : st == GA_EDEP ? EX_UNAVAILABLE : st == GA_ETIME ? GA_CLI_EX_TIMEOUT : EX_DATAERR;
 }
 
 int ga_cli_main(int argc, char **argv, FILE *out, FILE *err)

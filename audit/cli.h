@@ -10,7 +10,7 @@
  * and 2 (inconclusive). */
 #define GA_CLI_MAX_SPECS 1000 /* specs one audit command reports together (JUnit) */
 
-enum { EX_OK = 0, EX_USAGE = 64, EX_DATAERR = 65, EX_NOINPUT = 66, EX_SOFTWARE = 70,
+enum { EX_OK = 0, EX_USAGE = 64, EX_DATAERR = 65, EX_NOINPUT = 66, EX_UNAVAILABLE = 69, EX_SOFTWARE = 70,
        EX_IOERR = 74 };
 
 /* One option: a value option (value != NULL) or a flag (flag != NULL). */
@@ -54,6 +54,9 @@ int ga_cli_take_multi(int argc, char **argv, const char *name, const char **vals
 #define GA_CLI_GRACE 0.8
 #define GA_CLI_MAX_BUDGET 1e7
 double ga_cli_deadline(void);
+/* the end of the budget itself (monotonic seconds): a command that cannot finish by then
+ * reports what it has (audit: from its watch) before the backstop */
+double ga_cli_budget_end(void);
 double ga_cli_remaining(void);
 /* The -o temporary file being written (NULL: none): unlinked when a signal (SIGINT, SIGTERM,
  * SIGHUP, or the budget's SIGALRM) ends the process meanwhile. */
@@ -68,6 +71,11 @@ int ga_cmd_rdp(int argc, char **argv, FILE *out, FILE *err);
 int ga_cmd_audit(int argc, char **argv, FILE *out, FILE *err);
 int ga_cmd_merge(int argc, char **argv, FILE *out, FILE *err);
 int ga_cmd_calibrate(int argc, char **argv, FILE *out, FILE *err);
+
+/* The exit status of a command whose spec could not be loaded or audited, by library status:
+ * GA_EIO 66 (no input), GA_ENOMEM 70 (software: no memory), GA_EDEP 69 (a library it needs
+ * is unavailable), GA_ETIME 2 (the budget), anything else 65 (the data). */
+int ga_cli_exit_status(int st);
 
 /* Run the command line; returns the process exit status (sysexits codes). */
 int ga_cli_main(int argc, char **argv, FILE *out, FILE *err);

@@ -84,7 +84,7 @@ int ga_cmd_calibrate(int argc, char **argv, FILE *out, FILE *err)
     int st = ga_calibrate_spec_file(&c, spec, eps, delta, &o, msg, sizeof msg);
     if (st) {
         ga_cli_err(err, "gaussaudit calibrate: %s\n", msg);
-        return st == GA_EIO ? EX_NOINPUT : st == GA_ENOMEM ? EX_SOFTWARE : st == GA_ETIME ? 2 : EX_DATAERR;
+        return ga_cli_exit_status(st);
     }
     int rc = ga_calibration_write(out, c, json ? GA_FORMAT_JSON : GA_FORMAT_TEXT) ? EX_IOERR : EX_OK;
     ga_calibration_free(c);

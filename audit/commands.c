@@ -1,6 +1,6 @@
 /*
- * commands.c - the spec commands of the command line: delta, epsilon, rdp (DESIGN
- * section 7). Each loads a spec, reduces every neighbouring pair once and reports both
+ * commands.c - the spec commands of the command line: delta, epsilon, rdp, audit, merge
+ * (doc/commands.md). Each loads a spec, reduces every neighbouring pair once and reports both
  * directions. Exit statuses: 0, 64 usage, 65 data (spec or pair errors, with file, line
  * and key path), 66 spec not found, 70 internal.
  */
@@ -10,6 +10,7 @@
 #include "numerics/internal.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/time.h>
 #include <sys/stat.h>
@@ -99,7 +100,7 @@ static int load_spec(loaded_t *l, const char *path, const char *cmd, const ga_sp
     int st = ga_mech_load(&l->spec, path, &o, msg, sizeof msg);
     if (st) {
         ga_cli_err(err, "gaussaudit %s: %s\n", cmd, msg);
-        return st == GA_EIO ? EX_NOINPUT : st == GA_ENOMEM ? EX_SOFTWARE : EX_DATAERR;
+        return ga_cli_exit_status(st);
     }
     l->pairs = calloc(l->spec.npairs, sizeof *l->pairs);
     if (!l->pairs)
@@ -877,7 +878,7 @@ static const char *usage_audit =
     "  INCONCLUSIVE        neither could be established; the report says why (exit 2)\n"
     "Estimates decide where they are clear; certified intervals (Arb) are computed where a\n"
     "verdict depends on them, and for every pair (up to 200) with --certified.\n"
-    "Claims: (epsilon, delta), profile points, RDP points, zCDP rho, GDP mu (specs/README.md).\n"
+    "Claims: (epsilon, delta), profile points, RDP points, zCDP rho, GDP mu (doc/spec.md).\n"
     "For each claim the report gives the exact value, how conservative the claim is, the\n"
     "worst pair and direction, and the distinguishing event.\n"
     "  --format  md (default), html (one self-contained file with plots), json, junit\n"
@@ -1096,7 +1097,7 @@ int ga_cmd_merge(int argc, char **argv, FILE *out, FILE *err)
     int st = ga_audit_merge_files(&res, parts, nparts, sspec, &o, msg, sizeof msg);
     if (st) {
         ga_cli_err(err, "gaussaudit merge: %s\n", msg);
-        return st == GA_EIO ? EX_NOINPUT : st == GA_ENOMEM ? EX_SOFTWARE : EX_DATAERR;
+        return ga_cli_exit_status(st);
     }
     int rc = ga_audit_result_exit_status(res);
     if (!quiet)
@@ -1107,6 +1108,109 @@ int ga_cmd_merge(int argc, char **argv, FILE *out, FILE *err)
         rc = EX_IOERR;
     ga_audit_result_free(res);
     return rc;
+}
+
+/* The specs of one audit command, audited on a worker thread so that the command reports
+ * within its time budget even when one step cannot be interrupted (audit/watch.c). */
+typedef struct {
+    const char *const *specs;
+    size_t nspecs;
+    ga_audit_options *o;
+    ga_audit_result **res; /* by spec; NULL where st[i] != GA_OK */
+    char **msgs;           /* st[i]'s message (malloc'ed) */
+    int *st;
+    int keep_going;        /* several specs in one JUnit document: an error does not stop */
+    size_t done;           /* specs finished (under watch.lock) */
+    int finished;          /* the worker returned (under watch.lock) */
+    ga_audit_watch watch;
+    pthread_cond_t cv;
+} spec_run;
+
+static void *spec_worker(void *v)
+{
+    spec_run *r = v;
+    char msg[1024];
+    for (size_t k = 0; k < r->nspecs; k++) {
+        r->o->timeout = ga_cli_remaining(); /* (the specs share the command's budget) */
+        msg[0] = 0;
+        ga_audit_result *res = NULL;
+        int st = ga_audit_spec_file_watched(&res, r->specs[k], r->o, &r->watch, msg, sizeof msg);
+        pthread_mutex_lock(&r->watch.lock);
+        r->res[k] = res;
+        r->st[k] = st;
+        r->msgs[k] = st ? strdup(msg) : NULL;
+        r->done = k + 1;
+        pthread_mutex_unlock(&r->watch.lock);
+        ga_audit_watch_leave(&r->watch); /* (the next spec's snapshot is its own) */
+        if (st && (!r->keep_going || st == GA_ENOMEM))
+            break;
+    }
+    pthread_mutex_lock(&r->watch.lock);
+    r->finished = 1;
+    pthread_cond_signal(&r->cv);
+    pthread_mutex_unlock(&r->watch.lock);
+    return NULL;
+}
+
+/* Audit the specs: 0 when the worker finished (results in res, st, msgs), 1 when the budget
+ * ended first (the watch is then sealed and the worker still runs), -1 when no thread could
+ * be started (the specs were audited on this thread). */
+static int run_specs(spec_run *r)
+{
+    pthread_condattr_t ca;
+    int ok = ga_audit_watch_init(&r->watch) == GA_OK;
+    if (ok && pthread_condattr_init(&ca) == 0) {
+        pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+        ok = pthread_cond_init(&r->cv, &ca) == 0;
+        pthread_condattr_destroy(&ca);
+    } else
+        ok = 0;
+    pthread_t th;
+    if (!ok || pthread_create(&th, NULL, spec_worker, r)) {
+        spec_worker(r); /* (the backstop alone bounds the time then) */
+        return -1;
+    }
+    /* the budget itself belongs to the audit (its soft deadline leaves the report the last
+     * 15%); the watch's report comes half the grace later, the backstop at its end */
+    double end = ga_cli_budget_end() + 0.5 * GA_CLI_GRACE;
+    struct timespec ts = {(time_t)end, (long)((end - floor(end)) * 1e9)};
+    pthread_mutex_lock(&r->watch.lock);
+    while (!r->finished)
+        if (pthread_cond_timedwait(&r->cv, &r->watch.lock, &ts) == ETIMEDOUT && !r->finished)
+            return 1; /* (the lock is kept: the watch is sealed, ga_audit_watch_seal) */
+    pthread_mutex_unlock(&r->watch.lock);
+    pthread_join(th, NULL);
+    pthread_cond_destroy(&r->cv);
+    ga_audit_watch_clear(&r->watch);
+    return 0;
+}
+
+/* The budget ended inside a step that could not be interrupted: the report of what was
+ * finished (the specs done, the running one from its watch, the others not audited), then
+ * the process ends with status 2 (the worker is still inside that step). */
+static void budget_report(spec_run *r, audit_reports *ar, const char *sout, FILE *out, FILE *err)
+{
+    /* (run_specs returned with the watch's lock held: the watch is sealed) */
+    size_t k = r->done;
+    if (k < r->nspecs) {
+        r->res[k] = ga_audit_watch_report(&r->watch, r->specs[k]);
+        r->st[k] = r->res[k] ? GA_OK : GA_ENOMEM;
+    }
+    char **errs = (char **)ar->errors;
+    for (size_t i = 0; i < r->nspecs; i++)
+        if (!r->res[i] && !errs[i])
+            errs[i] = (char *)(r->msgs[i] ? r->msgs[i] : i > k ? "not audited: the time budget "
+                               "(--timeout) ended before this spec" : "no memory for its report");
+    int ok = k >= r->nspecs || r->res[k];
+    int wr = !ok || (sout ? write_atomic(sout, ar, r->specs, r->nspecs, err)
+                          : write_reports(out, ar));
+    if (!sout && (fflush(out) != 0 || ferror(out)))
+        wr = 1;
+    ga_cli_err(err, "gaussaudit audit: stopped by the time budget (--timeout) while %s, inside "
+               "a step that could not be interrupted; %s\n", r->watch.stage,
+               wr ? "no report written" : "the report has what was finished, the rest INCONCLUSIVE");
+    fflush(err);
+    _exit(wr ? EX_IOERR : GA_CLI_EX_TIMEOUT);
 }
 
 int ga_cmd_audit(int argc, char **argv, FILE *out, FILE *err)
@@ -1165,22 +1269,30 @@ int ga_cmd_audit(int argc, char **argv, FILE *out, FILE *err)
         ga_cli_err(err, "gaussaudit audit: several specs are reported together with --format junit only\n");
         return EX_USAGE;
     }
-    char msg[1024];
     ga_audit_result **res = calloc(nspecs, sizeof *res);
     char **errs = calloc(nspecs, sizeof *errs);
-    if (!res || !errs) {
+    spec_run run = {.specs = specs, .nspecs = nspecs, .o = &o, .res = res,
+                    .msgs = calloc(nspecs, sizeof *run.msgs), .st = calloc(nspecs, sizeof *run.st),
+                    .keep_going = fmt == GA_FORMAT_JUNIT && nspecs > 1};
+    if (!res || !errs || !run.msgs || !run.st) {
         free(res);
         free(errs);
+        free(run.msgs);
+        free(run.st);
         return EX_SOFTWARE;
+    }
+    if (run_specs(&run) == 1) { /* the budget ended inside a step: reported from the watch */
+        audit_reports ar = {res, nspecs, fmt, specs, (const char *const *)errs};
+        budget_report(&run, &ar, sout, out, err);
     }
     int rc = EX_OK, junit_many = fmt == GA_FORMAT_JUNIT && nspecs > 1;
     size_t done = 0;
     for (; done < nspecs; done++) {
-        o.timeout = ga_cli_remaining(); /* (the specs share the command's budget) */
-        int st = ga_audit_spec_file(&res[done], specs[done], &o, msg, sizeof msg);
+        int st = run.st[done];
         if (st) {
+            const char *msg = run.msgs[done] ? run.msgs[done] : "no memory for the message";
             ga_cli_err(err, "gaussaudit audit: %s\n", msg);
-            int code = st == GA_EIO ? EX_NOINPUT : st == GA_ENOMEM ? EX_SOFTWARE : EX_DATAERR;
+            int code = ga_cli_exit_status(st);
             if (rc == EX_OK || rc == 1 || rc == 2)
                 rc = code;
             /* several specs in one JUnit document: the others are still audited, this one
@@ -1211,8 +1323,11 @@ int ga_cmd_audit(int argc, char **argv, FILE *out, FILE *err)
     for (size_t i = 0; i < nspecs; i++) {
         ga_audit_result_free(res[i]);
         free(errs[i]);
+        free(run.msgs[i]);
     }
     free(res);
     free(errs);
+    free(run.msgs);
+    free(run.st);
     return rc;
 }

@@ -1,5 +1,5 @@
 /*
- * mechanisms.c - the mechanism catalogue (DESIGN section 8): from a mechanism kind, its
+ * mechanisms.c - the mechanism catalogue (doc/spec.md): from a mechanism kind, its
  * parameters, a dataset and a neighbour relation, the Gaussian output law on D and on each
  * neighbour D', as pairs X = law on D, Y = law on D'.
  *
@@ -13,7 +13,7 @@
  * Data", 003; the stationary covariance is solved from the recursion itself: the paper's
  * closed form does not follow from its own recursion); matrix masking, Gaussian setting
  * (Ding, Wu, Miao & Chen, "Reducing Noise Level in Differential Privacy through Matrix
- * Masking", 004). Each kind's parametrisation is stated in specs/README.md.
+ * Masking", 004). Each kind's parametrisation is stated in doc/spec.md.
  */
 #include "audit/mechanisms.h"
 #include "audit/pair_internal.h"
@@ -226,7 +226,7 @@ typedef struct {
  * data through G = X^T X and b = X^T y only (plus the residuals, for linear_regression). A
  * neighbour changes one row, so its G and b are the whole dataset's minus x x^T and y x (the
  * row taken out) plus v v^T and y_v v (the row put in): O(p^2) per neighbour instead of the
- * O(n p^2) of a new Gram matrix (issue 20, item 6).
+ * O(n p^2) of a new Gram matrix.
  *
  * Accuracy. Summed afresh, G' has the rounding error |E| <= gamma_n |X'|^T |X'| (gamma_n ~ n u,
  * X' the neighbour's rows); updated, |E| <= gamma_{n+1} (|X'|^T |X'| + 2 |x| |x|^T). Scaled by
@@ -748,13 +748,19 @@ static double kern(const law_par *lp, const double *a, const double *b, size_t p
 /* The GP's solve on rows Z (n of them): W = (K + s_n^2 I)^{-1} [y | K*] (n x (q + 1)), K* in
  * Ks (n x q); with adiag != NULL also the diagonal of (K + s_n^2 I)^{-1} (from the same
  * Cholesky factor). GA_OK, GA_EINVAL (singular) or GA_ENOMEM. */
+static _Thread_local char gp_why[160]; /* why the last gp_solve on this thread failed */
+
 static int gp_solve(double *W, double *Ks, double *adiag, const double *Z, size_t n,
                     const law_par *lp)
 {
     size_t p = lp->p, q = lp->nq;
     double *M = malloc((n ? n * n : 1) * sizeof *M);
-    if (!M)
+    gp_why[0] = 0;
+    if (!M) {
+        snprintf(gp_why, sizeof gp_why, "no memory for the %zu x %zu kernel matrix (%.3g MB)",
+                 n, n, (double)n * (double)n * 8e-6);
         return GA_ENOMEM;
+    }
     for (size_t i = 0; i < n; i++) {
         for (size_t j = 0; j <= i; j++)
             M[i * n + j] = M[j * n + i] = kern(lp, Z + i * (p + 1), Z + j * (p + 1), p);
@@ -764,9 +770,13 @@ static int gp_solve(double *W, double *Ks, double *adiag, const double *Z, size_
         W[i * (q + 1)] = Z[i * (p + 1) + p];
         memcpy(W + i * (q + 1) + 1, Ks + i * q, q * sizeof *W);
     }
-    int rc = GA_EINVAL;
-    if (n && (ga_lapack_posv('L', n, q + 1, M, n, W, q + 1) != 0 ||
-              (adiag && ga_lapack_potri('L', n, M, n) != 0)))
+    int info = n ? ga_lapack_posv('L', n, q + 1, M, n, W, q + 1) : 0;
+    if (info == 0 && n && adiag)
+        info = ga_lapack_potri('L', n, M, n);
+    int rc = ga_lapack_status(info);
+    if (rc)
+        ga_lapack_why(gp_why, sizeof gp_why, info);
+    if (rc)
         goto cleanup;
     for (size_t i = 0; adiag && i < n; i++)
         adiag[i] = M[i * n + i];
@@ -806,9 +816,14 @@ static int law_gp(double *mu, double *cov, const double *Z, size_t n, const ga_s
     const law_par *lp = vp;
     size_t q = lp->nq;
     double *Ks = malloc((n ? n : 1) * q * sizeof *Ks), *W = malloc((n ? n : 1) * (q + 1) * sizeof *W);
+    gp_why[0] = 0;
     int rc = !Ks || !W ? GA_ENOMEM : gp_solve(W, Ks, NULL, Z, n, lp);
     if (rc == GA_EINVAL)
-        ga_msg(msg, msglen, "%s: the GP kernel matrix is singular (give noise_variance > 0)", s->path);
+        ga_msg(msg, msglen, "%s: the GP kernel matrix is singular (give noise_variance > 0): %s",
+               s->path, gp_why);
+    else if (rc == GA_ENOMEM || rc == GA_EDEP)
+        ga_msg(msg, msglen, "%s: the GP law of %zu rows: %s", s->path, n,
+               gp_why[0] ? gp_why : "no memory for its kernel rows");
     if (rc == GA_OK)
         gp_law(mu, cov, W, Ks, n, lp);
     free(Ks);
@@ -817,7 +832,7 @@ static int law_gp(double *mu, double *cov, const double *Z, size_t n, const ga_s
 }
 
 /*
- * GP regression with remove-one neighbours, from one factorisation (issue 20, item 6). With
+ * GP regression with remove-one neighbours, from one factorisation. With
  * A = (K + s_n^2 I)^{-1}, removing row i leaves the inverse A - u u^T / a_ii (u = A e_i; its
  * row and column i vanish: the block inverse of the other rows, embedded), so the law on the
  * neighbour is
@@ -838,9 +853,14 @@ static int build_gp_remove_one(ga_spec *s, const law_par *lp, char *msg, size_t 
         return rc;
     double *Ks = malloc(n * q * sizeof *Ks), *W = malloc(n * (q + 1) * sizeof *W),
            *ad = malloc(n * sizeof *ad), *mu = malloc(q * sizeof *mu), *cov = malloc(q * q * sizeof *cov);
+    gp_why[0] = 0;
     rc = !Ks || !W || !ad || !mu || !cov ? GA_ENOMEM : gp_solve(W, Ks, ad, s->data.x, n, lp);
     if (rc == GA_EINVAL)
-        ga_msg(msg, msglen, "%s: the GP kernel matrix is singular (give noise_variance > 0)", s->path);
+        ga_msg(msg, msglen, "%s: the GP kernel matrix is singular (give noise_variance > 0): %s",
+               s->path, gp_why);
+    else if (rc == GA_ENOMEM || rc == GA_EDEP)
+        ga_msg(msg, msglen, "%s: the GP law of %zu rows: %s", s->path, n,
+               gp_why[0] ? gp_why : "no memory for its kernel rows");
     if (rc == GA_OK)
         gp_law(mu, cov, W, Ks, n, lp);
     for (size_t k = 0; k < nn && rc == GA_OK && !out_of_time(s, nn); k++) {
@@ -1185,6 +1205,9 @@ static int build_gaussian_mechanism(ga_spec *s, char *msg, size_t msglen)
             break;
         snprintf(name, sizeof name, "f(D) vs f_neighbours[%zu]", k);
         rc = ga_spec_add_pair(s, name, d, 1, dup(f, d), dup(cov, d * d), g, dup(cov, d * d));
+        if (rc == GA_ENOMEM)
+            ga_msg(msg, msglen, "%s: out of memory for the laws of %s (two %zu x %zu "
+                   "covariances, %.3g MB each)", s->path, name, d, d, (double)d * (double)d * 8e-6);
     }
     free(f);
     free(cov);
@@ -3847,9 +3870,21 @@ int ga_mech_build(ga_spec *s, char *msg, size_t msglen)
     int k = kind_row(s->kind);
     if (k < 0) /* ga_spec_parse checks the names it is given; this is the backstop */
         return ga_spec_fail(s, s->mechanism, "mechanism.kind", msg, msglen, "unknown kind");
+    if (msg && msglen)
+        msg[0] = 0;
     int rc = kinds[k].build != build_explicit ? build_kind(s, k, msg, msglen)
              : (rc = build_explicit(s, msg, msglen)) ? rc : apply_release(s, &s->release, 0, msg, msglen);
-    return rc ? rc : apply_repeat(s, 0, msg, msglen);
+    rc = rc ? rc : apply_repeat(s, 0, msg, msglen);
+    if (rc == GA_ENOMEM && msg && msglen && !msg[0]) { /* (a builder's allocation, unnamed) */
+        size_t d = s->npairs ? s->pairs[s->npairs - 1].d : 0;
+        char size[96] = "";
+        if (d)
+            snprintf(size, sizeof size, "; the laws take %.3g MB per pair of dimension %zu",
+                     (2.0 * (double)d * (double)d + 2.0 * (double)d) * 8e-6, d);
+        ga_msg(msg, msglen, "%s: out of memory while building the neighbouring pairs (%zu "
+               "built%s)", s->path, ga_spec_npairs(s), size);
+    }
+    return rc;
 }
 
 int ga_mech_part_knob(const ga_spec *s, size_t part, const char **knob, double *current)

@@ -28,7 +28,7 @@ size_t ga_mech_published_values(ga_mech_published *pv, size_t max, ga_spec *s, d
 int ga_mech_pair_reduce(ga_pair **out, const ga_spec_pair *sp, char *msg, size_t msglen);
 
 /* Is the spec pair cheap to reduce again (laws of dimension one, or a product of such
- * blocks)? Its reduction need not be kept (issue 20, item 6: a remove-one audit over n rows
+ * blocks)? Its reduction need not be kept (a remove-one audit over n rows
  * kept n reduced pairs of about 0.5 KB each): it is reduced again where it is used, which
  * is deterministic, so every use sees the same pair, bit for bit. */
 int ga_mech_pair_rebuildable(const ga_spec_pair *sp);

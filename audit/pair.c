@@ -1,5 +1,5 @@
 /*
- * pair.c - exact privacy profile of a Gaussian pair (DESIGN sections 1, 2, 5).
+ * pair.c - exact privacy profile of a Gaussian pair (doc/design.md, sections 1 and 2).
  *
  * Reduction: whiten by Y, L = chol(S_y); the whitened X has covariance
  * R = L^{-1} S_x L^{-T} = I + L^{-1} (S_x - S_y) L^{-T}; the eigenvalues lambda_i = tau_i - 1
@@ -343,6 +343,9 @@ static int check_matrix(double *dst, const double *s, size_t d, const char *name
 }
 
 /* eigenvalues (ascending) and, if vec != NULL, eigenvectors of a symmetric matrix copy */
+/* why the last sym_eig on this thread failed (for the message) */
+static _Thread_local char eig_why[160];
+
 static int sym_eig(double *w, double *vec, const double *s, size_t d)
 {
     double *a = malloc(d * d * sizeof *a);
@@ -353,7 +356,9 @@ static int sym_eig(double *w, double *vec, const double *s, size_t d)
     if (vec && info == 0)
         memcpy(vec, a, d * d * sizeof *a);
     free(a);
-    return info == 0 ? GA_OK : GA_EINVAL;
+    if (info)
+        ga_lapack_why(eig_why, sizeof eig_why, info);
+    return ga_lapack_status(info);
 }
 
 /* The regular reduction on PD matrices of size k. sx, sy, dmu are k-sized (dmu = mu_x - mu_y). */
@@ -428,9 +433,9 @@ static int reduce_pd(ga_pair *p, const double *sx, const double *sy, const doubl
     for (size_t i = 0; i < k; i++)
         for (size_t j = 0; j < i; j++)
             B[i * k + j] = B[j * k + i] = 0.5 * (B[i * k + j] + B[j * k + i]);
-    if (sym_eig(p->lambda, p->V, B, k) != GA_OK) {
-        ga_msg(msg, msglen, "%s", "the symmetric eigensolver failed");
-        rc = GA_EINVAL;
+    if ((rc = sym_eig(p->lambda, p->V, B, k)) != GA_OK) {
+        ga_msg(msg, msglen, "the symmetric eigensolver failed on a %zu x %zu matrix: %s", k, k,
+               eig_why);
         goto cleanup;
     }
     /* Eigenvalues at rounding level are zero (e.g. the d - 1 unchanged directions of a
@@ -629,11 +634,12 @@ static int reduce_singular(ga_pair *p, const double *sx, const double *sy, const
     vy = malloc(d * d * sizeof *vy);
     if (!wx || !wy || !vy)
         goto cleanup;
-    rc = GA_EINVAL;
-    if (sym_eig(wx, NULL, sx, d) || sym_eig(wy, vy, sy, d)) {
-        ga_msg(msg, msglen, "%s", "the symmetric eigensolver failed");
+    if ((rc = sym_eig(wx, NULL, sx, d)) || (rc = sym_eig(wy, vy, sy, d))) {
+        ga_msg(msg, msglen, "the symmetric eigensolver failed on a %zu x %zu matrix: %s", d, d,
+               eig_why);
         goto cleanup;
     }
+    rc = GA_EINVAL;
     double scale = fmax(fmax(fabs(wx[0]), fabs(wx[d - 1])), fmax(fabs(wy[0]), fabs(wy[d - 1])));
     double tol = 64.0 * d * DBL_EPSILON * scale;
     if (wx[0] < -tol || wy[0] < -tol) {
@@ -908,7 +914,11 @@ cleanup:
     if (rc == GA_OK) {
         *out = p;
     } else {
-        if (msg && msglen && !msg[0])
+        if (msg && msglen && !msg[0] && rc == GA_ENOMEM)
+            ga_msg(msg, msglen, "the reduction of a pair of dimension %zu failed: out of "
+                   "memory (it holds a few %zu x %zu matrices of %.3g MB each)", p->d, p->d,
+                   p->d, (double)p->d * (double)p->d * 8e-6);
+        else if (msg && msglen && !msg[0])
             ga_msg(msg, msglen, "the reduction failed: %s (a whitened mean or covariance "
                    "entry outside the double range?)", ga_strerror(rc));
         ga_pair_free(p);

@@ -1,5 +1,5 @@
 /*
- * pair_cert.c - certified delta of a Gaussian pair (DESIGN section 4).
+ * pair_cert.c - certified delta of a Gaussian pair (doc/design.md, section 4).
  *
  * 1. The floating reduction (L, V, lambda, mt) defines an exact pair: in whitened
  *    coordinates Y'' = N(0, I) and X'' = N(mt, diag(1 + lambda)) with the stored doubles as
@@ -102,7 +102,7 @@ static void congruent(arb_mat_t M, arb_mat_t T, arb_mat_t Wt, const arb_mat_t W,
  * (they only make M and P less close to the reference). W is invertible when W S_y W^T is,
  * which la_kl establishes (||M - I||_F < 1). Forming W costs one triangular solve in double,
  * where an exact inverse of L V in ball arithmetic cost five solves per precision level
- * (issue 20, item 8). Returns 0, or -1 for a non-finite W (or no memory). */
+ *. Returns 0, or -1 for a non-finite W (or no memory). */
 static int floating_inverse_basis(arb_mat_t W, const ga_pair *p)
 {
     slong k = (slong)p->k;

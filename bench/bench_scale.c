@@ -1,5 +1,5 @@
 /*
- * bench_scale.c - speed at scale (issue 20): each figure beside its target and the ratio,
+ * bench_scale.c - speed at scale: each figure beside its target and the ratio,
  * measured in one run against a floor or a second method:
  *   threads   an evaluation-heavy audit (2000 pairs, DP, RDP, zCDP and GDP claims) and a
  *             build-heavy one (GP regression, 300 neighbours), --jobs 1 against --jobs 2
@@ -257,7 +257,7 @@ static void threads(void)
     free(w[1].text);
 }
 
-/* GP regression remove-one, 1500 rows (issue 20: 0.3 s per neighbour, about 8 minutes, with a
+/* GP regression remove-one, 1500 rows (0.3 s per neighbour, about 8 minutes, with a
  * factorisation per neighbour) */
 static void gp_rows(void)
 {
@@ -268,7 +268,7 @@ static void gp_rows(void)
     double secs;
     free(audit_json(t, &o, &secs));
     printf("\n## GP regression, remove-one, 1500 rows (one factorisation, a rank-one downdate per "
-           "neighbour)\n\n| audit s (jobs 1) | per neighbour ms | the issue's per neighbour ms | "
+           "neighbour)\n\n| audit s (jobs 1) | per neighbour ms | target per neighbour ms | "
            "ratio |\n|---|---|---|---|\n| %.2f | %.3f | 300 | %.4f |\n", secs, 1e3 * secs / 1500,
            secs / 1500 / 0.3);
     free(t);
@@ -301,7 +301,7 @@ static char *spec_ridge(const char *mech, int n, int p, double **rows)
 
 static void ridge_kind_rows(const char *mech, const char *what);
 
-/* Ridge-type kinds (issue 20, item 6): the neighbours' laws from updates of X^T X and X^T y
+/* Ridge-type kinds: the neighbours' laws from updates of X^T X and X^T y
  * (linear_regression: and of the residual sum of squares), O(p^2) each plus a p x p solve, so
  * building all n laws is O(n p^2 + n p^3): the time per neighbour must stay flat as n grows.
  * Beside it, what n fresh Gram matrices (one dsyrk of the n x p data per neighbour, the
@@ -407,7 +407,7 @@ static void engine_row(size_t n, double zsd, double epsrel, gsl_rng *r, ga_gchis
         ea = fmax(ea, fmax(p.sf.err, p.cdf.err) / small);
         ad = fmax(ad, fmax(fabs(p.sf.val - ref.sf.val), fabs(p.cdf.val - ref.cdf.val)) / small);
         o.method = GA_METHOD_DAVIES;
-        o.epsrel = 1e-13; /* the project's davies engine as the issue measured it: absolute 1e-13 */
+        o.epsrel = 1e-13; /* the project's davies engine at an absolute 1e-13 */
         td += time_eval(q, x, &o, w, &p, &st) / nf;
         ed = fmax(ed, fmax(p.sf.err, p.cdf.err) / small);
         /* davies asked for auto's guarantee: an absolute epsrel times the smaller tail */
@@ -424,8 +424,8 @@ static void engine_row(size_t n, double zsd, double epsrel, gsl_rng *r, ga_gchis
 static void engines(void)
 {
     printf("\n## Engines: auto against the project's davies engine, per tail (random forms)\n\n");
-    printf("auto guarantees the relative target in both tails; davies is run as the issue measured "
-           "it (absolute 1e-13) and asked for auto's guarantee (absolute: target x the smaller "
+    printf("auto guarantees the relative target in both tails; davies is run at an absolute "
+           "1e-13 and asked for auto's guarantee (absolute: target x the smaller "
            "tail; 'met' = status ok and error bound within it). Target: auto <= 1.2 x davies at "
            "the same error estimates.\n\n");
     printf("| terms | x | relative target | auto us | auto chose | auto rel err est | auto rel err "
@@ -616,7 +616,7 @@ static void reading(const char *self)
 /* certified width (item 8): a well-conditioned pair of dimension d, a rank-one change
  * (d - 1 equal generalized eigenvalues) or a full-rank one, certified at eps = 1 with the
  * default 17 digits (the refined reference) against digits 12 (the floating reduction's own
- * reference, whose widening is the 1e-14 floor the issue measured) */
+ * reference, whose widening is the floor of 1e-14) */
 /* a well-conditioned pair of dimension d (bench.h's rank-one pair; generic: plus a random
  * diagonal in S_x, a full-rank change) */
 static void cert_pair(gsl_rng *r, size_t d, int generic, double *mx, double *my, double *sx,
@@ -798,7 +798,7 @@ static int loaded_at_start(const char *bin)
     return n + (last != '\n');
 }
 
-/* Start-up (issue 20, item 9): no work before main that a command does not need. BLAS/LAPACK
+/* Start-up: no work before main that a command does not need. BLAS/LAPACK
  * (numerics/blas.c) and FLINT/Arb (numerics/arb_load.c) are opened on first use, so `version`
  * and a one-dimensional `cdf` cost the loader's work for GSL, libyaml and libc only; a 2-D
  * `delta` adds the BLAS it needs, a certified one FLINT/Arb. The row "as linked" preloads
@@ -859,7 +859,7 @@ int main(int argc, char **argv)
     if (argc == 3 && !strncmp(argv[1], "--read-", 7))
         return read_child(argv[1] + 7, argv[2]);
     setenv("SOURCE_DATE_EPOCH", "1700000000", 1); /* reports compared byte for byte */
-    printf("# gaussaudit benchmark: speed at scale (issue 20)\n");
+    printf("# gaussaudit benchmark: speed at scale\n");
     /* bench_scale [SECTION]: one section only (threads, gp, engines, reduction, reading,
      * certified, calibrate, startup, ridge) */
     const char *only = argc == 2 ? argv[1] : NULL;

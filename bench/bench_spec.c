@@ -2,10 +2,10 @@
  * bench_spec.c - the catalogue end to end: a sketch spec with remove_one neighbours over a
  * 100000 x 20 CSV dataset; load (parse + leverages from one factorisation), then every pair
  * reduced and delta in both directions at eps = 0.01 (leverages are ~1e-4: at eps = 1 every
- * delta is below 1e-300). Then the composition of 10 such sketches (issue 15: under 10 s):
+ * delta is below 1e-300). Then the composition of 10 such sketches (under 10 s):
  * 10 blocks per pair, reduced block by block. After the first, the CLI's audit of the same
  * spec in a child process: its time against the floor, a strtod scan and the leverages (the
- * issue's target: 2x), and its peak memory per row (target: 300 bytes) (issue 20, item 6).
+ * target: 2x), and its peak memory per row (target: 300 bytes).
  */
 #include "gaussaudit.h"
 #include "bench/bench.h"
@@ -92,7 +92,7 @@ static int child_audit(const char *spec, double *secs, double *rss)
     return 0;
 }
 
-/* The floor of the sketch audit's time (issue 20, item 6: "CSV parse plus leverages"): a bare
+/* The floor of the sketch audit's time ("CSV parse plus leverages"): a bare
  * strtod scan of the CSV (bench.h), then the leverages of an n x d array by the plain loops
  * any implementation needs (the Gram matrix D^T D + I, its Cholesky factor L, and for each row
  * |L^{-1} v|^2); best of 3 */
@@ -140,7 +140,7 @@ static double time_floor(const char *csv, size_t n, size_t d)
 }
 
 /* The CLI audit of the same spec (--jobs 1, Markdown to /dev/null): wall time and peak RSS
- * per row, against the issue's 300 bytes per row (issue 20, item 6) and against the floor of
+ * per row, against the target of 300 bytes per row and against the floor of
  * the data alone (the n x d doubles); and per row beyond the same audit of the first 1000
  * rows (the process's own memory: libraries, allocator, one-off buffers) */
 static void cli_audit(const char *spec, const char *csv, size_t n, size_t d)
@@ -185,7 +185,7 @@ static void cli_audit(const char *spec, const char *csv, size_t n, size_t d)
            (rss - rss1) / (double)(n - 1000), floor_b / (double)n, rss / floor_b);
 }
 
-/* Reading the CSV (issue 20, item 3): the spec's dataset loaded (the file read in pieces,
+/* Reading the CSV: the spec's dataset loaded (the file read in pieces,
  * twice: shape, then values, by the one number reader) against a bare strtod scan of the
  * file read whole, best of 5 each */
 static void csv_reading(const char *csv, size_t n, size_t d)

@@ -1,5 +1,5 @@
 /*
- * arb_api.h - FLINT/Arb, opened on the first certified computation (issue 20, item 9).
+ * arb_api.h - FLINT/Arb, opened on the first certified computation.
  *
  * Why: libflint-arb.so and libflint.so, with the libraries FLINT links (NTL, libstdc++,
  * gf2x, MPFR, GMP), were most of every start-up of the CLI (`gaussaudit version`: 3.6 ms of

@@ -3,7 +3,7 @@
  * needs it, and the six LAPACK routines the library calls on row-major matrices (Cholesky
  * factor, inverse and solve, triangular inverse, symmetric eigendecomposition).
  *
- * Loading on first use (issue 20, item 9): OpenBLAS is a large shared object (14,000 symbol
+ * Loading on first use: OpenBLAS is a large shared object (14,000 symbol
  * relocations, a constructor that detects the processor, maps its buffers and starts its
  * threads); linked as a dependency it cost every start-up of the CLI about a third of its
  * time, `gaussaudit version` and `--help` included. It is opened with dlopen on the first
@@ -14,6 +14,16 @@
  * so; the CBLAS calls then run on GSL's reference CBLAS (which GSL links: same results up to
  * rounding, slower) and the LAPACK calls return GA_LAPACK_ENOLIB, so no result rests on a
  * routine that did not run.
+ *
+ * Where malloc can fail before the memory runs out (an address-space limit, RLIMIT_AS or
+ * RLIMIT_DATA, or strict overcommit), OpenBLAS is dangerous: a buffer it cannot allocate is
+ * asked for again, forever (blas_memory_alloc), so a command under `ulimit -v` would spin
+ * until its time budget. There the library is opened with one thread (OPENBLAS_NUM_THREADS=1
+ * unless the environment sets a count: no server threads, each with its buffer), and every
+ * call first checks that a block larger than OpenBLAS's buffer (GA_BLAS_PROBE) can still be
+ * allocated: if not, the CBLAS call runs on GSL's CBLAS and the LAPACK call returns
+ * GA_LAPACK_ENOMEM. Without such a limit there is no check (malloc does not fail there; the
+ * kernel's OOM killer is the only end).
  *
  * Why not LAPACKE: LAPACKE's only job here was the row-major convention, and it pulled in a
  * second copy of the reference LAPACK and BLAS (liblapack.so.3, libblas.so.3, libtmglib):
@@ -42,6 +52,7 @@
 
 #include <dlfcn.h>
 #include <limits.h>
+#include <sys/resource.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -95,6 +106,37 @@ static struct {
 } lib;
 static pthread_once_t lib_once = PTHREAD_ONCE_INIT;
 
+/* more than the buffer OpenBLAS allocates per thread (128 MiB and a page, as Debian builds it) */
+#define GA_BLAS_PROBE ((size_t)160 << 20)
+static int constrained; /* malloc may fail before the memory runs out (set by load) */
+
+static int memory_constrained(void)
+{
+    struct rlimit r;
+    if ((getrlimit(RLIMIT_AS, &r) == 0 && r.rlim_cur != RLIM_INFINITY) ||
+        (getrlimit(RLIMIT_DATA, &r) == 0 && r.rlim_cur != RLIM_INFINITY))
+        return 1;
+    FILE *f = fopen("/proc/sys/vm/overcommit_memory", "r");
+    int mode = 0;
+    if (f) {
+        if (fscanf(f, "%d", &mode) != 1)
+            mode = 0;
+        fclose(f);
+    }
+    return mode == 2;
+}
+
+/* can OpenBLAS be called now without the risk of its endless retry? (a block above its buffer
+ * size can be had: mapped and unmapped, never touched) */
+static int room(void)
+{
+    if (!constrained)
+        return 1;
+    void *p = malloc(GA_BLAS_PROBE);
+    free(p);
+    return p != NULL;
+}
+
 /* GSL's CBLAS (libgslcblas, linked with GSL), the fallback */
 static void use_gsl_cblas(void)
 {
@@ -113,6 +155,16 @@ static void load(void)
     if (!name || !*name)
         name = "libopenblas.so.0";
     snprintf(lib.name, sizeof lib.name, "%s", name);
+    constrained = memory_constrained();
+    if (constrained && !getenv("OPENBLAS_NUM_THREADS") && !getenv("OMP_NUM_THREADS"))
+        setenv("OPENBLAS_NUM_THREADS", "1", 0); /* (read by its constructor, in dlopen) */
+    if (!room()) {
+        fprintf(stderr, "gaussaudit: %s not loaded: less than %zu MiB of address space is left "
+                        "(ulimit -v); LAPACK routines fail, BLAS runs on GSL's CBLAS\n", name,
+                GA_BLAS_PROBE >> 20);
+        use_gsl_cblas();
+        return;
+    }
     void *h = dlopen(name, RTLD_NOW | RTLD_LOCAL);
     const char *missing = NULL;
     if (!h) {
@@ -189,13 +241,13 @@ void ga_blas_set_threads(int n)
 double ga_cblas_ddot(int n, const double *x, int incx, const double *y, int incy)
 {
     need();
-    return lib.ddot(n, x, incx, y, incy);
+    return (room() ? lib.ddot(n, x, incx, y, incy) : cblas_ddot(n, x, incx, y, incy));
 }
 
 double ga_cblas_dnrm2(int n, const double *x, int incx)
 {
     need();
-    return lib.dnrm2(n, x, incx);
+    return (room() ? lib.dnrm2(n, x, incx) : cblas_dnrm2(n, x, incx));
 }
 
 void ga_cblas_dgemv(enum CBLAS_ORDER o, enum CBLAS_TRANSPOSE t, int m, int n, double alpha,
@@ -203,7 +255,7 @@ void ga_cblas_dgemv(enum CBLAS_ORDER o, enum CBLAS_TRANSPOSE t, int m, int n, do
                     int incy)
 {
     need();
-    lib.dgemv(o, t, m, n, alpha, a, lda, x, incx, beta, y, incy);
+    (room() ? lib.dgemv(o, t, m, n, alpha, a, lda, x, incx, beta, y, incy) : cblas_dgemv(o, t, m, n, alpha, a, lda, x, incx, beta, y, incy));
 }
 
 void ga_cblas_dgemm(enum CBLAS_ORDER o, enum CBLAS_TRANSPOSE ta, enum CBLAS_TRANSPOSE tb, int m,
@@ -211,14 +263,14 @@ void ga_cblas_dgemm(enum CBLAS_ORDER o, enum CBLAS_TRANSPOSE ta, enum CBLAS_TRAN
                     int ldb, double beta, double *c, int ldc)
 {
     need();
-    lib.dgemm(o, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    (room() ? lib.dgemm(o, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc) : cblas_dgemm(o, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc));
 }
 
 void ga_cblas_dsyrk(enum CBLAS_ORDER o, enum CBLAS_UPLO u, enum CBLAS_TRANSPOSE t, int n, int k,
                     double alpha, const double *a, int lda, double beta, double *c, int ldc)
 {
     need();
-    lib.dsyrk(o, u, t, n, k, alpha, a, lda, beta, c, ldc);
+    (room() ? lib.dsyrk(o, u, t, n, k, alpha, a, lda, beta, c, ldc) : cblas_dsyrk(o, u, t, n, k, alpha, a, lda, beta, c, ldc));
 }
 
 void ga_cblas_dtrsm(enum CBLAS_ORDER o, enum CBLAS_SIDE s, enum CBLAS_UPLO u,
@@ -226,22 +278,41 @@ void ga_cblas_dtrsm(enum CBLAS_ORDER o, enum CBLAS_SIDE s, enum CBLAS_UPLO u,
                     const double *a, int lda, double *b, int ldb)
 {
     need();
-    lib.dtrsm(o, s, u, t, d, m, n, alpha, a, lda, b, ldb);
+    (room() ? lib.dtrsm(o, s, u, t, d, m, n, alpha, a, lda, b, ldb) : cblas_dtrsm(o, s, u, t, d, m, n, alpha, a, lda, b, ldb));
 }
 
 void ga_cblas_dtrsv(enum CBLAS_ORDER o, enum CBLAS_UPLO u, enum CBLAS_TRANSPOSE t,
                     enum CBLAS_DIAG d, int n, const double *a, int lda, double *x, int incx)
 {
     need();
-    lib.dtrsv(o, u, t, d, n, a, lda, x, incx);
+    (room() ? lib.dtrsv(o, u, t, d, n, a, lda, x, incx) : cblas_dtrsv(o, u, t, d, n, a, lda, x, incx));
 }
 
 /* ------------------------------------------------------- LAPACK, row-major */
 
+/* what the last GA_LAPACK_ENOMEM on this thread could not allocate (bytes; SIZE_MAX: more
+ * than size_t counts), and whether it was OpenBLAS's buffer (the probe of room()) */
+static _Thread_local size_t failed_bytes;
+static _Thread_local int failed_probe;
+
+static void *failed(size_t bytes)
+{
+    failed_bytes = bytes;
+    failed_probe = 0;
+    return NULL;
+}
+
+/* 0 when a LAPACK routine can be called now, else GA_LAPACK_ENOLIB or GA_LAPACK_ENOMEM */
 static int lapack_ready(void)
 {
     need();
-    return lib.ok;
+    if (!lib.ok)
+        return GA_LAPACK_ENOLIB;
+    if (!room()) {
+        failed_probe = 1;
+        return GA_LAPACK_ENOMEM;
+    }
+    return 0;
 }
 
 /* does the triangle uplo (of a row-major n x n matrix; diagonal excluded when unit) hold a
@@ -304,8 +375,35 @@ static double *buffer(size_t n, size_t m)
 {
     size_t c = (n ? n : 1) * (m ? m : 1);
     if (c > SIZE_MAX / sizeof(double))
-        return NULL;
-    return malloc(c * sizeof(double));
+        return failed(SIZE_MAX);
+    double *p = malloc(c * sizeof(double));
+    return p ? p : failed(c * sizeof(double));
+}
+
+int ga_lapack_status(int info)
+{
+    return info == 0 ? GA_OK : info == GA_LAPACK_ENOMEM ? GA_ENOMEM
+                             : info == GA_LAPACK_ENOLIB ? GA_EDEP : GA_EINVAL;
+}
+
+const char *ga_lapack_why(char *buf, size_t n, int info)
+{
+    if (info == GA_LAPACK_ENOMEM && failed_probe)
+        snprintf(buf, n, "no memory: the BLAS library needs a buffer of %zu MiB that the "
+                 "address-space limit (ulimit -v) does not leave", GA_BLAS_PROBE >> 20);
+    else if (info == GA_LAPACK_ENOMEM && failed_bytes == SIZE_MAX)
+        snprintf(buf, n, "no memory: a LAPACK buffer larger than the address space");
+    else if (info == GA_LAPACK_ENOMEM)
+        snprintf(buf, n, "no memory: a LAPACK buffer of %zu bytes could not be allocated",
+                 failed_bytes);
+    else if (info == GA_LAPACK_ENOLIB)
+        snprintf(buf, n, "the BLAS/LAPACK library %s could not be loaded", lib.name);
+    else if (info > 0)
+        snprintf(buf, n, "LAPACK INFO = %d (not positive definite, singular, or no "
+                 "convergence at that order)", info);
+    else
+        snprintf(buf, n, "argument %d refused (a size above INT_MAX, a NaN or infinity)", -info);
+    return buf;
 }
 
 /* the three routines of the form routine(uplo[, diag], n, a, lda, info) */
@@ -315,8 +413,9 @@ static int tri_call(enum tri_routine r, char uplo, char diag, size_t n, double *
 {
     int unit = r == TRI_TRTRI && (diag == 'U' || diag == 'u');
     int argn = r == TRI_TRTRI ? 3 : 2, arga = argn + 1, argl = argn + 2;
-    if (!lapack_ready())
-        return GA_LAPACK_ENOLIB;
+    int ready = lapack_ready();
+    if (ready)
+        return ready;
     if (!size_ok(n))
         return -argn;
     if (lda < (n ? n : 1) || !size_ok(lda))
@@ -358,8 +457,9 @@ int ga_lapack_trtri(char uplo, char diag, size_t n, double *a, size_t lda)
 int ga_lapack_posv(char uplo, size_t n, size_t nrhs, double *a, size_t lda, double *b,
                    size_t ldb)
 {
-    if (!lapack_ready())
-        return GA_LAPACK_ENOLIB;
+    int ready = lapack_ready();
+    if (ready)
+        return ready;
     if (!size_ok(n))
         return -2;
     if (!size_ok(nrhs))
@@ -394,8 +494,9 @@ cleanup:
 /* dsyev (divide = 0) or dsyevd (divide = 1) */
 static int sym_eig(int divide, char jobz, char uplo, size_t n, double *a, size_t lda, double *w)
 {
-    if (!lapack_ready())
-        return GA_LAPACK_ENOLIB;
+    int ready = lapack_ready();
+    if (ready)
+        return ready;
     if (!size_ok(n))
         return -3;
     if (lda < (n ? n : 1) || !size_ok(lda))
@@ -418,6 +519,7 @@ static int sym_eig(int divide, char jobz, char uplo, size_t n, double *a, size_t
     if (info != 0)
         goto cleanup;
     if (!(q >= 1 && q < (double)INT_MAX) || iq < 0) {
+        failed(SIZE_MAX);
         info = GA_LAPACK_ENOMEM;
         goto cleanup;
     }
@@ -426,6 +528,7 @@ static int sym_eig(int divide, char jobz, char uplo, size_t n, double *a, size_t
     work = malloc((size_t)lwork * sizeof *work);
     iwork = divide ? malloc((size_t)liwork * sizeof *iwork) : NULL;
     if (!work || (divide && !iwork)) {
+        failed(!work ? (size_t)lwork * sizeof *work : (size_t)liwork * sizeof *iwork);
         info = GA_LAPACK_ENOMEM;
         goto cleanup;
     }

@@ -1,7 +1,7 @@
 /*
  * cert.c - certified generalized chi-square probabilities in ball arithmetic (Arb).
  *
- * Mathematics (DESIGN section 4): for 0 < c < smax, P[Q > x] = (1/2 pi i) int M(z) e^{-z x}/z dz
+ * Mathematics (doc/design.md, section 4): for 0 < c < smax, P[Q > x] = (1/2 pi i) int M(z) e^{-z x}/z dz
  * over the vertical line Re z = c (Bromwich inversion of the Laplace transform of the
  * distribution; for c < 0 the same integral is -P[Q <= x]). The line may be replaced by the
  * polygon c -> c + i t0 -> ray of slope beta (and its mirror image): the region between them

@@ -20,7 +20,7 @@
  * answer, which gives relative accuracy far in the tails (Daniels 1954; Helstrom 1983);
  * factoring out exp(K(c) - c x) keeps the computation in range for tails below 1e-300.
  *
- * The truncation bound (ga_path_tailbound) is derived in DESIGN-level detail in
+ * The truncation bound (ga_path_tailbound) is derived in full in
  * docs of this file's functions below; it is rigorous for exact arithmetic.
  */
 #include "numerics/internal.h"

@@ -1,5 +1,5 @@
 /*
- * decimal.c - the one number reader (issue 14): every number gaussaudit reads from text (the
+ * decimal.c - the one number reader: every number gaussaudit reads from text (the
  * command line, a spec, a CSV field, the decimal inputs of the certified path) goes through
  * here. The rule: a plain decimal, [+-] digits [. digits] [(e|E) [+-] digits], with at least
  * one digit before the exponent; no spaces, no hex floats, no inf/nan spellings (strtod would

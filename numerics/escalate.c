@@ -23,7 +23,7 @@ int ga_arb_escalate(slong *used, ga_arb_step step, void *ctx, slong start, slong
             return GA_ETIME;
         if (used)
             *used = prec;
-        rc = step(ctx, prec);
+        rc = ga_arb_guarded(step, ctx, prec); /* (FLINT out of memory: GA_ENOMEM) */
         if (rc == GA_EPREC)
             continue;
         return rc == GA_ARB_STALLED ? GA_EPREC : rc;

@@ -3,7 +3,7 @@
  * validation, normalisation (folding and merging), moments and the cumulant generating
  * function on the real axis.
  *
- * Division-free term form (DESIGN section 2): a term (a, nu, b2) is sum over nu iid normals
+ * Division-free term form (doc/design.md, section 2): a term (a, nu, b2) is sum over nu iid normals
  * of a z^2 + b z with sum b^2 = b2. Its MGF is (1 - 2 a s)^{-nu/2} exp(b2 s^2 / (2 (1 - 2 a s))),
  * smooth as a -> 0 (where the classical noncentrality b2 / (4 a^2) blows up).
  * The classical w * chi2(dof, nc) = w * sum (z_i + m_i)^2 with sum m_i^2 = nc expands to
@@ -29,6 +29,11 @@ static const char *status_msg[GA_NSTATUS] = {
     "deadline passed (the results returned are valid but unfinished)",
     "a library it needs (FLINT/Arb) could not be loaded (GAUSSAUDIT_ARB names another)",
 };
+
+const char *ga_version(void)
+{
+    return GA_VERSION_STRING;
+}
 
 const char *ga_strerror(int status)
 {

@@ -40,7 +40,7 @@ int ga_decimal_to_double_n(double *v, const char *s, size_t len);
  * GA_EINVAL (not plain decimals, more than 400 significant digits, or out too small). */
 int ga_decimal_mul_text(char *out, size_t outlen, const char *a, const char *b);
 
-/* A decimal in four bytes beside its double (issue 20, item 3): the exact value is
+/* A decimal in four bytes beside its double: the exact value is
  * m * 10^e where m is the one integer of at most 19 digits that is congruent to `low`
  * modulo 2^16 and nearest to |v| 10^-e (v the decimal's double: m lies within 2^14 of that
  * estimate, checked when it is made). e == GA_DEC_LONG: the decimal does not fit (more than
@@ -111,6 +111,12 @@ void ga_cblas_dtrsv(enum CBLAS_ORDER o, enum CBLAS_UPLO u, enum CBLAS_TRANSPOSE 
  * routines read and write only the triangle uplo. */
 #define GA_LAPACK_ENOMEM (-1010)
 #define GA_LAPACK_ENOLIB (-1011)
+/* A wrapper's return as a library status: GA_OK, GA_ENOMEM, GA_EDEP (no library), GA_EINVAL
+ * (LAPACK's INFO or a refused argument). ga_lapack_why: the failure as text into buf (returns
+ * buf): for GA_LAPACK_ENOMEM, what this thread's last failure could not allocate and how
+ * much. */
+int ga_lapack_status(int info);
+const char *ga_lapack_why(char *buf, size_t n, int info);
 int ga_lapack_potrf(char uplo, size_t n, double *a, size_t lda);
 int ga_lapack_potri(char uplo, size_t n, double *a, size_t lda);
 int ga_lapack_trtri(char uplo, char diag, size_t n, double *a, size_t lda);

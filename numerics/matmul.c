@@ -1,5 +1,5 @@
 /*
- * matmul.c - products of ball matrices on the BLAS, rigorous (issue 20, item 8).
+ * matmul.c - products of ball matrices on the BLAS, rigorous.
  *
  * Why: the certified delta of a pair of dimension k refines its reference by a few dozen k x k
  * products in ball arithmetic (audit/pair_cert.c). Arb's arb_mat_mul does them through

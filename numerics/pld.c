@@ -1,6 +1,6 @@
 /*
  * pld.c - what a privacy-loss-distribution (PLD) accountant reports for compositions of
- * subsampled Gaussian steps, for comparison with the exact value (issue 18, item 4).
+ * subsampled Gaussian steps, for comparison with the exact value.
  *
  * The accountant of Meiser & Mohammadi (CCS 2018, "privacy buckets") and Koskela, Jalko &
  * Honkela (AISTATS 2020) with the pessimistic "connect the dots" discretisation of

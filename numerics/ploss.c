@@ -19,7 +19,7 @@
  * saddle point of K(c) - c eps - log|c (c + 1)| on the side where it is smaller (the
  * integrand then has no cancellation at t = 0). This is the characteristic-function
  * accounting of Zhu, Dong & Wang (AISTATS 2022) written as one Bromwich integral (the same
- * kernel gaussaudit uses for Gaussian pairs, DESIGN section 2).
+ * kernel gaussaudit uses for Gaussian pairs, doc/design.md, section 2).
  *
  * M(w) by the trapezoid rule on the real line, whose error for an integrand analytic in the
  * strip |Im x| < d is at most 2 N / (e^{2 pi d / h} - 1), N the L1 norm on the strip's lines

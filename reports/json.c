@@ -1,5 +1,5 @@
 /*
- * json.c - the one JSON writer (issue 14): strings escaped (quotes, backslashes, control
+ * json.c - the one JSON writer: strings escaped (quotes, backslashes, control
  * characters), numbers printed so that they round-trip (%.17g), every non-finite number
  * written as null (an infinite result also carries "infinite": true), commas and nesting
  * kept by the writer rather than by each caller. Used by the commands and the JSON report.

@@ -334,6 +334,25 @@ static void md_text(FILE *out, const char *s)
     }
 }
 
+/* the lines "mechanism: ...", "source: ...", "description: ..." (those the spec has), each
+ * between pre and post, the values escaped by esc */
+static void what_was_audited(FILE *out, const ga_audit *a, void (*esc)(FILE *, const char *),
+                             const char *pre, const char *post)
+{
+    char mech[GA_REPORT_MECH_LEN];
+    ga_report_mechanism_text(mech, sizeof mech, &a->spec);
+    const char *key[3] = {"mechanism", "source", "description"};
+    const char *val[3] = {mech, ga_report_spec_text(&a->spec, "source"),
+                          ga_report_spec_text(&a->spec, "description")};
+    for (int k = 0; k < 3; k++)
+        if (val[k]) {
+            fprintf(out, "%s%s: ", pre, key[k]);
+            esc(out, val[k]);
+            fputs(post, out);
+        }
+}
+
+
 int ga_report_markdown(FILE *out, const ga_audit *a)
 {
     char nb[GA_SPEC_NAME_LEN]; /* (ga_audit_pair_name) */
@@ -411,6 +430,7 @@ int ga_report_markdown(FILE *out, const ga_audit *a)
     fprintf(out, "\n## Reproducibility\n\n- tool: gaussaudit %s\n- spec: ", GA_VERSION_STRING);
     md_text(out, a->spec.path);
     fprintf(out, " (SHA-256 `%s`)\n", a->digest);
+    what_was_audited(out, a, md_text, "- ", "\n");
     for (size_t i = 0; i < a->spec.ninputs; i++) {
         fprintf(out, "- ");
         md_text(out, a->spec.inputs[i].key);
@@ -855,6 +875,7 @@ int ga_report_html(FILE *out, const ga_audit *a)
                  "spec: <code>", GA_VERSION_STRING);
     html_escape(out, a->spec.path);
     fprintf(out, "</code>, SHA-256 <code>%s</code><br>", a->digest);
+    what_was_audited(out, a, html_escape, "", "<br>");
     for (size_t i = 0; i < a->spec.ninputs; i++) {
         html_escape(out, a->spec.inputs[i].key);
         fprintf(out, ": <code>");
@@ -908,6 +929,52 @@ int ga_report_html(FILE *out, const ga_audit *a)
 
 /* ------------------------------------------------------------ JSON */
 
+/* "plots": the curves the HTML report draws, as numbers a user can plot again: the privacy
+ * profiles of the pairs with the largest delta at the table's eps (both directions, on one
+ * eps grid) and the Renyi divergences of the worst pair of an RDP or zCDP claim (null where a
+ * point could not be computed; absent curves: the audit ran out of time, or has no such
+ * claim) */
+static void json_plots(ga_jw *j, const ga_audit *a)
+{
+    char nb[GA_SPEC_NAME_LEN];
+    ga_jw_obj(j, "plots");
+    ga_jw_obj(j, "profile");
+    ga_jw_arr(j, "epsilon");
+    for (size_t i = 0; a->nplot && i < GA_PLOT_POINTS; i++)
+        ga_jw_num(j, NULL, a->plot_eps[i]);
+    ga_jw_arr_end(j);
+    ga_jw_arr(j, "pairs");
+    for (size_t p = 0; p < a->nplot; p++) {
+        ga_jw_obj(j, NULL);
+        ga_jw_str(j, "name", ga_audit_pair_name(a, a->plot_pair[p], nb));
+        for (int d = 0; d < 2; d++) {
+            ga_jw_arr(j, d ? "delta_yx" : "delta_xy");
+            for (size_t i = 0; i < GA_PLOT_POINTS; i++)
+                ga_jw_num(j, NULL, d ? a->plot_yx[p][i] : a->plot_xy[p][i]);
+            ga_jw_arr_end(j);
+        }
+        ga_jw_obj_end(j);
+    }
+    ga_jw_arr_end(j);
+    ga_jw_obj_end(j);
+    if (a->have_renyi) {
+        ga_jw_obj(j, "renyi");
+        ga_jw_str(j, "pair", ga_audit_pair_name(a, a->renyi_pair, nb));
+        const double *v[3] = {a->renyi_alpha, a->renyi_xy, a->renyi_yx};
+        static const char *const key[3] = {"alpha", "d_xy", "d_yx"};
+        for (int k = 0; k < 3; k++) {
+            ga_jw_arr(j, key[k]);
+            for (size_t i = 0; i < sizeof a->renyi_alpha / sizeof *a->renyi_alpha; i++)
+                ga_jw_num(j, NULL, v[k][i]);
+            ga_jw_arr_end(j);
+        }
+        ga_jw_obj_end(j);
+    } else {
+        ga_jw_null(j, "renyi");
+    }
+    ga_jw_obj_end(j);
+}
+
 int ga_report_json(FILE *out, const ga_audit *a)
 {
     char nb[GA_SPEC_NAME_LEN]; /* (ga_audit_pair_name) */
@@ -921,6 +988,9 @@ int ga_report_json(FILE *out, const ga_audit *a)
     ga_jw_str(&j, "spec_path", a->spec.path);
     ga_jw_str(&j, "spec_sha256", a->digest);
     ga_report_inputs_json(&j, &a->spec);
+    ga_report_mechanism_json(&j, "mechanism", &a->spec);
+    ga_jw_str(&j, "source", ga_report_spec_text(&a->spec, "source"));
+    ga_jw_str(&j, "description", ga_report_spec_text(&a->spec, "description"));
     ga_jw_str(&j, "verdict", ga_verdict_name(a->overall));
     ga_jw_int(&j, "exit_status",
               a->overall == GA_VERDICT_VIOLATION ? 1 : a->overall == GA_VERDICT_INCONCLUSIVE ? 2 : 0);
@@ -969,6 +1039,11 @@ int ga_report_json(FILE *out, const ga_audit *a)
         }
         if (r->exact.val > 0)
             ga_jw_num(&j, "exact_log10", log10(r->exact.val));
+        ga_jw_bool(&j, "evaluated", r->evaluated);
+        if (!r->evaluated) { /* (the deadline came first: no pair, no witness) */
+            ga_jw_obj_end(&j);
+            continue;
+        }
         ga_jw_str(&j, "worst_pair", ga_audit_pair_name(a, r->worst_pair, nb));
         ga_jw_str(&j, "direction", r->worst_dir == 1 ? "xy" : "yx");
         if (r->type == GA_CLAIM_DP) /* the value is the release's, or a bound's (not attained) */
@@ -1029,6 +1104,7 @@ int ga_report_json(FILE *out, const ga_audit *a)
         ga_jw_obj_end(&j);
     }
     ga_jw_arr_end(&j);
+    json_plots(&j, a);
     ga_jw_obj(&j, "reproducibility");
     ga_jw_bool(&j, "certified_mode", a->certified_mode);
     ga_jw_int(&j, "certified_evaluations", (long)a->ncertified);
@@ -1100,6 +1176,17 @@ static void junit_suite(FILE *out, const ga_audit *a, size_t id, const char *hos
         html_escape(out, a->spec.inputs[i].key);
         fprintf(out, "\" value=\"%s ", a->spec.inputs[i].sha256);
         html_escape(out, a->spec.inputs[i].path);
+        fprintf(out, "\"/>\n");
+    }
+    char mech[GA_REPORT_MECH_LEN];
+    ga_report_mechanism_text(mech, sizeof mech, &a->spec);
+    fprintf(out, "      <property name=\"mechanism\" value=\"");
+    html_escape(out, mech);
+    fprintf(out, "\"/>\n");
+    const char *src = ga_report_spec_text(&a->spec, "source");
+    if (src) {
+        fprintf(out, "      <property name=\"source\" value=\"");
+        html_escape(out, src);
         fprintf(out, "\"/>\n");
     }
     fprintf(out, "      <property name=\"verdict\" value=\"%s\"/>\n    </properties>\n",

@@ -53,6 +53,15 @@ void ga_jw_result(ga_jw *j, const char *key, const ga_result *r);
 /* "inputs": [{"key", "path", "sha256"}, ...]: the files the spec read (every report format
  * that records the spec's digest records these too) */
 void ga_report_inputs_json(ga_jw *j, const ga_spec *s);
+/* What was audited (reports/describe.c): the spec's mechanism mapping as compact text
+ * ("kind: sketch, columns: 3, noise_sigma: 0.5"; lists of more than 8 items as "[N items]";
+ * cut with "..." to n - 1 bytes), the same as a JSON value (scalars as their text, long lists
+ * as {"items": N}), and a top-level text field of the spec ("source", "description"; NULL
+ * when absent). */
+#define GA_REPORT_MECH_LEN 600
+void ga_report_mechanism_text(char *buf, size_t n, const ga_spec *s);
+void ga_report_mechanism_json(ga_jw *j, const char *key, const ga_spec *s);
+const char *ga_report_spec_text(const ga_spec *s, const char *key);
 /* {"lo", "hi" (outward doubles), ["infinite": true,] "lo_decimal", "hi_decimal" (if given)} */
 void ga_jw_interval(ga_jw *j, const char *key, const ga_interval *iv, const char *lo_decimal,
                     const char *hi_decimal);

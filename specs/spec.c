@@ -1,5 +1,5 @@
 /*
- * spec.c - reading and validating specs (DESIGN section 8, specs/README.md). Every error
+ * spec.c - reading and validating specs (doc/spec.md). Every error
  * names the file, line, column and key path; unknown keys get a "did you mean" hint from
  * the edit distance to the allowed keys. Numbers keep their decimal text for the certified
  * path; a quoted scalar is a string, never a number.
@@ -1002,6 +1002,11 @@ int ga_spec_add_pair(ga_spec *s, const char *name, size_t d, double columns, dou
 {
     ga_spec_pair p = {.d = d, .columns = columns, .mu_x = mu_x, .s_x = s_x, .mu_y = mu_y,
                       .s_y = s_y};
+    int given = !!mu_x + !!s_x + !!mu_y + !!s_y;
+    if (given != 0 && given != 4) { /* a copy the caller made failed: no memory */
+        ga_spec_pair_free(&p);
+        return GA_ENOMEM;
+    }
     return ga_spec_add_moved(s, name, &p);
 }
 

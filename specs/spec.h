@@ -1,5 +1,5 @@
 /*
- * spec.h - the YAML spec language (DESIGN section 8; full reference in specs/README.md).
+ * spec.h - the YAML spec language (the full reference: doc/spec.md).
  * A spec describes one mechanism and the claim to audit; loading it yields the list of
  * neighbouring Gaussian pairs to audit, each with the exact decimal text of its numbers.
  */
@@ -90,7 +90,7 @@ typedef struct {
     double zcdp_rho, gdp_mu;
 } ga_spec_claim;
 
-/* Neighbour relations (DESIGN section 8). */
+/* Neighbour relations (doc/spec.md, neighbours). */
 enum ga_relation { GA_REL_NONE = 0, GA_REL_REMOVE_ONE, GA_REL_ADD_ONE, GA_REL_ZERO_OUT,
                    GA_REL_REPLACE_ONE, GA_REL_CHANGE_LABEL };
 
@@ -129,7 +129,7 @@ typedef struct {
 
 /*
  * A row family: one-dimensional pairs that differ only in one number per pair, held as
- * that number instead of a record, a name and a law block each (issue 20, item 6: the
+ * that number instead of a record, a name and a law block each (the
  * remove-one audit of a 100,000-row sketch kept 128 + 48 + 48 bytes per row for them).
  * The catalogue's builder fills it and says how pair k reads: its four laws (mu_x, s_x,
  * mu_y, s_y) and its name are functions of v[k] and k. The family's pairs come first:

@@ -2,17 +2,18 @@
 # install.sh BUILD - `make install` into a temporary prefix, then a small C program built with
 # pkg-config alone against the installed library, shared and static, must run and print the
 # analytic Gaussian mechanism's delta(1) at distance 1, 0.12693673750664394 (Balle & Wang 2018,
-# Thm 8; also in tests/test_api.c): the program is the README's "Use from C" example, so the
-# README stays true; the man page must be there and mention every command.
+# Thm 8; also in tests/test_api.c): the program is doc/c-api.md's "Use from C" example, so the
+# page stays true; the man pages must be there: gaussaudit(1) with every command, its examples
+# and exit statuses, gaussaudit-spec(5) with every mechanism kind.
 set -eu
 B=${1:-build}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 make --no-print-directory -s install BUILD="$B" PREFIX="$tmp/prefix" >/dev/null
 export PKG_CONFIG_PATH="$tmp/prefix/lib/pkgconfig"
-# the README's "Use from C" program, as written there
-awk '/^## Use from C/ {f = 1} f && /^```c$/ {p = 1; next} p && /^```$/ {exit} p' README.md > "$tmp/prog.c"
-[ -s "$tmp/prog.c" ] || { echo "install: no C program in the README's Use from C"; exit 1; }
+# doc/c-api.md's "Use from C" program, as written there
+awk '/^## Use from C/ {f = 1} f && /^```c$/ {p = 1; next} p && /^```$/ {exit} p' doc/c-api.md > "$tmp/prog.c"
+[ -s "$tmp/prog.c" ] || { echo "install: no C program in doc/c-api.md's Use from C"; exit 1; }
 want="delta(1) = 0.126936737506644"
 fail=0
 # shared: pkg-config --cflags --libs, the installed .so found at run time
@@ -33,6 +34,19 @@ ldd "$tmp/prog_static" | grep -q libgaussaudit && { echo "install: the static bu
 for c in audit calibrate delta epsilon rdp cdf; do
     grep -q "COMMAND: $c" "$tmp/prefix/share/man/man1/gaussaudit.1" || { echo "install: man page lacks $c"; fail=1; }
 done
+for s in EXAMPLES "EXIT STATUS" "SEE ALSO"; do
+    grep -q "^\.SH $s" "$tmp/prefix/share/man/man1/gaussaudit.1" || { echo "install: gaussaudit(1) lacks $s"; fail=1; }
+done
+# the spec language, gaussaudit-spec(5): every mechanism kind of doc/spec.md, and troff that
+# renders without a warning
+spec5="$tmp/prefix/share/man/man5/gaussaudit-spec.5"
+for k in gaussian_mechanism sketch subsampled_gaussian matrix_masking synthetic_random_inputs composition; do
+    grep -q "$k" "$spec5" || { echo "install: gaussaudit-spec(5) lacks $k"; fail=1; }
+done
+if command -v groff >/dev/null; then
+    warn=$(groff -man -Tutf8 -ww -z "$spec5" 2>&1 | head -3)
+    [ -z "$warn" ] || { echo "install: gaussaudit-spec(5) renders with warnings: $warn"; fail=1; }
+fi
 # uninstall leaves nothing of ours
 make --no-print-directory -s uninstall BUILD="$B" PREFIX="$tmp/prefix" >/dev/null
 left=$(find "$tmp/prefix" -type f -o -type l | wc -l)
@@ -45,5 +59,5 @@ make --no-print-directory -s install BUILD="$B" PREFIX="$tmp/sp $tmp/decoy" >/de
 make --no-print-directory -s uninstall BUILD="$B" PREFIX="$tmp/sp $tmp/decoy" >/dev/null
 [ "$(cat "$tmp/decoy/bin/gaussaudit")" = keep ] || { echo "install: uninstall removed a file outside PREFIX"; fail=1; }
 [ ! -e "$tmp/sp $tmp/decoy/bin/gaussaudit" ] || { echo "install: uninstall left the CLI"; fail=1; }
-[ $fail = 0 ] && echo "install: shared and static builds with pkg-config alone run; man page; uninstall clean"
+[ $fail = 0 ] && echo "install: shared and static builds with pkg-config alone run; man pages; uninstall clean"
 exit $fail

@@ -1,11 +1,12 @@
 #!/bin/sh
-# layering.sh OBJDIR [OBJ...] - the layers of gaussaudit point one way (issue 14): a function may call
+# layering.sh OBJDIR [OBJ...] - the layers of gaussaudit point one way: a function may call
 # only functions of its own module or of a lower layer.
 #   0 numerics  numerics/*.o
 #   1 pair      audit/pair*.o                           (the library behind gaussaudit.h)
 #   1 specs     specs/*.o                               (text -> spec value; beside pair)
 #   2 catalogue audit/mechanisms.o                      (kinds: spec -> pairs)
-#   3 verdict   audit/audit.o audit/calibrate.o audit/shard.o (claims -> verdicts, calibration, merge)
+#   3 verdict   audit/audit.o audit/calibrate.o audit/shard.o audit/watch.o (claims -> verdicts,
+#               calibration, merge, the watch on a running audit)
 #   4 reports   reports/*.o                             (verdicts -> documents)
 #   5 cli       audit/cli.o audit/commands.o audit/cmd_calibrate.o audit/main.o
 # It reads the undefined symbols of each object (nm -u), finds the object that defines each,
@@ -24,7 +25,7 @@ layer() {
     audit/pair.o|audit/pair_cert.o|audit/pair_release.o) echo "1 pair" ;;
     specs/*) echo "1 specs" ;;
     audit/mechanisms.o) echo "2 catalogue" ;;
-    audit/audit.o|audit/calibrate.o|audit/shard.o) echo "3 verdict" ;;
+    audit/audit.o|audit/calibrate.o|audit/shard.o|audit/watch.o) echo "3 verdict" ;;
     reports/*) echo "4 reports" ;;
     audit/*) echo "5 cli" ;;
     *) echo "9 other" ;;
@@ -50,7 +51,7 @@ for o in $objs; do
         fail=1
     done
 done
-# one door to BLAS and LAPACK (issue 20, item 9): the library is opened on first use by
+# one door to BLAS and LAPACK: the library is opened on first use by
 # numerics/blas.o; a direct cblas_* or LAPACK call elsewhere would bind to GSL's CBLAS or fail
 for o in $objs; do
     [ "$o" = numerics/blas.o ] && continue

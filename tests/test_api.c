@@ -222,7 +222,7 @@ Test(api, row_family_worst_pair_is_named, .fini = fini)
     }
 }
 
-/* Digits that decide (issue 17): near-tight claims 1 ulp, 1e-11 and 1e-6 relative above and
+/* Digits that decide: near-tight claims 1 ulp, 1e-11 and 1e-6 relative above and
  * below the analytic Gaussian mechanism's delta(1) = 0.12693673750664394: in Markdown and
  * HTML the printed exact value and the printed claim are on the sides the numbers are, the
  * printed certified bounds enclose the interval and keep their sides of the claim; JSON
@@ -283,7 +283,7 @@ Test(api, digits_that_decide_near_tight_claims, .fini = fini)
     }
 }
 
-/* The witness as data (issue 17): the event's A, b, c and threshold in JSON reproduce P_X[S]
+/* The witness as data: the event's A, b, c and threshold in JSON reproduce P_X[S]
  * and P_Y[S]. The Gaussian mechanism N(1, 1) vs N(0, 1) at eps = 1 has l(x) = x - 1/2, so
  * S = {x > 3/2}: P_X[S] = erfc(1/(2 sqrt 2))/2 and P_Y[S] = erfc(3/(2 sqrt 2))/2, recomputed
  * here from the printed numbers */
@@ -309,7 +309,7 @@ Test(api, witness_as_data_reproduces_the_probabilities, .fini = fini)
     ga_audit_result_free(r);
 }
 
-/* Below the double range (issue 17): the Gaussian mechanism's delta(200) at distance 1 is
+/* Below the double range: the Gaussian mechanism's delta(200) at distance 1 is
  * 3.0503068792146020517868e-8648 (mpmath, 60 digits): the certified bounds come as decimals
  * with their log10 in JSON, and the Markdown prints the decimal, not 0 */
 Test(api, values_below_the_double_range, .fini = fini)

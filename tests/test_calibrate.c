@@ -260,10 +260,10 @@ Test(calibrate, composition_one_part)
               strstr(msg, "--part 3"), "%s", msg);
 }
 
-/* calibrate to the double (issue 20, item 7): the analytic Gaussian mechanism at (1, 1e-5)
+/* calibrate to the double: the analytic Gaussian mechanism at (1, 1e-5)
  * has sigma* = 3.730631634815941832249822575 (mpmath, 40 digits, the root of the closed form;
  * the double closed form cancels to ~1e-15 and cannot decide the last bits); calibrate gives
- * it to 2e-16 relative (the issue's 3.7306316348159418), certified */
+ * it to 2e-16 relative (the exact value 3.7306316348159418), certified */
 Test(calibrate, to_the_double)
 {
     const double ref = 3.730631634815941832249822575;

@@ -23,8 +23,8 @@ static void fini_caches(void)
 }
 TestSuite(cert, .fini = fini_caches);
 
-#define REF_DIGITS 20        /* issue 3: intervals narrower than 1e-20 with --digits 20 */
-#define TAIL_REL_WIDTH 1e-15 /* issue 3: the far tails, relative width */
+#define REF_DIGITS 20        /* intervals narrower than 1e-20 with --digits 20 */
+#define TAIL_REL_WIDTH 1e-15 /* the far tails, relative width */
 
 /* ball [lo, hi] from the certified decimal strings */
 static void interval_ball(arb_t b, const char *lo, const char *hi)
@@ -399,6 +399,60 @@ Test(cert, escalation_loop_contract)
                   "(expected %ld)", rows[i].what, st, rows[i].expect, c.calls, rows[i].calls,
                   (long)used, (long)rows[i].used);
     }
+}
+
+/* FLINT out of memory, or a FLINT exception, inside a certified step is a status, not the
+ * end of the process: an arb_sqrt at 2^50 bits (a mantissa of 128 TiB) gives GA_ENOMEM with
+ * the size named, a division by zero gives GA_EDEP, and Arb works as before afterwards */
+#ifdef __SANITIZE_ADDRESS__
+/* (ASan's allocator returns NULL for a size it cannot have, as malloc does, rather than end
+ * the test) */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void)
+{
+    return "allocator_may_return_null=1";
+}
+#endif
+static int huge_step(void *ctx, slong prec)
+{
+    (void)prec;
+    arb_ptr x = ctx;
+    arb_sqrt(x, x, (slong)1 << 50);
+    return GA_OK;
+}
+static int exception_step(void *ctx, slong prec)
+{
+    (void)ctx;
+    (void)prec;
+    fmpz_t a, z;
+    fmpz_init_set_ui(a, 6);
+    fmpz_init(z);
+    fmpz_divexact(a, a, z);
+    fmpz_clear(a);
+    return GA_OK;
+}
+Test(cert, flint_failures_are_statuses)
+{
+    cr_assert(ga_cert_available(NULL));
+    arb_t x, y;
+    arb_init(x);
+    arb_init(y);
+    arb_set_ui(x, 3);
+    int st = ga_arb_escalate(NULL, huge_step, x, 64, 64, 0);
+    char why[200];
+    ga_arb_last_failure(why, sizeof why);
+    cr_expect(st == GA_ENOMEM && strstr(why, "could not allocate") && strstr(why, "bytes"),
+              "allocation of 2^50 bits: status %d, '%s'", st, why);
+    cr_expect(arb_is_exact(x) && arb_equal_si(x, 3), "the argument changed");
+    st = ga_arb_escalate(NULL, exception_step, NULL, 64, 64, 0);
+    ga_arb_last_failure(why, sizeof why);
+    cr_expect(st == GA_EDEP && strstr(why, "exception"), "division by zero: status %d, '%s'",
+              st, why);
+    arb_sqrt(y, x, 128); /* Arb still works */
+    arb_mul(y, y, y, 128);
+    cr_expect(arb_contains_si(y, 3) && arb_rel_accuracy_bits(y) > 100, "sqrt(3)^2 after the failures");
+    arb_clear(x);
+    arb_clear(y);
 }
 
 /*

@@ -243,10 +243,10 @@ Test(cli, arb_is_loaded_on_first_use_and_its_failure_is_reported)
     }
 }
 
-/* BLAS/LAPACK are opened on first use (numerics/blas.c, issue 20 item 9): commands that need
- * no linear algebra never try; a library that cannot be opened, or lacks LAPACK, is named on
- * stderr and the pairs that need a factorisation fail (no verdict from a routine that did
- * not run); naming the default library explicitly gives the same report to the byte */
+/* BLAS/LAPACK are opened on first use (numerics/blas.c): commands that need no linear algebra
+ * never try; a library that cannot be opened, or lacks LAPACK, is named on stderr and the
+ * pairs that need a factorisation fail with exit 69, a library unavailable (no verdict from a
+ * routine that did not run); naming the default library explicitly gives the same report to the byte */
 Test(cli, blas_is_loaded_on_first_use_and_its_failure_is_an_error)
 {
     static const struct {
@@ -256,9 +256,9 @@ Test(cli, blas_is_loaded_on_first_use_and_its_failure_is_an_error)
     } cases[] = {
         {"/nonexistent/libblas.so", "version", 0, NULL},
         {"/nonexistent/libblas.so", "cdf --weights 1,2 --at 1", 0, NULL},
-        {"/nonexistent/libblas.so", "audit specs/examples/two_explicit_outputs.yaml --quiet", 65,
+        {"/nonexistent/libblas.so", "audit specs/examples/two_explicit_outputs.yaml --quiet", 69,
          "cannot load the BLAS/LAPACK library /nonexistent/libblas.so"},
-        {"libgslcblas.so.0", "audit specs/examples/two_explicit_outputs.yaml --quiet", 65,
+        {"libgslcblas.so.0", "audit specs/examples/two_explicit_outputs.yaml --quiet", 69,
          "lacks dpotrf_"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {

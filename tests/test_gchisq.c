@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* named tolerances (issue 2 acceptance) */
+/* named tolerances */
 #define TOL_REF_ABS 1e-13  /* both tails against the reference values */
 #define TOL_REF_REL 1e-9   /* the smaller tail, relative */
 #define TOL_FAR_REL 1e-9   /* far tails */
@@ -115,7 +115,7 @@ Test(reference, davies_engine_honest) { check_reference(GA_METHOD_DAVIES, 0); }
 
 Test(tails, published_far_tails)
 {
-    /* issue 2: existing libraries return 0 or negative numbers here */
+    /* existing libraries return 0 or negative numbers here */
     double w1 = 0.5;
     ga_gchisq *q1 = classical(1, &w1, NULL, NULL, 0, 0);
     double w3[3] = {6, 3, 1};
@@ -312,7 +312,7 @@ Test(properties, engines_agree)
     gsl_rng_free(r);
 }
 
-/* auto by cost (issue 20, item 1): forms of 16..300 terms at points from the bulk to the
+/* auto by cost: forms of 16..300 terms at points from the bulk to the
  * tails and two targets; auto meets its relative target in both tails (its error estimate
  * within it, its value within the error estimates of the contour engine at 1e-14), takes
  * Davies in the bulk and the contour engine in the tails */

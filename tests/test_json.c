@@ -8,6 +8,7 @@
 #include "tests/support.h"
 
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,4 +119,82 @@ Test(json, timed_out_audit, .init = setup, .fini = teardown)
     ga_test_write_many_pairs_spec(dir, "op.yaml", 20000);
     check("audit", "op.yaml", getenv("GA_VALGRIND") ? "--format json --quiet --timeout 20"
                                                     : "--format json --quiet --timeout 0.5", 2);
+}
+
+/* n numbers of the JSON array after `key` (searched from `from`) into v; returns how many */
+static size_t json_numbers(double *v, size_t n, const char *from, const char *key)
+{
+    const char *p = strstr(from, key);
+    if (!p || !(p = strchr(p, '[')))
+        return 0;
+    size_t k = 0;
+    for (p++; *p && *p != ']' && k < n; k++) {
+        char *end;
+        v[k] = strtod(p, &end);
+        if (end == p)
+            break;
+        p = end;
+        while (*p == ',' || *p == ' ')
+            p++;
+    }
+    return k;
+}
+
+/* Every report says what was audited: the mechanism's parameters as written (a long list by
+ * its length), the spec's source, and the JSON carries the plotted curves, which a user can
+ * plot again: 120 eps points, both directions of each plotted pair, the Renyi curve of an
+ * RDP claim; a plotted delta agrees with `delta` at that eps */
+#define TOL_REPLOT 1e-12
+Test(json, reports_say_what_was_audited, .init = setup, .fini = teardown)
+{
+    char t[4096];
+    size_t l = (size_t)snprintf(t, sizeof t, "gaussaudit: 1\nname: w\nsource: Somebody (2026), "
+                                "Table 2\nmechanism: {kind: gaussian_mechanism, sigma: 2.5, f: [");
+    for (int i = 0; i < 20; i++)
+        l += (size_t)snprintf(t + l, sizeof t - l, "%s0", i ? ", " : "");
+    l += (size_t)snprintf(t + l, sizeof t - l, "], f_neighbours: [[");
+    for (int i = 0; i < 20; i++)
+        l += (size_t)snprintf(t + l, sizeof t - l, "%s%d", i ? ", " : "", i == 3);
+    snprintf(t + l, sizeof t - l, "]]}\nclaim: {epsilon: 1, delta: 1e-5, rdp: [[2, 0.5]]}\n");
+    write_file("w.yaml", t);
+    char cmd[1024], *out, *err;
+    snprintf(cmd, sizeof cmd, "audit '%s/w.yaml' --quiet --format json", dir);
+    ga_test_run(cmd, &out, &err);
+    cr_expect(strstr(out, "\"mechanism\": {\"kind\": \"gaussian_mechanism\", \"sigma\": \"2.5\", "
+                          "\"f\": {\"items\": 20}, \"f_neighbours\": [{\"items\": 20}]}") &&
+              strstr(out, "\"source\": \"Somebody (2026), Table 2\""), "JSON: %.600s", out);
+    double eps[130], xy[130], alpha[70], dxy[70];
+    const char *pl = strstr(out, "\"plots\"");
+    size_t ne = pl ? json_numbers(eps, 130, pl, "\"epsilon\"") : 0,
+           nx = pl ? json_numbers(xy, 130, pl, "\"delta_xy\"") : 0,
+           na = pl ? json_numbers(alpha, 70, pl, "\"alpha\"") : 0,
+           nd = pl ? json_numbers(dxy, 70, pl, "\"d_xy\"") : 0;
+    cr_expect(ne == 120 && nx == 120 && na == 60 && nd == 60,
+              "plot data: %zu eps, %zu delta_xy, %zu alpha, %zu d_xy", ne, nx, na, nd);
+    /* D_alpha of a shift of 1 against sigma 2.5 is alpha / (2 * 2.5^2) */
+    for (size_t k = 0; k < na && k < nd; k++)
+        cr_expect(fabs(dxy[k] - alpha[k] / 12.5) <= TOL_REPLOT * (alpha[k] / 12.5),
+                  "Renyi point %zu: D_%.17g = %.17g, closed form %.17g", k, alpha[k], dxy[k],
+                  alpha[k] / 12.5);
+    free(out);
+    free(err);
+    if (ne == 120 && nx == 120) {
+        snprintf(cmd, sizeof cmd, "delta '%s/w.yaml' --epsilon %.17g --format json", dir, eps[60]);
+        ga_test_run(cmd, &out, &err);
+        double v[1];
+        cr_expect(json_numbers(v, 1, out, "\"xy\": {\"value\"") == 0); /* (not an array) */
+        const char *p = strstr(out, "\"xy\": {\"value\": ");
+        double d = p ? strtod(p + 17, NULL) : NAN;
+        cr_expect(fabs(d - xy[60]) <= TOL_REPLOT * d, "plotted delta_xy(%.17g) = %.17g, delta "
+                  "says %.17g", eps[60], xy[60], d);
+        free(out);
+        free(err);
+    }
+    snprintf(cmd, sizeof cmd, "audit '%s/w.yaml' --quiet", dir);
+    ga_test_run(cmd, &out, &err);
+    cr_expect(strstr(out, "- mechanism: kind: gaussian\\_mechanism, sigma: 2.5, f: \\[20 items\\], "
+                          "f\\_neighbours: \\[\\[20 items\\]\\]") &&
+              strstr(out, "- source: Somebody (2026), Table 2"), "Markdown: %s", out);
+    free(out);
+    free(err);
 }

@@ -127,7 +127,7 @@ Test(mechanisms, gaussian_mechanism_is_the_analytic_formula)
         cr_expect(fabs(D.xy.val - ref) <= tol && fabs(D.yx.val - ref) <= tol,
                   "eps %g: %.17g %.17g vs %.17g", eps, D.xy.val, D.yx.val, ref);
     }
-    /* issue 6 fact: the classic calibration at eps = 10 has delta about 2.27e-5 */
+    /* the classic calibration at eps = 10 has delta about 2.27e-5 */
     ga_delta D;
     ga_pair_delta(&D, p, 10, GA_DELTA_AUTO, NULL, w);
     cr_expect(fabs(D.xy.val - 2.27e-5) < 0.01e-5, "delta(10) = %.6g", D.xy.val);
@@ -868,7 +868,7 @@ Test(mechanisms, universe_is_checked)
 
 /* ------------------------------------------------------------ composition, repeat, release */
 
-#define TOL_COMPOSE 1e-12 /* issue 15 acceptance: relative, against the analytic Gaussian */
+#define TOL_COMPOSE 1e-12 /* relative, against the analytic Gaussian */
 
 static void parse_text(ga_spec *s, const char *yaml, const char *name)
 {
@@ -1644,7 +1644,7 @@ Test(mechanisms, sketch_release_in_output_coordinates)
     ga_spec_clear(&s0);
 }
 
-/* matrix masking, setting (B): the pairs the catalogue builds (issue 19) */
+/* matrix masking, setting (B): the pairs the catalogue builds */
 Test(mechanisms, masked_pairs_and_their_bounds)
 {
     /* one column over a dataset: every zero-out neighbour exact, |x| and |x'| the column's
@@ -1710,7 +1710,7 @@ Test(mechanisms, masked_bounds_decide_or_say_inconclusive)
     }
 }
 
-/* GP remove-one by a rank-one downdate of one factorisation (issue 20, item 6): every
+/* GP remove-one by a rank-one downdate of one factorisation: every
  * neighbour's law equals the law computed directly on the dataset without that row (a spec of
  * its own), on seeded random datasets, rbf and linear kernels, 1 to 3 query points */
 #define TOL_GP_DOWNDATE 1e-10 /* relative to the scale of the law */
@@ -1921,7 +1921,7 @@ Test(mechanisms, ridge_neighbours_by_update_equal_direct_laws)
     gsl_rng_free(r);
 }
 
-/* Issue 20, item 6: a spec loaded with drop_data (as the audit loads it) frees the sketch's
+/* a spec loaded with drop_data (as the audit loads it) frees the sketch's
  * data once the leverages are computed, so the data's doubles are not held beside the pairs.
  * Its pairs must be those of a load that keeps the data, bit for bit (remove_one with a
  * universe, zero_out, add_one, a row selection); a composition of sketches keeps the data

@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TOL_REF_ABS 1e-12  /* issue 4 acceptance: reference values */
+#define TOL_REF_ABS 1e-12  /* reference values */
 #define TOL_REF_REL 1e-9
 #define TOL_CLOSED 1e-11   /* closed forms (absolute, plus 1e-9 relative) */
 #define TOL_PROP 1e-11     /* properties, absolute plus error estimates */
@@ -643,7 +643,7 @@ static void tenths(char *buf, size_t n, long long v)
 }
 
 /*
- * Issue 20, item 8: certified deltas reach the width asked (10^-17 relative) where the
+ * certified deltas reach the width asked (10^-17 relative) where the
  * floating reduction alone stops at about 1e-14. The two shared reference pairs with
  * unequal covariances (1-D sd 2 vs 1; 2-D, 22 digits) are embedded in d = 3..12 dimensions
  * by a random unimodular integer matrix Q: X' = N(Q [mu_x; 0], Q diag(S_x, I) Q^T), the same
@@ -1541,7 +1541,7 @@ Test(pair_cert, every_entry_point_honours_cap_and_deadline, .fini = fini_caches)
 
 /* ------------------------------------------------------------ product pairs (composition) */
 
-#define TOL_PRODUCT 1e-12 /* issue 15 acceptance: composition vs the analytic Gaussian */
+#define TOL_PRODUCT 1e-12 /* composition vs the analytic Gaussian */
 
 /* mu-GDP profile (the analytic Gaussian mechanism, Balle and Wang 2018, Thm 8) */
 static double gdp_delta(double mu, double eps)

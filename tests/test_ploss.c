@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TOL_CLOSED 1e-12 /* issue 18: q = 1 against the Gaussian closed form */
+#define TOL_CLOSED 1e-12 /* q = 1 against the Gaussian closed form */
 #define TOL_QUAD 1e-11   /* against GSL quadrature at 1e-13 (relative, plus the error estimate) */
 
 static ga_pair *sub_pair(double q, double sigma, double T, int add)
@@ -387,7 +387,7 @@ Test(ploss, certified_one_step_contains_the_estimates)
 
 /* ------------------------------------------------------------ certified compositions */
 
-#define CERT_DIGITS 10  /* issue 18: certified to 10 digits */
+#define CERT_DIGITS 10  /* certified to 10 digits */
 
 /* the double estimate within its error estimate inside the certified interval */
 static int contains(const ga_interval *iv, const ga_result *r)

@@ -1,5 +1,5 @@
 /*
- * test_shard.c - audits on several threads and on several machines (issue 20): --jobs 1 and
+ * test_shard.c - audits on several threads and on several machines: --jobs 1 and
  * --jobs 2 write byte-identical reports; N shards (audit --shard I/N) merged write the report
  * of one run, in every format, --certified too; seeded random specs (explicit pairs of random
  * dimension, covariances and claims of every type) for both; merge refuses parts that do not
@@ -262,7 +262,7 @@ static char *report_of(const char *spec, const ga_audit_opts *o, int k, size_t *
     return buf;
 }
 
-/* Issue 20, item 6: the audit keeps no reduced pair of one-dimensional laws (nor a product of
+/* the audit keeps no reduced pair of one-dimensional laws (nor a product of
  * them) but reduces it again where it is used, and holds a sketch's remove-, zero-out- and
  * add-one pairs as a row family (one leverage each, no record or name). Its reports must be
  * those of an audit that keeps every pair and every record, byte for byte: every bundled

@@ -56,6 +56,29 @@ static void sketch_spec(const char *name, const char *csv)
 
 static const char *rows_csv = "a,b\n0.9,0.1\n0.2,0.8\n0.5,0.5\n-0.7,0.3\n";
 
+/* DIR/NAME: the Gaussian mechanism with explicit outputs of dimension d, sigma 1: f(D) = 0
+ * and nb neighbours, neighbour k shifted by 1 in coordinate hot + k (hot < 0: no shift, f(D')
+ * = 0), then the claim (a YAML mapping's body) */
+static void explicit_outputs_spec(const char *name, int d, int nb, int hot, const char *claim)
+{
+    char p[256];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    FILE *f = fopen(p, "w");
+    cr_assert(f != NULL, "%s", p);
+    fputs("gaussaudit: 1\nname: g\nmechanism: {kind: gaussian_mechanism, sigma: 1, f: [", f);
+    for (int i = 0; i < d; i++)
+        fprintf(f, "%s0", i ? "," : "");
+    fputs("], f_neighbours: [", f);
+    for (int k = 0; k < nb; k++) {
+        fputs(k ? ", [" : "[", f);
+        for (int i = 0; i < d; i++)
+            fprintf(f, "%s%d", i ? "," : "", hot >= 0 && i == hot + k);
+        fputs("]", f);
+    }
+    fprintf(f, "]}\nclaim: {%s}\n", claim);
+    cr_assert(fclose(f) == 0);
+}
+
 static int run(const char *fmt, const char *arg, char **out, char **err)
 {
     char args[1024];
@@ -446,20 +469,7 @@ Test(trust, caps_before_allocation, .init = setup, .fini = teardown)
     fputs("]}\nclaim: {epsilon: 1, delta: 1e-5}\n", f);
     cr_assert(fclose(f) == 0);
     /* 130 explicit outputs of dimension 3000: 17 GiB of laws */
-    snprintf(p, sizeof p, "%s/gm.yaml", dir);
-    cr_assert((f = fopen(p, "w")) != NULL);
-    fputs("gaussaudit: 1\nname: g\nmechanism: {kind: gaussian_mechanism, sigma: 1, f: [", f);
-    for (int i = 0; i < 3000; i++)
-        fprintf(f, "%s0", i ? "," : "");
-    fputs("], f_neighbours: [", f);
-    for (int k = 0; k < 130; k++) {
-        fputs(k ? ", [" : "[", f);
-        for (int i = 0; i < 3000; i++)
-            fprintf(f, "%s0", i ? "," : "");
-        fputs("]", f);
-    }
-    fputs("]}\nclaim: {epsilon: 1, delta: 1e-5}\n", f);
-    cr_assert(fclose(f) == 0);
+    explicit_outputs_spec("gm.yaml", 3000, 130, -1, "epsilon: 1, delta: 1e-5");
     /* a 4000-long mean with a covariance of 4000 one-entry rows (128 MB if allocated first) */
     snprintf(p, sizeof p, "%s/pb.yaml", dir);
     cr_assert((f = fopen(p, "w")) != NULL);
@@ -509,7 +519,9 @@ static double wall(void)
 
 /* --timeout is a bound: slow inputs under --timeout 2 return well inside 10 s (the audit
  * checks its deadline between pairs, in the certified escalation and integrand; a step that
- * cannot be interrupted meets the backstop at the budget + 0.8 s), with the report saying so */
+ * cannot be interrupted, one reduction of dimension 4000, is outlasted by the report the
+ * audit's watch gives at the budget), always with a whole report that says so: on stdout,
+ * and through -o, in JSON and Markdown */
 Test(trust, timeout_bounds_the_wall_time, .init = setup, .fini = teardown, .timeout = 120)
 {
     char p[256];
@@ -528,20 +540,7 @@ Test(trust, timeout_bounds_the_wall_time, .init = setup, .fini = teardown, .time
     fputs("]}\nneighbours: zero_out\nclaim: {epsilon: 1, delta: 1.0e-5}\n", f);
     cr_assert(fclose(f) == 0);
     /* explicit outputs of dimension 2500: one reduction takes seconds */
-    snprintf(p, sizeof p, "%s/gm.yaml", dir);
-    cr_assert((f = fopen(p, "w")) != NULL);
-    fputs("gaussaudit: 1\nname: g\nmechanism: {kind: gaussian_mechanism, sigma: 1, f: [", f);
-    for (int i = 0; i < 2500; i++)
-        fprintf(f, "%s0", i ? "," : "");
-    fputs("], f_neighbours: [", f);
-    for (int k = 0; k < 3; k++) {
-        fputs(k ? ", [" : "[", f);
-        for (int i = 0; i < 2500; i++)
-            fprintf(f, "%s%d", i ? "," : "", i == k);
-        fputs("]", f);
-    }
-    fputs("]}\nclaim: {epsilon: 1, delta: 1e-5}\n", f);
-    cr_assert(fclose(f) == 0);
+    explicit_outputs_spec("gm.yaml", 2500, 3, 0, "epsilon: 1, delta: 1e-5");
     /* many cheap pairs: the deadline between pairs */
     ga_test_write_many_pairs_spec(dir, "op.yaml", 20000);
     /* under valgrind (make valgrind sets GA_VALGRIND) a single GP law or reduction outlasts
@@ -554,9 +553,80 @@ Test(trust, timeout_bounds_the_wall_time, .init = setup, .fini = teardown, .time
         double t0 = wall();
         int st = run("audit %s/%s --timeout 2 --quiet --format json", specs[i], &out, &err);
         double t = wall() - t0;
+        size_t n = strlen(out);
         cr_expect(t < 10, "%s: %.1f s under --timeout 2", specs[i], t);
-        cr_expect(st == 2 && (strstr(out, "\"timed_out\": true") || strstr(err, "--timeout")),
-                  "%s: status %d, not reported as timed out: %.300s %s", specs[i], st, out, err);
+        cr_expect(st == 2 && strstr(out, "\"timed_out\": true") && n > 2 &&
+                  !strcmp(out + n - 2, "}\n") && !strstr(err, "no report"),
+                  "%s: status %d, no whole report saying it timed out: %.300s %s", specs[i], st,
+                  out, err);
+        free(out);
+        free(err);
+    }
+    if (getenv("GA_VALGRIND"))
+        return;
+    /* -o: a reduction of dimension 4000 (5 s, one LAPACK call) outlasts --timeout 1 by far:
+     * the watch's report replaces the old file whole, in both formats */
+    explicit_outputs_spec("g4.yaml", 4000, 1, 0, "epsilon: 1, delta: 1e-5");
+    static const char *fmts[] = {"json", "md"};
+    for (int k = 0; k < 2; k++) {
+        char rp[300];
+        snprintf(rp, sizeof rp, "%s/r.%s", dir, fmts[k]);
+        cr_assert((f = fopen(rp, "w")) != NULL);
+        fputs("old", f);
+        cr_assert(fclose(f) == 0);
+        char *out, *err, cmd[700], rep[4096] = "";
+        snprintf(cmd, sizeof cmd, "audit %s/g4.yaml --timeout 1 --quiet --format %s -o %s", dir,
+                 fmts[k], rp);
+        int st = ga_test_run(cmd, &out, &err);
+        cr_assert((f = fopen(rp, "r")) != NULL);
+        rep[fread(rep, 1, sizeof rep - 1, f)] = 0;
+        fclose(f);
+        cr_expect(st == 2 && strstr(rep, "INCONCLUSIVE") &&
+                  strstr(rep, "could not be interrupted") && !strstr(err, "no report"),
+                  "%s: status %d: %.300s %s", fmts[k], st, rep, err);
+        free(out);
+        free(err);
+    }
+}
+
+/* Under an address-space limit (ulimit -v) no command hangs in OpenBLAS's endless retry of a
+ * buffer it cannot allocate, none aborts, and a failed allocation names its size: the
+ * certified audit of the Gaussian mechanism is decided (a VIOLATION) at every limit, the
+ * audit in dimension 2500 (a shift of 1 against sigma 1: a VIOLATION) either finishes or
+ * fails with exit 70 naming the megabytes. */
+Test(trust, memory_limits_end_in_a_status, .init = setup, .fini = teardown, .timeout = 240)
+{
+#ifdef __SANITIZE_ADDRESS__
+    return; /* (ASan reserves terabytes of shadow memory: ulimit -v cannot apply) */
+#endif
+    if (getenv("GA_VALGRIND"))
+        return;
+    write_file("g.yaml", "gaussaudit: 1\nname: g\nmechanism: {kind: gaussian_mechanism, "
+                         "sensitivity: 1, sigma: 1}\nclaim: {epsilon: 1, delta: 0.1269}\n");
+    explicit_outputs_spec("gm.yaml", 2500, 1, 0, "epsilon: 1, delta: 1e-5");
+    static const long limits[] = {100000, 200000, 300000, 600000, 1000000}; /* KiB */
+    for (size_t k = 0; k < sizeof limits / sizeof *limits; k++) {
+        char pre[64], args[512], *out, *err;
+        snprintf(pre, sizeof pre, "ulimit -v %ld; exec", limits[k]);
+        snprintf(args, sizeof args, "audit %s/g.yaml --certified --quiet --format json --timeout 60", dir);
+        double t0 = wall();
+        int st = ga_test_spawn(pre, args, &out, &err);
+        double t = wall() - t0;
+        cr_expect(WIFEXITED(st) && WEXITSTATUS(st) == 1 && strstr(out, "\"VIOLATION\"") && t < 30,
+                  "ulimit -v %ld, certified: status %#x after %.1f s: %.300s %s", limits[k], st, t,
+                  out, err);
+        free(out);
+        free(err);
+        snprintf(args, sizeof args, "audit %s/gm.yaml --quiet --format json --timeout 60", dir);
+        t0 = wall();
+        st = ga_test_spawn(pre, args, &out, &err);
+        t = wall() - t0;
+        int code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+        size_t n = strlen(out);
+        cr_expect((code == 1 && strstr(out, "\"VIOLATION\"") && n > 2 && !strcmp(out + n - 2, "}\n")) ||
+                  (code == 70 && (strstr(err, " MB") || strstr(err, "MiB") || strstr(err, "bytes"))),
+                  "ulimit -v %ld, dimension 2500: status %#x: %.300s %s", limits[k], st, out, err);
+        cr_expect(t < 50, "ulimit -v %ld, dimension 2500: %.1f s", limits[k], t);
         free(out);
         free(err);
     }
@@ -681,17 +751,8 @@ Test(trust, large_eps_verdicts, .init = setup, .fini = teardown)
 Test(trust, large_dimension_mean_shift, .init = setup, .fini = teardown)
 {
     char p[256];
-    FILE *f;
+    explicit_outputs_spec("gm.yaml", 1500, 1, 700, "epsilon: 1, delta: 0.12693673750664");
     snprintf(p, sizeof p, "%s/gm.yaml", dir);
-    cr_assert((f = fopen(p, "w")) != NULL);
-    fputs("gaussaudit: 1\nname: g\nmechanism: {kind: gaussian_mechanism, sigma: 1, f: [", f);
-    for (int i = 0; i < 1500; i++)
-        fprintf(f, "%s0", i ? "," : "");
-    fputs("], f_neighbours: [[", f);
-    for (int i = 0; i < 1500; i++)
-        fprintf(f, "%s%d", i ? "," : "", i == 700);
-    fputs("]]}\nclaim: {epsilon: 1, delta: 0.12693673750664}\n", f);
-    cr_assert(fclose(f) == 0);
     char msg[512];
     ga_audit a;
     ga_audit_opts o = {0};
@@ -949,9 +1010,10 @@ Test(trust, terminal_tables_escape_names, .init = setup, .fini = teardown)
  * that once ran for minutes or hours (eps, alpha and rho of 1e300; 1e9 steps; 64 parts of 1e9
  * steps; matrix masking at eps 1e300 and with 1e9 rows; synthetic points in dimension 1e5) each
  * command with --timeout 2 (times GA_SLOWDOWN) writes its whole document (a report, a table),
- * never the budget's backstop message, and exits 0, 1 or 2 (2: the budget stopped it). The
- * wall time is checked only against a generous hang guard (the budget plus 20 s). Every --help states the budget
- * and its default. */
+ * never the backstop's "no report written" (an audit whose last step outlasted the budget
+ * reports from its watch, which is a whole report), and exits 0, 1 or 2 (2: the budget
+ * stopped it). The wall time is checked only against a generous hang guard (the budget plus
+ * 20 s). Every --help states the budget and its default. */
 Test(trust, every_command_meets_its_time_budget, .init = setup, .fini = teardown)
 {
     static const char *sub = "gaussaudit: 1\nname: s\nmechanism: {kind: subsampled_gaussian, "
@@ -996,7 +1058,8 @@ Test(trust, every_command_meets_its_time_budget, .init = setup, .fini = teardown
         double t0 = ga_monotonic();
         int st = run(fmt, "", &out, &err);
         double sec = ga_monotonic() - t0;
-        cr_expect(st >= 0 && st <= 2 && out && out[0] && !strstr(err, "could not be interrupted") &&
+        size_t n = out ? strlen(out) : 0;
+        cr_expect(st >= 0 && st <= 2 && n > 1 && out[n - 1] == '\n' && !strstr(err, "no report") &&
                       sec < budget + 20, "%s: status %d after %.1f s, %zu bytes out: %s", cmds[i], st, sec,
                   strlen(out), err);
         free(out);

@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from . import _native as _n
 
-__version__ = "0.1.0"
+__version__ = _n.PACKAGE_VERSION
 __all__ = ["delta", "epsilon", "renyi", "audit", "audit_shard", "merge", "calibrate", "subsampled",
            "GaussauditError", "GaussauditArgumentError",
            "Estimate",

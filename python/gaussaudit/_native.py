@@ -99,6 +99,24 @@ def _candidates():
             yield os.path.join(prefix, "lib", "libgaussaudit.so.0")
 
 
+# the version of this package; the library it loads must be the same version (its API and
+# the struct layouts below are those of that version's gaussaudit.h)
+PACKAGE_VERSION = "0.1.0"
+
+
+def check_version(library_version, path):
+    """Raise ImportError unless the library's ga_version() (None: the library has none) is
+    PACKAGE_VERSION."""
+    if library_version != PACKAGE_VERSION:
+        found = ("version %s" % library_version if library_version
+                 else "a version without ga_version() (older than 0.1.0)")
+        raise ImportError(
+            "gaussaudit: the library %s is %s, but this Python package is version %s; its "
+            "functions and structures differ. Install the matching library (make install, or "
+            "the wheel, which carries its own), or set GAUSSAUDIT_LIB to it."
+            % (path, found, PACKAGE_VERSION))
+
+
 def _load():
     tried = []
     for path in _candidates():
@@ -106,14 +124,22 @@ def _load():
             tried.append(path)
             continue
         try:
-            return ctypes.CDLL(path)
+            found = ctypes.CDLL(path)
         except OSError as e:
             tried.append("%s (%s)" % (path, e))
+            continue
+        version = None
+        if hasattr(found, "ga_version"):
+            found.ga_version.restype = ctypes.c_char_p
+            found.ga_version.argtypes = []
+            version = found.ga_version().decode()
+        check_version(version, path)
+        return found, path
     raise OSError("libgaussaudit not found; set GAUSSAUDIT_LIB to its path. Tried: " +
                   "; ".join(tried))
 
 
-lib = _load()
+lib, LIBRARY_PATH = _load()
 libc = ctypes.CDLL(ctypes.util.find_library("c"))
 libc.fopen.restype = ctypes.c_void_p
 libc.fopen.argtypes = [ctypes.c_char_p, ctypes.c_char_p]

@@ -18,7 +18,7 @@ from gaussaudit.testing import assert_dp
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), os.pardir, os.pardir))
 GA_BIN = os.environ.get("GA_BIN", os.path.join(ROOT, "build", "gaussaudit"))
-TOL_ANALYTIC = 1e-12   # issue 16 acceptance: the analytic Gaussian value, relative
+TOL_ANALYTIC = 1e-12   # the analytic Gaussian value, relative
 
 try:
     import numpy as np
@@ -291,3 +291,37 @@ def test_bad_arguments_are_value_errors_naming_them(call, name):
     with pytest.raises(ValueError) as e:
         call()
     assert isinstance(e.value, GaussauditError) and e.value.message.startswith(name + ":")
+
+
+# ------------------------------------------------------------------ versions
+
+
+def test_versions_agree():
+    """The package, the library it loaded (ga_version), the header and pyproject.toml carry
+    one version."""
+    import re
+    from gaussaudit import _native
+    header = open(os.path.join(ROOT, "gaussaudit.h")).read()
+    pyproject = open(os.path.join(ROOT, "python", "pyproject.toml")).read()
+    h = re.search(r'#define GA_VERSION_STRING "([^"]+)"', header).group(1)
+    p = re.search(r'^version = "([^"]+)"', pyproject, re.M).group(1)
+    _native.lib.ga_version.restype = __import__("ctypes").c_char_p
+    assert gaussaudit.__version__ == _native.lib.ga_version().decode() == h == p
+
+
+@pytest.mark.skipif(shutil.which("cc") is None, reason="needs a C compiler for the stub library")
+def test_a_library_of_another_version_is_refused_at_import(tmp_path):
+    """A libgaussaudit of another version (or one without ga_version) is refused at import
+    with a message naming both versions and the library's path, never used."""
+    for body, found in (('const char *ga_version(void) { return "9.9.9"; }', "version 9.9.9"),
+                        ("int ga_init(void) { return 0; }", "without ga_version")):
+        src = tmp_path / "stub.c"
+        src.write_text(body + "\n")
+        so = tmp_path / "libstub.so"
+        subprocess.run(["cc", "-shared", "-fPIC", "-o", str(so), str(src)], check=True)
+        env = dict(os.environ, GAUSSAUDIT_LIB=str(so), PYTHONPATH=os.path.join(ROOT, "python"))
+        out = subprocess.run([sys.executable, "-c", "import gaussaudit"], env=env,
+                             capture_output=True, text=True)
+        assert out.returncode != 0
+        assert "ImportError" in out.stderr and found in out.stderr, out.stderr
+        assert str(so) in out.stderr and gaussaudit.__version__ in out.stderr, out.stderr
