@@ -1124,50 +1124,61 @@ typedef struct {
     int finished;          /* the worker returned (under watch.lock) */
     ga_audit_watch watch;
     pthread_cond_t cv;
+    int watched, threaded; /* watch and cv were initialised (else: one thread, no watch) */
 } spec_run;
 
 static void *spec_worker(void *v)
 {
     spec_run *r = v;
     char msg[1024];
+    ga_audit_watch *w = r->watched ? &r->watch : NULL;
     for (size_t k = 0; k < r->nspecs; k++) {
         r->o->timeout = ga_cli_remaining(); /* (the specs share the command's budget) */
         msg[0] = 0;
         ga_audit_result *res = NULL;
-        int st = ga_audit_spec_file_watched(&res, r->specs[k], r->o, &r->watch, msg, sizeof msg);
-        pthread_mutex_lock(&r->watch.lock);
+        int st = ga_audit_spec_file_watched(&res, r->specs[k], r->o, w, msg, sizeof msg);
+        if (w)
+            pthread_mutex_lock(&w->lock);
         r->res[k] = res;
         r->st[k] = st;
         r->msgs[k] = st ? strdup(msg) : NULL;
         r->done = k + 1;
-        pthread_mutex_unlock(&r->watch.lock);
-        ga_audit_watch_leave(&r->watch); /* (the next spec's snapshot is its own) */
+        if (w)
+            pthread_mutex_unlock(&w->lock);
+        ga_audit_watch_leave(w); /* (the next spec's snapshot is its own) */
         if (st && (!r->keep_going || st == GA_ENOMEM))
             break;
     }
-    pthread_mutex_lock(&r->watch.lock);
-    r->finished = 1;
-    pthread_cond_signal(&r->cv);
-    pthread_mutex_unlock(&r->watch.lock);
+    if (r->threaded) {
+        pthread_mutex_lock(&w->lock);
+        r->finished = 1;
+        pthread_cond_signal(&r->cv);
+        pthread_mutex_unlock(&w->lock);
+    }
     return NULL;
 }
 
 /* Audit the specs: 0 when the worker finished (results in res, st, msgs), 1 when the budget
  * ended first (the watch is then sealed and the worker still runs), -1 when no thread could
- * be started (the specs were audited on this thread). */
+ * be started (the specs were audited on this thread, the backstop alone bounding the time). */
 static int run_specs(spec_run *r)
 {
     pthread_condattr_t ca;
-    int ok = ga_audit_watch_init(&r->watch) == GA_OK;
-    if (ok && pthread_condattr_init(&ca) == 0) {
+    r->watched = ga_audit_watch_init(&r->watch) == GA_OK;
+    if (r->watched && pthread_condattr_init(&ca) == 0) {
         pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-        ok = pthread_cond_init(&r->cv, &ca) == 0;
+        r->threaded = pthread_cond_init(&r->cv, &ca) == 0;
         pthread_condattr_destroy(&ca);
-    } else
-        ok = 0;
+    }
     pthread_t th;
-    if (!ok || pthread_create(&th, NULL, spec_worker, r)) {
-        spec_worker(r); /* (the backstop alone bounds the time then) */
+    if (r->threaded && pthread_create(&th, NULL, spec_worker, r)) {
+        pthread_cond_destroy(&r->cv);
+        r->threaded = 0;
+    }
+    if (!r->threaded) {
+        spec_worker(r);
+        if (r->watched)
+            ga_audit_watch_clear(&r->watch);
         return -1;
     }
     /* the budget itself belongs to the audit (its soft deadline leaves the report the last

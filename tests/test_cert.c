@@ -407,8 +407,10 @@ Test(cert, escalation_loop_contract)
 #ifdef __SANITIZE_ADDRESS__
 /* (ASan's allocator returns NULL for a size it cannot have, as malloc does, rather than end
  * the test) */
-const char *__asan_default_options(void);
-const char *__asan_default_options(void)
+/* (exported: the sanitizer's runtime looks it up in the executable's dynamic symbols, and
+ * the tests are compiled with hidden visibility) */
+__attribute__((visibility("default"))) const char *__asan_default_options(void);
+__attribute__((visibility("default"))) const char *__asan_default_options(void)
 {
     return "allocator_may_return_null=1";
 }
