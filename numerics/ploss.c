@@ -577,7 +577,7 @@ static double qbar(double x) { return 0.5 * erfc(x / M_SQRT2); }
 static double one_step_err(double a, double b, double tau, double m, double val)
 {
     double x2 = fmax(tau * tau, (tau - m) * (tau - m));
-    return DBL_EPSILON * ((a + b) * (16 + 2 * x2) + 8 * (1 + fabs(tau)) * val);
+    return DBL_EPSILON * ((a + b) * (16 + 4 * x2) + 8 * (1 + fabs(tau)) * val);
 }
 
 /* delta of one step (T = 1) of the remove pair: dir 0 is P against Q, dir 1 Q against P */
@@ -624,7 +624,10 @@ static void delta_one_step(ga_result *out, const ga_ploss_term *s, int dir, doub
         if (tau - m > 1 && mills_diff(&D, tau, m, w) == GA_OK) {
             double ph = r * exp(-0.5 * tau * tau) / sqrt(2 * M_PI);
             out->val = ph * D.val;
-            out->err = ph * D.err + DBL_EPSILON * out->val * (8 + tau * tau);
+            /* the factor e^{-tau^2/2} carries the rounding of tau (log, add, divide: about
+             * 3 ulps, times tau^2 in the exponent) and of tau^2/2 itself (tau^2/2 ulps):
+             * 4 tau^2 ulps cover both, with the exp and the product's 8 */
+            out->err = ph * D.err + DBL_EPSILON * out->val * (8 + 4 * tau * tau);
         } else {
             double a = q * qbar(tau - m), bq = r * qbar(tau);
             out->val = fmax(a - bq, 0);
@@ -646,7 +649,7 @@ static void delta_one_step(ga_result *out, const ga_ploss_term *s, int dir, doub
             double ph = ee * r * exp(-0.5 * u * u) / sqrt(2 * M_PI);
             out->val = ph * D.val;
             /* r' off by rho moves the factor and the threshold: about (2 + u/m) rho */
-            out->err = ph * D.err + DBL_EPSILON * out->val * (8 + u * u + 2 * eps) +
+            out->err = ph * D.err + DBL_EPSILON * out->val * (8 + 4 * u * u + 2 * eps) +
                        out->val * rho * (2 + u / m);
         } else {
             double pq = qbar(-tau), pp = (1 - q) * qbar(-tau) + q * qbar(m - tau);
