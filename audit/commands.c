@@ -1150,6 +1150,7 @@ static void *spec_worker(void *v)
             break;
     }
     if (r->threaded) {
+        ga_arb_thread_cleanup(); /* this thread's Arb/FLINT caches (they die with it) */
         pthread_mutex_lock(&w->lock);
         r->finished = 1;
         pthread_cond_signal(&r->cv);
