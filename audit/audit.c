@@ -131,6 +131,14 @@ void ga_claim_text(char *b, size_t n, const ga_claim_result *r)
     }
 }
 
+void ga_claim_not_evaluated(ga_claim_result *r, const char *why)
+{
+    r->verdict = GA_VERDICT_INCONCLUSIVE;
+    r->exact.val = r->exact.err = r->slack = r->eps_at_delta.val = NAN;
+    r->certified = 0;
+    snprintf(r->reason, sizeof r->reason, "not evaluated: %s", why);
+}
+
 const char *ga_verdict_name(int v)
 {
     static const char *n[] = {"VERIFIED", "NO VIOLATION FOUND", "INCONCLUSIVE", "VIOLATION"};
@@ -1969,13 +1977,10 @@ static void audit_claims(ga_audit *a, const ga_audit_opts *o, ga_gchisq_work *w)
         if (a->timed_out || n == 0) {
             /* no number to report (n == 0: the deadline came before the first pair was
              * built); the reports print "not evaluated" instead */
-            r->verdict = GA_VERDICT_INCONCLUSIVE;
-            r->exact.val = r->exact.err = r->slack = r->eps_at_delta.val = NAN;
-            if (n == 0)
-                snprintf(r->reason, sizeof r->reason,
-                         "not evaluated: no audited pairs were built (incomplete: %s)", a->timeout_note);
-            else
-                snprintf(r->reason, sizeof r->reason, "not evaluated: %s", a->timeout_note);
+            char why[sizeof a->timeout_note + 64];
+            snprintf(why, sizeof why, n == 0 ? "no audited pairs were built (incomplete: %s)"
+                                             : "%s", a->timeout_note);
+            ga_claim_not_evaluated(r, why);
             continue;
         }
         int row = claim_row(r->type);

@@ -65,6 +65,8 @@ typedef struct {
 /* The claim as text into b ("(1, 1e-05)-DP", "RDP: D_2 <= 0.5", "0.5-zCDP", "1-GDP"; "?" for a
  * type not in the table). */
 void ga_claim_text(char *b, size_t n, const ga_claim_result *r);
+/* A claim the deadline left: INCONCLUSIVE with no number, the reason "not evaluated: why". */
+void ga_claim_not_evaluated(ga_claim_result *r, const char *why);
 
 /* ------------------------------------------------------------ shard and merge
  *

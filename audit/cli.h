@@ -10,8 +10,8 @@
  * and 2 (inconclusive). */
 #define GA_CLI_MAX_SPECS 1000 /* specs one audit command reports together (JUnit) */
 
-enum { EX_OK = 0, EX_USAGE = 64, EX_DATAERR = 65, EX_NOINPUT = 66, EX_UNAVAILABLE = 69, EX_SOFTWARE = 70,
-       EX_IOERR = 74 };
+enum { EX_OK = 0, EX_USAGE = 64, EX_DATAERR = 65, EX_NOINPUT = 66, EX_UNAVAILABLE = 69,
+       EX_SOFTWARE = 70, EX_IOERR = 74 };
 
 /* One option: a value option (value != NULL) or a flag (flag != NULL). */
 typedef struct {

@@ -755,7 +755,6 @@ static int gp_solve(double *W, double *Ks, double *adiag, const double *Z, size_
 {
     size_t p = lp->p, q = lp->nq;
     double *M = malloc((n ? n * n : 1) * sizeof *M);
-    gp_why[0] = 0;
     if (!M) {
         snprintf(gp_why, sizeof gp_why, "no memory for the %zu x %zu kernel matrix (%.3g MB)",
                  n, n, (double)n * (double)n * 8e-6);
@@ -774,16 +773,28 @@ static int gp_solve(double *W, double *Ks, double *adiag, const double *Z, size_
     if (info == 0 && n && adiag)
         info = ga_lapack_potri('L', n, M, n);
     int rc = ga_lapack_status(info);
-    if (rc)
+    if (rc) {
         ga_lapack_why(gp_why, sizeof gp_why, info);
-    if (rc)
         goto cleanup;
+    }
     for (size_t i = 0; adiag && i < n; i++)
         adiag[i] = M[i * n + i];
     rc = GA_OK;
 cleanup:
     free(M);
     return rc;
+}
+
+/* the message of a failed GP law of n rows (rc from the allocations, then gp_solve, whose
+ * reason is in gp_why: the caller empties it first) */
+static void gp_fail_msg(char *msg, size_t msglen, const ga_spec *s, size_t n, int rc)
+{
+    if (rc == GA_EINVAL)
+        ga_msg(msg, msglen, "%s: the GP kernel matrix is singular (give noise_variance > 0): %s",
+               s->path, gp_why);
+    else if (rc == GA_ENOMEM || rc == GA_EDEP)
+        ga_msg(msg, msglen, "%s: the GP law of %zu rows: %s", s->path, n,
+               gp_why[0] ? gp_why : "no memory for its kernel rows");
 }
 
 /* the released law from gp_solve's W and K*: mean K*^T A y, covariance K** - K*^T A K* +
@@ -818,12 +829,7 @@ static int law_gp(double *mu, double *cov, const double *Z, size_t n, const ga_s
     double *Ks = malloc((n ? n : 1) * q * sizeof *Ks), *W = malloc((n ? n : 1) * (q + 1) * sizeof *W);
     gp_why[0] = 0;
     int rc = !Ks || !W ? GA_ENOMEM : gp_solve(W, Ks, NULL, Z, n, lp);
-    if (rc == GA_EINVAL)
-        ga_msg(msg, msglen, "%s: the GP kernel matrix is singular (give noise_variance > 0): %s",
-               s->path, gp_why);
-    else if (rc == GA_ENOMEM || rc == GA_EDEP)
-        ga_msg(msg, msglen, "%s: the GP law of %zu rows: %s", s->path, n,
-               gp_why[0] ? gp_why : "no memory for its kernel rows");
+    gp_fail_msg(msg, msglen, s, n, rc);
     if (rc == GA_OK)
         gp_law(mu, cov, W, Ks, n, lp);
     free(Ks);
@@ -855,12 +861,7 @@ static int build_gp_remove_one(ga_spec *s, const law_par *lp, char *msg, size_t 
            *ad = malloc(n * sizeof *ad), *mu = malloc(q * sizeof *mu), *cov = malloc(q * q * sizeof *cov);
     gp_why[0] = 0;
     rc = !Ks || !W || !ad || !mu || !cov ? GA_ENOMEM : gp_solve(W, Ks, ad, s->data.x, n, lp);
-    if (rc == GA_EINVAL)
-        ga_msg(msg, msglen, "%s: the GP kernel matrix is singular (give noise_variance > 0): %s",
-               s->path, gp_why);
-    else if (rc == GA_ENOMEM || rc == GA_EDEP)
-        ga_msg(msg, msglen, "%s: the GP law of %zu rows: %s", s->path, n,
-               gp_why[0] ? gp_why : "no memory for its kernel rows");
+    gp_fail_msg(msg, msglen, s, n, rc);
     if (rc == GA_OK)
         gp_law(mu, cov, W, Ks, n, lp);
     for (size_t k = 0; k < nn && rc == GA_OK && !out_of_time(s, nn); k++) {

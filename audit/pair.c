@@ -342,10 +342,10 @@ static int check_matrix(double *dst, const double *s, size_t d, const char *name
     return 0;
 }
 
-/* eigenvalues (ascending) and, if vec != NULL, eigenvectors of a symmetric matrix copy */
 /* why the last sym_eig on this thread failed (for the message) */
 static _Thread_local char eig_why[160];
 
+/* eigenvalues (ascending) and, if vec != NULL, eigenvectors of a symmetric matrix copy */
 static int sym_eig(double *w, double *vec, const double *s, size_t d)
 {
     double *a = malloc(d * d * sizeof *a);

@@ -148,15 +148,6 @@ void ga_audit_watch_seal(ga_audit_watch *w)
     pthread_mutex_lock(&w->lock);
 }
 
-/* a claim the budget left: INCONCLUSIVE with no number */
-static void not_evaluated(ga_claim_result *r, const char *note)
-{
-    r->verdict = GA_VERDICT_INCONCLUSIVE;
-    r->exact.val = r->exact.err = r->slack = r->eps_at_delta.val = NAN;
-    r->certified = 0;
-    snprintf(r->reason, sizeof r->reason, "not evaluated: %s", note);
-}
-
 ga_audit_result *ga_audit_watch_report(ga_audit_watch *w, const char *path)
 {
     ga_audit_result *r = calloc(1, sizeof *r);
@@ -188,7 +179,7 @@ ga_audit_result *ga_audit_watch_report(ga_audit_watch *w, const char *path)
     for (size_t i = 0; i < a->nclaims; i++) {
         ga_claim_result *c = &a->claims[i];
         if (!c->evaluated)
-            not_evaluated(c, a->timeout_note);
+            ga_claim_not_evaluated(c, a->timeout_note);
         else if (w->incomplete && c->verdict != GA_VERDICT_VIOLATION) {
             /* decided on the pairs built before an earlier deadline: it cannot hold */
             c->verdict = GA_VERDICT_INCONCLUSIVE;

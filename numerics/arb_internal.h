@@ -61,8 +61,9 @@ int ga_arb_escalate(slong *used, ga_arb_step step, void *ctx, slong start, slong
 /* step(ctx, prec) with FLINT/Arb's failures caught on this thread: FLINT allocates through
  * the library's functions (numerics/arb_load.c), and an allocation it cannot have (or a FLINT
  * abort) inside step ends step with GA_ENOMEM (an allocation) or GA_EDEP (an abort)
- * rather than the process. What step had allocated is then lost (a leak on a path that has no memory); the
- * arb_t the caller passed in are left valid (a failed reallocation keeps the old block).
+ * rather than the process. What step had allocated is then lost (a leak on a path that has
+ * no memory); the arb_t the caller passed in are left valid (a failed reallocation keeps the
+ * old block).
  * ga_arb_escalate runs every step through it. ga_arb_last_failure: the last failure caught
  * (any thread), as text naming the size ("" when none). */
 int ga_arb_guarded(ga_arb_step step, void *ctx, slong prec);

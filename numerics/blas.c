@@ -86,13 +86,8 @@ typedef void dtrsv_fn(enum CBLAS_ORDER, enum CBLAS_UPLO, enum CBLAS_TRANSPOSE, e
 typedef void set_threads_fn(int);
 typedef int get_threads_fn(void);
 
-static struct {
-    int ok; /* every required symbol found */
-    potrf_fn *potrf, *potri;
-    trtri_fn *trtri;
-    posv_fn *posv;
-    syev_fn *syev;
-    syevd_fn *syevd;
+/* the CBLAS routines the library calls */
+typedef struct {
     ddot_fn *ddot;
     dnrm2_fn *dnrm2;
     dgemv_fn *dgemv;
@@ -100,6 +95,20 @@ static struct {
     dsyrk_fn *dsyrk;
     dtrsm_fn *dtrsm;
     dtrsv_fn *dtrsv;
+} cblas_t;
+
+/* GSL's CBLAS (libgslcblas, linked with GSL): the fallback */
+static const cblas_t gsl_cblas = {cblas_ddot,  cblas_dnrm2, cblas_dgemv, cblas_dgemm,
+                                  cblas_dsyrk, cblas_dtrsm, cblas_dtrsv};
+
+static struct {
+    int ok; /* every required symbol found */
+    potrf_fn *potrf, *potri;
+    trtri_fn *trtri;
+    posv_fn *posv;
+    syev_fn *syev;
+    syevd_fn *syevd;
+    cblas_t cb;
     set_threads_fn *set_threads; /* optional (OpenBLAS's own) */
     get_threads_fn *get_threads;
     char name[256];
@@ -137,16 +146,9 @@ static int room(void)
     return p != NULL;
 }
 
-/* GSL's CBLAS (libgslcblas, linked with GSL), the fallback */
 static void use_gsl_cblas(void)
 {
-    lib.ddot = cblas_ddot;
-    lib.dnrm2 = cblas_dnrm2;
-    lib.dgemv = cblas_dgemv;
-    lib.dgemm = cblas_dgemm;
-    lib.dsyrk = cblas_dsyrk;
-    lib.dtrsm = cblas_dtrsm;
-    lib.dtrsv = cblas_dtrsv;
+    lib.cb = gsl_cblas;
 }
 
 static void load(void)
@@ -188,13 +190,13 @@ static void load(void)
     SYM(posv, "dposv_");
     SYM(syev, "dsyev_");
     SYM(syevd, "dsyevd_");
-    SYM(ddot, "cblas_ddot");
-    SYM(dnrm2, "cblas_dnrm2");
-    SYM(dgemv, "cblas_dgemv");
-    SYM(dgemm, "cblas_dgemm");
-    SYM(dsyrk, "cblas_dsyrk");
-    SYM(dtrsm, "cblas_dtrsm");
-    SYM(dtrsv, "cblas_dtrsv");
+    SYM(cb.ddot, "cblas_ddot");
+    SYM(cb.dnrm2, "cblas_dnrm2");
+    SYM(cb.dgemv, "cblas_dgemv");
+    SYM(cb.dgemm, "cblas_dgemm");
+    SYM(cb.dsyrk, "cblas_dsyrk");
+    SYM(cb.dtrsm, "cblas_dtrsm");
+    SYM(cb.dtrsv, "cblas_dtrsv");
     const char *required = missing;
     SYM(set_threads, "openblas_set_num_threads");
     SYM(get_threads, "openblas_get_num_threads");
@@ -238,54 +240,55 @@ void ga_blas_set_threads(int n)
 
 /* ------------------------------------------------------- CBLAS */
 
-double ga_cblas_ddot(int n, const double *x, int incx, const double *y, int incy)
+/* the CBLAS to call now: the library's, or GSL's where OpenBLAS could not have its buffer
+ * (room) */
+static const cblas_t *cblas(void)
 {
     need();
-    return (room() ? lib.ddot(n, x, incx, y, incy) : cblas_ddot(n, x, incx, y, incy));
+    return room() ? &lib.cb : &gsl_cblas;
+}
+
+double ga_cblas_ddot(int n, const double *x, int incx, const double *y, int incy)
+{
+    return cblas()->ddot(n, x, incx, y, incy);
 }
 
 double ga_cblas_dnrm2(int n, const double *x, int incx)
 {
-    need();
-    return (room() ? lib.dnrm2(n, x, incx) : cblas_dnrm2(n, x, incx));
+    return cblas()->dnrm2(n, x, incx);
 }
 
 void ga_cblas_dgemv(enum CBLAS_ORDER o, enum CBLAS_TRANSPOSE t, int m, int n, double alpha,
                     const double *a, int lda, const double *x, int incx, double beta, double *y,
                     int incy)
 {
-    need();
-    (room() ? lib.dgemv(o, t, m, n, alpha, a, lda, x, incx, beta, y, incy) : cblas_dgemv(o, t, m, n, alpha, a, lda, x, incx, beta, y, incy));
+    cblas()->dgemv(o, t, m, n, alpha, a, lda, x, incx, beta, y, incy);
 }
 
 void ga_cblas_dgemm(enum CBLAS_ORDER o, enum CBLAS_TRANSPOSE ta, enum CBLAS_TRANSPOSE tb, int m,
                     int n, int k, double alpha, const double *a, int lda, const double *b,
                     int ldb, double beta, double *c, int ldc)
 {
-    need();
-    (room() ? lib.dgemm(o, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc) : cblas_dgemm(o, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc));
+    cblas()->dgemm(o, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 void ga_cblas_dsyrk(enum CBLAS_ORDER o, enum CBLAS_UPLO u, enum CBLAS_TRANSPOSE t, int n, int k,
                     double alpha, const double *a, int lda, double beta, double *c, int ldc)
 {
-    need();
-    (room() ? lib.dsyrk(o, u, t, n, k, alpha, a, lda, beta, c, ldc) : cblas_dsyrk(o, u, t, n, k, alpha, a, lda, beta, c, ldc));
+    cblas()->dsyrk(o, u, t, n, k, alpha, a, lda, beta, c, ldc);
 }
 
 void ga_cblas_dtrsm(enum CBLAS_ORDER o, enum CBLAS_SIDE s, enum CBLAS_UPLO u,
                     enum CBLAS_TRANSPOSE t, enum CBLAS_DIAG d, int m, int n, double alpha,
                     const double *a, int lda, double *b, int ldb)
 {
-    need();
-    (room() ? lib.dtrsm(o, s, u, t, d, m, n, alpha, a, lda, b, ldb) : cblas_dtrsm(o, s, u, t, d, m, n, alpha, a, lda, b, ldb));
+    cblas()->dtrsm(o, s, u, t, d, m, n, alpha, a, lda, b, ldb);
 }
 
 void ga_cblas_dtrsv(enum CBLAS_ORDER o, enum CBLAS_UPLO u, enum CBLAS_TRANSPOSE t,
                     enum CBLAS_DIAG d, int n, const double *a, int lda, double *x, int incx)
 {
-    need();
-    (room() ? lib.dtrsv(o, u, t, d, n, a, lda, x, incx) : cblas_dtrsv(o, u, t, d, n, a, lda, x, incx));
+    cblas()->dtrsv(o, u, t, d, n, a, lda, x, incx);
 }
 
 /* ------------------------------------------------------- LAPACK, row-major */

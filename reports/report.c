@@ -352,7 +352,6 @@ static void what_was_audited(FILE *out, const ga_audit *a, void (*esc)(FILE *, c
         }
 }
 
-
 int ga_report_markdown(FILE *out, const ga_audit *a)
 {
     char nb[GA_SPEC_NAME_LEN]; /* (ga_audit_pair_name) */
