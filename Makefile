@@ -1,6 +1,7 @@
 # gaussaudit - flat Makefile.
 #   make            build build/gaussaudit and build/libgaussaudit.a
 #   make test       install missing Debian packages, build, run the Criterion suite
+#   make check      the same without installing; MODULE=pair (a layer) runs that layer's tests only
 #   make asan       the suite under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make valgrind   the suite under valgrind (memcheck)
 #   make bench      benchmarks (timings and accuracy per engine)
@@ -45,10 +46,14 @@ DEB_PACKAGES := pkg-config libgsl-dev libopenblas-dev libflint-dev \
                 python3 python3-numpy python3-pytest python3-pip python3-setuptools \
                 python3-venv python3-wheel
 
-LIB_SRC  := $(wildcard numerics/*.c) $(filter-out audit/main.c,$(wildcard audit/*.c)) \
-            $(wildcard specs/*.c) $(wildcard reports/*.c)
+LIB_SRC  := $(wildcard base/*.c) $(wildcard numerics/*.c) $(wildcard pair/*.c) $(wildcard specs/*.c) \
+            $(wildcard catalogue/*.c) $(wildcard verdict/*.c) $(wildcard reports/*.c) \
+            $(filter-out cli/main.c,$(wildcard cli/*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
-TEST_SRC := $(wildcard tests/test_*.c)
+# the tests of a layer are tests/LAYER/test_*.c; MODULE=LAYER (e.g. make check MODULE=pair)
+# builds and runs only those, without the whole-tree checks
+MODULES  := base numerics pair specs catalogue verdict reports cli
+TEST_SRC := $(wildcard $(if $(MODULE),tests/$(MODULE),tests/*)/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 TEST_SUPPORT := $(BUILD)/obj/tests/support.o
 BENCH_SRC := $(wildcard bench/bench_*.c)
@@ -74,7 +79,7 @@ $(BUILD)/libgaussaudit.a: $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/gaussaudit: $(BUILD)/obj/audit/main.o $(BUILD)/libgaussaudit.a
+$(BUILD)/gaussaudit: $(BUILD)/obj/cli/main.o $(BUILD)/libgaussaudit.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
 
 # the shared library: the same position-independent objects, the public API only (hidden
@@ -148,7 +153,13 @@ test: deps
 # Run every Criterion binary; the CLI tests use $(BUILD)/gaussaudit.
 # The last line names what failed (CI may show only the end of the log).
 check: all $(TEST_BIN)
-	@failed=""; sh tests/layering.sh $(BUILD)/obj $(LIB_SRC:%.c=%.o) audit/main.o || failed="$$failed layering.sh"; \
+	@failed=""; \
+	if [ -n "$(MODULE)" ]; then \
+	  case " $(MODULES) " in *" $(MODULE) "*) ;; *) echo "MODULE=$(MODULE): not a layer ($(MODULES))"; exit 2;; esac; \
+	  [ -n "$(TEST_BIN)" ] || echo "MODULE=$(MODULE): no tests/$(MODULE)/test_*.c"; \
+	else \
+	sh tests/layering.sh $(BUILD)/obj . $(LIB_SRC:%.c=%.o) cli/main.o || failed="$$failed layering.sh"; \
+	CC="$(CC)" sh tests/layering_selftest.sh || failed="$$failed layering_selftest.sh"; \
 	sh tests/exports.sh $(BUILD)/libgaussaudit.a || failed="$$failed exports.sh(.a)"; \
 	sh tests/exports.sh $(BUILD)/libgaussaudit.so || failed="$$failed exports.sh(.so)"; \
 	[ -n "$(SAN)" ] || sh tests/install.sh $(BUILD) || failed="$$failed install.sh"; \
@@ -158,6 +169,7 @@ check: all $(TEST_BIN)
 	  sh tests/render.sh $(BUILD) || failed="$$failed render.sh"; \
 	  GAUSSAUDIT_LIB=$(abspath $(BUILD))/libgaussaudit.so PYTHONPATH=python GA_BIN=$(BUILD)/gaussaudit \
 	    $(PYTHON) -m pytest -q -p no:cacheprovider python/tests python/examples || failed="$$failed pytest"; \
+	fi; \
 	fi; \
 	for t in $(TEST_BIN); do \
 	  echo "== $$t"; GA_BIN=$(BUILD)/gaussaudit $(TEST_WRAP) $$t $(TEST_ARGS) || failed="$$failed $${t##*/}"; \

@@ -7,7 +7,7 @@
 #ifndef GA_BENCH_BENCH_H
 #define GA_BENCH_BENCH_H
 
-#include "numerics/internal.h"
+#include "numerics/numerics.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>

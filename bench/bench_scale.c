@@ -30,9 +30,9 @@
  */
 #include "gaussaudit.h"
 #include "bench/bench.h"
-#include "audit/mechanisms.h"
-#include "numerics/internal.h"
-#include "numerics/arb_internal.h"
+#include "catalogue/catalogue.h"
+#include "numerics/numerics.h"
+#include "numerics/arb.h"
 
 #include <gsl/gsl_cblas.h>
 #include <gsl/gsl_randist.h>
@@ -736,7 +736,7 @@ static void certified_width(void)
 
 static void calibration(void)
 {
-    const double ref = 3.730631634815941832249822575; /* mpmath, 40 digits (tests/test_calibrate.c) */
+    const double ref = 3.730631634815941832249822575; /* mpmath, 40 digits (tests/verdict/test_calibrate.c) */
     const char *yaml = "gaussaudit: 1\nmechanism: {kind: gaussian_mechanism, sensitivity: 1, sigma: 1}\n"
                        "claim: {epsilon: 1, delta: 1.0e-5}\n";
     ga_calibration *c;
@@ -799,7 +799,7 @@ static int loaded_at_start(const char *bin)
 }
 
 /* Start-up: no work before main that a command does not need. BLAS/LAPACK
- * (numerics/blas.c) and FLINT/Arb (numerics/arb_load.c) are opened on first use, so `version`
+ * (base/blas.c) and FLINT/Arb (numerics/arb_load.c) are opened on first use, so `version`
  * and a one-dimensional `cdf` cost the loader's work for GSL, libyaml and libc only; a 2-D
  * `delta` adds the BLAS it needs, a certified one FLINT/Arb. The row "as linked" preloads
  * FLINT/Arb (LD_PRELOAD: mapped, relocated and its C++ constructors run before main, as when
@@ -853,7 +853,7 @@ static void startup(void)
 
 int main(int argc, char **argv)
 {
-    mallopt(M_MMAP_THRESHOLD, 256 << 20); /* as the CLI does (audit/main.c) */
+    mallopt(M_MMAP_THRESHOLD, 256 << 20); /* as the CLI does (cli/main.c) */
     mallopt(M_TRIM_THRESHOLD, 512 << 20);
     ga_init();
     if (argc == 3 && !strncmp(argv[1], "--read-", 7))

@@ -9,7 +9,7 @@
  */
 #include "gaussaudit.h"
 #include "bench/bench.h"
-#include "audit/mechanisms.h"
+#include "catalogue/catalogue.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>

@@ -24,7 +24,7 @@
  * The table is loaded once (pthread_once) and never changes; ga_arb() is an atomic load and
  * a test on the fast path. If the library cannot be opened or lacks a symbol, ga_arb()
  * writes one line on stderr and aborts the process (arb_load.c says why). Only files that
- * include this header (through numerics/arb_internal.h) may include Arb headers.
+ * include this header (through numerics/arb.h) may include Arb headers.
  */
 #ifndef GA_NUMERICS_ARB_API_H
 #define GA_NUMERICS_ARB_API_H

@@ -94,7 +94,7 @@ def main():
         c.write(head)
         c.write("/* The forwarders: each calls the function of the same name in FLINT/Arb through\n"
                 " * the table (numerics/arb_load.c). Names are renamed by numerics/arb_fwd.h. */\n")
-        c.write('#include "numerics/arb_internal.h"\n\n#include <stdlib.h>\n\n')
+        c.write('#include "numerics/arb.h"\n\n#include <stdlib.h>\n\n')
         c.write("/* GCC writes the prototypes with array parameters (arb_t: arb_struct[1]) as the\n"
                 " * pointers they are; the types are the same, only -Warray-parameter minds. */\n")
         c.write('#if defined(__GNUC__) && !defined(__clang__) /* (clang has no such warning) */\n'

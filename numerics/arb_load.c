@@ -15,7 +15,7 @@
  * library, the command line and Python report it; a forwarder reached without that check
  * (a defect) still prints the message and aborts rather than compute with no library.
  */
-#include "numerics/arb_internal.h"
+#include "numerics/arb.h"
 
 #include <dlfcn.h>
 #include <pthread.h>

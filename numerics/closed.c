@@ -13,7 +13,7 @@
  * remaining terms, bounded by a geometric series times a monotone bound on the incomplete
  * gamma factor, are below 1e-17 of the sum.
  */
-#include "numerics/internal.h"
+#include "numerics/numerics.h"
 
 #include <float.h>
 #include <gsl/gsl_errno.h>

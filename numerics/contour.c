@@ -23,21 +23,11 @@
  * The truncation bound (ga_path_tailbound) is derived in full in
  * docs of this file's functions below; it is rigorous for exact arithmetic.
  */
-#include "numerics/internal.h"
+#include "numerics/numerics.h"
 
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
-
-void ga_msg(char *msg, size_t msglen, const char *fmt, ...)
-{
-    if (!msg || msglen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, msglen, fmt, ap);
-    va_end(ap);
-}
 
 double ga_gchisq_drift(const ga_gchisq *q)
 {

@@ -13,7 +13,7 @@
  * the characteristic function decays too slowly for the evaluation cap, the (larger)
  * truncation bound is reported in the error and the status is GA_ETOL.
  */
-#include "numerics/internal.h"
+#include "numerics/numerics.h"
 
 #include <float.h>
 #include <math.h>

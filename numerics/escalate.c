@@ -10,7 +10,7 @@
  * keeps; it only widens it. Every certified module calls this loop, so the options (cap,
  * deadline) are honoured in one place.
  */
-#include "numerics/arb_internal.h"
+#include "numerics/arb.h"
 
 int ga_arb_escalate(slong *used, ga_arb_step step, void *ctx, slong start, slong cap,
                     double deadline)

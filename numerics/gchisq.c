@@ -9,7 +9,7 @@
  * The classical w * chi2(dof, nc) = w * sum (z_i + m_i)^2 with sum m_i^2 = nc expands to
  * w z^2 + 2 w m z + w m^2, i.e. the term (w, dof, 4 w^2 nc) plus the constant w nc.
  */
-#include "numerics/internal.h"
+#include "numerics/numerics.h"
 
 #include <float.h>
 #include <math.h>

@@ -2,7 +2,7 @@
  * matmul.c - products of ball matrices on the BLAS, rigorous.
  *
  * Why: the certified delta of a pair of dimension k refines its reference by a few dozen k x k
- * products in ball arithmetic (audit/pair_cert.c). Arb's arb_mat_mul does them through
+ * products in ball arithmetic (pair/pair_cert.c). Arb's arb_mat_mul does them through
  * multimodular integer products, 2.75 s each at k = 1000 and 128 bits, and a refined
  * certificate took 100 s at k = 1000 and about 19 minutes at 2000. A floating-point product
  * of integers is exact as long as every partial sum is an integer below 2^53, and the BLAS
@@ -34,7 +34,7 @@
  * Cost: L (L + 1) / 2 + 2 dgemms (17 for L = 5) and O(k^2) conversions: 0.79 s against Arb's
  * 2.75 s at k = 1000, with radii of 5e-28 against 2e-35 (make bench, section certified).
  */
-#include "numerics/arb_internal.h"
+#include "numerics/arb.h"
 
 #include <limits.h>
 #include <math.h>

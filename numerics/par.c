@@ -14,7 +14,7 @@
  * depend on its thread count in the last bits: the results must not depend on jobs); its
  * setting is restored afterwards.
  */
-#include "numerics/internal.h"
+#include "numerics/numerics.h"
 
 #include <pthread.h>
 #include <stdatomic.h>

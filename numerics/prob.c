@@ -3,7 +3,7 @@
  * ga_gchisq_prob_eval (auto: exact answers for degenerate forms, closed forms where they
  * apply, otherwise the saddle-point contour engine).
  */
-#include "numerics/internal.h"
+#include "numerics/numerics.h"
 
 #include <float.h>
 

@@ -10,7 +10,7 @@
  * Nodes and weights: the classical 15-point Kronrod extension of the 7-point Gauss rule
  * (Kronrod 1965; values as tabulated in Piessens et al. 1983), i.e. published constants.
  */
-#include "numerics/internal.h"
+#include "numerics/numerics.h"
 
 #include <float.h>
 #include <math.h>

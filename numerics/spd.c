@@ -23,7 +23,7 @@
  * per shift tried (shifts 2^-46, 2^-40, 2^-30, 2^-20, 2^-12, 2^-6, 2^-2 of the estimate below it,
  * then mu = 0).
  */
-#include "numerics/internal.h"
+#include "numerics/numerics.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,9 +1,9 @@
 /*
- * calibration.c - the calibration result (audit/calibrate.c) as text or JSON.
+ * calibration.c - the calibration result (verdict/calibrate.c) as text or JSON.
  */
 #include "reports/report.h"
-#include "audit/calibrate.h"
-#include "numerics/internal.h"
+#include "verdict/calibrate.h"
+#include "numerics/numerics.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -27,7 +27,7 @@ static size_t utf8_len(const unsigned char *s)
 }
 
 /* s as a JSON string literal: quotes, backslashes and control characters escaped; bidi and
- * invisible characters as \uXXXX escapes (numerics/format.c); a byte that is not valid UTF-8
+ * invisible characters as \uXXXX escapes (base/format.c); a byte that is not valid UTF-8
  * (a file name's, say) as U+FFFD, so that the document stays valid JSON */
 static void ga_json_str(FILE *out, const char *s)
 {

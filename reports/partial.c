@@ -1,7 +1,7 @@
 /*
  * partial.c - a shard's partial result (audit --shard I/N): JSON with the spec's path and
  * SHA-256, the shard, the options the decisions depend on (--certified, --claim), and the
- * records of its evaluations (audit/shard.c reads them back). Every double is its IEEE bit
+ * records of its evaluations (verdict/shard.c reads them back). Every double is its IEEE bit
  * pattern as 16 hex digits: read back bit for bit, NaN, infinities and subnormals included.
  * The records are written in the key's order (ga_rec_sorted): the book holds them in the
  * order the threads finished, which varies from run to run, and the same shard must write

@@ -1,12 +1,12 @@
 /*
  * report.h - the report writers (Markdown, HTML with inline SVG plots, JSON, JUnit) of an
  * audit result, and the one JSON string/number writer the commands share. Reports depend on
- * the verdict types (audit/audit.h) only.
+ * the verdict types (verdict/audit.h) only.
  */
 #ifndef GA_REPORTS_REPORT_H
 #define GA_REPORTS_REPORT_H
 
-#include "audit/audit.h"
+#include "verdict/audit.h"
 
 #include <stdio.h>
 
@@ -14,7 +14,7 @@
 int ga_report_markdown(FILE *out, const ga_audit *a);
 int ga_report_html(FILE *out, const ga_audit *a);
 int ga_report_json(FILE *out, const ga_audit *a);
-/* A shard's partial result (audit --shard; audit/shard.c reads it): GA_OK, GA_EIO, or
+/* A shard's partial result (audit --shard; verdict/shard.c reads it): GA_OK, GA_EIO, or
  * GA_EINVAL when a is not a shard's audit. */
 int ga_report_partial(FILE *out, const ga_audit *a);
 int ga_report_junit(FILE *out, const ga_audit *a);

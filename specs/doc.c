@@ -4,7 +4,7 @@
  * iterative too, so hostile nesting cannot overflow the C stack.
  */
 #include "specs/doc.h"
-#include "numerics/internal.h"
+#include "numerics/numerics.h"
 #include "specs/readfile.h"
 
 #include <errno.h>
@@ -21,7 +21,7 @@
  * apiece; a spec of dimension 2000 has eight million numbers. So before libyaml runs, one
  * pass finds the flow lists that hold only plain decimals ([0.5, -1e-3, ...], commas, spaces
  * and line breaks) and reads them with the one number reader (a double and a 4-byte exact
- * decimal each: numerics/decimal.c). libyaml then reads a copy of the text in which each
+ * decimal each: base/decimal.c). libyaml then reads a copy of the text in which each
  * such list is replaced by [M], M a private-use character (U+E000) that the text does not
  * contain, and the tree takes the numbers where the event stream shows that one-item list.
  *

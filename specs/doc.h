@@ -5,7 +5,7 @@
 #ifndef GA_SPECS_DOC_H
 #define GA_SPECS_DOC_H
 
-#include "numerics/internal.h"
+#include "numerics/numerics.h"
 
 #include <stddef.h>
 

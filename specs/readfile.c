@@ -16,7 +16,7 @@
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "specs/readfile.h"
 #include "gaussaudit.h"
-#include "numerics/internal.h"
+#include "numerics/numerics.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -77,7 +77,7 @@ static void block(uint32_t h[8], const uint32_t K[64], const unsigned char *p)
  * rounds on the state held as ABEF/CDGH, sha256msg1/msg2 the message schedule's sigma0 and
  * sigma1 parts), about 6x the portable loop: a 140 MB spec's digest took longer than
  * reading its numbers. Used when the processor has them (cpuid leaf 7, EBX bit 29, with
- * SSE4.1); tests/test_doc.c compares it with block() on random inputs. */
+ * SSE4.1); tests/specs/test_doc.c compares it with block() on random inputs. */
 #include <cpuid.h>
 #include <immintrin.h>
 

@@ -219,7 +219,7 @@ extern const char *const ga_spec_common_mech_keys[];
 /*
  * Load and validate a spec (text to a spec value: explicit pairs, dataset, neighbour
  * relation, universe, claims; the pairs of a catalogue kind are built by the catalogue,
- * audit/mechanisms.h). On error returns GA_EINVAL (or GA_EIO, GA_ENOMEM) with a message
+ * catalogue/catalogue.h). On error returns GA_EINVAL (or GA_EIO, GA_ENOMEM) with a message
  * "FILE:LINE:COL: key.path: what is wrong" (unknown keys get a "did you mean" hint).
  */
 int ga_spec_load(ga_spec *s, const char *path, char *msg, size_t msglen);

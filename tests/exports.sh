@@ -4,7 +4,7 @@
 # is compiled with -fvisibility=hidden, so the internals, ga_path_*, ga_spec_*, ..., stay
 # inside it: invisible from a shared library, and flagged here if one leaks). For the shared
 # library, and the CLI beside it: neither links FLINT/Arb (with MPFR, GMP, NTL, libstdc++) or
-# a BLAS, which are opened on first use (numerics/arb_load.c, numerics/blas.c).
+# a BLAS, which are opened on first use (numerics/arb_load.c, base/blas.c).
 set -u
 lib=${1:-build/libgaussaudit.a}
 want=$(mktemp)

@@ -2,7 +2,7 @@
 # install.sh BUILD - `make install` into a temporary prefix, then a small C program built with
 # pkg-config alone against the installed library, shared and static, must run and print the
 # analytic Gaussian mechanism's delta(1) at distance 1, 0.12693673750664394 (Balle & Wang 2018,
-# Thm 8; also in tests/test_api.c): the program is doc/c-api.md's "Use from C" example, so the
+# Thm 8; also in tests/verdict/test_api.c): the program is doc/c-api.md's "Use from C" example, so the
 # page stays true; the man pages must be there: gaussaudit(1) with every command, its examples
 # and exit statuses, gaussaudit-spec(5) with every mechanism kind.
 set -eu

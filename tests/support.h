@@ -24,7 +24,7 @@ size_t ga_test_doubles(double **out, const ga_node *seq);
 /* Number value of a scalar node that may be a quoted string ("0.123"). */
 double ga_test_num(const ga_node *n);
 /* The exact value of a plain decimal text as a normal form, sign, significant digits and
- * exponent ("-0.15e2" for -15.0; zero is "0"), written independently of numerics/decimal.c:
+ * exponent ("-0.15e2" for -15.0; zero is "0"), written independently of base/decimal.c:
  * two texts denote the same number exactly when their forms are equal. */
 void ga_test_decimal_normal(char *out, size_t n, const char *s);
 

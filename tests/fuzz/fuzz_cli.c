@@ -4,9 +4,9 @@
  * run through ga_cli_main with output discarded. Inputs asking for certified evaluation
  * with many digits, or at more than 3 points, are skipped (a pathological point can take
  * 4 s at 1024 bits: slow, not wrong; libFuzzer's timeout is per input). Replayed by
- * tests/test_fuzz.c.
+ * tests/cli/test_fuzz.c.
  */
-#include "audit/cli.h"
+#include "cli/cli.h"
 #include "gaussaudit.h"
 
 #include <stdint.h>

@@ -3,10 +3,10 @@
  * is valid, reduce up to 8 small pairs and evaluate delta at eps = 1 and the Renyi divergence
  * at alpha = 2, so hostile numbers reach the numerics too. Never writes files.
  * Build: make fuzz (clang, -fsanitize=fuzzer,address,undefined). The same entry point is
- * replayed over tests/fuzz/regressions/ by tests/test_fuzz.c.
+ * replayed over tests/fuzz/regressions/ by tests/cli/test_fuzz.c.
  */
 #include "gaussaudit.h"
-#include "audit/mechanisms.h"
+#include "catalogue/catalogue.h"
 
 #include <stdint.h>
 #include <stdlib.h>

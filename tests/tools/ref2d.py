@@ -5,7 +5,7 @@ whitened S_x (mpmath, exact decimal inputs), then P[l > eps] under X and Y by in
 over z1 the exact normal probability of the quadratic region in z2, split where the region
 changes shape. delta = P_X[l > eps] - e^eps P_Y[l > eps]; yx swaps the laws.
 
-Run: python3 tests/tools/ref2d.py (needs mpmath). The values are in tests/test_pair.c
+Run: python3 tests/tools/ref2d.py (needs mpmath). The values are in tests/pair/test_pair.c
 (refined_certificates_reach_the_width_asked): the shared file's values for this pair differ
 from these (and from the certified intervals) by about 1.6e-16 relative."""
 from mpmath import mp, mpf, matrix, cholesky, inverse, eigsy, sqrt, log, exp, ncdf, npdf, quad, inf, findroot

@@ -1,0 +1,314 @@
+/*
+ * decimal.c - the one number reader: every number gaussaudit reads from text (the
+ * command line, a spec, a CSV field, the decimal inputs of the certified path) goes through
+ * here. The rule: a plain decimal, [+-] digits [. digits] [(e|E) [+-] digits], with at least
+ * one digit before the exponent; no spaces, no hex floats, no inf/nan spellings (strtod would
+ * take all three). As a double it must be finite (no overflow) and a nonzero decimal must not
+ * underflow to 0; it is rounded to nearest, exactly as strtod rounds (subnormals are kept:
+ * x = 1e-320 is a valid point): by one IEEE operation on exact operands where the decimal has
+ * at most 15-16 digits and a small exponent (most numbers in a spec or CSV file; several
+ * times faster than strtod), by strtod otherwise. The certified path reads the decimal
+ * itself.
+ */
+#include "base/base.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* strtod under the rule's range checks (the syntax is checked by the caller) */
+static int strtod_checked(double *v, const char *s)
+{
+    char *end;
+    errno = 0;
+    double d = strtod(s, &end);
+    if (*end || !isfinite(d))
+        return GA_EINVAL;
+    if (d == 0 && errno == ERANGE)
+        return GA_EINVAL; /* a nonzero decimal below the subnormal range */
+    *v = d;
+    return GA_OK;
+}
+
+/* A decimal's parts: [+-] digits [. digits] [(e|E) [+-] digits] read as (-1)^neg m 10^e10,
+ * m of at most 19 significant digits (toolong: more; m then holds the first 19, and only
+ * strtod converts it), trailing zeros held back into e10 (1500 is 15e2). GA_OK, or
+ * GA_EINVAL when s[0..len) breaks the rule's syntax: the one place the rule is checked
+ * (ga_decimal_syntax, ga_decimal_to_double and ga_decimal_scan all scan with it). */
+typedef struct {
+    int neg, toolong;
+    uint64_t m;
+    long e10;
+} dec_parts;
+
+static int scan_parts(dec_parts *d, const char *s, size_t len)
+{
+    const char *p = s, *end = s + len;
+    int digits = 0, sig = 0, zeros = 0;
+    memset(d, 0, sizeof *d);
+    if (p < end && (*p == '+' || *p == '-'))
+        d->neg = *p++ == '-';
+    for (int frac = 0; p < end; p++) {
+        if (*p == '.' && !frac) {
+            frac = 1;
+            continue;
+        }
+        if (*p < '0' || *p > '9')
+            break;
+        digits++;
+        d->e10 -= frac;
+        if (*p == '0') {
+            zeros += sig > 0;
+            continue;
+        }
+        if (sig + zeros + 1 > 19) {
+            d->toolong = 1;
+        } else {
+            for (; zeros; zeros--, sig++)
+                d->m *= 10;
+            d->m = d->m * 10 + (uint64_t)(*p - '0');
+            sig++;
+        }
+        zeros = 0;
+    }
+    if (!digits)
+        return GA_EINVAL;
+    d->e10 += zeros;
+    if (p < end && (*p == 'e' || *p == 'E')) {
+        p++;
+        int eneg = 0;
+        if (p < end && (*p == '+' || *p == '-'))
+            eneg = *p++ == '-';
+        if (p == end || *p < '0' || *p > '9')
+            return GA_EINVAL;
+        long x = 0;
+        for (; p < end && *p >= '0' && *p <= '9'; p++)
+            x = x < 100000 ? 10 * x + (*p - '0') : x; /* (beyond any double: strtod decides) */
+        d->e10 += eneg ? -x : x;
+    }
+    return p == end ? GA_OK : GA_EINVAL;
+}
+
+/* The double of a scanned decimal: where m < 2^53 and |e10| <= 22 both operands of m 10^e10
+ * are exact doubles, so one IEEE multiplication or division rounds the exact value to
+ * nearest, as strtod does (Clinger's fast path: W. D. Clinger, How to read floating point
+ * numbers accurately, PLDI 1990); strtod otherwise (on s itself when `terminated`, s[len] ==
+ * 0; else on a copy of s[0..len)). */
+static int parts_to_double(double *v, const dec_parts *d, const char *s, size_t len,
+                           int terminated)
+{
+    static const double p10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                   1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                   1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    if (!d->toolong && d->m < (UINT64_C(1) << 53) && d->e10 >= -22 && d->e10 <= 22) {
+        double x = d->e10 >= 0 ? (double)d->m * p10[d->e10] : (double)d->m / p10[-d->e10];
+        *v = d->neg ? -x : x;
+        return GA_OK;
+    }
+    if (terminated)
+        return strtod_checked(v, s);
+    char small[512], *t = len < sizeof small ? small : malloc(len + 1);
+    if (!t)
+        return GA_ENOMEM;
+    memcpy(t, s, len);
+    t[len] = 0;
+    int rc = strtod_checked(v, t);
+    if (t != small)
+        free(t);
+    return rc;
+}
+
+int ga_decimal_syntax(const char *s)
+{
+    dec_parts d;
+    return s && scan_parts(&d, s, strlen(s)) == GA_OK;
+}
+
+int ga_decimal_to_double(double *v, const char *s)
+{
+    dec_parts d;
+    size_t len = s ? strlen(s) : 0;
+    if (!s || scan_parts(&d, s, len))
+        return GA_EINVAL;
+    return parts_to_double(v, &d, s, len, 1);
+}
+
+int ga_decimal_to_double_n(double *v, const char *s, size_t len)
+{
+    dec_parts d;
+    if (!s || scan_parts(&d, s, len))
+        return GA_EINVAL;
+    return parts_to_double(v, &d, s, len, 0);
+}
+
+/* ------------------------------------------------------------ compact exact decimals
+ *
+ * A spec of dimension 2000 holds eight million numbers; keeping each one's text for the
+ * certified path cost more than the matrices themselves. The double of a decimal m 10^e
+ * (m of at most 19 digits) already pins m down to a few units: |v| 10^-e is within
+ * 2^-52 |m| of m plus the double's rounding, so at most about 2000 for 19 digits. The low 16
+ * bits of m then select it, and e is the other two bytes. Whether the recovery is right is
+ * checked when the form is made (a decimal whose recovery fails, such as a subnormal double
+ * with a 19-digit decimal, keeps its text instead), so the decoder may use any rounding of
+ * the estimate, as long as it is the same function each time. */
+
+/* 10^k, k >= 0, in long double: exact for k <= 27, within a few units in the last place
+ * (2^-64 relative) for larger k, which the 2^14 margin absorbs many times over */
+static long double p10l(int k)
+{
+    static const long double small[32] = {
+        1e0L,  1e1L,  1e2L,  1e3L,  1e4L,  1e5L,  1e6L,  1e7L,  1e8L,  1e9L,  1e10L,
+        1e11L, 1e12L, 1e13L, 1e14L, 1e15L, 1e16L, 1e17L, 1e18L, 1e19L, 1e20L, 1e21L,
+        1e22L, 1e23L, 1e24L, 1e25L, 1e26L, 1e27L, 1e28L, 1e29L, 1e30L, 1e31L};
+    static const long double big[5] = {1e32L, 1e64L, 1e128L, 1e256L, 1e512L};
+    long double r = small[k & 31];
+    for (int b = 0, q = k >> 5; q && b < 5; b++, q >>= 1)
+        if (q & 1)
+            r *= big[b];
+    return r;
+}
+
+/* m from (v, dec): the integer congruent to dec.low mod 2^16 nearest to |v| 10^-e; *ok = 0
+ * when the estimate is out of the 64-bit range */
+static uint64_t dec_m(double v, ga_dec dec, int *ok, int *dist)
+{
+    long double a = fabsl((long double)v);
+    int k = -(int)dec.e;
+    long double est = k >= 0 ? a * p10l(k) : a / p10l(-k);
+    *ok = est < 18446744073709486080.0L; /* 2^64 - 2^16 */
+    if (!*ok)
+        return 0;
+    uint64_t r = (uint64_t)(est + 0.5L);
+    int16_t s = (int16_t)(uint16_t)((uint16_t)r - dec.low);
+    *dist = s < 0 ? -s : s;
+    return r - (uint64_t)(int64_t)s;
+}
+
+int ga_decimal_scan(double *v, ga_dec *dec, const char *s, size_t len)
+{
+    dec_parts p;
+    double d;
+    int rc = scan_parts(&p, s, len);
+    if (rc || (rc = parts_to_double(&d, &p, s, len, 0)))
+        return rc;
+    *v = d;
+    dec->e = GA_DEC_LONG;
+    dec->low = 0;
+    if (p.toolong || p.e10 <= GA_DEC_LONG || p.e10 > INT16_MAX)
+        return GA_OK;
+    ga_dec c = {(int16_t)p.e10, (uint16_t)(p.m & 0xffff)};
+    int ok, dist;
+    if (dec_m(d, c, &ok, &dist) == p.m && ok && dist <= (1 << 14))
+        *dec = c;
+    return GA_OK;
+}
+
+/* the decimal digits of x at p; returns the end */
+static char *put_digits(char *p, uint64_t x)
+{
+    char d[24];
+    int n = 0;
+    do {
+        d[n++] = (char)('0' + x % 10);
+        x /= 10;
+    } while (x);
+    while (n)
+        *p++ = d[--n];
+    return p;
+}
+
+void ga_decimal_text(char *buf, double v, ga_dec dec)
+{
+    int ok, dist;
+    char *p = buf;
+    if (signbit(v))
+        *p++ = '-';
+    p = put_digits(p, dec_m(v, dec, &ok, &dist));
+    if (dec.e) {
+        *p++ = 'e';
+        if (dec.e < 0)
+            *p++ = '-';
+        p = put_digits(p, (uint64_t)(dec.e < 0 ? -(int)dec.e : dec.e));
+    }
+    *p = 0;
+}
+
+/* The exact product of two plain decimals as text the reader reads, [-]digits[e[-]digits]:
+ * the significant digits multiplied by schoolbook arithmetic, the exponents added. Used where
+ * a kind's law is a product of the spec's decimals (a variance sigma^2), so that the
+ * certified path reads the exact value, not the double of the double's square. */
+int ga_decimal_mul_text(char *out, size_t outlen, const char *a, const char *b)
+{
+    enum { MAXD = 400 };
+    unsigned char da[MAXD], db[MAXD];
+    int prod[2 * MAXD];
+    size_t na = 0, nb = 0;
+    long ea = 0, eb = 0;
+    int neg = 0;
+    for (int w = 0; w < 2; w++) {
+        const char *s = w ? b : a, *p = s;
+        unsigned char *dd = w ? db : da;
+        size_t *nd = w ? &nb : &na;
+        long *ee = w ? &eb : &ea;
+        dec_parts chk;
+        if (!s || scan_parts(&chk, s, strlen(s)))
+            return GA_EINVAL;
+        neg ^= chk.neg;
+        if (*p == '+' || *p == '-')
+            p++;
+        int frac = 0;
+        for (; *p && *p != 'e' && *p != 'E'; p++) {
+            if (*p == '.') {
+                frac = 1;
+                continue;
+            }
+            if (*nd == 0 && *p == '0') { /* leading zeros carry no digit */
+                *ee -= frac;
+                continue;
+            }
+            if (*nd >= MAXD)
+                return GA_EINVAL;
+            dd[(*nd)++] = (unsigned char)(*p - '0');
+            *ee -= frac;
+        }
+        if (*p) { /* the exponent (scan_parts checked its syntax) */
+            char *end;
+            long x = strtol(p + 1, &end, 10);
+            if (x > 100000 || x < -100000)
+                return GA_EINVAL;
+            *ee += x;
+        }
+    }
+    if (na == 0 || nb == 0) { /* a zero factor */
+        if (outlen < 2)
+            return GA_EINVAL;
+        strcpy(out, "0");
+        return GA_OK;
+    }
+    size_t np = na + nb;
+    memset(prod, 0, np * sizeof *prod);
+    for (size_t i = na; i-- > 0;) {
+        int carry = 0;
+        for (size_t j = nb; j-- > 0;) {
+            int t = prod[i + j + 1] + da[i] * db[j] + carry;
+            prod[i + j + 1] = t % 10;
+            carry = t / 10;
+        }
+        prod[i] += carry;
+    }
+    size_t first = 0;
+    while (first + 1 < np && prod[first] == 0)
+        first++;
+    size_t need = (size_t)neg + (np - first) + 1 + 21 + 1;
+    if (outlen < need)
+        return GA_EINVAL;
+    char *o = out;
+    if (neg)
+        *o++ = '-';
+    for (size_t k = first; k < np; k++)
+        *o++ = (char)('0' + prod[k]);
+    snprintf(o, outlen - (size_t)(o - out), "e%ld", ea + eb);
+    return GA_OK;
+}

@@ -1,0 +1,115 @@
+/*
+ * format.c - printing a bound so that it stays a bound, and text so that it cannot hide
+ * what is printed beside it.
+ *
+ * A certified interval [lo, hi] of doubles (rounded outward from the Arb ball) printed with
+ * "%.6g" is rounded to nearest: the printed lower bound can exceed lo, and the true value.
+ * ga_fmt_bound prints at the given number of significant digits, rounded away from the
+ * interval's inside: the decimal printed is <= v for a lower bound and >= v for an upper one,
+ * so the printed interval contains [lo, hi]. With 17 digits it is exactly v (round trip).
+ */
+#include "base/base.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+void ga_fmt_bound(char *buf, size_t n, double v, int upper, int digits)
+{
+    if (digits < 1)
+        digits = 1;
+    if (digits > 17)
+        digits = 17;
+    if (!isfinite(v) || v == 0) {
+        snprintf(buf, n, "%.17g", v);
+        return;
+    }
+    snprintf(buf, n, "%.*g", digits, v);
+    /* nearest rounding went the wrong way: step one unit of the last printed digit */
+    for (int k = 0; k < 4; k++) {
+        double back = strtod(buf, NULL);
+        if (upper ? back >= v : back <= v)
+            return;
+        if (!isfinite(back)) /* rounded past DBL_MAX (a lower bound near it): exactly */
+            break;
+        int e = (int)floor(log10(fabs(back)));
+        double step = pow(10.0, e - (digits - 1));
+        snprintf(buf, n, "%.*g", digits, upper ? back + step : back - step);
+    }
+    snprintf(buf, n, "%.17g", v); /* exact */
+}
+
+void ga_fmt_shortest(char *buf, size_t n, double v)
+{
+    int p = 1;
+    for (; p < 17; p++) {
+        snprintf(buf, n, "%.*g", p, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+    /* 10 as "10", not "1e+01": plain digits between 1e-4 and 1e15 */
+    double a = fabs(v);
+    if (isfinite(v) && a >= 1 && a < 1e15) {
+        int e = (int)floor(log10(a)) + 1;
+        snprintf(buf, n, "%.*g", p > e ? p : e, v);
+    } else if (p == 17) {
+        snprintf(buf, n, "%.17g", v);
+    }
+}
+
+/* the order of a and b: -1, 0, 1 */
+static int order(double a, double b)
+{
+    return a < b ? -1 : a > b ? 1 : 0;
+}
+
+void ga_fmt_decide(char *buf, size_t n, double v, double ref, int min_digits)
+{
+    if (!isfinite(v) || !isfinite(ref) || v == ref) {
+        ga_fmt_shortest(buf, n, v);
+        return;
+    }
+    /* at p digits, v and ref print differently and in v's order against ref */
+    for (int p = min_digits < 1 ? 1 : min_digits; p <= 17; p++) {
+        char r[40];
+        snprintf(buf, n, "%.*g", p, v);
+        snprintf(r, sizeof r, "%.*g", p, ref);
+        if (order(strtod(buf, NULL), strtod(r, NULL)) == order(v, ref))
+            return;
+    }
+    snprintf(buf, n, "%.17g", v);
+}
+
+void ga_fmt_bound_decide(char *buf, size_t n, double v, int upper, double ref, int min_digits)
+{
+    int p = min_digits < 1 ? 1 : min_digits;
+    if (isfinite(ref) && v == ref)
+        p = 17; /* the bound is the claim itself: exactly (rounding outward would cross it) */
+    for (; p < 17; p++) {
+        ga_fmt_bound(buf, n, v, upper, p);
+        double back = strtod(buf, NULL);
+        /* outward, and on the same side of ref as v */
+        if (!isfinite(ref) || order(back, ref) == order(v, ref))
+            return;
+    }
+    ga_fmt_bound(buf, n, v, upper, 17);
+}
+
+size_t ga_utf8_hidden(const char *s, unsigned *cp)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    if (u[0] == 0xd8 && u[1] == 0x9c) { /* U+061C ARABIC LETTER MARK */
+        *cp = 0x061c;
+        return 2;
+    }
+    if ((u[0] != 0xe2 && u[0] != 0xef) || (u[1] & 0xc0) != 0x80 || (u[2] & 0xc0) != 0x80)
+        return 0;
+    unsigned c = ((unsigned)(u[0] & 0x0f) << 12) | ((unsigned)(u[1] & 0x3f) << 6) | (u[2] & 0x3f);
+    if ((c >= 0x200b && c <= 0x200f) || (c >= 0x202a && c <= 0x202e) ||
+        (c >= 0x2060 && c <= 0x2064) || (c >= 0x2066 && c <= 0x2069) || c == 0xfeff) {
+        *cp = c;
+        return 3;
+    }
+    return 0;
+}

@@ -1,0 +1,243 @@
+/*
+ * explicit.c - explicit pairs (parsed with the spec) and the keys every kind shares: repeat
+ * (k independent runs: k times the iid columns) and release (the output multiplied by an
+ * exact matrix, its laws computed in ball arithmetic from the exact inputs).
+ */
+#include "catalogue/internal.h"
+
+#include <gsl/gsl_cdf.h>
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* explicit pairs are parsed with the spec; calibrate treats their covariances as the noise
+ * and scales them (noise_scale c: c^2 S_x, c^2 S_y) from the pairs as written, kept aside */
+int cat_build_explicit(ga_spec *s, char *msg, size_t msglen)
+{
+    (void)msg, (void)msglen;
+    if (!s->knob || !s->explicit_orig)
+        return GA_OK;
+    double c2 = s->knob_value * s->knob_value;
+    int rc = GA_OK;
+    for (size_t i = 0; i < s->nexplicit_orig && rc == GA_OK; i++) {
+        ga_spec_pair w;
+        if ((rc = cat_pair_copy(&w, &s->explicit_orig[i])))
+            break;
+        for (size_t j = 0; j < w.d * w.d; j++) {
+            w.s_x[j] *= c2;
+            w.s_y[j] *= c2;
+        }
+        rc = cat_pair_room_move(s, &w, s->explicit_orig[i].name);
+        free(w.name);
+    }
+    return rc;
+}
+
+/* repeat: k independent runs of the mechanism: every pair (every block of a product) gets k
+ * times the iid columns */
+int cat_apply_repeat(ga_spec *s, size_t from, char *msg, size_t msglen)
+{
+    double k;
+    int rc = ga_spec_mech_number(s, "repeat", &k, 0, msg, msglen);
+    if (rc < 0)
+        return GA_OK; /* absent */
+    if (rc)
+        return rc;
+    if (!(k >= 1 && k == floor(k) && k <= 1e9))
+        return ga_spec_fail(s, ga_node_get(s->mechanism, "repeat"), "mechanism.repeat", msg,
+                            msglen, "must be a whole number from 1 to 1e9");
+    for (size_t i = from; i < s->npairs && k > 1; i++) {
+        for (size_t j = 0; j < s->pairs[i].nsub; j++)
+            if (s->pairs[i].sub[j].columns > 0)
+                return ga_spec_fail(s, ga_node_get(s->mechanism, "repeat"), "mechanism.repeat",
+                                    msg, msglen, "a subsampled sketch is a single release: "
+                                    "repeat (independent samples) is not supported yet");
+        if (s->pairs[i].masked || s->pairs[i].synth)
+            return ga_spec_fail(s, ga_node_get(s->mechanism, "repeat"), "mechanism.repeat", msg,
+                                msglen, "masked and synthetic releases are single releases: "
+                                "repeat (independent runs) is not supported yet");
+    }
+    for (size_t i = from; i < s->npairs; i++) {
+        ga_spec_pair *p = &s->pairs[i];
+        for (size_t j = 0; j < p->nsub; j++) /* k runs of T steps: k T steps */
+            p->sub[j].steps *= k;
+        p->columns *= k;
+        for (size_t b = 0; b < p->nblocks; b++)
+            p->blocks[b].columns *= k;
+    }
+    if (s->verified && k > 1) {
+        size_t l = strlen(s->verified_note);
+        snprintf(s->verified_note + l, sizeof s->verified_note - l,
+                 "; repeated %.0f times (independent runs compose the worst case)", k);
+    }
+    return GA_OK;
+}
+
+/* Is the exact release matrix A (m x d: the decimals whose doubles A->x holds, each within a
+ * relative u = 2^-53) of full column rank, proven? Then x -> A x is a bijection onto its range
+ * and leaves every divergence and delta unchanged. A is scaled by a power of two (exact), its
+ * Gram matrix G = A^T A formed in double, and by Weyl
+ *   sigma_min(A)^2 >= lambda_min(fl(G)) - gamma_m F,   F = ||A||_F^2 (the sums' rounding),
+ * with lambda_min(fl(G)) bounded below rigorously (numerics/spd.c) from LAPACK's estimate; the
+ * decimals move sigma_min by at most ||dA||_2 <= u sqrt(F). Every term is rounded outward. 1:
+ * proven injective; 0: not proven (rank-deficient, too ill-conditioned to tell, entries
+ * spanning more than 2^400, or no memory). */
+int cat_release_injective(const ga_dataset *A)
+{
+    const double u = 0x1p-53;
+    size_t m = A->n, d = A->d;
+    if (m < d || d == 0 || (double)m * u >= 0.01)
+        return 0;
+    double amax = 0;
+    for (size_t i = 0; i < m * d; i++)
+        amax = fmax(amax, fabs(A->x[i]));
+    if (!(amax > 0) || !isfinite(amax))
+        return 0;
+    int e = ilogb(amax);
+    double *As = malloc(m * d * sizeof *As), *G = calloc(d * d, sizeof *G);
+    int ok = 0;
+    if (!As || !G)
+        goto cleanup;
+    double F = 0;
+    for (size_t i = 0; i < m * d; i++) {
+        As[i] = ldexp(A->x[i], -e); /* exact: |As| in [2^-400, 2) or 0 */
+        if (As[i] != 0 && fabs(As[i]) < 0x1p-400)
+            goto cleanup;
+        F = ga_up(F + ga_up(As[i] * As[i]));
+    }
+    for (size_t a = 0; a < d; a++)
+        for (size_t b = 0; b <= a; b++) {
+            double t = 0;
+            for (size_t i = 0; i < m; i++)
+                t += As[i * d + a] * As[i * d + b];
+            G[a * d + b] = G[b * d + a] = t;
+        }
+    double mu;
+    if (ga_spd_eig_min_lower_est(&mu, G, d) != GA_OK || !(mu > 0))
+        goto cleanup;
+    double mu_ = ga_up((double)m * u), gm = ga_up(mu_ / ga_dn(1 - mu_));
+    double lo = ga_dn(mu - ga_up(gm * F));
+    /* sqrt(lo) > u sqrt(F), with a factor 4 to spare: lo > 16 u^2 F */
+    ok = lo > 0 && lo > ga_up(16 * u * u * F);
+cleanup:
+    free(As);
+    free(G);
+    return ok;
+}
+
+/* the decimals of release: {matrix: [[...], ...]}, row-major (NULL: the matrix came from a
+ * file, or no memory: its doubles are then taken within half an ulp); malloc'd */
+const char **cat_release_texts(const ga_node *rn, size_t m, size_t d)
+{
+    const ga_node *mx = rn ? ga_node_get(rn, "matrix") : NULL;
+    if (!mx || mx->kind != GA_NODE_SEQ || mx->n != m)
+        return NULL;
+    const char **t = malloc(m * d * sizeof *t);
+    for (size_t i = 0; t && i < m; i++) {
+        const ga_node *row = mx->kids[i];
+        for (size_t j = 0; t && j < d; j++) {
+            if (row->kind != GA_NODE_SEQ || row->n != d || row->kids[j]->kind != GA_NODE_SCALAR) {
+                free(t);
+                t = NULL;
+            } else {
+                t[i * d + j] = row->kids[j]->text;
+            }
+        }
+    }
+    return t;
+}
+
+/* pair p released through A: its laws computed from the exact inputs (pair_release.c), or,
+ * where that cannot be done rigorously, kept as they are and marked unreleased (an upper
+ * bound of the release by post-processing; s->release_note says why) */
+int cat_release_pair(ga_spec *s, ga_spec_pair *p, const ga_dataset *A, const char **atxt)
+{
+    if (s->release_note[0]) {
+        /* an earlier pair could not be released (a rank-deficient A, the deadline, the size):
+         * the others would fail alike, at the same cost */
+        p->unreleased = 1;
+        return GA_OK;
+    }
+    ga_spec_pair_view v;
+    if (ga_spec_pair_view_init(&v, p, 1))
+        return GA_ENOMEM;
+    ga_release_laws L;
+    char why[300] = "";
+    int rc = ga_pair_release_laws(&L, v.in, v.txt, A->n, A->x, atxt, s->deadline, why, sizeof why);
+    ga_spec_pair_view_clear(&v);
+    if (rc == GA_OK) {
+        ga_spec_pair_set_laws(p, L.m, L.mu_x, L.s_x, L.mu_y, L.s_y);
+        p->rel_kl[0] = L.kl[0];
+        p->rel_kl[1] = L.kl[1];
+        p->rel_eta = L.eta;
+        p->rel_d2[0] = L.d2[0];
+        p->rel_d2[1] = L.d2[1];
+        return GA_OK;
+    }
+    if (rc == GA_ETIME)
+        snprintf(why, sizeof why, "the deadline passed before the release was computed");
+    else if (rc != GA_EDOM)
+        return rc;
+    p->unreleased = 1;
+    if (!s->release_note[0])
+        snprintf(s->release_note, sizeof s->release_note, "%s", why);
+    return GA_OK;
+}
+
+/* release: the released value is A times the output (per column): N(A mu, A S A^T). The
+ * proven worst case, if any, is kept as it is: post-processing cannot increase delta, so the
+ * unreleased worst case still bounds every released pair. A matrix of full column rank
+ * (proven) changes no profile: the pairs stay as built. Otherwise each pair's released laws
+ * are computed from the exact inputs (cat_release_pair). */
+int cat_apply_release(ga_spec *s, const ga_dataset *A, size_t from, char *msg, size_t msglen)
+{
+    if (A->n == 0 || s->release_done)
+        return GA_OK; /* no release, or the kind's builder released its pairs itself */
+    const ga_node *rn = ga_node_get(s->mechanism, "release");
+    size_t m = A->n, d = A->d;
+    int rc0 = cat_pairs_fit(s, s->npairs, m, "mechanism.release", msg, msglen); /* caps first */
+    if (rc0)
+        return rc0;
+    /* an injective release changes no pair's profile: the pairs stay as built, exact (their
+     * decimals kept), whatever A's scale or conditioning, once its rank is proven */
+    int injective = cat_release_injective(A);
+    const char **atxt = NULL;
+    int rc = GA_OK;
+    for (size_t i = from; i < s->npairs && rc == GA_OK; i++) {
+        ga_spec_pair *p = &s->pairs[i];
+        if (s->verified && i == s->verified_pair)
+            continue;
+        char what[300];
+        if (p->reduced || p->nblocks) {
+            snprintf(what, sizeof what, "kind %s builds its pairs in a whitened basis, not in "
+                     "the output coordinates a release matrix acts on (matrix_masking, and "
+                     "gaussian_mechanism by sensitivity: give the outputs f explicitly)", s->kind);
+            rc = ga_spec_fail(s, rn, "mechanism.release", msg, msglen, what);
+        } else if (p->d != d) {
+            snprintf(what, sizeof what, "the matrix has %zu columns; the output has dimension %zu",
+                     d, p->d);
+            rc = ga_spec_fail(s, rn, "mechanism.release", msg, msglen, what);
+        } else if (!injective) {
+            if (!atxt)
+                atxt = cat_release_texts(rn, m, d);
+            rc = cat_release_pair(s, p, A, atxt);
+            if (rc == GA_ENOMEM)
+                snprintf(msg, msglen, "out of memory while computing the released laws of "
+                         "pair %zu (a %zu x %zu release)", i + 1, m, d);
+        }
+    }
+    free(atxt);
+    if (rc)
+        return rc;
+    if (s->verified) {
+        size_t l = strlen(s->verified_note);
+        snprintf(s->verified_note + l, sizeof s->verified_note - l,
+                 injective ? "; the release matrix has full column rank (proven), so the "
+                             "release has the same profile"
+                           : "; before the release, which cannot increase delta (so a bound only)");
+        s->verified_bound |= !injective;
+    }
+    return GA_OK;
+}

@@ -1,0 +1,258 @@
+/*
+ * synthetic.c - synthetic data from random inputs (Pierquin, Bellet, Tommasi & Boussard,
+ * "Privacy Amplification Through Synthetic Data", 003): the released points' norms and the
+ * vector form, as pairs of the pair layer's synthetic type.
+ */
+#include "catalogue/internal.h"
+
+#include <gsl/gsl_cdf.h>
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* synthetic_random_inputs with explicit models: dim d and norms [[|theta|, |theta'|], ...] (the
+ * pairs the paper's figures plot: any two models at distance <= Delta) */
+static int synthetic_norms(ga_spec *s, const ga_node *nn, double sigma, double m, const char *st,
+                           char *msg, size_t msglen)
+{
+    double d = 0;
+    int rc = ga_spec_mech_number(s, "dim", &d, 1, msg, msglen);
+    if (rc)
+        return rc;
+    if (!(d >= 1 && d <= 1e9 && d == floor(d)))
+        return ga_spec_fail(s, ga_node_get(s->mechanism, "dim"), "mechanism.dim", msg, msglen,
+                            "must be a whole number in 1..1e9 (the model's dimension)");
+    if (!(m >= 1 && m <= 1e6 && m == floor(m)) || (fmod(m, 2) != 0 && fmod(d, 2) != 0))
+        return ga_spec_fail(s, ga_node_get(s->mechanism, "points"), "mechanism.points", msg, msglen,
+                            "must be a whole number in 1..1e6, even when dim is odd");
+    if (s->data.n || ga_node_get(s->mechanism, "lambda"))
+        return ga_spec_fail(s, nn, "mechanism.norms", msg, msglen,
+                            "explicit norms replace the dataset and lambda: give one or the other");
+    if (nn->kind != GA_NODE_SEQ || nn->n == 0 || nn->n > 10000)
+        return ga_spec_fail(s, nn, "mechanism.norms", msg, msglen,
+                            "must be a list of 1 to 10000 pairs [|theta(D)|, |theta(D')|]");
+    for (size_t i = 0; i < nn->n; i++) {
+        double *v;
+        size_t len;
+        char path[64], name[160];
+        snprintf(path, sizeof path, "mechanism.norms[%zu]", i);
+        if ((rc = ga_spec_vector(s, nn->kids[i], path, 2, &v, &len, msg, msglen)))
+            return rc;
+        if (nn->kids[i]->kind != GA_NODE_SEQ) { /* (two numbers are never read as NUMS; the
+                                                   texts below must be the doc's) */
+            free(v);
+            return ga_spec_fail(s, nn->kids[i], path, msg, msglen, "expected [a, b]");
+        }
+        if (!(v[0] >= 0 && v[1] >= 0 && v[0] <= 1e6 && v[1] <= 1e6)) {
+            free(v);
+            return ga_spec_fail(s, nn->kids[i], path, msg, msglen, "norms must be in [0, 1e6]");
+        }
+        ga_synthetic_input *in = malloc(sizeof *in);
+        if (!in) {
+            free(v);
+            return GA_ENOMEM;
+        }
+        const ga_node *kx = nn->kids[i]->kids[0], *ky = nn->kids[i]->kids[1];
+        *in = (ga_synthetic_input){d, m, sigma, v[0], v[1], st, kx->text, ky->text};
+        snprintf(name, sizeof name, "models of norm %g (X) and %g (Y)", v[0], v[1]);
+        free(v);
+        if ((rc = ga_spec_add_pair(s, name, 1, 1, NULL, NULL, NULL, NULL))) {
+            free(in);
+            return rc;
+        }
+        s->pairs[s->npairs - 1].reduced = 1;
+        s->pairs[s->npairs - 1].synth = in;
+    }
+    return GA_OK;
+}
+
+/* the ridge models of k targets (the dataset's last k columns), V k x p row-major */
+static int ridge_multi(double *V, const double *Z, size_t n, size_t p, size_t k, double lambda)
+{
+    double *Zj = malloc((n ? n : 1) * (p + 1) * sizeof *Zj), *H = malloc(p * p * sizeof *H);
+    int rc = Zj && H ? GA_OK : GA_ENOMEM;
+    for (size_t j = 0; j < k && rc == GA_OK; j++) {
+        for (size_t i = 0; i < n; i++) {
+            memcpy(Zj + i * (p + 1), Z + i * (p + k), p * sizeof *Zj);
+            Zj[i * (p + 1) + p] = Z[i * (p + k) + p + j];
+        }
+        rc = cat_ridge(V + j * p, H, Zj, n, p, lambda, NULL);
+    }
+    free(Zj);
+    free(H);
+    return rc;
+}
+
+/*
+ * Vector outputs (k > 1 targets, the model V k x p): the release y_i = V~ z_i is no longer a
+ * function of one norm. Bounds per neighbour: below, the outputs projected on a unit u in R^k,
+ * u^T y_i = (V~^T u)^T z_i, a scalar synthetic release of the model V^T u (exact for it and a
+ * post-processing of the release: its violations are the release's), u the top left singular
+ * vector of V - V'; above, the model itself (the release is a post-processing of it): the
+ * Gaussian mechanism with shift |V - V'|_F, a bound that never shows a violation.
+ */
+static int synthetic_vector(ga_spec *s, const law_par *lp, size_t k, double m, char *msg, size_t msglen)
+{
+    size_t p = lp->p, n = s->data.n, nn = cat_nb_count(s);
+    const ga_node *sn = ga_node_get(s->mechanism, "sigma");
+    int knobbed = s->knob && !strcmp(s->knob, "sigma");
+    double *V = malloc(k * p * sizeof *V), *W = malloc(k * p * sizeof *W), *G = malloc(k * k * sizeof *G),
+           *ev = malloc(k * sizeof *ev);
+    int rc = V && W && G && ev ? GA_OK : GA_ENOMEM;
+    if (rc == GA_OK && (rc = ridge_multi(V, s->data.x, n, p, k, lp->lambda)))
+        ga_msg(msg, msglen, "%s: the ridge system is singular (give lambda > 0)", s->path);
+    for (size_t q = 0; q < nn && rc == GA_OK && !cat_out_of_time(s, nn); q++) {
+        double *Dp;
+        size_t mm;
+        char name[96], full[200];
+        if (cat_nb_make(s, q, &Dp, &mm, name, sizeof name)) {
+            rc = ga_spec_fail(s, s->mechanism, "neighbours.rows", msg, msglen, "a row number exceeds the dataset");
+            break;
+        }
+        rc = ridge_multi(W, Dp, mm, p, k, lp->lambda);
+        free(Dp);
+        if (rc)
+            break;
+        /* G = (V - W)(V - W)^T; its top eigenvector is u */
+        double fro = 0;
+        for (size_t a = 0; a < k; a++)
+            for (size_t b = 0; b < k; b++) {
+                double t = 0;
+                for (size_t j = 0; j < p; j++)
+                    t += (V[a * p + j] - W[a * p + j]) * (V[b * p + j] - W[b * p + j]);
+                G[a * k + b] = t;
+            }
+        for (size_t a = 0; a < k; a++)
+            fro += G[a * k + a];
+        if (ga_lapack_syev('V', 'U', k, G, k, ev)) {
+            rc = GA_EINVAL;
+            ga_msg(msg, msglen, "%s: eigendecomposition failed", s->path);
+            break;
+        }
+        double nx = 0, ny = 0; /* |V^T u|, |W^T u|, u = column k - 1 of G (largest eigenvalue) */
+        for (size_t j = 0; j < p; j++) {
+            double a = 0, b = 0;
+            for (size_t r = 0; r < k; r++) {
+                a += V[r * p + j] * G[r * k + k - 1];
+                b += W[r * p + j] * G[r * k + k - 1];
+            }
+            nx += a * a;
+            ny += b * b;
+        }
+        ga_synthetic_input *in = malloc(sizeof *in);
+        if (!in) {
+            rc = GA_ENOMEM;
+            break;
+        }
+        *in = (ga_synthetic_input){(double)p, m, lp->sigma, sqrt(nx), sqrt(ny),
+                                   knobbed || !sn ? NULL : sn->text, NULL, NULL};
+        snprintf(full, sizeof full, "%s (lower bound: the outputs projected on the top singular "
+                 "direction of the change)", name);
+        if ((rc = ga_spec_add_pair(s, full, 1, 1, NULL, NULL, NULL, NULL))) {
+            free(in);
+            break;
+        }
+        s->pairs[s->npairs - 1].reduced = 1;
+        s->pairs[s->npairs - 1].synth = in;
+        s->pairs[s->npairs - 1].lower = 1;
+        snprintf(full, sizeof full, "%s (upper bound: the model itself, shift %.6g)", name, sqrt(fro));
+        if ((rc = cat_add_1d(s, full, sqrt(fro), lp->sigma * lp->sigma, lp->sigma * lp->sigma, 1)))
+            break;
+        s->pairs[s->npairs - 1].bound = 1;
+    }
+    free(V);
+    free(W);
+    free(G);
+    free(ev);
+    s->verified = 0;
+    return rc;
+}
+
+/*
+ * synthetic_random_inputs (Pierquin, Bellet, Tommasi & Boussard, Section 4): the output-perturbed
+ * ridge model theta~ = theta(D) + sigma N (as output_perturbation) is queried at `points` hidden
+ * inputs z_i ~ N(0, I) and only theta~^T z_i are released (scalar outputs). The release is the
+ * function |y|^2 = sigma^2 S C of a noncentral chi-square S (noncentrality |theta|^2/sigma^2)
+ * and an independent chi^2_points C (pair/synth.c), so each neighbour's pair is exact and
+ * depends on |theta(D)| and |theta(D')| only. No worst case over a universe is proven here: the
+ * privacy depends on |theta| as well as on the change, so verdicts are about the audited
+ * neighbours (NO VIOLATION FOUND at best).
+ */
+int cat_build_synthetic(ga_spec *s, char *msg, size_t msglen)
+{
+    static const char *const keys[] = {"kind", "lambda", "sigma", "points", "outputs", "dim",
+                                       "norms", NULL};
+    law_par lp = {0};
+    double m = 0, outs = 1;
+    int rc;
+    if ((rc = ga_spec_check_map(s, s->mechanism, "mechanism", keys, msg, msglen)) ||
+        (rc = ga_spec_mech_number(s, "sigma", &lp.sigma, 1, msg, msglen)) ||
+        (rc = ga_spec_mech_number(s, "points", &m, 1, msg, msglen)) ||
+        (rc = cat_need_positive(s, "sigma", lp.sigma, 0, msg, msglen)))
+        return rc;
+    const ga_node *sn = ga_node_get(s->mechanism, "sigma");
+    int knobbed = s->knob && !strcmp(s->knob, "sigma");
+    const ga_node *nn = ga_node_get(s->mechanism, "norms");
+    if (nn) /* explicit models: |theta(D)| and |theta(D')| per pair, no dataset */
+        return synthetic_norms(s, nn, lp.sigma, m, knobbed || !sn ? NULL : sn->text, msg, msglen);
+    if ((rc = ga_spec_mech_number(s, "lambda", &lp.lambda, 1, msg, msglen)) ||
+        (rc = cat_need_positive(s, "lambda", lp.lambda, 1, msg, msglen)))
+        return rc;
+    if (ga_node_get(s->mechanism, "dim"))
+        return ga_spec_fail(s, ga_node_get(s->mechanism, "dim"), "mechanism.dim", msg, msglen,
+                            "dim goes with norms (explicit models); with a dataset it is the "
+                            "number of features");
+    if ((rc = ga_spec_mech_number(s, "outputs", &outs, 0, msg, msglen)) > 0)
+        return rc;
+    if (!(outs >= 1 && outs == floor(outs) && outs <= 100 && (s->data.n == 0 || outs < (double)s->data.d)))
+        return ga_spec_fail(s, ga_node_get(s->mechanism, "outputs"), "mechanism.outputs", msg,
+                            msglen, "must be a whole number in 1..100, fewer than the dataset's "
+                            "columns (the last `outputs` columns are the targets)");
+    if (!(m >= 1 && m <= 1e6 && m == floor(m)))
+        return ga_spec_fail(s, ga_node_get(s->mechanism, "points"), "mechanism.points", msg,
+                            msglen, "must be a whole number in 1..1e6 (the synthetic points)");
+    if (s->data.n == 0)
+        return ga_spec_fail(s, s->mechanism, "dataset", msg, msglen,
+                            "missing: rows [x_1, ..., x_p, y] (the last column is the target)");
+    if (s->data.d < 2)
+        return ga_spec_fail(s, s->mechanism, "dataset", msg, msglen,
+                            "needs at least two columns: features and the target (last column)");
+    lp.p = s->data.d - (size_t)outs;
+    if (fmod(m, 2) != 0 && fmod((double)lp.p, 2) != 0)
+        return ga_spec_fail(s, ga_node_get(s->mechanism, "points"), "mechanism.points", msg,
+                            msglen, "with an odd number of features the number of points must be "
+                            "even (the exact tails need one of them even)");
+    if (s->release.n)
+        return ga_spec_fail(s, ga_node_get(s->mechanism, "release"), "mechanism.release", msg,
+                            msglen, "the synthetic release is not Gaussian: a linear map of it is "
+                            "not supported");
+    if ((s->relation == GA_REL_ADD_ONE || s->relation == GA_REL_REPLACE_ONE) &&
+        s->candidates.d != s->data.d)
+        return ga_spec_fail(s, s->mechanism, "neighbours.candidates", msg, msglen,
+                            "candidate rows must have as many columns as the dataset");
+    if (outs > 1)
+        return synthetic_vector(s, &lp, (size_t)outs, m, msg, msglen);
+    size_t from = s->npairs;
+    if ((rc = cat_build_generic(s, cat_law_output_perturbation, &lp, lp.p, msg, msglen)))
+        return rc;
+    for (size_t i = from; i < s->npairs; i++) {
+        ga_spec_pair *p = &s->pairs[i];
+        double nx = 0, ny = 0;
+        for (size_t j = 0; j < p->d; j++) {
+            nx += p->mu_x[j] * p->mu_x[j];
+            ny += p->mu_y[j] * p->mu_y[j];
+        }
+        ga_synthetic_input *in = malloc(sizeof *in);
+        if (!in)
+            return GA_ENOMEM;
+        *in = (ga_synthetic_input){(double)lp.p, m, lp.sigma, sqrt(nx), sqrt(ny),
+                                   knobbed || !sn ? NULL : sn->text, NULL, NULL};
+        ga_spec_pair_set_laws(p, 1, NULL, NULL, NULL, NULL);
+        p->reduced = 1;
+        p->synth = in;
+    }
+    s->verified = 0;
+    return GA_OK;
+}

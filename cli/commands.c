@@ -1,0 +1,194 @@
+/*
+ * commands.c - what the spec commands (delta, epsilon, rdp, audit) share: a spec loaded and
+ * its pairs reduced within the time budget, statuses and supports as text, the JSON head of a
+ * spec's output, and the checks of --format and --digits.
+ */
+#include "cli/internal.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/time.h>
+#include <sys/stat.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* has the command's time budget run out (its soft deadline, cli/cli.h)? */
+int cl_out_of_time(void)
+{
+    return ga_expired(ga_cli_deadline());
+}
+
+/* the double path's options with the budget's deadline (a long evaluation stops there) */
+const ga_gchisq_opts *cl_cli_gopts(void)
+{
+    static ga_gchisq_opts go;
+    ga_gchisq_opts_init(&go);
+    go.deadline = ga_cli_deadline();
+    return &go;
+}
+
+/* a status for a message: ga_strerror, and for GA_EDEP what could not be loaded */
+const char *cl_status_text(int st)
+{
+    static char b[700];
+    const char *why;
+    if (st != GA_EDEP || ga_cert_available(&why))
+        return ga_strerror(st);
+    snprintf(b, sizeof b, "%s: %s", ga_strerror(st), why);
+    return b;
+}
+
+/* the line that says how many pairs or values the time budget left out */
+void cl_say_budget(FILE *err, const char *cmd, size_t n, const char *what)
+{
+    ga_cli_err(err, "gaussaudit %s: the time budget (--timeout) ran out: %zu %s not computed "
+               "(exit status 2)\n", cmd, n, what);
+}
+
+/* pair i of l for reading: kept, or reduced again into *own, which the caller frees (NULL:
+ * no memory, said on err as command cmd when err is non-NULL) */
+const ga_pair *cl_use(const loaded_t *l, size_t i, ga_pair **own, FILE *err, const char *cmd)
+{
+    const ga_pair *p = ga_mech_pair_use(l->pairs[i], &l->spec.pairs[i], own);
+    if (!p && err)
+        ga_cli_err(err, "gaussaudit %s: out of memory\n", cmd);
+    return p;
+}
+
+/* why pair i's supports are what they are (ga_pair_support_reason; at most 511 bytes) */
+const char *cl_support_note(char b[512], const loaded_t *l, size_t i)
+{
+    ga_pair *own;
+    const ga_pair *p = cl_use(l, i, &own, NULL, NULL);
+    snprintf(b, 512, "%s", p ? ga_pair_support_reason(p) : "(out of memory)");
+    ga_pair_free(own);
+    return b;
+}
+
+void cl_loaded_clear(loaded_t *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        ga_pair_free(l->pairs[i]);
+    free(l->pairs);
+    ga_spec_clear(&l->spec);
+}
+
+/* Load and reduce; returns an exit status (0 on success) after printing the error. */
+int cl_load_spec(loaded_t *l, const char *path, const char *cmd, const ga_spec_opts *so,
+                 FILE *err)
+{
+    char msg[1024];
+    memset(l, 0, sizeof *l);
+    ga_spec_opts o = *so;
+    o.deadline = ga_cli_deadline(); /* (the builders stop there) */
+    int st = ga_mech_load(&l->spec, path, &o, msg, sizeof msg);
+    if (st) {
+        ga_cli_err(err, "gaussaudit %s: %s\n", cmd, msg);
+        return ga_cli_exit_status(st);
+    }
+    l->pairs = calloc(l->spec.npairs, sizeof *l->pairs);
+    if (!l->pairs)
+        return EX_SOFTWARE;
+    if (l->spec.truncated)
+        l->skipped = l->spec.planned > l->spec.npairs ? l->spec.planned - l->spec.npairs : 1;
+    for (size_t i = 0; i < l->spec.npairs; i++) {
+        if (cl_out_of_time()) {
+            l->skipped += l->spec.npairs - i;
+            break;
+        }
+        st = ga_mech_pair_reduce(&l->pairs[i], &l->spec.pairs[i], msg, sizeof msg);
+        if (st) {
+            ga_cli_err(err, "gaussaudit %s: %s: %s\n", cmd, path, msg);
+            return st == GA_ENOMEM ? EX_SOFTWARE : EX_DATAERR;
+        }
+        if (ga_mech_pair_rebuildable(&l->spec.pairs[i])) {
+            ga_pair_free(l->pairs[i]); /* checked; reduced again where used */
+            l->pairs[i] = NULL;
+        }
+        l->n = i + 1;
+    }
+    return EX_OK;
+}
+
+const char *cl_support_name(int s)
+{
+    return s == GA_SUPPORT_FULL ? "full" : s == GA_SUPPORT_COMMON ? "common" : "differ";
+}
+
+/* the proven-worst-case label of specs with a universe bound */
+void cl_print_verified(FILE *out, const ga_spec *s)
+{
+    if (s->verified)
+        fprintf(out, "verification: the audited pairs include the proven %s\n", s->verified_note);
+}
+
+/* the opening of a spec command's JSON document: {"spec", "verification", ... */
+void cl_json_head(ga_jw *j, const ga_spec *s)
+{
+    ga_jw_obj(j, NULL);
+    ga_jw_str(j, "spec", s->name);
+    ga_jw_bool(j, "verification", s->verified);
+    if (s->verified)
+        ga_jw_str(j, "verification_note", s->verified_note);
+}
+
+/* a status in JSON: "success", or the message */
+void cl_json_status(ga_jw *j, int st)
+{
+    ga_jw_str(j, "status", st == GA_OK ? "success" : ga_strerror(st));
+}
+
+int cl_parse_format(const char *f, const char *cmd, FILE *err)
+{
+    if (!f || !strcmp(f, "text"))
+        return 0;
+    if (!strcmp(f, "json"))
+        return 1;
+    ga_cli_err(err, "gaussaudit %s: --format must be text or json (got '%s')\n", cmd, f);
+    return -1;
+}
+
+void cl_print_text_value(FILE *out, const ga_result *r)
+{
+    if (isinf(r->val)) {
+        fprintf(out, "inf"); /* exactly infinite: no error to state */
+        return;
+    }
+    ga_cli_print_value(out, r->val, r->err);
+    fprintf(out, " (+- %.2g)", r->err);
+}
+
+/* the pair column's width: the longest name (tables widen, they never cut a name) */
+int cl_name_width(const ga_spec *s)
+{
+    size_t w = 28;
+    for (size_t i = 0; i < s->npairs; i++)
+        if (strlen(s->pairs[i].name) > w)
+            w = strlen(s->pairs[i].name);
+    return (int)(w > 1000 ? 1000 : w);
+}
+
+/* --certified / --digits: fills co; returns nonzero after printing an error */
+int cl_cert_options(ga_cert_opts *co, int certified, const char *sdig, const char *cmd,
+                    FILE *err)
+{
+    ga_cert_opts_init(co);
+    if (!sdig)
+        return 0;
+    if (!certified) {
+        ga_cli_err(err, "gaussaudit %s: --digits applies to --certified only\n", cmd);
+        return -1;
+    }
+    char *end;
+    long d = strtol(sdig, &end, 10);
+    if (*end || end == sdig || d < 1 || d > 300) {
+        ga_cli_err(err, "gaussaudit %s: --digits must be an integer from 1 to 300 (got '%s')\n",
+                cmd, sdig);
+        return -1;
+    }
+    co->digits = (int)d;
+    return 0;
+}

@@ -1,0 +1,170 @@
+/*
+ * numerics.h - the numerics layer as the layers above see it: the generalized chi-square
+ * engines and their path machinery, quadrature, the parallel loop, symmetric matrices and the
+ * Arb thread cleanup (the certified side is numerics/arb.h). Not installed.
+ */
+#ifndef GA_NUMERICS_H
+#define GA_NUMERICS_H
+
+#include "base/base.h"
+
+/* The options a function was given, or the defaults for NULL (the one option prologue). */
+ga_cert_opts ga_cert_opts_or_default(const ga_cert_opts *opts);
+ga_gchisq_opts ga_gchisq_opts_or_default(const ga_gchisq_opts *opts);
+
+/* ------------------------------------------------------- FLINT/Arb (arb_load.c) */
+
+/* FLINT's caches of the calling thread (flint_cleanup), if FLINT/Arb was ever loaded (it is
+ * opened on the first certified computation: numerics/arb_api.h); a thread or a process
+ * that made none has no caches, and the library is not loaded to free them. */
+void ga_arb_thread_cleanup(void);
+
+/* ------------------------------------------------------- symmetric matrices (spd.c) */
+
+/* A rigorous lower bound *lo <= lambda_min(A) for the symmetric d x d matrix A (row-major
+ * doubles, taken as exact; its lower triangle read), from a floating Cholesky factorisation
+ * of A - mu I for mu just below guess (a floating estimate of lambda_min; <= 0: mu = 0 only).
+ * GA_OK (*lo may be negative when only mu = 0 succeeded), GA_EDOM when no shift tried gave
+ * a factorisation (*lo = -inf), GA_ENOMEM. */
+int ga_spd_eig_min_lower(double *lo, const double *A, size_t d, double guess);
+/* The same with LAPACK's own estimate of lambda_min as the guess (one syev on a copy):
+ * GA_OK, GA_EDOM (no estimate or no factorisation: *lo = -inf), GA_ENOMEM. */
+int ga_spd_eig_min_lower_est(double *lo, const double *A, size_t d);
+
+/* ------------------------------------------------------- the parallel loop (par.c) */
+
+/* The number of threads for --jobs asked (<= 0: every online core), at most 256. */
+int ga_par_jobs(int asked);
+/* One item of a parallel loop: writes only its own results (index i); w is this thread's. */
+typedef void (*ga_par_fn)(void *ctx, size_t i, ga_gchisq_work *w);
+/* fn(ctx, i, w) for every i < n on up to jobs threads (the calling thread is one of them and
+ * uses w; NULL: a workspace of its own). Items are not started once the deadline (monotonic
+ * seconds, 0: none) has passed; done[i] (if done != NULL, zeroed by the caller) is set for
+ * each item run. Returns GA_OK, or GA_ENOMEM (no item run) when w is NULL and no workspace
+ * could be allocated. */
+int ga_par_for(size_t n, int jobs, double deadline, ga_par_fn fn, void *ctx, unsigned char *done,
+               ga_gchisq_work *w);
+
+/* ------------------------------------------------------- adaptive quadrature */
+
+/* Real integrand of a real parameter. */
+typedef double (*ga_quad_fn)(double t, void *param);
+
+#define GA_QUAD_MAXINT 512
+
+typedef struct {
+    double a, b, val, err, absval;
+    double raw; /* |K15 - G7| * h: the plain error estimate of the Gauss rule */
+} ga_quad_interval;
+
+typedef struct {
+    ga_quad_interval iv[GA_QUAD_MAXINT]; /* heap ordered by err (largest first) */
+    size_t n;
+    int conservative; /* nonzero: per-interval error max(heuristic, |K15 - G7|) always */
+} ga_quad_work;
+
+/*
+ * Adaptive Gauss-Kronrod (7/15) integration of f on [a, b], bisecting the interval with the
+ * largest error estimate until err <= max(epsabs, epsrel*|val|), the interval capacity, or
+ * max_evals. out->err is the sum of the per-interval estimates (QUADPACK-style heuristic:
+ * an estimate, not a bound); when a limit stops the refinement, the heuristic is not
+ * trusted and each interval contributes max(heuristic, |K15 - G7|). *absint receives the Kronrod estimate of int |f| (for rounding
+ * error estimates), *evals is incremented. Returns GA_OK or GA_ETOL.
+ */
+int ga_quad_gk(ga_result *out, double *absint, size_t *evals, ga_quad_fn f, void *param,
+               double a, double b, double epsabs, double epsrel, size_t max_evals,
+               ga_quad_work *w);
+
+/* ------------------------------------------------------- contour machinery */
+
+/* Kernel of the Bromwich integral: 1/z (tail probabilities) or 1/(z (z+1)) (direct delta). */
+enum ga_kernel { GA_KERNEL_TAIL = 0, GA_KERNEL_DELTA = 1 };
+
+/*
+ * Path and integrand description for int F(z) dz with
+ *   F(z) = exp(K(z) - z x - L0) * kernel(z),
+ * along the vertical segment c -> c + i t0 and then the ray c + i t0 + s (dir*beta + i),
+ * s >= 0. q must be normalized (no a == 0 terms).
+ */
+typedef struct {
+    const ga_gchisq *q;
+    double x;       /* evaluation point */
+    double c;       /* abscissa of the vertical part, in the domain of K, != 0 */
+    double L0;      /* log scale: K(c) - c x */
+    double t0;      /* height of the vertical part */
+    double beta;    /* slope of the ray (0 <= beta < 1) */
+    int dir;        /* -1, 0, +1: direction the ray bends */
+    int kernel;     /* enum ga_kernel */
+    int imag_only;  /* 0: the integrand returns Im(F z'); see ga_path_integrand */
+    size_t nevals;
+    double deadline;/* ga_monotonic() time after which integration gives up (0: none) */
+} ga_path;
+
+/* log of F(z) (complex), without the kernel: K(z) - z x - L0. */
+double complex ga_path_logmgf(const ga_path *p, double complex z);
+
+/* Real integrand Im(F(z(t)) z'(t)) at path parameter t >= 0. */
+double ga_path_integrand(double t, void *param);
+
+/*
+ * Rigorous (up to floating rounding) upper bound of int_{t >= T} |F(z(t))| |dz(t)| with the
+ * log scale L0 removed, i.e. the true bound is exp(L0) * returned value. T >= t0. Returns
+ * +INFINITY when no useful bound is available at this T (the caller goes further out).
+ */
+double ga_path_tailbound(const ga_path *p, double T);
+
+/* Choose c (saddle point clamped away from 0 and the singularities), L0, t0, dir, beta for
+ * the tail with sign +1 (P[Q > x], c > 0) or -1 (P[Q <= x], c < 0). Returns GA_OK or GA_EDOM
+ * when that side has no domain (cannot happen for a normalized, non-degenerate form). */
+int ga_path_setup(ga_path *p, const ga_gchisq *q, double x, int sign, int kernel);
+/* The same, except that when the scale L0 is below `below` the path's bend is not tuned (its
+ * cost is sampling |F| along it): for a caller that then needs L0 only (a value below the
+ * double range, known from the Chernoff bound exp(L0)). */
+int ga_path_setup_scale(ga_path *p, const ga_gchisq *q, double x, int sign, int kernel,
+                        double below);
+
+/*
+ * Integrate along a set-up path: I = int Im(F dz) with quadrature error, truncation bound
+ * and rounding estimate folded into out->err (all on the L0 scale). Returns GA_OK or GA_ETOL.
+ */
+int ga_path_integrate(ga_result *out, ga_path *p, double epsabs, double epsrel,
+                      size_t max_evals, ga_quad_work *w);
+
+/* Solve K'(s) = x for s in the domain (Newton with bracketing). */
+int ga_gchisq_saddle(double *s, const ga_gchisq *q, double x);
+
+/* Asymptotic drift m_inf = offset - sum b2/(4a): the support end of a definite form. */
+double ga_gchisq_drift(const ga_gchisq *q);
+/* Replaces Q by (Q - offset) / 2^k, 2^k the power of two at or below the largest of |a_j|,
+ * sqrt(b2_j) and sigma, and returns (x - offset) / 2^k (clamped to +-DBL_MAX): both tails
+ * are unchanged, and the engines never see scales near the overflow or underflow
+ * thresholds. Exact apart from the shift x - offset and from components more than 2^1074
+ * below the largest, which are flushed (their effect is below double resolution). */
+double ga_gchisq_rescale(ga_gchisq *q, double x);
+
+/* ------------------------------------------------------- engines */
+
+struct ga_gchisq_work {
+    ga_gchisq *qn;     /* normalized copy of the form */
+    ga_quad_work quad;
+};
+
+int ga_engine_closed(ga_gchisq_prob *out, const ga_gchisq *q, double x);
+int ga_engine_contour(ga_gchisq_prob *out, const ga_gchisq *q, double x,
+                      const ga_gchisq_opts *o, ga_quad_work *w);
+int ga_engine_imhof(ga_gchisq_prob *out, const ga_gchisq *q, double x,
+                    const ga_gchisq_opts *o, ga_quad_work *w);
+int ga_engine_davies(ga_gchisq_prob *out, const ga_gchisq *q, double x,
+                     const ga_gchisq_opts *o);
+/* The same, giving up (GA_EMAXITER, out untouched) before the sum when the tolerance needs
+ * more than kcap nodes or the discretisation bound cannot reach it: the plan costs a few
+ * Chernoff bounds and tail bounds, the sum kcap log-MGF evaluations at most. */
+int ga_engine_davies_capped(ga_gchisq_prob *out, const ga_gchisq *q, double x,
+                            const ga_gchisq_opts *o, size_t kcap);
+
+/* Exact answers for degenerate forms (point mass, x outside the support of a definite
+ * form). Returns 1 and fills out when it applies, 0 otherwise. */
+int ga_gchisq_trivial(ga_gchisq_prob *out, const ga_gchisq *q, double x);
+
+
+#endif

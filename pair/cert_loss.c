@@ -1,0 +1,327 @@
+/*
+ * cert_loss.c - certified delta of the pairs whose privacy loss is one-dimensional:
+ * subsampled Gaussian steps and their compositions (with Gaussian blocks), matrix masking's
+ * noncentral chi-square pairs and synthetic points, each from exact balls of the parameters
+ * as written (pair/ploss_cert.c, masked.c, synth.c), escalating the precision until the
+ * digits asked for are certain.
+ */
+#include "pair/cert_internal.h"
+
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* bits of relative accuracy that make `digits` decimal digits */
+slong pc_want_bits(int digits)
+{
+    return (slong)ceil(digits * 3.3219280948873623) + 1;
+}
+
+typedef struct {
+    const ga_pair *p;
+    const char *eps;
+    arb_t xy, yx;
+    slong want;
+} sub_ctx;
+
+/* the exact q and m = norm/sigma of term j (decimal text, or the doubles as given) */
+int pc_sub_params(arb_t q, arb_t m, const ga_pair *p, size_t j, slong prec)
+{
+    const char *qt = p->ptxt[3 * j], *st = p->ptxt[3 * j + 1], *nt = p->ptxt[3 * j + 2];
+    arb_t nv;
+    arb_init(nv);
+    int rc = GA_OK;
+    if ((qt ? arb_set_str(q, qt, prec) : (arb_set_d(q, p->ploss->t[j].q), 0)) ||
+        (st ? arb_set_str(m, st, prec) : (arb_set_d(m, p->psigma[2 * j]), 0)) ||
+        (nt ? arb_set_str(nv, nt, prec) : (arb_set_d(nv, p->psigma[2 * j + 1]), 0)))
+        rc = GA_EINVAL;
+    arb_div(m, nv, m, prec);
+    arb_clear(nv);
+    return rc;
+}
+
+/* a masked pair's noncentralities lambda_x = (|x|/sigma)^2, lambda_y = (|x'|/sigma)^2 */
+static int masked_params(arb_t lx, arb_t ly, const ga_pair *p, slong prec)
+{
+    arb_t s;
+    arb_init(s);
+    int rc = GA_OK;
+    for (int k = 0; k < 2 && rc == GA_OK; k++) {
+        arb_ptr v = k ? ly : lx;
+        const char *nt = p->ptxt[k ? 0 : 2], *st = p->ptxt[1];
+        if ((nt ? arb_set_str(v, nt, prec) : (arb_set_d(v, p->psigma[k ? 2 : 1]), 0)) ||
+            (st ? arb_set_str(s, st, prec) : (arb_set_d(s, p->psigma[0]), 0)))
+            rc = GA_EINVAL;
+        arb_div(v, v, s, prec);
+        arb_sqr(v, v, prec);
+    }
+    arb_clear(s);
+    return rc;
+}
+
+/* one direction of a masked pair: the double threshold as the hint, then Arb */
+static int masked_delta(arb_t v, const ga_pair *p, const arb_t lx, const arb_t ly, int dir,
+                        const arb_t e, double eps_d, slong prec)
+{
+    const ga_ploss_term *t = &p->ploss->t[0];
+    double dx = t->m * t->m, w;
+    ga_result r;
+    if (ga_ncx2_delta(&r, &w, t->nu, dir ? t->ly : dx, dir ? dx : t->ly, eps_d) != GA_OK)
+        return GA_EPREC;
+    if (isnan(w) && r.val == 0 && r.err == 0) { /* no event in double: certify the same */
+        arb_t d;
+        arb_init(d);
+        arb_sub(d, dir ? lx : ly, dir ? ly : lx, prec);
+        arb_mul_2exp_si(d, d, -1);
+        int ok = arb_le(d, e) || arb_is_zero(d);
+        arb_clear(d);
+        if (ok) {
+            arb_zero(v);
+            return GA_OK;
+        }
+        return GA_EPREC;
+    }
+    return ga_ncx2_delta_arb(v, t->nu, dir ? ly : lx, dir ? lx : ly, e, w, prec);
+}
+
+/* one direction of a synthetic-points pair: the same with the threshold of ga_synth_delta */
+static int synth_delta(arb_t v, const ga_pair *p, const arb_t lx, const arb_t ly, int dir,
+                       const arb_t e, double eps_d, slong prec)
+{
+    const ga_ploss_term *t = &p->ploss->t[0];
+    double dx = t->m * t->m, z;
+    ga_result r;
+    if (ga_synth_delta(&r, &z, t->nu, t->pts, dir ? t->ly : dx, dir ? dx : t->ly, eps_d) != GA_OK)
+        return GA_EPREC;
+    if (isnan(z) && r.val == 0 && r.err == 0) { /* no event in double: the Arb path certifies it */
+        int st = ga_synth_delta_arb(v, t->nu, t->pts, dir ? ly : lx, dir ? lx : ly, e, 1, prec);
+        return st == GA_OK && arb_is_zero(v) ? GA_OK : GA_EPREC;
+    }
+    return ga_synth_delta_arb(v, t->nu, t->pts, dir ? ly : lx, dir ? lx : ly, e, z, prec);
+}
+
+static int sub_step(void *vc, slong prec)
+{
+    sub_ctx *c = vc;
+    const ga_ploss_term *t = &c->p->ploss->t[0];
+    arb_t q, m, e;
+    arb_init(q);
+    arb_init(m);
+    arb_init(e);
+    int rc = t->nu > 0 ? masked_params(q, m, c->p, prec) : pc_sub_params(q, m, c->p, 0, prec);
+    double eps_d = NAN;
+    if (rc == GA_OK && (arb_set_str(e, c->eps, prec) || ga_decimal_to_double(&eps_d, c->eps)))
+        rc = GA_EINVAL;
+    for (int dir = 0; rc == GA_OK && dir < 2; dir++) {
+        arb_t v;
+        arb_init(v);
+        int st1 = t->nu > 0 && t->pts > 0 ? synth_delta(v, c->p, q, m, dir, e, eps_d, prec)
+                  : t->nu > 0  ? masked_delta(v, c->p, q, m, dir, e, eps_d, prec)
+                  : t->r > 0 ? ga_ploss_delta_one_chi2_arb(v, q, m, t->r, dir ^ t->add, e, prec)
+                             : ga_ploss_delta_one_arb(v, q, m, dir ^ t->add, e, prec);
+        if (st1 == GA_OK) {
+            arb_ptr dst = dir ? c->yx : c->xy;
+            /* keep the narrower of the enclosures met so far (both contain the value) */
+            if (!arb_is_finite(dst) || arb_rel_accuracy_bits(v) > arb_rel_accuracy_bits(dst))
+                arb_set(dst, v);
+        }
+        arb_clear(v);
+    }
+    if (rc == GA_OK) {
+        int done = 1;
+        for (int dir = 0; dir < 2; dir++) {
+            arb_srcptr v = dir ? c->yx : c->xy;
+            done &= arb_is_zero(v) || arb_rel_accuracy_bits(v) >= c->want;
+        }
+        rc = done ? GA_OK : GA_EPREC;
+    }
+    arb_clear(q);
+    arb_clear(m);
+    arb_clear(e);
+    return rc;
+}
+
+/* a subsampled pair's enclosures for output: [0, 1] where none was found, outward decimals */
+static void sub_cert_out(ga_delta_cert *out, arb_t xy, arb_t yx, int digits)
+{
+    if (!arb_is_finite(xy))
+        arb_zero_pm_one(xy);
+    if (!arb_is_finite(yx))
+        arb_zero_pm_one(yx);
+    ga_arb_prob_out(&out->xy, out->xy_lo, out->xy_hi, sizeof out->xy_lo, xy, digits + 3);
+    ga_arb_prob_out(&out->yx, out->yx_lo, out->yx_hi, sizeof out->yx_lo, yx, digits + 3);
+}
+
+/* A composition: the certified Bromwich integral (pair/ploss_cert.c) per direction, at
+ * the precision of the escalation; a direction is done when accurate, or when more precision
+ * no longer narrows it (the truncation bounds, not the arithmetic, set its width). */
+typedef struct {
+    const ga_pair *p;
+    arb_t eps;
+    arb_t xy, yx;
+    double est[2], reltol, deadline;
+    slong want, best[2];
+    int stalls[2], done[2], fail; /* fail: the first failed evaluation's status */
+} comp_ctx;
+
+static int comp_step(void *vc, slong prec)
+{
+    comp_ctx *c = vc;
+    const ga_ploss *L = c->p->ploss;
+    slong n = (slong)L->n;
+    arb_ptr q = _arb_vec_init(n), m = _arb_vec_init(n);
+    int rc = GA_OK;
+    for (slong j = 0; j < n && rc == GA_OK; j++)
+        rc = pc_sub_params(q + j, m + j, c->p, (size_t)j, prec);
+    for (int dir = 0; rc == GA_OK && dir < 2; dir++) {
+        if (c->done[dir])
+            continue;
+        arb_t v;
+        arb_init(v);
+        int st = ga_ploss_delta_comp_arb(v, L, q, m, dir, c->eps, c->est[dir], c->reltol, prec,
+                                         c->deadline);
+        if (st == GA_ETIME || st == GA_ENOMEM)
+            rc = st;
+        else if (st != GA_OK) { /* no enclosure at any precision: [0, 1] for this direction */
+            if (!c->fail)
+                c->fail = st;
+            c->done[dir] = 1;
+        }
+        arb_ptr dst = dir ? c->yx : c->xy;
+        if (arb_is_finite(v) && (!arb_is_finite(dst) || arb_rel_accuracy_bits(v) > arb_rel_accuracy_bits(dst)))
+            arb_set(dst, v);
+        if (arb_is_zero(dst) || arb_rel_accuracy_bits(dst) >= c->want ||
+            ga_arb_stalled(&c->best[dir], &c->stalls[dir], v))
+            c->done[dir] = 1;
+        arb_clear(v);
+    }
+    _arb_vec_clear(q, n);
+    _arb_vec_clear(m, n);
+    if (rc != GA_OK)
+        return rc;
+    if (!(c->done[0] && c->done[1]))
+        return GA_EPREC;
+    int acc = 1;
+    for (int dir = 0; dir < 2; dir++) {
+        arb_srcptr v = dir ? c->yx : c->xy;
+        acc &= arb_is_zero(v) || arb_rel_accuracy_bits(v) >= c->want;
+    }
+    return acc ? GA_OK : GA_ARB_STALLED;
+}
+
+static int delta_cert_composition(ga_delta_cert *out, const ga_pair *p, const char *eps,
+                                  double e, const ga_cert_opts *o)
+{
+    ga_delta est;
+    int st = ga_pair_delta(&est, p, e, GA_DELTA_AUTO, NULL, NULL);
+    if (st == GA_ENOMEM)
+        return st;
+    comp_ctx c;
+    memset(&c, 0, sizeof c);
+    c.p = p;
+    c.est[0] = isfinite(est.xy.val) ? est.xy.val : 0;
+    c.est[1] = isfinite(est.yx.val) ? est.yx.val : 0;
+    c.want = pc_want_bits(o->digits);
+    c.reltol = pow(10.0, -(o->digits + 1));
+    c.deadline = o->deadline;
+    c.best[0] = c.best[1] = LONG_MIN / 2;
+    arb_init(c.eps);
+    arb_init(c.xy);
+    arb_init(c.yx);
+    arb_indeterminate(c.xy);
+    arb_indeterminate(c.yx);
+    int rc = GA_EINVAL;
+    if (!arb_set_str(c.eps, eps, 256)) /* a ball containing the decimal */
+        rc = ga_arb_escalate(&out->precision_bits, comp_step, &c, 64, o->max_prec, o->deadline);
+    if (rc != GA_EINVAL)
+        sub_cert_out(out, c.xy, c.yx, o->digits);
+    if (c.fail && (rc == GA_OK || rc == GA_EPREC))
+        rc = c.fail;
+    arb_clear(c.eps);
+    arb_clear(c.xy);
+    arb_clear(c.yx);
+    return rc;
+}
+
+/* One subsampled step: the certified closed form; a composition: the certified integral. */
+/* Far out (eps > 1000 beyond D_2 by 800): delta_{X,Y}(eps) <= P_X[L > eps] <= E_X[e^L] e^-eps
+ * = e^{D_2(X||Y) - eps} (Chernoff at 1), with D_2 certified (ga_ploss_renyi_arb): the interval
+ * [0, that bound], where the Bromwich plan would put its saddle near z = eps and need about
+ * eps nodes. GA_EPREC (valid, wider than asked), or GA_EDOM when eps is not that far. */
+static int delta_cert_far(ga_delta_cert *out, const ga_pair *p, const char *eps,
+                          const ga_cert_opts *o)
+{
+    const ga_ploss *L = p->ploss;
+    slong n = (slong)L->n, prec = 128;
+    arb_ptr q = _arb_vec_init(n), m = _arb_vec_init(n);
+    arb_t a, d2, e, res[2];
+    arb_init(a);
+    arb_init(d2);
+    arb_init(e);
+    arb_init(res[0]);
+    arb_init(res[1]);
+    int rc = arb_set_str(e, eps, PARSE_PREC) ? GA_EINVAL : GA_EPREC;
+    for (slong j = 0; j < n && rc == GA_EPREC; j++)
+        if (pc_sub_params(q + j, m + j, p, (size_t)j, prec))
+            rc = GA_EINVAL;
+    arb_set_ui(a, 2);
+    for (int dir = 0; dir < 2 && rc == GA_EPREC; dir++) {
+        double steps = 0;
+        for (size_t j = 0; j < L->n; j++)
+            steps += L->t[j].count;
+        int st = ga_ploss_renyi_arb(d2, L, q, m, dir, a, fmax(36, log(steps) + 30), prec);
+        arb_sub(d2, d2, e, prec);
+        arb_t lim;
+        arb_init(lim);
+        arb_set_si(lim, -800);
+        if ((st != GA_OK && st != GA_EPREC) || !arb_is_finite(d2) || !arb_lt(d2, lim))
+            rc = GA_EDOM;
+        arb_clear(lim);
+        arb_exp(d2, d2, prec);
+        arb_get_ubound_arf(arb_midref(res[dir]), d2, prec); /* [0, ub] as a ball */
+        arb_mul_2exp_si(res[dir], res[dir], -1);
+        arf_get_mag(arb_radref(res[dir]), arb_midref(res[dir]));
+    }
+    if (rc == GA_EPREC)
+        sub_cert_out(out, res[0], res[1], o->digits);
+    _arb_vec_clear(q, n);
+    _arb_vec_clear(m, n);
+    arb_clear(a);
+    arb_clear(d2);
+    arb_clear(e);
+    arb_clear(res[0]);
+    arb_clear(res[1]);
+    return rc;
+}
+
+int pc_delta_cert_subsampled(ga_delta_cert *out, const ga_pair *p, const char *eps,
+                             const ga_cert_opts *opts)
+{
+    ga_cert_opts o = ga_cert_opts_or_default(opts);
+    double e;
+    if (ga_decimal_to_double(&e, eps) || o.digits < 1 || o.max_prec < 64)
+        return GA_EINVAL;
+    if (e > 1000 && p->ploss->t[0].nu == 0 && p->ploss->t[0].r == 0) {
+        int r = delta_cert_far(out, p, eps, &o);
+        if (r != GA_EDOM)
+            return r;
+    }
+    if (p->ploss->n != 1 || p->ploss->t[0].count != 1)
+        return delta_cert_composition(out, p, eps, e, &o);
+    sub_ctx c;
+    c.p = p;
+    c.eps = eps;
+    c.want = pc_want_bits(o.digits);
+    arb_init(c.xy);
+    arb_init(c.yx);
+    arb_indeterminate(c.xy);
+    arb_indeterminate(c.yx);
+    int rc = ga_arb_escalate(&out->precision_bits, sub_step, &c, 64, o.max_prec, o.deadline);
+    if (rc != GA_EINVAL)
+        sub_cert_out(out, c.xy, c.yx, o.digits);
+    arb_clear(c.xy);
+    arb_clear(c.yx);
+    return rc;
+}

@@ -1,0 +1,157 @@
+/*
+ * loss.h - the one-dimensional privacy-loss families behind the non-Gaussian pair types:
+ * compositions of subsampled Gaussian steps (ploss.c, ploss_cert.c, pld.c), noncentral
+ * chi-square pairs of matrix masking (masked.c) and synthetic points (synth.c), in double
+ * precision and, with numerics/arb.h, certified. Not installed.
+ */
+#ifndef GA_PAIR_LOSS_H
+#define GA_PAIR_LOSS_H
+
+#include "numerics/numerics.h"
+
+/* ------------------------------------------------------- one-dimensional privacy losses */
+
+/* One term of a composition of subsampled Gaussian steps (pair/ploss.c): rate q in
+ * (0, 1], m = 1/sigma, count steps, add = 1 for the add relation (roles swapped). */
+typedef struct {
+    double q, m, count;
+    int add;
+    double r; /* 0: a mean step (above); r >= 1: a covariance step (subsampled sketch): r
+                 columns N(0, (1 + m^2) I) vs N(0, I) in the record's direction, one step */
+    double nu, ly; /* nu >= 1: a masked release (pair/masked.c; q = 1, one step): X is
+                      noncentral chi^2_nu(m^2), Y noncentral chi^2_nu(ly) */
+    double pts;    /* with nu: pts >= 1 synthetic points (pair/synth.c): X is S C with S
+                      ~ chi^2_nu(m^2), C ~ chi^2_pts, Y the same with S ~ chi^2_nu(ly) */
+} ga_ploss_term;
+
+#define GA_PLOSS_MAX_TERMS 10000
+#define GA_PLOSS_MAX_COUNT 1e9
+
+typedef struct {
+    size_t n;
+    ga_ploss_term *t;
+} ga_ploss;
+
+/* delta_{a,b}(eps) of the pair noncentral chi^2_nu(la) (a) and chi^2_nu(lb) (b), eps >= 0
+ * (pair/masked.c): the closed form of the threshold event with an error estimate; *wstar
+ * (may be NULL) receives the threshold w* of the event (NaN when there is none). GA_OK,
+ * GA_EINVAL, GA_EMAXITER (no threshold found), GA_ENOMEM. */
+int ga_ncx2_delta(ga_result *out, double *wstar, double nu, double la, double lb, double eps);
+/* Synthetic points from random inputs (pair/synth.c): delta_{a,b}(eps) of the laws of S C,
+ * S ~ chi^2_d(la) (a) or chi^2_d(lb) (b), C ~ chi^2_m, with an error estimate; *zstar (may be
+ * NULL) the threshold in z = S C / 4 (NaN: none). GA_OK, GA_EINVAL, GA_EDOM (d and m both odd:
+ * no finite tail formula), GA_EMAXITER. The loss's supremum (infinite when la > lb), and the
+ * upper tail P[S C > 4 z] (estimates, for witnesses and tests). */
+int ga_synth_delta(ga_result *out, double *zstar, double d, double m, double la, double lb, double eps);
+/* the same, stopping with GA_ETIME (no value) once the deadline (monotonic seconds, 0: none)
+ * has passed: at large d each loss evaluation sums about d/2 terms */
+int ga_synth_delta_until(ga_result *out, double *zstar, double d, double m, double la, double lb,
+                         double eps, double deadline);
+double ga_synth_loss_sup(double d, double m, double la, double lb);
+int ga_synth_tail(double *T, double d, double m, double lam, double z);
+
+/* Poisson weights of mean mu (pair/masked.c): the range klo..khi outside which the mass
+ * is negligible (about e^-80) with a bound of that mass, and the mass below k (lower = 1) or
+ * above k (a geometric bound; 1 when the ratio is not below 1). */
+void ga_pois_range(double mu, double *klo, double *khi, double *dropped);
+double ga_pois_rest(double mu, double k, int lower);
+
+/* The upper and lower tails of noncentral chi^2_nu(lam) at w (estimates, for witnesses):
+ * GA_OK, GA_EMAXITER, GA_ENOMEM. */
+int ga_ncx2_tail(double *Q, double *P, double nu, double lam, double w);
+
+/* Validate terms: GA_OK or GA_EINVAL with a message naming the term. */
+int ga_ploss_check(const ga_ploss_term *t, size_t n, char *msg, size_t msglen);
+/* delta_{X,Y} and delta_{Y,X} at eps with error estimates (method: enum ga_delta_method;
+ * AUTO is the closed form for one step, the Bromwich integral otherwise). GA_OK, GA_ETOL. */
+int ga_ploss_delta(ga_result *xy, ga_result *yx, const ga_ploss *L, double eps, int method,
+                   const ga_gchisq_opts *opts, ga_quad_work *w);
+/* Renyi divergences of order alpha > 1 in both directions (estimates). */
+int ga_ploss_renyi(ga_result *xy, ga_result *yx, const ga_ploss *L, double alpha);
+/* Supremum of the loss in direction dir (0: XY, 1: YX): delta is 0 from there on. */
+double ga_ploss_loss_sup(const ga_ploss *L, int dir);
+/* What a pessimistic PLD accountant (grid spacing h, tails truncated at 1e-15, FFT
+ * composition; pair/pld.c) reports as eps at delta in direction dir: an estimate above
+ * the exact value (for comparison, not certified). GA_OK, GA_EDOM (covariance steps),
+ * GA_EMAXITER (more than 4M grid points), GA_EINVAL, GA_ENOMEM. */
+int ga_ploss_pld_epsilon(double *eps, const ga_ploss *L, int dir, double delta, double h);
+/* The trapezoid grid for M(w) of one step (q < 1) at real part a = 1 + Re w, |Im w| <= t:
+ * step h, first node x0, n nodes, strip half-width d; disc, tail: the discretisation and
+ * truncation bounds (relative), sized for a relative error about e^-lnrel. The certified
+ * evaluation (pair/ploss_cert.c) takes the grid as a design and bounds it itself. */
+typedef struct {
+    double h, x0, d, disc;
+    size_t n;
+    double tail; /* bound of the dropped tails, relative to e^{peak} */
+    double peak; /* log of the largest g on the grid's support (the scale) */
+    int capped;  /* the node cap made the grid coarser than designed */
+} ga_ploss_grid;
+void ga_ploss_grid_make(ga_ploss_grid *g, const ga_ploss_term *s, double a, double t, double lnrel);
+/* The mean of one step's loss tilted by e^{w l} (an approximation, for centring). */
+double ga_ploss_step_mean(const ga_ploss_term *s, double w);
+/* The Bromwich plan of delta in direction dir at eps (double precision): the abscissa c
+ * (saddle point), the range [0, tmax] that matters, K''(c) and the scale L0 = K(c) - c eps.
+ * GA_OK; GA_ETOL when the integrand had not decayed by the largest tmax tried (few steps
+ * of a small rate); GA_EMAXITER when the node budget ran out. */
+int ga_ploss_plan(double *c, double *tmax, double *k2, double *L0, const ga_ploss *L, int dir,
+                  double eps);
+/* One step's Renyi divergence of order alpha (integer >= 2) in the remove direction, as the
+ * RDP accountants compute it (binomial expansion; Mironov, Talwar & Zhang 2019). */
+double ga_ploss_rdp_binomial(const ga_ploss_term *s, int alpha);
+
+/* ------------------------------------------------------- certified (with numerics/arb.h) */
+
+#ifdef GA_NUMERICS_ARB_H
+/* Certified delta of one subsampled Gaussian step (pair/ploss_cert.c): q, m = 1/sigma and
+ * eps exact balls; dir 0 is the mixture against N(0, 1), 1 the reverse. res is an enclosure
+ * (not clipped); GA_OK, or GA_EPREC when the threshold's existence is undecided (res is then
+ * [-1, 1]). */
+int ga_ploss_delta_one_arb(arb_t res, const arb_t q, const arb_t m, int dir, const arb_t eps,
+                           slong prec);
+
+/* Certified delta of one covariance step (a subsampled sketch at its worst case: r columns,
+ * lambda = m^2), direction dir as above; GA_OK, or GA_EPREC with [-1, 1] when the ball of a
+ * threshold is too wide to decide the event. */
+int ga_ploss_delta_one_chi2_arb(arb_t res, const arb_t q, const arb_t m, double r, int dir,
+                                const arb_t eps, slong prec);
+
+/* The same in ball arithmetic: a ball containing delta_{a,b}(eps), from a certified bracket
+ * of the threshold around w_hint (ga_ncx2_delta's w*). GA_OK, or GA_EPREC ([0 +- 1]) when
+ * this precision cannot certify the bracket, or GA_EDOM ([0 +- 1]) for nu above 1e7 (its
+ * series and quadratures would take minutes: not certified). */
+int ga_ncx2_delta_arb(arb_t res, double nu, const arb_t la, const arb_t lb, const arb_t eps,
+                      double w_hint, slong prec);
+
+/* The same for synthetic points (pair/synth.c): a ball containing delta_{a,b}(eps) from
+ * three certified points around z_hint (ga_synth_delta's z*). GA_OK, GA_EDOM (d, m odd), or
+ * GA_EPREC ([0 +- 1]). */
+int ga_synth_delta_arb(arb_t res, double d, double m, const arb_t la, const arb_t lb,
+                       const arb_t eps, double z_hint, slong prec);
+
+/* delta in [max(0, lower end of lo), upper end of hi] (lo: a ball below delta, hi: above):
+ * GA_OK, or GA_EPREC when the ends cross or hi is not finite (res unchanged). */
+int ga_arb_delta_interval(arb_t res, const arb_t lo, const arb_t hi, slong prec);
+
+/* The Poisson weight e^-mu mu^k / k! (lmu = log mu), and an upper bound (ub) of the mass
+ * below k (lower = 1) or above k; returns 0 when the geometric ratio is not certainly < 1. */
+void ga_pois_weight_arb(arb_t res, const arb_t mu, const arb_t lmu, double k, slong prec);
+int ga_pois_rest_arb(arf_t ub, const arb_t mu, const arb_t lmu, double k, int lower, slong prec);
+
+/* Certified delta in direction dir (0: XY, 1: YX) at eps of a composition of subsampled and
+ * Gaussian steps (pair/ploss_cert.c): q[j], m[j] balls containing term j's exact rate
+ * and 1/sigma; est, the double estimate, sets the truncation target reltol * est. res is a
+ * valid enclosure whatever the status (wide where the decay is too slow for the target, [0,
+ * 1] when there is no plan). GA_OK, GA_ETIME (deadline), GA_ENOMEM. */
+int ga_ploss_delta_comp_arb(arb_t res, const ga_ploss *L, arb_srcptr q, arb_srcptr m, int dir,
+                            const arb_t eps, double est, double reltol, slong prec,
+                            double deadline);
+
+/* Certified Renyi divergence of order alpha (a ball, > 1) of the same compositions in
+ * direction dir: sum_j T_j log M_j / (alpha - 1) with each M_j a trapezoid sum with rigorous
+ * bounds (lnrel: the designs' accuracy, log). res is a valid enclosure whatever the status.
+ * GA_OK, GA_EMAXITER (node cap), GA_EPREC (undecided), GA_ENOMEM. */
+int ga_ploss_renyi_arb(arb_t res, const ga_ploss *L, arb_srcptr q, arb_srcptr m, int dir,
+                       const arb_t alpha, double lnrel, slong prec);
+#endif
+
+#endif

@@ -1,0 +1,297 @@
+/*
+ * pld.c - what a privacy-loss-distribution (PLD) accountant reports for compositions of
+ * subsampled Gaussian steps, for comparison with the exact value.
+ *
+ * The accountant of Meiser & Mohammadi (CCS 2018, "privacy buckets") and Koskela, Jalko &
+ * Honkela (AISTATS 2020) with the pessimistic "connect the dots" discretisation of
+ * Doroshenko et al. (PETS 2022), as DP libraries implement it: each step's privacy loss is
+ * replaced by a discrete one on a grid of spacing h that dominates it (step_pmf), tails beyond
+ * a truncation mass go to +infinity (upper) or to the lowest kept point (lower), the steps are
+ * composed by convolution (FFT, repeated squaring for T steps, the same truncation after each
+ * product), and delta(eps) = w_inf + sum_k w_k (1 - e^{eps - k h})_+ is an upper bound up to
+ * the FFT's rounding; its eps(delta) is what the accountant reports. A comparison column, not
+ * a certified value: the exact value is pair/ploss.c's.
+ *
+ * In scaled units (noise N(0, 1), m = 1/sigma) one step's loss is l(x) = log(1 - q + q
+ * e^{m x - m^2/2}), increasing in x with inverse x(v) = (log((e^v - 1 + q)/q) + m^2/2)/m; in
+ * the remove direction L = l(x) with x from the mixture (1 - q) N(0, 1) + q N(m, 1), in the add
+ * direction L = -l(x) with x from N(0, 1) (pair/ploss.c for the roles).
+ */
+#include "pair/loss.h"
+
+#include <gsl/gsl_fft_complex.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TRUNC 1e-15      /* tail mass moved to +inf (upper) or to the lowest point (lower) */
+#define MAX_LEN (1 << 22) /* grid points of one distribution (beyond: GA_EMAXITER) */
+
+typedef struct {
+    long lo;     /* the grid index of w[0]: loss lo * h */
+    size_t n;
+    double *w;
+    double inf;  /* mass at +infinity */
+} pmf_t;
+
+static double Phi(double x) { return 0.5 * erfc(-x / M_SQRT2); }
+
+/* P[L <= v] for one step of term s in direction sw (0: remove, L = l(x) under the mixture;
+ * 1: L = -l(x) under N(0, 1)) */
+static double step_cdf(const ga_ploss_term *s, int sw, double v)
+{
+    double q = s->q, m = s->m;
+    if (!sw) {
+        double e = expm1(v) + q; /* e^v - 1 + q */
+        if (!(e > 0))
+            return 0;
+        double x = (log(e / q) + 0.5 * m * m) / m;
+        return (1 - q) * Phi(x) + q * Phi(x - m);
+    }
+    double e = expm1(-v) + q; /* L <= v iff l(x) >= -v */
+    if (!(e > 0))
+        return 1;
+    double x = (log(e / q) + 0.5 * m * m) / m;
+    return 1 - Phi(x);
+}
+
+/* one step's delta(v) at any real v in direction sw (the closed form of the threshold
+ * event; pair/ploss.c has the careful version, this column does not need it) */
+static double step_delta(const ga_ploss_term *s, int sw, double v)
+{
+    double q = s->q, m = s->m;
+    if (!sw) {
+        double r = expm1(v) + q;
+        if (!(r > 0))
+            return -expm1(v); /* l > v everywhere */
+        double tau = (log(r / q) + 0.5 * m * m) / m;
+        return fmax(q * Phi(m - tau) - r * Phi(-tau), 0);
+    }
+    double r = expm1(-v) + q;
+    if (!(r > 0))
+        return 0;
+    double tau = (log(r / q) + 0.5 * m * m) / m;
+    return fmax(Phi(tau) - exp(v) * ((1 - q) * Phi(tau) + q * Phi(tau - m)), 0);
+}
+
+/* Bisection to within h of the point where the lower tail P[L <= v] passes TRUNC (upper =
+ * 0) or the upper tail P[L > v] falls to TRUNC (upper = 1): on [a, b] the condition holds at
+ * a and fails at b, both monotone in v */
+static void narrow(double *a, double *b, const ga_ploss_term *s, int sw, double h, int upper)
+{
+    for (int it = 0; it < 200 && *b - *a > h; it++) {
+        double mid = 0.5 * (*a + *b), c = step_cdf(s, sw, mid);
+        if (upper ? 1 - c > TRUNC : c <= TRUNC)
+            *a = mid;
+        else
+            *b = mid;
+    }
+}
+
+/*
+ * One step's PMF on the grid h by "connecting the dots" (Doroshenko, Ghazi, Kamath, Kumar &
+ * Manurangsi, PETS 2022): delta as a function of t = e^eps is convex, and its chords through
+ * (0, 1), (e^{k h}, delta(k h)) for k0 <= k <= k1, then constant, lie above it; the chords are
+ * the delta curve of the discrete loss with mass w_k = t_k (s_k - s_{k-1}) at k h (s the chords'
+ * slopes) and delta(k1 h) at +infinity, which therefore dominates the step (the accountants'
+ * default, second-order in h where rounding the losses up is first-order).
+ */
+static int step_pmf(pmf_t *p, const ga_ploss_term *s, int sw, double h)
+{
+    /* the range: from the TRUNC quantile of the loss to the point where its upper tail is
+     * below TRUNC, each to within h by bisection */
+    double lo = -1, hi = 1;
+    while (step_cdf(s, sw, lo) > TRUNC && lo > -1e6)
+        lo *= 2;
+    while (1 - step_cdf(s, sw, hi) > TRUNC && hi < 1e6)
+        hi *= 2;
+    double a = lo, b = hi, tl, th = hi;
+    narrow(&a, &b, s, sw, h, 0);
+    tl = a;
+    narrow(&tl, &th, s, sw, h, 1);
+    long k0 = (long)floor(a / h), k1 = (long)ceil(th / h);
+    if (k1 - k0 + 1 > MAX_LEN)
+        return GA_EMAXITER;
+    size_t n = (size_t)(k1 - k0 + 1);
+    double *f = malloc(n * sizeof *f), *t = malloc(n * sizeof *t);
+    p->w = calloc(n, sizeof *p->w);
+    if (!f || !t || !p->w) {
+        free(f);
+        free(t);
+        free(p->w);
+        p->w = NULL;
+        return GA_ENOMEM;
+    }
+    for (size_t i = 0; i < n; i++) {
+        double v = (double)(k0 + (long)i) * h;
+        t[i] = exp(v);
+        f[i] = step_delta(s, sw, v);
+    }
+    double sprev = (f[0] - 1) / t[0]; /* the chord from (0, 1) */
+    for (size_t i = 0; i < n; i++) {
+        double si = i + 1 < n ? (f[i + 1] - f[i]) / (t[i + 1] - t[i]) : 0;
+        p->w[i] = fmax(t[i] * (si - sprev), 0);
+        sprev = si;
+    }
+    p->lo = k0;
+    p->n = n;
+    p->inf = f[n - 1];
+    free(f);
+    free(t);
+    return GA_OK;
+}
+
+/* truncate the tails of a composed PMF: the top below TRUNC to +inf, the bottom below TRUNC
+ * up to the lowest kept point */
+static void trim(pmf_t *p)
+{
+    size_t a = 0, b = p->n;
+    double low = 0, up = 0;
+    while (a + 1 < b && low + p->w[a] <= TRUNC)
+        low += p->w[a++];
+    while (b - 1 > a && up + p->w[b - 1] <= TRUNC)
+        up += p->w[--b];
+    if (a > 0) {
+        memmove(p->w, p->w + a, (b - a) * sizeof *p->w);
+        p->w[0] += low;
+        p->lo += (long)a;
+    }
+    p->n = b - a;
+    p->inf += up;
+}
+
+/* r = a * b (convolution by FFT; inf masses: 1 - (1 - a.inf)(1 - b.inf)) */
+static int convolve(pmf_t *r, const pmf_t *a, const pmf_t *b)
+{
+    size_t need = a->n + b->n - 1, N = 1;
+    while (N < need)
+        N <<= 1;
+    if (N > 2 * (size_t)MAX_LEN)
+        return GA_EMAXITER;
+    double *fa = calloc(2 * N, sizeof *fa), *fb = calloc(2 * N, sizeof *fb);
+    double *w = malloc(need * sizeof *w);
+    if (!fa || !fb || !w) {
+        free(fa);
+        free(fb);
+        free(w);
+        return GA_ENOMEM;
+    }
+    for (size_t i = 0; i < a->n; i++)
+        fa[2 * i] = a->w[i];
+    for (size_t i = 0; i < b->n; i++)
+        fb[2 * i] = b->w[i];
+    gsl_fft_complex_radix2_forward(fa, 1, N);
+    gsl_fft_complex_radix2_forward(fb, 1, N);
+    for (size_t i = 0; i < N; i++) {
+        double re = fa[2 * i] * fb[2 * i] - fa[2 * i + 1] * fb[2 * i + 1];
+        double im = fa[2 * i] * fb[2 * i + 1] + fa[2 * i + 1] * fb[2 * i];
+        fa[2 * i] = re;
+        fa[2 * i + 1] = im;
+    }
+    gsl_fft_complex_radix2_inverse(fa, 1, N);
+    for (size_t i = 0; i < need; i++)
+        w[i] = fmax(fa[2 * i], 0); /* FFT rounding can leave tiny negatives */
+    free(fa);
+    free(fb);
+    r->lo = a->lo + b->lo;
+    r->n = need;
+    r->w = w;
+    r->inf = 1 - (1 - a->inf) * (1 - b->inf);
+    trim(r);
+    return GA_OK;
+}
+
+static void pmf_free(pmf_t *p)
+{
+    free(p->w);
+    p->w = NULL;
+    p->n = 0;
+}
+
+/* acc <- acc * p^T (repeated squaring) */
+static int power_into(pmf_t *acc, pmf_t *p, double T)
+{
+    unsigned long long t = (unsigned long long)T;
+    int rc = GA_OK;
+    while (t && rc == GA_OK) {
+        if (t & 1) {
+            pmf_t r;
+            if (!acc->w) { /* the first factor */
+                acc->lo = p->lo;
+                acc->n = p->n;
+                acc->inf = p->inf;
+                acc->w = malloc(p->n * sizeof *acc->w);
+                if (!acc->w)
+                    return GA_ENOMEM;
+                memcpy(acc->w, p->w, p->n * sizeof *acc->w);
+            } else if ((rc = convolve(&r, acc, p)) == GA_OK) {
+                pmf_free(acc);
+                *acc = r;
+            }
+        }
+        t >>= 1;
+        if (t && rc == GA_OK) {
+            pmf_t r;
+            if ((rc = convolve(&r, p, p)) == GA_OK) {
+                pmf_free(p);
+                *p = r;
+            }
+        }
+    }
+    return rc;
+}
+
+static double pmf_delta(const pmf_t *p, double h, double eps)
+{
+    double d = p->inf;
+    for (size_t i = 0; i < p->n; i++) {
+        double v = (double)(p->lo + (long)i) * h;
+        if (v > eps)
+            d += p->w[i] * -expm1(eps - v);
+    }
+    return d;
+}
+
+int ga_ploss_pld_epsilon(double *eps, const ga_ploss *L, int dir, double delta, double h)
+{
+    *eps = NAN;
+    if (!(delta > 0 && delta < 1) || !(h > 0))
+        return GA_EINVAL;
+    for (size_t j = 0; j < L->n; j++)
+        if (L->t[j].r > 0 || L->t[j].nu > 0)
+            return GA_EDOM; /* covariance steps: not here */
+    pmf_t acc = {0, 0, NULL, 0};
+    int rc = GA_OK;
+    for (size_t j = 0; j < L->n && rc == GA_OK; j++) {
+        pmf_t p = {0, 0, NULL, 0};
+        rc = step_pmf(&p, &L->t[j], L->t[j].add ^ dir, h);
+        /* the composed grid spreads like sqrt(steps) times the step's (its tails trimmed):
+         * beyond about 2^24 points (1e9 steps, say) the accountant is not computed */
+        if (rc == GA_OK && (double)p.n * sqrt(L->t[j].count) > 16777216.0)
+            rc = GA_EDOM;
+        if (rc == GA_OK)
+            rc = power_into(&acc, &p, L->t[j].count);
+        pmf_free(&p);
+    }
+    if (rc == GA_OK) {
+        if (acc.inf >= delta) {
+            *eps = INFINITY;
+        } else {
+            double lo = 0, hi = (double)(acc.lo + (long)acc.n) * h;
+            if (pmf_delta(&acc, h, 0) <= delta) {
+                *eps = 0;
+            } else {
+                for (int it = 0; it < 100; it++) {
+                    double mid = 0.5 * (lo + hi);
+                    if (pmf_delta(&acc, h, mid) > delta)
+                        lo = mid;
+                    else
+                        hi = mid;
+                }
+                *eps = hi;
+            }
+        }
+    }
+    pmf_free(&acc);
+    return rc;
+}

@@ -1,0 +1,86 @@
+/*
+ * internal.h - what the report writers share, not seen above them: the wording of verdicts,
+ * slack and tightness, the pairs table's order, escaping (common.c), and the SVG plots
+ * (svg.c). Names shared between the writers carry the rp_ prefix.
+ */
+#ifndef GA_REPORTS_INTERNAL_H
+#define GA_REPORTS_INTERNAL_H
+
+#include "reports/report.h"
+#include "numerics/numerics.h"
+
+#include <stdio.h>
+
+#define TABLE_CAP 200 /* pairs listed in reports (the largest deltas first) */
+
+/* the methods of the audit's pairs */
+const char *rp_methods(const ga_audit *a);
+
+/* a claim the --timeout deadline left without any number */
+int rp_evaluated(const ga_claim_result *r);
+
+/* log10 of a decimal "m.mmm" or "m.mmme-NNNN" (exponents beyond the double range); -inf for
+ * zero, NaN when unreadable */
+double rp_decimal_log10(const char *d);
+
+void rp_tightness_text(char *b, size_t n, const ga_claim_result *r);
+
+size_t rp_order(const ga_audit *a, size_t *idx, size_t cap);
+
+/* HTML and XML 1.0 text and attribute values: markup characters as entities; control
+ * characters (invalid in XML 1.0 even as references, and terminal escapes in a viewer) as
+ * the visible text \xNN */
+void rp_html_escape(FILE *out, const char *s);
+
+/* "P_X[S] = .., P_Y[S] = .." of a claim's witness: "n/a" where a probability could not be
+ * evaluated (NaN), never "nan" */
+void rp_witness_probs(char *b, size_t n, const ga_claim_result *r);
+
+/* a claim's certified interval, rounded outward, at least 10 significant digits and as many
+ * as keep each bound on its side of the claim */
+void rp_cert_text(char *iv, size_t n, const ga_claim_result *r);
+
+/* each verdict's one-line meaning, the same in every format */
+const char *rp_verdict_meaning(int v);
+
+/* a mark that tells the verdicts apart without colour (colour-blind readers, print) */
+const char *rp_verdict_mark(int v);
+
+/* a pair's certified interval for the pairs table ("not certified" when it was not) */
+void rp_pair_cert_text(char *b, size_t n, const ga_interval *iv);
+
+/* the lines "mechanism: ...", "source: ...", "description: ..." (those the spec has), each
+ * between pre and post, the values escaped by esc */
+void rp_what_was_audited(FILE *out, const ga_audit *a, void (*esc)(FILE *, const char *),
+                         const char *pre, const char *post);
+
+typedef struct {
+    const double *x, *y;
+    size_t n;
+    const char *color, *label;
+    int dashed;
+} series;
+
+/* the judged window of a plot: x up to xcap (0: the data's), log-y down to ymin (0: the
+ * data's), the claims as markers with their verdicts */
+typedef struct {
+    const double *mx, *my;
+    const int *mv;
+    size_t nm;
+    double xcap, ymin;
+} plot_marks;
+
+/* A plot with linear x and log10 (logy) or linear y: round ticks, the axis ranges of what is
+ * judged, a legend beside the plot (line-style swatches, full labels wrapped), claim markers
+ * by verdict; the SVG scales with the page (viewBox, width 100%). */
+void rp_svg_plot(FILE *out, const char *id, const char *title, const char *xl, const char *yl,
+                 int logy, const series *s, size_t ns, const plot_marks *pm);
+
+/* The trade-off (f-DP) curve of the worst plotted pair against a GDP claim's G_mu(alpha) =
+ * Phi(Phi^{-1}(1 - alpha) - mu): from the profile by f(alpha) = sup_eps max(0, 1 - delta(eps)
+ * - e^eps alpha, e^-eps (1 - delta(eps) - alpha)), delta = the larger direction (Dong, Roth &
+ * Su 2022, Prop. 2.12); on the plotted eps grid the supremum is approached from below, so the
+ * curve drawn is a lower bound of the pair's trade-off function. */
+void rp_tradeoff_plot(FILE *out, const ga_audit *a);
+
+#endif

@@ -1,0 +1,202 @@
+/*
+ * json_report.c - the JSON report: the same data as the others, numbers with 17 significant
+ * digits (a reader gets the doubles back), certified bounds as outward doubles and their
+ * decimals, and the plotted curves; written through the one JSON writer (json.c).
+ */
+#include "reports/internal.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* "plots": the curves the HTML report draws, as numbers a user can plot again: the privacy
+ * profiles of the pairs with the largest delta at the table's eps (both directions, on one
+ * eps grid) and the Renyi divergences of the worst pair of an RDP or zCDP claim (null where a
+ * point could not be computed; absent curves: the audit ran out of time, or has no such
+ * claim) */
+static void json_plots(ga_jw *j, const ga_audit *a)
+{
+    char nb[GA_SPEC_NAME_LEN];
+    ga_jw_obj(j, "plots");
+    ga_jw_obj(j, "profile");
+    ga_jw_arr(j, "epsilon");
+    for (size_t i = 0; a->nplot && i < GA_PLOT_POINTS; i++)
+        ga_jw_num(j, NULL, a->plot_eps[i]);
+    ga_jw_arr_end(j);
+    ga_jw_arr(j, "pairs");
+    for (size_t p = 0; p < a->nplot; p++) {
+        ga_jw_obj(j, NULL);
+        ga_jw_str(j, "name", ga_audit_pair_name(a, a->plot_pair[p], nb));
+        for (int d = 0; d < 2; d++) {
+            ga_jw_arr(j, d ? "delta_yx" : "delta_xy");
+            for (size_t i = 0; i < GA_PLOT_POINTS; i++)
+                ga_jw_num(j, NULL, d ? a->plot_yx[p][i] : a->plot_xy[p][i]);
+            ga_jw_arr_end(j);
+        }
+        ga_jw_obj_end(j);
+    }
+    ga_jw_arr_end(j);
+    ga_jw_obj_end(j);
+    if (a->have_renyi) {
+        ga_jw_obj(j, "renyi");
+        ga_jw_str(j, "pair", ga_audit_pair_name(a, a->renyi_pair, nb));
+        const double *v[3] = {a->renyi_alpha, a->renyi_xy, a->renyi_yx};
+        static const char *const key[3] = {"alpha", "d_xy", "d_yx"};
+        for (int k = 0; k < 3; k++) {
+            ga_jw_arr(j, key[k]);
+            for (size_t i = 0; i < sizeof a->renyi_alpha / sizeof *a->renyi_alpha; i++)
+                ga_jw_num(j, NULL, v[k][i]);
+            ga_jw_arr_end(j);
+        }
+        ga_jw_obj_end(j);
+    } else {
+        ga_jw_null(j, "renyi");
+    }
+    ga_jw_obj_end(j);
+}
+
+int ga_report_json(FILE *out, const ga_audit *a)
+{
+    char nb[GA_SPEC_NAME_LEN]; /* (ga_audit_pair_name) */
+    char tool[64];
+    snprintf(tool, sizeof tool, "gaussaudit %s", GA_VERSION_STRING);
+    ga_jw j;
+    ga_jw_init(&j, out);
+    ga_jw_obj(&j, NULL);
+    ga_jw_str(&j, "tool", tool);
+    ga_jw_str(&j, "spec", a->spec.name);
+    ga_jw_str(&j, "spec_path", a->spec.path);
+    ga_jw_str(&j, "spec_sha256", a->digest);
+    ga_report_inputs_json(&j, &a->spec);
+    ga_report_mechanism_json(&j, "mechanism", &a->spec);
+    ga_jw_str(&j, "source", ga_report_spec_text(&a->spec, "source"));
+    ga_jw_str(&j, "description", ga_report_spec_text(&a->spec, "description"));
+    ga_jw_str(&j, "verdict", ga_verdict_name(a->overall));
+    ga_jw_int(&j, "exit_status",
+              a->overall == GA_VERDICT_VIOLATION ? 1 : a->overall == GA_VERDICT_INCONCLUSIVE ? 2 : 0);
+    ga_jw_bool(&j, "relative", a->spec.nrel > 0);
+    if (a->spec.nrel)
+        ga_jw_int(&j, "relative_datasets", (long)a->spec.nrel);
+    ga_jw_bool(&j, "verification", a->spec.verified);
+    if (a->spec.verified)
+        ga_jw_str(&j, "verification_note", a->spec.verified_note);
+    if (a->spec.release_note[0])
+        ga_jw_str(&j, "unreleased_note", a->spec.release_note);
+    ga_jw_bool(&j, "timed_out", a->incomplete);
+    if (a->incomplete)
+        ga_jw_str(&j, "timeout_note", a->timeout_note);
+    ga_jw_arr(&j, "claims");
+    for (size_t i = 0; i < a->nclaims; i++) {
+        const ga_claim_result *r = &a->claims[i];
+        const char *tn = ga_claim_type_name(r->type);
+        ga_jw_obj(&j, NULL);
+        ga_jw_str(&j, "type", tn ? tn : "unknown");
+        if (r->type == GA_CLAIM_DP) {
+            ga_jw_num(&j, "epsilon", r->eps);
+            ga_jw_num(&j, "delta", r->delta);
+        } else if (r->type == GA_CLAIM_RDP) {
+            ga_jw_num(&j, "alpha", r->alpha);
+            ga_jw_num(&j, "eps_alpha", r->eps_a);
+        } else {
+            ga_jw_num(&j, r->type == GA_CLAIM_ZCDP ? "rho" : "mu", r->eps_a);
+        }
+        ga_jw_str(&j, "verdict", ga_verdict_name(r->verdict));
+        ga_jw_str(&j, "reason", r->reason);
+        ga_jw_obj(&j, "exact");
+        ga_jw_num(&j, "value", r->exact.val);
+        ga_jw_num(&j, "err", r->exact.err);
+        ga_jw_obj_end(&j);
+        ga_jw_bool(&j, "certified", r->certified);
+        if (r->certified) {
+            ga_interval iv = {r->cert_lo, r->cert_hi};
+            ga_jw_interval(&j, "interval", &iv, r->cert_lo_dec[0] ? r->cert_lo_dec : NULL,
+                           r->cert_hi_dec[0] ? r->cert_hi_dec : NULL);
+            /* log10 of the bounds, finite where the doubles underflow to 0 */
+            if (r->cert_lo_dec[0])
+                ga_jw_num(&j, "interval_lo_log10", rp_decimal_log10(r->cert_lo_dec));
+            if (r->cert_hi_dec[0])
+                ga_jw_num(&j, "interval_hi_log10", rp_decimal_log10(r->cert_hi_dec));
+        }
+        if (r->exact.val > 0)
+            ga_jw_num(&j, "exact_log10", log10(r->exact.val));
+        ga_jw_bool(&j, "evaluated", r->evaluated);
+        if (!r->evaluated) { /* (the deadline came first: no pair, no witness) */
+            ga_jw_obj_end(&j);
+            continue;
+        }
+        ga_jw_str(&j, "worst_pair", ga_audit_pair_name(a, r->worst_pair, nb));
+        ga_jw_str(&j, "direction", r->worst_dir == 1 ? "xy" : "yx");
+        if (r->type == GA_CLAIM_DP) /* the value is the release's, or a bound's (not attained) */
+            ga_jw_str(&j, "value_kind", r->bound ? "upper bound" : r->lower ? "lower bound" : "exact");
+        ga_jw_num(&j, "slack", r->slack);
+        if (r->type == GA_CLAIM_DP) {
+            ga_jw_num(&j, "epsilon_at_delta", r->eps_at_delta.val);
+            if (r->rdp_eps > 0) { /* subsampled pairs: the RDP accountant, for comparison */
+                ga_jw_num(&j, "rdp_accountant_epsilon", r->rdp_eps);
+                ga_jw_num(&j, "rdp_accountant_order", r->rdp_order);
+            }
+            if (r->pld_eps > 0) /* and a PLD accountant's (connect the dots, grid 1e-4) */
+                ga_jw_num(&j, "pld_accountant_epsilon", r->pld_eps);
+            ga_jw_obj(&j, "witness");
+            ga_jw_str(&j, "event", r->witness);
+            ga_jw_num(&j, "p_x", r->witness_px);
+            ga_jw_num(&j, "p_y", r->witness_py);
+            if (r->witness_d) { /* the event as numbers: x^T A x + b^T x + c vs threshold */
+                size_t d = r->witness_d;
+                ga_jw_arr(&j, "A");
+                for (size_t i = 0; i < d; i++) {
+                    ga_jw_arr(&j, NULL);
+                    for (size_t k = 0; k < d; k++)
+                        ga_jw_num(&j, NULL, r->witness_A[i * d + k]);
+                    ga_jw_arr_end(&j);
+                }
+                ga_jw_arr_end(&j);
+                ga_jw_arr(&j, "b");
+                for (size_t i = 0; i < d; i++)
+                    ga_jw_num(&j, NULL, r->witness_b[i]);
+                ga_jw_arr_end(&j);
+                ga_jw_num(&j, "c", r->witness_c);
+                ga_jw_str(&j, "relation", r->witness_rel > 0 ? ">" : "<");
+                ga_jw_num(&j, "threshold", r->witness_threshold);
+                ga_jw_num(&j, "columns", r->witness_columns);
+            }
+            ga_jw_obj_end(&j);
+        }
+        if (r->type == GA_CLAIM_ZCDP || r->type == GA_CLAIM_GDP)
+            ga_jw_num(&j, "at", r->at);
+        ga_jw_obj_end(&j);
+    }
+    ga_jw_arr_end(&j);
+    ga_jw_num(&j, "table_epsilon", a->table_eps);
+    ga_jw_arr(&j, "pairs");
+    for (size_t i = 0; i < a->npairs; i++) {
+        ga_result xy = {a->pair_xy[i], a->pair_xy_err[i]}, yx = {a->pair_yx[i], a->pair_yx_err[i]};
+        ga_jw_obj(&j, NULL);
+        ga_jw_str(&j, "name", ga_audit_pair_name(a, i, nb));
+        ga_jw_result(&j, "xy", &xy);
+        ga_jw_result(&j, "yx", &yx);
+        ga_interval cx, cy;
+        ga_audit_pair_cert(a, i, &cx, &cy);
+        if (cx.lo <= cx.hi) {
+            ga_jw_interval(&j, "certified_xy", &cx, NULL, NULL);
+            ga_jw_interval(&j, "certified_yx", &cy, NULL, NULL);
+        }
+        ga_jw_obj_end(&j);
+    }
+    ga_jw_arr_end(&j);
+    json_plots(&j, a);
+    ga_jw_obj(&j, "reproducibility");
+    ga_jw_bool(&j, "certified_mode", a->certified_mode);
+    ga_jw_int(&j, "certified_evaluations", (long)a->ncertified);
+    ga_jw_num(&j, "certified_seconds", a->cert_seconds);
+    ga_jw_int(&j, "precision_bits", a->max_bits);
+    ga_jw_str(&j, "methods", rp_methods(a));
+    ga_jw_obj_end(&j);
+    ga_jw_obj_end(&j);
+    return ferror(out) ? GA_EIO : GA_OK;
+}

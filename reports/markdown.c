@@ -1,0 +1,150 @@
+/*
+ * markdown.c - the Markdown report: verdicts, what was audited, each claim with its exact
+ * value, slack, tightness and witness, and the pairs table. User text (names, paths) is
+ * escaped so that it cannot close a table cell or start a link.
+ */
+#include "reports/internal.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* A user string (spec and pair names, paths, reasons quoting them) as inline Markdown text,
+ * also safe in a table cell: emphasis, code, link, HTML and table characters backslash-escaped
+ * (CommonMark allows it for any ASCII punctuation), control characters and newlines (which
+ * could start a heading or a fake verdict line) as the visible text \xNN. */
+static void md_text(FILE *out, const char *s)
+{
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        unsigned cp;
+        size_t h = ga_utf8_hidden(s, &cp);
+        if (h) { /* bidi and invisible characters as visible text */
+            fprintf(out, "\\\\u%04x", cp);
+            s += h - 1;
+        } else if (ch < 0x20 || ch == 0x7f)
+            fprintf(out, "\\\\x%02x", ch);
+        else if (strchr("\\`*_[]<>|~&", ch))
+            fprintf(out, "\\%c", ch);
+        else
+            fputc(ch, out);
+    }
+}
+
+/* the lines "mechanism: ...", "source: ...", "description: ..." (those the spec has), each
+ * between pre and post, the values escaped by esc */
+void rp_what_was_audited(FILE *out, const ga_audit *a, void (*esc)(FILE *, const char *),
+                         const char *pre, const char *post)
+{
+    char mech[GA_REPORT_MECH_LEN];
+    ga_report_mechanism_text(mech, sizeof mech, &a->spec);
+    const char *key[3] = {"mechanism", "source", "description"};
+    const char *val[3] = {mech, ga_report_spec_text(&a->spec, "source"),
+                          ga_report_spec_text(&a->spec, "description")};
+    for (int k = 0; k < 3; k++)
+        if (val[k]) {
+            fprintf(out, "%s%s: ", pre, key[k]);
+            esc(out, val[k]);
+            fputs(post, out);
+        }
+}
+
+int ga_report_markdown(FILE *out, const ga_audit *a)
+{
+    char nb[GA_SPEC_NAME_LEN]; /* (ga_audit_pair_name) */
+    fprintf(out, "# gaussaudit report: ");
+    md_text(out, a->spec.name);
+    fprintf(out, " \xe2\x80\x94 %s\n\n", ga_verdict_name(a->overall));
+    fprintf(out, "**Verdict: %s**: %s.\n\n", ga_verdict_name(a->overall), rp_verdict_meaning(a->overall));
+    if (a->incomplete)
+        fprintf(out, "**Incomplete: %s.**\n\n", a->timeout_note); /* our own text */
+    if (a->spec.nrel)
+        fprintf(out, "Relative DP (Lu et al.; 000 Section 7): the claims are audited over the %zu "
+                "neighbouring pairs within the given set of %zu datasets, not over every "
+                "neighbour.\n\n", a->npairs, a->spec.nrel);
+    if (a->spec.verified)
+        fprintf(out, "The audited pairs include the proven %s.\n\n", a->spec.verified_note);
+    if (a->spec.release_note[0])
+        fprintf(out, "Some pairs are audited before the release: %s. Their values are upper "
+                "bounds of the release's (post-processing), never violations.\n\n",
+                a->spec.release_note); /* (our own text) */
+    fprintf(out, "## Claims\n\n| claim | verdict | tightness | certified | reason |\n|---|---|---|---|---|\n");
+    for (size_t i = 0; i < a->nclaims; i++) {
+        const ga_claim_result *r = &a->claims[i];
+        char c[96], t[640], iv[176] = "no";
+        ga_claim_text(c, sizeof c, r);
+        rp_tightness_text(t, sizeof t, r);
+        if (r->certified)
+            rp_cert_text(iv, sizeof iv, r);
+        fprintf(out, "| %s | %s | ", c, ga_verdict_name(r->verdict));
+        md_text(out, t);
+        fprintf(out, " | %s | ", iv);
+        md_text(out, r->reason);
+        fprintf(out, " |\n");
+    }
+    for (size_t i = 0; i < a->nclaims; i++) {
+        const ga_claim_result *r = &a->claims[i];
+        if (r->type != GA_CLAIM_DP || !rp_evaluated(r))
+            continue;
+        char ct[96];
+        ga_claim_text(ct, sizeof ct, r);
+        fprintf(out, "\n### Worst pair for ");
+        md_text(out, ct);
+        fprintf(out, "\n\n");
+        fprintf(out, "Pair **");
+        md_text(out, ga_audit_pair_name(a, r->worst_pair, nb));
+        fprintf(out, "**, direction %s. Distinguishing event: ", r->worst_dir == 1 ? "X,Y" : "Y,X");
+        md_text(out, r->witness);
+        char wp[96];
+        rp_witness_probs(wp, sizeof wp, r);
+        fprintf(out, ". %s, so delta = P[S] - e^eps P'[S] = %.6g.\n", wp, r->exact.val);
+    }
+    size_t *idx = malloc(TABLE_CAP * sizeof *idx);
+    size_t m = idx ? rp_order(a, idx, TABLE_CAP) : 0;
+    int withc = a->npair_cert > 0;
+    fprintf(out, "\n## Pairs (delta at eps = %.6g%s)\n\n| pair | delta_XY | delta_YX |%s\n|---|---|---|%s\n",
+            a->table_eps, a->npairs > m ? ", largest first" : "",
+            withc ? " certified delta_XY | certified delta_YX |" : "", withc ? "---|---|" : "");
+    for (size_t k = 0; k < m; k++) {
+        fprintf(out, "| ");
+        md_text(out, ga_audit_pair_name(a, idx[k], nb));
+        fprintf(out, " | %.6g (+- %.2g) | %.6g (+- %.2g) |", a->pair_xy[idx[k]],
+                a->pair_xy_err[idx[k]], a->pair_yx[idx[k]], a->pair_yx_err[idx[k]]);
+        if (withc) {
+            char c1[80], c2[80];
+            ga_interval cx, cy;
+            ga_audit_pair_cert(a, idx[k], &cx, &cy);
+            rp_pair_cert_text(c1, sizeof c1, &cx);
+            rp_pair_cert_text(c2, sizeof c2, &cy);
+            fprintf(out, " %s | %s |", c1, c2);
+        }
+        fprintf(out, "\n");
+    }
+    if (a->npairs > m)
+        fprintf(out, "\n%zu more pairs not listed.\n", a->npairs - m);
+    free(idx);
+    fprintf(out, "\n## Reproducibility\n\n- tool: gaussaudit %s\n- spec: ", GA_VERSION_STRING);
+    md_text(out, a->spec.path);
+    fprintf(out, " (SHA-256 `%s`)\n", a->digest);
+    rp_what_was_audited(out, a, md_text, "- ", "\n");
+    for (size_t i = 0; i < a->spec.ninputs; i++) {
+        fprintf(out, "- ");
+        md_text(out, a->spec.inputs[i].key);
+        fprintf(out, ": ");
+        md_text(out, a->spec.inputs[i].path);
+        fprintf(out, " (SHA-256 `%s`)\n", a->spec.inputs[i].sha256);
+    }
+    fprintf(out, "- pairs audited: %zu\n- methods: %s\n- certified mode: %s; certified evaluations: %zu "
+                 "(delta, Renyi or Mahalanobis intervals of single pairs); highest precision: "
+                 "%ld bits (the time they took is in the JSON and HTML reports: Markdown reports "
+                 "are reproducible byte for byte)\n",
+            a->npairs, rp_methods(a),
+            a->certified_mode ? "yes" : "no (escalated where a verdict needed it)", a->ncertified,
+            a->max_bits);
+    return ferror(out) ? GA_EIO : GA_OK;
+}

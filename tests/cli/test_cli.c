@@ -1,0 +1,294 @@
+/*
+ * test_cli.c - the gaussaudit command line: exit statuses (sysexits), messages that name
+ * the argument, JSON output fields and round-tripping numbers.
+ */
+#include "tests/support.h"
+
+#include <criterion/criterion.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    const char *args;
+    int status;
+    const char *needle; /* expected in stderr */
+} bad_case;
+
+Test(cli, bad_input_statuses_and_messages)
+{
+    static const bad_case cases[] = {
+        {"", 64, "usage"},
+        {"frobnicate", 64, "unknown command"},
+        {"cdf --at 1", 64, "--weights"},
+        {"cdf --weights 1,2", 64, "--at"},
+        {"cdf --weights 1 --at", 64, "--at needs a value"},
+        {"cdf --weights 1 --at 1 --bogus", 64, "--bogus"},
+        {"cdf --weights 1 --at 1 --method fancy", 64, "--method"},
+        {"cdf --weights 1 --at 1 --format xml", 64, "--format"},
+        {"cdf --weights 1,x --at 1", 65, "--weights: item 2"},
+        {"cdf --weights 1,nan --at 1", 65, "--weights: item 2"},
+        {"cdf --weights 1,inf --at 1", 65, "--weights: item 2"},
+        {"cdf --weights 1, --at 1", 65, "--weights: item 2"},
+        {"cdf --weights 1,2 --dof 1 --at 1", 65, "--dof has 1 items"},
+        {"cdf --weights 1,2 --dof 1,-2 --at 1", 65, "--dof: item 2"},
+        {"cdf --weights 1,2 --dof 1,0 --at 1", 65, "--dof: item 2"},
+        {"cdf --weights 1,2 --nc 1,-0.5 --at 1", 65, "--nc: item 2"},
+        {"cdf --weights 1,2 --nc 1 --at 1", 65, "--nc has 1 items"},
+        {"cdf --weights 1 --sigma -1 --at 1", 65, "--sigma"},
+        {"cdf --weights 1 --sigma abc --at 1", 65, "--sigma"},
+        {"cdf --weights 1 --offset 1e999 --at 1", 65, "--offset"},
+        {"cdf --weights 1 --at 1e400", 65, "--at"},
+        {"cdf --weights 1 --at 1 --epsrel 0", 65, "--epsrel"},
+        {"cdf --weights 1,2 --at 1 --method closed", 64, "does not apply"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *out, *err;
+        int st = ga_test_run(cases[i].args, &out, &err);
+        cr_expect(st == cases[i].status, "'%s': status %d, expected %d (stderr: %s)",
+                  cases[i].args, st, cases[i].status, err);
+        cr_expect(strstr(err, cases[i].needle) != NULL, "'%s': stderr lacks '%s': %s",
+                  cases[i].args, cases[i].needle, err);
+        free(out);
+        free(err);
+    }
+}
+
+Test(cli, help_documents_the_options)
+{
+    char *out, *err;
+    cr_expect(ga_test_run("cdf --help", &out, &err) == 0);
+    const char *words[] = {"--weights", "--dof", "--nc", "--sigma", "--offset", "--at",
+                           "--method", "--format", "json"};
+    for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+        cr_expect(strstr(out, words[i]) != NULL, "cdf --help lacks %s", words[i]);
+    free(out);
+    free(err);
+    cr_expect(ga_test_run("help", &out, &err) == 0 && strstr(out, "cdf") != NULL &&
+              strstr(out, "GAUSSAUDIT_BLAS") != NULL, "help: %s", out);
+    free(out);
+    free(err);
+}
+
+/* Extract the number after "key": in a JSON text (first occurrence after from). */
+static double json_num(const char *text, const char *from, const char *key)
+{
+    const char *p = strstr(text, from);
+    cr_assert(p != NULL, "no '%s' in %s", from, text);
+    char pat[64];
+    snprintf(pat, sizeof pat, "\"%s\": ", key);
+    p = strstr(p, pat);
+    cr_assert(p != NULL, "no '%s' in %s", key, text);
+    return strtod(p + strlen(pat), NULL);
+}
+
+Test(cli, json_fields_and_values)
+{
+    char *out, *err;
+    int st = ga_test_run("cdf --weights 6,3,1 --at 200 --format json", &out, &err);
+    cr_assert(st == 0, "status %d: %s", st, err);
+    double sf = json_num(out, "\"sf\"", "value"), sferr = json_num(out, "\"sf\"", "err");
+    double cdf = json_num(out, "\"cdf\"", "value");
+    double ref = 1.2247827606700466e-8;
+    cr_expect(fabs(sf - ref) <= 1e-9 * ref, "sf %.17g", sf);
+    cr_expect(fabs(sf - ref) <= sferr + 1e-16 * ref, "sf err estimate %.3g", sferr);
+    cr_expect(fabs(cdf - (1 - ref)) <= 1e-14, "cdf %.17g", cdf);
+    cr_expect(strstr(out, "\"method\": \"contour\"") != NULL, "%s", out);
+    cr_expect(strstr(out, "\"certified\": false") != NULL, "%s", out);
+    free(out);
+    free(err);
+    /* several points give a list; the closed form is named */
+    st = ga_test_run("cdf --weights 0.5 --at 1,17.29879 --format json", &out, &err);
+    cr_assert(st == 0);
+    cr_expect(out[0] == '[' && strstr(out, "\"method\": \"closed\"") != NULL, "%s", out);
+    free(out);
+    free(err);
+}
+
+Test(cli, text_prints_only_supported_digits)
+{
+    char *out, *err;
+    int st = ga_test_run("cdf --weights 6,3,1 --dof 2,2,2 --at 60 --method imhof --epsrel 1e-6",
+                         &out, &err);
+    cr_assert(st == 0, "status %d %s", st, err);
+    /* an error estimate near 1e-7 supports about 6-7 significant digits, never 17 */
+    const char *p = strstr(out, "P[Q >  x] = ");
+    cr_assert(p != NULL, "%s", out);
+    p += strlen("P[Q >  x] = ");
+    size_t digits = 0;
+    for (; *p && *p != ' '; p++)
+        digits += (*p >= '0' && *p <= '9');
+    cr_expect(digits <= 10, "too many digits printed: %s", out);
+    free(out);
+    free(err);
+}
+
+Test(cli, certified_json_and_options)
+{
+    char *out, *err;
+    int st = ga_test_run("cdf --weights 6,3,1 --at 20 --certified --digits 20 --format json",
+                         &out, &err);
+    cr_assert(st == 0, "status %d: %s", st, err);
+    cr_expect(strstr(out, "\"certified\": true") && strstr(out, "\"method\": \"arb\"") &&
+                  strstr(out, "\"precision_bits\": "),
+              "%s", out);
+    /* lo <= reference <= hi, printed with 23 digits */
+    const char *p = strstr(out, "\"sf\": {\"lo\": ");
+    cr_assert(p != NULL, "%s", out);
+    cr_expect(strstr(out, "1.2395907416232630236394e-1") != NULL, "sf lower bound digits: %s", out);
+    free(out);
+    free(err);
+    static const bad_case bad[] = {
+        {"cdf --weights 1 --at 1 --certified --digits 0", 65, "--digits"},
+        {"cdf --weights 1 --at 1 --certified --digits x", 65, "--digits"},
+        {"cdf --weights 1 --at 1 --digits 5", 64, "--certified"},
+        {"cdf --weights 1 --at 1 --certified --method imhof", 64, "--certified"},
+        {"cdf --weights 1,0.5 --dof 1,-1 --at 1 --certified", 65, "--dof: item 2"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        st = ga_test_run(bad[i].args, &out, &err);
+        cr_expect(st == bad[i].status, "'%s': status %d (stderr %s)", bad[i].args, st, err);
+        cr_expect(strstr(err, bad[i].needle) != NULL, "'%s': stderr %s", bad[i].args, err);
+        free(out);
+        free(err);
+    }
+    /* --method arb is the certified path; text output gives intervals */
+    st = ga_test_run("cdf --weights 0.5 --at 17.29879 --method arb", &out, &err);
+    cr_assert(st == 0);
+    cr_expect(strstr(out, "P[Q >  x] in [4.05409979113834") != NULL, "%s", out);
+    free(out);
+    free(err);
+}
+
+/* -o naming a FIFO (or /dev/null, /dev/stdout): the report is written into it; the atomic
+ * rename of a temporary file would have replaced the FIFO itself (as root, /dev/null became a
+ * regular file that way) */
+Test(cli, output_into_a_fifo_keeps_the_fifo)
+{
+    char dir[] = "/tmp/ga_fifoXXXXXX", fifo[64], out[64], cmd[256];
+    cr_assert(mkdtemp(dir) != NULL);
+    snprintf(fifo, sizeof fifo, "%s/pipe", dir);
+    snprintf(out, sizeof out, "%s/out.md", dir);
+    cr_assert(mkfifo(fifo, 0600) == 0);
+    snprintf(cmd, sizeof cmd, "cat %s > %s &", fifo, out); /* the reader */
+    cr_assert(system(cmd) == 0);
+    char args[256], *o, *e;
+    snprintf(args, sizeof args, "audit specs/examples/gaussian_mechanism_pair.yaml --quiet -o %s", fifo);
+    int st = ga_test_run(args, &o, &e);
+    cr_expect(st == 0, "status %d: %s", st, e);
+    struct stat sb;
+    cr_expect(stat(fifo, &sb) == 0 && S_ISFIFO(sb.st_mode), "-o replaced the FIFO");
+    /* (the reader runs in the background: polled for up to 30 s, as a loaded machine under
+     * the sanitizers may be slow to schedule it; it is there within milliseconds otherwise) */
+    snprintf(cmd, sizeof cmd, "i=0; while [ $i -lt 150 ]; do grep -q Verdict %s && exit 0; "
+             "sleep 0.2; i=$((i + 1)); done; exit 1", out);
+    cr_expect(system(cmd) == 0, "the report did not come through the FIFO");
+    free(o);
+    free(e);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    cr_expect(system(cmd) == 0);
+}
+
+/* FLINT/Arb is opened on the first certified computation (numerics/arb_load.c): without it,
+ * commands that certify nothing run and print what they print with it; a certified
+ * computation is reported as not computed, naming the library and why on stderr (no interval
+ * from a computation that did not run, and no abort); naming the default library explicitly
+ * changes nothing */
+Test(cli, arb_is_loaded_on_first_use_and_its_failure_is_reported)
+{
+    static const struct {
+        const char *lib, *args;
+        int fails;          /* 1: the process must exit 65, never abort */
+        const char *needle; /* in stderr; NULL: the same stdout and stderr as without the
+                             * variable */
+    } cases[] = {
+        {"/nonexistent/libarb.so", "version", 0, NULL},
+        {"/nonexistent/libarb.so", "cdf --weights 1,2 --at 1", 0, NULL},
+        {"/nonexistent/libarb.so", "delta specs/examples/classic_gaussian_eps1.yaml --epsilon 1", 0, NULL},
+        {"/nonexistent/libarb.so", "delta specs/examples/classic_gaussian_eps1.yaml --epsilon 1 --certified",
+         1, "cannot load FLINT/Arb (/nonexistent/libarb.so)"},
+        {"libgslcblas.so.0", "delta specs/examples/classic_gaussian_eps1.yaml --epsilon 1 --certified", 1,
+         "lacks "},
+        {"libflint-arb.so.2", "delta specs/examples/classic_gaussian_eps1.yaml --epsilon 1 --certified", 0,
+         NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char env[256], *out[2], *err[2];
+        int st[2];
+        /* exec: the status is the program's own, a signal included (no shell between) */
+        snprintf(env, sizeof env, "GAUSSAUDIT_ARB=%s exec", cases[i].lib);
+        const char *cmd = cases[i].args;
+        st[0] = ga_test_spawn("exec", cmd, &out[0], &err[0]);
+        st[1] = ga_test_spawn(env, cmd, &out[1], &err[1]);
+        if (cases[i].fails) /* (the whole table, the pair "not computed", and the reason) */
+            cr_expect(WIFEXITED(st[1]) && WEXITSTATUS(st[1]) == 65 && strstr(out[1], "not computed"),
+                      "%s %s: status %#x, expected exit 65 and the table: %s", env, cmd, st[1], out[1]);
+        else
+            cr_expect(WIFEXITED(st[1]) && WEXITSTATUS(st[1]) == 0, "%s %s: status %#x: %s", env, cmd, st[1],
+                      err[1]);
+        if (cases[i].needle)
+            cr_expect(strstr(err[1], cases[i].needle) && strstr(err[1], "certified"),
+                      "%s %s: stderr lacks '%s': %s", env, cmd, cases[i].needle, err[1]);
+        else
+            cr_expect(st[0] == st[1] && !strcmp(out[0], out[1]) && !strcmp(err[0], err[1]) && out[0][0],
+                      "%s %s: differs from the run without GAUSSAUDIT_ARB:\n%s%s\n--\n%s%s", env, cmd,
+                      out[0], err[0], out[1], err[1]);
+        for (int with = 0; with < 2; with++) {
+            free(out[with]);
+            free(err[with]);
+        }
+    }
+}
+
+/* BLAS/LAPACK are opened on first use (base/blas.c): commands that need no linear algebra
+ * never try; a library that cannot be opened, or lacks LAPACK, is named on stderr and the
+ * pairs that need a factorisation fail with exit 69, a library unavailable (no verdict from a
+ * routine that did not run); naming the default library explicitly gives the same report to the byte */
+Test(cli, blas_is_loaded_on_first_use_and_its_failure_is_an_error)
+{
+    static const struct {
+        const char *lib, *args;
+        int status;
+        const char *needle; /* in stderr; NULL: stderr must be empty */
+    } cases[] = {
+        {"/nonexistent/libblas.so", "version", 0, NULL},
+        {"/nonexistent/libblas.so", "cdf --weights 1,2 --at 1", 0, NULL},
+        {"/nonexistent/libblas.so", "audit specs/examples/two_explicit_outputs.yaml --quiet", 69,
+         "cannot load the BLAS/LAPACK library /nonexistent/libblas.so"},
+        {"libgslcblas.so.0", "audit specs/examples/two_explicit_outputs.yaml --quiet", 69,
+         "lacks dpotrf_"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *out, *err;
+        cr_assert(setenv("GAUSSAUDIT_BLAS", cases[i].lib, 1) == 0);
+        int st = ga_test_run(cases[i].args, &out, &err);
+        unsetenv("GAUSSAUDIT_BLAS");
+        cr_expect(st == cases[i].status, "GAUSSAUDIT_BLAS=%s %s: status %d, expected %d (%s)",
+                  cases[i].lib, cases[i].args, st, cases[i].status, err);
+        if (cases[i].needle)
+            cr_expect(strstr(err, cases[i].needle) != NULL, "GAUSSAUDIT_BLAS=%s %s: stderr "
+                      "lacks '%s': %s", cases[i].lib, cases[i].args, cases[i].needle, err);
+        else
+            cr_expect(err[0] == 0, "GAUSSAUDIT_BLAS=%s %s: stderr not empty: %s", cases[i].lib,
+                      cases[i].args, err);
+        cr_expect(st == 0 || strstr(out, "VERIFIED") == NULL, "a verdict after a failure: %s",
+                  out);
+        free(out);
+        free(err);
+    }
+    const char *args = "audit specs/examples/sketch_remove_one.yaml --quiet"; /* Markdown: byte-reproducible */
+    char *o1, *e1, *o2, *e2;
+    int s1 = ga_test_run(args, &o1, &e1);
+    cr_assert(setenv("GAUSSAUDIT_BLAS", "libopenblas.so.0", 1) == 0);
+    int s2 = ga_test_run(args, &o2, &e2);
+    unsetenv("GAUSSAUDIT_BLAS");
+    cr_expect(s1 == s2 && strcmp(o1, o2) == 0 && o1[0] != 0,
+              "default and explicit libopenblas.so.0 differ (%d, %d): %s", s1, s2, e2);
+    free(o1);
+    free(e1);
+    free(o2);
+    free(e2);
+}

@@ -1,0 +1,1011 @@
+/*
+ * test_ploss.c - the Poisson-subsampled Gaussian mechanism and its compositions (pairs whose
+ * privacy loss is one-dimensional, pair/ploss.c).
+ * References, all computed here independently of the library's formulas:
+ * - q = 1 is the Gaussian mechanism: the mu-GDP closed form, mu = sqrt(T)/sigma;
+ * - one step: E_P[(1 - e^{eps - l})_+] by GSL adaptive quadrature of the mixture density
+ *   from the point where l = eps (found by bisection on l itself);
+ * - two steps: the same expectation as a one-dimensional integral over the first step's
+ *   output of the one-step value at eps - l(x_1) (the test's own threshold formula);
+ * - Renyi divergences at integer orders: the binomial expansion of E_Q[(P/Q)^alpha];
+ * - certified one-step intervals (Arb erfc) against the double values, seeded random cases;
+ * - certified compositions against the double values (seeded random), q = 1 against the
+ *   closed form, a step composed with a Gaussian step against quadrature.
+ */
+#include "gaussaudit.h"
+#include "tests/support.h"
+
+#include <arb.h>
+#include <arb_hypgeom.h>
+#include <criterion/criterion.h>
+#include <float.h>
+#include <gsl/gsl_integration.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TOL_CLOSED 1e-12 /* q = 1 against the Gaussian closed form */
+#define TOL_QUAD 1e-11   /* against GSL quadrature at 1e-13 (relative, plus the error estimate) */
+
+static ga_pair *sub_pair(double q, double sigma, double T, int add)
+{
+    ga_subsampled_input in = {q, sigma, T, add, NULL, NULL, 0, 0, NULL};
+    ga_pair *p;
+    char msg[256];
+    cr_assert(ga_pair_reduce_subsampled(&p, &in, 1, msg, sizeof msg) == GA_OK, "%s", msg);
+    return p;
+}
+
+static double qbar(double x) { return 0.5 * erfc(x / M_SQRT2); }
+
+/* mu-GDP: delta(eps) = Qbar(eps/mu - mu/2) - e^eps Qbar(eps/mu + mu/2), in Arb at 256 bits
+ * (the difference cancels in double precision far in the tail) */
+/* erfc(x/sqrt 2)/2 of the ball x */
+static void arb_qbar(arb_t r, const arb_t x)
+{
+    arb_t t;
+    arb_init(t);
+    arb_sqrt_ui(t, 2, 256);
+    arb_div(t, x, t, 256);
+    arb_hypgeom_erfc(r, t, 256);
+    arb_mul_2exp_si(r, r, -1);
+    arb_clear(t);
+}
+
+static double gdp(double mu, double eps)
+{
+    arb_t m, e, a, b, t;
+    arb_init(m);
+    arb_init(e);
+    arb_init(a);
+    arb_init(b);
+    arb_init(t);
+    arb_set_d(m, mu);
+    arb_set_d(e, eps);
+    arb_div(t, e, m, 256); /* eps/mu */
+    arb_mul_2exp_si(b, m, -1); /* mu/2 */
+    arb_sub(a, t, b, 256);
+    arb_add(b, t, b, 256);
+    arb_qbar(a, a);
+    arb_qbar(b, b);
+    arb_exp(t, e, 256);
+    arb_mul(b, b, t, 256);
+    arb_sub(a, a, b, 256);
+    double r = arf_get_d(arb_midref(a), ARF_RND_NEAR);
+    arb_clear(m);
+    arb_clear(e);
+    arb_clear(a);
+    arb_clear(b);
+    arb_clear(t);
+    return r;
+}
+
+Test(ploss, q_one_is_the_gaussian_mechanism)
+{
+    ga_gchisq_work *w = ga_gchisq_work_alloc();
+    const double sig[3] = {0.7, 1, 3.3}, Ts[4] = {1, 4, 9, 100};
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < 4; k++) {
+            ga_pair *p = sub_pair(1, sig[i], Ts[k], 0);
+            double mu = sqrt(Ts[k]) / sig[i];
+            for (double eps = 0; eps <= 6; eps += 0.75) {
+                for (int m = GA_DELTA_AUTO; m <= GA_DELTA_DIRECT; m++) {
+                    ga_delta D;
+                    int st = ga_pair_delta(&D, p, eps, m, NULL, w);
+                    double ref = gdp(mu, eps);
+                    cr_expect(st == GA_OK || st == GA_ETOL, "status %d", st);
+                    cr_expect(fabs(D.xy.val - ref) <= TOL_CLOSED * fmax(ref, 1e-300) + 1e-300 &&
+                                  fabs(D.yx.val - ref) <= TOL_CLOSED * fmax(ref, 1e-300) + 1e-300,
+                              "sigma %g T %g eps %g method %d: %.17g %.17g vs %.17g", sig[i],
+                              Ts[k], eps, m, D.xy.val, D.yx.val, ref);
+                    cr_expect(fabs(D.xy.val - ref) <= D.xy.err + 4 * DBL_EPSILON * ref &&
+                                  fabs(D.yx.val - ref) <= D.yx.err + 4 * DBL_EPSILON * ref,
+                              "error estimates: sigma %g T %g eps %g method %d: %.17g +- %.2g, "
+                              "%.17g +- %.2g vs %.17g", sig[i], Ts[k], eps, m, D.xy.val, D.xy.err,
+                              D.yx.val, D.yx.err, ref);
+                }
+            }
+            ga_pair_free(p);
+        }
+    ga_gchisq_work_free(w);
+}
+
+/* ------------------------------------------------------------ one step by quadrature */
+
+typedef struct {
+    double q, s, eps;
+    int mix; /* integrate under the mixture (1) or the plain law (0) */
+} one_t;
+
+/* l(x) = log(1 - q + q e^{(2x - 1)/(2 s^2)}) in the output's units (noise N(0, s^2)) */
+static double loss(double q, double s, double x)
+{
+    return log1p(q * expm1((2 * x - 1) / (2 * s * s)));
+}
+
+static double dens(double q, double s, double x, int mix)
+{
+    double p0 = exp(-x * x / (2 * s * s)) / (s * sqrt(2 * M_PI));
+    if (!mix)
+        return p0;
+    double p1 = exp(-(x - 1) * (x - 1) / (2 * s * s)) / (s * sqrt(2 * M_PI));
+    return (1 - q) * p0 + q * p1;
+}
+
+static double f_xy(double x, void *v)
+{
+    one_t *o = v; /* E_P[(1 - e^{eps - l})_+] */
+    return dens(o->q, o->s, x, 1) * -expm1(o->eps - loss(o->q, o->s, x));
+}
+
+static double f_yx(double x, void *v)
+{
+    one_t *o = v; /* E_Q[(1 - e^{eps + l})_+] */
+    return dens(o->q, o->s, x, 0) * -expm1(o->eps + loss(o->q, o->s, x));
+}
+
+/* the x where l(x) = target, by bisection on l (increasing) */
+static double solve_loss(double q, double s, double target)
+{
+    double lo = -1e3, hi = 1e3;
+    for (int i = 0; i < 200; i++) {
+        double mid = 0.5 * (lo + hi);
+        if (loss(q, s, mid) > target)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    return 0.5 * (lo + hi);
+}
+
+static double one_step_quad(double q, double s, double eps, int dir)
+{
+    gsl_integration_workspace *ws = gsl_integration_workspace_alloc(2000);
+    one_t o = {q, s, eps, dir == 0};
+    gsl_function F = {dir == 0 ? f_xy : f_yx, &o};
+    double r = 0, e;
+    if (dir == 0) {
+        gsl_integration_qagiu(&F, solve_loss(q, s, eps), 0, 1e-13, 2000, ws, &r, &e);
+    } else if (-eps > log1p(-q)) {
+        gsl_integration_qagil(&F, solve_loss(q, s, -eps), 0, 1e-13, 2000, ws, &r, &e);
+    }
+    gsl_integration_workspace_free(ws);
+    return r;
+}
+
+Test(ploss, one_step_against_quadrature)
+{
+    ga_gchisq_work *w = ga_gchisq_work_alloc();
+    const double qs[4] = {0.001, 0.01, 0.2, 0.9}, ss[3] = {0.6, 1.1, 4};
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 3; j++) {
+            ga_pair *p = sub_pair(qs[i], ss[j], 1, 0);
+            for (double eps = 0; eps <= 4; eps += 0.5) {
+                double rx = one_step_quad(qs[i], ss[j], eps, 0), ry = one_step_quad(qs[i], ss[j], eps, 1);
+                /* the Bromwich integral of one step converges slowly for small q (the loss is
+                 * nearly constant with probability ~ 1 - q): only the closed form there */
+                for (int m = qs[i] >= 0.2 ? GA_DELTA_DIRECT : GA_DELTA_TAILS; m <= GA_DELTA_TAILS; m++) {
+                    ga_delta D;
+                    ga_pair_delta(&D, p, eps, m, NULL, w);
+                    cr_expect(fabs(D.xy.val - rx) <= TOL_QUAD * rx + D.xy.err + 1e-300 &&
+                                  fabs(D.yx.val - ry) <= TOL_QUAD * ry + D.yx.err + 1e-300,
+                              "q %g sigma %g eps %g method %d: xy %.17g +- %.2g vs %.17g, yx "
+                              "%.17g +- %.2g vs %.17g", qs[i], ss[j], eps, m, D.xy.val, D.xy.err,
+                              rx, D.yx.val, D.yx.err, ry);
+                }
+                /* the add relation swaps the directions */
+                ga_pair *a = sub_pair(qs[i], ss[j], 1, 1);
+                ga_delta A;
+                ga_pair_delta(&A, a, eps, GA_DELTA_AUTO, NULL, w);
+                cr_expect(A.xy.val == 0 ? ry < 1e-300 : fabs(A.xy.val - ry) <= TOL_QUAD * ry + A.xy.err,
+                          "add: q %g sigma %g eps %g: %.17g vs %.17g", qs[i], ss[j], eps, A.xy.val, ry);
+                ga_pair_free(a);
+            }
+            ga_pair_free(p);
+        }
+    ga_gchisq_work_free(w);
+}
+
+/* ------------------------------------------------------------ two steps */
+
+/* the one-step value at any real e (the test's own threshold formula): E_P[(1 - e^{e - l})_+] */
+static double one_xy(double q, double s, double e)
+{
+    double r = expm1(e) + q;
+    if (r <= 0) /* l > e everywhere */
+        return -expm1(e);
+    double x0 = s * s * log(r / q) + 0.5; /* l(x0) = e */
+    return q * qbar((x0 - 1) / s) - r * qbar(x0 / s);
+}
+
+typedef struct {
+    double q, s, eps;
+} two_t;
+
+static double f_two(double x, void *v)
+{
+    two_t *t = v;
+    return dens(t->q, t->s, x, 1) * one_xy(t->q, t->s, t->eps - loss(t->q, t->s, x));
+}
+
+Test(ploss, two_steps_against_nested_quadrature)
+{
+    ga_gchisq_work *w = ga_gchisq_work_alloc();
+    gsl_integration_workspace *ws = gsl_integration_workspace_alloc(4000);
+    const double qs[3] = {0.05, 0.3, 0.8}, ss[2] = {0.8, 2};
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 2; j++) {
+            ga_pair *p = sub_pair(qs[i], ss[j], 2, 0);
+            for (double eps = 0.25; eps <= 3; eps += 0.75) {
+                two_t t = {qs[i], ss[j], eps};
+                gsl_function F = {f_two, &t};
+                double ref, e;
+                gsl_integration_qagi(&F, 0, 1e-13, 4000, ws, &ref, &e);
+                ga_delta D;
+                ga_pair_delta(&D, p, eps, GA_DELTA_AUTO, NULL, w);
+                cr_expect(fabs(D.xy.val - ref) <= D.xy.err + 1e-10 * ref,
+                          "q %g sigma %g eps %g: %.17g +- %.2g vs %.17g (diff %.2g)", qs[i], ss[j],
+                          eps, D.xy.val, D.xy.err, ref, D.xy.val - ref);
+            }
+            ga_pair_free(p);
+        }
+    gsl_integration_workspace_free(ws);
+    ga_gchisq_work_free(w);
+}
+
+/* ------------------------------------------------------------ Renyi and the RDP accountant */
+
+static double binomial_rdp(double q, double s, int alpha)
+{
+    double acc = 0; /* sum_k C(a, k) (1 - q)^{a - k} q^k e^{k (k - 1)/(2 s^2)} */
+    for (int k = 0; k <= alpha; k++)
+        acc += exp(lgamma(alpha + 1.0) - lgamma(k + 1.0) - lgamma(alpha - k + 1.0) +
+                   (alpha - k) * log1p(-q) + k * log(q) + k * (k - 1.0) / (2 * s * s));
+    return log(acc) / (alpha - 1);
+}
+
+Test(ploss, renyi_against_the_binomial_expansion)
+{
+    const double qs[3] = {0.004, 0.05, 0.5}, ss[3] = {0.8, 1.1, 3};
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            for (int a = 2; a <= 32; a *= 2) {
+                ga_pair *p = sub_pair(qs[i], ss[j], 7, 0);
+                ga_result xy, yx;
+                cr_assert(ga_pair_renyi(&xy, &yx, p, a) == GA_OK);
+                double ref = 7 * binomial_rdp(qs[i], ss[j], a);
+                cr_expect(fabs(xy.val - ref) <= 1e-12 * ref + xy.err,
+                          "q %g sigma %g alpha %d: %.17g +- %.2g vs %.17g", qs[i], ss[j], a,
+                          xy.val, xy.err, ref);
+                /* the other direction is smaller (Mironov, Talwar & Zhang 2019, Theorem 5) */
+                cr_expect(yx.val <= xy.val + xy.err, "q %g sigma %g alpha %d: yx %.17g > xy %.17g",
+                          qs[i], ss[j], a, yx.val, xy.val);
+                ga_pair_free(p);
+            }
+}
+
+/* the accountant's eps(delta) is an upper bound of the exact one (one step: closed form;
+ * 1000 and 10000 steps: the Bromwich integral) */
+Test(ploss, rdp_accountant_bounds_the_exact_epsilon)
+{
+    const double cases[4][3] = {{0.01, 1, 1}, {0.3, 2, 1}, {0.004, 1.1, 1000}, {0.004, 1.1, 10000}};
+    ga_gchisq_work *w = ga_gchisq_work_alloc();
+    for (int i = 0; i < 4; i++) {
+        ga_pair *p = sub_pair(cases[i][0], cases[i][1], cases[i][2], 0);
+        double eps;
+        int al;
+        cr_assert(ga_pair_rdp_accountant(&eps, &al, p, 1e-5) == GA_OK);
+        ga_result ex;
+        int dir;
+        int st = ga_pair_epsilon(&ex, &dir, p, 1e-5, NULL, w);
+        cr_expect(st == GA_OK || st == GA_ETOL, "case %d: status %d", i, st);
+        cr_expect(eps >= ex.val - ex.err && ex.val > 0, "case %d: RDP %.17g (order %d) < exact %.17g", i,
+                  eps, al, ex.val);
+        ga_pair_free(p);
+    }
+    ga_gchisq_work_free(w);
+}
+
+/* The accountant against a published value: TensorFlow Privacy's RDP accountant needs noise
+ * 1.12 for eps = 2.92 at delta 1e-5 with N = 60000, batch 256, 60 epochs (its
+ * compute_noise_from_budget example); its orders include fractional ones, so ours (integer
+ * orders) may be slightly larger */
+/* The PLD accountant (connect the dots, grid 1e-4) lies above the exact eps and close to it
+ * (its discretisation is second order in the grid), below the RDP accountant; q = 1 (the
+ * Gaussian mechanism, T-fold) against the mu-GDP eps */
+Test(ploss, pld_accountant_brackets_the_exact_epsilon)
+{
+    const double qs[3] = {0.004, 0.01, 1}, ss[3] = {1.1, 1, 2}, Ts[3] = {10000, 1000, 4};
+    for (int i = 0; i < 3; i++) {
+        ga_pair *p = sub_pair(qs[i], ss[i], Ts[i], 0);
+        double pld, rdp;
+        int order;
+        ga_result e;
+        int dir;
+        cr_assert(ga_pair_pld_accountant(&pld, p, 1e-5, 1e-4) == GA_OK);
+        cr_assert(ga_pair_epsilon(&e, &dir, p, 1e-5, NULL, NULL) == GA_OK || isfinite(e.val));
+        ga_pair_rdp_accountant(&rdp, &order, p, 1e-5);
+        cr_expect(pld >= e.val - e.err - 1e-9 && pld <= e.val * (1 + 1e-3) && pld < rdp,
+                  "q %g sigma %g T %g: PLD %.10g, exact %.10g +- %.2g, RDP %.6g", qs[i], ss[i],
+                  Ts[i], pld, e.val, e.err, rdp);
+        ga_pair_free(p);
+    }
+}
+
+Test(ploss, rdp_accountant_against_tensorflow_privacy)
+{
+    ga_pair *p = sub_pair(256.0 / 60000, 1.12, 14063, 0);
+    double eps;
+    int al;
+    cr_assert(ga_pair_rdp_accountant(&eps, &al, p, 1e-5) == GA_OK);
+    cr_expect(eps >= 2.91 && eps <= 2.93, "RDP accountant eps %.17g (order %d)", eps, al);
+    ga_pair_free(p);
+}
+
+/* ------------------------------------------------------------ certified one step */
+
+Test(ploss, certified_one_step_contains_the_estimates)
+{
+    gsl_rng *rng = ga_test_rng(18);
+    ga_gchisq_work *w = ga_gchisq_work_alloc();
+    long n = ga_test_count(40);
+    for (long k = 0; k < n; k++) {
+        double q = exp(log(1e-3) * gsl_rng_uniform(rng)), s = 0.4 + 4 * gsl_rng_uniform(rng);
+        double eps = 5 * gsl_rng_uniform(rng);
+        char qt[40], st[40], et[40];
+        snprintf(qt, sizeof qt, "%.6f", q);
+        snprintf(st, sizeof st, "%.4f", s);
+        snprintf(et, sizeof et, "%.5f", eps);
+        q = strtod(qt, NULL);
+        s = strtod(st, NULL);
+        eps = strtod(et, NULL);
+        int add = (int)(k % 2);
+        ga_subsampled_input in = {q, s, 1, add, qt, st, 0, 0, NULL};
+        ga_pair *p;
+        char msg[256];
+        cr_assert(ga_pair_reduce_subsampled(&p, &in, 1, msg, sizeof msg) == GA_OK, "%s", msg);
+        ga_delta D;
+        ga_delta_cert C;
+        ga_pair_delta(&D, p, eps, GA_DELTA_AUTO, NULL, w);
+        int rc = ga_pair_delta_cert(&C, p, NULL, NULL, et, NULL);
+        cr_expect(rc == GA_OK, "case %ld (q %s sigma %s eps %s add %d): status %d", k, qt, st, et, add, rc);
+        cr_expect(C.xy.lo <= D.xy.val + D.xy.err && D.xy.val - D.xy.err <= C.xy.hi &&
+                      C.yx.lo <= D.yx.val + D.yx.err && D.yx.val - D.yx.err <= C.yx.hi,
+                  "case %ld (q %s sigma %s eps %s add %d): xy %.17g +- %.2g in [%.17g, %.17g]? yx "
+                  "%.17g +- %.2g in [%.17g, %.17g]?", k, qt, st, et, add, D.xy.val, D.xy.err,
+                  C.xy.lo, C.xy.hi, D.yx.val, D.yx.err, C.yx.lo, C.yx.hi);
+        cr_expect(C.xy.hi - C.xy.lo <= 1e-15 * C.xy.hi + 1e-300,
+                  "case %ld: width %.3g of [%.17g, %.17g]", k, C.xy.hi - C.xy.lo, C.xy.lo, C.xy.hi);
+        ga_pair_free(p);
+    }
+    ga_gchisq_work_free(w);
+    gsl_rng_free(rng);
+}
+
+/* One step on the grid q in {1e-3, 1e-2, 0.1, 0.5}, sigma in {0.5, 0.6, 1, 5}, eps in {0.1, 1,
+ * 3, 8}, remove and add, both directions: every double estimate covers the certified value
+ * (Arb, the closed form of the threshold event at the exact decimals), which is narrow
+ * enough (1e-15 relative) to show an estimate that does not cover. The worst ratio of the
+ * actual error (distance to the interval) to the estimate is printed. */
+Test(ploss, one_step_estimates_cover_on_the_grid)
+{
+    static const char *qs[] = {"0.001", "0.01", "0.1", "0.5"}, *ss[] = {"0.5", "0.6", "1", "5"},
+                      *es[] = {"0.1", "1", "3", "8"};
+    ga_gchisq_work *w = ga_gchisq_work_alloc();
+    double worst = 0;
+    for (int i = 0; i < 4 * 4 * 4 * 2; i++) {
+        const char *qt = qs[i % 4], *st = ss[(i / 4) % 4], *et = es[(i / 16) % 4];
+        int add = i / 64;
+        ga_subsampled_input in = {strtod(qt, NULL), strtod(st, NULL), 1, add, qt, st, 0, 0, NULL};
+        ga_pair *p;
+        char msg[256];
+        cr_assert(ga_pair_reduce_subsampled(&p, &in, 1, msg, sizeof msg) == GA_OK, "%s", msg);
+        ga_delta D;
+        ga_delta_cert C;
+        ga_pair_delta(&D, p, strtod(et, NULL), GA_DELTA_AUTO, NULL, w);
+        int rc = ga_pair_delta_cert(&C, p, NULL, NULL, et, NULL);
+        cr_expect(rc == GA_OK, "q %s sigma %s eps %s add %d: certified status %d", qt, st, et, add, rc);
+        const ga_result *r[2] = {&D.xy, &D.yx};
+        const ga_interval *iv[2] = {&C.xy, &C.yx};
+        for (int d = 0; d < 2 && rc == GA_OK; d++) {
+            double miss = fmax(iv[d]->lo - r[d]->val, r[d]->val - iv[d]->hi); /* > 0: outside */
+            if (miss > 0)
+                worst = fmax(worst, r[d]->err > 0 ? miss / r[d]->err : INFINITY);
+            cr_expect(miss <= r[d]->err, "q %s sigma %s eps %s add %d, direction %s: %.17g +- %.3g "
+                      "misses [%.17g, %.17g] by %.3g", qt, st, et, add, d ? "yx" : "xy", r[d]->val,
+                      r[d]->err, iv[d]->lo, iv[d]->hi, miss);
+            cr_expect(iv[d]->hi - iv[d]->lo <= 1e-15 * iv[d]->hi + 1e-300, "q %s sigma %s eps %s: "
+                      "certified width %.3g", qt, st, et, iv[d]->hi - iv[d]->lo);
+        }
+        ga_pair_free(p);
+    }
+    printf("one step, 128 grid points: worst actual error / estimate %.3g\n", worst);
+    ga_gchisq_work_free(w);
+}
+
+#include "tests/data/ploss_fewsteps.h"
+
+/* Few steps (T = 2 to 10) of large rates against tests/data/ploss_fewsteps.h (direct
+ * convolution of the one-step loss densities, independent of the Bromwich route): every
+ * estimate of delta_YX covers the reference within the reference's own uncertainty. The
+ * first row (q 0.1, sigma 0.6, T 10, eps 1) is where the estimate was once reported to miss
+ * by 6000 times: the reference agrees with the estimate to 1e-20. */
+Test(ploss, few_steps_against_convolution_references)
+{
+    ga_gchisq_work *w = ga_gchisq_work_alloc();
+    for (size_t i = 0; i < sizeof ploss_fewsteps / sizeof *ploss_fewsteps; i++) {
+        double q = ploss_fewsteps[i].q, s = ploss_fewsteps[i].sigma, eps = ploss_fewsteps[i].eps;
+        ga_subsampled_input in = {q, s, ploss_fewsteps[i].T, 0, NULL, NULL, 0, 0, NULL};
+        ga_pair *p;
+        char msg[256];
+        cr_assert(ga_pair_reduce_subsampled(&p, &in, 1, msg, sizeof msg) == GA_OK, "%s", msg);
+        ga_delta D;
+        ga_pair_delta(&D, p, eps, GA_DELTA_AUTO, NULL, w);
+        double ref = ploss_fewsteps[i].yx, gap = fabs(D.yx.val - ref);
+        cr_expect(gap <= D.yx.err + ploss_fewsteps[i].unc, "q %g sigma %g T %g eps %g: delta_YX "
+                  "%.17g +- %.3g, reference %.17g +- %.3g (gap %.3g)", q, s, ploss_fewsteps[i].T,
+                  eps, D.yx.val, D.yx.err, ref, ploss_fewsteps[i].unc, gap);
+        ga_pair_free(p);
+    }
+    ga_gchisq_work_free(w);
+}
+
+/* ------------------------------------------------------------ certified compositions */
+
+#define CERT_DIGITS 10  /* certified to 10 digits */
+
+/* the double estimate within its error estimate inside the certified interval */
+static int contains(const ga_interval *iv, const ga_result *r)
+{
+    return iv->lo <= r->val + r->err && r->val - r->err <= iv->hi;
+}
+
+static double rel_width(const ga_interval *iv)
+{
+    return iv->hi > 0 ? (iv->hi - iv->lo) / iv->hi : 0;
+}
+
+/* Seeded random compositions (rate, noise, steps, eps, direction; one or two terms) whose
+ * steps times rate is at least 5 (the regime the certified integral is built for): every
+ * interval contains the double estimate within its error estimate, and most reach 10
+ * digits; those that do not are honest enclosures (checked the same way). */
+Test(ploss, certified_compositions_contain_the_estimates, .timeout = 600)
+{
+    gsl_rng *rng = ga_test_rng(1818);
+    ga_gchisq_work *w = ga_gchisq_work_alloc();
+    long n = ga_test_count(10), accurate = 0;
+    ga_cert_opts o;
+    ga_cert_opts_init(&o);
+    o.digits = CERT_DIGITS;
+    for (long k = 0; k < n; k++) {
+        int nt = 1 + (int)(k % 3 == 2);
+        ga_subsampled_input in[2];
+        char qt[2][40], st[2][40], et[40], desc[400] = "";
+        for (int j = 0; j < nt; j++) {
+            double q = exp(log(1e-3) + (log(0.2) - log(1e-3)) * gsl_rng_uniform(rng));
+            double s = 0.6 + 2.4 * gsl_rng_uniform(rng);
+            double tmin = ceil(5 / q), T = floor(exp(log(tmin) + (log(3e4) - log(tmin)) * gsl_rng_uniform(rng)));
+            snprintf(qt[j], sizeof qt[j], "%.5f", q);
+            snprintf(st[j], sizeof st[j], "%.3f", s);
+            in[j] = (ga_subsampled_input){strtod(qt[j], NULL), strtod(st[j], NULL), fmax(T, 1),
+                                          (int)gsl_rng_uniform_int(rng, 2), qt[j], st[j],
+                                          0, 0, NULL};
+            size_t len = strlen(desc);
+            snprintf(desc + len, sizeof desc - len, "(q %s sigma %s T %g add %d) ", qt[j], st[j],
+                     in[j].steps, in[j].add);
+        }
+        snprintf(et, sizeof et, "%.4f", 0.05 + 4 * gsl_rng_uniform(rng));
+        ga_pair *p;
+        char msg[256];
+        cr_assert(ga_pair_reduce_subsampled(&p, in, (size_t)nt, msg, sizeof msg) == GA_OK, "%s", msg);
+        ga_delta D;
+        ga_delta_cert C;
+        ga_pair_delta(&D, p, strtod(et, NULL), GA_DELTA_AUTO, NULL, w);
+        int rc = ga_pair_delta_cert(&C, p, NULL, NULL, et, &o);
+        cr_expect(contains(&C.xy, &D.xy) && contains(&C.yx, &D.yx),
+                  "case %ld %seps %s (status %d): xy %.17g +- %.2g in [%.17g, %.17g]? yx %.17g +- "
+                  "%.2g in [%.17g, %.17g]?", k, desc, et, rc, D.xy.val, D.xy.err, C.xy.lo, C.xy.hi,
+                  D.yx.val, D.yx.err, C.yx.lo, C.yx.hi);
+        if (rc == GA_OK) {
+            accurate++;
+            cr_expect(rel_width(&C.xy) <= 2 * pow(10, -CERT_DIGITS) && rel_width(&C.yx) <= 2 * pow(10, -CERT_DIGITS),
+                      "case %ld %seps %s: widths %.3g %.3g", k, desc, et, rel_width(&C.xy), rel_width(&C.yx));
+        } else {
+            cr_log_info("case %ld %seps %s: status %d, [%.3g, %.3g] [%.3g, %.3g]", k, desc, et, rc,
+                        C.xy.lo, C.xy.hi, C.yx.lo, C.yx.hi);
+        }
+        ga_pair_free(p);
+    }
+    cr_expect(accurate >= (n * 8) / 10, "only %ld of %ld certified to %d digits", accurate, n, CERT_DIGITS);
+    ga_gchisq_work_free(w);
+    gsl_rng_free(rng);
+}
+
+/* q = 1 steps are Gaussian: T of them at sigma are the Gaussian mechanism at sigma/sqrt(T),
+ * whose profile is the mu-GDP closed form (Arb at 256 bits here); mixed with subsampled
+ * steps of rate 1e-9 (nearly nothing) the certified interval still holds it. 17 digits. */
+Test(ploss, certified_q_one_against_the_closed_form)
+{
+    const double sig[3] = {2, 3, 0.8}, Ts[3] = {4, 9, 25};
+    for (int i = 0; i < 3; i++) {
+        ga_subsampled_input in = {1, sig[i], Ts[i], 0, "1", NULL, 0, 0, NULL};
+        ga_pair *p;
+        char msg[256];
+        cr_assert(ga_pair_reduce_subsampled(&p, &in, 1, msg, sizeof msg) == GA_OK, "%s", msg);
+        double mu = sqrt(Ts[i]) / sig[i];
+        const char *eps[3] = {"0.25", "1", "3"};
+        for (int e = 0; e < 3; e++) {
+            ga_delta_cert C;
+            int rc = ga_pair_delta_cert(&C, p, NULL, NULL, eps[e], NULL);
+            double ref = gdp(mu, strtod(eps[e], NULL));
+            cr_expect(rc == GA_OK && C.xy.lo <= ref && ref <= C.xy.hi && C.yx.lo <= ref && ref <= C.yx.hi,
+                      "sigma %g T %g eps %s: status %d, [%.17g, %.17g] [%.17g, %.17g] vs %.17g",
+                      sig[i], Ts[i], eps[e], rc, C.xy.lo, C.xy.hi, C.yx.lo, C.yx.hi, ref);
+            cr_expect(rel_width(&C.xy) <= 1e-15, "sigma %g T %g eps %s: width %.3g", sig[i], Ts[i],
+                      eps[e], rel_width(&C.xy));
+        }
+        ga_pair_free(p);
+    }
+}
+
+/* mu-GDP at mu^2 = T/sigma^2 (sigma a decimal, read exactly) */
+static void gdp_arb(arb_t r, const char *sigma, double T, const char *eps)
+{
+    arb_t mu2;
+    arb_init(mu2);
+    arb_set_str(mu2, sigma, 400);
+    arb_sqr(mu2, mu2, 400);
+    arb_ui_div(mu2, (ulong)T, mu2, 400);
+    ga_test_gdp_arb(r, mu2, eps);
+    arb_clear(mu2);
+}
+
+/* q = 1 compositions are the Gaussian mechanism at sigma/sqrt(T): every certified interval
+ * (both pairs, both directions, 17 and 30 digits, T up to 10^5) holds the closed form,
+ * compared in Arb (a double reference cannot see a miss of 1e-18 relative). The integral's
+ * panels once left ulp-sized gaps between them, which put q = 1, sigma 40, T = 1000 at
+ * eps 0.5 outside by 6e-18 relative. */
+Test(ploss, certified_q_one_compositions_hold_the_closed_form_in_arb, .timeout = 600)
+{
+    static const struct {
+        const char *sigma;
+        double T;
+    } cs[] = {{"40", 1000}, {"100", 1e4}, {"2", 4}, {"10", 1e5}, {"0.8", 25}, {"3.3", 9},
+              {"7.1", 300}};
+    const char *eps[3] = {"0.5", "3", "0.05"};
+    const int digits[2] = {17, 30};
+    for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+        for (int add = 0; add < 2; add++) {
+            ga_subsampled_input in = {1, strtod(cs[i].sigma, NULL), cs[i].T, add, "1", cs[i].sigma,
+                                      0, 0, NULL};
+            ga_pair *p;
+            char msg[256];
+            cr_assert(ga_pair_reduce_subsampled(&p, &in, 1, msg, sizeof msg) == GA_OK, "%s", msg);
+            for (int e = 0; e < 3; e++) {
+                for (int k = 0; k < 2; k++) {
+                    ga_cert_opts o;
+                    ga_cert_opts_init(&o);
+                    o.digits = digits[k];
+                    ga_delta_cert C;
+                    int rc = ga_pair_delta_cert(&C, p, NULL, NULL, eps[e], &o);
+                    arb_t ref;
+                    arb_init(ref);
+                    gdp_arb(ref, cs[i].sigma, cs[i].T, eps[e]);
+                    int ok = ga_test_decimals_contain(C.xy_lo, C.xy_hi, ref) &&
+                             ga_test_decimals_contain(C.yx_lo, C.yx_hi, ref);
+                    cr_expect(ok && (rc == GA_OK || rc == GA_EPREC),
+                              "sigma %s T %g add %d eps %s digits %d: status %d, xy [%s, %s] yx "
+                              "[%s, %s] vs %.20g", cs[i].sigma, cs[i].T, add, eps[e], digits[k], rc,
+                              C.xy_lo, C.xy_hi, C.yx_lo, C.yx_hi,
+                              arf_get_d(arb_midref(ref), ARF_RND_NEAR));
+                    arb_clear(ref);
+                }
+            }
+            ga_pair_free(p);
+        }
+    }
+}
+
+#include "tests/data/ploss_reference.h"
+
+/* Two steps of every rate, noise and eps of tests/data/ploss_reference.h (mpmath at 40
+ * digits, by nested quadrature of the one-step closed forms: a route independent of the
+ * Bromwich integral), both pairs and directions: every certified interval (at 17 digits, or
+ * the honest [0, 1] where the integrand decays too slowly) holds the reference, compared in
+ * Arb with the reference widened by 1e-25 relative; every double estimate covers it, or is no
+ * value (NaN with an infinite error and its status); the worst ratio of actual error to
+ * estimate is logged. These few-step compositions take seconds each (the integrand decays
+ * slowly): the long run (GA_TEST_SCALE >= 2) takes the whole grid, make test the rows of
+ * rates 0.1 and 0.5 at eps 1 and 3, certified at (q, sigma) = (0.1, 2) and (0.5, 1). */
+Test(ploss, two_steps_against_the_reference_values, .timeout = 1200)
+{
+    double worst = 0;
+    char worst_case[200] = "";
+    int full = ga_test_count(1) > 1;
+    for (size_t i = 0; i < sizeof ploss_ref / sizeof ploss_ref[0]; i++) {
+        if (!full && (!strcmp(ploss_ref[i].eps, "0.1") || !strcmp(ploss_ref[i].q, "0.01")))
+            continue;
+        int certify = full || (!strcmp(ploss_ref[i].q, "0.1") && !strcmp(ploss_ref[i].sigma, "2")) ||
+                      (!strcmp(ploss_ref[i].q, "0.5") && !strcmp(ploss_ref[i].sigma, "1"));
+        for (int add = 0; add < 2; add++) {
+            ga_subsampled_input in = {strtod(ploss_ref[i].q, NULL), strtod(ploss_ref[i].sigma, NULL),
+                                      ploss_ref[i].T, add, ploss_ref[i].q, ploss_ref[i].sigma, 0, 0,
+                                      NULL};
+            ga_pair *p;
+            char msg[256];
+            cr_assert(ga_pair_reduce_subsampled(&p, &in, 1, msg, sizeof msg) == GA_OK, "%s", msg);
+            const char *ref[2] = {add ? ploss_ref[i].yx : ploss_ref[i].xy,
+                                  add ? ploss_ref[i].xy : ploss_ref[i].yx};
+            ga_delta_cert C = {.xy = {0, 1}, .yx = {0, 1}, .xy_lo = "0", .xy_hi = "1",
+                               .yx_lo = "0", .yx_hi = "1"};
+            int rc = certify ? ga_pair_delta_cert(&C, p, NULL, NULL, ploss_ref[i].eps, NULL) : -1;
+            ga_delta D;
+            ga_pair_delta(&D, p, strtod(ploss_ref[i].eps, NULL), GA_DELTA_AUTO, NULL, NULL);
+            for (int dir = 0; dir < 2; dir++) {
+                arb_t r, e;
+                arb_init(r);
+                arb_init(e);
+                arb_set_str(r, ref[dir], 200);
+                arb_mul_2exp_si(e, r, -83); /* 1e-25 relative */
+                arb_abs(e, e);
+                arb_add_error(r, e);
+                const char *lo = dir ? C.yx_lo : C.xy_lo, *hi = dir ? C.yx_hi : C.xy_hi;
+                cr_expect(ga_test_decimals_contain(lo, hi, r), "q %s sigma %s T %g eps %s %s dir %d: "
+                          "status %d, [%s, %s] vs %s", ploss_ref[i].q, ploss_ref[i].sigma,
+                          ploss_ref[i].T, ploss_ref[i].eps, add ? "add" : "remove", dir, rc, lo, hi,
+                          ref[dir]);
+                const ga_result *v = dir ? &D.yx : &D.xy;
+                double rv = strtod(ref[dir], NULL), actual = fabs(v->val - rv);
+                double ratio = actual > 0 ? actual / fmax(v->err, DBL_MIN) : 0;
+                cr_expect(actual <= v->err || actual <= 1e-300 || (isnan(v->val) && isinf(v->err)),
+                          "q %s sigma %s T %g eps %s %s dir "
+                          "%d: estimate %.17g +- %.3g, reference %s (error %.3g)", ploss_ref[i].q,
+                          ploss_ref[i].sigma, ploss_ref[i].T, ploss_ref[i].eps,
+                          add ? "add" : "remove", dir, v->val, v->err, ref[dir], actual);
+                if (ratio > worst) {
+                    worst = ratio;
+                    snprintf(worst_case, sizeof worst_case, "q %s sigma %s T %g eps %s dir %d",
+                             ploss_ref[i].q, ploss_ref[i].sigma, ploss_ref[i].T, ploss_ref[i].eps,
+                             dir);
+                }
+                arb_clear(r);
+                arb_clear(e);
+            }
+            ga_pair_free(p);
+        }
+    }
+    cr_log_info("worst ratio of actual error to estimate: %.3g (%s)", worst, worst_case);
+}
+
+/* A subsampled step composed with a Gaussian step (q = 1, sigma_g): delta = E_P[d_G(eps -
+ * l(x))] with d_G(e) = Qbar(e/mu - mu/2) - e^e Qbar(e/mu + mu/2), mu = 1/sigma_g, the
+ * Gaussian step's profile at any real e; the certified interval against this quadrature
+ * (an independent computation). And a composition too short for certification (two steps
+ * of rate 0.01: the integrand decays too slowly) fails with no interval, never a wrong one. */
+typedef struct {
+    double q, s, mu, eps;
+} mixg_t;
+
+static double f_mixg(double x, void *v)
+{
+    mixg_t *t = v;
+    double e = t->eps - loss(t->q, t->s, x);
+    return dens(t->q, t->s, x, 1) * (qbar(e / t->mu - t->mu / 2) - exp(e) * qbar(e / t->mu + t->mu / 2));
+}
+
+Test(ploss, certified_step_and_gaussian_against_quadrature)
+{
+    ga_cert_opts o;
+    ga_cert_opts_init(&o);
+    o.digits = CERT_DIGITS;
+    gsl_integration_workspace *ws = gsl_integration_workspace_alloc(4000);
+    const double qs[3] = {0.3, 0.05, 0.9}, ss[3] = {0.9, 1.5, 2}, sg[3] = {2, 1, 3};
+    const char *eps[3] = {"0.5", "1.5", "0.1"};
+    for (int i = 0; i < 3; i++) {
+        ga_subsampled_input in[2] = {{qs[i], ss[i], 1, 0, NULL, NULL, 0, 0, NULL}, {1, sg[i], 1, 0, NULL, NULL, 0, 0, NULL}};
+        ga_pair *p;
+        char msg[256];
+        cr_assert(ga_pair_reduce_subsampled(&p, in, 2, msg, sizeof msg) == GA_OK, "%s", msg);
+        mixg_t t = {qs[i], ss[i], 1 / sg[i], strtod(eps[i], NULL)};
+        gsl_function F = {f_mixg, &t};
+        double ref, e;
+        gsl_integration_qagi(&F, 0, 1e-13, 4000, ws, &ref, &e);
+        ga_delta_cert C;
+        int rc = ga_pair_delta_cert(&C, p, NULL, NULL, eps[i], &o);
+        cr_expect(rc == GA_OK && C.xy.lo <= ref * (1 + TOL_QUAD) && ref * (1 - TOL_QUAD) <= C.xy.hi,
+                  "q %g sigma %g sigma_g %g eps %s: status %d, [%.17g, %.17g] vs quadrature %.17g",
+                  qs[i], ss[i], sg[i], eps[i], rc, C.xy.lo, C.xy.hi, ref);
+        cr_expect(rel_width(&C.xy) <= 2 * pow(10, -CERT_DIGITS), "width %.3g", rel_width(&C.xy));
+        ga_pair_free(p);
+    }
+    gsl_integration_workspace_free(ws);
+    ga_pair *p = sub_pair(0.01, 1, 2, 0);
+    ga_delta_cert C;
+    int rc = ga_pair_delta_cert(&C, p, NULL, NULL, "0.5", &o);
+    cr_expect(rc != GA_OK && C.xy.lo == 0 && C.xy.hi == 1, "status %d [%.17g, %.17g]", rc, C.xy.lo, C.xy.hi);
+    ga_pair_free(p);
+}
+
+/* Certified Renyi divergences of compositions: D_alpha(X||Y) of the remove pair is T times
+ * the one-step binomial expansion (integer alpha); D_alpha(Y||X) against the estimate */
+Test(ploss, certified_renyi_against_the_binomial_expansion)
+{
+    const double qs[3] = {0.01, 0.2, 0.004}, ss[3] = {1, 2, 1.1}, Ts[3] = {1000, 7, 10000};
+    const int as[3] = {8, 3, 20};
+    for (int i = 0; i < 3; i++) {
+        ga_pair *p = sub_pair(qs[i], ss[i], Ts[i], 0);
+        char at[16];
+        snprintf(at, sizeof at, "%d", as[i]);
+        ga_interval xy, yx;
+        int rc = ga_pair_renyi_cert(&xy, &yx, p, NULL, NULL, at, NULL);
+        double ref = Ts[i] * binomial_rdp(qs[i], ss[i], as[i]);
+        ga_result ex, ey;
+        ga_pair_renyi(&ex, &ey, p, as[i]);
+        cr_expect(rc == GA_OK && xy.lo <= ref * (1 + 1e-13) && ref * (1 - 1e-13) <= xy.hi,
+                  "q %g sigma %g T %g alpha %d: status %d, [%.17g, %.17g] vs binomial %.17g", qs[i],
+                  ss[i], Ts[i], as[i], rc, xy.lo, xy.hi, ref);
+        cr_expect(yx.lo <= ey.val + ey.err && ey.val - ey.err <= yx.hi && xy.hi - xy.lo <= 1e-15 * xy.hi,
+                  "q %g alpha %d: yx [%.17g, %.17g] vs %.17g +- %.2g; xy width %.3g", qs[i], as[i],
+                  yx.lo, yx.hi, ey.val, ey.err, xy.hi - xy.lo);
+        ga_pair_free(p);
+    }
+}
+
+/* ------------------------------------------------------------ subsampled sketch step */
+
+/* One covariance step (a Poisson-subsampled Gaussian sketch at its worst case): r columns
+ * N(0, (1 + lam) I) with probability q, else N(0, I), against N(0, I). References: q = 1 is
+ * the Gaussian pair N(0, 1 + lam) vs N(0, 1) with r columns (the generalized chi-square path,
+ * a second method); any q: E_X[(1 - e^{eps - l(s)})_+] by GSL quadrature over the chi^2_r
+ * density of s (the mixture's), with l(s) = log(1 - q + q (1 + lam)^{-r/2} e^{lam s/(2(1 +
+ * lam))}) written out here. */
+typedef struct {
+    double q, lam, r, eps;
+    int dir;
+} chi_t;
+
+static double chi_loss(const chi_t *c, double s)
+{
+    double lr = -0.5 * c->r * log1p(c->lam) + c->lam * s / (2 * (1 + c->lam));
+    return log1p(-c->q + c->q * exp(lr));
+}
+
+static double chi_f(double s, void *v)
+{
+    chi_t *c = v;
+    double l = chi_loss(c, s);
+    double p0 = gsl_ran_chisq_pdf(s, c->r), p1 = gsl_ran_chisq_pdf(s / (1 + c->lam), c->r) / (1 + c->lam);
+    if (c->dir == 0) /* X = mixture: (1 - e^{eps - l})_+ */
+        return ((1 - c->q) * p0 + c->q * p1) * fmax(0, -expm1(c->eps - l));
+    return p0 * fmax(0, -expm1(c->eps + l)); /* Y: loss -l */
+}
+
+Test(ploss, sketch_step_against_quadrature_and_the_gaussian_pair)
+{
+    gsl_integration_workspace *ws = gsl_integration_workspace_alloc(4000);
+    const double qs[4] = {0.1, 0.5, 0.02, 1}, sg[4] = {1, 2, 0.5, 1.5}, rs[4] = {10, 50, 3, 20};
+    for (int i = 0; i < 4; i++) {
+        ga_subsampled_input in = {qs[i], sg[i], 1, 0, NULL, NULL, rs[i], 0, NULL};
+        ga_pair *p;
+        char msg[256];
+        cr_assert(ga_pair_reduce_subsampled(&p, &in, 1, msg, sizeof msg) == GA_OK, "%s", msg);
+        for (double eps = 0.1; eps < 3; eps += 0.7) {
+            ga_delta D;
+            cr_assert(ga_pair_delta(&D, p, eps, GA_DELTA_AUTO, NULL, NULL) == GA_OK);
+            for (int dir = 0; dir < 2; dir++) {
+                chi_t c = {qs[i], 1 / (sg[i] * sg[i]), rs[i], eps, dir};
+                gsl_function F = {chi_f, &c};
+                /* the integrand is 0 on one side of the point where l = eps (dir 0) or l = -eps
+                 * (dir 1), found by bisection on l itself */
+                double lo = 0, hi = 1e4, target = dir ? -eps : eps, ref = 0, e;
+                for (int k = 0; k < 200; k++) {
+                    double mid = 0.5 * (lo + hi);
+                    if (chi_loss(&c, mid) > target)
+                        hi = mid;
+                    else
+                        lo = mid;
+                }
+                if (dir == 0)
+                    gsl_integration_qagiu(&F, lo, 1e-14, 1e-12, 4000, ws, &ref, &e);
+                else if (lo > 0)
+                    gsl_integration_qags(&F, 0, lo, 1e-14, 1e-12, 4000, ws, &ref, &e);
+                const ga_result *r = dir ? &D.yx : &D.xy;
+                cr_expect(fabs(r->val - ref) <= r->err + 1e-10 * ref + 1e-15,
+                          "q %g sigma %g r %g eps %g dir %d: %.17g +- %.2g vs quadrature %.17g",
+                          qs[i], sg[i], rs[i], eps, dir, r->val, r->err, ref);
+            }
+            if (qs[i] == 1) { /* the Gaussian pair N(0, 1 + lam) vs N(0, 1), r columns */
+                double sx = 1 + 1 / (sg[i] * sg[i]), sy = 1, mu = 0;
+                ga_pair_input gi = {1, &mu, &mu, &sx, &sy, rs[i], {NULL, NULL, NULL, NULL}};
+                ga_pair *g;
+                cr_assert(ga_pair_reduce(&g, &gi, msg, sizeof msg) == GA_OK, "%s", msg);
+                ga_delta G;
+                ga_pair_delta(&G, g, eps, GA_DELTA_AUTO, NULL, NULL);
+                cr_expect(fabs(G.xy.val - D.xy.val) <= G.xy.err + D.xy.err &&
+                              fabs(G.yx.val - D.yx.val) <= G.yx.err + D.yx.err,
+                          "eps %g: Gaussian pair %.17g %.17g vs step %.17g %.17g", eps, G.xy.val,
+                          G.yx.val, D.xy.val, D.yx.val);
+                ga_pair_free(g);
+            }
+            /* certified: contains the estimate */
+            char et[32];
+            snprintf(et, sizeof et, "%.1f", eps);
+            ga_delta_cert C;
+            ga_delta E;
+            ga_pair_delta(&E, p, strtod(et, NULL), GA_DELTA_AUTO, NULL, NULL);
+            cr_expect(ga_pair_delta_cert(&C, p, NULL, NULL, et, NULL) == GA_OK &&
+                          C.xy.lo <= E.xy.val + E.xy.err && E.xy.val - E.xy.err <= C.xy.hi &&
+                          C.yx.lo <= E.yx.val + E.yx.err && E.yx.val - E.yx.err <= C.yx.hi,
+                      "certified q %g eps %s: [%.17g, %.17g] [%.17g, %.17g] vs %.17g %.17g", qs[i],
+                      et, C.xy.lo, C.xy.hi, C.yx.lo, C.yx.hi, E.xy.val, E.yx.val);
+        }
+        ga_pair_free(p);
+    }
+    gsl_integration_workspace_free(ws);
+    /* a covariance step composes with nothing yet */
+    ga_subsampled_input two[2] = {{0.1, 1, 1, 0, NULL, NULL, 5, 0, NULL}, {0.1, 1, 1, 0, NULL, NULL, 0, 0, NULL}};
+    ga_pair *p = NULL;
+    char msg[256] = "";
+    cr_expect(ga_pair_reduce_subsampled(&p, two, 2, msg, sizeof msg) == GA_EINVAL && !p &&
+                  strstr(msg, "single release"), "%s", msg);
+}
+
+/* Certified eps(delta) of a composition (ga_pair_epsilon_cert brackets it by certified deltas
+ * on both sides): contains the estimate within its error, narrow */
+Test(ploss, certified_epsilon_of_a_composition)
+{
+    ga_subsampled_input in = {0.004, 1.1, 10000, 0, "0.004", "1.1", 0, 0, NULL};
+    ga_pair *p;
+    char msg[256];
+    cr_assert(ga_pair_reduce_subsampled(&p, &in, 1, msg, sizeof msg) == GA_OK, "%s", msg);
+    ga_interval iv;
+    int dir, dir2;
+    ga_cert_opts o;
+    ga_cert_opts_init(&o);
+    o.digits = CERT_DIGITS;
+    int rc = ga_pair_epsilon_cert(&iv, &dir, p, NULL, NULL, "1e-5", &o);
+    ga_result e;
+    ga_pair_epsilon(&e, &dir2, p, 1e-5, NULL, NULL);
+    cr_expect(rc == GA_OK && iv.lo <= e.val + e.err && e.val - e.err <= iv.hi &&
+                  iv.hi - iv.lo <= 1e-9 * iv.hi,
+              "status %d: [%.17g, %.17g] vs %.17g +- %.2g", rc, iv.lo, iv.hi, e.val, e.err);
+    ga_pair_free(p);
+}
+
+Test(ploss, input_errors)
+{
+    const ga_subsampled_input bad[5] = {{0, 1, 1, 0, NULL, NULL, 0, 0, NULL},    {1.5, 1, 1, 0, NULL, NULL, 0, 0, NULL},
+                                        {0.1, 0, 1, 0, NULL, NULL, 0, 0, NULL},  {0.1, 1, 2.5, 0, NULL, NULL, 0, 0, NULL},
+                                        {0.1, 1, 1, 0, "0.1x", NULL, 0, 0, NULL}};
+    for (int i = 0; i < 5; i++) {
+        ga_pair *p = NULL;
+        char msg[256] = "";
+        cr_expect(ga_pair_reduce_subsampled(&p, &bad[i], 1, msg, sizeof msg) == GA_EINVAL && !p &&
+                      strstr(msg, "term 0"), "case %d: %s", i, msg);
+    }
+}
+
+/* ------------------------------------------------------------ the kind in a spec */
+
+Test(ploss, audit_of_the_kind)
+{
+    /* one step (closed form) and 1000 steps (the certified integral): VERIFIED and VIOLATION
+     * on either side of the exact delta (compositions the certified integral cannot reach
+     * take the uncertified path of test_trust's failed certification) */
+    static const char *fmt = "gaussaudit: 1\nname: s\nmechanism: {kind: subsampled_gaussian, "
+                             "rate: 0.01, sigma: 0.8, steps: %s}\nclaim: {epsilon: 1, delta: %s}\n";
+    struct { const char *steps, *delta; int verdict; } rows[4] = {
+        {"1", "1e-6", GA_VERDICT_VERIFIED},
+        {"1", "1e-12", GA_VERDICT_VIOLATION},
+        {"1000", "0.025", GA_VERDICT_VERIFIED},   /* certified composition: 0.0241677... */
+        {"1000", "0.024", GA_VERDICT_VIOLATION},
+    };
+    for (int i = 0; i < 4; i++) {
+        char spec[512], msg[512];
+        snprintf(spec, sizeof spec, fmt, rows[i].steps, rows[i].delta);
+        ga_audit_result *r;
+        cr_assert(ga_audit_spec_text(&r, spec, strlen(spec), "s.yaml", NULL, msg, sizeof msg) == GA_OK, "%s", msg);
+        ga_claim_info c;
+        cr_assert(ga_audit_result_claim(&c, r, 0) == GA_OK);
+        cr_expect(c.verdict == rows[i].verdict, "row %d: verdict %s, expected %s (%s)", i,
+                  ga_verdict_name(c.verdict), ga_verdict_name(rows[i].verdict), c.reason);
+        ga_audit_result_free(r);
+    }
+}
+
+/* Compositions in the spec language: parts with q = 1 (and the Gaussian mechanism by
+ * sensitivity) compose to mu-GDP with mu^2 the sum of the parts' T/sigma^2; a part twice is
+ * the part with twice the steps */
+static double audit_delta(const char *spec)
+{
+    ga_audit_result *r;
+    char msg[512];
+    cr_assert(ga_audit_spec_text(&r, spec, strlen(spec), "c.yaml", NULL, msg, sizeof msg) == GA_OK, "%s", msg);
+    ga_claim_info c;
+    cr_assert(ga_audit_result_claim(&c, r, 0) == GA_OK);
+    double v = c.exact.val;
+    ga_audit_result_free(r);
+    return v;
+}
+
+Test(ploss, compositions_of_parts)
+{
+    double v = audit_delta("gaussaudit: 1\nname: c\nmechanism:\n  kind: composition\n  parts:\n"
+                           "    - {kind: subsampled_gaussian, rate: 1, sigma: 2, steps: 3}\n"
+                           "    - {kind: gaussian_mechanism, sensitivity: 2, sigma: 5, repeat: 2}\n"
+                           "claim: {epsilon: 1, delta: 0.1}\n");
+    double mu = sqrt(3 / 4.0 + 2 * 4 / 25.0), ref = gdp(mu, 1);
+    cr_expect(fabs(v - ref) <= TOL_CLOSED * ref, "q = 1 composition %.17g vs mu-GDP %.17g", v, ref);
+    double a = audit_delta("gaussaudit: 1\nname: c\nmechanism:\n  kind: composition\n  parts:\n"
+                           "    - {kind: subsampled_gaussian, rate: 0.05, sigma: 1.5, steps: 200}\n"
+                           "    - {kind: subsampled_gaussian, rate: 0.05, sigma: 1.5, steps: 200}\n"
+                           "claim: {epsilon: 1, delta: 0.1}\n");
+    double b = audit_delta("gaussaudit: 1\nname: c\nmechanism: {kind: subsampled_gaussian, rate: 0.05, "
+                           "sigma: 1.5, steps: 400}\nclaim: {epsilon: 1, delta: 0.1}\n");
+    cr_expect(fabs(a - b) <= 1e-9 * b, "two parts of 200 steps %.17g vs 400 steps %.17g", a, b);
+    /* a data-dependent part is refused with the reason */
+    static const char *bad = "gaussaudit: 1\nname: c\nmechanism:\n  kind: composition\n  parts:\n"
+                             "    - {kind: subsampled_gaussian, rate: 0.05, sigma: 1.5}\n"
+                             "    - {kind: sketch, columns: 5, noise_sigma: 1}\n"
+                             "dataset: {rows: [[1, 0], [0, 1], [1, 1]]}\nneighbours: remove_one\n"
+                             "claim: {epsilon: 1, delta: 0.1}\n";
+    ga_audit_result *r = NULL;
+    char msg[512] = "";
+    cr_expect(ga_audit_spec_text(&r, bad, strlen(bad), "c.yaml", NULL, msg, sizeof msg) == GA_EINVAL &&
+                  strstr(msg, "parts[1]") && strstr(msg, "subsampled"), "%s", msg);
+    ga_audit_result_free(r);
+}
+
+/* Pathological noise (sigma 0.01: delta ~ 1, the loss nearly two-valued) exceeds the node
+ * budget: the evaluation fails with GA_EMAXITER and no number, in bounded time, instead of
+ * running on or returning a guess */
+Test(ploss, node_budget_fails_cleanly)
+{
+    ga_pair *p = sub_pair(0.5, 0.01, 10, 0);
+    ga_gchisq_work *w = ga_gchisq_work_alloc();
+    ga_delta D;
+    int st = ga_pair_delta(&D, p, 1, GA_DELTA_AUTO, NULL, w);
+    cr_expect(st == GA_EMAXITER && isnan(D.xy.val) && D.xy.err == INFINITY, "status %d, %.17g +- %.2g",
+              st, D.xy.val, D.xy.err);
+    ga_result e;
+    int dir;
+    cr_expect(ga_pair_epsilon(&e, &dir, p, 1e-5, NULL, w) == GA_EMAXITER && isnan(e.val));
+    ga_gchisq_work_free(w);
+    ga_pair_free(p);
+}
+
+/* sketch with subsampling in a spec: at q = 1 its worst case (one record of norm l = 1) is the
+ * plain sketch on the dataset of that one row (leverage 1/(1 + sigma^2)), through the
+ * generalized chi-square; a missing universe, repeat, composition and other neighbour
+ * relations are refused with the reason */
+Test(ploss, subsampled_sketch_in_a_spec)
+{
+    double a = audit_delta("gaussaudit: 1\nname: s\nmechanism: {kind: sketch, columns: 20, "
+                           "noise_sigma: 1.5, subsampling: {poisson: 1}}\nuniverse: {row_norm_bound: 1}\n"
+                           "claim: {epsilon: 1, delta: 0.1}\n");
+    double b = audit_delta("gaussaudit: 1\nname: s\nmechanism: {kind: sketch, columns: 20, "
+                           "noise_sigma: 1.5}\ndataset: {rows: [[0.6, 0.8]]}\nneighbours: remove_one\n"
+                           "claim: {epsilon: 1, delta: 0.1}\n");
+    cr_expect(fabs(a - b) <= 1e-12 * b, "q = 1: %.17g vs the plain sketch %.17g", a, b);
+    static const char *bad[4] = {
+        "mechanism: {kind: sketch, columns: 20, noise_sigma: 1.5, subsampling: {poisson: 0.1}}\n",
+        "mechanism: {kind: sketch, columns: 20, noise_sigma: 1.5, subsampling: {poisson: 0.1}, "
+        "repeat: 2}\nuniverse: {row_norm_bound: 1}\n",
+        "mechanism:\n  kind: composition\n  parts:\n    - {kind: sketch, columns: 2, noise_sigma: 1, "
+        "subsampling: {poisson: 0.1}}\n    - {kind: subsampled_gaussian, rate: 0.1, sigma: 1}\n"
+        "universe: {row_norm_bound: 1}\n",
+        "mechanism: {kind: sketch, columns: 20, noise_sigma: 1.5, subsampling: {poisson: 0.1}}\n"
+        "universe: {row_norm_bound: 1}\ndataset: {rows: [[1, 0]]}\nneighbours: {relation: zero_out}\n"};
+    static const char *says[4] = {"universe", "repeat", "parts[0]", "add/remove"};
+    for (int i = 0; i < 4; i++) {
+        char spec[600], msg[512] = "";
+        snprintf(spec, sizeof spec, "gaussaudit: 1\nname: s\n%sclaim: {epsilon: 1, delta: 0.1}\n", bad[i]);
+        ga_audit_result *r = NULL;
+        cr_expect(ga_audit_spec_text(&r, spec, strlen(spec), "s.yaml", NULL, msg, sizeof msg) == GA_EINVAL &&
+                      strstr(msg, says[i]), "case %d: %s", i, msg);
+        ga_audit_result_free(r);
+    }
+}

@@ -1,0 +1,458 @@
+/*
+ * test_spec.c - the spec language: a table of malformed specs (each must give exit status
+ * 65 with the key path and line in the message), unknown-key hints, and the spec commands
+ * delta / epsilon / rdp end to end on the bundled examples (JSON fields, values against
+ * tests/data/delta.json); a spec whose lists are read in one pass gives the same
+ * pairs, decimal texts and certified intervals as one read node by node.
+ */
+#include "catalogue/catalogue.h"
+#include "specs/readfile.h"
+#include "tests/support.h"
+
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct {
+    const char *yaml;
+    const char *needle; /* expected in stderr (key path and/or line) */
+} bad_spec;
+
+static const char *pair_ok = "    x: {mean: [0, 0], cov: [[1, 0.2], [0.2, 0.8]]}\n"
+                             "    y: {mean: [0.5, -0.3], cov: [[1.3, -0.1], [-0.1, 0.6]]}\n";
+
+static char *write_tmp(const char *text)
+{
+    char *path = strdup("/tmp/ga_specXXXXXX");
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+Test(spec, malformed_specs_exit_65_with_path_and_line)
+{
+    char head[] = "gaussaudit: 1\nmechanism: {kind: gaussian_pair}\npairs:\n  - name: p\n";
+    static char buf[64][1024];
+    bad_spec cases[] = {
+        {"gaussaudit: 1\nmechanism: {kind: gaussian_pair\n", "YAML syntax error"},
+        {"gaussaudit: 2\nmechanism: {kind: gaussian_pair}\n", "unsupported format version"},
+        {"mechanism: {kind: gaussian_pair}\n", "gaussaudit: missing"},
+        {"gaussaudit: 1\n", "mechanism: missing"},
+        {"gaussaudit: 1\nmechanism: {kind: gausian_pair}\n", "did you mean 'gaussian_pair'"},
+        {"gaussaudit: 1\nmechanism: {kind: sketch}\n", "mechanism.columns: missing"},
+        {"gaussaudit: 1\nmechanism: {kind: gaussian_pair}\n", "pairs: missing"},
+        {"gaussaudit: 1\nmechanism: {kind: gaussian_pair}\npairs: []\n", "non-empty list"},
+        {"gaussaudit: 1\nmechansim: {kind: gaussian_pair}\n", "did you mean 'mechanism'"},
+        {"gaussaudit: 1\nmechanism: {kind: gaussian_pair, sigma: 1}\n", "unknown key 'sigma'"},
+        {"gaussaudit: 1\ngaussaudit: 1\nmechanism: {kind: gaussian_pair}\n", "appears twice"},
+        {"- 1\n- 2\n", "expected a mapping"},
+        {"gaussaudit: 1\nmechanism: &a {kind: gaussian_pair}\n", "anchors"},
+        {"gaussaudit: '1'\nmechanism: {kind: gaussian_pair}\n", "expected a number"},
+    };
+    size_t n = sizeof cases / sizeof *cases;
+    /* pair-level cases built on a valid header */
+    const char *pair_cases[][2] = {
+        {"    x: {mean: [0, 0], cov: [[1, 0.2], [0.3, 0.8]]}\n    y: {mean: [0, 0], cov: [[1, 0], [0, 1]]}\n",
+         "pairs[0] (line 4).x.cov is not symmetric"},
+        {"    x: {mean: [0, 0], cov: [[1, 2], [2, 1]]}\n    y: {mean: [0, 0], cov: [[1, 0], [0, 1]]}\n",
+         "x.cov is not positive semi-definite: its most negative eigenvalue is -1"},
+        {"    x: {mean: [0, .nan], cov: [[1, 0], [0, 1]]}\n    y: {mean: [0, 0], cov: [[1, 0], [0, 1]]}\n",
+         "pairs[0].x.mean[1]"},
+        {"    x: {mean: [0, 0], cov: [[1, 0], [0, .inf]]}\n    y: {mean: [0, 0], cov: [[1, 0], [0, 1]]}\n",
+         "pairs[0].x.cov[1][1]"},
+        {"    x: {mean: [0, 0], cov: [[1, 0], [0, 1]]}\n    y: {mean: [0, 0, 0], cov: [[1, 0], [0, 1]]}\n",
+         "both laws must have the same dimension"},
+        {"    x: {mean: [0, 0], cov: [[1, 0], [0, 1], [0, 0]]}\n    y: {mean: [0, 0], cov: [[1, 0], [0, 1]]}\n",
+         "has 3 rows, expected 2"},
+        {"    x: {mean: [0, 0], cov: [[1, 0], [0]]}\n    y: {mean: [0, 0], cov: [[1, 0], [0, 1]]}\n",
+         "row has 1 entries, expected 2"},
+        {"    x: {mean: [0, 0], cov: [[1, 0], [0, one]]}\n    y: {mean: [0, 0], cov: [[1, 0], [0, 1]]}\n",
+         "expected a number, got 'one'"},
+        {"    x: {mean: [], cov: []}\n    y: {mean: [], cov: []}\n", "empty list"},
+        {"    x: {mean: [0, 0], covv: [[1, 0], [0, 1]]}\n    y: {mean: [0, 0], cov: [[1, 0], [0, 1]]}\n",
+         "did you mean 'cov'"},
+        {"    y: {mean: [0, 0], cov: [[1, 0], [0, 1]]}\n", "pairs[0].x: missing"},
+        {"    x: {mean: [0], cov: [[1]]}\n    y: {mean: [0], cov: [[1]]}\n    columns: 0\n",
+         "pairs[0].columns"},
+        {"    x: {mean: [0], cov: [[1]]}\n    y: {mean: [0], cov: [[1]]}\n    columns: 2.5\n",
+         "whole number"},
+        {"    x: {mean: [0], cov: [[1]]}\n    y: {mean: [0], cov: [[-1]]}\n",
+         "y.cov is not positive semi-definite"},
+    };
+    size_t np = sizeof pair_cases / sizeof *pair_cases;
+    /* claim-level cases */
+    const char *claim_cases[][2] = {
+        {"claim: {epsilon: 1}\n", "epsilon and delta must be given together"},
+        {"claim: {epsilon: -1, delta: 1e-5}\n", "claim.epsilon"},
+        {"claim: {epsilon: 1, delta: 2}\n", "claim.delta"},
+        {"claim: {epsilon: 1, delta: 1e-5, zcdp: 0}\n", "claim.zcdp"},
+        {"claim: {rdp: [[0.5, 1]]}\n", "claim.rdp"},
+        {"claim: {profile: [[1]]}\n", "expected a point"},
+        {"claim: {epsiln: 1}\n", "did you mean 'epsilon'"},
+    };
+    size_t nc = sizeof claim_cases / sizeof *claim_cases;
+    for (size_t i = 0; i < n + np + nc; i++) {
+        const char *yaml, *needle;
+        if (i < n) {
+            yaml = cases[i].yaml;
+            needle = cases[i].needle;
+        } else if (i < n + np) {
+            snprintf(buf[i], sizeof buf[i], "%s%s", head, pair_cases[i - n][0]);
+            yaml = buf[i];
+            needle = pair_cases[i - n][1];
+        } else {
+            snprintf(buf[i], sizeof buf[i], "%s%s%s", head, pair_ok, claim_cases[i - n - np][0]);
+            yaml = buf[i];
+            needle = claim_cases[i - n - np][1];
+        }
+        char *path = write_tmp(yaml);
+        char args[256], *out, *err;
+        snprintf(args, sizeof args, "delta %s --epsilon 1", path);
+        int st = ga_test_run(args, &out, &err);
+        cr_expect(st == 65, "spec %zu: status %d (expected 65); stderr: %s\n---\n%s", i, st, err, yaml);
+        cr_expect(strstr(err, needle) != NULL, "spec %zu: stderr lacks '%s': %s\n---\n%s", i,
+                  needle, err, yaml);
+        cr_expect(strstr(err, path) != NULL, "spec %zu: stderr does not name the file: %s", i, err);
+        unlink(path);
+        free(path);
+        free(out);
+        free(err);
+    }
+    char *out, *err;
+    cr_expect(ga_test_run("delta /nonexistent/spec.yaml --epsilon 1", &out, &err) == 66);
+    free(out);
+    free(err);
+}
+
+static double json_num_after(const char *text, const char *key, int nth)
+{
+    const char *p = text;
+    char pat[64];
+    snprintf(pat, sizeof pat, "\"%s\": ", key);
+    for (int i = 0; i <= nth; i++) {
+        p = strstr(p, pat);
+        cr_assert(p != NULL, "no %d-th '%s' in %s", nth, key, text);
+        p += strlen(pat);
+    }
+    if (*p == '{')
+        p = strstr(p, "\"value\": ") + strlen("\"value\": ");
+    return strtod(p, NULL);
+}
+
+Test(spec, delta_epsilon_rdp_commands)
+{
+    char *out, *err;
+    int st = ga_test_run("delta specs/examples/two_explicit_outputs.yaml --epsilon 0.5,1 --format json",
+                         &out, &err);
+    cr_assert(st == 0, "status %d: %s", st, err);
+    /* tests/data/delta.json, "2-D, mean and covariance differ" */
+    cr_expect(fabs(json_num_after(out, "xy", 0) - 0.082203716727378213575) < 1e-12, "%s", out);
+    cr_expect(fabs(json_num_after(out, "yx", 0) - 0.15950531184183919167) < 1e-12, "%s", out);
+    cr_expect(fabs(json_num_after(out, "xy", 1) - 0.028382225982794348569) < 1e-12, "%s", out);
+    cr_expect(strstr(out, "\"certified\": false") && strstr(out, "\"method\": \"direct\""), "%s", out);
+    free(out);
+    free(err);
+    st = ga_test_run("delta specs/examples/two_explicit_outputs.yaml --epsilon 1 --method tails --format json",
+                     &out, &err);
+    cr_assert(st == 0);
+    cr_expect(fabs(json_num_after(out, "yx", 0) - 0.092578245991114022302) < 1e-12, "%s", out);
+    free(out);
+    free(err);
+    /* epsilon: invert delta(1) of the same pair; the binding direction is yx */
+    st = ga_test_run("epsilon specs/examples/two_explicit_outputs.yaml --delta 0.092578245991114022302 --format json",
+                     &out, &err);
+    cr_assert(st == 0, "%s", err);
+    cr_expect(fabs(json_num_after(out, "epsilon", 0) - 1) < 1e-9, "%s", out);
+    cr_expect(strstr(out, "\"binding\": \"yx\"") != NULL, "%s", out);
+    free(out);
+    free(err);
+    st = ga_test_run("rdp specs/examples/gaussian_mechanism_pair.yaml --alpha 2 --format json", &out, &err);
+    cr_assert(st == 0, "%s", err);
+    /* D_2 = alpha Delta^2 / (2 sigma^2) = 1 / 23.404138991201812 */
+    cr_expect(fabs(json_num_after(out, "xy", 0) - 1 / 23.404138991201812) < 1e-14, "%s", out);
+    free(out);
+    free(err);
+    static const struct {
+        const char *args;
+        int status;
+        const char *needle;
+    } bad[] = {
+        {"delta specs/examples/two_explicit_outputs.yaml", 64, "--epsilon"},
+        {"delta --epsilon 1", 64, "SPEC.yaml"},
+        {"delta specs/examples/two_explicit_outputs.yaml --epsilon x", 65, "--epsilon"},
+        {"delta specs/examples/two_explicit_outputs.yaml --epsilon 1 --method fast", 64, "--method"},
+        {"epsilon specs/examples/two_explicit_outputs.yaml --delta 1.5", 65, "--delta"},
+        {"rdp specs/examples/two_explicit_outputs.yaml --alpha 1", 65, "--alpha"},
+        {"rdp specs/examples/two_explicit_outputs.yaml --alpha 2 extra", 64, "unexpected"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        st = ga_test_run(bad[i].args, &out, &err);
+        cr_expect(st == bad[i].status, "'%s': status %d: %s", bad[i].args, st, err);
+        cr_expect(strstr(err, bad[i].needle) != NULL, "'%s': %s", bad[i].args, err);
+        free(out);
+        free(err);
+    }
+}
+
+Test(spec, profile_command)
+{
+    char *out, *err;
+    int st = ga_test_run("delta specs/examples/two_explicit_outputs.yaml --profile 50 --format json",
+                         &out, &err);
+    cr_assert(st == 0, "status %d: %s", st, err);
+    /* 50 points, eps = 0 first (TV: the same in both directions), delta non-increasing */
+    size_t n = 0;
+    double prev = 2, first_xy = -1, first_yx = -1;
+    for (const char *p = strstr(out, "\"epsilon\": "); p; p = strstr(p + 1, "\"epsilon\": ")) {
+        double xy = json_num_after(p, "xy", 0), yx = json_num_after(p, "yx", 0);
+        if (n == 0) {
+            first_xy = xy;
+            first_yx = yx;
+            cr_expect(strtod(p + strlen("\"epsilon\": "), NULL) == 0, "first eps is not 0");
+        }
+        cr_expect(fmax(xy, yx) <= prev + 1e-14, "profile increases at point %zu", n);
+        prev = fmax(xy, yx);
+        n++;
+    }
+    cr_expect(n == 50, "%zu points", n);
+    cr_expect(fabs(first_xy - first_yx) < 1e-14, "TV differs: %.17g %.17g", first_xy, first_yx);
+    free(out);
+    free(err);
+    cr_expect(ga_test_run("delta specs/examples/two_explicit_outputs.yaml --profile 1", &out, &err) == 65);
+    free(out);
+    free(err);
+    cr_expect(ga_test_run("delta specs/examples/two_explicit_outputs.yaml --profile 5 --epsilon 1", &out, &err) == 64);
+    free(out);
+    free(err);
+}
+
+Test(spec, lists_read_in_one_pass_give_the_same_pairs_and_certificates)
+{
+    /* d = 18 (lists past the one-pass threshold), decimals that are not doubles (0.1) */
+    enum { D = 18 };
+    char *y = malloc(1 << 16), *p = y;
+    cr_assert(y);
+    gsl_rng *r = ga_test_rng(18);
+    p += sprintf(p, "gaussaudit: 1\nmechanism: {kind: gaussian_pair}\npairs:\n  - name: p\n");
+    for (int side = 0; side < 2; side++) {
+        p += sprintf(p, "    %s: {mean: [", side ? "y" : "x");
+        for (int i = 0; i < D; i++)
+            p += sprintf(p, "%s%.2f", i ? ", " : "", side ? 0.1 * i : 0.1 * i + gsl_rng_uniform(r) / 3);
+        p += sprintf(p, "], cov: [");
+        for (int i = 0; i < D; i++) {
+            p += sprintf(p, "%s[", i ? ", " : "");
+            for (int j = 0; j < D; j++)
+                p += sprintf(p, "%s%s", j ? ", " : "",
+                             i == j ? (side ? "1.3" : "1.1") : (abs(i - j) == 1 ? "0.1" : "0"));
+            p += sprintf(p, "]");
+        }
+        p += sprintf(p, "]}\n");
+    }
+    p += sprintf(p, "claim: {epsilon: 1, delta: 1.0e-5}\n");
+    gsl_rng_free(r);
+    ga_spec a, b;
+    char msg[256];
+    ga_doc_set_nums_min(GA_DOC_NUMS_MIN);
+    cr_assert(ga_mech_parse(&a, y, strlen(y), "a.yaml", NULL, msg, sizeof msg) == 0, "%s", msg);
+    ga_doc_set_nums_min(SIZE_MAX);
+    cr_assert(ga_mech_parse(&b, y, strlen(y), "b.yaml", NULL, msg, sizeof msg) == 0, "%s", msg);
+    cr_assert(a.npairs == 1 && b.npairs == 1 && a.pairs[0].d == D);
+    ga_spec_pair_view va, vb;
+    cr_assert(ga_spec_pair_view_init(&va, &a.pairs[0], 1) == GA_OK &&
+              ga_spec_pair_view_init(&vb, &b.pairs[0], 1) == GA_OK);
+    const ga_node *mx = ga_spec_pair_src(&a.pairs[0], 0), *sx = ga_spec_pair_src(&a.pairs[0], 2);
+    cr_assert(mx && mx->kind == GA_NODE_NUMS && sx->kids[0]->kind == GA_NODE_NUMS,
+              "the lists were not read in one pass");
+    const char *const *ta[4] = {va.txt->mu_x, va.txt->mu_y, va.txt->s_x, va.txt->s_y};
+    const char *const *tb[4] = {vb.txt->mu_x, vb.txt->mu_y, vb.txt->s_x, vb.txt->s_y};
+    const double *da[4] = {va.in->mu_x, va.in->mu_y, va.in->s_x, va.in->s_y};
+    const double *db[4] = {vb.in->mu_x, vb.in->mu_y, vb.in->s_x, vb.in->s_y};
+    for (int w = 0; w < 4; w++)
+        for (size_t i = 0; i < (w < 2 ? (size_t)D : (size_t)D * D); i++) {
+            char x[80], z[80];
+            ga_test_decimal_normal(x, sizeof x, ta[w][i]);
+            ga_test_decimal_normal(z, sizeof z, tb[w][i]);
+            cr_assert(!strcmp(x, z) && da[w][i] == db[w][i], "array %d item %zu: '%s' (%.17g) and '%s' (%.17g)",
+                      w, i, ta[w][i], da[w][i], tb[w][i], db[w][i]);
+        }
+    ga_pair *pa, *pb;
+    cr_assert(ga_mech_pair_reduce(&pa, &a.pairs[0], msg, sizeof msg) == GA_OK, "%s", msg);
+    cr_assert(ga_mech_pair_reduce(&pb, &b.pairs[0], msg, sizeof msg) == GA_OK, "%s", msg);
+    ga_delta_cert ca, cb;
+    int s1 = ga_pair_delta_cert(&ca, pa, va.in, va.txt, "1", NULL);
+    int s2 = ga_pair_delta_cert(&cb, pb, vb.in, vb.txt, "1", NULL);
+    cr_expect(s1 == GA_OK && s2 == GA_OK && ca.xy.lo == cb.xy.lo && ca.xy.hi == cb.xy.hi &&
+                  ca.yx.lo == cb.yx.lo && ca.yx.hi == cb.yx.hi,
+              "status %d %d: [%.17g, %.17g] [%.17g, %.17g] against [%.17g, %.17g] [%.17g, %.17g]", s1, s2,
+              ca.xy.lo, ca.xy.hi, ca.yx.lo, ca.yx.hi, cb.xy.lo, cb.xy.hi, cb.yx.lo, cb.yx.hi);
+    ga_pair_free(pa);
+    ga_pair_free(pb);
+    ga_spec_pair_view_clear(&va);
+    ga_spec_pair_view_clear(&vb);
+    ga_spec_clear(&a);
+    ga_spec_clear(&b);
+    free(y);
+}
+
+/* A CSV dataset is read in pieces, twice (specs/spec.c): random tables written as CSV (a
+ * header or none, blank and comment lines, CRLF, blanks around fields, a last line with or
+ * without its line break, fields in several formats) and read with pieces of 1-64 bytes give
+ * the values, bit for bit, of the same numbers written in the spec as rows: [[...]] (read by
+ * the YAML path); broken tables (ragged rows, a field that is not a number) give the same
+ * message with tiny pieces as with the default. */
+static int load_dataset(ga_spec *s, const char *yaml, char *msg, size_t msglen)
+{
+    char *path = write_tmp(yaml);
+    int rc = ga_spec_load(s, path, msg, msglen);
+    unlink(path);
+    free(path);
+    return rc;
+}
+
+Test(spec, csv_read_in_pieces_equals_rows_in_the_spec)
+{
+    gsl_rng *r = ga_test_rng(4242);
+    long n = ga_test_count(300);
+    size_t broken = 0;
+    char csvpath[] = "/tmp/ga_test_csv_XXXXXX";
+    int fd = mkstemp(csvpath);
+    cr_assert(fd >= 0);
+    close(fd);
+    char *csv = malloc(1 << 16), *yaml = malloc(1 << 17), *rows = malloc(1 << 16);
+    cr_assert(csv && yaml && rows);
+    for (long k = 0; k < n; k++) {
+        size_t nr = 1 + gsl_rng_uniform_int(r, 40), nc = 1 + gsl_rng_uniform_int(r, 6);
+        int header = gsl_rng_uniform(r) < 0.5, crlf = gsl_rng_uniform(r) < 0.2;
+        int bad = gsl_rng_uniform(r) < 0.15 ? 1 + (int)gsl_rng_uniform_int(r, 2) : 0;
+        size_t badrow = gsl_rng_uniform_int(r, nr);
+        const char *eol = crlf ? "\r\n" : "\n";
+        char *c = csv, *y = rows;
+        if (header) {
+            for (size_t j = 0; j < nc; j++)
+                c += sprintf(c, "%sc%zu", j ? "," : "", j);
+            c += sprintf(c, "%s", eol);
+        }
+        y += sprintf(y, "[");
+        for (size_t i = 0; i < nr; i++) {
+            if (gsl_rng_uniform(r) < 0.1)
+                c += sprintf(c, gsl_rng_uniform(r) < 0.5 ? "%s" : "# a comment, 1, 2%s", eol);
+            y += sprintf(y, "%s[", i ? ", " : "");
+            size_t fields = bad == 1 && i == badrow ? nc + 1 : nc;
+            for (size_t j = 0; j < fields; j++) {
+                char num[40];
+                double x = (gsl_rng_uniform(r) - 0.4) * pow(10, (int)gsl_rng_uniform_int(r, 9) - 4);
+                int f = (int)gsl_rng_uniform_int(r, 3);
+                snprintf(num, sizeof num, f == 0 ? "%.17g" : f == 1 ? "%.4e" : "%.0f", x);
+                if (bad == 2 && i == badrow && j == nc - 1)
+                    snprintf(num, sizeof num, "1.5x");
+                const char *pad = gsl_rng_uniform(r) < 0.2 ? " " : "";
+                c += sprintf(c, "%s%s%s%s", j ? "," : "", pad, num, pad);
+                if (j < nc)
+                    y += sprintf(y, "%s%s", j ? ", " : "", num);
+            }
+            y += sprintf(y, "]");
+            if (i + 1 < nr || gsl_rng_uniform(r) < 0.7)
+                c += sprintf(c, "%s", eol);
+        }
+        y += sprintf(y, "]");
+        FILE *f = fopen(csvpath, "wb");
+        cr_assert(f && fwrite(csv, 1, (size_t)(c - csv), f) == (size_t)(c - csv) && fclose(f) == 0);
+        const char *head = "gaussaudit: 1\nmechanism: {kind: sketch, columns: 3, noise_sigma: 1}\n";
+        ga_spec a, b, w;
+        char ma[600] = "", mb[600] = "", mw[600] = "";
+        snprintf(yaml, 1 << 17, "%sdataset: {csv: '%s', header: %s}\n", head, csvpath,
+                 header ? "true" : "false");
+        size_t piece = 1 + gsl_rng_uniform_int(r, 64);
+        ga_file_set_piece(piece);
+        int ra = load_dataset(&a, yaml, ma, sizeof ma);
+        ga_file_set_piece(0);
+        int rw = load_dataset(&w, yaml, mw, sizeof mw);
+        cr_assert_eq(ra != 0, rw != 0, "table %ld, pieces of %zu: %d (%s), whole %d (%s)\n%s", k,
+                     piece, ra, ma, rw, mw, csv);
+        if (bad) {
+            /* (the messages name the spec files, which differ: compared from the key path) */
+            const char *ta = strstr(ma, " dataset.csv:"), *tw = strstr(mw, " dataset.csv:");
+            cr_assert(ra != 0 && ta && tw && !strcmp(ta, tw), "table %ld (broken %d), pieces "
+                      "of %zu: '%s' against '%s'\n%s", k, bad, piece, ma, mw, csv);
+            broken++;
+            continue;
+        }
+        cr_assert(ra == 0, "table %ld, pieces of %zu: %s\n%s", k, piece, ma, csv);
+        snprintf(yaml, 1 << 17, "%sdataset: {rows: %s}\n", head, rows);
+        int rb = load_dataset(&b, yaml, mb, sizeof mb);
+        cr_assert(rb == 0, "table %ld as rows: %s", k, mb);
+        cr_assert(a.data.n == nr && a.data.d == nc && b.data.n == nr && b.data.d == nc,
+                  "table %ld: %zu x %zu and %zu x %zu, written %zu x %zu", k, a.data.n, a.data.d,
+                  b.data.n, b.data.d, nr, nc);
+        for (size_t i = 0; i < nr * nc; i++)
+            cr_assert(memcmp(&a.data.x[i], &b.data.x[i], sizeof(double)) == 0,
+                      "table %ld, pieces of %zu, value %zu: %a from the CSV, %a from rows\n%s", k,
+                      piece, i, a.data.x[i], b.data.x[i], csv);
+        ga_spec_clear(&a);
+        ga_spec_clear(&b);
+        ga_spec_clear(&w);
+    }
+    cr_assert(broken > (size_t)n / 20, "only %zu broken tables", broken);
+    unlink(csvpath);
+    free(csv);
+    free(yaml);
+    free(rows);
+    gsl_rng_free(r);
+}
+
+/* The second pass parses each field where it lies (no NUL written, no second count of the
+ * commas): the messages of a table of broken lines, read whole and in pieces of 1 to 7
+ * bytes, against the message each must give (a stray '\r' ends its field; the next is then
+ * empty), and the values of the lines that parse. */
+Test(spec, csv_field_errors_and_values_table)
+{
+    static const struct {
+        const char *csv;  /* two columns, no header */
+        const char *want; /* a fragment of the message (NULL: it loads) */
+        double v[4];      /* the values when it loads (two rows) */
+    } rows[] = {
+        {"1,2\n3,4\n", NULL, {1, 2, 3, 4}},
+        {"1,2\r\n3,4\r\n", NULL, {1, 2, 3, 4}},
+        {" 1 ,\t2\t\n-3e-2 , 4.5e+1", NULL, {1, 2, -0.03, 45}},
+        {"1,2\r\n3,4\rjunk\n", NULL, {1, 2, 3, 4}},
+        {"1\r,2\n3,4\n", ":1: field 2 ('') is not a finite decimal number", {0}},
+        {"1,2\n3,\n", ":2: field 2 ('') is not a finite decimal number", {0}},
+        {"1,2\n,4\n", ":2: field 1 ('') is not a finite decimal number", {0}},
+        {"1,2\n3, 4 x\n", ":2: field 2 ('4 x') is not a finite decimal number", {0}},
+        {"1,2\n3,0x10\n", ":2: field 2 ('0x10') is not a finite decimal number", {0}},
+        {"1,2\n3,4,\n", ":2: row has 3 fields, expected 2 (ragged CSV)", {0}},
+        {"1,2\n3\r\n", ":2: row has 1 fields, expected 2 (ragged CSV)", {0}},
+        {"1,2\n3,1e999\n", ":2: field 2 ('1e999') is not a finite decimal number", {0}},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        char csvpath[] = "/tmp/ga_test_csv2_XXXXXX", yaml[400];
+        ga_test_temp_spec(csvpath, rows[i].csv); /* (any text) */
+        snprintf(yaml, sizeof yaml, "gaussaudit: 1\nmechanism: {kind: sketch, columns: 3, "
+                 "noise_sigma: 1}\ndataset: {csv: '%s', header: false}\n", csvpath);
+        for (size_t piece = 0; piece <= 7; piece++) {
+            ga_file_set_piece(piece);
+            ga_spec s;
+            char msg[600] = "";
+            int rc = load_dataset(&s, yaml, msg, sizeof msg);
+            if (rows[i].want) {
+                cr_assert(rc != 0 && strstr(msg, rows[i].want), "row %zu, pieces of %zu: %d '%s', "
+                          "want '%s'", i, piece, rc, msg, rows[i].want);
+                continue;
+            }
+            cr_assert(rc == 0, "row %zu, pieces of %zu: %s", i, piece, msg);
+            cr_assert(s.data.n == 2 && s.data.d == 2, "row %zu: %zu x %zu", i, s.data.n, s.data.d);
+            for (size_t k = 0; k < 4; k++)
+                cr_assert(s.data.x[k] == rows[i].v[k], "row %zu, pieces of %zu, value %zu: %.17g, "
+                          "want %.17g", i, piece, k, s.data.x[k], rows[i].v[k]);
+            ga_spec_clear(&s);
+        }
+        unlink(csvpath);
+    }
+    ga_file_set_piece(0);
+}

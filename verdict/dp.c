@@ -1,0 +1,338 @@
+/*
+ * dp.c - the verdict of an (eps, delta) claim: the double-precision estimates of every pair
+ * select the candidates, certified intervals decide (VIOLATION only when a certified lower
+ * bound exceeds the claim by the pair's margin, VERIFIED only when every pair's certified
+ * upper bound is below it, or a proven worst case's is), with the exact value, the slack and
+ * the worst pair; a profile over the claim's eps grid where the spec asks for it.
+ */
+#include "verdict/internal.h"
+
+#include <gsl/gsl_sf_gamma.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* is i among list[0..n)? */
+static int in_list(const size_t *list, size_t n, size_t i)
+{
+    for (size_t k = 0; k < n; k++)
+        if (list[k] == i)
+            return 1;
+    return 0;
+}
+
+/* r's exact value and slack those of pair i in r->worst_dir (the pair its interval is of) */
+static void dp_exact_of(ga_claim_result *r, size_t i, const double *xy, const double *yx,
+                        const double *exy, const double *eyx)
+{
+    int d1 = r->worst_dir == 1;
+    r->exact.val = d1 ? xy[i] : yx[i];
+    r->exact.err = d1 ? exy[i] : eyx[i];
+    r->slack = r->exact.val > 0 ? r->delta / r->exact.val : INFINITY;
+}
+
+void vd_eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const ga_audit_opts *o,
+                ga_gchisq_work *w)
+{
+    char nb[GA_SPEC_NAME_LEN];
+    size_t n = a->npairs;
+    /* the estimates at the table's eps are read in place (no copy: 32 bytes per pair), unless
+     * a bound must be masked in them */
+    int reuse = a->pair_xy && r->eps == a->table_eps, masked = 0;
+    ga_spec_pair_buf pb;
+    for (size_t i = 0; i < n; i++)
+        masked |= vd_spair(a, i, &pb)->bound;
+    int alias = reuse && !masked;
+    double *xy = alias ? a->pair_xy : malloc(n * sizeof *xy),
+           *yx = alias ? a->pair_yx : malloc(n * sizeof *yx),
+           *exy = alias ? a->pair_xy_err : malloc(n * sizeof *exy),
+           *eyx = alias ? a->pair_yx_err : malloc(n * sizeof *eyx);
+    /* the pairs certified (at most the cap, and the proven worst case), their results */
+    size_t ncap = n < GA_AUDIT_CERT_CAP + 1 ? n : GA_AUDIT_CERT_CAP + 1;
+    size_t *sel = malloc((ncap ? ncap : 1) * sizeof *sel);
+    ga_delta_cert *certs = malloc((ncap ? ncap : 1) * sizeof *certs);
+    int *cst = malloc((ncap ? ncap : 1) * sizeof *cst);
+    double *csec = malloc((ncap ? ncap : 1) * sizeof *csec);
+    unsigned char *cdone = malloc(ncap ? ncap : 1);
+    char es[64];
+    if (!xy || !yx || !exy || !eyx || !sel || !certs || !cst || !csec || !cdone) {
+        r->verdict = GA_VERDICT_INCONCLUSIVE;
+        snprintf(r->reason, sizeof r->reason, "out of memory");
+        goto cleanup;
+    }
+    if (!eps_txt) {
+        snprintf(es, sizeof es, "%.17g", r->eps);
+        eps_txt = es;
+    }
+    size_t worst = 0, nfailed = 0;
+    int wdir = 1;
+    double wv = -1;
+    if (alias) {
+        /* (read in place) */
+    } else if (reuse) {
+        memcpy(xy, a->pair_xy, n * sizeof *xy);
+        memcpy(yx, a->pair_yx, n * sizeof *yx);
+        memcpy(exy, a->pair_xy_err, n * sizeof *exy);
+        memcpy(eyx, a->pair_yx_err, n * sizeof *eyx);
+    } else if (!vd_expired(a, "the claims", 0, n)) {
+        vd_est_all(a, o, r->eps, xy, yx, exy, eyx, "the claims", w);
+    } else {
+        for (size_t i = 0; i < n; i++)
+            xy[i] = yx[i] = exy[i] = eyx[i] = 0;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (vd_spair(a, i, &pb)->bound) { /* an upper bound of a neighbour (shown in the pairs
+                                          table): never the worst pair, never certified */
+            xy[i] = yx[i] = -2;
+            exy[i] = eyx[i] = 0;
+            continue;
+        }
+        if (isnan(xy[i]) || isnan(yx[i]))
+            nfailed++;
+        if (xy[i] > wv) {
+            wv = xy[i];
+            worst = i;
+            wdir = 1;
+        }
+        if (yx[i] > wv) {
+            wv = yx[i];
+            worst = i;
+            wdir = 2;
+        }
+    }
+    r->worst_pair = worst;
+    r->worst_dir = wdir;
+    r->exact.val = wv;
+    r->exact.err = wdir == 1 ? exy[worst] : eyx[worst];
+    r->slack = wv > 0 ? r->delta / wv : INFINITY;
+    /* which pairs need a certified interval */
+    int violation = 0, ambiguous = 0, uncertifiable = 0, capped = 0, bound_over = 0,
+        built_close = 0;
+    size_t ncert = 0;
+    char amb_pair[200] = "", uncert_note[200] = "";
+    int unc_status = GA_OK; /* the status of the evaluation that made it uncertifiable */
+    /* the pairs to certify, in order (the cap counts them in order) */
+    ncert = vd_dp_cert_select(sel, &capped, a, r, xy, yx, exy, eyx, NULL, n, o);
+    /* their certified values on o->jobs threads */
+    vd_cert_selected(a, o, sel, ncert, eps_txt, certs, cst, csec, cdone, w);
+    for (size_t j = 0; j < ncert; j++) {
+        size_t i = sel[j];
+        int clear = xy[i] + exy[i] <= r->delta && yx[i] + eyx[i] <= r->delta;
+        if (!cdone[j]) {
+            vd_expired(a, "certification", i, n);
+            break;
+        }
+        ga_delta_cert c = certs[j];
+        int st = cst[j];
+        vd_cert_account(a, &c, csec[j]);
+        if (o->fail_cert == i + 1)
+            st = GA_EDOM;
+        if (reuse && (st == GA_OK || st == GA_EPREC)) /* shown per pair in the reports */
+            vd_store_pair_cert(a, i, &c);
+        if (st == GA_ETIME) /* (the budget ran out inside the evaluation: the audit says so) */
+            vd_expired(a, "certification", j, ncert);
+        if (st != GA_OK && st != GA_EPREC) {
+            /* a proven worst case whose estimates clear the claim but which has no certified
+             * evaluation (a composition of subsampled steps whose Bromwich integrand decays
+             * too slowly for the certified bounds: GA_EMAXITER) proves nothing: the verdict
+             * is then NO VIOLATION FOUND, saying so */
+            if (clear && (st == GA_EDOM || st == GA_EMAXITER) && ga_spec_pair_is_loss(vd_spair(a, i, &pb))) {
+                snprintf(uncert_note, sizeof uncert_note, "%s", ga_audit_pair_name(a, i, nb));
+            } else if (!clear || (a->spec.verified && i == a->spec.verified_pair)) {
+                uncertifiable = 1;
+                unc_status = st;
+                snprintf(amb_pair, sizeof amb_pair, "%s", ga_audit_pair_name(a, i, nb));
+            }
+            continue;
+        }
+        double lo = fmax(c.xy.lo, c.yx.lo), hi = fmax(c.xy.hi, c.yx.hi);
+        /* the reported pair, direction and interval always belong together: the worst pair
+         * (largest estimate) unless another pair is a certified violation and it is not */
+        double margin = vd_built_margin(a, i);
+        int is_violation = lo > r->delta * (1 + margin) && vd_attained(a, i);
+        if (lo > r->delta && !is_violation && margin > 0 && vd_attained(a, i))
+            built_close = 1; /* above the claim, but within the construction's rounding */
+        if (is_violation && (!violation || i == worst)) {
+            r->worst_pair = i;
+            r->worst_dir = c.xy.lo >= c.yx.lo ? 1 : 2;
+            const ga_interval *iv = r->worst_dir == 1 ? &c.xy : &c.yx;
+            dp_exact_of(r, i, xy, yx, exy, eyx); /* the value beside the interval is its pair's */
+            r->certified = 1;
+            r->cert_lo = iv->lo;
+            r->cert_hi = iv->hi;
+            vd_cert_decimals(r, &c, r->worst_dir == 1, r->worst_dir == 1);
+        } else if (!violation && i == worst) {
+            const ga_interval *iv = wdir == 1 ? &c.xy : &c.yx;
+            r->certified = 1;
+            r->cert_lo = iv->lo;
+            r->cert_hi = iv->hi;
+            vd_cert_decimals(r, &c, wdir == 1, wdir == 1);
+        }
+        if (is_violation) {
+            violation = 1;
+        } else if (hi > r->delta) {
+            ambiguous = 1;
+            if (lo > r->delta && !built_close) { /* the bound exceeds the claim; no neighbour
+                                                    shown (2: the output before a release) */
+                ga_spec_pair_buf ub;
+                bound_over = i < ga_spec_npairs(&a->spec) && ga_spec_pair_unreleased(vd_spair(a, i, &ub)) ? 2 : 1;
+            }
+            snprintf(amb_pair, sizeof amb_pair, "%s", ga_audit_pair_name(a, i, nb));
+        } else if (!violation && a->spec.verified && i == a->spec.verified_pair) {
+            r->certified = 1;
+            r->cert_lo = fmax(c.xy.lo, c.yx.lo);
+            r->cert_hi = hi;
+            vd_cert_decimals(r, &c, c.xy.lo >= c.yx.lo, c.xy.hi >= c.yx.hi);
+            if (i != worst) { /* the value beside the interval is its pair's */
+                r->worst_pair = i;
+                r->worst_dir = c.xy.hi >= c.yx.hi ? 1 : 2;
+                dp_exact_of(r, i, xy, yx, exy, eyx);
+            }
+        }
+    }
+    char claim[96], ce[32], cd[32];
+    /* (num writes into its buffer: never the source and the destination of one snprintf) */
+    if (r->eps_txt)
+        snprintf(ce, sizeof ce, "%.30s", r->eps_txt);
+    else
+        vd_num(ce, r->eps);
+    if (r->delta_txt)
+        snprintf(cd, sizeof cd, "%.30s", r->delta_txt);
+    else
+        vd_num(cd, r->delta);
+    snprintf(claim, sizeof claim, "claim delta(%s) <= %s", ce, cd);
+    if (violation) {
+        char b1[32], b2[32];
+        r->verdict = GA_VERDICT_VIOLATION;
+        snprintf(r->reason, sizeof r->reason,
+                 "certified: delta_%s(%s) of pair '%s' lies in [%s, %s], above the claimed %s",
+                 r->worst_dir == 1 ? "XY" : "YX", ce, ga_audit_pair_name(a, r->worst_pair, nb),
+                 vd_bnd_vs(b1, r->cert_lo, 0, r->delta), vd_bnd_vs(b2, r->cert_hi, 1, r->delta), cd);
+    } else if (ambiguous || uncertifiable || capped) {
+        r->verdict = GA_VERDICT_INCONCLUSIVE;
+        snprintf(r->reason, sizeof r->reason, "%s: %s",
+                 claim, bound_over == 2 ? "the output before a release whose laws could not be "
+                                          "computed rigorously, an upper bound of the release's "
+                                          "delta, has certified delta above the claim; no "
+                                          "violation is shown (pair '"
+                        : bound_over ? "the proven worst case, an upper bound no single neighbour "
+                                     "need attain, has certified delta above the claim and no "
+                                     "audited neighbour was shown to violate it (pair '"
+                        : ambiguous && built_close
+                            ? "a certified delta exceeds the claim by less than the rounding of "
+                              "the pair's construction from the data (1e-9 relative) (pair '"
+                        : ambiguous ? "a certified interval contains the claimed delta (pair '"
+                        : uncertifiable ? "certified mode is not available (pair '"
+                                        : "more pairs are close to the claim than the certification cap ('");
+        size_t l = strlen(r->reason);
+        snprintf(r->reason + l, sizeof r->reason - l, "%s')", amb_pair);
+        if (uncertifiable && (unc_status == GA_ENOMEM || unc_status == GA_EDEP)) {
+            char why[200]; /* (what FLINT/Arb could not allocate, or its exception) */
+            ga_arb_last_failure(why, sizeof why);
+            l = strlen(r->reason);
+            snprintf(r->reason + l, sizeof r->reason - l, ": %s", why[0] ? why : ga_strerror(unc_status));
+        }
+        if (uncertifiable && !ambiguous && !bound_over && amb_pair[0] && vd_sub_pair(a, amb_pair) &&
+            r->exact.val >= 0 && isfinite(r->exact.err)) {
+            char v1[32], v2[32];
+            l = strlen(r->reason);
+            snprintf(r->reason + l, sizeof r->reason - l, ": no certified evaluation of this "
+                     "composition of subsampled steps (too few steps of a small rate for the "
+                     "certified bounds; the estimate of delta is %s +- %s)",
+                     vd_num(v1, r->exact.val), (snprintf(v2, sizeof v2, "%.2g", r->exact.err), v2));
+        }
+        if (nfailed) {
+            l = strlen(r->reason);
+            snprintf(r->reason + l, sizeof r->reason - l, "; the double-precision evaluation "
+                     "failed on %zu pair(s)", nfailed);
+        }
+    } else if (a->spec.verified && r->certified) {
+        char b1[32];
+        r->verdict = GA_VERDICT_VERIFIED;
+        snprintf(r->reason, sizeof r->reason,
+                 "holds for every neighbour in the universe: the proven %s has certified delta <= %s",
+                 a->spec.verified_note, vd_bnd_vs(b1, r->cert_hi, 1, r->delta));
+    } else {
+        r->verdict = GA_VERDICT_NO_VIOLATION;
+        if (uncert_note[0])
+            snprintf(r->reason, sizeof r->reason, "holds on all %zu audited pairs, among them the "
+                     "proven worst case, by estimates with error estimates below the claim; not "
+                     "certified (pair '%s': no certified evaluation of this composition of "
+                     "subsampled steps, too few steps of a small rate for the certified bounds), "
+                     "so not proven", n, uncert_note);
+        else
+            snprintf(r->reason, sizeof r->reason, "holds on all %zu audited pairs (%s)", n,
+                     o->certified ? "certified" : "estimates with error estimates below the claim");
+    }
+    /* smallest eps at the claimed delta: over the pairs with the largest delta at eps */
+    r->eps_at_delta.val = r->delta > 0 ? 0 : INFINITY;
+    if (r->delta > 0) {
+        size_t taken[GA_AUDIT_EPS_PAIRS];
+        for (int t = 0; t < GA_AUDIT_EPS_PAIRS && t < (int)n; t++) {
+            size_t best = SIZE_MAX;
+            double bv = -1;
+            /* (bounds no neighbour need attain count only when the worst pair is one) */
+            for (size_t i = 0; i < n; i++)
+                if (fmax(xy[i], yx[i]) > bv && (vd_attained(a, i) || !vd_attained(a, r->worst_pair)) &&
+                    !in_list(taken, (size_t)t, i)) {
+                    bv = fmax(xy[i], yx[i]);
+                    best = i;
+                }
+            if (best == SIZE_MAX)
+                break;
+            ga_result e;
+            int dir;
+            ga_pair *own;
+            const ga_pair *p = vd_pair_use(a, best, &own);
+            ga_gchisq_opts go = vd_gopts(a);
+            int st = p ? ga_pair_epsilon(&e, &dir, p, r->delta, &go, w) : GA_ENOMEM;
+            ga_pair_free(own);
+            if (st == GA_EDOM)
+                e.val = INFINITY;
+            if (st != GA_OK && st != GA_ETOL && st != GA_EDOM) { /* failed: no number */
+                r->eps_at_delta.val = NAN;
+                break;
+            }
+            if (e.val > r->eps_at_delta.val)
+                r->eps_at_delta = e;
+            taken[t] = best; /* next */
+        }
+    }
+    /* subsampled pairs (kept by the audit, never rebuilt): the RDP accountant's eps at the
+     * claimed delta, for comparison */
+    for (size_t i = 0; r->delta > 0 && r->delta < 1 && i < n; i++) {
+        double e;
+        int order;
+        if (vd_spair(a, i, &pb)->nsub && ga_pair_rdp_accountant(&e, &order, a->pairs[i], r->delta) == GA_OK &&
+            e > r->rdp_eps) {
+            r->rdp_eps = e;
+            r->rdp_order = order;
+        }
+    }
+    /* and a PLD accountant's: one pair suffices (the remove and add pairs of the subsampled
+     * kinds are each other's directions) */
+    for (size_t i = 0; r->delta > 0 && r->delta < 1 && i < n; i++) {
+        double e;
+        if (vd_spair(a, i, &pb)->nsub && ga_pair_pld_accountant(&e, a->pairs[i], r->delta, 1e-4) == GA_OK) {
+            r->pld_eps = e;
+            break;
+        }
+    }
+    if (n) {
+        r->bound = !vd_attained(a, r->worst_pair);
+        r->lower = vd_spair(a, r->worst_pair, &pb)->lower;
+        vd_witness(a, r, w);
+    }
+cleanup:
+    if (!alias) {
+        free(xy);
+        free(yx);
+        free(exy);
+        free(eyx);
+    }
+    free(sel);
+    free(certs);
+    free(cst);
+    free(csec);
+    free(cdone);
+}
