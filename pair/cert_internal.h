@@ -121,4 +121,7 @@ int pc_delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_input *in,
 int pc_renyi_ball(arb_t res, const arb_mat_t Sp, const arb_mat_t Sq, const arb_mat_t dm,
                   const arb_t alpha, double r, slong prec);
 
+/* out: [0, 1] in both directions, as decimals too (pair_cert.c) */
+void pc_cert_unknown(ga_delta_cert *out);
+
 #endif

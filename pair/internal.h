@@ -6,7 +6,38 @@
 
 #include "pair/loss.h"
 
+/* A pair variant: what a pair of that kind computes, called through the row (as GSL's
+ * gsl_rng_type). Every pair points at one row, set where it is made (reduce.c,
+ * reduce_loss.c); ga_pair_delta and the other public entry points check their arguments and
+ * call through it. A new release family is a new row (its file: type_*.c) and the pair
+ * maker that sets it.
+ *   delta       double-precision delta in both directions at eps; method is as asked
+ *               (GA_DELTA_AUTO allowed), out->method holds the default it resolves to, w is
+ *               a workspace (never NULL); the status of ga_pair_delta
+ *   renyi       D_alpha in both directions, alpha > 1 checked (estimates with errors)
+ *   delta_cert  certified delta at the exact text eps (FLINT/Arb available)
+ *   renyi_cert  certified D_alpha (alpha_txt > 1 checked; opts defaulted); NULL: the
+ *               variant has no divergence (GA_EDOM)
+ *   free        the variant's own data (NULL: none); ga_pair_free frees the rest */
+typedef struct ga_pair_type {
+    const char *name;
+    int (*delta)(ga_delta *out, const ga_pair *p, double eps, int method,
+                 const ga_gchisq_opts *o, ga_gchisq_work *w);
+    int (*renyi)(ga_result *xy, ga_result *yx, const ga_pair *p, double alpha);
+    int (*delta_cert)(ga_delta_cert *out, const ga_pair *p, const ga_pair_input *in,
+                      const ga_pair_text *txt, const char *eps, const ga_cert_opts *o);
+    int (*renyi_cert)(ga_interval *xy, ga_interval *yx, const ga_pair *p,
+                      const ga_pair_input *in, const ga_pair_text *txt, const char *alpha_txt,
+                      const ga_cert_opts *o);
+    void (*free)(ga_pair *p);
+} ga_pair_type;
+
+/* the rows: type_gaussian.c, type_product.c, type_loss.c */
+extern const ga_pair_type ga_pair_type_gaussian, ga_pair_type_product, ga_pair_type_subsampled,
+    ga_pair_type_masked, ga_pair_type_synthetic;
+
 struct ga_pair {
+    const ga_pair_type *type; /* the variant (never NULL) */
     size_t d, k;      /* input and reduced dimension */
     double r;         /* columns */
     int support;      /* enum ga_pair_support */
@@ -96,5 +127,11 @@ void pr_set_reason_static(ga_pair *p, const char *text);
 
 /* lambda, mt, L and V: one block at lambda (arrays_block, reduce_pd) or four */
 void pr_free_arrays(ga_pair *p);
+
+/* the Gaussian type's delta and certified delta, which products share (type_gaussian.c) */
+int pr_gaussian_delta(ga_delta *out, const ga_pair *p, double eps, int method,
+                      const ga_gchisq_opts *o, ga_gchisq_work *w);
+int pr_gaussian_delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_input *in,
+                           const ga_pair_text *txt, const char *eps, const ga_cert_opts *opts);
 
 #endif

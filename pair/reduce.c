@@ -263,6 +263,7 @@ static int reduce_full(ga_pair *p, const double *sx, const double *sy, double *d
         ga_pair *q = calloc(1, sizeof *q);
         if (!q)
             return GA_ENOMEM;
+        q->type = &ga_pair_type_gaussian;
         q->d = d;
         q->r = p->r;
         for (size_t i = 0; i < d; i++)
@@ -565,6 +566,8 @@ int ga_pair_reduce(ga_pair **out, const ga_pair_input *in, char *msg, size_t msg
     *out = NULL;
     if (msg && msglen)
         msg[0] = 0; /* every failure below leaves a message (see cleanup) */
+    if (p)
+        p->type = &ga_pair_type_gaussian;
     if (!p)
         return GA_ENOMEM;
     p->d = d;
@@ -701,6 +704,8 @@ int ga_pair_reduce_product(ga_pair **out, const ga_pair_input *in, size_t n, cha
     }
     ga_pair *p = calloc(1, sizeof *p);
     int rc = GA_ENOMEM;
+    if (p)
+        p->type = &ga_pair_type_product;
     if (!p || !(p->blocks = calloc(n, sizeof *p->blocks)))
         goto cleanup;
     for (size_t b = 0; b < n; b++, p->nblocks = b)

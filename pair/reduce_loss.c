@@ -63,6 +63,8 @@ int ga_pair_reduce_subsampled(ga_pair **out, const ga_subsampled_input *in, size
     }
     ga_pair *p = calloc(1, sizeof *p);
     int rc = GA_ENOMEM;
+    if (p)
+        p->type = &ga_pair_type_subsampled;
     if (!p || !(p->ploss = calloc(1, sizeof *p->ploss)) ||
         !(p->ploss->t = calloc(n, sizeof *p->ploss->t)) ||
         !(p->ptxt = calloc(3 * n, sizeof *p->ptxt)) || !(p->psigma = calloc(2 * n, sizeof *p->psigma)))
@@ -128,6 +130,8 @@ static int reduce_chi2(ga_pair **out, const char *what, double rows, double pts,
     }
     ga_pair *p = calloc(1, sizeof *p);
     int rc = GA_ENOMEM;
+    if (p)
+        p->type = pts > 0 ? &ga_pair_type_synthetic : &ga_pair_type_masked;
     if (!p || !(p->ploss = calloc(1, sizeof *p->ploss)) ||
         !(p->ploss->t = calloc(1, sizeof *p->ploss->t)) ||
         !(p->ptxt = calloc(3, sizeof *p->ptxt)) || !(p->psigma = calloc(3, sizeof *p->psigma)))

@@ -1762,3 +1762,46 @@ Test(pair_cert, refined_products_reach_the_width_asked, .fini = fini_caches)
     }
     gsl_rng_free(r);
 }
+
+/* Every pair maker sets the row of its variant (pair/internal.h: the pair type table), and
+ * the public entry points answer through it: a subsampled step's delta and certified Renyi
+ * divergence exist, masked and synthetic pairs have no certified divergence (GA_EDOM). */
+Test(pair, every_maker_sets_its_type)
+{
+    char msg[256];
+    double mu_x[1] = {1}, mu_y[1] = {0}, s[1] = {1};
+    ga_pair_input g = {.d = 1, .columns = 1, .mu_x = mu_x, .s_x = s, .mu_y = mu_y, .s_y = s};
+    ga_pair_input two[2] = {g, g};
+    ga_subsampled_input sub = {.q = 0.1, .sigma = 1, .steps = 1};
+    ga_masked_input mask = {.rows = 3, .sigma = 1, .norm_x = 1, .norm_y = 0.5};
+    ga_synthetic_input syn = {.dim = 2, .points = 2, .sigma = 1, .norm_x = 1, .norm_y = 0.5};
+    ga_pair *p[5] = {NULL};
+    cr_assert(ga_pair_reduce(&p[0], &g, msg, sizeof msg) == GA_OK, "%s", msg);
+    cr_assert(ga_pair_reduce_product(&p[1], two, 2, msg, sizeof msg) == GA_OK, "%s", msg);
+    cr_assert(ga_pair_reduce_subsampled(&p[2], &sub, 1, msg, sizeof msg) == GA_OK, "%s", msg);
+    cr_assert(ga_pair_reduce_masked(&p[3], &mask, msg, sizeof msg) == GA_OK, "%s", msg);
+    cr_assert(ga_pair_reduce_synthetic(&p[4], &syn, msg, sizeof msg) == GA_OK, "%s", msg);
+    static const struct {
+        const ga_pair_type *type;
+        int renyi_cert; /* expected status of the certified D_2 */
+    } want[5] = {{&ga_pair_type_gaussian, GA_OK}, {&ga_pair_type_product, GA_OK},
+                 {&ga_pair_type_subsampled, GA_OK}, {&ga_pair_type_masked, GA_EDOM},
+                 {&ga_pair_type_synthetic, GA_EDOM}};
+    ga_pair_input two_in[2] = {g, g};
+    for (int k = 0; k < 5; k++) {
+        cr_expect(p[k]->type == want[k].type, "maker %d: type %s, expected %s", k,
+                  p[k]->type ? p[k]->type->name : "(none)", want[k].type->name);
+        ga_delta D;
+        cr_expect(ga_pair_delta(&D, p[k], 0.5, GA_DELTA_AUTO, NULL, NULL) == GA_OK &&
+                      D.xy.val > 0 && D.xy.val < 1,
+                  "%s: delta(0.5) %g", want[k].type->name, D.xy.val);
+        ga_interval xy, yx;
+        int st = ga_pair_renyi_cert(&xy, &yx, p[k], k == 1 ? two_in : &g, NULL, "2", NULL);
+        cr_expect(st == want[k].renyi_cert, "%s: certified D_2 status %d, expected %d",
+                  want[k].type->name, st, want[k].renyi_cert);
+        if (st == GA_OK && k < 2) /* D_2 of N(1, 1) against N(0, 1): alpha/2 = 1, per block */
+            cr_expect(xy.lo <= k + 1 && k + 1 <= xy.hi, "%s: D_2 [%g, %g], expected %d",
+                      want[k].type->name, xy.lo, xy.hi, k + 1);
+        ga_pair_free(p[k]);
+    }
+}
