@@ -63,6 +63,9 @@ int ga_decimal_scan(double *v, ga_dec *dec, const char *s, size_t len);
 /* The exact decimal of a compact form (dec.e != GA_DEC_LONG) as text that the one reader
  * reads: [-]digits[e[-]digits]; buf has GA_DEC_TEXT_MAX bytes. */
 void ga_decimal_text(char *buf, double v, ga_dec dec);
+/* log10 of a decimal the library printed, "m.mmm" or "m.mmme-NNNN" (exponents beyond the
+ * double range): -inf for zero, NaN when unreadable */
+double ga_decimal_log10(const char *d);
 
 /* CLOCK_MONOTONIC seconds, and whether a deadline in those units (0: none) has passed */
 double ga_monotonic(void);

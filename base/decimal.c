@@ -312,3 +312,23 @@ int ga_decimal_mul_text(char *out, size_t outlen, const char *a, const char *b)
     snprintf(o, outlen - (size_t)(o - out), "e%ld", ea + eb);
     return GA_OK;
 }
+
+/* log10 of a decimal "m.mmm" or "m.mmme-NNNN" (exponents beyond the double range); -inf for
+ * zero, NaN when unreadable */
+double ga_decimal_log10(const char *d)
+{
+    char *end;
+    double m = strtod(d, &end); /* strtod reads the exponent too: split it off first */
+    const char *e = strpbrk(d, "eE");
+    if (e) {
+        char mant[80];
+        size_t l = (size_t)(e - d) < sizeof mant - 1 ? (size_t)(e - d) : sizeof mant - 1;
+        memcpy(mant, d, l);
+        mant[l] = 0;
+        m = strtod(mant, NULL);
+        double ex = strtod(e + 1, NULL);
+        return m > 0 ? log10(m) + ex : m == 0 ? -INFINITY : NAN;
+    }
+    (void)end;
+    return m > 0 ? log10(m) : m == 0 ? -INFINITY : NAN;
+}

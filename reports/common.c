@@ -68,109 +68,12 @@ int rp_evaluated(const ga_claim_result *r)
     return r->evaluated;
 }
 
-/* log10 of a decimal "m.mmm" or "m.mmme-NNNN" (exponents beyond the double range); -inf for
- * zero, NaN when unreadable */
-double rp_decimal_log10(const char *d)
-{
-    char *end;
-    double m = strtod(d, &end); /* strtod reads the exponent too: split it off first */
-    const char *e = strpbrk(d, "eE");
-    if (e) {
-        char mant[80];
-        size_t l = (size_t)(e - d) < sizeof mant - 1 ? (size_t)(e - d) : sizeof mant - 1;
-        memcpy(mant, d, l);
-        mant[l] = 0;
-        m = strtod(mant, NULL);
-        double ex = strtod(e + 1, NULL);
-        return m > 0 ? log10(m) + ex : m == 0 ? -INFINITY : NAN;
-    }
-    (void)end;
-    return m > 0 ? log10(m) : m == 0 ? -INFINITY : NAN;
-}
-
-/* "the claim is 3.2x conservative", never 1x or infx: near 1 the relative difference, at an
- * exact value of 0 (or below the double range) no factor */
-static void slack_text(char *b, size_t n, double slack, const char *what, double exact)
-{
-    if (!isfinite(slack))
-        snprintf(b, n, "the exact %s is 0 to double precision", what);
-    else if (slack == 0 && isinf(exact))
-        snprintf(b, n, "the exact %s is infinite", what);
-    else if (slack == 0)
-        snprintf(b, n, "the claim is 0, the exact %s is not", what);
-    else if (slack == 1)
-        snprintf(b, n, "the claim equals the exact %s to double precision", what);
-    else if (fabs(slack - 1) < 0.05) /* a factor would read 1x or 1.01x: the difference */
-        snprintf(b, n, slack > 1 ? "the claim is above the exact %s by a relative %.2g"
-                                 : "the exact %s exceeds the claim by a relative %.2g",
-                 what, fabs(slack - 1));
-    else if (slack > 1)
-        snprintf(b, n, "the claim is %.3gx conservative", slack);
-    else
-        snprintf(b, n, "%.3gx the claimed %s", 1 / slack, what);
-}
-
 void rp_tightness_text(char *b, size_t n, const ga_claim_result *r)
 {
-    char v[96], sl[160], ce[32], cd[32];
-    if (!rp_evaluated(r)) {
+    if (!rp_evaluated(r))
         snprintf(b, n, "not evaluated");
-    } else if (r->type != GA_CLAIM_GDP && !(r->exact.val >= 0 && isfinite(r->exact.err))) {
-        snprintf(b, n, "no value: not computed, or the double-precision evaluation failed (the "
-                 "reason says which)");
-    } else if (r->type == GA_CLAIM_DP) {
-        char e[320] = "";
-        ga_fmt_shortest(ce, sizeof ce, r->eps);
-        ga_fmt_shortest(cd, sizeof cd, r->delta);
-        if (r->eps_txt)
-            snprintf(ce, sizeof ce, "%.30s", r->eps_txt); /* as written */
-        if (r->delta_txt)
-            snprintf(cd, sizeof cd, "%.30s", r->delta_txt);
-        if (isfinite(r->eps_at_delta.val))
-            snprintf(e, sizeof e, "; the smallest eps at delta %s is %.6g", cd, r->eps_at_delta.val);
-        if (r->rdp_eps > 0 && isfinite(r->eps_at_delta.val) && r->eps_at_delta.val > 0) {
-            size_t l = strlen(e);
-            snprintf(e + l, sizeof e - l, " (an RDP accountant reports %.6g, %.3gx as much",
-                     r->rdp_eps, r->rdp_eps / r->eps_at_delta.val);
-            l = strlen(e);
-            if (r->pld_eps > 0 && isfinite(r->pld_eps))
-                snprintf(e + l, sizeof e - l, "; a PLD accountant %.7g, above by a relative %.2g)",
-                         r->pld_eps, r->pld_eps / r->eps_at_delta.val - 1);
-            else
-                snprintf(e + l, sizeof e - l, ")");
-        }
-        /* the value shown lies in the certified interval when there is one (the estimate may
-         * stray by its error), with the digits that decide against the claim */
-        double x = r->certified ? fmin(fmax(r->exact.val, r->cert_lo), r->cert_hi) : r->exact.val;
-        ga_fmt_decide(v, sizeof v, x, r->delta, 6);
-        slack_text(sl, sizeof sl, r->slack, "delta", r->exact.val);
-        if (r->certified && r->cert_hi < 1e-300 && r->cert_hi_dec[0] && r->delta > 0) {
-            /* below the double range: the certified decimal, and the factor as a power of 10 */
-            snprintf(v, sizeof v, "%s", r->cert_hi_dec); /* (whole: a cut exponent is
-                                                              another number) */
-            double f = log10(r->delta) - rp_decimal_log10(r->cert_hi_dec);
-            snprintf(sl, sizeof sl, fabs(f) < 1e6 ? "the claim is 10^%.1f times the exact delta "
-                     "(certified; below the double range)" : "the claim is 10^(%.4g) times the "
-                     "exact delta (certified; below the double range)", f);
-        }
-        snprintf(b, n, "%s delta(%s) = %s: %s%s",
-                 r->bound   ? "upper bound (no neighbour need attain it): exact"
-                 : r->lower ? "lower bound (a function of the release): exact"
-                            : "exact", ce, v, sl, e);
-    } else if (r->type == GA_CLAIM_RDP) {
-        ga_fmt_shortest(ce, sizeof ce, r->alpha);
-        ga_fmt_decide(v, sizeof v, r->exact.val, r->eps_a, 6);
-        slack_text(sl, sizeof sl, r->slack, "divergence", r->exact.val);
-        snprintf(b, n, "exact D_%s = %s: %s", ce, v, sl);
-    } else if (r->type == GA_CLAIM_ZCDP) {
-        ga_fmt_decide(v, sizeof v, r->exact.val, r->eps_a, 6);
-        slack_text(sl, sizeof sl, r->slack, "rho", r->exact.val);
-        snprintf(b, n, "max D_alpha/alpha = %s at alpha = %.4g: %s", v, r->at, sl);
-    } else if (r->type == GA_CLAIM_GDP) {
-        snprintf(b, n, "largest excess of delta over the GDP curve: %.3g at eps = %.4g", r->exact.val, r->at);
-    } else {
-        snprintf(b, n, "?");
-    }
+    else
+        ga_claim_row_of(r->type)->tightness(b, n, r);
 }
 
 /* pairs in descending order of their delta at the table eps (at most cap), ties by index;
@@ -262,7 +165,7 @@ void rp_cert_text(char *iv, size_t n, const ga_claim_result *r)
         return;
     }
     char lo[32], hi[32];
-    double ref = r->type == GA_CLAIM_DP ? r->delta : r->eps_a; /* the claim it decides */
+    double ref = ga_claim_row_of(r->type)->ref(r); /* the claim it decides */
     ga_fmt_bound_decide(lo, sizeof lo, r->cert_lo, 0, ref, 10);
     ga_fmt_bound_decide(hi, sizeof hi, r->cert_hi, 1, ref, 10);
     snprintf(iv, n, "[%s, %s]", lo, hi);

@@ -79,7 +79,7 @@ int ga_report_html(FILE *out, const ga_audit *a)
     fprintf(out, "</table>\n");
     for (size_t i = 0; i < a->nclaims; i++) {
         const ga_claim_result *r = &a->claims[i];
-        if (r->type != GA_CLAIM_DP || !rp_evaluated(r))
+        if (!ga_claim_row_of(r->type)->profile || !rp_evaluated(r))
             continue;
         char ct[96];
         ga_claim_text(ct, sizeof ct, r);
@@ -115,8 +115,10 @@ int ga_report_html(FILE *out, const ga_audit *a)
         }
         double gx[GA_PLOT_POINTS], gy[GA_PLOT_POINTS];
         for (size_t i = 0; i < a->nclaims; i++)
-            if (a->claims[i].type == GA_CLAIM_GDP) {
-                double mu = a->claims[i].eps_a;
+            if (ga_claim_row_of(a->claims[i].type)->plot == GA_CLAIM_PLOT_PROFILE_GDP) {
+                double pv[2];
+                ga_claim_row_of(a->claims[i].type)->params(pv, &a->claims[i]);
+                double mu = pv[0];
                 for (size_t k = 0; k < GA_PLOT_POINTS; k++) {
                     gx[k] = a->plot_eps[k];
                     gy[k] = 0.5 * erfc((gx[k] / mu - mu / 2) / M_SQRT2) -
@@ -129,15 +131,17 @@ int ga_report_html(FILE *out, const ga_audit *a)
         int mv[64];
         size_t nm = 0;
         for (size_t i = 0; i < a->nclaims && nm < 64; i++)
-            if (a->claims[i].type == GA_CLAIM_DP) {
-                mx[nm] = a->claims[i].eps;
+            if (ga_claim_row_of(a->claims[i].type)->plot == GA_CLAIM_PLOT_PROFILE_POINT) {
+                double pv[2];
+                ga_claim_row_of(a->claims[i].type)->params(pv, &a->claims[i]);
+                mx[nm] = pv[0];
                 mv[nm] = a->claims[i].verdict;
-                my[nm++] = a->claims[i].delta;
+                my[nm++] = pv[1];
                 /* judged: up to twice the largest claimed eps, down to a hundredth of the
                  * smallest claimed or exact delta */
-                xcap = fmax(xcap, 2 * a->claims[i].eps + 0.5);
-                if (a->claims[i].delta > 0)
-                    ymin = fmin(ymin, a->claims[i].delta / 100);
+                xcap = fmax(xcap, 2 * pv[0] + 0.5);
+                if (pv[1] > 0)
+                    ymin = fmin(ymin, pv[1] / 100);
                 if (a->claims[i].exact.val > 0)
                     ymin = fmin(ymin, a->claims[i].exact.val / 100);
             }
@@ -154,10 +158,12 @@ int ga_report_html(FILE *out, const ga_audit *a)
         int mv[64];
         size_t nm = 0;
         for (size_t i = 0; i < a->nclaims && nm < 64; i++)
-            if (a->claims[i].type == GA_CLAIM_RDP) {
-                mx[nm] = a->claims[i].alpha;
+            if (ga_claim_row_of(a->claims[i].type)->plot == GA_CLAIM_PLOT_RENYI_POINT) {
+                double pv[2];
+                ga_claim_row_of(a->claims[i].type)->params(pv, &a->claims[i]);
+                mx[nm] = pv[0];
                 mv[nm] = a->claims[i].verdict;
-                my[nm++] = a->claims[i].eps_a;
+                my[nm++] = pv[1];
             }
         plot_marks pm = {mx, my, mv, nm, 0, 0};
         fprintf(out, "<h2>Renyi divergence</h2>\n");

@@ -19,10 +19,6 @@ const char *rp_methods(const ga_audit *a);
 /* a claim the --timeout deadline left without any number */
 int rp_evaluated(const ga_claim_result *r);
 
-/* log10 of a decimal "m.mmm" or "m.mmme-NNNN" (exponents beyond the double range); -inf for
- * zero, NaN when unreadable */
-double rp_decimal_log10(const char *d);
-
 void rp_tightness_text(char *b, size_t n, const ga_claim_result *r);
 
 size_t rp_order(const ga_audit *a, size_t *idx, size_t cap);

@@ -93,18 +93,14 @@ int ga_report_json(FILE *out, const ga_audit *a)
     ga_jw_arr(&j, "claims");
     for (size_t i = 0; i < a->nclaims; i++) {
         const ga_claim_result *r = &a->claims[i];
-        const char *tn = ga_claim_type_name(r->type);
+        const ga_claim_row *row = ga_claim_row_of(r->type);
         ga_jw_obj(&j, NULL);
-        ga_jw_str(&j, "type", tn ? tn : "unknown");
-        if (r->type == GA_CLAIM_DP) {
-            ga_jw_num(&j, "epsilon", r->eps);
-            ga_jw_num(&j, "delta", r->delta);
-        } else if (r->type == GA_CLAIM_RDP) {
-            ga_jw_num(&j, "alpha", r->alpha);
-            ga_jw_num(&j, "eps_alpha", r->eps_a);
-        } else {
-            ga_jw_num(&j, r->type == GA_CLAIM_ZCDP ? "rho" : "mu", r->eps_a);
-        }
+        ga_jw_str(&j, "type", row->name ? row->name : "unknown");
+        double pv[2];
+        row->params(pv, r);
+        for (int k = 0; k < 2; k++)
+            if (row->param_keys[k])
+                ga_jw_num(&j, row->param_keys[k], pv[k]);
         ga_jw_str(&j, "verdict", ga_verdict_name(r->verdict));
         ga_jw_str(&j, "reason", r->reason);
         ga_jw_obj(&j, "exact");
@@ -118,9 +114,9 @@ int ga_report_json(FILE *out, const ga_audit *a)
                            r->cert_hi_dec[0] ? r->cert_hi_dec : NULL);
             /* log10 of the bounds, finite where the doubles underflow to 0 */
             if (r->cert_lo_dec[0])
-                ga_jw_num(&j, "interval_lo_log10", rp_decimal_log10(r->cert_lo_dec));
+                ga_jw_num(&j, "interval_lo_log10", ga_decimal_log10(r->cert_lo_dec));
             if (r->cert_hi_dec[0])
-                ga_jw_num(&j, "interval_hi_log10", rp_decimal_log10(r->cert_hi_dec));
+                ga_jw_num(&j, "interval_hi_log10", ga_decimal_log10(r->cert_hi_dec));
         }
         if (r->exact.val > 0)
             ga_jw_num(&j, "exact_log10", log10(r->exact.val));
@@ -131,10 +127,10 @@ int ga_report_json(FILE *out, const ga_audit *a)
         }
         ga_jw_str(&j, "worst_pair", ga_audit_pair_name(a, r->worst_pair, nb));
         ga_jw_str(&j, "direction", r->worst_dir == 1 ? "xy" : "yx");
-        if (r->type == GA_CLAIM_DP) /* the value is the release's, or a bound's (not attained) */
+        if (row->profile) /* the value is the release's, or a bound's (not attained) */
             ga_jw_str(&j, "value_kind", r->bound ? "upper bound" : r->lower ? "lower bound" : "exact");
         ga_jw_num(&j, "slack", r->slack);
-        if (r->type == GA_CLAIM_DP) {
+        if (row->profile) {
             ga_jw_num(&j, "epsilon_at_delta", r->eps_at_delta.val);
             if (r->rdp_eps > 0) { /* subsampled pairs: the RDP accountant, for comparison */
                 ga_jw_num(&j, "rdp_accountant_epsilon", r->rdp_eps);
@@ -167,7 +163,7 @@ int ga_report_json(FILE *out, const ga_audit *a)
             }
             ga_jw_obj_end(&j);
         }
-        if (r->type == GA_CLAIM_ZCDP || r->type == GA_CLAIM_GDP)
+        if (row->has_at)
             ga_jw_num(&j, "at", r->at);
         ga_jw_obj_end(&j);
     }

@@ -103,13 +103,13 @@ static void junit_suite(FILE *out, const ga_audit *a, size_t id, const char *hos
         int viol = r->verdict == GA_VERDICT_VIOLATION;
         fprintf(out, ">\n      <%s message=\"", viol ? "failure" : "error");
         rp_html_escape(out, r->reason);
-        if (viol && r->type == GA_CLAIM_DP && r->witness[0]) {
+        if (viol && ga_claim_row_of(r->type)->profile && r->witness[0]) {
             fprintf(out, "; witness: ");
             rp_html_escape(out, r->witness);
         }
         fprintf(out, "\" type=\"%s\">", ga_verdict_name(r->verdict));
         rp_html_escape(out, r->reason);
-        if (r->type == GA_CLAIM_DP && r->witness[0]) {
+        if (ga_claim_row_of(r->type)->profile && r->witness[0]) {
             fprintf(out, "\nwitness: ");
             rp_html_escape(out, r->witness);
             fprintf(out, "\nP_X[S] = %.17g, P_Y[S] = %.17g", r->witness_px, r->witness_py);

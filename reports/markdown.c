@@ -89,7 +89,7 @@ int ga_report_markdown(FILE *out, const ga_audit *a)
     }
     for (size_t i = 0; i < a->nclaims; i++) {
         const ga_claim_result *r = &a->claims[i];
-        if (r->type != GA_CLAIM_DP || !rp_evaluated(r))
+        if (!ga_claim_row_of(r->type)->profile || !rp_evaluated(r))
             continue;
         char ct[96];
         ga_claim_text(ct, sizeof ct, r);

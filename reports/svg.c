@@ -195,8 +195,10 @@ void rp_tradeoff_plot(FILE *out, const ga_audit *a)
     char nb[GA_SPEC_NAME_LEN]; /* (ga_audit_pair_name) */
     double mu = NAN;
     for (size_t i = 0; i < a->nclaims; i++)
-        if (a->claims[i].type == GA_CLAIM_GDP) {
-            mu = a->claims[i].eps_a;
+        if (ga_claim_row_of(a->claims[i].type)->plot == GA_CLAIM_PLOT_PROFILE_GDP) {
+            double pv[2];
+            ga_claim_row_of(a->claims[i].type)->params(pv, &a->claims[i]);
+            mu = pv[0];
             break;
         }
     if (!isfinite(mu) || !a->nplot)

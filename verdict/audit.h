@@ -15,16 +15,15 @@
 
 enum ga_claim_type { GA_CLAIM_DP = 0, GA_CLAIM_RDP, GA_CLAIM_ZCDP, GA_CLAIM_GDP, GA_NCLAIM_TYPES };
 
-/* The table of claim types (verdict/audit.c), one row each: its name in JSON and the wording
- * of the claim in reports; NULL for a type that is not in the table (never another type). */
+/* A claim type's name in JSON (its row's; NULL for a type not in the table) */
 const char *ga_claim_type_name(int type);
 
 typedef struct {
     int type;              /* enum ga_claim_type */
     int relative;          /* relative DP: claimed over the neighbours within a set of datasets */
-    double eps, delta;     /* DP: (eps, delta); GDP: mu in eps */
+    double eps, delta;     /* DP: (eps, delta) */
     const char *eps_txt, *delta_txt; /* the (eps, delta) claim as written (NULL: other claims) */
-    double alpha, eps_a;   /* RDP point; zCDP: rho in eps_a */
+    double alpha, eps_a;   /* RDP: (alpha, eps_alpha); zCDP: rho in eps_a; GDP: mu in eps_a */
     int verdict;
     char reason[1024];
     /* DP: the worst pair and direction (1 = xy, 2 = yx) at the claimed eps */
@@ -210,6 +209,42 @@ typedef struct {
     int keep_pairs;        /* tests: keep every reduced pair (none is rebuilt where used) */
     ga_audit_watch *watch; /* publish the progress there (NULL: nowhere) */
 } ga_audit_opts;
+
+/* The table of claim types (verdict/claims.c), one row each: how a claim of the type is
+ * evaluated, written and shown. The reports read a claim through its row, never by its type:
+ * a new claim type is a row, its evaluator and its parse (specs/spec.c).
+ *   name        its "type" in JSON
+ *   params      its numbers as the spec gave them, under the JSON keys param_keys (one or two)
+ *   ref         the claimed number the exact value is compared with (digits that decide)
+ *   text        the claim as written ("(1, 1e-05)-DP")
+ *   tightness   the exact value against the claim, for an evaluated claim
+ *   profile     decided on delta(eps): a witness event, eps at delta, accountants' eps and the
+ *               kind of value (exact, or a bound) are reported
+ *   has_at      the worst value's argument is reported ("at": an order or an eps)
+ *   plot        how the HTML report marks it (enum ga_claim_plot) */
+enum ga_claim_plot {
+    GA_CLAIM_PLOT_NONE,
+    GA_CLAIM_PLOT_PROFILE_POINT, /* a marker (params[0], params[1]) on the privacy profile */
+    GA_CLAIM_PLOT_PROFILE_GDP,   /* the mu-GDP curve (mu = params[0]) on the privacy profile
+                                    and the trade-off plot */
+    GA_CLAIM_PLOT_RENYI_POINT    /* a marker (params[0], params[1]) on the Renyi plot */
+};
+typedef struct {
+    int type;
+    const char *name;
+    const char *param_keys[2];
+    void (*eval)(ga_audit *a, ga_claim_result *r, const char *eps_txt, const ga_audit_opts *o,
+                 ga_gchisq_work *w);
+    void (*params)(double v[2], const ga_claim_result *r);
+    double (*ref)(const ga_claim_result *r);
+    void (*text)(char *b, size_t n, const ga_claim_result *r);
+    void (*tightness)(char *b, size_t n, const ga_claim_result *r);
+    int profile, has_at, plot;
+} ga_claim_row;
+
+/* The row of a claim type; for a type not in the table a row that says "?" and shows
+ * nothing (name NULL, no evaluator): never another type's. */
+const ga_claim_row *ga_claim_row_of(int type);
 
 /* Run the audit of a loaded spec file. Returns GA_OK (verdicts in a), GA_EINVAL (message in
  * msg, e.g. the spec has no claim), or GA_ENOMEM. */

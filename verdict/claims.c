@@ -11,9 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef void (*claim_eval_fn)(ga_audit *a, ga_claim_result *r, const char *eps_txt,
-                              const ga_audit_opts *o, ga_gchisq_work *w);
-
 static void run_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const ga_audit_opts *o,
                    ga_gchisq_work *w);
 
@@ -26,18 +23,209 @@ static void run_zcdp(ga_audit *a, ga_claim_result *r, const char *eps_txt,
 static void run_gdp(ga_audit *a, ga_claim_result *r, const char *eps_txt,
                     const ga_audit_opts *o, ga_gchisq_work *w);
 
-/* One row per claim type: adding a type is a row here, its parse in specs/spec.c and its
- * evaluator (reports read the name and the wording from here). */
-static const struct {
-    int type;
-    const char *name;     /* in JSON */
-    claim_eval_fn eval;
-} claim_types[] = {
-    {GA_CLAIM_DP, "dp", run_dp},
-    {GA_CLAIM_RDP, "rdp", run_rdp},
-    {GA_CLAIM_ZCDP, "zcdp", run_zcdp},
-    {GA_CLAIM_GDP, "gdp", run_gdp},
+/* "the claim is 3.2x conservative", never 1x or infx: near 1 the relative difference, at an
+ * exact value of 0 (or below the double range) no factor */
+static void slack_text(char *b, size_t n, double slack, const char *what, double exact)
+{
+    if (!isfinite(slack))
+        snprintf(b, n, "the exact %s is 0 to double precision", what);
+    else if (slack == 0 && isinf(exact))
+        snprintf(b, n, "the exact %s is infinite", what);
+    else if (slack == 0)
+        snprintf(b, n, "the claim is 0, the exact %s is not", what);
+    else if (slack == 1)
+        snprintf(b, n, "the claim equals the exact %s to double precision", what);
+    else if (fabs(slack - 1) < 0.05) /* a factor would read 1x or 1.01x: the difference */
+        snprintf(b, n, slack > 1 ? "the claim is above the exact %s by a relative %.2g"
+                                 : "the exact %s exceeds the claim by a relative %.2g",
+                 what, fabs(slack - 1));
+    else if (slack > 1)
+        snprintf(b, n, "the claim is %.3gx conservative", slack);
+    else
+        snprintf(b, n, "%.3gx the claimed %s", 1 / slack, what);
+}
+
+/* an evaluated claim with no value: its double-precision evaluation failed */
+static int no_value(char *b, size_t n, const ga_claim_result *r)
+{
+    if (r->exact.val >= 0 && isfinite(r->exact.err))
+        return 0;
+    snprintf(b, n, "no value: not computed, or the double-precision evaluation failed (the "
+             "reason says which)");
+    return 1;
+}
+
+/* ------------------------------------------------------------ (eps, delta)-DP */
+
+static void dp_text(char *b, size_t n, const ga_claim_result *r)
+{
+    char x[32], y[32];
+    ga_fmt_shortest(x, sizeof x, r->eps);
+    ga_fmt_shortest(y, sizeof y, r->delta);
+    snprintf(b, n, "(%.30s, %.30s)-DP", r->eps_txt ? r->eps_txt : x,
+             r->delta_txt ? r->delta_txt : y);
+}
+
+static void dp_tightness(char *b, size_t n, const ga_claim_result *r)
+{
+    char v[96], sl[160], ce[32], cd[32];
+    if (no_value(b, n, r))
+        return;
+    char e[320] = "";
+    ga_fmt_shortest(ce, sizeof ce, r->eps);
+    ga_fmt_shortest(cd, sizeof cd, r->delta);
+    if (r->eps_txt)
+        snprintf(ce, sizeof ce, "%.30s", r->eps_txt); /* as written */
+    if (r->delta_txt)
+        snprintf(cd, sizeof cd, "%.30s", r->delta_txt);
+    if (isfinite(r->eps_at_delta.val))
+        snprintf(e, sizeof e, "; the smallest eps at delta %s is %.6g", cd, r->eps_at_delta.val);
+    if (r->rdp_eps > 0 && isfinite(r->eps_at_delta.val) && r->eps_at_delta.val > 0) {
+        size_t l = strlen(e);
+        snprintf(e + l, sizeof e - l, " (an RDP accountant reports %.6g, %.3gx as much",
+                 r->rdp_eps, r->rdp_eps / r->eps_at_delta.val);
+        l = strlen(e);
+        if (r->pld_eps > 0 && isfinite(r->pld_eps))
+            snprintf(e + l, sizeof e - l, "; a PLD accountant %.7g, above by a relative %.2g)",
+                     r->pld_eps, r->pld_eps / r->eps_at_delta.val - 1);
+        else
+            snprintf(e + l, sizeof e - l, ")");
+    }
+    /* the value shown lies in the certified interval when there is one (the estimate may
+     * stray by its error), with the digits that decide against the claim */
+    double x = r->certified ? fmin(fmax(r->exact.val, r->cert_lo), r->cert_hi) : r->exact.val;
+    ga_fmt_decide(v, sizeof v, x, r->delta, 6);
+    slack_text(sl, sizeof sl, r->slack, "delta", r->exact.val);
+    if (r->certified && r->cert_hi < 1e-300 && r->cert_hi_dec[0] && r->delta > 0) {
+        /* below the double range: the certified decimal, and the factor as a power of 10 */
+        snprintf(v, sizeof v, "%s", r->cert_hi_dec); /* (whole: a cut exponent is
+                                                          another number) */
+        double f = log10(r->delta) - ga_decimal_log10(r->cert_hi_dec);
+        snprintf(sl, sizeof sl, fabs(f) < 1e6 ? "the claim is 10^%.1f times the exact delta "
+                 "(certified; below the double range)" : "the claim is 10^(%.4g) times the "
+                 "exact delta (certified; below the double range)", f);
+    }
+    snprintf(b, n, "%s delta(%s) = %s: %s%s",
+             r->bound   ? "upper bound (no neighbour need attain it): exact"
+             : r->lower ? "lower bound (a function of the release): exact"
+                        : "exact", ce, v, sl, e);
+}
+
+static void dp_params(double v[2], const ga_claim_result *r)
+{
+    v[0] = r->eps;
+    v[1] = r->delta;
+}
+
+static double dp_ref(const ga_claim_result *r)
+{
+    return r->delta;
+}
+
+/* ------------------------------------------------------------ Renyi DP, zCDP, GDP */
+
+static void rdp_text(char *b, size_t n, const ga_claim_result *r)
+{
+    char x[32], y[32];
+    ga_fmt_shortest(x, sizeof x, r->alpha);
+    ga_fmt_shortest(y, sizeof y, r->eps_a);
+    snprintf(b, n, "RDP: D_%s <= %s", x, y);
+}
+
+static void rdp_tightness(char *b, size_t n, const ga_claim_result *r)
+{
+    char v[96], sl[160], ce[32];
+    if (no_value(b, n, r))
+        return;
+    ga_fmt_shortest(ce, sizeof ce, r->alpha);
+    ga_fmt_decide(v, sizeof v, r->exact.val, r->eps_a, 6);
+    slack_text(sl, sizeof sl, r->slack, "divergence", r->exact.val);
+    snprintf(b, n, "exact D_%s = %s: %s", ce, v, sl);
+}
+
+static void rdp_params(double v[2], const ga_claim_result *r)
+{
+    v[0] = r->alpha;
+    v[1] = r->eps_a;
+}
+
+/* the claimed bound of a Renyi-type claim (RDP eps_alpha, zCDP rho, GDP mu) */
+static double bound_ref(const ga_claim_result *r)
+{
+    return r->eps_a;
+}
+
+static void zcdp_text(char *b, size_t n, const ga_claim_result *r)
+{
+    char x[32];
+    ga_fmt_shortest(x, sizeof x, r->eps_a);
+    snprintf(b, n, "%s-zCDP", x);
+}
+
+static void zcdp_tightness(char *b, size_t n, const ga_claim_result *r)
+{
+    char v[96], sl[160];
+    if (no_value(b, n, r))
+        return;
+    ga_fmt_decide(v, sizeof v, r->exact.val, r->eps_a, 6);
+    slack_text(sl, sizeof sl, r->slack, "rho", r->exact.val);
+    snprintf(b, n, "max D_alpha/alpha = %s at alpha = %.4g: %s", v, r->at, sl);
+}
+
+/* the one number of a zCDP (rho) or GDP (mu) claim */
+static void one_param(double v[2], const ga_claim_result *r)
+{
+    v[0] = r->eps_a;
+    v[1] = NAN;
+}
+
+static void gdp_text(char *b, size_t n, const ga_claim_result *r)
+{
+    char x[32];
+    ga_fmt_shortest(x, sizeof x, r->eps_a);
+    snprintf(b, n, "%s-GDP", x);
+}
+
+/* (the excess over the curve may be negative: no "no value" case) */
+static void gdp_tightness(char *b, size_t n, const ga_claim_result *r)
+{
+    snprintf(b, n, "largest excess of delta over the GDP curve: %.3g at eps = %.4g", r->exact.val, r->at);
+}
+
+/* ------------------------------------------------------------ the table */
+
+static const ga_claim_row claim_types[] = {
+    {GA_CLAIM_DP, "dp", {"epsilon", "delta"}, run_dp, dp_params, dp_ref, dp_text, dp_tightness,
+     1, 0, GA_CLAIM_PLOT_PROFILE_POINT},
+    {GA_CLAIM_RDP, "rdp", {"alpha", "eps_alpha"}, run_rdp, rdp_params, bound_ref, rdp_text,
+     rdp_tightness, 0, 0, GA_CLAIM_PLOT_RENYI_POINT},
+    {GA_CLAIM_ZCDP, "zcdp", {"rho", NULL}, run_zcdp, one_param, bound_ref, zcdp_text,
+     zcdp_tightness, 0, 1, GA_CLAIM_PLOT_NONE},
+    {GA_CLAIM_GDP, "gdp", {"mu", NULL}, run_gdp, one_param, bound_ref, gdp_text, gdp_tightness,
+     0, 1, GA_CLAIM_PLOT_PROFILE_GDP},
 };
+
+static void unknown_params(double v[2], const ga_claim_result *r)
+{
+    (void)r;
+    v[0] = v[1] = NAN;
+}
+
+static double unknown_ref(const ga_claim_result *r)
+{
+    (void)r;
+    return NAN;
+}
+
+static void unknown_text(char *b, size_t n, const ga_claim_result *r)
+{
+    (void)r;
+    snprintf(b, n, "?"); /* never another type's wording */
+}
+
+static const ga_claim_row unknown_row = {-1, NULL, {NULL, NULL}, NULL, unknown_params,
+                                         unknown_ref, unknown_text, unknown_text, 0, 0,
+                                         GA_CLAIM_PLOT_NONE};
 
 int vd_claim_row(int type)
 {
@@ -45,6 +233,12 @@ int vd_claim_row(int type)
         if (claim_types[i].type == type)
             return (int)i;
     return -1;
+}
+
+const ga_claim_row *ga_claim_row_of(int type)
+{
+    int i = vd_claim_row(type);
+    return i < 0 ? &unknown_row : &claim_types[i];
 }
 
 /* evaluate claim r by its row (the type is in the table: vd_claim_row(r->type) >= 0) */
@@ -56,8 +250,7 @@ void vd_claim_eval(ga_audit *a, ga_claim_result *r, const char *eps_txt,
 
 const char *ga_claim_type_name(int type)
 {
-    int i = vd_claim_row(type);
-    return i < 0 ? NULL : claim_types[i].name;
+    return ga_claim_row_of(type)->name;
 }
 
 void ga_claim_text(char *b, size_t n, const ga_claim_result *r)
@@ -67,31 +260,7 @@ void ga_claim_text(char *b, size_t n, const ga_claim_result *r)
         b += 9;
         n -= 9;
     }
-    /* the claimed numbers as their writer wrote them: the shortest round-trip decimals */
-    char x[32], y[32];
-    switch (r->type) {
-    case GA_CLAIM_DP:
-        ga_fmt_shortest(x, sizeof x, r->eps);
-        ga_fmt_shortest(y, sizeof y, r->delta);
-        snprintf(b, n, "(%.30s, %.30s)-DP", r->eps_txt ? r->eps_txt : x,
-                 r->delta_txt ? r->delta_txt : y);
-        break;
-    case GA_CLAIM_RDP:
-        ga_fmt_shortest(x, sizeof x, r->alpha);
-        ga_fmt_shortest(y, sizeof y, r->eps_a);
-        snprintf(b, n, "RDP: D_%s <= %s", x, y);
-        break;
-    case GA_CLAIM_ZCDP:
-        ga_fmt_shortest(x, sizeof x, r->eps_a);
-        snprintf(b, n, "%s-zCDP", x);
-        break;
-    case GA_CLAIM_GDP:
-        ga_fmt_shortest(x, sizeof x, r->eps_a);
-        snprintf(b, n, "%s-GDP", x);
-        break;
-    default:
-        snprintf(b, n, "?"); /* never another type's wording */
-    }
+    ga_claim_row_of(r->type)->text(b, n, r);
 }
 
 void ga_claim_not_evaluated(ga_claim_result *r, const char *why)

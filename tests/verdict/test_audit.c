@@ -5,6 +5,7 @@
  * (SVG plot elements present, no console errors).
  */
 #include "tests/support.h"
+#include "verdict/audit.h" /* (the claim table) */
 
 #include <criterion/criterion.h>
 #include <math.h>
@@ -324,4 +325,58 @@ Test(audit, timeout_reports_what_it_finished)
     unlink(scsv);
     unlink(small);
     rmdir(dir);
+}
+
+/* The claim table: each type's row names it once, writes the claim as its writer wrote it,
+ * gives its numbers under its JSON keys and the number a value is compared with; a type not
+ * in the table is "?" and shows nothing (never another type's wording). */
+Test(audit, claim_rows_write_each_type)
+{
+    static const struct {
+        int type;
+        const char *name, *text, *keys[2];
+        double params[2], ref;
+        int profile, has_at, plot;
+    } rows[] = {
+        {GA_CLAIM_DP, "dp", "(1, 1e-05)-DP", {"epsilon", "delta"}, {1, 1e-5}, 1e-5, 1, 0,
+         GA_CLAIM_PLOT_PROFILE_POINT},
+        {GA_CLAIM_RDP, "rdp", "RDP: D_2 <= 0.5", {"alpha", "eps_alpha"}, {2, 0.5}, 0.5, 0, 0,
+         GA_CLAIM_PLOT_RENYI_POINT},
+        {GA_CLAIM_ZCDP, "zcdp", "0.5-zCDP", {"rho", NULL}, {0.5, NAN}, 0.5, 0, 1,
+         GA_CLAIM_PLOT_NONE},
+        {GA_CLAIM_GDP, "gdp", "0.5-GDP", {"mu", NULL}, {0.5, NAN}, 0.5, 0, 1,
+         GA_CLAIM_PLOT_PROFILE_GDP},
+    };
+    cr_assert(sizeof rows / sizeof rows[0] == GA_NCLAIM_TYPES);
+    for (size_t k = 0; k < GA_NCLAIM_TYPES; k++) {
+        ga_claim_result r = {.type = rows[k].type, .eps = 1, .delta = 1e-5, .alpha = 2,
+                             .eps_a = 0.5};
+        const ga_claim_row *row = ga_claim_row_of(r.type);
+        char t[96];
+        ga_claim_text(t, sizeof t, &r);
+        double v[2];
+        row->params(v, &r);
+        cr_expect(row->name && !strcmp(row->name, rows[k].name) && !strcmp(t, rows[k].text),
+                  "type %d: name %s, text '%s' (expected %s, '%s')", rows[k].type,
+                  row->name ? row->name : "NULL", t, rows[k].name, rows[k].text);
+        for (int i = 0; i < 2; i++)
+            cr_expect((rows[k].keys[i] ? row->param_keys[i] && !strcmp(row->param_keys[i],
+                                                                        rows[k].keys[i])
+                                       : !row->param_keys[i]) &&
+                          (!rows[k].keys[i] || v[i] == rows[k].params[i]),
+                      "type %s: key %d %s = %g (expected %s = %g)", rows[k].name, i,
+                      row->param_keys[i] ? row->param_keys[i] : "NULL", v[i],
+                      rows[k].keys[i] ? rows[k].keys[i] : "NULL", rows[k].params[i]);
+        cr_expect(row->ref(&r) == rows[k].ref && row->profile == rows[k].profile &&
+                      row->has_at == rows[k].has_at && row->plot == rows[k].plot && row->eval,
+                  "type %s: ref %g, profile %d, has_at %d, plot %d", rows[k].name, row->ref(&r),
+                  row->profile, row->has_at, row->plot);
+    }
+    ga_claim_result u = {.type = GA_NCLAIM_TYPES, .relative = 1};
+    char t[96];
+    ga_claim_text(t, sizeof t, &u);
+    const ga_claim_row *row = ga_claim_row_of(u.type);
+    cr_expect(!strcmp(t, "relative ?") && !row->name && !row->eval && !row->profile &&
+                  row->plot == GA_CLAIM_PLOT_NONE,
+              "an unknown type: text '%s', name %s", t, row->name ? row->name : "NULL");
 }
