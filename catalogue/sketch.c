@@ -252,6 +252,159 @@ static int sketch_worst_cov(double *cov, double *lev, double lmin_lo, double l, 
     return p < 1;
 }
 
+/* replace_one: a rank-two change S - v v^T + c c^T per row and candidate, as explicit d x d
+ * pairs (the general reduction) */
+static int sketch_replace_one(ga_spec *s, double r, double sigma, char *msg, size_t msglen)
+{
+    size_t n = s->data.n, d = s->data.d;
+    int rc;
+    /* a rank-two change S - v v^T + c c^T: explicit d x d pairs (general reduction) */
+    if (s->candidates.d != d)
+        return ga_spec_fail(s, s->mechanism, "neighbours.candidates", msg, msglen,
+                            "candidate rows must have as many columns as the dataset");
+    double *S0 = malloc(d * d * sizeof *S0);
+    if (!S0)
+        return GA_ENOMEM;
+    cat_gram(S0, s->data.x, n, d, sigma * sigma);
+    size_t rows = s->rows ? s->nrows_sel : n, nc = s->candidates.n;
+    if ((rc = cat_pairs_fit(s, rows * nc, d, "neighbours", msg, msglen))) {
+        free(S0);
+        return rc;
+    }
+    for (size_t k = 0; k < rows * nc && rc == GA_OK && !cat_out_of_time(s, rows * nc); k++) {
+        size_t row = s->rows ? s->rows[k / nc] : k / nc;
+        if (row >= n) {
+            rc = ga_spec_fail(s, s->mechanism, "neighbours.rows", msg, msglen,
+                              "a row number exceeds the dataset");
+            break;
+        }
+        const double *v = s->data.x + row * d, *c = s->candidates.x + (k % nc) * d;
+        double *sy = malloc(d * d * sizeof *sy), *mz = calloc(d, sizeof *mz),
+               *my = calloc(d, sizeof *my);
+        if (!sy || !mz || !my) {
+            free(sy);
+            free(mz);
+            free(my);
+            rc = GA_ENOMEM;
+            break;
+        }
+        for (size_t a = 0; a < d; a++)
+            for (size_t b = 0; b < d; b++)
+                sy[a * d + b] = S0[a * d + b] - v[a] * v[b] + c[a] * c[b];
+        char name[96];
+        snprintf(name, sizeof name, "replace row %zu by candidate %zu", row + 1, k % nc + 1);
+        rc = ga_spec_add_pair(s, name, d, r, mz, cat_dup(S0, d * d), my, sy);
+    }
+    free(S0);    return rc;
+}
+
+/* remove_one, add_one: each neighbour's pair is fixed by one leverage, computed a block of
+ * rows at a time from the Cholesky factor S of D^T D + sigma^2 I; the pairs are a row family
+ * (cat_sketch_family) or added one by one */
+static int sketch_by_leverage(ga_spec *s, const double *S, double r, int rel, char *msg,
+                              size_t msglen)
+{
+    size_t n = s->data.n, d = s->data.d;
+    int rc;
+    size_t nn = rel == GA_REL_ADD_ONE ? s->candidates.n : (s->rows ? s->nrows_sel : n);
+    int fam = cat_sketch_family(s);
+    rc = (fam ? cat_pairs_cap : cat_pairs_fit)(s, nn, 1, "neighbours", msg, msglen);
+    if (rc == GA_OK && rel == GA_REL_ADD_ONE && nn && s->candidates.d != d)
+        rc = ga_spec_fail(s, s->mechanism, "neighbours.candidates", msg, msglen,
+                          "candidate rows must have as many columns as the dataset");
+    /* the leverages first, so that the dataset can go before the pairs are built (an audit
+     * builds them once: s->drop_data; the data's doubles are then not held beside them):
+     * |L^{-1} v|^2 for the rows v, a block of rows at a time (one triangular solve with many
+     * right-hand sides, W L^T = V, per block: not one BLAS call per row) */
+    enum { LEV_BLOCK = 256 };
+    double *lev = rc == GA_OK ? malloc((nn ? nn : 1) * sizeof *lev) : NULL;
+    double *W = rc == GA_OK ? malloc(LEV_BLOCK * d * sizeof *W) : NULL;
+    if (rc == GA_OK && (!lev || !W))
+        rc = GA_ENOMEM;
+    for (size_t k0 = 0; k0 < nn && rc == GA_OK; k0 += LEV_BLOCK) {
+        size_t nb = nn - k0 < LEV_BLOCK ? nn - k0 : LEV_BLOCK;
+        for (size_t j = 0; j < nb; j++) {
+            size_t k = k0 + j, row = rel == GA_REL_ADD_ONE ? k : (s->rows ? s->rows[k] : k);
+            if (rel != GA_REL_ADD_ONE && row >= n) {
+                rc = ga_spec_fail(s, s->mechanism, "neighbours.rows", msg, msglen,
+                                  "a row number exceeds the dataset");
+                break;
+            }
+            memcpy(W + j * d, rel == GA_REL_ADD_ONE ? s->candidates.x + k * d : s->data.x + row * d,
+                   d * sizeof *W);
+        }
+        if (rc != GA_OK)
+            break;
+        ga_cblas_dtrsm(CblasRowMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit, (int)nb,
+                       (int)d, 1.0, S, (int)d, W, (int)d);
+        for (size_t j = 0; j < nb; j++) {
+            double q = ga_cblas_ddot((int)d, W + j * d, 1, W + j * d, 1);
+            /* a row of D: q is its leverage p < 1; an added row: its leverage is q / (1 + q) */
+            lev[k0 + j] = rel == GA_REL_ADD_ONE ? q / (1 + q) : q;
+        }
+    }
+    free(W);
+    if (rc == GA_OK && s->drop_data)
+        ga_spec_drop_data(s);
+    ga_spec_family f = {.n = nn, .v = lev, .rows = rel == GA_REL_ADD_ONE ? NULL : s->rows,
+                        .relation = rel, .columns = r, .laws = sketch_laws, .name = sketch_name};
+    if (rc == GA_OK && fam) {
+        s->fam = f; /* the pairs are these numbers (the spec takes lev) */
+        lev = NULL;
+    }
+    for (size_t k = 0; k < nn && rc == GA_OK && !fam && !cat_out_of_time(s, nn); k++) {
+        double l[4];
+        char name[GA_SPEC_NAME_LEN];
+        sketch_laws(l, &f, k);
+        sketch_name(name, sizeof name, &f, k);
+        rc = cat_add_1d(s, name, l[0], l[1], l[3], r);
+    }
+    free(lev);
+    return rc;
+}
+
+/* under a universe, the proven worst case: the largest leverage a row of norm
+ * <= row_norm_bound can have, rounded up (a bound no neighbour need attain) */
+static int sketch_universe(ga_spec *s, double lmin_lo, double sigma, double r, int rel)
+{
+    int rc = GA_OK;
+    /* rows of norm <= l: p <= min(l^2/lambda_min(S), l^2/(l^2 + sigma^2)) for a row of D
+     * (S >= v v^T + sigma^2 I), and q <= l^2/lambda_min(S) for an added row; the
+     * profile increases with the leverage (NDIS paper), so these pairs are the worst.
+     * The pair's covariance is an upper bound of the exact one (sketch_worst_cov) */
+    double cov, lev;
+    int ok = sketch_worst_cov(&cov, &lev, lmin_lo, s->row_norm_bound, sigma,
+                              rel == GA_REL_ADD_ONE);
+    s->verified = ok;
+    s->verified_pair = ga_spec_npairs(s);
+    char name[128], lb[32];
+    ga_fmt_bound(lb, sizeof lb, lev, 1, 6);
+    if (ok && rel == GA_REL_ADD_ONE) {
+        snprintf(name, sizeof name, "universe worst case: add a row of norm %g (leverage <= %s)",
+                 s->row_norm_bound, lb);
+        rc = cat_add_1d(s, name, 0, 1, cov, r);
+    } else if (ok) {
+        snprintf(name, sizeof name, "universe worst case: remove a row of norm %g (leverage <= %s)",
+                 s->row_norm_bound, lb);
+        rc = cat_add_1d(s, name, 0, cov, 1, r);
+    }
+    if (s->verified)
+        snprintf(s->verified_note, sizeof s->verified_note,
+                 "worst case over every neighbour of D whose changed row has norm <= %g "
+                 "(leverage bound l^2/(lambda_min + sigma^2), profile increasing in leverage; "
+                 "rounded up, so a bound only)%s",
+                 s->row_norm_bound, s->release.n ? "; before the release, which cannot "
+                 "increase delta" : "");
+    /* (no neighbour need attain it: l^2/lambda_min is not a leverage of a row of D in
+     * general, and the covariance is rounded up; a certified value above a claim is no
+     * violation) */
+    s->verified_bound = s->verified;
+    return rc;
+}
+
+/* The sketch kind: checks its keys and data, factors D^T D + sigma^2 I, and builds the pairs
+ * of its neighbour relation (released through a matrix, replace_one, or by leverage), then
+ * the universe's worst case */
 int cat_build_sketch(ga_spec *s, char *msg, size_t msglen)
 {
     static const char *const keys[] = {"kind", "columns", "noise_sigma", "subsampling", NULL};
@@ -314,138 +467,13 @@ int cat_build_sketch(ga_spec *s, char *msg, size_t msglen)
         goto universe;
     }
     if (rel == GA_REL_REPLACE_ONE) {
-        /* a rank-two change S - v v^T + c c^T: explicit d x d pairs (general reduction) */
-        if (s->candidates.d != d) {
-            rc = ga_spec_fail(s, s->mechanism, "neighbours.candidates", msg, msglen,
-                              "candidate rows must have as many columns as the dataset");
-            goto cleanup;
-        }
-        double *S0 = malloc(d * d * sizeof *S0);
-        if (!S0) {
-            rc = GA_ENOMEM;
-            goto cleanup;
-        }
-        cat_gram(S0, s->data.x, n, d, sigma * sigma);
-        size_t rows = s->rows ? s->nrows_sel : n, nc = s->candidates.n;
-        if ((rc = cat_pairs_fit(s, rows * nc, d, "neighbours", msg, msglen))) {
-            free(S0);
-            goto cleanup;
-        }
-        for (size_t k = 0; k < rows * nc && rc == GA_OK && !cat_out_of_time(s, rows * nc); k++) {
-            size_t row = s->rows ? s->rows[k / nc] : k / nc;
-            if (row >= n) {
-                rc = ga_spec_fail(s, s->mechanism, "neighbours.rows", msg, msglen,
-                                  "a row number exceeds the dataset");
-                break;
-            }
-            const double *v = s->data.x + row * d, *c = s->candidates.x + (k % nc) * d;
-            double *sy = malloc(d * d * sizeof *sy), *mz = calloc(d, sizeof *mz),
-                   *my = calloc(d, sizeof *my);
-            if (!sy || !mz || !my) {
-                free(sy);
-                free(mz);
-                free(my);
-                rc = GA_ENOMEM;
-                break;
-            }
-            for (size_t a = 0; a < d; a++)
-                for (size_t b = 0; b < d; b++)
-                    sy[a * d + b] = S0[a * d + b] - v[a] * v[b] + c[a] * c[b];
-            char name[96];
-            snprintf(name, sizeof name, "replace row %zu by candidate %zu", row + 1, k % nc + 1);
-            rc = ga_spec_add_pair(s, name, d, r, mz, cat_dup(S0, d * d), my, sy);
-        }
-        free(S0);
+        rc = sketch_replace_one(s, r, sigma, msg, msglen);
         goto cleanup;
     }
-    size_t nn = rel == GA_REL_ADD_ONE ? s->candidates.n : (s->rows ? s->nrows_sel : n);
-    int fam = cat_sketch_family(s);
-    rc = (fam ? cat_pairs_cap : cat_pairs_fit)(s, nn, 1, "neighbours", msg, msglen);
-    if (rc == GA_OK && rel == GA_REL_ADD_ONE && nn && s->candidates.d != d)
-        rc = ga_spec_fail(s, s->mechanism, "neighbours.candidates", msg, msglen,
-                          "candidate rows must have as many columns as the dataset");
-    /* the leverages first, so that the dataset can go before the pairs are built (an audit
-     * builds them once: s->drop_data; the data's doubles are then not held beside them):
-     * |L^{-1} v|^2 for the rows v, a block of rows at a time (one triangular solve with many
-     * right-hand sides, W L^T = V, per block: not one BLAS call per row) */
-    enum { LEV_BLOCK = 256 };
-    double *lev = rc == GA_OK ? malloc((nn ? nn : 1) * sizeof *lev) : NULL;
-    double *W = rc == GA_OK ? malloc(LEV_BLOCK * d * sizeof *W) : NULL;
-    if (rc == GA_OK && (!lev || !W))
-        rc = GA_ENOMEM;
-    for (size_t k0 = 0; k0 < nn && rc == GA_OK; k0 += LEV_BLOCK) {
-        size_t nb = nn - k0 < LEV_BLOCK ? nn - k0 : LEV_BLOCK;
-        for (size_t j = 0; j < nb; j++) {
-            size_t k = k0 + j, row = rel == GA_REL_ADD_ONE ? k : (s->rows ? s->rows[k] : k);
-            if (rel != GA_REL_ADD_ONE && row >= n) {
-                rc = ga_spec_fail(s, s->mechanism, "neighbours.rows", msg, msglen,
-                                  "a row number exceeds the dataset");
-                break;
-            }
-            memcpy(W + j * d, rel == GA_REL_ADD_ONE ? s->candidates.x + k * d : s->data.x + row * d,
-                   d * sizeof *W);
-        }
-        if (rc != GA_OK)
-            break;
-        ga_cblas_dtrsm(CblasRowMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit, (int)nb,
-                       (int)d, 1.0, S, (int)d, W, (int)d);
-        for (size_t j = 0; j < nb; j++) {
-            double q = ga_cblas_ddot((int)d, W + j * d, 1, W + j * d, 1);
-            /* a row of D: q is its leverage p < 1; an added row: its leverage is q / (1 + q) */
-            lev[k0 + j] = rel == GA_REL_ADD_ONE ? q / (1 + q) : q;
-        }
-    }
-    free(W);
-    if (rc == GA_OK && s->drop_data)
-        ga_spec_drop_data(s);
-    ga_spec_family f = {.n = nn, .v = lev, .rows = rel == GA_REL_ADD_ONE ? NULL : s->rows,
-                        .relation = rel, .columns = r, .laws = sketch_laws, .name = sketch_name};
-    if (rc == GA_OK && fam) {
-        s->fam = f; /* the pairs are these numbers (the spec takes lev) */
-        lev = NULL;
-    }
-    for (size_t k = 0; k < nn && rc == GA_OK && !fam && !cat_out_of_time(s, nn); k++) {
-        double l[4];
-        char name[GA_SPEC_NAME_LEN];
-        sketch_laws(l, &f, k);
-        sketch_name(name, sizeof name, &f, k);
-        rc = cat_add_1d(s, name, l[0], l[1], l[3], r);
-    }
-    free(lev);
+    rc = sketch_by_leverage(s, S, r, rel, msg, msglen);
 universe:
-    if (rc == GA_OK && s->has_universe) {
-        /* rows of norm <= l: p <= min(l^2/lambda_min(S), l^2/(l^2 + sigma^2)) for a row of D
-         * (S >= v v^T + sigma^2 I), and q <= l^2/lambda_min(S) for an added row; the
-         * profile increases with the leverage (NDIS paper), so these pairs are the worst.
-         * The pair's covariance is an upper bound of the exact one (sketch_worst_cov) */
-        double cov, lev;
-        int ok = sketch_worst_cov(&cov, &lev, lmin_lo, s->row_norm_bound, sigma,
-                                  rel == GA_REL_ADD_ONE);
-        s->verified = ok;
-        s->verified_pair = ga_spec_npairs(s);
-        char name[128], lb[32];
-        ga_fmt_bound(lb, sizeof lb, lev, 1, 6);
-        if (ok && rel == GA_REL_ADD_ONE) {
-            snprintf(name, sizeof name, "universe worst case: add a row of norm %g (leverage <= %s)",
-                     s->row_norm_bound, lb);
-            rc = cat_add_1d(s, name, 0, 1, cov, r);
-        } else if (ok) {
-            snprintf(name, sizeof name, "universe worst case: remove a row of norm %g (leverage <= %s)",
-                     s->row_norm_bound, lb);
-            rc = cat_add_1d(s, name, 0, cov, 1, r);
-        }
-        if (s->verified)
-            snprintf(s->verified_note, sizeof s->verified_note,
-                     "worst case over every neighbour of D whose changed row has norm <= %g "
-                     "(leverage bound l^2/(lambda_min + sigma^2), profile increasing in leverage; "
-                     "rounded up, so a bound only)%s",
-                     s->row_norm_bound, s->release.n ? "; before the release, which cannot "
-                     "increase delta" : "");
-        /* (no neighbour need attain it: l^2/lambda_min is not a leverage of a row of D in
-         * general, and the covariance is rounded up; a certified value above a claim is no
-         * violation) */
-        s->verified_bound = s->verified;
-    }
+    if (rc == GA_OK && s->has_universe)
+        rc = sketch_universe(s, lmin_lo, sigma, r, rel);
 cleanup:
     free(S);
     free(ev);

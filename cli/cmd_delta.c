@@ -138,6 +138,85 @@ static const char *usage_delta =
     "            reported as not computed, with exit status 2\n"
     ;
 
+/* one value of the table: a pair at one eps, estimated or certified (not started once the
+ * budget has run out: GA_ETIME); ok: there is a value to print */
+typedef struct {
+    ga_delta D;
+    ga_delta_cert C;
+    int st, ok;
+} delta_cell;
+
+static void delta_compute(delta_cell *c, const ga_spec_pair *sp, const ga_pair *p, double eps,
+                          const char *etxt, int certified, int method, const ga_cert_opts *co,
+                          ga_gchisq_work *w)
+{
+    if (cl_out_of_time()) {
+        c->st = GA_ETIME; /* (not started: the budget ran out) */
+        c->ok = 0;
+    } else if (certified) {
+        ga_spec_pair_view v;
+        c->st = ga_spec_pair_view_init(&v, sp, 1);
+        if (c->st == GA_OK)
+            c->st = ga_pair_delta_cert(&c->C, p, v.in, v.txt, etxt, co);
+        ga_spec_pair_view_clear(&v);
+        c->ok = c->st == GA_OK || c->st == GA_EPREC; /* EPREC: valid, wider than asked */
+    } else {
+        c->st = ga_pair_delta(&c->D, p, eps, method, cl_cli_gopts(), w);
+        c->ok = c->st == GA_OK || c->st == GA_ETOL; /* ETOL: valid, larger error estimate */
+    }
+}
+
+/* the row of one value: a JSON object into jw, or (jw NULL) a line of the text table, the
+ * pair's support note after its first value */
+static void delta_print(FILE *out, ga_jw *jw, const delta_cell *c, const ga_spec_pair *sp,
+                        const ga_pair *p, double eps, const char *etxt, int certified, int nw,
+                        int first)
+{
+    int sup = ga_pair_support(p);
+    if (jw) {
+        ga_jw_obj(jw, NULL);
+        ga_jw_str(jw, "name", sp->name);
+        ga_jw_num(jw, "epsilon", eps);
+        if (certified)
+            ga_jw_str(jw, "epsilon_decimal", etxt);
+        if (!c->ok) {
+            ga_jw_null(jw, "xy");
+            ga_jw_null(jw, "yx");
+        } else if (certified) {
+            ga_jw_interval(jw, "xy", &c->C.xy, c->C.xy_lo, c->C.xy_hi);
+            ga_jw_interval(jw, "yx", &c->C.yx, c->C.yx_lo, c->C.yx_hi);
+        } else {
+            ga_jw_result(jw, "xy", &c->D.xy);
+            ga_jw_result(jw, "yx", &c->D.yx);
+        }
+        ga_jw_str(jw, "method", certified ? "arb" : c->D.method == GA_DELTA_TAILS ? "tails" : "direct");
+        ga_jw_bool(jw, "certified", certified);
+        if (certified && c->ok) {
+            ga_jw_int(jw, "precision_bits", c->C.precision_bits);
+            ga_jw_num(jw, "la_bound", fmax(c->C.la_bound_xy, c->C.la_bound_yx));
+        }
+        ga_jw_str(jw, "support", cl_support_name(sup));
+        if (sup != GA_SUPPORT_FULL)
+            ga_jw_str(jw, "note", ga_pair_support_reason(p));
+        cl_json_status(jw, c->st);
+        ga_jw_obj_end(jw);
+    } else if (!c->ok) {
+        fprintf(out, "%-*s %-10s not computed: %s\n", nw, SAFE(sp->name), etxt,
+                ga_strerror(c->st));
+    } else if (certified) {
+        fprintf(out, "%-*s %-10s [%s, %s]   [%s, %s]\n", nw, SAFE(sp->name),
+                etxt, c->C.xy_lo, c->C.xy_hi, c->C.yx_lo, c->C.yx_hi);
+    } else {
+        fprintf(out, "%-*s %-10g ", nw, SAFE(sp->name), eps);
+        cl_print_text_value(out, &c->D.xy);
+        fprintf(out, "   ");
+        cl_print_text_value(out, &c->D.yx);
+        fprintf(out, "\n");
+        if (sup != GA_SUPPORT_FULL && first)
+            fprintf(out, "  note: %s\n", ga_pair_support_reason(p));
+    }
+}
+
 int ga_cmd_delta(int argc, char **argv, FILE *out, FILE *err)
 {
     const char *allow[GA_SPEC_MAX_ALLOW];
@@ -239,25 +318,10 @@ int ga_cmd_delta(int argc, char **argv, FILE *out, FILE *err)
             rc = EX_SOFTWARE;
             goto cleanup;
         }
-        int sup = ga_pair_support(p);
         for (long k = 0; k < ne; k++) {
-            ga_delta_cert C;
-            ga_delta D;
-            int st, ok;
-            if (cl_out_of_time()) {
-                st = GA_ETIME; /* (not started: the budget ran out) */
-                ok = 0;
-            } else if (certified) {
-                ga_spec_pair_view v;
-                st = ga_spec_pair_view_init(&v, &l.spec.pairs[i], 1);
-                if (st == GA_OK)
-                    st = ga_pair_delta_cert(&C, p, v.in, v.txt, etxt[k], &co);
-                ga_spec_pair_view_clear(&v);
-                ok = st == GA_OK || st == GA_EPREC; /* EPREC: valid, wider than asked */
-            } else {
-                st = ga_pair_delta(&D, p, eps[k], method, cl_cli_gopts(), w);
-                ok = st == GA_OK || st == GA_ETOL; /* ETOL: valid, larger error estimate */
-            }
+            delta_cell c;
+            delta_compute(&c, &l.spec.pairs[i], p, eps[k], etxt[k], certified, method, &co, w);
+            int st = c.st, ok = c.ok;
             if (st == GA_ETIME) {
                 ntime++; /* (not started, or a certified interval cut short) */
             } else if (!ok) {
@@ -270,48 +334,8 @@ int ga_cmd_delta(int argc, char **argv, FILE *out, FILE *err)
             } else if (st != GA_OK && !warned++) {
                 ga_cli_err(err, "gaussaudit delta: warning: %s\n", ga_strerror(st));
             }
-            if (json) {
-                ga_jw_obj(&jw, NULL);
-                ga_jw_str(&jw, "name", l.spec.pairs[i].name);
-                ga_jw_num(&jw, "epsilon", eps[k]);
-                if (certified)
-                    ga_jw_str(&jw, "epsilon_decimal", etxt[k]);
-                if (!ok) {
-                    ga_jw_null(&jw, "xy");
-                    ga_jw_null(&jw, "yx");
-                } else if (certified) {
-                    ga_jw_interval(&jw, "xy", &C.xy, C.xy_lo, C.xy_hi);
-                    ga_jw_interval(&jw, "yx", &C.yx, C.yx_lo, C.yx_hi);
-                } else {
-                    ga_jw_result(&jw, "xy", &D.xy);
-                    ga_jw_result(&jw, "yx", &D.yx);
-                }
-                ga_jw_str(&jw, "method", certified ? "arb" : D.method == GA_DELTA_TAILS ? "tails" : "direct");
-                ga_jw_bool(&jw, "certified", certified);
-                if (certified && ok) {
-                    ga_jw_int(&jw, "precision_bits", C.precision_bits);
-                    ga_jw_num(&jw, "la_bound", fmax(C.la_bound_xy, C.la_bound_yx));
-                }
-                ga_jw_str(&jw, "support", cl_support_name(sup));
-                if (sup != GA_SUPPORT_FULL)
-                    ga_jw_str(&jw, "note", ga_pair_support_reason(p));
-                cl_json_status(&jw, st);
-                ga_jw_obj_end(&jw);
-            } else if (!ok) {
-                fprintf(out, "%-*s %-10s not computed: %s\n", nw, SAFE(l.spec.pairs[i].name), etxt[k],
-                        ga_strerror(st));
-            } else if (certified) {
-                fprintf(out, "%-*s %-10s [%s, %s]   [%s, %s]\n", nw, SAFE(l.spec.pairs[i].name),
-                        etxt[k], C.xy_lo, C.xy_hi, C.yx_lo, C.yx_hi);
-            } else {
-                fprintf(out, "%-*s %-10g ", nw, SAFE(l.spec.pairs[i].name), eps[k]);
-                cl_print_text_value(out, &D.xy);
-                fprintf(out, "   ");
-                cl_print_text_value(out, &D.yx);
-                fprintf(out, "\n");
-                if (sup != GA_SUPPORT_FULL && k == 0)
-                    fprintf(out, "  note: %s\n", ga_pair_support_reason(p));
-            }
+            delta_print(out, json ? &jw : NULL, &c, &l.spec.pairs[i], p, eps[k], etxt[k], certified,
+                        nw, k == 0);
         }
         ga_pair_free(own);
     }

@@ -20,9 +20,9 @@ static const char *verdict_class(int v)
     return v >= 0 && v <= 3 ? c[v] : "inconclusive";
 }
 
-int ga_report_html(FILE *out, const ga_audit *a)
+/* the document head and style, the verdict banner and the notes on what was audited */
+static void html_head(FILE *out, const ga_audit *a)
 {
-    char nb[GA_SPEC_NAME_LEN]; /* (ga_audit_pair_name) */
     fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>gaussaudit report: ");
     rp_html_escape(out, a->spec.name);
     fprintf(out, " \xe2\x80\x94 %s</title>\n<style>\n"
@@ -59,6 +59,12 @@ int ga_report_html(FILE *out, const ga_audit *a)
         fprintf(out, ". Their values are upper bounds of the release's (post-processing), never "
                 "violations.</p>\n");
     }
+}
+
+/* the claims table, and the worst pair of each claim decided on delta(eps) with its witness */
+static void html_claims(FILE *out, const ga_audit *a)
+{
+    char nb[GA_SPEC_NAME_LEN]; /* (ga_audit_pair_name) */
     fprintf(out, "<h2>Claims</h2>\n<table id=\"claims\"><tr><th>claim</th><th>verdict</th><th>tightness</th>"
                  "<th>certified</th><th>reason</th></tr>\n");
     for (size_t i = 0; i < a->nclaims; i++) {
@@ -93,6 +99,12 @@ int ga_report_html(FILE *out, const ga_audit *a)
         rp_witness_probs(wp, sizeof wp, r);
         fprintf(out, ". %s.</p>\n", wp);
     }
+}
+
+/* the privacy profiles of the worst pairs with the claims marked */
+static void html_profile(FILE *out, const ga_audit *a)
+{
+    char nb[GA_SPEC_NAME_LEN]; /* (ga_audit_pair_name) */
     /* privacy profile plot with the claims marked */
     if (a->nplot) {
         series s[2 * GA_PLOT_PAIRS + 1];
@@ -150,6 +162,12 @@ int ga_report_html(FILE *out, const ga_audit *a)
         rp_svg_plot(out, "profile-plot", "privacy profile delta(eps), both directions; markers: claims",
                     "epsilon", "delta", 1, s, ns, &pm);
     }
+}
+
+/* the trade-off plot, and the Renyi divergences of the worst pair with the RDP claims marked */
+static void html_renyi(FILE *out, const ga_audit *a)
+{
+    char nb[GA_SPEC_NAME_LEN]; /* (ga_audit_pair_name) */
     rp_tradeoff_plot(out, a);
     if (a->have_renyi) {
         series s[2] = {{a->renyi_alpha, a->renyi_xy, 60, "#D55E00", "D_alpha(X||Y)", 0},
@@ -172,6 +190,12 @@ int ga_report_html(FILE *out, const ga_audit *a)
                  ga_audit_pair_name(a, a->renyi_pair, nb));
         rp_svg_plot(out, "renyi-plot", title, "alpha", "D_alpha", 0, s, 2, &pm);
     }
+}
+
+/* the pairs table (the largest delta first), sortable */
+static void html_pairs(FILE *out, const ga_audit *a)
+{
+    char nb[GA_SPEC_NAME_LEN]; /* (ga_audit_pair_name) */
     /* sortable pairs table */
     size_t *idx = malloc(TABLE_CAP * sizeof *idx);
     size_t m = idx ? rp_order(a, idx, TABLE_CAP) : 0;
@@ -202,6 +226,11 @@ int ga_report_html(FILE *out, const ga_audit *a)
     if (a->npairs > m)
         fprintf(out, "<p>%zu more pairs not listed.</p>\n", a->npairs - m);
     free(idx);
+}
+
+/* what reproduces the audit: tool, spec and input digests, methods, certified effort */
+static void html_repro(FILE *out, const ga_audit *a)
+{
     fprintf(out, "<h2>Reproducibility</h2>\n<div class=\"repro\" id=\"repro\"><p>tool: gaussaudit %s<br>"
                  "spec: <code>", GA_VERSION_STRING);
     rp_html_escape(out, a->spec.path);
@@ -219,6 +248,11 @@ int ga_report_html(FILE *out, const ga_audit *a)
             a->npairs, rp_methods(a),
             a->certified_mode ? "yes" : "no (escalated where a verdict needed it)", a->ncertified,
             a->cert_seconds, a->max_bits);
+}
+
+/* the script that sorts the tables and the self-check a test reads from the DOM; the end */
+static int html_script(FILE *out)
+{
     fprintf(out,
             "<script>\n"
             "document.querySelectorAll('table.sortable').forEach(function (t) {\n"
@@ -256,4 +290,16 @@ int ga_report_html(FILE *out, const ga_audit *a)
             "})();\n"
             "</script>\n</body>\n</html>\n");
     return ferror(out) ? GA_EIO : GA_OK;
+}
+
+/* The HTML report: one self-contained document, section by section */
+int ga_report_html(FILE *out, const ga_audit *a)
+{
+    html_head(out, a);
+    html_claims(out, a);
+    html_profile(out, a);
+    html_renyi(out, a);
+    html_pairs(out, a);
+    html_repro(out, a);
+    return html_script(out);
 }

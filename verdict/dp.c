@@ -31,51 +31,44 @@ static void dp_exact_of(ga_claim_result *r, size_t i, const double *xy, const do
     r->slack = r->exact.val > 0 ? r->delta / r->exact.val : INFINITY;
 }
 
-void vd_eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const ga_audit_opts *o,
-                ga_gchisq_work *w)
+/* One (eps, delta) claim being decided: the estimates of every pair at the claim's eps, the
+ * worst pair by estimate, and what the certified evaluations found. */
+typedef struct {
+    ga_audit *a;
+    ga_claim_result *r;
+    const ga_audit_opts *o;
+    ga_gchisq_work *w;
+    size_t n;
+    double *xy, *yx, *exy, *eyx; /* estimates per pair (bounds masked: -2) */
+    int reuse, alias;            /* the table's estimates are the claim's (alias: in place) */
+    size_t worst, nfailed;       /* the largest estimate; pairs whose estimate failed */
+    int wdir;
+    /* found by the certification: */
+    int violation, ambiguous, uncertifiable, capped, bound_over, built_close, unc_status;
+    char amb_pair[200], uncert_note[200];
+} dp_run;
+
+/* the estimates of every pair at the claim's eps (the table's when they are the same), and
+ * the worst pair by estimate; bounds no neighbour need attain are never the worst */
+static void dp_estimates(dp_run *d)
 {
-    char nb[GA_SPEC_NAME_LEN];
-    size_t n = a->npairs;
-    /* the estimates at the table's eps are read in place (no copy: 32 bytes per pair), unless
-     * a bound must be masked in them */
-    int reuse = a->pair_xy && r->eps == a->table_eps, masked = 0;
+    ga_audit *a = d->a;
+    ga_claim_result *r = d->r;
+    size_t n = d->n;
+    double *xy = d->xy, *yx = d->yx, *exy = d->exy, *eyx = d->eyx;
     ga_spec_pair_buf pb;
-    for (size_t i = 0; i < n; i++)
-        masked |= vd_spair(a, i, &pb)->bound;
-    int alias = reuse && !masked;
-    double *xy = alias ? a->pair_xy : malloc(n * sizeof *xy),
-           *yx = alias ? a->pair_yx : malloc(n * sizeof *yx),
-           *exy = alias ? a->pair_xy_err : malloc(n * sizeof *exy),
-           *eyx = alias ? a->pair_yx_err : malloc(n * sizeof *eyx);
-    /* the pairs certified (at most the cap, and the proven worst case), their results */
-    size_t ncap = n < GA_AUDIT_CERT_CAP + 1 ? n : GA_AUDIT_CERT_CAP + 1;
-    size_t *sel = malloc((ncap ? ncap : 1) * sizeof *sel);
-    ga_delta_cert *certs = malloc((ncap ? ncap : 1) * sizeof *certs);
-    int *cst = malloc((ncap ? ncap : 1) * sizeof *cst);
-    double *csec = malloc((ncap ? ncap : 1) * sizeof *csec);
-    unsigned char *cdone = malloc(ncap ? ncap : 1);
-    char es[64];
-    if (!xy || !yx || !exy || !eyx || !sel || !certs || !cst || !csec || !cdone) {
-        r->verdict = GA_VERDICT_INCONCLUSIVE;
-        snprintf(r->reason, sizeof r->reason, "out of memory");
-        goto cleanup;
-    }
-    if (!eps_txt) {
-        snprintf(es, sizeof es, "%.17g", r->eps);
-        eps_txt = es;
-    }
     size_t worst = 0, nfailed = 0;
     int wdir = 1;
     double wv = -1;
-    if (alias) {
+    if (d->alias) {
         /* (read in place) */
-    } else if (reuse) {
+    } else if (d->reuse) {
         memcpy(xy, a->pair_xy, n * sizeof *xy);
         memcpy(yx, a->pair_yx, n * sizeof *yx);
         memcpy(exy, a->pair_xy_err, n * sizeof *exy);
         memcpy(eyx, a->pair_yx_err, n * sizeof *eyx);
     } else if (!vd_expired(a, "the claims", 0, n)) {
-        vd_est_all(a, o, r->eps, xy, yx, exy, eyx, "the claims", w);
+        vd_est_all(a, d->o, r->eps, xy, yx, exy, eyx, "the claims", d->w);
     } else {
         for (size_t i = 0; i < n; i++)
             xy[i] = yx[i] = exy[i] = eyx[i] = 0;
@@ -105,12 +98,41 @@ void vd_eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const ga_a
     r->exact.val = wv;
     r->exact.err = wdir == 1 ? exy[worst] : eyx[worst];
     r->slack = wv > 0 ? r->delta / wv : INFINITY;
-    /* which pairs need a certified interval */
+    d->worst = worst;
+    d->wdir = wdir;
+    d->nfailed = nfailed;
+}
+
+/* certified intervals of the pairs that decide (vd_dp_cert_select: at most the cap, and the
+ * proven worst case), on o->jobs threads, and what they show: a violation (the interval of
+ * the pair shown), an interval containing the claim, a pair that cannot be certified.
+ * GA_OK, or GA_ENOMEM (nothing certified). */
+static int dp_certify(dp_run *d, const char *eps_txt)
+{
+    ga_audit *a = d->a;
+    ga_claim_result *r = d->r;
+    const ga_audit_opts *o = d->o;
+    ga_gchisq_work *w = d->w;
+    size_t n = d->n, worst = d->worst;
+    int wdir = d->wdir, reuse = d->reuse;
+    double *xy = d->xy, *yx = d->yx, *exy = d->exy, *eyx = d->eyx;
+    char nb[GA_SPEC_NAME_LEN];
+    ga_spec_pair_buf pb;
+    size_t ncap = n < GA_AUDIT_CERT_CAP + 1 ? n : GA_AUDIT_CERT_CAP + 1;
+    size_t *sel = malloc((ncap ? ncap : 1) * sizeof *sel);
+    ga_delta_cert *certs = malloc((ncap ? ncap : 1) * sizeof *certs);
+    int *cst = malloc((ncap ? ncap : 1) * sizeof *cst);
+    double *csec = malloc((ncap ? ncap : 1) * sizeof *csec);
+    unsigned char *cdone = malloc(ncap ? ncap : 1);
     int violation = 0, ambiguous = 0, uncertifiable = 0, capped = 0, bound_over = 0,
-        built_close = 0;
+        built_close = 0, rc = GA_OK;
     size_t ncert = 0;
-    char amb_pair[200] = "", uncert_note[200] = "";
+    char *amb_pair = d->amb_pair, *uncert_note = d->uncert_note;
     int unc_status = GA_OK; /* the status of the evaluation that made it uncertifiable */
+    if (!sel || !certs || !cst || !csec || !cdone) {
+        rc = GA_ENOMEM;
+        goto cleanup;
+    }
     /* the pairs to certify, in order (the cap counts them in order) */
     ncert = vd_dp_cert_select(sel, &capped, a, r, xy, yx, exy, eyx, NULL, n, o);
     /* their certified values on o->jobs threads */
@@ -137,11 +159,11 @@ void vd_eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const ga_a
              * too slowly for the certified bounds: GA_EMAXITER) proves nothing: the verdict
              * is then NO VIOLATION FOUND, saying so */
             if (clear && (st == GA_EDOM || st == GA_EMAXITER) && ga_spec_pair_is_loss(vd_spair(a, i, &pb))) {
-                snprintf(uncert_note, sizeof uncert_note, "%s", ga_audit_pair_name(a, i, nb));
+                snprintf(uncert_note, sizeof d->uncert_note, "%s", ga_audit_pair_name(a, i, nb));
             } else if (!clear || (a->spec.verified && i == a->spec.verified_pair)) {
                 uncertifiable = 1;
                 unc_status = st;
-                snprintf(amb_pair, sizeof amb_pair, "%s", ga_audit_pair_name(a, i, nb));
+                snprintf(amb_pair, sizeof d->amb_pair, "%s", ga_audit_pair_name(a, i, nb));
             }
             continue;
         }
@@ -177,7 +199,7 @@ void vd_eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const ga_a
                 ga_spec_pair_buf ub;
                 bound_over = i < ga_spec_npairs(&a->spec) && ga_spec_pair_unreleased(vd_spair(a, i, &ub)) ? 2 : 1;
             }
-            snprintf(amb_pair, sizeof amb_pair, "%s", ga_audit_pair_name(a, i, nb));
+            snprintf(amb_pair, sizeof d->amb_pair, "%s", ga_audit_pair_name(a, i, nb));
         } else if (!violation && a->spec.verified && i == a->spec.verified_pair) {
             r->certified = 1;
             r->cert_lo = fmax(c.xy.lo, c.yx.lo);
@@ -190,6 +212,34 @@ void vd_eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const ga_a
             }
         }
     }
+cleanup:
+    d->violation = violation;
+    d->ambiguous = ambiguous;
+    d->uncertifiable = uncertifiable;
+    d->capped = capped;
+    d->bound_over = bound_over;
+    d->built_close = built_close;
+    d->unc_status = unc_status;
+    free(sel);
+    free(certs);
+    free(cst);
+    free(csec);
+    free(cdone);
+    return rc;
+}
+
+/* the verdict and its reason from what the certification found */
+static void dp_verdict(dp_run *d)
+{
+    ga_audit *a = d->a;
+    ga_claim_result *r = d->r;
+    const ga_audit_opts *o = d->o;
+    size_t n = d->n, nfailed = d->nfailed;
+    int violation = d->violation, ambiguous = d->ambiguous, uncertifiable = d->uncertifiable,
+        capped = d->capped, bound_over = d->bound_over, built_close = d->built_close,
+        unc_status = d->unc_status;
+    const char *amb_pair = d->amb_pair, *uncert_note = d->uncert_note;
+    char nb[GA_SPEC_NAME_LEN];
     char claim[96], ce[32], cd[32];
     /* (num writes into its buffer: never the source and the destination of one snprintf) */
     if (r->eps_txt)
@@ -264,6 +314,18 @@ void vd_eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const ga_a
             snprintf(r->reason, sizeof r->reason, "holds on all %zu audited pairs (%s)", n,
                      o->certified ? "certified" : "estimates with error estimates below the claim");
     }
+}
+
+/* what the report shows beside the verdict: the smallest eps at the claimed delta (over the
+ * pairs with the largest delta), the accountants' eps for subsampled pairs, the witness */
+static void dp_extras(dp_run *d)
+{
+    ga_audit *a = d->a;
+    ga_claim_result *r = d->r;
+    ga_gchisq_work *w = d->w;
+    size_t n = d->n;
+    const double *xy = d->xy, *yx = d->yx;
+    ga_spec_pair_buf pb;
     /* smallest eps at the claimed delta: over the pairs with the largest delta at eps */
     r->eps_at_delta.val = r->delta > 0 ? 0 : INFINITY;
     if (r->delta > 0) {
@@ -323,16 +385,50 @@ void vd_eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const ga_a
         r->lower = vd_spair(a, r->worst_pair, &pb)->lower;
         vd_witness(a, r, w);
     }
+}
+
+/* The verdict of an (eps, delta) claim (the method is in the file's top comment): estimates,
+ * then certified intervals where they decide, then the verdict, its reason and what is shown
+ * beside it. Out of memory: INCONCLUSIVE, saying so. */
+void vd_eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const ga_audit_opts *o,
+                ga_gchisq_work *w)
+{
+    size_t n = a->npairs;
+    /* the estimates at the table's eps are read in place (no copy: 32 bytes per pair), unless
+     * a bound must be masked in them */
+    int reuse = a->pair_xy && r->eps == a->table_eps, masked = 0;
+    ga_spec_pair_buf pb;
+    for (size_t i = 0; i < n; i++)
+        masked |= vd_spair(a, i, &pb)->bound;
+    int alias = reuse && !masked;
+    dp_run d = {.a = a, .r = r, .o = o, .w = w, .n = n, .reuse = reuse, .alias = alias};
+    d.xy = alias ? a->pair_xy : malloc(n * sizeof *d.xy);
+    d.yx = alias ? a->pair_yx : malloc(n * sizeof *d.yx);
+    d.exy = alias ? a->pair_xy_err : malloc(n * sizeof *d.exy);
+    d.eyx = alias ? a->pair_yx_err : malloc(n * sizeof *d.eyx);
+    char es[64];
+    if (!d.xy || !d.yx || !d.exy || !d.eyx) {
+        r->verdict = GA_VERDICT_INCONCLUSIVE;
+        snprintf(r->reason, sizeof r->reason, "out of memory");
+        goto cleanup;
+    }
+    if (!eps_txt) {
+        snprintf(es, sizeof es, "%.17g", r->eps);
+        eps_txt = es;
+    }
+    dp_estimates(&d);
+    if (dp_certify(&d, eps_txt) != GA_OK) {
+        r->verdict = GA_VERDICT_INCONCLUSIVE;
+        snprintf(r->reason, sizeof r->reason, "out of memory");
+        goto cleanup;
+    }
+    dp_verdict(&d);
+    dp_extras(&d);
 cleanup:
     if (!alias) {
-        free(xy);
-        free(yx);
-        free(exy);
-        free(eyx);
+        free(d.xy);
+        free(d.yx);
+        free(d.exy);
+        free(d.eyx);
     }
-    free(sel);
-    free(certs);
-    free(cst);
-    free(csec);
-    free(cdone);
 }
