@@ -193,8 +193,12 @@ int cat_sketch_family(const ga_spec *s);
 
 int cat_build_sketch(ga_spec *s, char *msg, size_t msglen);
 
-/* kinds with a law on rows [x | y] */
-int cat_build_regression_kind(ga_spec *s, char *msg, size_t msglen);
+/* the regression kinds (regression.c), one builder each */
+int cat_build_output_perturbation(ga_spec *s, char *msg, size_t msglen);
+int cat_build_noisy_gd(ga_spec *s, char *msg, size_t msglen);
+int cat_build_linear_regression(ga_spec *s, char *msg, size_t msglen);
+int cat_build_logistic(ga_spec *s, char *msg, size_t msglen);
+int cat_build_gp(ga_spec *s, char *msg, size_t msglen);
 
 /*
  * synthetic_random_inputs (Pierquin, Bellet, Tommasi & Boussard, Section 4): the output-perturbed

@@ -295,165 +295,198 @@ static int build_ngd_label_trajectory(ga_spec *s, const law_par *lp, char *msg, 
     return rc;
 }
 
-/* kinds with a law on rows [x | y] */
-int cat_build_regression_kind(ga_spec *s, char *msg, size_t msglen)
+/* The regression kinds' common start: rows [x_1, ..., x_p, y] (the last column the target),
+ * at least two columns, candidates as wide as the rows; lp->p set */
+static int regression_rows(ga_spec *s, law_par *lp, char *msg, size_t msglen)
 {
-    law_par lp = {0};
-    law_fn law;
-    size_t dim;
-    int rc;
     if (s->data.n == 0)
         return ga_spec_fail(s, s->mechanism, "dataset", msg, msglen,
                             "missing: rows [x_1, ..., x_p, y] (the last column is the target)");
     if (s->data.d < 2)
         return ga_spec_fail(s, s->mechanism, "dataset", msg, msglen,
                             "needs at least two columns: features and the target (last column)");
-    lp.p = s->data.d - 1;
+    lp->p = s->data.d - 1;
     if ((s->relation == GA_REL_ADD_ONE || s->relation == GA_REL_REPLACE_ONE) &&
         s->candidates.d != s->data.d)
         return ga_spec_fail(s, s->mechanism, "neighbours.candidates", msg, msglen,
                             "candidate rows must have as many columns as the dataset");
-    if (!strcmp(s->kind, "output_perturbation")) {
-        static const char *const keys[] = {"kind", "lambda", "sigma", NULL};
-        if ((rc = ga_spec_check_map(s, s->mechanism, "mechanism", keys, msg, msglen)) ||
-            (rc = ga_spec_mech_number(s, "lambda", &lp.lambda, 1, msg, msglen)) ||
-            (rc = ga_spec_mech_number(s, "sigma", &lp.sigma, 1, msg, msglen)) ||
-            (rc = cat_need_positive(s, "lambda", lp.lambda, 1, msg, msglen)) ||
-            (rc = cat_need_positive(s, "sigma", lp.sigma, 0, msg, msglen)))
-            return rc;
-        law = cat_law_output_perturbation;
-        dim = lp.p;
-    } else if (!strcmp(s->kind, "noisy_gradient_descent")) {
-        static const char *const keys[] = {"kind", "lambda", "eta", "sigma", "iterations", "init",
-                                           "release_trajectory", NULL};
-        if ((rc = ga_spec_check_map(s, s->mechanism, "mechanism", keys, msg, msglen)) ||
-            (rc = ga_spec_mech_number(s, "lambda", &lp.lambda, 1, msg, msglen)) ||
-            (rc = ga_spec_mech_number(s, "eta", &lp.eta, 1, msg, msglen)) ||
-            (rc = ga_spec_mech_number(s, "sigma", &lp.sigma, 1, msg, msglen)) ||
-            (rc = cat_need_positive(s, "lambda", lp.lambda, 1, msg, msglen)) ||
-            (rc = cat_need_positive(s, "eta", lp.eta, 0, msg, msglen)) ||
-            (rc = cat_need_positive(s, "sigma", lp.sigma, 0, msg, msglen)))
-            return rc;
-        double *m0 = NULL, *S0 = NULL;
-        ridge_base rb = {0};
-        if ((rc = ngd_options(s, &lp, &m0, &S0, msg, msglen)) == GA_OK &&
-            (rc = cat_ridge_base_init(&rb, s->data.x, s->data.n, lp.p)) == GA_OK) {
-            lp.rb = &rb;
-            rc = lp.trajectory && s->relation == GA_REL_CHANGE_LABEL
-                     ? build_ngd_label_trajectory(s, &lp, msg, msglen)
-                     : cat_build_generic(s, cat_law_noisy_gd, &lp, lp.trajectory ? lp.p * lp.iterations : lp.p,
-                                         msg, msglen);
-            cat_ridge_base_free(&rb);
-        }
-        free(m0);
-        free(S0);
-        return rc;
-    } else if (!strcmp(s->kind, "linear_regression")) {
-        static const char *const keys[] = {"kind", "columns", "sigma", NULL};
-        if ((rc = ga_spec_check_map(s, s->mechanism, "mechanism", keys, msg, msglen)) ||
-            (rc = ga_spec_mech_number(s, "columns", &lp.r, 1, msg, msglen)))
-            return rc;
-        rc = ga_spec_mech_number(s, "sigma", &lp.sigma, 0, msg, msglen);
-        if (rc > 0 || (rc == GA_OK && (rc = cat_need_positive(s, "sigma", lp.sigma, 1, msg, msglen))))
-            return rc;
-        if (!(lp.r >= 1 && lp.r == floor(lp.r)))
-            return ga_spec_fail(s, ga_node_get(s->mechanism, "columns"), "mechanism.columns", msg,
-                                msglen, "must be a whole number >= 1 (the sketch size r)");
-        law = cat_law_linear_regression;
-        dim = lp.p;
-    } else if (!strcmp(s->kind, "bayesian_logistic_regression")) {
-        static const char *const keys[] = {"kind", "lambda", "sigma", NULL};
-        if ((rc = ga_spec_check_map(s, s->mechanism, "mechanism", keys, msg, msglen)) ||
-            (rc = ga_spec_mech_number(s, "lambda", &lp.lambda, 1, msg, msglen)) ||
-            (rc = cat_need_positive(s, "lambda", lp.lambda, 0, msg, msglen)))
-            return rc;
-        rc = ga_spec_mech_number(s, "sigma", &lp.sigma, 0, msg, msglen);
-        if (rc > 0 || (rc == GA_OK && (rc = cat_need_positive(s, "sigma", lp.sigma, 1, msg, msglen))))
-            return rc;
-        for (size_t i = 0; i < s->data.n; i++) {
-            double y = s->data.x[i * s->data.d + lp.p];
-            s->labels_pm1 |= y == -1;
-            if (!(y == 0 || y == 1 || y == -1)) {
-                char what[128];
-                snprintf(what, sizeof what, "row %zu: the label (last column) must be 0, 1 or -1 (got %g)", i + 1, y);
-                return ga_spec_fail(s, s->mechanism, "dataset", msg, msglen, what);
-            }
-        }
-        law = cat_law_logistic;
-        dim = lp.p;
-    } else if (!strcmp(s->kind, "gaussian_process_regression")) {
-        static const char *const keys[] = {"kind", "kernel", "lengthscale", "signal_variance",
-                                           "noise_variance", "sigma", "query", NULL};
-        if ((rc = ga_spec_check_map(s, s->mechanism, "mechanism", keys, msg, msglen)))
-            return rc;
-        const ga_node *k = ga_node_get(s->mechanism, "kernel");
-        if (!k || k->kind != GA_NODE_SCALAR || (strcmp(k->text, "rbf") && strcmp(k->text, "linear")))
-            return ga_spec_fail(s, k ? k : s->mechanism, "mechanism.kernel", msg, msglen,
-                                "must be rbf or linear");
-        lp.linear_kernel = !strcmp(k->text, "linear");
-        if (!lp.linear_kernel &&
-            ((rc = ga_spec_mech_number(s, "lengthscale", &lp.lengthscale, 1, msg, msglen)) ||
-             (rc = ga_spec_mech_number(s, "signal_variance", &lp.signal_var, 1, msg, msglen)) ||
-             (rc = cat_need_positive(s, "lengthscale", lp.lengthscale, 0, msg, msglen)) ||
-             (rc = cat_need_positive(s, "signal_variance", lp.signal_var, 0, msg, msglen))))
-            return rc;
-        if ((rc = ga_spec_mech_number(s, "noise_variance", &lp.noise_var, 1, msg, msglen)) ||
-            (rc = cat_need_positive(s, "noise_variance", lp.noise_var, 0, msg, msglen)))
-            return rc;
-        rc = ga_spec_mech_number(s, "sigma", &lp.sigma, 0, msg, msglen);
-        if (rc > 0 || (rc == GA_OK && (rc = cat_need_positive(s, "sigma", lp.sigma, 1, msg, msglen))))
-            return rc;
-        const ga_node *qn = ga_node_get(s->mechanism, "query");
-        if (!qn || qn->kind != GA_NODE_SEQ || qn->n == 0)
-            return ga_spec_fail(s, qn ? qn : s->mechanism, "mechanism.query", msg, msglen,
-                                "missing: a list of public query points [[x_1, ..., x_p], ...]");
-        double *qv = malloc(qn->n * lp.p * sizeof *qv);
-        if (!qv)
-            return GA_ENOMEM;
-        for (size_t a = 0; a < qn->n; a++) {
-            double *row;
-            size_t len;
-            char path[64];
-            snprintf(path, sizeof path, "mechanism.query[%zu]", a);
-            if ((rc = ga_spec_vector(s, qn->kids[a], path, lp.p, &row, &len, msg, msglen))) {
-                free(qv);
-                return rc;
-            }
-            memcpy(qv + a * lp.p, row, lp.p * sizeof *qv);
-            free(row);
-        }
-        lp.query = qv;
-        lp.nq = qn->n;
-        law = cat_law_gp;
-        dim = lp.nq;
-        /* remove-one: one factorisation and a rank-one downdate per neighbour */
-        rc = s->relation == GA_REL_REMOVE_ONE ? cat_build_gp_remove_one(s, &lp, msg, msglen)
-                                              : cat_build_generic(s, law, &lp, dim, msg, msglen);
-        free(qv);
-        return rc;
-    } else { /* a kind routed here by mistake: never another kind's rules */
-        return ga_spec_fail(s, s->mechanism, "mechanism.kind", msg, msglen,
-                            "internal error: not a regression kind");
-    }
+    return GA_OK;
+}
+
+/* output_perturbation, linear_regression, logistic regression: the pairs of every neighbour
+ * by the kind's law (ridge-type kinds by updates of X^T X, X^T y and, for linear_regression,
+ * of the residual sum of squares), then the universe's worst case */
+static int build_by_law(ga_spec *s, law_fn law, law_par *lp, size_t dim, char *msg,
+                        size_t msglen)
+{
+    int rc;
     /* output_perturbation and linear_regression: neighbours by updates of X^T X, X^T y
      * (and, for linear_regression, of the residual sum of squares) */
     ridge_base rb = {0};
     if (law != cat_law_logistic) {
-        if ((rc = cat_ridge_base_init(&rb, s->data.x, s->data.n, lp.p)))
+        if ((rc = cat_ridge_base_init(&rb, s->data.x, s->data.n, lp->p)))
             return rc;
-        lp.rb = &rb;
+        lp->rb = &rb;
         /* (a singular whole-dataset system: the neighbours sum their residuals directly,
          * and the whole dataset's law reports it) */
         if (law == cat_law_linear_regression &&
-            cat_ridge_base_residuals(&rb, s->data.x, s->data.n, lp.p, lp.sigma * lp.sigma) == GA_ENOMEM) {
+            cat_ridge_base_residuals(&rb, s->data.x, s->data.n, lp->p, lp->sigma * lp->sigma) == GA_ENOMEM) {
             cat_ridge_base_free(&rb);
             return GA_ENOMEM;
         }
     }
-    rc = cat_build_generic(s, law, &lp, dim, msg, msglen);
-    lp.rb = NULL;
+    rc = cat_build_generic(s, law, lp, dim, msg, msglen);
+    lp->rb = NULL;
     cat_ridge_base_free(&rb); /* (all NULL for logistic regression) */
     if (rc == GA_OK && s->has_universe && !s->truncated)
-        rc = als_universe(s, &lp, msg, msglen);
+        rc = als_universe(s, lp, msg, msglen);
+    return rc;
+}
+
+int cat_build_output_perturbation(ga_spec *s, char *msg, size_t msglen)
+{
+    law_par lp = {0};
+    int rc;
+    if ((rc = regression_rows(s, &lp, msg, msglen)))
+        return rc;
+    static const char *const keys[] = {"kind", "lambda", "sigma", NULL};
+    if ((rc = ga_spec_check_map(s, s->mechanism, "mechanism", keys, msg, msglen)) ||
+        (rc = ga_spec_mech_number(s, "lambda", &lp.lambda, 1, msg, msglen)) ||
+        (rc = ga_spec_mech_number(s, "sigma", &lp.sigma, 1, msg, msglen)) ||
+        (rc = cat_need_positive(s, "lambda", lp.lambda, 1, msg, msglen)) ||
+        (rc = cat_need_positive(s, "sigma", lp.sigma, 0, msg, msglen)))
+        return rc;
+    return build_by_law(s, cat_law_output_perturbation, &lp, lp.p, msg, msglen);
+}
+
+int cat_build_noisy_gd(ga_spec *s, char *msg, size_t msglen)
+{
+    law_par lp = {0};
+    int rc;
+    if ((rc = regression_rows(s, &lp, msg, msglen)))
+        return rc;
+    static const char *const keys[] = {"kind", "lambda", "eta", "sigma", "iterations", "init",
+                                       "release_trajectory", NULL};
+    if ((rc = ga_spec_check_map(s, s->mechanism, "mechanism", keys, msg, msglen)) ||
+        (rc = ga_spec_mech_number(s, "lambda", &lp.lambda, 1, msg, msglen)) ||
+        (rc = ga_spec_mech_number(s, "eta", &lp.eta, 1, msg, msglen)) ||
+        (rc = ga_spec_mech_number(s, "sigma", &lp.sigma, 1, msg, msglen)) ||
+        (rc = cat_need_positive(s, "lambda", lp.lambda, 1, msg, msglen)) ||
+        (rc = cat_need_positive(s, "eta", lp.eta, 0, msg, msglen)) ||
+        (rc = cat_need_positive(s, "sigma", lp.sigma, 0, msg, msglen)))
+        return rc;
+    double *m0 = NULL, *S0 = NULL;
+    ridge_base rb = {0};
+    if ((rc = ngd_options(s, &lp, &m0, &S0, msg, msglen)) == GA_OK &&
+        (rc = cat_ridge_base_init(&rb, s->data.x, s->data.n, lp.p)) == GA_OK) {
+        lp.rb = &rb;
+        rc = lp.trajectory && s->relation == GA_REL_CHANGE_LABEL
+                 ? build_ngd_label_trajectory(s, &lp, msg, msglen)
+                 : cat_build_generic(s, cat_law_noisy_gd, &lp, lp.trajectory ? lp.p * lp.iterations : lp.p,
+                                     msg, msglen);
+        cat_ridge_base_free(&rb);
+    }
+    free(m0);
+    free(S0);
+    return rc;
+}
+
+int cat_build_linear_regression(ga_spec *s, char *msg, size_t msglen)
+{
+    law_par lp = {0};
+    int rc;
+    if ((rc = regression_rows(s, &lp, msg, msglen)))
+        return rc;
+    static const char *const keys[] = {"kind", "columns", "sigma", NULL};
+    if ((rc = ga_spec_check_map(s, s->mechanism, "mechanism", keys, msg, msglen)) ||
+        (rc = ga_spec_mech_number(s, "columns", &lp.r, 1, msg, msglen)))
+        return rc;
+    rc = ga_spec_mech_number(s, "sigma", &lp.sigma, 0, msg, msglen);
+    if (rc > 0 || (rc == GA_OK && (rc = cat_need_positive(s, "sigma", lp.sigma, 1, msg, msglen))))
+        return rc;
+    if (!(lp.r >= 1 && lp.r == floor(lp.r)))
+        return ga_spec_fail(s, ga_node_get(s->mechanism, "columns"), "mechanism.columns", msg,
+                            msglen, "must be a whole number >= 1 (the sketch size r)");
+    return build_by_law(s, cat_law_linear_regression, &lp, lp.p, msg, msglen);
+}
+
+int cat_build_logistic(ga_spec *s, char *msg, size_t msglen)
+{
+    law_par lp = {0};
+    int rc;
+    if ((rc = regression_rows(s, &lp, msg, msglen)))
+        return rc;
+    static const char *const keys[] = {"kind", "lambda", "sigma", NULL};
+    if ((rc = ga_spec_check_map(s, s->mechanism, "mechanism", keys, msg, msglen)) ||
+        (rc = ga_spec_mech_number(s, "lambda", &lp.lambda, 1, msg, msglen)) ||
+        (rc = cat_need_positive(s, "lambda", lp.lambda, 0, msg, msglen)))
+        return rc;
+    rc = ga_spec_mech_number(s, "sigma", &lp.sigma, 0, msg, msglen);
+    if (rc > 0 || (rc == GA_OK && (rc = cat_need_positive(s, "sigma", lp.sigma, 1, msg, msglen))))
+        return rc;
+    for (size_t i = 0; i < s->data.n; i++) {
+        double y = s->data.x[i * s->data.d + lp.p];
+        s->labels_pm1 |= y == -1;
+        if (!(y == 0 || y == 1 || y == -1)) {
+            char what[128];
+            snprintf(what, sizeof what, "row %zu: the label (last column) must be 0, 1 or -1 (got %g)", i + 1, y);
+            return ga_spec_fail(s, s->mechanism, "dataset", msg, msglen, what);
+        }
+    }
+    return build_by_law(s, cat_law_logistic, &lp, lp.p, msg, msglen);
+}
+
+int cat_build_gp(ga_spec *s, char *msg, size_t msglen)
+{
+    law_par lp = {0};
+    int rc;
+    if ((rc = regression_rows(s, &lp, msg, msglen)))
+        return rc;
+    static const char *const keys[] = {"kind", "kernel", "lengthscale", "signal_variance",
+                                       "noise_variance", "sigma", "query", NULL};
+    if ((rc = ga_spec_check_map(s, s->mechanism, "mechanism", keys, msg, msglen)))
+        return rc;
+    const ga_node *k = ga_node_get(s->mechanism, "kernel");
+    if (!k || k->kind != GA_NODE_SCALAR || (strcmp(k->text, "rbf") && strcmp(k->text, "linear")))
+        return ga_spec_fail(s, k ? k : s->mechanism, "mechanism.kernel", msg, msglen,
+                            "must be rbf or linear");
+    lp.linear_kernel = !strcmp(k->text, "linear");
+    if (!lp.linear_kernel &&
+        ((rc = ga_spec_mech_number(s, "lengthscale", &lp.lengthscale, 1, msg, msglen)) ||
+         (rc = ga_spec_mech_number(s, "signal_variance", &lp.signal_var, 1, msg, msglen)) ||
+         (rc = cat_need_positive(s, "lengthscale", lp.lengthscale, 0, msg, msglen)) ||
+         (rc = cat_need_positive(s, "signal_variance", lp.signal_var, 0, msg, msglen))))
+        return rc;
+    if ((rc = ga_spec_mech_number(s, "noise_variance", &lp.noise_var, 1, msg, msglen)) ||
+        (rc = cat_need_positive(s, "noise_variance", lp.noise_var, 0, msg, msglen)))
+        return rc;
+    rc = ga_spec_mech_number(s, "sigma", &lp.sigma, 0, msg, msglen);
+    if (rc > 0 || (rc == GA_OK && (rc = cat_need_positive(s, "sigma", lp.sigma, 1, msg, msglen))))
+        return rc;
+    const ga_node *qn = ga_node_get(s->mechanism, "query");
+    if (!qn || qn->kind != GA_NODE_SEQ || qn->n == 0)
+        return ga_spec_fail(s, qn ? qn : s->mechanism, "mechanism.query", msg, msglen,
+                            "missing: a list of public query points [[x_1, ..., x_p], ...]");
+    double *qv = malloc(qn->n * lp.p * sizeof *qv);
+    if (!qv)
+        return GA_ENOMEM;
+    for (size_t a = 0; a < qn->n; a++) {
+        double *row;
+        size_t len;
+        char path[64];
+        snprintf(path, sizeof path, "mechanism.query[%zu]", a);
+        if ((rc = ga_spec_vector(s, qn->kids[a], path, lp.p, &row, &len, msg, msglen))) {
+            free(qv);
+            return rc;
+        }
+        memcpy(qv + a * lp.p, row, lp.p * sizeof *qv);
+        free(row);
+    }
+    lp.query = qv;
+    lp.nq = qn->n;
+    /* remove-one: one factorisation and a rank-one downdate per neighbour */
+    rc = s->relation == GA_REL_REMOVE_ONE ? cat_build_gp_remove_one(s, &lp, msg, msglen)
+                                          : cat_build_generic(s, cat_law_gp, &lp, lp.nq, msg, msglen);
+    free(qv);
     return rc;
 }

@@ -206,6 +206,8 @@ cleanup:
  * Upper bound (a mag) of int_ray |F| |dz| beyond z1 = R1 + i T, on the L0 scale. The
  * derivation is the one of ga_path_tailbound (contour.c), ray case; here every condition is
  * checked in ball arithmetic. Returns 0 and sets *bound, or -1 when no bound holds at T.
+ * One derivation, kept whole so that each checked condition stands beside the step of the
+ * proof that needs it.
  */
 static int arb_ray_bound(mag_t bound, const ga_gchisq_exact *q, const arb_t x, const arb_t L0,
                          double R1d, int dir, double beta, double Td, int kernel, slong prec)

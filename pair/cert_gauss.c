@@ -243,6 +243,13 @@ static void widen_tv(arb_t v, double a, double b, const arb_t ee)
     arf_clear(u);
 }
 
+/* Certified delta of a Gaussian pair (or product) at the exact text eps, both directions, by
+ * the method in this file's top comment: equal covariances in closed form, else the exact
+ * loss forms' Bromwich integrals escalated in precision, widened by the certificate that the
+ * reduced laws are near the exact inputs, the reference refined where that widening is too
+ * wide. One algorithm whose stages share the forms, the widening and the escalation state.
+ * out's intervals are enclosures whatever the status: GA_OK, GA_EPREC (valid, wider than
+ * asked), GA_ETIME, GA_ENOMEM, GA_EINVAL (eps or the inputs unreadable). */
 int pc_delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_input *in,
                   const ga_pair_text *txt, const char *eps, const ga_cert_opts *opts)
 {

@@ -153,6 +153,13 @@ static int chol_conditioned(const double *l, const arb_mat_t P)
     return pmin >= 1e-8 * dmax;
 }
 
+/* One precision level of the released laws (the method in this file's top comment): A's rows
+ * and the exact inputs as balls, A S A^T and A mu for both laws, the basis T from a floating
+ * Cholesky factor (or the ball one where that factor is ill-conditioned), the laws in that
+ * basis rounded to doubles, and the KL bounds of the rounding. One step of ga_arb_escalate,
+ * kept whole: its fourteen ball matrices live for the whole step. GA_OK, GA_EPREC (more
+ * precision), GA_EDOM (a released covariance not proven positive definite), GA_EINVAL (an
+ * input entry unreadable), GA_ENOMEM. */
 static int release_step(void *vc, slong prec)
 {
     rel_ctx *c = vc;

@@ -317,7 +317,8 @@ static void end_drift(arb_t u, const cterm *s, const arb_t a, const arb_t l_end,
  * kappa = theta - log cos(theta/2) (|Im l| <= theta, Re l - l in [log cos(theta/2), 0]), and
  * whose tails carry (|l(x_N) - lam| + m (x - x_N))^2 on the right (0 < l' < m) and
  * max(|l(x_0) - lam|, |log(1 - q) - lam|)^2 on the left.
- * GA_OK, or GA_EMAXITER when the design exceeds the node cap. */
+ * GA_OK, or GA_EMAXITER when the design exceeds the node cap. One algorithm (the design, the
+ * sums and their three error bounds share the grid), kept whole. */
 static int step_mgf(acb_t res, arb_t m2, const cterm *s, const arb_t a, const arb_t t,
                     const arb_t lam, double lnrel, slong prec)
 {
@@ -635,7 +636,8 @@ static int integrand(acb_t F, cctx *C, const arb_t t, slong prec)
 }
 
 /* (1/pi) int_from^tmax Re F dt with its rigorous quadrature error; tol: absolute target for
- * [0, tmax] (panels share it by length) */
+ * [0, tmax] (panels share it by length). One algorithm: the panels, their Bernstein-ellipse
+ * bounds and the subdivision share one loop. */
 static int gl_range(arb_t res, cctx *C, double cd, double k2, double from, double tm, double tol,
                     slong prec)
 {
@@ -915,7 +917,7 @@ static int abs_at(arb_ptr out, cctx *C, arb_srcptr aj, const int *sw, double t, 
  * Between grid points t_k < t_{k+1} = t_k + D the centred transform M~(tau) = e^{-i tau
  * lam} M(a - 1 + i tau) (|M~| = |M|) is its chord plus at most D^2/8 sup|M~''|, and
  * |M~''| <= M2 = int g (l - lam)^2, so |M| <= max(|M(t_k)|, |M(t_{k+1})|) + D^2 M2 / 8 there;
- * also |M| <= TV/t_k and |M| <= M(a - 1). */
+ * also |M| <= TV/t_k and |M| <= M(a - 1). One bound, kept whole. */
 static int tail_bound(arb_t res, cctx *C, double tm, double tol, slong prec)
 {
     size_t n = C->L->n;

@@ -76,6 +76,12 @@ static int potrf(double *a, size_t k)
     return ga_lapack_potrf('L', k, a, k) != 0;
 }
 
+/* The reduction of a pair with positive definite covariances (the method in pair.c): whiten
+ * by the Cholesky factor of S_y, the eigendecomposition of the whitened difference, the mean
+ * in the eigenbasis, each snapped where it is at the rounding level (la_err). One algorithm,
+ * kept whole for its two allocations: a remove-one audit reduces 1-D pairs by the hundred
+ * thousand. GA_OK, GA_EINVAL (a covariance not numerically positive definite, msg says
+ * which), GA_ENOMEM. */
 static int reduce_pd(ga_pair *p, const double *sx, const double *sy, const double *dmu,
                      size_t k, char *msg, size_t msglen)
 {
@@ -321,7 +327,9 @@ static int build_forms(ga_pair *p)
 
 /* Singular (or indefinite) covariances: the supports from the eigendecompositions of both,
  * decided exactly where the inputs allow (zero rows), else by a rank tolerance (said in the
- * reason); equal supports are reduced on the common subspace. F: the field names. */
+ * reason); equal supports are reduced on the common subspace. F: the field names. One
+ * algorithm kept whole (its steps share the two eigendecompositions and the tolerance that
+ * decided the supports, which the reason reports). */
 static int reduce_singular(ga_pair *p, const double *sx, const double *sy, const double *dmu,
                            const ga_pair_input *in, const char *const F[4], char *msg,
                            size_t msglen)
