@@ -9,7 +9,8 @@
 #define GA_CATALOGUE_INTERNAL_H
 
 #include "catalogue/catalogue.h"
-#include "pair/internal.h"
+#include "pair/loss.h"
+#include "pair/pair.h"
 #include "numerics/numerics.h"
 
 /* S <- X^T X (+ c I), X n x d row-major (the first n rows) */

@@ -5,6 +5,7 @@
 #define GA_AUDIT_PAIR_INTERNAL_H
 
 #include "pair/loss.h"
+#include "pair/pair.h"
 
 /* A pair variant: what a pair of that kind computes, called through the row (as GSL's
  * gsl_rng_type). Every pair points at one row, set where it is made (reduce.c,
@@ -18,6 +19,9 @@
  *   delta_cert  certified delta at the exact text eps (FLINT/Arb available)
  *   renyi_cert  certified D_alpha (alpha_txt > 1 checked; opts defaulted); NULL: the
  *               variant has no divergence (GA_EDOM)
+ *   event       P_X[S] and P_Y[S] of the distinguishing event of direction dir (1: S = {l >
+ *               eps}, 2: S = {l < -eps}) from the loss forms, NaN where an evaluation
+ *               failed; NULL: the variant describes its event from its inputs instead
  *   free        the variant's own data (NULL: none); ga_pair_free frees the rest */
 typedef struct ga_pair_type {
     const char *name;
@@ -29,6 +33,8 @@ typedef struct ga_pair_type {
     int (*renyi_cert)(ga_interval *xy, ga_interval *yx, const ga_pair *p,
                       const ga_pair_input *in, const ga_pair_text *txt, const char *alpha_txt,
                       const ga_cert_opts *o);
+    int (*event)(double *px, double *py, const ga_pair *p, double eps, int dir,
+                 ga_gchisq_work *w);
     void (*free)(ga_pair *p);
 } ga_pair_type;
 
@@ -76,39 +82,6 @@ struct ga_pair {
                          tv_X + e^eps tv_Y, and divergences have no certificate. 0: exact */
 };
 
-/* Marks p (plain, as reduced) as computed from laws within total variation tv_x, tv_y of the
- * exact ones, whose whitened parameters are off by about eta relatively (added to la_err). */
-void ga_pair_set_input_tv(ga_pair *p, double tv_x, double tv_y, double eta);
-/* ... and, for a mean shift, the enclosure [lo, hi] of its exact per-column D2 */
-void ga_pair_set_input_d2(ga_pair *p, double lo, double hi);
-
-/* The laws of a pair released through an exact matrix A (m x d): A X and A Y, computed in
- * ball arithmetic from the exact inputs (the decimals of txt, or the doubles of in; A's
- * decimals a_txt, or its doubles a each within half an ulp, as the decimal reader rounds),
- * then taken to a basis T (floating, invertible: a function of the release and back) where
- * T A S_y A^T T^T is about I, and rounded to doubles. The released pair's profile is that of
- * the pair (T A X, T A Y), whose laws are within kl[0], kl[1] (per column, rigorous upper
- * bounds of the Kullback-Leibler divergence of the exact law from the rounded one) of these
- * doubles. Rows of A that are zero, or repeat an earlier row digit for digit, are left out
- * (they are functions of the others). */
-typedef struct {
-    size_t m;                        /* the rows kept */
-    double *mu_x, *mu_y, *s_x, *s_y; /* m, m, m*m, m*m; malloc'd, the caller's */
-    double kl[2];                    /* per column, X's and Y's */
-    double eta;                      /* relative size of the rounding (an estimate) */
-    double d2[2];                    /* equal input covariances: an enclosure [lo, hi] of the
-                                        released pair's squared Mahalanobis distance (per
-                                        column), from the exact inputs; else {0, 0} */
-} ga_release_laws;
-
-/* GA_OK: out filled. GA_EDOM: not computed, why says why (the rows could not be proven
- * linearly independent at any working precision, a released covariance is singular, or the
- * matrices are beyond the size this is done for); GA_ETIME: the deadline (monotonic
- * seconds, 0: none) passed; GA_ENOMEM. out owns nothing unless GA_OK. */
-int ga_pair_release_laws(ga_release_laws *out, const ga_pair_input *in, const ga_pair_text *txt,
-                         size_t m, const double *a, const char *const *a_txt, double deadline,
-                         char *why, size_t whylen);
-
 #ifdef GA_NUMERICS_ARB_H
 /* (pair_cert.c) v <- the exact input entry i: decimal text txt[i], or the double val[i] when
  * txt is NULL or txt[i] is. 0, or -1 for unparsable text. */
@@ -128,10 +101,13 @@ void pr_set_reason_static(ga_pair *p, const char *text);
 /* lambda, mt, L and V: one block at lambda (arrays_block, reduce_pd) or four */
 void pr_free_arrays(ga_pair *p);
 
-/* the Gaussian type's delta and certified delta, which products share (type_gaussian.c) */
+/* the Gaussian type's delta, certified delta and event, which products share
+ * (type_gaussian.c) */
 int pr_gaussian_delta(ga_delta *out, const ga_pair *p, double eps, int method,
                       const ga_gchisq_opts *o, ga_gchisq_work *w);
 int pr_gaussian_delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_input *in,
                            const ga_pair_text *txt, const char *eps, const ga_cert_opts *opts);
+int pr_gaussian_event(double *px, double *py, const ga_pair *p, double eps, int dir,
+                      ga_gchisq_work *w);
 
 #endif

@@ -251,6 +251,22 @@ int ga_pair_renyi_near(ga_result *xy, ga_result *yx, const ga_pair *p, double al
     return rc;
 }
 
+int ga_pair_event_probs(double *px, double *py, const ga_pair *p, double eps, int dir,
+                        ga_gchisq_work *w)
+{
+    *px = *py = NAN;
+    if (dir != 1 && dir != 2)
+        return GA_EINVAL;
+    if (!p->type->event)
+        return GA_EDOM;
+    ga_gchisq_work *own = w ? NULL : ga_gchisq_work_alloc(); /* NULL: one for this call */
+    if (!w && !own)
+        return GA_ENOMEM;
+    int rc = p->type->event(px, py, p, eps, dir, w ? w : own);
+    ga_gchisq_work_free(own);
+    return rc;
+}
+
 int ga_pair_renyi(ga_result *xy, ga_result *yx, const ga_pair *p, double alpha)
 {
     if (!(alpha > 1) || !isfinite(alpha))

@@ -340,7 +340,33 @@ cleanup:
     return rc;
 }
 
+/* P_X[S], P_Y[S] of S = {l > eps} (dir 1: the upper tail of l under X, the lower tail of
+ * -l under Y) or S = {l < -eps} (dir 2), from the loss forms */
+int pr_gaussian_event(double *px, double *py, const ga_pair *p, double eps, int dir,
+                      ga_gchisq_work *w)
+{
+    ga_gchisq_prob qx, qy;
+    int sx, sy;
+    if (dir == 1) {
+        sx = ga_gchisq_prob_eval(&qx, p->lx, eps, NULL, w);
+        sy = ga_gchisq_prob_eval(&qy, p->ly, -eps, NULL, w);
+        *px = qx.sf.val;
+        *py = qy.cdf.val;
+    } else {
+        sy = ga_gchisq_prob_eval(&qy, p->ly, eps, NULL, w);
+        sx = ga_gchisq_prob_eval(&qx, p->lx, -eps, NULL, w);
+        *px = qx.cdf.val;
+        *py = qy.sf.val;
+    }
+    /* a probability that could not be evaluated has no number */
+    if (sx != GA_OK && sx != GA_ETOL && sx != GA_EUNDERFLOW)
+        *px = NAN;
+    if (sy != GA_OK && sy != GA_ETOL && sy != GA_EUNDERFLOW)
+        *py = NAN;
+    return GA_OK;
+}
+
 const ga_pair_type ga_pair_type_gaussian = {
     "gaussian", pr_gaussian_delta, gaussian_renyi, pr_gaussian_delta_cert, gaussian_renyi_cert,
-    NULL,
+    pr_gaussian_event, NULL,
 };

@@ -219,11 +219,12 @@ static void loss_free(ga_pair *p)
 }
 
 const ga_pair_type ga_pair_type_subsampled = {
-    "subsampled", loss_delta, loss_renyi, loss_delta_cert, subsampled_renyi_cert, loss_free,
+    "subsampled", loss_delta, loss_renyi, loss_delta_cert, subsampled_renyi_cert, NULL,
+    loss_free,
 };
 const ga_pair_type ga_pair_type_masked = {
-    "masked", loss_delta, loss_renyi, loss_delta_cert, NULL, loss_free,
+    "masked", loss_delta, loss_renyi, loss_delta_cert, NULL, NULL, loss_free,
 };
 const ga_pair_type ga_pair_type_synthetic = {
-    "synthetic", loss_delta, loss_renyi, loss_delta_cert, NULL, loss_free,
+    "synthetic", loss_delta, loss_renyi, loss_delta_cert, NULL, NULL, loss_free,
 };

@@ -21,8 +21,6 @@ src=${2:-.}
 [ $# -gt 2 ] && shift 2 || set --
 LAYERS="base numerics pair specs catalogue verdict reports cli"
 ALLOWED="
-catalogue/internal.h pair/internal.h
-verdict/internal.h pair/internal.h
 "
 layer() { # folder of a path -> its rank (9: not a layer)
     n=0

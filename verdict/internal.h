@@ -10,7 +10,8 @@
 
 #include "verdict/audit.h"
 #include "catalogue/catalogue.h"
-#include "pair/internal.h"
+#include "pair/loss.h"
+#include "pair/pair.h"
 #include "numerics/arb.h"
 
 #include <stdatomic.h>

@@ -146,7 +146,7 @@ int vd_sub_pair(const ga_audit *a, const char *name)
 static void witness_of(ga_claim_result *r, const ga_pair *p, const ga_spec_pair *sp,
                        ga_gchisq_work *w)
 {
-    if (p->support == GA_SUPPORT_DIFFER) {
+    if (ga_pair_support(p) == GA_SUPPORT_DIFFER) {
         snprintf(r->witness, sizeof r->witness,
                  "the supports differ: S = the complement of the support of the other law "
                  "(probability 1 under one law, 0 under the other)");
@@ -166,24 +166,8 @@ static void witness_of(ga_claim_result *r, const ga_pair *p, const ga_spec_pair 
         synth_witness(r, sp);
         return;
     }
-    ga_gchisq_prob px, py;
-    int sx, sy;
-    if (r->worst_dir == 1) { /* S = {l > eps} */
-        sx = ga_gchisq_prob_eval(&px, p->lx, r->eps, NULL, w);
-        sy = ga_gchisq_prob_eval(&py, p->ly, -r->eps, NULL, w);
-        r->witness_px = px.sf.val;
-        r->witness_py = py.cdf.val;
-    } else { /* S = {l < -eps} */
-        sy = ga_gchisq_prob_eval(&py, p->ly, r->eps, NULL, w);
-        sx = ga_gchisq_prob_eval(&px, p->lx, -r->eps, NULL, w);
-        r->witness_px = px.cdf.val;
-        r->witness_py = py.sf.val;
-    }
-    /* a probability that could not be evaluated has no number (null in JSON, n/a in text) */
-    if (sx != GA_OK && sx != GA_ETOL && sx != GA_EUNDERFLOW)
-        r->witness_px = NAN;
-    if (sy != GA_OK && sy != GA_ETOL && sy != GA_EUNDERFLOW)
-        r->witness_py = NAN;
+    /* (a probability that could not be evaluated has no number: null in JSON, n/a in text) */
+    (void)ga_pair_event_probs(&r->witness_px, &r->witness_py, p, r->eps, r->worst_dir, w);
     size_t d = sp->d;
     const char *rel = r->worst_dir == 1 ? ">" : "<";
     double thr = r->worst_dir == 1 ? r->eps : -r->eps;
@@ -194,7 +178,7 @@ static void witness_of(ga_claim_result *r, const ga_pair *p, const ga_spec_pair 
                  sp->nblocks, sp->nblocks, rel, thr);
         return;
     }
-    if (d > 4 || p->support != GA_SUPPORT_FULL) {
+    if (d > 4 || ga_pair_support(p) != GA_SUPPORT_FULL) {
         snprintf(r->witness, sizeof r->witness,
                  "S = {x : l(x) %s %.17g}, l(x) = log p_X(x) - log p_Y(x) a quadratic in x "
                  "(dimension %zu%s)", rel, thr, d, sp->columns > 1 ? ", summed over the iid columns" : "");

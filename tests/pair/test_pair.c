@@ -1802,6 +1802,17 @@ Test(pair, every_maker_sets_its_type)
         if (st == GA_OK && k < 2) /* D_2 of N(1, 1) against N(0, 1): alpha/2 = 1, per block */
             cr_expect(xy.lo <= k + 1 && k + 1 <= xy.hi, "%s: D_2 [%g, %g], expected %d",
                       want[k].type->name, xy.lo, xy.hi, k + 1);
+        /* the witness event {l > 0.5} of N(1, 1) against N(0, 1) (l(x) = x - 1/2): P_X = 1/2,
+         * P_Y = Q(1); the loss types describe theirs from their inputs (GA_EDOM) */
+        double px, py;
+        int se = ga_pair_event_probs(&px, &py, p[k], 0.5, 1, NULL);
+        if (k == 0)
+            cr_expect(se == GA_OK && fabs(px - 0.5) < 1e-14 &&
+                          fabs(py - 0.5 * erfc(1 / M_SQRT2)) < 1e-14,
+                      "gaussian: event probabilities %d %.17g %.17g", se, px, py);
+        else if (k >= 2)
+            cr_expect(se == GA_EDOM && isnan(px) && isnan(py), "%s: event status %d",
+                      want[k].type->name, se);
         ga_pair_free(p[k]);
     }
 }

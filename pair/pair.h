@@ -1,0 +1,51 @@
+/*
+ * pair.h - what the pair layer offers the layers above it beyond gaussaudit.h (not
+ * installed). The pair itself stays opaque: its variant answers through its row.
+ */
+#ifndef GA_PAIR_PAIR_H
+#define GA_PAIR_PAIR_H
+
+#include "gaussaudit.h"
+
+/* P_X[S] (px) and P_Y[S] (py) of the event S that distinguishes the pair in direction dir (1:
+ * S = {l > eps}, the loss l = log p_X - log p_Y; 2: S = {l < -eps}), from its loss forms; a
+ * probability whose evaluation failed is NaN. w: a workspace (NULL: one for the call).
+ * GA_OK, GA_EDOM (a pair whose loss is one-dimensional: its event is described from its
+ * inputs), GA_EINVAL (dir), GA_ENOMEM. */
+int ga_pair_event_probs(double *px, double *py, const ga_pair *p, double eps, int dir,
+                        ga_gchisq_work *w);
+
+/* Marks p (plain, as reduced) as computed from laws within total variation tv_x, tv_y of the
+ * exact ones, whose whitened parameters are off by about eta relatively (added to la_err). */
+void ga_pair_set_input_tv(ga_pair *p, double tv_x, double tv_y, double eta);
+/* ... and, for a mean shift, the enclosure [lo, hi] of its exact per-column D2 */
+void ga_pair_set_input_d2(ga_pair *p, double lo, double hi);
+
+/* The laws of a pair released through an exact matrix A (m x d): A X and A Y, computed in
+ * ball arithmetic from the exact inputs (the decimals of txt, or the doubles of in; A's
+ * decimals a_txt, or its doubles a each within half an ulp, as the decimal reader rounds),
+ * then taken to a basis T (floating, invertible: a function of the release and back) where
+ * T A S_y A^T T^T is about I, and rounded to doubles. The released pair's profile is that of
+ * the pair (T A X, T A Y), whose laws are within kl[0], kl[1] (per column, rigorous upper
+ * bounds of the Kullback-Leibler divergence of the exact law from the rounded one) of these
+ * doubles. Rows of A that are zero, or repeat an earlier row digit for digit, are left out
+ * (they are functions of the others). */
+typedef struct {
+    size_t m;                        /* the rows kept */
+    double *mu_x, *mu_y, *s_x, *s_y; /* m, m, m*m, m*m; malloc'd, the caller's */
+    double kl[2];                    /* per column, X's and Y's */
+    double eta;                      /* relative size of the rounding (an estimate) */
+    double d2[2];                    /* equal input covariances: an enclosure [lo, hi] of the
+                                        released pair's squared Mahalanobis distance (per
+                                        column), from the exact inputs; else {0, 0} */
+} ga_release_laws;
+
+/* GA_OK: out filled. GA_EDOM: not computed, why says why (the rows could not be proven
+ * linearly independent at any working precision, a released covariance is singular, or the
+ * matrices are beyond the size this is done for); GA_ETIME: the deadline (monotonic
+ * seconds, 0: none) passed; GA_ENOMEM. out owns nothing unless GA_OK. */
+int ga_pair_release_laws(ga_release_laws *out, const ga_pair_input *in, const ga_pair_text *txt,
+                         size_t m, const double *a, const char *const *a_txt, double deadline,
+                         char *why, size_t whylen);
+
+#endif
