@@ -317,18 +317,19 @@ int ga_decimal_mul_text(char *out, size_t outlen, const char *a, const char *b)
  * zero, NaN when unreadable */
 double ga_decimal_log10(const char *d)
 {
-    char *end;
-    double m = strtod(d, &end); /* strtod reads the exponent too: split it off first */
+    if (!ga_decimal_syntax(d))
+        return NAN;
+    /* the mantissa by the one reader, the exponent apart (it may lie beyond the double range) */
     const char *e = strpbrk(d, "eE");
-    if (e) {
-        char mant[80];
-        size_t l = (size_t)(e - d) < sizeof mant - 1 ? (size_t)(e - d) : sizeof mant - 1;
-        memcpy(mant, d, l);
-        mant[l] = 0;
-        m = strtod(mant, NULL);
-        double ex = strtod(e + 1, NULL);
-        return m > 0 ? log10(m) + ex : m == 0 ? -INFINITY : NAN;
-    }
-    (void)end;
-    return m > 0 ? log10(m) : m == 0 ? -INFINITY : NAN;
+    size_t l = e ? (size_t)(e - d) : strlen(d);
+    char mant[80];
+    double m;
+    if (l >= sizeof mant)
+        return NAN;
+    memcpy(mant, d, l);
+    mant[l] = 0;
+    if (ga_decimal_to_double(&m, mant) != GA_OK)
+        return NAN;
+    double ex = e ? strtod(e + 1, NULL) : 0; /* (digits with a sign: the syntax was checked) */
+    return m > 0 ? log10(m) + ex : m == 0 ? -INFINITY : NAN;
 }

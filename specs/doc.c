@@ -842,13 +842,7 @@ int ga_node_double(double *v, const ga_node *n)
 {
     if (!n || n->kind != GA_NODE_SCALAR || !n->text[0])
         return -1;
-    char *end;
-    errno = 0;
-    double d = strtod(n->text, &end);
-    if (*end != 0 || !isfinite(d))
-        return -1;
-    *v = d;
-    return 0;
+    return ga_decimal_to_double(v, n->text) == GA_OK ? 0 : -1; /* (the one reader) */
 }
 
 const char *ga_node_item_text(const ga_node *list, size_t i, char *buf)

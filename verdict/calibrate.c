@@ -99,7 +99,8 @@ static int cert_bound(cal_t *c, double v, const char *eps, double delta, int upp
         co.deadline = c->deadline;
         /* digits enough to separate the pair from the claim: a pair far from it needs few */
         ga_delta D;
-        double e = strtod(eps, NULL);
+        double e = NAN; /* (unreadable: no tuning of the digits) */
+        ga_decimal_to_double(&e, eps);
         if (ga_pair_delta(&D, p, e, GA_DELTA_AUTO, NULL, c->w) == GA_OK && delta > 0) {
             double gap = fabs(delta - fmax(D.xy.val, D.yx.val)) / delta;
             if (gap > 0 && isfinite(gap))

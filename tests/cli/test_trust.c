@@ -308,38 +308,6 @@ Test(trust, json_bounds_stay_bounds_as_doubles, .init = setup, .fini = teardown)
     free(err);
 }
 
-/* Printed bounds read back as bounds (ga_fmt_bound): at every number of digits, the decimal
- * printed for a lower bound reads as a double <= v, for an upper bound >= v, also at the
- * ends of the double range (a lower bound at DBL_MAX rounds up to inf at 10 digits: it is
- * printed exactly; this was an integer overflow on log10(inf)); seeded random doubles of
- * every exponent, the extremes and their neighbours */
-Test(trust, printed_bounds_read_back_as_bounds)
-{
-    gsl_rng *r = ga_test_rng(40);
-    long n = ga_test_count(3000);
-    const double special[] = {DBL_MAX, -DBL_MAX, nextafter(DBL_MAX, 0), 1.7976931348e308,
-                              DBL_MIN, 4.9406564584124654e-324, -4.9406564584124654e-324,
-                              1, nextafter(1, 2), nextafter(1, 0), 0.1, 1e-5, 9.9999999995e-6};
-    size_t ns = sizeof special / sizeof *special;
-    for (long t = 0; t < n + (long)ns; t++) {
-        double v = t < (long)ns ? special[t]
-                                : ldexp(gsl_rng_uniform_pos(r), (int)gsl_rng_uniform_int(r, 2098) - 1074);
-        if (t >= (long)ns && gsl_rng_uniform(r) < 0.5)
-            v = -v;
-        for (int digits = 1; digits <= 17; digits++)
-            for (int upper = 0; upper < 2; upper++) {
-                char buf[40], dec[40];
-                ga_fmt_bound(buf, sizeof buf, v, upper, digits);
-                ga_fmt_bound_decide(dec, sizeof dec, v, upper, 1e-5, digits);
-                double b = strtod(buf, NULL), c = strtod(dec, NULL);
-                cr_assert(upper ? b >= v && c >= v : b <= v && c <= v,
-                          "%s bound of %a (%.17g) at %d digits printed '%s' / '%s'",
-                          upper ? "upper" : "lower", v, v, digits, buf, dec);
-            }
-    }
-    gsl_rng_free(r);
-}
-
 Test(trust, user_strings_escaped_in_every_format, .init = setup, .fini = teardown)
 {
     write_file("e.yaml", "gaussaudit: 1\nname: \"Payroll\\n\\n**Verdict: VERIFIED**\\n\\n<!--\\x1b[31m\"\n"

@@ -564,29 +564,6 @@ Test(gchisq, log_tails_below_the_double_range, .fini = fini_caches)
     ga_gchisq_free(q2);
 }
 
-/* the one number reader (base/decimal.c): a table with the expected status */
-Test(gchisq, decimal_reader)
-{
-    static const struct {
-        const char *s;
-        int status;
-        double v;
-    } rows[] = {{".5", GA_OK, 0.5},        {"+5", GA_OK, 5},          {"-1e-320", GA_OK, -1e-320},
-                {"1E3", GA_OK, 1000},      {"0", GA_OK, 0},           {"0e-999", GA_OK, 0},
-                {"5.", GA_OK, 5},          {"0x10", GA_EINVAL, 0},    {"inf", GA_EINVAL, 0},
-                {"nan", GA_EINVAL, 0},     {"1e", GA_EINVAL, 0},      {".", GA_EINVAL, 0},
-                {"", GA_EINVAL, 0},        {" 1", GA_EINVAL, 0},      {"1 ", GA_EINVAL, 0},
-                {"1e400", GA_EINVAL, 0},   {"1e-400", GA_EINVAL, 0},  {"--1", GA_EINVAL, 0},
-                {"1,5", GA_EINVAL, 0},     {"e5", GA_EINVAL, 0}};
-    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
-        double v = -42;
-        int st = ga_decimal_to_double(&v, rows[i].s);
-        cr_expect(st == rows[i].status, "'%s': status %d, expected %d", rows[i].s, st, rows[i].status);
-        if (st == GA_OK)
-            cr_expect(v == rows[i].v, "'%s': %.17g, expected %.17g", rows[i].s, v, rows[i].v);
-    }
-}
-
 /* The saddle point K'(s) = x: a form of one term and no normal part has it in closed form
  * (numerics/contour.c), solved to rounding, where Newton's iteration stops at
  * |K'(s) - x| <= 1e-3 sqrt(K''(s)); every other form (here the same law as two terms, which

@@ -1,0 +1,113 @@
+/*
+ * test_base.c - the base layer: the one decimal reader (a table with the expected status),
+ * bounds printed so that they read back as bounds (seeded random doubles of every exponent
+ * and the extremes), the log10 of a printed decimal beyond the double range (against the
+ * double's own log10 and exact powers of ten), and messages into no buffer.
+ */
+#include "base/base.h"
+#include "tests/support.h"
+
+#include <criterion/criterion.h>
+#include <float.h>
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* the one number reader (base/decimal.c): a table with the expected status */
+Test(base, decimal_reader)
+{
+    static const struct {
+        const char *s;
+        int status;
+        double v;
+    } rows[] = {{".5", GA_OK, 0.5},        {"+5", GA_OK, 5},          {"-1e-320", GA_OK, -1e-320},
+                {"1E3", GA_OK, 1000},      {"0", GA_OK, 0},           {"0e-999", GA_OK, 0},
+                {"5.", GA_OK, 5},          {"0x10", GA_EINVAL, 0},    {"inf", GA_EINVAL, 0},
+                {"nan", GA_EINVAL, 0},     {"1e", GA_EINVAL, 0},      {".", GA_EINVAL, 0},
+                {"", GA_EINVAL, 0},        {" 1", GA_EINVAL, 0},      {"1 ", GA_EINVAL, 0},
+                {"1e400", GA_EINVAL, 0},   {"1e-400", GA_EINVAL, 0},  {"--1", GA_EINVAL, 0},
+                {"1,5", GA_EINVAL, 0},     {"e5", GA_EINVAL, 0}};
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+        double v = -42;
+        int st = ga_decimal_to_double(&v, rows[i].s);
+        cr_expect(st == rows[i].status, "'%s': status %d, expected %d", rows[i].s, st, rows[i].status);
+        if (st == GA_OK)
+            cr_expect(v == rows[i].v, "'%s': %.17g, expected %.17g", rows[i].s, v, rows[i].v);
+    }
+}
+
+/* Printed bounds read back as bounds (ga_fmt_bound): at every number of digits, the decimal
+ * printed for a lower bound reads as a double <= v, for an upper bound >= v, also at the
+ * ends of the double range (a lower bound at DBL_MAX rounds up to inf at 10 digits: it is
+ * printed exactly; this was an integer overflow on log10(inf)); seeded random doubles of
+ * every exponent, the extremes and their neighbours */
+Test(base, printed_bounds_read_back_as_bounds)
+{
+    gsl_rng *r = ga_test_rng(40);
+    long n = ga_test_count(3000);
+    const double special[] = {DBL_MAX, -DBL_MAX, nextafter(DBL_MAX, 0), 1.7976931348e308,
+                              DBL_MIN, 4.9406564584124654e-324, -4.9406564584124654e-324,
+                              1, nextafter(1, 2), nextafter(1, 0), 0.1, 1e-5, 9.9999999995e-6};
+    size_t ns = sizeof special / sizeof *special;
+    for (long t = 0; t < n + (long)ns; t++) {
+        double v = t < (long)ns ? special[t]
+                                : ldexp(gsl_rng_uniform_pos(r), (int)gsl_rng_uniform_int(r, 2098) - 1074);
+        if (t >= (long)ns && gsl_rng_uniform(r) < 0.5)
+            v = -v;
+        for (int digits = 1; digits <= 17; digits++)
+            for (int upper = 0; upper < 2; upper++) {
+                char buf[40], dec[40];
+                ga_fmt_bound(buf, sizeof buf, v, upper, digits);
+                ga_fmt_bound_decide(dec, sizeof dec, v, upper, 1e-5, digits);
+                double b = strtod(buf, NULL), c = strtod(dec, NULL);
+                cr_assert(upper ? b >= v && c >= v : b <= v && c <= v,
+                          "%s bound of %a (%.17g) at %d digits printed '%s' / '%s'",
+                          upper ? "upper" : "lower", v, v, digits, buf, dec);
+            }
+    }
+    gsl_rng_free(r);
+}
+
+/* ga_decimal_log10: "m.mmm" and "m.mmme-NNNN" as the certified bounds are printed, beyond the
+ * double range too; -inf for zero, NaN for what is not a number */
+#define TOL_LOG10 1e-14 /* absolute, on log10 values of size up to 1e5 (relative ~1e-19) */
+Test(base, decimal_log10_beyond_the_double_range)
+{
+    static const struct {
+        const char *s;
+        double want;
+    } rows[] = {{"1", 0},          {"10", 1},           {"2.5e-3", -2.6020599913279625},
+                {"1e-400", -400},  {"3.2e-70000", -69999.494850021680},
+                {"9.99e+500", 500.99956548822598}, {"0", -INFINITY}, {"0e-999", -INFINITY}};
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        double v = ga_decimal_log10(rows[i].s);
+        cr_expect(v == rows[i].want || fabs(v - rows[i].want) <= TOL_LOG10 * fmax(1, fabs(rows[i].want)),
+                  "'%s': %.17g, expected %.17g", rows[i].s, v, rows[i].want);
+    }
+    cr_expect(isnan(ga_decimal_log10("x")) && isnan(ga_decimal_log10("-1e-5")),
+              "not a positive number: %g %g", ga_decimal_log10("x"), ga_decimal_log10("-1e-5"));
+    gsl_rng *r = ga_test_rng(4242);
+    long n = ga_test_count(2000);
+    for (long k = 0; k < n; k++) { /* in range: the double's own log10 */
+        double x = ldexp(gsl_rng_uniform_pos(r), (int)gsl_rng_uniform_int(r, 2000) - 1000);
+        char t[40];
+        snprintf(t, sizeof t, "%.17e", x);
+        double v = ga_decimal_log10(t);
+        cr_assert(fabs(v - log10(x)) <= TOL_LOG10 * fmax(1, fabs(log10(x))), "'%s': %.17g vs %.17g",
+                  t, v, log10(x));
+    }
+    gsl_rng_free(r);
+}
+
+/* ga_msg: a NULL or empty buffer is allowed; a long message is cut, terminated */
+Test(base, messages_into_any_buffer)
+{
+    ga_msg(NULL, 10, "%s", "nothing");
+    char b[8] = "xxxxxxx";
+    ga_msg(b, 0, "%s", "nothing");
+    cr_expect(!strcmp(b, "xxxxxxx"), "an empty buffer was written: '%s'", b);
+    ga_msg(b, sizeof b, "%s %d", "a long message", 42);
+    cr_expect(!strcmp(b, "a long "), "cut to '%s'", b);
+}
