@@ -343,6 +343,15 @@ static int build_by_law(ga_spec *s, law_fn law, law_par *lp, size_t dim, char *m
     return rc;
 }
 
+/* the optional extra noise sigma >= 0 of a regression kind (absent: 0): GA_OK or the error */
+static int optional_sigma(ga_spec *s, law_par *lp, char *msg, size_t msglen)
+{
+    int rc = ga_spec_mech_number(s, "sigma", &lp->sigma, 0, msg, msglen);
+    if (rc > 0 || (rc == GA_OK && (rc = cat_need_positive(s, "sigma", lp->sigma, 1, msg, msglen))))
+        return rc;
+    return GA_OK;
+}
+
 int cat_build_output_perturbation(ga_spec *s, char *msg, size_t msglen)
 {
     law_par lp = {0};
@@ -401,8 +410,7 @@ int cat_build_linear_regression(ga_spec *s, char *msg, size_t msglen)
     if ((rc = ga_spec_check_map(s, s->mechanism, "mechanism", keys, msg, msglen)) ||
         (rc = ga_spec_mech_number(s, "columns", &lp.r, 1, msg, msglen)))
         return rc;
-    rc = ga_spec_mech_number(s, "sigma", &lp.sigma, 0, msg, msglen);
-    if (rc > 0 || (rc == GA_OK && (rc = cat_need_positive(s, "sigma", lp.sigma, 1, msg, msglen))))
+    if ((rc = optional_sigma(s, &lp, msg, msglen)))
         return rc;
     if (!(lp.r >= 1 && lp.r == floor(lp.r)))
         return ga_spec_fail(s, ga_node_get(s->mechanism, "columns"), "mechanism.columns", msg,
@@ -421,8 +429,7 @@ int cat_build_logistic(ga_spec *s, char *msg, size_t msglen)
         (rc = ga_spec_mech_number(s, "lambda", &lp.lambda, 1, msg, msglen)) ||
         (rc = cat_need_positive(s, "lambda", lp.lambda, 0, msg, msglen)))
         return rc;
-    rc = ga_spec_mech_number(s, "sigma", &lp.sigma, 0, msg, msglen);
-    if (rc > 0 || (rc == GA_OK && (rc = cat_need_positive(s, "sigma", lp.sigma, 1, msg, msglen))))
+    if ((rc = optional_sigma(s, &lp, msg, msglen)))
         return rc;
     for (size_t i = 0; i < s->data.n; i++) {
         double y = s->data.x[i * s->data.d + lp.p];
@@ -460,8 +467,7 @@ int cat_build_gp(ga_spec *s, char *msg, size_t msglen)
     if ((rc = ga_spec_mech_number(s, "noise_variance", &lp.noise_var, 1, msg, msglen)) ||
         (rc = cat_need_positive(s, "noise_variance", lp.noise_var, 0, msg, msglen)))
         return rc;
-    rc = ga_spec_mech_number(s, "sigma", &lp.sigma, 0, msg, msglen);
-    if (rc > 0 || (rc == GA_OK && (rc = cat_need_positive(s, "sigma", lp.sigma, 1, msg, msglen))))
+    if ((rc = optional_sigma(s, &lp, msg, msglen)))
         return rc;
     const ga_node *qn = ga_node_get(s->mechanism, "query");
     if (!qn || qn->kind != GA_NODE_SEQ || qn->n == 0)

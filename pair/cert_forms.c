@@ -437,7 +437,7 @@ int pc_delta_one(arb_t res, const ga_gchisq_exact *q, const ga_gchisq *qd, const
 }
 
 /*
- * A certificate whose linear-algebra part does not grow like e^eps (issue "Trust", item 7).
+ * A certificate whose linear-algebra part does not grow like e^eps.
  * If D_alpha(P||Q) <= rho then P[S] <= e^h Q[S] + exp((alpha - 1)(rho - h)) for every event S
  * and h > 0 (RDP to DP, Mironov 2017, Prop. 3). The floating pair (X'', Y'') is within
  * Renyi divergence ~sqrt(KL) of the exact (X, Y) at alpha - 1 ~ 1/sqrt(KL), so with

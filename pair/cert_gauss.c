@@ -254,13 +254,8 @@ int pc_delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_input *in,
                   const ga_pair_text *txt, const char *eps, const ga_cert_opts *opts)
 {
     ga_cert_opts o = ga_cert_opts_or_default(opts);
-    memset(out, 0, sizeof *out);
     /* whatever the status, the intervals are enclosures: [0, 1] until something is known */
-    out->xy.hi = out->yx.hi = 1;
-    strcpy(out->xy_lo, "0");
-    strcpy(out->yx_lo, "0");
-    strcpy(out->xy_hi, "1");
-    strcpy(out->yx_hi, "1");
+    pc_cert_unknown(out);
     int rc = GA_EINVAL;
     arb_t e, ee, xy, yx, w;
     mag_t tvx, tvy;

@@ -1,5 +1,5 @@
 /*
- * readfile.c - the one reader for untrusted files (issue "Trust", items 1, 9-11).
+ * readfile.c - the one reader for untrusted files.
  *
  * A spec names files (CSV datasets); a spec from a stranger must not make the auditing
  * machine read its secrets, block on a FIFO, or fill its memory from /dev/zero. So:

@@ -1,6 +1,6 @@
 /*
- * test_trust.c - regressions of issue "Trust: no false certificate, no wrong verdict, no
- * silent wrong number, on any input": the file policy (regular files inside the spec's
+ * test_trust.c - no false certificate, no wrong verdict, no silent wrong number, on any
+ * input: the file policy (regular files inside the spec's
  * directory tree, --allow-path, no FIFO blocking, caps while reading), the support decision
  * on exact inputs, failed evaluations reaching the verdict, escaping of user strings,
  * outward bounds in JSON, atomic reports and checked output.

@@ -524,7 +524,7 @@ Test(form, degenerate_exact)
     ga_gchisq_free(d);
 }
 
-/* Tails below the double range (issue "Trust", item 5): the value underflows to 0 with error
+/* Tails below the double range: the value underflows to 0 with error
  * 0, and log_sf is the log of the tail (not the Chernoff bound, not -DBL_MAX): chi2_1 with
  * P[chi2_1 > x] = erfc(sqrt(x/2)) (log from Arb at 128 bits), and chi2_2 with exactly -x/2,
  * for every engine that claims relative accuracy. */

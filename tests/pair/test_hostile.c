@@ -1,5 +1,5 @@
 /*
- * test_hostile.c - numerically hostile inputs (issue "robustness"): extreme scales, condition
+ * test_hostile.c - numerically hostile inputs: extreme scales, condition
  * numbers up to 1e14, eigenvalues equal to many digits, means of 1e8 against unit
  * covariances, eps from 1e-9 to 50, huge and tiny weights and points. Each case must give
  * the right answer within its error estimate (against a closed form, an invariance, or the

@@ -1456,7 +1456,7 @@ Test(pair_cert, large_eps_narrow, .fini = fini_caches)
 }
 
 /* certified eps(delta) for targets whose roots lie far out (64.5, 110.9, 284.8): a bracket
- * that contains the double estimate (issue "Trust", item 8b) */
+ * that contains the double estimate */
 Test(pair_cert, epsilon_far_roots, .fini = fini_caches)
 {
     ga_pair_input in;
