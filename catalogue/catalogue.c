@@ -1,19 +1,12 @@
 /*
- * mechanisms.c - the mechanism catalogue (doc/spec.md): from a mechanism kind, its
+ * catalogue.c - the mechanism catalogue (doc/spec.md): from a mechanism kind, its
  * parameters, a dataset and a neighbour relation, the Gaussian output law on D and on each
- * neighbour D', as pairs X = law on D, Y = law on D'.
- *
- * Sources: Gaussian mechanism (Dwork & Roth 2014; analytic form Balle & Wang 2018);
- * random projection / Gaussian sketch D^T G + sigma N and sketched least squares M_LS (the
- * NDIS papers, Lu, Magdon-Ismail, Wei & Zikas, "The Normal Distributions Indistinguishability
- * Spectrum", arXiv 2309.01243: "000" and "001" below; Lev et al., "The Gaussian Mixing
- * Mechanism", 002); Bayesian logistic regression with the Bohning bound and GP regression
- * posteriors (001, Def. 7-8); output perturbation and noisy gradient descent for ridge
- * regression (Pierquin, Bellet, Tommasi & Boussard, "Privacy Amplification Through Synthetic
- * Data", 003; the stationary covariance is solved from the recursion itself: the paper's
- * closed form does not follow from its own recursion); matrix masking, Gaussian setting
- * (Ding, Wu, Miao & Chen, "Reducing Noise Level in Differential Privacy through Matrix
- * Masking", 004). Each kind's parametrisation is stated in doc/spec.md.
+ * neighbour D', as pairs X = law on D, Y = law on D'. This file holds the table of kinds
+ * (one row each: name, noise knob, universe, target, builder, published calibrations, row
+ * family), the recursion through it (composition of parts, subsampled parts), the checks
+ * every kind shares (universe, labels) and the entry points (ga_mech_*). Each family's
+ * builder is in its own file with its sources: gaussian.c, sketch.c, regression.c,
+ * synthetic.c, explicit.c, relative.c. Each kind's parametrisation is stated in doc/spec.md.
  */
 #include "catalogue/internal.h"
 

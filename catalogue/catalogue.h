@@ -1,10 +1,10 @@
 /*
- * mechanisms.h - the mechanism catalogue: from a parsed spec (specs/spec.h) to the list of
+ * catalogue.h - the mechanism catalogue: from a parsed spec (specs/spec.h) to the list of
  * neighbouring Gaussian pairs of its kind, with the proven worst case where the kind has one.
  * Internal to the tool; it sits above specs/ and the pair library and below the verdicts.
  */
-#ifndef GA_AUDIT_MECHANISMS_H
-#define GA_AUDIT_MECHANISMS_H
+#ifndef GA_CATALOGUE_H
+#define GA_CATALOGUE_H
 
 #include "gaussaudit.h"
 #include "specs/spec.h"

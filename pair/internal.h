@@ -1,8 +1,9 @@
 /*
- * pair_internal.h - the reduced Gaussian pair, shared by pair.c and pair_cert.c.
+ * internal.h - the pair and its type table, private to pair/: the reduced Gaussian pair
+ * (struct ga_pair), the rows of the variants, and what the pair files share (pr_ prefix).
  */
-#ifndef GA_AUDIT_PAIR_INTERNAL_H
-#define GA_AUDIT_PAIR_INTERNAL_H
+#ifndef GA_PAIR_INTERNAL_H
+#define GA_PAIR_INTERNAL_H
 
 #include "pair/loss.h"
 #include "pair/pair.h"

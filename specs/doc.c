@@ -496,7 +496,8 @@ static int take_list(ga_node **stack, int depth, const int *flow, regions *g)
 }
 
 /* Parse text (the copy when g != NULL) into doc->root. 0, or -1 with a message (or, with g,
- * without one when the lists read in one pass do not fit the event stream). */
+ * without one when the lists read in one pass do not fit the event stream). One loop over
+ * libyaml's events whose state is the stack of open nodes and the caps, kept whole. */
 static int parse_events(ga_doc *doc, const char *text, size_t len, regions *g, char *msg,
                         size_t msglen)
 {

@@ -2,8 +2,8 @@
  * audit.h - the audit of a spec's claims (verdicts, tightness, witnesses) and the data the
  * report writers (reports/) need. Internal to the tool.
  */
-#ifndef GA_AUDIT_AUDIT_H
-#define GA_AUDIT_AUDIT_H
+#ifndef GA_VERDICT_AUDIT_H
+#define GA_VERDICT_AUDIT_H
 
 #include "gaussaudit.h"
 #include "specs/spec.h"

@@ -2,8 +2,8 @@
  * calibrate.h - the calibration result behind gaussaudit.h's ga_calibration (verdict layer;
  * rendered by reports/calibration.c).
  */
-#ifndef GA_AUDIT_CALIBRATE_H
-#define GA_AUDIT_CALIBRATE_H
+#ifndef GA_VERDICT_CALIBRATE_H
+#define GA_VERDICT_CALIBRATE_H
 
 #include "catalogue/catalogue.h"
 

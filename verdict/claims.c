@@ -1,8 +1,11 @@
 /*
- * claims.c - the claim table: one row per claim type {type, name, evaluator}, the wording of
- * a claim, and the verdict names. Adding a claim type is a row here, its parse in
- * specs/spec.c and its evaluator (dp.c, renyi.c). Claims on Renyi divergences are refused,
- * with the reason, for pairs whose divergences are not computed.
+ * claims.c - the claim table (ga_claim_row): one row per claim type with its name, its
+ * numbers under their JSON keys, the number a value is compared with, its wording, its
+ * tightness text, what the reports show beside it and how it is plotted, and its evaluator;
+ * and the verdict names. The reports read claims through their rows only. Adding a claim
+ * type is a row here, its evaluator (dp.c, renyi.c), its parse in specs/spec.c and its place
+ * in the pipeline's claim list (audit.c). Claims on Renyi divergences are refused, with the
+ * reason, for pairs whose divergences are not computed.
  */
 #include "verdict/internal.h"
 
