@@ -28,7 +28,6 @@ static int build_composition(ga_spec *s, char *msg, size_t msglen);
 
 static int build_kind(ga_spec *s, int k, char *msg, size_t msglen);
 
-/* a deep copy of a plain pair (its arrays; its decimals are the same doc's lists) */
 int cat_pair_copy(ga_spec_pair *dst, const ga_spec_pair *src)
 {
     size_t d = src->d;
@@ -580,7 +579,6 @@ static int check_universe(ga_spec *s, char *msg, size_t msglen)
     return GA_OK;
 }
 
-/* a kind's pairs: its universe check, caps, its builder */
 /* change_label: only kinds with a target; a bound unless the labels are binary */
 static int check_labels(ga_spec *s, int k, char *msg, size_t msglen)
 {

@@ -25,7 +25,6 @@ void cat_gram(double *S, const double *X, size_t n, size_t d, double c)
     }
 }
 
-/* solve A x = b (A SPD d x d, not modified), nrhs columns in b (row-major d x nrhs) */
 int cat_spd_solve(double *x, const double *A, const double *b, size_t d, size_t nrhs)
 {
     double *L = malloc(d * d * sizeof *L);
@@ -38,7 +37,6 @@ int cat_spd_solve(double *x, const double *A, const double *b, size_t d, size_t 
     return info == 0 ? GA_OK : GA_EINVAL;
 }
 
-/* inverse of an SPD matrix */
 int cat_spd_inverse(double *inv, const double *A, size_t d)
 {
     double *id = calloc(d * d, sizeof *id);

@@ -12,8 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* explicit pairs are parsed with the spec; calibrate treats their covariances as the noise
- * and scales them (noise_scale c: c^2 S_x, c^2 S_y) from the pairs as written, kept aside */
 int cat_build_explicit(ga_spec *s, char *msg, size_t msglen)
 {
     (void)msg, (void)msglen;
@@ -35,8 +33,6 @@ int cat_build_explicit(ga_spec *s, char *msg, size_t msglen)
     return rc;
 }
 
-/* repeat: k independent runs of the mechanism: every pair (every block of a product) gets k
- * times the iid columns */
 int cat_apply_repeat(ga_spec *s, size_t from, char *msg, size_t msglen)
 {
     double k;
@@ -75,15 +71,6 @@ int cat_apply_repeat(ga_spec *s, size_t from, char *msg, size_t msglen)
     return GA_OK;
 }
 
-/* Is the exact release matrix A (m x d: the decimals whose doubles A->x holds, each within a
- * relative u = 2^-53) of full column rank, proven? Then x -> A x is a bijection onto its range
- * and leaves every divergence and delta unchanged. A is scaled by a power of two (exact), its
- * Gram matrix G = A^T A formed in double, and by Weyl
- *   sigma_min(A)^2 >= lambda_min(fl(G)) - gamma_m F,   F = ||A||_F^2 (the sums' rounding),
- * with lambda_min(fl(G)) bounded below rigorously (numerics/spd.c) from LAPACK's estimate; the
- * decimals move sigma_min by at most ||dA||_2 <= u sqrt(F). Every term is rounded outward. 1:
- * proven injective; 0: not proven (rank-deficient, too ill-conditioned to tell, entries
- * spanning more than 2^400, or no memory). */
 int cat_release_injective(const ga_dataset *A)
 {
     const double u = 0x1p-53;
@@ -127,8 +114,6 @@ cleanup:
     return ok;
 }
 
-/* the decimals of release: {matrix: [[...], ...]}, row-major (NULL: the matrix came from a
- * file, or no memory: its doubles are then taken within half an ulp); malloc'd */
 const char **cat_release_texts(const ga_node *rn, size_t m, size_t d)
 {
     const ga_node *mx = rn ? ga_node_get(rn, "matrix") : NULL;
@@ -149,9 +134,6 @@ const char **cat_release_texts(const ga_node *rn, size_t m, size_t d)
     return t;
 }
 
-/* pair p released through A: its laws computed from the exact inputs (pair_release.c), or,
- * where that cannot be done rigorously, kept as they are and marked unreleased (an upper
- * bound of the release by post-processing; s->release_note says why) */
 int cat_release_pair(ga_spec *s, ga_spec_pair *p, const ga_dataset *A, const char **atxt)
 {
     if (s->release_note[0]) {
@@ -186,11 +168,6 @@ int cat_release_pair(ga_spec *s, ga_spec_pair *p, const ga_dataset *A, const cha
     return GA_OK;
 }
 
-/* release: the released value is A times the output (per column): N(A mu, A S A^T). The
- * proven worst case, if any, is kept as it is: post-processing cannot increase delta, so the
- * unreleased worst case still bounds every released pair. A matrix of full column rank
- * (proven) changes no profile: the pairs stay as built. Otherwise each pair's released laws
- * are computed from the exact inputs (cat_release_pair). */
 int cat_apply_release(ga_spec *s, const ga_dataset *A, size_t from, char *msg, size_t msglen)
 {
     if (A->n == 0 || s->release_done)

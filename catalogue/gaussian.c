@@ -13,9 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A covariance read from the spec must be symmetric (to 1e-12 of its largest entry) and
- * positive semidefinite (its smallest eigenvalue, from LAPACK, at least -1e-12 times the
- * largest): a law with a negative variance has no profile. */
 int cat_need_psd(ga_spec *s, const ga_node *n, const char *path, const double *S, size_t p,
                  char *msg, size_t msglen)
 {
@@ -54,7 +51,6 @@ int cat_need_positive(ga_spec *s, const char *key, double v, int allow_zero, cha
     return ga_spec_fail(s, ga_node_get(s->mechanism, key), path, msg, msglen, what);
 }
 
-/* 1-D pair N(m, v1) vs N(0, v2) with r columns */
 int cat_add_1d(ga_spec *s, const char *name, double m, double v1, double v2, double r)
 {
     int rc = ga_spec_add_1d(s, name, r, m, v1, 0, v2);

@@ -143,7 +143,6 @@ int cat_law_gp(double *mu, double *cov, const double *Z, size_t n, const ga_spec
 
 int cat_build_gp_remove_one(ga_spec *s, const law_par *lp, char *msg, size_t msglen);
 
-/* generic: law on D and on each neighbour */
 /* audit --timeout: has the builders' deadline passed? Then the construction stops with
  * what it has (s->truncated, s->planned pairs were due). Checked before every pair. */
 int cat_out_of_time(ga_spec *s, size_t planned);
@@ -159,6 +158,10 @@ int cat_pairs_cap(ga_spec *s, size_t npairs, size_t dim, const char *field, char
 int cat_pairs_fit(ga_spec *s, size_t npairs, size_t dim, const char *field, char *msg,
                   size_t msglen);
 
+/* The generic builder: the kind's law on D, then on each neighbour (from D's law where the
+ * law can start there), in chunks on --jobs threads, each neighbour's pair (dim) added in
+ * order; at the builders' deadline it stops with what it has (cat_out_of_time). GA_OK, or
+ * the first error with its message (a missing dataset, a row that does not exist). */
 int cat_build_generic(ga_spec *s, law_fn law, const law_par *lp, size_t dim, char *msg,
                       size_t msglen);
 
@@ -177,11 +180,6 @@ int cat_build_gaussian_mechanism(ga_spec *s, char *msg, size_t msglen);
 
 int cat_build_matrix_masking(ga_spec *s, char *msg, size_t msglen);
 
-/* Gaussian sketch D^T G + sigma N with r columns: each column ~ N(0, D^T D + sigma^2 I).
- * Removing row v is a rank-one change: whitened by the smaller covariance it is the 1-D pair
- * N(0, 1/(1 - p)) vs N(0, 1) with r columns, p = v^T (D^T D + sigma^2 I)^{-1} v the ridge
- * leverage of v; adding row c: p' = q/(1 + q), q = c^T (D^T D + sigma^2 I)^{-1} c, roles
- * swapped. All remove-one pairs come from one Cholesky factor and n triangular solves. */
 /* The remove and add pairs of a subsampled term t (t->add ignored), named names[0] and
  * names[1], as the spec's proven worst case (the caller writes the note) */
 int cat_add_subsampled_pairs(ga_spec *s, const ga_subsampled_input *t, const char names[2][160]);

@@ -51,7 +51,6 @@ static int ridge_sums(double *G, double *b, double *a, const double *Z, size_t n
     return GA_OK;
 }
 
-/* the statistics of the rows [x | y] of Z */
 int cat_ridge_base_init(ridge_base *rb, const double *Z, size_t n, size_t p)
 {
     rb->G = malloc(p * p * sizeof *rb->G);
@@ -95,9 +94,6 @@ static int ridge_update(double *H, double *b, const ridge_base *rb, const double
     return GA_OK;
 }
 
-/* ridge estimate theta = (X^T X + lambda I)^{-1} X^T y and H = X^T X + lambda I on rows
- * [x | y]; with lp->rb and lp->nb: on the neighbour (Z, n the whole dataset), updated where
- * that is as accurate as summing afresh */
 int cat_ridge(double *theta, double *H, const double *Z, size_t n, size_t p, double lambda,
               const law_par *lp)
 {
@@ -139,8 +135,6 @@ static double rss_direct(const double *Z, size_t n, size_t p, const double *x, s
     return e2;
 }
 
-/* linear_regression: what a neighbour's residual sum of squares is updated from (rb->x, c,
- * sq, rss; lambda = sigma^2). GA_OK, GA_ENOMEM, or GA_EINVAL (a singular system). */
 int cat_ridge_base_residuals(ridge_base *rb, const double *Z, size_t n, size_t p, double lambda)
 {
     double *H = malloc(p * p * sizeof *H);
@@ -283,8 +277,6 @@ static void ngd_iterate(double *mu, double *cov, const double *theta, const doub
             cov[i * p + j] = cov[j * p + i] = 0.5 * (cov[i * p + j] + cov[j * p + i]);
 }
 
-/* noisy GD: the stationary law (iterations absent), the T-th iterate, or the trajectory
- * theta_1..theta_T (dimension T p: Cov(theta_t, theta_s) = M^{t-s} Cov(theta_s), t >= s) */
 int cat_law_noisy_gd(double *mu, double *cov, const double *Z, size_t n, const ga_spec *s,
                      const void *vp, char *msg, size_t msglen)
 {
@@ -348,12 +340,6 @@ cleanup:
     return rc;
 }
 
-/* Sketched least squares (NDIS paper, M_LS, Figure 4): rows [b | y], the data matrix
- * [B, y] augmented by sigma I_{d+1} (d rows [sigma e_j | 0] and the row [0 | sigma]);
- * x = (B^T B + sigma^2 I)^{-1} B^T y, e the residual of the augmented system,
- * ||e||^2 = ||y - B x||^2 + sigma^2 ||x||^2 + sigma^2, law N(x, ||e||^2 (B^T B + sigma^2 I)^{-1} / r).
- * The last augmented row keeps ||e||^2 >= sigma^2, which bounds the residual part of the
- * leverage (the paper's regularisation); without it a neighbour could have ||e|| = 0. */
 int cat_law_linear_regression(double *mu, double *cov, const double *Z, size_t n,
                               const ga_spec *s, const void *vp, char *msg, size_t msglen)
 {
@@ -383,9 +369,6 @@ int cat_law_linear_regression(double *mu, double *cov, const double *Z, size_t n
     return rc;
 }
 
-/* Bayesian logistic regression, rows [x | label], labels 0/1 or -1/+1: theta = MAP of
- * sum log sigma(y x^T t) - lambda/2 ||t||^2 (Newton with step halving); law
- * N(theta, (lambda I + X^T X / 4)^{-1} + sigma^2 I) (the Bohning bound on the Hessian). */
 int cat_law_logistic(double *mu, double *cov, const double *Z, size_t n, const ga_spec *s,
                      const void *vp, char *msg, size_t msglen)
 {
@@ -655,9 +638,6 @@ int cat_build_gp_remove_one(ga_spec *s, const law_par *lp, char *msg, size_t msg
     return rc;
 }
 
-/* generic: law on D and on each neighbour */
-/* audit --timeout: has the builders' deadline passed? Then the construction stops with
- * what it has (s->truncated, s->planned pairs were due). Checked before every pair. */
 int cat_out_of_time(ga_spec *s, size_t planned)
 {
     if (!ga_expired(s->deadline))
@@ -667,9 +647,6 @@ int cat_out_of_time(ga_spec *s, size_t planned)
     return 1;
 }
 
-/* Caps before allocation (README, "Limits and hostile input"): the number of pairs the
- * relation produces, and the memory their laws take (two means and two d x d covariances
- * each, GA_SPEC_MAX_PAIR_BYTES in all). GA_OK or GA_EINVAL with a message naming the cap. */
 int cat_pairs_cap(ga_spec *s, size_t npairs, size_t dim, const char *field, char *msg,
                   size_t msglen)
 {
@@ -694,8 +671,6 @@ int cat_pairs_cap(ga_spec *s, size_t npairs, size_t dim, const char *field, char
     return GA_OK;
 }
 
-/* cat_pairs_cap, then room for the pairs and one more (a universe's worst case), without
- * doubling past them */
 int cat_pairs_fit(ga_spec *s, size_t npairs, size_t dim, const char *field, char *msg,
                   size_t msglen)
 {

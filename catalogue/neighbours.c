@@ -12,8 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* change_label on binary labels (bayesian_logistic_regression) flips them; on continuous
- * targets it moves them by +C and by -C */
 int cat_label_flip(const ga_spec *s)
 {
     return s->kind && !strcmp(s->kind, "bayesian_logistic_regression");
@@ -34,8 +32,6 @@ size_t cat_nb_count(const ga_spec *s)
     }
 }
 
-/* Neighbour k as a change (v: the caller's d values, filled when the neighbour has a new
- * row); name it. Returns 0 or -1 (the row does not exist). */
 int cat_nb_describe(const ga_spec *s, size_t k, nb_change *c, double *v, char *name,
                     size_t len)
 {
@@ -83,8 +79,6 @@ int cat_nb_describe(const ga_spec *s, size_t k, nb_change *c, double *v, char *n
     return 0;
 }
 
-/* The rows of the dataset Z (n rows of d) changed by c, malloc'ed in *Dp (*m rows); the
- * one place a change becomes a dataset. GA_OK or GA_ENOMEM. */
 int cat_nb_apply(double **Dp, size_t *m, const double *Z, size_t n, size_t d,
                  const nb_change *c)
 {
@@ -106,8 +100,6 @@ int cat_nb_apply(double **Dp, size_t *m, const double *Z, size_t n, size_t d,
     return GA_OK;
 }
 
-/* Fill D' (malloc'ed, *m rows) for neighbour k; name it. Returns 0, -1 (bad row) or -2 (no
- * memory). */
 int cat_nb_make(const ga_spec *s, size_t k, double **Dp, size_t *m, char *name, size_t len)
 {
     size_t d = s->data.d;

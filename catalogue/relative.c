@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* append the pair p (its laws moved into s) under name */
 int cat_pair_room_move(ga_spec *s, ga_spec_pair *p, const char *name)
 {
     ga_spec_pair q = {.d = p->d, .columns = p->columns, .mu_x = p->mu_x, .s_x = p->s_x,
@@ -86,11 +85,6 @@ static void multiset_diff(const ga_dataset *A, const size_t *ia, const ga_datase
     }
 }
 
-/* The pairs of relative DP: for every two datasets of the set that are neighbours under the
- * relation (D' = D minus a row, plus a row, with a row replaced or zeroed), the kind's pair
- * for that one change, built by its own builder on a view of the spec with data D and the
- * change as its only neighbour (build: the kind's builder). X is the law on the first
- * dataset, Y on the second. */
 int cat_build_relative(ga_spec *s, int (*build)(ga_spec *, char *, size_t), char *msg,
                        size_t msglen)
 {

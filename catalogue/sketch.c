@@ -79,13 +79,6 @@ static int sketch_released(ga_spec *s, double r, double sigma, int rel, char *ms
     return rc;
 }
 
-/* Gaussian sketch D^T G + sigma N with r columns: each column ~ N(0, D^T D + sigma^2 I).
- * Removing row v is a rank-one change: whitened by the smaller covariance it is the 1-D pair
- * N(0, 1/(1 - p)) vs N(0, 1) with r columns, p = v^T (D^T D + sigma^2 I)^{-1} v the ridge
- * leverage of v; adding row c: p' = q/(1 + q), q = c^T (D^T D + sigma^2 I)^{-1} c, roles
- * swapped. All remove-one pairs come from one Cholesky factor and n triangular solves. */
-/* The remove and add pairs of a subsampled term t (t->add ignored), named names[0] and
- * names[1], as the spec's proven worst case (the caller writes the note) */
 int cat_add_subsampled_pairs(ga_spec *s, const ga_subsampled_input *t, const char names[2][160])
 {
     for (int add = 0; add < 2; add++) {
@@ -131,10 +124,6 @@ static void sketch_name(char *buf, size_t len, const ga_spec_family *f, size_t k
                  (f->rows ? f->rows[k] : k) + 1, f->v[k]);
 }
 
-/* Does cat_build_sketch hold its pairs as a row family? For an audit (built once, the data
- * dropped) of the plain remove-, zero-out- or add-one neighbours: not released (the laws
- * are then d-dimensional), subsampled, repeated, nor part of a composition or a relative
- * set (those specs are copies with drop_data = 0). */
 int cat_sketch_family(const ga_spec *s)
 {
     int rel = s->relation ? s->relation : GA_REL_REMOVE_ONE;
@@ -298,7 +287,12 @@ static int sketch_replace_one(ga_spec *s, double r, double sigma, char *msg, siz
     free(S0);    return rc;
 }
 
-/* remove_one, add_one: each neighbour's pair is fixed by one leverage, computed a block of
+/* Gaussian sketch D^T G + sigma N with r columns: each column ~ N(0, D^T D + sigma^2 I).
+ * Removing row v is a rank-one change: whitened by the smaller covariance it is the 1-D pair
+ * N(0, 1/(1 - p)) vs N(0, 1) with r columns, p = v^T (D^T D + sigma^2 I)^{-1} v the ridge
+ * leverage of v; adding row c: p' = q/(1 + q), q = c^T (D^T D + sigma^2 I)^{-1} c, roles
+ * swapped. All remove-one pairs come from one Cholesky factor and n triangular solves.
+ * remove_one, add_one: each neighbour's pair is fixed by one leverage, computed a block of
  * rows at a time from the Cholesky factor S of D^T D + sigma^2 I; the pairs are a row family
  * (cat_sketch_family) or added one by one */
 static int sketch_by_leverage(ga_spec *s, const double *S, double r, int rel, char *msg,

@@ -170,16 +170,6 @@ static int synthetic_vector(ga_spec *s, const law_par *lp, size_t k, double m, c
     return rc;
 }
 
-/*
- * synthetic_random_inputs (Pierquin, Bellet, Tommasi & Boussard, Section 4): the output-perturbed
- * ridge model theta~ = theta(D) + sigma N (as output_perturbation) is queried at `points` hidden
- * inputs z_i ~ N(0, I) and only theta~^T z_i are released (scalar outputs). The release is the
- * function |y|^2 = sigma^2 S C of a noncentral chi-square S (noncentrality |theta|^2/sigma^2)
- * and an independent chi^2_points C (pair/synth.c), so each neighbour's pair is exact and
- * depends on |theta(D)| and |theta(D')| only. No worst case over a universe is proven here: the
- * privacy depends on |theta| as well as on the change, so verdicts are about the audited
- * neighbours (NO VIOLATION FOUND at best).
- */
 int cat_build_synthetic(ga_spec *s, char *msg, size_t msglen)
 {
     static const char *const keys[] = {"kind", "lambda", "sigma", "points", "outputs", "dim",

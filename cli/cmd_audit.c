@@ -55,9 +55,6 @@ static const char *usage_audit =
     "has no skipped); the specs share the one time budget. The exit status is the worst.\n"
     "Exit status: 0, 1, 2 as above; 64 usage, 65 data error, 66 spec not found, 74 output.\n";
 
-/* -o FILE: the report goes to a temporary file in FILE's directory, is flushed and synced,
- * then renamed over FILE, so a reader sees the old report or the whole new one, never a
- * fragment; every failure is reported and leaves FILE as it was. Returns 0 or GA_EIO. */
 /* the report(s) of an audit command: one result in any format, or several as JUnit (a spec
  * that could not be audited: r[i] NULL, its path and message in paths, errors) */
 typedef struct {
@@ -95,6 +92,9 @@ static int write_direct(const char *path, const audit_reports *a, FILE *err)
     return bad ? GA_EIO : GA_OK;
 }
 
+/* -o FILE: the report goes to a temporary file in FILE's directory, is flushed and synced,
+ * then renamed over FILE, so a reader sees the old report or the whole new one, never a
+ * fragment; every failure is reported and leaves FILE as it was. Returns 0 or GA_EIO. */
 static int write_atomic(const char *path, const audit_reports *a, const char *const *inputs,
                         size_t ninputs, FILE *err)
 {

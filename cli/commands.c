@@ -15,13 +15,11 @@
 #include <string.h>
 #include <unistd.h>
 
-/* has the command's time budget run out (its soft deadline, cli/cli.h)? */
 int cl_out_of_time(void)
 {
     return ga_expired(ga_cli_deadline());
 }
 
-/* the double path's options with the budget's deadline (a long evaluation stops there) */
 const ga_gchisq_opts *cl_cli_gopts(void)
 {
     static ga_gchisq_opts go;
@@ -30,7 +28,6 @@ const ga_gchisq_opts *cl_cli_gopts(void)
     return &go;
 }
 
-/* a status for a message: ga_strerror, and for GA_EDEP what could not be loaded */
 const char *cl_status_text(int st)
 {
     static char b[700];
@@ -41,15 +38,12 @@ const char *cl_status_text(int st)
     return b;
 }
 
-/* the line that says how many pairs or values the time budget left out */
 void cl_say_budget(FILE *err, const char *cmd, size_t n, const char *what)
 {
     ga_cli_err(err, "gaussaudit %s: the time budget (--timeout) ran out: %zu %s not computed "
                "(exit status 2)\n", cmd, n, what);
 }
 
-/* pair i of l for reading: kept, or reduced again into *own, which the caller frees (NULL:
- * no memory, said on err as command cmd when err is non-NULL) */
 const ga_pair *cl_use(const loaded_t *l, size_t i, ga_pair **own, FILE *err, const char *cmd)
 {
     const ga_pair *p = ga_mech_pair_use(l->pairs[i], &l->spec.pairs[i], own);
@@ -58,7 +52,6 @@ const ga_pair *cl_use(const loaded_t *l, size_t i, ga_pair **own, FILE *err, con
     return p;
 }
 
-/* why pair i's supports are what they are (ga_pair_support_reason; at most 511 bytes) */
 const char *cl_support_note(char b[512], const loaded_t *l, size_t i)
 {
     ga_pair *own;
@@ -76,7 +69,6 @@ void cl_loaded_clear(loaded_t *l)
     ga_spec_clear(&l->spec);
 }
 
-/* Load and reduce; returns an exit status (0 on success) after printing the error. */
 int cl_load_spec(loaded_t *l, const char *path, const char *cmd, const ga_spec_opts *so,
                  FILE *err)
 {
@@ -118,14 +110,12 @@ const char *cl_support_name(int s)
     return s == GA_SUPPORT_FULL ? "full" : s == GA_SUPPORT_COMMON ? "common" : "differ";
 }
 
-/* the proven-worst-case label of specs with a universe bound */
 void cl_print_verified(FILE *out, const ga_spec *s)
 {
     if (s->verified)
         fprintf(out, "verification: the audited pairs include the proven %s\n", s->verified_note);
 }
 
-/* the opening of a spec command's JSON document: {"spec", "verification", ... */
 void cl_json_head(ga_jw *j, const ga_spec *s)
 {
     ga_jw_obj(j, NULL);
@@ -135,7 +125,6 @@ void cl_json_head(ga_jw *j, const ga_spec *s)
         ga_jw_str(j, "verification_note", s->verified_note);
 }
 
-/* a status in JSON: "success", or the message */
 void cl_json_status(ga_jw *j, int st)
 {
     ga_jw_str(j, "status", st == GA_OK ? "success" : ga_strerror(st));
@@ -161,7 +150,6 @@ void cl_print_text_value(FILE *out, const ga_result *r)
     fprintf(out, " (+- %.2g)", r->err);
 }
 
-/* the pair column's width: the longest name (tables widen, they never cut a name) */
 int cl_name_width(const ga_spec *s)
 {
     size_t w = 28;
@@ -171,7 +159,6 @@ int cl_name_width(const ga_spec *s)
     return (int)(w > 1000 ? 1000 : w);
 }
 
-/* --certified / --digits: fills co; returns nonzero after printing an error */
 int cl_cert_options(ga_cert_opts *co, int certified, const char *sdig, const char *cmd,
                     FILE *err)
 {

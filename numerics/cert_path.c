@@ -41,8 +41,6 @@ static void one_minus_2az(acb_t w, const acb_t z, const arb_t a, slong prec)
     acb_add_ui(w, w, 1, prec);
 }
 
-/* g(z) = K(z) - z x - L0 directly; non-finite where a logarithm leaves its analytic
- * domain (when analytic != 0) or a pole is hit. */
 void nc_arb_exponent(acb_t e, const acb_t z, const arb_integrand_param *p, int analytic,
                      slong prec)
 {

@@ -12,8 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The exact loss laws of the exact whitened pair: lx'' (l under X'') and ly'' (-l under
- * Y''), parameters in ball arithmetic from the reference f (NULL: the stored doubles). */
 void pc_exact_forms(ga_gchisq_exact *lx, ga_gchisq_exact *ly, const ga_pair *p,
                     const la_ref *f, slong prec)
 {
@@ -90,11 +88,6 @@ static void exact_append(ga_gchisq_exact *q, const ga_gchisq_exact *t, slong pre
     arb_add(q->sigma2, q->sigma2, t->sigma2, prec);
 }
 
-/* The exact losses of a product pair in its original directions (l under X, -l under Y):
- * the sums of its blocks' (each block's pc_exact_forms, exchanged where the block's reduction
- * whitened by X). Returns 0, or -1 when out of memory. */
-/* (f: the refined reference of every block, concatenated in block order; NULL: the
- * blocks' doubles) */
 int pc_product_exact_forms(ga_gchisq_exact *lx, ga_gchisq_exact *ly, const ga_pair *p,
                            const la_ref *f, slong prec)
 {
@@ -119,7 +112,6 @@ int pc_product_exact_forms(ga_gchisq_exact *lx, ga_gchisq_exact *ly, const ga_pa
     return rc;
 }
 
-/* the inputs of the pair (Y, X): for a pair whose reduction whitened by X */
 void pc_swap_input(ga_pair_input *in2, ga_pair_text *t2, const ga_pair_text **tp,
                    const ga_pair_input *in, const ga_pair_text *txt)
 {
@@ -328,8 +320,6 @@ cleanup:
     return rc;
 }
 
-/* delta of an equal-covariance pair from its r D2 (see equal_cov_d2): 1 when done, else the
- * return of equal_cov_d2 */
 int pc_equal_cov_delta(arb_t xy, const ga_pair *p, const ga_pair_input *in,
                        const ga_pair_text *txt, const arb_t eps, slong prec)
 {
@@ -410,7 +400,6 @@ int ga_pair_mahalanobis_cert(ga_interval *t2, const ga_pair *p, const ga_pair_in
     return rc;
 }
 
-/* certified E[(1 - e^{eps - Q})_+] for the exact law q (double twin qd for the path) */
 int pc_delta_one(arb_t res, const ga_gchisq_exact *q, const ga_gchisq *qd, const arb_t eps,
                  double epsd, double deadline, slong prec)
 {
@@ -436,22 +425,6 @@ int pc_delta_one(arb_t res, const ga_gchisq_exact *q, const ga_gchisq *qd, const
     return rc;
 }
 
-/*
- * A certificate whose linear-algebra part does not grow like e^eps.
- * If D_alpha(P||Q) <= rho then P[S] <= e^h Q[S] + exp((alpha - 1)(rho - h)) for every event S
- * and h > 0 (RDP to DP, Mironov 2017, Prop. 3). The floating pair (X'', Y'') is within
- * Renyi divergence ~sqrt(KL) of the exact (X, Y) at alpha - 1 ~ 1/sqrt(KL), so with
- * h ~ 8 sqrt(KL) (eps + 1100) these deltas are below e^-(eps + 1000), and for every S
- * (direction xy)
- *   delta_xy(eps) <= e^h delta''_xy(eps - 2h) + d(X||X'') + e^(eps - h) d(Y''||Y),
- *   delta_xy(eps) >= e^-h delta''_xy(eps + 2h) - e^-h d(X''||X) - e^eps d(Y||Y''),
- * d(P||Q) = exp((alpha - 1)(D_alpha(P||Q) - h)); direction yx with X and Y exchanged. The
- * e^eps only multiplies the e^-1000 terms; the price is the shift 2h of eps (a relative
- * change of delta of about 2h |d log delta / d eps|, ~1e-11). In whitened coordinates
- * (W ~ (L V)^{-1}, floating_inverse_basis): X = N(v, P), X'' = N(mt, diag(1 + lambda)),
- * Y = N(0, M), Y'' = N(0, I), with P = W S_x W^T, M = W S_y W^T, v = W (mu_x - mu_y).
- * On success returns 0 and sets d[0..3] = d(X||X''), d(X''||X), d(Y||Y''), d(Y''||Y) and h.
- */
 int pc_shift_deltas(arb_ptr d, arb_t h, const ga_pair *p, const ga_pair_input *in,
                     const ga_pair_text *txt, double kl, double epsd, slong prec)
 {
@@ -514,9 +487,6 @@ cleanup:
     return rc;
 }
 
-/* [lo, hi] of delta in direction xy (dir 0) or yx (1) by the shifted certificate above,
- * intersected into res; lx, ly the exact loss forms, tx, ty their double twins. Returns 1 when
- * res was narrowed (or confirmed), 0 when the certificate was not available. */
 int pc_shift_bound(arb_t res, int dir, const ga_gchisq_exact *lx, const ga_gchisq_exact *ly,
                    const ga_gchisq *tx, const ga_gchisq *ty, arb_srcptr dd, const arb_t h,
                    const arb_t eps, double deadline, slong prec)
@@ -581,10 +551,6 @@ cleanup:
     return ok;
 }
 
-/* D_alpha(P||Q) for P = N(mp, Sp), Q = N(mq, Sq) (k x k exact balls), times r:
- * r [alpha/2 dm^T S_a^{-1} dm - (log det S_a - (1-alpha) log det Sp - alpha log det Sq)/(2(alpha-1))],
- * S_a = alpha Sq + (1 - alpha) Sp. Returns 0 (res finite), 1 (certainly infinite: S_a not
- * positive definite), -1 (undecided at this precision). */
 int pc_renyi_ball(arb_t res, const arb_mat_t Sp, const arb_mat_t Sq, const arb_mat_t dm,
                   const arb_t alpha, double r, slong prec)
 {

@@ -271,7 +271,6 @@ static void la_whiten(arb_mat_t M, arb_mat_t P, arb_mat_t v, const arb_mat_t W, 
     arb_mat_mul(v, W, q->dm, prec);
 }
 
-/* M, P and v in the basis W ~ (L V)^{-1} (floating_inverse_basis). 0, or -1. */
 int pc_la_whiten_floating(arb_mat_t M, arb_mat_t P, arb_mat_t v, const ga_pair *p,
                           const ga_pair_input *in, const ga_pair_text *txt, slong prec)
 {
@@ -288,8 +287,6 @@ int pc_la_whiten_floating(arb_mat_t M, arb_mat_t P, arb_mat_t v, const ga_pair *
     return rc;
 }
 
-/* Upper bounds (mags) of TV(X, X'') and TV(Y, Y'') against the floating reduction's own
- * exact pair. Returns 0 on success. */
 int pc_la_certificate(mag_t tvx, mag_t tvy, const ga_pair *p, const ga_pair_input *in,
                       const ga_pair_text *txt, slong prec)
 {
@@ -478,12 +475,6 @@ static int cluster_rotations(arb_mat_t C, const arb_mat_t M, const arb_mat_t P, 
     return any;
 }
 
-/* TV bounds against the refined reference f (filled in; a |lam_i| below 2^-zbits is taken
- * as 0). Each step changes the basis W (W <- (I + G) W, W <- R W: chosen matrices, taken as
- * exact) and recomputes M, P, v = W S_y W^T, W S_x W^T, W (mu_x - mu_y) from the exact inputs,
- * so that the radii of the final M, P are those of two products (a radius carried through
- * C M C^T for a dense rotation C would grow by k). Returns 0 on success, -1 on failure or
- * once the deadline has passed (checked between the steps: each takes seconds at k = 2000). */
 int pc_la_refined(mag_t tvx, mag_t tvy, la_ref *f, const ga_pair *p, const ga_pair_input *in,
                   const ga_pair_text *txt, slong zbits, double deadline, slong prec)
 {

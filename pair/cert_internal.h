@@ -57,9 +57,8 @@ void pc_exact_forms(ga_gchisq_exact *lx, ga_gchisq_exact *ly, const ga_pair *p,
 
 /* The exact losses of a product pair in its original directions (l under X, -l under Y):
  * the sums of its blocks' (each block's pc_exact_forms, exchanged where the block's reduction
- * whitened by X). Returns 0, or -1 when out of memory. */
-/* (f: the refined reference of every block, concatenated in block order; NULL: the
- * blocks' doubles) */
+ * whitened by X); f: the refined reference of every block, concatenated in block order
+ * (NULL: the blocks' doubles). Returns 0, or -1 when out of memory. */
 int pc_product_exact_forms(ga_gchisq_exact *lx, ga_gchisq_exact *ly, const ga_pair *p,
                            const la_ref *f, slong prec);
 

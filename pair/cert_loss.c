@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* bits of relative accuracy that make `digits` decimal digits */
 slong pc_want_bits(int digits)
 {
     return (slong)ceil(digits * 3.3219280948873623) + 1;
@@ -26,7 +25,6 @@ typedef struct {
     slong want;
 } sub_ctx;
 
-/* the exact q and m = norm/sigma of term j (decimal text, or the doubles as given) */
 int pc_sub_params(arb_t q, arb_t m, const ga_pair *p, size_t j, slong prec)
 {
     const char *qt = p->ptxt[3 * j], *st = p->ptxt[3 * j + 1], *nt = p->ptxt[3 * j + 2];

@@ -58,7 +58,6 @@ void pr_set_reason_static(ga_pair *p, const char *text)
     p->reason_owned = 0;
 }
 
-/* lambda, mt, L and V: one block at lambda (arrays_block, reduce_pd) or four */
 void pr_free_arrays(ga_pair *p)
 {
     free(p->lambda);

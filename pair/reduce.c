@@ -61,7 +61,6 @@ static int sym_eig(double *w, double *vec, const double *s, size_t d)
     return ga_lapack_status(info);
 }
 
-/* The regular reduction on PD matrices of size k. sx, sy, dmu are k-sized (dmu = mu_x - mu_y). */
 /* Cholesky factor (lower, in place) with a scalar path for k = 1: the many 1-D pairs of the
  * catalogue (rank-one changes, compositions of them) would otherwise pay LAPACK's call and
  * threading overhead for a square root. 0 on success. */
@@ -78,10 +77,10 @@ static int potrf(double *a, size_t k)
 
 /* The reduction of a pair with positive definite covariances (the method in pair.c): whiten
  * by the Cholesky factor of S_y, the eigendecomposition of the whitened difference, the mean
- * in the eigenbasis, each snapped where it is at the rounding level (la_err). One algorithm,
- * kept whole for its two allocations: a remove-one audit reduces 1-D pairs by the hundred
- * thousand. GA_OK, GA_EINVAL (a covariance not numerically positive definite, msg says
- * which), GA_ENOMEM. */
+ * in the eigenbasis, each snapped where it is at the rounding level (la_err); sx, sy, dmu
+ * are k-sized (dmu = mu_x - mu_y). One algorithm, kept whole for its two allocations (below).
+ * GA_OK, GA_EINVAL (a covariance not numerically positive definite, msg says which),
+ * GA_ENOMEM. */
 static int reduce_pd(ga_pair *p, const double *sx, const double *sy, const double *dmu,
                      size_t k, char *msg, size_t msglen)
 {

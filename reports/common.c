@@ -62,10 +62,19 @@ const char *rp_methods(const ga_audit *a)
     return methods_text;
 }
 
-/* a claim the --timeout deadline left without any number */
 int rp_evaluated(const ga_claim_result *r)
 {
     return r->evaluated;
+}
+
+/* Is claim r marked as plot (enum ga_claim_plot) by its row? Then its numbers are in pv. */
+int rp_claim_plot(double pv[2], const ga_claim_result *r, int plot)
+{
+    const ga_claim_row *row = ga_claim_row_of(r->type);
+    if (row->plot != plot)
+        return 0;
+    row->params(pv, r);
+    return 1;
 }
 
 void rp_tightness_text(char *b, size_t n, const ga_claim_result *r)
@@ -100,9 +109,6 @@ size_t rp_order(const ga_audit *a, size_t *idx, size_t cap)
     return m;
 }
 
-/* HTML and XML 1.0 text and attribute values: markup characters as entities; control
- * characters (invalid in XML 1.0 even as references, and terminal escapes in a viewer) as
- * the visible text \xNN */
 void rp_html_escape(FILE *out, const char *s)
 {
     for (; *s; s++) {
@@ -140,8 +146,6 @@ void rp_html_escape(FILE *out, const char *s)
     }
 }
 
-/* "P_X[S] = .., P_Y[S] = .." of a claim's witness: "n/a" where a probability could not be
- * evaluated (NaN), never "nan" */
 void rp_witness_probs(char *b, size_t n, const ga_claim_result *r)
 {
     char p[2][32];
@@ -155,8 +159,6 @@ void rp_witness_probs(char *b, size_t n, const ga_claim_result *r)
     snprintf(b, n, "P_X[S] = %s, P_Y[S] = %s", p[0], p[1]);
 }
 
-/* a claim's certified interval, rounded outward, at least 10 significant digits and as many
- * as keep each bound on its side of the claim */
 void rp_cert_text(char *iv, size_t n, const ga_claim_result *r)
 {
     if (r->cert_hi_dec[0] && (r->cert_hi == 0 || (r->cert_lo == 0 && r->cert_hi < 1e-300))) {
@@ -171,7 +173,6 @@ void rp_cert_text(char *iv, size_t n, const ga_claim_result *r)
     snprintf(iv, n, "[%s, %s]", lo, hi);
 }
 
-/* each verdict's one-line meaning, the same in every format */
 const char *rp_verdict_meaning(int v)
 {
     static const char *m[] = {
@@ -182,14 +183,12 @@ const char *rp_verdict_meaning(int v)
     return v >= 0 && v < 4 ? m[v] : "?";
 }
 
-/* a mark that tells the verdicts apart without colour (colour-blind readers, print) */
 const char *rp_verdict_mark(int v)
 {
     static const char *m[] = {"&#10004;", "&#9675;", "?", "&#10008;"};
     return v >= 0 && v < 4 ? m[v] : "";
 }
 
-/* a pair's certified interval for the pairs table ("not certified" when it was not) */
 void rp_pair_cert_text(char *b, size_t n, const ga_interval *iv)
 {
     if (!(iv->lo <= iv->hi)) {

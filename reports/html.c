@@ -125,11 +125,9 @@ static void html_profile(FILE *out, const ga_audit *a)
                                  colors[ns % 6], labels[ns], dir};
             }
         }
-        double gx[GA_PLOT_POINTS], gy[GA_PLOT_POINTS];
+        double gx[GA_PLOT_POINTS], gy[GA_PLOT_POINTS], pv[2];
         for (size_t i = 0; i < a->nclaims; i++)
-            if (ga_claim_row_of(a->claims[i].type)->plot == GA_CLAIM_PLOT_PROFILE_GDP) {
-                double pv[2];
-                ga_claim_row_of(a->claims[i].type)->params(pv, &a->claims[i]);
+            if (rp_claim_plot(pv, &a->claims[i], GA_CLAIM_PLOT_PROFILE_GDP)) {
                 double mu = pv[0];
                 for (size_t k = 0; k < GA_PLOT_POINTS; k++) {
                     gx[k] = a->plot_eps[k];
@@ -143,9 +141,7 @@ static void html_profile(FILE *out, const ga_audit *a)
         int mv[64];
         size_t nm = 0;
         for (size_t i = 0; i < a->nclaims && nm < 64; i++)
-            if (ga_claim_row_of(a->claims[i].type)->plot == GA_CLAIM_PLOT_PROFILE_POINT) {
-                double pv[2];
-                ga_claim_row_of(a->claims[i].type)->params(pv, &a->claims[i]);
+            if (rp_claim_plot(pv, &a->claims[i], GA_CLAIM_PLOT_PROFILE_POINT)) {
                 mx[nm] = pv[0];
                 mv[nm] = a->claims[i].verdict;
                 my[nm++] = pv[1];
@@ -172,13 +168,11 @@ static void html_renyi(FILE *out, const ga_audit *a)
     if (a->have_renyi) {
         series s[2] = {{a->renyi_alpha, a->renyi_xy, 60, "#D55E00", "D_alpha(X||Y)", 0},
                        {a->renyi_alpha, a->renyi_yx, 60, "#0072B2", "D_alpha(Y||X)", 1}};
-        double mx[64], my[64];
+        double mx[64], my[64], pv[2];
         int mv[64];
         size_t nm = 0;
         for (size_t i = 0; i < a->nclaims && nm < 64; i++)
-            if (ga_claim_row_of(a->claims[i].type)->plot == GA_CLAIM_PLOT_RENYI_POINT) {
-                double pv[2];
-                ga_claim_row_of(a->claims[i].type)->params(pv, &a->claims[i]);
+            if (rp_claim_plot(pv, &a->claims[i], GA_CLAIM_PLOT_RENYI_POINT)) {
                 mx[nm] = pv[0];
                 mv[nm] = a->claims[i].verdict;
                 my[nm++] = pv[1];

@@ -79,4 +79,7 @@ void rp_svg_plot(FILE *out, const char *id, const char *title, const char *xl, c
  * curve drawn is a lower bound of the pair's trade-off function. */
 void rp_tradeoff_plot(FILE *out, const ga_audit *a);
 
+/* Is claim r marked as plot (enum ga_claim_plot) by its row? Then its numbers are in pv. */
+int rp_claim_plot(double pv[2], const ga_claim_result *r, int plot);
+
 #endif

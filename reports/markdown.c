@@ -36,8 +36,6 @@ static void md_text(FILE *out, const char *s)
     }
 }
 
-/* the lines "mechanism: ...", "source: ...", "description: ..." (those the spec has), each
- * between pre and post, the values escaped by esc */
 void rp_what_was_audited(FILE *out, const ga_audit *a, void (*esc)(FILE *, const char *),
                          const char *pre, const char *post)
 {

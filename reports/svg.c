@@ -39,9 +39,6 @@ static void svg_marker(FILE *out, double x, double y, int verdict)
                      "stroke=\"%s\" stroke-width=\"2\"/>\n", x, y, c);
 }
 
-/* A plot with linear x and log10 (logy) or linear y: round ticks, the axis ranges of what is
- * judged, a legend beside the plot (line-style swatches, full labels wrapped), claim markers
- * by verdict; the SVG scales with the page (viewBox, width 100%). */
 void rp_svg_plot(FILE *out, const char *id, const char *title, const char *xl, const char *yl,
                  int logy, const series *s, size_t ns, const plot_marks *pm)
 {
@@ -185,19 +182,12 @@ void rp_svg_plot(FILE *out, const char *id, const char *title, const char *xl, c
 #undef PY
 }
 
-/* The trade-off (f-DP) curve of the worst plotted pair against a GDP claim's G_mu(alpha) =
- * Phi(Phi^{-1}(1 - alpha) - mu): from the profile by f(alpha) = sup_eps max(0, 1 - delta(eps)
- * - e^eps alpha, e^-eps (1 - delta(eps) - alpha)), delta = the larger direction (Dong, Roth &
- * Su 2022, Prop. 2.12); on the plotted eps grid the supremum is approached from below, so the
- * curve drawn is a lower bound of the pair's trade-off function. */
 void rp_tradeoff_plot(FILE *out, const ga_audit *a)
 {
     char nb[GA_SPEC_NAME_LEN]; /* (ga_audit_pair_name) */
-    double mu = NAN;
+    double mu = NAN, pv[2];
     for (size_t i = 0; i < a->nclaims; i++)
-        if (ga_claim_row_of(a->claims[i].type)->plot == GA_CLAIM_PLOT_PROFILE_GDP) {
-            double pv[2];
-            ga_claim_row_of(a->claims[i].type)->params(pv, &a->claims[i]);
+        if (rp_claim_plot(pv, &a->claims[i], GA_CLAIM_PLOT_PROFILE_GDP)) {
             mu = pv[0];
             break;
         }

@@ -16,7 +16,6 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
-/* parse a list of numeric rows (all the same length) */
 int sp_parse_rows(ctx_t *c, const ga_node *n, const char *path, ga_dataset *ds)
 {
     if (n->kind != GA_NODE_SEQ || n->n == 0)
@@ -357,8 +356,6 @@ static int parse_release(ctx_t *c, const ga_node *n, const char *path, ga_datase
     return parse_table(c, n, path, "matrix", A);
 }
 
-/* the releases of the mechanism and, for a composition, of each of its parts (parsed here,
- * where the file policy lives; the catalogue applies them) */
 int sp_parse_releases(ga_spec *s, ctx_t *c, const ga_node *m)
 {
     const ga_node *rel = ga_node_get(m, "release");
@@ -388,7 +385,6 @@ int sp_parse_releases(ga_spec *s, ctx_t *c, const ga_node *m)
     return GA_OK;
 }
 
-/* relative: {datasets: [{rows | csv}, ...]}: the set of datasets of relative DP */
 int sp_parse_relative(ga_spec *s, ctx_t *c, const ga_node *n)
 {
     static const char *const keys[] = {"datasets", NULL};

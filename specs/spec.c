@@ -61,7 +61,6 @@ static size_t edit_distance(const char *a, const char *b)
     return prev[lb];
 }
 
-/* Mapping with only allowed keys (NULL-terminated list); duplicate keys are errors. */
 int sp_check_map(ctx_t *c, const ga_node *n, const char *path, const char *const *allowed)
 {
     if (!n || n->kind != GA_NODE_MAP)
@@ -121,9 +120,6 @@ static int get_number(ctx_t *c, const ga_node *n, const char *path, double *v, c
     return GA_OK;
 }
 
-/* Item i of a list as a number (a NUMS item was read by the one reader already; a SEQ item
- * is read here). Its path, base[i] or base[row][i] with row >= 0, is written only for a
- * message: formatting it for each of millions of numbers cost more than reading them. */
 int sp_item_number(ctx_t *c, const ga_node *list, size_t i, const char *base, long row,
                    double *v)
 {

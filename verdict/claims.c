@@ -244,7 +244,6 @@ const ga_claim_row *ga_claim_row_of(int type)
     return i < 0 ? &unknown_row : &claim_types[i];
 }
 
-/* evaluate claim r by its row (the type is in the table: vd_claim_row(r->type) >= 0) */
 void vd_claim_eval(ga_audit *a, ga_claim_result *r, const char *eps_txt,
                    const ga_audit_opts *o, ga_gchisq_work *w)
 {

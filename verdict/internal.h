@@ -163,12 +163,6 @@ int vd_cert_renyi(ga_audit *a, size_t i, double alpha, ga_interval *xy, ga_inter
 
 void vd_eval_rdp(ga_audit *a, ga_claim_result *r, const ga_audit_opts *o, ga_gchisq_work *w);
 
-/* When every audited pair has equal covariances (a mean shift: the Gaussian mechanism,
- * matrix masking), each pair's profile is exactly the mu-GDP curve of mu = sqrt(r D2) and
- * D_alpha = alpha r D2/2 (r D2 the squared Mahalanobis distance times the columns), so GDP
- * and zCDP claims are decided by max r D2, certified from the exact inputs
- * (ga_pair_mahalanobis_cert): no grid. Returns 1 with the enclosure of max r D2 and its pair,
- * 0 when some pair has unequal covariances or cannot be certified (then the grid decides). */
 /* the certified r D2 of pair i (recorded or replayed like the other evaluations) */
 int vd_maha_cert(ga_audit *a, size_t i, ga_interval *iv);
 

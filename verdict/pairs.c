@@ -37,7 +37,6 @@ static void progress(const ga_audit_opts *o, const char *what, size_t i, size_t 
         fprintf(o->progress, "\n");
 }
 
-/* spec pair i: its record, or a row family's written into *b */
 const ga_spec_pair *vd_spair(const ga_audit *a, size_t i, ga_spec_pair_buf *b)
 {
     return ga_spec_pair_at(&a->spec, i, b, 0);
@@ -49,9 +48,6 @@ const char *ga_audit_pair_name(const ga_audit *a, size_t i, char buf[GA_SPEC_NAM
                                         : "";
 }
 
-/* Pair i reduced, for reading (safe on any thread): the audit's own, or (rebuilt[i]) a pair
- * reduced again for this use in *own, which the caller frees (ga_pair_free; NULL when the
- * audit's own was returned). NULL: no memory for the rebuild, or pair i is not audited. */
 const ga_pair *vd_pair_use(const ga_audit *a, size_t i, ga_pair **own)
 {
     *own = NULL;
@@ -66,7 +62,6 @@ void vd_tick(pair_loop *l)
     progress(l->o, l->what, atomic_fetch_add(&l->ndone, 1), l->n);
 }
 
-/* run fn on the n items of l, done[j] set for each item run (the others: the deadline) */
 int vd_pair_loop_run(pair_loop *l, ga_par_fn fn, size_t n, const char *what,
                      unsigned char *done, ga_gchisq_work *w)
 {
@@ -77,31 +72,24 @@ int vd_pair_loop_run(pair_loop *l, ga_par_fn fn, size_t n, const char *what,
     return ga_par_for(n, l->o->jobs, l->a->deadline, fn, l, done, w);
 }
 
-/* a certified bound in a message: 10 significant digits rounded outward (base/format.c)
- * into the caller's buffer b (32 bytes) */
 const char *vd_bnd(char *b, double v, int upper)
 {
     ga_fmt_bound(b, 32, v, upper, 10);
     return b;
 }
 
-/* a certified bound compared with the claim ref: outward, with the digits that keep it on
- * its side of the claim (at least 10) */
 const char *vd_bnd_vs(char *b, double v, int upper, double ref)
 {
     ga_fmt_bound_decide(b, 32, v, upper, ref, 10);
     return b;
 }
 
-/* a claimed number as written (shortest round trip) */
 const char *vd_num(char *b, double v)
 {
     ga_fmt_shortest(b, 32, v);
     return b;
 }
 
-/* the double path's options: the defaults, and --timeout's deadline (a long evaluation stops
- * there without a value) */
 ga_gchisq_opts vd_gopts(const ga_audit *a)
 {
     ga_gchisq_opts go;
@@ -143,7 +131,6 @@ static int est_delta(ga_delta *D, ga_audit *a, size_t i, const ga_pair *reduced,
     return st;
 }
 
-/* the estimates of pair i (reduced: NULL, or the pair in hand) at l->eps into l's arrays */
 void vd_est_store(pair_loop *l, size_t i, const ga_pair *reduced, ga_gchisq_work *w)
 {
     ga_delta D;
@@ -162,8 +149,6 @@ static void est_item(void *vl, size_t j, ga_gchisq_work *w)
     vd_tick(l);
 }
 
-/* the estimates at eps of the pairs idx[0..nidx) (idx NULL: of every pair) into xy, yx, exy,
- * eyx, indexed by pair (pairs the deadline left: 0) */
 void vd_est_some(ga_audit *a, const ga_audit_opts *o, double eps, double *xy, double *yx,
                  double *exy, double *eyx, const char *where, const size_t *idx, size_t nidx,
                  ga_gchisq_work *w)
@@ -234,8 +219,6 @@ static void renyi_item(void *vl, size_t j, ga_gchisq_work *w)
     l->eyx[i] = yx.err;
 }
 
-/* the Renyi divergences at alpha of the pairs idx[0..nidx) (idx NULL: of every pair),
- * indexed by pair, status per pair in st (pairs the deadline left: NaN, status GA_ETIME) */
 void vd_renyi_some(ga_audit *a, const ga_audit_opts *o, double alpha, double *xy, double *yx,
                    double *exy, double *eyx, int *st, const size_t *idx, size_t nidx,
                    ga_gchisq_work *w)
@@ -277,8 +260,6 @@ double vd_built_margin(const ga_audit *a, size_t i)
     return a->spec.data.n > 0 && !sp->src && !sp->mean_txt && !sp->nsub ? GA_BUILT_MARGIN : 0;
 }
 
-/* Is pair i a law some neighbour has? Not the proven worst case when it is only a bound
- * (spec.verified_bound): a certified value of it above a claim shows no violation. */
 int vd_attained(const ga_audit *a, size_t i)
 {
     ga_spec_pair_buf b;
@@ -287,8 +268,6 @@ int vd_attained(const ga_audit *a, size_t i)
            !(sp && (sp->bound || ga_spec_pair_unreleased(sp)));
 }
 
-/* the options of every certified evaluation of an audit: the defaults, and --timeout's
- * deadline, which reaches into the escalation and the integrand */
 ga_cert_opts vd_cert_opts(const ga_audit *a)
 {
     ga_cert_opts co;
@@ -297,8 +276,6 @@ ga_cert_opts vd_cert_opts(const ga_audit *a)
     return co;
 }
 
-/* the claim's certified bounds as decimals too (from direction xy where lo_xy/hi_xy, else
- * yx): they reach below the double range, where the doubles are 0 */
 void vd_cert_decimals(ga_claim_result *r, const ga_delta_cert *c, int lo_xy, int hi_xy)
 {
     snprintf(r->cert_lo_dec, sizeof r->cert_lo_dec, "%s", lo_xy ? c->xy_lo : c->yx_lo);
@@ -319,8 +296,6 @@ static size_t pair_cert_pos(const ga_audit *a, size_t i)
     return lo;
 }
 
-/* keep pair i's certified intervals at the table eps for the reports (a list by pair: only
- * the few pairs certified take room; none kept when there is no memory for it) */
 void vd_store_pair_cert(ga_audit *a, size_t i, const ga_delta_cert *c)
 {
     size_t k = pair_cert_pos(a, i);
@@ -347,7 +322,6 @@ void ga_audit_pair_cert(const ga_audit *a, size_t i, ga_interval *xy, ga_interva
     *yx = found ? a->pair_cert[k].yx : (ga_interval){1, 0};
 }
 
-/* the certified evaluation itself (reads a only: safe on any thread); its wall time */
 int vd_cert_delta_eval(ga_audit *a, size_t i, const char *eps, ga_delta_cert *c,
                        double *seconds)
 {
@@ -394,7 +368,6 @@ int vd_cert_delta_eval(ga_audit *a, size_t i, const char *eps, ga_delta_cert *c,
     return st;
 }
 
-/* the audit's account of a certified evaluation (calling thread) */
 void vd_cert_account(ga_audit *a, const ga_delta_cert *c, double seconds)
 {
     a->cert_seconds += seconds;
@@ -403,7 +376,6 @@ void vd_cert_account(ga_audit *a, const ga_delta_cert *c, double seconds)
         a->max_bits = c->precision_bits;
 }
 
-/* certified delta in both directions at eps (exact text) for pair i, accounted */
 int vd_cert_delta(ga_audit *a, size_t i, const char *eps, ga_delta_cert *c)
 {
     double sec;
@@ -420,9 +392,6 @@ static void cert_item(void *vl, size_t j, ga_gchisq_work *w)
     l->st[j] = vd_cert_delta_eval(l->a, l->idx[j], l->eps_txt, &l->cert[j], &l->secs[j]);
 }
 
-/* the certified deltas at eps_txt of the pairs sel[0..ns) on o->jobs threads, item j into
- * certs[j], cst[j], csec[j]; cdone[j] set for each item run (none when the deadline has
- * passed before the first) */
 void vd_cert_selected(ga_audit *a, const ga_audit_opts *o, const size_t *sel, size_t ns,
                       const char *eps_txt, ga_delta_cert *certs, int *cst, double *csec,
                       unsigned char *cdone, ga_gchisq_work *w)
@@ -435,11 +404,6 @@ void vd_cert_selected(ga_audit *a, const ga_audit_opts *o, const size_t *sel, si
         memset(cdone, 0, ns);
 }
 
-/* The pairs idx[0..m) (NULL: 0..m) a DP claim certifies, in order, into sel (at most
- * GA_AUDIT_CERT_CAP + 1): those whose estimates do not clear the claim, with --certified
- * every pair up to the cap, and the proven worst case; *capped: some pair that needed it was
- * left out by the cap. Over a shard's pairs it selects a superset of the shard's share of
- * the selection over all pairs (the cap counts fewer pairs before any of them). */
 size_t vd_dp_cert_select(size_t *sel, int *capped, const ga_audit *a, const ga_claim_result *r,
                          const double *xy, const double *yx, const double *exy,
                          const double *eyx, const size_t *idx, size_t m, const ga_audit_opts *o)
@@ -464,8 +428,6 @@ size_t vd_dp_cert_select(size_t *sel, int *capped, const ga_audit *a, const ga_c
     return ncert;
 }
 
-/* the text of claim ci's eps for the certified path: as written for the (eps, delta) claim,
- * else the double exactly */
 const char *vd_claim_eps_text(char *buf, size_t n, const ga_audit *a, size_t ci)
 {
     if (ci == 0 && a->spec.claim.has_eps_delta && a->spec.claim.epsilon_txt)

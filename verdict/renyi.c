@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* certified D_alpha of pair i, both directions */
 int vd_cert_renyi(ga_audit *a, size_t i, double alpha, ga_interval *xy, ga_interval *yx)
 {
     a->ncertified++;
@@ -178,13 +177,6 @@ void vd_eval_rdp(ga_audit *a, ga_claim_result *r, const ga_audit_opts *o, ga_gch
     free(vst);
 }
 
-/* When every audited pair has equal covariances (a mean shift: the Gaussian mechanism,
- * matrix masking), each pair's profile is exactly the mu-GDP curve of mu = sqrt(r D2) and
- * D_alpha = alpha r D2/2 (r D2 the squared Mahalanobis distance times the columns), so GDP
- * and zCDP claims are decided by max r D2, certified from the exact inputs
- * (ga_pair_mahalanobis_cert): no grid. Returns 1 with the enclosure of max r D2 and its pair,
- * 0 when some pair has unequal covariances or cannot be certified (then the grid decides). */
-/* the certified r D2 of pair i (recorded or replayed like the other evaluations) */
 int vd_maha_cert(ga_audit *a, size_t i, ga_interval *iv)
 {
     const ga_rec *k = a->book.mode == GA_REC_REPLAY ? ga_rec_find(&a->book, GA_REC_MAHA, i, 0, NULL)
@@ -210,6 +202,12 @@ int vd_maha_cert(ga_audit *a, size_t i, ga_interval *iv)
     return st;
 }
 
+/* When every audited pair has equal covariances (a mean shift: the Gaussian mechanism,
+ * matrix masking), each pair's profile is exactly the mu-GDP curve of mu = sqrt(r D2) and
+ * D_alpha = alpha r D2/2 (r D2 the squared Mahalanobis distance times the columns), so GDP
+ * and zCDP claims are decided by max r D2, certified from the exact inputs
+ * (ga_pair_mahalanobis_cert): no grid. Returns 1 with the enclosure of max r D2 and its pair,
+ * 0 when some pair has unequal covariances or cannot be certified (then the grid decides). */
 static int exact_t2(ga_audit *a, ga_interval *t2, size_t *worst)
 {
     if (a->npairs == 0 || a->npairs > GA_AUDIT_CERT_CAP)
@@ -438,7 +436,6 @@ static int grid_claim(grid_best *g, ga_audit *a, ga_claim_result *r, const ga_au
     return 0;
 }
 
-/* a shard's scan of its pairs, recorded */
 void vd_grid_record(ga_audit *a, const ga_claim_result *r, const ga_audit_opts *o,
                     ga_gchisq_work *w)
 {

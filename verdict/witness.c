@@ -130,7 +130,6 @@ static void synth_witness(ga_claim_result *r, const ga_spec_pair *sp)
              m->norm_x, m->norm_y);
 }
 
-/* is the pair of this name a subsampled pair? */
 int vd_sub_pair(const ga_audit *a, const char *name)
 {
     char buf[GA_SPEC_NAME_LEN];
@@ -246,7 +245,6 @@ static void witness_of(ga_claim_result *r, const ga_pair *p, const ga_spec_pair 
                  "b = %s, c = %s", rel, ts, A_s, b_s, cs);
 }
 
-/* the witness of claim r's worst pair (no witness when its rebuild finds no memory) */
 void vd_witness(ga_audit *a, ga_claim_result *r, ga_gchisq_work *w)
 {
     ga_pair *own;
