@@ -328,11 +328,13 @@ static void ridge_kind_rows(const char *mech, const char *what)
         double *rows;
         char *text = spec_ridge(mech, n, p, &rows);
         ga_spec s;
+        ga_pairset set;
         char msg[512];
         double secs = INFINITY;
         for (int rep = 0; rep < 2; rep++) { /* the faster of two (the first grows the heap) */
             double t0 = now();
-            int rc = ga_mech_parse(&s, text, strlen(text), "ridge.yaml", NULL, msg, sizeof msg);
+            int rc = ga_mech_parse(&s, &set, text, strlen(text), "ridge.yaml", NULL, NULL, msg,
+                                   sizeof msg);
             secs = fmin(secs, now() - t0);
             if (rc) {
                 printf("ridge: %s\n", msg);
@@ -340,7 +342,7 @@ static void ridge_kind_rows(const char *mech, const char *what)
                 free(rows);
                 return;
             }
-            ga_spec_clear(&s);
+            ga_mech_clear(&s, &set);
         }
         if (t < 0) {
             free(text);
@@ -538,9 +540,11 @@ static int read_child(const char *mode, const char *path)
     } else {
         /* as the CLI reads a spec file: in pieces, the text never whole (specs/doc.c) */
         ga_spec sp;
+        ga_pairset set;
         char msg[256];
-        rc = ga_mech_load(&sp, path, NULL, msg, sizeof msg);
-        sum = rc ? 0 : sp.pairs[0].s_x[1];
+        ga_build_opts bo = {.drop_data = 1}; /* (as the CLI: built once) */
+        rc = ga_mech_load(&sp, &set, path, NULL, &bo, msg, sizeof msg);
+        sum = rc ? 0 : set.pairs[0].s_x[1];
     }
     double t = now() - t0;
     printf("%.6f %ld %g\n", t, status_kib("VmHWM") - base, sum);

@@ -34,17 +34,18 @@ static int run(const char *spec)
 {
     double t0 = now();
     ga_spec s;
+    ga_pairset set;
     char msg[512];
-    if (ga_mech_load(&s, spec, NULL, msg, sizeof msg)) {
+    if (ga_mech_load(&s, &set, spec, NULL, NULL, msg, sizeof msg)) {
         printf("load failed: %s\n", msg);
         return 1;
     }
     double t1 = now();
     ga_gchisq_work *w = ga_gchisq_work_alloc();
     double worst = 0, maxerr = 0;
-    for (size_t i = 0; i < s.npairs; i++) {
+    for (size_t i = 0; i < set.npairs; i++) {
         ga_pair *p;
-        if (ga_mech_pair_reduce(&p, &s.pairs[i], msg, sizeof msg))
+        if (ga_mech_pair_reduce(&p, &set.pairs[i], msg, sizeof msg))
             return 1;
         ga_delta D;
         ga_pair_delta(&D, p, 0.01, GA_DELTA_AUTO, NULL, w);
@@ -57,9 +58,9 @@ static int run(const char *spec)
     getrusage(RUSAGE_SELF, &ru);
     printf("| pairs | load + leverages s | all pairs, both directions s | total s | worst delta(0.01) | max rel err est | peak RSS MiB |\n");
     printf("|---|---|---|---|---|---|---|\n");
-    printf("| %zu | %.2f | %.2f | %.2f | %.4g | %.1e | %.0f |\n", s.npairs, t1 - t0, t2 - t1,
+    printf("| %zu | %.2f | %.2f | %.2f | %.4g | %.1e | %.0f |\n", set.npairs, t1 - t0, t2 - t1,
            t2 - t0, worst, maxerr, ru.ru_maxrss / 1024.0);
-    ga_spec_clear(&s);
+    ga_mech_clear(&s, &set);
     ga_gchisq_work_free(w);
     return 0;
 }

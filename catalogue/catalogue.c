@@ -24,9 +24,9 @@ static const char *kind_knob(int k);
 
 static int kind_universe(int k);
 
-static int build_composition(ga_spec *s, char *msg, size_t msglen);
+static int build_composition(cat_job *j, char *msg, size_t msglen);
 
-static int build_kind(ga_spec *s, int k, char *msg, size_t msglen);
+static int build_kind(cat_job *j, int k, char *msg, size_t msglen);
 
 int cat_pair_copy(ga_spec_pair *dst, const ga_spec_pair *src)
 {
@@ -48,10 +48,19 @@ int cat_pair_copy(ga_spec_pair *dst, const ga_spec_pair *src)
     return GA_OK; /* (the decimals' lists are the same doc's) */
 }
 
+/* a composition's part: its view of the spec, its pairs, its options */
+typedef struct {
+    ga_spec s;
+    ga_pairset out;
+    ga_build_opts o;
+    cat_job j;
+} cat_part;
+
 /* The pairs of one part: built by its kind's row on a view of the spec that shares the
  * dataset, neighbours and universe (a part whose kind does not use a universe ignores it) */
-static int build_part(ga_spec *sub, const ga_spec *s, size_t b, char *msg, size_t msglen)
+static int build_part(cat_part *sub, const cat_job *j, size_t b, char *msg, size_t msglen)
 {
+    const ga_spec *s = j->s;
     const ga_node *node = ga_node_get(s->mechanism, "parts")->kids[b];
     char path[64];
     snprintf(path, sizeof path, "mechanism.parts[%zu]", b);
@@ -63,50 +72,45 @@ static int build_part(ga_spec *sub, const ga_spec *s, size_t b, char *msg, size_
         return ga_spec_fail(s, kn ? kn : node, path, msg, msglen,
                             "kind: a mechanism kind of the catalogue other than composition and "
                             "gaussian_pair (the parts share the dataset and the neighbours)");
-    *sub = *s;
-    sub->drop_data = 0; /* (the dataset is the parent's, shared by every part) */
-    sub->mechanism = node;
-    sub->kind = kn->text;
-    sub->pairs = NULL;
-    sub->npairs = sub->cappairs = 0;
-    sub->verified = 0;
-    sub->verified_pair = 0;
-    sub->verified_note[0] = 0;
-    sub->release_note[0] = 0;
-    sub->truncated = 0;
-    sub->release = s->part_release[b];
-    sub->nparts = 0;
-    sub->part_release = NULL;
-    sub->has_universe = s->has_universe && kind_universe(k); /* others ignore it */
-    sub->knob = NULL;
-    sub->knob_part = 0;
-    if (s->knob && s->knob_part == b + 1) {
+    sub->s = *s;
+    sub->s.mechanism = node;
+    sub->s.kind = kn->text;
+    sub->s.release = s->part_release[b];
+    sub->s.nparts = 0;
+    sub->s.part_release = NULL;
+    sub->s.has_universe = s->has_universe && kind_universe(k); /* others ignore it */
+    sub->o = *j->o;
+    sub->o.drop_data = 0; /* (the dataset is the parent's, shared by every part) */
+    sub->o.knob = NULL;
+    sub->o.knob_part = 0;
+    sub->j = (cat_job){&sub->s, &sub->out, &sub->o};
+    if (j->o->knob && j->o->knob_part == b + 1) {
         /* calibrate tunes this part's noise parameter alone */
         if (!kind_knob(k))
             return ga_spec_fail(s, node, path, msg, msglen, "this part's kind has no noise "
                                 "parameter to calibrate");
-        sub->knob = kind_knob(k);
-        sub->knob_value = s->knob_value;
-    } else if (s->knob && !s->knob_part) {
+        sub->o.knob = kind_knob(k);
+        sub->o.knob_value = j->o->knob_value;
+    } else if (j->o->knob && !j->o->knob_part) {
         /* calibrate scales every part's noise parameter by one factor (noise_scale) */
         double v;
-        if (!kind_knob(k) || ga_spec_mech_number(sub, kind_knob(k), &v, 0, msg, msglen) != GA_OK)
+        if (!kind_knob(k) || ga_spec_mech_number(&sub->s, kind_knob(k), &v, 0, msg, msglen) != GA_OK)
             return ga_spec_fail(s, node, path, msg, msglen,
                                 "calibrate scales the parts' noise: every part needs its noise "
                                 "parameter (sigma, noise_sigma for sketch) written out");
-        sub->knob = kind_knob(k);
-        sub->knob_value = v * s->knob_value;
+        sub->o.knob = kind_knob(k);
+        sub->o.knob_value = v * j->o->knob_value;
     }
-    int rc = build_kind(sub, k, msg, msglen);
-    for (size_t i = 0; rc == GA_OK && i < sub->npairs; i++)
-        if (sub->pairs[i].masked || sub->pairs[i].synth)
+    int rc = build_kind(&sub->j, k, msg, msglen);
+    for (size_t i = 0; rc == GA_OK && i < sub->out.npairs; i++)
+        if (sub->out.pairs[i].masked || sub->out.pairs[i].synth)
             rc = ga_spec_fail(s, node, path, msg, msglen, "masked and synthetic releases are not "
                               "Gaussian laws: they do not compose with other parts yet");
-    return rc ? rc : cat_apply_repeat(sub, 0, msg, msglen);
+    return rc ? rc : cat_apply_repeat(&sub->j, 0, msg, msglen);
 }
 
 /* the part whose own worst case has the largest delta at eps: it dominates the composition */
-static void dominant_part(ga_spec *s, const ga_spec_pair *worst, const char *const *kind,
+static void dominant_part(cat_job *j, const ga_spec_pair *worst, const char *const *kind,
                           size_t n, double eps)
 {
     size_t best = n;
@@ -128,8 +132,8 @@ static void dominant_part(ga_spec *s, const ga_spec_pair *worst, const char *con
     }
     ga_gchisq_work_free(w);
     if (best < n) {
-        size_t l = strlen(s->verified_note);
-        snprintf(s->verified_note + l, sizeof s->verified_note - l,
+        size_t l = strlen(j->out->verified_note);
+        snprintf(j->out->verified_note + l, sizeof j->out->verified_note - l,
                  "; part %zu (%s) dominates: its own worst case has delta(%g) = %.3g", best + 1,
                  kind[best], eps, bd);
     }
@@ -137,10 +141,11 @@ static void dominant_part(ga_spec *s, const ga_spec_pair *worst, const char *con
 
 /* the pairs of part b (built in sub) into the composition's rows: its worst case kept in
  * worst[b], a data-independent part marked for broadcasting, the others moved row by row */
-static int take_part(ga_spec *s, ga_spec *sub, size_t b, size_t n, ga_spec_pair ***rows,
+static int take_part(cat_job *j, ga_pairset *sub, size_t b, size_t n, ga_spec_pair ***rows,
                      size_t *N, size_t *first, ga_spec_pair *worst, int *bcast, char *msg,
                      size_t msglen)
 {
+    ga_spec *s = j->s;
     if (sub->verified) {
         worst[b] = sub->pairs[sub->verified_pair]; /* moved */
         memset(&sub->pairs[sub->verified_pair], 0, sizeof *sub->pairs);
@@ -159,7 +164,7 @@ static int take_part(ga_spec *s, ga_spec *sub, size_t b, size_t n, ga_spec_pair 
         for (size_t i = 0; i < cnt; i++)
             if (!((*rows)[i] = calloc(n, sizeof ***rows)))
                 return GA_ENOMEM;
-    } else if (cnt != *N && !s->truncated) {
+    } else if (cnt != *N && !j->out->truncated) {
         char what[200];
         snprintf(what, sizeof what, "gives %zu neighbouring pairs where part %zu gives %zu: the "
                  "parts must share the neighbours", cnt, *first + 1, *N);
@@ -168,11 +173,11 @@ static int take_part(ga_spec *s, ga_spec *sub, size_t b, size_t n, ga_spec_pair 
     }
     if (cnt < *N)
         *N = cnt; /* the deadline stopped some part earlier: the neighbours all parts reached */
-    for (size_t i = 0, j = 0; i < *N; i++, j++) {
-        if (sub->verified && j == sub->verified_pair)
-            j++; /* the part's own worst case, kept above */
-        (*rows)[i][b] = sub->pairs[j]; /* moved: each pair is used once */
-        memset(&sub->pairs[j], 0, sizeof *sub->pairs);
+    for (size_t i = 0, k = 0; i < *N; i++, k++) {
+        if (sub->verified && k == sub->verified_pair)
+            k++; /* the part's own worst case, kept above */
+        (*rows)[i][b] = sub->pairs[k]; /* moved: each pair is used once */
+        memset(&sub->pairs[k], 0, sizeof *sub->pairs);
     }
     return GA_OK;
 }
@@ -184,22 +189,24 @@ static int take_part(ga_spec *s, ga_spec *sub, size_t b, size_t n, ga_spec_pair 
  * its columns the steps); the remove pair is the product of the parts' remove pairs and the
  * add pair that of their add pairs, each one subsampled pair of all the parts' terms. The same
  * record in every part attains both: they are the proven worst case (not only a bound). */
-static int compose_subsampled(ga_spec *s, char *msg, size_t msglen)
+static int compose_subsampled(cat_job *j, char *msg, size_t msglen)
 {
+    ga_spec *s = j->s;
     size_t n = s->nparts, nt = 0;
     ga_subsampled_input *t[2] = {calloc(n, sizeof **t), calloc(n, sizeof **t)};
     int rc = t[0] && t[1] ? GA_OK : GA_ENOMEM;
     for (size_t b = 0; b < n && rc == GA_OK; b++) {
-        ga_spec sub;
-        memset(&sub, 0, sizeof sub);
-        rc = build_part(&sub, s, b, msg, msglen);
-        s->truncated |= sub.truncated;
+        cat_part part;
+        memset(&part, 0, sizeof part); /* build_part may fail before it fills it */
+        ga_pairset *sub = &part.out;
+        rc = build_part(&part, j, b, msg, msglen);
+        j->out->truncated |= sub->truncated;
         if (rc == GA_OK) {
-            const ga_spec_pair *p0 = sub.npairs ? &sub.pairs[0] : NULL;
-            if (sub.npairs == 2 && p0->nsub == 1 && sub.pairs[1].nsub == 1 && p0->sub->columns == 0) {
+            const ga_spec_pair *p0 = sub->npairs ? &sub->pairs[0] : NULL;
+            if (sub->npairs == 2 && p0->nsub == 1 && sub->pairs[1].nsub == 1 && p0->sub->columns == 0) {
                 t[0][nt] = *p0->sub; /* texts point into the doc, which outlives the spec */
-                t[1][nt++] = sub.pairs[1].sub[0];
-            } else if (sub.npairs == 1 && sub.verified && p0->d == 1 && !p0->nblocks &&
+                t[1][nt++] = sub->pairs[1].sub[0];
+            } else if (sub->npairs == 1 && sub->verified && p0->d == 1 && !p0->nblocks &&
                        p0->s_x[0] == p0->s_y[0] && p0->mu_y[0] == 0 && p0->mu_x[0] != 0) {
                 /* the Gaussian mechanism by sensitivity: N(D, s^2) vs N(0, s^2), r columns */
                 ga_subsampled_input g = {1, sqrt(p0->s_x[0]) / fabs(p0->mu_x[0]), p0->columns,
@@ -225,25 +232,24 @@ static int compose_subsampled(ga_spec *s, char *msg, size_t msglen)
                                   "sketches do not compose with a subsampled loss yet)");
             }
         }
-        ga_spec_reset_pairs(&sub);
-        free(sub.pairs);
+        ga_pairset_clear(sub);
     }
     for (int add = 0; add < 2 && rc == GA_OK; add++) {
         char name[96];
         snprintf(name, sizeof name, "%s one record in every part (%s)", add ? "add" : "remove",
                  add ? "X without it, Y with it" : "X with it, Y without it");
-        if ((rc = ga_spec_add_pair(s, name, 1, 1, NULL, NULL, NULL, NULL)))
+        if ((rc = ga_pairset_add(j->out, name, 1, 1, NULL, NULL, NULL, NULL)))
             break;
-        ga_spec_pair *p = &s->pairs[s->npairs - 1];
+        ga_spec_pair *p = &j->out->pairs[j->out->npairs - 1];
         p->reduced = 1;
         p->nsub = nt;
         p->sub = t[add];
         t[add] = NULL;
     }
     if (rc == GA_OK) {
-        s->verified = 1;
-        s->verified_pair = s->npairs - 2;
-        snprintf(s->verified_note, sizeof s->verified_note,
+        j->out->verified = 1;
+        j->out->verified_pair = j->out->npairs - 2;
+        snprintf(j->out->verified_note, sizeof j->out->verified_note,
                  "worst case of the composition: the same record removed or added in every part "
                  "(%zu parts; each part's pairs are its proven worst case)", n);
     }
@@ -265,12 +271,13 @@ static int has_subsampled_part(const ga_spec *s)
     return 0;
 }
 
-static int build_composition(ga_spec *s, char *msg, size_t msglen)
+static int build_composition(cat_job *j, char *msg, size_t msglen)
 {
+    ga_spec *s = j->s;
     if (ga_node_get(s->mechanism, "parts") && has_subsampled_part(s)) {
         static const char *const ckeys[] = {"kind", "parts", NULL};
         int rc0 = ga_spec_check_map(s, s->mechanism, "mechanism", ckeys, msg, msglen);
-        return rc0 ? rc0 : compose_subsampled(s, msg, msglen);
+        return rc0 ? rc0 : compose_subsampled(j, msg, msglen);
     }
     static const char *const keys[] = {"kind", "parts", NULL};
     int rc = ga_spec_check_map(s, s->mechanism, "mechanism", keys, msg, msglen);
@@ -290,25 +297,25 @@ static int build_composition(ga_spec *s, char *msg, size_t msglen)
         goto cleanup;
     }
     for (size_t b = 0; b < n && rc == GA_OK; b++) {
-        ga_spec sub;
-        memset(&sub, 0, sizeof sub); /* build_part may fail before it fills sub */
-        rc = build_part(&sub, s, b, msg, msglen);
-        s->truncated |= sub.truncated;
-        if (sub.release_note[0] && !s->release_note[0])
-            snprintf(s->release_note, sizeof s->release_note, "part %zu: %.360s", b + 1,
-                     sub.release_note);
-        all_verified &= sub.verified;
-        any_bound |= sub.verified && sub.verified_bound;
-        ndep += rc == GA_OK && !(sub.verified && sub.npairs == 1);
-        kindname[b] = sub.kind;
+        cat_part part;
+        memset(&part, 0, sizeof part); /* build_part may fail before it fills it */
+        ga_pairset *sub = &part.out;
+        rc = build_part(&part, j, b, msg, msglen);
+        j->out->truncated |= sub->truncated;
+        if (sub->release_note[0] && !j->out->release_note[0])
+            snprintf(j->out->release_note, sizeof j->out->release_note, "part %zu: %.360s", b + 1,
+                     sub->release_note);
+        all_verified &= sub->verified;
+        any_bound |= sub->verified && sub->verified_bound;
+        ndep += rc == GA_OK && !(sub->verified && sub->npairs == 1);
+        kindname[b] = part.s.kind;
         if (rc == GA_OK) {
             size_t had = first;
-            rc = take_part(s, &sub, b, n, &rows, &N, &first, worst, bcast, msg, msglen);
+            rc = take_part(j, sub, b, n, &rows, &N, &first, worst, bcast, msg, msglen);
             if (had == n && first < n)
                 nrows = N; /* rows allocated (freed below up to nrows) */
         }
-        ga_spec_reset_pairs(&sub);
-        free(sub.pairs);
+        ga_pairset_clear(sub);
     }
     if (rc)
         goto cleanup;
@@ -320,15 +327,15 @@ static int build_composition(ga_spec *s, char *msg, size_t msglen)
         }
     }
     int with_worst = all_verified && first < n;
-    if ((rc = cat_pairs_fit(s, N + (size_t)with_worst, 1, "mechanism.parts", msg, msglen)))
+    if ((rc = cat_pairs_fit(j, N + (size_t)with_worst, 1, "mechanism.parts", msg, msglen)))
         goto cleanup;
     if (all_verified) {
-        snprintf(s->verified_note, sizeof s->verified_note,
+        snprintf(j->out->verified_note, sizeof j->out->verified_note,
                  "worst case of the composition: the parts' proven worst cases composed "
                  "(composing preserves the order of privacy profiles: Dong, Roth & Su 2022, "
                  "Lemma 3.2)");
-        double eps = s->has_focus_eps ? s->focus_eps : s->claim.has_eps_delta ? s->claim.epsilon : 1;
-        dominant_part(s, worst, kindname, n, eps);
+        double eps = j->o->neps ? j->o->eps[0] : 1;
+        dominant_part(j, worst, kindname, n, eps);
     }
     for (size_t i = 0; i < N && rc == GA_OK; i++) {
         for (size_t b = 0; b < n && rc == GA_OK; b++)
@@ -339,19 +346,19 @@ static int build_composition(ga_spec *s, char *msg, size_t msglen)
         char name[300];
         snprintf(name, sizeof name, "%s", first < n && rows[i][first].name
                  ? rows[i][first].name : "worst case: the parts' worst cases composed");
-        rc = ga_spec_add_product(s, name, rows[i], n); /* takes rows[i] */
+        rc = ga_pairset_add_product(j->out, name, rows[i], n); /* takes rows[i] */
         rows[i] = NULL;
     }
     if (rc == GA_OK && with_worst) {
-        rc = ga_spec_add_product(s, "universe worst case: the parts' proven worst cases composed",
+        rc = ga_pairset_add_product(j->out, "universe worst case: the parts' proven worst cases composed",
                                  worst, n);
         worst = NULL;
     }
     if (rc == GA_OK && all_verified) {
-        s->verified = 1;
-        s->verified_pair = s->npairs - 1;
+        j->out->verified = 1;
+        j->out->verified_pair = j->out->npairs - 1;
         /* worst cases of two parts may come from different neighbours: a bound */
-        s->verified_bound = ndep > 1 || any_bound;
+        j->out->verified_bound = ndep > 1 || any_bound;
     }
 cleanup:
     for (size_t i = 0; rows && i < nrows; i++)
@@ -376,8 +383,9 @@ cleanup:
  * by these two (the sum with and without a unit vector, by rotation invariance; Zhu, Dong &
  * Wang 2022, Section 4), and their two directions cover each other: the pairs are the proven
  * worst case. */
-static int build_subsampled(ga_spec *s, char *msg, size_t msglen)
+static int build_subsampled(cat_job *j, char *msg, size_t msglen)
 {
+    ga_spec *s = j->s;
     static const char *const keys[] = {"kind", "rate", "sigma", "steps", NULL};
     int rc = ga_spec_check_map(s, s->mechanism, "mechanism", keys, msg, msglen);
     if (rc)
@@ -387,31 +395,31 @@ static int build_subsampled(ga_spec *s, char *msg, size_t msglen)
                             msglen, "a subsampled Gaussian release is a mixture, not a Gaussian "
                             "law: a linear map of it is not supported");
     double q, sigma, steps = 1;
-    if ((rc = ga_spec_mech_number(s, "rate", &q, 1, msg, msglen)))
+    if ((rc = cat_mech_number(j, "rate", &q, 1, msg, msglen)))
         return rc;
     if (!(q > 0 && q <= 1))
         return ga_spec_fail(s, ga_node_get(s->mechanism, "rate"), "mechanism.rate", msg, msglen,
                             "must be in (0, 1] (the Poisson sampling rate)");
-    if ((rc = ga_spec_mech_number(s, "sigma", &sigma, 1, msg, msglen)))
+    if ((rc = cat_mech_number(j, "sigma", &sigma, 1, msg, msglen)))
         return rc;
     if (!(sigma >= 1e-3 && sigma <= 1e6))
         return ga_spec_fail(s, ga_node_get(s->mechanism, "sigma"), "mechanism.sigma", msg, msglen,
                             "must be in [0.001, 1e6] (the noise multiplier)");
-    rc = ga_spec_mech_number(s, "steps", &steps, 0, msg, msglen);
+    rc = cat_mech_number(j, "steps", &steps, 0, msg, msglen);
     if (rc > 0)
         return rc;
     if (!(steps >= 1 && steps <= 1e9 && steps == floor(steps)))
         return ga_spec_fail(s, ga_node_get(s->mechanism, "steps"), "mechanism.steps", msg, msglen,
                             "must be a whole number in 1..1e9");
     const ga_node *qn = ga_node_get(s->mechanism, "rate"), *sn = ga_node_get(s->mechanism, "sigma");
-    int knobbed = s->knob && !strcmp(s->knob, "sigma");
+    int knobbed = j->o->knob && !strcmp(j->o->knob, "sigma");
     /* calibrate: the double tried, not the decimal */
     ga_subsampled_input t = {q, sigma, steps, 0, qn->text, knobbed ? NULL : sn->text, 0, 0, NULL};
     static const char names[2][160] = {"remove one record (X with it, Y without it)",
                                        "add one record (X without it, Y with it)"};
-    if ((rc = cat_add_subsampled_pairs(s, &t, names)))
+    if ((rc = cat_add_subsampled_pairs(j, &t, names)))
         return rc;
-    snprintf(s->verified_note, sizeof s->verified_note,
+    snprintf(j->out->verified_note, sizeof j->out->verified_note,
              "worst case over all add/remove neighbours with gradients of norm <= 1 (every such "
              "pair is dominated by the subsampled sum with and without a unit vector; %.0f "
              "steps at rate %g, noise multiplier %g)", steps, q, sigma);
@@ -427,13 +435,14 @@ static const struct {
     int target;            /* the last dataset column is a target: change_label applies (2:
                               the output mean is linear in it and the covariance free of it,
                               so the label-DP worst case is proven) */
-    int (*build)(ga_spec *s, char *msg, size_t msglen);
+    int (*build)(cat_job *j, char *msg, size_t msglen);
     /* published calibrations to compare with the exact one (NULL: none known) */
-    size_t (*published)(ga_mech_published *pv, size_t max, ga_spec *s, double eps,
-                        double delta, double value, ga_gchisq_work *w);
+    size_t (*published)(ga_mech_published *pv, size_t max, ga_pairset *set, ga_spec *s,
+                        const ga_build_opts *bo, double eps, double delta, double value,
+                        ga_gchisq_work *w);
     /* does the builder hold this spec's pairs as a row family (ga_spec_family)? Then no room
      * is reserved for their records (NULL: never) */
-    int (*family)(const ga_spec *s);
+    int (*family)(const cat_job *j);
 } kinds[] = {
     {"gaussian_pair", "noise_scale", 0, 0, cat_build_explicit, NULL, NULL},
     {"gaussian_mechanism", "sigma", 0, 0, cat_build_gaussian_mechanism, cat_pub_gaussian_mechanism, NULL},
@@ -533,11 +542,13 @@ const char *ga_mech_kind_at(size_t i)
     return i < NKINDS ? kinds[i].name : NULL;
 }
 
-size_t ga_mech_published_values(ga_mech_published *pv, size_t max, ga_spec *s, double eps,
-                                double delta, double value, ga_gchisq_work *w)
+size_t ga_mech_published_values(ga_mech_published *pv, size_t max, ga_pairset *set,
+                                ga_spec *s, const ga_build_opts *bo, double eps, double delta,
+                                double value, ga_gchisq_work *w)
 {
     int k = kind_row(s->kind);
-    return k < 0 || !kinds[k].published ? 0 : kinds[k].published(pv, max, s, eps, delta, value, w);
+    return k < 0 || !kinds[k].published ? 0
+           : kinds[k].published(pv, max, set, s, bo, eps, delta, value, w);
 }
 
 const char *ga_mech_knob(const ga_spec *s)
@@ -639,14 +650,15 @@ static double pair_d2(const ga_spec_pair *p)
     return t;
 }
 
-static int label_worst_case(ga_spec *s)
+static int label_worst_case(cat_job *j)
 {
+    ga_spec *s = j->s;
     size_t best = 0;
     double bd = -1;
-    if (s->truncated || s->rows || s->npairs == 0)
+    if (j->out->truncated || s->rows || j->out->npairs == 0)
         return GA_OK; /* not every row was audited: no proof */
-    for (size_t i = 0; i < s->npairs; i++) {
-        double t = pair_d2(&s->pairs[i]);
+    for (size_t i = 0; i < j->out->npairs; i++) {
+        double t = pair_d2(&j->out->pairs[i]);
         if (t < 0)
             return GA_OK; /* not a Gaussian mechanism after all: no proof */
         if (t > bd) {
@@ -654,16 +666,16 @@ static int label_worst_case(ga_spec *s)
             best = i;
         }
     }
-    if (s->pairs[best].nblocks) { /* a product: its blocks copied into the worst case */
-        size_t n = s->pairs[best].nblocks;
+    if (j->out->pairs[best].nblocks) { /* a product: its blocks copied into the worst case */
+        size_t n = j->out->pairs[best].nblocks;
         ga_spec_pair *blocks = calloc(n, sizeof *blocks);
         int rc = blocks ? GA_OK : GA_ENOMEM;
         for (size_t b = 0; b < n && rc == GA_OK; b++)
-            rc = cat_pair_copy(&blocks[b], &s->pairs[best].blocks[b]);
+            rc = cat_pair_copy(&blocks[b], &j->out->pairs[best].blocks[b]);
         char name[200];
-        snprintf(name, sizeof name, "label-DP worst case: %s", s->pairs[best].name);
+        snprintf(name, sizeof name, "label-DP worst case: %s", j->out->pairs[best].name);
         if (rc == GA_OK) {
-            rc = ga_spec_add_product(s, name, blocks, n);
+            rc = ga_pairset_add_product(j->out, name, blocks, n);
         } else if (blocks) {
             for (size_t b = 0; b < n; b++)
                 ga_spec_pair_free(&blocks[b]);
@@ -675,18 +687,18 @@ static int label_worst_case(ga_spec *s)
     }
     /* appended as a pair of its own, as every kind's proven worst case is */
     ga_spec_pair w;
-    int rc = cat_pair_copy(&w, &s->pairs[best]);
+    int rc = cat_pair_copy(&w, &j->out->pairs[best]);
     if (rc)
         return rc;
     char name[200];
-    snprintf(name, sizeof name, "label-DP worst case: %s", s->pairs[best].name);
+    snprintf(name, sizeof name, "label-DP worst case: %s", j->out->pairs[best].name);
     free(w.name);
-    if ((rc = ga_spec_add_pair(s, name, w.d, w.columns, w.mu_x, w.s_x, w.mu_y, w.s_y)))
+    if ((rc = ga_pairset_add(j->out, name, w.d, w.columns, w.mu_x, w.s_x, w.mu_y, w.s_y)))
         return rc;
 proven:
-    s->verified = 1;
-    s->verified_pair = s->npairs - 1;
-    snprintf(s->verified_note, sizeof s->verified_note,
+    j->out->verified = 1;
+    j->out->verified_pair = j->out->npairs - 1;
+    snprintf(j->out->verified_note, sizeof j->out->verified_note,
              "worst case over every change of one label by at most %g (the output mean is "
              "linear in the labels and the covariance free of them, so the pair with the "
              "largest Mahalanobis distance dominates every label change)", s->label_bound);
@@ -694,45 +706,56 @@ proven:
 }
 
 /* a kind's pairs: its universe and label checks, caps, its builder */
-static int build_kind(ga_spec *s, int k, char *msg, size_t msglen)
+static int build_kind(cat_job *j, int k, char *msg, size_t msglen)
 {
+    ga_spec *s = j->s;
     int rc = check_universe(s, msg, msglen);
     if (rc || (rc = check_labels(s, k, msg, msglen)))
         return rc;
     /* (a row family holds its pairs without records: room for them would be wasted) */
-    int fam = kinds[k].family && kinds[k].family(s);
-    if ((rc = (fam ? cat_pairs_cap : cat_pairs_fit)(s, cat_nb_count(s), 1, "neighbours", msg, msglen)))
+    int fam = kinds[k].family && kinds[k].family(j);
+    if ((rc = (fam ? cat_pairs_cap : cat_pairs_fit)(j, cat_nb_count(s), 1, "neighbours", msg, msglen)))
         return rc;
-    rc = s->nrel ? cat_build_relative(s, kinds[k].build, msg, msglen) : kinds[k].build(s, msg, msglen);
-    if (rc == GA_OK && ga_spec_npairs(s) == 0 && !s->truncated)
+    rc = s->nrel ? cat_build_relative(j, kinds[k].build, msg, msglen) : kinds[k].build(j, msg, msglen);
+    if (rc == GA_OK && ga_pairset_npairs(j->out) == 0 && !j->out->truncated)
         rc = ga_spec_fail(s, s->mechanism, "neighbours", msg, msglen,
                           "no neighbouring pair to audit (empty candidate list or row selection)");
     /* the release before the label proof: the proof then holds for the released laws */
     if (rc == GA_OK)
-        rc = cat_apply_release(s, &s->release, 0, msg, msglen);
+        rc = cat_apply_release(j, &s->release, 0, msg, msglen);
     if (rc == GA_OK && s->relation == GA_REL_CHANGE_LABEL && kinds[k].target == 2)
-        rc = label_worst_case(s);
+        rc = label_worst_case(j);
     return rc;
 }
 
-int ga_mech_build(ga_spec *s, char *msg, size_t msglen)
+int ga_mech_build(ga_pairset *out, ga_spec *s, const ga_build_opts *bo, char *msg,
+                  size_t msglen)
 {
+    ga_build_opts o = {0};
+    if (bo)
+        o = *bo;
+    /* no eps given: worst cases are sought at the spec's own (eps, delta) claims' */
+    if (o.neps == 0 && s->claim.has_eps_delta)
+        o.eps[o.neps++] = s->claim.epsilon;
+    for (size_t i = 0; !(bo && bo->neps) && i < s->claim.nprofile && o.neps < GA_BUILD_MAX_EPS; i++)
+        o.eps[o.neps++] = s->claim.profile[2 * i];
+    cat_job job = {s, out, &o}, *j = &job;
     int k = kind_row(s->kind);
     if (k < 0) /* ga_spec_parse checks the names it is given; this is the backstop */
         return ga_spec_fail(s, s->mechanism, "mechanism.kind", msg, msglen, "unknown kind");
     if (msg && msglen)
         msg[0] = 0;
-    int rc = kinds[k].build != cat_build_explicit ? build_kind(s, k, msg, msglen)
-             : (rc = cat_build_explicit(s, msg, msglen)) ? rc : cat_apply_release(s, &s->release, 0, msg, msglen);
-    rc = rc ? rc : cat_apply_repeat(s, 0, msg, msglen);
+    int rc = kinds[k].build != cat_build_explicit ? build_kind(j, k, msg, msglen)
+             : (rc = cat_build_explicit(j, msg, msglen)) ? rc : cat_apply_release(j, &s->release, 0, msg, msglen);
+    rc = rc ? rc : cat_apply_repeat(j, 0, msg, msglen);
     if (rc == GA_ENOMEM && msg && msglen && !msg[0]) { /* (a builder's allocation, unnamed) */
-        size_t d = s->npairs ? s->pairs[s->npairs - 1].d : 0;
+        size_t d = out->npairs ? out->pairs[out->npairs - 1].d : 0;
         char size[96] = "";
         if (d)
             snprintf(size, sizeof size, "; the laws take %.3g MB per pair of dimension %zu",
                      (2.0 * (double)d * (double)d + 2.0 * (double)d) * 8e-6, d);
         ga_msg(msg, msglen, "%s: out of memory while building the neighbouring pairs (%zu "
-               "built%s)", s->path, ga_spec_npairs(s), size);
+               "built%s)", s->path, ga_pairset_npairs(out), size);
     }
     return rc;
 }
@@ -755,50 +778,57 @@ int ga_mech_part_knob(const ga_spec *s, size_t part, const char **knob, double *
     return GA_OK;
 }
 
-int ga_mech_rebuild(ga_spec *s, double value, char *msg, size_t msglen)
+int ga_mech_rebuild(ga_pairset *set, ga_spec *s, const ga_build_opts *bo, double value,
+                    char *msg, size_t msglen)
 {
     const char *k = ga_mech_knob(s);
     if (!k)
         return GA_EDOM;
-    if (s->data.n && !s->data.x) { /* (loaded with drop_data: a caller's mistake) */
-        ga_msg(msg, msglen, "%s: the dataset's values were freed after the first build "
-               "(drop_data): the pairs cannot be rebuilt", s->path);
+    if ((s->data.n && !s->data.x) || (!strcmp(s->kind, "gaussian_pair") && !s->written.npairs)) {
+        /* (loaded with drop_data: a caller's mistake) */
+        ga_msg(msg, msglen, "%s: the dataset's values or the written pairs were freed or taken "
+               "by the first build (drop_data): the pairs cannot be rebuilt", s->path);
         return GA_EINVAL;
     }
-    if (!strcmp(s->kind, "gaussian_pair") && !s->explicit_orig) {
-        /* keep the pairs as written: every rebuild scales them afresh */
-        s->explicit_orig = s->pairs;
-        s->nexplicit_orig = s->npairs;
-        s->pairs = NULL;
-        s->npairs = s->cappairs = 0;
-    }
-    ga_spec_reset_pairs(s);
-    s->knob = k;
-    s->knob_value = value;
-    return ga_mech_build(s, msg, msglen);
+    ga_build_opts o = {0};
+    if (bo)
+        o = *bo;
+    o.knob = k;
+    o.knob_value = value;
+    ga_pairset_reset(set);
+    return ga_mech_build(set, s, &o, msg, msglen);
 }
 
-int ga_mech_load(ga_spec *s, const char *path, const ga_spec_opts *o, char *msg, size_t msglen)
+static int mech_load(ga_spec *s, ga_pairset *set, const char *text, size_t len,
+                     const char *path, const ga_spec_opts *so, const ga_build_opts *bo,
+                     char *msg, size_t msglen)
 {
-    ga_spec_opts so = {0};
-    if (o)
-        so = *o;
-    so.kind_at = ga_mech_kind_at; /* the parser checks kind names against the table */
-    int rc = ga_spec_load_opts(s, path, &so, msg, msglen);
-    if (rc == GA_OK && (rc = ga_mech_build(s, msg, msglen)))
-        ga_spec_clear(s);
+    ga_spec_opts o = {0};
+    if (so)
+        o = *so;
+    o.kind_at = ga_mech_kind_at; /* the parser checks kind names against the table */
+    memset(set, 0, sizeof *set);
+    int rc = text ? ga_spec_parse_opts(s, text, len, path, &o, msg, msglen)
+                  : ga_spec_load_opts(s, path, &o, msg, msglen);
+    if (rc == GA_OK && (rc = ga_mech_build(set, s, bo, msg, msglen)))
+        ga_mech_clear(s, set);
     return rc;
 }
 
-int ga_mech_parse(ga_spec *s, const char *text, size_t len, const char *name,
-                  const ga_spec_opts *o, char *msg, size_t msglen)
+int ga_mech_load(ga_spec *s, ga_pairset *set, const char *path, const ga_spec_opts *so,
+                 const ga_build_opts *bo, char *msg, size_t msglen)
 {
-    ga_spec_opts so = {0};
-    if (o)
-        so = *o;
-    so.kind_at = ga_mech_kind_at;
-    int rc = ga_spec_parse_opts(s, text, len, name, &so, msg, msglen);
-    if (rc == GA_OK && (rc = ga_mech_build(s, msg, msglen)))
-        ga_spec_clear(s);
-    return rc;
+    return mech_load(s, set, NULL, 0, path, so, bo, msg, msglen);
+}
+
+int ga_mech_parse(ga_spec *s, ga_pairset *set, const char *text, size_t len, const char *name,
+                  const ga_spec_opts *so, const ga_build_opts *bo, char *msg, size_t msglen)
+{
+    return mech_load(s, set, text ? text : "", len, name, so, bo, msg, msglen);
+}
+
+void ga_mech_clear(ga_spec *s, ga_pairset *set)
+{
+    ga_pairset_clear(set);
+    ga_spec_clear(s);
 }

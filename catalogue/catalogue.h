@@ -9,6 +9,28 @@
 #include "gaussaudit.h"
 #include "specs/spec.h"
 
+/* How the catalogue builds a spec's pairs: what the caller decides, not the spec. */
+#define GA_BUILD_MAX_EPS 16
+typedef struct {
+    double deadline;       /* monotonic seconds after which builders stop (0: none); a
+                              construction cut short says so (ga_pairset.truncated) */
+    int jobs;              /* threads the builders may use (<= 1: one) */
+    int drop_data;         /* the pairs are built once (audit): a builder may free the
+                              dataset's values, and take the written pairs, once it no longer
+                              needs them (the pairs cannot be rebuilt then) */
+    int families;          /* a builder may hold its pairs as a row family (ga_spec_family;
+                              the audit, unless it keeps every pair for a test) */
+    const char *knob;      /* calibrate: the noise parameter set to knob_value instead of its
+                              written value (NULL: none) */
+    size_t knob_part;      /* a composition: 0 scales every part's noise by knob_value, k sets
+                              part k's noise parameter to it */
+    double knob_value;
+    size_t neps;           /* the eps at which worst cases are sought (universe maxima, the
+                              dominant part of a composition): calibrate's; none: the eps of
+                              the spec's (eps, delta) claims (none either: a kind's default) */
+    double eps[GA_BUILD_MAX_EPS];
+} ga_build_opts;
+
 /* A published calibration of a kind, for comparison with the exact value calibrate finds:
  * its name and value (leverage fields NAN unless given) and a line of text (empty when the
  * line of a previous entry covers it). */
@@ -19,9 +41,11 @@ typedef struct {
 } ga_mech_published;
 
 /* The published calibrations of the spec's kind (the kind table's hook) at (eps, delta) for
- * the exact value; may rebuild the pairs at value. Returns how many were written (<= max). */
-size_t ga_mech_published_values(ga_mech_published *pv, size_t max, ga_spec *s, double eps,
-                                double delta, double value, ga_gchisq_work *w);
+ * the exact value; may rebuild set at value (with bo's other options). Returns how many
+ * were written (<= max). */
+size_t ga_mech_published_values(ga_mech_published *pv, size_t max, ga_pairset *set,
+                                ga_spec *s, const ga_build_opts *bo, double eps, double delta, double value,
+                                ga_gchisq_work *w);
 
 /* Reduce a spec pair (ga_pair_reduce, or ga_pair_reduce_product for a composition's product
  * pair); the same returns and messages. */
@@ -40,25 +64,34 @@ const ga_pair *ga_mech_pair_use(const ga_pair *kept, const ga_spec_pair *sp, ga_
 /* The name of the i-th kind of the table, NULL past the end (for the spec parser's check). */
 const char *ga_mech_kind_at(size_t i);
 
-/* Load a spec (ga_spec_load_opts) and build its pairs (ga_mech_build): what every command
- * that audits a spec needs. The same return conventions; on error the spec is cleared. */
-int ga_mech_load(ga_spec *s, const char *path, const ga_spec_opts *o, char *msg, size_t msglen);
-/* The same from text (ga_spec_parse_opts; o may be NULL). */
-int ga_mech_parse(ga_spec *s, const char *text, size_t len, const char *name,
-                  const ga_spec_opts *o, char *msg, size_t msglen);
+/* Load a spec (ga_spec_load_opts) into s and build its pairs into set (ga_mech_build): what
+ * every command that audits a spec needs. The same return conventions; on error both are
+ * cleared. so and bo may be NULL (defaults). */
+int ga_mech_load(ga_spec *s, ga_pairset *set, const char *path, const ga_spec_opts *so,
+                 const ga_build_opts *bo, char *msg, size_t msglen);
+/* The same from text (ga_spec_parse_opts). */
+int ga_mech_parse(ga_spec *s, ga_pairset *set, const char *text, size_t len, const char *name,
+                  const ga_spec_opts *so, const ga_build_opts *bo, char *msg, size_t msglen);
+/* Clear both (ga_pairset_clear, ga_spec_clear). */
+void ga_mech_clear(ga_spec *s, ga_pairset *set);
 
-/* Build the pairs of the spec's kind (nothing to do for gaussian_pair: its pairs are explicit).
- * GA_OK, or GA_EINVAL/GA_ENOMEM with a message naming the field. */
-int ga_mech_build(ga_spec *s, char *msg, size_t msglen);
+/* Build the pairs of the spec's kind into out (empty), with what the build found. GA_OK, or
+ * GA_EINVAL/GA_ENOMEM with a message naming the field. s is read, except that with
+ * bo->drop_data a builder may free its dataset's values and take its written pairs. */
+int ga_mech_build(ga_pairset *out, ga_spec *s, const ga_build_opts *bo, char *msg,
+                  size_t msglen);
 
-/* The noise parameter ("knob") of the spec's kind (NULL when the kind has none), and a
- * rebuild of the pairs with the knob set to value (calibrate). */
+/* The noise parameter ("knob") of the spec's kind (NULL when the kind has none). */
 const char *ga_mech_knob(const ga_spec *s);
 /* A composition's part (1-based): its kind's noise parameter and its written value (NaN when
  * absent). GA_OK, or GA_EINVAL when the spec is not a composition, the part does not exist or
  * its kind has no noise parameter. */
 int ga_mech_part_knob(const ga_spec *s, size_t part, const char **knob, double *current);
-int ga_mech_rebuild(ga_spec *s, double value, char *msg, size_t msglen);
+/* Rebuild set, the pairs of s, with the kind's noise parameter set to value (calibrate; the
+ * other options from bo, whose knob is ignored). GA_OK, GA_EDOM when the kind has no noise
+ * parameter, or ga_mech_build's errors. */
+int ga_mech_rebuild(ga_pairset *set, ga_spec *s, const ga_build_opts *bo, double value,
+                    char *msg, size_t msglen);
 
 /*
  * The NDIS paper's Theorem 4 pair for sketched least squares (ALS asymptotics, M_LS):

@@ -59,3 +59,13 @@ double *cat_dup(const double *v, size_t n)
         memcpy(r, v, n * sizeof *r);
     return r;
 }
+
+int cat_mech_number(const cat_job *j, const char *key, double *v, int required, char *msg,
+                    size_t msglen)
+{
+    if (j->o->knob && !strcmp(key, j->o->knob)) {
+        *v = j->o->knob_value; /* calibrate sets the noise parameter */
+        return GA_OK;
+    }
+    return ga_spec_mech_number(j->s, key, v, required, msg, msglen);
+}

@@ -12,31 +12,45 @@
 #include <stdlib.h>
 #include <string.h>
 
-int cat_build_explicit(ga_spec *s, char *msg, size_t msglen)
+int cat_build_explicit(cat_job *j, char *msg, size_t msglen)
 {
+    ga_pairset *w = &j->s->written;
     (void)msg, (void)msglen;
-    if (!s->knob || !s->explicit_orig)
+    if (!j->o->knob && j->o->drop_data) { /* built once: the pairs as written, taken */
+        ga_pairset_clear(j->out);
+        j->out->pairs = w->pairs;
+        j->out->npairs = w->npairs;
+        j->out->cappairs = w->cappairs;
+        memset(w, 0, sizeof *w);
         return GA_OK;
-    double c2 = s->knob_value * s->knob_value;
+    }
+    /* calibrate: every rebuild scales the covariances of the pairs as written afresh */
+    double c2 = j->o->knob ? j->o->knob_value * j->o->knob_value : 1;
     int rc = GA_OK;
-    for (size_t i = 0; i < s->nexplicit_orig && rc == GA_OK; i++) {
-        ga_spec_pair w;
-        if ((rc = cat_pair_copy(&w, &s->explicit_orig[i])))
+    for (size_t i = 0; i < w->npairs && rc == GA_OK; i++) {
+        ga_spec_pair p;
+        if ((rc = cat_pair_copy(&p, &w->pairs[i])))
             break;
-        for (size_t j = 0; j < w.d * w.d; j++) {
-            w.s_x[j] *= c2;
-            w.s_y[j] *= c2;
+        if (!j->o->knob) { /* as written, with its decimals */
+            rc = ga_pairset_add_moved(j->out, w->pairs[i].name, &p);
+            continue;
         }
-        rc = cat_pair_room_move(s, &w, s->explicit_orig[i].name);
-        free(w.name);
+        for (size_t t = 0; t < p.d * p.d; t++) {
+            p.s_x[t] *= c2;
+            p.s_y[t] *= c2;
+        }
+        rc = cat_pair_room_move(j, &p, w->pairs[i].name); /* (the laws only: scaled, they
+                                                              are not the written decimals) */
+        free(p.name);
     }
     return rc;
 }
 
-int cat_apply_repeat(ga_spec *s, size_t from, char *msg, size_t msglen)
+int cat_apply_repeat(cat_job *j, size_t from, char *msg, size_t msglen)
 {
+    ga_spec *s = j->s;
     double k;
-    int rc = ga_spec_mech_number(s, "repeat", &k, 0, msg, msglen);
+    int rc = cat_mech_number(j, "repeat", &k, 0, msg, msglen);
     if (rc < 0)
         return GA_OK; /* absent */
     if (rc)
@@ -44,28 +58,28 @@ int cat_apply_repeat(ga_spec *s, size_t from, char *msg, size_t msglen)
     if (!(k >= 1 && k == floor(k) && k <= 1e9))
         return ga_spec_fail(s, ga_node_get(s->mechanism, "repeat"), "mechanism.repeat", msg,
                             msglen, "must be a whole number from 1 to 1e9");
-    for (size_t i = from; i < s->npairs && k > 1; i++) {
-        for (size_t j = 0; j < s->pairs[i].nsub; j++)
-            if (s->pairs[i].sub[j].columns > 0)
+    for (size_t i = from; i < j->out->npairs && k > 1; i++) {
+        for (size_t t = 0; t < j->out->pairs[i].nsub; t++)
+            if (j->out->pairs[i].sub[t].columns > 0)
                 return ga_spec_fail(s, ga_node_get(s->mechanism, "repeat"), "mechanism.repeat",
                                     msg, msglen, "a subsampled sketch is a single release: "
                                     "repeat (independent samples) is not supported yet");
-        if (s->pairs[i].masked || s->pairs[i].synth)
+        if (j->out->pairs[i].masked || j->out->pairs[i].synth)
             return ga_spec_fail(s, ga_node_get(s->mechanism, "repeat"), "mechanism.repeat", msg,
                                 msglen, "masked and synthetic releases are single releases: "
                                 "repeat (independent runs) is not supported yet");
     }
-    for (size_t i = from; i < s->npairs; i++) {
-        ga_spec_pair *p = &s->pairs[i];
-        for (size_t j = 0; j < p->nsub; j++) /* k runs of T steps: k T steps */
-            p->sub[j].steps *= k;
+    for (size_t i = from; i < j->out->npairs; i++) {
+        ga_spec_pair *p = &j->out->pairs[i];
+        for (size_t t = 0; t < p->nsub; t++) /* k runs of T steps: k T steps */
+            p->sub[t].steps *= k;
         p->columns *= k;
         for (size_t b = 0; b < p->nblocks; b++)
             p->blocks[b].columns *= k;
     }
-    if (s->verified && k > 1) {
-        size_t l = strlen(s->verified_note);
-        snprintf(s->verified_note + l, sizeof s->verified_note - l,
+    if (j->out->verified && k > 1) {
+        size_t l = strlen(j->out->verified_note);
+        snprintf(j->out->verified_note + l, sizeof j->out->verified_note - l,
                  "; repeated %.0f times (independent runs compose the worst case)", k);
     }
     return GA_OK;
@@ -134,9 +148,9 @@ const char **cat_release_texts(const ga_node *rn, size_t m, size_t d)
     return t;
 }
 
-int cat_release_pair(ga_spec *s, ga_spec_pair *p, const ga_dataset *A, const char **atxt)
+int cat_release_pair(cat_job *j, ga_spec_pair *p, const ga_dataset *A, const char **atxt)
 {
-    if (s->release_note[0]) {
+    if (j->out->release_note[0]) {
         /* an earlier pair could not be released (a rank-deficient A, the deadline, the size):
          * the others would fail alike, at the same cost */
         p->unreleased = 1;
@@ -147,7 +161,7 @@ int cat_release_pair(ga_spec *s, ga_spec_pair *p, const ga_dataset *A, const cha
         return GA_ENOMEM;
     ga_release_laws L;
     char why[300] = "";
-    int rc = ga_pair_release_laws(&L, v.in, v.txt, A->n, A->x, atxt, s->deadline, why, sizeof why);
+    int rc = ga_pair_release_laws(&L, v.in, v.txt, A->n, A->x, atxt, j->o->deadline, why, sizeof why);
     ga_spec_pair_view_clear(&v);
     if (rc == GA_OK) {
         ga_spec_pair_set_laws(p, L.m, L.mu_x, L.s_x, L.mu_y, L.s_y);
@@ -163,18 +177,19 @@ int cat_release_pair(ga_spec *s, ga_spec_pair *p, const ga_dataset *A, const cha
     else if (rc != GA_EDOM)
         return rc;
     p->unreleased = 1;
-    if (!s->release_note[0])
-        snprintf(s->release_note, sizeof s->release_note, "%s", why);
+    if (!j->out->release_note[0])
+        snprintf(j->out->release_note, sizeof j->out->release_note, "%s", why);
     return GA_OK;
 }
 
-int cat_apply_release(ga_spec *s, const ga_dataset *A, size_t from, char *msg, size_t msglen)
+int cat_apply_release(cat_job *j, const ga_dataset *A, size_t from, char *msg, size_t msglen)
 {
-    if (A->n == 0 || s->release_done)
+    ga_spec *s = j->s;
+    if (A->n == 0 || j->out->release_done)
         return GA_OK; /* no release, or the kind's builder released its pairs itself */
     const ga_node *rn = ga_node_get(s->mechanism, "release");
     size_t m = A->n, d = A->d;
-    int rc0 = cat_pairs_fit(s, s->npairs, m, "mechanism.release", msg, msglen); /* caps first */
+    int rc0 = cat_pairs_fit(j, j->out->npairs, m, "mechanism.release", msg, msglen); /* caps first */
     if (rc0)
         return rc0;
     /* an injective release changes no pair's profile: the pairs stay as built, exact (their
@@ -182,9 +197,9 @@ int cat_apply_release(ga_spec *s, const ga_dataset *A, size_t from, char *msg, s
     int injective = cat_release_injective(A);
     const char **atxt = NULL;
     int rc = GA_OK;
-    for (size_t i = from; i < s->npairs && rc == GA_OK; i++) {
-        ga_spec_pair *p = &s->pairs[i];
-        if (s->verified && i == s->verified_pair)
+    for (size_t i = from; i < j->out->npairs && rc == GA_OK; i++) {
+        ga_spec_pair *p = &j->out->pairs[i];
+        if (j->out->verified && i == j->out->verified_pair)
             continue;
         char what[300];
         if (p->reduced || p->nblocks) {
@@ -199,7 +214,7 @@ int cat_apply_release(ga_spec *s, const ga_dataset *A, size_t from, char *msg, s
         } else if (!injective) {
             if (!atxt)
                 atxt = cat_release_texts(rn, m, d);
-            rc = cat_release_pair(s, p, A, atxt);
+            rc = cat_release_pair(j, p, A, atxt);
             if (rc == GA_ENOMEM)
                 snprintf(msg, msglen, "out of memory while computing the released laws of "
                          "pair %zu (a %zu x %zu release)", i + 1, m, d);
@@ -208,13 +223,13 @@ int cat_apply_release(ga_spec *s, const ga_dataset *A, size_t from, char *msg, s
     free(atxt);
     if (rc)
         return rc;
-    if (s->verified) {
-        size_t l = strlen(s->verified_note);
-        snprintf(s->verified_note + l, sizeof s->verified_note - l,
+    if (j->out->verified) {
+        size_t l = strlen(j->out->verified_note);
+        snprintf(j->out->verified_note + l, sizeof j->out->verified_note - l,
                  injective ? "; the release matrix has full column rank (proven), so the "
                              "release has the same profile"
                            : "; before the release, which cannot increase delta (so a bound only)");
-        s->verified_bound |= !injective;
+        j->out->verified_bound |= !injective;
     }
     return GA_OK;
 }

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int cat_need_psd(ga_spec *s, const ga_node *n, const char *path, const double *S, size_t p,
+int cat_need_psd(const ga_spec *s, const ga_node *n, const char *path, const double *S, size_t p,
                  char *msg, size_t msglen)
 {
     double mx = 0, *A = malloc(p * p * sizeof *A), *w = malloc(p * sizeof *w);
@@ -40,7 +40,7 @@ int cat_need_psd(ga_spec *s, const ga_node *n, const char *path, const double *S
     return rc;
 }
 
-int cat_need_positive(ga_spec *s, const char *key, double v, int allow_zero, char *msg, size_t msglen)
+int cat_need_positive(const ga_spec *s, const char *key, double v, int allow_zero, char *msg, size_t msglen)
 {
     if (allow_zero ? v >= 0 : v > 0)
         return GA_OK;
@@ -51,16 +51,17 @@ int cat_need_positive(ga_spec *s, const char *key, double v, int allow_zero, cha
     return ga_spec_fail(s, ga_node_get(s->mechanism, key), path, msg, msglen, what);
 }
 
-int cat_add_1d(ga_spec *s, const char *name, double m, double v1, double v2, double r)
+int cat_add_1d(cat_job *j, const char *name, double m, double v1, double v2, double r)
 {
-    int rc = ga_spec_add_1d(s, name, r, m, v1, 0, v2);
+    int rc = ga_pairset_add_1d(j->out, name, r, m, v1, 0, v2);
     if (rc == GA_OK)
-        s->pairs[s->npairs - 1].reduced = 1; /* a whitened basis, not output coordinates */
+        j->out->pairs[j->out->npairs - 1].reduced = 1; /* a whitened basis, not output coordinates */
     return rc;
 }
 
-int cat_build_gaussian_mechanism(ga_spec *s, char *msg, size_t msglen)
+int cat_build_gaussian_mechanism(cat_job *j, char *msg, size_t msglen)
 {
+    ga_spec *s = j->s;
     static const char *const keys[] = {"kind", "sensitivity", "sigma", "noise_cov", "f",
                                        "f_neighbours", NULL};
     int rc = ga_spec_check_map(s, s->mechanism, "mechanism", keys, msg, msglen);
@@ -68,7 +69,7 @@ int cat_build_gaussian_mechanism(ga_spec *s, char *msg, size_t msglen)
         return rc;
     const ga_node *fn = ga_node_get(s->mechanism, "f");
     double sigma = 0;
-    rc = ga_spec_mech_number(s, "sigma", &sigma, 0, msg, msglen);
+    rc = cat_mech_number(j, "sigma", &sigma, 0, msg, msglen);
     if (rc > 0 || (rc == GA_OK && (rc = cat_need_positive(s, "sigma", sigma, 0, msg, msglen))))
         return rc;
     int have_sigma = rc == GA_OK;
@@ -77,7 +78,7 @@ int cat_build_gaussian_mechanism(ga_spec *s, char *msg, size_t msglen)
          * with ||f(D) - f(D')|| = t is the 1-D pair N(t, sigma^2) vs N(0, sigma^2), and delta
          * increases with t: the pair at t = sensitivity is the proven worst case */
         double sens;
-        if ((rc = ga_spec_mech_number(s, "sensitivity", &sens, 1, msg, msglen)) ||
+        if ((rc = cat_mech_number(j, "sensitivity", &sens, 1, msg, msglen)) ||
             (rc = cat_need_positive(s, "sensitivity", sens, 0, msg, msglen)))
             return rc;
         if (!have_sigma)
@@ -86,18 +87,18 @@ int cat_build_gaussian_mechanism(ga_spec *s, char *msg, size_t msglen)
         if (ga_node_get(s->mechanism, "noise_cov"))
             return ga_spec_fail(s, ga_node_get(s->mechanism, "noise_cov"), "mechanism.noise_cov",
                                 msg, msglen, "goes with explicit outputs f and f_neighbours");
-        s->verified = 1;
-        s->verified_pair = s->npairs;
-        snprintf(s->verified_note, sizeof s->verified_note,
+        j->out->verified = 1;
+        j->out->verified_pair = j->out->npairs;
+        snprintf(j->out->verified_note, sizeof j->out->verified_note,
                  "worst case over all neighbours with ||f(D) - f(D')|| <= %g (the profile of the "
                  "Gaussian mechanism depends only on that distance and increases with it)", sens);
         char name[96];
         snprintf(name, sizeof name, "worst case: ||f(D) - f(D')|| = %g", sens);
-        if ((rc = cat_add_1d(s, name, sens, sigma * sigma, sigma * sigma, 1)))
+        if ((rc = cat_add_1d(j, name, sens, sigma * sigma, sigma * sigma, 1)))
             return rc;
         /* the exact decimals for the certified path (calibrate's sigma is the double tried) */
-        if (!(s->knob && !strcmp(s->knob, "sigma"))) {
-            ga_spec_pair *p = &s->pairs[s->npairs - 1];
+        if (!(j->o->knob && !strcmp(j->o->knob, "sigma"))) {
+            ga_spec_pair *p = &j->out->pairs[j->out->npairs - 1];
             p->mean_txt = ga_node_get(s->mechanism, "sensitivity")->text;
             p->sd_txt = ga_node_get(s->mechanism, "sigma")->text;
         }
@@ -112,7 +113,7 @@ int cat_build_gaussian_mechanism(ga_spec *s, char *msg, size_t msglen)
     if ((rc = ga_spec_vector(s, fn, "mechanism.f", 0, &f, &d, msg, msglen)))
         return rc;
     const ga_node *nbn = ga_node_get(s->mechanism, "f_neighbours");
-    if ((rc = cat_pairs_fit(s, nbn && nbn->kind == GA_NODE_SEQ ? nbn->n : 0, d, "mechanism.f", msg,
+    if ((rc = cat_pairs_fit(j, nbn && nbn->kind == GA_NODE_SEQ ? nbn->n : 0, d, "mechanism.f", msg,
                             msglen))) {
         free(f);
         return rc;
@@ -120,7 +121,7 @@ int cat_build_gaussian_mechanism(ga_spec *s, char *msg, size_t msglen)
     double *cov = NULL;
     const ga_node *nc = ga_node_get(s->mechanism, "noise_cov");
     /* calibrate scales a noise covariance: sigma^2 noise_cov (sigma then a pure factor) */
-    int scaled = nc && s->knob && !strcmp(s->knob, "sigma") && !ga_node_get(s->mechanism, "sigma");
+    int scaled = nc && j->o->knob && !strcmp(j->o->knob, "sigma") && !ga_node_get(s->mechanism, "sigma");
     if (nc && have_sigma && !scaled) {
         free(f);
         return ga_spec_fail(s, nc, "mechanism.noise_cov", msg, msglen, "give sigma or noise_cov, not both");
@@ -152,7 +153,7 @@ int cat_build_gaussian_mechanism(ga_spec *s, char *msg, size_t msglen)
         return ga_spec_fail(s, nb ? nb : s->mechanism, "mechanism.f_neighbours", msg, msglen,
                             "missing: a list of outputs f(D') on the neighbours");
     }
-    for (size_t k = 0; k < nb->n && rc == GA_OK && !cat_out_of_time(s, nb->n); k++) {
+    for (size_t k = 0; k < nb->n && rc == GA_OK && !cat_out_of_time(j, nb->n); k++) {
         double *g;
         size_t len;
         char path[64], name[64];
@@ -160,7 +161,7 @@ int cat_build_gaussian_mechanism(ga_spec *s, char *msg, size_t msglen)
         if ((rc = ga_spec_vector(s, nb->kids[k], path, d, &g, &len, msg, msglen)))
             break;
         snprintf(name, sizeof name, "f(D) vs f_neighbours[%zu]", k);
-        rc = ga_spec_add_pair(s, name, d, 1, cat_dup(f, d), cat_dup(cov, d * d), g, cat_dup(cov, d * d));
+        rc = ga_pairset_add(j->out, name, d, 1, cat_dup(f, d), cat_dup(cov, d * d), g, cat_dup(cov, d * d));
         if (rc == GA_ENOMEM)
             ga_msg(msg, msglen, "%s: out of memory for the laws of %s (two %zu x %zu "
                    "covariances, %.3g MB each)", s->path, name, d, d, (double)d * (double)d * 8e-6);
@@ -171,20 +172,20 @@ int cat_build_gaussian_mechanism(ga_spec *s, char *msg, size_t msglen)
 }
 
 /* A masked pair (ga_pair_reduce_masked): one column of n rows with norms nx (X) and ny (Y) */
-static int add_masked(ga_spec *s, const char *name, double n, double sigma, const char *sigma_txt,
+static int add_masked(cat_job *j, const char *name, double n, double sigma, const char *sigma_txt,
                       double nx, const char *nx_txt, double ny, const char *ny_txt)
 {
     ga_masked_input *in = malloc(sizeof *in);
     if (!in)
         return GA_ENOMEM;
     *in = (ga_masked_input){n, sigma, nx, ny, sigma_txt, nx_txt, ny_txt};
-    int rc = ga_spec_add_pair(s, name, 1, 1, NULL, NULL, NULL, NULL);
+    int rc = ga_pairset_add(j->out, name, 1, 1, NULL, NULL, NULL, NULL);
     if (rc) {
         free(in);
         return rc;
     }
-    s->pairs[s->npairs - 1].reduced = 1;
-    s->pairs[s->npairs - 1].masked = in;
+    j->out->pairs[j->out->npairs - 1].reduced = 1;
+    j->out->pairs[j->out->npairs - 1].masked = in;
     return GA_OK;
 }
 
@@ -213,14 +214,15 @@ static double col_norm2(const double *D, size_t n, size_t d, const double *u)
  * post-processing of X + C), a Gaussian mechanism of sensitivity l (zero_out) or 2 l
  * (replace_one): it proves claims, never shows a violation.
  */
-static int build_masked(ga_spec *s, double sigma, char *msg, size_t msglen)
+static int build_masked(cat_job *j, double sigma, char *msg, size_t msglen)
 {
+    ga_spec *s = j->s;
     const ga_node *sn = ga_node_get(s->mechanism, "sigma");
-    int knobbed = s->knob && !strcmp(s->knob, "sigma");
+    int knobbed = j->o->knob && !strcmp(j->o->knob, "sigma");
     const char *st = knobbed || !sn ? NULL : sn->text;
     double rows = 0, cols = 0;
-    int rc = ga_spec_mech_number(s, "rows", &rows, 0, msg, msglen);
-    if (rc > 0 || (rc = ga_spec_mech_number(s, "columns", &cols, 0, msg, msglen)) > 0)
+    int rc = cat_mech_number(j, "rows", &rows, 0, msg, msglen);
+    if (rc > 0 || (rc = cat_mech_number(j, "columns", &cols, 0, msg, msglen)) > 0)
         return rc;
     rc = GA_OK; /* (absent: -1) */
     if (s->data.n) {
@@ -251,7 +253,7 @@ static int build_masked(ga_spec *s, double sigma, char *msg, size_t msglen)
     if (!(sigma >= 1e-3))
         return ga_spec_fail(s, sn, "mechanism.sigma", msg, msglen, "must be at least 0.001");
     size_t n = s->data.n, d = s->data.d, nn = cat_nb_count(s);
-    for (size_t k = 0; n && k < nn && rc == GA_OK && !cat_out_of_time(s, nn); k++) {
+    for (size_t k = 0; n && k < nn && rc == GA_OK && !cat_out_of_time(j, nn); k++) {
         double *Dp, nx, ny;
         size_t m;
         char name[96], full[200];
@@ -298,9 +300,9 @@ static int build_masked(ga_spec *s, double sigma, char *msg, size_t msglen)
                      "row, a post-processing of the release)", name);
         }
         free(Dp);
-        rc = add_masked(s, full, rows, sigma, st, nx, NULL, ny, NULL);
+        rc = add_masked(j, full, rows, sigma, st, nx, NULL, ny, NULL);
         if (rc == GA_OK && d > 1)
-            s->pairs[s->npairs - 1].lower = 1;
+            j->out->pairs[j->out->npairs - 1].lower = 1;
     }
     if (rc || !s->has_universe)
         return rc;
@@ -310,42 +312,43 @@ static int build_masked(ga_spec *s, double sigma, char *msg, size_t msglen)
     if (cols == 1) {
         snprintf(name, sizeof name, "universe worst case (exact: noncentrality %g^2/sigma^2 "
                  "against 0, n = %.0f)", l, rows);
-        s->verified = 1;
-        s->verified_pair = s->npairs;
-        snprintf(s->verified_note, sizeof s->verified_note,
+        j->out->verified = 1;
+        j->out->verified_pair = j->out->npairs;
+        snprintf(j->out->verified_note, sizeof j->out->verified_note,
                  "worst case over the universe (one column, |x_i| <= %g, n = %.0f): the release "
                  "is |x + c|^2/sigma^2, noncentral chi-square with noncentrality |x|^2/sigma^2; a "
                  "neighbour changes it by at most %g^2/sigma^2, common noncentrality is common "
                  "noise and a smaller change is a post-processing of a larger one, so (%g^2/"
                  "sigma^2, 0) dominates every neighbour", l, rows, l, l);
-        return add_masked(s, name, rows, sigma, st, l, ln ? ln->text : NULL, 0, "0");
+        return add_masked(j, name, rows, sigma, st, l, ln ? ln->text : NULL, 0, "0");
     }
     snprintf(name, sizeof name, "universe, lower bound (exact for the statistic e_1^T W e_1: a "
              "row %g e_1 zeroed, noncentrality %g^2/sigma^2 against 0, n = %.0f)", l, l, rows);
-    if ((rc = add_masked(s, name, rows, sigma, st, l, ln ? ln->text : NULL, 0, "0")))
+    if ((rc = add_masked(j, name, rows, sigma, st, l, ln ? ln->text : NULL, 0, "0")))
         return rc;
-    s->pairs[s->npairs - 1].lower = 1;
+    j->out->pairs[j->out->npairs - 1].lower = 1;
     double t = (s->relation == GA_REL_REPLACE_ONE ? 2 : 1) * l;
     snprintf(name, sizeof name, "universe, upper bound (setting (A), the unmasked X + C: a "
              "Gaussian mechanism with sensitivity %g; Lemma 2.3)", t);
-    s->verified = 1;
-    s->verified_bound = 1;
-    s->verified_pair = s->npairs;
-    snprintf(s->verified_note, sizeof s->verified_note,
+    j->out->verified = 1;
+    j->out->verified_bound = 1;
+    j->out->verified_pair = j->out->npairs;
+    snprintf(j->out->verified_note, sizeof j->out->verified_note,
              "bounds over the universe (rows of norm <= %g, %.0f columns, n = %.0f): the masked "
              "release A (X + C) is a post-processing of X + C (setting (A), a Gaussian mechanism "
              "with sensitivity %g), which bounds it from above; the statistic e_1^T W e_1 of the "
              "release bounds it from below. Between the two the exact value is not known here",
              l, cols, rows, t);
-    return cat_add_1d(s, name, t, sigma * sigma, sigma * sigma, 1);
+    return cat_add_1d(j, name, t, sigma * sigma, sigma * sigma, 1);
 }
 
-int cat_build_matrix_masking(ga_spec *s, char *msg, size_t msglen)
+int cat_build_matrix_masking(cat_job *j, char *msg, size_t msglen)
 {
+    ga_spec *s = j->s;
     static const char *const keys[] = {"kind", "sigma", "masking", "rows", "columns", NULL};
     int rc = ga_spec_check_map(s, s->mechanism, "mechanism", keys, msg, msglen);
     double sigma;
-    if (rc || (rc = ga_spec_mech_number(s, "sigma", &sigma, 1, msg, msglen)) ||
+    if (rc || (rc = cat_mech_number(j, "sigma", &sigma, 1, msg, msglen)) ||
         (rc = cat_need_positive(s, "sigma", sigma, 0, msg, msglen)))
         return rc;
     const ga_node *mk = ga_node_get(s->mechanism, "masking");
@@ -358,7 +361,7 @@ int cat_build_matrix_masking(ga_spec *s, char *msg, size_t msglen)
                             "matrix_masking releases D + sigma N, whose shape changes when a row "
                             "is removed or added: use zero_out or replace_one");
     if (masked)
-        return build_masked(s, sigma, msg, msglen);
+        return build_masked(j, sigma, msg, msglen);
     if (ga_node_get(s->mechanism, "rows") || ga_node_get(s->mechanism, "columns"))
         return ga_spec_fail(s, s->mechanism, "mechanism", msg, msglen,
                             "rows and columns are for masking: orthogonal without a dataset");
@@ -370,7 +373,7 @@ int cat_build_matrix_masking(ga_spec *s, char *msg, size_t msglen)
     size_t d = s->data.d, nn = cat_nb_count(s);
     if (s->data.n == 0)
         return ga_spec_fail(s, s->mechanism, "dataset", msg, msglen, "missing: the data matrix");
-    for (size_t k = 0; k < nn && rc == GA_OK && !cat_out_of_time(s, nn); k++) {
+    for (size_t k = 0; k < nn && rc == GA_OK && !cat_out_of_time(j, nn); k++) {
         double *Dp;
         size_t m;
         char name[96];
@@ -380,17 +383,17 @@ int cat_build_matrix_masking(ga_spec *s, char *msg, size_t msglen)
         for (size_t i = 0; i < m * d; i++)
             t += (Dp[i] - s->data.x[i]) * (Dp[i] - s->data.x[i]);
         free(Dp);
-        rc = cat_add_1d(s, name, sqrt(t), sigma * sigma, sigma * sigma, 1);
+        rc = cat_add_1d(j, name, sqrt(t), sigma * sigma, sigma * sigma, 1);
     }
     if (rc == GA_OK && s->has_universe) {
         /* zero_out / replace within norm l rows: ||v - v'|| <= 2 l (replace) or l (zero_out) */
         double t = (s->relation == GA_REL_ZERO_OUT ? 1 : 2) * s->row_norm_bound;
-        s->verified = 1;
-        s->verified_pair = s->npairs;
-        snprintf(s->verified_note, sizeof s->verified_note,
+        j->out->verified = 1;
+        j->out->verified_pair = j->out->npairs;
+        snprintf(j->out->verified_note, sizeof j->out->verified_note,
                  "worst case over all neighbours in the universe (rows of norm <= %g): the "
                  "release is a Gaussian mechanism with sensitivity %g", s->row_norm_bound, t);
-        rc = cat_add_1d(s, "universe worst case", t, sigma * sigma, sigma * sigma, 1);
+        rc = cat_add_1d(j, "universe worst case", t, sigma * sigma, sigma * sigma, 1);
     }
     return rc;
 }

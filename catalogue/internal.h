@@ -13,6 +13,19 @@
 #include "pair/pair.h"
 #include "numerics/numerics.h"
 
+/* One build: the spec (a composition part's or a relative pair's view of it) read, where its
+ * pairs and findings go, the caller's options. The builders take one. */
+typedef struct cat_job {
+    ga_spec *s;
+    ga_pairset *out;
+    const ga_build_opts *o;
+} cat_job;
+
+/* A number of the mechanism mapping (ga_spec_mech_number), except the noise parameter
+ * calibrate sets (o->knob): its value then. */
+int cat_mech_number(const cat_job *j, const char *key, double *v, int required, char *msg,
+                    size_t msglen);
+
 /* S <- X^T X (+ c I), X n x d row-major (the first n rows) */
 void cat_gram(double *S, const double *X, size_t n, size_t d, double c);
 
@@ -141,63 +154,63 @@ int cat_law_logistic(double *mu, double *cov, const double *Z, size_t n, const g
 int cat_law_gp(double *mu, double *cov, const double *Z, size_t n, const ga_spec *s,
                const void *vp, char *msg, size_t msglen);
 
-int cat_build_gp_remove_one(ga_spec *s, const law_par *lp, char *msg, size_t msglen);
+int cat_build_gp_remove_one(cat_job *j, const law_par *lp, char *msg, size_t msglen);
 
 /* audit --timeout: has the builders' deadline passed? Then the construction stops with
- * what it has (s->truncated, s->planned pairs were due). Checked before every pair. */
-int cat_out_of_time(ga_spec *s, size_t planned);
+ * what it has (j->out->truncated, j->out->planned pairs were due). Checked before every pair. */
+int cat_out_of_time(cat_job *j, size_t planned);
 
 /* Caps before allocation (README, "Limits and hostile input"): the number of pairs the
  * relation produces, and the memory their laws take (two means and two d x d covariances
  * each, GA_SPEC_MAX_PAIR_BYTES in all). GA_OK or GA_EINVAL with a message naming the cap. */
-int cat_pairs_cap(ga_spec *s, size_t npairs, size_t dim, const char *field, char *msg,
+int cat_pairs_cap(cat_job *j, size_t npairs, size_t dim, const char *field, char *msg,
                   size_t msglen);
 
 /* cat_pairs_cap, then room for the pairs and one more (a universe's worst case), without
  * doubling past them */
-int cat_pairs_fit(ga_spec *s, size_t npairs, size_t dim, const char *field, char *msg,
+int cat_pairs_fit(cat_job *j, size_t npairs, size_t dim, const char *field, char *msg,
                   size_t msglen);
 
 /* The generic builder: the kind's law on D, then on each neighbour (from D's law where the
  * law can start there), in chunks on --jobs threads, each neighbour's pair (dim) added in
  * order; at the builders' deadline it stops with what it has (cat_out_of_time). GA_OK, or
  * the first error with its message (a missing dataset, a row that does not exist). */
-int cat_build_generic(ga_spec *s, law_fn law, const law_par *lp, size_t dim, char *msg,
+int cat_build_generic(cat_job *j, law_fn law, const law_par *lp, size_t dim, char *msg,
                       size_t msglen);
 
 /* A covariance read from the spec must be symmetric (to 1e-12 of its largest entry) and
  * positive semidefinite (its smallest eigenvalue, from LAPACK, at least -1e-12 times the
  * largest): a law with a negative variance has no profile. */
-int cat_need_psd(ga_spec *s, const ga_node *n, const char *path, const double *S, size_t p,
+int cat_need_psd(const ga_spec *s, const ga_node *n, const char *path, const double *S, size_t p,
                  char *msg, size_t msglen);
 
-int cat_need_positive(ga_spec *s, const char *key, double v, int allow_zero, char *msg, size_t msglen);
+int cat_need_positive(const ga_spec *s, const char *key, double v, int allow_zero, char *msg, size_t msglen);
 
 /* 1-D pair N(m, v1) vs N(0, v2) with r columns */
-int cat_add_1d(ga_spec *s, const char *name, double m, double v1, double v2, double r);
+int cat_add_1d(cat_job *j, const char *name, double m, double v1, double v2, double r);
 
-int cat_build_gaussian_mechanism(ga_spec *s, char *msg, size_t msglen);
+int cat_build_gaussian_mechanism(cat_job *j, char *msg, size_t msglen);
 
-int cat_build_matrix_masking(ga_spec *s, char *msg, size_t msglen);
+int cat_build_matrix_masking(cat_job *j, char *msg, size_t msglen);
 
 /* The remove and add pairs of a subsampled term t (t->add ignored), named names[0] and
  * names[1], as the spec's proven worst case (the caller writes the note) */
-int cat_add_subsampled_pairs(ga_spec *s, const ga_subsampled_input *t, const char names[2][160]);
+int cat_add_subsampled_pairs(cat_job *j, const ga_subsampled_input *t, const char names[2][160]);
 
 /* Does cat_build_sketch hold its pairs as a row family? For an audit (built once, the data
  * dropped) of the plain remove-, zero-out- or add-one neighbours: not released (the laws
  * are then d-dimensional), subsampled, repeated, nor part of a composition or a relative
  * set (those specs are copies with drop_data = 0). */
-int cat_sketch_family(const ga_spec *s);
+int cat_sketch_family(const cat_job *j);
 
-int cat_build_sketch(ga_spec *s, char *msg, size_t msglen);
+int cat_build_sketch(cat_job *j, char *msg, size_t msglen);
 
 /* the regression kinds (regression.c), one builder each */
-int cat_build_output_perturbation(ga_spec *s, char *msg, size_t msglen);
-int cat_build_noisy_gd(ga_spec *s, char *msg, size_t msglen);
-int cat_build_linear_regression(ga_spec *s, char *msg, size_t msglen);
-int cat_build_logistic(ga_spec *s, char *msg, size_t msglen);
-int cat_build_gp(ga_spec *s, char *msg, size_t msglen);
+int cat_build_output_perturbation(cat_job *j, char *msg, size_t msglen);
+int cat_build_noisy_gd(cat_job *j, char *msg, size_t msglen);
+int cat_build_linear_regression(cat_job *j, char *msg, size_t msglen);
+int cat_build_logistic(cat_job *j, char *msg, size_t msglen);
+int cat_build_gp(cat_job *j, char *msg, size_t msglen);
 
 /*
  * synthetic_random_inputs (Pierquin, Bellet, Tommasi & Boussard, Section 4): the output-perturbed
@@ -209,27 +222,31 @@ int cat_build_gp(ga_spec *s, char *msg, size_t msglen);
  * privacy depends on |theta| as well as on the change, so verdicts are about the audited
  * neighbours (NO VIOLATION FOUND at best).
  */
-int cat_build_synthetic(ga_spec *s, char *msg, size_t msglen);
+int cat_build_synthetic(cat_job *j, char *msg, size_t msglen);
 
-size_t cat_pub_gaussian_mechanism(ga_mech_published *pv, size_t max, ga_spec *s, double eps,
+size_t cat_pub_gaussian_mechanism(ga_mech_published *pv, size_t max, ga_pairset *set,
+                                  ga_spec *sp, const ga_build_opts *bo, double eps,
                                   double delta, double value, ga_gchisq_work *w);
 
-size_t cat_pub_matrix_masking(ga_mech_published *pv, size_t max, ga_spec *s, double eps,
+size_t cat_pub_matrix_masking(ga_mech_published *pv, size_t max, ga_pairset *set,
+                              ga_spec *sp, const ga_build_opts *bo, double eps,
                               double delta, double value, ga_gchisq_work *w);
 
-size_t cat_pub_sketch(ga_mech_published *pv, size_t max, ga_spec *s, double eps,
+size_t cat_pub_sketch(ga_mech_published *pv, size_t max, ga_pairset *set,
+                      ga_spec *sp, const ga_build_opts *bo, double eps,
                       double delta, double value, ga_gchisq_work *w);
 
-size_t cat_pub_linear_regression(ga_mech_published *pv, size_t max, ga_spec *s, double eps,
+size_t cat_pub_linear_regression(ga_mech_published *pv, size_t max, ga_pairset *set,
+                                 ga_spec *sp, const ga_build_opts *bo, double eps,
                                  double delta, double value, ga_gchisq_work *w);
 
 /* explicit pairs are parsed with the spec; calibrate treats their covariances as the noise
  * and scales them (noise_scale c: c^2 S_x, c^2 S_y) from the pairs as written, kept aside */
-int cat_build_explicit(ga_spec *s, char *msg, size_t msglen);
+int cat_build_explicit(cat_job *j, char *msg, size_t msglen);
 
 /* repeat: k independent runs of the mechanism: every pair (every block of a product) gets k
  * times the iid columns */
-int cat_apply_repeat(ga_spec *s, size_t from, char *msg, size_t msglen);
+int cat_apply_repeat(cat_job *j, size_t from, char *msg, size_t msglen);
 
 /* Is the exact release matrix A (m x d: the decimals whose doubles A->x holds, each within a
  * relative u = 2^-53) of full column rank, proven? Then x -> A x is a bijection onto its range
@@ -248,28 +265,28 @@ const char **cat_release_texts(const ga_node *rn, size_t m, size_t d);
 
 /* pair p released through A: its laws computed from the exact inputs (pair_release.c), or,
  * where that cannot be done rigorously, kept as they are and marked unreleased (an upper
- * bound of the release by post-processing; s->release_note says why) */
-int cat_release_pair(ga_spec *s, ga_spec_pair *p, const ga_dataset *A, const char **atxt);
+ * bound of the release by post-processing; j->out->release_note says why) */
+int cat_release_pair(cat_job *j, ga_spec_pair *p, const ga_dataset *A, const char **atxt);
 
 /* release: the released value is A times the output (per column): N(A mu, A S A^T). The
  * proven worst case, if any, is kept as it is: post-processing cannot increase delta, so the
  * unreleased worst case still bounds every released pair. A matrix of full column rank
  * (proven) changes no profile: the pairs stay as built. Otherwise each pair's released laws
  * are computed from the exact inputs (cat_release_pair). */
-int cat_apply_release(ga_spec *s, const ga_dataset *A, size_t from, char *msg, size_t msglen);
+int cat_apply_release(cat_job *j, const ga_dataset *A, size_t from, char *msg, size_t msglen);
 
 /* a deep copy of a plain pair (its arrays; its decimals are the same doc's lists) */
 int cat_pair_copy(ga_spec_pair *dst, const ga_spec_pair *src);
 
 /* append the pair p (its laws moved into s) under name */
-int cat_pair_room_move(ga_spec *s, ga_spec_pair *p, const char *name);
+int cat_pair_room_move(cat_job *j, ga_spec_pair *p, const char *name);
 
 /* The pairs of relative DP: for every two datasets of the set that are neighbours under the
  * relation (D' = D minus a row, plus a row, with a row replaced or zeroed), the kind's pair
  * for that one change, built by its own builder on a view of the spec with data D and the
  * change as its only neighbour (build: the kind's builder). X is the law on the first
  * dataset, Y on the second. */
-int cat_build_relative(ga_spec *s, int (*build)(ga_spec *, char *, size_t), char *msg,
+int cat_build_relative(cat_job *j, int (*build)(cat_job *, char *, size_t), char *msg,
                        size_t msglen);
 
 #endif

@@ -591,10 +591,11 @@ int cat_law_gp(double *mu, double *cov, const double *Z, size_t n, const ga_spec
     return rc;
 }
 
-int cat_build_gp_remove_one(ga_spec *s, const law_par *lp, char *msg, size_t msglen)
+int cat_build_gp_remove_one(cat_job *j, const law_par *lp, char *msg, size_t msglen)
 {
+    ga_spec *s = j->s;
     size_t n = s->data.n, q = lp->nq, nn = cat_nb_count(s);
-    int rc = cat_pairs_fit(s, nn, q, "mechanism", msg, msglen);
+    int rc = cat_pairs_fit(j, nn, q, "mechanism", msg, msglen);
     if (rc)
         return rc;
     double *Ks = malloc(n * q * sizeof *Ks), *W = malloc(n * (q + 1) * sizeof *W),
@@ -604,7 +605,7 @@ int cat_build_gp_remove_one(ga_spec *s, const law_par *lp, char *msg, size_t msg
     gp_fail_msg(msg, msglen, s, n, rc);
     if (rc == GA_OK)
         gp_law(mu, cov, W, Ks, n, lp);
-    for (size_t k = 0; k < nn && rc == GA_OK && !cat_out_of_time(s, nn); k++) {
+    for (size_t k = 0; k < nn && rc == GA_OK && !cat_out_of_time(j, nn); k++) {
         size_t row = s->rows ? s->rows[k] : k;
         if (row >= n) {
             ga_msg(msg, msglen, "%s: neighbours.rows: row %zu does not exist (the dataset has %zu rows)",
@@ -628,7 +629,7 @@ int cat_build_gp_remove_one(ga_spec *s, const law_par *lp, char *msg, size_t msg
         }
         char name[96];
         snprintf(name, sizeof name, "remove row %zu", row + 1);
-        rc = ga_spec_add_pair(s, name, q, 1, cat_dup(mu, q), cat_dup(cov, q * q), mu2, cov2);
+        rc = ga_pairset_add(j->out, name, q, 1, cat_dup(mu, q), cat_dup(cov, q * q), mu2, cov2);
     }
     free(Ks);
     free(W);
@@ -638,18 +639,19 @@ int cat_build_gp_remove_one(ga_spec *s, const law_par *lp, char *msg, size_t msg
     return rc;
 }
 
-int cat_out_of_time(ga_spec *s, size_t planned)
+int cat_out_of_time(cat_job *j, size_t planned)
 {
-    if (!ga_expired(s->deadline))
+    if (!ga_expired(j->o->deadline))
         return 0;
-    s->truncated = 1;
-    s->planned = planned;
+    j->out->truncated = 1;
+    j->out->planned = planned;
     return 1;
 }
 
-int cat_pairs_cap(ga_spec *s, size_t npairs, size_t dim, const char *field, char *msg,
+int cat_pairs_cap(cat_job *j, size_t npairs, size_t dim, const char *field, char *msg,
                   size_t msglen)
 {
+    ga_spec *s = j->s;
     char what[256];
     if (npairs > GA_SPEC_MAX_PAIRS) {
         snprintf(what, sizeof what, "%zu neighbouring pairs exceed the cap of %d", npairs,
@@ -671,14 +673,14 @@ int cat_pairs_cap(ga_spec *s, size_t npairs, size_t dim, const char *field, char
     return GA_OK;
 }
 
-int cat_pairs_fit(ga_spec *s, size_t npairs, size_t dim, const char *field, char *msg,
+int cat_pairs_fit(cat_job *j, size_t npairs, size_t dim, const char *field, char *msg,
                   size_t msglen)
 {
-    int rc = cat_pairs_cap(s, npairs, dim, field, msg, msglen);
-    return rc ? rc : ga_spec_reserve_pairs(s, npairs + 1);
+    int rc = cat_pairs_cap(j, npairs, dim, field, msg, msglen);
+    return rc ? rc : ga_pairset_reserve(j->out, npairs + 1);
 }
 
-/* the neighbours' laws, a chunk at a time on s->jobs threads (numerics/par.c): item j of
+/* the neighbours' laws, a chunk at a time on j->o->jobs threads (numerics/par.c): item j of
  * the chunk is neighbour k0 + j; each writes only its own slots */
 #define GA_BUILD_CHUNK 256
 
@@ -726,13 +728,14 @@ static void law_item(void *vc, size_t j, ga_gchisq_work *w)
     free(v);
 }
 
-int cat_build_generic(ga_spec *s, law_fn law, const law_par *lp, size_t dim, char *msg,
+int cat_build_generic(cat_job *j, law_fn law, const law_par *lp, size_t dim, char *msg,
                       size_t msglen)
 {
+    ga_spec *s = j->s;
     if (s->data.n == 0)
         return ga_spec_fail(s, s->mechanism, "dataset", msg, msglen,
                             "missing: this kind derives its output law from a dataset");
-    int rc = cat_pairs_fit(s, cat_nb_count(s), dim, "mechanism", msg, msglen);
+    int rc = cat_pairs_fit(j, cat_nb_count(s), dim, "mechanism", msg, msglen);
     if (rc)
         return rc;
     double *mu = malloc(dim * sizeof *mu), *cov = malloc(dim * dim * sizeof *cov);
@@ -754,26 +757,26 @@ int cat_build_generic(ga_spec *s, law_fn law, const law_par *lp, size_t dim, cha
         c->k0 = k0;
         memset(c->mu, 0, sizeof c->mu);
         memset(c->cov, 0, sizeof c->cov);
-        rc = ga_par_for(nk, s->jobs, s->deadline, law_item, c, done, NULL);
+        rc = ga_par_for(nk, j->o->jobs, j->o->deadline, law_item, c, done, NULL);
         /* in order: the pairs, the first error, or the deadline */
-        for (size_t j = 0; j < nk; j++) {
-            if (rc == GA_OK && !done[j] && cat_out_of_time(s, nn))
+        for (size_t q = 0; q < nk; q++) {
+            if (rc == GA_OK && !done[q] && cat_out_of_time(j, nn))
                 rc = -1; /* stop here; not an error */
-            if (rc == GA_OK && c->rc[j] == -1) {
+            if (rc == GA_OK && c->rc[q] == -1) {
                 ga_msg(msg, msglen, "%s: neighbours.rows: row %zu does not exist (the dataset "
-                       "has %zu rows)", s->path, (s->rows ? s->rows[k0 + j] : k0 + j) + 1,
+                       "has %zu rows)", s->path, (s->rows ? s->rows[k0 + q] : k0 + q) + 1,
                        s->data.n);
                 rc = GA_EINVAL;
-            } else if (rc == GA_OK && c->rc[j]) {
-                ga_msg(msg, msglen, "%s", c->msg[j]);
-                rc = c->rc[j];
+            } else if (rc == GA_OK && c->rc[q]) {
+                ga_msg(msg, msglen, "%s", c->msg[q]);
+                rc = c->rc[q];
             } else if (rc == GA_OK) {
-                rc = ga_spec_add_pair(s, c->name[j], dim, 1, cat_dup(mu, dim), cat_dup(cov, dim * dim),
-                                      c->mu[j], c->cov[j]);
-                c->mu[j] = c->cov[j] = NULL; /* the spec owns them now */
+                rc = ga_pairset_add(j->out, c->name[q], dim, 1, cat_dup(mu, dim), cat_dup(cov, dim * dim),
+                                      c->mu[q], c->cov[q]);
+                c->mu[q] = c->cov[q] = NULL; /* the spec owns them now */
             }
-            free(c->mu[j]);
-            free(c->cov[j]);
+            free(c->mu[q]);
+            free(c->cov[q]);
         }
     }
     if (rc == -1)

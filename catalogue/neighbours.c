@@ -58,7 +58,7 @@ int cat_nb_describe(const ga_spec *s, size_t k, nb_change *c, double *v, char *n
         memcpy(v, D->x + row * d, d * sizeof *v);
         double *y = v + d - 1; /* the target: the last column */
         if (cat_label_flip(s)) {
-            *y = s->labels_pm1 ? -*y : 1 - *y; /* labels in {-1, 1} or {0, 1} */
+            *y = D->labels_pm1 ? -*y : 1 - *y; /* labels in {-1, 1} or {0, 1} */
             snprintf(name, len, "flip the label of row %zu", row + 1);
         } else {
             double a = k % 2 ? -s->label_bound : s->label_bound;

@@ -71,9 +71,12 @@ static void pub_ding(ga_mech_published *pv, size_t *np, size_t max, double scale
     pub_add(pv, np, max, "Ding et al. (11) necessary", b11, NAN, NAN, NULL);
 }
 
-size_t cat_pub_gaussian_mechanism(ga_mech_published *pv, size_t max, ga_spec *s, double eps,
+size_t cat_pub_gaussian_mechanism(ga_mech_published *pv, size_t max, ga_pairset *set,
+                                  ga_spec *sp, const ga_build_opts *bo, double eps,
                                   double delta, double value, ga_gchisq_work *w)
 {
+    (void)bo, (void)set;
+    const ga_spec *s = sp;
     (void)w;
     char msg[256], t[320];
     size_t np = 0;
@@ -129,16 +132,19 @@ static double ding_thm34(double n, double p, double eps, double delta)
     return sqrt(lo * hi);
 }
 
-size_t cat_pub_matrix_masking(ga_mech_published *pv, size_t max, ga_spec *s, double eps,
+size_t cat_pub_matrix_masking(ga_mech_published *pv, size_t max, ga_pairset *set,
+                              ga_spec *sp, const ga_build_opts *bo, double eps,
                               double delta, double value, ga_gchisq_work *w)
 {
+    (void)bo, (void)set;
+    const ga_spec *s = sp;
     (void)value, (void)w;
     size_t np = 0;
-    for (size_t i = 0; i < s->npairs; i++) {
-        if (!s->pairs[i].masked)
+    for (size_t i = 0; i < set->npairs; i++) {
+        if (!set->pairs[i].masked)
             continue;
         /* setting (B): Theorem 3.4 (13) and Corollary 3.5 (14), stated for entries <= 1, n > p */
-        double n = s->pairs[i].masked->rows, p = 1;
+        double n = set->pairs[i].masked->rows, p = 1;
         const ga_node *cn = ga_node_get(s->mechanism, "columns");
         if (s->data.n)
             p = (double)s->data.d;
@@ -160,23 +166,25 @@ size_t cat_pub_matrix_masking(ga_mech_published *pv, size_t max, ga_spec *s, dou
     /* the sensitivity the published formulas take: the proven worst case's row change, or
      * without a universe the largest change among the audited neighbours */
     double scale = 0;
-    if (s->verified && s->npairs)
-        scale = s->pairs[s->verified_pair].mu_x[0];
+    if (set->verified && set->npairs)
+        scale = set->pairs[set->verified_pair].mu_x[0];
     else
-        for (size_t i = 0; i < s->npairs; i++)
-            scale = fmax(scale, fabs(s->pairs[i].mu_x[0]));
+        for (size_t i = 0; i < set->npairs; i++)
+            scale = fmax(scale, fabs(set->pairs[i].mu_x[0]));
     if (!(scale > 0))
         return 0;
     pub_ding(pv, &np, max, scale, eps, delta);
     return np;
 }
 
-size_t cat_pub_sketch(ga_mech_published *pv, size_t max, ga_spec *s, double eps,
+size_t cat_pub_sketch(ga_mech_published *pv, size_t max, ga_pairset *set,
+                      ga_spec *sp, const ga_build_opts *bo, double eps,
                       double delta, double value, ga_gchisq_work *w)
 {
+    const ga_spec *s = sp;
     (void)w;
     /* (the LSV and leverage rules are for the unsampled sketch) */
-    if (!s->verified || !s->has_universe || ga_node_get(s->mechanism, "subsampling"))
+    if (!set->verified || !s->has_universe || ga_node_get(s->mechanism, "subsampling"))
         return 0;
     char msg[256], t[320];
     size_t np = 0;
@@ -185,8 +193,8 @@ size_t cat_pub_sketch(ga_mech_published *pv, size_t max, ga_spec *s, double eps,
     double L4 = log(4 / delta), plsv = eps / (4 * (sqrt(2 * r * L4) + L4));
     /* leverage bound l^2/(lambda_min + sigma^2): recover lambda_min from the worst pair */
     double l2 = s->row_norm_bound * s->row_norm_bound;
-    ga_mech_rebuild(s, value, msg, sizeof msg);
-    double tau = s->pairs[s->verified_pair].s_x[0], pstar = 1 - 1 / tau;
+    ga_mech_rebuild(set, sp, bo, value, msg, sizeof msg);
+    double tau = set->pairs[set->verified_pair].s_x[0], pstar = 1 - 1 / tau;
     double lmin = l2 / pstar - value * value, s2 = l2 / plsv - lmin;
     snprintf(t, sizeof t, "leverage threshold: exact %.6g; LSV-based (Sheffet 2019, Thm 2, as in "
              "the NDIS paper) %.6g, i.e. noise_sigma %.6g (%.3gx the exact leverage allowed)",
@@ -195,9 +203,12 @@ size_t cat_pub_sketch(ga_mech_published *pv, size_t max, ga_spec *s, double eps,
     return np;
 }
 
-size_t cat_pub_linear_regression(ga_mech_published *pv, size_t max, ga_spec *s, double eps,
+size_t cat_pub_linear_regression(ga_mech_published *pv, size_t max, ga_pairset *set,
+                                 ga_spec *sp, const ga_build_opts *bo, double eps,
                                  double delta, double value, ga_gchisq_work *w)
 {
+    (void)bo, (void)set;
+    const ga_spec *s = sp;
     if (!s->has_universe)
         return 0;
     char msg[256], t[320];

@@ -76,8 +76,9 @@ static double als_worst(double q, double p, double r, size_t d, double eps, ga_g
  * attained, so it is a lower bound on the worst case in any event). Not a proof: the
  * verdict stays NO VIOLATION FOUND at best.
  */
-static int als_universe(ga_spec *s, const law_par *lp, char *msg, size_t msglen)
+static int als_universe(cat_job *j, const law_par *lp, char *msg, size_t msglen)
 {
+    ga_spec *s = j->s;
     if (s->relation != GA_REL_REMOVE_ONE && s->relation != GA_REL_ADD_ONE && s->relation)
         return ga_spec_fail(s, s->universe, "universe", msg, msglen,
                             "for linear_regression the universe worst case covers remove_one and "
@@ -89,18 +90,12 @@ static int als_universe(ga_spec *s, const law_par *lp, char *msg, size_t msglen)
     size_t d = lp->p;
     double l2 = s->row_norm_bound * s->row_norm_bound, sg2 = lp->sigma * lp->sigma;
     double Q = l2 / (sg2 + l2);
-    double eps_list[16];
+    double eps_list[GA_BUILD_MAX_EPS];
     size_t ne = 0;
-    if (s->has_focus_eps)
-        eps_list[ne++] = s->focus_eps;
-    else {
-        if (s->claim.has_eps_delta)
-            eps_list[ne++] = s->claim.epsilon;
-        for (size_t i = 0; i < s->claim.nprofile && ne < 16; i++)
-            eps_list[ne++] = s->claim.profile[2 * i];
-        if (ne == 0)
-            eps_list[ne++] = 0;
-    }
+    for (size_t i = 0; i < j->o->neps && ne < GA_BUILD_MAX_EPS; i++)
+        eps_list[ne++] = j->o->eps[i];
+    if (ne == 0)
+        eps_list[ne++] = 0;
     ga_gchisq_work *w = ga_gchisq_work_alloc();
     if (!w)
         return GA_ENOMEM;
@@ -173,7 +168,7 @@ static int als_universe(ga_spec *s, const law_par *lp, char *msg, size_t msglen)
         char name[200];
         snprintf(name, sizeof name, "universe worst case at eps %g: remove the row [%.6g e_1, %.6g] "
                  "(leverages p = %.6g, q = %.6g; if delta_ALS is monotone)", eps, row[0], row[d], p, Q);
-        rc = ga_spec_add_pair(s, name, d, 1, mu, cov, mu2, cov2);
+        rc = ga_pairset_add(j->out, name, d, 1, mu, cov, mu2, cov2);
     }
     ga_gchisq_work_free(w);
     return rc;
@@ -181,11 +176,12 @@ static int als_universe(ga_spec *s, const law_par *lp, char *msg, size_t msglen)
 
 /* noisy GD's finite-run options: iterations T, init {mean, cov} (default N(0, I), the
  * standard Gaussian initialisation of 003_a9d59285c5b7ff78 Section 3), release_trajectory */
-static int ngd_options(ga_spec *s, law_par *lp, double **m0, double **S0, char *msg,
+static int ngd_options(cat_job *j, law_par *lp, double **m0, double **S0, char *msg,
                        size_t msglen)
 {
+    ga_spec *s = j->s;
     double T = 0;
-    int rc = ga_spec_mech_number(s, "iterations", &T, 0, msg, msglen);
+    int rc = cat_mech_number(j, "iterations", &T, 0, msg, msglen);
     if (rc > 0)
         return rc;
     const ga_node *tr = ga_node_get(s->mechanism, "release_trajectory"),
@@ -240,15 +236,16 @@ static int ngd_options(ga_spec *s, law_par *lp, double **m0, double **S0, char *
  * theta_1 ~ N(M m0 + b, M S0 M + 2 eta sigma^2 I) and T - 1 iid innovations N(b, 2 eta
  * sigma^2 I), b = eta X^T y. So each pair is the product of the first iterate's pair and the
  * innovation pair with T - 1 columns (invertible post-processing preserves the profile). */
-static int build_ngd_label_trajectory(ga_spec *s, const law_par *lp, char *msg, size_t msglen)
+static int build_ngd_label_trajectory(cat_job *j, const law_par *lp, char *msg, size_t msglen)
 {
+    ga_spec *s = j->s;
     size_t p = lp->p, nn = cat_nb_count(s), T = lp->iterations;
     law_par one = *lp;
     one.trajectory = 0;
     one.iterations = 1;
-    int rc = cat_pairs_fit(s, nn, p, "neighbours", msg, msglen);
+    int rc = cat_pairs_fit(j, nn, p, "neighbours", msg, msglen);
     double c = 2 * lp->eta * lp->sigma * lp->sigma;
-    for (size_t k = 0; k < nn && rc == GA_OK && !cat_out_of_time(s, nn); k++) {
+    for (size_t k = 0; k < nn && rc == GA_OK && !cat_out_of_time(j, nn); k++) {
         double *Dp;
         size_t m;
         char name[96];
@@ -281,7 +278,7 @@ static int build_ngd_label_trajectory(ga_spec *s, const law_par *lp, char *msg, 
                                            .s_x = ci[0], .s_y = ci[1]};
                 b[0] = b[1] = ci[0] = ci[1] = NULL;
             }
-            rc = ga_spec_add_product(s, name, blocks, T > 1 ? 2 : 1);
+            rc = ga_pairset_add_product(j->out, name, blocks, T > 1 ? 2 : 1);
             blocks = NULL;
         }
         free(blocks);
@@ -316,9 +313,10 @@ static int regression_rows(ga_spec *s, law_par *lp, char *msg, size_t msglen)
 /* output_perturbation, linear_regression, logistic regression: the pairs of every neighbour
  * by the kind's law (ridge-type kinds by updates of X^T X, X^T y and, for linear_regression,
  * of the residual sum of squares), then the universe's worst case */
-static int build_by_law(ga_spec *s, law_fn law, law_par *lp, size_t dim, char *msg,
+static int build_by_law(cat_job *j, law_fn law, law_par *lp, size_t dim, char *msg,
                         size_t msglen)
 {
+    ga_spec *s = j->s;
     int rc;
     /* output_perturbation and linear_regression: neighbours by updates of X^T X, X^T y
      * (and, for linear_regression, of the residual sum of squares) */
@@ -335,41 +333,44 @@ static int build_by_law(ga_spec *s, law_fn law, law_par *lp, size_t dim, char *m
             return GA_ENOMEM;
         }
     }
-    rc = cat_build_generic(s, law, lp, dim, msg, msglen);
+    rc = cat_build_generic(j, law, lp, dim, msg, msglen);
     lp->rb = NULL;
     cat_ridge_base_free(&rb); /* (all NULL for logistic regression) */
-    if (rc == GA_OK && s->has_universe && !s->truncated)
-        rc = als_universe(s, lp, msg, msglen);
+    if (rc == GA_OK && s->has_universe && !j->out->truncated)
+        rc = als_universe(j, lp, msg, msglen);
     return rc;
 }
 
 /* the optional extra noise sigma >= 0 of a regression kind (absent: 0): GA_OK or the error */
-static int optional_sigma(ga_spec *s, law_par *lp, char *msg, size_t msglen)
+static int optional_sigma(cat_job *j, law_par *lp, char *msg, size_t msglen)
 {
-    int rc = ga_spec_mech_number(s, "sigma", &lp->sigma, 0, msg, msglen);
+    const ga_spec *s = j->s;
+    int rc = cat_mech_number(j, "sigma", &lp->sigma, 0, msg, msglen);
     if (rc > 0 || (rc == GA_OK && (rc = cat_need_positive(s, "sigma", lp->sigma, 1, msg, msglen))))
         return rc;
     return GA_OK;
 }
 
-int cat_build_output_perturbation(ga_spec *s, char *msg, size_t msglen)
+int cat_build_output_perturbation(cat_job *j, char *msg, size_t msglen)
 {
+    ga_spec *s = j->s;
     law_par lp = {0};
     int rc;
     if ((rc = regression_rows(s, &lp, msg, msglen)))
         return rc;
     static const char *const keys[] = {"kind", "lambda", "sigma", NULL};
     if ((rc = ga_spec_check_map(s, s->mechanism, "mechanism", keys, msg, msglen)) ||
-        (rc = ga_spec_mech_number(s, "lambda", &lp.lambda, 1, msg, msglen)) ||
-        (rc = ga_spec_mech_number(s, "sigma", &lp.sigma, 1, msg, msglen)) ||
+        (rc = cat_mech_number(j, "lambda", &lp.lambda, 1, msg, msglen)) ||
+        (rc = cat_mech_number(j, "sigma", &lp.sigma, 1, msg, msglen)) ||
         (rc = cat_need_positive(s, "lambda", lp.lambda, 1, msg, msglen)) ||
         (rc = cat_need_positive(s, "sigma", lp.sigma, 0, msg, msglen)))
         return rc;
-    return build_by_law(s, cat_law_output_perturbation, &lp, lp.p, msg, msglen);
+    return build_by_law(j, cat_law_output_perturbation, &lp, lp.p, msg, msglen);
 }
 
-int cat_build_noisy_gd(ga_spec *s, char *msg, size_t msglen)
+int cat_build_noisy_gd(cat_job *j, char *msg, size_t msglen)
 {
+    ga_spec *s = j->s;
     law_par lp = {0};
     int rc;
     if ((rc = regression_rows(s, &lp, msg, msglen)))
@@ -377,21 +378,21 @@ int cat_build_noisy_gd(ga_spec *s, char *msg, size_t msglen)
     static const char *const keys[] = {"kind", "lambda", "eta", "sigma", "iterations", "init",
                                        "release_trajectory", NULL};
     if ((rc = ga_spec_check_map(s, s->mechanism, "mechanism", keys, msg, msglen)) ||
-        (rc = ga_spec_mech_number(s, "lambda", &lp.lambda, 1, msg, msglen)) ||
-        (rc = ga_spec_mech_number(s, "eta", &lp.eta, 1, msg, msglen)) ||
-        (rc = ga_spec_mech_number(s, "sigma", &lp.sigma, 1, msg, msglen)) ||
+        (rc = cat_mech_number(j, "lambda", &lp.lambda, 1, msg, msglen)) ||
+        (rc = cat_mech_number(j, "eta", &lp.eta, 1, msg, msglen)) ||
+        (rc = cat_mech_number(j, "sigma", &lp.sigma, 1, msg, msglen)) ||
         (rc = cat_need_positive(s, "lambda", lp.lambda, 1, msg, msglen)) ||
         (rc = cat_need_positive(s, "eta", lp.eta, 0, msg, msglen)) ||
         (rc = cat_need_positive(s, "sigma", lp.sigma, 0, msg, msglen)))
         return rc;
     double *m0 = NULL, *S0 = NULL;
     ridge_base rb = {0};
-    if ((rc = ngd_options(s, &lp, &m0, &S0, msg, msglen)) == GA_OK &&
+    if ((rc = ngd_options(j, &lp, &m0, &S0, msg, msglen)) == GA_OK &&
         (rc = cat_ridge_base_init(&rb, s->data.x, s->data.n, lp.p)) == GA_OK) {
         lp.rb = &rb;
         rc = lp.trajectory && s->relation == GA_REL_CHANGE_LABEL
-                 ? build_ngd_label_trajectory(s, &lp, msg, msglen)
-                 : cat_build_generic(s, cat_law_noisy_gd, &lp, lp.trajectory ? lp.p * lp.iterations : lp.p,
+                 ? build_ngd_label_trajectory(j, &lp, msg, msglen)
+                 : cat_build_generic(j, cat_law_noisy_gd, &lp, lp.trajectory ? lp.p * lp.iterations : lp.p,
                                      msg, msglen);
         cat_ridge_base_free(&rb);
     }
@@ -400,51 +401,53 @@ int cat_build_noisy_gd(ga_spec *s, char *msg, size_t msglen)
     return rc;
 }
 
-int cat_build_linear_regression(ga_spec *s, char *msg, size_t msglen)
+int cat_build_linear_regression(cat_job *j, char *msg, size_t msglen)
 {
+    ga_spec *s = j->s;
     law_par lp = {0};
     int rc;
     if ((rc = regression_rows(s, &lp, msg, msglen)))
         return rc;
     static const char *const keys[] = {"kind", "columns", "sigma", NULL};
     if ((rc = ga_spec_check_map(s, s->mechanism, "mechanism", keys, msg, msglen)) ||
-        (rc = ga_spec_mech_number(s, "columns", &lp.r, 1, msg, msglen)))
+        (rc = cat_mech_number(j, "columns", &lp.r, 1, msg, msglen)))
         return rc;
-    if ((rc = optional_sigma(s, &lp, msg, msglen)))
+    if ((rc = optional_sigma(j, &lp, msg, msglen)))
         return rc;
     if (!(lp.r >= 1 && lp.r == floor(lp.r)))
         return ga_spec_fail(s, ga_node_get(s->mechanism, "columns"), "mechanism.columns", msg,
                             msglen, "must be a whole number >= 1 (the sketch size r)");
-    return build_by_law(s, cat_law_linear_regression, &lp, lp.p, msg, msglen);
+    return build_by_law(j, cat_law_linear_regression, &lp, lp.p, msg, msglen);
 }
 
-int cat_build_logistic(ga_spec *s, char *msg, size_t msglen)
+int cat_build_logistic(cat_job *j, char *msg, size_t msglen)
 {
+    ga_spec *s = j->s;
     law_par lp = {0};
     int rc;
     if ((rc = regression_rows(s, &lp, msg, msglen)))
         return rc;
     static const char *const keys[] = {"kind", "lambda", "sigma", NULL};
     if ((rc = ga_spec_check_map(s, s->mechanism, "mechanism", keys, msg, msglen)) ||
-        (rc = ga_spec_mech_number(s, "lambda", &lp.lambda, 1, msg, msglen)) ||
+        (rc = cat_mech_number(j, "lambda", &lp.lambda, 1, msg, msglen)) ||
         (rc = cat_need_positive(s, "lambda", lp.lambda, 0, msg, msglen)))
         return rc;
-    if ((rc = optional_sigma(s, &lp, msg, msglen)))
+    if ((rc = optional_sigma(j, &lp, msg, msglen)))
         return rc;
     for (size_t i = 0; i < s->data.n; i++) {
         double y = s->data.x[i * s->data.d + lp.p];
-        s->labels_pm1 |= y == -1;
         if (!(y == 0 || y == 1 || y == -1)) {
             char what[128];
             snprintf(what, sizeof what, "row %zu: the label (last column) must be 0, 1 or -1 (got %g)", i + 1, y);
             return ga_spec_fail(s, s->mechanism, "dataset", msg, msglen, what);
         }
     }
-    return build_by_law(s, cat_law_logistic, &lp, lp.p, msg, msglen);
+    return build_by_law(j, cat_law_logistic, &lp, lp.p, msg, msglen);
 }
 
-int cat_build_gp(ga_spec *s, char *msg, size_t msglen)
+int cat_build_gp(cat_job *j, char *msg, size_t msglen)
 {
+    ga_spec *s = j->s;
     law_par lp = {0};
     int rc;
     if ((rc = regression_rows(s, &lp, msg, msglen)))
@@ -459,15 +462,15 @@ int cat_build_gp(ga_spec *s, char *msg, size_t msglen)
                             "must be rbf or linear");
     lp.linear_kernel = !strcmp(k->text, "linear");
     if (!lp.linear_kernel &&
-        ((rc = ga_spec_mech_number(s, "lengthscale", &lp.lengthscale, 1, msg, msglen)) ||
-         (rc = ga_spec_mech_number(s, "signal_variance", &lp.signal_var, 1, msg, msglen)) ||
+        ((rc = cat_mech_number(j, "lengthscale", &lp.lengthscale, 1, msg, msglen)) ||
+         (rc = cat_mech_number(j, "signal_variance", &lp.signal_var, 1, msg, msglen)) ||
          (rc = cat_need_positive(s, "lengthscale", lp.lengthscale, 0, msg, msglen)) ||
          (rc = cat_need_positive(s, "signal_variance", lp.signal_var, 0, msg, msglen))))
         return rc;
-    if ((rc = ga_spec_mech_number(s, "noise_variance", &lp.noise_var, 1, msg, msglen)) ||
+    if ((rc = cat_mech_number(j, "noise_variance", &lp.noise_var, 1, msg, msglen)) ||
         (rc = cat_need_positive(s, "noise_variance", lp.noise_var, 0, msg, msglen)))
         return rc;
-    if ((rc = optional_sigma(s, &lp, msg, msglen)))
+    if ((rc = optional_sigma(j, &lp, msg, msglen)))
         return rc;
     const ga_node *qn = ga_node_get(s->mechanism, "query");
     if (!qn || qn->kind != GA_NODE_SEQ || qn->n == 0)
@@ -491,8 +494,8 @@ int cat_build_gp(ga_spec *s, char *msg, size_t msglen)
     lp.query = qv;
     lp.nq = qn->n;
     /* remove-one: one factorisation and a rank-one downdate per neighbour */
-    rc = s->relation == GA_REL_REMOVE_ONE ? cat_build_gp_remove_one(s, &lp, msg, msglen)
-                                          : cat_build_generic(s, cat_law_gp, &lp, lp.nq, msg, msglen);
+    rc = s->relation == GA_REL_REMOVE_ONE ? cat_build_gp_remove_one(j, &lp, msg, msglen)
+                                          : cat_build_generic(j, cat_law_gp, &lp, lp.nq, msg, msglen);
     free(qv);
     return rc;
 }

@@ -11,12 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-int cat_pair_room_move(ga_spec *s, ga_spec_pair *p, const char *name)
+int cat_pair_room_move(cat_job *j, ga_spec_pair *p, const char *name)
 {
     ga_spec_pair q = {.d = p->d, .columns = p->columns, .mu_x = p->mu_x, .s_x = p->s_x,
                       .mu_y = p->mu_y, .s_y = p->s_y, .reduced = p->reduced,
                       .laws_block = p->laws_block};
-    return ga_spec_add_moved(s, name, &q);
+    return ga_pairset_add_moved(j->out, name, &q);
 }
 
 /* lexicographic order of rows a and b of D */
@@ -85,9 +85,10 @@ static void multiset_diff(const ga_dataset *A, const size_t *ia, const ga_datase
     }
 }
 
-int cat_build_relative(ga_spec *s, int (*build)(ga_spec *, char *, size_t), char *msg,
+int cat_build_relative(cat_job *job, int (*build)(cat_job *, char *, size_t), char *msg,
                        size_t msglen)
 {
+    ga_spec *s = job->s;
     if (!strcmp(s->kind, "gaussian_mechanism") || !strcmp(s->kind, "composition"))
         return ga_spec_fail(s, s->mechanism, "relative", msg, msglen,
                             "relative DP needs a kind whose output law is computed from the "
@@ -108,7 +109,7 @@ int cat_build_relative(ga_spec *s, int (*build)(ga_spec *, char *, size_t), char
             rc = GA_ENOMEM;
     for (size_t i = 0; i < m && rc == GA_OK; i++)
         for (size_t j = 0; j < m && rc == GA_OK; j++) {
-            if (i == j || (rel == GA_REL_REPLACE_ONE && j < i) || cat_out_of_time(s, m * m))
+            if (i == j || (rel == GA_REL_REPLACE_ONE && j < i) || cat_out_of_time(job, m * m))
                 continue;
             const ga_dataset *A = &s->rel_sets[i], *B = &s->rel_sets[j];
             size_t oa[2], ob[2], na, nb;
@@ -122,7 +123,10 @@ int cat_build_relative(ga_spec *s, int (*build)(ga_spec *, char *, size_t), char
             if (!remove && !add && !repl)
                 continue;
             ga_spec sub = *s;
-            sub.drop_data = 0; /* (the set's dataset) */
+            ga_pairset out = {0};
+            ga_build_opts o = *job->o;
+            o.drop_data = 0; /* (the set's dataset) */
+            cat_job sj = {&sub, &out, &o};
             size_t row = oa[0];
             sub.data = *A;
             sub.nrel = 0;
@@ -136,29 +140,25 @@ int cat_build_relative(ga_spec *s, int (*build)(ga_spec *, char *, size_t), char
                 sub.candidates.d = B->d;
                 sub.candidates.x = B->x + ob[0] * B->d;
             }
-            sub.pairs = NULL;
-            sub.npairs = sub.cappairs = 0;
-            sub.verified = 0;
-            rc = build(&sub, msg, msglen);
-            if (rc == GA_OK && sub.npairs == 1) {
+            rc = build(&sj, msg, msglen);
+            if (rc == GA_OK && out.npairs == 1) {
                 char name[300];
                 snprintf(name, sizeof name, "datasets[%zu] -> datasets[%zu]: %s", i + 1, j + 1,
-                         sub.pairs[0].name);
-                ga_spec_pair p = sub.pairs[0];
+                         out.pairs[0].name);
+                ga_spec_pair p = out.pairs[0];
                 free(p.name);
                 p.name = NULL;
-                memset(&sub.pairs[0], 0, sizeof sub.pairs[0]);
+                memset(&out.pairs[0], 0, sizeof out.pairs[0]);
                 /* moved into s under its new name */
-                rc = cat_pair_room_move(s, &p, name);
+                rc = cat_pair_room_move(job, &p, name);
                 found++;
             }
-            ga_spec_reset_pairs(&sub);
-            free(sub.pairs);
+            ga_pairset_clear(&out);
         }
     for (size_t i = 0; ix && i < m; i++)
         free(ix[i]);
     free(ix);
-    if (rc == GA_OK && found == 0 && !s->truncated)
+    if (rc == GA_OK && found == 0 && !job->out->truncated)
         rc = ga_spec_fail(s, s->mechanism, "relative.datasets", msg, msglen,
                           "no two datasets of the set are neighbours under the relation");
     return rc;

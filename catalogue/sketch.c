@@ -19,19 +19,20 @@
  * rank-two term (S - v v^T, S + c c^T, both for replace_one). Each pair is formed in the
  * output coordinates (d x d) and released from there (cat_release_pair: from the doubles, taken
  * as exact; the data-built margin covers their construction). cat_apply_release then has nothing
- * left to do (s->release_done). */
+ * left to do (j->out->release_done). */
 #define SKETCH_RELEASE_MAX_WORK 4e8 /* ball multiply-adds over all pairs */
 
-static int sketch_released(ga_spec *s, double r, double sigma, int rel, char *msg, size_t msglen)
+static int sketch_released(cat_job *j, double r, double sigma, int rel, char *msg, size_t msglen)
 {
+    ga_spec *s = j->s;
     const ga_dataset *A = &s->release, *D = &s->data;
     size_t m = A->n, d = D->d, nc = s->candidates.n;
     size_t rows = s->rows ? s->nrows_sel : D->n;
     size_t nn = rel == GA_REL_ADD_ONE ? nc : rel == GA_REL_REPLACE_ONE ? rows * nc : rows;
-    int rc = cat_pairs_fit(s, nn, m > d ? m : d, "mechanism.release", msg, msglen);
+    int rc = cat_pairs_fit(j, nn, m > d ? m : d, "mechanism.release", msg, msglen);
     double work = (double)nn * (double)m * (double)d * (double)(m + d);
     if (rc == GA_OK && work > SKETCH_RELEASE_MAX_WORK)
-        snprintf(s->release_note, sizeof s->release_note, "the released laws of %zu pairs "
+        snprintf(j->out->release_note, sizeof j->out->release_note, "the released laws of %zu pairs "
                  "through a %zu x %zu matrix are beyond the size they are computed exactly for "
                  "(%.3g ball operations, at most %.3g)", nn, m, d, work, SKETCH_RELEASE_MAX_WORK);
     double *S = malloc(d * d * sizeof *S);
@@ -40,7 +41,7 @@ static int sketch_released(ga_spec *s, double r, double sigma, int rel, char *ms
         rc = GA_ENOMEM;
     if (rc == GA_OK)
         cat_gram(S, D->x, D->n, d, sigma * sigma);
-    for (size_t k = 0; k < nn && rc == GA_OK && !cat_out_of_time(s, nn); k++) {
+    for (size_t k = 0; k < nn && rc == GA_OK && !cat_out_of_time(j, nn); k++) {
         size_t sel = rel == GA_REL_REPLACE_ONE ? k / nc : k;
         size_t row = rel == GA_REL_ADD_ONE ? 0 : (s->rows ? s->rows[sel] : sel);
         if (rel != GA_REL_ADD_ONE && row >= D->n) {
@@ -69,17 +70,17 @@ static int sketch_released(ga_spec *s, double r, double sigma, int rel, char *ms
             snprintf(name, sizeof name, "replace row %zu by candidate %zu (released)", row + 1, k % nc + 1);
         else
             snprintf(name, sizeof name, "%s row %zu (released)", rel == GA_REL_ZERO_OUT ? "zero out" : "remove", row + 1);
-        rc = ga_spec_add_pair(s, name, d, r, mx, cat_dup(S, d * d), my, sy);
+        rc = ga_pairset_add(j->out, name, d, r, mx, cat_dup(S, d * d), my, sy);
         if (rc == GA_OK)
-            rc = cat_release_pair(s, &s->pairs[s->npairs - 1], A, atxt);
+            rc = cat_release_pair(j, &j->out->pairs[j->out->npairs - 1], A, atxt);
     }
     free(S);
     free(atxt);
-    s->release_done = 1;
+    j->out->release_done = 1;
     return rc;
 }
 
-int cat_add_subsampled_pairs(ga_spec *s, const ga_subsampled_input *t, const char names[2][160])
+int cat_add_subsampled_pairs(cat_job *j, const ga_subsampled_input *t, const char names[2][160])
 {
     for (int add = 0; add < 2; add++) {
         ga_subsampled_input *in = malloc(sizeof *in);
@@ -87,18 +88,18 @@ int cat_add_subsampled_pairs(ga_spec *s, const ga_subsampled_input *t, const cha
             return GA_ENOMEM;
         *in = *t;
         in->add = add;
-        int rc = ga_spec_add_pair(s, names[add], 1, 1, NULL, NULL, NULL, NULL);
+        int rc = ga_pairset_add(j->out, names[add], 1, 1, NULL, NULL, NULL, NULL);
         if (rc) {
             free(in);
             return rc;
         }
-        ga_spec_pair *p = &s->pairs[s->npairs - 1];
+        ga_spec_pair *p = &j->out->pairs[j->out->npairs - 1];
         p->reduced = 1;
         p->nsub = 1;
         p->sub = in;
     }
-    s->verified = 1;
-    s->verified_pair = s->npairs - 2;
+    j->out->verified = 1;
+    j->out->verified_pair = j->out->npairs - 2;
     return GA_OK;
 }
 
@@ -124,10 +125,11 @@ static void sketch_name(char *buf, size_t len, const ga_spec_family *f, size_t k
                  (f->rows ? f->rows[k] : k) + 1, f->v[k]);
 }
 
-int cat_sketch_family(const ga_spec *s)
+int cat_sketch_family(const cat_job *j)
 {
+    const ga_spec *s = j->s;
     int rel = s->relation ? s->relation : GA_REL_REMOVE_ONE;
-    return s->families && s->drop_data && !s->nrel && s->release.n == 0 &&
+    return j->o->families && j->o->drop_data && !s->nrel && s->release.n == 0 &&
            !ga_node_get(s->mechanism, "subsampling") && !ga_node_get(s->mechanism, "repeat") &&
            (rel == GA_REL_REMOVE_ONE || rel == GA_REL_ZERO_OUT || rel == GA_REL_ADD_ONE);
 }
@@ -143,8 +145,9 @@ int cat_sketch_family(const ga_spec *s)
  * I)), attained by that dataset and its empty neighbour. The audited pairs are its remove and
  * add pairs, a proven worst case over the universe; the dataset (if any) is not needed.
  */
-static int build_sketch_subsampled(ga_spec *s, double r, double sigma, char *msg, size_t msglen)
+static int build_sketch_subsampled(cat_job *j, double r, double sigma, char *msg, size_t msglen)
 {
+    ga_spec *s = j->s;
     const ga_node *sn = ga_node_get(s->mechanism, "subsampling");
     const ga_node *pn = sn ? ga_node_get(sn, "poisson") : NULL;
     double q;
@@ -172,7 +175,7 @@ static int build_sketch_subsampled(ga_spec *s, double r, double sigma, char *msg
                             msglen, "at most 1e6 columns with subsampling");
     const ga_node *ln = s->universe ? ga_node_get(s->universe, "row_norm_bound") : NULL;
     const ga_node *gn = ga_node_get(s->mechanism, "noise_sigma");
-    int knobbed = s->knob && !strcmp(s->knob, "noise_sigma");
+    int knobbed = j->o->knob && !strcmp(j->o->knob, "noise_sigma");
     ga_subsampled_input t = {q, sigma, 1, 0, pn->text, knobbed || !gn ? NULL : gn->text,
                              r, s->row_norm_bound, ln ? ln->text : NULL};
     char names[2][160];
@@ -180,10 +183,10 @@ static int build_sketch_subsampled(ga_spec *s, double r, double sigma, char *msg
              s->row_norm_bound);
     snprintf(names[1], sizeof names[1], "add one record of norm %g (X without it, Y with it)",
              s->row_norm_bound);
-    int rc = cat_add_subsampled_pairs(s, &t, names);
+    int rc = cat_add_subsampled_pairs(j, &t, names);
     if (rc)
         return rc;
-    snprintf(s->verified_note, sizeof s->verified_note,
+    snprintf(j->out->verified_note, sizeof j->out->verified_note,
              "worst case over all add/remove neighbours with rows of norm <= %g (the other rows' "
              "Poisson selection only adds common noise: the dataset of one record of norm %g is "
              "the worst; rate %g, %.0f columns, noise_sigma %g)", s->row_norm_bound,
@@ -243,8 +246,9 @@ static int sketch_worst_cov(double *cov, double *lev, double lmin_lo, double l, 
 
 /* replace_one: a rank-two change S - v v^T + c c^T per row and candidate, as explicit d x d
  * pairs (the general reduction) */
-static int sketch_replace_one(ga_spec *s, double r, double sigma, char *msg, size_t msglen)
+static int sketch_replace_one(cat_job *j, double r, double sigma, char *msg, size_t msglen)
 {
+    ga_spec *s = j->s;
     size_t n = s->data.n, d = s->data.d;
     int rc;
     /* a rank-two change S - v v^T + c c^T: explicit d x d pairs (general reduction) */
@@ -256,11 +260,11 @@ static int sketch_replace_one(ga_spec *s, double r, double sigma, char *msg, siz
         return GA_ENOMEM;
     cat_gram(S0, s->data.x, n, d, sigma * sigma);
     size_t rows = s->rows ? s->nrows_sel : n, nc = s->candidates.n;
-    if ((rc = cat_pairs_fit(s, rows * nc, d, "neighbours", msg, msglen))) {
+    if ((rc = cat_pairs_fit(j, rows * nc, d, "neighbours", msg, msglen))) {
         free(S0);
         return rc;
     }
-    for (size_t k = 0; k < rows * nc && rc == GA_OK && !cat_out_of_time(s, rows * nc); k++) {
+    for (size_t k = 0; k < rows * nc && rc == GA_OK && !cat_out_of_time(j, rows * nc); k++) {
         size_t row = s->rows ? s->rows[k / nc] : k / nc;
         if (row >= n) {
             rc = ga_spec_fail(s, s->mechanism, "neighbours.rows", msg, msglen,
@@ -282,7 +286,7 @@ static int sketch_replace_one(ga_spec *s, double r, double sigma, char *msg, siz
                 sy[a * d + b] = S0[a * d + b] - v[a] * v[b] + c[a] * c[b];
         char name[96];
         snprintf(name, sizeof name, "replace row %zu by candidate %zu", row + 1, k % nc + 1);
-        rc = ga_spec_add_pair(s, name, d, r, mz, cat_dup(S0, d * d), my, sy);
+        rc = ga_pairset_add(j->out, name, d, r, mz, cat_dup(S0, d * d), my, sy);
     }
     free(S0);    return rc;
 }
@@ -295,19 +299,20 @@ static int sketch_replace_one(ga_spec *s, double r, double sigma, char *msg, siz
  * remove_one, add_one: each neighbour's pair is fixed by one leverage, computed a block of
  * rows at a time from the Cholesky factor S of D^T D + sigma^2 I; the pairs are a row family
  * (cat_sketch_family) or added one by one */
-static int sketch_by_leverage(ga_spec *s, const double *S, double r, int rel, char *msg,
+static int sketch_by_leverage(cat_job *j, const double *S, double r, int rel, char *msg,
                               size_t msglen)
 {
+    ga_spec *s = j->s;
     size_t n = s->data.n, d = s->data.d;
     int rc;
     size_t nn = rel == GA_REL_ADD_ONE ? s->candidates.n : (s->rows ? s->nrows_sel : n);
-    int fam = cat_sketch_family(s);
-    rc = (fam ? cat_pairs_cap : cat_pairs_fit)(s, nn, 1, "neighbours", msg, msglen);
+    int fam = cat_sketch_family(j);
+    rc = (fam ? cat_pairs_cap : cat_pairs_fit)(j, nn, 1, "neighbours", msg, msglen);
     if (rc == GA_OK && rel == GA_REL_ADD_ONE && nn && s->candidates.d != d)
         rc = ga_spec_fail(s, s->mechanism, "neighbours.candidates", msg, msglen,
                           "candidate rows must have as many columns as the dataset");
     /* the leverages first, so that the dataset can go before the pairs are built (an audit
-     * builds them once: s->drop_data; the data's doubles are then not held beside them):
+     * builds them once: j->o->drop_data; the data's doubles are then not held beside them):
      * |L^{-1} v|^2 for the rows v, a block of rows at a time (one triangular solve with many
      * right-hand sides, W L^T = V, per block: not one BLAS call per row) */
     enum { LEV_BLOCK = 256 };
@@ -338,20 +343,20 @@ static int sketch_by_leverage(ga_spec *s, const double *S, double r, int rel, ch
         }
     }
     free(W);
-    if (rc == GA_OK && s->drop_data)
+    if (rc == GA_OK && j->o->drop_data)
         ga_spec_drop_data(s);
     ga_spec_family f = {.n = nn, .v = lev, .rows = rel == GA_REL_ADD_ONE ? NULL : s->rows,
                         .relation = rel, .columns = r, .laws = sketch_laws, .name = sketch_name};
     if (rc == GA_OK && fam) {
-        s->fam = f; /* the pairs are these numbers (the spec takes lev) */
+        j->out->fam = f; /* the pairs are these numbers (the spec takes lev) */
         lev = NULL;
     }
-    for (size_t k = 0; k < nn && rc == GA_OK && !fam && !cat_out_of_time(s, nn); k++) {
+    for (size_t k = 0; k < nn && rc == GA_OK && !fam && !cat_out_of_time(j, nn); k++) {
         double l[4];
         char name[GA_SPEC_NAME_LEN];
         sketch_laws(l, &f, k);
         sketch_name(name, sizeof name, &f, k);
-        rc = cat_add_1d(s, name, l[0], l[1], l[3], r);
+        rc = cat_add_1d(j, name, l[0], l[1], l[3], r);
     }
     free(lev);
     return rc;
@@ -359,8 +364,9 @@ static int sketch_by_leverage(ga_spec *s, const double *S, double r, int rel, ch
 
 /* under a universe, the proven worst case: the largest leverage a row of norm
  * <= row_norm_bound can have, rounded up (a bound no neighbour need attain) */
-static int sketch_universe(ga_spec *s, double lmin_lo, double sigma, double r, int rel)
+static int sketch_universe(cat_job *j, double lmin_lo, double sigma, double r, int rel)
 {
+    ga_spec *s = j->s;
     int rc = GA_OK;
     /* rows of norm <= l: p <= min(l^2/lambda_min(S), l^2/(l^2 + sigma^2)) for a row of D
      * (S >= v v^T + sigma^2 I), and q <= l^2/lambda_min(S) for an added row; the
@@ -369,21 +375,21 @@ static int sketch_universe(ga_spec *s, double lmin_lo, double sigma, double r, i
     double cov, lev;
     int ok = sketch_worst_cov(&cov, &lev, lmin_lo, s->row_norm_bound, sigma,
                               rel == GA_REL_ADD_ONE);
-    s->verified = ok;
-    s->verified_pair = ga_spec_npairs(s);
+    j->out->verified = ok;
+    j->out->verified_pair = ga_pairset_npairs(j->out);
     char name[128], lb[32];
     ga_fmt_bound(lb, sizeof lb, lev, 1, 6);
     if (ok && rel == GA_REL_ADD_ONE) {
         snprintf(name, sizeof name, "universe worst case: add a row of norm %g (leverage <= %s)",
                  s->row_norm_bound, lb);
-        rc = cat_add_1d(s, name, 0, 1, cov, r);
+        rc = cat_add_1d(j, name, 0, 1, cov, r);
     } else if (ok) {
         snprintf(name, sizeof name, "universe worst case: remove a row of norm %g (leverage <= %s)",
                  s->row_norm_bound, lb);
-        rc = cat_add_1d(s, name, 0, cov, 1, r);
+        rc = cat_add_1d(j, name, 0, cov, 1, r);
     }
-    if (s->verified)
-        snprintf(s->verified_note, sizeof s->verified_note,
+    if (j->out->verified)
+        snprintf(j->out->verified_note, sizeof j->out->verified_note,
                  "worst case over every neighbour of D whose changed row has norm <= %g "
                  "(leverage bound l^2/(lambda_min + sigma^2), profile increasing in leverage; "
                  "rounded up, so a bound only)%s",
@@ -392,28 +398,29 @@ static int sketch_universe(ga_spec *s, double lmin_lo, double sigma, double r, i
     /* (no neighbour need attain it: l^2/lambda_min is not a leverage of a row of D in
      * general, and the covariance is rounded up; a certified value above a claim is no
      * violation) */
-    s->verified_bound = s->verified;
+    j->out->verified_bound = j->out->verified;
     return rc;
 }
 
 /* The sketch kind: checks its keys and data, factors D^T D + sigma^2 I, and builds the pairs
  * of its neighbour relation (released through a matrix, replace_one, or by leverage), then
  * the universe's worst case */
-int cat_build_sketch(ga_spec *s, char *msg, size_t msglen)
+int cat_build_sketch(cat_job *j, char *msg, size_t msglen)
 {
+    ga_spec *s = j->s;
     static const char *const keys[] = {"kind", "columns", "noise_sigma", "subsampling", NULL};
     int rc = ga_spec_check_map(s, s->mechanism, "mechanism", keys, msg, msglen);
     double r, sigma = 0;
-    if (rc || (rc = ga_spec_mech_number(s, "columns", &r, 1, msg, msglen)))
+    if (rc || (rc = cat_mech_number(j, "columns", &r, 1, msg, msglen)))
         return rc;
     if (!(r >= 1 && r == floor(r) && r <= 1e9))
         return ga_spec_fail(s, ga_node_get(s->mechanism, "columns"), "mechanism.columns", msg,
                             msglen, "must be a whole number from 1 to 1e9");
-    rc = ga_spec_mech_number(s, "noise_sigma", &sigma, 0, msg, msglen);
+    rc = cat_mech_number(j, "noise_sigma", &sigma, 0, msg, msglen);
     if (rc > 0 || (rc == GA_OK && (rc = cat_need_positive(s, "noise_sigma", sigma, 1, msg, msglen))))
         return rc;
     if (ga_node_get(s->mechanism, "subsampling"))
-        return build_sketch_subsampled(s, r, sigma, msg, msglen);
+        return build_sketch_subsampled(j, r, sigma, msg, msglen);
     if (s->data.n == 0)
         return ga_spec_fail(s, s->mechanism, "dataset", msg, msglen, "missing: the data matrix D");
     size_t n = s->data.n, d = s->data.d;
@@ -454,20 +461,20 @@ int cat_build_sketch(ga_spec *s, char *msg, size_t msglen)
     }
     if (s->release.n && cat_release_injective(&s->release)) {
         /* a bijection of the output: the sketch's own pairs, exact */
-        s->release_done = 1;
+        j->out->release_done = 1;
     } else if (s->release.n) {
         /* a release A: the pairs in the released coordinates, then the universe below */
-        rc = sketch_released(s, r, sigma, rel, msg, msglen);
+        rc = sketch_released(j, r, sigma, rel, msg, msglen);
         goto universe;
     }
     if (rel == GA_REL_REPLACE_ONE) {
-        rc = sketch_replace_one(s, r, sigma, msg, msglen);
+        rc = sketch_replace_one(j, r, sigma, msg, msglen);
         goto cleanup;
     }
-    rc = sketch_by_leverage(s, S, r, rel, msg, msglen);
+    rc = sketch_by_leverage(j, S, r, rel, msg, msglen);
 universe:
     if (rc == GA_OK && s->has_universe)
-        rc = sketch_universe(s, lmin_lo, sigma, r, rel);
+        rc = sketch_universe(j, lmin_lo, sigma, r, rel);
 cleanup:
     free(S);
     free(ev);

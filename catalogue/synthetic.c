@@ -14,11 +14,12 @@
 
 /* synthetic_random_inputs with explicit models: dim d and norms [[|theta|, |theta'|], ...] (the
  * pairs the paper's figures plot: any two models at distance <= Delta) */
-static int synthetic_norms(ga_spec *s, const ga_node *nn, double sigma, double m, const char *st,
+static int synthetic_norms(cat_job *j, const ga_node *nn, double sigma, double m, const char *st,
                            char *msg, size_t msglen)
 {
+    ga_spec *s = j->s;
     double d = 0;
-    int rc = ga_spec_mech_number(s, "dim", &d, 1, msg, msglen);
+    int rc = cat_mech_number(j, "dim", &d, 1, msg, msglen);
     if (rc)
         return rc;
     if (!(d >= 1 && d <= 1e9 && d == floor(d)))
@@ -58,12 +59,12 @@ static int synthetic_norms(ga_spec *s, const ga_node *nn, double sigma, double m
         *in = (ga_synthetic_input){d, m, sigma, v[0], v[1], st, kx->text, ky->text};
         snprintf(name, sizeof name, "models of norm %g (X) and %g (Y)", v[0], v[1]);
         free(v);
-        if ((rc = ga_spec_add_pair(s, name, 1, 1, NULL, NULL, NULL, NULL))) {
+        if ((rc = ga_pairset_add(j->out, name, 1, 1, NULL, NULL, NULL, NULL))) {
             free(in);
             return rc;
         }
-        s->pairs[s->npairs - 1].reduced = 1;
-        s->pairs[s->npairs - 1].synth = in;
+        j->out->pairs[j->out->npairs - 1].reduced = 1;
+        j->out->pairs[j->out->npairs - 1].synth = in;
     }
     return GA_OK;
 }
@@ -93,17 +94,18 @@ static int ridge_multi(double *V, const double *Z, size_t n, size_t p, size_t k,
  * vector of V - V'; above, the model itself (the release is a post-processing of it): the
  * Gaussian mechanism with shift |V - V'|_F, a bound that never shows a violation.
  */
-static int synthetic_vector(ga_spec *s, const law_par *lp, size_t k, double m, char *msg, size_t msglen)
+static int synthetic_vector(cat_job *j, const law_par *lp, size_t k, double m, char *msg, size_t msglen)
 {
+    ga_spec *s = j->s;
     size_t p = lp->p, n = s->data.n, nn = cat_nb_count(s);
     const ga_node *sn = ga_node_get(s->mechanism, "sigma");
-    int knobbed = s->knob && !strcmp(s->knob, "sigma");
+    int knobbed = j->o->knob && !strcmp(j->o->knob, "sigma");
     double *V = malloc(k * p * sizeof *V), *W = malloc(k * p * sizeof *W), *G = malloc(k * k * sizeof *G),
            *ev = malloc(k * sizeof *ev);
     int rc = V && W && G && ev ? GA_OK : GA_ENOMEM;
     if (rc == GA_OK && (rc = ridge_multi(V, s->data.x, n, p, k, lp->lambda)))
         ga_msg(msg, msglen, "%s: the ridge system is singular (give lambda > 0)", s->path);
-    for (size_t q = 0; q < nn && rc == GA_OK && !cat_out_of_time(s, nn); q++) {
+    for (size_t q = 0; q < nn && rc == GA_OK && !cat_out_of_time(j, nn); q++) {
         double *Dp;
         size_t mm;
         char name[96], full[200];
@@ -150,51 +152,52 @@ static int synthetic_vector(ga_spec *s, const law_par *lp, size_t k, double m, c
                                    knobbed || !sn ? NULL : sn->text, NULL, NULL};
         snprintf(full, sizeof full, "%s (lower bound: the outputs projected on the top singular "
                  "direction of the change)", name);
-        if ((rc = ga_spec_add_pair(s, full, 1, 1, NULL, NULL, NULL, NULL))) {
+        if ((rc = ga_pairset_add(j->out, full, 1, 1, NULL, NULL, NULL, NULL))) {
             free(in);
             break;
         }
-        s->pairs[s->npairs - 1].reduced = 1;
-        s->pairs[s->npairs - 1].synth = in;
-        s->pairs[s->npairs - 1].lower = 1;
+        j->out->pairs[j->out->npairs - 1].reduced = 1;
+        j->out->pairs[j->out->npairs - 1].synth = in;
+        j->out->pairs[j->out->npairs - 1].lower = 1;
         snprintf(full, sizeof full, "%s (upper bound: the model itself, shift %.6g)", name, sqrt(fro));
-        if ((rc = cat_add_1d(s, full, sqrt(fro), lp->sigma * lp->sigma, lp->sigma * lp->sigma, 1)))
+        if ((rc = cat_add_1d(j, full, sqrt(fro), lp->sigma * lp->sigma, lp->sigma * lp->sigma, 1)))
             break;
-        s->pairs[s->npairs - 1].bound = 1;
+        j->out->pairs[j->out->npairs - 1].bound = 1;
     }
     free(V);
     free(W);
     free(G);
     free(ev);
-    s->verified = 0;
+    j->out->verified = 0;
     return rc;
 }
 
-int cat_build_synthetic(ga_spec *s, char *msg, size_t msglen)
+int cat_build_synthetic(cat_job *j, char *msg, size_t msglen)
 {
+    ga_spec *s = j->s;
     static const char *const keys[] = {"kind", "lambda", "sigma", "points", "outputs", "dim",
                                        "norms", NULL};
     law_par lp = {0};
     double m = 0, outs = 1;
     int rc;
     if ((rc = ga_spec_check_map(s, s->mechanism, "mechanism", keys, msg, msglen)) ||
-        (rc = ga_spec_mech_number(s, "sigma", &lp.sigma, 1, msg, msglen)) ||
-        (rc = ga_spec_mech_number(s, "points", &m, 1, msg, msglen)) ||
+        (rc = cat_mech_number(j, "sigma", &lp.sigma, 1, msg, msglen)) ||
+        (rc = cat_mech_number(j, "points", &m, 1, msg, msglen)) ||
         (rc = cat_need_positive(s, "sigma", lp.sigma, 0, msg, msglen)))
         return rc;
     const ga_node *sn = ga_node_get(s->mechanism, "sigma");
-    int knobbed = s->knob && !strcmp(s->knob, "sigma");
+    int knobbed = j->o->knob && !strcmp(j->o->knob, "sigma");
     const ga_node *nn = ga_node_get(s->mechanism, "norms");
     if (nn) /* explicit models: |theta(D)| and |theta(D')| per pair, no dataset */
-        return synthetic_norms(s, nn, lp.sigma, m, knobbed || !sn ? NULL : sn->text, msg, msglen);
-    if ((rc = ga_spec_mech_number(s, "lambda", &lp.lambda, 1, msg, msglen)) ||
+        return synthetic_norms(j, nn, lp.sigma, m, knobbed || !sn ? NULL : sn->text, msg, msglen);
+    if ((rc = cat_mech_number(j, "lambda", &lp.lambda, 1, msg, msglen)) ||
         (rc = cat_need_positive(s, "lambda", lp.lambda, 1, msg, msglen)))
         return rc;
     if (ga_node_get(s->mechanism, "dim"))
         return ga_spec_fail(s, ga_node_get(s->mechanism, "dim"), "mechanism.dim", msg, msglen,
                             "dim goes with norms (explicit models); with a dataset it is the "
                             "number of features");
-    if ((rc = ga_spec_mech_number(s, "outputs", &outs, 0, msg, msglen)) > 0)
+    if ((rc = cat_mech_number(j, "outputs", &outs, 0, msg, msglen)) > 0)
         return rc;
     if (!(outs >= 1 && outs == floor(outs) && outs <= 100 && (s->data.n == 0 || outs < (double)s->data.d)))
         return ga_spec_fail(s, ga_node_get(s->mechanism, "outputs"), "mechanism.outputs", msg,
@@ -223,12 +226,12 @@ int cat_build_synthetic(ga_spec *s, char *msg, size_t msglen)
         return ga_spec_fail(s, s->mechanism, "neighbours.candidates", msg, msglen,
                             "candidate rows must have as many columns as the dataset");
     if (outs > 1)
-        return synthetic_vector(s, &lp, (size_t)outs, m, msg, msglen);
-    size_t from = s->npairs;
-    if ((rc = cat_build_generic(s, cat_law_output_perturbation, &lp, lp.p, msg, msglen)))
+        return synthetic_vector(j, &lp, (size_t)outs, m, msg, msglen);
+    size_t from = j->out->npairs;
+    if ((rc = cat_build_generic(j, cat_law_output_perturbation, &lp, lp.p, msg, msglen)))
         return rc;
-    for (size_t i = from; i < s->npairs; i++) {
-        ga_spec_pair *p = &s->pairs[i];
+    for (size_t i = from; i < j->out->npairs; i++) {
+        ga_spec_pair *p = &j->out->pairs[i];
         double nx = 0, ny = 0;
         for (size_t j = 0; j < p->d; j++) {
             nx += p->mu_x[j] * p->mu_x[j];
@@ -243,6 +246,6 @@ int cat_build_synthetic(ga_spec *s, char *msg, size_t msglen)
         p->reduced = 1;
         p->synth = in;
     }
-    s->verified = 0;
+    j->out->verified = 0;
     return GA_OK;
 }

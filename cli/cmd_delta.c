@@ -51,10 +51,10 @@ static int profile_cmd(const char *spec, const ga_spec_opts *so, size_t np, int 
         ga_pair_profile_grid(eps, np, p, cl_cli_gopts(), w);
         if (json) {
             ga_jw_obj(&j, NULL);
-            ga_jw_str(&j, "name", l.spec.pairs[i].name);
+            ga_jw_str(&j, "name", l.set.pairs[i].name);
             ga_jw_arr(&j, "points");
         } else {
-            fprintf(out, "pair: %s\n%-24s %-32s %s\n", SAFE(l.spec.pairs[i].name), "epsilon",
+            fprintf(out, "pair: %s\n%-24s %-32s %s\n", SAFE(l.set.pairs[i].name), "epsilon",
                     "delta_XY", "delta_YX");
         }
         for (size_t k = 0; k < np; k++) {
@@ -301,13 +301,13 @@ int ga_cmd_delta(int argc, char **argv, FILE *out, FILE *err)
      * exit status says so */
     ga_jw jw;
     ga_jw_init(&jw, out);
-    int nw = cl_name_width(&l.spec);
+    int nw = cl_name_width(&l);
     if (json) {
-        cl_json_head(&jw, &l.spec);
+        cl_json_head(&jw, &l);
         ga_jw_arr(&jw, "pairs");
     } else {
         fprintf(out, "spec: %s\n", SAFE(l.spec.name));
-        cl_print_verified(out, &l.spec);
+        cl_print_verified(out, &l);
         fprintf(out, "%-*s %-10s %-32s %-32s\n", nw, "pair", "epsilon", "delta_XY", "delta_YX");
     }
     int warned = 0, nfail = 0, ntime = 0;
@@ -320,13 +320,13 @@ int ga_cmd_delta(int argc, char **argv, FILE *out, FILE *err)
         }
         for (long k = 0; k < ne; k++) {
             delta_cell c;
-            delta_compute(&c, &l.spec.pairs[i], p, eps[k], etxt[k], certified, method, &co, w);
+            delta_compute(&c, &l.set.pairs[i], p, eps[k], etxt[k], certified, method, &co, w);
             int st = c.st, ok = c.ok;
             if (st == GA_ETIME) {
                 ntime++; /* (not started, or a certified interval cut short) */
             } else if (!ok) {
                 nfail++;
-                ga_cli_err(err, "gaussaudit delta: %s at eps = %s: %s%s\n", l.spec.pairs[i].name,
+                ga_cli_err(err, "gaussaudit delta: %s at eps = %s: %s%s\n", l.set.pairs[i].name,
                            etxt[k], certified ? "certified mode: " : "",
                            certified && st == GA_EDOM ? "not available for singular covariances "
                                                         "with a common support"
@@ -334,7 +334,7 @@ int ga_cmd_delta(int argc, char **argv, FILE *out, FILE *err)
             } else if (st != GA_OK && !warned++) {
                 ga_cli_err(err, "gaussaudit delta: warning: %s\n", ga_strerror(st));
             }
-            delta_print(out, json ? &jw : NULL, &c, &l.spec.pairs[i], p, eps[k], etxt[k], certified,
+            delta_print(out, json ? &jw : NULL, &c, &l.set.pairs[i], p, eps[k], etxt[k], certified,
                         nw, k == 0);
         }
         ga_pair_free(own);

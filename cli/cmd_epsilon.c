@@ -51,7 +51,7 @@ static void eps_compute(eps_row *row, const loaded_t *l, size_t i, double delta,
         row->status = GA_ENOMEM;
     } else if (certified) {
         ga_spec_pair_view v;
-        row->status = ga_spec_pair_view_init(&v, &l->spec.pairs[i], 1);
+        row->status = ga_spec_pair_view_init(&v, &l->set.pairs[i], 1);
         if (row->status == GA_OK)
             row->status = ga_pair_epsilon_cert(&row->iv, &row->dir, p, v.in, v.txt, sdel, &co);
         ga_spec_pair_view_clear(&v);
@@ -75,13 +75,13 @@ static void eps_print_json(FILE *out, const loaded_t *l, const eps_row *rows, do
 {
     ga_jw j;
     ga_jw_init(&j, out);
-    cl_json_head(&j, &l->spec);
+    cl_json_head(&j, l);
     ga_jw_num(&j, "delta", delta);
     ga_jw_arr(&j, "pairs");
     for (size_t i = 0; i < l->n; i++) {
         const eps_row *r = &rows[i];
         ga_jw_obj(&j, NULL);
-        ga_jw_str(&j, "name", l->spec.pairs[i].name);
+        ga_jw_str(&j, "name", l->set.pairs[i].name);
         if (!eps_ok(r, certified))
             ga_jw_null(&j, "epsilon");
         else if (certified) /* an infinite bracket (supports differ): nulls with "infinite" */
@@ -107,7 +107,7 @@ static void eps_print_json(FILE *out, const loaded_t *l, const eps_row *rows, do
             ga_jw_interval(&j, "epsilon", &rows[wi].iv, NULL, NULL);
         else
             ga_jw_result(&j, "epsilon", &rows[wi].e);
-        ga_jw_str(&j, "pair", l->spec.pairs[wi].name);
+        ga_jw_str(&j, "pair", l->set.pairs[wi].name);
         ga_jw_obj_end(&j);
     }
     ga_jw_bool(&j, "certified", certified);
@@ -118,13 +118,13 @@ static void eps_print_text(FILE *out, const loaded_t *l, const eps_row *rows, do
                            int certified, size_t wi, int all_ok)
 {
     fprintf(out, "spec: %s\n", SAFE(l->spec.name));
-    cl_print_verified(out, &l->spec);
-    fprintf(out, "delta = %g\n%-*s %-32s %s\n", delta, cl_name_width(&l->spec), "pair", "epsilon",
+    cl_print_verified(out, l);
+    fprintf(out, "delta = %g\n%-*s %-32s %s\n", delta, cl_name_width(l), "pair", "epsilon",
             "binding direction");
     for (size_t i = 0; i < l->n; i++) {
         const eps_row *r = &rows[i];
         const char *b = r->status == GA_EDOM ? "both" : r->dir == 1 ? "xy" : r->dir == 2 ? "yx" : "none";
-        fprintf(out, "%-*s ", cl_name_width(&l->spec), SAFE(l->spec.pairs[i].name));
+        fprintf(out, "%-*s ", cl_name_width(l), SAFE(l->set.pairs[i].name));
         if (!eps_ok(r, certified))
             fprintf(out, "not computed: %s\n", ga_strerror(r->status));
         else if (certified)
@@ -141,11 +141,11 @@ static void eps_print_text(FILE *out, const loaded_t *l, const eps_row *rows, do
         fprintf(out, "overall: not computed (a pair failed)\n");
     else if (certified)
         fprintf(out, "overall: eps in [%.17g, %.17g] (pair %s); certified\n", rows[wi].iv.lo,
-                rows[wi].iv.hi, l->spec.pairs[wi].name);
+                rows[wi].iv.hi, l->set.pairs[wi].name);
     else {
         fprintf(out, "overall: eps = ");
         cl_print_text_value(out, &rows[wi].e);
-        fprintf(out, " (pair %s); estimates, not certified\n", SAFE(l->spec.pairs[wi].name));
+        fprintf(out, " (pair %s); estimates, not certified\n", SAFE(l->set.pairs[wi].name));
     }
 }
 
@@ -196,7 +196,7 @@ int ga_cmd_epsilon(int argc, char **argv, FILE *out, FILE *err)
         }
         if (!eps_ok(&rows[i], certified)) {
             nfail++;
-            ga_cli_err(err, "gaussaudit epsilon: %s: %s%s\n", l.spec.pairs[i].name,
+            ga_cli_err(err, "gaussaudit epsilon: %s: %s%s\n", l.set.pairs[i].name,
                        certified ? "certified mode: " : "", cl_status_text(rows[i].status));
             continue;
         }

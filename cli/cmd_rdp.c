@@ -69,10 +69,10 @@ int ga_cmd_rdp(int argc, char **argv, FILE *out, FILE *err)
     ga_jw_init(&j, out);
     int nfail = 0, ntime = 0;
     if (json) {
-        cl_json_head(&j, &l.spec);
+        cl_json_head(&j, &l);
         ga_jw_arr(&j, "pairs");
     } else {
-        fprintf(out, "spec: %s\n%-*s %-8s %-28s %-28s %s\n", SAFE(l.spec.name), cl_name_width(&l.spec), "pair", "alpha",
+        fprintf(out, "spec: %s\n%-*s %-8s %-28s %-28s %s\n", SAFE(l.spec.name), cl_name_width(&l), "pair", "alpha",
                 "D_alpha(X||Y)", "D_alpha(Y||X)", "eps at delta=1e-5 (Mironov / improved)");
     }
     for (size_t i = 0; i < l.n; i++) {
@@ -88,7 +88,7 @@ int ga_cmd_rdp(int argc, char **argv, FILE *out, FILE *err)
             double worst = fmax(xy.val, yx.val);
             if (json) {
                 ga_jw_obj(&j, NULL);
-                ga_jw_str(&j, "name", l.spec.pairs[i].name);
+                ga_jw_str(&j, "name", l.set.pairs[i].name);
                 ga_jw_num(&j, "alpha", al[k]);
                 if (ok) {
                     ga_jw_result(&j, "xy", &xy);
@@ -100,10 +100,10 @@ int ga_cmd_rdp(int argc, char **argv, FILE *out, FILE *err)
                 cl_json_status(&j, st);
                 ga_jw_obj_end(&j);
             } else if (!ok) {
-                fprintf(out, "%-*s %-8g not computed: %s\n", cl_name_width(&l.spec), SAFE(l.spec.pairs[i].name), al[k],
+                fprintf(out, "%-*s %-8g not computed: %s\n", cl_name_width(&l), SAFE(l.set.pairs[i].name), al[k],
                         ga_strerror(st));
             } else {
-                fprintf(out, "%-*s %-8g ", cl_name_width(&l.spec), SAFE(l.spec.pairs[i].name), al[k]);
+                fprintf(out, "%-*s %-8g ", cl_name_width(&l), SAFE(l.set.pairs[i].name), al[k]);
                 cl_print_text_value(out, &xy);
                 fprintf(out, "   ");
                 cl_print_text_value(out, &yx);

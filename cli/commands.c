@@ -46,7 +46,7 @@ void cl_say_budget(FILE *err, const char *cmd, size_t n, const char *what)
 
 const ga_pair *cl_use(const loaded_t *l, size_t i, ga_pair **own, FILE *err, const char *cmd)
 {
-    const ga_pair *p = ga_mech_pair_use(l->pairs[i], &l->spec.pairs[i], own);
+    const ga_pair *p = ga_mech_pair_use(l->pairs[i], &l->set.pairs[i], own);
     if (!p && err)
         ga_cli_err(err, "gaussaudit %s: out of memory\n", cmd);
     return p;
@@ -66,7 +66,7 @@ void cl_loaded_clear(loaded_t *l)
     for (size_t i = 0; i < l->n; i++)
         ga_pair_free(l->pairs[i]);
     free(l->pairs);
-    ga_spec_clear(&l->spec);
+    ga_mech_clear(&l->spec, &l->set);
 }
 
 int cl_load_spec(loaded_t *l, const char *path, const char *cmd, const ga_spec_opts *so,
@@ -74,29 +74,30 @@ int cl_load_spec(loaded_t *l, const char *path, const char *cmd, const ga_spec_o
 {
     char msg[1024];
     memset(l, 0, sizeof *l);
-    ga_spec_opts o = *so;
-    o.deadline = ga_cli_deadline(); /* (the builders stop there) */
-    int st = ga_mech_load(&l->spec, path, &o, msg, sizeof msg);
+    /* built once: a builder may free what it no longer needs (the dataset's values, the
+     * written pairs); the builders stop at the command's deadline */
+    ga_build_opts bo = {.deadline = ga_cli_deadline(), .drop_data = 1};
+    int st = ga_mech_load(&l->spec, &l->set, path, so, &bo, msg, sizeof msg);
     if (st) {
         ga_cli_err(err, "gaussaudit %s: %s\n", cmd, msg);
         return ga_cli_exit_status(st);
     }
-    l->pairs = calloc(l->spec.npairs, sizeof *l->pairs);
+    l->pairs = calloc(l->set.npairs, sizeof *l->pairs);
     if (!l->pairs)
         return EX_SOFTWARE;
-    if (l->spec.truncated)
-        l->skipped = l->spec.planned > l->spec.npairs ? l->spec.planned - l->spec.npairs : 1;
-    for (size_t i = 0; i < l->spec.npairs; i++) {
+    if (l->set.truncated)
+        l->skipped = l->set.planned > l->set.npairs ? l->set.planned - l->set.npairs : 1;
+    for (size_t i = 0; i < l->set.npairs; i++) {
         if (cl_out_of_time()) {
-            l->skipped += l->spec.npairs - i;
+            l->skipped += l->set.npairs - i;
             break;
         }
-        st = ga_mech_pair_reduce(&l->pairs[i], &l->spec.pairs[i], msg, sizeof msg);
+        st = ga_mech_pair_reduce(&l->pairs[i], &l->set.pairs[i], msg, sizeof msg);
         if (st) {
             ga_cli_err(err, "gaussaudit %s: %s: %s\n", cmd, path, msg);
             return st == GA_ENOMEM ? EX_SOFTWARE : EX_DATAERR;
         }
-        if (ga_mech_pair_rebuildable(&l->spec.pairs[i])) {
+        if (ga_mech_pair_rebuildable(&l->set.pairs[i])) {
             ga_pair_free(l->pairs[i]); /* checked; reduced again where used */
             l->pairs[i] = NULL;
         }
@@ -110,19 +111,20 @@ const char *cl_support_name(int s)
     return s == GA_SUPPORT_FULL ? "full" : s == GA_SUPPORT_COMMON ? "common" : "differ";
 }
 
-void cl_print_verified(FILE *out, const ga_spec *s)
+void cl_print_verified(FILE *out, const loaded_t *l)
 {
-    if (s->verified)
-        fprintf(out, "verification: the audited pairs include the proven %s\n", s->verified_note);
+    if (l->set.verified)
+        fprintf(out, "verification: the audited pairs include the proven %s\n",
+                l->set.verified_note);
 }
 
-void cl_json_head(ga_jw *j, const ga_spec *s)
+void cl_json_head(ga_jw *j, const loaded_t *l)
 {
     ga_jw_obj(j, NULL);
-    ga_jw_str(j, "spec", s->name);
-    ga_jw_bool(j, "verification", s->verified);
-    if (s->verified)
-        ga_jw_str(j, "verification_note", s->verified_note);
+    ga_jw_str(j, "spec", l->spec.name);
+    ga_jw_bool(j, "verification", l->set.verified);
+    if (l->set.verified)
+        ga_jw_str(j, "verification_note", l->set.verified_note);
 }
 
 void cl_json_status(ga_jw *j, int st)
@@ -150,12 +152,12 @@ void cl_print_text_value(FILE *out, const ga_result *r)
     fprintf(out, " (+- %.2g)", r->err);
 }
 
-int cl_name_width(const ga_spec *s)
+int cl_name_width(const loaded_t *l)
 {
     size_t w = 28;
-    for (size_t i = 0; i < s->npairs; i++)
-        if (strlen(s->pairs[i].name) > w)
-            w = strlen(s->pairs[i].name);
+    for (size_t i = 0; i < l->set.npairs; i++)
+        if (strlen(l->set.pairs[i].name) > w)
+            w = strlen(l->set.pairs[i].name);
     return (int)(w > 1000 ? 1000 : w);
 }
 

@@ -15,6 +15,7 @@
  * kept: read through use()). */
 typedef struct {
     ga_spec spec;
+    ga_pairset set;   /* its pairs, built */
     ga_pair **pairs;
     size_t n;
     size_t skipped;   /* pairs the time budget left out (built or reduced: not computed) */
@@ -48,13 +49,13 @@ int cl_load_spec(loaded_t *l, const char *path, const char *cmd, const ga_spec_o
 const char *cl_support_name(int s);
 
 /* the proven-worst-case label of specs with a universe bound */
-void cl_print_verified(FILE *out, const ga_spec *s);
+void cl_print_verified(FILE *out, const loaded_t *l);
 
 /* a user string for the terminal tables (escaped; a buffer of its own per use) */
 #define SAFE(s) ga_cli_safe((char[GA_SPEC_NAME_LEN * 2]){0}, GA_SPEC_NAME_LEN * 2, (s))
 
 /* the opening of a spec command's JSON document: {"spec", "verification", ... */
-void cl_json_head(ga_jw *j, const ga_spec *s);
+void cl_json_head(ga_jw *j, const loaded_t *l);
 
 /* a status in JSON: "success", or the message */
 void cl_json_status(ga_jw *j, int st);
@@ -64,7 +65,7 @@ int cl_parse_format(const char *f, const char *cmd, FILE *err);
 void cl_print_text_value(FILE *out, const ga_result *r);
 
 /* the pair column's width: the longest name (tables widen, they never cut a name) */
-int cl_name_width(const ga_spec *s);
+int cl_name_width(const loaded_t *l);
 
 /* --certified / --digits: fills co; returns nonzero after printing an error */
 int cl_cert_options(ga_cert_opts *co, int certified, const char *sdig, const char *cmd,

@@ -20,7 +20,7 @@ static void cal_json(FILE *out, const ga_calibration *c)
     ga_jw_num(&j, "epsilon", c->eps);
     ga_jw_num(&j, "delta", c->delta);
     ga_jw_num(&j, "value", c->value);
-    ga_jw_str(&j, "scope", sp->verified ? (sp->verified_bound ? "upper bound" : "proven worst case")
+    ga_jw_str(&j, "scope", c->set.verified ? (c->set.verified_bound ? "upper bound" : "proven worst case")
                                         : "audited pairs");
     ga_jw_bool(&j, "certified", c->certified);
     ga_jw_obj(&j, "check");
@@ -55,7 +55,7 @@ static void cal_text(FILE *out, const ga_calibration *c)
     ga_fmt_shortest(ls, sizeof ls, c->value * (1 - 1e-6));
     fprintf(out, "spec: %s (%s)\nsmallest %s for (%g, %g)-DP on %s: %s\n", sp->name, sp->kind,
             c->knob, c->eps, c->delta,
-            sp->verified ? (sp->verified_bound ? "an upper bound of every neighbour in the universe "
+            c->set.verified ? (c->set.verified_bound ? "an upper bound of every neighbour in the universe "
                                                  "(sufficient; the exact smallest may be lower)"
                                                : "the proven worst case (every neighbour in the universe)")
                          : "the audited pairs",

@@ -48,16 +48,16 @@ static const char *methods_synth_text =
 /* the methods of the audit's pairs */
 const char *rp_methods(const ga_audit *a)
 {
-    size_t n = ga_spec_npairs(&a->spec);
+    size_t n = ga_pairset_npairs(&a->set);
     ga_spec_pair_buf b;
     for (size_t i = 0; i < n; i++)
-        if (ga_spec_pair_at(&a->spec, i, &b, 0)->nsub)
+        if (ga_pairset_pair_at(&a->set, i, &b, 0)->nsub)
             return methods_sub_text;
     for (size_t i = 0; i < n; i++)
-        if (ga_spec_pair_at(&a->spec, i, &b, 0)->masked)
+        if (ga_pairset_pair_at(&a->set, i, &b, 0)->masked)
             return methods_masked_text;
     for (size_t i = 0; i < n; i++)
-        if (ga_spec_pair_at(&a->spec, i, &b, 0)->synth)
+        if (ga_pairset_pair_at(&a->set, i, &b, 0)->synth)
             return methods_synth_text;
     return methods_text;
 }

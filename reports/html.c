@@ -48,14 +48,14 @@ static void html_head(FILE *out, const ga_audit *a)
         fprintf(out, "<p><b>Relative DP</b> (Lu et al.; 000 Section 7): the claims are audited over "
                 "the %zu neighbouring pairs within the given set of %zu datasets, not over every "
                 "neighbour.</p>\n", a->npairs, a->spec.nrel);
-    if (a->spec.verified) {
+    if (a->set.verified) {
         fprintf(out, "<p>The audited pairs include the proven ");
-        rp_html_escape(out, a->spec.verified_note);
+        rp_html_escape(out, a->set.verified_note);
         fprintf(out, ".</p>\n");
     }
-    if (a->spec.release_note[0]) {
+    if (a->set.release_note[0]) {
         fprintf(out, "<p>Some pairs are audited before the release: ");
-        rp_html_escape(out, a->spec.release_note);
+        rp_html_escape(out, a->set.release_note);
         fprintf(out, ". Their values are upper bounds of the release's (post-processing), never "
                 "violations.</p>\n");
     }

@@ -82,11 +82,11 @@ int ga_report_json(FILE *out, const ga_audit *a)
     ga_jw_bool(&j, "relative", a->spec.nrel > 0);
     if (a->spec.nrel)
         ga_jw_int(&j, "relative_datasets", (long)a->spec.nrel);
-    ga_jw_bool(&j, "verification", a->spec.verified);
-    if (a->spec.verified)
-        ga_jw_str(&j, "verification_note", a->spec.verified_note);
-    if (a->spec.release_note[0])
-        ga_jw_str(&j, "unreleased_note", a->spec.release_note);
+    ga_jw_bool(&j, "verification", a->set.verified);
+    if (a->set.verified)
+        ga_jw_str(&j, "verification_note", a->set.verified_note);
+    if (a->set.release_note[0])
+        ga_jw_str(&j, "unreleased_note", a->set.release_note);
     ga_jw_bool(&j, "timed_out", a->incomplete);
     if (a->incomplete)
         ga_jw_str(&j, "timeout_note", a->timeout_note);

@@ -65,12 +65,12 @@ int ga_report_markdown(FILE *out, const ga_audit *a)
         fprintf(out, "Relative DP (Lu et al.; 000 Section 7): the claims are audited over the %zu "
                 "neighbouring pairs within the given set of %zu datasets, not over every "
                 "neighbour.\n\n", a->npairs, a->spec.nrel);
-    if (a->spec.verified)
-        fprintf(out, "The audited pairs include the proven %s.\n\n", a->spec.verified_note);
-    if (a->spec.release_note[0])
+    if (a->set.verified)
+        fprintf(out, "The audited pairs include the proven %s.\n\n", a->set.verified_note);
+    if (a->set.release_note[0])
         fprintf(out, "Some pairs are audited before the release: %s. Their values are upper "
                 "bounds of the release's (post-processing), never violations.\n\n",
-                a->spec.release_note); /* (our own text) */
+                a->set.release_note); /* (our own text) */
     fprintf(out, "## Claims\n\n| claim | verdict | tightness | certified | reason |\n|---|---|---|---|---|\n");
     for (size_t i = 0; i < a->nclaims; i++) {
         const ga_claim_result *r = &a->claims[i];

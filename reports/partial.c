@@ -39,7 +39,7 @@ int ga_report_partial(FILE *out, const ga_audit *a)
     ga_report_inputs_json(&j, &a->spec);
     ga_jw_int(&j, "shard", (long)a->book.shard);
     ga_jw_int(&j, "shards", (long)a->book.nshards);
-    ga_jw_int(&j, "pairs", (long)ga_spec_npairs(&a->spec));
+    ga_jw_int(&j, "pairs", (long)ga_pairset_npairs(&a->set));
     ga_jw_int(&j, "claims", (long)a->nclaims);
     ga_jw_bool(&j, "certified", a->certified_mode);
     ga_jw_str(&j, "claim", a->claim_override);

@@ -309,6 +309,14 @@ cleanup:
     return rc;
 }
 
+/* labels_pm1: whether the last column holds a -1 (binary labels are then -1/1); GA_OK */
+static int last_column_pm1(ga_dataset *ds)
+{
+    for (size_t i = 0; ds->d && i < ds->n && !ds->labels_pm1; i++)
+        ds->labels_pm1 = ds->x[i * ds->d + ds->d - 1] == -1;
+    return GA_OK;
+}
+
 /* A table of numbers: {ROWS: [[...], ...]} (rows_key: "rows" for a dataset, "matrix" for a
  * release) or {csv: FILE, header: true|false}, the file read under the spec's policy */
 static int parse_table(ctx_t *c, const ga_node *n, const char *path, const char *rows_key,
@@ -325,7 +333,8 @@ static int parse_table(ctx_t *c, const ga_node *n, const char *path, const char 
     if (rows) {
         sp_pathf(p, sizeof p, "%s.%s", path, rows_key);
         ds->source = strdup(rows_key);
-        return ds->source ? sp_parse_rows(c, rows, p, ds) : GA_ENOMEM;
+        r = ds->source ? sp_parse_rows(c, rows, p, ds) : GA_ENOMEM;
+        return r ? r : last_column_pm1(ds);
     }
     sp_pathf(p, sizeof p, "%s.csv", path);
     if (csv->kind != GA_NODE_SCALAR || !csv->text[0])
@@ -340,7 +349,8 @@ static int parse_table(ctx_t *c, const ga_node *n, const char *path, const char 
         header = !strcmp(h->text, "true");
     }
     ds->source = strdup(csv->text);
-    return ds->source ? parse_csv(c, csv, p, csv->text, header, ds) : GA_ENOMEM;
+    r = ds->source ? parse_csv(c, csv, p, csv->text, header, ds) : GA_ENOMEM;
+    return r ? r : last_column_pm1(ds);
 }
 
 int sp_parse_dataset(ga_spec *s, ctx_t *c, const ga_node *n, const char *path,

@@ -44,6 +44,5 @@ int sp_parse_releases(ga_spec *s, ctx_t *c, const ga_node *m);
 /* relative: {datasets: [{rows | csv}, ...]}: the set of datasets of relative DP */
 int sp_parse_relative(ga_spec *s, ctx_t *c, const ga_node *n);
 
-void sp_free_pairs(ga_spec *s);
 
 #endif

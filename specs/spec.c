@@ -243,14 +243,15 @@ static int parse_pairs(ga_spec *s, ctx_t *c, const ga_node *list)
         return sp_fail(c, NULL, "pairs", "missing: kind gaussian_pair needs a list of pairs");
     if (list->kind != GA_NODE_SEQ || list->n == 0)
         return sp_fail(c, list, "pairs", "expected a non-empty list of pairs");
-    s->pairs = calloc(list->n, sizeof *s->pairs);
-    if (!s->pairs)
+    ga_pairset *w = &s->written;
+    w->pairs = calloc(list->n, sizeof *w->pairs);
+    if (!w->pairs)
         return GA_ENOMEM;
-    s->npairs = list->n;
+    w->npairs = w->cappairs = list->n;
     static const char *const keys[] = {"name", "x", "y", "columns", NULL};
     for (size_t i = 0; i < list->n; i++) {
         const ga_node *n = list->kids[i];
-        ga_spec_pair *p = &s->pairs[i];
+        ga_spec_pair *p = &w->pairs[i];
         char path[64], sub[96];
         sp_pathf(path, sizeof path, "pairs[%zu]", i);
         int r = sp_check_map(c, n, path, keys);
@@ -476,10 +477,6 @@ int ga_spec_mech_number(const ga_spec *s, const char *key, double *v, int requir
                            size_t msglen)
 {
     ctx_t c = {s->path, msg, msglen, NULL, NULL};
-    if (s->knob && !strcmp(key, s->knob)) {
-        *v = s->knob_value; /* calibrate overrides the noise parameter */
-        return GA_OK;
-    }
     const ga_node *n = ga_node_get(s->mechanism, key);
     char p[96];
     sp_pathf(p, sizeof p, "mechanism.%s", key);
@@ -547,13 +544,9 @@ int ga_spec_parse_opts(ga_spec *s, const char *text, size_t len, const char *nam
 }
 
 /* the spec's fields before its document is read: 0, or GA_ENOMEM */
-static int spec_begin(ga_spec *s, const char *name, const ga_spec_opts *o)
+static int spec_begin(ga_spec *s, const char *name)
 {
     memset(s, 0, sizeof *s);
-    s->deadline = o ? o->deadline : 0;
-    s->jobs = o ? o->jobs : 1;
-    s->drop_data = o ? o->drop_data : 0;
-    s->families = o ? o->families : 0;
     s->path = strdup(name ? name : "<spec>");
     return s->path ? GA_OK : GA_ENOMEM;
 }
@@ -563,7 +556,7 @@ static int spec_from_doc(ga_spec *s, const ga_spec_opts *o, char *msg, size_t ms
 static int spec_parse(ga_spec *s, const char *text, size_t len, const char *name,
                       const ga_spec_opts *o, char *msg, size_t msglen)
 {
-    if (spec_begin(s, name, o))
+    if (spec_begin(s, name))
         return GA_ENOMEM;
     ga_sha256_hex(s->digest, (const unsigned char *)text, len);
     if (ga_doc_parse(&s->doc, text, len, s->path, msg, msglen))
@@ -640,7 +633,6 @@ static int spec_from_doc(ga_spec *s, const ga_spec_opts *o, char *msg, size_t ms
                            "a dataset or neighbours");
         if ((r = parse_pairs(s, &c, ga_node_get(root, "pairs"))))
             return r;
-        s->cappairs = s->npairs;
     } else {
         if (ga_node_get(root, "pairs"))
             return sp_fail(&c, ga_node_get(root, "pairs"), "pairs",
@@ -682,13 +674,7 @@ static int spec_from_doc(ga_spec *s, const ga_spec_opts *o, char *msg, size_t ms
 
 int ga_spec_load(ga_spec *s, const char *path, char *msg, size_t msglen)
 {
-    return ga_spec_load_until(s, path, 0, msg, msglen);
-}
-
-int ga_spec_load_until(ga_spec *s, const char *path, double deadline, char *msg, size_t msglen)
-{
-    ga_spec_opts o = {.deadline = deadline};
-    return ga_spec_load_opts(s, path, &o, msg, msglen);
+    return ga_spec_load_opts(s, path, NULL, msg, msglen);
 }
 
 int ga_spec_load_opts(ga_spec *s, const char *path, const ga_spec_opts *o, char *msg,
@@ -698,7 +684,7 @@ int ga_spec_load_opts(ga_spec *s, const char *path, const ga_spec_opts *o, char 
      * pipe (/dev/stdin), still capped; a regular file is parsed as it is read (doc.c) */
     ga_read_policy pol = {.max_bytes = (size_t)1 << 30, .allow_stream = 1, .what = "spec"};
     ga_file f;
-    int rc = spec_begin(s, path, o);
+    int rc = spec_begin(s, path);
     if (rc == GA_OK && (rc = ga_file_open(&f, path, &pol, msg, msglen)) == GA_OK) {
         rc = ga_doc_read(&s->doc, &f, s->path, s->digest, msg, msglen);
         ga_file_close(&f);
@@ -712,8 +698,7 @@ int ga_spec_load_opts(ga_spec *s, const char *path, const ga_spec_opts *o, char 
 
 void ga_spec_clear(ga_spec *s)
 {
-    sp_free_pairs(s);
-    free(s->pairs);
+    ga_pairset_clear(&s->written);
     free(s->data.x);
     free(s->data.source);
     free(s->candidates.x);
@@ -723,9 +708,6 @@ void ga_spec_clear(ga_spec *s)
     free(s->claim.rdp);
     free(s->release.x);
     free(s->release.source);
-    for (size_t i = 0; i < s->nexplicit_orig; i++)
-        ga_spec_pair_free(&s->explicit_orig[i]);
-    free(s->explicit_orig);
     for (size_t i = 0; i < s->nparts; i++) {
         free(s->part_release[i].x);
         free(s->part_release[i].source);

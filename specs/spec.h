@@ -47,7 +47,7 @@ typedef struct ga_spec_pair {
                                                model a release is a function of): it never
                                                shows a violation */
     unsigned char laws_block;               /* the four laws are one allocation at mu_x (a
-                                               pair of dimension one: ga_spec_add_1d) */
+                                               pair of dimension one: ga_pairset_add_1d) */
     unsigned char unreleased;               /* the output before a release whose laws could
                                                not be computed (s->release_note says why):
                                                an upper bound of the released pair's delta
@@ -99,6 +99,8 @@ typedef struct {
     double *x;             /* n * d, row-major */
     int line;              /* where the dataset is defined */
     char *source;          /* "rows" or the CSV path */
+    int labels_pm1;        /* the last column holds a -1: binary labels there are read as
+                              -1/1 (else 0/1) */
 } ga_dataset;
 
 #define GA_SPEC_MAX_ROWS 10000000
@@ -110,21 +112,14 @@ typedef struct {
 #define GA_SPEC_MAX_CSV_LINE ((size_t)1 << 20)   /* one CSV line */
 #define GA_SPEC_MAX_ALLOW 16                      /* --allow-path directories */
 
-/* Loading options: the builders' deadline and the file policy. A spec reads only regular
- * files inside its own directory tree (symlinks resolved, then checked) and inside the
- * allow_paths directories (--allow-path). */
+/* Loading options: the file policy. A spec reads only regular files inside its own directory
+ * tree (symlinks resolved, then checked) and inside the allow_paths directories
+ * (--allow-path). (How the catalogue builds the pairs is its own options' business.) */
 typedef struct {
-    double deadline;                  /* monotonic seconds (CLOCK_MONOTONIC; 0: none) */
-    int jobs;                         /* threads the builders may use (<= 1: one) */
     const char *const *allow_paths;   /* at most GA_SPEC_MAX_ALLOW */
     size_t nallow;
     const char *(*kind_at)(size_t i); /* the valid mechanism kinds, i = 0, 1, ... until NULL
                                          (the catalogue's table; NULL: not checked here) */
-    int drop_data;                    /* the pairs are built once (audit): a builder may free
-                                         the dataset's values when it no longer needs them */
-    int families;                     /* a builder may hold its pairs as a row family
-                                         (ga_spec_family; the audit, unless it keeps every
-                                         pair for a test) */
 } ga_spec_opts;
 
 /*
@@ -133,7 +128,7 @@ typedef struct {
  * remove-one audit of a 100,000-row sketch kept 128 + 48 + 48 bytes per row for them).
  * The catalogue's builder fills it and says how pair k reads: its four laws (mu_x, s_x,
  * mu_y, s_y) and its name are functions of v[k] and k. The family's pairs come first:
- * pair i < n of the spec is family pair i, pair i >= n is pairs[i - n] (ga_spec_pair_at).
+ * pair i < n of the set is family pair i, pair i >= n is pairs[i - n] (ga_pairset_pair_at).
  */
 typedef struct ga_spec_family {
     size_t n;
@@ -144,6 +139,29 @@ typedef struct ga_spec_family {
     void (*laws)(double laws[4], const struct ga_spec_family *f, size_t k);
     void (*name)(char *buf, size_t len, const struct ga_spec_family *f, size_t k);
 } ga_spec_family;
+
+/*
+ * A set of neighbouring pairs: the records and a row family (pair i < fam.n is family pair
+ * i, pair i >= fam.n is pairs[i - fam.n]). The catalogue's result holds, beside its pairs,
+ * what the build found: the proven worst case, whether the deadline cut it short, and why
+ * pairs were kept unreleased. A spec holds the pairs written in it (gaussian_pair) as one
+ * too, with those fields zero.
+ */
+typedef struct ga_pairset {
+    size_t npairs, cappairs; /* the records (ga_pairset_npairs: with the family's) */
+    ga_spec_pair *pairs;
+    ga_spec_family fam;    /* n > 0: the first fam.n pairs, held as a row family */
+    int truncated;         /* the deadline stopped the construction of pairs */
+    size_t planned;        /* pairs the relation would have produced */
+    int verified;          /* the pairs include a proven worst case */
+    size_t verified_pair;  /* its index (ga_pairset_pair_at) */
+    int verified_bound;    /* that pair is an upper bound no single neighbour need attain (a
+                              composition of worst cases, a worst case kept unreleased): it
+                              proves claims, it never shows a violation */
+    char verified_note[512];
+    char release_note[400];/* why pairs are kept unreleased (ga_spec_pair.unreleased) */
+    int release_done;      /* the kind's builder applied mechanism.release itself (sketch) */
+} ga_pairset;
 
 /* A file a spec read: the key that named it ("dataset.csv"), its path as opened, the SHA-256
  * of its bytes (the same in both passes of the CSV reader, or the file changed: an error). */
@@ -158,50 +176,23 @@ typedef struct {
     const char *name;      /* into the doc */
     const char *kind;      /* mechanism kind */
     const ga_node *mechanism;
-    size_t npairs, cappairs; /* the records in pairs (ga_spec_npairs: with the family's) */
-    ga_spec_pair *pairs;
-    ga_spec_family fam;    /* n > 0: the first fam.n pairs, held as a row family */
+    ga_pairset written;    /* gaussian_pair: the pairs as written */
     ga_spec_claim claim;
     ga_dataset data;       /* n = 0 when the kind has no dataset */
     int relation;          /* enum ga_relation */
     ga_dataset candidates; /* add_one / replace_one candidate rows */
     size_t *rows;          /* the rows whose neighbours are audited (NULL: all) */
     double label_bound;    /* change_label: a label changes by at most this (0: not given) */
-    int labels_pm1;        /* binary labels are -1/1 (else 0/1): set by the catalogue */
     size_t nrows_sel;
     int has_universe;
     const ga_node *universe; /* its node, for messages */
     double row_norm_bound; /* universe: every row has norm <= this (0: not given) */
-    double deadline;       /* monotonic seconds after which builders stop (0: none) */
-    int jobs;              /* threads the builders may use (<= 1: one) */
-    int drop_data;         /* a builder may free data.x once it no longer needs it (n and d
-                              stay; the pairs cannot be rebuilt then) */
-    int families;          /* a builder may hold its pairs as a row family (fam) */
-    int truncated;         /* the deadline stopped the construction of pairs */
-    size_t planned;        /* pairs the relation would have produced */
-    const char *knob;      /* calibrate: the overridden noise parameter (NULL: none) */
-    size_t knob_part;      /* calibrate, composition: 0 scales every part's noise by knob_value,
-                              k sets part k's noise parameter to it */
-    double knob_value;
-    int has_focus_eps;     /* calibrate: universe worst cases are sought at this eps */
-    double focus_eps;      /* (otherwise at the eps of the DP claims) */
-    int verified;          /* the audited pairs include a proven worst case */
-    size_t verified_pair;  /* its index among the spec's pairs (ga_spec_pair_at) */
-    int verified_bound;    /* that pair is an upper bound no single neighbour need attain (a
-                              composition of worst cases, a worst case kept unreleased): it
-                              proves claims, it never shows a violation */
-    char verified_note[512];
     char digest[65];       /* SHA-256 of the bytes parsed */
     size_t ninputs;        /* the files the spec read (CSV datasets, candidates, release
                               matrices), in the order read, with their SHA-256 */
     ga_spec_input *inputs;
     ga_dataset release;    /* mechanism.release: the public matrix A (m x d; n = 0: none) */
-    int release_done;      /* the kind's builder applied the release itself (sketch) */
-    char release_note[400];/* why pairs are kept unreleased (ga_spec_pair.unreleased) */
     ga_doc *claim_doc;     /* ga_spec_set_claim: the replacing claim's own document */
-    ga_spec_pair *explicit_orig; /* calibrate on gaussian_pair: the pairs as written (the
-                                    rebuilt ones scale their covariances) */
-    size_t nexplicit_orig;
     size_t nrel;           /* relative DP: the set of datasets (relative.datasets); the pairs
                               are the neighbours within it (data is then unused) */
     ga_dataset *rel_sets;
@@ -223,9 +214,7 @@ extern const char *const ga_spec_common_mech_keys[];
  * "FILE:LINE:COL: key.path: what is wrong" (unknown keys get a "did you mean" hint).
  */
 int ga_spec_load(ga_spec *s, const char *path, char *msg, size_t msglen);
-/* The same with a deadline (monotonic seconds, CLOCK_MONOTONIC; 0: none) for the builders. */
-int ga_spec_load_until(ga_spec *s, const char *path, double deadline, char *msg, size_t msglen);
-/* The same with options (deadline, file policy). */
+/* The same with options (the file policy). */
 int ga_spec_load_opts(ga_spec *s, const char *path, const ga_spec_opts *o, char *msg,
                       size_t msglen);
 /* The same from text (name is used in messages; files it names are read relative to the
@@ -236,20 +225,20 @@ int ga_spec_parse(ga_spec *s, const char *text, size_t len, const char *name, ch
                   size_t msglen);
 void ga_spec_clear(ga_spec *s);
 
-/* Append a pair (the spec owns its arrays, which must be malloc'ed). */
-int ga_spec_add_pair(ga_spec *s, const char *name, size_t d, double columns, double *mu_x,
-                     double *s_x, double *mu_y, double *s_y);
+/* Append a pair (the set owns its arrays, which must be malloc'ed). */
+int ga_pairset_add(ga_pairset *ps, const char *name, size_t d, double columns, double *mu_x,
+                   double *s_x, double *mu_y, double *s_y);
 /* Append the pair N(mu_x, s_x) vs N(mu_y, s_y) of dimension one with columns iid columns, its
  * four numbers in one allocation (a remove-one audit adds one per row). GA_OK, GA_ENOMEM, or
  * GA_EINVAL past the pair cap. */
-int ga_spec_add_1d(ga_spec *s, const char *name, double columns, double mu_x, double s_x,
-                   double mu_y, double s_y);
-/* Append the pair p under name: the spec takes p's arrays and blocks (p is emptied; on an
+int ga_pairset_add_1d(ga_pairset *ps, const char *name, double columns, double mu_x, double s_x,
+                      double mu_y, double s_y);
+/* Append the pair p under name: the set takes p's arrays and blocks (p is emptied; on an
  * error they are freed). GA_OK, GA_ENOMEM, or GA_EINVAL past the pair cap. */
-int ga_spec_add_moved(ga_spec *s, const char *name, ga_spec_pair *p);
+int ga_pairset_add_moved(ga_pairset *ps, const char *name, ga_spec_pair *p);
 /* Room for n more pairs without growing (a builder that knows its count: the array is not
  * grown by doubling past it). GA_OK or GA_ENOMEM; n is not checked against the cap. */
-int ga_spec_reserve_pairs(ga_spec *s, size_t n);
+int ga_pairset_reserve(ga_pairset *ps, size_t n);
 
 /* A number of the mechanism mapping: GA_OK, GA_EINVAL (message written), or -1 when it is
  * absent and not required. */
@@ -270,17 +259,20 @@ int ga_spec_vector(const ga_spec *s, const ga_node *n, const char *path, size_t 
  * "{epsilon: 1, delta: 1e-5}"). GA_OK, or GA_EINVAL with a message naming "claim". */
 int ga_spec_set_claim(ga_spec *s, const char *text, char *msg, size_t msglen);
 
-/* Free the pairs built from the spec (the catalogue rebuilds them, e.g. for calibrate). */
-void ga_spec_reset_pairs(ga_spec *s);
+/* Free the set's pairs and clear what the build found (the catalogue rebuilds them, e.g. for
+ * calibrate); the record array is kept for reuse. */
+void ga_pairset_reset(ga_pairset *ps);
+/* Free everything the set holds. */
+void ga_pairset_clear(ga_pairset *ps);
 
 /* Free the dataset's values (drop_data: once a builder no longer needs them; n and d stay)
  * and return their memory to the system. */
 void ga_spec_drop_data(ga_spec *s);
 
-/* The spec's pairs: the row family's (fam.n) and the records (npairs). */
-size_t ga_spec_npairs(const ga_spec *s);
-/* Pair i < ga_spec_npairs(s): its record, or a family pair written into *b (valid while s
- * and *b are). A family pair's name is written too when `named` (messages that name the
+/* The set's pairs: the row family's (fam.n) and the records (npairs). */
+size_t ga_pairset_npairs(const ga_pairset *ps);
+/* Pair i < ga_pairset_npairs(ps): its record, or a family pair written into *b (valid while
+ * ps and *b are). A family pair's name is written too when `named` (messages that name the
  * pair's fields), NULL otherwise (writing it costs a formatted print per use). */
 #define GA_SPEC_NAME_LEN 128
 typedef struct {
@@ -288,18 +280,19 @@ typedef struct {
     double laws[4];
     char name[GA_SPEC_NAME_LEN];
 } ga_spec_pair_buf;
-const ga_spec_pair *ga_spec_pair_at(const ga_spec *s, size_t i, ga_spec_pair_buf *b, int named);
+const ga_spec_pair *ga_pairset_pair_at(const ga_pairset *ps, size_t i, ga_spec_pair_buf *b,
+                                       int named);
 /* Pair i's name: its record's ("" when it has none), or a family pair's written into buf
  * (GA_SPEC_NAME_LEN bytes are enough). */
-const char *ga_spec_pair_name(const ga_spec *s, size_t i, char *buf, size_t len);
+const char *ga_pairset_pair_name(const ga_pairset *ps, size_t i, char *buf, size_t len);
 
 /* Input for ga_pair_reduce from a plain spec pair (field labels point into the pair). */
 void ga_spec_pair_input(ga_pair_input *in, const ga_spec_pair *p, char labels[4][200]);
 
-/* Append a product pair of n blocks (composition); the spec takes the blocks (an array of
- * n pairs, malloc'ed, each owning its arrays) whatever the return. GA_OK, GA_ENOMEM, or
+/* Append a product pair of n blocks (composition); the set takes the blocks (an array of n
+ * pairs, malloc'ed, each owning its arrays) whatever the return. GA_OK, GA_ENOMEM, or
  * GA_EINVAL past the pair cap. */
-int ga_spec_add_product(ga_spec *s, const char *name, ga_spec_pair *blocks, size_t n);
+int ga_pairset_add_product(ga_pairset *ps, const char *name, ga_spec_pair *blocks, size_t n);
 /* Replace a plain pair's laws (the pair takes the arrays; its decimal text is dropped: the
  * new laws are exact as doubles). */
 void ga_spec_pair_set_laws(ga_spec_pair *p, size_t d, double *mu_x, double *s_x, double *mu_y,

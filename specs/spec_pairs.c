@@ -1,7 +1,7 @@
 /*
- * spec_pairs.c - the pairs a spec holds: room reserved up front, pairs added by the
- * catalogue (moved in, or from laws), products of blocks, row families read on demand, and
- * views of a pair as the pair layer's inputs with their exact decimal texts.
+ * spec_pairs.c - sets of pairs (ga_pairset): room reserved up front, pairs added (moved in,
+ * or from laws), products of blocks, row families read on demand; and views of a pair as the
+ * pair layer's inputs with their exact decimal texts.
  */
 #include "specs/internal.h"
 
@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
-int ga_spec_reserve_pairs(ga_spec *s, size_t n)
+int ga_pairset_reserve(ga_pairset *s, size_t n)
 {
     if (n > SIZE_MAX / sizeof *s->pairs - s->npairs)
         return GA_ENOMEM;
@@ -31,7 +31,7 @@ int ga_spec_reserve_pairs(ga_spec *s, size_t n)
 }
 
 /* room for one more pair: GA_OK, GA_EINVAL (the cap), GA_ENOMEM */
-static int pair_room(ga_spec *s)
+static int pair_room(ga_pairset *s)
 {
     if (s->npairs >= GA_SPEC_MAX_PAIRS)
         return GA_EINVAL;
@@ -47,7 +47,7 @@ static int pair_room(ga_spec *s)
 }
 
 /* the one way a pair is appended: the others describe theirs and move it in here */
-int ga_spec_add_moved(ga_spec *s, const char *name, ga_spec_pair *p)
+int ga_pairset_add_moved(ga_pairset *s, const char *name, ga_spec_pair *p)
 {
     int rc = pair_room(s);
     char *nm = rc ? NULL : strdup(name);
@@ -62,7 +62,7 @@ int ga_spec_add_moved(ga_spec *s, const char *name, ga_spec_pair *p)
     return GA_OK;
 }
 
-int ga_spec_add_pair(ga_spec *s, const char *name, size_t d, double columns, double *mu_x,
+int ga_pairset_add(ga_pairset *s, const char *name, size_t d, double columns, double *mu_x,
                      double *s_x, double *mu_y, double *s_y)
 {
     ga_spec_pair p = {.d = d, .columns = columns, .mu_x = mu_x, .s_x = s_x, .mu_y = mu_y,
@@ -72,10 +72,10 @@ int ga_spec_add_pair(ga_spec *s, const char *name, size_t d, double columns, dou
         ga_spec_pair_free(&p);
         return GA_ENOMEM;
     }
-    return ga_spec_add_moved(s, name, &p);
+    return ga_pairset_add_moved(s, name, &p);
 }
 
-int ga_spec_add_1d(ga_spec *s, const char *name, double columns, double mu_x, double s_x,
+int ga_pairset_add_1d(ga_pairset *s, const char *name, double columns, double mu_x, double s_x,
                    double mu_y, double s_y)
 {
     double *v = malloc(4 * sizeof *v);
@@ -87,15 +87,15 @@ int ga_spec_add_1d(ga_spec *s, const char *name, double columns, double mu_x, do
     v[3] = s_y;
     ga_spec_pair p = {.d = 1, .columns = columns, .mu_x = v, .s_x = v + 1, .mu_y = v + 2,
                       .s_y = v + 3, .laws_block = 1};
-    return ga_spec_add_moved(s, name, &p);
+    return ga_pairset_add_moved(s, name, &p);
 }
 
-int ga_spec_add_product(ga_spec *s, const char *name, ga_spec_pair *blocks, size_t n)
+int ga_pairset_add_product(ga_pairset *s, const char *name, ga_spec_pair *blocks, size_t n)
 {
     ga_spec_pair p = {.columns = 1, .nblocks = n, .blocks = blocks};
     for (size_t b = 0; b < n; b++)
         p.d += blocks[b].d;
-    return ga_spec_add_moved(s, name, &p);
+    return ga_pairset_add_moved(s, name, &p);
 }
 
 const ga_node *ga_spec_pair_src(const ga_spec_pair *p, int w)
@@ -144,13 +144,23 @@ void ga_spec_pair_set_laws(ga_spec_pair *p, size_t d, double *mu_x, double *s_x,
     p->s_y = s_y;
 }
 
-void sp_free_pairs(ga_spec *s)
+void ga_pairset_reset(ga_pairset *s)
 {
     for (size_t i = 0; i < s->npairs; i++)
         ga_spec_pair_free(&s->pairs[i]);
-    s->npairs = 0;
     free(s->fam.v);
-    memset(&s->fam, 0, sizeof s->fam);
+    ga_spec_pair *keep = s->pairs;
+    size_t cap = s->cappairs;
+    memset(s, 0, sizeof *s);
+    s->pairs = keep;
+    s->cappairs = cap;
+}
+
+void ga_pairset_clear(ga_pairset *s)
+{
+    ga_pairset_reset(s);
+    free(s->pairs);
+    memset(s, 0, sizeof *s);
 }
 
 void ga_spec_drop_data(ga_spec *s)
@@ -165,12 +175,12 @@ void ga_spec_drop_data(ga_spec *s)
 #endif
 }
 
-size_t ga_spec_npairs(const ga_spec *s)
+size_t ga_pairset_npairs(const ga_pairset *s)
 {
     return s->fam.n + s->npairs;
 }
 
-const ga_spec_pair *ga_spec_pair_at(const ga_spec *s, size_t i, ga_spec_pair_buf *b, int named)
+const ga_spec_pair *ga_pairset_pair_at(const ga_pairset *s, size_t i, ga_spec_pair_buf *b, int named)
 {
     if (i >= s->fam.n)
         return &s->pairs[i - s->fam.n];
@@ -186,19 +196,12 @@ const ga_spec_pair *ga_spec_pair_at(const ga_spec *s, size_t i, ga_spec_pair_buf
     return &b->p;
 }
 
-const char *ga_spec_pair_name(const ga_spec *s, size_t i, char *buf, size_t len)
+const char *ga_pairset_pair_name(const ga_pairset *s, size_t i, char *buf, size_t len)
 {
     if (i >= s->fam.n)
         return s->pairs[i - s->fam.n].name ? s->pairs[i - s->fam.n].name : "";
     s->fam.name(buf, len, &s->fam, i);
     return buf;
-}
-
-void ga_spec_reset_pairs(ga_spec *s)
-{
-    sp_free_pairs(s);
-    s->verified = 0;
-    s->truncated = 0;
 }
 
 void ga_spec_pair_input(ga_pair_input *in, const ga_spec_pair *p, char labels[4][200])

@@ -43,7 +43,7 @@ void ga_audit_clear(ga_audit *a)
     free(a->pair_yx);
     free(a->pair_xy_err);
     free(a->pair_yx_err);
-    ga_spec_clear(&a->spec);
+    ga_mech_clear(&a->spec, &a->set);
     memset(a, 0, sizeof *a);
 }
 
@@ -57,12 +57,13 @@ static int audit_load(ga_audit *a, const char *path, const char *text, size_t le
      * pairs built can still be evaluated (a violation among them is a violation) */
     double t0 = ga_monotonic();
     a->deadline = o->timeout > 0 ? t0 + o->timeout : 0;
-    ga_spec_opts so = {.deadline = o->timeout > 0 ? t0 + GA_AUDIT_BUILD_SHARE * o->timeout : 0,
-                       .jobs = o->jobs, .allow_paths = o->allow_paths, .nallow = o->nallow,
-                       .drop_data = 1 /* (built once: a builder may free the data's values) */,
-                       .families = !o->keep_pairs /* (a test's audit that keeps every pair
-                                                     keeps every record too) */};
-    so.kind_at = ga_mech_kind_at; /* (the parser checks kind names against the table) */
+    ga_spec_opts so = {.allow_paths = o->allow_paths, .nallow = o->nallow,
+                       .kind_at = ga_mech_kind_at /* (the parser checks kind names) */};
+    ga_build_opts bo = {.deadline = o->timeout > 0 ? t0 + GA_AUDIT_BUILD_SHARE * o->timeout : 0,
+                        .jobs = o->jobs,
+                        .drop_data = 1 /* (built once: a builder may free the data's values) */,
+                        .families = !o->keep_pairs /* (a test's audit that keeps every pair
+                                                      keeps every record too) */};
     ga_audit_watch_stage(a->watch, "reading the spec");
     int rc = text ? ga_spec_parse_opts(&a->spec, text, len, path, &so, msg, msglen)
                   : ga_spec_load_opts(&a->spec, path, &so, msg, msglen);
@@ -87,15 +88,15 @@ static int audit_load(ga_audit *a, const char *path, const char *text, size_t le
     audit_claim_list(a); /* (and the table's eps: the reduction takes its estimates) */
     ga_audit_watch_spec(a->watch, a, 0);
     ga_audit_watch_stage(a->watch, "building the neighbouring pairs");
-    if ((rc = ga_mech_build(&a->spec, msg, msglen)))
+    if ((rc = ga_mech_build(&a->set, &a->spec, &bo, msg, msglen)))
         return rc;
-    if (a->spec.truncated) {
+    if (a->set.truncated) {
         a->incomplete = 1;
         snprintf(a->timeout_note, sizeof a->timeout_note,
                  "only %zu of %zu neighbouring pairs were built within %.0f%% of the --timeout budget",
-                 ga_spec_npairs(&a->spec), a->spec.planned, 100 * GA_AUDIT_BUILD_SHARE);
+                 ga_pairset_npairs(&a->set), a->set.planned, 100 * GA_AUDIT_BUILD_SHARE);
     }
-    size_t n = ga_spec_npairs(&a->spec) ? ga_spec_npairs(&a->spec) : 1;
+    size_t n = ga_pairset_npairs(&a->set) ? ga_pairset_npairs(&a->set) : 1;
     a->pairs = calloc(n, sizeof *a->pairs);
     a->rebuilt = o->keep_pairs ? NULL : calloc(n, 1);
     a->pair_xy = calloc(n, sizeof(double));
@@ -146,7 +147,7 @@ static void reduce_item(void *vl, size_t j, ga_gchisq_work *w)
 static int audit_reduce(ga_audit *a, const char *path, const ga_audit_opts *o, char *msg,
                         size_t msglen, ga_gchisq_work *w)
 {
-    size_t n = a->slice ? a->nslice : ga_spec_npairs(&a->spec);
+    size_t n = a->slice ? a->nslice : ga_pairset_npairs(&a->set);
     int *st = calloc(n ? n : 1, sizeof *st);
     unsigned char *done = malloc(n ? n : 1);
     pair_loop l = {.a = a, .o = o, .st = st, .idx = a->slice};
@@ -171,7 +172,7 @@ static int audit_reduce(ga_audit *a, const char *path, const ga_audit_opts *o, c
             ga_pair_free(a->pairs[i]);
             a->pairs[i] = NULL;
             ga_spec_pair_buf pb; /* (named: the message names the pair's fields) */
-            rc = ga_mech_pair_reduce(&a->pairs[i], ga_spec_pair_at(&a->spec, i, &pb, 1), msg, msglen);
+            rc = ga_mech_pair_reduce(&a->pairs[i], ga_pairset_pair_at(&a->set, i, &pb, 1), msg, msglen);
             if (rc == GA_OK) { /* it did not fail again: keep the second result */
                 if (l.xy)
                     vd_est_store(&l, i, a->pairs[i], w);
@@ -192,7 +193,7 @@ static int audit_reduce(ga_audit *a, const char *path, const ga_audit_opts *o, c
         if (a->rebuilt)
             a->rebuilt[i] = 0;
     }
-    a->npairs = a->slice ? ga_spec_npairs(&a->spec) : k;
+    a->npairs = a->slice ? ga_pairset_npairs(&a->set) : k;
     if (a->slice)
         a->nslice = k;
     a->table_done = rc == GA_OK && l.xy;
@@ -281,11 +282,11 @@ static void audit_claims(ga_audit *a, const ga_audit_opts *o, ga_gchisq_work *w)
             memcpy(old, r->reason, sizeof old);
             r->verdict = GA_VERDICT_INCONCLUSIVE;
             ga_spec_pair_buf b;
-            if (r->worst_pair < ga_spec_npairs(&a->spec) && ga_spec_pair_unreleased(vd_spair(a, r->worst_pair, &b)))
+            if (r->worst_pair < ga_pairset_npairs(&a->set) && ga_spec_pair_unreleased(vd_spair(a, r->worst_pair, &b)))
                 snprintf(r->reason, sizeof r->reason, "the release's laws could not be computed "
                          "rigorously (%.300s), so the output before the release is audited: an "
                          "upper bound of the release's (post-processing), and it exceeds the "
-                         "claim (%.500s); no violation is shown", a->spec.release_note, old);
+                         "claim (%.500s); no violation is shown", a->set.release_note, old);
             else
                 snprintf(r->reason, sizeof r->reason, "the proven worst case is an upper bound "
                          "that no single neighbour need attain, and it exceeds the claim "
@@ -422,7 +423,7 @@ static void shard_pass(ga_audit *a, const ga_audit_opts *o, ga_gchisq_work *w)
             for (size_t j = 0; j < m && !vd_expired(a, "certification", j, m); j++) {
                 size_t i = sl[j];
                 int clear = xy[i] + exy[i] <= r->eps_a && yx[i] + eyx[i] <= r->eps_a;
-                if (clear && !(a->spec.verified && i == a->spec.verified_pair))
+                if (clear && !(a->set.verified && i == a->set.verified_pair))
                     continue;
                 if (ncert++ >= GA_AUDIT_CERT_CAP)
                     continue;
@@ -466,7 +467,7 @@ static void reproducible_times(ga_audit *a)
 /* this shard's pairs: i = shard - 1 mod nshards, in order */
 static int shard_slice(ga_audit *a, const ga_audit_opts *o)
 {
-    size_t n = ga_spec_npairs(&a->spec);
+    size_t n = ga_pairset_npairs(&a->set);
     a->slice = malloc((n / o->nshards + 1) * sizeof *a->slice);
     if (!a->slice || ga_rec_begin(&a->book, GA_REC_RECORD))
         return GA_ENOMEM;
@@ -483,8 +484,8 @@ static void name_worst_pairs(ga_audit *a)
 {
     for (size_t k = 0; k < a->nclaims; k++) {
         ga_claim_result *c = &a->claims[k];
-        c->worst_named = c->worst_pair < ga_spec_npairs(&a->spec) &&
-                         ga_spec_pair_name(&a->spec, c->worst_pair, c->worst_name,
+        c->worst_named = c->worst_pair < ga_pairset_npairs(&a->set) &&
+                         ga_pairset_pair_name(&a->set, c->worst_pair, c->worst_name,
                                            sizeof c->worst_name) == c->worst_name;
     }
 }
@@ -683,9 +684,9 @@ int ga_audit_merge_run(ga_audit *a, const char *const *parts, size_t nparts,
         book.nshards = nparts;
         rc = audit_run(a, spec_path ? spec_path : h0.spec, NULL, 0, &mo, &book, &h0, msg,
                        msglen);
-        if (rc == GA_OK && (ga_spec_npairs(&a->spec) != h0.npairs || a->nclaims != h0.nclaims)) {
+        if (rc == GA_OK && (ga_pairset_npairs(&a->set) != h0.npairs || a->nclaims != h0.nclaims)) {
             ga_msg(msg, msglen, "merge: the spec has %zu pairs and %zu claims, the parts %zu and "
-                   "%zu", ga_spec_npairs(&a->spec), a->nclaims, h0.npairs, h0.nclaims);
+                   "%zu", ga_pairset_npairs(&a->set), a->nclaims, h0.npairs, h0.nclaims);
             rc = GA_EINVAL;
         }
         if (rc == GA_OK)
@@ -838,8 +839,8 @@ int ga_audit_result_claim(ga_claim_info *out, const ga_audit_result *r, size_t i
     out->interval.lo = c->cert_lo;
     out->interval.hi = c->cert_hi;
     out->worst_pair = c->worst_named ? c->worst_name
-                      : c->worst_pair < ga_spec_npairs(&r->a.spec)
-                          ? ga_spec_pair_name(&r->a.spec, c->worst_pair, NULL, 0) /* (a record) */
+                      : c->worst_pair < ga_pairset_npairs(&r->a.set)
+                          ? ga_pairset_pair_name(&r->a.set, c->worst_pair, NULL, 0) /* (a record) */
                           : "";
     out->direction = c->worst_dir;
     out->evaluated = c->evaluated;

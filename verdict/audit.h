@@ -53,7 +53,7 @@ typedef struct {
     int witness_rel;
     double at;             /* zCDP: alpha of the maximum; GDP: eps of the maximum */
     int bound;             /* DP: the worst pair is an upper bound no neighbour need attain
-                              (spec.verified_bound): exact is the bound's value, not the
+                              (set.verified_bound): exact is the bound's value, not the
                               release's */
     int lower;             /* DP: the worst pair is exact for a post-processing of the
                               release only (ga_spec_pair.lower): exact is a lower bound */
@@ -152,7 +152,8 @@ typedef struct {
 typedef struct ga_audit_watch ga_audit_watch;
 
 typedef struct {
-    ga_spec spec;
+    ga_spec spec;          /* what was parsed */
+    ga_pairset set;        /* the pairs built from it (the catalogue's result) */
     ga_audit_watch *watch; /* where the audit publishes its progress (NULL: nowhere) */
     long long started;     /* time(NULL) when the audit began (JUnit timestamp) */
     double seconds;        /* wall time of the whole audit */
@@ -275,6 +276,7 @@ struct ga_audit_watch {
     int built;             /* the pairs were built (the snapshot's pairs are the audit's) */
     ga_spec spec;          /* a shallow copy of the audit's spec: its pointers are the audit's,
                               but for inputs (the watch's copy, ninputs of them) */
+    ga_pairset set;        /* a shallow copy of the audit's pairs, once built */
     ga_spec_input *inputs;
     size_t ninputs;
     ga_claim_result *claims; /* copies, nclaims (malloc'ed, the watch's) */

@@ -22,6 +22,8 @@
 
 typedef struct {
     ga_spec *s;
+    ga_pairset *set;       /* s's pairs, rebuilt at each value tried */
+    ga_build_opts bo;      /* how: the deadline, the eps, the part tuned */
     double eps;
     char msg[1024];
     int error;
@@ -40,19 +42,19 @@ static double worst_delta(cal_t *c, double v)
         c->error = GA_ETIME;
         return -1;
     }
-    if (ga_mech_rebuild(c->s, v, c->msg, sizeof c->msg)) {
+    if (ga_mech_rebuild(c->set, c->s, &c->bo, v, c->msg, sizeof c->msg)) {
         c->error = GA_EINVAL;
         return -1;
     }
-    size_t lo = 0, hi = c->s->npairs;
-    if (c->s->verified) { /* the proven worst case dominates every other pair */
-        lo = c->s->verified_pair;
+    size_t lo = 0, hi = c->set->npairs;
+    if (c->set->verified) { /* the proven worst case dominates every other pair */
+        lo = c->set->verified_pair;
         hi = lo + 1;
     }
     double m = 0;
     for (size_t i = lo; i < hi; i++) {
         ga_pair *p;
-        if (ga_mech_pair_reduce(&p, &c->s->pairs[i], c->msg, sizeof c->msg)) {
+        if (ga_mech_pair_reduce(&p, &c->set->pairs[i], c->msg, sizeof c->msg)) {
             c->error = GA_EINVAL;
             return -1;
         }
@@ -74,11 +76,11 @@ static double worst_delta(cal_t *c, double v)
 /* certified max over the relevant pairs of the (lower or upper) bound at v */
 static int cert_bound(cal_t *c, double v, const char *eps, double delta, int upper, double *out)
 {
-    if (ga_mech_rebuild(c->s, v, c->msg, sizeof c->msg))
+    if (ga_mech_rebuild(c->set, c->s, &c->bo, v, c->msg, sizeof c->msg))
         return -1;
-    size_t lo = 0, hi = c->s->npairs;
-    if (c->s->verified) {
-        lo = c->s->verified_pair;
+    size_t lo = 0, hi = c->set->npairs;
+    if (c->set->verified) {
+        lo = c->set->verified_pair;
         hi = lo + 1;
     }
     if (hi - lo > 200)
@@ -87,9 +89,9 @@ static int cert_bound(cal_t *c, double v, const char *eps, double delta, int upp
     for (size_t i = lo; i < hi; i++) {
         ga_pair *p;
         ga_spec_pair_view v;
-        if (ga_mech_pair_reduce(&p, &c->s->pairs[i], c->msg, sizeof c->msg))
+        if (ga_mech_pair_reduce(&p, &c->set->pairs[i], c->msg, sizeof c->msg))
             return -1;
-        if (ga_spec_pair_view_init(&v, &c->s->pairs[i], 1)) {
+        if (ga_spec_pair_view_init(&v, &c->set->pairs[i], 1)) {
             ga_pair_free(p);
             return -1;
         }
@@ -216,10 +218,11 @@ static void cal_certify(cal_t *c, double eps, double delta, double *value_io, do
 
 /* the published calibrations of the spec's kind (the kind table's hook, catalogue/catalogue.c):
  * their text lines into pub */
-static size_t cal_published(ga_spec *sp, const cal_t *c, double eps, double delta, double value,
-                            char *pub, size_t npub, ga_mech_published *pv, size_t max)
+static size_t cal_published(cal_t *c, double eps, double delta, double value, char *pub,
+                            size_t npub, ga_mech_published *pv, size_t max)
 {
-    size_t np = ga_mech_published_values(pv, max, sp, eps, delta, value, c->w), kp = 0;
+    size_t np = ga_mech_published_values(pv, max, c->set, c->s, &c->bo, eps, delta, value, c->w);
+    size_t kp = 0;
     pub[0] = 0;
     for (size_t i = 0; i < np; i++)
         if (pv[i].text[0])
@@ -232,8 +235,6 @@ static size_t cal_published(ga_spec *sp, const cal_t *c, double eps, double delt
 static int calibrate(struct ga_calibration *r, cal_t *c, char *msg, size_t msglen)
 {
     ga_spec *s = &r->spec;
-    s->has_focus_eps = 1; /* universe worst cases at the eps being calibrated */
-    s->focus_eps = r->eps;
     r->knob = ga_mech_knob(s);
     if (!r->knob) {
         ga_msg(msg, msglen, "%s: kind %s has no noise parameter to calibrate", s->path, s->kind);
@@ -249,14 +250,14 @@ static int calibrate(struct ga_calibration *r, cal_t *c, char *msg, size_t msgle
                    "parameter", s->path, r->part);
             return GA_EINVAL;
         }
-        s->knob_part = r->part;
+        c->bo.knob_part = r->part;
         snprintf(r->knob_text, sizeof r->knob_text, "parts[%zu].%s", r->part, pk);
         r->knob = r->knob_text;
         v0 = cur > 0 ? cur : 1;
     }
     if (ga_node_get(s->mechanism, "noise_cov"))
         r->knob = "sigma (the factor of the noise: sigma^2 noise_cov)";
-    c->conservative = !s->verified && s->npairs > 200; /* cert_bound's cap */
+    c->conservative = !r->set.verified && r->set.npairs > 200; /* cert_bound's cap */
     /* no noise at all may be enough (a knob that may be 0, e.g. the sketch's noise_sigma when
      * the data span every column); a kind that needs noise refuses 0 and the search starts */
     double f0 = worst_delta(c, 0);
@@ -267,7 +268,7 @@ static int calibrate(struct ga_calibration *r, cal_t *c, char *msg, size_t msgle
         int e = cert_bound(c, 0, es, r->delta, 1, &r->ub);
         r->certified = e == 0 && r->ub <= r->delta; /* nothing lies below 0 */
         r->cerr = e == -2 ? 2 : e == -3 ? 3 : r->certified ? 0 : 1;
-        r->np = cal_published(s, c, r->eps, r->delta, r->value, r->pub, sizeof r->pub, r->pv,
+        r->np = cal_published(c, r->eps, r->delta, r->value, r->pub, sizeof r->pub, r->pv,
                               GA_CAL_MAX_PUBLISHED);
         return GA_OK;
     }
@@ -282,7 +283,7 @@ static int calibrate(struct ga_calibration *r, cal_t *c, char *msg, size_t msgle
         return st;
     }
     cal_certify(c, r->eps, r->delta, &r->value, &r->ub, &r->lb, &r->certified, &r->cerr);
-    r->np = cal_published(s, c, r->eps, r->delta, r->value, r->pub, sizeof r->pub, r->pv,
+    r->np = cal_published(c, r->eps, r->delta, r->value, r->pub, sizeof r->pub, r->pv,
                           GA_CAL_MAX_PUBLISHED);
     return GA_OK;
 }
@@ -308,10 +309,12 @@ static int cal_pipeline(ga_calibration **out, const char *path, const char *text
     if (!r)
         return GA_ENOMEM;
     double deadline = opts->timeout > 0 ? ga_monotonic() + opts->timeout : 0;
-    ga_spec_opts so = {.deadline = deadline, .jobs = ga_par_jobs(opts->jobs),
-                       .allow_paths = opts->allow_paths, .nallow = opts->nallow};
-    int st = text ? ga_mech_parse(&r->spec, text, len, path, &so, msg, msglen)
-                  : ga_mech_load(&r->spec, path, &so, msg, msglen);
+    ga_spec_opts so = {.allow_paths = opts->allow_paths, .nallow = opts->nallow};
+    /* universe worst cases at the eps being calibrated */
+    ga_build_opts bo = {.deadline = deadline, .jobs = ga_par_jobs(opts->jobs), .neps = 1,
+                        .eps = {eps}};
+    int st = text ? ga_mech_parse(&r->spec, &r->set, text, len, path, &so, &bo, msg, msglen)
+                  : ga_mech_load(&r->spec, &r->set, path, &so, &bo, msg, msglen);
     if (st) {
         free(r);
         return st;
@@ -320,7 +323,7 @@ static int cal_pipeline(ga_calibration **out, const char *path, const char *text
     r->delta = delta;
     r->part = opts->part;
     r->ub = r->lb = NAN;
-    cal_t c = {&r->spec, eps, "", 0, deadline, ga_gchisq_work_alloc(), 0};
+    cal_t c = {&r->spec, &r->set, bo, eps, "", 0, deadline, ga_gchisq_work_alloc(), 0};
     st = c.w ? calibrate(r, &c, msg, msglen) : GA_ENOMEM;
     ga_gchisq_work_free(c.w);
     if (st) {
@@ -348,7 +351,7 @@ void ga_calibration_free(ga_calibration *c)
 {
     if (!c)
         return;
-    ga_spec_clear(&c->spec);
+    ga_mech_clear(&c->spec, &c->set);
     free(c);
 }
 
@@ -363,7 +366,7 @@ void ga_calibration_get(ga_calibration_info *out, const ga_calibration *c)
     out->epsilon = c->eps;
     out->delta = c->delta;
     out->value = c->value;
-    out->worst_case = c->spec.verified;
+    out->worst_case = c->set.verified;
     out->certified = c->certified;
     out->upper_at_value = c->ub;
     out->lower_below = c->lb;

@@ -10,7 +10,8 @@
 #define GA_CAL_MAX_PUBLISHED 8
 
 struct ga_calibration {
-    ga_spec spec;         /* the loaded spec (pairs rebuilt at the published values' needs) */
+    ga_spec spec;         /* the loaded spec */
+    ga_pairset set;       /* its pairs (rebuilt at the published values' needs) */
     const char *knob;     /* the kind table's noise parameter (as displayed) */
     char knob_text[96];   /* "parts[K].sigma" when one part is tuned */
     double eps, delta, value, ub, lb;

@@ -160,7 +160,7 @@ static int dp_certify(dp_run *d, const char *eps_txt)
              * is then NO VIOLATION FOUND, saying so */
             if (clear && (st == GA_EDOM || st == GA_EMAXITER) && ga_spec_pair_is_loss(vd_spair(a, i, &pb))) {
                 snprintf(uncert_note, sizeof d->uncert_note, "%s", ga_audit_pair_name(a, i, nb));
-            } else if (!clear || (a->spec.verified && i == a->spec.verified_pair)) {
+            } else if (!clear || (a->set.verified && i == a->set.verified_pair)) {
                 uncertifiable = 1;
                 unc_status = st;
                 snprintf(amb_pair, sizeof d->amb_pair, "%s", ga_audit_pair_name(a, i, nb));
@@ -197,10 +197,10 @@ static int dp_certify(dp_run *d, const char *eps_txt)
             if (lo > r->delta && !built_close) { /* the bound exceeds the claim; no neighbour
                                                     shown (2: the output before a release) */
                 ga_spec_pair_buf ub;
-                bound_over = i < ga_spec_npairs(&a->spec) && ga_spec_pair_unreleased(vd_spair(a, i, &ub)) ? 2 : 1;
+                bound_over = i < ga_pairset_npairs(&a->set) && ga_spec_pair_unreleased(vd_spair(a, i, &ub)) ? 2 : 1;
             }
             snprintf(amb_pair, sizeof d->amb_pair, "%s", ga_audit_pair_name(a, i, nb));
-        } else if (!violation && a->spec.verified && i == a->spec.verified_pair) {
+        } else if (!violation && a->set.verified && i == a->set.verified_pair) {
             r->certified = 1;
             r->cert_lo = fmax(c.xy.lo, c.yx.lo);
             r->cert_hi = hi;
@@ -296,12 +296,12 @@ static void dp_verdict(dp_run *d)
             snprintf(r->reason + l, sizeof r->reason - l, "; the double-precision evaluation "
                      "failed on %zu pair(s)", nfailed);
         }
-    } else if (a->spec.verified && r->certified) {
+    } else if (a->set.verified && r->certified) {
         char b1[32];
         r->verdict = GA_VERDICT_VERIFIED;
         snprintf(r->reason, sizeof r->reason,
                  "holds for every neighbour in the universe: the proven %s has certified delta <= %s",
-                 a->spec.verified_note, vd_bnd_vs(b1, r->cert_hi, 1, r->delta));
+                 a->set.verified_note, vd_bnd_vs(b1, r->cert_hi, 1, r->delta));
     } else {
         r->verdict = GA_VERDICT_NO_VIOLATION;
         if (uncert_note[0])

@@ -104,7 +104,7 @@ void vd_renyi_all(ga_audit *a, const ga_audit_opts *o, double alpha, double *xy,
 double vd_built_margin(const ga_audit *a, size_t i);
 
 /* Is pair i a law some neighbour has? Not the proven worst case when it is only a bound
- * (spec.verified_bound): a certified value of it above a claim shows no violation. */
+ * (set.verified_bound): a certified value of it above a claim shows no violation. */
 int vd_attained(const ga_audit *a, size_t i);
 
 /* the options of every certified evaluation of an audit: the defaults, and --timeout's

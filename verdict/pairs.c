@@ -39,12 +39,12 @@ static void progress(const ga_audit_opts *o, const char *what, size_t i, size_t 
 
 const ga_spec_pair *vd_spair(const ga_audit *a, size_t i, ga_spec_pair_buf *b)
 {
-    return ga_spec_pair_at(&a->spec, i, b, 0);
+    return ga_pairset_pair_at(&a->set, i, b, 0);
 }
 
 const char *ga_audit_pair_name(const ga_audit *a, size_t i, char buf[GA_SPEC_NAME_LEN])
 {
-    return i < ga_spec_npairs(&a->spec) ? ga_spec_pair_name(&a->spec, i, buf, GA_SPEC_NAME_LEN)
+    return i < ga_pairset_npairs(&a->set) ? ga_pairset_pair_name(&a->set, i, buf, GA_SPEC_NAME_LEN)
                                         : "";
 }
 
@@ -263,8 +263,8 @@ double vd_built_margin(const ga_audit *a, size_t i)
 int vd_attained(const ga_audit *a, size_t i)
 {
     ga_spec_pair_buf b;
-    const ga_spec_pair *sp = i < ga_spec_npairs(&a->spec) ? vd_spair(a, i, &b) : NULL;
-    return !(a->spec.verified && a->spec.verified_bound && i == a->spec.verified_pair) &&
+    const ga_spec_pair *sp = i < ga_pairset_npairs(&a->set) ? vd_spair(a, i, &b) : NULL;
+    return !(a->set.verified && a->set.verified_bound && i == a->set.verified_pair) &&
            !(sp && (sp->bound || ga_spec_pair_unreleased(sp)));
 }
 
@@ -416,7 +416,7 @@ size_t vd_dp_cert_select(size_t *sel, int *capped, const ga_audit *a, const ga_c
         int clear = vd_spair(a, i, &pb)->bound ||
                     (xy[i] + exy[i] <= r->delta && yx[i] + eyx[i] <= r->delta);
         int want = !clear || (o->certified && ncert < GA_AUDIT_CERT_CAP) ||
-                   (a->spec.verified && i == a->spec.verified_pair);
+                   (a->set.verified && i == a->set.verified_pair);
         if (!want)
             continue;
         if (ncert >= GA_AUDIT_CERT_CAP && !clear) {

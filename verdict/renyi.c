@@ -98,7 +98,7 @@ void vd_eval_rdp(ga_audit *a, ga_claim_result *r, const ga_audit_opts *o, ga_gch
             }
         }
         int clear = xy.val + xy.err <= r->eps_a && yx.val + yx.err <= r->eps_a;
-        int is_v = a->spec.verified && i == a->spec.verified_pair;
+        int is_v = a->set.verified && i == a->set.verified_pair;
         if (clear && !is_v)
             continue;
         if (ncert++ >= 200) {
@@ -160,7 +160,7 @@ void vd_eval_rdp(ga_audit *a, ga_claim_result *r, const ga_audit_opts *o, ga_gch
     } else if (ambiguous) {
         r->verdict = GA_VERDICT_INCONCLUSIVE;
         snprintf(r->reason, sizeof r->reason, "%s", amb);
-    } else if (a->spec.verified && verified_ok) {
+    } else if (a->set.verified && verified_ok) {
         char b1[32];
         r->verdict = GA_VERDICT_VERIFIED;
         snprintf(r->reason, sizeof r->reason,
@@ -275,12 +275,12 @@ static void exact_gdp_zcdp(ga_audit *a, ga_claim_result *r, const ga_interval *t
         snprintf(r->reason, sizeof r->reason,
                  "the exact %s of pair '%s' lies in [%s, %s], which contains the claimed %.17g", what,
                  pn, b1, b2, r->eps_a);
-    } else if (a->spec.verified) {
+    } else if (a->set.verified) {
         r->verdict = GA_VERDICT_VERIFIED;
         snprintf(r->reason, sizeof r->reason,
                  "holds for every neighbour in the universe: the proven %s has equal covariances, "
                  "so its profile is exactly the %s-GDP curve with certified %s <= %s%s", 
-                 a->spec.verified_note, is_gdp ? "mu" : "sqrt(2 rho)", what, b2,
+                 a->set.verified_note, is_gdp ? "mu" : "sqrt(2 rho)", what, b2,
                  is_gdp ? " (GDP curves are nested in mu)" : " (D_alpha/alpha = rho for every alpha)");
     } else {
         r->verdict = GA_VERDICT_NO_VIOLATION;

@@ -88,6 +88,10 @@ void ga_audit_watch_spec(ga_audit_watch *w, const ga_audit *a, int built)
         in = NULL;
         w->spec = a->spec;
         w->spec.inputs = w->inputs;
+        if (built) /* (the pairs being built are not read) */
+            w->set = a->set;
+        else
+            memset(&w->set, 0, sizeof w->set);
         w->built = built;
         memcpy(w->claims, a->claims, a->nclaims * sizeof *w->claims);
         w->nclaims = a->nclaims;
@@ -137,6 +141,7 @@ void ga_audit_watch_leave(ga_audit_watch *w)
     w->inputs = NULL;
     w->ninputs = 0;
     memset(&w->spec, 0, sizeof w->spec);
+    memset(&w->set, 0, sizeof w->set);
     snprintf(w->stage, sizeof w->stage, "starting the audit");
     w->incomplete = 0;
     w->timeout_note[0] = 0;
@@ -156,11 +161,7 @@ ga_audit_result *ga_audit_watch_report(ga_audit_watch *w, const char *path)
     ga_audit *a = &r->a;
     if (w->have_spec) {
         a->spec = w->spec;
-        if (!w->built) { /* the pairs were being built: the snapshot's pair list is stale */
-            a->spec.npairs = a->spec.cappairs = 0;
-            a->spec.pairs = NULL;
-            memset(&a->spec.fam, 0, sizeof a->spec.fam);
-        }
+        a->set = w->set; /* (none while the pairs were being built) */
         a->claims = w->claims;
         a->nclaims = w->nclaims;
         memcpy(a->digest, w->digest, sizeof a->digest);

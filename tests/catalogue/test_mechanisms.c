@@ -24,10 +24,21 @@
 #include <string.h>
 #include <unistd.h>
 
-static void load(ga_spec *s, const char *path)
+/* a spec and the pairs built from it */
+typedef struct {
+    ga_spec spec;
+    ga_pairset set;
+} mech_t;
+
+static void mech_clear(mech_t *m)
+{
+    ga_mech_clear(&m->spec, &m->set);
+}
+
+static void load(mech_t *s, const char *path)
 {
     char msg[1024];
-    int st = ga_mech_load(s, path, NULL, msg, sizeof msg);
+    int st = ga_mech_load(&s->spec, &s->set, path, NULL, NULL, msg, sizeof msg);
     cr_assert(st == GA_OK, "%s: %s", path, msg);
 }
 
@@ -112,10 +123,10 @@ Test(mechanisms, every_example_runs_delta_and_epsilon)
 
 Test(mechanisms, gaussian_mechanism_is_the_analytic_formula)
 {
-    ga_spec s;
+    mech_t s;
     load(&s, "specs/examples/gaussian_mechanism.yaml");
-    cr_assert(s.npairs == 1 && s.verified);
-    ga_pair *p = reduce(&s.pairs[0]);
+    cr_assert(s.set.npairs == 1 && s.set.verified);
+    ga_pair *p = reduce(&s.set.pairs[0]);
     ga_gchisq_work *w = ga_gchisq_work_alloc();
     double t = 1.0 / 0.4844805262605389;
     for (double eps = 0; eps <= 12; eps += 2) {
@@ -133,31 +144,31 @@ Test(mechanisms, gaussian_mechanism_is_the_analytic_formula)
     cr_expect(fabs(D.xy.val - 2.27e-5) < 0.01e-5, "delta(10) = %.6g", D.xy.val);
     ga_pair_free(p);
     ga_gchisq_work_free(w);
-    ga_spec_clear(&s);
+    mech_clear(&s);
 }
 
 Test(mechanisms, sketch_leverage_closed_form_and_full_pair)
 {
-    ga_spec s;
+    mech_t s;
     load(&s, "specs/examples/sketch_remove_one.yaml");
-    size_t n = s.data.n, d = s.data.d;
-    cr_assert(n == 60 && d == 5 && s.npairs == 61 && s.verified, "%zu pairs", s.npairs);
+    size_t n = s.spec.data.n, d = s.spec.data.d;
+    cr_assert(n == 60 && d == 5 && s.set.npairs == 61 && s.set.verified, "%zu pairs", s.set.npairs);
     double sig2 = 6.185 * 6.185, r = 300, eps = 1;
     double *S = calloc(d * d, sizeof *S), *x = malloc(d * sizeof *x);
     for (size_t i = 0; i < n; i++)
         for (size_t a = 0; a < d; a++)
             for (size_t b = 0; b < d; b++)
-                S[a * d + b] += s.data.x[i * d + a] * s.data.x[i * d + b];
+                S[a * d + b] += s.spec.data.x[i * d + a] * s.spec.data.x[i * d + b];
     ga_gchisq_work *w = ga_gchisq_work_alloc();
     for (size_t i = 0; i < n; i++) {
-        const double *v = s.data.x + i * d;
+        const double *v = s.spec.data.x + i * d;
         gsl_spd_solve(x, S, sig2, v, d);
         double lev = 0;
         for (size_t a = 0; a < d; a++)
             lev += v[a] * x[a];
         double rho = 1 / (1 - lev), t0 = 2 * (eps + 0.5 * r * log(rho)) / (rho - 1);
         double xy = gsl_sf_gamma_inc_Q(r / 2, t0 / 2) - exp(eps) * gsl_sf_gamma_inc_Q(r / 2, rho * t0 / 2);
-        ga_pair *p = reduce(&s.pairs[i]);
+        ga_pair *p = reduce(&s.set.pairs[i]);
         ga_delta D;
         ga_pair_delta(&D, p, eps, GA_DELTA_AUTO, NULL, w);
         double tol = 1e-12 + 1e-13 * exp(eps) * gsl_sf_gamma_inc_Q(r / 2, rho * t0 / 2) + 1e-9 * xy;
@@ -189,11 +200,11 @@ Test(mechanisms, sketch_leverage_closed_form_and_full_pair)
         ga_pair_free(p);
     }
     /* the universe pair is at least as private-costly as every row's */
-    ga_pair *pw = reduce(&s.pairs[n]);
+    ga_pair *pw = reduce(&s.set.pairs[n]);
     ga_delta W;
     ga_pair_delta(&W, pw, eps, GA_DELTA_AUTO, NULL, w);
     for (size_t i = 0; i < n; i++) {
-        ga_pair *p = reduce(&s.pairs[i]);
+        ga_pair *p = reduce(&s.set.pairs[i]);
         ga_delta D;
         ga_pair_delta(&D, p, eps, GA_DELTA_AUTO, NULL, w);
         cr_expect(D.xy.val <= W.xy.val * (1 + 1e-12) && D.yx.val <= W.yx.val * (1 + 1e-12),
@@ -204,33 +215,33 @@ Test(mechanisms, sketch_leverage_closed_form_and_full_pair)
     ga_gchisq_work_free(w);
     free(S);
     free(x);
-    ga_spec_clear(&s);
+    mech_clear(&s);
 }
 
 Test(mechanisms, ridge_kinds_against_gsl)
 {
     /* output perturbation: means are ridge solutions, covariance sigma^2 I */
-    ga_spec s;
+    mech_t s;
     load(&s, "specs/examples/output_perturbation.yaml");
-    size_t p = s.data.d - 1;
+    size_t p = s.spec.data.d - 1;
     double XtX[16], Xty[4], th[4];
-    for (size_t k = 0; k < s.npairs; k++) {
-        normal_equations(XtX, Xty, &s.data, SIZE_MAX);
+    for (size_t k = 0; k < s.set.npairs; k++) {
+        normal_equations(XtX, Xty, &s.spec.data, SIZE_MAX);
         gsl_spd_solve(th, XtX, 5.0, Xty, p);
         for (size_t a = 0; a < p; a++)
-            cr_expect(fabs(s.pairs[k].mu_x[a] - th[a]) < 1e-13, "theta(D)[%zu]", a);
-        normal_equations(XtX, Xty, &s.data, k);
+            cr_expect(fabs(s.set.pairs[k].mu_x[a] - th[a]) < 1e-13, "theta(D)[%zu]", a);
+        normal_equations(XtX, Xty, &s.spec.data, k);
         gsl_spd_solve(th, XtX, 5.0, Xty, p);
         for (size_t a = 0; a < p; a++)
-            cr_expect(fabs(s.pairs[k].mu_y[a] - th[a]) < 1e-13, "pair %zu theta(D')[%zu] %.17g vs %.17g",
-                      k, a, s.pairs[k].mu_y[a], th[a]);
-        cr_expect(s.pairs[k].s_x[0] == 0.09 && s.pairs[k].s_x[1] == 0);
+            cr_expect(fabs(s.set.pairs[k].mu_y[a] - th[a]) < 1e-13, "pair %zu theta(D')[%zu] %.17g vs %.17g",
+                      k, a, s.set.pairs[k].mu_y[a], th[a]);
+        cr_expect(s.set.pairs[k].s_x[0] == 0.09 && s.set.pairs[k].s_x[1] == 0);
     }
-    ga_spec_clear(&s);
+    mech_clear(&s);
     /* noisy gradient descent: the stationary covariance by iterating the recursion */
     load(&s, "specs/examples/noisy_gradient_descent.yaml");
-    p = s.data.d - 1;
-    normal_equations(XtX, Xty, &s.data, SIZE_MAX);
+    p = s.spec.data.d - 1;
+    normal_equations(XtX, Xty, &s.spec.data, SIZE_MAX);
     double eta = 0.1, sig = 0.5, lam = 1.0, M[4], Sg[4] = {0, 0, 0, 0}, T[4];
     for (size_t a = 0; a < p; a++)
         for (size_t b = 0; b < p; b++)
@@ -247,41 +258,41 @@ Test(mechanisms, ridge_kinds_against_gsl)
         memcpy(Sg, T, sizeof T);
     }
     for (size_t i = 0; i < p * p; i++)
-        cr_expect(fabs(s.pairs[0].s_x[i] - Sg[i]) < 1e-12 * fabs(Sg[0]), "S[%zu] %.17g vs iterated %.17g",
-                  i, s.pairs[0].s_x[i], Sg[i]);
-    ga_spec_clear(&s);
+        cr_expect(fabs(s.set.pairs[0].s_x[i] - Sg[i]) < 1e-12 * fabs(Sg[0]), "S[%zu] %.17g vs iterated %.17g",
+                  i, s.set.pairs[0].s_x[i], Sg[i]);
+    mech_clear(&s);
     /* sketched least squares: x and ||e||^2 (B^T B + sigma^2 I)^{-1}/r */
     load(&s, "specs/examples/linear_regression.yaml");
-    p = s.data.d - 1;
-    normal_equations(XtX, Xty, &s.data, 0); /* the neighbour without row 1 */
+    p = s.spec.data.d - 1;
+    normal_equations(XtX, Xty, &s.spec.data, 0); /* the neighbour without row 1 */
     gsl_spd_solve(th, XtX, 4.0, Xty, p);
     double e2 = 4.0 * (th[0] * th[0] + th[1] * th[1] + 1); /* augmentation sigma I_{d+1}, sigma = 2 */
-    for (size_t i = 1; i < s.data.n; i++) {
-        const double *r = s.data.x + i * s.data.d;
+    for (size_t i = 1; i < s.spec.data.n; i++) {
+        const double *r = s.spec.data.x + i * s.spec.data.d;
         double res = r[2] - r[0] * th[0] - r[1] * th[1];
         e2 += res * res;
     }
     double e1[2] = {1, 0}, col[2];
     gsl_spd_solve(col, XtX, 4.0, e1, p);
-    cr_expect(fabs(s.pairs[0].mu_y[0] - th[0]) < 1e-13 && fabs(s.pairs[0].mu_y[1] - th[1]) < 1e-13);
-    cr_expect(fabs(s.pairs[0].s_y[0] - e2 * col[0] / 200) < 1e-13 * e2 &&
-                  fabs(s.pairs[0].s_y[2] - e2 * col[1] / 200) < 1e-13 * e2,
-              "cov %.17g vs %.17g", s.pairs[0].s_y[0], e2 * col[0] / 200);
-    ga_spec_clear(&s);
+    cr_expect(fabs(s.set.pairs[0].mu_y[0] - th[0]) < 1e-13 && fabs(s.set.pairs[0].mu_y[1] - th[1]) < 1e-13);
+    cr_expect(fabs(s.set.pairs[0].s_y[0] - e2 * col[0] / 200) < 1e-13 * e2 &&
+                  fabs(s.set.pairs[0].s_y[2] - e2 * col[1] / 200) < 1e-13 * e2,
+              "cov %.17g vs %.17g", s.set.pairs[0].s_y[0], e2 * col[0] / 200);
+    mech_clear(&s);
 }
 
 static double sigmoid(double m) { return 1 / (1 + exp(-m)); }
 
 Test(mechanisms, logistic_and_gp_against_independent_code)
 {
-    ga_spec s;
+    mech_t s;
     load(&s, "specs/examples/bayesian_logistic_regression.yaml");
-    size_t p = s.data.d - 1;
+    size_t p = s.spec.data.d - 1;
     /* the MAP estimate: the gradient of the log posterior vanishes */
-    const double *th = s.pairs[0].mu_x;
+    const double *th = s.set.pairs[0].mu_x;
     double g[2] = {-1.0 * th[0], -1.0 * th[1]};
-    for (size_t i = 0; i < s.data.n; i++) {
-        const double *r = s.data.x + i * s.data.d;
+    for (size_t i = 0; i < s.spec.data.n; i++) {
+        const double *r = s.spec.data.x + i * s.spec.data.d;
         double y = r[p] > 0 ? 1 : -1, m = y * (r[0] * th[0] + r[1] * th[1]);
         g[0] += y * r[0] * sigmoid(-m);
         g[1] += y * r[1] * sigmoid(-m);
@@ -289,41 +300,41 @@ Test(mechanisms, logistic_and_gp_against_independent_code)
     cr_expect(fabs(g[0]) < 1e-12 && fabs(g[1]) < 1e-12, "gradient %.3g %.3g", g[0], g[1]);
     /* and every neighbour's (the data without row k): the damped Newton iteration once
      * stalled at a gradient of 1e-9 there (its line search halving against rounding noise) */
-    for (size_t k = 0; k < s.npairs; k++) {
-        const double *tk = s.pairs[k].mu_y;
+    for (size_t k = 0; k < s.set.npairs; k++) {
+        const double *tk = s.set.pairs[k].mu_y;
         double h[2] = {-1.0 * tk[0], -1.0 * tk[1]};
-        for (size_t i = 0; i < s.data.n; i++) {
+        for (size_t i = 0; i < s.spec.data.n; i++) {
             if (i == k)
                 continue;
-            const double *r = s.data.x + i * s.data.d;
+            const double *r = s.spec.data.x + i * s.spec.data.d;
             double y = r[p] > 0 ? 1 : -1, m = y * (r[0] * tk[0] + r[1] * tk[1]);
             h[0] += y * r[0] * sigmoid(-m);
             h[1] += y * r[1] * sigmoid(-m);
         }
         cr_expect(fabs(h[0]) < 1e-12 && fabs(h[1]) < 1e-12, "neighbour %zu ('%s'): gradient %.3g %.3g",
-                  k + 1, s.pairs[k].name, h[0], h[1]);
+                  k + 1, s.set.pairs[k].name, h[0], h[1]);
     }
     /* covariance (I + X^T X / 4)^{-1} + 0.25 I */
     double XtX[4] = {0}, Xty[2], e[2] = {1, 0}, col[2];
-    normal_equations(XtX, Xty, &s.data, SIZE_MAX);
+    normal_equations(XtX, Xty, &s.spec.data, SIZE_MAX);
     for (int i = 0; i < 4; i++)
         XtX[i] *= 0.25;
     gsl_spd_solve(col, XtX, 1.0, e, 2);
-    cr_expect(fabs(s.pairs[0].s_x[0] - (col[0] + 0.25)) < 1e-14 && fabs(s.pairs[0].s_x[2] - col[1]) < 1e-14,
-              "cov %.17g vs %.17g", s.pairs[0].s_x[0], col[0] + 0.25);
-    ga_spec_clear(&s);
+    cr_expect(fabs(s.set.pairs[0].s_x[0] - (col[0] + 0.25)) < 1e-14 && fabs(s.set.pairs[0].s_x[2] - col[1]) < 1e-14,
+              "cov %.17g vs %.17g", s.set.pairs[0].s_x[0], col[0] + 0.25);
+    mech_clear(&s);
     /* GP: posterior mean and covariance at the query points with GSL */
     load(&s, "specs/examples/gaussian_process_regression.yaml");
-    size_t n = s.data.n;
+    size_t n = s.spec.data.n;
     double K[64], ks[16], q[2] = {0.25, 0.75}, y[8], a[8];
     for (size_t i = 0; i < n; i++) {
-        y[i] = s.data.x[i * 2 + 1];
+        y[i] = s.spec.data.x[i * 2 + 1];
         for (size_t j = 0; j < n; j++) {
-            double dx = s.data.x[i * 2] - s.data.x[j * 2];
+            double dx = s.spec.data.x[i * 2] - s.spec.data.x[j * 2];
             K[i * n + j] = exp(-0.5 * dx * dx / 0.25);
         }
         for (int b = 0; b < 2; b++) {
-            double dx = s.data.x[i * 2] - q[b];
+            double dx = s.spec.data.x[i * 2] - q[b];
             ks[i * 2 + b] = exp(-0.5 * dx * dx / 0.25);
         }
     }
@@ -332,7 +343,7 @@ Test(mechanisms, logistic_and_gp_against_independent_code)
         double m = 0;
         for (size_t i = 0; i < n; i++)
             m += ks[i * 2 + b] * a[i];
-        cr_expect(fabs(s.pairs[0].mu_x[b] - m) < 1e-13, "GP mean %d: %.17g vs %.17g", b, s.pairs[0].mu_x[b], m);
+        cr_expect(fabs(s.set.pairs[0].mu_x[b] - m) < 1e-13, "GP mean %d: %.17g vs %.17g", b, s.set.pairs[0].mu_x[b], m);
     }
     double kc[8] = {0}, v[8];
     for (size_t i = 0; i < n; i++)
@@ -341,15 +352,15 @@ Test(mechanisms, logistic_and_gp_against_independent_code)
     double var = 1 + 0.04;
     for (size_t i = 0; i < n; i++)
         var -= kc[i] * v[i];
-    cr_expect(fabs(s.pairs[0].s_x[0] - var) < 1e-13, "GP var %.17g vs %.17g", s.pairs[0].s_x[0], var);
-    ga_spec_clear(&s);
+    cr_expect(fabs(s.set.pairs[0].s_x[0] - var) < 1e-13, "GP var %.17g vs %.17g", s.set.pairs[0].s_x[0], var);
+    mech_clear(&s);
     /* matrix masking: the mean moves by the zeroed row */
     load(&s, "specs/examples/matrix_masking.yaml");
-    cr_expect(s.npairs == 5 && s.verified);
-    cr_expect(fabs(s.pairs[0].mu_x[0] - 1.0) < 1e-15, "row 1 norm %.17g", s.pairs[0].mu_x[0]);
-    cr_expect(fabs(s.pairs[1].mu_x[0] - 0.5) < 1e-15, "row 2 norm %.17g", s.pairs[1].mu_x[0]);
-    cr_expect(s.pairs[4].mu_x[0] == 1.0, "universe worst case");
-    ga_spec_clear(&s);
+    cr_expect(s.set.npairs == 5 && s.set.verified);
+    cr_expect(fabs(s.set.pairs[0].mu_x[0] - 1.0) < 1e-15, "row 1 norm %.17g", s.set.pairs[0].mu_x[0]);
+    cr_expect(fabs(s.set.pairs[1].mu_x[0] - 0.5) < 1e-15, "row 2 norm %.17g", s.set.pairs[1].mu_x[0]);
+    cr_expect(s.set.pairs[4].mu_x[0] == 1.0, "universe worst case");
+    mech_clear(&s);
 }
 
 Test(mechanisms, malformed_catalogue_specs)
@@ -417,23 +428,23 @@ Test(mechanisms, sketch_add_and_replace_and_gp_linear_kernel)
     ga_test_temp_spec(path, "gaussaudit: 1\nmechanism: {kind: sketch, columns: 7, noise_sigma: 0.5}\n"
                      "dataset: {rows: [[1, 0], [0.5, 1], [-0.3, 0.8]]}\n"
                      "neighbours: {relation: add_one, candidates: [[0.6, -0.2]]}\n");
-    ga_spec s;
+    mech_t s;
     load(&s, path);
     unlink(path);
-    cr_assert(s.npairs == 1);
+    cr_assert(s.set.npairs == 1);
     double S[4] = {1 + 0.25 + 0.09, 0.5 - 0.24, 0.5 - 0.24, 1 + 0.64}, c[2] = {0.6, -0.2}, x[2];
     gsl_spd_solve(x, S, 0.25, c, 2);
     double q = c[0] * x[0] + c[1] * x[1], lev = q / (1 + q), rho = 1 / (1 - lev), r = 7, eps = 0.3;
     /* delta_{Y,X} of the add pair is delta_{X,Y} of the remove pair with this leverage */
     double t0 = 2 * (eps + 0.5 * r * log(rho)) / (rho - 1);
     double ref = gsl_sf_gamma_inc_Q(r / 2, t0 / 2) - exp(eps) * gsl_sf_gamma_inc_Q(r / 2, rho * t0 / 2);
-    ga_pair *p = reduce(&s.pairs[0]);
+    ga_pair *p = reduce(&s.set.pairs[0]);
     ga_gchisq_work *w = ga_gchisq_work_alloc();
     ga_delta D;
     ga_pair_delta(&D, p, eps, GA_DELTA_AUTO, NULL, w);
     cr_expect(fabs(D.yx.val - ref) < 1e-12 + 1e-9 * ref, "add_one: %.17g vs %.17g", D.yx.val, ref);
     ga_pair_free(p);
-    ga_spec_clear(&s);
+    mech_clear(&s);
     /* replace_one by the same row: identical laws, delta = 0 (TV = 0) */
     char path2[] = "/tmp/ga_mech3XXXXXX";
     ga_test_temp_spec(path2, "gaussaudit: 1\nmechanism: {kind: sketch, columns: 3, noise_sigma: 0.5}\n"
@@ -441,29 +452,29 @@ Test(mechanisms, sketch_add_and_replace_and_gp_linear_kernel)
                       "neighbours: {relation: replace_one, rows: [2], candidates: [[0.5, 1], [0, 0]]}\n");
     load(&s, path2);
     unlink(path2);
-    cr_assert(s.npairs == 2);
-    p = reduce(&s.pairs[0]);
+    cr_assert(s.set.npairs == 2);
+    p = reduce(&s.set.pairs[0]);
     ga_pair_delta(&D, p, 0, GA_DELTA_AUTO, NULL, w);
     cr_expect(D.xy.val < 1e-15 && D.yx.val < 1e-15, "same row: %.3g %.3g", D.xy.val, D.yx.val);
     ga_pair_free(p);
     /* replacing by zero equals zero_out / remove for the sketch covariance */
-    p = reduce(&s.pairs[1]);
+    p = reduce(&s.set.pairs[1]);
     ga_pair_delta(&D, p, 0.2, GA_DELTA_AUTO, NULL, w);
     ga_pair_free(p);
-    ga_spec_clear(&s);
+    mech_clear(&s);
     char path3[] = "/tmp/ga_mech4XXXXXX";
     ga_test_temp_spec(path3, "gaussaudit: 1\nmechanism: {kind: sketch, columns: 3, noise_sigma: 0.5}\n"
                       "dataset: {rows: [[1, 0], [0.5, 1], [-0.3, 0.8]]}\n"
                       "neighbours: {relation: remove_one, rows: [2]}\n");
     load(&s, path3);
     unlink(path3);
-    p = reduce(&s.pairs[0]);
+    p = reduce(&s.set.pairs[0]);
     ga_delta R;
     ga_pair_delta(&R, p, 0.2, GA_DELTA_AUTO, NULL, w);
     cr_expect(fabs(R.xy.val - D.xy.val) < 1e-12 && fabs(R.yx.val - D.yx.val) < 1e-12,
               "replace by 0 %.17g/%.17g vs remove %.17g/%.17g", D.xy.val, D.yx.val, R.xy.val, R.yx.val);
     ga_pair_free(p);
-    ga_spec_clear(&s);
+    mech_clear(&s);
     /* GP with a linear kernel: mean x*^T (X^T X + s_n^2 I)^{-1} X^T y (push-through identity) */
     char path4[] = "/tmp/ga_mech5XXXXXX";
     ga_test_temp_spec(path4, "gaussaudit: 1\nmechanism: {kind: gaussian_process_regression, kernel: linear, "
@@ -472,11 +483,11 @@ Test(mechanisms, sketch_add_and_replace_and_gp_linear_kernel)
     load(&s, path4);
     unlink(path4);
     double XtX[4], Xty[2], th[2];
-    normal_equations(XtX, Xty, &s.data, SIZE_MAX);
+    normal_equations(XtX, Xty, &s.spec.data, SIZE_MAX);
     gsl_spd_solve(th, XtX, 0.3, Xty, 2);
     double m = 0.5 * th[0] - th[1];
-    cr_expect(fabs(s.pairs[0].mu_x[0] - m) < 1e-13, "GP linear mean %.17g vs %.17g", s.pairs[0].mu_x[0], m);
-    ga_spec_clear(&s);
+    cr_expect(fabs(s.set.pairs[0].mu_x[0] - m) < 1e-13, "GP linear mean %.17g vs %.17g", s.set.pairs[0].mu_x[0], m);
+    mech_clear(&s);
     ga_gchisq_work_free(w);
 }
 
@@ -485,15 +496,15 @@ Test(mechanisms, gaussian_mechanism_explicit_outputs_with_noise_covariance)
     char path[] = "/tmp/ga_mech6XXXXXX";
     ga_test_temp_spec(path, "gaussaudit: 1\nmechanism: {kind: gaussian_mechanism, f: [1, 0], "
                      "f_neighbours: [[0, 0], [1, 0.5]], noise_cov: [[1, 0.2], [0.2, 1]]}\n");
-    ga_spec s;
+    mech_t s;
     load(&s, path);
     unlink(path);
-    cr_assert(s.npairs == 2 && !s.verified);
+    cr_assert(s.set.npairs == 2 && !s.set.verified);
     /* the analytic formula with the Mahalanobis distance t^2 = m^T C^{-1} m */
     double ts[2] = {sqrt(1 / 0.96), sqrt(0.25 / 0.96)};
     ga_gchisq_work *w = ga_gchisq_work_alloc();
     for (size_t k = 0; k < 2; k++) {
-        ga_pair *p = reduce(&s.pairs[k]);
+        ga_pair *p = reduce(&s.set.pairs[k]);
         double t = ts[k], eps = 0.5;
         double ref = gsl_cdf_ugaussian_P(t / 2 - eps / t) - exp(eps) * gsl_cdf_ugaussian_P(-t / 2 - eps / t);
         ga_delta D;
@@ -503,7 +514,7 @@ Test(mechanisms, gaussian_mechanism_explicit_outputs_with_noise_covariance)
         ga_pair_free(p);
     }
     ga_gchisq_work_free(w);
-    ga_spec_clear(&s);
+    mech_clear(&s);
 }
 
 /* ------------------------------------------------------------ sketched least squares (M_LS) */
@@ -740,19 +751,19 @@ Test(mechanisms, als_table_vi_equals_theorem4_pair_certified)
  * reduction of Theorem 4 at once. */
 Test(mechanisms, als_dataset_pairs_have_the_theorem4_delta)
 {
-    ga_spec s;
+    mech_t s;
     load(&s, "specs/papers/mls_rule_r50_eps1.yaml");
-    size_t d = s.data.d - 1, n = s.data.n;
+    size_t d = s.spec.data.d - 1, n = s.spec.data.n;
     double sigma = 5.333605870, r = 50, eps = 1;
     double G[49] = {0}; /* [B, y]^T [B, y] + sigma^2 I (d + 1 <= 7) */
     cr_assert(d + 1 <= 7);
     for (size_t i = 0; i < n; i++)
         for (size_t a = 0; a <= d; a++)
             for (size_t b = 0; b <= d; b++)
-                G[a * (d + 1) + b] += s.data.x[i * (d + 1) + a] * s.data.x[i * (d + 1) + b];
+                G[a * (d + 1) + b] += s.spec.data.x[i * (d + 1) + a] * s.spec.data.x[i * (d + 1) + b];
     ga_gchisq_work *w = ga_gchisq_work_alloc();
     for (size_t i = 0; i < n; i++) {
-        const double *row = s.data.x + i * (d + 1);
+        const double *row = s.spec.data.x + i * (d + 1);
         double z[7], Bp[36];
         for (size_t a = 0; a < d; a++)
             for (size_t b = 0; b < d; b++)
@@ -764,7 +775,7 @@ Test(mechanisms, als_dataset_pairs_have_the_theorem4_delta)
         gsl_spd_solve(z, G, sigma * sigma, row, d + 1);
         for (size_t a = 0; a <= d; a++)
             q += row[a] * z[a];
-        ga_pair *pr = reduce(&s.pairs[i]), *pc;
+        ga_pair *pr = reduce(&s.set.pairs[i]), *pc;
         char msg[256];
         cr_assert(ga_mech_als_pair(&pc, q, p, r, d, msg, sizeof msg) == GA_OK, "%s", msg);
         ga_delta A, B;
@@ -772,13 +783,13 @@ Test(mechanisms, als_dataset_pairs_have_the_theorem4_delta)
         ga_pair_delta(&B, pc, eps, GA_DELTA_AUTO, NULL, w);
         cr_expect(fabs(A.xy.val - B.xy.val) <= 1e-9 * B.xy.val + A.xy.err + B.xy.err + 1e-300 &&
                       fabs(A.yx.val - B.yx.val) <= 1e-9 * B.yx.val + A.yx.err + B.yx.err + 1e-300,
-                  "%s (q %.6g, p %.6g): dataset pair %.17g/%.17g vs Theorem 4 pair %.17g/%.17g", s.pairs[i].name,
+                  "%s (q %.6g, p %.6g): dataset pair %.17g/%.17g vs Theorem 4 pair %.17g/%.17g", s.set.pairs[i].name,
                   q, p, A.xy.val, A.yx.val, B.xy.val, B.yx.val);
         ga_pair_free(pr);
         ga_pair_free(pc);
     }
     /* the universe pair: the row of norm 1 removed from an empty dataset, q = 1/(sigma^2 + 1) */
-    const ga_spec_pair *u = &s.pairs[s.npairs - 1];
+    const ga_spec_pair *u = &s.set.pairs[s.set.npairs - 1];
     cr_assert(strstr(u->name, "universe worst case") != NULL, "%s", u->name);
     double pu = strtod(strstr(u->name, "p = ") + 4, NULL), Q = 1 / (sigma * sigma + 1);
     ga_pair *pr = reduce(u), *pc;
@@ -804,7 +815,7 @@ Test(mechanisms, als_dataset_pairs_have_the_theorem4_delta)
     ga_pair_free(pr);
     ga_pair_free(pc);
     ga_gchisq_work_free(w);
-    ga_spec_clear(&s);
+    mech_clear(&s);
 }
 
 /* The monotonicity the paper conjectures (Theorem 5) and the universe worst case relies on:
@@ -858,11 +869,11 @@ Test(mechanisms, universe_is_checked)
          "remove_one and add_one"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-        ga_spec s;
+        mech_t s;
         char msg[1024];
-        int st = ga_mech_parse(&s, bad[i].text, strlen(bad[i].text), "u.yaml", NULL, msg, sizeof msg);
+        int st = ga_mech_parse(&s.spec, &s.set, bad[i].text, strlen(bad[i].text), "u.yaml", NULL, NULL, msg, sizeof msg);
         cr_expect(st == GA_EINVAL && strstr(msg, bad[i].want) && strstr(msg, "universe"), "case %zu: %d %s", i, st, msg);
-        ga_spec_clear(&s);
+        mech_clear(&s);
     }
 }
 
@@ -870,10 +881,10 @@ Test(mechanisms, universe_is_checked)
 
 #define TOL_COMPOSE 1e-12 /* relative, against the analytic Gaussian */
 
-static void parse_text(ga_spec *s, const char *yaml, const char *name)
+static void parse_text(mech_t *s, const char *yaml, const char *name)
 {
     char msg[1024];
-    int st = ga_mech_parse(s, yaml, strlen(yaml), name, NULL, msg, sizeof msg);
+    int st = ga_mech_parse(&s->spec, &s->set, yaml, strlen(yaml), name, NULL, NULL, msg, sizeof msg);
     cr_assert(st == GA_OK, "%s: %s", name, msg);
 }
 
@@ -885,12 +896,12 @@ static double analytic_gm(double sigma, double eps)
 }
 
 /* both directions of the worst pair (the last, the proven worst case) at eps */
-static void worst_delta(ga_delta *D, const ga_spec *s, double eps)
+static void worst_delta(ga_delta *D, const mech_t *s, double eps)
 {
-    cr_assert(s->verified && s->npairs >= 1);
+    cr_assert(s->set.verified && s->set.npairs >= 1);
     ga_pair *p;
     char msg[512];
-    cr_assert(ga_mech_pair_reduce(&p, &s->pairs[s->verified_pair], msg, sizeof msg) == GA_OK, "%s", msg);
+    cr_assert(ga_mech_pair_reduce(&p, &s->set.pairs[s->set.verified_pair], msg, sizeof msg) == GA_OK, "%s", msg);
     ga_gchisq_work *w = ga_gchisq_work_alloc();
     ga_pair_delta(D, p, eps, GA_DELTA_AUTO, NULL, w);
     ga_gchisq_work_free(w);
@@ -905,12 +916,12 @@ Test(mechanisms, composition_of_gaussian_mechanisms_is_analytic)
         "    - {kind: gaussian_mechanism, sensitivity: 1, sigma: 3}\n";
     static const char *rep =
         "gaussaudit: 1\nname: r\nmechanism: {kind: gaussian_mechanism, sensitivity: 1, sigma: 2, repeat: 4}\n";
-    ga_spec a, b;
+    mech_t a, b;
     parse_text(&a, comp, "c.yaml");
     parse_text(&b, rep, "r.yaml");
-    cr_expect(a.npairs == 1 && a.pairs[0].nblocks == 2, "%zu pairs", a.npairs);
-    cr_expect(strstr(a.verified_note, "part 1 (gaussian_mechanism) dominates") != NULL, "%s",
-              a.verified_note);
+    cr_expect(a.set.npairs == 1 && a.set.pairs[0].nblocks == 2, "%zu pairs", a.set.npairs);
+    cr_expect(strstr(a.set.verified_note, "part 1 (gaussian_mechanism) dominates") != NULL, "%s",
+              a.set.verified_note);
     double se = 1 / sqrt(0.25 + 1.0 / 9);
     static const double eps[] = {0, 0.3, 1, 2};
     for (size_t i = 0; i < sizeof eps / sizeof eps[0]; i++) {
@@ -923,8 +934,8 @@ Test(mechanisms, composition_of_gaussian_mechanisms_is_analytic)
         cr_expect(fabs(R.xy.val - rb) <= TOL_COMPOSE * rb && fabs(R.yx.val - rb) <= TOL_COMPOSE * rb,
                   "repeat eps %g: %.17g %.17g vs %.17g", eps[i], R.xy.val, R.yx.val, rb);
     }
-    ga_spec_clear(&a);
-    ga_spec_clear(&b);
+    mech_clear(&a);
+    mech_clear(&b);
 }
 
 /* mu2 += T (sens/sigma)^2 from decimals */
@@ -971,7 +982,7 @@ Test(mechanisms, gaussian_mechanism_certificates_are_for_the_decimals)
                  "steps: %.0f}\n    - {kind: gaussian_mechanism, sensitivity: %s, sigma: %s}\n",
                  s2, T, d1, s1);
         for (int kind = 0; kind < 3; kind++) {
-            ga_spec sp;
+            mech_t sp;
             parse_text(&sp, yaml[kind], "decimals.yaml");
             arb_t mu2, ref;
             arb_init(mu2);
@@ -981,7 +992,7 @@ Test(mechanisms, gaussian_mechanism_certificates_are_for_the_decimals)
                 add_mu2(mu2, d2, s2, 1);
             if (kind == 2)
                 add_mu2(mu2, "1", s2, T);
-            const ga_spec_pair *sp0 = &sp.pairs[0];
+            const ga_spec_pair *sp0 = &sp.set.pairs[0];
             ga_pair *p;
             char msg[512];
             cr_assert(ga_mech_pair_reduce(&p, sp0, msg, sizeof msg) == GA_OK, "%s", msg);
@@ -1005,7 +1016,7 @@ Test(mechanisms, gaussian_mechanism_certificates_are_for_the_decimals)
             ga_pair_free(p);
             arb_clear(mu2);
             arb_clear(ref);
-            ga_spec_clear(&sp);
+            mech_clear(&sp);
         }
     }
     gsl_rng_free(rng);
@@ -1023,9 +1034,9 @@ Test(mechanisms, composition_equals_block_diagonal_by_hand)
         "    - {kind: sketch, columns: 3, noise_sigma: 1}\n"
         "    - {kind: gaussian_mechanism, sensitivity: 1, sigma: 2, repeat: 2}\n"
         "dataset: {rows: [[1, 0.5], [0.2, -1], [0.3, 0.3], [-1, 2]]}\nneighbours: remove_one\n";
-    ga_spec a;
+    mech_t a;
     parse_text(&a, comp, "c.yaml");
-    cr_assert(a.npairs == 4 && !a.verified, "%zu pairs", a.npairs);
+    cr_assert(a.set.npairs == 4 && !a.set.verified, "%zu pairs", a.set.npairs);
     double S[4] = {1, 0, 0, 1}; /* D^T D + I */
     for (int i = 0; i < 4; i++)
         for (int j = 0; j < 2; j++)
@@ -1061,15 +1072,15 @@ Test(mechanisms, composition_equals_block_diagonal_by_hand)
             at += (size_t)snprintf(yaml + at, (1 << 16) - at, "]}\n");
         }
     }
-    ga_spec h;
+    mech_t h;
     parse_text(&h, yaml, "h.yaml");
     free(yaml);
     ga_gchisq_work *w = ga_gchisq_work_alloc();
     for (size_t i = 0; i < 4; i++) {
         ga_pair *p, *q;
         char msg[512];
-        cr_assert(ga_mech_pair_reduce(&p, &a.pairs[i], msg, sizeof msg) == GA_OK, "%s", msg);
-        cr_assert(ga_mech_pair_reduce(&q, &h.pairs[i], msg, sizeof msg) == GA_OK, "%s", msg);
+        cr_assert(ga_mech_pair_reduce(&p, &a.set.pairs[i], msg, sizeof msg) == GA_OK, "%s", msg);
+        cr_assert(ga_mech_pair_reduce(&q, &h.set.pairs[i], msg, sizeof msg) == GA_OK, "%s", msg);
         ga_delta A, B;
         ga_pair_delta(&A, p, 1, GA_DELTA_AUTO, NULL, w);
         ga_pair_delta(&B, q, 1, GA_DELTA_AUTO, NULL, w);
@@ -1078,7 +1089,7 @@ Test(mechanisms, composition_equals_block_diagonal_by_hand)
                   "row %zu: composition %.17g %.17g, by hand %.17g %.17g (err %g %g)", i + 1,
                   A.xy.val, A.yx.val, B.xy.val, B.yx.val, A.xy.err, B.xy.err);
         ga_spec_pair_view va, vh;
-        cr_assert(ga_spec_pair_view_init(&va, &a.pairs[i], 1) == GA_OK && ga_spec_pair_view_init(&vh, &h.pairs[i], 1) == GA_OK);
+        cr_assert(ga_spec_pair_view_init(&va, &a.set.pairs[i], 1) == GA_OK && ga_spec_pair_view_init(&vh, &h.set.pairs[i], 1) == GA_OK);
         ga_delta_cert C, E;
         int s1 = ga_pair_delta_cert(&C, p, va.in, va.txt, "1", NULL);
         int s2 = ga_pair_delta_cert(&E, q, vh.in, vh.txt, "1", NULL);
@@ -1099,8 +1110,8 @@ Test(mechanisms, composition_equals_block_diagonal_by_hand)
         ga_pair_free(q);
     }
     ga_gchisq_work_free(w);
-    ga_spec_clear(&a);
-    ga_spec_clear(&h);
+    mech_clear(&a);
+    mech_clear(&h);
 }
 
 /* release: a 2-D pair released through the 1 x 2 matrix [a, b] is the 1-D pair
@@ -1111,16 +1122,16 @@ Test(mechanisms, composition_equals_block_diagonal_by_hand)
 static const char *release_pair2 =
     "pairs:\n  - {name: a, x: {mean: [1, 0.5], cov: [[2, 0.3], [0.3, 1]]}, "
     "y: {mean: [0, 0], cov: [[1, 0], [0, 1.5]]}}\n";
-static void release_reference(ga_spec *u, ga_pair **pu, ga_spec_pair_view *vu, ga_delta *Du,
+static void release_reference(mech_t *u, ga_pair **pu, ga_spec_pair_view *vu, ga_delta *Du,
                               ga_delta_cert *Cu, ga_gchisq_work *w)
 {
     char yaml[1024], msg[512];
     snprintf(yaml, sizeof yaml, "gaussaudit: 1\nname: u\nmechanism: {kind: gaussian_pair}\n%s",
              release_pair2);
     parse_text(u, yaml, "u.yaml");
-    cr_assert(ga_mech_pair_reduce(pu, &u->pairs[0], msg, sizeof msg) == GA_OK, "%s", msg);
+    cr_assert(ga_mech_pair_reduce(pu, &u->set.pairs[0], msg, sizeof msg) == GA_OK, "%s", msg);
     ga_pair_delta(Du, *pu, 0.7, GA_DELTA_AUTO, NULL, w);
-    cr_assert(ga_spec_pair_view_init(vu, &u->pairs[0], 1) == GA_OK);
+    cr_assert(ga_spec_pair_view_init(vu, &u->set.pairs[0], 1) == GA_OK);
     cr_assert(ga_pair_delta_cert(Cu, *pu, vu->in, vu->txt, "0.7", NULL) == GA_OK);
 }
 
@@ -1133,7 +1144,7 @@ Test(mechanisms, injective_releases_leave_delta_unchanged)
 {
     const char *pair = release_pair2;
     char yaml[2048], msg[512];
-    ga_spec u;
+    mech_t u;
     ga_pair *pu;
     ga_gchisq_work *w = ga_gchisq_work_alloc();
     ga_delta Du;
@@ -1164,10 +1175,10 @@ Test(mechanisms, injective_releases_leave_delta_unchanged)
         }
         snprintf(yaml, sizeof yaml, "gaussaudit: 1\nname: r\nmechanism: {kind: gaussian_pair, "
                  "release: {matrix: [%s]}}\n%s", rows, pair);
-        ga_spec r;
+        mech_t r;
         parse_text(&r, yaml, "r.yaml");
         ga_pair *pr;
-        cr_assert(ga_mech_pair_reduce(&pr, &r.pairs[0], msg, sizeof msg) == GA_OK, "%s", msg);
+        cr_assert(ga_mech_pair_reduce(&pr, &r.set.pairs[0], msg, sizeof msg) == GA_OK, "%s", msg);
         ga_delta Dr;
         ga_pair_delta(&Dr, pr, 0.7, GA_DELTA_AUTO, NULL, w);
         cr_expect(fabs(Dr.xy.val - Du.xy.val) <= Dr.xy.err + Du.xy.err &&
@@ -1178,7 +1189,7 @@ Test(mechanisms, injective_releases_leave_delta_unchanged)
                   Dr.xy.val, Dr.xy.err, Dr.yx.val, Dr.yx.err, Du.xy.val, Du.yx.val,
                   (int)ga_pair_support(pr));
         ga_spec_pair_view vr;
-        cr_assert(ga_spec_pair_view_init(&vr, &r.pairs[0], 1) == GA_OK);
+        cr_assert(ga_spec_pair_view_init(&vr, &r.set.pairs[0], 1) == GA_OK);
         ga_delta_cert Cr;
         int st = ga_pair_delta_cert(&Cr, pr, vr.in, vr.txt, "0.7", NULL);
         cr_expect(st == GA_OK && !strcmp(Cr.xy_lo, Cu.xy_lo) && !strcmp(Cr.xy_hi, Cu.xy_hi) &&
@@ -1187,13 +1198,13 @@ Test(mechanisms, injective_releases_leave_delta_unchanged)
                   scale, cond, st, Cr.xy_lo, Cr.xy_hi, Cu.xy_lo, Cu.xy_hi);
         ga_spec_pair_view_clear(&vr);
         ga_pair_free(pr);
-        ga_spec_clear(&r);
+        mech_clear(&r);
     }
     gsl_rng_free(rng);
     ga_spec_pair_view_clear(&vu);
     ga_pair_free(pu);
     ga_gchisq_work_free(w);
-    ga_spec_clear(&u);
+    mech_clear(&u);
 }
 
 /* A release by a wide matrix (2 x 3, full row rank) whose rows span the first two output
@@ -1210,7 +1221,7 @@ Test(mechanisms, wide_releases_of_any_scale_and_condition)
     static const char *pair3 =
         "pairs:\n  - {name: a, x: {mean: [1, 0.5, -0.3], cov: [[2, 0.3, 0.1], [0.3, 1, 0.2], "
         "[0.1, 0.2, 1.5]]}, y: {mean: [0, 0, 0], cov: [[1, 0, 0.4], [0, 1.5, 0], [0.4, 0, 2]]}}\n";
-    ga_spec u;
+    mech_t u;
     ga_pair *pu;
     char msg[512], yaml[2048];
     ga_gchisq_work *w = ga_gchisq_work_alloc();
@@ -1233,11 +1244,11 @@ Test(mechanisms, wide_releases_of_any_scale_and_condition)
         snprintf(yaml, sizeof yaml, "gaussaudit: 1\nname: r\nmechanism: {kind: gaussian_pair, "
                  "release: {matrix: [[%s%de%d, %de%d, 0], [%s%de%d, %d.%s%de%d, 0]]}}\n%s",
                  sg, c1, e, c2, e, sg, c1, e, c2, zeros, c2, e, pair3);
-        ga_spec r;
+        mech_t r;
         parse_text(&r, yaml, "r.yaml");
-        cr_assert(r.pairs[0].d == 2 && !r.pairs[0].unreleased, "case %ld: %s", k, yaml);
+        cr_assert(r.set.pairs[0].d == 2 && !r.set.pairs[0].unreleased, "case %ld: %s", k, yaml);
         ga_pair *pr;
-        cr_assert(ga_mech_pair_reduce(&pr, &r.pairs[0], msg, sizeof msg) == GA_OK, "%s", msg);
+        cr_assert(ga_mech_pair_reduce(&pr, &r.set.pairs[0], msg, sizeof msg) == GA_OK, "%s", msg);
         ga_delta Dr;
         ga_pair_delta(&Dr, pr, 0.7, GA_DELTA_AUTO, NULL, w);
         cr_expect(fabs(Dr.xy.val - Du.xy.val) <= Dr.xy.err + Du.xy.err &&
@@ -1247,7 +1258,7 @@ Test(mechanisms, wide_releases_of_any_scale_and_condition)
                   "vs %.17g, %.17g", k, e, j, c1, c2, Dr.xy.val, Dr.xy.err, Dr.yx.val,
                   Dr.yx.err, Du.xy.val, Du.yx.val);
         ga_spec_pair_view vr;
-        cr_assert(ga_spec_pair_view_init(&vr, &r.pairs[0], 1) == GA_OK);
+        cr_assert(ga_spec_pair_view_init(&vr, &r.set.pairs[0], 1) == GA_OK);
         ga_delta_cert Cr;
         int st = ga_pair_delta_cert(&Cr, pr, vr.in, vr.txt, "0.7", NULL);
         cr_expect(st == GA_OK && Cr.xy.lo <= Cu.xy.hi && Cu.xy.lo <= Cr.xy.hi &&
@@ -1261,16 +1272,16 @@ Test(mechanisms, wide_releases_of_any_scale_and_condition)
         cr_expect(ga_pair_renyi_cert(&rx, &ry, pr, vr.in, vr.txt, "2", NULL) == GA_EDOM);
         ga_spec_pair_view_clear(&vr);
         ga_pair_free(pr);
-        ga_spec_clear(&r);
+        mech_clear(&r);
         /* the rank-deficient release at the same scale: audited before it, never a violation */
         snprintf(yaml, sizeof yaml, "gaussaudit: 1\nname: r\nmechanism: {kind: gaussian_pair, "
                  "release: {matrix: [[%de%d, %de%d, 0], [%de%d, %de%d, 0]]}}\n"
                  "claim: {epsilon: 0.7, delta: %s}\n%s",
                  c1, e, c2, e, 2 * c1, e, 2 * c2, e, k % 2 ? "1e-6" : "0.9999", pair3);
         parse_text(&r, yaml, "r.yaml");
-        cr_expect(r.pairs[0].d == 3 && r.pairs[0].unreleased && r.release_note[0],
+        cr_expect(r.set.pairs[0].d == 3 && r.set.pairs[0].unreleased && r.set.release_note[0],
                   "case %ld: %s", k, yaml);
-        ga_spec_clear(&r);
+        mech_clear(&r);
         ga_audit_result *res = NULL;
         cr_assert(ga_audit_spec_text(&res, yaml, strlen(yaml), "r.yaml", NULL, msg, sizeof msg) == GA_OK, "%s", msg);
         int want = k % 2 ? GA_VERDICT_INCONCLUSIVE : GA_VERDICT_NO_VIOLATION;
@@ -1282,7 +1293,7 @@ Test(mechanisms, wide_releases_of_any_scale_and_condition)
     ga_spec_pair_view_clear(&vu);
     ga_pair_free(pu);
     ga_gchisq_work_free(w);
-    ga_spec_clear(&u);
+    mech_clear(&u);
 }
 
 Test(mechanisms, release_matrix_is_the_projected_pair)
@@ -1294,14 +1305,14 @@ Test(mechanisms, release_matrix_is_the_projected_pair)
     static const char *one =
         "gaussaudit: 1\nname: o\nmechanism: {kind: gaussian_pair}\n"
         "pairs:\n  - {name: b, x: {mean: [0.6], cov: [[2.28]]}, y: {mean: [-0.8], cov: [[1.36]]}}\n";
-    ga_spec a, o;
+    mech_t a, o;
     parse_text(&a, rel, "rel.yaml");
     parse_text(&o, one, "one.yaml");
-    cr_assert(a.npairs == 2 && a.pairs[0].d == 1 && a.pairs[1].d == 1);
+    cr_assert(a.set.npairs == 2 && a.set.pairs[0].d == 1 && a.set.pairs[1].d == 1);
     /* pair a: mean 0.6 - 1.6 = -1, variance 0.72 - 0.48 + 0.64 = 0.88 */
     ga_pair *p, *q;
     char msg[512];
-    cr_assert(ga_mech_pair_reduce(&p, &a.pairs[0], msg, sizeof msg) == GA_OK, "%s", msg);
+    cr_assert(ga_mech_pair_reduce(&p, &a.set.pairs[0], msg, sizeof msg) == GA_OK, "%s", msg);
     ga_gchisq_work *w = ga_gchisq_work_alloc();
     ga_delta D;
     ga_pair_delta(&D, p, 0.5, GA_DELTA_AUTO, NULL, w);
@@ -1309,8 +1320,8 @@ Test(mechanisms, release_matrix_is_the_projected_pair)
     cr_expect(fabs(D.xy.val - ref) <= 1e-13 * ref && fabs(D.yx.val - ref) <= 1e-13 * ref,
               "%.17g %.17g vs %.17g", D.xy.val, D.yx.val, ref);
     ga_pair_free(p);
-    cr_assert(ga_mech_pair_reduce(&p, &a.pairs[1], msg, sizeof msg) == GA_OK, "%s", msg);
-    cr_assert(ga_mech_pair_reduce(&q, &o.pairs[0], msg, sizeof msg) == GA_OK, "%s", msg);
+    cr_assert(ga_mech_pair_reduce(&p, &a.set.pairs[1], msg, sizeof msg) == GA_OK, "%s", msg);
+    cr_assert(ga_mech_pair_reduce(&q, &o.set.pairs[0], msg, sizeof msg) == GA_OK, "%s", msg);
     ga_delta E;
     ga_pair_delta(&D, p, 0.5, GA_DELTA_AUTO, NULL, w);
     ga_pair_delta(&E, q, 0.5, GA_DELTA_AUTO, NULL, w);
@@ -1320,8 +1331,8 @@ Test(mechanisms, release_matrix_is_the_projected_pair)
     ga_pair_free(p);
     ga_pair_free(q);
     ga_gchisq_work_free(w);
-    ga_spec_clear(&a);
-    ga_spec_clear(&o);
+    mech_clear(&a);
+    mech_clear(&o);
     /* errors: a kind whose pairs are whitened; a matrix of the wrong width */
     static const char *bad1 =
         "gaussaudit: 1\nname: b\nmechanism: {kind: matrix_masking, sigma: 1, release: {matrix: [[1, 0]]}}\n"
@@ -1335,11 +1346,11 @@ Test(mechanisms, release_matrix_is_the_projected_pair)
         {bad1, "whitened basis"}, {bad2, "3 columns; the output has dimension 2"},
         {bad3, "repeat: must be a whole number"}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        ga_spec s;
-        int st = ga_mech_parse(&s, bad[i].yaml, strlen(bad[i].yaml), "b.yaml", NULL, msg, sizeof msg);
+        mech_t s;
+        int st = ga_mech_parse(&s.spec, &s.set, bad[i].yaml, strlen(bad[i].yaml), "b.yaml", NULL, NULL, msg, sizeof msg);
         cr_expect(st == GA_EINVAL && strstr(msg, bad[i].want), "case %zu: %d %s", i, st, msg);
         if (st == GA_OK)
-            ga_spec_clear(&s);
+            mech_clear(&s);
     }
 }
 
@@ -1356,10 +1367,10 @@ Test(mechanisms, change_label_worst_case_is_proven)
         "dataset:\n  rows: [[0.5, 0.1, 1.2], [0.3, -0.4, 0.1], [-0.2, 0.8, 0.9], [0.9, 0.2, 1.8],\n"
         "         [-0.6, -0.3, -1.1], [0.1, 0.5, 0.7]]\n"
         "neighbours: {relation: change_label, label_bound: 2}\n";
-    ga_spec s;
+    mech_t s;
     parse_text(&s, yaml, "l.yaml");
-    cr_expect(s.npairs == 13 && s.verified && s.verified_pair == 12, "%zu pairs, verified %d",
-              s.npairs, s.verified);
+    cr_expect(s.set.npairs == 13 && s.set.verified && s.set.verified_pair == 12, "%zu pairs, verified %d",
+              s.set.npairs, s.set.verified);
     double G[4] = {5, 0, 0, 5}, worst = 0;
     for (int i = 0; i < 6; i++)
         for (int a = 0; a < 2; a++)
@@ -1375,16 +1386,16 @@ Test(mechanisms, change_label_worst_case_is_proven)
     double ref = analytic_gm(1 / worst, 0.5);
     cr_expect(fabs(D.xy.val - ref) <= 1e-12 * ref && fabs(D.yx.val - ref) <= 1e-12 * ref,
               "%.17g %.17g vs %.17g (distance %.17g)", D.xy.val, D.yx.val, ref, worst);
-    ga_spec_clear(&s);
+    mech_clear(&s);
     /* binary labels are flipped (one pair per row, no proof: the MAP is not linear in them);
      * continuous targets without linearity get +C and -C, no proof */
     static const char *logit =
         "gaussaudit: 1\nname: b\nmechanism: {kind: bayesian_logistic_regression, lambda: 1}\n"
         "dataset: {rows: [[0.5, 1], [-0.3, 0], [0.8, 1], [-0.9, 0]]}\nneighbours: change_label\n";
     parse_text(&s, logit, "b.yaml");
-    cr_expect(s.npairs == 4 && !s.verified && strstr(s.pairs[0].name, "flip") != NULL, "%zu %s",
-              s.npairs, s.pairs[0].name);
-    ga_spec_clear(&s);
+    cr_expect(s.set.npairs == 4 && !s.set.verified && strstr(s.set.pairs[0].name, "flip") != NULL, "%zu %s",
+              s.set.npairs, s.set.pairs[0].name);
+    mech_clear(&s);
     char msg[512];
     const struct { const char *yaml, *want; } bad[] = {
         {"gaussaudit: 1\nname: b\nmechanism: {kind: sketch, columns: 2}\n"
@@ -1398,10 +1409,10 @@ Test(mechanisms, change_label_worst_case_is_proven)
          "only change_label takes a label bound"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        int st = ga_mech_parse(&s, bad[i].yaml, strlen(bad[i].yaml), "b.yaml", NULL, msg, sizeof msg);
+        int st = ga_mech_parse(&s.spec, &s.set, bad[i].yaml, strlen(bad[i].yaml), "b.yaml", NULL, NULL, msg, sizeof msg);
         cr_expect(st == GA_EINVAL && strstr(msg, bad[i].want), "case %zu: %d %s", i, st, msg);
         if (st == GA_OK)
-            ga_spec_clear(&s);
+            mech_clear(&s);
     }
 }
 
@@ -1487,9 +1498,9 @@ Test(mechanisms, noisy_gd_finite_runs_against_direct_computation)
                  " cov: [[2, 0.5], [0.5, 1]]}}\n"
                  "dataset: {rows: [[0.5, 0.1, 1.2], [0.3, -0.4, 0.1], [-0.2, 0.8, 0.9], [0.9, 0.2, 1.8]]}\n"
                  "neighbours: {relation: change_label, label_bound: 1.5, rows: [3]}\n", T);
-        ga_spec s;
+        mech_t s;
         parse_text(&s, yaml, "g.yaml");
-        cr_assert(s.npairs == 2, "%zu pairs", s.npairs);
+        cr_assert(s.set.npairs == 2, "%zu pairs", s.set.npairs);
         double Xp[4][3];
         memcpy(Xp, X, sizeof Xp);
         Xp[2][2] += 1.5; /* row 3's label moved by +C */
@@ -1499,7 +1510,7 @@ Test(mechanisms, noisy_gd_finite_runs_against_direct_computation)
         ga_pair_input in = {D, mu[0], mu[1], cov[0], cov[1], 1, {NULL, NULL, NULL, NULL}};
         ga_pair *p, *q;
         char msg[512];
-        cr_assert(ga_mech_pair_reduce(&p, &s.pairs[0], msg, sizeof msg) == GA_OK, "%s", msg);
+        cr_assert(ga_mech_pair_reduce(&p, &s.set.pairs[0], msg, sizeof msg) == GA_OK, "%s", msg);
         cr_assert(ga_pair_reduce(&q, &in, msg, sizeof msg) == GA_OK, "%s", msg);
         for (double eps = 0; eps <= 2; eps += 0.5) {
             ga_delta A, B;
@@ -1512,21 +1523,21 @@ Test(mechanisms, noisy_gd_finite_runs_against_direct_computation)
         }
         ga_pair_free(p);
         ga_pair_free(q);
-        ga_spec_clear(&s);
+        mech_clear(&s);
     }
     /* large T: the last iterate's law approaches the stationary one */
-    ga_spec a, b;
+    mech_t a, b;
     parse_text(&a, "gaussaudit: 1\nname: a\nmechanism: {kind: noisy_gradient_descent, lambda: 1, eta: 0.1, sigma: 0.5, iterations: 3000}\n"
                    "dataset: {rows: [[0.5, 0.1, 1.2], [0.3, -0.4, 0.1], [-0.2, 0.8, 0.9], [0.9, 0.2, 1.8]]}\n", "a.yaml");
     parse_text(&b, "gaussaudit: 1\nname: b\nmechanism: {kind: noisy_gradient_descent, lambda: 1, eta: 0.1, sigma: 0.5}\n"
                    "dataset: {rows: [[0.5, 0.1, 1.2], [0.3, -0.4, 0.1], [-0.2, 0.8, 0.9], [0.9, 0.2, 1.8]]}\n", "b.yaml");
-    for (size_t i = 0; i < a.npairs; i++)
+    for (size_t i = 0; i < a.set.npairs; i++)
         for (size_t j = 0; j < 4; j++)
-            cr_expect(fabs(a.pairs[i].s_x[j] - b.pairs[i].s_x[j]) <= 1e-12 &&
-                          fabs(a.pairs[i].mu_y[j % 2] - b.pairs[i].mu_y[j % 2]) <= 1e-12,
-                      "pair %zu entry %zu: %.17g vs %.17g", i, j, a.pairs[i].s_x[j], b.pairs[i].s_x[j]);
-    ga_spec_clear(&a);
-    ga_spec_clear(&b);
+            cr_expect(fabs(a.set.pairs[i].s_x[j] - b.set.pairs[i].s_x[j]) <= 1e-12 &&
+                          fabs(a.set.pairs[i].mu_y[j % 2] - b.set.pairs[i].mu_y[j % 2]) <= 1e-12,
+                      "pair %zu entry %zu: %.17g vs %.17g", i, j, a.set.pairs[i].s_x[j], b.set.pairs[i].s_x[j]);
+    mech_clear(&a);
+    mech_clear(&b);
     ga_gchisq_work_free(w);
 }
 
@@ -1544,12 +1555,12 @@ Test(mechanisms, relative_dp_pairs_within_the_set)
         "neighbours: %s\n";
     char text[1024];
     snprintf(text, sizeof text, yaml, "remove_one");
-    ga_spec s;
+    mech_t s;
     parse_text(&s, text, "r.yaml");
-    cr_assert(s.npairs == 3, "%zu pairs", s.npairs);
-    cr_expect(strstr(s.pairs[0].name, "datasets[1] -> datasets[2]") && strstr(s.pairs[1].name, "datasets[1] -> datasets[3]") &&
-              strstr(s.pairs[2].name, "datasets[4] -> datasets[3]"), "%s | %s | %s", s.pairs[0].name,
-              s.pairs[1].name, s.pairs[2].name);
+    cr_assert(s.set.npairs == 3, "%zu pairs", s.set.npairs);
+    cr_expect(strstr(s.set.pairs[0].name, "datasets[1] -> datasets[2]") && strstr(s.set.pairs[1].name, "datasets[1] -> datasets[3]") &&
+              strstr(s.set.pairs[2].name, "datasets[4] -> datasets[3]"), "%s | %s | %s", s.set.pairs[0].name,
+              s.set.pairs[1].name, s.set.pairs[2].name);
     /* pair 1: v = [0.5, -0.5] removed from D1 */
     double G[4] = {0}, D1[4][2] = {{1, 0}, {0, 1}, {1, 1}, {0.5, -0.5}}, v[2] = {0.5, -0.5}, u[2];
     for (int i = 0; i < 4; i++)
@@ -1558,24 +1569,24 @@ Test(mechanisms, relative_dp_pairs_within_the_set)
                 G[a * 2 + b] += D1[i][a] * D1[i][b];
     gsl_spd_solve(u, G, 0, v, 2);
     double p = v[0] * u[0] + v[1] * u[1];
-    cr_expect(fabs(s.pairs[0].s_x[0] - 1 / (1 - p)) <= 1e-14 / (1 - p) && s.pairs[0].columns == 20,
-              "%.17g vs %.17g", s.pairs[0].s_x[0], 1 / (1 - p));
-    ga_spec_clear(&s);
+    cr_expect(fabs(s.set.pairs[0].s_x[0] - 1 / (1 - p)) <= 1e-14 / (1 - p) && s.set.pairs[0].columns == 20,
+              "%.17g vs %.17g", s.set.pairs[0].s_x[0], 1 / (1 - p));
+    mech_clear(&s);
     snprintf(text, sizeof text, yaml, "replace_one");
     parse_text(&s, text, "r.yaml");
     /* D1 and D4 differ in row 1; D2 and D3 in one row too ([1, 0] against [0.5, -0.5]) */
-    cr_expect(s.npairs == 2 && strstr(s.pairs[0].name, "datasets[1] -> datasets[4]") &&
-              strstr(s.pairs[1].name, "datasets[2] -> datasets[3]"), "%zu %s", s.npairs,
-              s.npairs ? s.pairs[0].name : "");
-    ga_spec_clear(&s);
+    cr_expect(s.set.npairs == 2 && strstr(s.set.pairs[0].name, "datasets[1] -> datasets[4]") &&
+              strstr(s.set.pairs[1].name, "datasets[2] -> datasets[3]"), "%zu %s", s.set.npairs,
+              s.set.npairs ? s.set.pairs[0].name : "");
+    mech_clear(&s);
     char msg[512];
     static const char *none =
         "gaussaudit: 1\nname: r\nmechanism: {kind: sketch, columns: 2}\nrelative:\n  datasets:\n"
         "    - {rows: [[1, 0], [0, 1]]}\n    - {rows: [[3, 0], [0, 3]]}\n";
-    int st = ga_mech_parse(&s, none, strlen(none), "n.yaml", NULL, msg, sizeof msg);
+    int st = ga_mech_parse(&s.spec, &s.set, none, strlen(none), "n.yaml", NULL, NULL, msg, sizeof msg);
     cr_expect(st == GA_EINVAL && strstr(msg, "no two datasets of the set are neighbours"), "%d %s", st, msg);
     if (st == GA_OK)
-        ga_spec_clear(&s);
+        mech_clear(&s);
 }
 
 /* a released sketch (per column A x): with an invertible A the profile is the sketch's own
@@ -1591,7 +1602,7 @@ Test(mechanisms, sketch_release_in_output_coordinates)
     static const int ex[] = {0, -300, -200, -100, 100, 200, 300};
     char t0[512], t1[512], t2[512], r1[160], r2[160];
     snprintf(t0, sizeof t0, fmt, "");
-    ga_spec s0;
+    mech_t s0;
     parse_text(&s0, t0, "s0.yaml");
     double S[4] = {1, 0, 0, 1};
     for (int i = 0; i < 4; i++)
@@ -1605,18 +1616,18 @@ Test(mechanisms, sketch_release_in_output_coordinates)
         snprintf(r2, sizeof r2, ", release: {matrix: [[0.6e%d, -0.8e%d]]}", ex[e], ex[e]);
         snprintf(t1, sizeof t1, fmt, r1);
         snprintf(t2, sizeof t2, fmt, r2);
-        ga_spec s1, s2;
+        mech_t s1, s2;
         parse_text(&s1, t1, "s1.yaml");
         parse_text(&s2, t2, "s2.yaml");
-        cr_assert(s0.npairs == 4 && s1.npairs == 4 && s2.npairs == 4);
+        cr_assert(s0.set.npairs == 4 && s1.set.npairs == 4 && s2.set.npairs == 4);
         for (size_t i = 0; i < 4; i++) {
             ga_pair *p0, *p1, *p2, *q;
             char msg[512];
             double av = a[0] * D[i][0] + a[1] * D[i][1], mz = 0, sx = aSa, sy = aSa - av * av;
             ga_pair_input in = {1, &mz, &mz, &sx, &sy, 3, {NULL, NULL, NULL, NULL}};
-            cr_assert(ga_mech_pair_reduce(&p0, &s0.pairs[i], msg, sizeof msg) == GA_OK, "%s", msg);
-            cr_assert(ga_mech_pair_reduce(&p1, &s1.pairs[i], msg, sizeof msg) == GA_OK, "%s", msg);
-            cr_assert(ga_mech_pair_reduce(&p2, &s2.pairs[i], msg, sizeof msg) == GA_OK, "%s", msg);
+            cr_assert(ga_mech_pair_reduce(&p0, &s0.set.pairs[i], msg, sizeof msg) == GA_OK, "%s", msg);
+            cr_assert(ga_mech_pair_reduce(&p1, &s1.set.pairs[i], msg, sizeof msg) == GA_OK, "%s", msg);
+            cr_assert(ga_mech_pair_reduce(&p2, &s2.set.pairs[i], msg, sizeof msg) == GA_OK, "%s", msg);
             cr_assert(ga_pair_reduce(&q, &in, msg, sizeof msg) == GA_OK, "%s", msg);
             ga_delta A0, A1, A2, B;
             ga_pair_delta(&A0, p0, 0.5, GA_DELTA_AUTO, NULL, w);
@@ -1637,11 +1648,11 @@ Test(mechanisms, sketch_release_in_output_coordinates)
             ga_pair_free(p2);
             ga_pair_free(q);
         }
-        ga_spec_clear(&s1);
-        ga_spec_clear(&s2);
+        mech_clear(&s1);
+        mech_clear(&s2);
     }
     ga_gchisq_work_free(w);
-    ga_spec_clear(&s0);
+    mech_clear(&s0);
 }
 
 /* matrix masking, setting (B): the pairs the catalogue builds */
@@ -1649,36 +1660,36 @@ Test(mechanisms, masked_pairs_and_their_bounds)
 {
     /* one column over a dataset: every zero-out neighbour exact, |x| and |x'| the column's
      * norms; the universe worst case (1, 0) with n rows, proven */
-    ga_spec s;
+    mech_t s;
     parse_text(&s, "gaussaudit: 1\nmechanism: {kind: matrix_masking, masking: orthogonal, sigma: 2}\n"
                    "dataset: {rows: [[0.5], [-1], [0.25]]}\nneighbours: zero_out\n"
                    "universe: {row_norm_bound: 1}\n", "p1");
-    cr_assert(s.npairs == 4 && s.verified && !s.verified_bound);
+    cr_assert(s.set.npairs == 4 && s.set.verified && !s.set.verified_bound);
     double n2 = 0.25 + 1 + 0.0625;
     for (size_t i = 0; i < 3; i++) {
-        const ga_masked_input *m = s.pairs[i].masked;
+        const ga_masked_input *m = s.set.pairs[i].masked;
         cr_assert(m);
         double xi = i == 0 ? 0.5 : i == 1 ? -1 : 0.25;
         cr_expect(m->rows == 3 && m->sigma == 2 && fabs(m->norm_x * m->norm_x - n2) < 1e-15 &&
                   fabs(m->norm_y * m->norm_y - (n2 - xi * xi)) < 1e-15, "pair %zu: %g %g", i,
                   m->norm_x, m->norm_y);
     }
-    const ga_masked_input *w = s.pairs[s.verified_pair].masked;
+    const ga_masked_input *w = s.set.pairs[s.set.verified_pair].masked;
     cr_expect(w && w->rows == 3 && w->norm_x == 1 && w->norm_y == 0 && !strcmp(w->norm_x_txt, "1"));
-    ga_spec_clear(&s);
+    mech_clear(&s);
     /* two columns: lower bounds along the changed row; the universe's upper bound is the
      * Gaussian mechanism of setting (A), a bound (verified_bound) */
     parse_text(&s, "gaussaudit: 1\nmechanism: {kind: matrix_masking, masking: orthogonal, sigma: 2}\n"
                    "dataset: {rows: [[1, 0], [0, 1], [0.5, 0.5]]}\nneighbours: {relation: zero_out, rows: [1]}\n"
                    "universe: {row_norm_bound: 1}\n", "p2");
-    cr_assert(s.npairs == 3 && s.verified && s.verified_bound && s.verified_pair == 2);
-    const ga_masked_input *m = s.pairs[0].masked;
+    cr_assert(s.set.npairs == 3 && s.set.verified && s.set.verified_bound && s.set.verified_pair == 2);
+    const ga_masked_input *m = s.set.pairs[0].masked;
     cr_expect(m && fabs(m->norm_x * m->norm_x - 1.25) < 1e-15 && fabs(m->norm_y * m->norm_y - 0.25) < 1e-15,
               "u = e_1: |X u|^2 = 1.25, |X' u|^2 = 0.25; got %g %g", m->norm_x, m->norm_y);
-    cr_expect(strstr(s.pairs[0].name, "lower bound") != NULL, "%s", s.pairs[0].name);
-    cr_expect(s.pairs[1].masked && s.pairs[1].masked->norm_x == 1 && s.pairs[1].masked->norm_y == 0);
-    cr_expect(!s.pairs[2].masked && s.pairs[2].d == 1 && s.pairs[2].mu_x[0] == 1 && s.pairs[2].s_x[0] == 4);
-    ga_spec_clear(&s);
+    cr_expect(strstr(s.set.pairs[0].name, "lower bound") != NULL, "%s", s.set.pairs[0].name);
+    cr_expect(s.set.pairs[1].masked && s.set.pairs[1].masked->norm_x == 1 && s.set.pairs[1].masked->norm_y == 0);
+    cr_expect(!s.set.pairs[2].masked && s.set.pairs[2].d == 1 && s.set.pairs[2].mu_x[0] == 1 && s.set.pairs[2].s_x[0] == 4);
+    mech_clear(&s);
 }
 
 /* p > 1 verdicts: the lower bound shows violations, the upper bound proves, between them the
@@ -1742,30 +1753,30 @@ Test(mechanisms, gp_remove_one_downdate_equals_direct_laws)
         double nv = 0.05 + gsl_rng_uniform(r), rows[3 * 43];
         for (size_t i = 0; i < 3 * nrows; i++)
             rows[i] = 2 * gsl_rng_uniform(r) - 1;
-        ga_spec s, t;
+        mech_t s, t;
         gp_spec_text(text, sizeof text, rows, nrows, SIZE_MAX, linear, nq, nv);
         parse_text(&s, text, "gp.yaml");
-        cr_assert(s.npairs == nrows, "%zu pairs for %zu rows", s.npairs, nrows);
+        cr_assert(s.set.npairs == nrows, "%zu pairs for %zu rows", s.set.npairs, nrows);
         for (size_t i = 0; i < nrows; i++) {
             gp_spec_text(text, sizeof text, rows, nrows, i, linear, nq, nv);
             parse_text(&t, text, "gp_minus_i.yaml"); /* its X law: the law on D without row i */
             double scale = 0;
             for (int a = 0; a < nq * nq; a++)
-                scale = fmax(scale, fabs(t.pairs[0].s_x[a]));
+                scale = fmax(scale, fabs(t.set.pairs[0].s_x[a]));
             for (int a = 0; a < nq; a++)
-                scale = fmax(scale, fabs(t.pairs[0].mu_x[a]));
+                scale = fmax(scale, fabs(t.set.pairs[0].mu_x[a]));
             double worst = 0;
             for (int a = 0; a < nq; a++)
-                worst = fmax(worst, fabs(s.pairs[i].mu_y[a] - t.pairs[0].mu_x[a]));
+                worst = fmax(worst, fabs(s.set.pairs[i].mu_y[a] - t.set.pairs[0].mu_x[a]));
             for (int a = 0; a < nq * nq; a++)
-                worst = fmax(worst, fabs(s.pairs[i].s_y[a] - t.pairs[0].s_x[a]));
-            cr_expect(worst <= TOL_GP_DOWNDATE * scale && !strncmp(s.pairs[i].name, "remove row", 10),
+                worst = fmax(worst, fabs(s.set.pairs[i].s_y[a] - t.set.pairs[0].s_x[a]));
+            cr_expect(worst <= TOL_GP_DOWNDATE * scale && !strncmp(s.set.pairs[i].name, "remove row", 10),
                       "case %ld (seed 20261123), %zu rows, %s kernel, %d queries, noise %g: "
                       "neighbour %zu ('%s') differs from the direct law by %.3g (scale %.3g)",
-                      c, nrows, linear ? "linear" : "rbf", nq, nv, i + 1, s.pairs[i].name, worst, scale);
-            ga_spec_clear(&t);
+                      c, nrows, linear ? "linear" : "rbf", nq, nv, i + 1, s.set.pairs[i].name, worst, scale);
+            mech_clear(&t);
         }
-        ga_spec_clear(&s);
+        mech_clear(&s);
     }
     gsl_rng_free(r);
 }
@@ -1871,11 +1882,11 @@ Test(mechanisms, ridge_neighbours_by_update_equal_direct_laws)
         for (size_t i = 0; i < ncand * d; i++)
             tr += cand[i] * cand[i];
         double eta = 1 / (tr + 2);
-        ga_spec s, t;
+        mech_t s, t;
         ridge_spec_text(text, sizeof text, kind, eta, rows, nrows, p, rel[ri], cand, ncand);
         parse_text(&s, text, "ridge.yaml");
-        for (size_t k = 0; k < s.npairs; k++) {
-            if (!strncmp(s.pairs[k].name, "label-DP worst case", 19))
+        for (size_t k = 0; k < s.set.npairs; k++) {
+            if (!strncmp(s.set.pairs[k].name, "label-DP worst case", 19))
                 continue; /* the proven worst case (change_label), not a neighbour */
             /* neighbour k as the relation defines it (nb_count's order) */
             size_t m = nrows, row = ri == 2 ? k / ncand : ri == 3 ? k / 2 : k;
@@ -1895,16 +1906,16 @@ Test(mechanisms, ridge_neighbours_by_update_equal_direct_laws)
             }
             ridge_spec_text(text, sizeof text, kind, eta, nb, m, p, "remove_one", NULL, 0);
             parse_text(&t, text, "ridge_neighbour.yaml"); /* its X law: the neighbour's */
-            size_t dim = t.pairs[0].d;
-            cr_assert(dim == s.pairs[k].d);
+            size_t dim = t.set.pairs[0].d;
+            cr_assert(dim == s.set.pairs[k].d);
             double scale = 0, worst = 0;
             for (size_t a = 0; a < dim; a++) {
-                scale = fmax(scale, fabs(t.pairs[0].mu_x[a]));
-                worst = fmax(worst, fabs(s.pairs[k].mu_y[a] - t.pairs[0].mu_x[a]));
+                scale = fmax(scale, fabs(t.set.pairs[0].mu_x[a]));
+                worst = fmax(worst, fabs(s.set.pairs[k].mu_y[a] - t.set.pairs[0].mu_x[a]));
             }
             for (size_t a = 0; a < dim * dim; a++) {
-                scale = fmax(scale, fabs(t.pairs[0].s_x[a]));
-                worst = fmax(worst, fabs(s.pairs[k].s_y[a] - t.pairs[0].s_x[a]));
+                scale = fmax(scale, fabs(t.set.pairs[0].s_x[a]));
+                worst = fmax(worst, fabs(s.set.pairs[k].s_y[a] - t.set.pairs[0].s_x[a]));
             }
             double kappa = ridge_condition(nb, m, p, kind == 1 ? 2.25 : 1);
             worst_seen = fmax(worst_seen, worst / (scale * kappa));
@@ -1912,10 +1923,10 @@ Test(mechanisms, ridge_neighbours_by_update_equal_direct_laws)
                       "case %ld (seed 20261124): %s, %s, %zu rows, p = %zu%s: neighbour %zu "
                       "('%s') differs from the direct law by %.3g (scale %.3g, condition %.3g)",
                       c, kinds[kind], rel[ri], nrows, p, outlier ? ", an outlier row" : "",
-                      k + 1, s.pairs[k].name, worst, scale, kappa);
-            ga_spec_clear(&t);
+                      k + 1, s.set.pairs[k].name, worst, scale, kappa);
+            mech_clear(&t);
         }
-        ga_spec_clear(&s);
+        mech_clear(&s);
     }
     cr_log_info("ridge updates: largest difference / (scale condition) %.3g", worst_seen);
     gsl_rng_free(r);
@@ -1951,21 +1962,21 @@ Test(mechanisms, sketch_drops_its_data_after_the_leverages)
                                    "    - {kind: sketch, columns: 6, noise_sigma: 0.5}\n";
         snprintf(text, sizeof text, "gaussaudit: 1\n%sdataset: {rows: [%s]}\n%s", mech, rows,
                  neigh[k < 4 ? k : 0]);
-        ga_spec a, b;
+        mech_t a, b;
         char msg[512];
-        ga_spec_opts keep = {.jobs = 1}, drop = {.jobs = 1, .drop_data = 1};
-        cr_assert(ga_mech_parse(&a, text, strlen(text), "keep.yaml", &keep, msg, sizeof msg) == GA_OK,
-                  "case %d: %s", k, msg);
-        cr_assert(ga_mech_parse(&b, text, strlen(text), "drop.yaml", &drop, msg, sizeof msg) == GA_OK,
-                  "case %d: %s", k, msg);
-        cr_expect(a.data.x != NULL && b.data.n == 30 && b.data.d == 3, "case %d", k);
-        cr_expect(k < 4 ? b.data.x == NULL : b.data.x != NULL,
-                  "case %d: the data %s", k, b.data.x ? "was kept" : "was freed");
-        cr_assert(a.npairs == b.npairs && a.npairs > 1, "case %d: %zu and %zu pairs", k, a.npairs,
-                  b.npairs);
-        cr_expect(a.verified == b.verified && a.verified_pair == b.verified_pair, "case %d", k);
-        for (size_t i = 0; i < a.npairs; i++) {
-            const ga_spec_pair *p = &a.pairs[i], *q = &b.pairs[i];
+        ga_build_opts keep = {.jobs = 1}, drop = {.jobs = 1, .drop_data = 1};
+        cr_assert(ga_mech_parse(&a.spec, &a.set, text, strlen(text), "keep.yaml", NULL, &keep, msg,
+                                sizeof msg) == GA_OK, "case %d: %s", k, msg);
+        cr_assert(ga_mech_parse(&b.spec, &b.set, text, strlen(text), "drop.yaml", NULL, &drop, msg,
+                                sizeof msg) == GA_OK, "case %d: %s", k, msg);
+        cr_expect(a.spec.data.x != NULL && b.spec.data.n == 30 && b.spec.data.d == 3, "case %d", k);
+        cr_expect(k < 4 ? b.spec.data.x == NULL : b.spec.data.x != NULL,
+                  "case %d: the data %s", k, b.spec.data.x ? "was kept" : "was freed");
+        cr_assert(a.set.npairs == b.set.npairs && a.set.npairs > 1, "case %d: %zu and %zu pairs", k, a.set.npairs,
+                  b.set.npairs);
+        cr_expect(a.set.verified == b.set.verified && a.set.verified_pair == b.set.verified_pair, "case %d", k);
+        for (size_t i = 0; i < a.set.npairs; i++) {
+            const ga_spec_pair *p = &a.set.pairs[i], *q = &b.set.pairs[i];
             cr_expect(!strcmp(p->name, q->name) && p->d == q->d && p->columns == q->columns &&
                       p->nblocks == q->nblocks, "case %d, pair %zu: %s / %s", k, i, p->name, q->name);
             for (size_t j = 0; j < (p->nblocks ? p->nblocks : 1) && p->nblocks == q->nblocks; j++) {
@@ -1979,12 +1990,12 @@ Test(mechanisms, sketch_drops_its_data_after_the_leverages)
             }
         }
         if (k < 4) {
-            cr_expect(ga_mech_rebuild(&b, 2.0, msg, sizeof msg) == GA_EINVAL && strstr(msg, "freed"),
+            cr_expect(ga_mech_rebuild(&b.set, &b.spec, NULL, 2.0, msg, sizeof msg) == GA_EINVAL && strstr(msg, "freed"),
                       "case %d: a rebuild without the data: %s", k, msg);
-            cr_expect(ga_mech_rebuild(&a, 2.0, msg, sizeof msg) == GA_OK, "case %d: %s", k, msg);
+            cr_expect(ga_mech_rebuild(&a.set, &a.spec, NULL, 2.0, msg, sizeof msg) == GA_OK, "case %d: %s", k, msg);
         }
-        ga_spec_clear(&a);
-        ga_spec_clear(&b);
+        mech_clear(&a);
+        mech_clear(&b);
     }
 }
 
@@ -2007,10 +2018,10 @@ static void sketch_universe_case(const char *rows, const char *rel, double sigma
     snprintf(yaml, sizeof yaml, "gaussaudit: 1\nmechanism: {kind: sketch, columns: 3, noise_sigma: "
              "%.17g}\ndataset: {rows: %s}\nneighbours: %s\nuniverse: {row_norm_bound: %.17g}\n",
              sigma, rows, rel, l);
-    ga_spec s;
-    int st = ga_mech_parse(&s, yaml, strlen(yaml), "u.yaml", NULL, msg, sizeof msg);
-    cr_assert(st == GA_OK && s.verified, "%s: %d %s", what, st, msg);
-    const ga_spec_pair *p = &s.pairs[s.verified_pair];
+    mech_t s;
+    int st = ga_mech_parse(&s.spec, &s.set, yaml, strlen(yaml), "u.yaml", NULL, NULL, msg, sizeof msg);
+    cr_assert(st == GA_OK && s.set.verified, "%s: %d %s", what, st, msg);
+    const ga_spec_pair *p = &s.set.pairs[s.set.verified_pair];
     int add = strstr(rel, "add_one") != NULL;
     double got = add ? p->s_y[0] : p->s_x[0], other = add ? p->s_x[0] : p->s_y[0];
     /* the exact covariance: remove 1/(1 - l^2/(lmin + sigma^2)) (or 1/(1 - l^2/(l^2 +
@@ -2048,7 +2059,7 @@ static void sketch_universe_case(const char *rows, const char *rel, double sigma
     arb_clear(q);
     arb_clear(ex);
     arb_clear(t);
-    ga_spec_clear(&s);
+    mech_clear(&s);
 }
 
 Test(mechanisms, sketch_universe_bound_is_rounded_outward)

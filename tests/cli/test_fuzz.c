@@ -120,10 +120,11 @@ Test(fuzz, inputs_of_megabytes, .fini = fini_caches)
             clock_gettime(CLOCK_MONOTONIC, &t0);
             /* (the harness itself stops at 64 KiB, libFuzzer's inputs: the parser directly) */
             ga_spec sp;
+            ga_pairset set;
             char msg[512];
-            int st = ga_mech_parse(&sp, b, len, "big.yaml", NULL, msg, sizeof msg);
+            int st = ga_mech_parse(&sp, &set, b, len, "big.yaml", NULL, NULL, msg, sizeof msg);
             if (st == GA_OK)
-                ga_spec_clear(&sp);
+                ga_mech_clear(&sp, &set);
             cr_expect(st == GA_OK || st == GA_EINVAL, "kind %d, %zu bytes: status %d: %s", kind,
                       len, st, msg);
             clock_gettime(CLOCK_MONOTONIC, &t1);

@@ -25,14 +25,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memcpy(text, data, size);
     text[size] = 0;
     ga_spec s;
+    ga_pairset set;
     char msg[1024];
-    if (ga_mech_parse(&s, text, size, "tests/fuzz/fuzz.yaml", NULL, msg, sizeof msg) == GA_OK) {
+    if (ga_mech_parse(&s, &set, text, size, "tests/fuzz/fuzz.yaml", NULL, NULL, msg, sizeof msg) == GA_OK) {
         ga_gchisq_work *w = ga_gchisq_work_alloc();
-        for (size_t i = 0; i < s.npairs && i < 8 && w; i++) {
-            if (s.pairs[i].d > 16)
+        for (size_t i = 0; i < set.npairs && i < 8 && w; i++) {
+            if (set.pairs[i].d > 16)
                 continue;
             ga_pair *p; /* plain or product (composition) pairs */
-            if (ga_mech_pair_reduce(&p, &s.pairs[i], msg, sizeof msg) != GA_OK)
+            if (ga_mech_pair_reduce(&p, &set.pairs[i], msg, sizeof msg) != GA_OK)
                 continue;
             ga_delta D;
             ga_pair_delta(&D, p, 1.0, GA_DELTA_AUTO, NULL, w);
@@ -42,7 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         ga_gchisq_work_free(w);
     }
-    ga_spec_clear(&s);
+    ga_mech_clear(&s, &set);
     free(text);
     return 0;
 }

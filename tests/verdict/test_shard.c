@@ -251,7 +251,7 @@ static char *report_of(const char *spec, const ga_audit_opts *o, int k, size_t *
     *nrebuilt = 0;
     for (size_t i = 0; a.rebuilt && i < a.npairs; i++)
         *nrebuilt += a.rebuilt[i];
-    *nfamily = a.spec.fam.n;
+    *nfamily = a.set.fam.n;
     FILE *f = open_memstream(&buf, &len);
     cr_assert(f != NULL);
     int (*write[4])(FILE *, const ga_audit *) = {ga_report_json, ga_report_markdown,
