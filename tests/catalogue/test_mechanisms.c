@@ -2122,3 +2122,36 @@ Test(mechanisms, sketch_universe_bound_is_rounded_outward)
     arb_clear(c);
     arb_clear(t);
 }
+
+/* calibrate's noise parameter is a build option: a rebuild changes the pairs, never what was
+ * parsed (the spec's number reads as written, gaussian_pair's written pairs stay) */
+Test(mechanisms, rebuilds_leave_the_parsed_spec_as_written)
+{
+    static const char *gm = "gaussaudit: 1\nmechanism: {kind: gaussian_mechanism, sensitivity: 1, "
+                            "sigma: 1.5}\nclaim: {epsilon: 1, delta: 1.0e-5}\n";
+    static const char *gp = "gaussaudit: 1\nmechanism: {kind: gaussian_pair}\npairs:\n"
+                            "  - {name: p, x: {mean: [1], cov: [[2]]}, y: {mean: [0], cov: [[2]]}}\n"
+                            "claim: {epsilon: 1, delta: 1.0e-5}\n";
+    mech_t m;
+    char msg[512];
+    parse_text(&m, gm, "gm.yaml");
+    double s0 = m.set.pairs[0].s_x[0], v;
+    for (int k = 0; k < 2; k++) {
+        cr_assert(ga_mech_rebuild(&m.set, &m.spec, NULL, 3.0, msg, sizeof msg) == GA_OK, "%s", msg);
+        cr_expect(ga_spec_mech_number(&m.spec, "sigma", &v, 1, msg, sizeof msg) == GA_OK && v == 1.5,
+                  "rebuild %d: the spec's sigma reads %g, not as written (1.5)", k, v);
+        cr_expect(fabs(m.set.pairs[0].s_x[0] - 4 * s0) <= 1e-15 * s0,
+                  "rebuild %d: variance %.17g, expected 4 x %.17g", k, m.set.pairs[0].s_x[0], s0);
+    }
+    mech_clear(&m);
+    parse_text(&m, gp, "gp.yaml");
+    for (int k = 0; k < 2; k++) {
+        cr_assert(ga_mech_rebuild(&m.set, &m.spec, NULL, 2.0, msg, sizeof msg) == GA_OK, "%s", msg);
+        cr_expect(m.spec.written.npairs == 1 && m.spec.written.pairs[0].s_x[0] == 2,
+                  "rebuild %d: the written pair changed", k);
+        cr_expect(m.set.npairs == 1 && m.set.pairs[0].s_x[0] == 8 && !m.set.pairs[0].src,
+                  "rebuild %d: the scaled pair has variance %g (expected 8) and %s decimals", k,
+                  m.set.pairs[0].s_x[0], m.set.pairs[0].src ? "the written" : "no");
+    }
+    mech_clear(&m);
+}
