@@ -731,15 +731,8 @@ static int build_kind(cat_job *j, int k, char *msg, size_t msglen)
 int ga_mech_build(ga_pairset *out, ga_spec *s, const ga_build_opts *bo, char *msg,
                   size_t msglen)
 {
-    ga_build_opts o = {0};
-    if (bo)
-        o = *bo;
-    /* no eps given: worst cases are sought at the spec's own (eps, delta) claims' */
-    if (o.neps == 0 && s->claim.has_eps_delta)
-        o.eps[o.neps++] = s->claim.epsilon;
-    for (size_t i = 0; !(bo && bo->neps) && i < s->claim.nprofile && o.neps < GA_BUILD_MAX_EPS; i++)
-        o.eps[o.neps++] = s->claim.profile[2 * i];
-    cat_job job = {s, out, &o}, *j = &job;
+    static const ga_build_opts none = {0};
+    cat_job job = {s, out, bo ? bo : &none}, *j = &job;
     int k = kind_row(s->kind);
     if (k < 0) /* ga_spec_parse checks the names it is given; this is the backstop */
         return ga_spec_fail(s, s->mechanism, "mechanism.kind", msg, msglen, "unknown kind");

@@ -26,8 +26,8 @@ typedef struct {
                               part k's noise parameter to it */
     double knob_value;
     size_t neps;           /* the eps at which worst cases are sought (universe maxima, the
-                              dominant part of a composition): calibrate's; none: the eps of
-                              the spec's (eps, delta) claims (none either: a kind's default) */
+                              dominant part of a composition): the (eps, delta) claims' or
+                              calibrate's (none: a kind's default) */
     double eps[GA_BUILD_MAX_EPS];
 } ga_build_opts;
 

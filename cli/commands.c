@@ -75,10 +75,20 @@ int cl_load_spec(loaded_t *l, const char *path, const char *cmd, const ga_spec_o
     char msg[1024];
     memset(l, 0, sizeof *l);
     /* built once: a builder may free what it no longer needs (the dataset's values, the
-     * written pairs); the builders stop at the command's deadline */
+     * written pairs); the builders stop at the command's deadline; worst cases are sought at
+     * the eps of the spec's claims, which are checked as the audit checks them */
     ga_build_opts bo = {.deadline = ga_cli_deadline(), .drop_data = 1};
-    int st = ga_mech_load(&l->spec, &l->set, path, so, &bo, msg, sizeof msg);
+    ga_spec_opts o = *so;
+    o.kind_at = ga_mech_kind_at;
+    ga_claim_list cl = {0};
+    int st = ga_spec_load_opts(&l->spec, path, &o, msg, sizeof msg);
+    if (st == GA_OK && (st = ga_claim_list_parse(&cl, &l->spec, msg, sizeof msg)) == GA_OK) {
+        bo.neps = ga_claim_list_eps(bo.eps, GA_BUILD_MAX_EPS, &cl);
+        st = ga_mech_build(&l->set, &l->spec, &bo, msg, sizeof msg);
+    }
+    free(cl.c);
     if (st) {
+        ga_mech_clear(&l->spec, &l->set);
         ga_cli_err(err, "gaussaudit %s: %s\n", cmd, msg);
         return ga_cli_exit_status(st);
     }

@@ -323,59 +323,13 @@ static int parse_points(ctx_t *c, const ga_node *n, const char *path, double **o
     return GA_OK;
 }
 
+/* the claim: a mapping whose keys the claim types read (verdict/claims.c: ga_spec_claim_*) */
 static int parse_claim(ga_spec *s, ctx_t *c, const ga_node *n)
 {
-    static const char *const keys[] = {"epsilon", "delta", "profile", "rdp", "zcdp", "gdp", NULL};
-    int r = sp_check_map(c, n, "claim", keys);
-    if (r)
-        return r;
-    ga_spec_claim *cl = &s->claim;
-    const ga_node *e = ga_node_get(n, "epsilon"), *d = ga_node_get(n, "delta");
-    if ((e != NULL) != (d != NULL))
-        return sp_fail(c, e ? e : d, "claim", "epsilon and delta must be given together");
-    if (e) {
-        if ((r = get_number(c, e, "claim.epsilon", &cl->epsilon, &cl->epsilon_txt)) ||
-            (r = get_number(c, d, "claim.delta", &cl->delta, &cl->delta_txt)))
-            return r;
-        if (cl->epsilon < 0)
-            return sp_fail(c, e, "claim.epsilon", "must be >= 0 (got %s)", e->text);
-        if (!(cl->delta >= 0 && cl->delta < 1))
-            return sp_fail(c, d, "claim.delta", "must be in [0, 1) (got %s)", d->text);
-        cl->has_eps_delta = 1;
-    }
-    const ga_node *pr = ga_node_get(n, "profile");
-    if (pr) {
-        if ((r = parse_points(c, pr, "claim.profile", &cl->profile, &cl->nprofile)))
-            return r;
-        for (size_t i = 0; i < cl->nprofile; i++)
-            if (cl->profile[2 * i] < 0 || !(cl->profile[2 * i + 1] >= 0 && cl->profile[2 * i + 1] < 1))
-                return sp_fail(c, pr->kids[i], "claim.profile",
-                               "point %zu: need eps >= 0 and 0 <= delta < 1", i);
-    }
-    const ga_node *rd = ga_node_get(n, "rdp");
-    if (rd) {
-        if ((r = parse_points(c, rd, "claim.rdp", &cl->rdp, &cl->nrdp)))
-            return r;
-        for (size_t i = 0; i < cl->nrdp; i++)
-            if (!(cl->rdp[2 * i] > 1) || cl->rdp[2 * i + 1] < 0)
-                return sp_fail(c, rd->kids[i], "claim.rdp", "point %zu: need alpha > 1 and eps >= 0",
-                               i);
-    }
-    const ga_node *z = ga_node_get(n, "zcdp"), *g = ga_node_get(n, "gdp");
-    if (z) {
-        if ((r = get_number(c, z, "claim.zcdp", &cl->zcdp_rho, NULL)))
-            return r;
-        if (!(cl->zcdp_rho > 0))
-            return sp_fail(c, z, "claim.zcdp", "rho must be > 0 (got %s)", z->text);
-        cl->has_zcdp = 1;
-    }
-    if (g) {
-        if ((r = get_number(c, g, "claim.gdp", &cl->gdp_mu, NULL)))
-            return r;
-        if (!(cl->gdp_mu > 0))
-            return sp_fail(c, g, "claim.gdp", "mu must be > 0 (got %s)", g->text);
-        cl->has_gdp = 1;
-    }
+    if (n->kind != GA_NODE_MAP)
+        return sp_fail(c, n, "claim", "expected a mapping, e.g. {epsilon: 1, delta: 1.0e-5}");
+    s->claim = n;
+    s->claim_file = c->file;
     return GA_OK;
 }
 
@@ -490,6 +444,42 @@ int ga_spec_fail(const ga_spec *s, const ga_node *n, const char *path, char *msg
 {
     ctx_t c = {s->path, msg, msglen, NULL, NULL};
     return sp_fail(&c, n, path, "%s", what);
+}
+
+/* the claim's helpers: messages name the claim's own file (the spec, or the replacing claim) */
+int ga_spec_claim_fail(const ga_spec *s, const ga_node *n, const char *path, char *msg,
+                       size_t msglen, const char *what)
+{
+    ctx_t c = {s->claim_file ? s->claim_file : s->path, msg, msglen, NULL, NULL};
+    return sp_fail(&c, n, path, "%s", what);
+}
+
+int ga_spec_claim_keys(const ga_spec *s, const char *const *allowed, char *msg, size_t msglen)
+{
+    ctx_t c = {s->claim_file ? s->claim_file : s->path, msg, msglen, NULL, NULL};
+    return s->claim ? sp_check_map(&c, s->claim, "claim", allowed) : GA_OK;
+}
+
+int ga_spec_claim_number(const ga_spec *s, const ga_node *n, const char *path, double *v,
+                         const char **txt, char *msg, size_t msglen)
+{
+    ctx_t c = {s->claim_file ? s->claim_file : s->path, msg, msglen, NULL, NULL};
+    return get_number(&c, n, path, v, txt);
+}
+
+int ga_spec_claim_points(const ga_spec *s, const ga_node *n, const char *path, double **v,
+                         size_t *np, char *msg, size_t msglen)
+{
+    ctx_t c = {s->claim_file ? s->claim_file : s->path, msg, msglen, NULL, NULL};
+    *v = NULL;
+    *np = 0;
+    int r = parse_points(&c, n, path, v, np);
+    if (r) {
+        free(*v);
+        *v = NULL;
+        *np = 0;
+    }
+    return r;
 }
 
 const char *const ga_spec_common_mech_keys[] = {"repeat", "release", NULL};
@@ -704,8 +694,6 @@ void ga_spec_clear(ga_spec *s)
     free(s->candidates.x);
     free(s->candidates.source);
     free(s->rows);
-    free(s->claim.profile);
-    free(s->claim.rdp);
     free(s->release.x);
     free(s->release.source);
     for (size_t i = 0; i < s->nparts; i++) {
@@ -737,20 +725,17 @@ int ga_spec_set_claim(ga_spec *s, const char *text, char *msg, size_t msglen)
     ga_doc *doc = calloc(1, sizeof *doc);
     if (!doc)
         return GA_ENOMEM;
-    char name[64];
-    snprintf(name, sizeof name, "%s", "the replacing claim");
+    static const char name[] = "the replacing claim";
     if (ga_doc_parse(doc, text, strlen(text), name, msg, msglen)) {
         free(doc);
         return GA_EINVAL;
     }
-    free(s->claim.profile);
-    free(s->claim.rdp);
-    memset(&s->claim, 0, sizeof s->claim);
     if (s->claim_doc) {
         ga_doc_clear(s->claim_doc);
         free(s->claim_doc);
     }
     s->claim_doc = doc; /* the claim's decimal texts point into it */
+    s->claim = NULL;
     ctx_t c = {name, msg, msglen, NULL, NULL};
     return parse_claim(s, &c, doc->root);
 }

@@ -1,7 +1,8 @@
 /*
  * spec.h - the YAML spec language (the full reference: doc/spec.md).
- * A spec describes one mechanism and the claim to audit; loading it yields the list of
- * neighbouring Gaussian pairs to audit, each with the exact decimal text of its numbers.
+ * A spec describes one mechanism and the claim to audit; loading it yields what was parsed
+ * (ga_spec), the numbers with their exact decimal text. The catalogue builds the neighbouring
+ * pairs from it (a ga_pairset, defined here with the pair records both share).
  */
 #ifndef GA_SPECS_SPEC_H
 #define GA_SPECS_SPEC_H
@@ -78,17 +79,6 @@ static inline int ga_spec_pair_is_loss(const ga_spec_pair *p)
     return p->nsub > 0 || p->masked || p->synth;
 }
 
-typedef struct {
-    int has_eps_delta;
-    double epsilon, delta;
-    const char *epsilon_txt, *delta_txt;
-    size_t nprofile;
-    double *profile;   /* nprofile (eps, delta) pairs */
-    size_t nrdp;
-    double *rdp;       /* nrdp (alpha, eps_alpha) pairs */
-    int has_zcdp, has_gdp;
-    double zcdp_rho, gdp_mu;
-} ga_spec_claim;
 
 /* Neighbour relations (doc/spec.md, neighbours). */
 enum ga_relation { GA_REL_NONE = 0, GA_REL_REMOVE_ONE, GA_REL_ADD_ONE, GA_REL_ZERO_OUT,
@@ -177,7 +167,10 @@ typedef struct {
     const char *kind;      /* mechanism kind */
     const ga_node *mechanism;
     ga_pairset written;    /* gaussian_pair: the pairs as written */
-    ga_spec_claim claim;
+    const ga_node *claim;  /* the claim mapping (NULL: none): its keys are read by the claim
+                              types (ga_spec_claim_*), in doc or in claim_doc */
+    const char *claim_file;/* the name the claim's messages give (the spec's path, or "the
+                              replacing claim") */
     ga_dataset data;       /* n = 0 when the kind has no dataset */
     int relation;          /* enum ga_relation */
     ga_dataset candidates; /* add_one / replace_one candidate rows */
@@ -254,6 +247,20 @@ int ga_spec_matrix(const ga_spec *s, const ga_node *n, const char *path, size_t 
                    char *msg, size_t msglen);
 int ga_spec_vector(const ga_spec *s, const ga_node *n, const char *path, size_t want, double **v,
                    size_t *len, char *msg, size_t msglen);
+
+/* The claim's keys, read by the claim types (verdict/claims.c); messages "FILE:LINE:COL:
+ * path: what" name the claim's own file. ga_spec_claim_keys checks the mapping's keys
+ * against allowed (a "did you mean" hint for a misspelt one; GA_OK without a claim);
+ * ga_spec_claim_number reads a plain decimal (its text into *txt when txt is non-NULL);
+ * ga_spec_claim_points a non-empty list of [a, b] points (*v malloc'ed, 2 *np numbers).
+ * GA_OK, or GA_EINVAL (GA_ENOMEM) with the message. */
+int ga_spec_claim_fail(const ga_spec *s, const ga_node *n, const char *path, char *msg,
+                       size_t msglen, const char *what);
+int ga_spec_claim_keys(const ga_spec *s, const char *const *allowed, char *msg, size_t msglen);
+int ga_spec_claim_number(const ga_spec *s, const ga_node *n, const char *path, double *v,
+                         const char **txt, char *msg, size_t msglen);
+int ga_spec_claim_points(const ga_spec *s, const ga_node *n, const char *path, double **v,
+                         size_t *np, char *msg, size_t msglen);
 
 /* Replace the spec's claim by the YAML mapping text (as the claim: key takes it, e.g.
  * "{epsilon: 1, delta: 1e-5}"). GA_OK, or GA_EINVAL with a message naming "claim". */

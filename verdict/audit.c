@@ -48,7 +48,7 @@ void ga_audit_clear(ga_audit *a)
 }
 
 /* stage 1: load the spec and build its pairs (60% of the budget), allocate the results */
-static void audit_claim_list(ga_audit *a);
+static int audit_claim_list(ga_audit *a, char *msg, size_t msglen);
 
 static int audit_load(ga_audit *a, const char *path, const char *text, size_t len,
                       const ga_audit_opts *o, char *msg, size_t msglen)
@@ -73,19 +73,19 @@ static int audit_load(ga_audit *a, const char *path, const char *text, size_t le
         return rc;
     if (o->claim && !(a->claim_override = strdup(o->claim)))
         return GA_ENOMEM;
-    const ga_spec_claim *cl = &a->spec.claim;
-    size_t nc = (size_t)cl->has_eps_delta + cl->nprofile + cl->nrdp + (size_t)cl->has_zcdp +
-                (size_t)cl->has_gdp;
-    if (nc == 0) {
+    if ((rc = audit_claim_list(a, msg, msglen))) /* (and the table's eps: the reduction takes
+                                                     its estimates) */
+        return rc;
+    if (a->nclaims == 0) {
         ga_msg(msg, msglen, "%s: claim: missing: nothing to audit (add e.g. claim: {epsilon: 1, "
                "delta: 1.0e-5}; see doc/spec.md)", path);
         return GA_EINVAL;
     }
-    if (!(a->claims = calloc(nc, sizeof *a->claims)))
-        return GA_ENOMEM;
     memcpy(a->digest, a->spec.digest, sizeof a->digest);
     a->certified_mode = o->certified;
-    audit_claim_list(a); /* (and the table's eps: the reduction takes its estimates) */
+    /* worst cases are sought at the eps of the claims decided on the profile */
+    bo.neps = ga_claim_list_eps(bo.eps, GA_BUILD_MAX_EPS,
+                                &(ga_claim_list){a->claims, a->nclaims, a->nclaims});
     ga_audit_watch_spec(a->watch, a, 0);
     ga_audit_watch_stage(a->watch, "building the neighbouring pairs");
     if ((rc = ga_mech_build(&a->set, &a->spec, &bo, msg, msglen)))
@@ -110,13 +110,13 @@ static int audit_load(ga_audit *a, const char *path, const char *text, size_t le
     return GA_OK;
 }
 
-/* the per-pair table's eps: the first DP claim's (the total variation, eps = 0, when there
- * is none); set with the claim list (audit_claim_list) */
+/* the per-pair table's eps: the first claim's decided on the privacy profile (the total
+ * variation, eps = 0, when there is none); set with the claim list (audit_claim_list) */
 static void table_eps(ga_audit *a)
 {
     a->table_eps = 0;
     for (size_t i = 0; i < a->nclaims; i++)
-        if (a->claims[i].type == GA_CLAIM_DP) {
+        if (ga_claim_row_of(a->claims[i].type)->profile) {
             a->table_eps = a->claims[i].eps;
             break;
         }
@@ -202,44 +202,20 @@ static int audit_reduce(ga_audit *a, const char *path, const ga_audit_opts *o, c
     return rc;
 }
 
-/* the spec's claims as a flat list, in order: (eps, delta), profile points, RDP points,
- * zCDP, GDP */
-static void audit_claim_list(ga_audit *a)
+/* the spec's claims as a flat list, every row's in the table's order (ga_claim_list_parse);
+ * and the table's eps */
+static int audit_claim_list(ga_audit *a, char *msg, size_t msglen)
 {
-    const ga_spec_claim *cl = &a->spec.claim;
-    size_t k = 0;
-    if (cl->has_eps_delta) {
-        a->claims[k].type = GA_CLAIM_DP;
-        a->claims[k].eps = cl->epsilon;
-        a->claims[k].delta = cl->delta;
-        a->claims[k].eps_txt = cl->epsilon_txt; /* echoed as written */
-        a->claims[k].delta_txt = cl->delta_txt;
-        k++;
-    }
-    for (size_t i = 0; i < cl->nprofile; i++, k++) {
-        a->claims[k].type = GA_CLAIM_DP;
-        a->claims[k].eps = cl->profile[2 * i];
-        a->claims[k].delta = cl->profile[2 * i + 1];
-    }
-    for (size_t i = 0; i < cl->nrdp; i++, k++) {
-        a->claims[k].type = GA_CLAIM_RDP;
-        a->claims[k].alpha = cl->rdp[2 * i];
-        a->claims[k].eps_a = cl->rdp[2 * i + 1];
-    }
-    if (cl->has_zcdp) {
-        a->claims[k].type = GA_CLAIM_ZCDP;
-        a->claims[k].eps_a = cl->zcdp_rho;
-        k++;
-    }
-    if (cl->has_gdp) {
-        a->claims[k].type = GA_CLAIM_GDP;
-        a->claims[k].eps_a = cl->gdp_mu;
-        k++;
-    }
-    a->nclaims = k;
-    for (size_t i = 0; i < k; i++)
+    ga_claim_list l = {0};
+    int rc = ga_claim_list_parse(&l, &a->spec, msg, msglen);
+    a->claims = l.c;
+    a->nclaims = l.n;
+    if (rc)
+        return rc;
+    for (size_t i = 0; i < a->nclaims; i++)
         a->claims[i].relative = a->spec.nrel > 0;
     table_eps(a);
+    return GA_OK;
 }
 
 /* stage 3: the per-pair table (taken in stage 2 unless the audit is a shard) */
@@ -355,7 +331,7 @@ static void audit_plots(ga_audit *a, ga_gchisq_work *w)
         }
     }
     for (size_t i = 0; i < a->nclaims; i++)
-        if (a->claims[i].type == GA_CLAIM_RDP || a->claims[i].type == GA_CLAIM_ZCDP) {
+        if (ga_claim_row_of(a->claims[i].type)->renyi) {
             a->have_renyi = 1;
             a->renyi_pair = a->claims[i].worst_pair;
             break;
@@ -364,9 +340,13 @@ static void audit_plots(ga_audit *a, ga_gchisq_work *w)
         a->have_renyi = 0;
     if (a->have_renyi) {
         double amax = 64;
-        for (size_t i = 0; i < a->nclaims; i++)
-            if (a->claims[i].type == GA_CLAIM_RDP)
-                amax = fmax(amax, 2 * a->claims[i].alpha);
+        for (size_t i = 0; i < a->nclaims; i++) { /* the plot reaches past the orders claimed */
+            const ga_claim_row *row = ga_claim_row_of(a->claims[i].type);
+            double v[2];
+            row->params(v, &a->claims[i]);
+            if (row->plot == GA_CLAIM_PLOT_RENYI_POINT)
+                amax = fmax(amax, 2 * v[0]);
+        }
         ga_pair *own;
         const ga_pair *p = vd_pair_use(a, a->renyi_pair, &own);
         for (int j = 0; j < 60; j++) {
@@ -391,62 +371,36 @@ static void audit_plots(ga_audit *a, ga_gchisq_work *w)
  * evaluates itself. */
 static void shard_pass(ga_audit *a, const ga_audit_opts *o, ga_gchisq_work *w)
 {
-    size_t n = a->npairs, m = a->nslice, *sl = a->slice, nc = m < GA_AUDIT_CERT_CAP + 1 ? m : GA_AUDIT_CERT_CAP + 1;
+    size_t n = a->npairs, m = a->nslice, nc = m < GA_AUDIT_CERT_CAP + 1 ? m : GA_AUDIT_CERT_CAP + 1;
+    vd_shard_buf b = {0};
     double *v = malloc(4 * (n ? n : 1) * sizeof *v);
-    int *vst = malloc((n ? n : 1) * sizeof *vst), *cst = malloc((nc ? nc : 1) * sizeof *cst);
-    size_t *sel = malloc((nc ? nc : 1) * sizeof *sel);
-    ga_delta_cert *certs = malloc((nc ? nc : 1) * sizeof *certs);
-    double *csec = malloc((nc ? nc : 1) * sizeof *csec);
-    unsigned char *cdone = malloc(nc ? nc : 1);
-    if (!v || !vst || !cst || !sel || !certs || !csec || !cdone) {
+    b.vst = malloc((n ? n : 1) * sizeof *b.vst);
+    b.cst = malloc((nc ? nc : 1) * sizeof *b.cst);
+    b.sel = malloc((nc ? nc : 1) * sizeof *b.sel);
+    b.certs = malloc((nc ? nc : 1) * sizeof *b.certs);
+    b.csec = malloc((nc ? nc : 1) * sizeof *b.csec);
+    b.cdone = malloc(nc ? nc : 1);
+    if (!v || !b.vst || !b.cst || !b.sel || !b.certs || !b.csec || !b.cdone) {
         a->book.failed = 1;
         goto cleanup;
     }
-    double *xy = v, *yx = v + n, *exy = v + 2 * n, *eyx = v + 3 * n;
+    b.xy = v;
+    b.yx = v + n;
+    b.exy = v + 2 * n;
+    b.eyx = v + 3 * n;
     for (size_t ci = 0; ci < a->nclaims && !vd_expired(a, "the claims", 0, n); ci++) {
-        ga_claim_result *r = &a->claims[ci];
-        if (r->type == GA_CLAIM_DP) {
-            char eb[64];
-            const char *et = vd_claim_eps_text(eb, sizeof eb, a, ci);
-            vd_est_some(a, o, r->eps, xy, yx, exy, eyx, "the claims", sl, m, w);
-            int capped = 0;
-            size_t ns = vd_dp_cert_select(sel, &capped, a, r, xy, yx, exy, eyx, sl, m, o);
-            vd_cert_selected(a, o, sel, ns, et, certs, cst, csec, cdone, w);
-            for (size_t j = 0; j < ns; j++)
-                if (!cdone[j]) {
-                    vd_expired(a, "certification", j, ns);
-                    break;
-                }
-        } else if (r->type == GA_CLAIM_RDP) {
-            vd_renyi_some(a, o, r->alpha, xy, yx, exy, eyx, vst, sl, m, w);
-            size_t ncert = 0;
-            for (size_t j = 0; j < m && !vd_expired(a, "certification", j, m); j++) {
-                size_t i = sl[j];
-                int clear = xy[i] + exy[i] <= r->eps_a && yx[i] + eyx[i] <= r->eps_a;
-                if (clear && !(a->set.verified && i == a->set.verified_pair))
-                    continue;
-                if (ncert++ >= GA_AUDIT_CERT_CAP)
-                    continue;
-                ga_interval cx, cy;
-                vd_cert_renyi(a, i, r->alpha, &cx, &cy);
-            }
-        } else if (r->type == GA_CLAIM_ZCDP || r->type == GA_CLAIM_GDP) {
-            vd_grid_record(a, r, o, w);
-            for (size_t j = 0; n <= GA_AUDIT_CERT_CAP && j < m; j++) {
-                ga_interval iv;
-                if (vd_expired(a, "certification", j, m) || vd_maha_cert(a, sl[j], &iv) != GA_OK)
-                    break; /* (exact_t2 stops at the first pair without one) */
-            }
-        }
+        const ga_claim_row *row = ga_claim_row_of(a->claims[ci].type);
+        if (row->shard)
+            row->shard(a, ci, o, &b, w);
     }
 cleanup:
     free(v);
-    free(vst);
-    free(cst);
-    free(sel);
-    free(certs);
-    free(csec);
-    free(cdone);
+    free(b.vst);
+    free(b.cst);
+    free(b.sel);
+    free(b.certs);
+    free(b.csec);
+    free(b.cdone);
 }
 
 /* SOURCE_DATE_EPOCH (the reproducible-builds convention: seconds since 1970 as decimal

@@ -212,9 +212,14 @@ typedef struct {
 } ga_audit_opts;
 
 /* The table of claim types (verdict/claims.c), one row each: how a claim of the type is
- * evaluated, written and shown. The reports read a claim through its row, never by its type:
- * a new claim type is a row, its evaluator and its parse (specs/spec.c).
+ * read, evaluated, written and shown. The reports and the pipeline read a claim through its
+ * row, never by its type: a new claim type is a row and its evaluator.
  *   name        its "type" in JSON
+ *   keys        the keys of the spec's claim mapping it reads (up to three)
+ *   parse       its claims from those keys, appended to a list in the spec's order
+ *               (ga_claim_list_add); GA_OK or GA_EINVAL/GA_ENOMEM with a message naming the key
+ *   shard       a shard's evaluations for claim ci (audit --shard: the records the merge's
+ *               decision reads; NULL: none)
  *   params      its numbers as the spec gave them, under the JSON keys param_keys (one or two)
  *   ref         the claimed number the exact value is compared with (digits that decide)
  *   text        the claim as written ("(1, 1e-05)-DP")
@@ -222,7 +227,8 @@ typedef struct {
  *   profile     decided on delta(eps): a witness event, eps at delta, accountants' eps and the
  *               kind of value (exact, or a bound) are reported
  *   has_at      the worst value's argument is reported ("at": an order or an eps)
- *   plot        how the HTML report marks it (enum ga_claim_plot) */
+ *   plot        how the HTML report marks it (enum ga_claim_plot)
+ *   renyi       the Renyi plot shows the pair that decides it */
 enum ga_claim_plot {
     GA_CLAIM_PLOT_NONE,
     GA_CLAIM_PLOT_PROFILE_POINT, /* a marker (params[0], params[1]) on the privacy profile */
@@ -230,18 +236,38 @@ enum ga_claim_plot {
                                     and the trade-off plot */
     GA_CLAIM_PLOT_RENYI_POINT    /* a marker (params[0], params[1]) on the Renyi plot */
 };
+typedef struct ga_claim_list {
+    ga_claim_result *c;
+    size_t n, cap;
+} ga_claim_list;
+typedef struct vd_shard_buf vd_shard_buf;
 typedef struct {
     int type;
     const char *name;
+    const char *keys[3];
+    int (*parse)(ga_claim_list *l, const ga_spec *s, char *msg, size_t msglen);
     const char *param_keys[2];
     void (*eval)(ga_audit *a, ga_claim_result *r, const char *eps_txt, const ga_audit_opts *o,
                  ga_gchisq_work *w);
+    void (*shard)(ga_audit *a, size_t ci, const ga_audit_opts *o, vd_shard_buf *b,
+                  ga_gchisq_work *w);
     void (*params)(double v[2], const ga_claim_result *r);
     double (*ref)(const ga_claim_result *r);
     void (*text)(char *b, size_t n, const ga_claim_result *r);
     void (*tightness)(char *b, size_t n, const ga_claim_result *r);
-    int profile, has_at, plot;
+    int profile, has_at, plot, renyi;
 } ga_claim_row;
+
+/* Append a claim of the given type (its other fields zero) to l: its address, or NULL (no
+ * memory). */
+ga_claim_result *ga_claim_list_add(ga_claim_list *l, int type);
+/* The claims of the spec's claim mapping, every row's, in the table's order (l empty before;
+ * free l->c). The mapping's keys are checked against the rows' ("did you mean"). GA_OK (no
+ * claim: none), or GA_EINVAL/GA_ENOMEM with a message "FILE:LINE:COL: claim.KEY: ...". */
+int ga_claim_list_parse(ga_claim_list *l, const ga_spec *s, char *msg, size_t msglen);
+/* The eps of the claims decided on the privacy profile (the rows with profile), in order, at
+ * most max: where the catalogue seeks worst cases (ga_build_opts.eps). Returns how many. */
+size_t ga_claim_list_eps(double *eps, size_t max, const ga_claim_list *l);
 
 /* The row of a claim type; for a type not in the table a row that says "?" and shows
  * nothing (name NULL, no evaluator): never another type's. */

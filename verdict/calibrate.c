@@ -13,6 +13,7 @@
  * the output laws as computed in double precision from the trial value and the data.
  */
 #include "verdict/calibrate.h"
+#include "verdict/audit.h"
 #include "numerics/numerics.h"
 
 #include <float.h>
@@ -315,6 +316,10 @@ static int cal_pipeline(ga_calibration **out, const char *path, const char *text
                         .eps = {eps}};
     int st = text ? ga_mech_parse(&r->spec, &r->set, text, len, path, &so, &bo, msg, msglen)
                   : ga_mech_load(&r->spec, &r->set, path, &so, &bo, msg, msglen);
+    ga_claim_list cl = {0}; /* (the spec's claims are checked as the audit checks them) */
+    if (st == GA_OK && (st = ga_claim_list_parse(&cl, &r->spec, msg, msglen)))
+        ga_mech_clear(&r->spec, &r->set);
+    free(cl.c);
     if (st) {
         free(r);
         return st;

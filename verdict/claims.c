@@ -1,16 +1,18 @@
 /*
  * claims.c - the claim table (ga_claim_row): one row per claim type with its name, its
  * numbers under their JSON keys, the number a value is compared with, its wording, its
- * tightness text, what the reports show beside it and how it is plotted, and its evaluator;
- * and the verdict names. The reports read claims through their rows only. Adding a claim
- * type is a row here, its evaluator (dp.c, renyi.c), its parse in specs/spec.c and its place
- * in the pipeline's claim list (audit.c). Claims on Renyi divergences are refused, with the
- * reason, for pairs whose divergences are not computed.
+ * tightness text, what the reports show beside it and how it is plotted, the keys of the
+ * spec's claim mapping it reads and their parse, its evaluator and a shard's records; and the
+ * verdict names. The pipeline and the reports read claims through their rows only: adding a
+ * claim type is a row here and its evaluator (dp.c, renyi.c). Claims on Renyi divergences
+ * are refused, with the reason, for pairs whose divergences are not computed.
  */
 #include "verdict/internal.h"
 
 #include <gsl/gsl_sf_gamma.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -195,18 +197,187 @@ static void gdp_tightness(char *b, size_t n, const ga_claim_result *r)
     snprintf(b, n, "largest excess of delta over the GDP curve: %.3g at eps = %.4g", r->exact.val, r->at);
 }
 
+/* ------------------------------------------------------------ the claims' keys */
+
+ga_claim_result *ga_claim_list_add(ga_claim_list *l, int type)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 8;
+        ga_claim_result *c = realloc(l->c, cap * sizeof *c);
+        if (!c)
+            return NULL;
+        l->c = c;
+        l->cap = cap;
+    }
+    ga_claim_result *r = &l->c[l->n++];
+    memset(r, 0, sizeof *r);
+    r->type = type;
+    return r;
+}
+
+/* "FILE:LINE:COL: PATH: what" for the claim's node n (what formatted) */
+static int claim_fail(const ga_spec *s, const ga_node *n, const char *path, char *msg,
+                      size_t msglen, const char *fmt, ...)
+{
+    char what[300];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    return ga_spec_claim_fail(s, n, path, msg, msglen, what);
+}
+
+/* a list of [a, b] points under key, each checked by ok (else "point i: need"), each a claim
+ * of the type with (a, b) set by put */
+static int parse_points(ga_claim_list *l, const ga_spec *s, const char *key, int type,
+                        int (*ok)(double a, double b), const char *need,
+                        void (*put)(ga_claim_result *r, double a, double b), char *msg,
+                        size_t msglen)
+{
+    const ga_node *n = ga_node_get(s->claim, key);
+    if (!n)
+        return GA_OK;
+    char path[32];
+    snprintf(path, sizeof path, "claim.%s", key);
+    double *v;
+    size_t np;
+    int rc = ga_spec_claim_points(s, n, path, &v, &np, msg, msglen);
+    for (size_t i = 0; rc == GA_OK && i < np; i++) {
+        ga_claim_result *r;
+        if (!ok(v[2 * i], v[2 * i + 1]))
+            rc = claim_fail(s, n->kids[i], path, msg, msglen, "point %zu: need %s", i, need);
+        else if (!(r = ga_claim_list_add(l, type)))
+            rc = GA_ENOMEM;
+        else
+            put(r, v[2 * i], v[2 * i + 1]);
+    }
+    free(v);
+    return rc;
+}
+
+/* one number under key, > 0 (rho, mu): one claim of the type with eps_a = it */
+static int parse_positive(ga_claim_list *l, const ga_spec *s, const char *key, int type,
+                          const char *what, char *msg, size_t msglen)
+{
+    const ga_node *n = ga_node_get(s->claim, key);
+    if (!n)
+        return GA_OK;
+    char path[32];
+    snprintf(path, sizeof path, "claim.%s", key);
+    double v;
+    int rc = ga_spec_claim_number(s, n, path, &v, NULL, msg, msglen);
+    if (rc)
+        return rc;
+    if (!(v > 0))
+        return claim_fail(s, n, path, msg, msglen, "%s must be > 0 (got %s)", what, n->text);
+    ga_claim_result *r = ga_claim_list_add(l, type);
+    if (!r)
+        return GA_ENOMEM;
+    r->eps_a = v;
+    return GA_OK;
+}
+
+static int dp_point_ok(double e, double d)
+{
+    return e >= 0 && d >= 0 && d < 1;
+}
+
+static void dp_put(ga_claim_result *r, double e, double d)
+{
+    r->eps = e;
+    r->delta = d;
+}
+
+/* epsilon and delta (one claim, echoed as written), then the profile's points */
+static int dp_parse(ga_claim_list *l, const ga_spec *s, char *msg, size_t msglen)
+{
+    const ga_node *e = ga_node_get(s->claim, "epsilon"), *d = ga_node_get(s->claim, "delta");
+    if ((e != NULL) != (d != NULL))
+        return claim_fail(s, e ? e : d, "claim", msg, msglen,
+                          "epsilon and delta must be given together");
+    if (e) {
+        ga_claim_result c = {.type = GA_CLAIM_DP}, *r;
+        int rc;
+        if ((rc = ga_spec_claim_number(s, e, "claim.epsilon", &c.eps, &c.eps_txt, msg, msglen)) ||
+            (rc = ga_spec_claim_number(s, d, "claim.delta", &c.delta, &c.delta_txt, msg, msglen)))
+            return rc;
+        if (c.eps < 0)
+            return claim_fail(s, e, "claim.epsilon", msg, msglen, "must be >= 0 (got %s)", e->text);
+        if (!(c.delta >= 0 && c.delta < 1))
+            return claim_fail(s, d, "claim.delta", msg, msglen, "must be in [0, 1) (got %s)",
+                              d->text);
+        if (!(r = ga_claim_list_add(l, GA_CLAIM_DP)))
+            return GA_ENOMEM;
+        *r = c;
+    }
+    return parse_points(l, s, "profile", GA_CLAIM_DP, dp_point_ok, "eps >= 0 and 0 <= delta < 1",
+                        dp_put, msg, msglen);
+}
+
+static int rdp_point_ok(double alpha, double e)
+{
+    return alpha > 1 && e >= 0;
+}
+
+static void rdp_put(ga_claim_result *r, double alpha, double e)
+{
+    r->alpha = alpha;
+    r->eps_a = e;
+}
+
+static int rdp_parse(ga_claim_list *l, const ga_spec *s, char *msg, size_t msglen)
+{
+    return parse_points(l, s, "rdp", GA_CLAIM_RDP, rdp_point_ok, "alpha > 1 and eps >= 0",
+                        rdp_put, msg, msglen);
+}
+
+static int zcdp_parse(ga_claim_list *l, const ga_spec *s, char *msg, size_t msglen)
+{
+    return parse_positive(l, s, "zcdp", GA_CLAIM_ZCDP, "rho", msg, msglen);
+}
+
+static int gdp_parse(ga_claim_list *l, const ga_spec *s, char *msg, size_t msglen)
+{
+    return parse_positive(l, s, "gdp", GA_CLAIM_GDP, "mu", msg, msglen);
+}
+
 /* ------------------------------------------------------------ the table */
 
 static const ga_claim_row claim_types[] = {
-    {GA_CLAIM_DP, "dp", {"epsilon", "delta"}, run_dp, dp_params, dp_ref, dp_text, dp_tightness,
-     1, 0, GA_CLAIM_PLOT_PROFILE_POINT},
-    {GA_CLAIM_RDP, "rdp", {"alpha", "eps_alpha"}, run_rdp, rdp_params, bound_ref, rdp_text,
-     rdp_tightness, 0, 0, GA_CLAIM_PLOT_RENYI_POINT},
-    {GA_CLAIM_ZCDP, "zcdp", {"rho", NULL}, run_zcdp, one_param, bound_ref, zcdp_text,
-     zcdp_tightness, 0, 1, GA_CLAIM_PLOT_NONE},
-    {GA_CLAIM_GDP, "gdp", {"mu", NULL}, run_gdp, one_param, bound_ref, gdp_text, gdp_tightness,
-     0, 1, GA_CLAIM_PLOT_PROFILE_GDP},
+    {GA_CLAIM_DP, "dp", {"epsilon", "delta", "profile"}, dp_parse, {"epsilon", "delta"}, run_dp,
+     vd_shard_dp, dp_params, dp_ref, dp_text, dp_tightness, 1, 0, GA_CLAIM_PLOT_PROFILE_POINT, 0},
+    {GA_CLAIM_RDP, "rdp", {"rdp"}, rdp_parse, {"alpha", "eps_alpha"}, run_rdp, vd_shard_rdp,
+     rdp_params, bound_ref, rdp_text, rdp_tightness, 0, 0, GA_CLAIM_PLOT_RENYI_POINT, 1},
+    {GA_CLAIM_ZCDP, "zcdp", {"zcdp"}, zcdp_parse, {"rho", NULL}, run_zcdp, vd_shard_grid,
+     one_param, bound_ref, zcdp_text, zcdp_tightness, 0, 1, GA_CLAIM_PLOT_NONE, 1},
+    {GA_CLAIM_GDP, "gdp", {"gdp"}, gdp_parse, {"mu", NULL}, run_gdp, vd_shard_grid, one_param,
+     bound_ref, gdp_text, gdp_tightness, 0, 1, GA_CLAIM_PLOT_PROFILE_GDP, 0},
 };
+
+#define NROWS (sizeof claim_types / sizeof *claim_types)
+
+int ga_claim_list_parse(ga_claim_list *l, const ga_spec *s, char *msg, size_t msglen)
+{
+    const char *keys[3 * NROWS + 1];
+    size_t nk = 0;
+    for (size_t i = 0; i < NROWS; i++)
+        for (size_t k = 0; k < 3 && claim_types[i].keys[k]; k++)
+            keys[nk++] = claim_types[i].keys[k];
+    keys[nk] = NULL;
+    int rc = s->claim ? ga_spec_claim_keys(s, keys, msg, msglen) : GA_OK;
+    for (size_t i = 0; s->claim && rc == GA_OK && i < NROWS; i++)
+        rc = claim_types[i].parse(l, s, msg, msglen);
+    return rc;
+}
+
+size_t ga_claim_list_eps(double *eps, size_t max, const ga_claim_list *l)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < l->n && n < max; i++)
+        if (ga_claim_row_of(l->c[i].type)->profile)
+            eps[n++] = l->c[i].eps;
+    return n;
+}
 
 static void unknown_params(double v[2], const ga_claim_result *r)
 {
@@ -226,13 +397,13 @@ static void unknown_text(char *b, size_t n, const ga_claim_result *r)
     snprintf(b, n, "?"); /* never another type's wording */
 }
 
-static const ga_claim_row unknown_row = {-1, NULL, {NULL, NULL}, NULL, unknown_params,
-                                         unknown_ref, unknown_text, unknown_text, 0, 0,
-                                         GA_CLAIM_PLOT_NONE};
+static const ga_claim_row unknown_row = {-1, NULL, {NULL}, NULL, {NULL, NULL}, NULL, NULL,
+                                         unknown_params, unknown_ref, unknown_text,
+                                         unknown_text, 0, 0, GA_CLAIM_PLOT_NONE, 0};
 
 int vd_claim_row(int type)
 {
-    for (size_t i = 0; i < sizeof claim_types / sizeof *claim_types; i++)
+    for (size_t i = 0; i < NROWS; i++)
         if (claim_types[i].type == type)
             return (int)i;
     return -1;

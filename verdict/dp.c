@@ -432,3 +432,21 @@ cleanup:
         free(d.eyx);
     }
 }
+
+void vd_shard_dp(ga_audit *a, size_t ci, const ga_audit_opts *o, vd_shard_buf *b,
+                 ga_gchisq_work *w)
+{
+    ga_claim_result *r = &a->claims[ci];
+    size_t m = a->nslice, *sl = a->slice;
+    char eb[64];
+    const char *et = vd_claim_eps_text(eb, sizeof eb, a, ci);
+    vd_est_some(a, o, r->eps, b->xy, b->yx, b->exy, b->eyx, "the claims", sl, m, w);
+    int capped = 0;
+    size_t ns = vd_dp_cert_select(b->sel, &capped, a, r, b->xy, b->yx, b->exy, b->eyx, sl, m, o);
+    vd_cert_selected(a, o, b->sel, ns, et, b->certs, b->cst, b->csec, b->cdone, w);
+    for (size_t j = 0; j < ns; j++)
+        if (!b->cdone[j]) {
+            vd_expired(a, "certification", j, ns);
+            break;
+        }
+}

@@ -149,6 +149,29 @@ size_t vd_dp_cert_select(size_t *sel, int *capped, const ga_audit *a, const ga_c
  * else the double exactly */
 const char *vd_claim_eps_text(char *buf, size_t n, const ga_audit *a, size_t ci);
 
+/* A shard's scratch space for its claims' records (audit --shard): per pair the estimates
+ * both ways and their errors, statuses; per certified pair (up to GA_AUDIT_CERT_CAP + 1) its
+ * selection, certificate, status, seconds and whether it was done. */
+struct vd_shard_buf {
+    double *xy, *yx, *exy, *eyx;
+    int *vst, *cst;
+    size_t *sel;
+    ga_delta_cert *certs;
+    double *csec;
+    unsigned char *cdone;
+};
+/* A shard's records for claim ci, by type (a row's shard): a DP claim's estimates and the
+ * certified intervals of the pairs it would certify among the shard's (a superset of what
+ * the decision over all pairs certifies here: vd_dp_cert_select); an RDP claim's Renyi
+ * estimates and certified divergences the same way; a zCDP or GDP claim's grid scan and the
+ * certified Mahalanobis distances the exact verdict reads. */
+void vd_shard_dp(ga_audit *a, size_t ci, const ga_audit_opts *o, vd_shard_buf *b,
+                 ga_gchisq_work *w);
+void vd_shard_rdp(ga_audit *a, size_t ci, const ga_audit_opts *o, vd_shard_buf *b,
+                  ga_gchisq_work *w);
+void vd_shard_grid(ga_audit *a, size_t ci, const ga_audit_opts *o, vd_shard_buf *b,
+                   ga_gchisq_work *w);
+
 /* is the pair of this name a subsampled pair? */
 int vd_sub_pair(const ga_audit *a, const char *name);
 

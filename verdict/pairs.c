@@ -430,8 +430,8 @@ size_t vd_dp_cert_select(size_t *sel, int *capped, const ga_audit *a, const ga_c
 
 const char *vd_claim_eps_text(char *buf, size_t n, const ga_audit *a, size_t ci)
 {
-    if (ci == 0 && a->spec.claim.has_eps_delta && a->spec.claim.epsilon_txt)
-        return a->spec.claim.epsilon_txt;
+    if (a->claims[ci].eps_txt) /* as written */
+        return a->claims[ci].eps_txt;
     snprintf(buf, n, "%.17g", a->claims[ci].eps);
     return buf;
 }

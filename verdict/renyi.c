@@ -554,3 +554,35 @@ static void eval_gdp_grid(ga_audit *a, ga_claim_result *r, const ga_audit_opts *
              "the profile stays below the %.6g-GDP curve on 60 eps values (max excess %.3g; a grid: "
              "not a proof for every eps)", mu, best);
 }
+
+void vd_shard_rdp(ga_audit *a, size_t ci, const ga_audit_opts *o, vd_shard_buf *b,
+                  ga_gchisq_work *w)
+{
+    ga_claim_result *r = &a->claims[ci];
+    size_t m = a->nslice, *sl = a->slice;
+    vd_renyi_some(a, o, r->alpha, b->xy, b->yx, b->exy, b->eyx, b->vst, sl, m, w);
+    size_t ncert = 0;
+    for (size_t j = 0; j < m && !vd_expired(a, "certification", j, m); j++) {
+        size_t i = sl[j];
+        int clear = b->xy[i] + b->exy[i] <= r->eps_a && b->yx[i] + b->eyx[i] <= r->eps_a;
+        if (clear && !(a->set.verified && i == a->set.verified_pair))
+            continue;
+        if (ncert++ >= GA_AUDIT_CERT_CAP)
+            continue;
+        ga_interval cx, cy;
+        vd_cert_renyi(a, i, r->alpha, &cx, &cy);
+    }
+}
+
+void vd_shard_grid(ga_audit *a, size_t ci, const ga_audit_opts *o, vd_shard_buf *b,
+                   ga_gchisq_work *w)
+{
+    (void)b;
+    size_t n = a->npairs, m = a->nslice, *sl = a->slice;
+    vd_grid_record(a, &a->claims[ci], o, w);
+    for (size_t j = 0; n <= GA_AUDIT_CERT_CAP && j < m; j++) {
+        ga_interval iv;
+        if (vd_expired(a, "certification", j, m) || vd_maha_cert(a, sl[j], &iv) != GA_OK)
+            break; /* (exact_t2 stops at the first pair without one) */
+    }
+}

@@ -380,3 +380,57 @@ Test(audit, claim_rows_write_each_type)
                   row->plot == GA_CLAIM_PLOT_NONE,
               "an unknown type: text '%s', name %s", t, row->name ? row->name : "NULL");
 }
+
+/* Each claim type reads its own keys of the spec's claim mapping (its row's parse): one spec
+ * with every key gives the claims in the table's order, each with the numbers written; a
+ * misspelt key gets a hint; a replacing claim's messages name it, not the spec. */
+Test(audit, claim_rows_read_their_keys)
+{
+    static const char *head = "gaussaudit: 1\nmechanism: {kind: gaussian_mechanism, "
+                               "sensitivity: 1, sigma: 2}\n";
+    char text[512], msg[512];
+    snprintf(text, sizeof text, "%sclaim: {gdp: 0.75, zcdp: 0.125, rdp: [[2, 0.5], [4, 1.5]], "
+             "profile: [[0.5, 0.01]], epsilon: 1, delta: 1.0e-5}\n", head);
+    ga_spec s;
+    cr_assert(ga_spec_parse(&s, text, strlen(text), "all.yaml", msg, sizeof msg) == GA_OK, "%s",
+              msg);
+    ga_claim_list l = {0};
+    cr_assert(ga_claim_list_parse(&l, &s, msg, sizeof msg) == GA_OK, "%s", msg);
+    static const struct {
+        int type;
+        double v[2];
+    } want[] = {{GA_CLAIM_DP, {1, 1e-5}}, {GA_CLAIM_DP, {0.5, 0.01}}, {GA_CLAIM_RDP, {2, 0.5}},
+                {GA_CLAIM_RDP, {4, 1.5}}, {GA_CLAIM_ZCDP, {0.125, NAN}},
+                {GA_CLAIM_GDP, {0.75, NAN}}};
+    cr_assert(l.n == sizeof want / sizeof *want, "%zu claims", l.n);
+    for (size_t i = 0; i < l.n; i++) {
+        double v[2];
+        const ga_claim_row *row = ga_claim_row_of(l.c[i].type);
+        row->params(v, &l.c[i]);
+        cr_expect(l.c[i].type == want[i].type && v[0] == want[i].v[0] &&
+                      (isnan(want[i].v[1]) || v[1] == want[i].v[1]) && row->parse && row->keys[0],
+                  "claim %zu: type %d (%g, %g), expected type %d (%g, %g)", i, l.c[i].type, v[0],
+                  v[1], want[i].type, want[i].v[0], want[i].v[1]);
+    }
+    cr_expect(l.c[0].eps_txt && !strcmp(l.c[0].eps_txt, "1") && l.c[0].delta_txt &&
+              !strcmp(l.c[0].delta_txt, "1.0e-5"), "the (eps, delta) claim keeps its decimals");
+    double eps[4];
+    cr_expect(ga_claim_list_eps(eps, 4, &l) == 2 && eps[0] == 1 && eps[1] == 0.5,
+              "the profile claims' eps, in order");
+    free(l.c);
+    ga_spec_clear(&s);
+    snprintf(text, sizeof text, "%sclaim: {epsilom: 1, delta: 1.0e-5}\n", head);
+    cr_assert(ga_spec_parse(&s, text, strlen(text), "typo.yaml", msg, sizeof msg) == GA_OK);
+    l = (ga_claim_list){0};
+    cr_expect(ga_claim_list_parse(&l, &s, msg, sizeof msg) == GA_EINVAL &&
+              strstr(msg, "typo.yaml:") && strstr(msg, "did you mean 'epsilon'"), "%s", msg);
+    free(l.c);
+    cr_assert(ga_spec_set_claim(&s, "{epsilon: -1, delta: 1.0e-5}", msg, sizeof msg) == GA_OK,
+              "%s", msg);
+    l = (ga_claim_list){0};
+    cr_expect(ga_claim_list_parse(&l, &s, msg, sizeof msg) == GA_EINVAL &&
+              strstr(msg, "the replacing claim:") && strstr(msg, "claim.epsilon: must be >= 0"),
+              "%s", msg);
+    free(l.c);
+    ga_spec_clear(&s);
+}
