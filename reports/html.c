@@ -64,40 +64,32 @@ static void html_head(FILE *out, const ga_audit *a)
 /* the claims table, and the worst pair of each claim decided on delta(eps) with its witness */
 static void html_claims(FILE *out, const ga_audit *a)
 {
-    char nb[GA_SPEC_NAME_LEN]; /* (ga_audit_pair_name) */
     fprintf(out, "<h2>Claims</h2>\n<table id=\"claims\"><tr><th>claim</th><th>verdict</th><th>tightness</th>"
                  "<th>certified</th><th>reason</th></tr>\n");
     for (size_t i = 0; i < a->nclaims; i++) {
         const ga_claim_result *r = &a->claims[i];
-        char c[96], t[640], iv[176] = "no";
-        ga_claim_text(c, sizeof c, r);
-        rp_tightness_text(t, sizeof t, r);
-        if (r->certified)
-            rp_cert_text(iv, sizeof iv, r);
+        rp_claim_cells c;
+        rp_claim_cells_of(&c, r);
         fprintf(out, "<tr class=\"%s\"><td>", verdict_class(r->verdict));
-        rp_html_escape(out, c);
+        rp_html_escape(out, c.claim);
         fprintf(out, "</td><td>%s</td><td>", ga_verdict_name(r->verdict));
-        rp_html_escape(out, t);
-        fprintf(out, "</td><td class=\"num\">%s</td><td>", iv);
+        rp_html_escape(out, c.tightness);
+        fprintf(out, "</td><td class=\"num\">%s</td><td>", c.cert);
         rp_html_escape(out, r->reason);
         fprintf(out, "</td></tr>\n");
     }
     fprintf(out, "</table>\n");
     for (size_t i = 0; i < a->nclaims; i++) {
-        const ga_claim_result *r = &a->claims[i];
-        if (!ga_claim_row_of(r->type)->profile || !rp_evaluated(r))
+        rp_worst_cells w;
+        if (!rp_worst_of(&w, a, &a->claims[i]))
             continue;
-        char ct[96];
-        ga_claim_text(ct, sizeof ct, r);
         fprintf(out, "<h3>Worst pair for ");
-        rp_html_escape(out, ct);
+        rp_html_escape(out, w.claim);
         fprintf(out, "</h3>\n<p>Pair <b>");
-        rp_html_escape(out, ga_audit_pair_name(a, r->worst_pair, nb));
-        fprintf(out, "</b>, direction %s. Distinguishing event: ", r->worst_dir == 1 ? "X,Y" : "Y,X");
-        rp_html_escape(out, r->witness);
-        char wp[96];
-        rp_witness_probs(wp, sizeof wp, r);
-        fprintf(out, ". %s.</p>\n", wp);
+        rp_html_escape(out, w.pair);
+        fprintf(out, "</b>, direction %s. Distinguishing event: ", w.dir);
+        rp_html_escape(out, a->claims[i].witness);
+        fprintf(out, ". %s.</p>\n", w.probs);
     }
 }
 
@@ -189,37 +181,32 @@ static void html_renyi(FILE *out, const ga_audit *a)
 /* the pairs table (the largest delta first), sortable */
 static void html_pairs(FILE *out, const ga_audit *a)
 {
-    char nb[GA_SPEC_NAME_LEN]; /* (ga_audit_pair_name) */
     /* sortable pairs table */
-    size_t *idx = malloc(TABLE_CAP * sizeof *idx);
-    size_t m = idx ? rp_order(a, idx, TABLE_CAP) : 0;
+    rp_pairs_table pt;
+    rp_pairs_begin(&pt, a);
     fprintf(out, "<h2>Pairs</h2>\n<p>delta at eps = %.6g%s; click a column to sort.</p>\n"
                  "<table id=\"pairs\" class=\"sortable\"><thead><tr><th>pair</th><th>delta_XY</th>"
                  "<th>error</th><th>delta_YX</th><th>error</th>%s</tr></thead><tbody>\n",
-            a->table_eps, a->npairs > m ? " (the largest first)" : "",
-            a->npair_cert ? "<th>certified delta_XY</th><th>certified delta_YX</th>" : "");
-    for (size_t k = 0; k < m; k++) {
-        size_t i = idx[k];
+            a->table_eps, pt.more ? " (the largest first)" : "",
+            pt.with_cert ? "<th>certified delta_XY</th><th>certified delta_YX</th>" : "");
+    for (size_t k = 0; k < pt.m; k++) {
+        rp_pair_cells p;
+        rp_pair_cells_of(&p, a, &pt, k);
+        size_t i = p.i;
         fprintf(out, "<tr><td>");
-        rp_html_escape(out, ga_audit_pair_name(a, i, nb));
+        rp_html_escape(out, p.name);
         fprintf(out, "</td><td class=\"num\" data-v=\"%.17g\">%.6g</td><td class=\"num\" data-v=\"%.17g\">%.2g</td>"
                      "<td class=\"num\" data-v=\"%.17g\">%.6g</td><td class=\"num\" data-v=\"%.17g\">%.2g</td>",
                 a->pair_xy[i], a->pair_xy[i], a->pair_xy_err[i], a->pair_xy_err[i], a->pair_yx[i],
                 a->pair_yx[i], a->pair_yx_err[i], a->pair_yx_err[i]);
-        if (a->npair_cert) {
-            char c1[80], c2[80];
-            ga_interval cx, cy;
-            ga_audit_pair_cert(a, i, &cx, &cy);
-            rp_pair_cert_text(c1, sizeof c1, &cx);
-            rp_pair_cert_text(c2, sizeof c2, &cy);
-            fprintf(out, "<td class=\"num\">%s</td><td class=\"num\">%s</td>", c1, c2);
-        }
+        if (pt.with_cert)
+            fprintf(out, "<td class=\"num\">%s</td><td class=\"num\">%s</td>", p.cert_xy, p.cert_yx);
         fprintf(out, "</tr>\n");
     }
     fprintf(out, "</tbody></table>\n");
-    if (a->npairs > m)
-        fprintf(out, "<p>%zu more pairs not listed.</p>\n", a->npairs - m);
-    free(idx);
+    if (pt.more)
+        fprintf(out, "<p>%zu more pairs not listed.</p>\n", pt.more);
+    rp_pairs_end(&pt);
 }
 
 /* what reproduces the audit: tool, spec and input digests, methods, certified effort */

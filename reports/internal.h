@@ -13,6 +13,34 @@
 
 #define TABLE_CAP 200 /* pairs listed in reports (the largest deltas first) */
 
+/* The walk the Markdown and HTML reports share (walk.c): the texts of the claims table, of a
+ * claim's worst pair and of the pairs table, prepared once; the writers lay them out. */
+typedef struct {
+    char claim[96], tightness[640], cert[176]; /* cert: the certified interval, or "no" */
+} rp_claim_cells;
+void rp_claim_cells_of(rp_claim_cells *c, const ga_claim_result *r);
+/* the worst pair of a claim decided on delta(eps) that was evaluated: 1 with its cells (pair
+ * points into nb or the audit), 0 for any other claim (the reports show none) */
+typedef struct {
+    char claim[96], probs[96], nb[GA_SPEC_NAME_LEN];
+    const char *pair, *dir;
+} rp_worst_cells;
+int rp_worst_of(rp_worst_cells *w, const ga_audit *a, const ga_claim_result *r);
+/* the pairs table: rows k < m in the order shown (rp_order), `more` pairs not listed, and
+ * whether certified intervals are shown; a row's cells (cert_* empty without them) */
+typedef struct {
+    size_t *idx, m, more;
+    int with_cert;
+} rp_pairs_table;
+typedef struct {
+    size_t i;
+    const char *name;
+    char nb[GA_SPEC_NAME_LEN], cert_xy[80], cert_yx[80];
+} rp_pair_cells;
+void rp_pairs_begin(rp_pairs_table *t, const ga_audit *a);
+void rp_pair_cells_of(rp_pair_cells *p, const ga_audit *a, const rp_pairs_table *t, size_t k);
+void rp_pairs_end(rp_pairs_table *t);
+
 /* the methods of the audit's pairs */
 const char *rp_methods(const ga_audit *a);
 

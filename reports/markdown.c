@@ -54,7 +54,6 @@ void rp_what_was_audited(FILE *out, const ga_audit *a, void (*esc)(FILE *, const
 
 int ga_report_markdown(FILE *out, const ga_audit *a)
 {
-    char nb[GA_SPEC_NAME_LEN]; /* (ga_audit_pair_name) */
     fprintf(out, "# gaussaudit report: ");
     md_text(out, a->spec.name);
     fprintf(out, " \xe2\x80\x94 %s\n\n", ga_verdict_name(a->overall));
@@ -73,59 +72,46 @@ int ga_report_markdown(FILE *out, const ga_audit *a)
                 a->set.release_note); /* (our own text) */
     fprintf(out, "## Claims\n\n| claim | verdict | tightness | certified | reason |\n|---|---|---|---|---|\n");
     for (size_t i = 0; i < a->nclaims; i++) {
-        const ga_claim_result *r = &a->claims[i];
-        char c[96], t[640], iv[176] = "no";
-        ga_claim_text(c, sizeof c, r);
-        rp_tightness_text(t, sizeof t, r);
-        if (r->certified)
-            rp_cert_text(iv, sizeof iv, r);
-        fprintf(out, "| %s | %s | ", c, ga_verdict_name(r->verdict));
-        md_text(out, t);
-        fprintf(out, " | %s | ", iv);
-        md_text(out, r->reason);
+        rp_claim_cells c;
+        rp_claim_cells_of(&c, &a->claims[i]);
+        fprintf(out, "| %s | %s | ", c.claim, ga_verdict_name(a->claims[i].verdict));
+        md_text(out, c.tightness);
+        fprintf(out, " | %s | ", c.cert);
+        md_text(out, a->claims[i].reason);
         fprintf(out, " |\n");
     }
     for (size_t i = 0; i < a->nclaims; i++) {
-        const ga_claim_result *r = &a->claims[i];
-        if (!ga_claim_row_of(r->type)->profile || !rp_evaluated(r))
+        rp_worst_cells w;
+        if (!rp_worst_of(&w, a, &a->claims[i]))
             continue;
-        char ct[96];
-        ga_claim_text(ct, sizeof ct, r);
         fprintf(out, "\n### Worst pair for ");
-        md_text(out, ct);
+        md_text(out, w.claim);
         fprintf(out, "\n\n");
         fprintf(out, "Pair **");
-        md_text(out, ga_audit_pair_name(a, r->worst_pair, nb));
-        fprintf(out, "**, direction %s. Distinguishing event: ", r->worst_dir == 1 ? "X,Y" : "Y,X");
-        md_text(out, r->witness);
-        char wp[96];
-        rp_witness_probs(wp, sizeof wp, r);
-        fprintf(out, ". %s, so delta = P[S] - e^eps P'[S] = %.6g.\n", wp, r->exact.val);
+        md_text(out, w.pair);
+        fprintf(out, "**, direction %s. Distinguishing event: ", w.dir);
+        md_text(out, a->claims[i].witness);
+        fprintf(out, ". %s, so delta = P[S] - e^eps P'[S] = %.6g.\n", w.probs, a->claims[i].exact.val);
     }
-    size_t *idx = malloc(TABLE_CAP * sizeof *idx);
-    size_t m = idx ? rp_order(a, idx, TABLE_CAP) : 0;
-    int withc = a->npair_cert > 0;
+    rp_pairs_table pt;
+    rp_pairs_begin(&pt, a);
     fprintf(out, "\n## Pairs (delta at eps = %.6g%s)\n\n| pair | delta_XY | delta_YX |%s\n|---|---|---|%s\n",
-            a->table_eps, a->npairs > m ? ", largest first" : "",
-            withc ? " certified delta_XY | certified delta_YX |" : "", withc ? "---|---|" : "");
-    for (size_t k = 0; k < m; k++) {
+            a->table_eps, pt.more ? ", largest first" : "",
+            pt.with_cert ? " certified delta_XY | certified delta_YX |" : "", pt.with_cert ? "---|---|" : "");
+    for (size_t k = 0; k < pt.m; k++) {
+        rp_pair_cells p;
+        rp_pair_cells_of(&p, a, &pt, k);
         fprintf(out, "| ");
-        md_text(out, ga_audit_pair_name(a, idx[k], nb));
-        fprintf(out, " | %.6g (+- %.2g) | %.6g (+- %.2g) |", a->pair_xy[idx[k]],
-                a->pair_xy_err[idx[k]], a->pair_yx[idx[k]], a->pair_yx_err[idx[k]]);
-        if (withc) {
-            char c1[80], c2[80];
-            ga_interval cx, cy;
-            ga_audit_pair_cert(a, idx[k], &cx, &cy);
-            rp_pair_cert_text(c1, sizeof c1, &cx);
-            rp_pair_cert_text(c2, sizeof c2, &cy);
-            fprintf(out, " %s | %s |", c1, c2);
-        }
+        md_text(out, p.name);
+        fprintf(out, " | %.6g (+- %.2g) | %.6g (+- %.2g) |", a->pair_xy[p.i], a->pair_xy_err[p.i],
+                a->pair_yx[p.i], a->pair_yx_err[p.i]);
+        if (pt.with_cert)
+            fprintf(out, " %s | %s |", p.cert_xy, p.cert_yx);
         fprintf(out, "\n");
     }
-    if (a->npairs > m)
-        fprintf(out, "\n%zu more pairs not listed.\n", a->npairs - m);
-    free(idx);
+    if (pt.more)
+        fprintf(out, "\n%zu more pairs not listed.\n", pt.more);
+    rp_pairs_end(&pt);
     fprintf(out, "\n## Reproducibility\n\n- tool: gaussaudit %s\n- spec: ", GA_VERSION_STRING);
     md_text(out, a->spec.path);
     fprintf(out, " (SHA-256 `%s`)\n", a->digest);
