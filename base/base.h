@@ -129,6 +129,11 @@ int ga_lapack_syevd(char jobz, char uplo, size_t n, double *a, size_t lda, doubl
  * written. */
 void ga_mem_prefault(void *p, size_t bytes);
 
+/* A full array grown: p (NULL: none yet) of *cap elements of elem bytes reallocated to twice
+ * as many (first when *cap is 0), *cap updated. The new array, or NULL (no memory, or the
+ * size would overflow) with p and *cap unchanged and still valid. */
+void *ga_grow(void *p, size_t *cap, size_t elem, size_t first);
+
 /* Outward rounding by one unit in the last place: for a correctly rounded r = fl(x) (an IEEE
  * operation or sqrt), the exact x lies in [ga_dn(r), ga_up(r)], so a chain of ga_up over
  * monotone operations on nonnegative upper bounds is an upper bound (and ga_dn below). */

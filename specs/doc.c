@@ -304,14 +304,12 @@ static size_t scan_piece(scan *s, const char *t, size_t len, int eof)
                 return i;
             if (e != RAN_OUT && e && s->w.n >= nums_min) {
                 if (g->n == g->cap) {
-                    size_t cap = g->cap ? 2 * g->cap : 64;
-                    region *nr = realloc(g->r, cap * sizeof *nr);
+                    region *nr = ga_grow(g->r, &g->cap, sizeof *nr, 64);
                     if (!nr) {
                         s->oom = 1;
                         return len;
                     }
                     g->r = nr;
-                    g->cap = cap;
                 }
                 region *r = &g->r[g->n];
                 r->start = s->base + i;

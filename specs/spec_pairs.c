@@ -36,12 +36,10 @@ static int pair_room(ga_pairset *s)
     if (s->npairs >= GA_SPEC_MAX_PAIRS)
         return GA_EINVAL;
     if (s->npairs == s->cappairs) {
-        size_t cap = s->cappairs ? 2 * s->cappairs : 16;
-        ga_spec_pair *np = realloc(s->pairs, cap * sizeof *np);
+        ga_spec_pair *np = ga_grow(s->pairs, &s->cappairs, sizeof *np, 16);
         if (!np)
             return GA_ENOMEM;
         s->pairs = np;
-        s->cappairs = cap;
     }
     return GA_OK;
 }

@@ -202,12 +202,10 @@ static void gdp_tightness(char *b, size_t n, const ga_claim_result *r)
 ga_claim_result *ga_claim_list_add(ga_claim_list *l, int type)
 {
     if (l->n == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 8;
-        ga_claim_result *c = realloc(l->c, cap * sizeof *c);
+        ga_claim_result *c = ga_grow(l->c, &l->cap, sizeof *c, 8);
         if (!c)
             return NULL;
         l->c = c;
-        l->cap = cap;
     }
     ga_claim_result *r = &l->c[l->n++];
     memset(r, 0, sizeof *r);

@@ -301,12 +301,10 @@ void vd_store_pair_cert(ga_audit *a, size_t i, const ga_delta_cert *c)
     size_t k = pair_cert_pos(a, i);
     if (k == a->npair_cert || a->pair_cert[k].pair != i) {
         if (a->npair_cert == a->cap_pair_cert) {
-            size_t cap = a->cap_pair_cert ? 2 * a->cap_pair_cert : 16;
-            ga_pair_cert *np = realloc(a->pair_cert, cap * sizeof *np);
+            ga_pair_cert *np = ga_grow(a->pair_cert, &a->cap_pair_cert, sizeof *np, 16);
             if (!np)
                 return;
             a->pair_cert = np;
-            a->cap_pair_cert = cap;
         }
         memmove(a->pair_cert + k + 1, a->pair_cert + k, (a->npair_cert - k) * sizeof *a->pair_cert);
         a->npair_cert++;

@@ -110,12 +110,10 @@ static int rec_add_locked(ga_recbook *b, const ga_rec *r)
     if (ga_rec_find(b, r->type, r->pair, r->key, r->key_txt))
         return GA_OK; /* the same evaluation twice: one record */
     if (b->n == b->cap) {
-        size_t cap = b->cap ? 2 * b->cap : 256;
-        ga_rec *nr = realloc(b->r, cap * sizeof *nr);
+        ga_rec *nr = ga_grow(b->r, &b->cap, sizeof *nr, 256);
         if (!nr)
             return GA_ENOMEM;
         b->r = nr;
-        b->cap = cap;
     }
     b->r[b->n++] = *r;
     if (2 * b->n >= b->nslot) {

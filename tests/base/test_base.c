@@ -111,3 +111,22 @@ Test(base, messages_into_any_buffer)
     ga_msg(b, sizeof b, "%s %d", "a long message", 42);
     cr_expect(!strcmp(b, "a long "), "cut to '%s'", b);
 }
+
+/* arrays grown by doubling: the first capacity, then twice as many, the contents kept; a size
+ * past the address space refused with the array and its capacity untouched */
+Test(base, arrays_grow_by_doubling_and_refuse_overflow)
+{
+    size_t cap = 0;
+    int *p = ga_grow(NULL, &cap, sizeof *p, 4);
+    cr_assert(p && cap == 4, "first capacity %zu", cap);
+    for (int i = 0; i < 4; i++)
+        p[i] = i;
+    int *q = ga_grow(p, &cap, sizeof *q, 4);
+    cr_assert(q && cap == 8, "doubled capacity %zu", cap);
+    for (int i = 0; i < 4; i++)
+        cr_expect(q[i] == i, "element %d is %d after growing", i, q[i]);
+    size_t big = SIZE_MAX / 8;
+    cr_expect(ga_grow(q, &big, 8, 4) == NULL && big == SIZE_MAX / 8,
+              "a doubling past SIZE_MAX bytes was not refused (capacity %zu)", big);
+    free(q);
+}
