@@ -182,8 +182,6 @@ static int take_part(cat_job *j, ga_pairset *sub, size_t b, size_t n, ga_spec_pa
     return GA_OK;
 }
 
-/* Parts are built one at a time and their pairs moved into the composition's rows at once,
- * so that one part's pairs are alive beside the composition's, not every part's. */
 /* A composition with subsampled parts: every part must be subsampled_gaussian or the
  * Gaussian mechanism by sensitivity (a subsampled step with q = 1 and noise sigma/sensitivity,
  * its columns the steps); the remove pair is the product of the parts' remove pairs and the
@@ -271,6 +269,8 @@ static int has_subsampled_part(const ga_spec *s)
     return 0;
 }
 
+/* Parts are built one at a time and their pairs moved into the composition's rows at once,
+ * so that one part's pairs are alive beside the composition's, not every part's. */
 static int build_composition(cat_job *j, char *msg, size_t msglen)
 {
     ga_spec *s = j->s;
@@ -613,11 +613,6 @@ static int check_labels(ga_spec *s, int k, char *msg, size_t msglen)
     return GA_OK;
 }
 
-/* Label DP where the output mean is linear in the labels and the covariance does not depend
- * on them (the kinds' target = 2): changing row i's label by c moves the mean by c u_i and
- * leaves the covariance S, so the pair is a Gaussian mechanism whose profile increases with
- * |c| sqrt(u_i^T S^{-1} u_i); the audited pairs (c = +-C for every row) contain the worst
- * case over every label change of at most C: the pair with the largest Mahalanobis distance. */
 /* columns x the squared Mahalanobis distance of an equal-covariance pair (a product: the sum
  * over its blocks); -1 when some covariances differ (bit for bit) or are not definite */
 static double pair_d2(const ga_spec_pair *p)
@@ -650,6 +645,11 @@ static double pair_d2(const ga_spec_pair *p)
     return t;
 }
 
+/* Label DP where the output mean is linear in the labels and the covariance does not depend
+ * on them (the kinds' target = 2): changing row i's label by c moves the mean by c u_i and
+ * leaves the covariance S, so the pair is a Gaussian mechanism whose profile increases with
+ * |c| sqrt(u_i^T S^{-1} u_i); the audited pairs (c = +-C for every row) contain the worst
+ * case over every label change of at most C: the pair with the largest Mahalanobis distance. */
 static int label_worst_case(cat_job *j)
 {
     ga_spec *s = j->s;

@@ -220,10 +220,6 @@ int cat_law_output_perturbation(double *mu, double *cov, const double *Z, size_t
     return GA_OK;
 }
 
-/* Noisy gradient descent on F(t) = 1/2 ||y - X t||^2 + lambda/2 ||t||^2:
- * t <- t - eta (H t - X^T y) + sqrt(2 eta) sigma xi, H = X^T X + lambda I. Stationary law:
- * mean H^{-1} X^T y; covariance S = M S M + 2 eta sigma^2 I with M = I - eta H, i.e. in the
- * eigenbasis of H, S_ii = 2 eta sigma^2 / (1 - (1 - eta h_i)^2) (needs 0 < eta h_i < 2). */
 /* A_k = V diag(g^k) V^T, g_i = 1 - eta h_i: k steps of the noiseless recursion */
 static void ngd_power(double *A, const double *V, const double *h, double eta, size_t p, double k)
 {
@@ -277,6 +273,10 @@ static void ngd_iterate(double *mu, double *cov, const double *theta, const doub
             cov[i * p + j] = cov[j * p + i] = 0.5 * (cov[i * p + j] + cov[j * p + i]);
 }
 
+/* Noisy gradient descent on F(t) = 1/2 ||y - X t||^2 + lambda/2 ||t||^2:
+ * t <- t - eta (H t - X^T y) + sqrt(2 eta) sigma xi, H = X^T X + lambda I. Stationary law:
+ * mean H^{-1} X^T y; covariance S = M S M + 2 eta sigma^2 I with M = I - eta H, i.e. in the
+ * eigenbasis of H, S_ii = 2 eta sigma^2 / (1 - (1 - eta h_i)^2) (needs 0 < eta h_i < 2). */
 int cat_law_noisy_gd(double *mu, double *cov, const double *Z, size_t n, const ga_spec *s,
                      const void *vp, char *msg, size_t msglen)
 {

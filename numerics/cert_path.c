@@ -91,8 +91,8 @@ void nc_arb_exponent(acb_t e, const acb_t z, const arb_integrand_param *p, int a
 }
 
 /* g'(z) = offset - x + sigma2 z + sum_j [nu_j a_j / w_j + b2_j z (1 - a_j z) / w_j^2],
- * w_j = 1 - 2 a_j z. */
-/* noinline: when inlined, gcc 12 reports a false -Wstringop-overread inside acb_mul_arb */
+ * w_j = 1 - 2 a_j z. (noinline: when inlined, gcc 12 reports a false -Wstringop-overread
+ * inside acb_mul_arb.) */
 static __attribute__((noinline)) void arb_exponent_deriv(acb_t d, const acb_t z, const arb_integrand_param *p, slong prec)
 {
     const ga_gchisq_exact *q = p->q;

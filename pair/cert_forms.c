@@ -134,12 +134,6 @@ void pc_swap_input(ga_pair_input *in2, ga_pair_text *t2, const ga_pair_text **tp
     }
 }
 
-/* Q ~ N(k, s^2) (a mean shift with equal covariances): the closed form of the analytic
- * Gaussian mechanism (Balle & Wang 2018, Theorem 8), in ball arithmetic,
- *   E[(1 - e^{eps - Q})_+] = Phi(u) - e^{eps - k + s^2/2} Phi(u - s),  u = (k - eps)/s,
- * with Phi(z) = erfc(-z/sqrt 2)/2. Arb carries any exponent, so a claim at eps = 1e300 (a
- * delta near exp(-1e600), the two terms equal to 300 digits) is settled by escalating the
- * precision, with no integral. */
 /* h(x) = e^{x^2} erfc(x) sqrt(pi) x for real x >= 64 by the asymptotic series
  * sum_{m<N} (-1)^m (2m-1)!!/(2x^2)^m, whose remainder is bounded by the first omitted term
  * (DLMF 7.12.1 and 7.12(i), real argument): terms are taken until one is below 2^-prec
@@ -173,6 +167,12 @@ static void erfc_scaled_large(arb_t h, const arb_t x, slong prec)
     arb_clear(y);
 }
 
+/* Q ~ N(k, s^2) (a mean shift with equal covariances): the closed form of the analytic
+ * Gaussian mechanism (Balle & Wang 2018, Theorem 8), in ball arithmetic,
+ *   E[(1 - e^{eps - Q})_+] = Phi(u) - e^{eps - k + s^2/2} Phi(u - s),  u = (k - eps)/s,
+ * with Phi(z) = erfc(-z/sqrt 2)/2. Arb carries any exponent, so a claim at eps = 1e300 (a
+ * delta near exp(-1e600), the two terms equal to 300 digits) is settled by escalating the
+ * precision, with no integral. */
 static void delta_normal_ball(arb_t res, const ga_gchisq_exact *q, const arb_t eps, slong prec)
 {
     arb_t s, u, t, r2;

@@ -243,7 +243,6 @@ static int delta_cert_composition(ga_delta_cert *out, const ga_pair *p, const ch
     return rc;
 }
 
-/* One subsampled step: the certified closed form; a composition: the certified integral. */
 /* Far out (eps > 1000 beyond D_2 by 800): delta_{X,Y}(eps) <= P_X[L > eps] <= E_X[e^L] e^-eps
  * = e^{D_2(X||Y) - eps} (Chernoff at 1), with D_2 certified (ga_ploss_renyi_arb): the interval
  * [0, that bound], where the Bromwich plan would put its saddle near z = eps and need about
@@ -294,6 +293,7 @@ static int delta_cert_far(ga_delta_cert *out, const ga_pair *p, const char *eps,
     return rc;
 }
 
+/* One subsampled step: the certified closed form; a composition: the certified integral. */
 int pc_delta_cert_subsampled(ga_delta_cert *out, const ga_pair *p, const char *eps,
                              const ga_cert_opts *opts)
 {

@@ -580,7 +580,6 @@ static double one_step_err(double a, double b, double tau, double m, double val)
     return DBL_EPSILON * ((a + b) * (16 + 4 * x2) + 8 * (1 + fabs(tau)) * val);
 }
 
-/* delta of one step (T = 1) of the remove pair: dir 0 is P against Q, dir 1 Q against P */
 /* D(x) = R(x - m) - R(x) = int_0^inf e^{-x s - s^2/2} (e^{m s} - 1) ds (R the Mills ratio,
  * R(x) = int_0^inf e^{-x s - s^2/2} ds), for x - m >= 1: a positive integrand, so the
  * difference of the two ratios comes without cancellation */
@@ -605,6 +604,7 @@ static int mills_diff(ga_result *out, double x, double m, ga_quad_work *w)
     return st == GA_ETOL && out->err <= 1e-13 * out->val ? GA_OK : st;
 }
 
+/* delta of one step (T = 1) of the remove pair: dir 0 is P against Q, dir 1 Q against P */
 static void delta_one_step(ga_result *out, const ga_ploss_term *s, int dir, double eps,
                            ga_quad_work *w)
 {
