@@ -11,8 +11,8 @@
 /* A pair variant: what a pair of that kind computes, called through the row (as GSL's
  * gsl_rng_type). Every pair points at one row, set where it is made (reduce.c,
  * reduce_loss.c); ga_pair_delta and the other public entry points check their arguments and
- * call through it. A new release family is a new row (its file: type_*.c) and the pair
- * maker that sets it.
+ * call through it. A new release family is a new row (its file: type_*.c, with how it states
+ * its distinguishing events) and the pair maker that sets it.
  *   delta       double-precision delta in both directions at eps; method is as asked
  *               (GA_DELTA_AUTO allowed), out->method holds the default it resolves to, w is
  *               a workspace (never NULL); the status of ga_pair_delta
@@ -22,8 +22,12 @@
  *               variant has no divergence (GA_EDOM)
  *   event       P_X[S] and P_Y[S] of the distinguishing event of direction dir (1: S = {l >
  *               eps}, 2: S = {l < -eps}) from the loss forms, NaN where an evaluation
- *               failed; NULL: the variant describes its event from its inputs instead
- *   free        the variant's own data (NULL: none); ga_pair_free frees the rest */
+ *               failed; NULL: the variant states its events itself (describe)
+ *   free        the variant's own data (NULL: none); ga_pair_free frees the rest
+ *   describe    the distinguishing event of direction dir in the release's own coordinates
+ *               (a threshold on a noisy sum, on a norm) and P_X[S], P_Y[S], from the
+ *               family's input (p->input); NULL: the event is the loss's, described from the
+ *               laws by the caller (event) */
 typedef struct ga_pair_type {
     const char *name;
     int (*delta)(ga_delta *out, const ga_pair *p, double eps, int method,
@@ -37,6 +41,8 @@ typedef struct ga_pair_type {
     int (*event)(double *px, double *py, const ga_pair *p, double eps, int dir,
                  ga_gchisq_work *w);
     void (*free)(ga_pair *p);
+    int (*describe)(char *text, size_t n, double *px, double *py, const ga_pair *p, double eps,
+                    int dir);
 } ga_pair_type;
 
 /* the rows: type_gaussian.c, type_product.c, type_loss.c */
@@ -75,6 +81,10 @@ struct ga_pair {
     double *psigma;   /* each term's sigma and norm as given, 2 per term (m = norm/sigma is
                          rounded); a masked pair (t[0].nu > 0): ptxt = {|x'|, sigma, |x|}
                          and psigma = {sigma, |x|, |x'|} */
+    void *input;      /* a loss family's input as given (its numbers; the texts are in ptxt):
+                         ninput ga_subsampled_input, or one ga_masked_input or
+                         ga_synthetic_input; for the description of its events */
+    size_t ninput;
     double in_d2[2];  /* with in_tv: the exact laws' squared Mahalanobis distance per column,
                          an enclosure [lo, hi] (a mean shift; {0, 0}: not known) */
     double in_tv[2];  /* the laws reduced are not the pair's exact laws but within these total

@@ -80,6 +80,7 @@ void ga_pair_free(ga_pair *p)
     free(p->U);
     ga_gchisq_free(p->lx);
     ga_gchisq_free(p->ly);
+    free(p->input);
     if (p->type && p->type->free)
         p->type->free(p);
     free(p);
@@ -248,6 +249,17 @@ int ga_pair_renyi_near(ga_result *xy, ga_result *yx, const ga_pair *p, double al
     renyi_cover(xy, &lx, &hx);
     renyi_cover(yx, &ly, &hy);
     return rc;
+}
+
+int ga_pair_describe_event(char *text, size_t n, double *px, double *py, const ga_pair *p,
+                           double eps, int dir)
+{
+    if (dir != 1 && dir != 2)
+        return GA_EINVAL;
+    if (!p->type->describe || !p->input)
+        return GA_EDOM;
+    *px = *py = NAN;
+    return p->type->describe(text, n, px, py, p, eps, dir);
 }
 
 int ga_pair_event_probs(double *px, double *py, const ga_pair *p, double eps, int dir,

@@ -15,6 +15,14 @@
 int ga_pair_event_probs(double *px, double *py, const ga_pair *p, double eps, int dir,
                         ga_gchisq_work *w);
 
+/* The distinguishing event of direction dir (1: S = {l > eps}, 2: S = {l < -eps}) of a pair
+ * whose family states it in its release's coordinates (a one-dimensional loss: a threshold
+ * on a noisy sum or a norm): its text into text (n bytes) and P_X[S], P_Y[S] (NaN where not
+ * evaluated). GA_OK, GA_EDOM (the event is the loss's: describe it from the laws, with
+ * ga_pair_event_probs), GA_EINVAL (dir). */
+int ga_pair_describe_event(char *text, size_t n, double *px, double *py, const ga_pair *p,
+                           double eps, int dir);
+
 /* Marks p (plain, as reduced) as computed from laws within total variation tv_x, tv_y of the
  * exact ones, whose whitened parameters are off by about eta relatively (added to la_err). */
 void ga_pair_set_input_tv(ga_pair *p, double tv_x, double tv_y, double eta);

@@ -87,6 +87,14 @@ int ga_pair_reduce_subsampled(ga_pair **out, const ga_subsampled_input *in, size
     }
     p->r = 1;
     p->support = GA_SUPPORT_FULL;
+    if (!(p->input = malloc(n * sizeof *in)))
+        goto cleanup;
+    memcpy(p->input, in, n * sizeof *in);
+    p->ninput = n;
+    for (size_t j = 0; j < n; j++) { /* (the texts are the caller's: ptxt keeps copies) */
+        ga_subsampled_input *c = (ga_subsampled_input *)p->input + j;
+        c->q_txt = c->sigma_txt = c->norm_txt = NULL;
+    }
     rc = GA_OK;
 cleanup:
     if (rc == GA_OK) {
@@ -164,10 +172,31 @@ cleanup:
     return rc;
 }
 
+/* the input of a masked or synthetic pair kept (size bytes), its texts dropped by the caller */
+static int keep_input(ga_pair **out, const void *in, size_t size, int rc, char *msg, size_t msglen)
+{
+    if (rc == GA_OK && !((*out)->input = malloc(size))) {
+        ga_msg(msg, msglen, "%s", "out of memory building a pair");
+        ga_pair_free(*out);
+        *out = NULL;
+        return GA_ENOMEM;
+    }
+    if (rc == GA_OK) {
+        memcpy((*out)->input, in, size);
+        (*out)->ninput = 1;
+    }
+    return rc;
+}
+
 int ga_pair_reduce_masked(ga_pair **out, const ga_masked_input *in, char *msg, size_t msglen)
 {
-    return reduce_chi2(out, "masked", in->rows, 0, in->sigma, in->norm_x, in->norm_y, in->sigma_txt,
-                       in->norm_x_txt, in->norm_y_txt, msg, msglen);
+    int rc = reduce_chi2(out, "masked", in->rows, 0, in->sigma, in->norm_x, in->norm_y,
+                         in->sigma_txt, in->norm_x_txt, in->norm_y_txt, msg, msglen);
+    if ((rc = keep_input(out, in, sizeof *in, rc, msg, msglen)) == GA_OK) {
+        ga_masked_input *c = (*out)->input;
+        c->sigma_txt = c->norm_x_txt = c->norm_y_txt = NULL;
+    }
+    return rc;
 }
 
 int ga_pair_reduce_synthetic(ga_pair **out, const ga_synthetic_input *in, char *msg, size_t msglen)
@@ -177,8 +206,13 @@ int ga_pair_reduce_synthetic(ga_pair **out, const ga_synthetic_input *in, char *
         ga_msg(msg, msglen, "synthetic pair: points must be a whole number in 1..1e6 (got %g)", in->points);
         return GA_EINVAL;
     }
-    return reduce_chi2(out, "synthetic", in->dim, in->points, in->sigma, in->norm_x, in->norm_y,
-                       in->sigma_txt, in->norm_x_txt, in->norm_y_txt, msg, msglen);
+    int rc = reduce_chi2(out, "synthetic", in->dim, in->points, in->sigma, in->norm_x,
+                         in->norm_y, in->sigma_txt, in->norm_x_txt, in->norm_y_txt, msg, msglen);
+    if ((rc = keep_input(out, in, sizeof *in, rc, msg, msglen)) == GA_OK) {
+        ga_synthetic_input *c = (*out)->input;
+        c->sigma_txt = c->norm_x_txt = c->norm_y_txt = NULL;
+    }
+    return rc;
 }
 
 int ga_pair_pld_accountant(double *eps, const ga_pair *p, double delta, double h)

@@ -4,10 +4,13 @@
  * chi-square pairs (masked.c) and synthetic points from random inputs (synth.c). They share
  * the loss's double-precision delta and Renyi divergences and the certified delta of
  * cert_loss.c; only subsampled Gaussian steps have certified Renyi divergences (certified
- * trapezoid sums of the composition's cumulant generating function).
+ * trapezoid sums of the composition's cumulant generating function). Each describes its
+ * distinguishing events in its release's coordinates (a threshold on the noisy sum, on the
+ * released column's norm, on the synthetic points' norm).
  */
 #include "pair/cert_internal.h"
 
+#include <gsl/gsl_sf_gamma.h>
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -205,6 +208,131 @@ static int subsampled_renyi_cert(ga_interval *xy, ga_interval *yx, const ga_pair
     return p->ploss->t[0].r > 0 ? GA_EDOM : renyi_cert_subsampled(xy, yx, p, alpha_txt, opts);
 }
 
+/* A subsampled pair: one step's event is a threshold on the released noisy sum (the loss
+ * l(x) = log(1 - q + q e^{(2x - 1)/(2 sigma^2)}) increases in x); T steps sum the losses */
+static int subsampled_describe(char *text, size_t n, double *px, double *py, const ga_pair *p,
+                               double eps, int dir)
+{
+    const ga_subsampled_input *t = p->input;
+    int mix_is_x = !t->add, up = dir == 1; /* S = {l_XY > eps} or {l_XY < -eps} */
+    /* in terms of the loss of the mixture against the plain law, l = log P/Q: */
+    int l_up = up == mix_is_x; /* S = {l > e} (else {l < -e}) */
+    *px = *py = NAN;
+    if (p->ninput > 1) {
+        snprintf(text, n,
+                 "S = {the sum of the privacy losses of all steps of the %zu parts %s %.17g}, "
+                 "each step's loss log(1 - q + q e^{(2x - 1)/(2 sigma^2)}) of its released noisy "
+                 "sum x (q, sigma of its part)", p->ninput, l_up ? ">" : "<",
+                 l_up ? eps : -eps);
+        return GA_OK;
+    }
+    if (t->steps > 1) {
+        snprintf(text, n,
+                 "S = {(x_1, ..., x_T) : l(x_1) + ... + l(x_T) %s %.17g}, x_t the released noisy "
+                 "sum of step t and l(x) = log(1 - q + q e^{(2x - 1)/(2 sigma^2)}) its privacy "
+                 "loss (q = %g, sigma = %g, T = %.0f)", l_up ? ">" : "<", l_up ? eps : -eps,
+                 t->q, t->sigma, t->steps);
+        return GA_OK;
+    }
+    /* one step: {l > eps} = {x > x0}, {l < -eps} = {x < x0} with e^{+-eps} = 1 - q + q e^{(2 x0 - 1)/(2 sigma^2)} */
+    double e = l_up ? expm1(eps) + t->q : expm1(-eps) + t->q, s2 = t->sigma * t->sigma;
+    if (!(e > 0)) {
+        snprintf(text, n, "S is empty (the loss never falls below %.17g)", -eps);
+        *px = *py = 0;
+        return GA_OK;
+    }
+    if (t->columns > 0) {
+        /* a subsampled sketch: the loss increases in s = sum_k (u^T z_k)^2 / sigma^2 ~ chi^2_r
+         * (pair/ploss.c), the threshold s1 where (1 + lam)^{-r/2} e^{lam s1/(2 (1 + lam))} =
+         * e/q, lam = (norm/sigma)^2 */
+        double nr = t->norm > 0 ? t->norm : 1, lam = nr * nr / s2, h = 0.5 * t->columns;
+        double s1 = (log(e / t->q) + h * log1p(lam)) * 2 * (1 + lam) / lam;
+        if (!(s1 > 0) && !l_up) {
+            snprintf(text, n, "S is empty (the loss never falls below %.17g)", -eps);
+            *px = *py = 0;
+            return GA_OK;
+        }
+        s1 = fmax(s1, 0);
+        double qq = gsl_sf_gamma_inc_Q(h, 0.5 * s1);
+        double qp = (1 - t->q) * qq + t->q * gsl_sf_gamma_inc_Q(h, 0.5 * s1 / (1 + lam));
+        double pm = l_up ? qp : 1 - qp, pq = l_up ? qq : 1 - qq;
+        *px = mix_is_x ? pm : pq;
+        *py = mix_is_x ? pq : pm;
+        snprintf(text, n,
+                 "S = {(z_1, ..., z_r) : (u^T z_1)^2 + ... + (u^T z_r)^2 %s %.17g}, z_k the "
+                 "released columns and u the record's direction (r = %.0f, noise_sigma %.17g, the "
+                 "record's norm %.17g, sampled with probability %.17g)", l_up ? ">" : "<", s1 * s2,
+                 t->columns, t->sigma, nr, t->q);
+        return GA_OK;
+    }
+    double x0 = s2 * log(e / t->q) + 0.5;
+    /* P[x > x0] under the mixture and under N(0, sigma^2) */
+    double qp = (1 - t->q) * 0.5 * erfc(x0 / (t->sigma * M_SQRT2)) +
+                t->q * 0.5 * erfc((x0 - 1) / (t->sigma * M_SQRT2));
+    double qq = 0.5 * erfc(x0 / (t->sigma * M_SQRT2));
+    double pm = l_up ? qp : 1 - qp, pq = l_up ? qq : 1 - qq; /* P[S] under mixture, plain */
+    *px = mix_is_x ? pm : pq;
+    *py = mix_is_x ? pq : pm;
+    snprintf(text, n,
+             "S = {x %s %.17g}, x the released noisy sum (noise N(0, %.17g^2), the record's "
+             "contribution 1, sampled with probability %.17g)", l_up ? ">" : "<", x0, t->sigma, t->q);
+    return GA_OK;
+}
+
+/* A masked pair (matrix masking, setting (B)): the loss is monotone in |y|^2, the squared
+ * norm of the released column (pair/masked.c), so the event is a threshold on it */
+static int masked_describe(char *text, size_t n, double *px, double *py, const ga_pair *p,
+                           double eps, int dir)
+{
+    const ga_masked_input *m = p->input;
+    double lx = pow(m->norm_x / m->sigma, 2), ly = pow(m->norm_y / m->sigma, 2), w, qx, bx, qy, by; /* (the tails above and below) */
+    int xy = dir == 1; /* S = {l_XY > eps} (else {l_YX > eps}) */
+    double la = xy ? lx : ly, lb = xy ? ly : lx;
+    ga_result d;
+    *px = *py = NAN;
+    if (ga_ncx2_delta(&d, &w, m->rows, la, lb, eps) || isnan(w) ||
+        ga_ncx2_tail(&qx, &bx, m->rows, lx, w) || ga_ncx2_tail(&qy, &by, m->rows, ly, w)) {
+        snprintf(text, n, "S is empty (the loss never exceeds %.17g)", eps);
+        *px = *py = 0;
+        return GA_OK;
+    }
+    int above = la > lb; /* the loss of a against b increases in |y|^2 */
+    *px = above ? qx : bx;
+    *py = above ? qy : by;
+    snprintf(text, n,
+             "S = {Y : |Y|^2 %s %.17g}, |Y|^2 the sum of the squared entries of the released "
+             "column (n = %.0f, sigma %.17g; |x| = %.17g under X, %.17g under Y)", above ? ">" : "<",
+             w * m->sigma * m->sigma, m->rows, m->sigma, m->norm_x, m->norm_y);
+    return GA_OK;
+}
+
+/* Synthetic points: the loss is monotone in |y|^2, the squared norm of the released points */
+static int synthetic_describe(char *text, size_t n, double *px, double *py, const ga_pair *p,
+                              double eps, int dir)
+{
+    const ga_synthetic_input *m = p->input;
+    double lx = pow(m->norm_x / m->sigma, 2), ly = pow(m->norm_y / m->sigma, 2), z, tx, ty;
+    int xy = dir == 1;
+    double la = xy ? lx : ly, lb = xy ? ly : lx;
+    ga_result d;
+    *px = *py = NAN;
+    if (ga_synth_delta(&d, &z, m->dim, m->points, la, lb, eps) || isnan(z) ||
+        ga_synth_tail(&tx, m->dim, m->points, lx, z) || ga_synth_tail(&ty, m->dim, m->points, ly, z)) {
+        snprintf(text, n, "S is empty (the loss never exceeds %.17g)", eps);
+        *px = *py = 0;
+        return GA_OK;
+    }
+    int above = la > lb;
+    *px = above ? tx : 1 - tx;
+    *py = above ? ty : 1 - ty;
+    snprintf(text, n,
+             "S = {y : |y|^2 %s %.17g}, |y|^2 the sum of the squared synthetic outputs (%.0f point(s) "
+             "from a model of dimension %.0f, sigma %.17g; |theta| = %.17g under X, %.17g under Y)",
+             above ? ">" : "<", 4 * z * m->sigma * m->sigma, m->points, m->dim, m->sigma,
+             m->norm_x, m->norm_y);
+    return GA_OK;
+}
+
 /* the terms, their decimals and the inputs as given */
 static void loss_free(ga_pair *p)
 {
@@ -220,11 +348,12 @@ static void loss_free(ga_pair *p)
 
 const ga_pair_type ga_pair_type_subsampled = {
     "subsampled", loss_delta, loss_renyi, loss_delta_cert, subsampled_renyi_cert, NULL,
-    loss_free,
+    loss_free, subsampled_describe,
 };
 const ga_pair_type ga_pair_type_masked = {
-    "masked", loss_delta, loss_renyi, loss_delta_cert, NULL, NULL, loss_free,
+    "masked", loss_delta, loss_renyi, loss_delta_cert, NULL, NULL, loss_free, masked_describe,
 };
 const ga_pair_type ga_pair_type_synthetic = {
     "synthetic", loss_delta, loss_renyi, loss_delta_cert, NULL, NULL, loss_free,
+    synthetic_describe,
 };

@@ -1,134 +1,14 @@
 /*
  * witness.c - the witness of a claim's worst pair: the event S of the worst direction with
  * P(S) under each law and P_X(S) - e^eps P_Y(S), stated in the pair's own coordinates (a
- * region of the released vector for a Gaussian pair; a threshold on the released noisy sum,
- * on a masked norm or on a synthetic point's norm for the one-dimensional losses).
+ * region of the released vector for a Gaussian pair; for a one-dimensional loss, as its
+ * family describes it: pair/type_loss.c).
  */
 #include "verdict/internal.h"
 
-#include <gsl/gsl_sf_gamma.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* A subsampled pair: one step's event is a threshold on the released noisy sum (the loss
- * l(x) = log(1 - q + q e^{(2x - 1)/(2 sigma^2)}) increases in x); T steps sum the losses */
-static void subsampled_witness(ga_claim_result *r, const ga_spec_pair *sp)
-{
-    const ga_subsampled_input *t = &sp->sub[0];
-    int mix_is_x = !t->add, up = r->worst_dir == 1; /* S = {l_XY > eps} or {l_XY < -eps} */
-    /* in terms of the loss of the mixture against the plain law, l = log P/Q: */
-    int l_up = up == mix_is_x; /* S = {l > e} (else {l < -e}) */
-    r->witness_px = r->witness_py = NAN;
-    if (sp->nsub > 1) {
-        snprintf(r->witness, sizeof r->witness,
-                 "S = {the sum of the privacy losses of all steps of the %zu parts %s %.17g}, "
-                 "each step's loss log(1 - q + q e^{(2x - 1)/(2 sigma^2)}) of its released noisy "
-                 "sum x (q, sigma of its part)", sp->nsub, l_up ? ">" : "<",
-                 l_up ? r->eps : -r->eps);
-        return;
-    }
-    if (t->steps > 1) {
-        snprintf(r->witness, sizeof r->witness,
-                 "S = {(x_1, ..., x_T) : l(x_1) + ... + l(x_T) %s %.17g}, x_t the released noisy "
-                 "sum of step t and l(x) = log(1 - q + q e^{(2x - 1)/(2 sigma^2)}) its privacy "
-                 "loss (q = %g, sigma = %g, T = %.0f)", l_up ? ">" : "<", l_up ? r->eps : -r->eps,
-                 t->q, t->sigma, t->steps);
-        return;
-    }
-    /* one step: {l > eps} = {x > x0}, {l < -eps} = {x < x0} with e^{+-eps} = 1 - q + q e^{(2 x0 - 1)/(2 sigma^2)} */
-    double e = l_up ? expm1(r->eps) + t->q : expm1(-r->eps) + t->q, s2 = t->sigma * t->sigma;
-    if (!(e > 0)) {
-        snprintf(r->witness, sizeof r->witness, "S is empty (the loss never falls below %.17g)", -r->eps);
-        r->witness_px = r->witness_py = 0;
-        return;
-    }
-    if (t->columns > 0) {
-        /* a subsampled sketch: the loss increases in s = sum_k (u^T z_k)^2 / sigma^2 ~ chi^2_r
-         * (pair/ploss.c), the threshold s1 where (1 + lam)^{-r/2} e^{lam s1/(2 (1 + lam))} =
-         * e/q, lam = (norm/sigma)^2 */
-        double nr = t->norm > 0 ? t->norm : 1, lam = nr * nr / s2, h = 0.5 * t->columns;
-        double s1 = (log(e / t->q) + h * log1p(lam)) * 2 * (1 + lam) / lam;
-        if (!(s1 > 0) && !l_up) {
-            snprintf(r->witness, sizeof r->witness, "S is empty (the loss never falls below %.17g)", -r->eps);
-            r->witness_px = r->witness_py = 0;
-            return;
-        }
-        s1 = fmax(s1, 0);
-        double qq = gsl_sf_gamma_inc_Q(h, 0.5 * s1);
-        double qp = (1 - t->q) * qq + t->q * gsl_sf_gamma_inc_Q(h, 0.5 * s1 / (1 + lam));
-        double pm = l_up ? qp : 1 - qp, pq = l_up ? qq : 1 - qq;
-        r->witness_px = mix_is_x ? pm : pq;
-        r->witness_py = mix_is_x ? pq : pm;
-        snprintf(r->witness, sizeof r->witness,
-                 "S = {(z_1, ..., z_r) : (u^T z_1)^2 + ... + (u^T z_r)^2 %s %.17g}, z_k the "
-                 "released columns and u the record's direction (r = %.0f, noise_sigma %.17g, the "
-                 "record's norm %.17g, sampled with probability %.17g)", l_up ? ">" : "<", s1 * s2,
-                 t->columns, t->sigma, nr, t->q);
-        return;
-    }
-    double x0 = s2 * log(e / t->q) + 0.5;
-    /* P[x > x0] under the mixture and under N(0, sigma^2) */
-    double qp = (1 - t->q) * 0.5 * erfc(x0 / (t->sigma * M_SQRT2)) +
-                t->q * 0.5 * erfc((x0 - 1) / (t->sigma * M_SQRT2));
-    double qq = 0.5 * erfc(x0 / (t->sigma * M_SQRT2));
-    double pm = l_up ? qp : 1 - qp, pq = l_up ? qq : 1 - qq; /* P[S] under mixture, plain */
-    r->witness_px = mix_is_x ? pm : pq;
-    r->witness_py = mix_is_x ? pq : pm;
-    snprintf(r->witness, sizeof r->witness,
-             "S = {x %s %.17g}, x the released noisy sum (noise N(0, %.17g^2), the record's "
-             "contribution 1, sampled with probability %.17g)", l_up ? ">" : "<", x0, t->sigma, t->q);
-}
-
-/* A masked pair (matrix masking, setting (B)): the loss is monotone in |y|^2, the squared
- * norm of the released column (pair/masked.c), so the event is a threshold on it */
-static void masked_witness(ga_claim_result *r, const ga_spec_pair *sp)
-{
-    const ga_masked_input *m = sp->masked;
-    double lx = pow(m->norm_x / m->sigma, 2), ly = pow(m->norm_y / m->sigma, 2), w, qx, px, qy, py;
-    int xy = r->worst_dir == 1; /* S = {l_XY > eps} (else {l_YX > eps}) */
-    double la = xy ? lx : ly, lb = xy ? ly : lx;
-    ga_result d;
-    r->witness_px = r->witness_py = NAN;
-    if (ga_ncx2_delta(&d, &w, m->rows, la, lb, r->eps) || isnan(w) ||
-        ga_ncx2_tail(&qx, &px, m->rows, lx, w) || ga_ncx2_tail(&qy, &py, m->rows, ly, w)) {
-        snprintf(r->witness, sizeof r->witness, "S is empty (the loss never exceeds %.17g)", r->eps);
-        r->witness_px = r->witness_py = 0;
-        return;
-    }
-    int above = la > lb; /* the loss of a against b increases in |y|^2 */
-    r->witness_px = above ? qx : px;
-    r->witness_py = above ? qy : py;
-    snprintf(r->witness, sizeof r->witness,
-             "S = {Y : |Y|^2 %s %.17g}, |Y|^2 the sum of the squared entries of the released "
-             "column (n = %.0f, sigma %.17g; |x| = %.17g under X, %.17g under Y)", above ? ">" : "<",
-             w * m->sigma * m->sigma, m->rows, m->sigma, m->norm_x, m->norm_y);
-}
-
-/* Synthetic points: the loss is monotone in |y|^2, the squared norm of the released points */
-static void synth_witness(ga_claim_result *r, const ga_spec_pair *sp)
-{
-    const ga_synthetic_input *m = sp->synth;
-    double lx = pow(m->norm_x / m->sigma, 2), ly = pow(m->norm_y / m->sigma, 2), z, tx, ty;
-    int xy = r->worst_dir == 1;
-    double la = xy ? lx : ly, lb = xy ? ly : lx;
-    ga_result d;
-    r->witness_px = r->witness_py = NAN;
-    if (ga_synth_delta(&d, &z, m->dim, m->points, la, lb, r->eps) || isnan(z) ||
-        ga_synth_tail(&tx, m->dim, m->points, lx, z) || ga_synth_tail(&ty, m->dim, m->points, ly, z)) {
-        snprintf(r->witness, sizeof r->witness, "S is empty (the loss never exceeds %.17g)", r->eps);
-        r->witness_px = r->witness_py = 0;
-        return;
-    }
-    int above = la > lb;
-    r->witness_px = above ? tx : 1 - tx;
-    r->witness_py = above ? ty : 1 - ty;
-    snprintf(r->witness, sizeof r->witness,
-             "S = {y : |y|^2 %s %.17g}, |y|^2 the sum of the squared synthetic outputs (%.0f point(s) "
-             "from a model of dimension %.0f, sigma %.17g; |theta| = %.17g under X, %.17g under Y)",
-             above ? ">" : "<", 4 * z * m->sigma * m->sigma, m->points, m->dim, m->sigma,
-             m->norm_x, m->norm_y);
-}
 
 int vd_sub_pair(const ga_audit *a, const char *name)
 {
@@ -153,18 +33,10 @@ static void witness_of(ga_claim_result *r, const ga_pair *p, const ga_spec_pair 
         r->witness_py = 0;
         return;
     }
-    if (sp->nsub) {
-        subsampled_witness(r, sp);
+    /* a one-dimensional loss: its family states the event in the release's coordinates */
+    if (ga_pair_describe_event(r->witness, sizeof r->witness, &r->witness_px, &r->witness_py, p,
+                               r->eps, r->worst_dir) != GA_EDOM)
         return;
-    }
-    if (sp->masked) {
-        masked_witness(r, sp);
-        return;
-    }
-    if (sp->synth) {
-        synth_witness(r, sp);
-        return;
-    }
     /* (a probability that could not be evaluated has no number: null in JSON, n/a in text) */
     (void)ga_pair_event_probs(&r->witness_px, &r->witness_py, p, r->eps, r->worst_dir, w);
     size_t d = sp->d;

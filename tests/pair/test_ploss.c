@@ -13,6 +13,7 @@
  *   closed form, a step composed with a Gaussian step against quadrature.
  */
 #include "gaussaudit.h"
+#include "pair/pair.h" /* (ga_pair_describe_event) */
 #include "tests/support.h"
 
 #include <arb.h>
@@ -1008,4 +1009,35 @@ Test(ploss, subsampled_sketch_in_a_spec)
                       strstr(msg, says[i]), "case %d: %s", i, msg);
         ga_audit_result_free(r);
     }
+}
+
+/* A one-step subsampled pair states its distinguishing event as a threshold on the noisy sum
+ * (ga_pair_describe_event): the event attains the pair's delta, P_X[S] - e^eps P_Y[S] =
+ * delta_XY(eps), for random (q, sigma, eps) of both pairs (remove, add); seeded. */
+#define TOL_EVENT 1e-9 /* relative: erfc of the threshold against the tails' delta */
+Test(ploss, described_events_attain_delta)
+{
+    gsl_rng *rng = ga_test_rng(4111);
+    long n = ga_test_count(40);
+    ga_gchisq_work *w = ga_gchisq_work_alloc();
+    for (long k = 0; k < n; k++) {
+        double q = 0.01 + 0.98 * gsl_rng_uniform(rng), sigma = 0.5 + 3 * gsl_rng_uniform(rng),
+               eps = 0.05 + 2 * gsl_rng_uniform(rng);
+        int add = (int)(k % 2);
+        ga_pair *p = sub_pair(q, sigma, 1, add);
+        ga_delta D;
+        cr_assert(ga_pair_delta(&D, p, eps, GA_DELTA_AUTO, NULL, w) == GA_OK ||
+                  D.xy.err < 1e-12);
+        char text[512];
+        double px, py;
+        int st = ga_pair_describe_event(text, sizeof text, &px, &py, p, eps, 1);
+        double got = px - exp(eps) * py;
+        cr_expect(st == GA_OK && fabs(got - D.xy.val) <= TOL_EVENT * D.xy.val + D.xy.err + 1e-15,
+                  "q %.17g sigma %.17g eps %.17g add %d: the event '%s' gives %.17g - e^eps "
+                  "%.17g = %.17g, delta_XY %.17g (+- %.2g)", q, sigma, eps, add, text, px, py,
+                  got, D.xy.val, D.xy.err);
+        ga_pair_free(p);
+    }
+    ga_gchisq_work_free(w);
+    gsl_rng_free(rng);
 }
