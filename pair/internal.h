@@ -27,7 +27,9 @@
  *   describe    the distinguishing event of direction dir in the release's own coordinates
  *               (a threshold on a noisy sum, on a norm) and P_X[S], P_Y[S], from the
  *               family's input (p->input); NULL: the event is the loss's, described from the
- *               laws by the caller (event) */
+ *               laws by the caller (event)
+ *   no_renyi    what the pair is when its Renyi divergences are not computed (a claim on them
+ *               is refused with the reason), NULL when they are; a NULL field: always are */
 typedef struct ga_pair_type {
     const char *name;
     int (*delta)(ga_delta *out, const ga_pair *p, double eps, int method,
@@ -43,6 +45,7 @@ typedef struct ga_pair_type {
     void (*free)(ga_pair *p);
     int (*describe)(char *text, size_t n, double *px, double *py, const ga_pair *p, double eps,
                     int dir);
+    const char *(*no_renyi)(const ga_pair *p);
 } ga_pair_type;
 
 /* the rows: type_gaussian.c, type_product.c, type_loss.c */

@@ -23,6 +23,10 @@ int ga_pair_event_probs(double *px, double *py, const ga_pair *p, double eps, in
 int ga_pair_describe_event(char *text, size_t n, double *px, double *py, const ga_pair *p,
                            double eps, int dir);
 
+/* What p is when its Renyi divergences are not computed here (a Renyi claim on it is refused,
+ * naming it: "matrix masking (a noncentral chi-square release)"), NULL when they are. */
+const char *ga_pair_no_renyi(const ga_pair *p);
+
 /* Marks p (plain, as reduced) as computed from laws within total variation tv_x, tv_y of the
  * exact ones, whose whitened parameters are off by about eta relatively (added to la_err). */
 void ga_pair_set_input_tv(ga_pair *p, double tv_x, double tv_y, double eta);

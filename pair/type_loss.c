@@ -346,14 +346,33 @@ static void loss_free(ga_pair *p)
     free(p->psigma);
 }
 
+/* the families whose Renyi divergences are not computed (no certificate for them) */
+static const char *subsampled_no_renyi(const ga_pair *p)
+{
+    return p->ploss->t[0].r > 0 ? "a subsampled sketch step" : NULL;
+}
+
+static const char *masked_no_renyi(const ga_pair *p)
+{
+    (void)p;
+    return "matrix masking (a noncentral chi-square release)";
+}
+
+static const char *synthetic_no_renyi(const ga_pair *p)
+{
+    (void)p;
+    return "synthetic data from random inputs";
+}
+
 const ga_pair_type ga_pair_type_subsampled = {
     "subsampled", loss_delta, loss_renyi, loss_delta_cert, subsampled_renyi_cert, NULL,
-    loss_free, subsampled_describe,
+    loss_free, subsampled_describe, subsampled_no_renyi,
 };
 const ga_pair_type ga_pair_type_masked = {
     "masked", loss_delta, loss_renyi, loss_delta_cert, NULL, NULL, loss_free, masked_describe,
+    masked_no_renyi,
 };
 const ga_pair_type ga_pair_type_synthetic = {
     "synthetic", loss_delta, loss_renyi, loss_delta_cert, NULL, NULL, loss_free,
-    synthetic_describe,
+    synthetic_describe, synthetic_no_renyi,
 };

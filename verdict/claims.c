@@ -461,15 +461,17 @@ static void run_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const g
  * family's fields. 1: refused. */
 static int renyi_refused(ga_audit *a, ga_claim_result *r)
 {
-    char nb[GA_SPEC_NAME_LEN];
+    char nb[GA_SPEC_NAME_LEN], fam[160];
     ga_spec_pair_buf pb;
     for (size_t i = 0; i < a->npairs; i++) {
-        const ga_spec_pair *sp = vd_spair(a, i, &pb);
-        const char *fam = sp->masked ? "matrix masking (a noncentral chi-square release)"
-                          : sp->synth ? "synthetic data from random inputs"
-                          : sp->nsub && sp->sub[0].columns > 0 ? "a subsampled sketch step"
-                                                               : NULL;
-        if (!fam)
+        if (!ga_spec_pair_is_loss(vd_spair(a, i, &pb)))
+            continue; /* (a Gaussian pair: its divergences are computed) */
+        ga_pair *own;
+        const ga_pair *p = vd_pair_use(a, i, &own);
+        const char *what = p ? ga_pair_no_renyi(p) : NULL;
+        snprintf(fam, sizeof fam, "%s", what ? what : "");
+        ga_pair_free(own);
+        if (!what)
             continue;
         r->verdict = GA_VERDICT_INCONCLUSIVE;
         r->exact = (ga_result){NAN, INFINITY};

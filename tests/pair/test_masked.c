@@ -15,6 +15,7 @@
  */
 #include "gaussaudit.h"
 #include "pair/loss.h"
+#include "pair/pair.h" /* (ga_pair_describe_event, ga_pair_no_renyi) */
 #include "tests/support.h"
 
 #include <criterion/criterion.h>
@@ -336,4 +337,32 @@ Test(masked, calibration_is_where_the_quadrature_crosses_the_claim)
     unlink(path);
     free(out);
     free(err);
+}
+
+/* A masked pair states its own event (a threshold on the released column's squared norm) and
+ * its Renyi divergences are refused by name; the event attains delta both ways. */
+Test(masked, states_its_event_and_refuses_renyi_by_name)
+{
+    static const double cases[][5] = {{10, 1, 0.5, 1.5, 0.3}, {100, 2, 3, 1, 1}, {5, 0.5, 0, 1, 0.1}};
+    ga_gchisq_work *w = ga_gchisq_work_alloc();
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        const double *c = cases[k];
+        ga_pair *p = masked(c[0], c[1], c[2], c[3]);
+        const char *why = ga_pair_no_renyi(p);
+        cr_expect(why && strstr(why, "matrix masking"), "case %zu: %s", k, why ? why : "NULL");
+        ga_delta D;
+        cr_assert(ga_pair_delta(&D, p, c[4], GA_DELTA_AUTO, NULL, w) == GA_OK, "case %zu", k);
+        for (int dir = 1; dir <= 2; dir++) {
+            char text[512];
+            double px, py, want = dir == 1 ? D.xy.val : D.yx.val;
+            double err = dir == 1 ? D.xy.err : D.yx.err;
+            cr_assert(ga_pair_describe_event(text, sizeof text, &px, &py, p, c[4], dir) == GA_OK);
+            double got = dir == 1 ? px - exp(c[4]) * py : py - exp(c[4]) * px;
+            cr_expect(fabs(got - want) <= TOL_QUAD * want + err + 1e-14,
+                      "case %zu dir %d: '%s' gives %.17g, delta %.17g (+- %.2g)", k, dir, text,
+                      got, want, err);
+        }
+        ga_pair_free(p);
+    }
+    ga_gchisq_work_free(w);
 }
