@@ -29,7 +29,8 @@
  *               family's input (p->input); NULL: the event is the loss's, described from the
  *               laws by the caller (event)
  *   no_renyi    what the pair is when its Renyi divergences are not computed (a claim on them
- *               is refused with the reason), NULL when they are; a NULL field: always are */
+ *               is refused with the reason), NULL when they are; a NULL field: always are
+ *   methods     how its values are computed, for the reports (one paragraph) */
 typedef struct ga_pair_type {
     const char *name;
     int (*delta)(ga_delta *out, const ga_pair *p, double eps, int method,
@@ -46,7 +47,16 @@ typedef struct ga_pair_type {
     int (*describe)(char *text, size_t n, double *px, double *py, const ga_pair *p, double eps,
                     int dir);
     const char *(*no_renyi)(const ga_pair *p);
+    const char *methods;
 } ga_pair_type;
+
+/* the Gaussian pairs' methods (type_gaussian.c; products and the bounds beside masked pairs
+ * share them) */
+#define PR_METHODS_GAUSS \
+    "double precision: privacy loss as a generalized chi-square per direction, delta by one " \
+    "Bromwich integral on a saddle-point contour (sinh-mapped trapezoidal rule) with error " \
+    "estimates; certified: Arb ball arithmetic (acb_calc_integrate plus a proven tail bound) " \
+    "and an a-posteriori linear-algebra certificate (Pinsker, KL in ball arithmetic)"
 
 /* the rows: type_gaussian.c, type_product.c, type_loss.c */
 extern const ga_pair_type ga_pair_type_gaussian, ga_pair_type_product, ga_pair_type_subsampled,

@@ -251,6 +251,11 @@ int ga_pair_renyi_near(ga_result *xy, ga_result *yx, const ga_pair *p, double al
     return rc;
 }
 
+const char *ga_pair_methods(const ga_pair *p)
+{
+    return p ? p->type->methods : ga_pair_type_gaussian.methods;
+}
+
 const char *ga_pair_no_renyi(const ga_pair *p)
 {
     return p->type->no_renyi ? p->type->no_renyi(p) : NULL;

@@ -23,6 +23,9 @@ int ga_pair_event_probs(double *px, double *py, const ga_pair *p, double eps, in
 int ga_pair_describe_event(char *text, size_t n, double *px, double *py, const ga_pair *p,
                            double eps, int dir);
 
+/* How p's values are computed (a paragraph for the reports; NULL: the Gaussian pairs'). */
+const char *ga_pair_methods(const ga_pair *p);
+
 /* What p is when its Renyi divergences are not computed here (a Renyi claim on it is refused,
  * naming it: "matrix masking (a noncentral chi-square release)"), NULL when they are. */
 const char *ga_pair_no_renyi(const ga_pair *p);

@@ -367,12 +367,30 @@ static const char *synthetic_no_renyi(const ga_pair *p)
 const ga_pair_type ga_pair_type_subsampled = {
     "subsampled", loss_delta, loss_renyi, loss_delta_cert, subsampled_renyi_cert, NULL,
     loss_free, subsampled_describe, subsampled_no_renyi,
+    "double precision: the one-dimensional privacy loss of subsampled Gaussian steps, its "
+    "moment generating function by trapezoid sums on the real line and delta by one Bromwich "
+    "integral (one step: the closed form of its threshold event; a subsampled sketch: the "
+    "same with chi-square tails) with error estimates; "
+    "certified: one step in Arb ball arithmetic (erfc); a composition by the same Bromwich "
+    "integral in ball arithmetic (trapezoid sums with Trefethen-Weideman bounds, "
+    "Gauss-Legendre panels with Bernstein-ellipse bounds, the tail by chord and "
+    "integration-by-parts bounds on the moment generating function)",
 };
 const ga_pair_type ga_pair_type_masked = {
     "masked", loss_delta, loss_renyi, loss_delta_cert, NULL, NULL, loss_free, masked_describe,
     masked_no_renyi,
+    "masked releases (matrix masking, setting (B)): delta as two noncentral chi-square tails at "
+    "the threshold of the monotone likelihood ratio (Poisson mixtures of incomplete gamma "
+    "functions) with error estimates; certified: the same in Arb ball arithmetic, the "
+    "threshold bracketed by certified signs of the loss. Gaussian pairs (bounds): "
+    PR_METHODS_GAUSS,
 };
 const ga_pair_type ga_pair_type_synthetic = {
     "synthetic", loss_delta, loss_renyi, loss_delta_cert, NULL, NULL, loss_free,
     synthetic_describe, synthetic_no_renyi,
+    "synthetic points from random inputs: the release reduced to |y|^2 = sigma^2 S C (S "
+    "noncentral chi-square, C chi-square), delta as two tails at the threshold of the monotone "
+    "likelihood ratio (Poisson mixtures of finite sums of Bessel K functions) with error "
+    "estimates; certified: the same tails in Arb ball arithmetic, the maximiser of the unimodal "
+    "tail difference bracketed by certified comparisons",
 };

@@ -5,6 +5,7 @@
  * escaping (shared with the JUnit XML).
  */
 #include "reports/internal.h"
+#include "pair/pair.h" /* (ga_pair_methods) */
 
 #include <ctype.h>
 #include <math.h>
@@ -15,51 +16,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#define METHODS_GAUSS \
-    "double precision: privacy loss as a generalized chi-square per direction, delta by one " \
-    "Bromwich integral on a saddle-point contour (sinh-mapped trapezoidal rule) with error " \
-    "estimates; certified: Arb ball arithmetic (acb_calc_integrate plus a proven tail bound) " \
-    "and an a-posteriori linear-algebra certificate (Pinsker, KL in ball arithmetic)"
-static const char *methods_text = METHODS_GAUSS;
-
-static const char *methods_sub_text =
-    "double precision: the one-dimensional privacy loss of subsampled Gaussian steps, its "
-    "moment generating function by trapezoid sums on the real line and delta by one Bromwich "
-    "integral (one step: the closed form of its threshold event; a subsampled sketch: the "
-    "same with chi-square tails) with error estimates; "
-    "certified: one step in Arb ball arithmetic (erfc); a composition by the same Bromwich "
-    "integral in ball arithmetic (trapezoid sums with Trefethen-Weideman bounds, "
-    "Gauss-Legendre panels with Bernstein-ellipse bounds, the tail by chord and "
-    "integration-by-parts bounds on the moment generating function)";
-
-static const char *methods_masked_text =
-    "masked releases (matrix masking, setting (B)): delta as two noncentral chi-square tails at "
-    "the threshold of the monotone likelihood ratio (Poisson mixtures of incomplete gamma "
-    "functions) with error estimates; certified: the same in Arb ball arithmetic, the "
-    "threshold bracketed by certified signs of the loss. Gaussian pairs (bounds): " METHODS_GAUSS;
-
-static const char *methods_synth_text =
-    "synthetic points from random inputs: the release reduced to |y|^2 = sigma^2 S C (S "
-    "noncentral chi-square, C chi-square), delta as two tails at the threshold of the monotone "
-    "likelihood ratio (Poisson mixtures of finite sums of Bessel K functions) with error "
-    "estimates; certified: the same tails in Arb ball arithmetic, the maximiser of the unimodal "
-    "tail difference bracketed by certified comparisons";
-
-/* the methods of the audit's pairs */
+/* the methods of the audit's pairs (their type's: the first loss family's, else Gaussian) */
 const char *rp_methods(const ga_audit *a)
 {
-    size_t n = ga_pairset_npairs(&a->set);
-    ga_spec_pair_buf b;
-    for (size_t i = 0; i < n; i++)
-        if (ga_pairset_pair_at(&a->set, i, &b, 0)->nsub)
-            return methods_sub_text;
-    for (size_t i = 0; i < n; i++)
-        if (ga_pairset_pair_at(&a->set, i, &b, 0)->masked)
-            return methods_masked_text;
-    for (size_t i = 0; i < n; i++)
-        if (ga_pairset_pair_at(&a->set, i, &b, 0)->synth)
-            return methods_synth_text;
-    return methods_text;
+    return a->methods ? a->methods : ga_pair_methods(NULL);
 }
 
 int rp_evaluated(const ga_claim_result *r)

@@ -50,6 +50,23 @@ void ga_audit_clear(ga_audit *a)
 /* stage 1: load the spec and build its pairs (60% of the budget), allocate the results */
 static int audit_claim_list(ga_audit *a, char *msg, size_t msglen);
 
+/* the methods the reports name: the first one-dimensional loss family's (its type row's), else
+ * the Gaussian pairs' */
+static void audit_methods(ga_audit *a)
+{
+    ga_spec_pair_buf b;
+    a->methods = ga_pair_methods(NULL);
+    for (size_t i = 0; i < ga_pairset_npairs(&a->set); i++) {
+        const ga_spec_pair *sp = ga_pairset_pair_at(&a->set, i, &b, 0);
+        ga_pair *p;
+        if (!ga_spec_pair_is_loss(sp) || ga_mech_pair_reduce(&p, sp, NULL, 0) != GA_OK)
+            continue;
+        a->methods = ga_pair_methods(p); /* (a static text of the row) */
+        ga_pair_free(p);
+        return;
+    }
+}
+
 static int audit_load(ga_audit *a, const char *path, const char *text, size_t len,
                       const ga_audit_opts *o, char *msg, size_t msglen)
 {
@@ -96,6 +113,7 @@ static int audit_load(ga_audit *a, const char *path, const char *text, size_t le
                  "only %zu of %zu neighbouring pairs were built within %.0f%% of the --timeout budget",
                  ga_pairset_npairs(&a->set), a->set.planned, 100 * GA_AUDIT_BUILD_SHARE);
     }
+    audit_methods(a);
     size_t n = ga_pairset_npairs(&a->set) ? ga_pairset_npairs(&a->set) : 1;
     a->pairs = calloc(n, sizeof *a->pairs);
     a->rebuilt = o->keep_pairs ? NULL : calloc(n, 1);

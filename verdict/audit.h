@@ -154,6 +154,8 @@ typedef struct ga_audit_watch ga_audit_watch;
 typedef struct {
     ga_spec spec;          /* what was parsed */
     ga_pairset set;        /* the pairs built from it (the catalogue's result) */
+    const char *methods;   /* how the values are computed: the first one-dimensional loss
+                              family's methods, else the Gaussian pairs' (ga_pair_methods) */
     ga_audit_watch *watch; /* where the audit publishes its progress (NULL: nowhere) */
     long long started;     /* time(NULL) when the audit began (JUnit timestamp) */
     double seconds;        /* wall time of the whole audit */
@@ -314,6 +316,7 @@ struct ga_audit_watch {
     double t0;             /* monotonic seconds when the audit began */
     long long started;
     double table_eps;
+    const char *methods;   /* the audit's (a static text) */
 };
 /* GA_OK or GA_ENOMEM (no lock); ga_audit_watch_clear frees what a watch holds (not sealed). */
 int ga_audit_watch_init(ga_audit_watch *w);
