@@ -44,8 +44,8 @@ typedef struct {
  * the exact value; may rebuild set at value (with bo's other options). Returns how many
  * were written (<= max). */
 size_t ga_mech_published_values(ga_mech_published *pv, size_t max, ga_pairset *set,
-                                ga_spec *s, const ga_build_opts *bo, double eps, double delta, double value,
-                                ga_gchisq_work *w);
+                                ga_spec *s, const ga_build_opts *bo, double eps, double delta,
+                                double value, ga_gchisq_work *w);
 
 /* Reduce a spec pair (ga_pair_reduce, or ga_pair_reduce_product for a composition's product
  * pair); the same returns and messages. */
