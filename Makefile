@@ -190,7 +190,7 @@ asan: deps
 valgrind: deps
 	@GA_VALGRIND=1 GA_TEST_SCALE=$${GA_TEST_SCALE:-0.1} GA_SLOWDOWN=$${GA_SLOWDOWN:-60} $(MAKE) --no-print-directory check BUILD=build/valgrind \
 	  OPT=-O1 TEST_ARGS=--jobs=1 \
-	  TEST_WRAP="valgrind -q --error-exitcode=99 --leak-check=full --trace-children=yes --trace-children-skip=/usr/bin/*,/usr/sbin/*,*chrom*"
+	  TEST_WRAP="valgrind -q --error-exitcode=99 --leak-check=full --suppressions=$(CURDIR)/tests/valgrind.supp --trace-children=yes --trace-children-skip=/usr/bin/*,/usr/sbin/*,*chrom*"
 
 bench: deps
 	@$(MAKE) --no-print-directory all $(BENCH_BIN)
