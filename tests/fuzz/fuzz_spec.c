@@ -7,6 +7,7 @@
  */
 #include "gaussaudit.h"
 #include "catalogue/catalogue.h"
+#include "verdict/audit.h" /* (the claim types read the claim mapping) */
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -28,6 +29,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ga_pairset set;
     char msg[1024];
     if (ga_mech_parse(&s, &set, text, size, "tests/fuzz/fuzz.yaml", NULL, NULL, msg, sizeof msg) == GA_OK) {
+        ga_claim_list cl = {0}; /* (the claims are the claim types' to read) */
+        ga_claim_list_parse(&cl, &s, msg, sizeof msg);
+        free(cl.c);
         ga_gchisq_work *w = ga_gchisq_work_alloc();
         for (size_t i = 0; i < set.npairs && i < 8 && w; i++) {
             if (set.pairs[i].d > 16)
