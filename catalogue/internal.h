@@ -225,19 +225,19 @@ int cat_build_gp(cat_job *j, char *msg, size_t msglen);
 int cat_build_synthetic(cat_job *j, char *msg, size_t msglen);
 
 size_t cat_pub_gaussian_mechanism(ga_mech_published *pv, size_t max, ga_pairset *set,
-                                  ga_spec *sp, const ga_build_opts *bo, double eps,
+                                  ga_spec *s, const ga_build_opts *bo, double eps,
                                   double delta, double value, ga_gchisq_work *w);
 
 size_t cat_pub_matrix_masking(ga_mech_published *pv, size_t max, ga_pairset *set,
-                              ga_spec *sp, const ga_build_opts *bo, double eps,
+                              ga_spec *s, const ga_build_opts *bo, double eps,
                               double delta, double value, ga_gchisq_work *w);
 
 size_t cat_pub_sketch(ga_mech_published *pv, size_t max, ga_pairset *set,
-                      ga_spec *sp, const ga_build_opts *bo, double eps,
+                      ga_spec *s, const ga_build_opts *bo, double eps,
                       double delta, double value, ga_gchisq_work *w);
 
 size_t cat_pub_linear_regression(ga_mech_published *pv, size_t max, ga_pairset *set,
-                                 ga_spec *sp, const ga_build_opts *bo, double eps,
+                                 ga_spec *s, const ga_build_opts *bo, double eps,
                                  double delta, double value, ga_gchisq_work *w);
 
 /* explicit pairs are parsed with the spec; calibrate treats their covariances as the noise

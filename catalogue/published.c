@@ -72,11 +72,10 @@ static void pub_ding(ga_mech_published *pv, size_t *np, size_t max, double scale
 }
 
 size_t cat_pub_gaussian_mechanism(ga_mech_published *pv, size_t max, ga_pairset *set,
-                                  ga_spec *sp, const ga_build_opts *bo, double eps,
+                                  ga_spec *s, const ga_build_opts *bo, double eps,
                                   double delta, double value, ga_gchisq_work *w)
 {
     (void)bo, (void)set;
-    const ga_spec *s = sp;
     (void)w;
     char msg[256], t[320];
     size_t np = 0;
@@ -133,11 +132,10 @@ static double ding_thm34(double n, double p, double eps, double delta)
 }
 
 size_t cat_pub_matrix_masking(ga_mech_published *pv, size_t max, ga_pairset *set,
-                              ga_spec *sp, const ga_build_opts *bo, double eps,
+                              ga_spec *s, const ga_build_opts *bo, double eps,
                               double delta, double value, ga_gchisq_work *w)
 {
     (void)bo, (void)set;
-    const ga_spec *s = sp;
     (void)value, (void)w;
     size_t np = 0;
     for (size_t i = 0; i < set->npairs; i++) {
@@ -178,10 +176,9 @@ size_t cat_pub_matrix_masking(ga_mech_published *pv, size_t max, ga_pairset *set
 }
 
 size_t cat_pub_sketch(ga_mech_published *pv, size_t max, ga_pairset *set,
-                      ga_spec *sp, const ga_build_opts *bo, double eps,
+                      ga_spec *s, const ga_build_opts *bo, double eps,
                       double delta, double value, ga_gchisq_work *w)
 {
-    const ga_spec *s = sp;
     (void)w;
     /* (the LSV and leverage rules are for the unsampled sketch) */
     if (!set->verified || !s->has_universe || ga_node_get(s->mechanism, "subsampling"))
@@ -193,7 +190,7 @@ size_t cat_pub_sketch(ga_mech_published *pv, size_t max, ga_pairset *set,
     double L4 = log(4 / delta), plsv = eps / (4 * (sqrt(2 * r * L4) + L4));
     /* leverage bound l^2/(lambda_min + sigma^2): recover lambda_min from the worst pair */
     double l2 = s->row_norm_bound * s->row_norm_bound;
-    ga_mech_rebuild(set, sp, bo, value, msg, sizeof msg);
+    ga_mech_rebuild(set, s, bo, value, msg, sizeof msg);
     double tau = set->pairs[set->verified_pair].s_x[0], pstar = 1 - 1 / tau;
     double lmin = l2 / pstar - value * value, s2 = l2 / plsv - lmin;
     snprintf(t, sizeof t, "leverage threshold: exact %.6g; LSV-based (Sheffet 2019, Thm 2, as in "
@@ -204,11 +201,10 @@ size_t cat_pub_sketch(ga_mech_published *pv, size_t max, ga_pairset *set,
 }
 
 size_t cat_pub_linear_regression(ga_mech_published *pv, size_t max, ga_pairset *set,
-                                 ga_spec *sp, const ga_build_opts *bo, double eps,
+                                 ga_spec *s, const ga_build_opts *bo, double eps,
                                  double delta, double value, ga_gchisq_work *w)
 {
     (void)bo, (void)set;
-    const ga_spec *s = sp;
     if (!s->has_universe)
         return 0;
     char msg[256], t[320];
