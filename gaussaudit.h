@@ -703,6 +703,36 @@ GA_API int ga_audit_result_write(FILE *out, const ga_audit_result *r, int format
 GA_API int ga_audit_results_write_junit(FILE *out, ga_audit_result *const *r, size_t n);
 
 /*
+ * A spec's privacy profile, asked as questions (the accountant interface): the spec is loaded
+ * and every neighbouring pair built and reduced once (o: allow_paths, jobs, and timeout, the
+ * budget of the build and then of each question; NULL: defaults). The spec's claim is not
+ * read. GA_OK and *out (free with ga_profile_free); otherwise a status and a message naming
+ * the file, line and field (GA_ETIME: the budget ran out while building: no profile over part
+ * of the pairs is given).
+ */
+typedef struct ga_profile ga_profile;
+GA_API int ga_profile_spec_file(ga_profile **out, const char *path, const ga_audit_options *o,
+                                char *msg, size_t msglen);
+GA_API int ga_profile_spec_text(ga_profile **out, const char *text, size_t len,
+                                const char *name, const ga_audit_options *o, char *msg,
+                                size_t msglen);
+GA_API void ga_profile_free(ga_profile *p);
+GA_API size_t ga_profile_npairs(const ga_profile *p);
+/* delta(eps) = the largest delta_{X,Y}(eps), delta_{Y,X}(eps) over the pairs; its error
+ * estimate covers every pair that may be the largest. GA_OK, GA_ETOL (a larger honest error
+ * estimate), or the failure of a pair's evaluation (then val and err are NaN). */
+GA_API int ga_profile_delta(ga_result *delta, const ga_profile *p, double eps);
+/* eps(delta), the smallest eps with delta(eps) <= delta (0 < delta < 1): the largest of the
+ * pairs' ga_pair_epsilon. GA_EDOM (and val = inf) when a pair's supports differ. */
+GA_API int ga_profile_epsilon(ga_result *eps, const ga_profile *p, double delta);
+/* The certified versions (decimal text read exactly, Arb): intervals that contain the true
+ * delta(eps) or eps(delta), doubles rounded outward. GA_OK, GA_EPREC (valid, wider than the
+ * default 17 digits), GA_EDOM (eps: supports differ, [inf, inf]); any other status: no
+ * certified value ([0, 1] or [0, inf]). */
+GA_API int ga_profile_delta_cert(ga_interval *delta, const ga_profile *p, const char *eps);
+GA_API int ga_profile_epsilon_cert(ga_interval *eps, const ga_profile *p, const char *delta);
+
+/*
  * Calibration (`gaussaudit calibrate`): the smallest value of the spec's noise parameter (its
  * kind's knob: sigma, noise_sigma for sketch) such that the mechanism is (eps, delta)-DP on the
  * spec's neighbouring pairs, or on the proven worst case when the spec has a universe. delta is

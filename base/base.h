@@ -160,6 +160,17 @@ void ga_fmt_shortest(char *buf, size_t n, double v);
  * code point in *cp, or 0. The writers print such characters as the visible text \uXXXX, so
  * that a name cannot reorder or hide a verdict beside it. */
 size_t ga_utf8_hidden(const char *s, unsigned *cp);
+/* The length (1..4) of the well-formed UTF-8 sequence at s, or 0 when s starts with a byte
+ * that is not (RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF). The writers
+ * show such a byte as the text \xNN (Markdown, HTML, XML) or U+FFFD (JSON), so that a report
+ * about a file with a Latin-1 name is still a valid document. */
+size_t ga_utf8_len(const char *s);
+/* The Levenshtein distance of a and b (99 when either is longer than 64 bytes). */
+size_t ga_edit_distance(const char *a, const char *b);
+/* The candidate closest to word (edit distance at most a third of its length plus one; a
+ * prefix of at least 3 letters counts as one edit), or NULL: for "did you mean" in messages.
+ * NULL entries of cands are skipped. */
+const char *ga_nearest(const char *word, const char *const *cands, size_t n);
 /* Digits that decide: v with the fewest significant digits (at least min_digits) whose
  * printed value is on the same side of ref as v (ref the claim v is compared with; v == ref
  * or non-finite: the shortest round trip). Rounded to nearest. */

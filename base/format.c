@@ -14,6 +14,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 void ga_fmt_bound(char *buf, size_t n, double v, int upper, int digits)
 {
@@ -94,6 +95,65 @@ void ga_fmt_bound_decide(char *buf, size_t n, double v, int upper, double ref, i
             return;
     }
     ga_fmt_bound(buf, n, v, upper, 17);
+}
+
+size_t ga_utf8_len(const char *s)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    unsigned char c = u[0];
+    size_t n = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3
+             : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+    for (size_t k = 1; k < n; k++)
+        if ((u[k] & 0xc0) != 0x80)
+            return 0;
+    if ((c == 0xe0 && u[1] < 0xa0) || (c == 0xed && u[1] > 0x9f) || (c == 0xf0 && u[1] < 0x90) ||
+        (c == 0xf4 && u[1] > 0x8f))
+        return 0;
+    return n;
+}
+
+size_t ga_edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b), row[65];
+    if (la > 64 || lb > 64)
+        return 99;
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            diag = up;
+            row[j] = best;
+        }
+    }
+    return row[lb];
+}
+
+const char *ga_nearest(const char *word, const char *const *cands, size_t n)
+{
+    const char *best = NULL;
+    size_t lw = strlen(word), bd = lw / 3 + 2; /* a third of the word's letters, plus one */
+    if (!lw)
+        return NULL;
+    for (size_t i = 0; i < n; i++) {
+        if (!cands[i])
+            continue;
+        size_t lc = strlen(cands[i]), d = ga_edit_distance(word, cands[i]);
+        /* a prefix (--cert for --certified) is as good as one edit */
+        if (lc > lw && !strncmp(word, cands[i], lw) && lw >= 3)
+            d = d < 1 ? d : 1;
+        if (d < bd) {
+            bd = d;
+            best = cands[i];
+        }
+    }
+    return best;
 }
 
 size_t ga_utf8_hidden(const char *s, unsigned *cp)

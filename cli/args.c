@@ -1,5 +1,6 @@
 /*
- * args.c - reading a command's arguments: the option table (--name value, --name=value), the
+ * args.c - reading a command's arguments: the option table read by getopt_long (--name value,
+ * --name=value, -xVALUE, "--"), the
  * strict number and list readers, and messages that quote untrusted text with every control
  * character shown (a spec name cannot rewrite the terminal).
  */
@@ -7,6 +8,7 @@
 #include "base/base.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -160,6 +162,11 @@ int ga_cli_take_multi(int argc, char **argv, const char *name, const char **vals
     *n = 0;
     for (int i = 0; i < argc; i++) {
         const char *v = NULL;
+        if (!strcmp(argv[i], "--")) { /* the end of the options: the rest are operands */
+            while (i < argc)
+                argv[k++] = argv[i++];
+            break;
+        }
         if (!strcmp(argv[i], name)) {
             if (i + 1 >= argc) {
                 ga_cli_err(err, "gaussaudit %s: option %s needs a value\n", cmd, name);
@@ -189,57 +196,128 @@ int ga_cli_options(int argc, char **argv, ga_cli_opt *opts, const char **positio
                                 err, usage);
 }
 
+/* "unknown option 'X'" with the nearest of the table's names, and where to look */
+static void unknown_option(const char *a, const ga_cli_opt *opts, const char *cmd, FILE *err)
+{
+    const char *names[64];
+    size_t n = 0;
+    char word[64];
+    snprintf(word, sizeof word, "%s", a);
+    char *eq = strchr(word, '=');
+    if (eq)
+        *eq = 0;
+    for (const ga_cli_opt *q = opts; q->name && n < 63; q++)
+        names[n++] = q->name;
+    names[n++] = "--help";
+    const char *near = ga_nearest(word, names, n);
+    ga_cli_err(err, "gaussaudit %s: unknown option '%s'%s%s%s (see gaussaudit %s --help)\n", cmd,
+               a, near ? "; did you mean " : "", near ? near : "", near ? "?" : "", cmd);
+}
+
+/* store value v of option o: a value, a flag, or one more value of a repeatable option */
+static int take_value(ga_cli_opt *o, const char *v, const char *cmd, FILE *err)
+{
+    if (o->flag) {
+        *o->flag = 1;
+        return 0;
+    }
+    if (o->multi) {
+        if (*o->count >= o->max) {
+            ga_cli_err(err, "gaussaudit %s: at most %zu %s options\n", cmd, o->max, o->name);
+            return -1;
+        }
+        o->multi[(*o->count)++] = v;
+        return 0;
+    }
+    *o->value = v;
+    return 0;
+}
+
+/* GNU getopt_long over the table: "--name value", "--name=value", "-xVALUE", "-x VALUE",
+ * options and operands in any order, "--" ending the options ("-" is an operand: stdin).
+ * getopt reads argv[0] as the program, so it gets a copy with the command in front. */
 int ga_cli_options_multi(int argc, char **argv, ga_cli_opt *opts, const char **positional,
                          size_t maxpos, size_t *npos_out, const char *cmd, FILE *out, FILE *err,
                          const char *usage)
 {
-    size_t npos = 0;
+    size_t nopt = 0;
     *npos_out = 0;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            fputs(usage, out);
-            return 1;
-        }
-        if (strncmp(a, "--", 2) != 0) {
-            if (positional && npos < maxpos) {
-                positional[npos++] = a;
-                *npos_out = npos;
-                continue;
-            }
-            ga_cli_err(err, "gaussaudit %s: unexpected argument '%s' (see gaussaudit %s --help)\n",
-                    cmd, a, cmd);
-            return -1;
-        }
-        ga_cli_opt *o = NULL;
-        const char *val = NULL;
-        for (ga_cli_opt *q = opts; q->name; q++) {
-            size_t ln = strlen(q->name);
-            if (strncmp(a, q->name, ln) == 0 && (a[ln] == 0 || (a[ln] == '=' && q->value))) {
-                o = q;
-                val = a[ln] == '=' ? a + ln + 1 : NULL;
-                break;
-            }
-        }
-        if (!o) {
-            ga_cli_err(err, "gaussaudit %s: unknown argument '%s' (see gaussaudit %s --help)\n",
-                    cmd, a, cmd);
-            return -1;
-        }
-        if (o->flag) {
-            *o->flag = 1;
-            continue;
-        }
-        if (!val) {
-            if (i + 1 >= argc) {
-                ga_cli_err(err, "gaussaudit %s: option %s needs a value\n", cmd, o->name);
-                return -1;
-            }
-            val = argv[++i];
-        }
-        *o->value = val;
+    while (opts[nopt].name)
+        nopt++;
+    struct option *lo = calloc(nopt + 2, sizeof *lo);
+    char **av = calloc((size_t)argc + 2, sizeof *av);
+    char *shorts = calloc(2 * nopt + 4, 1);
+    int rc = -1;
+    if (!lo || !av || !shorts) {
+        ga_cli_err(err, "gaussaudit %s: no memory for the arguments\n", cmd);
+        goto cleanup;
     }
-    return 0;
+    size_t nl = 0, ns = 0;
+    shorts[ns++] = ':'; /* ':' for a missing value, '?' for an unknown option */
+    shorts[ns++] = 'h';
+    for (size_t i = 0; i < nopt; i++) {
+        const char *nm = opts[i].name;
+        int has = opts[i].flag ? no_argument : required_argument;
+        if (nm[0] == '-' && nm[1] == '-')
+            lo[nl++] = (struct option){nm + 2, has, NULL, 256 + (int)i};
+        else {
+            shorts[ns++] = nm[1];
+            if (has == required_argument)
+                shorts[ns++] = ':';
+        }
+    }
+    lo[nl] = (struct option){"help", no_argument, NULL, 'h'};
+    av[0] = (char *)cmd;
+    memcpy(av + 1, argv, (size_t)argc * sizeof *argv);
+    optind = 0; /* (glibc: start afresh, a command may parse more than once per process) */
+    opterr = 0;
+    int c, ac = argc + 1;
+    while ((c = getopt_long(ac, av, shorts, lo, NULL)) != -1) {
+        ga_cli_opt *o = NULL;
+        if (c >= 256)
+            o = &opts[c - 256];
+        for (size_t i = 0; !o && c > 0 && c < 256 && i < nopt; i++)
+            if (opts[i].name[0] == '-' && opts[i].name[1] == c && !opts[i].name[2])
+                o = &opts[i];
+        if (c == 'h' && !o) {
+            fputs(usage, out);
+            rc = 1;
+            goto cleanup;
+        }
+        if (c == ':') {
+            const char *nm = optopt >= 256 ? opts[optopt - 256].name : NULL;
+            char sh[3] = {'-', (char)optopt, 0};
+            ga_cli_err(err, "gaussaudit %s: option %s needs a value\n", cmd, nm ? nm : sh);
+            goto cleanup;
+        }
+        if (c == '?') {
+            if (optopt >= 256)
+                ga_cli_err(err, "gaussaudit %s: option %s takes no value (got '%s')\n", cmd,
+                           opts[optopt - 256].name, av[optind - 1]);
+            else if (optopt) {
+                char sh[3] = {'-', (char)optopt, 0};
+                unknown_option(sh, opts, cmd, err);
+            } else
+                unknown_option(av[optind - 1], opts, cmd, err);
+            goto cleanup;
+        }
+        if (!o || take_value(o, optarg, cmd, err))
+            goto cleanup;
+    }
+    for (int i = optind; i < ac; i++) {
+        if (!positional || *npos_out >= maxpos) {
+            ga_cli_err(err, "gaussaudit %s: unexpected argument '%s' (see gaussaudit %s --help)\n",
+                       cmd, av[i], cmd);
+            goto cleanup;
+        }
+        positional[(*npos_out)++] = av[i];
+    }
+    rc = 0;
+cleanup:
+    free(lo);
+    free(av);
+    free(shorts);
+    return rc;
 }
 
 /* Print a double with the digits its absolute error supports (at least 2, at most 17). */

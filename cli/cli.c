@@ -6,6 +6,7 @@
  */
 #include "cli/cli.h"
 #include "gaussaudit.h"
+#include "base/base.h"
 
 #include <errno.h>
 #include <string.h>
@@ -75,13 +76,22 @@ static int dispatch(int argc, char **argv, FILE *out, FILE *err)
         if (!strcmp(cmd, commands[k].name))
             c = &commands[k];
     if (!c) {
-        ga_cli_err(err, "gaussaudit: unknown command '%s' (see gaussaudit help)\n", cmd);
+        const char *names[sizeof commands / sizeof commands[0] + 2] = {"help", "version"};
+        for (size_t k = 0; k < sizeof commands / sizeof commands[0]; k++)
+            names[k + 2] = commands[k].name;
+        const char *near = ga_nearest(cmd, names, sizeof names / sizeof names[0]);
+        char list[256] = "";
+        for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "",
+                     names[(k + 2) % (sizeof names / sizeof names[0])]);
+        ga_cli_err(err, "gaussaudit: unknown command '%s'%s%s%s; the commands: %s\n", cmd,
+                   near ? " (did you mean " : "", near ? near : "", near ? "?)" : "", list);
         return EX_USAGE;
     }
     /* every command: the time budget (argv[0..1] are the program and the command) */
     int rest = argc - 2, tb = ga_cli_take_budget(&rest, argv + 2, cmd, err);
     if (tb)
-        return tb == -2 ? EX_DATAERR : EX_USAGE;
+        return EX_USAGE;
     return c->run(rest, argv + 2, out, err);
 }
 

@@ -13,16 +13,26 @@
 enum { EX_OK = 0, EX_USAGE = 64, EX_DATAERR = 65, EX_NOINPUT = 66, EX_UNAVAILABLE = 69,
        EX_SOFTWARE = 70, EX_IOERR = 74 };
 
-/* One option: a value option (value != NULL) or a flag (flag != NULL). */
+/* One option: a value option (value != NULL), a flag (flag != NULL), or a repeatable value
+ * (multi != NULL: at most max values, their number in *count). A name is "--long" or "-x". */
 typedef struct {
     const char *name;
     const char **value;
     int *flag;
+    const char **multi;
+    size_t max;
+    size_t *count;
 } ga_cli_opt;
+#define GA_OPT_VALUE(n, v) {.name = (n), .value = (v)}
+#define GA_OPT_FLAG(n, f) {.name = (n), .flag = (f)}
+#define GA_OPT_MULTI(n, vals, mx, cnt) {.name = (n), .multi = (vals), .max = (mx), .count = (cnt)}
+#define GA_OPT_END {.name = NULL}
 
-/* Parse argv against a NULL-terminated option table; --name value and --name=value.
- * positional (may be NULL) receives the one allowed non-option argument. Returns 0,
- * 1 after printing usage for --help, -1 after printing a usage error. */
+/* Parse argv against a NULL-terminated option table with getopt_long: --name value,
+ * --name=value, -xVALUE and -x VALUE, options and operands in any order, "--" ending the
+ * options ("-" is an operand). positional (may be NULL) receives the one allowed operand.
+ * Returns 0, 1 after printing usage for --help, -1 after printing a usage error (an unknown
+ * option with the nearest valid one). */
 int ga_cli_options(int argc, char **argv, ga_cli_opt *opts, const char **positional,
                    const char *cmd, FILE *out, FILE *err, const char *usage);
 /* The same with up to maxpos positional arguments (their number in *npos). */
@@ -38,7 +48,7 @@ void ga_cli_err(FILE *err, const char *fmt, ...) __attribute__((format(printf, 2
  * escapes messages, in out (n bytes); returns out */
 const char *ga_cli_safe(char *out, size_t n, const char *s);
 
-/* Remove every "NAME DIR" and "NAME=DIR" of a repeatable option from argv (compacting it),
+/* Remove every "NAME DIR" and "NAME=DIR" of a repeatable option from argv before "--" (compacting it),
  * collecting at most max values into vals. Returns the new argc, or -1 after printing a usage
  * error (a missing value, more than max). */
 int ga_cli_take_multi(int argc, char **argv, const char *name, const char **vals, size_t max,

@@ -18,7 +18,8 @@
 
 static const char *usage_audit =
     "usage: gaussaudit audit SPEC.yaml [--format md|html|json|junit] [-o FILE] [--certified]\n"
-    "                        [--timeout SECONDS] [--jobs N] [--quiet] [--allow-path DIR]\n"
+    "                        [--claim YAML] [--timeout SECONDS] [--jobs N] [--quiet]\n"
+    "                        [--allow-path DIR]\n"
     "       gaussaudit audit SPEC.yaml --shard I/N [-o PART.json] [--certified] ...\n"
     "       gaussaudit audit SPEC.yaml SPEC2.yaml ... --format junit [-o FILE] ...\n"
     "\n"
@@ -34,7 +35,10 @@ static const char *usage_audit =
     "For each claim the report gives the exact value, how conservative the claim is, the\n"
     "worst pair and direction, and the distinguishing event.\n"
     "  --format  md (default), html (one self-contained file with plots), json, junit\n"
-    "  -o FILE   write the report to FILE instead of standard output\n"
+    "  -o FILE   write the report to FILE instead of standard output (also -oFILE,\n"
+    "            --output FILE, --output=FILE)\n"
+    "  --claim YAML  audit this claim instead of the spec's, a claim: mapping in YAML flow\n"
+    "            style, e.g. --claim '{epsilon: 1, delta: 1e-5}' (doc/spec.md)\n"
     "  --quiet   no progress on standard error (shown for many pairs when it is a terminal)\n"
     "  --jobs N  evaluate the pairs on N threads (default: one per online core); the report\n"
     "            is the same for every N\n"
@@ -48,6 +52,9 @@ static const char *usage_audit =
     "            at SECONDS + 0.8 with exit 2 and no report\n"
     "  --allow-path DIR  also read files (CSV datasets) the spec names inside DIR; by default a\n"
     "            spec reads only regular files inside its own directory tree (repeatable)\n"
+    "SPEC.yaml '-' reads the spec from standard input; it has no directory of its own, so\n"
+    "the files it names are read only inside --allow-path's directories. '--' ends the\n"
+    "options (a spec whose name starts with '-').\n"
     "Several specs (--format junit only): one JUnit document, a testsuite per spec (time,\n"
     "timestamp, hostname, properties with the tool version and the spec's SHA-256), a\n"
     "testcase per claim with classname from the spec's file and name; VIOLATION is a\n"
@@ -210,19 +217,14 @@ int ga_cmd_merge(int argc, char **argv, FILE *out, FILE *err)
 {
     const char *allow[GA_SPEC_MAX_ALLOW];
     size_t nallow = 0;
-    if ((argc = ga_cli_take_multi(argc, argv, "--allow-path", allow, GA_SPEC_MAX_ALLOW, &nallow,
-                                  "merge", err)) < 0)
-        return EX_USAGE;
     const char *parts[GA_CLI_MAX_SPECS], *sfmt = NULL, *sout = NULL, *sspec = NULL,
                *sjobs = NULL;
     size_t nparts = 0;
     int quiet = 0;
-    ga_cli_opt opts[] = {{"--format", &sfmt, NULL}, {"--output", &sout, NULL},
-                         {"--spec", &sspec, NULL}, {"--jobs", &sjobs, NULL},
-                         {"--quiet", NULL, &quiet}, {NULL, NULL, NULL}};
-    for (int i = 0; i < argc; i++)
-        if (!strcmp(argv[i], "-o") && i + 1 < argc)
-            argv[i] = "--output";
+    ga_cli_opt opts[] = {GA_OPT_VALUE("--format", &sfmt), GA_OPT_VALUE("--output", &sout),
+                         GA_OPT_VALUE("-o", &sout), GA_OPT_VALUE("--spec", &sspec), GA_OPT_VALUE("--jobs", &sjobs),
+                         GA_OPT_FLAG("--quiet", &quiet), GA_OPT_MULTI("--allow-path", allow, GA_SPEC_MAX_ALLOW, &nallow),
+                         GA_OPT_END};
     int pr = ga_cli_options_multi(argc, argv, opts, parts, GA_CLI_MAX_SPECS, &nparts, "merge",
                                   out, err, usage_merge);
     if (pr)
@@ -381,23 +383,16 @@ int ga_cmd_audit(int argc, char **argv, FILE *out, FILE *err)
 {
     const char *allow[GA_SPEC_MAX_ALLOW];
     ga_spec_opts so = {.allow_paths = allow};
-    if ((argc = ga_cli_take_multi(argc, argv, "--allow-path", allow, GA_SPEC_MAX_ALLOW,
-                                  &so.nallow, "audit", err)) < 0)
-        return EX_USAGE;
     const char *specs[GA_CLI_MAX_SPECS], *sfmt = NULL, *sout = NULL, *sjobs = NULL,
-               *sshard = NULL;
+               *sshard = NULL, *sclaim = NULL;
     size_t nspecs = 0;
     int certified = 0, quiet = 0;
-    ga_cli_opt opts[] = {{"--format", &sfmt, NULL}, {"-o", &sout, NULL}, {"--output", &sout, NULL},
-                         {"--jobs", &sjobs, NULL}, {"--shard", &sshard, NULL},
-                         {"--certified", NULL, &certified}, {"--quiet", NULL, &quiet},
-                         {NULL, NULL, NULL}};
-    /* "-o" is accepted as an option although it has one dash */
-    for (int i = 0; i < argc; i++)
-        if (!strcmp(argv[i], "-o") && i + 1 < argc) {
-            sout = argv[i + 1];
-            argv[i] = "--output";
-        }
+    ga_cli_opt opts[] = {GA_OPT_VALUE("--format", &sfmt), GA_OPT_VALUE("-o", &sout), GA_OPT_VALUE("--output", &sout),
+                         GA_OPT_VALUE("--jobs", &sjobs), GA_OPT_VALUE("--shard", &sshard),
+                         GA_OPT_VALUE("--claim", &sclaim),
+                         GA_OPT_FLAG("--certified", &certified), GA_OPT_FLAG("--quiet", &quiet),
+                         GA_OPT_MULTI("--allow-path", allow, GA_SPEC_MAX_ALLOW, &so.nallow),
+                         GA_OPT_END};
     int pr = ga_cli_options_multi(argc, argv, opts, specs, GA_CLI_MAX_SPECS, &nspecs, "audit",
                                   out, err, usage_audit);
     if (pr)
@@ -425,6 +420,7 @@ int ga_cmd_audit(int argc, char **argv, FILE *out, FILE *err)
     if (sshard)
         fmt = GA_FORMAT_PARTIAL;
     o.certified = certified;
+    o.claim = sclaim;
     o.allow_paths = allow;
     o.nallow = so.nallow;
     if (!quiet && isatty(fileno(err)))

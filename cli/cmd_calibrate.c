@@ -26,22 +26,20 @@ static const char *usage_calibrate =
     "--timeout SECONDS (default 600) bounds the search; the output then says how far it got.\n"
     "\n"
     "Exit status: 0 (found; the output says whether it is certified), 2 (the time budget\n"
-    "ran out before a value was found), 64 (usage), 65 (invalid spec or arguments), 66 (cannot read),\n"
+    "ran out before a value was found), 64 (usage: an option or its value), 65 (invalid spec), 66 (cannot read),\n"
     "74 (write error).\n";
 
 int ga_cmd_calibrate(int argc, char **argv, FILE *out, FILE *err)
 {
     const char *allow[GA_SPEC_MAX_ALLOW];
     size_t nallow = 0;
-    if ((argc = ga_cli_take_multi(argc, argv, "--allow-path", allow, GA_SPEC_MAX_ALLOW, &nallow,
-                                  "calibrate", err)) < 0)
-        return EX_USAGE;
     const char *spec = NULL, *seps = NULL, *sdel = NULL, *sfmt = NULL, *spart = NULL,
                *sjobs = NULL;
-    ga_cli_opt opts[] = {{"--epsilon", &seps, NULL}, {"--delta", &sdel, NULL},
-                         {"--format", &sfmt, NULL}, {"--part", &spart, NULL},
-                         {"--jobs", &sjobs, NULL},
-                         {NULL, NULL, NULL}};
+    ga_cli_opt opts[] = {GA_OPT_VALUE("--epsilon", &seps), GA_OPT_VALUE("--delta", &sdel),
+                         GA_OPT_VALUE("--format", &sfmt), GA_OPT_VALUE("--part", &spart),
+                         GA_OPT_VALUE("--jobs", &sjobs),
+                         GA_OPT_MULTI("--allow-path", allow, GA_SPEC_MAX_ALLOW, &nallow),
+                         GA_OPT_END};
     int pr = ga_cli_options(argc, argv, opts, &spec, "calibrate", out, err, usage_calibrate);
     if (pr)
         return pr > 0 ? EX_OK : EX_USAGE;
@@ -57,11 +55,11 @@ int ga_cmd_calibrate(int argc, char **argv, FILE *out, FILE *err)
     double eps, delta;
     if (ga_cli_parse_double(&eps, seps) || eps < 0) {
         ga_cli_err(err, "gaussaudit calibrate: --epsilon must be a number >= 0 (got '%s')\n", seps);
-        return EX_DATAERR;
+        return EX_USAGE;
     }
     if (ga_cli_parse_double(&delta, sdel) || !(delta > 0 && delta < 1)) {
         ga_cli_err(err, "gaussaudit calibrate: --delta must be a number in (0, 1) (got '%s')\n", sdel);
-        return EX_DATAERR;
+        return EX_USAGE;
     }
     ga_audit_options o;
     ga_audit_options_init(&o);
@@ -76,7 +74,7 @@ int ga_cmd_calibrate(int argc, char **argv, FILE *out, FILE *err)
     double part = 0;
     if (spart && (ga_cli_parse_double(&part, spart) || !(part >= 1 && part == floor(part) && part <= 1e6))) {
         ga_cli_err(err, "gaussaudit calibrate: --part must be a part number >= 1 (got '%s')\n", spart);
-        return EX_DATAERR;
+        return EX_USAGE;
     }
     o.part = (size_t)part;
     ga_calibration *c;

@@ -107,12 +107,12 @@ static int cdf_parse(cdf_args *a, int argc, char **argv, FILE *out, FILE *err)
     memset(a, 0, sizeof *a);
     ga_gchisq_opts_init(&a->o);
     ga_cert_opts_init(&a->co);
-    ga_cli_opt opts[] = {{"--weights", &a->sw, NULL}, {"--dof", &a->sdof, NULL},
-                         {"--nc", &a->snc, NULL}, {"--sigma", &a->ssig, NULL},
-                         {"--offset", &a->soff, NULL}, {"--at", &a->sat, NULL},
-                         {"--method", &smeth, NULL}, {"--format", &sfmt, NULL},
-                         {"--epsrel", &seps, NULL}, {"--digits", &sdig, NULL},
-                         {"--certified", NULL, &a->certified}, {NULL, NULL, NULL}};
+    ga_cli_opt opts[] = {GA_OPT_VALUE("--weights", &a->sw), GA_OPT_VALUE("--dof", &a->sdof),
+                         GA_OPT_VALUE("--nc", &a->snc), GA_OPT_VALUE("--sigma", &a->ssig),
+                         GA_OPT_VALUE("--offset", &a->soff), GA_OPT_VALUE("--at", &a->sat),
+                         GA_OPT_VALUE("--method", &smeth), GA_OPT_VALUE("--format", &sfmt),
+                         GA_OPT_VALUE("--epsrel", &seps), GA_OPT_VALUE("--digits", &sdig),
+                         GA_OPT_FLAG("--certified", &a->certified), GA_OPT_END};
     int pr = ga_cli_options(argc, argv, opts, NULL, "cdf", out, err, usage_cdf);
     if (pr)
         return pr > 0 ? EX_OK : EX_USAGE;
@@ -149,7 +149,7 @@ static int cdf_parse(cdf_args *a, int argc, char **argv, FILE *out, FILE *err)
         if (*end || end == sdig || d < 1 || d > 300) {
             ga_cli_err(err, "gaussaudit cdf: --digits must be an integer from 1 to 300 (got "
                        "'%s')\n", sdig);
-            return EX_DATAERR;
+            return EX_USAGE;
         }
         if (!a->certified) {
             ga_cli_err(err, "gaussaudit cdf: --digits applies to --certified only\n");
@@ -159,38 +159,38 @@ static int cdf_parse(cdf_args *a, int argc, char **argv, FILE *out, FILE *err)
     }
     if (seps && (ga_cli_parse_double(&a->o.epsrel, seps) || !(a->o.epsrel > 0) || a->o.epsrel >= 1)) {
         ga_cli_err(err, "gaussaudit cdf: --epsrel must be a number in (0, 1) (got '%s')\n", seps);
-        return EX_DATAERR;
+        return EX_USAGE;
     }
     if ((a->sw && (a->nw = cdf_list(&a->w, a->sw, "--weights", -1, err)) < 0) ||
         (a->sdof && cdf_list(&a->dof, a->sdof, "--dof", a->nw, err) < 0) ||
         (a->snc && cdf_list(&a->nc, a->snc, "--nc", a->nw, err) < 0))
-        return EX_DATAERR;
+        return EX_USAGE;
     if (a->ssig && ga_cli_parse_double(&a->sigma, a->ssig)) {
         ga_cli_err(err, "gaussaudit cdf: --sigma: '%s' is not a finite number\n", a->ssig);
-        return EX_DATAERR;
+        return EX_USAGE;
     }
     if (a->soff && ga_cli_parse_double(&a->offset, a->soff)) {
         ga_cli_err(err, "gaussaudit cdf: --offset: '%s' is not a finite number\n", a->soff);
-        return EX_DATAERR;
+        return EX_USAGE;
     }
     if ((a->nx = cdf_list(&a->xs, a->sat, "--at", -1, err)) < 0)
-        return EX_DATAERR;
+        return EX_USAGE;
     /* domain checks here so that messages name the option as typed */
     for (long j = 0; j < a->nw; j++) {
         if (a->dof && !(a->dof[j] > 0 && a->dof[j] <= GA_GCHISQ_MAX_DOF)) {
             ga_cli_err(err, "gaussaudit cdf: --dof: item %ld must be > 0 and at most %g (got "
                        "%.17g)\n", j + 1, GA_GCHISQ_MAX_DOF, a->dof[j]);
-            return EX_DATAERR;
+            return EX_USAGE;
         }
         if (a->nc && !(a->nc[j] >= 0)) {
             ga_cli_err(err, "gaussaudit cdf: --nc: item %ld must be >= 0 (got %.17g)\n", j + 1,
                        a->nc[j]);
-            return EX_DATAERR;
+            return EX_USAGE;
         }
     }
     if (a->sigma < 0) {
         ga_cli_err(err, "gaussaudit cdf: --sigma must be >= 0 (got %.17g)\n", a->sigma);
-        return EX_DATAERR;
+        return EX_USAGE;
     }
     return -1;
 }

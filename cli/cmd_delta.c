@@ -221,16 +221,14 @@ int ga_cmd_delta(int argc, char **argv, FILE *out, FILE *err)
 {
     const char *allow[GA_SPEC_MAX_ALLOW];
     ga_spec_opts so = {.allow_paths = allow};
-    if ((argc = ga_cli_take_multi(argc, argv, "--allow-path", allow, GA_SPEC_MAX_ALLOW,
-                                  &so.nallow, "delta", err)) < 0)
-        return EX_USAGE;
     const char *spec = NULL, *seps = NULL, *smeth = NULL, *sfmt = NULL, *sdig = NULL,
                *sprof = NULL;
     int certified = 0;
-    ga_cli_opt opts[] = {{"--epsilon", &seps, NULL}, {"--method", &smeth, NULL},
-                         {"--format", &sfmt, NULL}, {"--digits", &sdig, NULL},
-                         {"--profile", &sprof, NULL}, {"--certified", NULL, &certified},
-                         {NULL, NULL, NULL}};
+    ga_cli_opt opts[] = {GA_OPT_VALUE("--epsilon", &seps), GA_OPT_VALUE("--method", &smeth),
+                         GA_OPT_VALUE("--format", &sfmt), GA_OPT_VALUE("--digits", &sdig),
+                         GA_OPT_VALUE("--profile", &sprof), GA_OPT_FLAG("--certified", &certified),
+                         GA_OPT_MULTI("--allow-path", allow, GA_SPEC_MAX_ALLOW, &so.nallow),
+                         GA_OPT_END};
     int json;
     /* --profile takes an optional count: --profile without a number after it (at the end, or
      * followed by another option) means 200 */
@@ -253,7 +251,7 @@ int ga_cmd_delta(int argc, char **argv, FILE *out, FILE *err)
         long np = strtol(sprof, &end, 10);
         if (*end || np < 2 || np > 100000) {
             ga_cli_err(err, "gaussaudit delta: --profile N needs 2 <= N <= 100000 (got '%s')\n", sprof);
-            return EX_DATAERR;
+            return EX_USAGE;
         }
         if (certified) {
             ga_cli_err(err, "gaussaudit delta: --profile is an estimate; use --epsilon for certified values\n");
@@ -275,14 +273,14 @@ int ga_cmd_delta(int argc, char **argv, FILE *out, FILE *err)
     }
     ga_cert_opts co;
     if (cl_cert_options(&co, certified, sdig, "delta", err))
-        return sdig && certified ? EX_DATAERR : EX_USAGE;
+        return EX_USAGE;
     co.deadline = ga_cli_deadline();
     double *eps = NULL;
     long bad, ne = ga_cli_parse_list(&eps, seps, &bad);
     if (ne < 0) {
         ga_cli_err(err, "gaussaudit delta: --epsilon: item %ld is not a finite number in '%s'\n",
                 bad + 1, seps);
-        return EX_DATAERR;
+        return EX_USAGE;
     }
     size_t nes;
     char **etxt = ga_cli_split_list(seps, &nes);

@@ -153,13 +153,11 @@ int ga_cmd_epsilon(int argc, char **argv, FILE *out, FILE *err)
 {
     const char *allow[GA_SPEC_MAX_ALLOW];
     ga_spec_opts so = {.allow_paths = allow};
-    if ((argc = ga_cli_take_multi(argc, argv, "--allow-path", allow, GA_SPEC_MAX_ALLOW,
-                                  &so.nallow, "epsilon", err)) < 0)
-        return EX_USAGE;
     const char *spec = NULL, *sdel = NULL, *sfmt = NULL;
     int certified = 0;
-    ga_cli_opt opts[] = {{"--delta", &sdel, NULL}, {"--format", &sfmt, NULL},
-                         {"--certified", NULL, &certified}, {NULL, NULL, NULL}};
+    ga_cli_opt opts[] = {GA_OPT_VALUE("--delta", &sdel), GA_OPT_VALUE("--format", &sfmt),
+                         GA_OPT_FLAG("--certified", &certified), GA_OPT_MULTI("--allow-path", allow, GA_SPEC_MAX_ALLOW, &so.nallow),
+                         GA_OPT_END};
     int pr = ga_cli_options(argc, argv, opts, &spec, "epsilon", out, err, usage_epsilon);
     if (pr)
         return pr > 0 ? EX_OK : EX_USAGE;
@@ -174,7 +172,7 @@ int ga_cmd_epsilon(int argc, char **argv, FILE *out, FILE *err)
     double delta;
     if (ga_cli_parse_double(&delta, sdel) || !(delta > 0 && delta < 1)) {
         ga_cli_err(err, "gaussaudit epsilon: --delta must be a number in (0, 1) (got '%s')\n", sdel);
-        return EX_DATAERR;
+        return EX_USAGE;
     }
     loaded_t l;
     eps_row *rows = NULL;

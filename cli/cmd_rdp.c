@@ -31,11 +31,9 @@ int ga_cmd_rdp(int argc, char **argv, FILE *out, FILE *err)
 {
     const char *allow[GA_SPEC_MAX_ALLOW];
     ga_spec_opts so = {.allow_paths = allow};
-    if ((argc = ga_cli_take_multi(argc, argv, "--allow-path", allow, GA_SPEC_MAX_ALLOW,
-                                  &so.nallow, "rdp", err)) < 0)
-        return EX_USAGE;
     const char *spec = NULL, *sal = NULL, *sfmt = NULL;
-    ga_cli_opt opts[] = {{"--alpha", &sal, NULL}, {"--format", &sfmt, NULL}, {NULL, NULL, NULL}};
+    ga_cli_opt opts[] = {GA_OPT_VALUE("--alpha", &sal), GA_OPT_VALUE("--format", &sfmt), GA_OPT_MULTI("--allow-path", allow, GA_SPEC_MAX_ALLOW, &so.nallow),
+                         GA_OPT_END};
     int pr = ga_cli_options(argc, argv, opts, &spec, "rdp", out, err, usage_rdp);
     if (pr)
         return pr > 0 ? EX_OK : EX_USAGE;
@@ -52,14 +50,14 @@ int ga_cmd_rdp(int argc, char **argv, FILE *out, FILE *err)
     if (na < 0) {
         ga_cli_err(err, "gaussaudit rdp: --alpha: item %ld is not a finite number in '%s'\n",
                 bad + 1, sal);
-        return EX_DATAERR;
+        return EX_USAGE;
     }
     for (long k = 0; k < na; k++)
         if (!(al[k] > 1)) {
             ga_cli_err(err, "gaussaudit rdp: --alpha: item %ld must be > 1 (got %g)\n", k + 1,
                     al[k]);
             free(al);
-            return EX_DATAERR;
+            return EX_USAGE;
         }
     loaded_t l;
     int rc = cl_load_spec(&l, spec, "rdp", &so, err);

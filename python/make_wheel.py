@@ -69,7 +69,7 @@ def main():
     files = []
     pkg = os.path.join(HERE, "gaussaudit")
     for name in sorted(os.listdir(pkg)):
-        if name.endswith(".py"):
+        if name.endswith(".py") or name == "py.typed":
             files.append(("gaussaudit/" + name, open(os.path.join(pkg, name), "rb").read(), 0o644))
     files.append(("gaussaudit/libgaussaudit.so.0", open(lib, "rb").read(), 0o755))
     files.append((dist + "/METADATA", metadata(ver).encode(), 0o644))

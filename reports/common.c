@@ -80,8 +80,14 @@ void rp_html_escape(FILE *out, const char *s)
             s += h - 1;
             continue;
         }
-        if ((ch < 0x20 && ch != '\t') || ch == 0x7f) {
+        if ((ch < 0x20 && ch != '\t') || ch == 0x7f || !ga_utf8_len(s)) { /* (or not UTF-8) */
             fprintf(out, "\\x%02x", ch);
+            continue;
+        }
+        if (ch >= 0x80) {
+            h = ga_utf8_len(s);
+            fwrite(s, 1, h, out);
+            s += h - 1;
             continue;
         }
         switch (*s) {

@@ -52,8 +52,8 @@ void rp_tightness_text(char *b, size_t n, const ga_claim_result *r);
 size_t rp_order(const ga_audit *a, size_t *idx, size_t cap);
 
 /* HTML and XML 1.0 text and attribute values: markup characters as entities; control
- * characters (invalid in XML 1.0 even as references, and terminal escapes in a viewer) as
- * the visible text \xNN */
+ * characters (invalid in XML 1.0 even as references, and terminal escapes in a viewer) and
+ * bytes that are not UTF-8 as the visible text \xNN */
 void rp_html_escape(FILE *out, const char *s);
 
 /* "P_X[S] = .., P_Y[S] = .." of a claim's witness: "n/a" where a probability could not be

@@ -1,30 +1,15 @@
 /*
  * json.c - the one JSON writer: strings escaped (quotes, backslashes, control
- * characters), numbers printed so that they round-trip (%.17g), every non-finite number
- * written as null (an infinite result also carries "infinite": true), commas and nesting
- * kept by the writer rather than by each caller. Used by the commands and the JSON report.
+ * characters, bytes that are not UTF-8), numbers as the shortest decimal that reads back as
+ * the same double, every non-finite number written as null (an infinite result also carries
+ * "infinite": true), commas and nesting kept by the writer rather than by each caller. Used by
+ * the commands and the JSON report.
  */
 #include "reports/report.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-
-/* the length of the well-formed UTF-8 sequence at s (1..4), or 0 (RFC 3629: no overlong
- * forms, no surrogates, nothing above U+10FFFF) */
-static size_t utf8_len(const unsigned char *s)
-{
-    unsigned char c = s[0];
-    size_t n = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3
-             : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
-    for (size_t k = 1; k < n; k++)
-        if ((s[k] & 0xc0) != 0x80)
-            return 0;
-    if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] > 0x9f) || (c == 0xf0 && s[1] < 0x90) ||
-        (c == 0xf4 && s[1] > 0x8f))
-        return 0;
-    return n;
-}
 
 /* s as a JSON string literal: quotes, backslashes and control characters escaped; bidi and
  * invisible characters as \uXXXX escapes (base/format.c); a byte that is not valid UTF-8
@@ -35,7 +20,7 @@ static void ga_json_str(FILE *out, const char *s)
     while (s && *s) {
         unsigned char ch = (unsigned char)*s;
         unsigned cp;
-        size_t n = utf8_len((const unsigned char *)s), h;
+        size_t n = ga_utf8_len(s), h;
         if (ch == '"' || ch == '\\')
             fprintf(out, "\\%c", ch);
         else if (ch < 0x20 || ch == 0x7f)
@@ -51,13 +36,16 @@ static void ga_json_str(FILE *out, const char *s)
     fputc('"', out);
 }
 
-/* v as a JSON number that round-trips (%.17g); a non-finite value is null (the one encoding
- * of non-finite numbers; an infinite result also says "infinite": true beside it) */
+/* v as a JSON number: the shortest decimal that reads back as v (1e-05, 0.1); a non-finite
+ * value is null (the one encoding of non-finite numbers; an infinite result also says
+ * "infinite": true beside it) */
 static void ga_json_num(FILE *out, double v)
 {
-    if (isfinite(v))
-        fprintf(out, "%.17g", v);
-    else
+    char b[40];
+    if (isfinite(v)) {
+        ga_fmt_shortest(b, sizeof b, v);
+        fputs(b, out);
+    } else
         fputs("null", out);
 }
 

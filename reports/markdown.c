@@ -17,7 +17,8 @@
 /* A user string (spec and pair names, paths, reasons quoting them) as inline Markdown text,
  * also safe in a table cell: emphasis, code, link, HTML and table characters backslash-escaped
  * (CommonMark allows it for any ASCII punctuation), control characters and newlines (which
- * could start a heading or a fake verdict line) as the visible text \xNN. */
+ * could start a heading or a fake verdict line) and bytes that are not UTF-8 as the visible
+ * text \xNN. */
 static void md_text(FILE *out, const char *s)
 {
     for (; *s; s++) {
@@ -27,9 +28,13 @@ static void md_text(FILE *out, const char *s)
         if (h) { /* bidi and invisible characters as visible text */
             fprintf(out, "\\\\u%04x", cp);
             s += h - 1;
-        } else if (ch < 0x20 || ch == 0x7f)
+        } else if (ch < 0x20 || ch == 0x7f || !ga_utf8_len(s)) /* (or not UTF-8) */
             fprintf(out, "\\\\x%02x", ch);
-        else if (strchr("\\`*_[]<>|~&", ch))
+        else if (ch >= 0x80) {
+            size_t n = ga_utf8_len(s);
+            fwrite(s, 1, n, out);
+            s += n - 1;
+        } else if (strchr("\\`*_[]<>|~&", ch))
             fprintf(out, "\\%c", ch);
         else
             fputc(ch, out);

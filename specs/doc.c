@@ -493,6 +493,21 @@ static int take_list(ga_node **stack, int depth, const int *flow, regions *g)
     return 0;
 }
 
+/* Is the line of text[at] indented with a tab, or is text[at] a tab? (YAML indents with
+ * spaces only; libyaml's words for a tab do not mention it) */
+static int tab_at(const char *text, size_t len, size_t at)
+{
+    if (at > len)
+        at = len;
+    size_t b = at;
+    while (b > 0 && text[b - 1] != '\n')
+        b--;
+    for (size_t i = b; i < len && (text[i] == ' ' || text[i] == '\t'); i++)
+        if (text[i] == '\t')
+            return 1;
+    return at < len && text[at] == '\t';
+}
+
 /* Parse text (the copy when g != NULL) into doc->root. 0, or -1 with a message (or, with g,
  * without one when the lists read in one pass do not fit the event stream). One loop over
  * libyaml's events whose state is the stack of open nodes and the caps, kept whole. */
@@ -514,9 +529,11 @@ static int parse_events(ga_doc *doc, const char *text, size_t len, regions *g, c
     while (!done) {
         if (!yaml_parser_parse(&parser, &ev)) {
             map_mark(g, parser.problem_mark.line, parser.problem_mark.column, &ol, &oc);
-            ga_msg(msg, msglen, "%s:%d:%d: YAML syntax error: %s%s%s", doc->name, ol, oc,
+            ga_msg(msg, msglen, "%s:%d:%d: YAML syntax error: %s%s%s%s", doc->name, ol, oc,
                    parser.problem ? parser.problem : "unknown problem",
-                   parser.context ? " " : "", parser.context ? parser.context : "");
+                   parser.context ? " " : "", parser.context ? parser.context : "",
+                   tab_at(text, len, parser.problem_mark.index)
+                       ? " (a tab character indents this line: YAML indents with spaces only)" : "");
             goto cleanup;
         }
         const yaml_mark_t *m = &ev.start_mark;

@@ -41,26 +41,6 @@ void sp_pathf(char *dst, size_t n, const char *fmt, ...)
     va_end(ap);
 }
 
-static size_t edit_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 64 || lb > 64)
-        return 99;
-    size_t prev[65], cur[65];
-    for (size_t j = 0; j <= lb; j++)
-        prev[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        cur[0] = i;
-        for (size_t j = 1; j <= lb; j++) {
-            size_t sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
-            size_t del = prev[j] + 1, ins = cur[j - 1] + 1;
-            cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
-        }
-        memcpy(prev, cur, (lb + 1) * sizeof *prev);
-    }
-    return prev[lb];
-}
-
 int sp_check_map(ctx_t *c, const ga_node *n, const char *path, const char *const *allowed)
 {
     if (!n || n->kind != GA_NODE_MAP)
@@ -75,7 +55,7 @@ int sp_check_map(ctx_t *c, const ga_node *n, const char *path, const char *const
         for (const char *const *a = allowed; *a; a++) {
             if (!strcmp(k->text, *a))
                 ok = 1;
-            size_t e = edit_distance(k->text, *a);
+            size_t e = ga_edit_distance(k->text, *a);
             if (e < bd) {
                 bd = e;
                 best = *a;
@@ -362,7 +342,7 @@ static int parse_neighbours(ga_spec *s, ctx_t *c, const ga_node *n)
         const char *best = NULL;
         size_t bd = 99;
         for (size_t i = 0; i < sizeof relations / sizeof *relations; i++) {
-            size_t e = edit_distance(rel->text, relations[i].name);
+            size_t e = ga_edit_distance(rel->text, relations[i].name);
             if (e < bd) {
                 bd = e;
                 best = relations[i].name;
@@ -599,15 +579,19 @@ static int spec_from_doc(ga_spec *s, const ga_spec_opts *o, char *msg, size_t ms
         const char *best = NULL;
         size_t bd = 99;
         for (size_t i = 0; kind_at(i); i++) {
-            size_t e = edit_distance(s->kind, kind_at(i));
+            size_t e = ga_edit_distance(s->kind, kind_at(i));
             if (e < bd) {
                 bd = e;
                 best = kind_at(i);
             }
         }
+        char list[1024] = "";
+        for (size_t i = 0; kind_at(i); i++)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "",
+                     kind_at(i));
         return sp_fail(&c, ga_node_get(m, "kind"), "mechanism.kind",
-                    "unknown kind '%s'%s%s%s", s->kind, bd <= 3 ? " (did you mean '" : "",
-                    bd <= 3 ? best : "", bd <= 3 ? "'?)" : "");
+                    "unknown kind '%s'%s%s%s; the kinds: %s", s->kind, bd <= 3 ? " (did you mean '" : "",
+                    bd <= 3 ? best : "", bd <= 3 ? "'?)" : "", list);
     }
     if ((r = sp_parse_releases(s, &c, m)))
         return r;
@@ -674,6 +658,8 @@ int ga_spec_load_opts(ga_spec *s, const char *path, const ga_spec_opts *o, char 
      * pipe (/dev/stdin), still capped; a regular file is parsed as it is read (doc.c) */
     ga_read_policy pol = {.max_bytes = (size_t)1 << 30, .allow_stream = 1, .what = "spec"};
     ga_file f;
+    if (!strcmp(path, "-")) /* the command-line convention for standard input */
+        path = "/dev/stdin";
     int rc = spec_begin(s, path);
     if (rc == GA_OK && (rc = ga_file_open(&f, path, &pol, msg, msglen)) == GA_OK) {
         rc = ga_doc_read(&s->doc, &f, s->path, s->digest, msg, msglen);

@@ -13,39 +13,27 @@ import json
 import math
 import os
 import tempfile
-from typing import NamedTuple
+from typing import Any, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 from . import _native as _n
+from ._types import (ComputationError, Directions, Estimate, GaussauditArgumentError,
+                     GaussauditError, InvalidArgument, Interval, SpecError, SpecNotFoundError,
+                     STATUS as _STATUS)
 
 __version__ = _n.PACKAGE_VERSION
 __all__ = ["delta", "epsilon", "renyi", "audit", "audit_shard", "merge", "calibrate", "subsampled",
-           "GaussauditError", "GaussauditArgumentError",
-           "Estimate",
-           "Interval", "Directions", "AuditResult", "Claim", "Calibration"]
+           "Subsampled", "profile", "Profile",
+           "GaussauditError", "InvalidArgument", "SpecError", "SpecNotFoundError",
+           "ComputationError", "GaussauditArgumentError",
+           "Estimate", "Interval", "Directions", "AuditResult", "Claim", "Calibration"]
 
-_STATUS = {0: "GA_OK", 1: "GA_EINVAL", 2: "GA_ENOMEM", 3: "GA_ETOL", 4: "GA_EUNDERFLOW",
-           5: "GA_EDOM", 6: "GA_EPREC", 7: "GA_EIO", 8: "GA_EMAXITER", 9: "GA_ETIME",
-           10: "GA_EDEP"}
-
-
-class GaussauditError(Exception):
-    """A failure reported by the library: .status (int), .status_name, .message."""
-
-    def __init__(self, status, message):
-        self.status = status
-        self.status_name = _STATUS.get(status, "status %d" % status)
-        self.message = message
-        super().__init__("%s (%s)" % (message, self.status_name))
+Matrix = Any   # a nested list or a NumPy array of real numbers
+Spec = Union[str, "os.PathLike[str]", Dict[str, Any]]
+Real = Union[int, float, str]
 
 
-class GaussauditArgumentError(GaussauditError, ValueError):
-    """An argument refused before it reaches the library (a ValueError, naming it)."""
-
-    def __init__(self, message):
-        super().__init__(1, message)
-
-
-def _real(name, x, lo=-math.inf, hi=math.inf, lo_open=False):
+def _real(name: str, x: Any, lo: float = -math.inf, hi: float = math.inf,
+          lo_open: bool = False) -> float:
     """x as a finite float in [lo, hi] (lo excluded with lo_open), or an error naming it; a
     decimal str is read as written (its text goes to the certified path unchanged)"""
     try:
@@ -53,12 +41,21 @@ def _real(name, x, lo=-math.inf, hi=math.inf, lo_open=False):
     except (TypeError, ValueError):
         raise GaussauditArgumentError("%s: expected a number, got %r" % (name, x)) from None
     if isinstance(x, bool) or not math.isfinite(v) or v < lo or v > hi or (lo_open and v == lo):
-        raise GaussauditArgumentError("%s: must be a finite number in %s%g, %g] (got %r)" %
-                                      (name, "(" if lo_open else "[", lo, hi, x))
+        rule = ("in %s%g, %g]" % ("(" if lo_open else "[", lo, hi) if math.isfinite(hi) else
+                "%s %g" % (">" if lo_open else ">=", lo) if math.isfinite(lo) else "")
+        raise InvalidArgument("%s: must be a finite number %s (got %r)" % (name, rule, x))
     return v
 
 
-def _whole(name, x, lo, hi):
+def _delta_arg(delta: Any, name: str = "delta") -> float:
+    """delta as a float in the open interval (0, 1), or InvalidArgument naming it"""
+    v = _real(name, delta, 0, 1, lo_open=True)
+    if v == 1:
+        raise InvalidArgument("%s: must be a number in (0, 1) (got %r)" % (name, delta))
+    return v
+
+
+def _whole(name: str, x: Any, lo: float, hi: float) -> int:
     """x as a whole number in [lo, hi] (an int, or a float with no fraction), never truncated"""
     if isinstance(x, bool) or not isinstance(x, (int, float)) or \
             (isinstance(x, float) and not (math.isfinite(x) and x == int(x))) or \
@@ -68,29 +65,28 @@ def _whole(name, x, lo, hi):
     return int(x)
 
 
-class Estimate(NamedTuple):
-    """A double-precision value with an error estimate (|true - value| <= error)."""
-    value: float
-    error: float
+def _message(status: int, msg) -> str:
+    if msg is not None and msg.value:
+        return msg.value.decode("utf-8", "replace")
+    return _n.lib.ga_strerror(status).decode()
 
 
-class Interval(NamedTuple):
-    """A certified enclosure: lo <= true value <= hi (doubles rounded outward)."""
-    lo: float
-    hi: float
-
-
-class Directions(NamedTuple):
-    """The two directions: xy = delta_{X,Y} (or D(X||Y)), yx = delta_{Y,X}."""
-    xy: object
-    yx: object
-
-
-def _check(status, msg, allowed=(0,)):
-    if status not in allowed:
-        text = msg.value.decode("utf-8", "replace") if msg is not None and msg.value else \
-            _n.lib.ga_strerror(status).decode()
-        raise GaussauditError(status, text)
+def _check(status: int, msg, allowed=(0,), what: str = "compute") -> None:
+    """Raise for a status outside allowed: what is "spec" (loading a spec: SpecError,
+    SpecNotFoundError), "argument" (InvalidArgument) or "compute" (ComputationError)."""
+    if status in allowed:
+        return
+    text = _message(status, msg)
+    if status == 2:
+        raise MemoryError(text)
+    if what == "spec":
+        if status == 7 and ("No such file" in text or "cannot open" in text):
+            raise SpecNotFoundError(status, text)
+        if status in (1, 7):
+            raise SpecError(status, text)
+    if what == "argument" and status == 1:
+        raise InvalidArgument(text)
+    raise ComputationError(status, text)
 
 
 def _floats(x, name):
@@ -102,7 +98,7 @@ def _floats(x, name):
     if np is not None and not isinstance(x, (list, tuple)):
         a = np.asarray(x)
         if a.dtype.kind not in "biuf":
-            raise GaussauditError(1, "%s: expected real numbers (dtype %s)" % (name, a.dtype))
+            raise InvalidArgument("%s: expected real numbers (dtype %s)" % (name, a.dtype))
         a = np.ascontiguousarray(a, dtype=np.float64)
         return [float(v) for v in a.ravel()], a.shape
     if isinstance(x, (int, float)):
@@ -114,7 +110,7 @@ def _floats(x, name):
         for r in rows:
             r = list(r)
             if len(r) != len(list(rows[0])):
-                raise GaussauditError(1, "%s: ragged rows" % name)
+                raise InvalidArgument("%s: ragged rows" % name)
             flat.extend(float(v) for v in r)
         return flat, (len(rows), len(list(rows[0])) if rows else 0)
     return [float(v) for v in rows], (len(rows),)
@@ -130,10 +126,10 @@ class _Pair:
         sy, ssy = _floats(cov_y, "cov_y")
         d = len(mx)
         if len(smx) > 1 or len(smy) > 1 or len(my) != d:
-            raise GaussauditError(1, "mean_x and mean_y must be vectors of the same length")
+            raise InvalidArgument("mean_x and mean_y must be vectors of the same length")
         for name, v, shape in (("cov_x", sx, ssx), ("cov_y", sy, ssy)):
             if len(shape) != 2 or shape[0] != d or shape[1] != d:
-                raise GaussauditError(1, "%s must be a %d x %d matrix (got shape %s)" %
+                raise InvalidArgument("%s must be a %d x %d matrix (got shape %s)" %
                                       (name, d, d, tuple(shape)))
         arr = ctypes.c_double * max(d * d, 1)
         self._mx, self._my = (ctypes.c_double * max(d, 1))(*mx), (ctypes.c_double * max(d, 1))(*my)
@@ -143,7 +139,7 @@ class _Pair:
         self.p = ctypes.c_void_p()
         msg = ctypes.create_string_buffer(_n.ERRMSG)
         _check(_n.lib.ga_pair_reduce(ctypes.byref(self.p), ctypes.byref(self.input), msg,
-                                     _n.ERRMSG), msg)
+                                     _n.ERRMSG), msg, what="argument")
 
     def __del__(self):
         if getattr(self, "p", None):
@@ -154,7 +150,7 @@ class _Pair:
 def _work():
     w = _n.lib.ga_gchisq_work_alloc()
     if not w:
-        raise GaussauditError(2, "out of memory")
+        raise MemoryError("out of memory")
     return w
 
 
@@ -182,7 +178,8 @@ def _pair_delta(p, pin, eps, certified):
     return Directions(Estimate(d.xy.val, d.xy.err), Estimate(d.yx.val, d.yx.err))
 
 
-def delta(mean_x, cov_x, mean_y, cov_y, eps, *, columns=1, certified=False):
+def delta(mean_x: Matrix, cov_x: Matrix, mean_y: Matrix, cov_y: Matrix, eps: Real, *,
+          columns: int = 1, certified: bool = False) -> Directions:
     """delta(eps) of X = N(mean_x, cov_x) against Y = N(mean_y, cov_y) (columns iid copies),
     both directions: Estimate(value, error) each, or with certified=True Interval(lo, hi)
     each (eps then read as the exact decimal it prints as, or as a str)."""
@@ -191,10 +188,11 @@ def delta(mean_x, cov_x, mean_y, cov_y, eps, *, columns=1, certified=False):
     return _pair_delta(p.p, ctypes.byref(p.input), eps, certified)
 
 
-def epsilon(mean_x, cov_x, mean_y, cov_y, *, delta, columns=1, certified=False):
+def epsilon(mean_x: Matrix, cov_x: Matrix, mean_y: Matrix, cov_y: Matrix, *, delta: Real,
+            columns: int = 1, certified: bool = False) -> Union[Estimate, Interval]:
     """The smallest eps with max(delta_XY, delta_YX)(eps) <= delta: Estimate, or with
     certified=True the Interval that contains it. inf when the supports differ."""
-    _real("delta", delta, 0, 1, lo_open=True)
+    _delta_arg(delta)
     p = _Pair(mean_x, cov_x, mean_y, cov_y, _whole("columns", columns, 1, 1e15))
     direction = ctypes.c_int()
     if certified:
@@ -219,7 +217,8 @@ def epsilon(mean_x, cov_x, mean_y, cov_y, *, delta, columns=1, certified=False):
     return Estimate(e.val, e.err)
 
 
-def renyi(mean_x, cov_x, mean_y, cov_y, *, alpha, columns=1, certified=False):
+def renyi(mean_x: Matrix, cov_x: Matrix, mean_y: Matrix, cov_y: Matrix, *, alpha: Real,
+          columns: int = 1, certified: bool = False) -> Directions:
     """Renyi divergences D_alpha(X||Y), D_alpha(Y||X) (alpha > 1): Estimate each, or
     Interval each with certified=True; inf where the divergence is infinite."""
     _real("alpha", alpha, 1, lo_open=True)
@@ -250,7 +249,7 @@ class Subsampled:
     >>> s.pld_accountant(delta=1e-5)    # and a PLD accountant
     """
 
-    def __init__(self, rate, sigma, steps=1, add=False):
+    def __init__(self, rate: Real, sigma: Real, steps: int = 1, add: bool = False) -> None:
         q = _real("rate", rate, 0, 1, lo_open=True)
         sg = _real("sigma", sigma, 0.001, 1e6)
         self._q = _decimal(rate).encode() if isinstance(rate, str) else None
@@ -260,20 +259,22 @@ class Subsampled:
         self.p = ctypes.c_void_p()
         msg = ctypes.create_string_buffer(_n.ERRMSG)
         _check(_n.lib.ga_pair_reduce_subsampled(ctypes.byref(self.p), ctypes.byref(self.input),
-                                                1, msg, _n.ERRMSG), msg)
+                                                1, msg, _n.ERRMSG), msg, what="argument")
 
     def __del__(self):
         if getattr(self, "p", None):
             _n.lib.ga_pair_free(self.p)
             self.p = None
 
-    def delta(self, eps, *, certified=False):
+    def delta(self, eps: Real, *, certified: bool = False) -> Directions:
         """delta(eps) in both directions: Estimate each; certified=True (one step only)
         Interval each."""
+        _real("eps", eps, 0)
         return _pair_delta(self.p, None, eps, certified)
 
-    def epsilon(self, *, delta):
+    def epsilon(self, *, delta: Real) -> Estimate:
         """The smallest eps with max(delta_XY, delta_YX)(eps) <= delta (an Estimate)."""
+        _delta_arg(delta)
         w = _work()
         try:
             e, direction = _n.Result(), ctypes.c_int()
@@ -284,13 +285,14 @@ class Subsampled:
         _check(st, None, (0, 3))
         return Estimate(e.val, e.err)
 
-    def renyi(self, *, alpha):
+    def renyi(self, *, alpha: Real) -> Directions:
         """Renyi divergences of order alpha > 1 in both directions (Estimates)."""
+        _real("alpha", alpha, 1, lo_open=True)
         a, b = _n.Result(), _n.Result()
         _check(_n.lib.ga_pair_renyi(ctypes.byref(a), ctypes.byref(b), self.p, float(alpha)), None)
         return Directions(Estimate(a.val, a.err), Estimate(b.val, b.err))
 
-    def rdp_accountant(self, *, delta):
+    def rdp_accountant(self, *, delta: Real) -> Tuple[float, int]:
         """(eps, order): what an RDP accountant reports at delta (integer orders 2..256,
         Mironov's conversion); an upper bound of the exact eps."""
         e, order = ctypes.c_double(), ctypes.c_int()
@@ -298,7 +300,7 @@ class Subsampled:
                                              float(delta)), None)
         return e.value, order.value
 
-    def pld_accountant(self, *, delta, grid=1e-4):
+    def pld_accountant(self, *, delta: Real, grid: Real = 1e-4) -> float:
         """eps that a PLD accountant (connect the dots on a grid of this spacing, FFT
         composition) reports at delta: slightly above the exact eps; for comparison."""
         e = ctypes.c_double()
@@ -308,9 +310,87 @@ class Subsampled:
         return e.value
 
 
-def subsampled(rate, sigma, steps=1, add=False):
+def subsampled(rate: Real, sigma: Real, steps: int = 1, add: bool = False) -> Subsampled:
     """Poisson-subsampled Gaussian steps (see Subsampled)."""
     return Subsampled(rate, sigma, steps, add)
+
+
+# ------------------------------------------------------------------ a spec's privacy profile
+
+class Profile:
+    """A spec's privacy profile over all its neighbouring pairs (built and reduced once):
+    delta(eps) and epsilon(delta), the largest over the pairs and both directions, as
+    Estimates or, with certified=True, Intervals. The spec's claim is not read.
+
+    >>> p = gaussaudit.profile({"gaussaudit": 1, "mechanism": {"kind": "subsampled_gaussian",
+    ...                         "rate": 0.01, "sigma": 1.0, "steps": 1000}})
+    >>> p.epsilon(delta=1e-5)
+    """
+
+    def __init__(self, spec: Spec, *, timeout: float = 0.0, allow_paths: Iterable[str] = (),
+                 jobs: int = 0) -> None:
+        path, text = _spec_source(spec)
+        o = _options(False, timeout, allow_paths, jobs=jobs)
+        h = ctypes.c_void_p()
+        msg = ctypes.create_string_buffer(_n.ERRMSG)
+        if path is not None:
+            st = _n.lib.ga_profile_spec_file(ctypes.byref(h), os.fsencode(path), ctypes.byref(o),
+                                             msg, _n.ERRMSG)
+        else:
+            b = text.encode()
+            st = _n.lib.ga_profile_spec_text(ctypes.byref(h), b, len(b), b"<spec>",
+                                             ctypes.byref(o), msg, _n.ERRMSG)
+        _check(st, msg, what="spec")
+        self._h = h
+
+    def __del__(self):
+        if getattr(self, "_h", None):
+            _n.lib.ga_profile_free(self._h)
+            self._h = None
+
+    @property
+    def npairs(self) -> int:
+        """The number of neighbouring pairs the profile is the maximum over."""
+        return _n.lib.ga_profile_npairs(self._h)
+
+    def delta(self, epsilon: Real, *, certified: bool = False) -> Union[Estimate, Interval]:
+        """delta(epsilon): an Estimate, or with certified=True an Interval (epsilon read as the
+        exact decimal it prints as, or as a str)."""
+        _real("epsilon", epsilon, 0)
+        if certified:
+            iv = _n.Interval()
+            st = _n.lib.ga_profile_delta_cert(ctypes.byref(iv), self._h,
+                                              _decimal(epsilon).encode())
+            _check(st, None, (0, 6))
+            return Interval(iv.lo, iv.hi)
+        r = _n.Result()
+        _check(_n.lib.ga_profile_delta(ctypes.byref(r), self._h, float(epsilon)), None, (0, 3))
+        return Estimate(r.val, r.err)
+
+    def epsilon(self, delta: Real, *, certified: bool = False) -> Union[Estimate, Interval]:
+        """The smallest epsilon with delta(epsilon) <= delta: an Estimate, or with
+        certified=True an Interval; inf when some pair's supports differ."""
+        _delta_arg(delta)
+        if certified:
+            iv = _n.Interval()
+            st = _n.lib.ga_profile_epsilon_cert(ctypes.byref(iv), self._h,
+                                                _decimal(delta).encode())
+            if st == 5:
+                return Interval(math.inf, math.inf)
+            _check(st, None, (0, 6))
+            return Interval(iv.lo, iv.hi)
+        r = _n.Result()
+        st = _n.lib.ga_profile_epsilon(ctypes.byref(r), self._h, float(delta))
+        if st == 5:
+            return Estimate(math.inf, 0.0)
+        _check(st, None, (0, 3))
+        return Estimate(r.val, r.err)
+
+
+def profile(spec: Spec, *, timeout: float = 0.0, allow_paths: Iterable[str] = (),
+            jobs: int = 0) -> Profile:
+    """The privacy profile of a spec (a path, YAML text or a dict): see Profile."""
+    return Profile(spec, timeout=timeout, allow_paths=allow_paths, jobs=jobs)
 
 
 # ------------------------------------------------------------------ specs: audit, calibrate
@@ -327,9 +407,14 @@ def _spec_source(spec):
     if isinstance(spec, os.PathLike) or (isinstance(spec, str) and "\n" not in spec and
                                          os.path.exists(spec)):
         return os.fspath(spec), None
-    if isinstance(spec, str) and ":" in spec:
+    if isinstance(spec, str) and ":" in spec and "\n" in spec or \
+            isinstance(spec, str) and spec.lstrip().startswith("{"):
         return None, spec
-    raise GaussauditError(7, "spec: %r is neither a file, YAML text nor a dict" % (spec,))
+    if isinstance(spec, str):
+        raise SpecNotFoundError(7, "spec: no such file: %r (a spec is a path, YAML text of "
+                                   "several lines or a dict)" % (spec,))
+    raise InvalidArgument("spec: expected a path, YAML text or a dict (got %s)"
+                          % type(spec).__name__)
 
 
 def _options(certified=False, timeout=0.0, allow_paths=(), part=0, claim=None, jobs=0):
@@ -358,7 +443,7 @@ def _write(fn, handle, fmt):
     try:
         f = _n.libc.fopen(path.encode(), b"w")
         if not f:
-            raise GaussauditError(7, "cannot open a temporary file")
+            raise OSError("cannot open a temporary file")
         st = fn(f, handle, _n.FORMAT[fmt])
         _n.libc.fclose(f)
         _check(st, None)
@@ -423,23 +508,31 @@ class AuditResult:
     def _report(self, fmt):
         return _write(_n.lib.ga_audit_result_write, self._h, fmt)
 
-    def to_json(self):
+    def to_json(self) -> str:
         return self._report("json")
 
-    def to_markdown(self):
+    def to_markdown(self) -> str:
         return self._report("md")
 
-    def to_html(self):
+    def to_html(self) -> str:
         return self._report("html")
 
-    def to_junit(self):
+    def to_junit(self) -> str:
         return self._report("junit")
 
-    def json(self):
+    def json(self) -> Dict[str, Any]:
         return json.loads(self.to_json())
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "AuditResult(%r: %s, %d claims)" % (self.name, self.verdict, len(self.claims))
+
+    def _repr_html_(self) -> str:
+        """The HTML report's banner and claims table, for notebooks."""
+        html = self.to_html()
+        body = html.find("<body")
+        start = html.find(">", body) + 1 if body >= 0 else 0
+        cut = html.find("<h2", start)
+        return html[start:cut if cut > 0 else len(html)]
 
 
 def _audit_handle(spec, o):
@@ -454,11 +547,13 @@ def _audit_handle(spec, o):
         b = text.encode()
         st = _n.lib.ga_audit_spec_text(ctypes.byref(h), b, len(b), b"<spec>", ctypes.byref(o),
                                        msg, _n.ERRMSG)
-    _check(st, msg)
+    _check(st, msg, what="spec")
     return h
 
 
-def audit(spec, *, certified=False, timeout=0.0, allow_paths=(), claim=None, jobs=0):
+def audit(spec: Spec, *, certified: bool = False, timeout: float = 0.0,
+          allow_paths: Iterable[str] = (), claim: Optional[str] = None,
+          jobs: int = 0) -> "AuditResult":
     """Audit a spec (a path, YAML text, or a dict in the spec language) and return its
     AuditResult. claim, a YAML mapping such as "{epsilon: 1, delta: 1e-5}", replaces the
     spec's own claim. jobs: threads for the pairs (0: one per core; the result does not
@@ -467,8 +562,9 @@ def audit(spec, *, certified=False, timeout=0.0, allow_paths=(), claim=None, job
     return AuditResult(_audit_handle(spec, o))
 
 
-def audit_shard(spec, shard, nshards, *, certified=False, timeout=0.0, allow_paths=(),
-                claim=None, jobs=0):
+def audit_shard(spec: Spec, shard: int, nshards: int, *, certified: bool = False,
+                timeout: float = 0.0, allow_paths: Iterable[str] = (),
+                claim: Optional[str] = None, jobs: int = 0) -> str:
     """Evaluate shard `shard` (1..nshards) of a spec's pairs (pairs shard, shard + nshards,
     ...; `gaussaudit audit --shard`) and return its partial result (JSON text): write each
     shard's to a file and merge() them. spec: a path (merge reads it again), or YAML text /
@@ -486,7 +582,8 @@ def audit_shard(spec, shard, nshards, *, certified=False, timeout=0.0, allow_pat
         _n.lib.ga_audit_result_free(h)
 
 
-def merge(parts, *, spec=None, jobs=0, allow_paths=()):
+def merge(parts: Sequence[str], *, spec: Optional[str] = None, jobs: int = 0,
+          allow_paths: Iterable[str] = ()) -> "AuditResult":
     """Merge the partial results of every shard (paths of files written from audit_shard or
     `gaussaudit audit --shard`) into the AuditResult one audit() gives: the spec is read
     again (spec, or the path the parts recorded) and the decisions read the parts'
@@ -499,7 +596,7 @@ def merge(parts, *, spec=None, jobs=0, allow_paths=()):
     st = _n.lib.ga_audit_merge_files(ctypes.byref(h), arr, len(paths),
                                      os.fsencode(spec) if spec is not None else None,
                                      ctypes.byref(o), msg, _n.ERRMSG)
-    _check(st, msg)
+    _check(st, msg, what="spec")
     return AuditResult(h)
 
 
@@ -518,9 +615,12 @@ class Calibration(NamedTuple):
     json: str
 
 
-def calibrate(spec, eps, delta, *, part=0, timeout=0.0, allow_paths=(), jobs=0):
+def calibrate(spec: Spec, eps: Real, delta: Real, *, part: int = 0, timeout: float = 0.0,
+              allow_paths: Iterable[str] = (), jobs: int = 0) -> "Calibration":
     """The smallest noise for (eps, delta)-DP of a spec (path, YAML text or dict); jobs:
     threads building the neighbours' laws (0: one per core)."""
+    _real("eps", eps, 0)
+    _delta_arg(delta)
     path, text = _spec_source(spec)
     o = _options(False, timeout, allow_paths, part=part, jobs=jobs)
     h = ctypes.c_void_p()
@@ -532,7 +632,7 @@ def calibrate(spec, eps, delta, *, part=0, timeout=0.0, allow_paths=(), jobs=0):
         b = text.encode()
         st = _n.lib.ga_calibrate_spec_text(ctypes.byref(h), b, len(b), b"<spec>", float(eps),
                                            float(delta), ctypes.byref(o), msg, _n.ERRMSG)
-    _check(st, msg)
+    _check(st, msg, what="spec")
     try:
         info = _n.CalibrationInfo()
         _n.lib.ga_calibration_get(ctypes.byref(info), h)

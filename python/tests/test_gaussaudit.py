@@ -325,3 +325,77 @@ def test_a_library_of_another_version_is_refused_at_import(tmp_path):
         assert out.returncode != 0
         assert "ImportError" in out.stderr and found in out.stderr, out.stderr
         assert str(so) in out.stderr and gaussaudit.__version__ in out.stderr, out.stderr
+
+
+# ------------------------------------------------------------------ numbers, errors, accountant
+
+def test_estimates_are_floats_and_intervals_are_enclosures():
+    d = gaussaudit.delta([0], [[1]], [1], [[1]], 1.0)
+    e = d.xy
+    assert isinstance(e, float) and e < 1 and e + 1 > 1 and float(e) == e.value
+    assert type(e + 1) is float and e.error < 1e-13
+    value, error = e                                    # unpacks as (value, error)
+    assert value == float(e) and error == e.error
+    assert "+-" in str(e) and repr(e).startswith("Estimate(")
+    c = gaussaudit.delta([0], [[1]], [1], [[1]], 1.0, certified=True).xy
+    assert c.lo <= c.mid <= c.hi and c.contains(c.mid) and c.mid in c
+    assert c < 1 and c > 0.1 and not c > 0.2 and float(c) == c.mid
+    assert d.worst >= max(d.xy, d.yx)
+
+
+def test_errors_form_a_hierarchy_with_positions(tmp_path):
+    with pytest.raises(gaussaudit.InvalidArgument, match="eps"):
+        gaussaudit.delta([0], [[1]], [1], [[1]], -1.0)
+    with pytest.raises(ValueError, match="delta"):
+        gaussaudit.subsampled(rate=0.1, sigma=1, steps=3).epsilon(delta=1.0)
+    with pytest.raises(ValueError, match="eps"):
+        gaussaudit.subsampled(rate=0.1, sigma=1, steps=3).delta(-1)
+    with pytest.raises(ValueError, match="steps"):
+        gaussaudit.subsampled(rate=0.1, sigma=1, steps=2.5)
+    with pytest.raises(FileNotFoundError):
+        gaussaudit.audit(str(tmp_path / "missing.yaml"))
+    with pytest.raises(gaussaudit.SpecNotFoundError):
+        gaussaudit.profile(str(tmp_path / "missing.yaml"))
+    bad = write(tmp_path, "bad.yaml", "gaussaudit: 1\nmechanism: {kind: sketc}\n")
+    with pytest.raises(gaussaudit.SpecError) as e:
+        gaussaudit.audit(bad)
+    assert (e.value.line, e.value.column, e.value.field) == (2, 19, "mechanism.kind")
+    assert e.value.file.endswith("bad.yaml") and "the kinds:" in e.value.message
+    assert isinstance(e.value, gaussaudit.GaussauditError)
+
+
+def test_accountant_agrees_with_the_cli_on_its_own_spec(tmp_path):
+    from gaussaudit.accounting import Accountant, Gaussian, PoissonSampled
+    acc = (Accountant().compose(PoissonSampled(0.02, Gaussian(1.2)), 300)
+           .compose(Gaussian(sigma=8.0, sensitivity=2.0), 2))
+    spec = write(tmp_path, "acc.yaml", acc.to_spec())
+    rc, out, err = cli("epsilon", spec, "--delta", "1e-5", "--format", "json")
+    assert rc == 0, err
+    overall = json.loads(out)["overall"]["epsilon"]
+    assert acc.get_epsilon(1e-5) == overall["value"], (acc.get_epsilon(1e-5), overall)
+    rc, out, err = cli("delta", spec, "--epsilon", "1.5", "--format", "json")
+    assert rc == 0, err
+    rows = json.loads(out)["pairs"]
+    worst = max(max(r["xy"]["value"], r["yx"]["value"]) for r in rows)
+    assert acc.get_delta(1.5) == worst
+
+
+def test_public_functions_carry_type_hints():
+    import inspect
+    import gaussaudit.accounting as acc
+    for mod in (gaussaudit, acc):
+        for name in mod.__all__:
+            obj = getattr(mod, name)
+            fns = [obj] if inspect.isfunction(obj) else \
+                [f for n, f in vars(obj).items() if inspect.isfunction(f) and
+                 not n.startswith("_")] if inspect.isclass(obj) else []
+            for f in fns:
+                sig = inspect.signature(f)
+                assert sig.return_annotation is not inspect.Signature.empty, f
+    assert os.path.exists(os.path.join(os.path.dirname(gaussaudit.__file__), "py.typed"))
+
+
+def test_audit_result_renders_in_a_notebook():
+    r = gaussaudit.audit(os.path.join(ROOT, "specs/examples/classic_gaussian_eps1.yaml"))
+    html = r._repr_html_()
+    assert r.verdict in html and "<html" not in html.lower()

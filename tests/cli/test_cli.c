@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,20 +30,20 @@ Test(cli, bad_input_statuses_and_messages)
         {"cdf --weights 1 --at 1 --bogus", 64, "--bogus"},
         {"cdf --weights 1 --at 1 --method fancy", 64, "--method"},
         {"cdf --weights 1 --at 1 --format xml", 64, "--format"},
-        {"cdf --weights 1,x --at 1", 65, "--weights: item 2"},
-        {"cdf --weights 1,nan --at 1", 65, "--weights: item 2"},
-        {"cdf --weights 1,inf --at 1", 65, "--weights: item 2"},
-        {"cdf --weights 1, --at 1", 65, "--weights: item 2"},
-        {"cdf --weights 1,2 --dof 1 --at 1", 65, "--dof has 1 items"},
-        {"cdf --weights 1,2 --dof 1,-2 --at 1", 65, "--dof: item 2"},
-        {"cdf --weights 1,2 --dof 1,0 --at 1", 65, "--dof: item 2"},
-        {"cdf --weights 1,2 --nc 1,-0.5 --at 1", 65, "--nc: item 2"},
-        {"cdf --weights 1,2 --nc 1 --at 1", 65, "--nc has 1 items"},
-        {"cdf --weights 1 --sigma -1 --at 1", 65, "--sigma"},
-        {"cdf --weights 1 --sigma abc --at 1", 65, "--sigma"},
-        {"cdf --weights 1 --offset 1e999 --at 1", 65, "--offset"},
-        {"cdf --weights 1 --at 1e400", 65, "--at"},
-        {"cdf --weights 1 --at 1 --epsrel 0", 65, "--epsrel"},
+        {"cdf --weights 1,x --at 1", 64, "--weights: item 2"},
+        {"cdf --weights 1,nan --at 1", 64, "--weights: item 2"},
+        {"cdf --weights 1,inf --at 1", 64, "--weights: item 2"},
+        {"cdf --weights 1, --at 1", 64, "--weights: item 2"},
+        {"cdf --weights 1,2 --dof 1 --at 1", 64, "--dof has 1 items"},
+        {"cdf --weights 1,2 --dof 1,-2 --at 1", 64, "--dof: item 2"},
+        {"cdf --weights 1,2 --dof 1,0 --at 1", 64, "--dof: item 2"},
+        {"cdf --weights 1,2 --nc 1,-0.5 --at 1", 64, "--nc: item 2"},
+        {"cdf --weights 1,2 --nc 1 --at 1", 64, "--nc has 1 items"},
+        {"cdf --weights 1 --sigma -1 --at 1", 64, "--sigma"},
+        {"cdf --weights 1 --sigma abc --at 1", 64, "--sigma"},
+        {"cdf --weights 1 --offset 1e999 --at 1", 64, "--offset"},
+        {"cdf --weights 1 --at 1e400", 64, "--at"},
+        {"cdf --weights 1 --at 1 --epsrel 0", 64, "--epsrel"},
         {"cdf --weights 1,2 --at 1 --method closed", 64, "does not apply"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
@@ -142,11 +143,11 @@ Test(cli, certified_json_and_options)
     free(out);
     free(err);
     static const bad_case bad[] = {
-        {"cdf --weights 1 --at 1 --certified --digits 0", 65, "--digits"},
-        {"cdf --weights 1 --at 1 --certified --digits x", 65, "--digits"},
+        {"cdf --weights 1 --at 1 --certified --digits 0", 64, "--digits"},
+        {"cdf --weights 1 --at 1 --certified --digits x", 64, "--digits"},
         {"cdf --weights 1 --at 1 --digits 5", 64, "--certified"},
         {"cdf --weights 1 --at 1 --certified --method imhof", 64, "--certified"},
-        {"cdf --weights 1,0.5 --dof 1,-1 --at 1 --certified", 65, "--dof: item 2"},
+        {"cdf --weights 1,0.5 --dof 1,-1 --at 1 --certified", 64, "--dof: item 2"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         st = ga_test_run(bad[i].args, &out, &err);
@@ -291,4 +292,95 @@ Test(cli, blas_is_loaded_on_first_use_and_its_failure_is_an_error)
     free(e1);
     free(o2);
     free(e2);
+}
+
+/* Shell manners: GNU option syntax (getopt_long), "--", "-" for standard input, suggestions
+ * for a mistyped command, option or kind, exit 64 for every usage error, tabs named as such */
+Test(cli, shell_manners)
+{
+    char tab[64] = "/tmp/ga_specXXXXXX", kind[64] = "/tmp/ga_specXXXXXX", out_json[128];
+    ga_test_temp_spec(tab, "gaussaudit: 1\nmechanism:\n\tkind: sketch\n");
+    ga_test_temp_spec(kind, "gaussaudit: 1\nmechanism: {kind: sketc, columns: 2}\n");
+    snprintf(out_json, sizeof out_json, "%s.json", tab);
+    const char *g = "specs/examples/classic_gaussian_eps1.yaml";
+    char args[9][600];
+    snprintf(args[0], sizeof args[0], "audit %s --certifed", g);
+    snprintf(args[1], sizeof args[1], "calibrate %s --epsilon abc --delta 1e-5", g);
+    snprintf(args[2], sizeof args[2], "delta %s --epsilon 1 --certified=1", g);
+    snprintf(args[3], sizeof args[3], "audit %s", tab);
+    snprintf(args[4], sizeof args[4], "audit %s", kind);
+    snprintf(args[5], sizeof args[5], "audit %s --timeout -1", g);
+    snprintf(args[6], sizeof args[6], "epsilon %s --delta 2", g);
+    snprintf(args[7], sizeof args[7], "audit --quiet --format=json -o%s -- %s", out_json, g);
+    snprintf(args[8], sizeof args[8], "audit %s --claim '{epsilon: 0.5, delta: 1e-6}' --quiet", g);
+    const struct {
+        const char *args;
+        int status;
+        const char *needle;
+    } cases[] = {
+        {"audti x", 64, "did you mean audit?"},
+        {"audti x", 64, "the commands: audit, merge, calibrate"},
+        {args[0], 64, "unknown option '--certifed'; did you mean --certified?"},
+        {args[1], 64, "--epsilon must be a number"},
+        {args[2], 64, "option --certified takes no value"},
+        {args[3], 65, "a tab character indents this line"},
+        {args[4], 65, "did you mean 'sketch'?); the kinds: gaussian_pair, gaussian_mechanism"},
+        {args[5], 64, "--timeout"},
+        {args[6], 64, "--delta must be a number in (0, 1)"},
+        {args[7], 0, ""},
+        {args[8], 1, "VIOLATION"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *out, *err;
+        int st = ga_test_run(cases[i].args, &out, &err);
+        cr_expect(st == cases[i].status, "'%s': status %d, expected %d (stderr: %s)",
+                  cases[i].args, st, cases[i].status, err);
+        cr_expect(strstr(err, cases[i].needle) != NULL || strstr(out, cases[i].needle) != NULL,
+                  "'%s': no '%s' in stderr %s or stdout %.300s", cases[i].args, cases[i].needle,
+                  err, out);
+        free(out);
+        free(err);
+    }
+    /* -oFILE after "--"-free options wrote the report; "--" kept the spec an operand */
+    struct stat sb;
+    cr_expect(stat(out_json, &sb) == 0 && sb.st_size > 100, "no report in %s", out_json);
+    unlink(out_json);
+    /* '-': the spec from standard input, the same report as from the file but for its path */
+    const char *bin = getenv("GA_BIN") && *getenv("GA_BIN") ? getenv("GA_BIN") : "build/gaussaudit";
+    char cmd[4096], o1[128], o2[128];
+    snprintf(o1, sizeof o1, "%s.1.json", tab);
+    snprintf(o2, sizeof o2, "%s.2.json", tab);
+    snprintf(cmd, sizeof cmd, "%s audit - --quiet --format json < %s > %s && %s audit %s --quiet "
+             "--format json > %s", bin, g, o1, bin, g, o2);
+    cr_assert(system(cmd) == 0, "%s", cmd);
+    const char *strip = "sed -e 's/\"spec_path\": \"[^\"]*\"//' -e 's/\"[a-z_]*seconds\": [^,}]*//g'"
+                        " -e 's/\"started\": [^,}]*//'";
+    snprintf(cmd, sizeof cmd, "%s %s > %s.s && %s %s > %s.s && cmp -s %s.s %s.s", strip, o1, o1,
+             strip, o2, o2, o1, o2);
+    cr_expect(system(cmd) == 0, "the report of the spec read from '-' differs: %s, %s", o1, o2);
+    snprintf(cmd, sizeof cmd, "rm -f %s %s %s.s %s.s", o1, o2, o1, o2);
+    cr_expect(system(cmd) == 0);
+    /* a spec file name that is not UTF-8: every report stays a valid document (the byte
+     * shown as \xff, or U+FFFD in JSON) */
+    snprintf(cmd, sizeof cmd, "cp %s %s.\377.yaml", g, tab);
+    cr_assert(system(cmd) == 0);
+    static const char *const fmts[] = {"json", "junit", "html", "md"};
+    for (int k = 0; k < 4; k++) {
+        char *out, *err;
+        snprintf(cmd, sizeof cmd, "audit %s.\377.yaml --quiet --format %s", tab, fmts[k]);
+        cr_expect(ga_test_run(cmd, &out, &err) == 0, "%s: %s", cmd, err);
+        size_t at = 0;
+        if (k == 0)
+            cr_expect(ga_test_json_valid(out, &at) && strstr(out, "\\ufffd.yaml"),
+                      "invalid JSON at byte %zu: %.300s", at, out + at);
+        else
+            cr_expect(strstr(out, k == 3 ? "\\\\xff.yaml" : "\\xff.yaml") && !strchr(out, '\377'),
+                      "%s: the byte is not escaped: %.500s", fmts[k], out);
+        free(out);
+        free(err);
+    }
+    snprintf(cmd, sizeof cmd, "%s.\377.yaml", tab);
+    unlink(cmd);
+    unlink(tab);
+    unlink(kind);
 }
