@@ -9,7 +9,8 @@
 #   make gallery    regenerate specs/papers/reports/ (published claims, audited)
 #   make fuzz       libFuzzer on the spec parser and the cdf arguments (FUZZ_SECONDS each)
 #   make install    PREFIX=/usr/local DESTDIR=: the CLI, gaussaudit.h, libgaussaudit.{a,so},
-#                   gaussaudit.pc, gaussaudit(1), gaussaudit-spec(5); make uninstall removes them
+#                   gaussaudit.pc, gaussaudit(1), gaussaudit-spec(5), bash completion;
+#                   make uninstall removes them
 #   make wheel      dist/gaussaudit-VERSION-py3-none-linux_x86_64.whl, carrying the library
 #   make arb-fwd    regenerate numerics/arb_fwd.[ch] after editing numerics/arb_names.txt
 # Environment: GA_TEST_SCALE (default 1) multiplies the random-test loop counts.
@@ -31,6 +32,7 @@ LIBDIR  ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 BINDIR  ?= $(PREFIX)/bin
 MANDIR  ?= $(PREFIX)/share/man
+COMPDIR ?= $(PREFIX)/share/bash-completion/completions
 # pkg-config is expanded lazily (=) so that `make test` can install packages first.
 PKG_CFLAGS = $(shell pkg-config --cflags yaml-0.1 gsl 2>/dev/null) -I/usr/include/flint
 # FLINT/Arb is not linked: the library opens it on the first certified computation
@@ -44,7 +46,7 @@ TEST_LIBS = $(FLINT_LIBS) $(shell pkg-config --libs criterion 2>/dev/null || ech
 DEB_PACKAGES := pkg-config libgsl-dev libopenblas-dev libflint-dev \
                 libflint-arb-dev libyaml-dev libcriterion-dev valgrind chromium libxml2-utils \
                 python3 python3-numpy python3-pytest python3-pip python3-setuptools \
-                python3-venv python3-wheel
+                python3-venv python3-wheel python3-jsonschema python3-yaml
 
 LIB_SRC  := $(wildcard base/*.c) $(wildcard numerics/*.c) $(wildcard pair/*.c) $(wildcard specs/*.c) \
             $(wildcard catalogue/*.c) $(wildcard verdict/*.c) $(wildcard reports/*.c) \
@@ -106,8 +108,9 @@ $(BUILD)/gaussaudit.pc: doc/gaussaudit.pc.in gaussaudit.h
 install: all
 	@rm -f $(BUILD)/gaussaudit.pc && $(MAKE) --no-print-directory $(BUILD)/gaussaudit.pc
 	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(LIBDIR)/pkgconfig" "$(DESTDIR)$(INCLUDEDIR)" \
-	    "$(DESTDIR)$(MANDIR)/man1" "$(DESTDIR)$(MANDIR)/man5"
+	    "$(DESTDIR)$(MANDIR)/man1" "$(DESTDIR)$(MANDIR)/man5" "$(DESTDIR)$(COMPDIR)"
 	install -m 755 $(BUILD)/gaussaudit "$(DESTDIR)$(BINDIR)/gaussaudit"
+	install -m 644 doc/gaussaudit.bash "$(DESTDIR)$(COMPDIR)/gaussaudit"
 	install -m 644 gaussaudit.h "$(DESTDIR)$(INCLUDEDIR)/gaussaudit.h"
 	install -m 644 $(BUILD)/libgaussaudit.a "$(DESTDIR)$(LIBDIR)/libgaussaudit.a"
 	install -m 755 $(BUILD)/libgaussaudit.so.$(VERSION) "$(DESTDIR)$(LIBDIR)/libgaussaudit.so.$(VERSION)"
@@ -123,7 +126,7 @@ uninstall:
 	    "$(DESTDIR)$(LIBDIR)/libgaussaudit.a" "$(DESTDIR)$(LIBDIR)/libgaussaudit.so" \
 	    "$(DESTDIR)$(LIBDIR)/$(SONAME)" "$(DESTDIR)$(LIBDIR)/libgaussaudit.so.$(VERSION)" \
 	    "$(DESTDIR)$(LIBDIR)/pkgconfig/gaussaudit.pc" "$(DESTDIR)$(MANDIR)/man1/gaussaudit.1" \
-	    "$(DESTDIR)$(MANDIR)/man5/gaussaudit-spec.5"
+	    "$(DESTDIR)$(MANDIR)/man5/gaussaudit-spec.5" "$(DESTDIR)$(COMPDIR)/gaussaudit"
 
 $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(TEST_SUPPORT) $(BUILD)/libgaussaudit.a
 	@mkdir -p $(dir $@)
@@ -167,6 +170,7 @@ check: all $(TEST_BIN)
 	[ -n "$(SAN)" ] || sh tests/install.sh $(BUILD) || failed="$$failed install.sh"; \
 	[ -n "$(SAN)$(TEST_WRAP)" ] || PYTHON=$(PYTHON) sh tests/wheel.sh $(BUILD) || failed="$$failed wheel.sh"; \
 	sh tests/junit.sh $(BUILD) || failed="$$failed junit.sh"; \
+	$(PYTHON) tests/schema.py $(BUILD)/gaussaudit || failed="$$failed schema.py"; \
 	if [ -z "$(SAN)$(TEST_WRAP)" ]; then \
 	  sh tests/render.sh $(BUILD) || failed="$$failed render.sh"; \
 	  GAUSSAUDIT_LIB=$(abspath $(BUILD))/libgaussaudit.so PYTHONPATH=python GA_BIN=$(BUILD)/gaussaudit \

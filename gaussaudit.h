@@ -702,6 +702,11 @@ GA_API int ga_audit_result_write(FILE *out, const ga_audit_result *r, int format
  * VIOLATION a failure with the witness, INCONCLUSIVE an error). GA_OK, GA_EIO or GA_ENOMEM. */
 GA_API int ga_audit_results_write_junit(FILE *out, ga_audit_result *const *r, size_t n);
 
+/* The JSON Schema (draft 2020-12) of the spec language, from the tables of keys, kinds,
+ * relations and claims the parser checks (doc/gaussaudit-spec.schema.json is this output).
+ * GA_OK or GA_EIO. */
+GA_API int ga_spec_schema_write(FILE *out);
+
 /*
  * A spec's privacy profile, asked as questions (the accountant interface): the spec is loaded
  * and every neighbouring pair built and reduced once (o: allow_paths, jobs, and timeout, the

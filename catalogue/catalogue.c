@@ -24,6 +24,11 @@ static const char *kind_knob(int k);
 
 static int kind_universe(int k);
 
+/* the mechanism keys of kinds composition and gaussian_pair (their rows in the kind table;
+ * the JSON Schema) */
+const char *const cat_keys_composition[] = {"kind", "parts", NULL};
+static const char *const cat_keys_gaussian_pair[] = {"kind", NULL};
+
 static int build_composition(cat_job *j, char *msg, size_t msglen);
 
 static int build_kind(cat_job *j, int k, char *msg, size_t msglen);
@@ -275,12 +280,11 @@ static int build_composition(cat_job *j, char *msg, size_t msglen)
 {
     ga_spec *s = j->s;
     if (ga_node_get(s->mechanism, "parts") && has_subsampled_part(s)) {
-        static const char *const ckeys[] = {"kind", "parts", NULL};
-        int rc0 = ga_spec_check_map(s, s->mechanism, "mechanism", ckeys, msg, msglen);
+        int rc0 = ga_spec_check_map(s, s->mechanism, "mechanism", cat_keys_composition, msg,
+                                    msglen);
         return rc0 ? rc0 : compose_subsampled(j, msg, msglen);
     }
-    static const char *const keys[] = {"kind", "parts", NULL};
-    int rc = ga_spec_check_map(s, s->mechanism, "mechanism", keys, msg, msglen);
+    int rc = ga_spec_check_map(s, s->mechanism, "mechanism", cat_keys_composition, msg, msglen);
     if (rc)
         return rc;
     if (s->release.n)
@@ -383,11 +387,14 @@ cleanup:
  * by these two (the sum with and without a unit vector, by rotation invariance; Zhu, Dong &
  * Wang 2022, Section 4), and their two directions cover each other: the pairs are the proven
  * worst case. */
+/* the mechanism keys of kind subsampled_gaussian (its row in the kind table; the JSON Schema) */
+const char *const cat_keys_subsampled_gaussian[] = {"kind", "rate", "sigma", "steps", NULL};
+
 static int build_subsampled(cat_job *j, char *msg, size_t msglen)
 {
     ga_spec *s = j->s;
-    static const char *const keys[] = {"kind", "rate", "sigma", "steps", NULL};
-    int rc = ga_spec_check_map(s, s->mechanism, "mechanism", keys, msg, msglen);
+    int rc = ga_spec_check_map(s, s->mechanism, "mechanism", cat_keys_subsampled_gaussian,
+                                   msg, msglen);
     if (rc)
         return rc;
     if (s->release.n)
@@ -443,19 +450,30 @@ static const struct {
     /* does the builder hold this spec's pairs as a row family (ga_spec_family)? Then no room
      * is reserved for their records (NULL: never) */
     int (*family)(const cat_job *j);
+    const char *const *keys; /* the mechanism's keys (beside repeat and release) */
 } kinds[] = {
-    {"gaussian_pair", "noise_scale", 0, 0, cat_build_explicit, NULL, NULL},
-    {"gaussian_mechanism", "sigma", 0, 0, cat_build_gaussian_mechanism, cat_pub_gaussian_mechanism, NULL},
-    {"sketch", "noise_sigma", 1, 0, cat_build_sketch, cat_pub_sketch, cat_sketch_family},
-    {"linear_regression", "sigma", 1, 1, cat_build_linear_regression, cat_pub_linear_regression, NULL},
-    {"bayesian_logistic_regression", "sigma", 0, 1, cat_build_logistic, NULL, NULL},
-    {"gaussian_process_regression", "sigma", 0, 2, cat_build_gp, NULL, NULL},
-    {"output_perturbation", "sigma", 0, 2, cat_build_output_perturbation, NULL, NULL},
-    {"noisy_gradient_descent", "sigma", 0, 2, cat_build_noisy_gd, NULL, NULL},
-    {"matrix_masking", "sigma", 1, 0, cat_build_matrix_masking, cat_pub_matrix_masking, NULL},
-    {"composition", "noise_scale", 1, 1, build_composition, NULL, NULL},
-    {"subsampled_gaussian", "sigma", 0, 0, build_subsampled, NULL, NULL},
-    {"synthetic_random_inputs", "sigma", 0, 1, cat_build_synthetic, NULL, NULL},
+    {"gaussian_pair", "noise_scale", 0, 0, cat_build_explicit, NULL, NULL, cat_keys_gaussian_pair},
+    {"gaussian_mechanism", "sigma", 0, 0, cat_build_gaussian_mechanism,
+      cat_pub_gaussian_mechanism, NULL, cat_keys_gaussian_mechanism},
+    {"sketch", "noise_sigma", 1, 0, cat_build_sketch, cat_pub_sketch, cat_sketch_family,
+      cat_keys_sketch},
+    {"linear_regression", "sigma", 1, 1, cat_build_linear_regression,
+      cat_pub_linear_regression, NULL, cat_keys_linear_regression},
+    {"bayesian_logistic_regression", "sigma", 0, 1, cat_build_logistic, NULL, NULL,
+      cat_keys_bayesian_logistic_regression},
+    {"gaussian_process_regression", "sigma", 0, 2, cat_build_gp, NULL, NULL,
+      cat_keys_gaussian_process_regression},
+    {"output_perturbation", "sigma", 0, 2, cat_build_output_perturbation, NULL, NULL,
+      cat_keys_output_perturbation},
+    {"noisy_gradient_descent", "sigma", 0, 2, cat_build_noisy_gd, NULL, NULL,
+      cat_keys_noisy_gradient_descent},
+    {"matrix_masking", "sigma", 1, 0, cat_build_matrix_masking, cat_pub_matrix_masking, NULL,
+      cat_keys_matrix_masking},
+    {"composition", "noise_scale", 1, 1, build_composition, NULL, NULL, cat_keys_composition},
+    {"subsampled_gaussian", "sigma", 0, 0, build_subsampled, NULL, NULL,
+      cat_keys_subsampled_gaussian},
+    {"synthetic_random_inputs", "sigma", 0, 1, cat_build_synthetic, NULL, NULL,
+      cat_keys_synthetic_random_inputs},
 };
 
 #define NKINDS (sizeof kinds / sizeof *kinds)
@@ -540,6 +558,11 @@ static int kind_universe(int k)
 const char *ga_mech_kind_at(size_t i)
 {
     return i < NKINDS ? kinds[i].name : NULL;
+}
+
+const char *const *ga_mech_kind_keys(size_t i)
+{
+    return i < NKINDS ? kinds[i].keys : NULL;
 }
 
 size_t ga_mech_published_values(ga_mech_published *pv, size_t max, ga_pairset *set,

@@ -63,6 +63,9 @@ const ga_pair *ga_mech_pair_use(const ga_pair *kept, const ga_spec_pair *sp, ga_
 
 /* The name of the i-th kind of the table, NULL past the end (for the spec parser's check). */
 const char *ga_mech_kind_at(size_t i);
+/* The mechanism keys of the i-th kind (NULL-terminated; "repeat" and "release" apply to
+ * every kind: ga_spec_common_mech_keys), NULL past the end. */
+const char *const *ga_mech_kind_keys(size_t i);
 
 /* Load a spec (ga_spec_load_opts) into s and build its pairs into set (ga_mech_build): what
  * every command that audits a spec needs. The same return conventions; on error both are

@@ -59,12 +59,15 @@ int cat_add_1d(cat_job *j, const char *name, double m, double v1, double v2, dou
     return rc;
 }
 
+/* the mechanism keys of kind gaussian_mechanism (its row in the kind table; the JSON Schema) */
+const char *const cat_keys_gaussian_mechanism[] = {"kind", "sensitivity", "sigma", "noise_cov",
+                                                   "f", "f_neighbours", NULL};
+
 int cat_build_gaussian_mechanism(cat_job *j, char *msg, size_t msglen)
 {
     ga_spec *s = j->s;
-    static const char *const keys[] = {"kind", "sensitivity", "sigma", "noise_cov", "f",
-                                       "f_neighbours", NULL};
-    int rc = ga_spec_check_map(s, s->mechanism, "mechanism", keys, msg, msglen);
+    int rc = ga_spec_check_map(s, s->mechanism, "mechanism", cat_keys_gaussian_mechanism,
+                                   msg, msglen);
     if (rc)
         return rc;
     const ga_node *fn = ga_node_get(s->mechanism, "f");
@@ -342,11 +345,13 @@ static int build_masked(cat_job *j, double sigma, char *msg, size_t msglen)
     return cat_add_1d(j, name, t, sigma * sigma, sigma * sigma, 1);
 }
 
+/* the mechanism keys of kind matrix_masking (its row in the kind table; the JSON Schema) */
+const char *const cat_keys_matrix_masking[] = {"kind", "sigma", "masking", "rows", "columns", NULL};
+
 int cat_build_matrix_masking(cat_job *j, char *msg, size_t msglen)
 {
     ga_spec *s = j->s;
-    static const char *const keys[] = {"kind", "sigma", "masking", "rows", "columns", NULL};
-    int rc = ga_spec_check_map(s, s->mechanism, "mechanism", keys, msg, msglen);
+    int rc = ga_spec_check_map(s, s->mechanism, "mechanism", cat_keys_matrix_masking, msg, msglen);
     double sigma;
     if (rc || (rc = cat_mech_number(j, "sigma", &sigma, 1, msg, msglen)) ||
         (rc = cat_need_positive(s, "sigma", sigma, 0, msg, msglen)))

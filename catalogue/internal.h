@@ -15,6 +15,20 @@
 
 /* One build: the spec (a composition part's or a relative pair's view of it) read, where its
  * pairs and findings go, the caller's options. The builders take one. */
+/* The mechanism keys of each kind (beside "repeat" and "release", which every kind takes):
+ * its builder checks them and the kind table lists them (ga_mech_kind_keys). */
+extern const char *const cat_keys_gaussian_mechanism[];
+extern const char *const cat_keys_matrix_masking[];
+extern const char *const cat_keys_output_perturbation[];
+extern const char *const cat_keys_noisy_gradient_descent[];
+extern const char *const cat_keys_linear_regression[];
+extern const char *const cat_keys_bayesian_logistic_regression[];
+extern const char *const cat_keys_gaussian_process_regression[];
+extern const char *const cat_keys_sketch[];
+extern const char *const cat_keys_synthetic_random_inputs[];
+extern const char *const cat_keys_composition[];
+extern const char *const cat_keys_subsampled_gaussian[];
+
 typedef struct cat_job {
     ga_spec *s;
     ga_pairset *out;

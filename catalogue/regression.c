@@ -351,6 +351,9 @@ static int optional_sigma(cat_job *j, law_par *lp, char *msg, size_t msglen)
     return GA_OK;
 }
 
+/* the mechanism keys of kind output_perturbation (its row in the kind table; the JSON Schema) */
+const char *const cat_keys_output_perturbation[] = {"kind", "lambda", "sigma", NULL};
+
 int cat_build_output_perturbation(cat_job *j, char *msg, size_t msglen)
 {
     ga_spec *s = j->s;
@@ -358,8 +361,8 @@ int cat_build_output_perturbation(cat_job *j, char *msg, size_t msglen)
     int rc;
     if ((rc = regression_rows(s, &lp, msg, msglen)))
         return rc;
-    static const char *const keys[] = {"kind", "lambda", "sigma", NULL};
-    if ((rc = ga_spec_check_map(s, s->mechanism, "mechanism", keys, msg, msglen)) ||
+    if ((rc = ga_spec_check_map(s, s->mechanism, "mechanism", cat_keys_output_perturbation,
+                                    msg, msglen)) ||
         (rc = cat_mech_number(j, "lambda", &lp.lambda, 1, msg, msglen)) ||
         (rc = cat_mech_number(j, "sigma", &lp.sigma, 1, msg, msglen)) ||
         (rc = cat_need_positive(s, "lambda", lp.lambda, 1, msg, msglen)) ||
@@ -368,6 +371,11 @@ int cat_build_output_perturbation(cat_job *j, char *msg, size_t msglen)
     return build_by_law(j, cat_law_output_perturbation, &lp, lp.p, msg, msglen);
 }
 
+/* the mechanism keys of kind noisy_gradient_descent (its row in the kind table; the JSON Schema) */
+const char *const cat_keys_noisy_gradient_descent[] = {"kind", "lambda", "eta", "sigma",
+                                                       "iterations", "init", "release_trajectory",
+                                                       NULL};
+
 int cat_build_noisy_gd(cat_job *j, char *msg, size_t msglen)
 {
     ga_spec *s = j->s;
@@ -375,9 +383,8 @@ int cat_build_noisy_gd(cat_job *j, char *msg, size_t msglen)
     int rc;
     if ((rc = regression_rows(s, &lp, msg, msglen)))
         return rc;
-    static const char *const keys[] = {"kind", "lambda", "eta", "sigma", "iterations", "init",
-                                       "release_trajectory", NULL};
-    if ((rc = ga_spec_check_map(s, s->mechanism, "mechanism", keys, msg, msglen)) ||
+    if ((rc = ga_spec_check_map(s, s->mechanism, "mechanism", cat_keys_noisy_gradient_descent,
+                                    msg, msglen)) ||
         (rc = cat_mech_number(j, "lambda", &lp.lambda, 1, msg, msglen)) ||
         (rc = cat_mech_number(j, "eta", &lp.eta, 1, msg, msglen)) ||
         (rc = cat_mech_number(j, "sigma", &lp.sigma, 1, msg, msglen)) ||
@@ -401,6 +408,9 @@ int cat_build_noisy_gd(cat_job *j, char *msg, size_t msglen)
     return rc;
 }
 
+/* the mechanism keys of kind linear_regression (its row in the kind table; the JSON Schema) */
+const char *const cat_keys_linear_regression[] = {"kind", "columns", "sigma", NULL};
+
 int cat_build_linear_regression(cat_job *j, char *msg, size_t msglen)
 {
     ga_spec *s = j->s;
@@ -408,8 +418,8 @@ int cat_build_linear_regression(cat_job *j, char *msg, size_t msglen)
     int rc;
     if ((rc = regression_rows(s, &lp, msg, msglen)))
         return rc;
-    static const char *const keys[] = {"kind", "columns", "sigma", NULL};
-    if ((rc = ga_spec_check_map(s, s->mechanism, "mechanism", keys, msg, msglen)) ||
+    if ((rc = ga_spec_check_map(s, s->mechanism, "mechanism", cat_keys_linear_regression,
+                                    msg, msglen)) ||
         (rc = cat_mech_number(j, "columns", &lp.r, 1, msg, msglen)))
         return rc;
     if ((rc = optional_sigma(j, &lp, msg, msglen)))
@@ -420,6 +430,9 @@ int cat_build_linear_regression(cat_job *j, char *msg, size_t msglen)
     return build_by_law(j, cat_law_linear_regression, &lp, lp.p, msg, msglen);
 }
 
+/* the mechanism keys of kind bayesian_logistic_regression (its row in the kind table; the JSON Schema) */
+const char *const cat_keys_bayesian_logistic_regression[] = {"kind", "lambda", "sigma", NULL};
+
 int cat_build_logistic(cat_job *j, char *msg, size_t msglen)
 {
     ga_spec *s = j->s;
@@ -427,8 +440,8 @@ int cat_build_logistic(cat_job *j, char *msg, size_t msglen)
     int rc;
     if ((rc = regression_rows(s, &lp, msg, msglen)))
         return rc;
-    static const char *const keys[] = {"kind", "lambda", "sigma", NULL};
-    if ((rc = ga_spec_check_map(s, s->mechanism, "mechanism", keys, msg, msglen)) ||
+    if ((rc = ga_spec_check_map(s, s->mechanism, "mechanism", cat_keys_bayesian_logistic_regression,
+                                    msg, msglen)) ||
         (rc = cat_mech_number(j, "lambda", &lp.lambda, 1, msg, msglen)) ||
         (rc = cat_need_positive(s, "lambda", lp.lambda, 0, msg, msglen)))
         return rc;
@@ -445,6 +458,11 @@ int cat_build_logistic(cat_job *j, char *msg, size_t msglen)
     return build_by_law(j, cat_law_logistic, &lp, lp.p, msg, msglen);
 }
 
+/* the mechanism keys of kind gaussian_process_regression (its row in the kind table; the JSON Schema) */
+const char *const cat_keys_gaussian_process_regression[] = {"kind", "kernel", "lengthscale",
+                                                            "signal_variance", "noise_variance",
+                                                            "sigma", "query", NULL};
+
 int cat_build_gp(cat_job *j, char *msg, size_t msglen)
 {
     ga_spec *s = j->s;
@@ -452,9 +470,8 @@ int cat_build_gp(cat_job *j, char *msg, size_t msglen)
     int rc;
     if ((rc = regression_rows(s, &lp, msg, msglen)))
         return rc;
-    static const char *const keys[] = {"kind", "kernel", "lengthscale", "signal_variance",
-                                       "noise_variance", "sigma", "query", NULL};
-    if ((rc = ga_spec_check_map(s, s->mechanism, "mechanism", keys, msg, msglen)))
+    if ((rc = ga_spec_check_map(s, s->mechanism, "mechanism", cat_keys_gaussian_process_regression,
+                                    msg, msglen)))
         return rc;
     const ga_node *k = ga_node_get(s->mechanism, "kernel");
     if (!k || k->kind != GA_NODE_SCALAR || (strcmp(k->text, "rbf") && strcmp(k->text, "linear")))

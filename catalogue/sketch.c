@@ -405,11 +405,13 @@ static int sketch_universe(cat_job *j, double lmin_lo, double sigma, double r, i
 /* The sketch kind: checks its keys and data, factors D^T D + sigma^2 I, and builds the pairs
  * of its neighbour relation (released through a matrix, replace_one, or by leverage), then
  * the universe's worst case */
+/* the mechanism keys of kind sketch (its row in the kind table; the JSON Schema) */
+const char *const cat_keys_sketch[] = {"kind", "columns", "noise_sigma", "subsampling", NULL};
+
 int cat_build_sketch(cat_job *j, char *msg, size_t msglen)
 {
     ga_spec *s = j->s;
-    static const char *const keys[] = {"kind", "columns", "noise_sigma", "subsampling", NULL};
-    int rc = ga_spec_check_map(s, s->mechanism, "mechanism", keys, msg, msglen);
+    int rc = ga_spec_check_map(s, s->mechanism, "mechanism", cat_keys_sketch, msg, msglen);
     double r, sigma = 0;
     if (rc || (rc = cat_mech_number(j, "columns", &r, 1, msg, msglen)))
         return rc;

@@ -172,15 +172,18 @@ static int synthetic_vector(cat_job *j, const law_par *lp, size_t k, double m, c
     return rc;
 }
 
+/* the mechanism keys of kind synthetic_random_inputs (its row in the kind table; the JSON Schema) */
+const char *const cat_keys_synthetic_random_inputs[] = {"kind", "lambda", "sigma", "points",
+                                                        "outputs", "dim", "norms", NULL};
+
 int cat_build_synthetic(cat_job *j, char *msg, size_t msglen)
 {
     ga_spec *s = j->s;
-    static const char *const keys[] = {"kind", "lambda", "sigma", "points", "outputs", "dim",
-                                       "norms", NULL};
     law_par lp = {0};
     double m = 0, outs = 1;
     int rc;
-    if ((rc = ga_spec_check_map(s, s->mechanism, "mechanism", keys, msg, msglen)) ||
+    if ((rc = ga_spec_check_map(s, s->mechanism, "mechanism", cat_keys_synthetic_random_inputs,
+                                    msg, msglen)) ||
         (rc = cat_mech_number(j, "sigma", &lp.sigma, 1, msg, msglen)) ||
         (rc = cat_mech_number(j, "points", &m, 1, msg, msglen)) ||
         (rc = cat_need_positive(s, "sigma", lp.sigma, 0, msg, msglen)))

@@ -25,6 +25,7 @@ static const char *usage_main =
     "  epsilon    the smallest eps with delta(eps) <= D, per pair and overall\n"
     "  rdp        exact Renyi divergences in both directions\n"
     "  cdf        P[Q <= x] and P[Q > x] of a generalized chi-square Q\n"
+    "  schema     the JSON Schema of the spec language (for editors)\n"
     "  help       this text; 'gaussaudit COMMAND --help' for one command\n"
     "  version    print the version\n"
     "\n"
@@ -53,7 +54,7 @@ typedef struct {
 static const ga_cli_command commands[] = {
     {"audit", ga_cmd_audit},         {"merge", ga_cmd_merge},     {"calibrate", ga_cmd_calibrate},
     {"delta", ga_cmd_delta},         {"epsilon", ga_cmd_epsilon}, {"rdp", ga_cmd_rdp},
-    {"cdf", ga_cmd_cdf},
+    {"cdf", ga_cmd_cdf},             {"schema", ga_cmd_schema},
 };
 
 static int dispatch(int argc, char **argv, FILE *out, FILE *err)

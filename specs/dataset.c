@@ -1,7 +1,7 @@
 /*
- * dataset.c - datasets in a spec: rows inline, or a CSV file (comma-separated plain
- * decimals, read in pieces twice: once to count and check, once to fill, so the text is
- * never whole in memory), recorded with its path and SHA-256 among the spec's inputs;
+ * dataset.c - datasets in a spec: rows inline, or a CSV file (RFC 4180: comma-separated
+ * decimals, quoted or not, CRLF or LF; read in pieces twice: once to count and check, once to
+ * fill, so the text is never whole in memory), recorded with its path and SHA-256 among the spec's inputs;
  * release matrices and the datasets of relative DP.
  */
 #include "specs/internal.h"
@@ -74,13 +74,82 @@ typedef struct {
     size_t cap;
 } csv_pass;
 
-/* the fields of the line t[0, e): its commas plus one */
-static size_t csv_fields(const char *t, const char *e)
+/* RFC 4180 fields. A field is quoted ("...", a quote inside written "") or not (no quote, no
+ * comma, no line break); blanks around a field are allowed and dropped (spreadsheets do not
+ * write them, people do). A quoted field may hold commas and line breaks, so a record may
+ * span lines; its content is then handed to the decimal reader as it stands, which takes
+ * numbers only. */
+
+/* The field of [p, e) that starts at p: its content [*a, *z) (a quoted field's, without its
+ * quotes). Returns where it ends (at its comma, or e); *bad = 1 when a quote is not closed or
+ * text follows a closing quote. */
+static const char *csv_field(const char *p, const char *e, const char **a, const char **z,
+                             int *bad)
 {
-    size_t k = 1;
-    for (const char *p = t; p < e; p++)
-        k += *p == ',';
-    return k;
+    while (p < e && (*p == ' ' || *p == '\t'))
+        p++;
+    if (p < e && *p == '"') {
+        *a = ++p;
+        while (p < e && (*p != '"' || (p + 1 < e && p[1] == '"')))
+            p += *p == '"' ? 2 : 1;
+        *z = p;
+        if (p >= e) {
+            *bad = 1;
+            return e;
+        }
+        for (p++; p < e && (*p == ' ' || *p == '\t'); p++)
+            ;
+        if (p < e && *p != ',')
+            *bad = 1;
+        return p;
+    }
+    *a = p;
+    while (p < e && *p != ',')
+        p++;
+    const char *end = p;
+    while (end > *a && (end[-1] == ' ' || end[-1] == '\t'))
+        end--;
+    *z = end;
+    return p;
+}
+
+/* the number of fields of the record [t, e) in *k; -1, or the index of a malformed field */
+static long csv_count(const char *t, const char *e, size_t *k)
+{
+    const char *p = t, *a, *z;
+    for (*k = 0;; p++) {
+        int bad = 0;
+        p = csv_field(p, e, &a, &z, &bad);
+        if (bad)
+            return (long)*k;
+        ++*k;
+        if (p >= e)
+            return -1;
+    }
+}
+
+/* the '\n' that ends the record starting at t (not one inside quotes), or NULL when [t, end)
+ * holds no complete record */
+static char *record_end(char *t, char *end)
+{
+    int in = 0, start = 1; /* inside quotes; at a field's start (blanks allowed) */
+    for (char *p = t; p < end; p++) {
+        char ch = *p;
+        if (in) {
+            if (ch == '"' && p + 1 < end && p[1] == '"')
+                p++;
+            else if (ch == '"')
+                in = 0;
+        } else if (ch == '\n')
+            return p;
+        else if (ch == '"' && start)
+            in = 1;
+        else if (ch == ',')
+            start = 1;
+        else if (ch != ' ' && ch != '\t')
+            start = 0;
+    }
+    return NULL;
 }
 
 static int csv_changed(csv_pass *q)
@@ -89,63 +158,55 @@ static int csv_changed(csv_pass *q)
                    q->qfull, q->lineno);
 }
 
-/* one line t[0, e) (its '\n' excluded, writable: parsed in place): counted, or parsed into
+/* one record t[0, e) (its '\n' excluded; a CRLF's '\r' dropped): counted, or parsed into
  * ds->x. GA_OK, or the failure's status with its message */
 static int csv_line(csv_pass *q, char *t, char *e)
 {
     ctx_t *c = q->c;
-    q->lineno++;
+    size_t first = ++q->lineno, k;
+    for (const char *p = t; p < e; p++)
+        q->lineno += *p == '\n'; /* (a record whose quoted field holds line breaks) */
+    if (e > t && e[-1] == '\r')
+        e--;
     if (blank_line(t, e))
         return GA_OK;
-    if (!q->header_seen) { /* the first non-empty line is the header */
+    if (!q->header_seen) { /* the first non-empty record is the header */
         q->header_seen = 1;
         return GA_OK;
     }
+    long bad = csv_count(t, e, &k);
+    if (bad >= 0)
+        return sp_fail(c, q->n, q->path, "%s:%zu: field %ld: a quote is not closed, or text "
+                       "follows a closing quote (RFC 4180: a quoted field is \"...\" with \"\" "
+                       "for a quote inside)", q->qfull, first, bad + 1);
     if (!q->ds) {
-        size_t k = csv_fields(t, e);
         if (q->cols == 0)
             q->cols = k;
         else if (k != q->cols)
             return sp_fail(c, q->n, q->path, "%s:%zu: row has %zu fields, expected %zu (ragged CSV)",
-                           q->qfull, q->lineno, k, q->cols);
+                           q->qfull, first, k, q->cols);
         if (++q->rows > GA_SPEC_MAX_ROWS || q->cols > GA_SPEC_MAX_COLS)
             return sp_fail(c, q->n, q->path, "%s: more than %d rows or %d columns (caps)", q->qfull,
                            GA_SPEC_MAX_ROWS, GA_SPEC_MAX_COLS);
         return GA_OK;
     }
-    if (q->r == q->rows)
+    if (q->r == q->rows || k != q->cols)
         return csv_changed(q);
-    /* cols fields, as the first pass counted: a field ends at a comma, or at a '\r' (a CRLF
-     * line end; before the last field, the next field is then empty, and refused). The
-     * commas are counted again only on the way to an error, so that a line changed in
-     * between (other commas now) is told as such first, as the count of every line did */
-    char *field = t;
-    for (size_t j = 0; j < q->cols; j++) {
-        char *fe = field;
-        while (fe < e && *fe != ',' && *fe != '\r')
-            fe++;
-        if ((j + 1 < q->cols ? fe == e : fe < e && (*fe == ',' || memchr(fe, ',', (size_t)(e - fe)))) &&
-            csv_fields(t, e) != q->cols)
-            return csv_changed(q); /* (fewer commas, or more; with as many, a '\r' ended a
-                                      field early and an empty one is refused below) */
-        char *a = field, *end = fe;
-        while (a < end && (*a == ' ' || *a == '\t'))
-            a++;
-        while (end > a && (end[-1] == ' ' || end[-1] == '\t'))
-            end--; /* (the reader takes no blanks) */
+    const char *p = t;
+    for (size_t j = 0; j < q->cols; j++, p++) {
+        const char *a, *z;
+        int unused = 0;
         double v;
-        if (ga_decimal_to_double_n(&v, a, (size_t)(end - a))) {
-            char tok[64];
-            if (csv_fields(t, e) != q->cols)
-                return csv_changed(q);
-            *end = 0;
-            ga_quote_token(tok, sizeof tok, a, 24);
+        p = csv_field(p, e, &a, &z, &unused);
+        if (ga_decimal_to_double_n(&v, a, (size_t)(z - a))) {
+            char tok[64], field[64];
+            snprintf(field, sizeof field, "%.*s", (int)(z - a < 48 ? z - a : 48), a);
+            ga_quote_token(tok, sizeof tok, field, 24);
             return sp_fail(c, q->n, q->path,
                            "%s:%zu: field %zu ('%s') is not a finite decimal number", q->qfull,
-                           q->lineno, j + 1, tok);
+                           first, j + 1, tok);
         }
         q->ds->x[q->r * q->cols + j] = v;
-        field = fe + (fe < e && *fe == ',');
     }
     q->r++;
     return GA_OK;
@@ -186,11 +247,11 @@ static int csv_pass_run(csv_pass *q, ga_file *f, int header)
         have += got;
         char *t = buf, *end = buf + have, *e;
         while (t < end) {
-            e = memchr(t, '\n', (size_t)(end - t));
+            e = record_end(t, end);
             if (!e && got)
-                break; /* a line not yet complete: kept for the next piece */
+                break; /* a record not yet complete: kept for the next piece */
             if (!e)
-                e = end; /* the last line, without a line break */
+                e = end; /* the last record, without a line break */
             if ((rc = csv_line(q, t, e)))
                 return rc;
             t = e + 1;

@@ -196,11 +196,21 @@ static const char *scalar_text(const ga_node *n)
     return n && n->kind == GA_NODE_SCALAR ? n->text : NULL;
 }
 
+/* the keys of each mapping of the spec language (the parser checks them; the JSON Schema
+ * lists them) */
+const char *const ga_spec_top_keys[] = {"gaussaudit", "name", "description", "source",
+                                        "mechanism", "pairs", "dataset", "neighbours",
+                                        "universe", "claim", "relative", NULL};
+const char *const ga_spec_law_keys[] = {"mean", "cov", NULL};
+const char *const ga_spec_pair_keys[] = {"name", "x", "y", "columns", NULL};
+const char *const ga_spec_neighbour_keys[] = {"relation", "candidates", "rows", "label_bound",
+                                              NULL};
+const char *const ga_spec_universe_keys[] = {"row_norm_bound", NULL};
+
 static int parse_law(ctx_t *c, const ga_node *n, const char *path, size_t *d, double **mu,
                      const ga_node **mut, double **s, const ga_node **st)
 {
-    static const char *const keys[] = {"mean", "cov", NULL};
-    int r = sp_check_map(c, n, path, keys);
+    int r = sp_check_map(c, n, path, ga_spec_law_keys);
     if (r)
         return r;
     char p[200];
@@ -228,7 +238,7 @@ static int parse_pairs(ga_spec *s, ctx_t *c, const ga_node *list)
     if (!w->pairs)
         return GA_ENOMEM;
     w->npairs = w->cappairs = list->n;
-    static const char *const keys[] = {"name", "x", "y", "columns", NULL};
+    const char *const *keys = ga_spec_pair_keys;
     for (size_t i = 0; i < list->n; i++) {
         const ga_node *n = list->kids[i];
         ga_spec_pair *p = &w->pairs[i];
@@ -320,12 +330,16 @@ static const struct {
                  {"zero_out", GA_REL_ZERO_OUT}, {"replace_one", GA_REL_REPLACE_ONE},
                  {"change_label", GA_REL_CHANGE_LABEL}};
 
+const char *ga_spec_relation_at(size_t i)
+{
+    return i < sizeof relations / sizeof *relations ? relations[i].name : NULL;
+}
+
 static int parse_neighbours(ga_spec *s, ctx_t *c, const ga_node *n)
 {
     const ga_node *rel = n;
     if (n->kind == GA_NODE_MAP) {
-        static const char *const keys[] = {"relation", "candidates", "rows", "label_bound", NULL};
-        int r = sp_check_map(c, n, "neighbours", keys);
+        int r = sp_check_map(c, n, "neighbours", ga_spec_neighbour_keys);
         if (r)
             return r;
         rel = ga_node_get(n, "relation");
@@ -539,9 +553,7 @@ static int spec_from_doc(ga_spec *s, const ga_spec_opts *o, char *msg, size_t ms
 {
     ctx_t c = {s->path, msg, msglen, o, s};
     const ga_node *root = s->doc.root;
-    static const char *const keys[] = {"gaussaudit", "name", "description", "source",
-                                       "mechanism", "pairs", "dataset", "neighbours",
-                                       "universe", "claim", "relative", NULL};
+    const char *const *keys = ga_spec_top_keys;
     /* the version first: a file without it is not a spec, and its bytes (another file's:
      * a path a part named, say) are never quoted in a message, only the position */
     const ga_node *v = root && root->kind == GA_NODE_MAP ? ga_node_get(root, "gaussaudit") : NULL;
@@ -626,8 +638,7 @@ static int spec_from_doc(ga_spec *s, const ga_spec_opts *o, char *msg, size_t ms
             return r;
         const ga_node *un = ga_node_get(root, "universe");
         if (un) {
-            static const char *const ukeys[] = {"row_norm_bound", NULL};
-            if ((r = sp_check_map(&c, un, "universe", ukeys)))
+            if ((r = sp_check_map(&c, un, "universe", ga_spec_universe_keys)))
                 return r;
             const ga_node *rb = ga_node_get(un, "row_norm_bound");
             if (!rb)

@@ -199,6 +199,15 @@ typedef struct {
 /* Keys every mechanism mapping accepts besides its kind's (ga_spec_check_map adds them):
  * repeat (k independent runs) and release (public linear post-processing). */
 extern const char *const ga_spec_common_mech_keys[];
+/* The keys of the spec language's mappings: the top level, a law (x:, y:), a gaussian_pair
+ * pair, neighbours:, universe: (NULL-terminated). */
+extern const char *const ga_spec_top_keys[];
+extern const char *const ga_spec_law_keys[];
+extern const char *const ga_spec_pair_keys[];
+extern const char *const ga_spec_neighbour_keys[];
+extern const char *const ga_spec_universe_keys[];
+/* The name of the i-th neighbour relation (remove_one, ...), NULL past the end. */
+const char *ga_spec_relation_at(size_t i);
 
 /*
  * Load and validate a spec (text to a spec value: explicit pairs, dataset, neighbour

@@ -47,6 +47,19 @@ if command -v groff >/dev/null; then
     warn=$(groff -man -Tutf8 -ww -z "$spec5" 2>&1 | head -3)
     [ -z "$warn" ] || { echo "install: gaussaudit-spec(5) renders with warnings: $warn"; fail=1; }
 fi
+# bash completion: the commands, a command's options and --format's values, from the
+# installed program
+comp="$tmp/prefix/share/bash-completion/completions/gaussaudit"
+if [ -f "$comp" ] && command -v bash >/dev/null; then
+    got=$(PATH="$tmp/prefix/bin:$PATH" bash -c '. "$1"
+        COMP_WORDS=(gaussaudit au); COMP_CWORD=1; _gaussaudit; echo "${COMPREPLY[*]}"
+        COMP_WORDS=(gaussaudit audit --cert); COMP_CWORD=2; _gaussaudit; echo "${COMPREPLY[*]}"
+        COMP_WORDS=(gaussaudit audit --format ""); COMP_CWORD=3; _gaussaudit; echo "${COMPREPLY[*]}"' _ "$comp")
+    [ "$got" = "$(printf 'audit\n--certified\nmd html json junit')" ] ||
+        { echo "install: bash completion gave '$got'"; fail=1; }
+else
+    echo "install: no bash completion at $comp"; fail=1
+fi
 # uninstall leaves nothing of ours
 make --no-print-directory -s uninstall BUILD="$B" PREFIX="$tmp/prefix" >/dev/null
 left=$(find "$tmp/prefix" -type f -o -type l | wc -l)

@@ -230,7 +230,8 @@ typedef struct {
  *               kind of value (exact, or a bound) are reported
  *   has_at      the worst value's argument is reported ("at": an order or an eps)
  *   plot        how the HTML report marks it (enum ga_claim_plot)
- *   renyi       the Renyi plot shows the pair that decides it */
+ *   renyi       the Renyi plot shows the pair that decides it
+ *   shape       what each key holds (the JSON Schema of the spec language) */
 enum ga_claim_plot {
     GA_CLAIM_PLOT_NONE,
     GA_CLAIM_PLOT_PROFILE_POINT, /* a marker (params[0], params[1]) on the privacy profile */
@@ -258,7 +259,18 @@ typedef struct {
     void (*text)(char *b, size_t n, const ga_claim_result *r);
     void (*tightness)(char *b, size_t n, const ga_claim_result *r);
     int profile, has_at, plot, renyi;
+    int shape[3];    /* what each key holds (enum ga_claim_shape), for the JSON Schema */
 } ga_claim_row;
+/* what a claim key holds */
+enum ga_claim_shape {
+    GA_SHAPE_NONE,
+    GA_SHAPE_NONNEG,    /* a number >= 0 (epsilon) */
+    GA_SHAPE_PROB,      /* a number in [0, 1) (delta) */
+    GA_SHAPE_POSITIVE,  /* a number > 0 (rho, mu) */
+    GA_SHAPE_POINTS     /* a non-empty list of [x, y] pairs of numbers (profile, rdp) */
+};
+/* row i of the claim table (NULL past the end) */
+const ga_claim_row *ga_claim_row_at(size_t i);
 
 /* Append a claim of the given type (its other fields zero) to l: its address, or NULL (no
  * memory). */

@@ -343,16 +343,25 @@ static int gdp_parse(ga_claim_list *l, const ga_spec *s, char *msg, size_t msgle
 
 static const ga_claim_row claim_types[] = {
     {GA_CLAIM_DP, "dp", {"epsilon", "delta", "profile"}, dp_parse, {"epsilon", "delta"}, run_dp,
-     vd_shard_dp, dp_params, dp_ref, dp_text, dp_tightness, 1, 0, GA_CLAIM_PLOT_PROFILE_POINT, 0},
+     vd_shard_dp, dp_params, dp_ref, dp_text, dp_tightness, 1, 0, GA_CLAIM_PLOT_PROFILE_POINT, 0,
+     {GA_SHAPE_NONNEG, GA_SHAPE_PROB, GA_SHAPE_POINTS}},
     {GA_CLAIM_RDP, "rdp", {"rdp"}, rdp_parse, {"alpha", "eps_alpha"}, run_rdp, vd_shard_rdp,
-     rdp_params, bound_ref, rdp_text, rdp_tightness, 0, 0, GA_CLAIM_PLOT_RENYI_POINT, 1},
+     rdp_params, bound_ref, rdp_text, rdp_tightness, 0, 0, GA_CLAIM_PLOT_RENYI_POINT, 1,
+     {GA_SHAPE_POINTS}},
     {GA_CLAIM_ZCDP, "zcdp", {"zcdp"}, zcdp_parse, {"rho", NULL}, run_zcdp, vd_shard_grid,
-     one_param, bound_ref, zcdp_text, zcdp_tightness, 0, 1, GA_CLAIM_PLOT_NONE, 1},
+     one_param, bound_ref, zcdp_text, zcdp_tightness, 0, 1, GA_CLAIM_PLOT_NONE, 1,
+     {GA_SHAPE_POSITIVE}},
     {GA_CLAIM_GDP, "gdp", {"gdp"}, gdp_parse, {"mu", NULL}, run_gdp, vd_shard_grid, one_param,
-     bound_ref, gdp_text, gdp_tightness, 0, 1, GA_CLAIM_PLOT_PROFILE_GDP, 0},
+     bound_ref, gdp_text, gdp_tightness, 0, 1, GA_CLAIM_PLOT_PROFILE_GDP, 0,
+     {GA_SHAPE_POSITIVE}},
 };
 
 #define NROWS (sizeof claim_types / sizeof *claim_types)
+
+const ga_claim_row *ga_claim_row_at(size_t i)
+{
+    return i < NROWS ? &claim_types[i] : NULL;
+}
 
 int ga_claim_list_parse(ga_claim_list *l, const ga_spec *s, char *msg, size_t msglen)
 {
@@ -397,7 +406,8 @@ static void unknown_text(char *b, size_t n, const ga_claim_result *r)
 
 static const ga_claim_row unknown_row = {-1, NULL, {NULL}, NULL, {NULL, NULL}, NULL, NULL,
                                          unknown_params, unknown_ref, unknown_text,
-                                         unknown_text, 0, 0, GA_CLAIM_PLOT_NONE, 0};
+                                         unknown_text, 0, 0, GA_CLAIM_PLOT_NONE, 0,
+                                         {GA_SHAPE_NONE}};
 
 int vd_claim_row(int type)
 {
