@@ -19,7 +19,7 @@ gaussaudit \- exact and certified privacy profiles of Gaussian mechanisms
 HEAD
 "$bin" --help | esc
 echo ".fi"
-for c in audit merge calibrate delta epsilon rdp cdf; do
+for c in audit merge calibrate delta epsilon rdp cdf schema; do
     echo ".SH COMMAND: $c"
     echo ".nf"
     "$bin" "$c" --help | esc
