@@ -178,7 +178,9 @@ check: all $(TEST_BIN)
 	fi; \
 	fi; \
 	for t in $(TEST_BIN); do \
-	  echo "== $$t"; GA_BIN=$(BUILD)/gaussaudit $(TEST_WRAP) $$t $(TEST_ARGS) || failed="$$failed $${t##*/}"; \
+	  echo "== $$t"; t0=$$(date +%s); \
+	  GA_BIN=$(BUILD)/gaussaudit $(TEST_WRAP) $$t $(TEST_ARGS) || failed="$$failed $${t##*/}"; \
+	  echo "   ($$(( $$(date +%s) - t0 )) s)"; \
 	done; \
 	if [ -n "$$failed" ]; then echo "check ($(BUILD)) FAILED:$$failed"; exit 1; fi; echo "check ($(BUILD)): all passed"
 

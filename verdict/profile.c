@@ -129,60 +129,61 @@ static ga_cert_opts cert_opts(const ga_profile *p)
     return co;
 }
 
-int ga_profile_delta(ga_result *delta, const ga_profile *p, double eps)
+/* pair i's values at x: delta_{X,Y}(x) and delta_{Y,X}(x) (two), or eps(x) (one) */
+static int pair_values(ga_result v[2], size_t *n, const ga_profile *p, size_t i, double x,
+                       int epsilon, const ga_gchisq_opts *go, ga_gchisq_work *w)
+{
+    if (epsilon) {
+        int dir;
+        *n = 1;
+        return ga_pair_epsilon(&v[0], &dir, p->pairs[i], x, go, w);
+    }
+    ga_delta d;
+    int st = ga_pair_delta(&d, p->pairs[i], x, GA_DELTA_AUTO, go, w);
+    v[0] = d.xy;
+    v[1] = d.yx;
+    *n = 2;
+    return st;
+}
+
+/* the largest value over the pairs at x (delta at eps, or eps at delta): GA_OK, GA_ETOL, the
+ * first failure (NaN), or GA_EDOM for eps when supports differ (inf) */
+static int profile_max(ga_result *m, const ga_profile *p, double x, int epsilon)
 {
     ga_gchisq_opts go;
     ga_gchisq_opts_init(&go);
     go.deadline = p->timeout > 0 ? ga_monotonic() + p->timeout : 0;
     ga_gchisq_work *w = ga_gchisq_work_alloc();
     int have = 0, st = w ? GA_OK : GA_ENOMEM, worst = GA_OK;
-    delta->val = delta->err = NAN;
     for (size_t i = 0; i < p->n && (st == GA_OK || st == GA_ETOL); i++) {
-        ga_delta d;
-        st = ga_pair_delta(&d, p->pairs[i], eps, GA_DELTA_AUTO, &go, w);
-        if (st != GA_OK && st != GA_ETOL)
-            break;
+        ga_result v[2];
+        size_t n;
+        st = pair_values(v, &n, p, i, x, epsilon, &go, w);
         worst = st == GA_ETOL ? GA_ETOL : worst;
-        max_update(delta, &have, d.xy.val, d.xy.err);
-        max_update(delta, &have, d.yx.val, d.yx.err);
+        for (size_t k = 0; k < n && (st == GA_OK || st == GA_ETOL); k++)
+            max_update(m, &have, v[k].val, v[k].err);
     }
     ga_gchisq_work_free(w);
+    if (epsilon && st == GA_EDOM) { /* supports differ: no finite eps */
+        m->val = INFINITY;
+        m->err = 0;
+        return GA_EDOM;
+    }
     if (st != GA_OK && st != GA_ETOL) {
-        delta->val = delta->err = NAN;
+        m->val = m->err = NAN;
         return st;
     }
     return have ? worst : GA_EINVAL;
 }
 
+int ga_profile_delta(ga_result *delta, const ga_profile *p, double eps)
+{
+    return profile_max(delta, p, eps, 0);
+}
+
 int ga_profile_epsilon(ga_result *eps, const ga_profile *p, double delta)
 {
-    ga_gchisq_opts go;
-    ga_gchisq_opts_init(&go);
-    go.deadline = p->timeout > 0 ? ga_monotonic() + p->timeout : 0;
-    ga_gchisq_work *w = ga_gchisq_work_alloc();
-    int have = 0, st = w ? GA_OK : GA_ENOMEM, worst = GA_OK;
-    eps->val = eps->err = NAN;
-    for (size_t i = 0; i < p->n && (st == GA_OK || st == GA_ETOL); i++) {
-        ga_result e;
-        int dir;
-        st = ga_pair_epsilon(&e, &dir, p->pairs[i], delta, &go, w);
-        if (st == GA_EDOM) { /* supports differ: no finite eps */
-            eps->val = INFINITY;
-            eps->err = 0;
-            ga_gchisq_work_free(w);
-            return GA_EDOM;
-        }
-        if (st != GA_OK && st != GA_ETOL)
-            break;
-        worst = st == GA_ETOL ? GA_ETOL : worst;
-        max_update(eps, &have, e.val, e.err);
-    }
-    ga_gchisq_work_free(w);
-    if (st != GA_OK && st != GA_ETOL) {
-        eps->val = eps->err = NAN;
-        return st;
-    }
-    return have ? worst : GA_EINVAL;
+    return profile_max(eps, p, delta, 1);
 }
 
 /* the certified path's view of pair i (the decimal texts it reads), then one evaluation */
