@@ -67,7 +67,7 @@ def test_dp_sgd_epsilon_is_below_the_rdp_bound_and_the_pld_grid():
 
 
 def test_certified_epsilon_encloses_the_estimate():
-    acc = Accountant().compose(PoissonSampled(0.05, Gaussian(1.5)), 50)
+    acc = Accountant().compose(PoissonSampled(0.2, Gaussian(2.0)), 25)
     est = acc.get_epsilon(1e-6)
     iv = acc.get_epsilon(1e-6, certified=True)
     assert iv.lo - est.error <= est <= iv.hi + est.error, (est, iv)
@@ -75,7 +75,7 @@ def test_certified_epsilon_encloses_the_estimate():
 
 
 def test_calibrated_noise_multiplier_meets_the_target_and_no_less_does():
-    q, steps, target = 0.02, 200, 2.0
+    q, steps, target = 0.2, 25, 2.0
     sigma = calibrate_noise_multiplier(target_epsilon=target, target_delta=1e-5,
                                        sample_rate=q, steps=steps)
     at = Accountant().compose(PoissonSampled(q, Gaussian(sigma)), steps).get_epsilon(1e-5)
@@ -85,7 +85,7 @@ def test_calibrated_noise_multiplier_meets_the_target_and_no_less_does():
 
 
 def test_assert_dp_takes_events_and_a_relative_tolerance():
-    event = SelfComposed(PoissonSampled(0.05, Gaussian(1.5)), 50)
+    event = SelfComposed(PoissonSampled(0.2, Gaussian(2.0)), 25)
     eps = Accountant().compose(event).get_epsilon(1e-5)
     assert_dp(event, float(eps) * 1.001, 1e-5)          # a little above the exact eps: holds
     r = assert_dp(event, float(eps) * (1 - 1e-9), 1e-5, rtol=1e-6)
