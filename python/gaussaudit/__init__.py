@@ -47,6 +47,13 @@ def _real(name: str, x: Any, lo: float = -math.inf, hi: float = math.inf,
     return v
 
 
+def _one_of(name: str, v: Any, alias: str, w: Any) -> Any:
+    """the value given under name or under its alias (exactly one of them)"""
+    if (v is None) == (w is None):
+        raise InvalidArgument("%s: give it (or %s) exactly once" % (name, alias))
+    return v if v is not None else w
+
+
 def _delta_arg(delta: Any, name: str = "delta") -> float:
     """delta as a float in the open interval (0, 1), or InvalidArgument naming it"""
     v = _real(name, delta, 0, 1, lo_open=True)
@@ -249,7 +256,11 @@ class Subsampled:
     >>> s.pld_accountant(delta=1e-5)    # and a PLD accountant
     """
 
-    def __init__(self, rate: Real, sigma: Real, steps: int = 1, add: bool = False) -> None:
+    def __init__(self, rate: Optional[Real] = None, sigma: Optional[Real] = None,
+                 steps: int = 1, add: bool = False, *, sample_rate: Optional[Real] = None,
+                 noise_multiplier: Optional[Real] = None) -> None:
+        rate = _one_of("rate", rate, "sample_rate", sample_rate)
+        sigma = _one_of("sigma", sigma, "noise_multiplier", noise_multiplier)
         q = _real("rate", rate, 0, 1, lo_open=True)
         sg = _real("sigma", sigma, 0.001, 1e6)
         self._q = _decimal(rate).encode() if isinstance(rate, str) else None
@@ -310,9 +321,13 @@ class Subsampled:
         return e.value
 
 
-def subsampled(rate: Real, sigma: Real, steps: int = 1, add: bool = False) -> Subsampled:
-    """Poisson-subsampled Gaussian steps (see Subsampled)."""
-    return Subsampled(rate, sigma, steps, add)
+def subsampled(rate: Optional[Real] = None, sigma: Optional[Real] = None, steps: int = 1,
+               add: bool = False, *, sample_rate: Optional[Real] = None,
+               noise_multiplier: Optional[Real] = None) -> Subsampled:
+    """Poisson-subsampled Gaussian steps (see Subsampled); sample_rate and noise_multiplier
+    are the names Opacus and dp_accounting use for rate and sigma."""
+    return Subsampled(rate, sigma, steps, add, sample_rate=sample_rate,
+                      noise_multiplier=noise_multiplier)
 
 
 # ------------------------------------------------------------------ a spec's privacy profile

@@ -399,3 +399,13 @@ def test_audit_result_renders_in_a_notebook():
     r = gaussaudit.audit(os.path.join(ROOT, "specs/examples/classic_gaussian_eps1.yaml"))
     html = r._repr_html_()
     assert r.verdict in html and "<html" not in html.lower()
+
+
+def test_the_names_opacus_and_dp_accounting_use_are_aliases():
+    a = gaussaudit.subsampled(rate=0.01, sigma=1.1, steps=100).epsilon(delta=1e-5)
+    b = gaussaudit.subsampled(sample_rate=0.01, noise_multiplier=1.1, steps=100).epsilon(delta=1e-5)
+    assert a == b
+    with pytest.raises(gaussaudit.InvalidArgument, match="rate"):
+        gaussaudit.subsampled(rate=0.01, sample_rate=0.01, sigma=1.1)
+    with pytest.raises(gaussaudit.InvalidArgument, match="sigma"):
+        gaussaudit.subsampled(rate=0.01)
