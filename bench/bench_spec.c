@@ -140,13 +140,24 @@ static double time_floor(const char *csv, size_t n, size_t d)
     return sum != sum ? -1 : best; /* (sum is used: the loops are not optimised away) */
 }
 
+/* the bench's files live in a directory of its own (mkdtemp): two runs never share a path */
+static char dir[] = "/tmp/ga_bench_spec_XXXXXX";
+
+static const char *in_dir(char *buf, size_t n, const char *name)
+{
+    snprintf(buf, n, "%s/%s", dir, name);
+    return buf;
+}
+
 /* The CLI audit of the same spec (--jobs 1, Markdown to /dev/null): wall time and peak RSS
  * per row, against the target of 300 bytes per row and against the floor of
  * the data alone (the n x d doubles); and per row beyond the same audit of the first 1000
  * rows (the process's own memory: libraries, allocator, one-off buffers) */
 static void cli_audit(const char *spec, const char *csv, size_t n, size_t d)
 {
-    const char *csv1 = "/tmp/ga_bench_sketch_1000.csv", *spec1 = "/tmp/ga_bench_sketch_1000.yaml";
+    char b1[96], b2[96];
+    const char *csv1 = in_dir(b1, sizeof b1, "sketch_1000.csv"),
+               *spec1 = in_dir(b2, sizeof b2, "sketch_1000.yaml");
     FILE *in = fopen(csv, "r"), *out = fopen(csv1, "w"), *f = fopen(spec1, "w");
     char line[4096];
     for (int i = 0; in && out && i < 1000 && fgets(line, sizeof line, in); i++)
@@ -191,7 +202,8 @@ static void cli_audit(const char *spec, const char *csv, size_t n, size_t d)
  * file read whole, best of 5 each */
 static void csv_reading(const char *csv, size_t n, size_t d)
 {
-    const char *spec = "/tmp/ga_bench_sketch_data.yaml";
+    char b[96];
+    const char *spec = in_dir(b, sizeof b, "sketch_data.yaml");
     FILE *f = fopen(spec, "w");
     if (!f)
         return;
@@ -230,7 +242,10 @@ int main(void)
 {
     ga_init();
     size_t n = 100000, d = 20;
-    const char *csv = "/tmp/ga_bench_sketch.csv", *spec = "/tmp/ga_bench_sketch.yaml";
+    if (!mkdtemp(dir))
+        return 1;
+    char b1[96], b2[96];
+    const char *csv = in_dir(b1, sizeof b1, "sketch.csv"), *spec = in_dir(b2, sizeof b2, "sketch.yaml");
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(r, 5);
     FILE *f = fopen(csv, "w");
@@ -269,5 +284,6 @@ int main(void)
     gsl_rng_free(r);
     remove(csv);
     remove(spec);
+    rmdir(dir);
     return 0;
 }
