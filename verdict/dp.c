@@ -360,9 +360,19 @@ static void dp_extras(dp_run *d)
             taken[t] = best; /* next */
         }
     }
-    /* subsampled pairs (kept by the audit, never rebuilt): the RDP accountant's eps at the
-     * claimed delta, for comparison */
-    for (size_t i = 0; r->delta > 0 && r->delta < 1 && i < n; i++) {
+    /* subsampled pairs (kept by the audit, never rebuilt): the RDP and PLD accountants' eps
+     * at the claimed delta, for comparison; an earlier DP claim at the same delta has them
+     * (claims are evaluated in order, one at a time: a composition's FFT is not redone) */
+    int known = 0;
+    for (const ga_claim_result *q = a->claims; q >= a->claims && q < r && !known; q++)
+        if (q->type == GA_CLAIM_DP && q->evaluated && q->delta == r->delta &&
+            (q->rdp_eps > 0 || q->pld_eps > 0)) {
+            r->rdp_eps = q->rdp_eps;
+            r->rdp_order = q->rdp_order;
+            r->pld_eps = q->pld_eps;
+            known = 1;
+        }
+    for (size_t i = 0; r->delta > 0 && r->delta < 1 && !known && i < n; i++) {
         double e;
         int order;
         if (vd_spair(a, i, &pb)->nsub && ga_pair_rdp_accountant(&e, &order, a->pairs[i], r->delta) == GA_OK &&
@@ -373,7 +383,7 @@ static void dp_extras(dp_run *d)
     }
     /* and a PLD accountant's: one pair suffices (the remove and add pairs of the subsampled
      * kinds are each other's directions) */
-    for (size_t i = 0; r->delta > 0 && r->delta < 1 && i < n; i++) {
+    for (size_t i = 0; r->delta > 0 && r->delta < 1 && !known && i < n; i++) {
         double e;
         if (vd_spair(a, i, &pb)->nsub && ga_pair_pld_accountant(&e, a->pairs[i], r->delta, 1e-4) == GA_OK) {
             r->pld_eps = e;
