@@ -210,6 +210,8 @@ def test_pip_install_offline_and_import(tmp_path):
                          cwd=str(tmp_path))
     assert out.returncode == 0, out.stderr
     assert abs(float(out.stdout) - 0.12693673750664394) <= 1e-12, out.stdout
+    assert (target / "gaussaudit" / "py.typed").exists()            # typed for mypy and editors
+    assert (target / "gaussaudit" / "accounting.py").exists()
 
 
 def test_readme_python_example_runs():
