@@ -453,6 +453,8 @@ int ga_cmd_audit(int argc, char **argv, FILE *out, FILE *err)
             const char *msg = run.msgs[done] ? run.msgs[done] : "no memory for the message";
             ga_cli_err(err, "gaussaudit audit: %s\n", msg);
             int code = ga_cli_exit_status(st);
+            if (sclaim && st == GA_EINVAL && !strncmp(msg, "the replacing claim", 19))
+                code = EX_USAGE; /* --claim's value: a usage error */
             if (rc == EX_OK || rc == 1 || rc == 2)
                 rc = code;
             /* several specs in one JUnit document: the others are still audited, this one

@@ -303,7 +303,7 @@ Test(cli, shell_manners)
     ga_test_temp_spec(kind, "gaussaudit: 1\nmechanism: {kind: sketc, columns: 2}\n");
     snprintf(out_json, sizeof out_json, "%s.json", tab);
     const char *g = "specs/examples/classic_gaussian_eps1.yaml";
-    char args[9][600];
+    char args[10][600];
     snprintf(args[0], sizeof args[0], "audit %s --certifed", g);
     snprintf(args[1], sizeof args[1], "calibrate %s --epsilon abc --delta 1e-5", g);
     snprintf(args[2], sizeof args[2], "delta %s --epsilon 1 --certified=1", g);
@@ -313,6 +313,7 @@ Test(cli, shell_manners)
     snprintf(args[6], sizeof args[6], "epsilon %s --delta 2", g);
     snprintf(args[7], sizeof args[7], "audit --quiet --format=json -o%s -- %s", out_json, g);
     snprintf(args[8], sizeof args[8], "audit %s --claim '{epsilon: 0.5, delta: 1e-6}' --quiet", g);
+    snprintf(args[9], sizeof args[9], "audit %s --claim '{epsilon: 1, delt: 1e-6}' --quiet", g);
     const struct {
         const char *args;
         int status;
@@ -329,6 +330,7 @@ Test(cli, shell_manners)
         {args[6], 64, "--delta must be a number in (0, 1)"},
         {args[7], 0, ""},
         {args[8], 1, "VIOLATION"},
+        {args[9], 64, "the replacing claim:1:14: claim: unknown key 'delt' (did you mean 'delta'?)"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char *out, *err;
