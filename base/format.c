@@ -41,21 +41,45 @@ void ga_fmt_bound(char *buf, size_t n, double v, int upper, int digits)
     snprintf(buf, n, "%.17g", v); /* exact */
 }
 
+/* does v printed with p significant digits read back as v? (buf holds the text) */
+static int reads_back(char *buf, size_t n, int p, double v)
+{
+    snprintf(buf, n, "%.*g", p, v);
+    return strtod(buf, NULL) == v;
+}
+
 void ga_fmt_shortest(char *buf, size_t n, double v)
 {
-    int p = 1;
-    for (; p < 17; p++) {
-        snprintf(buf, n, "%.*g", p, v);
-        if (strtod(buf, NULL) == v)
-            break;
+    /* the fewest digits that read back: if p digits do, p + 1 do (the nearest decimal of p + 1
+     * digits is at least as near as the one of p). Most doubles of a computation need 16 or
+     * 17 digits: those are settled by one or two tries, shorter ones by a bisection over
+     * 1..15 */
+    char b16[40];
+    int p;
+    if (!reads_back(b16, sizeof b16, 16, v)) {
+        p = 17;
+        snprintf(buf, n, "%.17g", v);
+    } else if (!reads_back(buf, n, 15, v)) {
+        p = 16;
+        snprintf(buf, n, "%s", b16);
+    } else {
+        int lo = 1, hi = 15;
+        while (lo < hi) {
+            int mid = (lo + hi) / 2;
+            if (reads_back(buf, n, mid, v))
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        p = lo;
+        snprintf(buf, n, "%.*g", p, v); /* (the last try may have been another precision) */
     }
-    /* 10 as "10", not "1e+01": plain digits between 1e-4 and 1e15 */
+    /* 10 as "10", not "1e+01": plain digits between 1 and 1e15 */
     double a = fabs(v);
     if (isfinite(v) && a >= 1 && a < 1e15) {
         int e = (int)floor(log10(a)) + 1;
-        snprintf(buf, n, "%.*g", p > e ? p : e, v);
-    } else if (p == 17) {
-        snprintf(buf, n, "%.17g", v);
+        if (p < e)
+            snprintf(buf, n, "%.*g", e, v);
     }
 }
 

@@ -130,3 +130,44 @@ Test(base, arrays_grow_by_doubling_and_refuse_overflow)
               "a doubling past SIZE_MAX bytes was not refused (capacity %zu)", big);
     free(q);
 }
+
+/* ga_fmt_shortest: the text reads back as v and no fewer significant digits do (checked by
+ * trying every precision below, the definition), for decimals as people write them, powers
+ * of ten, subnormals and seeded random doubles of every exponent */
+Test(base, shortest_decimals_read_back_and_are_shortest)
+{
+    double fixed[] = {0.1, 1e-5, 0.3, 1.0 / 3, 2.5, 100, 1e15, 1e16, 123456789012345678.0,
+                      5e-324, 2.2250738585072014e-308, DBL_MAX, -0.0, 0, 0.12693673750664394};
+    gsl_rng *r = ga_test_rng(44);
+    long n = ga_test_count(20000);
+    for (long i = 0; i < n + (long)(sizeof fixed / sizeof *fixed); i++) {
+        double v = i < (long)(sizeof fixed / sizeof *fixed) ? fixed[i]
+                   : ldexp(gsl_rng_uniform_pos(r), (int)gsl_rng_uniform_int(r, 2000) - 1000) *
+                         (gsl_rng_uniform(r) < 0.5 ? -1 : 1);
+        if (i >= (long)(sizeof fixed / sizeof *fixed) && i % 3 == 0) /* short decimals too */
+            v = (double)gsl_rng_uniform_int(r, 100000) / 1000;
+        char b[64], t[64];
+        ga_fmt_shortest(b, sizeof b, v);
+        cr_assert(strtod(b, NULL) == v, "v %.17g printed %s does not read back", v, b);
+        int digits = 17;
+        for (int p = 1; p <= 17; p++) {
+            snprintf(t, sizeof t, "%.*g", p, v);
+            if (strtod(t, NULL) == v) {
+                digits = p;
+                break;
+            }
+        }
+        snprintf(t, sizeof t, "%.*e", digits - 1, v);
+        cr_assert(strtod(t, NULL) == strtod(b, NULL), "v %.17g: %s, but %d digits (%s) read "
+                  "back", v, b, digits, t);
+        int sig = 0, started = 0;
+        for (const char *c = b; *c && *c != 'e' && *c != 'E'; c++)
+            if (*c >= '0' && *c <= '9') {
+                started |= *c != '0';
+                sig += started;
+            }
+        cr_assert(sig <= (digits > 1 ? digits : 1) || fabs(v) >= 1, "v %.17g: %s has %d "
+                  "significant digits, %d suffice", v, b, sig, digits);
+    }
+    gsl_rng_free(r);
+}
