@@ -160,7 +160,8 @@ static void trim(pmf_t *p)
     p->inf += up;
 }
 
-/* r = a * b (convolution by FFT; inf masses: 1 - (1 - a.inf)(1 - b.inf)) */
+/* r = a * b (convolution by FFT; inf masses: 1 - (1 - a.inf)(1 - b.inf)); a square (a == b)
+ * transforms its factor once, with the same result */
 static int convolve(pmf_t *r, const pmf_t *a, const pmf_t *b)
 {
     size_t need = a->n + b->n - 1, N = 1;
@@ -168,20 +169,23 @@ static int convolve(pmf_t *r, const pmf_t *a, const pmf_t *b)
         N <<= 1;
     if (N > 2 * (size_t)MAX_LEN)
         return GA_EMAXITER;
-    double *fa = calloc(2 * N, sizeof *fa), *fb = calloc(2 * N, sizeof *fb);
+    double *fa = calloc(2 * N, sizeof *fa), *fb = a == b ? fa : calloc(2 * N, sizeof *fb);
     double *w = malloc(need * sizeof *w);
     if (!fa || !fb || !w) {
         free(fa);
-        free(fb);
+        if (fb != fa)
+            free(fb);
         free(w);
         return GA_ENOMEM;
     }
     for (size_t i = 0; i < a->n; i++)
         fa[2 * i] = a->w[i];
-    for (size_t i = 0; i < b->n; i++)
-        fb[2 * i] = b->w[i];
     gsl_fft_complex_radix2_forward(fa, 1, N);
-    gsl_fft_complex_radix2_forward(fb, 1, N);
+    if (fb != fa) {
+        for (size_t i = 0; i < b->n; i++)
+            fb[2 * i] = b->w[i];
+        gsl_fft_complex_radix2_forward(fb, 1, N);
+    }
     for (size_t i = 0; i < N; i++) {
         double re = fa[2 * i] * fb[2 * i] - fa[2 * i + 1] * fb[2 * i + 1];
         double im = fa[2 * i] * fb[2 * i + 1] + fa[2 * i + 1] * fb[2 * i];
@@ -191,8 +195,9 @@ static int convolve(pmf_t *r, const pmf_t *a, const pmf_t *b)
     gsl_fft_complex_radix2_inverse(fa, 1, N);
     for (size_t i = 0; i < need; i++)
         w[i] = fmax(fa[2 * i], 0); /* FFT rounding can leave tiny negatives */
+    if (fb != fa)
+        free(fb);
     free(fa);
-    free(fb);
     r->lo = a->lo + b->lo;
     r->n = need;
     r->w = w;
