@@ -19,7 +19,8 @@
  */
 #include "pair/loss.h"
 
-#include <gsl/gsl_fft_complex.h>
+#include <gsl/gsl_fft_halfcomplex.h>
+#include <gsl/gsl_fft_real.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,16 +161,16 @@ static void trim(pmf_t *p)
     p->inf += up;
 }
 
-/* r = a * b (convolution by FFT; inf masses: 1 - (1 - a.inf)(1 - b.inf)); a square (a == b)
- * transforms its factor once, with the same result */
+/* r = a * b (convolution by real FFT, GSL's half-complex layout; inf masses:
+ * 1 - (1 - a.inf)(1 - b.inf)); a square (a == b) transforms its factor once */
 static int convolve(pmf_t *r, const pmf_t *a, const pmf_t *b)
 {
-    size_t need = a->n + b->n - 1, N = 1;
+    size_t need = a->n + b->n - 1, N = 2;
     while (N < need)
         N <<= 1;
     if (N > 2 * (size_t)MAX_LEN)
         return GA_EMAXITER;
-    double *fa = calloc(2 * N, sizeof *fa), *fb = a == b ? fa : calloc(2 * N, sizeof *fb);
+    double *fa = calloc(N, sizeof *fa), *fb = a == b ? fa : calloc(N, sizeof *fb);
     double *w = malloc(need * sizeof *w);
     if (!fa || !fb || !w) {
         free(fa);
@@ -178,23 +179,24 @@ static int convolve(pmf_t *r, const pmf_t *a, const pmf_t *b)
         free(w);
         return GA_ENOMEM;
     }
-    for (size_t i = 0; i < a->n; i++)
-        fa[2 * i] = a->w[i];
-    gsl_fft_complex_radix2_forward(fa, 1, N);
+    memcpy(fa, a->w, a->n * sizeof *fa);
+    gsl_fft_real_radix2_transform(fa, 1, N);
     if (fb != fa) {
-        for (size_t i = 0; i < b->n; i++)
-            fb[2 * i] = b->w[i];
-        gsl_fft_complex_radix2_forward(fb, 1, N);
+        memcpy(fb, b->w, b->n * sizeof *fb);
+        gsl_fft_real_radix2_transform(fb, 1, N);
     }
-    for (size_t i = 0; i < N; i++) {
-        double re = fa[2 * i] * fb[2 * i] - fa[2 * i + 1] * fb[2 * i + 1];
-        double im = fa[2 * i] * fb[2 * i + 1] + fa[2 * i + 1] * fb[2 * i];
-        fa[2 * i] = re;
-        fa[2 * i + 1] = im;
+    /* the product: z_0 and z_{N/2} are real; z_k = fa[k] + i fa[N - k] for 0 < k < N/2 */
+    fa[0] *= fb[0];
+    fa[N / 2] *= fb[N / 2];
+    for (size_t k = 1; k < N / 2; k++) {
+        double re = fa[k] * fb[k] - fa[N - k] * fb[N - k];
+        double im = fa[k] * fb[N - k] + fa[N - k] * fb[k];
+        fa[k] = re;
+        fa[N - k] = im;
     }
-    gsl_fft_complex_radix2_inverse(fa, 1, N);
+    gsl_fft_halfcomplex_radix2_inverse(fa, 1, N);
     for (size_t i = 0; i < need; i++)
-        w[i] = fmax(fa[2 * i], 0); /* FFT rounding can leave tiny negatives */
+        w[i] = fmax(fa[i], 0); /* FFT rounding can leave tiny negatives */
     if (fb != fa)
         free(fb);
     free(fa);
