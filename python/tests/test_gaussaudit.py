@@ -411,3 +411,17 @@ def test_the_names_opacus_and_dp_accounting_use_are_aliases():
         gaussaudit.subsampled(rate=0.01, sample_rate=0.01, sigma=1.1)
     with pytest.raises(gaussaudit.InvalidArgument, match="sigma"):
         gaussaudit.subsampled(rate=0.01)
+
+
+def test_accountant_columns_are_those_of_each_claims_delta():
+    """The RDP and PLD accountants' columns, computed once per delta and shared by the claims
+    at that delta, are each claim's own (two deltas, three claims)."""
+    spec = {"gaussaudit": 1, "name": "columns",
+            "mechanism": {"kind": "subsampled_gaussian", "rate": 0.2, "sigma": 2.0, "steps": 25},
+            "claim": {"epsilon": 3, "delta": 1e-5, "profile": [[2.9, 1e-5], [5, 1e-8]]}}
+    claims = gaussaudit.audit(spec).json()["claims"]
+    s = gaussaudit.subsampled(rate=0.2, sigma=2.0, steps=25)
+    for c in claims:
+        assert c["pld_accountant_epsilon"] == s.pld_accountant(delta=c["delta"]), c
+        assert c["rdp_accountant_epsilon"] == s.rdp_accountant(delta=c["delta"])[0], c
+    assert claims[0]["pld_accountant_epsilon"] != claims[2]["pld_accountant_epsilon"]
