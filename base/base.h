@@ -167,10 +167,14 @@ size_t ga_utf8_hidden(const char *s, unsigned *cp);
 size_t ga_utf8_len(const char *s);
 /* The Levenshtein distance of a and b (99 when either is longer than 64 bytes). */
 size_t ga_edit_distance(const char *a, const char *b);
-/* The candidate closest to word (edit distance at most a third of its length plus one; a
- * prefix of at least 3 letters counts as one edit), or NULL: for "did you mean" in messages.
- * NULL entries of cands are skipped. */
-const char *ga_nearest(const char *word, const char *const *cands, size_t n);
+/* The candidate closest to word within maxd edits (the first of the closest), or NULL: for
+ * "did you mean" in messages. With prefixes, a candidate that word begins (word of at least 3
+ * letters) counts as one edit. NULL entries of cands are skipped. */
+const char *ga_nearest(const char *word, const char *const *cands, size_t n, size_t maxd,
+                       int prefixes);
+/* items[0..n) joined with ", " into buf (size bytes, NUL-terminated, cut when it is full):
+ * the lists of valid names in messages */
+void ga_join(char *buf, size_t size, const char *const *items, size_t n);
 /* Digits that decide: v with the fewest significant digits (at least min_digits) whose
  * printed value is on the same side of ref as v (ref the claim v is compared with; v == ref
  * or non-finite: the shortest round trip). Rounded to nearest. */

@@ -159,25 +159,35 @@ size_t ga_edit_distance(const char *a, const char *b)
     return row[lb];
 }
 
-const char *ga_nearest(const char *word, const char *const *cands, size_t n)
+const char *ga_nearest(const char *word, const char *const *cands, size_t n, size_t maxd,
+                       int prefixes)
 {
     const char *best = NULL;
-    size_t lw = strlen(word), bd = lw / 3 + 2; /* a third of the word's letters, plus one */
-    if (!lw)
-        return NULL;
+    size_t lw = strlen(word), bd = maxd + 1;
     for (size_t i = 0; i < n; i++) {
         if (!cands[i])
             continue;
-        size_t lc = strlen(cands[i]), d = ga_edit_distance(word, cands[i]);
+        size_t d = ga_edit_distance(word, cands[i]);
         /* a prefix (--cert for --certified) is as good as one edit */
-        if (lc > lw && !strncmp(word, cands[i], lw) && lw >= 3)
-            d = d < 1 ? d : 1;
+        if (prefixes && lw >= 3 && strlen(cands[i]) > lw && !strncmp(word, cands[i], lw) && d > 1)
+            d = 1;
         if (d < bd) {
             bd = d;
             best = cands[i];
         }
     }
     return best;
+}
+
+void ga_join(char *buf, size_t size, const char *const *items, size_t n)
+{
+    size_t len = 0;
+    if (size)
+        buf[0] = 0;
+    for (size_t i = 0; i < n && len + 1 < size; i++) {
+        int w = snprintf(buf + len, size - len, "%s%s", i ? ", " : "", items[i]);
+        len = w < 0 ? size : len + (size_t)w;
+    }
 }
 
 size_t ga_utf8_hidden(const char *s, unsigned *cp)

@@ -24,11 +24,6 @@ static const char *kind_knob(int k);
 
 static int kind_universe(int k);
 
-/* the mechanism keys of kinds composition and gaussian_pair (their rows in the kind table;
- * the JSON Schema) */
-const char *const cat_keys_composition[] = {"kind", "parts", NULL};
-static const char *const cat_keys_gaussian_pair[] = {"kind", NULL};
-
 static int build_composition(cat_job *j, char *msg, size_t msglen);
 
 static int build_kind(cat_job *j, int k, char *msg, size_t msglen);
@@ -274,6 +269,9 @@ static int has_subsampled_part(const ga_spec *s)
     return 0;
 }
 
+/* the mechanism keys of kind composition (its row in the kind table; the JSON Schema) */
+const char *const cat_keys_composition[] = {"kind", "parts", NULL};
+
 /* Parts are built one at a time and their pairs moved into the composition's rows at once,
  * so that one part's pairs are alive beside the composition's, not every part's. */
 static int build_composition(cat_job *j, char *msg, size_t msglen)
@@ -380,6 +378,9 @@ cleanup:
     return rc;
 }
 
+/* the mechanism keys of kind subsampled_gaussian (its row in the kind table; the JSON Schema) */
+const char *const cat_keys_subsampled_gaussian[] = {"kind", "rate", "sigma", "steps", NULL};
+
 /* Poisson-subsampled Gaussian (DP-SGD accounting): rate q, noise multiplier sigma, steps T.
  * Its pairs are not Gaussian: the remove pair (X: the record is in the data) and the add pair
  * (Y: it is), each a composition of T subsampled steps (pair/ploss.c). Every pair of
@@ -387,9 +388,6 @@ cleanup:
  * by these two (the sum with and without a unit vector, by rotation invariance; Zhu, Dong &
  * Wang 2022, Section 4), and their two directions cover each other: the pairs are the proven
  * worst case. */
-/* the mechanism keys of kind subsampled_gaussian (its row in the kind table; the JSON Schema) */
-const char *const cat_keys_subsampled_gaussian[] = {"kind", "rate", "sigma", "steps", NULL};
-
 static int build_subsampled(cat_job *j, char *msg, size_t msglen)
 {
     ga_spec *s = j->s;
@@ -452,7 +450,7 @@ static const struct {
     int (*family)(const cat_job *j);
     const char *const *keys; /* the mechanism's keys (beside repeat and release) */
 } kinds[] = {
-    {"gaussian_pair", "noise_scale", 0, 0, cat_build_explicit, NULL, NULL, cat_keys_gaussian_pair},
+    {"gaussian_pair", "noise_scale", 0, 0, cat_build_explicit, NULL, NULL, ga_spec_pair_mech_keys},
     {"gaussian_mechanism", "sigma", 0, 0, cat_build_gaussian_mechanism,
       cat_pub_gaussian_mechanism, NULL, cat_keys_gaussian_mechanism},
     {"sketch", "noise_sigma", 1, 0, cat_build_sketch, cat_pub_sketch, cat_sketch_family,

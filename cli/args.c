@@ -1,8 +1,7 @@
 /*
  * args.c - reading a command's arguments: the option table read by getopt_long (--name value,
- * --name=value, -xVALUE, "--"), the
- * strict number and list readers, and messages that quote untrusted text with every control
- * character shown (a spec name cannot rewrite the terminal).
+ * --name=value, -xVALUE, "--"), the strict number and list readers, and messages that quote
+ * untrusted text with every control character shown (a spec name cannot rewrite the terminal).
  */
 #include "cli/cli.h"
 #include "base/base.h"
@@ -209,7 +208,7 @@ static void unknown_option(const char *a, const ga_cli_opt *opts, const char *cm
     for (const ga_cli_opt *q = opts; q->name && n < 63; q++)
         names[n++] = q->name;
     names[n++] = "--help";
-    const char *near = ga_nearest(word, names, n);
+    const char *near = ga_nearest(word, names, n, strlen(word) / 3 + 1, 1);
     ga_cli_err(err, "gaussaudit %s: unknown option '%s'%s%s%s (see gaussaudit %s --help)\n", cmd,
                a, near ? "; did you mean " : "", near ? near : "", near ? "?" : "", cmd);
 }

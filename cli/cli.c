@@ -77,14 +77,15 @@ static int dispatch(int argc, char **argv, FILE *out, FILE *err)
         if (!strcmp(cmd, commands[k].name))
             c = &commands[k];
     if (!c) {
-        const char *names[sizeof commands / sizeof commands[0] + 2] = {"help", "version"};
-        for (size_t k = 0; k < sizeof commands / sizeof commands[0]; k++)
-            names[k + 2] = commands[k].name;
-        const char *near = ga_nearest(cmd, names, sizeof names / sizeof names[0]);
-        char list[256] = "";
-        for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
-            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "",
-                     names[(k + 2) % (sizeof names / sizeof names[0])]);
+        size_t nc = sizeof commands / sizeof commands[0];
+        const char *names[sizeof commands / sizeof commands[0] + 2];
+        for (size_t k = 0; k < nc; k++)
+            names[k] = commands[k].name;
+        names[nc] = "help";
+        names[nc + 1] = "version";
+        const char *near = ga_nearest(cmd, names, nc + 2, strlen(cmd) / 3 + 1, 1);
+        char list[256];
+        ga_join(list, sizeof list, names, nc + 2);
         ga_cli_err(err, "gaussaudit: unknown command '%s'%s%s%s; the commands: %s\n", cmd,
                    near ? " (did you mean " : "", near ? near : "", near ? "?)" : "", list);
         return EX_USAGE;

@@ -50,26 +50,15 @@ int sp_check_map(ctx_t *c, const ga_node *n, const char *path, const char *const
         if (k->kind != GA_NODE_SCALAR)
             return sp_fail(c, k, path, "keys must be plain words");
         int ok = 0;
-        const char *best = NULL;
-        size_t bd = 99;
-        for (const char *const *a = allowed; *a; a++) {
-            if (!strcmp(k->text, *a))
-                ok = 1;
-            size_t e = ga_edit_distance(k->text, *a);
-            if (e < bd) {
-                bd = e;
-                best = *a;
-            }
-        }
+        size_t na = 0;
+        for (; allowed[na]; na++)
+            ok |= !strcmp(k->text, allowed[na]);
         if (!ok) {
-            if (best && bd <= 2)
+            const char *best = ga_nearest(k->text, allowed, na, 2, 0);
+            if (best)
                 return sp_fail(c, k, path, "unknown key '%s' (did you mean '%s'?)", k->text, best);
-            char list[256] = "";
-            for (const char *const *a = allowed; *a; a++) {
-                strncat(list, *a, sizeof list - strlen(list) - 3);
-                if (a[1])
-                    strncat(list, ", ", sizeof list - strlen(list) - 1);
-            }
+            char list[256];
+            ga_join(list, sizeof list, allowed, na);
             return sp_fail(c, k, path, "unknown key '%s' (allowed: %s)", k->text, list);
         }
         for (size_t j = 0; j < i; j += 2)
@@ -202,6 +191,7 @@ const char *const ga_spec_top_keys[] = {"gaussaudit", "name", "description", "so
                                         "mechanism", "pairs", "dataset", "neighbours",
                                         "universe", "claim", "relative", NULL};
 const char *const ga_spec_law_keys[] = {"mean", "cov", NULL};
+const char *const ga_spec_pair_mech_keys[] = {"kind", NULL};
 const char *const ga_spec_pair_keys[] = {"name", "x", "y", "columns", NULL};
 const char *const ga_spec_neighbour_keys[] = {"relation", "candidates", "rows", "label_bound",
                                               NULL};
@@ -353,18 +343,14 @@ static int parse_neighbours(ga_spec *s, ctx_t *c, const ga_node *n)
         if (!strcmp(rel->text, relations[i].name))
             s->relation = relations[i].rel;
     if (!s->relation) {
-        const char *best = NULL;
-        size_t bd = 99;
-        for (size_t i = 0; i < sizeof relations / sizeof *relations; i++) {
-            size_t e = ga_edit_distance(rel->text, relations[i].name);
-            if (e < bd) {
-                bd = e;
-                best = relations[i].name;
-            }
-        }
-        return sp_fail(c, rel, "neighbours", "unknown relation '%s'%s%s%s (remove_one, add_one, "
-                       "zero_out, replace_one, change_label)", rel->text, bd <= 3 ? " (did you mean '" : "",
-                       bd <= 3 ? best : "", bd <= 3 ? "'?)" : "");
+        const char *names[sizeof relations / sizeof *relations];
+        for (size_t i = 0; i < sizeof relations / sizeof *relations; i++)
+            names[i] = relations[i].name;
+        const char *best = ga_nearest(rel->text, names, sizeof names / sizeof *names, 3, 0);
+        char list[128];
+        ga_join(list, sizeof list, names, sizeof names / sizeof *names);
+        return sp_fail(c, rel, "neighbours", "unknown relation '%s'%s%s%s (%s)", rel->text,
+                       best ? " (did you mean '" : "", best ? best : "", best ? "'?)" : "", list);
     }
     const ga_node *cand = n->kind == GA_NODE_MAP ? ga_node_get(n, "candidates") : NULL;
     /* (relative DP finds its neighbours within its set of datasets: no candidates) */
@@ -588,28 +574,21 @@ static int spec_from_doc(ga_spec *s, const ga_spec_opts *o, char *msg, size_t ms
     for (size_t i = 0; kind_at && kind_at(i); i++)
         known |= !strcmp(kind_at(i), s->kind);
     if (!known) {
-        const char *best = NULL;
-        size_t bd = 99;
-        for (size_t i = 0; kind_at(i); i++) {
-            size_t e = ga_edit_distance(s->kind, kind_at(i));
-            if (e < bd) {
-                bd = e;
-                best = kind_at(i);
-            }
-        }
-        char list[1024] = "";
-        for (size_t i = 0; kind_at(i); i++)
-            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "",
-                     kind_at(i));
+        const char *names[64];
+        size_t nk = 0;
+        for (size_t i = 0; kind_at(i) && nk < 64; i++)
+            names[nk++] = kind_at(i);
+        const char *best = ga_nearest(s->kind, names, nk, 3, 0);
+        char list[1024];
+        ga_join(list, sizeof list, names, nk);
         return sp_fail(&c, ga_node_get(m, "kind"), "mechanism.kind",
-                    "unknown kind '%s'%s%s%s; the kinds: %s", s->kind, bd <= 3 ? " (did you mean '" : "",
-                    bd <= 3 ? best : "", bd <= 3 ? "'?)" : "", list);
+                       "unknown kind '%s'%s%s%s; the kinds: %s", s->kind,
+                       best ? " (did you mean '" : "", best ? best : "", best ? "'?)" : "", list);
     }
     if ((r = sp_parse_releases(s, &c, m)))
         return r;
     if (!strcmp(s->kind, "gaussian_pair")) {
-        static const char *const mkeys[] = {"kind", "repeat", "release", NULL};
-        if ((r = sp_check_map(&c, m, "mechanism", mkeys)))
+        if ((r = ga_spec_check_map(s, m, "mechanism", ga_spec_pair_mech_keys, msg, msglen)))
             return r;
         const ga_node *extra = ga_node_get(root, "dataset");
         if (!extra)

@@ -199,10 +199,12 @@ typedef struct {
 /* Keys every mechanism mapping accepts besides its kind's (ga_spec_check_map adds them):
  * repeat (k independent runs) and release (public linear post-processing). */
 extern const char *const ga_spec_common_mech_keys[];
-/* The keys of the spec language's mappings: the top level, a law (x:, y:), a gaussian_pair
- * pair, neighbours:, universe: (NULL-terminated). */
+/* The keys of the spec language's mappings: the top level, a law (x:, y:), kind
+ * gaussian_pair's mechanism (beside the common keys), a gaussian_pair pair, neighbours:,
+ * universe: (NULL-terminated). */
 extern const char *const ga_spec_top_keys[];
 extern const char *const ga_spec_law_keys[];
+extern const char *const ga_spec_pair_mech_keys[];
 extern const char *const ga_spec_pair_keys[];
 extern const char *const ga_spec_neighbour_keys[];
 extern const char *const ga_spec_universe_keys[];
