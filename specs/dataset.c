@@ -1,8 +1,8 @@
 /*
  * dataset.c - datasets in a spec: rows inline, or a CSV file (RFC 4180: comma-separated
  * decimals, quoted or not, CRLF or LF; read in pieces twice: once to count and check, once to
- * fill, so the text is never whole in memory), recorded with its path and SHA-256 among the spec's inputs;
- * release matrices and the datasets of relative DP.
+ * fill, so the text is never whole in memory), recorded with its path and SHA-256 among the
+ * spec's inputs; release matrices and the datasets of relative DP.
  */
 #include "specs/internal.h"
 
@@ -113,10 +113,16 @@ static const char *csv_field(const char *p, const char *e, const char **a, const
     return p;
 }
 
-/* the number of fields of the record [t, e) in *k; -1, or the index of a malformed field */
-static long csv_count(const char *t, const char *e, size_t *k)
+/* the number of fields of the record [t, e) in *k; -1, or the index of a malformed field. A
+ * record without a quote (the common case) is its commas plus one. */
+static long csv_count(const char *t, const char *e, int quoted, size_t *k)
 {
     const char *p = t, *a, *z;
+    if (!quoted) {
+        for (*k = 1; (p = memchr(p, ',', (size_t)(e - p))) != NULL; p++)
+            ++*k;
+        return -1;
+    }
     for (*k = 0;; p++) {
         int bad = 0;
         p = csv_field(p, e, &a, &z, &bad);
@@ -129,9 +135,13 @@ static long csv_count(const char *t, const char *e, size_t *k)
 }
 
 /* the '\n' that ends the record starting at t (not one inside quotes), or NULL when [t, end)
- * holds no complete record */
+ * holds no complete record. A line without a quote ends at its '\n' (memchr's speed); the
+ * quotes are followed only from a line that has one. */
 static char *record_end(char *t, char *end)
 {
+    char *nl = memchr(t, '\n', (size_t)(end - t));
+    if (!memchr(t, '"', (size_t)((nl ? nl : end) - t)))
+        return nl;
     int in = 0, start = 1; /* inside quotes; at a field's start (blanks allowed) */
     for (char *p = t; p < end; p++) {
         char ch = *p;
@@ -163,8 +173,9 @@ static int csv_changed(csv_pass *q)
 static int csv_line(csv_pass *q, char *t, char *e)
 {
     ctx_t *c = q->c;
-    size_t first = ++q->lineno, k;
-    for (const char *p = t; p < e; p++)
+    size_t first = ++q->lineno, k = 0;
+    int quoted = memchr(t, '"', (size_t)(e - t)) != NULL;
+    for (const char *p = t; quoted && p < e; p++)
         q->lineno += *p == '\n'; /* (a record whose quoted field holds line breaks) */
     if (e > t && e[-1] == '\r')
         e--;
@@ -174,7 +185,10 @@ static int csv_line(csv_pass *q, char *t, char *e)
         q->header_seen = 1;
         return GA_OK;
     }
-    long bad = csv_count(t, e, &k);
+    /* every record is counted in the first pass; in the second (the values), a quoted record
+     * is counted first, an unquoted one (the common case, the hot path) only on the way to an
+     * error: a record changed in between is told as such first either way */
+    long bad = quoted || !q->ds ? csv_count(t, e, quoted, &k) : -1;
     if (bad >= 0)
         return sp_fail(c, q->n, q->path, "%s:%zu: field %ld: a quote is not closed, or text "
                        "follows a closing quote (RFC 4180: a quoted field is \"...\" with \"\" "
@@ -190,7 +204,7 @@ static int csv_line(csv_pass *q, char *t, char *e)
                            GA_SPEC_MAX_ROWS, GA_SPEC_MAX_COLS);
         return GA_OK;
     }
-    if (q->r == q->rows || k != q->cols)
+    if (q->r == q->rows || (quoted && k != q->cols))
         return csv_changed(q);
     const char *p = t;
     for (size_t j = 0; j < q->cols; j++, p++) {
@@ -198,8 +212,12 @@ static int csv_line(csv_pass *q, char *t, char *e)
         int unused = 0;
         double v;
         p = csv_field(p, e, &a, &z, &unused);
+        if (!quoted && (j + 1 < q->cols ? p >= e : p < e))
+            return csv_changed(q); /* (fewer fields than counted, or more) */
         if (ga_decimal_to_double_n(&v, a, (size_t)(z - a))) {
             char tok[64], field[64];
+            if (!quoted && (csv_count(t, e, 0, &k), k != q->cols))
+                return csv_changed(q);
             snprintf(field, sizeof field, "%.*s", (int)(z - a < 48 ? z - a : 48), a);
             ga_quote_token(tok, sizeof tok, field, 24);
             return sp_fail(c, q->n, q->path,
