@@ -245,7 +245,8 @@ int main(void)
     if (!mkdtemp(dir))
         return 1;
     char b1[96], b2[96];
-    const char *csv = in_dir(b1, sizeof b1, "sketch.csv"), *spec = in_dir(b2, sizeof b2, "sketch.yaml");
+    const char *csv = in_dir(b1, sizeof b1, "sketch.csv"),
+               *spec = in_dir(b2, sizeof b2, "sketch.yaml");
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(r, 5);
     FILE *f = fopen(csv, "w");

@@ -430,7 +430,8 @@ int cat_build_linear_regression(cat_job *j, char *msg, size_t msglen)
     return build_by_law(j, cat_law_linear_regression, &lp, lp.p, msg, msglen);
 }
 
-/* the mechanism keys of kind bayesian_logistic_regression (its row in the kind table; the JSON Schema) */
+/* the mechanism keys of kind bayesian_logistic_regression (its row in the kind table;
+ * the JSON Schema) */
 const char *const cat_keys_bayesian_logistic_regression[] = {"kind", "lambda", "sigma", NULL};
 
 int cat_build_logistic(cat_job *j, char *msg, size_t msglen)
@@ -458,7 +459,8 @@ int cat_build_logistic(cat_job *j, char *msg, size_t msglen)
     return build_by_law(j, cat_law_logistic, &lp, lp.p, msg, msglen);
 }
 
-/* the mechanism keys of kind gaussian_process_regression (its row in the kind table; the JSON Schema) */
+/* the mechanism keys of kind gaussian_process_regression (its row in the kind table;
+ * the JSON Schema) */
 const char *const cat_keys_gaussian_process_regression[] = {"kind", "kernel", "lengthscale",
                                                             "signal_variance", "noise_variance",
                                                             "sigma", "query", NULL};

@@ -172,7 +172,8 @@ static int synthetic_vector(cat_job *j, const law_par *lp, size_t k, double m, c
     return rc;
 }
 
-/* the mechanism keys of kind synthetic_random_inputs (its row in the kind table; the JSON Schema) */
+/* the mechanism keys of kind synthetic_random_inputs (its row in the kind table;
+ * the JSON Schema) */
 const char *const cat_keys_synthetic_random_inputs[] = {"kind", "lambda", "sigma", "points",
                                                         "outputs", "dim", "norms", NULL};
 

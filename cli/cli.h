@@ -48,8 +48,8 @@ void ga_cli_err(FILE *err, const char *fmt, ...) __attribute__((format(printf, 2
  * escapes messages, in out (n bytes); returns out */
 const char *ga_cli_safe(char *out, size_t n, const char *s);
 
-/* Remove every "NAME DIR" and "NAME=DIR" of a repeatable option from argv before "--" (compacting it),
- * collecting at most max values into vals. Returns the new argc, or -1 after printing a usage
+/* Remove every "NAME DIR" and "NAME=DIR" of a repeatable option from argv before "--"
+ * (compacting it), collecting at most max values into vals. Returns the new argc, or -1 after printing a usage
  * error (a missing value, more than max). */
 int ga_cli_take_multi(int argc, char **argv, const char *name, const char **vals, size_t max,
                       size_t *n, const char *cmd, FILE *err);

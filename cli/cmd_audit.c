@@ -222,8 +222,9 @@ int ga_cmd_merge(int argc, char **argv, FILE *out, FILE *err)
     size_t nparts = 0;
     int quiet = 0;
     ga_cli_opt opts[] = {GA_OPT_VALUE("--format", &sfmt), GA_OPT_VALUE("--output", &sout),
-                         GA_OPT_VALUE("-o", &sout), GA_OPT_VALUE("--spec", &sspec), GA_OPT_VALUE("--jobs", &sjobs),
-                         GA_OPT_FLAG("--quiet", &quiet), GA_OPT_MULTI("--allow-path", allow, GA_SPEC_MAX_ALLOW, &nallow),
+                         GA_OPT_VALUE("-o", &sout), GA_OPT_VALUE("--spec", &sspec),
+                         GA_OPT_VALUE("--jobs", &sjobs), GA_OPT_FLAG("--quiet", &quiet),
+                         GA_OPT_MULTI("--allow-path", allow, GA_SPEC_MAX_ALLOW, &nallow),
                          GA_OPT_END};
     int pr = ga_cli_options_multi(argc, argv, opts, parts, GA_CLI_MAX_SPECS, &nparts, "merge",
                                   out, err, usage_merge);
@@ -387,9 +388,9 @@ int ga_cmd_audit(int argc, char **argv, FILE *out, FILE *err)
                *sshard = NULL, *sclaim = NULL;
     size_t nspecs = 0;
     int certified = 0, quiet = 0;
-    ga_cli_opt opts[] = {GA_OPT_VALUE("--format", &sfmt), GA_OPT_VALUE("-o", &sout), GA_OPT_VALUE("--output", &sout),
-                         GA_OPT_VALUE("--jobs", &sjobs), GA_OPT_VALUE("--shard", &sshard),
-                         GA_OPT_VALUE("--claim", &sclaim),
+    ga_cli_opt opts[] = {GA_OPT_VALUE("--format", &sfmt), GA_OPT_VALUE("-o", &sout),
+                         GA_OPT_VALUE("--output", &sout), GA_OPT_VALUE("--jobs", &sjobs),
+                         GA_OPT_VALUE("--shard", &sshard), GA_OPT_VALUE("--claim", &sclaim),
                          GA_OPT_FLAG("--certified", &certified), GA_OPT_FLAG("--quiet", &quiet),
                          GA_OPT_MULTI("--allow-path", allow, GA_SPEC_MAX_ALLOW, &so.nallow),
                          GA_OPT_END};

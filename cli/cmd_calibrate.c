@@ -26,8 +26,8 @@ static const char *usage_calibrate =
     "--timeout SECONDS (default 600) bounds the search; the output then says how far it got.\n"
     "\n"
     "Exit status: 0 (found; the output says whether it is certified), 2 (the time budget\n"
-    "ran out before a value was found), 64 (usage: an option or its value), 65 (invalid spec), 66 (cannot read),\n"
-    "74 (write error).\n";
+    "ran out before a value was found), 64 (usage: an option or its value), 65 (invalid\n"
+    "spec), 66 (cannot read), 74 (write error).\n";
 
 int ga_cmd_calibrate(int argc, char **argv, FILE *out, FILE *err)
 {

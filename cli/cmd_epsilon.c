@@ -156,7 +156,8 @@ int ga_cmd_epsilon(int argc, char **argv, FILE *out, FILE *err)
     const char *spec = NULL, *sdel = NULL, *sfmt = NULL;
     int certified = 0;
     ga_cli_opt opts[] = {GA_OPT_VALUE("--delta", &sdel), GA_OPT_VALUE("--format", &sfmt),
-                         GA_OPT_FLAG("--certified", &certified), GA_OPT_MULTI("--allow-path", allow, GA_SPEC_MAX_ALLOW, &so.nallow),
+                         GA_OPT_FLAG("--certified", &certified),
+                         GA_OPT_MULTI("--allow-path", allow, GA_SPEC_MAX_ALLOW, &so.nallow),
                          GA_OPT_END};
     int pr = ga_cli_options(argc, argv, opts, &spec, "epsilon", out, err, usage_epsilon);
     if (pr)

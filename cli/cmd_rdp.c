@@ -32,7 +32,8 @@ int ga_cmd_rdp(int argc, char **argv, FILE *out, FILE *err)
     const char *allow[GA_SPEC_MAX_ALLOW];
     ga_spec_opts so = {.allow_paths = allow};
     const char *spec = NULL, *sal = NULL, *sfmt = NULL;
-    ga_cli_opt opts[] = {GA_OPT_VALUE("--alpha", &sal), GA_OPT_VALUE("--format", &sfmt), GA_OPT_MULTI("--allow-path", allow, GA_SPEC_MAX_ALLOW, &so.nallow),
+    ga_cli_opt opts[] = {GA_OPT_VALUE("--alpha", &sal), GA_OPT_VALUE("--format", &sfmt),
+                         GA_OPT_MULTI("--allow-path", allow, GA_SPEC_MAX_ALLOW, &so.nallow),
                          GA_OPT_END};
     int pr = ga_cli_options(argc, argv, opts, &spec, "rdp", out, err, usage_rdp);
     if (pr)

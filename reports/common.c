@@ -80,12 +80,11 @@ void rp_html_escape(FILE *out, const char *s)
             s += h - 1;
             continue;
         }
-        if ((ch < 0x20 && ch != '\t') || ch == 0x7f || !ga_utf8_len(s)) { /* (or not UTF-8) */
+        if ((ch < 0x20 && ch != '\t') || ch == 0x7f || !(h = ga_utf8_len(s))) { /* (or not UTF-8) */
             fprintf(out, "\\x%02x", ch);
             continue;
         }
-        if (ch >= 0x80) {
-            h = ga_utf8_len(s);
+        if (h > 1) { /* a character beyond ASCII, as it is */
             fwrite(s, 1, h, out);
             s += h - 1;
             continue;

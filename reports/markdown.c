@@ -28,12 +28,11 @@ static void md_text(FILE *out, const char *s)
         if (h) { /* bidi and invisible characters as visible text */
             fprintf(out, "\\\\u%04x", cp);
             s += h - 1;
-        } else if (ch < 0x20 || ch == 0x7f || !ga_utf8_len(s)) /* (or not UTF-8) */
+        } else if (ch < 0x20 || ch == 0x7f || !(h = ga_utf8_len(s))) /* (or not UTF-8) */
             fprintf(out, "\\\\x%02x", ch);
-        else if (ch >= 0x80) {
-            size_t n = ga_utf8_len(s);
-            fwrite(s, 1, n, out);
-            s += n - 1;
+        else if (h > 1) { /* a character beyond ASCII, as it is */
+            fwrite(s, 1, h, out);
+            s += h - 1;
         } else if (strchr("\\`*_[]<>|~&", ch))
             fprintf(out, "\\%c", ch);
         else

@@ -364,7 +364,8 @@ static void dp_extras(dp_run *d)
      * at the claimed delta, for comparison; an earlier DP claim at the same delta has them
      * (claims are evaluated in order, one at a time: a composition's FFT is not redone) */
     int known = 0;
-    for (const ga_claim_result *q = a->claims; q >= a->claims && q < r && !known; q++)
+    for (size_t c = 0; c < (size_t)(r - a->claims) && !known; c++) {
+        const ga_claim_result *q = &a->claims[c];
         if (q->type == GA_CLAIM_DP && q->evaluated && q->delta == r->delta &&
             (q->rdp_eps > 0 || q->pld_eps > 0)) {
             r->rdp_eps = q->rdp_eps;
@@ -372,6 +373,7 @@ static void dp_extras(dp_run *d)
             r->pld_eps = q->pld_eps;
             known = 1;
         }
+    }
     for (size_t i = 0; r->delta > 0 && r->delta < 1 && !known && i < n; i++) {
         double e;
         int order;

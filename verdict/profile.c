@@ -121,12 +121,10 @@ static void max_update(ga_result *m, int *have, double v, double e)
         m->err = vhi - m->val;
 }
 
-static ga_cert_opts cert_opts(const ga_profile *p)
+/* the deadline of one question: its timeout from now (0: none) */
+static double question_deadline(const ga_profile *p)
 {
-    ga_cert_opts co;
-    ga_cert_opts_init(&co);
-    co.deadline = p->timeout > 0 ? ga_monotonic() + p->timeout : 0;
-    return co;
+    return p->timeout > 0 ? ga_monotonic() + p->timeout : 0;
 }
 
 /* pair i's values at x: delta_{X,Y}(x) and delta_{Y,X}(x) (two), or eps(x) (one) */
@@ -152,9 +150,10 @@ static int profile_max(ga_result *m, const ga_profile *p, double x, int epsilon)
 {
     ga_gchisq_opts go;
     ga_gchisq_opts_init(&go);
-    go.deadline = p->timeout > 0 ? ga_monotonic() + p->timeout : 0;
+    go.deadline = question_deadline(p);
     ga_gchisq_work *w = ga_gchisq_work_alloc();
     int have = 0, st = w ? GA_OK : GA_ENOMEM, worst = GA_OK;
+    m->val = m->err = NAN; /* (no pair: no value) */
     for (size_t i = 0; i < p->n && (st == GA_OK || st == GA_ETOL); i++) {
         ga_result v[2];
         size_t n;
@@ -209,7 +208,9 @@ static int pair_cert(const ga_profile *p, size_t i, const char *x, int epsilon, 
  * valid intervals wider than asked, kept going) */
 static int profile_cert(ga_interval *out, const ga_profile *p, const char *x, int epsilon)
 {
-    ga_cert_opts co = cert_opts(p);
+    ga_cert_opts co;
+    ga_cert_opts_init(&co);
+    co.deadline = question_deadline(p);
     int st = GA_OK;
     out->lo = 0;
     out->hi = 0;
