@@ -63,7 +63,9 @@ int ga_ncx2_tail(double *Q, double *P, double nu, double lam, double w);
 /* Validate terms: GA_OK or GA_EINVAL with a message naming the term. */
 int ga_ploss_check(const ga_ploss_term *t, size_t n, char *msg, size_t msglen);
 /* delta_{X,Y} and delta_{Y,X} at eps with error estimates (method: enum ga_delta_method;
- * AUTO is the closed form for one step, the Bromwich integral otherwise). GA_OK, GA_ETOL. */
+ * AUTO is the closed form for one step, the Bromwich integral otherwise, and for up to 64
+ * identical steps where that integral does not converge the midpoint of ga_ploss_bracket
+ * with half its width as the error). GA_OK, GA_ETOL. */
 int ga_ploss_delta(ga_result *xy, ga_result *yx, const ga_ploss *L, double eps, int method,
                    const ga_gchisq_opts *opts, ga_quad_work *w);
 /* Renyi divergences of order alpha > 1 in both directions (estimates). */
@@ -75,6 +77,20 @@ double ga_ploss_loss_sup(const ga_ploss *L, int dir);
  * the exact value (for comparison, not certified). GA_OK, GA_EDOM (covariance steps),
  * GA_EMAXITER (more than 4M grid points), GA_EINVAL, GA_ENOMEM. */
 int ga_ploss_pld_epsilon(double *eps, const ga_ploss *L, int dir, double delta, double h);
+/* Bounds lo <= delta <= hi in direction dir at eps of a composition of few identical steps
+ * (one mean term, count <= 64; pair/ploss_bracket.c): discretised losses with their
+ * first-order rounding taken back, FFT rounding and tails included. theta >= 0 tilts the
+ * vectors and lchern, the log of an upper bound of delta, sets the tails kept: ga_ploss_tilt's
+ * (accurate where delta is small). delta = 0 (eps at or above the loss's supremum) is exact,
+ * and below e^-600 the bound is [0, e^lchern]. GA_OK; GA_EDOM (not this route's case: several
+ * terms, covariance or masked steps, many steps or grid points, a loss too concentrated for
+ * the finest grid; lo = 0, hi = 1); GA_ETIME (deadline, monotonic seconds, 0: none);
+ * GA_ENOMEM. */
+int ga_ploss_bracket(double *lo, double *hi, const ga_ploss *L, int dir, double eps,
+                     double theta, double lchern, double deadline);
+/* The tilt theta >= 0 at which the loss in direction dir has mean eps (0 if its mean exceeds
+ * eps) and the log of the Chernoff bound e^{K(theta) - theta eps} >= delta (at most 0). */
+void ga_ploss_tilt(double *theta, double *lchern, const ga_ploss *L, int dir, double eps);
 /* The trapezoid grid for M(w) of one step (q < 1) at real part a = 1 + Re w, |Im w| <= t:
  * step h, first node x0, n nodes, strip half-width d; disc, tail: the discretisation and
  * truncation bounds (relative), sized for a relative error about e^-lnrel. The certified

@@ -33,6 +33,8 @@
  * left of x_L = min(0, a m). Errors of log M: these two bounds plus the rounding of each
  * node (the exponent's size times the unit roundoff); T_j times them for the composition.
  * A step with q = 1 is the Gaussian mechanism: log M(w) = w (1 + w) m^2 / 2 exactly.
+ * Few identical steps (T <= 64) whose Bromwich integrand does not decay within the plan (few
+ * steps of a small rate) are bracketed by discretised losses instead (pair/ploss_bracket.c).
  * One step alone (one term, T = 1) has the closed form of a threshold event (l is
  * monotone): delta_XY = q Qbar(tau - m) - (e^eps - 1 + q) Qbar(tau), tau = (log((e^eps - 1 +
  * q)/q) + m^2/2)/m, and delta_YX likewise below tau' where l = -eps.
@@ -566,6 +568,74 @@ static int delta_bromwich(ga_result *out, const ga_ploss *L, int dir, double eps
     return st;
 }
 
+/* ---------------------------------------------------------------- few steps */
+
+/* The bracket's tilt: theta >= 0 where K'(theta) = eps, so the tilted loss has mean eps and
+ * the outcomes that carry delta weigh most in the tilted sums (the Bromwich saddle point is
+ * pulled towards 0 by the kernel 1/(z (z + 1)) and can leave a spike of mass at small losses
+ * dominant); 0 where the loss's mean already exceeds eps. *lchern: the log of the Chernoff
+ * bound e^{K(theta) - theta eps} of delta (at most 0). */
+void ga_ploss_tilt(double *theta, double *lchern, const ga_ploss *L, int dir, double eps)
+{
+    double d1, d2, rel, lo = 0, hi = 1;
+    *theta = *lchern = 0;
+    comp_cgf_real(&d1, &d2, &rel, L, dir, 0);
+    if (!(d1 < eps))
+        return;
+    for (comp_cgf_real(&d1, &d2, &rel, L, dir, hi); d1 < eps && hi < 1e4;
+         comp_cgf_real(&d1, &d2, &rel, L, dir, hi))
+        lo = hi, hi *= 2;
+    for (int it = 0; it < 200 && hi - lo > 1e-9 * hi; it++) {
+        double mid = 0.5 * (lo + hi);
+        comp_cgf_real(&d1, &d2, &rel, L, dir, mid);
+        *(d1 < eps ? &lo : &hi) = mid;
+    }
+    *theta = 0.5 * (lo + hi);
+    double K = comp_cgf_real(&d1, &d2, &rel, L, dir, *theta);
+    if (isfinite(K))
+        *lchern = fmin(chernoff_log(K - *theta * eps, K, rel), 0);
+}
+
+/* Few identical steps: the Bromwich integral where its integrand decays within the planned
+ * range and the estimate meets its target; otherwise (few steps of a small rate, where the
+ * integrand decays slowly and the node budget runs out) the two-sided bound of the
+ * discretised losses (pair/ploss_bracket.c), tilted where the loss's tilted mean is eps, its
+ * tails set by the Chernoff bound there: its midpoint with half its width as the error, cut
+ * to the overlap with an unconverged Bromwich estimate where the two overlap. */
+static int delta_few(ga_result *out, const ga_ploss *L, int dir, double eps,
+                     const ga_gchisq_opts *o, ga_quad_work *w)
+{
+    brom_t b = {.L = L, .dir = dir, .eps = eps, .sc = 1, .deadline = o->deadline};
+    double Kc, k2, rel0;
+    int decayed = plan_bromwich(&b, &Kc, &k2, &rel0) && b.nodes <= BROMWICH_NODE_CAP / 4;
+    (void)Kc;
+    ga_result B = {NAN, INFINITY};
+    int st = GA_EMAXITER;
+    if (decayed) {
+        st = delta_bromwich(&B, L, dir, eps, o, w);
+        if (st == GA_OK || st == GA_ETIME) {
+            *out = B;
+            return st;
+        }
+    }
+    double theta, lch, lo, hi;
+    ga_ploss_tilt(&theta, &lch, L, dir, eps);
+    int bs = ga_ploss_bracket(&lo, &hi, L, dir, eps, theta, lch, o->deadline);
+    if (bs == GA_ETIME || (bs != GA_OK && decayed)) {
+        *out = B;
+        return bs == GA_ETIME ? GA_ETIME : st;
+    }
+    if (bs != GA_OK)
+        return delta_bromwich(out, L, dir, eps, o, w);
+    if (isfinite(B.val) && fmax(B.val - B.err, lo) <= fmin(B.val + B.err, hi)) {
+        lo = fmax(B.val - B.err, lo);
+        hi = fmin(B.val + B.err, hi);
+    }
+    out->val = 0.5 * (lo + hi);
+    out->err = 0.5 * (hi - lo);
+    return out->err <= fmax(o->epsabs, 10 * o->epsrel * out->val) ? GA_OK : GA_ETOL;
+}
+
 /* ---------------------------------------------------------------- one step, closed form */
 
 static double qbar(double x) { return 0.5 * erfc(x / M_SQRT2); }
@@ -747,11 +817,13 @@ int ga_ploss_delta(ga_result *xy, ga_result *yx, const ga_ploss *L, double eps, 
             s = (L->n == 1 && L->t[0].count == 1) ? GA_OK : GA_EDOM;
         } else if (chernoff_negligible(r, L, dir, eps)) {
             s = GA_OK;
+        } else if (L->n == 1 && L->t[0].count <= 64) {
+            s = delta_few(r, L, dir, eps, &o, w);
         } else {
             s = delta_bromwich(r, L, dir, eps, &o, w);
         }
-        if (s && !st)
-            st = s;
+        if (s && (!st || st == GA_ETOL))
+            st = s; /* a failure outranks "accuracy not reached" in the other direction */
     }
     return st;
 }

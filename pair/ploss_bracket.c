@@ -1,0 +1,458 @@
+/*
+ * ploss_bracket.c - a two-sided bound of delta for a few Poisson-subsampled Gaussian steps,
+ * by discretised privacy losses with second-order corrections.
+ *
+ * One term of T identical steps (pair/ploss.c for the loss l(x) and the roles): in the
+ * direction asked each step's loss is V = l(x), x from the mixture (1 - q) N(0, 1) + q N(m, 1)
+ * (sw 0), or V = -l(x), x ~ N(0, 1) (sw 1), and delta = E[f(S)] with S the sum of T iid copies
+ * and f(s) = (1 - e^{eps - s})_+, which is nondecreasing, 0 up to eps and concave beyond.
+ *
+ * On the grid l_k = k h the cell [l_k, l_{k+1}) has the mass w_k and the offset d_k = E[(V -
+ * l_k) 1(V in the cell)]. Rounding every step's loss down to its cell's left end gives a sum
+ * S_ with S_ <= S <= S_ + T h, and since f is monotone and concave above eps,
+ *   f(S) >= f(S_) + f'(S) (S - S_) >= f(S_) + e^{-T h} f'(S_) (S - S_)      where S_ > eps;
+ * rounding up to the right end (offset h w_k - d_k) gives S^ - T h <= S <= S^ and
+ *   f(S) <= f(S^) - f'(S^) (S^ - S)                                          where S^ - T h >= eps
+ * (a tangent of the concave part lies above it there). Each correction is the expectation of
+ * a function of the rounded sum times the steps' offsets, T <g, d * w^{*(T-1)}> by
+ * independence, so lower <= delta <= upper with a gap of second order in h (first order only
+ * on the band of width T h at eps, whose probability is itself O(T h)). The bound is the idea
+ * of dominating discretisations (Meiser & Mohammadi, CCS 2018; Doroshenko et al., PETS 2022)
+ * with the first-order term of the rounding taken back on both sides.
+ *
+ * The grid covers the loss where its tails exceed a cut (TAILREL times the Chernoff bound of
+ * delta, then smaller until the tail above weighs under 1e-6 of the lower bound): below it the
+ * lower bound drops the mass and the upper one moves it to the first point; above it the lower
+ * bound drops it and the upper one counts it as a loss of +infinity. Convolutions by FFT are
+ * accurate in 2-norm relative to the vectors' norms, so the vectors are tilted by
+ * e^{theta (l - eps/T)} (theta >= 0 where the tilted loss has mean eps, pair/ploss.c): the
+ * outcomes that carry delta then weigh about as much as the rest, and the FFT's rounding
+ * (bounded in 2-norm, Higham, Accuracy and Stability of Numerical Algorithms, 2nd ed.,
+ * section 24.1, with a margin) is added to both ends, as are the rounding of the masses
+ * (differences of normal tails) and of the tilt; the offsets come from Gauss-Legendre panels
+ * in x, where the integrand is analytic, with a margin of 1e-9 of themselves taken off (they
+ * only enter as a correction of first order in h).
+ */
+#include "pair/loss.h"
+
+#include <float.h>
+#include <gsl/gsl_fft_halfcomplex.h>
+#include <gsl/gsl_fft_real.h>
+#include <gsl/gsl_integration.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TAILREL 1e-12    /* tail mass dropped, relative to the Chernoff scale (per step) */
+#define MAX_TOTAL ((1 << 19) - 64) /* T times the points of one step: beyond, not by this route */
+#define MIN_H 1e-6       /* the finest grid */
+#define MAX_STEPS 64     /* few steps: beyond, the Bromwich integral is the route */
+
+static double Phi(double x) { return 0.5 * erfc(-x / M_SQRT2); }
+
+typedef struct {
+    double q, m, lq; /* rate, shift, log(1 - q) */
+    int sw;
+} step_t;
+
+/* x with l(x) = v (l increasing), -inf where v <= log(1 - q); log(e^v - 1 + q) without
+ * overflow for large v */
+static double x_of(const step_t *s, double v)
+{
+    double lg;
+    if (v > 30) {
+        lg = v + log1p((s->q - 1) * exp(-v));
+    } else {
+        double e = expm1(v) + s->q; /* e^v - 1 + q */
+        if (!(e > 0))
+            return -INFINITY;
+        lg = log(e);
+    }
+    return (lg - log(s->q) + 0.5 * s->m * s->m) / s->m;
+}
+
+/* P[V <= v] and P[V > v], each from the smaller tail */
+static void cdf2(double *F, double *G, const step_t *s, double v)
+{
+    double q = s->q, m = s->m;
+    if (!s->sw) {
+        double x = x_of(s, v);
+        if (x == -INFINITY) {
+            *F = 0;
+            *G = 1;
+            return;
+        }
+        *F = (1 - q) * Phi(x) + q * Phi(x - m);
+        *G = (1 - q) * Phi(-x) + q * Phi(m - x);
+        return;
+    }
+    double x = x_of(s, -v); /* V <= v iff l(x) >= -v iff x >= x_of(-v) */
+    if (x == -INFINITY) {
+        *F = 1;
+        *G = 0;
+        return;
+    }
+    *F = Phi(-x);
+    *G = Phi(x);
+}
+
+/* the loss of the step at x, and the density of x */
+static double V_at(const step_t *s, double x)
+{
+    double a = s->lq, b = log(s->q) + s->m * x - 0.5 * s->m * s->m;
+    double l = a == -INFINITY ? b : fmax(a, b) + log1p(exp(-fabs(a - b)));
+    return s->sw ? -l : l;
+}
+
+static double dens(const step_t *s, double x)
+{
+    double p0 = exp(-0.5 * x * x), p1 = exp(-0.5 * (x - s->m) * (x - s->m));
+    return (s->sw ? p0 : (1 - s->q) * p0 + s->q * p1) / sqrt(2 * M_PI);
+}
+
+typedef struct {
+    const step_t *s;
+    double a;
+} off_t_;
+
+static double off_fn(double x, void *p)
+{
+    const off_t_ *o = p;
+    return (V_at(o->s, x) - o->a) * dens(o->s, x);
+}
+
+/* E[(V - a) 1(V in [a, b))] by Gauss-Legendre panels over the cell's x-interval */
+static double offset(const step_t *s, double a, double b, gsl_integration_glfixed_table *gl8,
+                     gsl_integration_glfixed_table *gl4)
+{
+    double x0, x1;
+    if (!s->sw) {
+        x0 = x_of(s, a);
+        x1 = x_of(s, b);
+    } else {
+        x0 = x_of(s, -b);
+        x1 = x_of(s, -a);
+    }
+    x0 = fmax(x0, -40.0); /* the density below is under 1e-340 */
+    x1 = fmin(x1, 40.0 + s->m);
+    if (!(x1 > x0))
+        return 0;
+    double pw = 0.25 / fmax(1.0, s->m);
+    /* a narrow cell (most of them): 4 nodes; else 8-node panels no wider than pw */
+    gsl_integration_glfixed_table *gl = x1 - x0 <= 0.1 * pw ? gl4 : gl8;
+    size_t np = (size_t)ceil((x1 - x0) / pw);
+    if (np < 1)
+        np = 1;
+    double step = (x1 - x0) / (double)np, sum = 0;
+    off_t_ o = {s, a};
+    gsl_function F = {off_fn, &o};
+    for (size_t i = 0; i < np; i++)
+        sum += gsl_integration_glfixed(&F, x0 + (double)i * step, x0 + (double)(i + 1) * step, gl);
+    return fmin(fmax(sum, 0), 1);
+}
+
+/* ---------------------------------------------------------------- one side */
+
+static double norm2(const double *v, size_t n)
+{
+    double s = 0;
+    for (size_t i = 0; i < n; i++)
+        s += v[i] * v[i];
+    return sqrt(s);
+}
+
+/* z^k for a complex z (repeated squaring: about 2 log2 k roundings) */
+static void cpowk(double *re, double *im, unsigned k)
+{
+    double ar = 1, ai = 0, br = *re, bi = *im;
+    while (k) {
+        if (k & 1) {
+            double t = ar * br - ai * bi;
+            ai = ar * bi + ai * br;
+            ar = t;
+        }
+        k >>= 1;
+        if (k) {
+            double t = br * br - bi * bi;
+            bi = 2 * br * bi;
+            br = t;
+        }
+    }
+    *re = ar;
+    *im = ai;
+}
+
+/*
+ * The bound of one side from the tilted mass vector v (sum 1, v >= 0) and offset vector dv,
+ * both at grid indices k0 .. k0 + n - 1: W = v^{*T} and D = dv * v^{*(T-1)} by one real FFT
+ * of length N >= T n each and powers of the transform (no wrap-around), then
+ *   side 0: sum_{s > eps} W(s) f(s) + T e^{-T h} sum_{s > eps} D(s) f'(s)
+ *   side 1: sum_{s > eps} W(s) f(s) - T sum_{s - T h >= eps} D(s) f'(s),
+ * each term times e^{-theta (s - eps)} (the tilt undone up to the common scale). *allow
+ * bounds the rounding: each transform pass is accurate to ef = 3 log2(N) eta in 2-norm
+ * relative to its input (eta = 8 ulps for GSL's twiddles; Higham, section 24.1), the power
+ * multiplies a frequency's error by at most T (|v^| <= 1) and adds 2 log2(T) roundings, and
+ * the inverse maps 2-norms to 2-norms over sqrt(N); the sums then err by at most the 2-norm
+ * of their weights times that of the vector's error (Cauchy-Schwarz).
+ */
+static int side_bound(double *val, double *allow, const double *v, const double *dv, size_t n,
+                      long k0, unsigned T, double h, double eps, double theta, int side)
+{
+    size_t N = 2;
+    while (N < (size_t)T * n)
+        N <<= 1;
+    double *W = calloc(N, sizeof *W), *D = calloc(N, sizeof *D);
+    if (!W || !D) {
+        free(W);
+        free(D);
+        return GA_ENOMEM;
+    }
+    memcpy(W, v, n * sizeof *W);
+    memcpy(D, dv, n * sizeof *D);
+    double nv2 = norm2(v, n), nd2 = norm2(dv, n), nd1 = 0;
+    for (size_t i = 0; i < n; i++)
+        nd1 += fabs(dv[i]);
+    gsl_fft_real_radix2_transform(W, 1, N);
+    gsl_fft_real_radix2_transform(D, 1, N);
+    /* halfcomplex: z_0 = W[0], z_{N/2} = W[N/2] real; z_k = W[k] + i W[N - k] */
+    for (size_t k = 0; k <= N / 2; k++) {
+        int cplx = k > 0 && k < N / 2;
+        double wr = W[k], wi = cplx ? W[N - k] : 0, pr = wr, pi = wi;
+        cpowk(&pr, &pi, T - 1); /* v^{T-1} */
+        double dr = D[k], di = cplx ? D[N - k] : 0;
+        W[k] = pr * wr - pi * wi;
+        D[k] = pr * dr - pi * di;
+        if (cplx) {
+            W[N - k] = pr * wi + pi * wr;
+            D[N - k] = pr * di + pi * dr;
+        }
+    }
+    gsl_fft_halfcomplex_radix2_inverse(W, 1, N);
+    gsl_fft_halfcomplex_radix2_inverse(D, 1, N);
+    size_t len = (size_t)T * (n - 1) + 1; /* the support of W and D */
+    double ef = 3 * log2((double)N) * 8 * DBL_EPSILON, pw = 4 * log2((double)T + 1) * DBL_EPSILON;
+    double eW = T * ef * nv2 + (pw + ef) * norm2(W, len);
+    double eD = ef * nd2 + nd1 * (T - 1.0) * ef * nv2 + (pw + ef) * norm2(D, len);
+    double Th = T * h, sum = 0, corr = 0, n2f = 0, n2g = 0;
+    for (size_t i = 0; i < len; i++) {
+        double s = (double)(T * k0 + (long)i) * h;
+        if (s <= eps)
+            continue;
+        double tilt = exp(-theta * (s - eps));
+        double f = -expm1(eps - s) * tilt;
+        sum += W[i] * f;
+        n2f += f * f;
+        if (side ? s - Th >= eps : 1) {
+            double g = exp(eps - s) * tilt * (side ? 1 : exp(-Th));
+            corr += D[i] * g;
+            n2g += g * g;
+        }
+    }
+    *val = side ? sum - T * corr : sum + T * corr;
+    *allow = sqrt(n2f) * eW + T * sqrt(n2g) * eD;
+    free(W);
+    free(D);
+    return GA_OK;
+}
+
+/* ---------------------------------------------------------------- the bracket */
+
+/* With a tilt, the loss far below the tilted law's bulk weighs nothing: the point above vlo
+ * where the mass below it, tilted, falls under TILTCUT times the tilted total (estimated on a
+ * coarse grid). Below it the lower bound drops the mass and the upper one moves it up to the
+ * point, a change of at most TILTCUT relative in the tilted sums: the grid then spans only
+ * the part that matters (eps near the loss's supremum: steep tilts). */
+#define TILTCUT 1e-30
+static double tilted_floor(const step_t *s, double vlo, double vhi, double theta, double lc)
+{
+    double F, G, Fp, lz = -INFINITY, w = (vhi - vlo) / 4096;
+    cdf2(&Fp, &G, s, vlo);
+    for (int k = 1; k <= 4096; k++) {
+        double v = vlo + k * w;
+        cdf2(&F, &G, s, v);
+        if (F > Fp) {
+            double t = log(F - Fp) + theta * (v - lc);
+            lz = lz > t ? lz + log1p(exp(t - lz)) : t + log1p(exp(lz - t));
+        }
+        Fp = F;
+    }
+    double a = vlo, b = vhi, target = lz + log(TILTCUT); /* tilted mass below a: under */
+    cdf2(&F, &G, s, a);
+    if (!(F > 0) || log(F) + theta * (a - lc) >= target)
+        return vlo;
+    for (int it = 0; it < 60; it++) {
+        double mid = 0.5 * (a + b);
+        cdf2(&F, &G, s, mid);
+        *(F > 0 && log(F) + theta * (mid - lc) >= target ? &b : &a) = mid;
+    }
+    return a;
+}
+
+static int bracket_at(double *lower, double *upper, double *topm, const step_t *sp, unsigned T,
+                      double eps, double theta, double cut, double deadline);
+
+int ga_ploss_bracket(double *lo, double *hi, const ga_ploss *L, int dir, double eps,
+                     double theta, double lchern, double deadline)
+{
+    *lo = 0;
+    *hi = 1;
+    if (L->n != 1 || L->t[0].r > 0 || L->t[0].nu > 0 || !(L->t[0].count <= MAX_STEPS) ||
+        !(theta >= 0) || !(eps >= 0) || !(lchern <= 0))
+        return GA_EDOM;
+    const ga_ploss_term *t = &L->t[0];
+    if ((t->add ^ dir) && t->q < 1 && eps >= t->count * -log1p(-t->q)) {
+        *hi = 0; /* the loss under Y never exceeds -log(1 - q) per step, nor eps in all */
+        return GA_OK;
+    }
+    if (lchern < -600) {
+        *hi = exp(lchern); /* below 1e-260: the Chernoff bound is the bracket */
+        return GA_OK;
+    }
+    step_t s = {t->q, t->m, t->q < 1 ? log1p(-t->q) : -INFINITY, t->add ^ dir};
+    unsigned T = (unsigned)t->count;
+    /* The tails dropped: first TAILREL times the Chernoff bound; where the mass above the
+     * grid (counted whole in the upper bound) then weighs more than 1e-6 of the lower bound
+     * (the Chernoff bound can exceed delta by many orders: a tilted law with two modes) or the
+     * lower bound is 0, again with tails of 1e-8 of the lower bound (or 1e-300 where it is
+     * 0), at least 1e-3 of the last cut */
+    double cut = TAILREL * exp(lchern) / T, lower = 0, upper = 1, top = 1;
+    int rc = GA_OK;
+    for (int pass = 0; pass < 6; pass++) {
+        rc = bracket_at(&lower, &upper, &top, &s, T, eps, theta, cut, deadline);
+        if (rc != GA_OK || cut <= 1e-300 || (lower > 0 && T * top <= 1e-6 * lower))
+            break;
+        cut = fmax(lower > 0 ? fmin(1e-8 * lower / T, 1e-3 * cut) : 0, 1e-300);
+    }
+    if (rc != GA_OK)
+        return rc;
+    *lo = fmax(lower, 0);
+    *hi = fmin(upper, 1);
+    return *lo > *hi ? GA_EDOM : GA_OK; /* correct bounds cannot cross: no value, not a wrong one */
+}
+
+/* One pass of the bracket with the tails below cut dropped: *lower, *upper and the mass above
+ * the grid, *top. */
+static int bracket_at(double *lower, double *upper, double *topm, const step_t *sp, unsigned T,
+                      double eps, double theta, double cut, double deadline)
+{
+    step_t s = *sp;
+    double F, G;
+    double vhi = 1, vlo = -1;
+    for (cdf2(&F, &G, &s, vhi); G > cut && vhi < 1e5; cdf2(&F, &G, &s, vhi))
+        vhi *= 2;
+    for (cdf2(&F, &G, &s, vlo); F > cut && vlo > -1e5; cdf2(&F, &G, &s, vlo))
+        vlo *= 2;
+    if (!(vhi < 1e5 && vlo > -1e5))
+        return GA_EDOM;
+    double a = vlo, b = vhi; /* G(a) > cut >= G(b) */
+    for (int it = 0; it < 60; it++) {
+        double mid = 0.5 * (a + b);
+        cdf2(&F, &G, &s, mid);
+        *(G > cut ? &a : &b) = mid;
+    }
+    double top_v = b;
+    a = vlo;
+    b = vhi; /* F(a) <= cut < F(b) */
+    for (int it = 0; it < 60; it++) {
+        double mid = 0.5 * (a + b);
+        cdf2(&F, &G, &s, mid);
+        *(F <= cut ? &a : &b) = mid;
+    }
+    vlo = a;
+    vhi = top_v;
+    if (!s.sw && s.lq > -INFINITY)
+        vlo = fmax(vlo, s.lq); /* the loss never falls below log(1 - q) */
+    if (theta > 0)
+        vlo = tilted_floor(&s, vlo, vhi, theta, eps / T);
+    double range = vhi - vlo;
+    double h = fmax(MIN_H, range * T / (double)MAX_TOTAL);
+    long k0 = (long)floor(vlo / h), k1 = (long)ceil(vhi / h);
+    size_t n = (size_t)(k1 - k0); /* cells k0 .. k1 - 1 */
+    if (n < 2 || (double)n * T > 2.0 * MAX_TOTAL)
+        return GA_EDOM;
+    double *Fk = malloc((n + 1) * sizeof *Fk), *Gk = malloc((n + 1) * sizeof *Gk);
+    double *wl = malloc(n * sizeof *wl), *dl = malloc(n * sizeof *dl);
+    double *wu = malloc((n + 1) * sizeof *wu), *du = malloc((n + 1) * sizeof *du);
+    gsl_integration_glfixed_table *gl8 = gsl_integration_glfixed_table_alloc(8);
+    gsl_integration_glfixed_table *gl4 = gsl_integration_glfixed_table_alloc(4);
+    int rc = GA_OK;
+    if (!Fk || !Gk || !wl || !dl || !wu || !du || !gl8 || !gl4) {
+        rc = GA_ENOMEM;
+        goto cleanup;
+    }
+    for (size_t k = 0; k <= n; k++)
+        cdf2(&Fk[k], &Gk[k], &s, (double)(k0 + (long)k) * h);
+    /* the tilt e^{theta (l - eps/T) - mx}, mx its largest log-weight (no overflow) */
+    double lc = eps / T, mx = -INFINITY;
+    for (size_t k = 0; k < n; k++) {
+        wl[k] = fmax(Fk[k] < 0.5 ? Fk[k + 1] - Fk[k] : Gk[k] - Gk[k + 1], 0);
+        if (wl[k] > 0)
+            mx = fmax(mx, log(wl[k]) + theta * ((double)(k0 + (long)k + 1) * h - lc));
+    }
+    if (!(mx > -INFINITY)) {
+        rc = GA_EDOM;
+        goto cleanup;
+    }
+    /* em: the masses' rounding (each of the two tails at a cell's ends is off by at most 3
+     * ulps of itself: erfc, the mixture), tilted, per side; tmag: the largest tilt exponent */
+    double em[2] = {0, 0}, tmag = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (deadline > 0 && (k & 1023) == 0 && ga_expired(deadline)) {
+            rc = GA_ETIME;
+            goto cleanup;
+        }
+        double l = (double)(k0 + (long)k) * h;
+        double off = offset(&s, l, l + h, gl8, gl4); /* (relative error far below 1e-9) */
+        double tl = exp(theta * (l - lc) - mx), tu = exp(theta * (l + h - lc) - mx);
+        double e = 6 * DBL_EPSILON * (Fk[k] < 0.5 ? Fk[k + 1] : Gk[k]);
+        em[0] += e * tl;
+        em[1] += e * tu;
+        tmag = fmax(tmag, fabs(theta * (l + h - lc) - mx));
+        wu[k + 1] = wl[k] * tu;
+        du[k + 1] = fmax(h * wl[k] - off * (1 + 1e-9), 0) * (1 - 1e-9) * tu;
+        dl[k] = fmin(off * (1 - 1e-9), h * wl[k]) * tl;
+        wl[k] *= tl;
+    }
+    wu[0] = Fk[0] * exp(theta * ((double)k0 * h - lc) - mx); /* the mass below, at l_{k0} */
+    em[1] += 3 * DBL_EPSILON * wu[0];
+    du[0] = 0;
+    double top = Gk[n]; /* the mass above: a loss of +infinity */
+    double bd[2];
+    for (int side = 0; side < 2; side++) {
+        double *v = side ? wu : wl, *dv = side ? du : dl, Z = 0, val, allow;
+        size_t nv = side ? n + 1 : n;
+        for (size_t k = 0; k < nv; k++)
+            Z += v[k];
+        for (size_t k = 0; k < nv; k++) {
+            v[k] /= Z;
+            dv[k] /= Z;
+        }
+        if ((rc = side_bound(&val, &allow, v, dv, nv, k0, T, h, eps, theta, side)) != GA_OK)
+            goto cleanup;
+        /* the masses' errors e move the T-fold sums by at most T |e|_1 (each factor is a
+         * sub-probability; the weights are at most 1) and the correction by T (T - 1) h |e|_1 */
+        allow += T * (1 + T * h) * em[side] / Z;
+        /* the tilt's scale (e^mx Z)^T, and the rounding of the tilt and its undoing: 4 ulps
+         * of every exponent involved */
+        double x = side ? val + allow : val - allow, lsc = T * (mx + log(Z));
+        double rr = 4 * DBL_EPSILON * (T * tmag + theta * (T * (vhi - vlo) + eps) + fabs(lsc) + 16);
+        bd[side] = x > 0 ? exp(lsc + log(x)) * (side ? 1 + rr : 1 - rr) : 0;
+    }
+    *lower = bd[0];
+    *upper = bd[1] + T * top * (1 + 4 * DBL_EPSILON);
+    *topm = top;
+    if (!(isfinite(*lower) && isfinite(*upper)))
+        rc = GA_EDOM;
+cleanup:
+    free(Fk);
+    free(Gk);
+    free(wl);
+    free(dl);
+    free(wu);
+    free(du);
+    if (gl8)
+        gsl_integration_glfixed_table_free(gl8);
+    if (gl4)
+        gsl_integration_glfixed_table_free(gl4);
+    return rc;
+}
