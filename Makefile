@@ -189,7 +189,8 @@ wheel: all
 	@$(PYTHON) python/make_wheel.py $(BUILD)/libgaussaudit.so.$(VERSION) dist
 
 asan: deps
-	@GA_SLOWDOWN=$${GA_SLOWDOWN:-5} $(MAKE) --no-print-directory check BUILD=build/asan OPT=-O1 \
+	@GA_SLOWDOWN=$${GA_SLOWDOWN:-5} LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
+	  $(MAKE) --no-print-directory check BUILD=build/asan OPT=-O1 \
 	  SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
 
 # memcheck is ~50x slower: the seeded random loops run at a tenth of their size; the tests'

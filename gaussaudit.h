@@ -504,7 +504,7 @@ GA_API int ga_pair_profile_grid(double *eps, size_t n, const ga_pair *p, const g
  * term composes with nothing (steps 1, n = 1) and has no Renyi divergence here (GA_EDOM).
  * The pair works with ga_pair_delta (one step alone: closed form of its threshold event;
  * otherwise the Bromwich integral of the product of the steps' moment generating functions,
- * each a trapezoid sum on the real line, and up to 64 identical steps where it does not
+ * each a trapezoid sum on the real line, and up to 128 identical steps where it does not
  * converge a bracket of discretised losses whose half width is the error), ga_pair_epsilon,
  * ga_pair_renyi, ga_pair_profile_grid, ga_pair_delta_cert (one step: the closed form in Arb; a composition:
  * the Bromwich integral in ball arithmetic, GA_EMAXITER with [0, 1] where its integrand decays

@@ -63,7 +63,7 @@ int ga_ncx2_tail(double *Q, double *P, double nu, double lam, double w);
 /* Validate terms: GA_OK or GA_EINVAL with a message naming the term. */
 int ga_ploss_check(const ga_ploss_term *t, size_t n, char *msg, size_t msglen);
 /* delta_{X,Y} and delta_{Y,X} at eps with error estimates (method: enum ga_delta_method;
- * AUTO is the closed form for one step, the Bromwich integral otherwise, and for up to 64
+ * AUTO is the closed form for one step, the Bromwich integral otherwise, and for up to 128
  * identical steps where that integral does not converge the midpoint of ga_ploss_bracket
  * with half its width as the error). GA_OK, GA_ETOL. */
 int ga_ploss_delta(ga_result *xy, ga_result *yx, const ga_ploss *L, double eps, int method,
@@ -78,7 +78,7 @@ double ga_ploss_loss_sup(const ga_ploss *L, int dir);
  * GA_EMAXITER (more than 4M grid points), GA_EINVAL, GA_ENOMEM. */
 int ga_ploss_pld_epsilon(double *eps, const ga_ploss *L, int dir, double delta, double h);
 /* Bounds lo <= delta <= hi in direction dir at eps of a composition of few identical steps
- * (one mean term, count <= 64; pair/ploss_bracket.c): discretised losses with their
+ * (one mean term, count <= 128; pair/ploss_bracket.c): discretised losses with their
  * first-order rounding taken back, FFT rounding and tails included. theta >= 0 tilts the
  * vectors and lchern, the log of an upper bound of delta, sets the tails kept: ga_ploss_tilt's
  * (accurate where delta is small). delta = 0 (eps at or above the loss's supremum) is exact,

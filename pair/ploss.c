@@ -33,7 +33,7 @@
  * left of x_L = min(0, a m). Errors of log M: these two bounds plus the rounding of each
  * node (the exponent's size times the unit roundoff); T_j times them for the composition.
  * A step with q = 1 is the Gaussian mechanism: log M(w) = w (1 + w) m^2 / 2 exactly.
- * Few identical steps (T <= 64) whose Bromwich integrand does not decay within the plan (few
+ * Few identical steps (T <= 128) whose Bromwich integrand does not decay within the plan (few
  * steps of a small rate) are bracketed by discretised losses instead (pair/ploss_bracket.c).
  * One step alone (one term, T = 1) has the closed form of a threshold event (l is
  * monotone): delta_XY = q Qbar(tau - m) - (e^eps - 1 + q) Qbar(tau), tau = (log((e^eps - 1 +
@@ -817,7 +817,7 @@ int ga_ploss_delta(ga_result *xy, ga_result *yx, const ga_ploss *L, double eps, 
             s = (L->n == 1 && L->t[0].count == 1) ? GA_OK : GA_EDOM;
         } else if (chernoff_negligible(r, L, dir, eps)) {
             s = GA_OK;
-        } else if (L->n == 1 && L->t[0].count <= 64) {
+        } else if (L->n == 1 && L->t[0].count <= 128) {
             s = delta_few(r, L, dir, eps, &o, w);
         } else {
             s = delta_bromwich(r, L, dir, eps, &o, w);

@@ -46,7 +46,7 @@
 #define TAILREL 1e-12    /* tail mass dropped, relative to the Chernoff scale (per step) */
 #define MAX_TOTAL ((1 << 19) - 64) /* T times the points of one step: beyond, not by this route */
 #define MIN_H 1e-6       /* the finest grid */
-#define MAX_STEPS 64     /* few steps: beyond, the Bromwich integral is the route */
+#define MAX_STEPS 128    /* few steps: beyond, the Bromwich integral is the route */
 
 static double Phi(double x) { return 0.5 * erfc(-x / M_SQRT2); }
 
