@@ -19,6 +19,8 @@ CC      ?= gcc
 PYTHON  ?= /usr/bin/python3
 BUILD   ?= build
 OPT     ?= -O2
+# make test and make asan compile with this many jobs (the tests then run one binary at a time)
+JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 SAN     ?=
 CFLAGS  := -std=c11 -Wall -Wextra -Werror $(OPT) -g -MMD -MP -I. -D_POSIX_C_SOURCE=200809L -pthread \
            -fno-math-errno -fvisibility=hidden -fPIC $(SAN)
@@ -151,7 +153,7 @@ deps:
 	fi
 
 test: deps
-	@$(MAKE) --no-print-directory check
+	@$(MAKE) --no-print-directory -j$(JOBS) check
 
 # Run every Criterion binary; the CLI tests use $(BUILD)/gaussaudit. python/examples (the suites
 # a DP library would keep) run against the installed wheel (tests/wheel.sh), python/tests
@@ -190,7 +192,7 @@ wheel: all
 
 asan: deps
 	@GA_SLOWDOWN=$${GA_SLOWDOWN:-5} LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
-	  $(MAKE) --no-print-directory check BUILD=build/asan OPT=-O1 \
+	  $(MAKE) --no-print-directory -j$(JOBS) check BUILD=build/asan OPT=-O1 \
 	  SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
 
 # memcheck is ~50x slower: the seeded random loops run at a tenth of their size; the tests'
