@@ -45,6 +45,32 @@ typedef void (*ga_par_fn)(void *ctx, size_t i, ga_gchisq_work *w);
 int ga_par_for(size_t n, int jobs, double deadline, ga_par_fn fn, void *ctx, unsigned char *done,
                ga_gchisq_work *w);
 
+/* ------------------------------------------------------- the Fourier transform (fft.c) */
+
+/* The twiddle factors of one power-of-two length n, a table per pass. */
+typedef struct {
+    size_t n;
+    double *tw;
+} ga_fft_plan;
+
+/* GA_OK (the plan is usable until ga_fft_plan_clear), GA_EINVAL (n not a power of two >= 2),
+ * GA_ENOMEM (nothing to clear; clearing is harmless). */
+int ga_fft_plan_init(ga_fft_plan *p, size_t n);
+void ga_fft_plan_clear(ga_fft_plan *p);
+/* In place on the n complex numbers z[2k] + i z[2k + 1] in natural order: position i then
+ * holds y_{f(i)} = sum_k z_k e^{-2 pi i f(i) k / n}, f = ga_fft_freq (bit reversal). */
+void ga_fft_forward(const ga_fft_plan *p, double *z);
+/* The inverse of ga_fft_forward: from spectra in its order, (1/n) sum_j y_j e^{+2 pi i j k / n}
+ * at position k. */
+void ga_fft_inverse(const ga_fft_plan *p, double *z);
+/* The frequency at position i of a forward transform of length n. */
+size_t ga_fft_freq(size_t n, size_t i);
+/* The position of frequency n - f(i) (mod n) in that order (independent of n). */
+size_t ga_fft_partner(size_t i);
+/* A bound on ||y^ - y||_2 / ||y||_2 for either transform at length n (y the exact transform of
+ * the given input, y^ the computed one). */
+double ga_fft_relerr(size_t n);
+
 /* ------------------------------------------------------- adaptive quadrature */
 
 /* Real integrand of a real parameter. */

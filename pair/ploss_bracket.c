@@ -27,8 +27,9 @@
  * accurate in 2-norm relative to the vectors' norms, so the vectors are tilted by
  * e^{theta (l - eps/T)} (theta >= 0 where the tilted loss has mean eps, pair/ploss.c): the
  * outcomes that carry delta then weigh about as much as the rest, and the FFT's rounding
- * (bounded in 2-norm, Higham, Accuracy and Stability of Numerical Algorithms, 2nd ed.,
- * section 24.1, with a margin) is added to both ends, as are the rounding of the masses
+ * (the masses and the offsets in one complex transform, numerics/fft.c, bounded in 2-norm by
+ * Higham, Accuracy and Stability of Numerical Algorithms, 2nd ed., Theorem 24.2) is added to
+ * both ends, as are the rounding of the masses
  * (differences of normal tails) and of the tilt; the offsets come from Gauss-Legendre panels
  * in x, where the integrand is analytic, with a margin of 1e-9 of themselves taken off (they
  * only enter as a correction of first order in h).
@@ -36,8 +37,6 @@
 #include "pair/loss.h"
 
 #include <float.h>
-#include <gsl/gsl_fft_halfcomplex.h>
-#include <gsl/gsl_fft_real.h>
 #include <gsl/gsl_integration.h>
 #include <math.h>
 #include <stdlib.h>
@@ -182,18 +181,40 @@ static void cpowk(double *re, double *im, unsigned k)
     *im = ai;
 }
 
+/* At the position pair (i, j) of frequencies f and -f (numerics/fft.c's order) of the packed
+ * transform z of v + i c dv: the transforms of v and c dv are V = (Z_i + conj Z_j) / 2 and
+ * C = (Z_i - conj Z_j) / (2i); with P = V^{T-1}, the spectra of W = v^{*T} and c D = c dv *
+ * v^{*(T-1)} are P V and P C, packed again as P V + i P C (at j: their conjugates), whose
+ * inverse transform is W + i c D. */
+static void power_pair(double *z, size_t i, size_t j, unsigned T)
+{
+    double ar = z[2 * i], ai = z[2 * i + 1], br = z[2 * j], bi = z[2 * j + 1];
+    double vr = 0.5 * (ar + br), vi = 0.5 * (ai - bi), cr = 0.5 * (ai + bi), ci = 0.5 * (br - ar);
+    double pr = vr, pi = vi;
+    cpowk(&pr, &pi, T - 1);
+    double wr = pr * vr - pi * vi, wi = pr * vi + pi * vr;
+    double dr = pr * cr - pi * ci, di = pr * ci + pi * cr;
+    z[2 * i] = wr - di;
+    z[2 * i + 1] = wi + dr;
+    z[2 * j] = wr + di;
+    z[2 * j + 1] = dr - wi;
+}
+
 /*
  * The bound of one side from the tilted mass vector v (sum 1, v >= 0) and offset vector dv,
- * both at grid indices k0 .. k0 + n - 1: W = v^{*T} and D = dv * v^{*(T-1)} by one real FFT
- * of length N >= T n each and powers of the transform (no wrap-around), then
+ * both at grid indices k0 .. k0 + n - 1: W = v^{*T} and D = dv * v^{*(T-1)} by one complex
+ * FFT of length N >= T n of v + i c dv (c = 2^e brings dv to the size of v, exactly), powers
+ * of the transform (no wrap-around) and one inverse transform, then
  *   side 0: sum_{s > eps} W(s) f(s) + T e^{-T h} sum_{s > eps} D(s) f'(s)
  *   side 1: sum_{s > eps} W(s) f(s) - T sum_{s - T h >= eps} D(s) f'(s),
  * each term times e^{-theta (s - eps)} (the tilt undone up to the common scale). *allow
- * bounds the rounding: each transform pass is accurate to ef = 3 log2(N) eta in 2-norm
- * relative to its input (eta = 8 ulps for GSL's twiddles; Higham, section 24.1), the power
- * multiplies a frequency's error by at most T (|v^| <= 1) and adds 2 log2(T) roundings, and
- * the inverse maps 2-norms to 2-norms over sqrt(N); the sums then err by at most the 2-norm
- * of their weights times that of the vector's error (Cauchy-Schwarz).
+ * bounds the rounding, in 2-norms: the forward transform errs by ef = ga_fft_relerr(N)
+ * relative to its output (of norm sqrt N |z|), the separation into V and C adds 2 ulps of it,
+ * the power multiplies a frequency's error by at most T (|V| <= 1; in P C the error of P
+ * meets |C| <= c |dv|_1) and adds pw, 2 log2 T roundings and the products' with a margin; the
+ * inverse maps spectral 2-norms to 2-norms over sqrt N and adds ef of its output's norm; the
+ * sums then err by at most the 2-norm of their weights times that of the vector's error
+ * (Cauchy-Schwarz).
  */
 static int side_bound(double *val, double *allow, const double *v, const double *dv, size_t n,
                       long k0, unsigned T, double h, double eps, double theta, int side)
@@ -201,38 +222,45 @@ static int side_bound(double *val, double *allow, const double *v, const double 
     size_t N = 2;
     while (N < (size_t)T * n)
         N <<= 1;
-    double *W = calloc(N, sizeof *W), *D = calloc(N, sizeof *D);
-    if (!W || !D) {
-        free(W);
-        free(D);
+    ga_fft_plan pl;
+    int rc = ga_fft_plan_init(&pl, N);
+    if (rc != GA_OK)
+        return rc;
+    double *z = calloc(2 * N, sizeof *z);
+    if (!z) {
+        ga_fft_plan_clear(&pl);
         return GA_ENOMEM;
     }
-    memcpy(W, v, n * sizeof *W);
-    memcpy(D, dv, n * sizeof *D);
     double nv2 = norm2(v, n), nd2 = norm2(dv, n), nd1 = 0;
     for (size_t i = 0; i < n; i++)
         nd1 += fabs(dv[i]);
-    gsl_fft_real_radix2_transform(W, 1, N);
-    gsl_fft_real_radix2_transform(D, 1, N);
-    /* halfcomplex: z_0 = W[0], z_{N/2} = W[N/2] real; z_k = W[k] + i W[N - k] */
-    for (size_t k = 0; k <= N / 2; k++) {
-        int cplx = k > 0 && k < N / 2;
-        double wr = W[k], wi = cplx ? W[N - k] : 0, pr = wr, pi = wi;
-        cpowk(&pr, &pi, T - 1); /* v^{T-1} */
-        double dr = D[k], di = cplx ? D[N - k] : 0;
-        W[k] = pr * wr - pi * wi;
-        D[k] = pr * dr - pi * di;
-        if (cplx) {
-            W[N - k] = pr * wi + pi * wr;
-            D[N - k] = pr * di + pi * dr;
-        }
+    int ex = 0;
+    if (nd2 > 0 && nv2 > 0)
+        (void)frexp(nv2 / nd2, &ex);
+    double c = ldexp(1.0, ex);
+    for (size_t i = 0; i < n; i++) {
+        z[2 * i] = v[i];
+        z[2 * i + 1] = c * dv[i];
     }
-    gsl_fft_halfcomplex_radix2_inverse(W, 1, N);
-    gsl_fft_halfcomplex_radix2_inverse(D, 1, N);
+    ga_fft_forward(&pl, z);
+    for (size_t i = 0; i < N; i++) {
+        size_t j = ga_fft_partner(i);
+        if (j >= i)
+            power_pair(z, i, j, T);
+    }
+    ga_fft_inverse(&pl, z);
+    double u = DBL_EPSILON / 2, ef = ga_fft_relerr(N), pw = (4 * log2((double)T + 1) + 8) * u;
+    double nz = hypot(nv2, c * nd2), e1 = (ef + 2 * u * (1 + ef)) * nz, nW = 0, nD = 0;
+    for (size_t i = 0; i < N; i++) {
+        nW += z[2 * i] * z[2 * i];
+        nD += z[2 * i + 1] * z[2 * i + 1];
+    }
+    nW = sqrt(nW) * (1 + 4 * u);
+    nD = sqrt(nD) * (1 + 4 * u);
+    double nY = hypot(nW, nD) * (1 + 4 * u);
+    double eW = T * e1 + pw * nW + ef * nY;
+    double eD = ((1 + c * nd1 * (T - 1.0)) * e1 + pw * nD + ef * nY) / c;
     size_t len = (size_t)T * (n - 1) + 1; /* the support of W and D */
-    double ef = 3 * log2((double)N) * 8 * DBL_EPSILON, pw = 4 * log2((double)T + 1) * DBL_EPSILON;
-    double eW = T * ef * nv2 + (pw + ef) * norm2(W, len);
-    double eD = ef * nd2 + nd1 * (T - 1.0) * ef * nv2 + (pw + ef) * norm2(D, len);
     double Th = T * h, sum = 0, corr = 0, n2f = 0, n2g = 0;
     for (size_t i = 0; i < len; i++) {
         double s = (double)(T * k0 + (long)i) * h;
@@ -240,18 +268,18 @@ static int side_bound(double *val, double *allow, const double *v, const double 
             continue;
         double tilt = exp(-theta * (s - eps));
         double f = -expm1(eps - s) * tilt;
-        sum += W[i] * f;
+        sum += z[2 * i] * f;
         n2f += f * f;
         if (side ? s - Th >= eps : 1) {
             double g = exp(eps - s) * tilt * (side ? 1 : exp(-Th));
-            corr += D[i] * g;
+            corr += z[2 * i + 1] / c * g;
             n2g += g * g;
         }
     }
     *val = side ? sum - T * corr : sum + T * corr;
     *allow = sqrt(n2f) * eW + T * sqrt(n2g) * eD;
-    free(W);
-    free(D);
+    free(z);
+    ga_fft_plan_clear(&pl);
     return GA_OK;
 }
 

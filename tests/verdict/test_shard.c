@@ -36,12 +36,10 @@ static char *report(const char *spec, const char *extra, const char *fmt, int *s
     return out;
 }
 
-/* the N shards of spec into dir/part<I>.json, then the merged report in fmt */
-static char *merged(const char *dir, const char *spec, const char *extra, int n, const char *fmt,
-                    int *st)
+/* the N shards of spec into dir/part<I>.json */
+static void shard(const char *dir, const char *spec, const char *extra, int n)
 {
     char args[4096], *out, *err;
-    size_t l = 0;
     for (int i = 1; i <= n; i++) {
         snprintf(args, sizeof args, "audit %s %s --shard %d/%d -o %s/part%d.json --quiet", spec,
                  extra, i, n, dir, i);
@@ -50,13 +48,27 @@ static char *merged(const char *dir, const char *spec, const char *extra, int n,
         free(out);
         free(err);
     }
-    l += (size_t)snprintf(args, sizeof args, "merge --format %s --quiet", fmt);
+}
+
+/* the report in fmt merged from dir/part1.json .. dir/part<N>.json */
+static char *merge(const char *dir, int n, const char *fmt, int *st)
+{
+    char args[4096], *out, *err;
+    size_t l = (size_t)snprintf(args, sizeof args, "merge --format %s --quiet", fmt);
     for (int i = 1; i <= n; i++)
         l += (size_t)snprintf(args + l, sizeof args - l, " %s/part%d.json", dir, i);
     *st = ga_test_run(args, &out, &err);
     cr_assert(*st <= 2, "%s: status %d: %s", args, *st, err);
     free(err);
     return out;
+}
+
+/* the N shards of spec, then the merged report in fmt */
+static char *merged(const char *dir, const char *spec, const char *extra, int n, const char *fmt,
+                    int *st)
+{
+    shard(dir, spec, extra, n);
+    return merge(dir, n, fmt, st);
 }
 
 static void same(const char *a, const char *b, const char *what)
@@ -197,10 +209,11 @@ Test(shard, shards_merged_equal_one_run)
     for (int s = 0; s < nspecs; s++) {
         const char *spec = specs[s] ? specs[s] : many;
         int n = 2 + s % 3;
+        shard(dir, spec, "", n); /* once: the parts merge into every format */
         for (int k = 0; k < nformats; k++) {
             int s1, s2;
             char *a = report(spec, "", formats[k], &s1);
-            char *b = merged(dir, spec, "", n, formats[k], &s2);
+            char *b = merge(dir, n, formats[k], &s2);
             char what[700];
             snprintf(what, sizeof what, "%s, %s: one run against %d shards merged", spec, formats[k], n);
             cr_expect(s1 == s2, "%s: status %d and %d", what, s1, s2);
@@ -243,26 +256,29 @@ Test(shard, random_specs_jobs_and_shards)
     gsl_rng_free(r);
 }
 
-/* the report of the audit of spec in format k (0-3: formats[]), audited with opts o */
-static char *report_of(const char *spec, const ga_audit_opts *o, int k, size_t *nrebuilt,
-                       size_t *nfamily)
+/* the reports of the audit of spec in the first nf formats (formats[]) into rep[], audited
+ * once with opts o */
+static void reports_of(char **rep, int nf, const char *spec, const ga_audit_opts *o,
+                       size_t *nrebuilt, size_t *nfamily)
 {
     ga_audit a;
-    char msg[512], *buf = NULL;
-    size_t len = 0;
+    char msg[512];
     cr_assert(ga_audit_run(&a, spec, o, msg, sizeof msg) == GA_OK, "%s: %s", spec, msg);
     *nrebuilt = 0;
     for (size_t i = 0; a.rebuilt && i < a.npairs; i++)
         *nrebuilt += a.rebuilt[i];
     *nfamily = a.set.fam.n;
-    FILE *f = open_memstream(&buf, &len);
-    cr_assert(f != NULL);
     int (*write[4])(FILE *, const ga_audit *) = {ga_report_json, ga_report_markdown,
                                                   ga_report_html, ga_report_junit};
-    cr_assert(write[k](f, &a) == GA_OK, "%s: %s", spec, formats[k]);
-    cr_assert(fclose(f) == 0);
+    for (int k = 0; k < nf; k++) {
+        size_t len = 0;
+        rep[k] = NULL;
+        FILE *f = open_memstream(&rep[k], &len);
+        cr_assert(f != NULL);
+        cr_assert(write[k](f, &a) == GA_OK, "%s: %s", spec, formats[k]);
+        cr_assert(fclose(f) == 0);
+    }
     ga_audit_clear(&a);
-    return buf;
 }
 
 /* the audit keeps no reduced pair of one-dimensional laws (nor a product of
@@ -320,27 +336,29 @@ Test(shard, rebuilt_pairs_give_the_reports_of_kept_pairs)
             continue;
         if (t >= 0)
             random_spec(rnd, r, 1);
-        for (int cert = 0; cert < 2; cert++)
-            for (int k = 0; k < nformats; k++) {
-                if (cert && k > 0)
-                    break; /* (--certified: the JSON report) */
-                ga_audit_opts keep = {.jobs = 2, .certified = cert, .keep_pairs = 1},
-                              rebuild = {.jobs = 2, .certified = cert};
-                size_t n0, n1, f0, f1;
-                char *a = report_of(spec, &keep, k, &n0, &f0),
-                     *b = report_of(spec, &rebuild, k, &n1, &f1);
+        for (int cert = 0; cert < 2; cert++) {
+            /* each audit once, its reports in every format (--certified: the JSON report) */
+            int nf = cert ? 1 : nformats;
+            ga_audit_opts keep = {.jobs = 2, .certified = cert, .keep_pairs = 1},
+                          rebuild = {.jobs = 2, .certified = cert};
+            size_t n0, n1, f0, f1;
+            char *a[4], *b[4];
+            reports_of(a, nf, spec, &keep, &n0, &f0);
+            reports_of(b, nf, spec, &rebuild, &n1, &f1);
+            for (int k = 0; k < nf; k++) {
                 char what[900];
                 snprintf(what, sizeof what, "%s (random spec %ld, seed 21)%s, %s: pairs kept "
                          "against pairs rebuilt", spec, t, cert ? ", --certified" : "", formats[k]);
                 cr_expect(n0 == 0 && f0 == 0, "%s: %zu pairs rebuilt, %zu in a family, when all "
                           "are kept", what, n0, f0);
                 cr_expect(f1 > 0 || !strstr(spec, "/family"), "%s: no row family", what);
-                same(a, b, what);
+                same(a[k], b[k], what);
                 total += n1;
                 families += f1;
-                free(a);
-                free(b);
+                free(a[k]);
+                free(b[k]);
             }
+        }
     }
     /* (the sketches, the Gaussian mechanism and every random spec have such pairs) */
     size_t least = vg ? 5 : 20;
