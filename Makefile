@@ -157,33 +157,42 @@ test: deps
 
 # Run every Criterion binary; the CLI tests use $(BUILD)/gaussaudit. python/examples (the suites
 # a DP library would keep) run against the installed wheel (tests/wheel.sh), python/tests
-# against the source tree.
+# against the source tree. The whole-tree checks (layering, exports, install, wheel, JUnit,
+# schema, rendering, pytest; mostly one core each) run beside the binaries, their output
+# printed after them.
 # The last line names what failed (CI may show only the end of the log).
 check: all $(TEST_BIN)
-	@failed=""; \
+	@failed=""; spid=""; slog=$(BUILD)/check-tree.log; sfail=$(BUILD)/check-tree.failed; rm -f $$sfail; \
 	if [ -n "$(MODULE)" ]; then \
 	  case " $(MODULES) " in *" $(MODULE) "*) ;; *) echo "MODULE=$(MODULE): not a layer ($(MODULES))"; exit 2;; esac; \
 	  [ -n "$(TEST_BIN)" ] || echo "MODULE=$(MODULE): no tests/$(MODULE)/test_*.c"; \
 	else \
-	sh tests/layering.sh $(BUILD)/obj . $(LIB_SRC:%.c=%.o) cli/main.o || failed="$$failed layering.sh"; \
-	CC="$(CC)" sh tests/layering_selftest.sh || failed="$$failed layering_selftest.sh"; \
-	sh tests/exports.sh $(BUILD)/libgaussaudit.a || failed="$$failed exports.sh(.a)"; \
-	sh tests/exports.sh $(BUILD)/libgaussaudit.so || failed="$$failed exports.sh(.so)"; \
-	[ -n "$(SAN)" ] || sh tests/install.sh $(BUILD) || failed="$$failed install.sh"; \
-	[ -n "$(SAN)$(TEST_WRAP)" ] || PYTHON=$(PYTHON) sh tests/wheel.sh $(BUILD) || failed="$$failed wheel.sh"; \
-	sh tests/junit.sh $(BUILD) || failed="$$failed junit.sh"; \
-	$(PYTHON) tests/schema.py $(BUILD)/gaussaudit || failed="$$failed schema.py"; \
+	( f=""; \
+	sh tests/layering.sh $(BUILD)/obj . $(LIB_SRC:%.c=%.o) cli/main.o || f="$$f layering.sh"; \
+	CC="$(CC)" sh tests/layering_selftest.sh || f="$$f layering_selftest.sh"; \
+	sh tests/exports.sh $(BUILD)/libgaussaudit.a || f="$$f exports.sh(.a)"; \
+	sh tests/exports.sh $(BUILD)/libgaussaudit.so || f="$$f exports.sh(.so)"; \
+	[ -n "$(SAN)" ] || sh tests/install.sh $(BUILD) || f="$$f install.sh"; \
+	[ -n "$(SAN)$(TEST_WRAP)" ] || PYTHON=$(PYTHON) sh tests/wheel.sh $(BUILD) || f="$$f wheel.sh"; \
+	sh tests/junit.sh $(BUILD) || f="$$f junit.sh"; \
+	$(PYTHON) tests/schema.py $(BUILD)/gaussaudit || f="$$f schema.py"; \
 	if [ -z "$(SAN)$(TEST_WRAP)" ]; then \
-	  sh tests/render.sh $(BUILD) || failed="$$failed render.sh"; \
+	  sh tests/render.sh $(BUILD) || f="$$f render.sh"; \
 	  GAUSSAUDIT_LIB=$(abspath $(BUILD))/libgaussaudit.so PYTHONPATH=python GA_BIN=$(BUILD)/gaussaudit \
-	    $(PYTHON) -m pytest -q -p no:cacheprovider python/tests || failed="$$failed pytest"; \
+	    $(PYTHON) -m pytest -q -p no:cacheprovider python/tests || f="$$f pytest"; \
 	fi; \
+	echo "$$f" > $$sfail ) > $$slog 2>&1 & spid=$$!; \
 	fi; \
 	for t in $(TEST_BIN); do \
 	  echo "== $$t"; t0=$$(date +%s); \
 	  GA_BIN=$(BUILD)/gaussaudit $(TEST_WRAP) $$t $(TEST_ARGS) || failed="$$failed $${t##*/}"; \
 	  echo "   ($$(( $$(date +%s) - t0 )) s)"; \
 	done; \
+	if [ -n "$$spid" ]; then \
+	  t0=$$(date +%s); wait $$spid; \
+	  echo "== whole-tree checks (waited $$(( $$(date +%s) - t0 )) s for them)"; cat $$slog; \
+	  [ -s $$sfail ] && failed="$$failed$$(cat $$sfail)" || failed="$$failed (whole-tree checks ended early)"; \
+	fi; \
 	if [ -n "$$failed" ]; then echo "check ($(BUILD)) FAILED:$$failed"; exit 1; fi; echo "check ($(BUILD)): all passed"
 
 # the Python wheel, carrying the library: dist/gaussaudit-VERSION-py3-none-linux_x86_64.whl
@@ -203,9 +212,14 @@ valgrind: deps
 	  OPT=-O1 TEST_ARGS=--jobs=1 \
 	  TEST_WRAP="valgrind -q --error-exitcode=99 --leak-check=full --suppressions=$(CURDIR)/tests/valgrind.supp --trace-children=yes --trace-children-skip=/usr/bin/*,/usr/sbin/*,*chrom*"
 
+# each bench prints its tables; the rows with a speed goal are collected (GA_BENCH_GOALS) and
+# printed together at the end, each with its ratio and whether the goal is met
 bench: deps
 	@$(MAKE) --no-print-directory all $(BENCH_BIN)
-	@for b in $(BENCH_BIN); do $$b || exit 1; done
+	@goals=$(BUILD)/bench-goals.md; : > $$goals; \
+	for b in $(BENCH_BIN); do GA_BENCH_GOALS=$$goals $$b || exit 1; done; \
+	printf '\n# Speed goals (this run, %s online cores)\n\n| work | measured | goal | ratio | |\n|---|---|---|---|---|\n' "$$(nproc)"; \
+	cat $$goals
 
 demo: deps
 	@$(MAKE) --no-print-directory all

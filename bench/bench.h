@@ -1,8 +1,9 @@
 /*
  * bench.h - what several bench programs share, included, not linked (each bench is one
  * program): the reading floor (the file read whole and every number in it scanned with
- * strtod, the least a reader of decimal text can do: bench_scale, bench_spec) and the random
- * neighbouring-like Gaussian pair (bench_pair, bench_scale).
+ * strtod, the least a reader of decimal text can do: bench_scale, bench_spec), the random
+ * neighbouring-like Gaussian pair (bench_pair, bench_scale) and the rows of the table of speed
+ * goals that make bench prints at its end (goal_row).
  */
 #ifndef GA_BENCH_BENCH_H
 #define GA_BENCH_BENCH_H
@@ -14,6 +15,21 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+/* One row of the table of speed goals: appended to the file GA_BENCH_GOALS names (make bench
+ * sets it and prints the table after the last bench; unset: nothing). ratio is the measured
+ * figure against its floor, second engine or budget; met says whether the goal holds. */
+static inline void goal_row(const char *work, const char *measured, const char *goal,
+                            double ratio, int met)
+{
+    const char *path = getenv("GA_BENCH_GOALS");
+    FILE *f = path && *path ? fopen(path, "a") : NULL;
+    if (!f)
+        return;
+    fprintf(f, "| %s | %s | %s | %.2f | %s |\n", work, measured, goal, ratio, met ? "met" : "missed");
+    if (fclose(f) != 0)
+        fprintf(stderr, "bench: cannot write %s\n", path);
+}
 
 /* Read path whole and add up every number strtod finds (into *sum, so the scan cannot be
  * optimised away). Returns the file's length, or -1 when it cannot be read. */

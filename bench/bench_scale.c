@@ -182,6 +182,12 @@ static void threads(void)
         char *c = audit_json(w[k].text, &o, &ta);
         printf("| %s | %d | %.2f | %.2f | %.2fx | >= 1.6x on 2 cores | %.2f | %s |\n", w[k].name,
                w[k].pairs, t1, t2, t1 / t2, ta, !strcmp(a, b) && !strcmp(a, c) ? "identical" : "DIFFER");
+        char work[160], m[128];
+        snprintf(work, sizeof work, "%d pairs, %s, audit --jobs 1 against --jobs 2", w[k].pairs, w[k].name);
+        snprintf(m, sizeof m, "%.2f s, %.2f s (reports %s)", t1, t2,
+                 !strcmp(a, b) && !strcmp(a, c) ? "identical" : "DIFFER");
+        goal_row(work, m, ">= 1.6x on 2 cores (10x on 16), identical reports", t1 / t2,
+                 t1 / t2 >= 1.6 && !strcmp(a, b) && !strcmp(a, c));
         free(a);
         free(b);
         free(c);
@@ -421,6 +427,12 @@ static void engine_row(size_t n, double zsd, double epsrel, gsl_rng *r, ga_gchis
     printf("| %zu | mean + %g sd | %.0e | %.1f | %s | %.1e | %.1e | %.1f | %.1e | %.2f | %d of %d "
            "(%.0f us) |\n", n, zsd, epsrel, ta, used_davies == nf ? "davies" : used_davies ? "mixed" : "contour",
            ea, ad, td, ed, ta / td, ok_strict, nf, tstrict);
+    if (zsd == 2 && epsrel == 1e-13) {
+        char work[128], m[128];
+        snprintf(work, sizeof work, "generalized chi-square CDF, bulk (mean + 2 sd), %zu terms", n);
+        snprintf(m, sizeof m, "auto %.0f us/tail, davies %.0f us", ta, td);
+        goal_row(work, m, "auto <= 1.2x davies", ta / td, ta / td <= 1.2);
+    }
 }
 
 static void engines(void)
@@ -498,6 +510,10 @@ static void reduction(void)
             tf = fmin(tf, now() - t0);
         }
         printf("| %zu | %.3f | %.3f | %.2f | <= 1.3 |\n", d, tr, tf, tr / tf);
+        char work[128], m[128];
+        snprintf(work, sizeof work, "pair reduction d = %zu against the LAPACK floor", d);
+        snprintf(m, sizeof m, "%.3f s, floor %.3f s", tr, tf);
+        goal_row(work, m, "<= 1.2x", tr / tf, tr / tf <= 1.2);
         free(b);
         free(sx);
         free(sy);
@@ -614,6 +630,12 @@ static void reading(const char *self)
         printf("| %zu | %.1f | %.3f%s | %.3f | %.2f | <= 2 | %.1f | %.1f | %.1f | %.2f | <= 3 |\n",
                d, len / 1e6, best[0], ok ? "" : " (failed)", best[1], best[0] / best[1], pk, text,
                mat, pk / mat);
+        if (d == 2000) {
+            char m[128];
+            snprintf(m, sizeof m, "%.3f s, strtod scan %.3f s%s", best[0], best[1], ok ? "" : " (failed)");
+            goal_row("spec reading d = 2000 against a bare strtod scan", m, "<= 1.5x",
+                     best[0] / best[1], ok && best[0] / best[1] <= 1.5);
+        }
     }
 }
 

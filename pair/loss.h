@@ -72,6 +72,18 @@ int ga_ploss_delta(ga_result *xy, ga_result *yx, const ga_ploss *L, double eps, 
 int ga_ploss_renyi(ga_result *xy, ga_result *yx, const ga_ploss *L, double alpha);
 /* Supremum of the loss in direction dir (0: XY, 1: YX): delta is 0 from there on. */
 double ga_ploss_loss_sup(const ga_ploss *L, int dir);
+/* One mean step (pair/ploss_step.c) in direction sw (0: L = l(x), x from the mixture; 1: L =
+ * -l(x), x from N(0, 1)): the loss l(x) (log1mq = log(1 - q)); its inverse x(v) (-inf where
+ * v <= log(1 - q), no overflow for large v); P[L <= v] and P[L > v], each from the smaller
+ * normal tails; and the point where the lower tail passes cut (upper = 0: the largest v found
+ * with P[L <= v] <= cut) or the upper tail falls to it (upper = 1: the smallest v found with
+ * P[L > v] <= cut), to within tol (0: to the last bit). GA_OK, or GA_EDOM when the point lies
+ * beyond +-vmax (*v is then the last point tried). */
+double ga_step_loss(const ga_ploss_term *s, double log1mq, double x);
+double ga_step_x(const ga_ploss_term *s, double v);
+void ga_step_tails(double *F, double *G, const ga_ploss_term *s, int sw, double v);
+int ga_step_cut(double *v, const ga_ploss_term *s, int sw, double cut, int upper, double tol,
+                double vmax);
 /* What a pessimistic PLD accountant (grid spacing h, tails truncated at 1e-15, FFT
  * composition; pair/pld.c) reports as eps at delta in direction dir: an estimate above
  * the exact value (for comparison, not certified). GA_OK, GA_EDOM (covariance steps),

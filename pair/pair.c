@@ -134,6 +134,8 @@ int ga_pair_delta(ga_delta *out, const ga_pair *p, double eps, int method,
     return rc;
 }
 
+#define EPS_HIST 64
+
 typedef struct {
     const ga_pair *p;
     const ga_gchisq_opts *o;
@@ -141,11 +143,26 @@ typedef struct {
     double logt;
     ga_delta last;
     int status;
+    double at, val; /* the last evaluation: eps and its value (at NaN: none) */
+    double relerr;  /* the relative error estimate of its larger direction */
+    double hx[EPS_HIST], hf[EPS_HIST]; /* the last EPS_HIST evaluations (a ring) */
+    unsigned nh;
 } eps_param;
+
+/* the value at x if it was among the last evaluations, else NaN */
+static double eps_seen(const eps_param *e, double x)
+{
+    for (unsigned i = 0; i < EPS_HIST && i < e->nh; i++)
+        if (e->hx[i] == x)
+            return e->hf[i];
+    return NAN;
+}
 
 static double eps_fn(double eps, void *param)
 {
     eps_param *e = param;
+    if (eps == e->at)
+        return e->val; /* (the search and the slope ask for the root again) */
     if (e->o->deadline > 0 && ga_expired(e->o->deadline)) {
         e->status = GA_ETIME; /* (the search ends: no value) */
         return 0;
@@ -153,8 +170,14 @@ static double eps_fn(double eps, void *param)
     int s = ga_pair_delta(&e->last, e->p, eps, GA_DELTA_AUTO, e->o, e->w);
     if (s && !e->status)
         e->status = s;
-    double m = fmax(e->last.xy.val, e->last.yx.val);
-    return (m > 0 ? log(m) : -745.0) - e->logt;
+    const ga_result *b = e->last.xy.val >= e->last.yx.val ? &e->last.xy : &e->last.yx;
+    e->relerr = b->val > 0 ? b->err / b->val : 0;
+    e->at = eps;
+    e->val = (b->val > 0 ? log(b->val) : -745.0) - e->logt;
+    e->hx[e->nh % EPS_HIST] = eps;
+    e->hf[e->nh % EPS_HIST] = e->val;
+    e->nh++;
+    return e->val;
 }
 
 int ga_pair_epsilon(ga_result *eps, int *direction, const ga_pair *p, double delta,
@@ -169,7 +192,7 @@ int ga_pair_epsilon(ga_result *eps, int *direction, const ga_pair *p, double del
         eps->val = INFINITY;
         return GA_EDOM;
     }
-    eps_param ep = {p, &o, w, log(delta), {{0, 0}, {0, 0}, 0}, GA_OK};
+    eps_param ep = {p, &o, w, log(delta), {{0, 0}, {0, 0}, 0}, GA_OK, NAN, 0, 0, {0}, {0}, 0};
     double f0 = eps_fn(0, &ep);
     if (ep.status != GA_OK && ep.status != GA_ETOL) { /* no value to search on */
         eps->val = NAN;
@@ -199,24 +222,63 @@ int ga_pair_epsilon(ga_result *eps, int *direction, const ga_pair *p, double del
         return GA_ENOMEM;
     gsl_function F = {eps_fn, &ep};
     gsl_root_fsolver_set(s, &F, lo, hi);
-    double x = 0.5 * (lo + hi);
+    double x = 0.5 * (lo + hi), px = NAN, pf = NAN, prevx = NAN, flo = NAN;
+    ga_delta at = ep.last;
+    int tight = 0;
     for (int it = 0; it < 200; it++) {
         gsl_root_fsolver_iterate(s);
         x = gsl_root_fsolver_root(s);
         lo = gsl_root_fsolver_x_lower(s);
         hi = gsl_root_fsolver_x_upper(s);
+        /* Where delta's own error moves the root by more than 1e-9 (the slope from a secant
+         * of the last two evaluations), the root is wanted to a tenth of that only: once two
+         * estimates agree to it, x - tol and x + tol are tried as the bracket (Brent's own
+         * bracket keeps an old end for long). Otherwise to 1e-13 relative. */
+        double tol = 0, sl = (ep.val - pf) / (ep.at - px);
+        if (ep.relerr > 0 && isfinite(sl) && sl < 0 && ep.relerr / -sl > 1e-9)
+            tol = 0.1 * ep.relerr / -sl;
+        px = ep.at;
+        pf = ep.val;
+        if (tol > 0 && fabs(x - prevx) <= tol) {
+            if (ep.at != x)
+                eps_fn(x, &ep);
+            ga_delta atx = ep.last;
+            double a = fmax(lo, x - tol), c = fmin(hi, x + tol);
+            double fa = eps_seen(&ep, a), fc = eps_seen(&ep, c);
+            if (isnan(fa))
+                fa = eps_fn(a, &ep);
+            if (isnan(fc))
+                fc = eps_fn(c, &ep);
+            if (ep.status != GA_OK && ep.status != GA_ETOL)
+                break;
+            if (fa >= 0 && fc <= 0 && c > a) {
+                lo = a;
+                hi = c;
+                flo = fa;
+                fhi = fc;
+                at = atx;
+                tight = 1;
+                break;
+            }
+        }
+        prevx = x;
         if (gsl_root_test_interval(lo, hi, 0, 1e-13) == GSL_SUCCESS)
             break;
     }
     gsl_root_fsolver_free(s);
     /* at the root: which direction binds, and the effect of the delta error estimates:
      * d log delta / d eps by a difference quotient over the final bracket (or a small step) */
-    eps_fn(x, &ep);
-    ga_delta at = ep.last;
+    double slope;
+    if (tight) {
+        slope = (fhi - flo) / (hi - lo);
+    } else {
+        eps_fn(x, &ep);
+        at = ep.last;
+        double h = fmax(hi - lo, 1e-6 * fmax(x, 1e-3));
+        double f1 = eps_fn(x + h, &ep), f2 = eps_fn(fmax(x - h, 0), &ep);
+        slope = (f1 - f2) / (x + h - fmax(x - h, 0));
+    }
     *direction = at.xy.val >= at.yx.val ? 1 : 2;
-    double h = fmax(hi - lo, 1e-6 * fmax(x, 1e-3));
-    double f1 = eps_fn(x + h, &ep), f2 = eps_fn(fmax(x - h, 0), &ep);
-    double slope = (f1 - f2) / (x + h - fmax(x - h, 0));
     const ga_result *b = *direction == 1 ? &at.xy : &at.yx;
     double relerr = b->val > 0 ? b->err / b->val : 0;
     eps->val = x;

@@ -12,10 +12,10 @@
  * the FFT's rounding; its eps(delta) is what the accountant reports. A comparison column, not
  * a certified value: the exact value is pair/ploss.c's.
  *
- * In scaled units (noise N(0, 1), m = 1/sigma) one step's loss is l(x) = log(1 - q + q
- * e^{m x - m^2/2}), increasing in x with inverse x(v) = (log((e^v - 1 + q)/q) + m^2/2)/m; in
- * the remove direction L = l(x) with x from the mixture (1 - q) N(0, 1) + q N(m, 1), in the add
- * direction L = -l(x) with x from N(0, 1) (pair/ploss.c for the roles).
+ * One step's loss, its inverse, tails and range are pair/ploss_step.c's: in scaled units
+ * (noise N(0, 1), m = 1/sigma) l(x) = log(1 - q + q e^{m x - m^2/2}), in the remove direction
+ * L = l(x) with x from the mixture (1 - q) N(0, 1) + q N(m, 1), in the add direction L = -l(x)
+ * with x from N(0, 1) (pair/ploss.c for the roles).
  */
 #include "pair/loss.h"
 
@@ -37,56 +37,22 @@ typedef struct {
 
 static double Phi(double x) { return 0.5 * erfc(-x / M_SQRT2); }
 
-/* P[L <= v] for one step of term s in direction sw (0: remove, L = l(x) under the mixture;
- * 1: L = -l(x) under N(0, 1)) */
-static double step_cdf(const ga_ploss_term *s, int sw, double v)
-{
-    double q = s->q, m = s->m;
-    if (!sw) {
-        double e = expm1(v) + q; /* e^v - 1 + q */
-        if (!(e > 0))
-            return 0;
-        double x = (log(e / q) + 0.5 * m * m) / m;
-        return (1 - q) * Phi(x) + q * Phi(x - m);
-    }
-    double e = expm1(-v) + q; /* L <= v iff l(x) >= -v */
-    if (!(e > 0))
-        return 1;
-    double x = (log(e / q) + 0.5 * m * m) / m;
-    return 1 - Phi(x);
-}
-
 /* one step's delta(v) at any real v in direction sw (the closed form of the threshold
  * event; pair/ploss.c has the careful version, this column does not need it) */
 static double step_delta(const ga_ploss_term *s, int sw, double v)
 {
     double q = s->q, m = s->m;
     if (!sw) {
-        double r = expm1(v) + q;
-        if (!(r > 0))
+        double tau = ga_step_x(s, v);
+        if (tau == -INFINITY)
             return -expm1(v); /* l > v everywhere */
-        double tau = (log(r / q) + 0.5 * m * m) / m;
-        return fmax(q * Phi(m - tau) - r * Phi(-tau), 0);
+        double pt = Phi(-tau); /* (0 wherever e^v - 1 + q overflows) */
+        return fmax(q * Phi(m - tau) - (pt > 0 ? (expm1(v) + q) * pt : 0), 0);
     }
-    double r = expm1(-v) + q;
-    if (!(r > 0))
+    double tau = ga_step_x(s, -v);
+    if (tau == -INFINITY)
         return 0;
-    double tau = (log(r / q) + 0.5 * m * m) / m;
     return fmax(Phi(tau) - exp(v) * ((1 - q) * Phi(tau) + q * Phi(tau - m)), 0);
-}
-
-/* Bisection to within h of the point where the lower tail P[L <= v] passes TRUNC (upper =
- * 0) or the upper tail P[L > v] falls to TRUNC (upper = 1): on [a, b] the condition holds at
- * a and fails at b, both monotone in v */
-static void narrow(double *a, double *b, const ga_ploss_term *s, int sw, double h, int upper)
-{
-    for (int it = 0; it < 200 && *b - *a > h; it++) {
-        double mid = 0.5 * (*a + *b), c = step_cdf(s, sw, mid);
-        if (upper ? 1 - c > TRUNC : c <= TRUNC)
-            *a = mid;
-        else
-            *b = mid;
-    }
 }
 
 /*
@@ -100,16 +66,10 @@ static void narrow(double *a, double *b, const ga_ploss_term *s, int sw, double 
 static int step_pmf(pmf_t *p, const ga_ploss_term *s, int sw, double h)
 {
     /* the range: from the TRUNC quantile of the loss to the point where its upper tail is
-     * below TRUNC, each to within h by bisection */
-    double lo = -1, hi = 1;
-    while (step_cdf(s, sw, lo) > TRUNC && lo > -1e6)
-        lo *= 2;
-    while (1 - step_cdf(s, sw, hi) > TRUNC && hi < 1e6)
-        hi *= 2;
-    double a = lo, b = hi, tl, th = hi;
-    narrow(&a, &b, s, sw, h, 0);
-    tl = a;
-    narrow(&tl, &th, s, sw, h, 1);
+     * below TRUNC, each to within h (pair/ploss_step.c) */
+    double a, th;
+    ga_step_cut(&a, s, sw, TRUNC, 0, h, 1e6);
+    ga_step_cut(&th, s, sw, TRUNC, 1, h, 1e6);
     long k0 = (long)floor(a / h), k1 = (long)ceil(th / h);
     if (k1 - k0 + 1 > MAX_LEN)
         return GA_EMAXITER;

@@ -63,11 +63,6 @@ static double logaddexp(double a, double b)
     return m + log1p(exp(-fabs(a - b)));
 }
 
-/* the loss of one step at x: log(1 - q + q e^{m x - m^2/2}) (log1mq = log(1 - q)) */
-static double loss_at(const ga_ploss_term *s, double log1mq, double x)
-{
-    return logaddexp(log1mq, log(s->q) + s->m * x - 0.5 * s->m * s->m);
-}
 
 int ga_ploss_check(const ga_ploss_term *t, size_t n, char *msg, size_t msglen)
 {
@@ -121,7 +116,7 @@ typedef ga_ploss_grid grid_t;
 
 static double log_g(const ga_ploss_term *s, double log1mq, double a, double x)
 {
-    return -0.5 * x * x - LOG_SQRT_2PI + a * loss_at(s, log1mq, x);
+    return -0.5 * x * x - LOG_SQRT_2PI + a * ga_step_loss(s, log1mq, x);
 }
 
 /* (log g)'(x) = -x + a l'(x), l'(x) = m / (1 + (1 - q)/rho(x)) in (0, m) */
@@ -227,7 +222,7 @@ static double complex step_logmgf(double *rel, const ga_ploss_term *s, double co
     double complex sum = 0, comp = 0;
     double mag = 0, rnd = 0;
     for (size_t k = 0; k < g.n; k++) {
-        double x = g.x0 + (double)k * g.h, l = loss_at(s, log1mq, x);
+        double x = g.x0 + (double)k * g.h, l = ga_step_loss(s, log1mq, x);
         double e = -0.5 * x * x - LOG_SQRT_2PI + a * l - g.peak;
         double r = exp(e);
         double complex v = r * cexp(I * (t * l));
@@ -265,7 +260,7 @@ static double step_cgf_real(double *d1, double *d2, double *rel, const ga_ploss_
     make_grid(&g, s, log1mq, a, 0);
     double s0 = 0, s1 = 0, s2 = 0, rnd = 0;
     for (size_t k = 0; k < g.n; k++) {
-        double x = g.x0 + (double)k * g.h, l = loss_at(s, log1mq, x);
+        double x = g.x0 + (double)k * g.h, l = ga_step_loss(s, log1mq, x);
         double e = -0.5 * x * x - LOG_SQRT_2PI + a * l - g.peak;
         double r = exp(e);
         s0 += r;
@@ -496,6 +491,9 @@ static void chernoff_value(ga_result *out, double lb)
     out->err = fmax(exp(lb), 0x1p-1074);
 }
 
+static int delta_planned(ga_result *out, brom_t *bp, int decayed, double Kc, double rel0,
+                         const ga_gchisq_opts *o, ga_quad_work *w);
+
 static int delta_bromwich(ga_result *out, const ga_ploss *L, int dir, double eps,
                           const ga_gchisq_opts *o, ga_quad_work *w)
 {
@@ -505,8 +503,19 @@ static int delta_bromwich(ga_result *out, const ga_ploss *L, int dir, double eps
         out->err = INFINITY;
         return GA_ETIME;
     }
-    double Kc, k2, rel0, rel;
+    double Kc, k2, rel0;
     int decayed = plan_bromwich(&b, &Kc, &k2, &rel0);
+    return delta_planned(out, &b, decayed, Kc, rel0, o, w);
+}
+
+/* delta by the Bromwich integral along the plan b (plan_bromwich's, with its K(c), relative
+ * rounding and whether the integrand decayed within the range) */
+static int delta_planned(ga_result *out, brom_t *bp, int decayed, double Kc, double rel0,
+                         const ga_gchisq_opts *o, ga_quad_work *w)
+{
+    brom_t b = *bp;
+    int dir = b.dir;
+    double eps = b.eps, rel;
     double chern = chernoff_log(b.L0, Kc, rel0);
     if (b.c > 1e3 && isfinite(chern) && chern < log(0.5)) {
         /* the saddle ran off (eps near the loss's supremum, where it is rarely exceeded):
@@ -608,11 +617,10 @@ static int delta_few(ga_result *out, const ga_ploss *L, int dir, double eps,
     brom_t b = {.L = L, .dir = dir, .eps = eps, .sc = 1, .deadline = o->deadline};
     double Kc, k2, rel0;
     int decayed = plan_bromwich(&b, &Kc, &k2, &rel0) && b.nodes <= BROMWICH_NODE_CAP / 4;
-    (void)Kc;
     ga_result B = {NAN, INFINITY};
     int st = GA_EMAXITER;
     if (decayed) {
-        st = delta_bromwich(&B, L, dir, eps, o, w);
+        st = delta_planned(&B, &b, decayed, Kc, rel0, o, w);
         if (st == GA_OK || st == GA_ETIME) {
             *out = B;
             return st;

@@ -47,66 +47,31 @@
 #define MIN_H 1e-6       /* the finest grid */
 #define MAX_STEPS 128    /* few steps: beyond, the Bromwich integral is the route */
 
-static double Phi(double x) { return 0.5 * erfc(-x / M_SQRT2); }
-
 typedef struct {
-    double q, m, lq; /* rate, shift, log(1 - q) */
-    int sw;
+    const ga_ploss_term *t; /* the step: rate, shift */
+    double lq;              /* log(1 - q) */
+    int sw;                 /* the direction of the step's loss (pair/ploss_step.c) */
 } step_t;
 
-/* x with l(x) = v (l increasing), -inf where v <= log(1 - q); log(e^v - 1 + q) without
- * overflow for large v */
-static double x_of(const step_t *s, double v)
-{
-    double lg;
-    if (v > 30) {
-        lg = v + log1p((s->q - 1) * exp(-v));
-    } else {
-        double e = expm1(v) + s->q; /* e^v - 1 + q */
-        if (!(e > 0))
-            return -INFINITY;
-        lg = log(e);
-    }
-    return (lg - log(s->q) + 0.5 * s->m * s->m) / s->m;
-}
+static double x_of(const step_t *s, double v) { return ga_step_x(s->t, v); }
 
 /* P[V <= v] and P[V > v], each from the smaller tail */
 static void cdf2(double *F, double *G, const step_t *s, double v)
 {
-    double q = s->q, m = s->m;
-    if (!s->sw) {
-        double x = x_of(s, v);
-        if (x == -INFINITY) {
-            *F = 0;
-            *G = 1;
-            return;
-        }
-        *F = (1 - q) * Phi(x) + q * Phi(x - m);
-        *G = (1 - q) * Phi(-x) + q * Phi(m - x);
-        return;
-    }
-    double x = x_of(s, -v); /* V <= v iff l(x) >= -v iff x >= x_of(-v) */
-    if (x == -INFINITY) {
-        *F = 1;
-        *G = 0;
-        return;
-    }
-    *F = Phi(-x);
-    *G = Phi(x);
+    ga_step_tails(F, G, s->t, s->sw, v);
 }
 
 /* the loss of the step at x, and the density of x */
 static double V_at(const step_t *s, double x)
 {
-    double a = s->lq, b = log(s->q) + s->m * x - 0.5 * s->m * s->m;
-    double l = a == -INFINITY ? b : fmax(a, b) + log1p(exp(-fabs(a - b)));
+    double l = ga_step_loss(s->t, s->lq, x);
     return s->sw ? -l : l;
 }
 
 static double dens(const step_t *s, double x)
 {
-    double p0 = exp(-0.5 * x * x), p1 = exp(-0.5 * (x - s->m) * (x - s->m));
-    return (s->sw ? p0 : (1 - s->q) * p0 + s->q * p1) / sqrt(2 * M_PI);
+    double m = s->t->m, q = s->t->q, p0 = exp(-0.5 * x * x), p1 = exp(-0.5 * (x - m) * (x - m));
+    return (s->sw ? p0 : (1 - q) * p0 + q * p1) / sqrt(2 * M_PI);
 }
 
 typedef struct {
@@ -133,10 +98,10 @@ static double offset(const step_t *s, double a, double b, gsl_integration_glfixe
         x1 = x_of(s, -a);
     }
     x0 = fmax(x0, -40.0); /* the density below is under 1e-340 */
-    x1 = fmin(x1, 40.0 + s->m);
+    x1 = fmin(x1, 40.0 + s->t->m);
     if (!(x1 > x0))
         return 0;
-    double pw = 0.25 / fmax(1.0, s->m);
+    double pw = 0.25 / fmax(1.0, s->t->m);
     /* a narrow cell (most of them): 4 nodes; else 8-node panels no wider than pw */
     gsl_integration_glfixed_table *gl = x1 - x0 <= 0.1 * pw ? gl4 : gl8;
     size_t np = (size_t)ceil((x1 - x0) / pw);
@@ -336,7 +301,7 @@ int ga_ploss_bracket(double *lo, double *hi, const ga_ploss *L, int dir, double 
         *hi = exp(lchern); /* below 1e-260: the Chernoff bound is the bracket */
         return GA_OK;
     }
-    step_t s = {t->q, t->m, t->q < 1 ? log1p(-t->q) : -INFINITY, t->add ^ dir};
+    step_t s = {t, t->q < 1 ? log1p(-t->q) : -INFINITY, t->add ^ dir};
     unsigned T = (unsigned)t->count;
     /* The tails dropped: first TAILREL times the Chernoff bound; where the mass above the
      * grid (counted whole in the upper bound) then weighs more than 1e-6 of the lower bound
@@ -364,30 +329,10 @@ static int bracket_at(double *lower, double *upper, double *topm, const step_t *
                       double eps, double theta, double cut, double deadline)
 {
     step_t s = *sp;
-    double F, G;
-    double vhi = 1, vlo = -1;
-    for (cdf2(&F, &G, &s, vhi); G > cut && vhi < 1e5; cdf2(&F, &G, &s, vhi))
-        vhi *= 2;
-    for (cdf2(&F, &G, &s, vlo); F > cut && vlo > -1e5; cdf2(&F, &G, &s, vlo))
-        vlo *= 2;
-    if (!(vhi < 1e5 && vlo > -1e5))
+    double vlo, vhi; /* the loss's points where the tails fall to cut */
+    if (ga_step_cut(&vhi, s.t, s.sw, cut, 1, 0, 1e5) != GA_OK ||
+        ga_step_cut(&vlo, s.t, s.sw, cut, 0, 0, 1e5) != GA_OK)
         return GA_EDOM;
-    double a = vlo, b = vhi; /* G(a) > cut >= G(b) */
-    for (int it = 0; it < 60; it++) {
-        double mid = 0.5 * (a + b);
-        cdf2(&F, &G, &s, mid);
-        *(G > cut ? &a : &b) = mid;
-    }
-    double top_v = b;
-    a = vlo;
-    b = vhi; /* F(a) <= cut < F(b) */
-    for (int it = 0; it < 60; it++) {
-        double mid = 0.5 * (a + b);
-        cdf2(&F, &G, &s, mid);
-        *(F <= cut ? &a : &b) = mid;
-    }
-    vlo = a;
-    vhi = top_v;
     if (!s.sw && s.lq > -INFINITY)
         vlo = fmax(vlo, s.lq); /* the loss never falls below log(1 - q) */
     if (theta > 0)

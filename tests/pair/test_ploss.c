@@ -590,6 +590,43 @@ Test(ploss, few_steps_estimates_meet_the_bracket, .timeout = 1200)
     ga_gchisq_work_free(w);
 }
 
+/* eps(1e-5) of few steps, where delta comes from the bracket (an error of 1e-6 to 1e-3
+ * relative, where no Bromwich estimate narrows it): the bracket of delta (the larger
+ * direction) at eps - err and eps + err must not exclude the estimate: an upper end below
+ * 1e-5 at eps - err or a lower end above 1e-5 at eps + err would put the true eps outside
+ * eps +- err (delta is decreasing in eps); where the bracket alone made the estimate, its ends
+ * there show the true eps inside (lower end >= 1e-5 at eps - err, upper <= 1e-5 at eps + err). */
+Test(ploss, few_steps_epsilon_within_its_error, .timeout = 1200)
+{
+    static const struct {
+        double q, sigma, T;
+        int alone; /* the bracket alone made the estimate */
+    } cases[] = {{0.001, 0.6, 10, 1}, {0.001, 1, 30, 1}, {0.01, 0.5, 5, 1},
+                 {0.001, 0.5, 64, 0}, {0.001, 2, 20, 1}};
+    long n = ga_test_count(1) > 1 ? 5 : 1;
+    for (long k = 0; k < n; k++) {
+        double q = cases[k].q, sg = cases[k].sigma, T = cases[k].T;
+        ga_pair *p = sub_pair(q, sg, T, 0);
+        ga_result e;
+        int dir;
+        int st = ga_pair_epsilon(&e, &dir, p, 1e-5, NULL, NULL);
+        double lo[2], hi[2], lo2[2], hi2[2];
+        int rc = 0;
+        for (int d = 0; d < 2; d++) {
+            rc |= bracket_of(&lo[d], &hi[d], q, sg, T, 0, d, e.val - e.err);
+            rc |= bracket_of(&lo2[d], &hi2[d], q, sg, T, 0, d, e.val + e.err);
+        }
+        double l1 = fmax(lo[0], lo[1]), h1 = fmax(hi[0], hi[1]);
+        double l2 = fmax(lo2[0], lo2[1]), h2 = fmax(hi2[0], hi2[1]);
+        cr_expect((st == GA_OK || st == GA_ETOL) && rc == GA_OK && e.err < 1e-2 * e.val &&
+                      h1 >= 1e-5 && l2 <= 1e-5 && (!cases[k].alone || (l1 >= 1e-5 && h2 <= 1e-5)),
+                  "q %g sigma %g T %g: eps %.17g +- %.3g (status %d); delta at eps - err in "
+                  "[%.10g, %.10g], at eps + err in [%.10g, %.10g] (the larger direction; bracket "
+                  "status %d)", q, sg, T, e.val, e.err, st, l1, h1, l2, h2, rc);
+        ga_pair_free(p);
+    }
+}
+
 /* ------------------------------------------------------------ certified compositions */
 
 #define CERT_DIGITS 10  /* certified to 10 digits */
