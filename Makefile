@@ -13,6 +13,7 @@
 #                   make uninstall removes them
 #   make wheel      dist/gaussaudit-VERSION-py3-none-linux_x86_64.whl, carrying the library
 #   make arb-fwd    regenerate numerics/arb_fwd.[ch] after editing numerics/arb_names.txt
+#   make pow5       regenerate base/pow5.h (the decimal reader's table) from base/pow5_gen.py
 # Environment: GA_TEST_SCALE (default 1) multiplies the random-test loop counts.
 
 CC      ?= gcc
@@ -63,7 +64,7 @@ TEST_SUPPORT := $(BUILD)/obj/tests/support.o
 BENCH_SRC := $(wildcard bench/bench_*.c)
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/%)
 
-.PHONY: all test check deps wheel asan valgrind bench demo gallery screenshots fuzz fuzz-deps clean install uninstall arb-fwd FORCE
+.PHONY: all test check deps wheel asan valgrind bench demo gallery screenshots fuzz fuzz-deps clean install uninstall arb-fwd pow5 FORCE
 all: $(BUILD)/gaussaudit $(BUILD)/libgaussaudit.a $(BUILD)/libgaussaudit.so $(BUILD)/gaussaudit.1 \
      $(BUILD)/gaussaudit-spec.5
 
@@ -140,6 +141,10 @@ $(BUILD)/bench_%: $(BUILD)/obj/bench/bench_%.o $(BUILD)/libgaussaudit.a
 # numerics/arb_fwd.[ch] from numerics/arb_names.txt (after changing the list; committed)
 arb-fwd:
 	$(PYTHON) numerics/arb_gen.py $(CC)
+
+# base/pow5.h (the decimal reader's powers of five) from base/pow5_gen.py (committed)
+pow5:
+	$(PYTHON) base/pow5_gen.py
 
 # Install whatever Debian packages are missing (root: apt-get update first).
 deps:

@@ -1,5 +1,6 @@
 /*
- * test_base.c - the base layer: the one decimal reader (a table with the expected status),
+ * test_base.c - the base layer: the one decimal reader (a table with the expected status;
+ * bit for bit against strtod on seeded random decimals of every route),
  * bounds printed so that they read back as bounds (seeded random doubles of every exponent
  * and the extremes), the log10 of a printed decimal beyond the double range (against the
  * double's own log10 and exact powers of ten), and messages into no buffer.
@@ -36,6 +37,70 @@ Test(base, decimal_reader)
         if (st == GA_OK)
             cr_expect(v == rows[i].v, "'%s': %.17g, expected %.17g", rows[i].s, v, rows[i].v);
     }
+}
+
+/* the reader against strtod, bit for bit, on seeded random decimals of every kind its
+ * routes take: the shortest and 17-digit forms of random doubles (all exponents, subnormals
+ * included), 1 to 19 random digits with exponents -345 .. 314 (beyond the double range both
+ * refuse or give 0 / inf), and decimals within a few units of the 19th digit of the exact
+ * midpoint of two neighbouring doubles (where a product with a truncated power of five is
+ * closest to a rounding boundary); strtod's value is taken as the reference wherever the
+ * reader accepts, and where it refuses strtod must give inf, or 0 or a subnormal from a
+ * nonzero decimal */
+Test(base, decimal_reader_matches_strtod)
+{
+    gsl_rng *r = ga_test_rng(71);
+    long n = ga_test_count(300000), bad = 0;
+    char buf[96];
+    for (long i = 0; i < n; i++) {
+        uint64_t b = ((uint64_t)gsl_rng_get(r) << 32) ^ gsl_rng_get(r);
+        double d;
+        memcpy(&d, &b, sizeof d);
+        d = fabs(d);
+        if (!isfinite(d))
+            d = 1.5;
+        switch (i % 4) {
+        case 0:
+            snprintf(buf, sizeof buf, "%.17g", d);
+            break;
+        case 1:
+            snprintf(buf, sizeof buf, "%.*g", 1 + (int)(i / 4 % 17), d);
+            break;
+        case 2: {
+            int nd = 1 + (int)gsl_rng_uniform_int(r, 19);
+            for (int k = 0; k < nd; k++)
+                buf[k] = (char)('0' + gsl_rng_uniform_int(r, 10));
+            snprintf(buf + nd, sizeof buf - nd, "e%d", (int)gsl_rng_uniform_int(r, 660) - 345);
+            break;
+        }
+        default: {
+            /* the midpoint of d and its successor to 21 digits, cut to 19 and moved by a few
+             * units of the last digit */
+            long double mid = ((long double)d + (long double)nextafter(d, INFINITY)) / 2;
+            char m[64];
+            snprintf(m, sizeof m, "%.20Le", mid); /* d.dddd...e+X */
+            const char *ex = strchr(m, 'e');
+            long long dig = 0;
+            for (const char *c = m; c < ex && c - m < 20; c++)
+                if (*c >= '0' && *c <= '9')
+                    dig = dig * 10 + (*c - '0');
+            dig += (long long)gsl_rng_uniform_int(r, 7) - 3;
+            snprintf(buf, sizeof buf, "%lldE%d", dig < 0 ? 0 : dig, atoi(ex + 1) - 18);
+        }
+        }
+        double v = -42;
+        int st = ga_decimal_to_double(&v, buf);
+        double ref = strtod(buf, NULL);
+        int refuse = !isfinite(ref) || (fabs(ref) < DBL_MIN && ref != 0) ||
+                     (ref == 0 && strspn(buf, "0.eE+-") != strlen(buf));
+        int ok = st == GA_OK ? memcmp(&v, &ref, sizeof v) == 0 || (fabs(ref) < DBL_MIN && v == ref)
+                             : refuse;
+        if (!ok && bad++ < 10)
+            cr_expect(0, "'%s' (case %ld, seed 71): status %d, %.17g (%a); strtod %.17g (%a)",
+                      buf, i, st, v, v, ref, ref);
+    }
+    cr_expect(bad == 0, "%ld of %ld decimals differ from strtod", bad, n);
+    gsl_rng_free(r);
 }
 
 /* Printed bounds read back as bounds (ga_fmt_bound): at every number of digits, the decimal
