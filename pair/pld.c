@@ -19,8 +19,6 @@
  */
 #include "pair/loss.h"
 
-#include <gsl/gsl_fft_halfcomplex.h>
-#include <gsl/gsl_fft_real.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,8 +119,8 @@ static void trim(pmf_t *p)
     p->inf += up;
 }
 
-/* r = a * b (convolution by real FFT, GSL's half-complex layout; inf masses:
- * 1 - (1 - a.inf)(1 - b.inf)); a square (a == b) transforms its factor once */
+/* r = a * b (convolution by one complex FFT, numerics/fft.c, of a + i b; a square, a == b,
+ * squares the transform of a; inf masses: 1 - (1 - a.inf)(1 - b.inf)) */
 static int convolve(pmf_t *r, const pmf_t *a, const pmf_t *b)
 {
     size_t need = a->n + b->n - 1, N = 2;
@@ -130,36 +128,45 @@ static int convolve(pmf_t *r, const pmf_t *a, const pmf_t *b)
         N <<= 1;
     if (N > 2 * (size_t)MAX_LEN)
         return GA_EMAXITER;
-    double *fa = calloc(N, sizeof *fa), *fb = a == b ? fa : calloc(N, sizeof *fb);
-    double *w = malloc(need * sizeof *w);
-    if (!fa || !fb || !w) {
-        free(fa);
-        if (fb != fa)
-            free(fb);
+    ga_fft_plan pl;
+    if (ga_fft_plan_init(&pl, N) != GA_OK)
+        return GA_ENOMEM;
+    double *z = calloc(2 * N, sizeof *z), *w = malloc(need * sizeof *w);
+    if (!z || !w) {
+        free(z);
         free(w);
+        ga_fft_plan_clear(&pl);
         return GA_ENOMEM;
     }
-    memcpy(fa, a->w, a->n * sizeof *fa);
-    gsl_fft_real_radix2_transform(fa, 1, N);
-    if (fb != fa) {
-        memcpy(fb, b->w, b->n * sizeof *fb);
-        gsl_fft_real_radix2_transform(fb, 1, N);
+    for (size_t i = 0; i < a->n; i++)
+        z[2 * i] = a->w[i];
+    for (size_t i = 0; a != b && i < b->n; i++)
+        z[2 * i + 1] = b->w[i];
+    ga_fft_forward(&pl, z);
+    for (size_t i = 0; i < N; i++) {
+        double zr = z[2 * i], zi = z[2 * i + 1];
+        if (a == b) {
+            z[2 * i] = zr * zr - zi * zi;
+            z[2 * i + 1] = 2 * zr * zi;
+            continue;
+        }
+        size_t j = ga_fft_partner(i); /* frequency -f: the transforms of a and b are
+                                         (Z_i + conj Z_j)/2 and (Z_i - conj Z_j)/(2i) */
+        if (j < i)
+            continue;
+        double yr = z[2 * j], yi = z[2 * j + 1];
+        double ar = 0.5 * (zr + yr), ai = 0.5 * (zi - yi), br = 0.5 * (zi + yi), bi = 0.5 * (yr - zr);
+        double pr = ar * br - ai * bi, pi = ar * bi + ai * br;
+        z[2 * i] = pr;
+        z[2 * i + 1] = pi;
+        z[2 * j] = pr;
+        z[2 * j + 1] = -pi;
     }
-    /* the product: z_0 and z_{N/2} are real; z_k = fa[k] + i fa[N - k] for 0 < k < N/2 */
-    fa[0] *= fb[0];
-    fa[N / 2] *= fb[N / 2];
-    for (size_t k = 1; k < N / 2; k++) {
-        double re = fa[k] * fb[k] - fa[N - k] * fb[N - k];
-        double im = fa[k] * fb[N - k] + fa[N - k] * fb[k];
-        fa[k] = re;
-        fa[N - k] = im;
-    }
-    gsl_fft_halfcomplex_radix2_inverse(fa, 1, N);
+    ga_fft_inverse(&pl, z);
     for (size_t i = 0; i < need; i++)
-        w[i] = fmax(fa[i], 0); /* FFT rounding can leave tiny negatives */
-    if (fb != fa)
-        free(fb);
-    free(fa);
+        w[i] = fmax(z[2 * i], 0); /* FFT rounding can leave tiny negatives */
+    free(z);
+    ga_fft_plan_clear(&pl);
     r->lo = a->lo + b->lo;
     r->n = need;
     r->w = w;

@@ -327,6 +327,7 @@ static void audit_plots(ga_audit *a, ga_gchisq_work *w)
         a->nplot = 0; /* (the plots are illustrations: no time left, none, and no verdict changes) */
     if (a->nplot) {
         ga_gchisq_opts gg = vd_gopts(a);
+        gg.epsrel = GA_PLOT_EPSREL;
         for (size_t j = 0; j < a->nplot; j++) {
             ga_pair *own;
             const ga_pair *p = vd_pair_use(a, a->plot_pair[j], &own);
@@ -337,6 +338,7 @@ static void audit_plots(ga_audit *a, ga_gchisq_work *w)
                 ga_delta D = {{NAN, 0}, {NAN, 0}, 0};
                 if (!failed) {
                     ga_gchisq_opts go = vd_gopts(a);
+                    go.epsrel = GA_PLOT_EPSREL;
                     int st = ga_pair_delta(&D, p, a->plot_eps[i], GA_DELTA_AUTO, &go, w);
                     failed = (st != GA_OK && st != GA_ETOL) || ga_expired(a->deadline);
                     if (st != GA_OK && st != GA_ETOL)
