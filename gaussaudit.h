@@ -375,8 +375,9 @@ GA_API int ga_pair_delta(ga_delta *out, const ga_pair *p, double eps, int method
 
 /*
  * Smallest eps >= 0 with max(delta_xy, delta_yx)(eps) <= delta (0 < delta < 1), by a
- * bracketing root finder on log delta (delta is non-increasing in eps). eps->err bounds
- * the bracket width plus the effect of the delta error estimates. *direction receives 0
+ * bracketing root finder on log delta (delta is non-increasing in eps), to 1e-13 relative
+ * or, where the delta error estimates move eps by more than 1e-9, to a tenth of their
+ * effect. eps->err bounds the bracket width plus the effect of the delta error estimates. *direction receives 0
  * when both directions meet the target at eps = 0, 1 when X,Y is the binding direction,
  * 2 when Y,X is. Returns GA_OK, GA_ETOL, GA_EDOM (supports differ: no finite eps).
  */

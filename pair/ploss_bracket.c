@@ -182,20 +182,21 @@ static void power_pair(double *z, size_t i, size_t j, unsigned T)
  * (Cauchy-Schwarz).
  */
 static int side_bound(double *val, double *allow, const double *v, const double *dv, size_t n,
-                      long k0, unsigned T, double h, double eps, double theta, int side)
+                      long k0, unsigned T, double h, double eps, double theta, int side,
+                      ga_fft_plan *pl)
 {
     size_t N = 2;
     while (N < (size_t)T * n)
         N <<= 1;
-    ga_fft_plan pl;
-    int rc = ga_fft_plan_init(&pl, N);
-    if (rc != GA_OK)
-        return rc;
-    double *z = calloc(2 * N, sizeof *z);
-    if (!z) {
-        ga_fft_plan_clear(&pl);
-        return GA_ENOMEM;
+    if (pl->n != N) { /* (the two sides share a plan but where their lengths differ) */
+        ga_fft_plan_clear(pl);
+        int rc = ga_fft_plan_init(pl, N);
+        if (rc != GA_OK)
+            return rc;
     }
+    double *z = calloc(2 * N, sizeof *z);
+    if (!z)
+        return GA_ENOMEM;
     double nv2 = norm2(v, n), nd2 = norm2(dv, n), nd1 = 0;
     for (size_t i = 0; i < n; i++)
         nd1 += fabs(dv[i]);
@@ -207,13 +208,13 @@ static int side_bound(double *val, double *allow, const double *v, const double 
         z[2 * i] = v[i];
         z[2 * i + 1] = c * dv[i];
     }
-    ga_fft_forward(&pl, z);
+    ga_fft_forward(pl, z);
     for (size_t i = 0; i < N; i++) {
         size_t j = ga_fft_partner(i);
         if (j >= i)
             power_pair(z, i, j, T);
     }
-    ga_fft_inverse(&pl, z);
+    ga_fft_inverse(pl, z);
     double u = DBL_EPSILON / 2, ef = ga_fft_relerr(N), pw = (4 * log2((double)T + 1) + 8) * u;
     double nz = hypot(nv2, c * nd2), e1 = (ef + 2 * u * (1 + ef)) * nz, nW = 0, nD = 0;
     for (size_t i = 0; i < N; i++) {
@@ -227,16 +228,19 @@ static int side_bound(double *val, double *allow, const double *v, const double 
     double eD = ((1 + c * nd1 * (T - 1.0)) * e1 + pw * nD + ef * nY) / c;
     size_t len = (size_t)T * (n - 1) + 1; /* the support of W and D */
     double Th = T * h, sum = 0, corr = 0, n2f = 0, n2g = 0;
+    double eTh = side ? 1 : exp(-Th);
     for (size_t i = 0; i < len; i++) {
         double s = (double)(T * k0 + (long)i) * h;
         if (s <= eps)
             continue;
-        double tilt = exp(-theta * (s - eps));
-        double f = -expm1(eps - s) * tilt;
+        /* f = (1 - e^{eps - s}) e^{-theta (s - eps)} and e^{eps - s} e^{-theta (s - eps)}: two
+         * exponentials, and expm1 only where 1 - e^{eps - s} cancels */
+        double tilt = exp(-theta * (s - eps)), e1 = exp((1 + theta) * (eps - s));
+        double f = s - eps < 1 ? -expm1(eps - s) * tilt : tilt - e1;
         sum += z[2 * i] * f;
         n2f += f * f;
         if (side ? s - Th >= eps : 1) {
-            double g = exp(eps - s) * tilt * (side ? 1 : exp(-Th));
+            double g = e1 * eTh;
             corr += z[2 * i + 1] / c * g;
             n2g += g * g;
         }
@@ -244,7 +248,6 @@ static int side_bound(double *val, double *allow, const double *v, const double 
     *val = side ? sum - T * corr : sum + T * corr;
     *allow = sqrt(n2f) * eW + T * sqrt(n2g) * eD;
     free(z);
-    ga_fft_plan_clear(&pl);
     return GA_OK;
 }
 
@@ -348,6 +351,7 @@ static int bracket_at(double *lower, double *upper, double *topm, const step_t *
     double *wu = malloc((n + 1) * sizeof *wu), *du = malloc((n + 1) * sizeof *du);
     gsl_integration_glfixed_table *gl8 = gsl_integration_glfixed_table_alloc(8);
     gsl_integration_glfixed_table *gl4 = gsl_integration_glfixed_table_alloc(4);
+    ga_fft_plan pl = {0, NULL};
     int rc = GA_OK;
     if (!Fk || !Gk || !wl || !dl || !wu || !du || !gl8 || !gl4) {
         rc = GA_ENOMEM;
@@ -400,15 +404,15 @@ static int bracket_at(double *lower, double *upper, double *topm, const step_t *
             v[k] /= Z;
             dv[k] /= Z;
         }
-        if ((rc = side_bound(&val, &allow, v, dv, nv, k0, T, h, eps, theta, side)) != GA_OK)
+        if ((rc = side_bound(&val, &allow, v, dv, nv, k0, T, h, eps, theta, side, &pl)) != GA_OK)
             goto cleanup;
         /* the masses' errors e move the T-fold sums by at most T |e|_1 (each factor is a
          * sub-probability; the weights are at most 1) and the correction by T (T - 1) h |e|_1 */
         allow += T * (1 + T * h) * em[side] / Z;
-        /* the tilt's scale (e^mx Z)^T, and the rounding of the tilt and its undoing: 4 ulps
-         * of every exponent involved */
+        /* the tilt's scale (e^mx Z)^T, and the rounding of the tilt, its undoing and the
+         * weights e^{eps - s}: 4 ulps of every exponent involved */
         double x = side ? val + allow : val - allow, lsc = T * (mx + log(Z));
-        double rr = 4 * DBL_EPSILON * (T * tmag + theta * (T * (vhi - vlo) + eps) + fabs(lsc) + 16);
+        double rr = 4 * DBL_EPSILON * (T * tmag + (1 + theta) * (T * (vhi - vlo) + eps) + fabs(lsc) + 16);
         bd[side] = x > 0 ? exp(lsc + log(x)) * (side ? 1 + rr : 1 - rr) : 0;
     }
     *lower = bd[0];
@@ -427,5 +431,6 @@ cleanup:
         gsl_integration_glfixed_table_free(gl8);
     if (gl4)
         gsl_integration_glfixed_table_free(gl4);
+    ga_fft_plan_clear(&pl);
     return rc;
 }
