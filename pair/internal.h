@@ -48,6 +48,9 @@ typedef struct ga_pair_type {
                     int dir);
     const char *(*no_renyi)(const ga_pair *p);
     const char *methods;
+    /* 1 when q is p with the roles of X and Y swapped, computed alike (q's delta_xy is p's
+     * delta_yx and so on); NULL: never known */
+    int (*mirrors)(const ga_pair *p, const ga_pair *q);
 } ga_pair_type;
 
 /* the Gaussian pairs' methods (type_gaussian.c; products and the bounds beside masked pairs

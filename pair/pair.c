@@ -313,6 +313,11 @@ int ga_pair_renyi_near(ga_result *xy, ga_result *yx, const ga_pair *p, double al
     return rc;
 }
 
+int ga_pair_mirrors(const ga_pair *p, const ga_pair *q)
+{
+    return p && q && p->type->mirrors && p->type->mirrors(p, q);
+}
+
 const char *ga_pair_methods(const ga_pair *p)
 {
     return p ? p->type->methods : ga_pair_type_gaussian.methods;

@@ -23,6 +23,11 @@ int ga_pair_event_probs(double *px, double *py, const ga_pair *p, double eps, in
 int ga_pair_describe_event(char *text, size_t n, double *px, double *py, const ga_pair *p,
                            double eps, int dir);
 
+/* 1 when q is p with the roles of X and Y swapped and computed alike, so that q's values are
+ * p's with the directions exchanged (remove and add one record of subsampled steps); 0 when
+ * that is not known. */
+int ga_pair_mirrors(const ga_pair *p, const ga_pair *q);
+
 /* How p's values are computed (a paragraph for the reports; NULL: the Gaussian pairs'). */
 const char *ga_pair_methods(const ga_pair *p);
 

@@ -364,6 +364,23 @@ static const char *synthetic_no_renyi(const ga_pair *p)
     return "synthetic data from random inputs";
 }
 
+/* compositions of mean steps whose every term is the other's with the relation flipped
+ * (remove against add one record): every direction of one is the other's swapped, computed
+ * by the same code (the direction enters as add ^ dir) */
+static int subsampled_mirrors(const ga_pair *p, const ga_pair *q)
+{
+    const ga_ploss *a = p->ploss, *b = q->ploss;
+    if (q->type != p->type || !a || !b || a->n != b->n || p->support != q->support)
+        return 0;
+    for (size_t i = 0; i < a->n; i++) {
+        const ga_ploss_term *s = &a->t[i], *t = &b->t[i];
+        if (s->r != 0 || s->nu != 0 || t->r != 0 || t->nu != 0 || s->q != t->q || s->m != t->m ||
+            s->count != t->count || s->add == t->add)
+            return 0;
+    }
+    return 1;
+}
+
 const ga_pair_type ga_pair_type_subsampled = {
     "subsampled", loss_delta, loss_renyi, loss_delta_cert, subsampled_renyi_cert, NULL,
     loss_free, subsampled_describe, subsampled_no_renyi,
@@ -375,6 +392,7 @@ const ga_pair_type ga_pair_type_subsampled = {
     "integral in ball arithmetic (trapezoid sums with Trefethen-Weideman bounds, "
     "Gauss-Legendre panels with Bernstein-ellipse bounds, the tail by chord and "
     "integration-by-parts bounds on the moment generating function)",
+    subsampled_mirrors,
 };
 const ga_pair_type ga_pair_type_masked = {
     "masked", loss_delta, loss_renyi, loss_delta_cert, NULL, NULL, loss_free, masked_describe,
@@ -384,6 +402,7 @@ const ga_pair_type ga_pair_type_masked = {
     "functions) with error estimates; certified: the same in Arb ball arithmetic, the "
     "threshold bracketed by certified signs of the loss. Gaussian pairs (bounds): "
     PR_METHODS_GAUSS,
+    NULL,
 };
 const ga_pair_type ga_pair_type_synthetic = {
     "synthetic", loss_delta, loss_renyi, loss_delta_cert, NULL, NULL, loss_free,
@@ -393,4 +412,5 @@ const ga_pair_type ga_pair_type_synthetic = {
     "likelihood ratio (Poisson mixtures of finite sums of Bessel K functions) with error "
     "estimates; certified: the same tails in Arb ball arithmetic, the maximiser of the unimodal "
     "tail difference bracketed by certified comparisons",
+    NULL,
 };

@@ -334,7 +334,14 @@ static void audit_plots(ga_audit *a, ga_gchisq_work *w)
             if (j == 0 && p)
                 ga_pair_profile_grid(a->plot_eps, GA_PLOT_POINTS, p, &gg, w);
             int failed = !p; /* after a failed evaluation the curve stops (no number, no time) */
-            for (size_t i = 0; i < GA_PLOT_POINTS; i++) {
+            size_t m = 0; /* a pair plotted before whose roles this one swaps: its curves */
+            while (m < j && !(p && ga_pair_mirrors(a->pairs[a->plot_pair[m]], p)))
+                m++;
+            for (size_t i = 0; m < j && i < GA_PLOT_POINTS; i++) {
+                a->plot_xy[j][i] = a->plot_yx[m][i];
+                a->plot_yx[j][i] = a->plot_xy[m][i];
+            }
+            for (size_t i = 0; m == j && i < GA_PLOT_POINTS; i++) {
                 ga_delta D = {{NAN, 0}, {NAN, 0}, 0};
                 if (!failed) {
                     ga_gchisq_opts go = vd_gopts(a);

@@ -342,6 +342,13 @@ static void dp_extras(dp_run *d)
                 }
             if (best == SIZE_MAX)
                 break;
+            int mirrored = 0; /* the roles of a pair taken swapped: the same eps */
+            for (int u = 0; u < t && !mirrored; u++)
+                mirrored = ga_pair_mirrors(a->pairs[taken[u]], a->pairs[best]);
+            if (mirrored) {
+                taken[t] = best;
+                continue;
+            }
             ga_result e;
             int dir;
             ga_pair *own;

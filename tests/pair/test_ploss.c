@@ -627,6 +627,41 @@ Test(ploss, few_steps_epsilon_within_its_error, .timeout = 1200)
     }
 }
 
+/* the remove and add pairs of the same steps swap roles exactly: ga_pair_mirrors says so
+ * (in both orders, for one and several steps) and their deltas are exchanged bit for bit at
+ * every eps tried (the audit copies a mirrored pair's curves and eps instead of computing
+ * them); a pair never mirrors itself, nor one of another rate, noise or count */
+Test(ploss, remove_and_add_pairs_mirror_each_other)
+{
+    static const double cases[][3] = {{0.01, 1, 1}, {0.004, 1.1, 1000}, {0.001, 0.6, 10}};
+    for (int k = 0; k < 3; k++) {
+        double q = cases[k][0], sg = cases[k][1], T = cases[k][2];
+        ga_pair *r = sub_pair(q, sg, T, 0), *a = sub_pair(q, sg, T, 1);
+        ga_pair *o1 = sub_pair(q * 1.5, sg, T, 1), *o2 = sub_pair(q, sg * 1.5, T, 1),
+                *o3 = sub_pair(q, sg, T + 1, 1);
+        cr_expect(ga_pair_mirrors(r, a) && ga_pair_mirrors(a, r), "q %g sigma %g T %g: not "
+                  "mirrors", q, sg, T);
+        cr_expect(!ga_pair_mirrors(r, r) && !ga_pair_mirrors(r, o1) && !ga_pair_mirrors(r, o2) &&
+                      !ga_pair_mirrors(r, o3) && !ga_pair_mirrors(r, NULL),
+                  "q %g sigma %g T %g: a mirror that is not one", q, sg, T);
+        for (double eps = 0.05; eps < 3; eps *= 3) {
+            ga_delta D, E;
+            int s1 = ga_pair_delta(&D, r, eps, GA_DELTA_AUTO, NULL, NULL);
+            int s2 = ga_pair_delta(&E, a, eps, GA_DELTA_AUTO, NULL, NULL);
+            cr_expect(s1 == s2 && !memcmp(&D.xy, &E.yx, sizeof D.xy) &&
+                          !memcmp(&D.yx, &E.xy, sizeof D.yx),
+                      "q %g sigma %g T %g eps %g: remove %.17g +- %g, %.17g +- %g; add %.17g +- "
+                      "%g, %.17g +- %g", q, sg, T, eps, D.xy.val, D.xy.err, D.yx.val, D.yx.err,
+                      E.xy.val, E.xy.err, E.yx.val, E.yx.err);
+        }
+        ga_pair_free(r);
+        ga_pair_free(a);
+        ga_pair_free(o1);
+        ga_pair_free(o2);
+        ga_pair_free(o3);
+    }
+}
+
 /* ------------------------------------------------------------ certified compositions */
 
 #define CERT_DIGITS 10  /* certified to 10 digits */
