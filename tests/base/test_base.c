@@ -80,12 +80,12 @@ Test(base, decimal_reader_matches_strtod)
             char m[64];
             snprintf(m, sizeof m, "%.20Le", mid); /* d.dddd...e+X */
             const char *ex = strchr(m, 'e');
-            long long dig = 0;
+            unsigned long long dig = 0; /* 19 digits: below 10^19 < 2^64 */
             for (const char *c = m; c < ex && c - m < 20; c++)
                 if (*c >= '0' && *c <= '9')
-                    dig = dig * 10 + (*c - '0');
-            dig += (long long)gsl_rng_uniform_int(r, 7) - 3;
-            snprintf(buf, sizeof buf, "%lldE%d", dig < 0 ? 0 : dig, atoi(ex + 1) - 18);
+                    dig = dig * 10 + (unsigned long long)(*c - '0');
+            dig = dig + gsl_rng_uniform_int(r, 7) - 3; /* (dig >= 10^18) */
+            snprintf(buf, sizeof buf, "%lluE%d", dig, atoi(ex + 1) - 18);
         }
         }
         double v = -42;
