@@ -250,7 +250,11 @@ static uint64_t dec_m(double v, ga_dec dec, int *ok, int *dist)
     *ok = est < 18446744073709486080.0L; /* 2^64 - 2^16 */
     if (!*ok)
         return 0;
-    uint64_t r = (uint64_t)(est + 0.5L);
+    /* rounded to nearest by llrintl (the x87 store in the current rounding mode: no switch
+     * of the control word, which a conversion by truncation needs and which stalls) */
+    uint64_t r = est >= 9223372036854775808.0L
+                     ? (uint64_t)llrintl(est - 9223372036854775808.0L) + (UINT64_C(1) << 63)
+                     : (uint64_t)llrintl(est);
     int16_t s = (int16_t)(uint16_t)((uint16_t)r - dec.low);
     *dist = s < 0 ? -s : s;
     return r - (uint64_t)(int64_t)s;
