@@ -180,14 +180,14 @@ static void threads(void)
         char *b = audit_json(w[k].text, &o, &t2);
         o.jobs = 0;
         char *c = audit_json(w[k].text, &o, &ta);
+        int same = !strcmp(a, b) && !strcmp(a, c);
         printf("| %s | %d | %.2f | %.2f | %.2fx | >= 1.6x on 2 cores | %.2f | %s |\n", w[k].name,
-               w[k].pairs, t1, t2, t1 / t2, ta, !strcmp(a, b) && !strcmp(a, c) ? "identical" : "DIFFER");
+               w[k].pairs, t1, t2, t1 / t2, ta, same ? "identical" : "DIFFER");
         char work[160], m[128];
         snprintf(work, sizeof work, "%d pairs, %s, audit --jobs 1 against --jobs 2", w[k].pairs, w[k].name);
-        snprintf(m, sizeof m, "%.2f s, %.2f s (reports %s)", t1, t2,
-                 !strcmp(a, b) && !strcmp(a, c) ? "identical" : "DIFFER");
+        snprintf(m, sizeof m, "%.2f s, %.2f s (reports %s)", t1, t2, same ? "identical" : "DIFFER");
         goal_row(work, m, ">= 1.6x on 2 cores (10x on 16), identical reports", t1 / t2,
-                 t1 / t2 >= 1.6 && !strcmp(a, b) && !strcmp(a, c));
+                 t1 / t2 >= 1.6 && same);
         free(a);
         free(b);
         free(c);

@@ -160,6 +160,15 @@ size_t ga_fft_partner(size_t i)
     return 3 * m - 1 - i;
 }
 
+void ga_fft_unpack(double x[2], double y[2], const double *z, size_t i, size_t j)
+{
+    double ar = z[2 * i], ai = z[2 * i + 1], br = z[2 * j], bi = z[2 * j + 1];
+    x[0] = 0.5 * (ar + br); /* (Z_i + conj Z_j) / 2 */
+    x[1] = 0.5 * (ai - bi);
+    y[0] = 0.5 * (ai + bi); /* (Z_i - conj Z_j) / (2i) */
+    y[1] = 0.5 * (br - ar);
+}
+
 double ga_fft_relerr(size_t n)
 {
     double u = DBL_EPSILON / 2, L = 0, mu = 3 * u, g4 = 4 * u / (1 - 4 * u);

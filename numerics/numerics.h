@@ -67,6 +67,10 @@ void ga_fft_inverse(const ga_fft_plan *p, double *z);
 size_t ga_fft_freq(size_t n, size_t i);
 /* The position of frequency n - f(i) (mod n) in that order (independent of n). */
 size_t ga_fft_partner(size_t i);
+/* The transforms of the real and the imaginary part of a forward transform's input at
+ * position i, from z at i and at its partner j = ga_fft_partner(i): x = (Z_i + conj Z_j) / 2,
+ * y = (Z_i - conj Z_j) / (2i), each {re, im} (one rounding of each sum). */
+void ga_fft_unpack(double x[2], double y[2], const double *z, size_t i, size_t j);
 /* A bound on ||y^ - y||_2 / ||y||_2 for either transform at length n (y the exact transform of
  * the given input, y^ the computed one). */
 double ga_fft_relerr(size_t n);

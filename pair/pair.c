@@ -141,28 +141,35 @@ typedef struct {
     const ga_gchisq_opts *o;
     ga_gchisq_work *w;
     double logt;
-    ga_delta last;
+    ga_delta last; /* the last evaluation (asked for), at eps = at with the value val */
     int status;
-    double at, val; /* the last evaluation: eps and its value (at NaN: none) */
-    double relerr;  /* the relative error estimate of its larger direction */
-    double hx[EPS_HIST], hf[EPS_HIST]; /* the last EPS_HIST evaluations (a ring) */
+    double at, val;
+    double relerr; /* the relative error estimate of its larger direction */
+    struct {
+        double x;
+        ga_delta d;
+    } hist[EPS_HIST]; /* the last EPS_HIST evaluations (a ring) */
     unsigned nh;
 } eps_param;
 
-/* the value at x if it was among the last evaluations, else NaN */
-static double eps_seen(const eps_param *e, double x)
+/* e->last, evaluated at eps, becomes the last evaluation: its value and relative error */
+static double eps_take(eps_param *e, double eps)
 {
-    for (unsigned i = 0; i < EPS_HIST && i < e->nh; i++)
-        if (e->hx[i] == x)
-            return e->hf[i];
-    return NAN;
+    const ga_result *b = e->last.xy.val >= e->last.yx.val ? &e->last.xy : &e->last.yx;
+    e->relerr = b->val > 0 ? b->err / b->val : 0;
+    e->at = eps;
+    e->val = (b->val > 0 ? log(b->val) : -745.0) - e->logt;
+    return e->val;
 }
 
 static double eps_fn(double eps, void *param)
 {
     eps_param *e = param;
-    if (eps == e->at)
-        return e->val; /* (the search and the slope ask for the root again) */
+    for (unsigned i = 0; i < EPS_HIST && i < e->nh; i++)
+        if (e->hist[i].x == eps) { /* (the search, the bracket and the slope ask again) */
+            e->last = e->hist[i].d;
+            return eps_take(e, eps);
+        }
     if (e->o->deadline > 0 && ga_expired(e->o->deadline)) {
         e->status = GA_ETIME; /* (the search ends: no value) */
         return 0;
@@ -170,14 +177,10 @@ static double eps_fn(double eps, void *param)
     int s = ga_pair_delta(&e->last, e->p, eps, GA_DELTA_AUTO, e->o, e->w);
     if (s && !e->status)
         e->status = s;
-    const ga_result *b = e->last.xy.val >= e->last.yx.val ? &e->last.xy : &e->last.yx;
-    e->relerr = b->val > 0 ? b->err / b->val : 0;
-    e->at = eps;
-    e->val = (b->val > 0 ? log(b->val) : -745.0) - e->logt;
-    e->hx[e->nh % EPS_HIST] = eps;
-    e->hf[e->nh % EPS_HIST] = e->val;
+    e->hist[e->nh % EPS_HIST].x = eps;
+    e->hist[e->nh % EPS_HIST].d = e->last;
     e->nh++;
-    return e->val;
+    return eps_take(e, eps);
 }
 
 int ga_pair_epsilon(ga_result *eps, int *direction, const ga_pair *p, double delta,
@@ -192,7 +195,7 @@ int ga_pair_epsilon(ga_result *eps, int *direction, const ga_pair *p, double del
         eps->val = INFINITY;
         return GA_EDOM;
     }
-    eps_param ep = {p, &o, w, log(delta), {{0, 0}, {0, 0}, 0}, GA_OK, NAN, 0, 0, {0}, {0}, 0};
+    eps_param ep = {.p = p, .o = &o, .w = w, .logt = log(delta), .status = GA_OK, .at = NAN};
     double f0 = eps_fn(0, &ep);
     if (ep.status != GA_OK && ep.status != GA_ETOL) { /* no value to search on */
         eps->val = NAN;
@@ -240,15 +243,10 @@ int ga_pair_epsilon(ga_result *eps, int *direction, const ga_pair *p, double del
         px = ep.at;
         pf = ep.val;
         if (tol > 0 && fabs(x - prevx) <= tol) {
-            if (ep.at != x)
-                eps_fn(x, &ep);
+            eps_fn(x, &ep);
             ga_delta atx = ep.last;
             double a = fmax(lo, x - tol), c = fmin(hi, x + tol);
-            double fa = eps_seen(&ep, a), fc = eps_seen(&ep, c);
-            if (isnan(fa))
-                fa = eps_fn(a, &ep);
-            if (isnan(fc))
-                fc = eps_fn(c, &ep);
+            double fa = eps_fn(a, &ep), fc = eps_fn(c, &ep);
             if (ep.status != GA_OK && ep.status != GA_ETOL)
                 break;
             if (fa >= 0 && fc <= 0 && c > a) {

@@ -150,13 +150,12 @@ static int convolve(pmf_t *r, const pmf_t *a, const pmf_t *b)
             z[2 * i + 1] = 2 * zr * zi;
             continue;
         }
-        size_t j = ga_fft_partner(i); /* frequency -f: the transforms of a and b are
-                                         (Z_i + conj Z_j)/2 and (Z_i - conj Z_j)/(2i) */
+        size_t j = ga_fft_partner(i); /* frequency -f */
         if (j < i)
             continue;
-        double yr = z[2 * j], yi = z[2 * j + 1];
-        double ar = 0.5 * (zr + yr), ai = 0.5 * (zi - yi), br = 0.5 * (zi + yi), bi = 0.5 * (yr - zr);
-        double pr = ar * br - ai * bi, pi = ar * bi + ai * br;
+        double A[2], B[2]; /* the transforms of a and b */
+        ga_fft_unpack(A, B, z, i, j);
+        double pr = A[0] * B[0] - A[1] * B[1], pi = A[0] * B[1] + A[1] * B[0];
         z[2 * i] = pr;
         z[2 * i + 1] = pi;
         z[2 * j] = pr;

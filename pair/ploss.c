@@ -63,7 +63,6 @@ static double logaddexp(double a, double b)
     return m + log1p(exp(-fabs(a - b)));
 }
 
-
 int ga_ploss_check(const ga_ploss_term *t, size_t n, char *msg, size_t msglen)
 {
     if (n == 0 || n > GA_PLOSS_MAX_TERMS) {

@@ -153,9 +153,9 @@ static void cpowk(double *re, double *im, unsigned k)
  * inverse transform is W + i c D. */
 static void power_pair(double *z, size_t i, size_t j, unsigned T)
 {
-    double ar = z[2 * i], ai = z[2 * i + 1], br = z[2 * j], bi = z[2 * j + 1];
-    double vr = 0.5 * (ar + br), vi = 0.5 * (ai - bi), cr = 0.5 * (ai + bi), ci = 0.5 * (br - ar);
-    double pr = vr, pi = vi;
+    double V[2], C[2];
+    ga_fft_unpack(V, C, z, i, j);
+    double vr = V[0], vi = V[1], cr = C[0], ci = C[1], pr = vr, pi = vi;
     cpowk(&pr, &pi, T - 1);
     double wr = pr * vr - pi * vi, wi = pr * vi + pi * vr;
     double dr = pr * cr - pi * ci, di = pr * ci + pi * cr;

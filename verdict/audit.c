@@ -344,9 +344,7 @@ static void audit_plots(ga_audit *a, ga_gchisq_work *w)
             for (size_t i = 0; m == j && i < GA_PLOT_POINTS; i++) {
                 ga_delta D = {{NAN, 0}, {NAN, 0}, 0};
                 if (!failed) {
-                    ga_gchisq_opts go = vd_gopts(a);
-                    go.epsrel = GA_PLOT_EPSREL;
-                    int st = ga_pair_delta(&D, p, a->plot_eps[i], GA_DELTA_AUTO, &go, w);
+                    int st = ga_pair_delta(&D, p, a->plot_eps[i], GA_DELTA_AUTO, &gg, w);
                     failed = (st != GA_OK && st != GA_ETOL) || ga_expired(a->deadline);
                     if (st != GA_OK && st != GA_ETOL)
                         D.xy.val = D.yx.val = NAN;

@@ -120,6 +120,43 @@ Test(fft, order_and_partners)
     }
 }
 
+/* two real vectors transformed as one complex one, x + i y, come apart (ga_fft_unpack) into
+ * the transforms of x and y taken alone, at every position, within the bound */
+Test(fft, two_real_vectors_in_one_transform)
+{
+    gsl_rng *r = ga_test_rng(62);
+    for (size_t n = 2; n <= 4096; n *= 4) {
+        ga_fft_plan p;
+        cr_assert(ga_fft_plan_init(&p, n) == GA_OK);
+        double *z = malloc(2 * n * sizeof *z), *zx = calloc(2 * n, sizeof *zx),
+               *zy = calloc(2 * n, sizeof *zy);
+        cr_assert(z && zx && zy);
+        for (size_t i = 0; i < n; i++) {
+            z[2 * i] = zx[2 * i] = gsl_rng_uniform(r) - 0.5;
+            z[2 * i + 1] = zy[2 * i] = gsl_rng_uniform(r) - 0.5;
+        }
+        ga_fft_forward(&p, z);
+        ga_fft_forward(&p, zx);
+        ga_fft_forward(&p, zy);
+        double e = 0, nx = 0, bound = 3 * ga_fft_relerr(n);
+        for (size_t i = 0; i < n; i++) {
+            double x[2], y[2];
+            ga_fft_unpack(x, y, z, i, ga_fft_partner(i));
+            e = fmax(e, hypot(x[0] - zx[2 * i], x[1] - zx[2 * i + 1]));
+            e = fmax(e, hypot(y[0] - zy[2 * i], y[1] - zy[2 * i + 1]));
+            nx += zx[2 * i] * zx[2 * i] + zx[2 * i + 1] * zx[2 * i + 1] + zy[2 * i] * zy[2 * i] +
+                  zy[2 * i + 1] * zy[2 * i + 1];
+        }
+        cr_expect(e <= bound * sqrt(nx), "n %zu (seed 62): unpacked transforms off by %.3g, "
+                  "allowed %.3g", n, e, bound * sqrt(nx));
+        free(z);
+        free(zx);
+        free(zy);
+        ga_fft_plan_clear(&p);
+    }
+    gsl_rng_free(r);
+}
+
 Test(fft, lengths_that_are_not_powers_of_two_are_refused)
 {
     static const size_t bad[] = {0, 1, 3, 6, 12, 1000};
