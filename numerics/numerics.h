@@ -191,6 +191,13 @@ int ga_engine_davies(ga_gchisq_prob *out, const ga_gchisq *q, double x,
  * Chernoff bounds and tail bounds, the sum kcap log-MGF evaluations at most. */
 int ga_engine_davies_capped(ga_gchisq_prob *out, const ga_gchisq *q, double x,
                             const ga_gchisq_opts *o, size_t kcap);
+/* The trapezoidal rule on the vertical line through the saddle point (shifted.c): the tail
+ * on x's side of the mean to a relative target, the other tail as its complement. Gives up
+ * (GA_EMAXITER, out untouched) when the plan needs more than kcap nodes or the tail is out of
+ * its range (x at the mean, tails below about 1e-260); GA_ETOL (out filled, with honest
+ * errors) when the sum misses the target for either tail. */
+int ga_engine_shifted_capped(ga_gchisq_prob *out, const ga_gchisq *q, double x,
+                             const ga_gchisq_opts *o, size_t kcap);
 
 /* Exact answers for degenerate forms (point mass, x outside the support of a definite
  * form). Returns 1 and fills out when it applies, 0 otherwise. */

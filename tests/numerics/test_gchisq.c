@@ -374,6 +374,117 @@ Test(properties, auto_by_cost)
     gsl_rng_free(r);
 }
 
+static void fini_caches(void);
+
+/* A form of `terms` central and noncentral terms of both signs (the bench's forms). */
+static ga_gchisq *many_terms(gsl_rng *r, size_t terms)
+{
+    ga_gchisq *q = ga_gchisq_alloc(terms);
+    cr_assert(q != NULL);
+    for (size_t j = 0; j < terms; j++) {
+        double a = 0.1 + gsl_rng_uniform(r);
+        if (gsl_rng_uniform(r) < 0.4)
+            a = -a;
+        ga_gchisq_add_term(q, a, 1 + gsl_rng_uniform_int(r, 2),
+                           gsl_rng_uniform(r) < 0.5 ? 0 : a * a * gsl_rng_uniform(r));
+    }
+    if (gsl_rng_uniform(r) < 0.3)
+        q->sigma2 = terms * gsl_rng_uniform(r);
+    return q;
+}
+
+/* The trapezoidal rule on the line through the saddle point (shifted.c), with no node cap:
+ * on forms of 16 to 3000 terms from the bulk to tails of 1e-60, wherever it answers (GA_OK or
+ * GA_ETOL) its value is within its error estimate plus the contour engine's (asked for 1e-14)
+ * in both tails, it answers 1 to 10 standard deviations from the mean at a relative 1e-10,
+ * and the two tails add up to 1. */
+Test(properties, shifted_rule_honest)
+{
+    gsl_rng *r = ga_test_rng(20261128);
+    long n = ga_test_count(30);
+    ga_gchisq_work *w = ga_gchisq_work_alloc();
+    const double zs[] = {0.3, 1, 2, 4, 8, 16};
+    int ok = 0;
+    char form[256];
+    for (long k = 0; k < n; k++) {
+        size_t terms = 16 + (size_t)exp(gsl_rng_uniform(r) * log(3000.0 / 16));
+        ga_gchisq *q = many_terms(r, terms);
+        double m, v;
+        ga_gchisq_moments(&m, &v, q);
+        double z = zs[k % 6] * (k % 12 < 6 ? 1 : -1);
+        double x = m + z * sqrt(v);
+        ga_gchisq_normalize(q, 0);
+        x = ga_gchisq_rescale(q, x);
+        ga_gchisq_opts o;
+        ga_gchisq_opts_init(&o);
+        o.epsrel = k % 3 == 2 ? 1e-12 : 1e-10;
+        snprintf(form, sizeof form, "case %ld: %zu terms, x = mean %+g sd, target %g", k, terms,
+                 z, o.epsrel);
+        ga_gchisq_prob ps = {0}, pc;
+        int st = ga_engine_shifted_capped(&ps, q, x, &o, 100000);
+        o.epsrel = 1e-14;
+        ga_engine_contour(&pc, q, x, &o, &w->quad);
+        if (st == GA_OK || st == GA_ETOL) {
+            ok += st == GA_OK;
+            cr_expect(fabs(ps.sf.val - pc.sf.val) <= ps.sf.err + pc.sf.err &&
+                          fabs(ps.cdf.val - pc.cdf.val) <= ps.cdf.err + pc.cdf.err,
+                      "%s: shifted sf %.17g +- %.3g cdf %.17g +- %.3g, contour %.17g +- %.3g, "
+                      "%.17g +- %.3g", form, ps.sf.val, ps.sf.err, ps.cdf.val, ps.cdf.err,
+                      pc.sf.val, pc.sf.err, pc.cdf.val, pc.cdf.err);
+            cr_expect(fabs(ps.sf.val + ps.cdf.val - 1) <= DBL_EPSILON, "%s: tails add to %.17g",
+                      form, ps.sf.val + ps.cdf.val);
+        } else {
+            cr_expect(st == GA_EMAXITER, "%s: status %d", form, st);
+            cr_expect(fabs(z) < 1 || fabs(z) > 10 || o.epsrel < 1e-10,
+                      "%s: no answer in the range it serves", form);
+        }
+        ga_gchisq_free(q);
+    }
+    cr_expect(ok >= n / 3, "the shifted rule met its target in %d of %ld cases only", ok, n);
+    ga_gchisq_work_free(w);
+    gsl_rng_free(r);
+}
+
+/* The same rule against certified values (Arb): forms of 40 and 400 terms, both tails. */
+Test(properties, shifted_rule_certified, .fini = fini_caches)
+{
+    gsl_rng *r = ga_test_rng(20261129);
+    const size_t sizes[] = {40, 400};
+    const double zs[] = {2, -3, 6};
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 3; j++) {
+            ga_gchisq *q = many_terms(r, sizes[i]);
+            double m, v;
+            ga_gchisq_moments(&m, &v, q);
+            char xs[64];
+            snprintf(xs, sizeof xs, "%.17g", m + zs[j] * sqrt(v));
+            double x = strtod(xs, NULL);
+            ga_gchisq_exact *e = ga_gchisq_exact_alloc();
+            cr_assert(e != NULL && ga_gchisq_exact_set_form(e, q) == GA_OK);
+            ga_cert_opts co;
+            ga_cert_opts_init(&co);
+            co.digits = 18;
+            ga_gchisq_cert c;
+            cr_assert(ga_gchisq_prob_cert(&c, e, xs, &co) == GA_OK);
+            ga_gchisq_normalize(q, 0);
+            double xn = ga_gchisq_rescale(q, x);
+            ga_gchisq_opts o;
+            ga_gchisq_opts_init(&o);
+            o.epsrel = 1e-10;
+            ga_gchisq_prob p = {0};
+            int st = ga_engine_shifted_capped(&p, q, xn, &o, 100000);
+            cr_expect(st == GA_OK, "%zu terms, z %g: status %d", sizes[i], zs[j], st);
+            cr_expect(p.sf.val + p.sf.err >= c.sf.lo && p.sf.val - p.sf.err <= c.sf.hi &&
+                          p.cdf.val + p.cdf.err >= c.cdf.lo && p.cdf.val - p.cdf.err <= c.cdf.hi,
+                      "%zu terms, z %g: sf %.17g +- %.3g vs [%.17g, %.17g], cdf %.17g +- %.3g "
+                      "vs [%.17g, %.17g]", sizes[i], zs[j], p.sf.val, p.sf.err, c.sf.lo,
+                      c.sf.hi, p.cdf.val, p.cdf.err, c.cdf.lo, c.cdf.hi);
+            ga_gchisq_exact_free(e);
+            ga_gchisq_free(q);
+        }
+    gsl_rng_free(r);
+}
+
 static void expect_same(const ga_gchisq_prob *a, const ga_gchisq_prob *b, const char *what,
                         long k, double x, const char *form)
 {
