@@ -38,6 +38,10 @@ int ga_decimal_to_double(double *v, const char *s);
 /* the same for the len bytes at s (no NUL needed: a field of a line read in place) */
 int ga_decimal_to_double_n(double *v, const char *s, size_t len);
 
+/* The double nearest m 10^e10 (m < 10^19), as strtod would round it (also below and beyond
+ * the reader's range: a subnormal, 0 or infinity); always GA_OK. */
+int ga_decimal_from_parts(double *v, uint64_t m, int e10);
+
 /* The exact product of the plain decimals a and b as text the reader reads
  * ([-]digits e[-]digits) in out (outlen bytes; 2 * 400 + 25 always suffice): GA_OK, or
  * GA_EINVAL (not plain decimals, more than 400 significant digits, or out too small). */

@@ -17,6 +17,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -188,6 +189,17 @@ static int parts_to_double(double *v, const dec_parts *d, const char *s, size_t 
     if (t != small)
         free(t);
     return rc;
+}
+
+int ga_decimal_from_parts(double *v, uint64_t m, int e10)
+{
+    dec_parts d = {.neg = 0, .toolong = 0, .m = m, .e10 = e10};
+    char t[48];
+    snprintf(t, sizeof t, "%" PRIu64 "e%d", m, e10);
+    if (parts_to_double(v, &d, t, strlen(t), 1) == GA_OK)
+        return GA_OK;
+    *v = strtod(t, NULL); /* (beyond the rule's range: the nearest double all the same) */
+    return GA_OK;
 }
 
 int ga_decimal_syntax(const char *s)

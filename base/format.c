@@ -41,46 +41,161 @@ void ga_fmt_bound(char *buf, size_t n, double v, int upper, int digits)
     snprintf(buf, n, "%.17g", v); /* exact */
 }
 
-/* does v printed with p significant digits read back as v? (buf holds the text) */
-static int reads_back(char *buf, size_t n, int p, double v)
+/*
+ * The shortest decimal that reads back, as "%.*g" prints it at the fewest digits p that read
+ * back, without printf at each try: the 17 correctly rounded significant digits of |v| are
+ * printed once; p digits are those rounded to nearest, which is the correct rounding of v
+ * itself unless the digits dropped are exactly 5 followed by zeros (then printf decides the
+ * tie on the exact binary value); a try reads the p-digit integer times a power of ten with
+ * the one decimal reader (exact, as strtod); the text is laid out as %g lays it out.
+ */
+typedef struct {
+    char d[18]; /* the 17 correctly rounded digits of |v|: d.ddd... 10^x */
+    int x;
+} digits17;
+
+static void get_digits17(digits17 *g, double a)
 {
-    snprintf(buf, n, "%.*g", p, v);
-    return strtod(buf, NULL) == v;
+    char b[40];
+    snprintf(b, sizeof b, "%.16e", a); /* d.dddddddddddddddde[+-]xx */
+    g->d[0] = b[0];
+    memcpy(g->d + 1, b + 2, 16);
+    g->d[17] = 0;
+    g->x = atoi(b + 19);
+}
+
+/* |v| = a rounded to p significant digits (1 <= p <= 17): the digits in out[0..p) and the
+ * exponent of the first */
+static void round_digits(char *out, int *x, const digits17 *g, double a, int p)
+{
+    *x = g->x;
+    memcpy(out, g->d, (size_t)p);
+    if (p == 17)
+        return;
+    int up = g->d[p] > '5';
+    if (g->d[p] == '5') {
+        int rest = 0;
+        for (int k = p + 1; k < 17; k++)
+            rest |= g->d[k] != '0';
+        if (!rest) { /* the 17 digits end in a tie: round the exact value */
+            char b[40];
+            snprintf(b, sizeof b, "%.*e", p - 1, a);
+            out[0] = b[0];
+            if (p > 1)
+                memcpy(out + 1, b + 2, (size_t)p - 1);
+            *x = atoi(b + (p > 1 ? p + 2 : 2));
+            return;
+        }
+        up = 1;
+    }
+    if (!up)
+        return;
+    int k = p - 1;
+    while (k >= 0 && out[k] == '9')
+        out[k--] = '0';
+    if (k >= 0) {
+        out[k]++;
+    } else { /* 99.9 -> 100 */
+        out[0] = '1';
+        (*x)++;
+    }
+}
+
+/* do the p digits (exponent x of the first) read back as a? */
+static int digits_read_back(const char *dg, int x, int p, double a)
+{
+    uint64_t m = 0;
+    for (int k = 0; k < p; k++)
+        m = 10 * m + (uint64_t)(dg[k] - '0');
+    double r;
+    ga_decimal_from_parts(&r, m, x - (p - 1));
+    return r == a;
+}
+
+/* "%.*g" at precision p of (-1)^neg dg[0].dg[1..p) 10^x */
+static void layout_g(char *buf, size_t n, int neg, const char *dg, int x, int p)
+{
+    char t[64];
+    size_t k = 0;
+    int len = p;
+    if (neg)
+        t[k++] = '-';
+    if (x < -4 || x >= p) { /* style e, trailing zeros dropped */
+        while (len > 1 && dg[len - 1] == '0')
+            len--;
+        t[k++] = dg[0];
+        if (len > 1) {
+            t[k++] = '.';
+            for (int i = 1; i < len; i++)
+                t[k++] = dg[i];
+        }
+        snprintf(t + k, sizeof t - k, "e%c%02d", x < 0 ? '-' : '+', abs(x));
+    } else if (x >= 0) { /* style f: x + 1 integer digits, the fraction without trailing zeros */
+        while (len > x + 1 && dg[len - 1] == '0')
+            len--;
+        for (int i = 0; i <= x; i++)
+            t[k++] = dg[i];
+        if (len > x + 1) {
+            t[k++] = '.';
+            for (int i = x + 1; i < len; i++)
+                t[k++] = dg[i];
+        }
+        t[k] = 0;
+    } else { /* 0.000ddd */
+        while (len > 1 && dg[len - 1] == '0')
+            len--;
+        t[k++] = '0';
+        t[k++] = '.';
+        for (int i = 0; i < -x - 1; i++)
+            t[k++] = '0';
+        for (int i = 0; i < len; i++)
+            t[k++] = dg[i];
+        t[k] = 0;
+    }
+    snprintf(buf, n, "%s", t);
 }
 
 void ga_fmt_shortest(char *buf, size_t n, double v)
 {
+    if (!isfinite(v) || v == 0) { /* (a zero reads back at one digit: "0", "-0") */
+        snprintf(buf, n, "%.1g", v);
+        return;
+    }
     /* the fewest digits that read back: if p digits do, p + 1 do (the nearest decimal of p + 1
      * digits is at least as near as the one of p). Most doubles of a computation need 16 or
      * 17 digits: those are settled by one or two tries, shorter ones by a bisection over
      * 1..15 */
-    char b16[40];
-    int p;
-    if (!reads_back(b16, sizeof b16, 16, v)) {
+    double a = fabs(v);
+    digits17 g;
+    get_digits17(&g, a);
+    char dg[18];
+    int x, p;
+    round_digits(dg, &x, &g, a, 16);
+    if (!digits_read_back(dg, x, 16, a)) {
         p = 17;
-        snprintf(buf, n, "%.17g", v);
-    } else if (!reads_back(buf, n, 15, v)) {
-        p = 16;
-        snprintf(buf, n, "%s", b16);
     } else {
-        int lo = 1, hi = 15;
-        while (lo < hi) {
-            int mid = (lo + hi) / 2;
-            if (reads_back(buf, n, mid, v))
-                hi = mid;
-            else
-                lo = mid + 1;
+        round_digits(dg, &x, &g, a, 15);
+        if (!digits_read_back(dg, x, 15, a)) {
+            p = 16;
+        } else {
+            int lo = 1, hi = 15;
+            while (lo < hi) {
+                int mid = (lo + hi) / 2;
+                round_digits(dg, &x, &g, a, mid);
+                if (digits_read_back(dg, x, mid, a))
+                    hi = mid;
+                else
+                    lo = mid + 1;
+            }
+            p = lo;
         }
-        p = lo;
-        snprintf(buf, n, "%.*g", p, v); /* (the last try may have been another precision) */
     }
     /* 10 as "10", not "1e+01": plain digits between 1 and 1e15 */
-    double a = fabs(v);
-    if (isfinite(v) && a >= 1 && a < 1e15) {
-        int e = (int)floor(log10(a)) + 1;
-        if (p < e)
-            snprintf(buf, n, "%.*g", e, v);
-    }
+    int e = a >= 1 && a < 1e15 ? (int)floor(log10(a)) + 1 : 0;
+    if (p < e)
+        p = e;
+    round_digits(dg, &x, &g, a, p);
+    layout_g(buf, n, signbit(v) != 0, dg, x, p);
 }
 
 /* the order of a and b: -1, 0, 1 */

@@ -202,7 +202,9 @@ Test(base, arrays_grow_by_doubling_and_refuse_overflow)
 Test(base, shortest_decimals_read_back_and_are_shortest)
 {
     double fixed[] = {0.1, 1e-5, 0.3, 1.0 / 3, 2.5, 100, 1e15, 1e16, 123456789012345678.0,
-                      5e-324, 2.2250738585072014e-308, DBL_MAX, -0.0, 0, 0.12693673750664394};
+                      5e-324, 2.2250738585072014e-308, DBL_MAX, -0.0, 0, 0.12693673750664394,
+                      0.125, 0.375, 1.5e-7, 9.5, 999.5, 1e14, 99999999999999.98, 1e-4, 1e-5,
+                      0.00012345, 1e21, 1.0 / 1024, -2.5e-310};
     gsl_rng *r = ga_test_rng(44);
     long n = ga_test_count(20000);
     for (long i = 0; i < n + (long)(sizeof fixed / sizeof *fixed); i++) {
@@ -211,6 +213,12 @@ Test(base, shortest_decimals_read_back_and_are_shortest)
                          (gsl_rng_uniform(r) < 0.5 ? -1 : 1);
         if (i >= (long)(sizeof fixed / sizeof *fixed) && i % 3 == 0) /* short decimals too */
             v = (double)gsl_rng_uniform_int(r, 100000) / 1000;
+        if (i >= (long)(sizeof fixed / sizeof *fixed) && i % 7 == 1) /* dyadic: ties in rounding */
+            v = ldexp((double)gsl_rng_uniform_int(r, 1u << 20), (int)gsl_rng_uniform_int(r, 60) - 40);
+        if (i >= (long)(sizeof fixed / sizeof *fixed) && i % 7 == 2) /* integers, round decimals */
+            v = (double)gsl_rng_uniform_int(r, 1000) * pow(10, (int)gsl_rng_uniform_int(r, 40) - 20);
+        if (i >= (long)(sizeof fixed / sizeof *fixed) && i % 7 == 3) /* next to a power of ten */
+            v = nextafter(pow(10, (int)gsl_rng_uniform_int(r, 60) - 30), i % 2 ? 0 : INFINITY);
         char b[64], t[64];
         ga_fmt_shortest(b, sizeof b, v);
         cr_assert(strtod(b, NULL) == v, "v %.17g printed %s does not read back", v, b);
@@ -225,6 +233,12 @@ Test(base, shortest_decimals_read_back_and_are_shortest)
         snprintf(t, sizeof t, "%.*e", digits - 1, v);
         cr_assert(strtod(t, NULL) == strtod(b, NULL), "v %.17g: %s, but %d digits (%s) read "
                   "back", v, b, digits, t);
+        /* the text itself: printf's "%.*g" at those digits (at the integer digits for
+         * 1 <= |v| < 1e15), byte for byte */
+        int e = fabs(v) >= 1 && fabs(v) < 1e15 ? (int)floor(log10(fabs(v))) + 1 : 0;
+        snprintf(t, sizeof t, "%.*g", digits > e ? digits : e, v);
+        cr_assert(!strcmp(t, b), "v %.17g: printed %s, printf at %d digits %s", v, b,
+                  digits > e ? digits : e, t);
         int sig = 0, started = 0;
         for (const char *c = b; *c && *c != 'e' && *c != 'E'; c++)
             if (*c >= '0' && *c <= '9') {
