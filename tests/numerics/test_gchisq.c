@@ -312,6 +312,24 @@ Test(properties, engines_agree)
     gsl_rng_free(r);
 }
 
+/* A form of `terms` central and noncentral terms of both signs (the bench's forms), with a
+ * normal part of random size in 3 of 10 forms when `normal` is set. */
+static ga_gchisq *many_terms(gsl_rng *r, size_t terms, int normal)
+{
+    ga_gchisq *q = ga_gchisq_alloc(terms);
+    cr_assert(q != NULL);
+    for (size_t j = 0; j < terms; j++) {
+        double a = 0.1 + gsl_rng_uniform(r);
+        if (gsl_rng_uniform(r) < 0.4)
+            a = -a;
+        ga_gchisq_add_term(q, a, 1 + gsl_rng_uniform_int(r, 2),
+                           gsl_rng_uniform(r) < 0.5 ? 0 : a * a * gsl_rng_uniform(r));
+    }
+    if (normal && gsl_rng_uniform(r) < 0.3)
+        q->sigma2 = terms * gsl_rng_uniform(r);
+    return q;
+}
+
 /* auto by cost: forms of 16..300 terms at points from the bulk to the
  * tails and two targets; auto meets its relative target in both tails (its error estimate
  * within it, its value within the error estimates of the contour engine at 1e-14), takes
@@ -326,14 +344,7 @@ Test(properties, auto_by_cost)
     char form[4096];
     for (long k = 0; k < n; k++) {
         size_t terms = 16 + gsl_rng_uniform_int(r, 285);
-        ga_gchisq *q = ga_gchisq_alloc(terms);
-        for (size_t j = 0; j < terms; j++) {
-            double a = 0.1 + gsl_rng_uniform(r);
-            if (gsl_rng_uniform(r) < 0.4)
-                a = -a;
-            ga_gchisq_add_term(q, a, 1 + gsl_rng_uniform_int(r, 2),
-                               gsl_rng_uniform(r) < 0.5 ? 0 : a * a * gsl_rng_uniform(r));
-        }
+        ga_gchisq *q = many_terms(r, terms, 0);
         double m, v;
         ga_gchisq_moments(&m, &v, q);
         double x = m + zs[k % 5] * sqrt(v) * (gsl_rng_uniform(r) < 0.5 ? -1 : 1);
@@ -376,23 +387,6 @@ Test(properties, auto_by_cost)
 
 static void fini_caches(void);
 
-/* A form of `terms` central and noncentral terms of both signs (the bench's forms). */
-static ga_gchisq *many_terms(gsl_rng *r, size_t terms)
-{
-    ga_gchisq *q = ga_gchisq_alloc(terms);
-    cr_assert(q != NULL);
-    for (size_t j = 0; j < terms; j++) {
-        double a = 0.1 + gsl_rng_uniform(r);
-        if (gsl_rng_uniform(r) < 0.4)
-            a = -a;
-        ga_gchisq_add_term(q, a, 1 + gsl_rng_uniform_int(r, 2),
-                           gsl_rng_uniform(r) < 0.5 ? 0 : a * a * gsl_rng_uniform(r));
-    }
-    if (gsl_rng_uniform(r) < 0.3)
-        q->sigma2 = terms * gsl_rng_uniform(r);
-    return q;
-}
-
 /* The trapezoidal rule on the line through the saddle point (shifted.c), with no node cap:
  * on forms of 16 to 3000 terms from the bulk to tails of 1e-60, wherever it answers (GA_OK or
  * GA_ETOL) its value is within its error estimate plus the contour engine's (asked for 1e-14)
@@ -408,7 +402,7 @@ Test(properties, shifted_rule_honest)
     char form[256];
     for (long k = 0; k < n; k++) {
         size_t terms = 16 + (size_t)exp(gsl_rng_uniform(r) * log(3000.0 / 16));
-        ga_gchisq *q = many_terms(r, terms);
+        ga_gchisq *q = many_terms(r, terms, 1);
         double m, v;
         ga_gchisq_moments(&m, &v, q);
         double z = zs[k % 6] * (k % 12 < 6 ? 1 : -1);
@@ -453,7 +447,7 @@ Test(properties, shifted_rule_certified, .fini = fini_caches)
     const double zs[] = {2, -3, 6};
     for (int i = 0; i < 2; i++)
         for (int j = 0; j < 3; j++) {
-            ga_gchisq *q = many_terms(r, sizes[i]);
+            ga_gchisq *q = many_terms(r, sizes[i], 1);
             double m, v;
             ga_gchisq_moments(&m, &v, q);
             char xs[64];
