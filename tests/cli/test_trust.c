@@ -1027,9 +1027,14 @@ Test(trust, every_command_meets_its_time_budget, .init = setup, .fini = teardown
         int st = run(fmt, "", &out, &err);
         double sec = ga_monotonic() - t0;
         size_t n = out ? strlen(out) : 0;
-        cr_expect(st >= 0 && st <= 2 && n > 1 && out[n - 1] == '\n' && !strstr(err, "no report") &&
-                      sec < budget + 20, "%s: status %d after %.1f s, %zu bytes out: %s", cmds[i], st, sec,
-                  strlen(out), err);
+        /* (a certified value that reaches its iteration limit within the budget, as the
+         * 64-part composition does where the budget is long enough, is reported as not
+         * computed with the data-error status: in time all the same) */
+        int limit = st == 65 && strstr(err, "iteration limit reached") != NULL;
+        cr_expect(((st >= 0 && st <= 2) || limit) && n > 1 && out[n - 1] == '\n' &&
+                      !strstr(err, "no report") && sec < budget + 20,
+                  "%s: status %d after %.1f s, %zu bytes out: %s", cmds[i], st, sec, strlen(out),
+                  err);
         free(out);
         free(err);
     }
