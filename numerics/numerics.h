@@ -45,6 +45,14 @@ typedef void (*ga_par_fn)(void *ctx, size_t i, ga_gchisq_work *w);
 int ga_par_for(size_t n, int jobs, double deadline, ga_par_fn fn, void *ctx, unsigned char *done,
                ga_gchisq_work *w);
 
+/* log(e^a + e^b) without overflow (a = -inf: b) */
+static inline double ga_logaddexp(double a, double b)
+{
+    if (a == -INFINITY)
+        return b;
+    return fmax(a, b) + log1p(exp(-fabs(a - b)));
+}
+
 /* ------------------------------------------------------- the Fourier transform (fft.c) */
 
 /* The twiddle factors of one power-of-two length n, a table per pass. */

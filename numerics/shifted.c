@@ -27,13 +27,6 @@
 #include <float.h>
 #include <math.h>
 
-/* log(e^a + e^b) */
-static double logaddexp(double a, double b)
-{
-    double m = fmax(a, b);
-    return isinf(m) ? m : m + log1p(exp(fmin(a, b) - m));
-}
-
 int ga_engine_shifted_capped(ga_gchisq_prob *out, const ga_gchisq *q, double x,
                              const ga_gchisq_opts *o, size_t kcap)
 {
@@ -53,7 +46,7 @@ int ga_engine_shifted_capped(ga_gchisq_prob *out, const ga_gchisq *q, double x,
     double lguess = fmin(L0 - log(ac * sqrt(2 * M_PI * K2)), -M_LN2);
     double ltol = log(o->epsrel) + lguess;
     if (o->epsabs > 0)
-        ltol = o->epsrel > 0 ? logaddexp(log(o->epsabs), ltol) : log(o->epsabs);
+        ltol = o->epsrel > 0 ? ga_logaddexp(log(o->epsabs), ltol) : log(o->epsabs);
     /* the exponent's rounding (see the sum below) at the typical node t = 1 / sqrt(K2), as a
      * relative error of T: where it alone exceeds half the target the sum cannot meet it */
     double rfloor = 16 * DBL_EPSILON * (1 + fabs(L0) + fabs(c * x) + fabs(x) / sqrt(K2));
@@ -64,8 +57,8 @@ int ga_engine_shifted_capped(ga_gchisq_prob *out, const ga_gchisq *q, double x,
     if (!(as > ac) || ga_gchisq_cgf(&Ks, NULL, NULL, q, sign * as) != GA_OK)
         return GA_EMAXITER;
     double Es = Ks - sign * as * x; /* log of the Chernoff factor at s */
-    double L = fmax(logaddexp(0, 2 * M_LN2 - ltol) / ac,
-                    logaddexp(0, 2 * M_LN2 + Es - ltol) / (as - ac));
+    double L = fmax(ga_logaddexp(0, 2 * M_LN2 - ltol) / ac,
+                    ga_logaddexp(0, 2 * M_LN2 + Es - ltol) / (as - ac));
     if (!isfinite(L) || !(L > 0))
         return GA_EMAXITER;
     double D = 2 * M_PI / L;
@@ -102,7 +95,6 @@ int ga_engine_shifted_capped(ga_gchisq_prob *out, const ga_gchisq *q, double x,
          * the phase t x one of eps t |x| */
         sabs += fabs(term) * (1 + fabs(L0) + fabs(c * x) + fabs(t * x));
     }
-    p.nevals = K;
     double scale = D / M_PI; /* (D / 2 pi) times 2 for the conjugate half */
     double v = sign * scale * s;
     double r0 = exp(-ac * L), r1 = exp(-(as - ac) * L);

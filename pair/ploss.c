@@ -55,14 +55,6 @@
 #define GRID_CAP 200000
 #define BROMWICH_NODE_CAP 30000000
 
-static double logaddexp(double a, double b)
-{
-    if (a == -INFINITY)
-        return b;
-    double m = fmax(a, b);
-    return m + log1p(exp(-fabs(a - b)));
-}
-
 int ga_ploss_check(const ga_ploss_term *t, size_t n, char *msg, size_t msglen)
 {
     if (n == 0 || n > GA_PLOSS_MAX_TERMS) {
@@ -903,7 +895,7 @@ double ga_ploss_rdp_binomial(const ga_ploss_term *s, int alpha)
         double lc = lgamma(alpha + 1.0) - lgamma(k + 1.0) - lgamma(alpha - k + 1.0);
         double lt = lc + (k ? k * lq : 0) + (alpha - k ? (alpha - k) * l1q : 0) +
                     0.5 * k * (k - 1.0) * s->m * s->m;
-        acc = logaddexp(acc, lt);
+        acc = ga_logaddexp(acc, lt);
     }
     return acc / (alpha - 1);
 }

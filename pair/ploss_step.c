@@ -19,11 +19,7 @@ static double Phi(double x) { return 0.5 * erfc(-x / M_SQRT2); }
 
 double ga_step_loss(const ga_ploss_term *s, double log1mq, double x)
 {
-    double b = log(s->q) + s->m * x - 0.5 * s->m * s->m;
-    if (log1mq == -INFINITY)
-        return b;
-    double a = fmax(log1mq, b);
-    return a + log1p(exp(-fabs(log1mq - b)));
+    return ga_logaddexp(log1mq, log(s->q) + s->m * x - 0.5 * s->m * s->m);
 }
 
 double ga_step_x(const ga_ploss_term *s, double v)

@@ -68,14 +68,6 @@ static int lnk_table(double *lk, double *ek, size_t n, double f, double x)
 /* the table's entry of order nu (orders in f + Z, |nu| used) */
 #define LK(tab, nu, f) ((tab)[(size_t)(fabs(nu) - (f) + 0.5)])
 
-static double logaddexp(double a, double b)
-{
-    if (a == -INFINITY)
-        return b;
-    double m = fmax(a, b);
-    return m + log1p(exp(-fabs(a - b)));
-}
-
 /* log of the law's density in z (the mixture of h_{a_k}), with an absolute error estimate */
 static double log_dens(double d, double m, double lam, double z, double *err)
 {
@@ -95,7 +87,7 @@ static double log_dens(double d, double m, double lam, double z, double *err)
         double lp = mu > 0 ? k * log(mu) - mu - lgamma(k + 1) : 0;
         double t = lp + LOG2 + (0.5 * (a + b) - 1) * lz + lk - lgamma(a) - lgamma(b);
         e = fmax(e, ek + 4 * DBL_EPSILON * (fabs(lp) + fabs((0.5 * (a + b) - 1) * lz) + lgamma(a) + fabs(lgamma(b)) + 1));
-        acc = logaddexp(acc, t);
+        acc = ga_logaddexp(acc, t);
     }
     free(tl);
     *err = e + 1e-15;
@@ -188,7 +180,7 @@ static double loss_sup0(double d, double m, double la, double lb)
         ga_pois_range(mu, &klo, &khi, &dropped);
         for (double k = klo; k <= khi; k++) {
             double a = 0.5 * d + k, lp = mu > 0 ? k * log(mu) - mu - lgamma(k + 1) : 0;
-            acc = logaddexp(acc, lp + lgamma(a - b) - lgamma(a));
+            acc = ga_logaddexp(acc, lp + lgamma(a - b) - lgamma(a));
         }
         L[i] = acc;
     }
