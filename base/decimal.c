@@ -157,24 +157,29 @@ static int eisel_lemire(double *v, uint64_t m, long q)
     return 1;
 }
 
-/* The double of a scanned decimal: where m < 2^53 and |e10| <= 22 both operands of m 10^e10
- * are exact doubles, so one IEEE multiplication or division rounds the exact value to
- * nearest, as strtod does (Clinger's fast path: W. D. Clinger, How to read floating point
- * numbers accurately, PLDI 1990); strtod otherwise (on s itself when `terminated`, s[len] ==
- * 0; else on a copy of s[0..len)). */
-static int parts_to_double(double *v, const dec_parts *d, const char *s, size_t len,
-                           int terminated)
+/* m 10^e10 rounded to nearest without strtod, or 0: where m < 2^53 and |e10| <= 22 both
+ * operands are exact doubles, so one IEEE multiplication or division rounds the exact value
+ * to nearest, as strtod does (Clinger's fast path: W. D. Clinger, How to read floating point
+ * numbers accurately, PLDI 1990); else Eisel-Lemire where it decides. */
+static int fast_double(double *x, uint64_t m, long e10)
 {
     static const double p10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                    1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
                                    1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-    if (!d->toolong && d->m < (UINT64_C(1) << 53) && d->e10 >= -22 && d->e10 <= 22) {
-        double x = d->e10 >= 0 ? (double)d->m * p10[d->e10] : (double)d->m / p10[-d->e10];
-        *v = d->neg ? -x : x;
-        return GA_OK;
+    if (m < (UINT64_C(1) << 53) && e10 >= -22 && e10 <= 22) {
+        *x = e10 >= 0 ? (double)m * p10[e10] : (double)m / p10[-e10];
+        return 1;
     }
+    return eisel_lemire(x, m, e10);
+}
+
+/* The double of a scanned decimal: fast_double, else strtod (on s itself when `terminated`,
+ * s[len] == 0; else on a copy of s[0..len)). */
+static int parts_to_double(double *v, const dec_parts *d, const char *s, size_t len,
+                           int terminated)
+{
     double x;
-    if (!d->toolong && eisel_lemire(&x, d->m, d->e10)) {
+    if (!d->toolong && fast_double(&x, d->m, d->e10)) {
         *v = d->neg ? -x : x;
         return GA_OK;
     }
@@ -193,12 +198,11 @@ static int parts_to_double(double *v, const dec_parts *d, const char *s, size_t 
 
 int ga_decimal_from_parts(double *v, uint64_t m, int e10)
 {
-    dec_parts d = {.neg = 0, .toolong = 0, .m = m, .e10 = e10};
-    char t[48];
-    snprintf(t, sizeof t, "%" PRIu64 "e%d", m, e10);
-    if (parts_to_double(v, &d, t, strlen(t), 1) == GA_OK)
+    if (fast_double(v, m, e10))
         return GA_OK;
-    *v = strtod(t, NULL); /* (beyond the rule's range: the nearest double all the same) */
+    char t[48]; /* (strtod: also below and beyond the rule's range) */
+    snprintf(t, sizeof t, "%" PRIu64 "e%d", m, e10);
+    *v = strtod(t, NULL);
     return GA_OK;
 }
 
