@@ -95,11 +95,35 @@ typedef struct {
     double raw; /* |K15 - G7| * h: the plain error estimate of the Gauss rule */
 } ga_quad_interval;
 
+/* A thread's memory of the last results of expensive pure computations (numerics/memo.c):
+ * a key of up to GA_MEMO_KEY bytes maps to up to 4 doubles and a status */
+#define GA_MEMO_SLOTS 16
+#define GA_MEMO_KEY 64
+typedef struct {
+    unsigned char key[GA_MEMO_SLOTS][GA_MEMO_KEY];
+    size_t klen[GA_MEMO_SLOTS]; /* 0: an empty slot */
+    double val[GA_MEMO_SLOTS][4];
+    int status[GA_MEMO_SLOTS];
+    size_t next; /* the slot written next (the oldest) */
+} ga_memo;
+
 typedef struct {
     ga_quad_interval iv[GA_QUAD_MAXINT]; /* heap ordered by err (largest first) */
     size_t n;
     int conservative; /* nonzero: per-interval error max(heuristic, |K15 - G7|) always */
+    ga_memo memo;     /* (zeroed with the workspace) */
 } ga_quad_work;
+
+/* The values and status stored under key (klen bytes, at most GA_MEMO_KEY): 1 when found
+ * (val[0..nval-1] and *status set), 0 otherwise. A result depends on its key alone, so what
+ * a thread recalls is what it would compute again (results do not depend on the order of
+ * evaluations, nor on the thread). */
+int ga_memo_get(double *val, size_t nval, int *status, const ga_memo *m, const void *key,
+                size_t klen);
+/* Store nval <= 4 values and a status under key, replacing the entry of that key or else
+ * the oldest (a key longer than GA_MEMO_KEY is not stored). */
+void ga_memo_put(ga_memo *m, const void *key, size_t klen, const double *val, size_t nval,
+                 int status);
 
 /*
  * Adaptive Gauss-Kronrod (7/15) integration of f on [a, b], bisecting the interval with the

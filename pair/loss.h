@@ -93,13 +93,14 @@ int ga_ploss_pld_epsilon(double *eps, const ga_ploss *L, int dir, double delta, 
  * (one mean term, count <= 128; pair/ploss_bracket.c): discretised losses with their
  * first-order rounding taken back, FFT rounding and tails included. theta >= 0 tilts the
  * vectors and lchern, the log of an upper bound of delta, sets the tails kept: ga_ploss_tilt's
- * (accurate where delta is small). delta = 0 (eps at or above the loss's supremum) is exact,
- * and below e^-600 the bound is [0, e^lchern]. GA_OK; GA_EDOM (not this route's case: several
- * terms, covariance or masked steps, many steps or grid points, a loss too concentrated for
- * the finest grid; lo = 0, hi = 1); GA_ETIME (deadline, monotonic seconds, 0: none);
- * GA_ENOMEM. */
+ * (accurate where delta is small). The grid is the coarsest whose half width is at most
+ * max(epsabs, epsrel times the midpoint), or the finest (epsabs = epsrel = 0: always the
+ * finest). delta = 0 (eps at or above the loss's supremum) is exact, and below e^-600 the
+ * bound is [0, e^lchern]. GA_OK; GA_EDOM (not this route's case: several terms, covariance or
+ * masked steps, many steps or grid points, a loss too concentrated for the finest grid; lo =
+ * 0, hi = 1); GA_ETIME (deadline, monotonic seconds, 0: none); GA_ENOMEM. */
 int ga_ploss_bracket(double *lo, double *hi, const ga_ploss *L, int dir, double eps,
-                     double theta, double lchern, double deadline);
+                     double theta, double lchern, double epsabs, double epsrel, double deadline);
 /* The tilt theta >= 0 at which the loss in direction dir has mean eps (0 if its mean exceeds
  * eps) and the log of the Chernoff bound e^{K(theta) - theta eps} >= delta (at most 0). */
 void ga_ploss_tilt(double *theta, double *lchern, const ga_ploss *L, int dir, double eps);

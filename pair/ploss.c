@@ -617,9 +617,23 @@ static int delta_few(ga_result *out, const ga_ploss *L, int dir, double eps,
             return st;
         }
     }
+    /* the bracket depends on the step, the loss's direction (the add relation's reverse is
+     * the remove relation's), eps and the target: recalled when the audit asks it again */
+    const ga_ploss_term *t = &L->t[0];
+    double key[8] = {1 /* (this memo's tag) */, t->q, t->m, t->count, t->add ^ dir, eps,
+                     o->epsabs, o->epsrel}, got[2];
     double theta, lch, lo, hi;
-    ga_ploss_tilt(&theta, &lch, L, dir, eps);
-    int bs = ga_ploss_bracket(&lo, &hi, L, dir, eps, theta, lch, o->deadline);
+    int bs;
+    if (ga_memo_get(got, 2, &bs, &w->memo, key, sizeof key)) {
+        lo = got[0];
+        hi = got[1];
+    } else {
+        ga_ploss_tilt(&theta, &lch, L, dir, eps);
+        bs = ga_ploss_bracket(&lo, &hi, L, dir, eps, theta, lch, o->epsabs, 10 * o->epsrel,
+                              o->deadline);
+        if (bs == GA_OK)
+            ga_memo_put(&w->memo, key, sizeof key, (double[2]){lo, hi}, 2, bs);
+    }
     if (bs == GA_ETIME || (bs != GA_OK && decayed)) {
         *out = B;
         return bs == GA_ETIME ? GA_ETIME : st;

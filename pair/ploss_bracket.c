@@ -41,6 +41,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 
 #define TAILREL 1e-12    /* tail mass dropped, relative to the Chernoff scale (per step) */
 #define MAX_TOTAL ((1 << 19) - 64) /* T times the points of one step: beyond, not by this route */
@@ -284,11 +285,35 @@ static double tilted_floor(const step_t *s, double vlo, double vhi, double theta
     return a;
 }
 
-static int bracket_at(double *lower, double *upper, double *topm, const step_t *sp, unsigned T,
-                      double eps, double theta, double cut, double deadline);
+static int bracket_at(double *lower, double *upper, double *topm, double *hused,
+                      const step_t *sp, unsigned T, double eps, double theta, double cut,
+                      double total, double deadline);
+
+/* The bracket on one grid (T times its points at most total), the tails' cut refined as
+ * described below; *h the grid's step. */
+static int bracket_grid(double *lo, double *hi, double *h, const step_t *s, unsigned T,
+                        double eps, double theta, double lchern, double total, double deadline)
+{
+    /* The tails dropped: first TAILREL times the Chernoff bound; where the mass above the
+     * grid (counted whole in the upper bound) then weighs more than 1e-6 of the lower bound
+     * (the Chernoff bound can exceed delta by many orders: a tilted law with two modes) or the
+     * lower bound is 0, again with tails of 1e-8 of the lower bound (or 1e-300 where it is
+     * 0), at least 1e-3 of the last cut */
+    double cut = TAILREL * exp(lchern) / T, lower = 0, upper = 1, top = 1;
+    int rc = GA_OK;
+    for (int pass = 0; pass < 6; pass++) {
+        rc = bracket_at(&lower, &upper, &top, h, s, T, eps, theta, cut, total, deadline);
+        if (rc != GA_OK || cut <= 1e-300 || (lower > 0 && T * top <= 1e-6 * lower))
+            break;
+        cut = fmax(lower > 0 ? fmin(1e-8 * lower / T, 1e-3 * cut) : 0, 1e-300);
+    }
+    *lo = fmax(lower, 0);
+    *hi = fmin(upper, 1);
+    return rc;
+}
 
 int ga_ploss_bracket(double *lo, double *hi, const ga_ploss *L, int dir, double eps,
-                     double theta, double lchern, double deadline)
+                     double theta, double lchern, double epsabs, double epsrel, double deadline)
 {
     *lo = 0;
     *hi = 1;
@@ -306,30 +331,51 @@ int ga_ploss_bracket(double *lo, double *hi, const ga_ploss *L, int dir, double 
     }
     step_t s = {t, t->q < 1 ? log1p(-t->q) : -INFINITY, t->add ^ dir};
     unsigned T = (unsigned)t->count;
-    /* The tails dropped: first TAILREL times the Chernoff bound; where the mass above the
-     * grid (counted whole in the upper bound) then weighs more than 1e-6 of the lower bound
-     * (the Chernoff bound can exceed delta by many orders: a tilted law with two modes) or the
-     * lower bound is 0, again with tails of 1e-8 of the lower bound (or 1e-300 where it is
-     * 0), at least 1e-3 of the last cut */
-    double cut = TAILREL * exp(lchern) / T, lower = 0, upper = 1, top = 1;
-    int rc = GA_OK;
-    for (int pass = 0; pass < 6; pass++) {
-        rc = bracket_at(&lower, &upper, &top, &s, T, eps, theta, cut, deadline);
-        if (rc != GA_OK || cut <= 1e-300 || (lower > 0 && T * top <= 1e-6 * lower))
+    /* A grid of a 64th of the points first, then finer ones (each a quarter of the step): the
+     * width falls about 16 times per level (second order in h), so the coarse grid's width
+     * predicts the grid that meets the target (the finest where none does), and the coarse
+     * grid costs a 64th more at most where the target needs the finest */
+    double lower = 0, upper = 1, hprev = 0;
+    int rc = GA_EDOM;
+    for (int level = 3; level >= 0;) {
+        double l, u, h = 0, total = ldexp(MAX_TOTAL + 64.0, -2 * level) - 64;
+        int r = bracket_grid(&l, &u, &h, &s, T, eps, theta, lchern, total, deadline);
+        if (r == GA_ETIME || r == GA_ENOMEM)
+            return r;
+        if (r == GA_OK && l > u)
+            return GA_EDOM; /* correct bounds cannot cross: no value, not a wrong one */
+        int next = level - 1;
+        if (r == GA_OK) {
+            lower = l;
+            upper = u;
+            rc = GA_OK;
+            double want = fmax(epsabs, epsrel * 0.5 * (l + u));
+            if (0.5 * (u - l) <= want)
+                break;
+            double lv = want > 0 ? ceil(log(0.5 * (u - l) / want) / log(16.0)) : 4;
+            next = level - (int)fmin(fmax(lv, 1), 4);
+        } else if (rc == GA_OK) {
+            break; /* a finer grid did not fit: the coarser one's bracket stands */
+        }
+        if (hprev > 0 && h >= hprev * (1 - 1e-12))
+            break; /* (the finest step already: no finer grid) */
+        hprev = h;
+        if (level == 0)
             break;
-        cut = fmax(lower > 0 ? fmin(1e-8 * lower / T, 1e-3 * cut) : 0, 1e-300);
+        level = next < 0 ? 0 : next;
     }
     if (rc != GA_OK)
         return rc;
-    *lo = fmax(lower, 0);
-    *hi = fmin(upper, 1);
-    return *lo > *hi ? GA_EDOM : GA_OK; /* correct bounds cannot cross: no value, not a wrong one */
+    *lo = lower;
+    *hi = upper;
+    return GA_OK;
 }
 
 /* One pass of the bracket with the tails below cut dropped: *lower, *upper and the mass above
  * the grid, *top. */
-static int bracket_at(double *lower, double *upper, double *topm, const step_t *sp, unsigned T,
-                      double eps, double theta, double cut, double deadline)
+static int bracket_at(double *lower, double *upper, double *topm, double *hused,
+                      const step_t *sp, unsigned T, double eps, double theta, double cut,
+                      double total, double deadline)
 {
     step_t s = *sp;
     double vlo, vhi; /* the loss's points where the tails fall to cut */
@@ -341,7 +387,8 @@ static int bracket_at(double *lower, double *upper, double *topm, const step_t *
     if (theta > 0)
         vlo = tilted_floor(&s, vlo, vhi, theta, eps / T);
     double range = vhi - vlo;
-    double h = fmax(MIN_H, range * T / (double)MAX_TOTAL);
+    double h = fmax(MIN_H, range * T / total);
+    *hused = h;
     long k0 = (long)floor(vlo / h), k1 = (long)ceil(vhi / h);
     size_t n = (size_t)(k1 - k0); /* cells k0 .. k1 - 1 */
     if (n < 2 || (double)n * T > 2.0 * MAX_TOTAL)
@@ -414,6 +461,7 @@ static int bracket_at(double *lower, double *upper, double *topm, const step_t *
         double x = side ? val + allow : val - allow, lsc = T * (mx + log(Z));
         double rr = 4 * DBL_EPSILON * (T * tmag + (1 + theta) * (T * (vhi - vlo) + eps) + fabs(lsc) + 16);
         bd[side] = x > 0 ? exp(lsc + log(x)) * (side ? 1 + rr : 1 - rr) : 0;
+
     }
     *lower = bd[0];
     *upper = bd[1] + T * top * (1 + 4 * DBL_EPSILON);

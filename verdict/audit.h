@@ -142,7 +142,7 @@ const ga_spec_input *ga_inputs_differ(const ga_spec_input *a, size_t na, const g
 
 #define GA_PLOT_PAIRS 3
 #define GA_PLOT_POINTS 120
-#define GA_PLOT_EPSREL 1e-6 /* the plots' values: relative accuracy asked (a curve, not a verdict) */
+#define GA_PLOT_EPSREL 1e-3 /* the plots' values: relative accuracy asked (a curve, not a verdict) */
 
 /* a pair's certified intervals at the table's eps */
 typedef struct {

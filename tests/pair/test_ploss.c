@@ -460,6 +460,39 @@ Test(ploss, few_steps_against_convolution_references)
     ga_gchisq_work_free(w);
 }
 
+/* A thread's workspace recalls a bracketed delta it computed before (numerics/memo.c): the
+ * value at each eps, in any order and after the other relation's pair, is bit for bit the
+ * value a fresh workspace computes (a memo keyed on less than what the value depends on
+ * returns another eps's value). */
+Test(ploss, few_steps_recalled_values_equal_fresh_ones)
+{
+    ga_pair *p[2];
+    char msg[256];
+    for (int k = 0; k < 2; k++) { /* the remove relation's pair, then the add relation's */
+        ga_subsampled_input in = {0.001, 0.6, 10, k, NULL, NULL, 0, 0, NULL};
+        cr_assert(ga_pair_reduce_subsampled(&p[k], &in, 1, msg, sizeof msg) == GA_OK, "%s", msg);
+    }
+    const double eps[] = {0.3, 0.5, 0.3, 0.004, 0.5};
+    ga_gchisq_work *w = ga_gchisq_work_alloc();
+    for (size_t i = 0; i < sizeof eps / sizeof *eps; i++)
+        for (int k = 0; k < 2; k++) {
+            ga_delta D, F;
+            ga_gchisq_work *fresh = ga_gchisq_work_alloc();
+            int s1 = ga_pair_delta(&D, p[k], eps[i], GA_DELTA_AUTO, NULL, w);
+            int s2 = ga_pair_delta(&F, p[k], eps[i], GA_DELTA_AUTO, NULL, fresh);
+            ga_gchisq_work_free(fresh);
+            cr_expect(s1 == s2 && D.xy.val == F.xy.val && D.xy.err == F.xy.err &&
+                      D.yx.val == F.yx.val && D.yx.err == F.yx.err,
+                      "pair %d, eps %g (evaluation %zu): status %d/%d, recalled %.17g +- %.3g, "
+                      "%.17g +- %.3g, fresh %.17g +- %.3g, %.17g +- %.3g", k, eps[i], i, s1, s2,
+                      D.xy.val, D.xy.err, D.yx.val, D.yx.err, F.xy.val, F.xy.err, F.yx.val,
+                      F.yx.err);
+        }
+    ga_gchisq_work_free(w);
+    ga_pair_free(p[0]);
+    ga_pair_free(p[1]);
+}
+
 /* ------------------------------------------------------------ few steps: the grid */
 
 #include "tests/data/ploss_grid.h"
@@ -472,14 +505,21 @@ static double grid_unc(size_t i, double ref)
 
 /* the bracket of the discretised losses for (q, sigma, T) in direction dir at eps, with the
  * library's tilt */
-static int bracket_of(double *lo, double *hi, double q, double sigma, double T, int add, int dir,
-                      double eps)
+static int bracket_to(double *lo, double *hi, double q, double sigma, double T, int add, int dir,
+                      double eps, double epsrel)
 {
     ga_ploss_term t = {q, 1 / sigma, T, add, 0, 0, 0, 0};
     ga_ploss L = {1, &t};
     double theta, lch;
     ga_ploss_tilt(&theta, &lch, &L, dir, eps);
-    return ga_ploss_bracket(lo, hi, &L, dir, eps, theta, lch, 0);
+    return ga_ploss_bracket(lo, hi, &L, dir, eps, theta, lch, 0, epsrel, 0);
+}
+
+/* the same on the finest grid */
+static int bracket_of(double *lo, double *hi, double q, double sigma, double T, int add, int dir,
+                      double eps)
+{
+    return bracket_to(lo, hi, q, sigma, T, add, dir, eps, 0);
 }
 
 /* One and two steps over the grid of tests/data/ploss_grid.h (rates 0.001 to 0.5, sigma 0.5 to
@@ -535,9 +575,10 @@ Test(ploss, grid_estimates_cover_the_references, .timeout = 1200)
  * masses' rounding, relative to the tilted mass, can reach 1e-3 of delta at 1e-16 and swamp it
  * near 1e-30).
  * make test takes every eighth row, the long run all. */
+#define BRACKET_LOOSE 1e-2 /* a loose relative target (a plot's) */
 Test(ploss, bracket_holds_the_references, .timeout = 1200)
 {
-    int full = ga_test_count(1) > 1;
+    int full = ga_test_count(1) > 1, coarser = 0;
     for (size_t i = 0; i < sizeof ploss_grid / sizeof *ploss_grid; i++) {
         if (!full && i % 8)
             continue;
@@ -553,8 +594,18 @@ Test(ploss, bracket_holds_the_references, .timeout = 1200)
             if (rc == GA_OK && ref > 1e-12 && ploss_grid[i].agree < 1e-6)
                 cr_expect(hi - lo <= 1e-3 * ref, "q %g sigma %g T %g eps %g dir %d: [%.17g, %.17g] "
                           "wide (%.3g relative)", q, sg, T, eps, dir, lo, hi, (hi - lo) / ref);
+            /* a target of BRACKET_LOOSE: a coarser grid where it meets it, still a bound */
+            double lo2, hi2;
+            int rc2 = bracket_to(&lo2, &hi2, q, sg, T, 0, dir, eps, BRACKET_LOOSE);
+            cr_expect(rc2 == GA_OK && lo2 <= ref + unc && ref - unc <= hi2 &&
+                      (hi2 - lo2 <= BRACKET_LOOSE * (hi2 + lo2) || (lo2 == lo && hi2 == hi)),
+                      "q %g sigma %g T %g eps %g dir %d, target %g: status %d, [%.17g, %.17g] vs "
+                      "%.17g +- %.2g (finest grid [%.17g, %.17g])", q, sg, T, eps, dir,
+                      BRACKET_LOOSE, rc2, lo2, hi2, ref, unc, lo, hi);
+            coarser += rc == GA_OK && rc2 == GA_OK && hi2 - lo2 > hi - lo;
         }
     }
+    cr_expect(coarser > 0, "no bracket with a target of %g came from a coarser grid", BRACKET_LOOSE);
 }
 
 /* Five to thirty steps of the same grid: the estimate (the Bromwich integral where it
