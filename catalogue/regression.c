@@ -69,8 +69,8 @@ static double als_worst(double q, double p, double r, size_t d, double eps, ga_g
  * q = w^T (A + w w^T)^{-1} w <= l^2/(sigma^2 + l^2) = Q in [B, y] and p <= q in B, and every
  * such (q, p) is attained: D' empty, w = [|u| e_1, y] with |w| = l has q = Q and
  * p = |u|^2/(sigma^2 + |u|^2). By Theorem 4 the privacy profile depends on (q, p, r, d)
- * only. If delta_ALS grows with the residual share q - p at fixed p (the monotonicity the
- * paper conjectures for Theorem 5; our grid checks support it), the worst case over the
+ * only. If delta_ALS grows with the residual share q - p at fixed p (a monotonicity Theorem
+ * 5's proof uses, unproven; it held on every grid tried), the worst case over the
  * universe is max over p of delta_ALS(Q, p): found for each claimed eps by a grid and a
  * golden-section refinement, and added as the real pair D = {w} vs D' = {} (its delta is
  * attained, so it is a lower bound on the worst case in any event). Not a proof: the

@@ -244,7 +244,7 @@ int ga_pair_rdp_accountant(double *eps, int *alpha, const ga_pair *p, double del
         double r = 0;
         for (size_t j = 0; j < p->ploss->n; j++)
             r += p->ploss->t[j].count * ga_ploss_rdp_binomial(&p->ploss->t[j], a);
-        double e = ga_rdp_to_dp_mironov(a, r, delta);
+        double e = ga_rdp_to_dp_improved(a, r, delta);
         if (e < best) {
             best = e;
             *alpha = a;

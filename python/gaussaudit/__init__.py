@@ -304,8 +304,9 @@ class Subsampled:
         return Directions(Estimate(a.val, a.err), Estimate(b.val, b.err))
 
     def rdp_accountant(self, *, delta: Real) -> Tuple[float, int]:
-        """(eps, order): what an RDP accountant reports at delta (integer orders 2..256,
-        Mironov's conversion); an upper bound of the exact eps."""
+        """(eps, order): what an RDP accountant reports at delta (integer orders 2..256, the
+        conversion of Balle et al. 2020, Theorem 21, as today's accountants use); an upper
+        bound of the exact eps."""
         e, order = ctypes.c_double(), ctypes.c_int()
         _check(_n.lib.ga_pair_rdp_accountant(ctypes.byref(e), ctypes.byref(order), self.p,
                                              float(delta)), None)

@@ -825,9 +825,10 @@ Test(mechanisms, als_dataset_pairs_have_the_theorem4_delta)
     mech_clear(&s);
 }
 
-/* The monotonicity the paper conjectures (Theorem 5) and the universe worst case relies on:
- * delta_ALS(p + s, p) grows with the residual share s at fixed leverage p and with p at fixed
- * s. Random steps; a failure would be a counterexample to the conjecture. */
+/* The monotonicity Theorem 5's proof and the universe worst case rely on: delta_ALS(p + s, p)
+ * grows with the residual share s at fixed leverage p and with p at fixed s. Random steps; a
+ * failure would be a counterexample. (The theorem's stated hypothesis, growth in p at fixed q,
+ * is false: the next test.) */
 Test(mechanisms, als_delta_is_monotone_in_leverage_and_residual)
 {
     gsl_rng *rng = ga_test_rng(53);
@@ -855,6 +856,30 @@ Test(mechanisms, als_delta_is_monotone_in_leverage_and_residual)
     }
     gsl_rng_free(rng);
     ga_gchisq_work_free(w);
+}
+
+/* Theorem 5 of the NDIS paper assumes delta_ALS(q, p) increasing in p at fixed q; at q =
+ * 0.062 (r = 50, d = 5, eps = 1, the larger direction) it rises from p = 0.0062 to 0.0124,
+ * falls to p = 0.031 (by ten times) and rises again to p = 0.0434: the estimates of the
+ * Theorem 4 pair with their error estimates (relative 1e-10 or less), far apart. */
+Test(mechanisms, als_delta_is_not_monotone_in_leverage_at_fixed_q)
+{
+    const double q = 0.062, ps[4] = {0.0062, 0.0124, 0.031, 0.0434};
+    double lo[4], hi[4];
+    ga_gchisq_work *w = ga_gchisq_work_alloc();
+    for (int k = 0; k < 4; k++) {
+        ga_delta D;
+        int rc = ga_mech_als_delta(&D, q, ps[k], 50, 5, 1, w);
+        cr_assert(rc == GA_OK, "p %g: status %d", ps[k], rc);
+        const ga_result *b = D.xy.val >= D.yx.val ? &D.xy : &D.yx;
+        cr_assert(b->err <= 1e-8 * b->val, "p %g: %.17g +- %.3g", ps[k], b->val, b->err);
+        lo[k] = b->val - b->err;
+        hi[k] = b->val + b->err;
+    }
+    ga_gchisq_work_free(w);
+    cr_expect(hi[0] < lo[1] && lo[1] > 5 * hi[2] && hi[2] < lo[3],
+              "delta_ALS(0.062, p) at p = 0.0062, 0.0124, 0.031, 0.0434: [%.6g, %.6g], [%.6g, %.6g], "
+              "[%.6g, %.6g], [%.6g, %.6g]", lo[0], hi[0], lo[1], hi[1], lo[2], hi[2], lo[3], hi[3]);
 }
 
 Test(mechanisms, universe_is_checked)
