@@ -509,9 +509,11 @@ GA_API int ga_pair_profile_grid(double *eps, size_t n, const ga_pair *p, const g
  * each a trapezoid sum on the real line, and up to 128 identical steps where it does not
  * converge a bracket of discretised losses whose half width is the error), ga_pair_epsilon,
  * ga_pair_renyi, ga_pair_profile_grid, ga_pair_delta_cert (one step: the closed form in Arb; a composition:
- * the Bromwich integral in ball arithmetic, GA_EMAXITER with [0, 1] where its integrand decays
- * too slowly for the rigorous bounds: few steps of a small rate), and the other certified
- * functions where documented (GA_EDOM otherwise).
+ * the Bromwich integral in ball arithmetic; where its integrand decays too slowly for the
+ * rigorous bounds (few steps of a small rate), up to 128 identical steps the bracket of
+ * discretised losses with proven inputs, GA_EPREC with its interval (relative width 1e-6 to
+ * 0.2% up to 10 steps, wider beyond), beyond GA_EMAXITER with [0, 1]), and the other certified functions where
+ * documented (GA_EDOM otherwise).
  * Returns GA_OK and *out, or GA_EINVAL with a message naming the term (q outside (0, 1],
  * sigma not in [1e-3, inf), steps not a whole number in 1..1e9, n outside 1..10000).
  */

@@ -15,7 +15,9 @@
  *
  * The table: cos and sin of angles of at most pi/4 (the others by the exact symmetries of the
  * circle), each angle (pi/2) (j / (n/4)) with j / (n/4) exact, so an entry is off by at most
- * mu = 3 ulps (the angle's two roundings and glibc's cos and sin, each under one ulp).
+ * mu = 3 ulps (the angle's two roundings and glibc's cos and sin, each under one ulp as glibc
+ * documents); a certified plan (ga_fft_plan_init_cert) takes the entries from Arb, rounded
+ * to nearest: half an ulp, proven.
  *
  * Error (Higham, Accuracy and Stability of Numerical Algorithms, 2nd ed., Theorem 24.2, for
  * the radix-2 factorisation into log2 n butterfly factors; decimation in frequency applies the
@@ -25,7 +27,7 @@
  * obeys the same bound, and its scaling by 1/n, a power of two, is exact. ga_fft_relerr
  * returns that bound rounded up.
  */
-#include "numerics/numerics.h"
+#include "numerics/arb.h"
 
 #include <float.h>
 #include <math.h>
@@ -33,7 +35,41 @@
 
 #define BLOCK 4096 /* complex points (64 KiB): passes within blocks of this size run per block */
 
-int ga_fft_plan_init(ga_fft_plan *p, size_t n)
+/* the table's first entries c[j] = cos(2 pi j / n), s[j] = sin(2 pi j / n), j <= n/8: from
+ * glibc (under one ulp each, as documented, not proven), or from Arb rounded to nearest (half
+ * an ulp and the ball's radius, below 2^-60 relative: proven) */
+static int base_table(double *c, double *s, size_t q, int cert)
+{
+    if (!cert) {
+        for (size_t j = 1; j <= q / 2; j++) {
+            double a = (M_PI / 2) * ((double)j / (double)q);
+            c[j] = cos(a);
+            s[j] = sin(a);
+        }
+        return GA_OK;
+    }
+    arb_t a, sn, cs;
+    arb_init(a);
+    arb_init(sn);
+    arb_init(cs);
+    int rc = GA_OK;
+    for (size_t j = 1; j <= q / 2 && rc == GA_OK; j++) {
+        arb_const_pi(a, 128);
+        arb_mul_ui(a, a, (ulong)j, 128);
+        arb_div_ui(a, a, (ulong)(2 * q), 128); /* (pi/2) (j/q) */
+        arb_sin_cos(sn, cs, a, 128);
+        if (arb_rel_error_bits(sn) > -70 || arb_rel_error_bits(cs) > -70)
+            rc = GA_EPREC;
+        c[j] = arf_get_d(arb_midref(cs), ARF_RND_NEAR);
+        s[j] = arf_get_d(arb_midref(sn), ARF_RND_NEAR);
+    }
+    arb_clear(a);
+    arb_clear(sn);
+    arb_clear(cs);
+    return rc;
+}
+
+static int plan_init(ga_fft_plan *p, size_t n, int cert)
 {
     p->n = n;
     p->tw = NULL;
@@ -51,10 +87,9 @@ int ga_fft_plan_init(ga_fft_plan *p, size_t n)
     /* c[j] = cos(2 pi j / n), s[j] = sin(2 pi j / n) for j < n/2 from angles <= pi/4 */
     c[0] = 1;
     s[0] = 0;
-    for (size_t j = 1; j <= q / 2; j++) {
-        double a = (M_PI / 2) * ((double)j / (double)q);
-        c[j] = cos(a);
-        s[j] = sin(a);
+    if ((rc = base_table(c, s, q, cert)) != GA_OK) {
+        ga_fft_plan_clear(p);
+        goto cleanup;
     }
     for (size_t j = q / 2 + 1; j <= q && j < h; j++) { /* pi/2 - angle(q - j) */
         c[j] = s[q - j];
@@ -76,6 +111,10 @@ cleanup:
     free(s);
     return rc;
 }
+
+int ga_fft_plan_init(ga_fft_plan *p, size_t n) { return plan_init(p, n, 0); }
+
+int ga_fft_plan_init_cert(ga_fft_plan *p, size_t n) { return plan_init(p, n, 1); }
 
 void ga_fft_plan_clear(ga_fft_plan *p)
 {

@@ -64,6 +64,9 @@ typedef struct {
 /* GA_OK (the plan is usable until ga_fft_plan_clear), GA_EINVAL (n not a power of two >= 2),
  * GA_ENOMEM (nothing to clear; clearing is harmless). */
 int ga_fft_plan_init(ga_fft_plan *p, size_t n);
+/* The same with the twiddle factors from Arb (rounded to nearest: ga_fft_relerr then rests on
+ * IEEE arithmetic alone); also GA_EDEP (Arb not available) or GA_EPREC. */
+int ga_fft_plan_init_cert(ga_fft_plan *p, size_t n);
 void ga_fft_plan_clear(ga_fft_plan *p);
 /* In place on the n complex numbers z[2k] + i z[2k + 1] in natural order: position i then
  * holds y_{f(i)} = sum_k z_k e^{-2 pi i f(i) k / n}, f = ga_fft_freq (bit reversal). */

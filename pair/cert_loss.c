@@ -164,6 +164,17 @@ typedef struct {
     int stalls[2], done[2], fail; /* fail: the first failed evaluation's status */
 } comp_ctx;
 
+/* Few identical steps whose Bromwich integrand does not decay within the double plan (the
+ * route of ga_ploss_bracket in double precision): the certified bracket of discretised
+ * losses, whose width the grid sets (more precision does not narrow it) */
+static int few_steps_route(const ga_ploss *L, int dir, const arb_t eps)
+{
+    if (L->n != 1 || L->t[0].r > 0 || L->t[0].nu > 0 || L->t[0].count > 128 || L->t[0].count < 2)
+        return 0;
+    double c, tm, k2, L0, e = arf_get_d(arb_midref(eps), ARF_RND_NEAR);
+    return ga_ploss_plan(&c, &tm, &k2, &L0, L, dir, e) != GA_OK;
+}
+
 static int comp_step(void *vc, slong prec)
 {
     comp_ctx *c = vc;
@@ -178,8 +189,20 @@ static int comp_step(void *vc, slong prec)
             continue;
         arb_t v;
         arb_init(v);
-        int st = ga_ploss_delta_comp_arb(v, L, q, m, dir, c->eps, c->est[dir], c->reltol, prec,
+        int few = few_steps_route(L, dir, c->eps), st;
+        if (few) {
+            double theta, lch, e = arf_get_d(arb_midref(c->eps), ARF_RND_NEAR);
+            ga_ploss_tilt(&theta, &lch, L, dir, e);
+            arb_indeterminate(v); /* (set only with an enclosure) */
+            st = ga_ploss_bracket_arb(v, L, q, m, dir, c->eps, theta, lch, prec, c->deadline);
+            if (st == GA_OK)
+                c->done[dir] = 1; /* (the grid, not the precision, sets its width) */
+            else if (st == GA_EPREC && prec < 1024)
+                st = GA_OK; /* (another precision may do) */
+        } else {
+            st = ga_ploss_delta_comp_arb(v, L, q, m, dir, c->eps, c->est[dir], c->reltol, prec,
                                          c->deadline);
+        }
         if (st == GA_ETIME || st == GA_ENOMEM)
             rc = st;
         else if (st != GA_OK) { /* no enclosure at any precision: [0, 1] for this direction */
@@ -231,8 +254,12 @@ static int delta_cert_composition(ga_delta_cert *out, const ga_pair *p, const ch
     arb_indeterminate(c.xy);
     arb_indeterminate(c.yx);
     int rc = GA_EINVAL;
-    if (!arb_set_str(c.eps, eps, 256)) /* a ball containing the decimal */
-        rc = ga_arb_escalate(&out->precision_bits, comp_step, &c, 64, o->max_prec, o->deadline);
+    if (!arb_set_str(c.eps, eps, 256)) { /* a ball containing the decimal */
+        /* (the bracket's exponentials of arguments up to a few hundred need 128 bits) */
+        slong start = few_steps_route(p->ploss, 0, c.eps) || few_steps_route(p->ploss, 1, c.eps)
+                          ? 128 : 64;
+        rc = ga_arb_escalate(&out->precision_bits, comp_step, &c, start, o->max_prec, o->deadline);
+    }
     if (rc != GA_EINVAL)
         sub_cert_out(out, c.xy, c.yx, o->digits);
     if (c.fail && (rc == GA_OK || rc == GA_EPREC))

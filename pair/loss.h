@@ -181,6 +181,34 @@ int ga_ploss_delta_comp_arb(arb_t res, const ga_ploss *L, arb_srcptr q, arb_srcp
  * GA_OK, GA_EMAXITER (node cap), GA_EPREC (undecided), GA_ENOMEM. */
 int ga_ploss_renyi_arb(arb_t res, const ga_ploss *L, arb_srcptr q, arb_srcptr m, int dir,
                        const arb_t alpha, double lnrel, slong prec);
+
+/* Certified delta of few identical subsampled steps in direction dir (pair/ploss_bracket.c):
+ * the bracket of ga_ploss_bracket with every input proven (q, m: balls of the exact rate and
+ * 1/sigma; eps a ball; the cells' offsets bounded through the loss's convexity; theta and
+ * lchern as ga_ploss_tilt gives them at eps's midpoint), on the finest grid up to 32768 cells:
+ * res contains delta. GA_OK (res
+ * valid), GA_EDOM (not this route's case), GA_EPREC (a ball too wide at this precision),
+ * GA_ETIME, GA_ENOMEM, GA_EDEP. */
+int ga_ploss_bracket_arb(arb_t res, const ga_ploss *L, const arb_t q, const arb_t m, int dir,
+                         const arb_t eps, double theta, double lchern, slong prec,
+                         double deadline);
+
+/* The cells of that bracket (pair/ploss_bracket_arb.c) on the grid l_k = (k0 + k) h of n
+ * cells: wl[k] = w_k e^{theta (l_k - lc) - mx} (n values), wu[k + 1] = w_k e^{theta (l_{k+1}
+ * - lc) - mx} and wu[0] the mass below l_{k0} tilted at l_{k0} (n + 1 values), w_k the exact
+ * mass of the cell in the step's loss law (direction sw), as doubles whose errors sum to at
+ * most em[0] and em[1]; dl[k] <= d_k e^{theta (l_k - lc) - mx} and du[k + 1] <= (h w_k - d_k)
+ * e^{theta (l_{k+1} - lc) - mx}, d_k the cell's exact offset E[(V - l_k) 1(V in the cell)]
+ * (du[0] = 0); *top >= the mass above the grid. GA_OK, GA_EPREC, GA_ETIME. */
+int ga_bracket_cells_arb(double *wl, double *dl, double *wu, double *du, double em[2],
+                         double *top, const arb_t q, const arb_t m, int sw, long k0, size_t n,
+                         double h, double theta, double lc, double mx, slong prec,
+                         double deadline);
+/* out[i] = e^{a + i b} (i < n) rounded to doubles, each within 2 ulps of its value (or 2^-1072
+ * absolutely, below the normal range). GA_OK, or GA_EPREC (balls too wide at prec). */
+int ga_exp_seq_arb(double *out, size_t n, const arb_t a, const arb_t b, slong prec);
+/* The least i in [0, len] with (base + i) h > x (strict) or >= x, decided exactly. */
+size_t ga_grid_first_above(long base, double h, double x, int strict, size_t len);
 #endif
 
 #endif

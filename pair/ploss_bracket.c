@@ -33,7 +33,14 @@
  * (differences of normal tails) and of the tilt; the offsets come from Gauss-Legendre panels
  * in x, where the integrand is analytic, with a margin of 1e-9 of themselves taken off (they
  * only enter as a correction of first order in h).
+ *
+ * Certified (ga_ploss_bracket_arb), the same bracket on the grid and cut the double one
+ * chooses (up to 32768 cells) takes every input proven (pair/ploss_bracket_arb.c: the masses
+ * from Arb's erfc, the offsets bounded through the loss's convexity, the FFT's twiddle
+ * factors from Arb, the weights as exponential sequences of proven rounding, the sums'
+ * rounding by gamma_n, the final scale in Arb).
  */
+#include "numerics/arb.h"
 #include "pair/loss.h"
 
 #include <float.h>
@@ -41,12 +48,12 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <stdio.h>
 
 #define TAILREL 1e-12    /* tail mass dropped, relative to the Chernoff scale (per step) */
 #define MAX_TOTAL ((1 << 19) - 64) /* T times the points of one step: beyond, not by this route */
 #define MIN_H 1e-6       /* the finest grid */
 #define MAX_STEPS 128    /* few steps: beyond, the Bromwich integral is the route */
+#define CERT_CELLS 32768 /* the certified bracket's cells at most (each a few erfc in Arb) */
 
 typedef struct {
     const ga_ploss_term *t; /* the step: rate, shift */
@@ -166,6 +173,104 @@ static void power_pair(double *z, size_t i, size_t j, unsigned T)
     z[2 * j + 1] = dr - wi;
 }
 
+/* Certified mode: the step's exact parameters, eps between two doubles, the tilt's centre
+ * lc (the cells carry e^{theta (l - lc)}), and the two results (balls below and above delta) */
+typedef struct {
+    const arb_struct *q, *m;
+    double eps_lo, eps_hi, lc;
+    slong prec;
+    arb_struct *lower, *upper;
+} cert_t;
+
+/*
+ * Certified weights and sums of one side over the transform's output z (W at z[2 i], c D at
+ * z[2 i + 1], s_i = (T k0 + i) h), the FFT's error norms eW, eD given: the weights
+ * e^{-theta (s - T lc)} and e^{eps' - s} from ga_exp_seq_arb (2 ulps each, proven), with eps'
+ * the end of eps's ball that keeps the side a bound (the lower side's f at eps_hi, its g at
+ * eps_lo, over s > eps_hi; the upper side's f and g at eps_lo over s > eps_lo, its
+ * correction over s - T h >= eps_hi), e^{-T h} from Arb, each weight's rounding (5 ulps
+ * of the tilt for f, 6 of g, or 2^-1070 below the normal range) and the sums' (gamma_len)
+ * in the allowance, which is then raised by 1e-10 for its own rounding.
+ */
+static int cert_sums(double *val, double *allow, const double *z, size_t len, double c,
+                     long k0, unsigned T, double h, double theta, double eW, double eD,
+                     int side, const cert_t *ct)
+{
+    long base = (long)T * k0;
+    size_t i0 = ga_grid_first_above(base, h, side ? ct->eps_lo : ct->eps_hi, 1, len);
+    size_t ic = side ? ga_grid_first_above(base - (long)T, h, ct->eps_hi, 0, len) : i0;
+    size_t n = len - i0;
+    *val = 0;
+    *allow = 0;
+    if (n == 0)
+        return GA_OK;
+    double *tt = malloc(n * sizeof *tt), *yf = malloc(n * sizeof *yf), *yg = malloc(n * sizeof *yg);
+    arb_t s0, a, b, x;
+    arb_init(s0);
+    arb_init(a);
+    arb_init(b);
+    arb_init(x);
+    slong prec = ct->prec;
+    int rc = tt && yf && yg ? GA_OK : GA_ENOMEM;
+    arb_set_d(s0, h);
+    arb_mul_si(s0, s0, base + (long)i0, 256); /* s_{i0}, exact */
+    if (rc == GA_OK) { /* the tilt undone: e^{theta (T lc - s)} */
+        arb_set_d(a, ct->lc);
+        arb_mul_ui(a, a, T, 256);
+        arb_sub(a, a, s0, prec);
+        arb_set_d(x, theta);
+        arb_mul(a, a, x, prec);
+        arb_set_d(b, -h);
+        arb_mul(b, b, x, prec);
+        rc = ga_exp_seq_arb(tt, n, a, b, prec);
+    }
+    for (int k = 0; k < 2 && rc == GA_OK; k++) { /* e^{eps' - s}: f's and g's ends */
+        arb_set_d(a, k == 0 && !side ? ct->eps_hi : ct->eps_lo);
+        arb_sub(a, a, s0, prec);
+        arb_set_d(b, -h);
+        rc = ga_exp_seq_arb(k ? yg : yf, n, a, b, prec);
+    }
+    double eTh = 1;
+    if (rc == GA_OK && !side) {
+        arb_set_d(x, h);
+        arb_mul_si(x, x, -(long)T, 256);
+        arb_exp(x, x, prec);
+        eTh = arf_get_d(arb_midref(x), ARF_RND_NEAR);
+    }
+    const double u = DBL_EPSILON / 2, tiny = 0x1p-1070;
+    double sum = 0, corr = 0, aw = 0, ad = 0, sw = 0, sd = 0, n2f = 0, n2g = 0;
+    for (size_t j = 0; rc == GA_OK && j < n; j++) {
+        size_t i = i0 + j;
+        double W = z[2 * i], D = z[2 * i + 1] / c; /* (c a power of two: exact) */
+        double f = (1 - yf[j]) * tt[j], ef = 5 * u * tt[j] + tiny;
+        sum += W * f;
+        aw += fabs(W) * ef;
+        sw += fabs(W * f);
+        n2f += (fabs(f) + ef) * (fabs(f) + ef);
+        if (i >= ic) {
+            double g = yg[j] * tt[j] * eTh, eg = 6 * u * g + tiny;
+            corr += D * g;
+            ad += fabs(D) * eg;
+            sd += fabs(D * g);
+            n2g += (g + eg) * (g + eg);
+        }
+    }
+    if (rc == GA_OK) {
+        double gl = (double)len * u / (1 - (double)len * u);
+        *val = side ? sum - T * corr : sum + T * corr;
+        *allow = (sqrt(n2f) * eW + T * sqrt(n2g) * eD + aw + T * ad + gl * (sw + T * sd) +
+                  4 * u * (fabs(sum) + T * fabs(corr))) * (1 + 1e-10);
+    }
+    free(tt);
+    free(yf);
+    free(yg);
+    arb_clear(s0);
+    arb_clear(a);
+    arb_clear(b);
+    arb_clear(x);
+    return rc;
+}
+
 /*
  * The bound of one side from the tilted mass vector v (sum 1, v >= 0) and offset vector dv,
  * both at grid indices k0 .. k0 + n - 1: W = v^{*T} and D = dv * v^{*(T-1)} by one complex
@@ -184,14 +289,14 @@ static void power_pair(double *z, size_t i, size_t j, unsigned T)
  */
 static int side_bound(double *val, double *allow, const double *v, const double *dv, size_t n,
                       long k0, unsigned T, double h, double eps, double theta, int side,
-                      ga_fft_plan *pl)
+                      ga_fft_plan *pl, const cert_t *ct)
 {
     size_t N = 2;
     while (N < (size_t)T * n)
         N <<= 1;
     if (pl->n != N) { /* (the two sides share a plan but where their lengths differ) */
         ga_fft_plan_clear(pl);
-        int rc = ga_fft_plan_init(pl, N);
+        int rc = ct ? ga_fft_plan_init_cert(pl, N) : ga_fft_plan_init(pl, N);
         if (rc != GA_OK)
             return rc;
     }
@@ -228,6 +333,11 @@ static int side_bound(double *val, double *allow, const double *v, const double 
     double eW = T * e1 + pw * nW + ef * nY;
     double eD = ((1 + c * nd1 * (T - 1.0)) * e1 + pw * nD + ef * nY) / c;
     size_t len = (size_t)T * (n - 1) + 1; /* the support of W and D */
+    if (ct) {
+        int rc = cert_sums(val, allow, z, len, c, k0, T, h, theta, eW, eD, side, ct);
+        free(z);
+        return rc;
+    }
     double Th = T * h, sum = 0, corr = 0, n2f = 0, n2g = 0;
     double eTh = side ? 1 : exp(-Th);
     for (size_t i = 0; i < len; i++) {
@@ -250,6 +360,37 @@ static int side_bound(double *val, double *allow, const double *v, const double 
     *allow = sqrt(n2f) * eW + T * sqrt(n2g) * eD;
     free(z);
     return GA_OK;
+}
+
+/* A side's bound in ball arithmetic: (val -+ allow) (e^mx Z)^T (Z and mx exact doubles),
+ * at least 0 below; above, plus T times the mass above the grid */
+static void cert_scale(arb_t res, double val, double allow, double mx, double Z, unsigned T,
+                       double top, int side, slong prec)
+{
+    double u = DBL_EPSILON / 2, x = side ? val + allow : val - allow;
+    x += (side ? 1 : -1) * 4 * u * (fabs(val) + allow); /* (the two roundings above) */
+    if (!side && !(x > 0))
+        x = 0;
+    arb_t a, b;
+    arb_init(a);
+    arb_init(b);
+    arb_set_d(a, mx);
+    arb_mul_ui(a, a, T, prec);
+    arb_exp(a, a, prec);
+    arb_set_d(b, Z);
+    arb_pow_ui(b, b, T, prec);
+    arb_mul(a, a, b, prec);
+    arb_set_d(b, x);
+    arb_mul(res, a, b, prec);
+    if (side) {
+        arb_set_d(b, top);
+        arb_mul_ui(b, b, T, prec);
+        arb_add(res, res, b, prec);
+    }
+    if (!isfinite(x))
+        arb_indeterminate(res);
+    arb_clear(a);
+    arb_clear(b);
 }
 
 /* ---------------------------------------------------------------- the bracket */
@@ -287,12 +428,13 @@ static double tilted_floor(const step_t *s, double vlo, double vhi, double theta
 
 static int bracket_at(double *lower, double *upper, double *topm, double *hused,
                       const step_t *sp, unsigned T, double eps, double theta, double cut,
-                      double total, double deadline);
+                      double total, double deadline, cert_t *ct);
 
 /* The bracket on one grid (T times its points at most total), the tails' cut refined as
  * described below; *h the grid's step. */
-static int bracket_grid(double *lo, double *hi, double *h, const step_t *s, unsigned T,
-                        double eps, double theta, double lchern, double total, double deadline)
+static int bracket_grid(double *lo, double *hi, double *h, double *cutp, const step_t *s,
+                        unsigned T, double eps, double theta, double lchern, double total,
+                        double deadline)
 {
     /* The tails dropped: first TAILREL times the Chernoff bound; where the mass above the
      * grid (counted whole in the upper bound) then weighs more than 1e-6 of the lower bound
@@ -302,7 +444,8 @@ static int bracket_grid(double *lo, double *hi, double *h, const step_t *s, unsi
     double cut = TAILREL * exp(lchern) / T, lower = 0, upper = 1, top = 1;
     int rc = GA_OK;
     for (int pass = 0; pass < 6; pass++) {
-        rc = bracket_at(&lower, &upper, &top, h, s, T, eps, theta, cut, total, deadline);
+        *cutp = cut;
+        rc = bracket_at(&lower, &upper, &top, h, s, T, eps, theta, cut, total, deadline, NULL);
         if (rc != GA_OK || cut <= 1e-300 || (lower > 0 && T * top <= 1e-6 * lower))
             break;
         cut = fmax(lower > 0 ? fmin(1e-8 * lower / T, 1e-3 * cut) : 0, 1e-300);
@@ -338,8 +481,8 @@ int ga_ploss_bracket(double *lo, double *hi, const ga_ploss *L, int dir, double 
     double lower = 0, upper = 1, hprev = 0;
     int rc = GA_EDOM;
     for (int level = 3; level >= 0;) {
-        double l, u, h = 0, total = ldexp(MAX_TOTAL + 64.0, -2 * level) - 64;
-        int r = bracket_grid(&l, &u, &h, &s, T, eps, theta, lchern, total, deadline);
+        double l, u, h = 0, cut, total = ldexp(MAX_TOTAL + 64.0, -2 * level) - 64;
+        int r = bracket_grid(&l, &u, &h, &cut, &s, T, eps, theta, lchern, total, deadline);
         if (r == GA_ETIME || r == GA_ENOMEM)
             return r;
         if (r == GA_OK && l > u)
@@ -371,11 +514,59 @@ int ga_ploss_bracket(double *lo, double *hi, const ga_ploss *L, int dir, double 
     return GA_OK;
 }
 
+int ga_ploss_bracket_arb(arb_t res, const ga_ploss *L, const arb_t q, const arb_t m, int dir,
+                         const arb_t eps, double theta, double lch, slong prec,
+                         double deadline)
+{
+    if (L->n != 1 || L->t[0].r > 0 || L->t[0].nu > 0 || !(L->t[0].count <= MAX_STEPS) ||
+        !arb_is_nonnegative(eps))
+        return GA_EDOM;
+    const ga_ploss_term *t = &L->t[0];
+    unsigned T = (unsigned)t->count;
+    int sw = t->add ^ dir;
+    if (sw && t->q < 1) { /* eps at or above the loss's supremum -T log(1 - q): exactly 0 */
+        arb_t sup;
+        arb_init(sup);
+        arb_neg(sup, q);
+        arb_log1p(sup, sup, prec);
+        arb_mul_si(sup, sup, -(slong)T, prec);
+        int zero = arb_ge(eps, sup);
+        arb_clear(sup);
+        if (zero) {
+            arb_zero(res);
+            return GA_OK;
+        }
+    }
+    ga_interval ei;
+    ga_arb_bounds(&ei, eps);
+    double e = 0.5 * ei.lo + 0.5 * ei.hi, lo, hi, h, cut;
+    if (!(theta >= 0) || !(lch <= 0) || lch < -600)
+        return GA_EDOM; /* (the double route's answer there is a Chernoff bound in double) */
+    step_t s = {t, t->q < 1 ? log1p(-t->q) : -INFINITY, sw};
+    /* the grid (the finest, up to CERT_CELLS cells) and the tails' cut as the double bracket
+     * chooses them, then once with every input proven */
+    double total = fmin(MAX_TOTAL, (double)T * CERT_CELLS);
+    int rc = bracket_grid(&lo, &hi, &h, &cut, &s, T, e, theta, lch, total, deadline);
+    if (rc != GA_OK)
+        return rc;
+    arb_t a, b;
+    arb_init(a);
+    arb_init(b);
+    cert_t ct = {q, m, ei.lo, ei.hi, 0, prec, a, b};
+    double top;
+    rc = bracket_at(&lo, &hi, &top, &h, &s, T, e, theta, cut, total, deadline, &ct);
+    if (rc == GA_OK)
+        rc = ga_arb_delta_interval(res, a, b, prec);
+    arb_clear(a);
+    arb_clear(b);
+    return rc;
+}
+
 /* One pass of the bracket with the tails below cut dropped: *lower, *upper and the mass above
- * the grid, *top. */
+ * the grid, *top (with ct: every input proven, and the two bounds as balls in ct). */
 static int bracket_at(double *lower, double *upper, double *topm, double *hused,
                       const step_t *sp, unsigned T, double eps, double theta, double cut,
-                      double total, double deadline)
+                      double total, double deadline, cert_t *ct)
 {
     step_t s = *sp;
     double vlo, vhi; /* the loss's points where the tails fall to cut */
@@ -419,8 +610,15 @@ static int bracket_at(double *lower, double *upper, double *topm, double *hused,
     }
     /* em: the masses' rounding (each of the two tails at a cell's ends is off by at most 3
      * ulps of itself: erfc, the mixture), tilted, per side; tmag: the largest tilt exponent */
-    double em[2] = {0, 0}, tmag = 0;
-    for (size_t k = 0; k < n; k++) {
+    double em[2] = {0, 0}, tmag = 0, top = Gk[n]; /* the mass above: a loss of +infinity */
+    if (ct) { /* proven masses and offsets */
+        ct->lc = lc;
+        rc = ga_bracket_cells_arb(wl, dl, wu, du, em, &top, ct->q, ct->m, s.sw, k0, n, h,
+                                  theta, lc, mx, ct->prec, deadline);
+        if (rc != GA_OK)
+            goto cleanup;
+    }
+    for (size_t k = 0; !ct && k < n; k++) {
         if (deadline > 0 && (k & 1023) == 0 && ga_expired(deadline)) {
             rc = GA_ETIME;
             goto cleanup;
@@ -437,34 +635,47 @@ static int bracket_at(double *lower, double *upper, double *topm, double *hused,
         dl[k] = fmin(off * (1 - 1e-9), h * wl[k]) * tl;
         wl[k] *= tl;
     }
-    wu[0] = Fk[0] * exp(theta * ((double)k0 * h - lc) - mx); /* the mass below, at l_{k0} */
-    em[1] += 3 * DBL_EPSILON * wu[0];
-    du[0] = 0;
-    double top = Gk[n]; /* the mass above: a loss of +infinity */
+    if (!ct) {
+        wu[0] = Fk[0] * exp(theta * ((double)k0 * h - lc) - mx); /* the mass below, at l_{k0} */
+        em[1] += 3 * DBL_EPSILON * wu[0];
+        du[0] = 0;
+    }
     double bd[2];
     for (int side = 0; side < 2; side++) {
         double *v = side ? wu : wl, *dv = side ? du : dl, Z = 0, val, allow;
         size_t nv = side ? n + 1 : n;
         for (size_t k = 0; k < nv; k++)
             Z += v[k];
+        if (ct) { /* above the sum of the exact masses too (both vectors sub-probabilities),
+                   * and the divisions' rounding (half an ulp each, 2^-1075 below the normal
+                   * range) counted with the masses' errors */
+            Z = (Z + em[side]) * (1 + (double)(nv + 4) * DBL_EPSILON);
+            em[side] += (DBL_EPSILON + (double)nv * 0x1p-1074) * Z;
+        }
         for (size_t k = 0; k < nv; k++) {
             v[k] /= Z;
             dv[k] /= Z;
         }
-        if ((rc = side_bound(&val, &allow, v, dv, nv, k0, T, h, eps, theta, side, &pl)) != GA_OK)
+        if ((rc = side_bound(&val, &allow, v, dv, nv, k0, T, h, eps, theta, side, &pl, ct)) !=
+            GA_OK)
             goto cleanup;
         /* the masses' errors e move the T-fold sums by at most T |e|_1 (each factor is a
          * sub-probability; the weights are at most 1) and the correction by T (T - 1) h |e|_1 */
         allow += T * (1 + T * h) * em[side] / Z;
+        if (ct) {
+            cert_scale(side ? ct->upper : ct->lower, val, allow, mx, Z, T, side ? top : 0, side,
+                       ct->prec);
+            bd[side] = arf_get_d(arb_midref(side ? ct->upper : ct->lower), ARF_RND_NEAR);
+            continue;
+        }
         /* the tilt's scale (e^mx Z)^T, and the rounding of the tilt, its undoing and the
          * weights e^{eps - s}: 4 ulps of every exponent involved */
         double x = side ? val + allow : val - allow, lsc = T * (mx + log(Z));
         double rr = 4 * DBL_EPSILON * (T * tmag + (1 + theta) * (T * (vhi - vlo) + eps) + fabs(lsc) + 16);
         bd[side] = x > 0 ? exp(lsc + log(x)) * (side ? 1 + rr : 1 - rr) : 0;
-
     }
     *lower = bd[0];
-    *upper = bd[1] + T * top * (1 + 4 * DBL_EPSILON);
+    *upper = ct ? bd[1] : bd[1] + T * top * (1 + 4 * DBL_EPSILON);
     *topm = top;
     if (!(isfinite(*lower) && isfinite(*upper)))
         rc = GA_EDOM;

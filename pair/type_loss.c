@@ -387,11 +387,14 @@ const ga_pair_type ga_pair_type_subsampled = {
     "double precision: the one-dimensional privacy loss of subsampled Gaussian steps, its "
     "moment generating function by trapezoid sums on the real line and delta by one Bromwich "
     "integral (one step: the closed form of its threshold event; a subsampled sketch: the "
-    "same with chi-square tails) with error estimates; "
+    "same with chi-square tails; few identical steps of a small rate: a bracket of "
+    "discretised losses composed by FFT) with error estimates; "
     "certified: one step in Arb ball arithmetic (erfc); a composition by the same Bromwich "
     "integral in ball arithmetic (trapezoid sums with Trefethen-Weideman bounds, "
     "Gauss-Legendre panels with Bernstein-ellipse bounds, the tail by chord and "
-    "integration-by-parts bounds on the moment generating function)",
+    "integration-by-parts bounds on the moment generating function); few identical steps of "
+    "a small rate: the bracket with every input proven (the cells' masses by Arb's erfc, their "
+    "offsets through the loss's convexity)",
     subsampled_mirrors,
 };
 const ga_pair_type ga_pair_type_masked = {

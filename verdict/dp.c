@@ -287,8 +287,9 @@ static void dp_verdict(dp_run *d)
             char v1[32], v2[32];
             l = strlen(r->reason);
             snprintf(r->reason + l, sizeof r->reason - l, ": no certified evaluation of this "
-                     "composition of subsampled steps (too few steps of a small rate for the "
-                     "certified bounds; the estimate of delta is %s +- %s)",
+                     "composition of subsampled steps (few steps of a small rate: the Bromwich "
+                     "integrand decays too slowly for the certified bounds, and the certified "
+                     "bracket covers up to 128 identical steps; the estimate of delta is %s +- %s)",
                      vd_num(v1, r->exact.val), (snprintf(v2, sizeof v2, "%.2g", r->exact.err), v2));
         }
         if (nfailed) {
@@ -308,8 +309,9 @@ static void dp_verdict(dp_run *d)
             snprintf(r->reason, sizeof r->reason, "holds on all %zu audited pairs, among them the "
                      "proven worst case, by estimates with error estimates below the claim; not "
                      "certified (pair '%s': no certified evaluation of this composition of "
-                     "subsampled steps, too few steps of a small rate for the certified bounds), "
-                     "so not proven", n, uncert_note);
+                     "subsampled steps, beyond both the certified Bromwich bounds and the "
+                     "certified bracket of up to 128 identical steps), so not proven", n,
+                     uncert_note);
         else
             snprintf(r->reason, sizeof r->reason, "holds on all %zu audited pairs (%s)", n,
                      o->certified ? "certified" : "estimates with error estimates below the claim");

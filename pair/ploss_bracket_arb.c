@@ -1,0 +1,410 @@
+/*
+ * ploss_bracket_arb.c - the certified inputs of the bracket of few subsampled Gaussian steps
+ * (pair/ploss_bracket.c): each cell's mass and tilt in ball arithmetic, exponential sequences
+ * rounded to doubles with proven relative errors, and exact comparisons of grid points.
+ *
+ * The bracket's arithmetic after these inputs is in double precision with its rounding
+ * bounded (the FFT by Higham's theorem with Arb's twiddle factors, sums by gamma_n): what
+ * must come from here are the numbers whose double evaluation (erfc, exp, log from libm)
+ * has no proven error. A cell's mass is a difference of the step's loss tails at its ends,
+ * F(l) = P[V <= l], with V = l(x), x from (1 - q) N(0, 1) + q N(m, 1) (sw 0), or V = -l(x),
+ * x from N(0, 1) (sw 1), and x(v) = (log(e^v - 1 + q) - log q + m^2/2)/m the inverse of
+ * l (pair/ploss_step.c); the tails come from Arb's erfc, each from the smaller side.
+ * Doubles handed back are ball midpoints (clipped at 0 for masses) with an error bound that
+ * the bracket adds to its allowance, and, for the cells' offsets (which enter the bracket's
+ * second-order correction), lower ends of balls below the true values (cell_offsets).
+ */
+#include "numerics/arb.h"
+#include "pair/loss.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+
+#define SEQ_BLOCK 512 /* an exponential sequence: an anchor per block, a table within */
+
+/* P = Phi(x) and Q = Qbar(x) = 1 - Phi(x) from one erfc: the smaller directly (its relative
+ * accuracy), the other as 1 minus it */
+static void normal_tails(arb_t P, arb_t Q, const arb_t x, const arb_t rsqrt2, slong prec)
+{
+    int neg = arf_sgn(arb_midref(x)) < 0;
+    arb_mul(Q, x, rsqrt2, prec);
+    if (neg)
+        arb_neg(Q, Q);
+    arb_hypgeom_erfc(Q, Q, prec);
+    arb_mul_2exp_si(Q, Q, -1); /* the tail on x's side */
+    arb_sub_ui(P, Q, 1, prec);
+    arb_neg(P, P);
+    if (neg)
+        arb_swap(P, Q);
+}
+
+typedef struct {
+    const arb_struct *q, *m;
+    arb_t lq, h2, rs2, omq, rs2pi; /* log q, m^2/2, 1/sqrt 2, 1 - q, 1/sqrt(2 pi) */
+    int sw;
+    slong prec;
+} tails_t;
+
+static void tails_init(tails_t *t, const arb_t q, const arb_t m, int sw, slong prec)
+{
+    t->q = q;
+    t->m = m;
+    t->sw = sw;
+    t->prec = prec;
+    arb_init(t->lq);
+    arb_init(t->h2);
+    arb_init(t->rs2);
+    arb_init(t->omq);
+    arb_init(t->rs2pi);
+    arb_log(t->lq, q, prec);
+    arb_mul(t->h2, m, m, prec);
+    arb_mul_2exp_si(t->h2, t->h2, -1);
+    arb_sqrt_ui(t->rs2, 2, prec);
+    arb_ui_div(t->rs2, 1, t->rs2, prec);
+    arb_sub_ui(t->omq, q, 1, prec);
+    arb_neg(t->omq, t->omq);
+    arb_const_pi(t->rs2pi, prec);
+    arb_mul_2exp_si(t->rs2pi, t->rs2pi, 1);
+    arb_rsqrt(t->rs2pi, t->rs2pi, prec);
+}
+
+static void tails_clear(tails_t *t)
+{
+    arb_clear(t->lq);
+    arb_clear(t->h2);
+    arb_clear(t->rs2);
+    arb_clear(t->omq);
+    arb_clear(t->rs2pi);
+}
+
+/* The step's loss law at one grid point v: in = 1 where x = x(v) (sw 0) or x(-v) (sw 1) is
+ * finite, with Phi, Qbar and the density phi at x (P0, Q0, d0) and at x - m (P1, Q1, d1,
+ * sw 0); F = P[V <= v] and G = P[V > v] */
+typedef struct {
+    int in;
+    arb_t x, P0, Q0, P1, Q1, d0, d1, F, G;
+} bnd_t;
+
+static void bnd_init(bnd_t *b)
+{
+    arb_init(b->x), arb_init(b->P0), arb_init(b->Q0), arb_init(b->P1), arb_init(b->Q1);
+    arb_init(b->d0), arb_init(b->d1), arb_init(b->F), arb_init(b->G);
+}
+
+static void bnd_clear(bnd_t *b)
+{
+    arb_clear(b->x), arb_clear(b->P0), arb_clear(b->Q0), arb_clear(b->P1), arb_clear(b->Q1);
+    arb_clear(b->d0), arb_clear(b->d1), arb_clear(b->F), arb_clear(b->G);
+}
+
+static void phi(arb_t r, const arb_t x, const tails_t *t)
+{
+    arb_mul(r, x, x, t->prec);
+    arb_mul_2exp_si(r, r, -1);
+    arb_neg(r, r);
+    arb_exp(r, r, t->prec);
+    arb_mul(r, r, t->rs2pi, t->prec);
+}
+
+/* GA_OK, or GA_EPREC where the ball cannot tell whether v is inside the loss's range */
+static int bnd_at(bnd_t *b, const tails_t *t, const arb_t v)
+{
+    slong prec = t->prec;
+    arb_t e;
+    arb_init(e);
+    int rc = GA_OK;
+    if (t->sw)
+        arb_neg(e, v); /* V <= v iff l(x) >= -v */
+    else
+        arb_set(e, v);
+    arb_expm1(e, e, prec);
+    arb_add(e, e, t->q, prec); /* e^v - 1 + q: positive inside the range */
+    b->in = arb_is_positive(e);
+    if (b->in) {
+        arb_log(b->x, e, prec);
+        arb_sub(b->x, b->x, t->lq, prec);
+        arb_add(b->x, b->x, t->h2, prec);
+        arb_div(b->x, b->x, t->m, prec);
+        normal_tails(b->P0, b->Q0, b->x, t->rs2, prec);
+        phi(b->d0, b->x, t);
+        if (!t->sw) { /* F = (1 - q) Phi(x) + q Phi(x - m), G likewise with Qbar */
+            arb_sub(e, b->x, t->m, prec);
+            normal_tails(b->P1, b->Q1, e, t->rs2, prec);
+            phi(b->d1, e, t);
+            arb_mul(b->F, b->P0, t->omq, prec);
+            arb_addmul(b->F, b->P1, t->q, prec);
+            arb_mul(b->G, b->Q0, t->omq, prec);
+            arb_addmul(b->G, b->Q1, t->q, prec);
+        } else { /* F = P[x >= x(-v)] */
+            arb_set(b->F, b->Q0);
+            arb_set(b->G, b->P0);
+        }
+    } else if (arb_is_nonpositive(e)) { /* v beyond the range: all mass on one side */
+        arb_set_ui(b->F, t->sw ? 1 : 0);
+        arb_set_ui(b->G, t->sw ? 0 : 1);
+    } else {
+        rc = GA_EPREC;
+    }
+    arb_clear(e);
+    return rc;
+}
+
+/* P[lo <= y <= hi] from the normal tails at the ends, the smaller side's difference */
+static void normal_mass(arb_t r, const arb_t Plo, const arb_t Qlo, const arb_t Phi_,
+                        const arb_t Qhi, slong prec)
+{
+    if (arf_cmp_2exp_si(arb_midref(Plo), -1) < 0)
+        arb_sub(r, Phi_, Plo, prec);
+    else
+        arb_sub(r, Qlo, Qhi, prec);
+}
+
+/*
+ * The cell's offset E[(V - l_k) 1(V in the cell)] between lo and hi, w its mass, A and B the
+ * laws at its ends l_k (la) and l_{k+1} = l_k + h (lb). The loss l is convex in x (a log of a
+ * sum of exponentials of linear functions): on the cell's x-range a chord lies above it and
+ * the tangents at the ends below, with l'(x) = m (1 - (1 - q) e^{-l(x)}); V = l(x) (sw 0) or
+ * -l(x) (concave, sw 1) is then between lines, whose expectations over the cell are the
+ * partial first moments E[(x - a) 1(a <= x <= b)] = phi(a - mu) - phi(b - mu) + (mu - a)
+ * (Phi(b - mu) - Phi(a - mu)) of N(mu, 1) (mu = 0, m). Their difference is of second order
+ * in h: the offset is known to second order. Outside the range (an end at x = -infinity) the
+ * bounds are 0 and h w.
+ */
+static void cell_offsets(arb_t lo, arb_t hi, const bnd_t *A, const bnd_t *B, const arb_t w,
+                         const arb_t la, const arb_t lb, double h, const tails_t *t)
+{
+    slong prec = t->prec;
+    arb_t hw, D, M, c, lp;
+    arb_init(hw), arb_init(D), arb_init(M), arb_init(c), arb_init(lp);
+    arb_set_d(hw, h);
+    arb_mul(hw, hw, w, prec); /* h w */
+    arb_zero(lo);
+    arb_set(hi, hw);
+    if (!A->in || !B->in)
+        goto cleanup;
+    /* the x-range [a, b] of the cell: sw 0 from x(l_k) up, sw 1 from x(-l_{k+1}) up */
+    const bnd_t *L = t->sw ? B : A, *U = t->sw ? A : B;
+    arb_sub(D, U->x, L->x, prec);
+    if (!arb_is_positive(D))
+        goto cleanup;
+    /* M = E[(x - a) 1] for sw 0, E[(b - x) 1] for sw 1 */
+    if (!t->sw) {
+        normal_mass(c, L->P0, L->Q0, U->P0, U->Q0, prec);
+        arb_mul(M, c, L->x, prec);
+        arb_sub(M, L->d0, M, prec);
+        arb_sub(M, M, U->d0, prec); /* phi(a) - phi(b) - a P0 */
+        arb_mul(M, M, t->omq, prec);
+        normal_mass(c, L->P1, L->Q1, U->P1, U->Q1, prec);
+        arb_sub(lp, t->m, L->x, prec);
+        arb_mul(c, c, lp, prec);
+        arb_add(c, c, L->d1, prec);
+        arb_sub(c, c, U->d1, prec); /* phi(a - m) - phi(b - m) + (m - a) P1 */
+        arb_addmul(M, c, t->q, prec);
+    } else {
+        normal_mass(c, L->P0, L->Q0, U->P0, U->Q0, prec);
+        arb_mul(M, c, U->x, prec);
+        arb_sub(M, M, L->d0, prec);
+        arb_add(M, M, U->d0, prec); /* b P - (phi(a) - phi(b)) */
+    }
+    /* the chord: h M / D (above for sw 0, below for sw 1) */
+    arb_set_d(c, h);
+    arb_mul(c, c, M, prec);
+    arb_div(c, c, D, prec);
+    arb_set(t->sw ? lo : hi, c);
+    /* the tangents at the two ends: l'(a) M and h w - l'(b) (D w - M), sw 0 (below); for
+     * sw 1 the tangents of -l lie above: l'(b) M and h w - l'(a) (D w - M) */
+    for (int end = 0; end < 2; end++) {
+        const arb_struct *lv = end ? lb : la; /* the loss at this end of the cell */
+        arb_set(lp, lv);
+        if (!t->sw)
+            arb_neg(lp, lp);
+        arb_exp(lp, lp, prec);
+        arb_mul(lp, lp, t->omq, prec);
+        arb_sub_ui(lp, lp, 1, prec);
+        arb_neg(lp, lp);
+        arb_mul(lp, lp, t->m, prec); /* l' at the x of this end */
+        int near = end == 0; /* the end where V - l_k is 0 */
+        if (near) {
+            arb_mul(c, lp, M, prec);
+        } else {
+            arb_mul(c, D, w, prec);
+            arb_sub(c, c, M, prec);
+            arb_mul(c, c, lp, prec);
+            arb_sub(c, hw, c, prec);
+        }
+        if (!t->sw)
+            arb_max(lo, lo, c, prec);
+        else
+            arb_min(hi, hi, c, prec);
+    }
+cleanup:
+    arb_clear(hw), arb_clear(D), arb_clear(M), arb_clear(c), arb_clear(lp);
+}
+
+/* a ball's midpoint as a double, clipped at 0 where nonneg, and *err >= |value - that| */
+static double mid_err(double *err, const arb_t v, int nonneg)
+{
+    ga_interval iv;
+    ga_arb_bounds(&iv, v);
+    double mid = 0.5 * iv.lo + 0.5 * iv.hi;
+    if (!isfinite(mid)) {
+        *err = INFINITY;
+        return 0;
+    }
+    if (nonneg && mid < 0)
+        mid = 0;
+    *err = fmax(iv.hi - mid, mid - iv.lo) * (1 + 4 * DBL_EPSILON) + 0x1p-1070;
+    return mid;
+}
+
+/* the lower end of a ball as a double (rounded down), at least 0 and at most cap */
+static double low_end(const arb_t v, double cap)
+{
+    ga_interval iv;
+    ga_arb_bounds(&iv, v);
+    return isfinite(iv.lo) ? fmin(fmax(iv.lo, 0), cap) : 0;
+}
+
+/* the exact grid point (base + i) h as a ball of radius 0 */
+static void grid_point(arb_t s, long base, long i, double h)
+{
+    arb_set_d(s, h);
+    arb_mul_si(s, s, base + i, 256);
+}
+
+int ga_bracket_cells_arb(double *wl, double *dl, double *wu, double *du, double em[2],
+                         double *top, const arb_t q, const arb_t m, int sw, long k0, size_t n,
+                         double h, double theta, double lc, double mx, slong prec,
+                         double deadline)
+{
+    tails_t t;
+    tails_init(&t, q, m, sw, prec);
+    bnd_t bd[2];
+    bnd_init(&bd[0]);
+    bnd_init(&bd[1]);
+    int ia = 0; /* bd[ia] at the cell's lower end, bd[1 - ia] at its upper end */
+    arb_t la, lb, w, tl, tu, th, c, x, mxb, olo, ohi;
+    arb_init(la), arb_init(lb), arb_init(w), arb_init(tl), arb_init(tu), arb_init(th);
+    arb_init(c), arb_init(x), arb_init(mxb), arb_init(olo), arb_init(ohi);
+    arb_set_d(mxb, mx);
+    arb_set_d(th, theta);
+    arb_set_d(c, lc);
+    arb_neg(c, c);
+    /* the tilt at the exact point: e^{theta (l - lc) - mx} */
+#define TILT(out, point)                                                                       \
+    do {                                                                                       \
+        arb_add(x, point, c, prec);                                                            \
+        arb_mul(x, x, th, prec);                                                               \
+        arb_sub(x, x, mxb, prec);                                                              \
+        arb_exp(out, x, prec);                                                                 \
+    } while (0)
+    em[0] = em[1] = 0;
+    int rc = GA_OK;
+    grid_point(la, k0, 0, h);
+    if ((rc = bnd_at(&bd[0], &t, la)) != GA_OK)
+        goto cleanup;
+    TILT(tl, la);
+    arb_mul(w, bd[0].F, tl, prec); /* the mass below the grid, moved up to its first point */
+    double e;
+    wu[0] = mid_err(&e, w, 1);
+    du[0] = 0;
+    em[1] += e;
+    for (size_t k = 0; k < n; k++) {
+        if (deadline > 0 && (k & 255) == 0 && ga_expired(deadline)) {
+            rc = GA_ETIME;
+            goto cleanup;
+        }
+        const bnd_t *A = &bd[ia], *B = &bd[1 - ia];
+        grid_point(lb, k0, (long)k + 1, h);
+        if ((rc = bnd_at(&bd[1 - ia], &t, lb)) != GA_OK)
+            goto cleanup;
+        /* the cell's mass from the smaller tails */
+        if (arf_cmp_2exp_si(arb_midref(A->F), -1) < 0)
+            arb_sub(w, B->F, A->F, prec);
+        else
+            arb_sub(w, A->G, B->G, prec);
+        cell_offsets(olo, ohi, A, B, w, la, lb, h, &t);
+        TILT(tu, lb);
+        arb_mul(x, w, tl, prec);
+        wl[k] = mid_err(&e, x, 1);
+        em[0] += e;
+        arb_mul(x, olo, tl, prec); /* the lower side's offsets: below the true ones */
+        dl[k] = low_end(x, h * wl[k]);
+        arb_mul(x, w, tu, prec);
+        wu[k + 1] = mid_err(&e, x, 1);
+        em[1] += e;
+        arb_set_d(x, h); /* the upper side's: h w - offset, below the true ones */
+        arb_mul(x, x, w, prec);
+        arb_sub(x, x, ohi, prec);
+        arb_mul(x, x, tu, prec);
+        du[k + 1] = low_end(x, h * wu[k + 1]);
+        ia = 1 - ia;
+        arb_swap(la, lb);
+        arb_swap(tl, tu);
+    }
+    ga_interval iv;
+    ga_arb_bounds(&iv, bd[ia].G); /* the mass above the grid */
+    *top = fmax(iv.hi, 0);
+    em[0] *= 1 + (double)(n + 4) * DBL_EPSILON; /* (the sums' own rounding) */
+    em[1] *= 1 + (double)(n + 4) * DBL_EPSILON;
+    if (!(isfinite(em[0]) && isfinite(em[1]) && isfinite(*top)))
+        rc = GA_EPREC;
+#undef TILT
+cleanup:
+    tails_clear(&t);
+    bnd_clear(&bd[0]);
+    bnd_clear(&bd[1]);
+    arb_clear(la), arb_clear(lb), arb_clear(w), arb_clear(tl), arb_clear(tu), arb_clear(th);
+    arb_clear(c), arb_clear(x), arb_clear(mxb), arb_clear(olo), arb_clear(ohi);
+    return rc;
+}
+
+int ga_exp_seq_arb(double *out, size_t n, const arb_t a, const arb_t b, slong prec)
+{
+    double tab[SEQ_BLOCK];
+    arb_t x, y;
+    arb_init(x);
+    arb_init(y);
+    int rc = GA_OK;
+    /* each double is the ball's midpoint rounded to nearest: half an ulp and the radius */
+    for (size_t j = 0; j < SEQ_BLOCK && j < n; j++) {
+        arb_mul_ui(x, b, (ulong)j, prec);
+        arb_exp(x, x, prec);
+        if (arb_rel_error_bits(x) > -60 && !arb_is_zero(x))
+            rc = GA_EPREC;
+        tab[j] = arf_get_d(arb_midref(x), ARF_RND_NEAR);
+    }
+    for (size_t i0 = 0; i0 < n && rc == GA_OK; i0 += SEQ_BLOCK) {
+        arb_mul_ui(x, b, (ulong)i0, prec);
+        arb_add(x, x, a, prec);
+        arb_exp(y, x, prec);
+        if (arb_rel_error_bits(y) > -60 && !arb_is_zero(y))
+            rc = GA_EPREC;
+        double an = arf_get_d(arb_midref(y), ARF_RND_NEAR);
+        for (size_t j = 0; j < SEQ_BLOCK && i0 + j < n; j++)
+            out[i0 + j] = an * tab[j];
+    }
+    arb_clear(x);
+    arb_clear(y);
+    return rc;
+}
+
+size_t ga_grid_first_above(long base, double h, double x, int strict, size_t len)
+{
+    arb_t s, xx;
+    arb_init(s);
+    arb_init(xx);
+    arb_set_d(xx, x);
+    double g = ceil(x / h) - (double)base;
+    long i = g < 0 ? 0 : g > (double)len ? (long)len : (long)g;
+#define ABOVE(k) (grid_point(s, base, (k), h), strict ? arb_gt(s, xx) : arb_ge(s, xx))
+    while (i > 0 && ABOVE(i - 1))
+        i--;
+    while (i < (long)len && !ABOVE(i))
+        i++;
+#undef ABOVE
+    arb_clear(s);
+    arb_clear(xx);
+    return (size_t)i;
+}
