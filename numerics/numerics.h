@@ -101,7 +101,7 @@ typedef struct {
 /* A thread's memory of the last results of expensive pure computations (numerics/memo.c):
  * a key of up to GA_MEMO_KEY bytes maps to up to 4 doubles and a status */
 #define GA_MEMO_SLOTS 16
-#define GA_MEMO_KEY 64
+#define GA_MEMO_KEY 96
 typedef struct {
     unsigned char key[GA_MEMO_SLOTS][GA_MEMO_KEY];
     size_t klen[GA_MEMO_SLOTS]; /* 0: an empty slot */
@@ -115,6 +115,15 @@ typedef struct {
     size_t n;
     int conservative; /* nonzero: per-interval error max(heuristic, |K15 - G7|) always */
     ga_memo memo;     /* (zeroed with the workspace) */
+    /* decide > 0: the caller (an eps search) needs only the side of this value that the
+     * larger direction's delta lies on; an engine that brackets may stop once its bracket
+     * excludes it, and then sets decided (its value's error is then larger than asked) */
+    double decide;
+    int decided;
+    /* a cache the pair layer keeps per thread (the few-steps bracket's convolutions), freed
+     * with the workspace through bcache_free */
+    void *bcache;
+    void (*bcache_free)(void *);
 } ga_quad_work;
 
 /* The values and status stored under key (klen bytes, at most GA_MEMO_KEY): 1 when found

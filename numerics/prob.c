@@ -57,6 +57,8 @@ void ga_gchisq_work_free(ga_gchisq_work *w)
     if (!w)
         return;
     ga_gchisq_free(w->qn);
+    if (w->quad.bcache_free)
+        w->quad.bcache_free(w->quad.bcache);
     free(w);
 }
 

@@ -174,9 +174,23 @@ static double eps_fn(double eps, void *param)
         e->status = GA_ETIME; /* (the search ends: no value) */
         return 0;
     }
+    /* only the side of the claimed delta matters here: an engine that brackets may stop
+     * once its bracket excludes it (far from the root), its value then coarser than asked */
+    if (e->w) {
+        e->w->quad.decide = exp(e->logt);
+        e->w->quad.decided = 0;
+    }
     int s = ga_pair_delta(&e->last, e->p, eps, GA_DELTA_AUTO, e->o, e->w);
-    if (s && !e->status)
+    int decided = e->w && e->w->quad.decided;
+    if (e->w)
+        e->w->quad.decide = 0;
+    if (s && !(decided && s == GA_ETOL) && !e->status)
         e->status = s;
+    if (decided) { /* (not kept: asked again, near the root, it is computed in full) */
+        double f = eps_take(e, eps);
+        e->relerr = 0; /* (its coarse error must not set the search's tolerance) */
+        return f;
+    }
     e->hist[e->nh % EPS_HIST].x = eps;
     e->hist[e->nh % EPS_HIST].d = e->last;
     e->nh++;

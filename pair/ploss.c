@@ -620,20 +620,31 @@ static int delta_few(ga_result *out, const ga_ploss *L, int dir, double eps,
     /* the bracket depends on the step, the loss's direction (the add relation's reverse is
      * the remove relation's), eps and the target: recalled when the audit asks it again */
     const ga_ploss_term *t = &L->t[0];
-    double key[8] = {1 /* (this memo's tag) */, t->q, t->m, t->count, t->add ^ dir, eps,
-                     o->epsabs, o->epsrel}, got[2];
+    double key[9] = {1 /* (this memo's tag) */, t->q, t->m, t->count, t->add ^ dir, eps,
+                     o->epsabs, o->epsrel, w->decide}, got[3];
     double theta, lch, lo, hi;
-    int bs;
-    if (ga_memo_get(got, 2, &bs, &w->memo, key, sizeof key)) {
+    int bs, decided = 0;
+    if (ga_memo_get(got, 3, &bs, &w->memo, key, sizeof key)) {
         lo = got[0];
         hi = got[1];
+        decided = got[2] > 0;
     } else {
-        ga_ploss_tilt(&theta, &lch, L, dir, eps);
-        bs = ga_ploss_bracket(&lo, &hi, L, dir, eps, theta, lch, o->epsabs, 10 * o->epsrel,
-                              o->deadline);
+        double et = ga_ploss_tilt_centre(eps), tk[6] = {2 /* (the tilt's tag) */, t->q, t->m,
+                                                        t->count, t->add ^ dir, et}, tv[2];
+        int ts;
+        if (ga_memo_get(tv, 2, &ts, &w->memo, tk, sizeof tk)) {
+            theta = tv[0];
+            lch = tv[1];
+        } else {
+            ga_ploss_tilt(&theta, &lch, L, dir, et);
+            ga_memo_put(&w->memo, tk, sizeof tk, (double[2]){theta, lch}, 2, GA_OK);
+        }
+        bs = ga_ploss_bracket(&lo, &hi, &decided, L, dir, eps, et, theta, lch, o->epsabs,
+                              10 * o->epsrel, w->decide, o->deadline, w);
         if (bs == GA_OK)
-            ga_memo_put(&w->memo, key, sizeof key, (double[2]){lo, hi}, 2, bs);
+            ga_memo_put(&w->memo, key, sizeof key, (double[3]){lo, hi, decided}, 3, bs);
     }
+    w->decided |= decided;
     if (bs == GA_ETIME || (bs != GA_OK && decayed)) {
         *out = B;
         return bs == GA_ETIME ? GA_ETIME : st;

@@ -287,9 +287,16 @@ static int cert_sums(double *val, double *allow, const double *z, size_t len, do
  * sums then err by at most the 2-norm of their weights times that of the vector's error
  * (Cauchy-Schwarz).
  */
-static int side_bound(double *val, double *allow, const double *v, const double *dv, size_t n,
-                      long k0, unsigned T, double h, double eps, double theta, int side,
-                      ga_fft_plan *pl, const cert_t *ct)
+/* one side's T-fold convolution: W at z[2 i], c D at z[2 i + 1] (i < len), and the 2-norm
+ * bounds eW, eD of their rounding errors */
+typedef struct {
+    double *z;
+    size_t len;
+    double c, eW, eD;
+} conv_t;
+
+static int side_conv(conv_t *cv, const double *v, const double *dv, size_t n, unsigned T,
+                     ga_fft_plan *pl, const cert_t *ct)
 {
     size_t N = 2;
     while (N < (size_t)T * n)
@@ -330,36 +337,50 @@ static int side_bound(double *val, double *allow, const double *v, const double 
     nW = sqrt(nW) * (1 + 4 * u);
     nD = sqrt(nD) * (1 + 4 * u);
     double nY = hypot(nW, nD) * (1 + 4 * u);
-    double eW = T * e1 + pw * nW + ef * nY;
-    double eD = ((1 + c * nd1 * (T - 1.0)) * e1 + pw * nD + ef * nY) / c;
-    size_t len = (size_t)T * (n - 1) + 1; /* the support of W and D */
-    if (ct) {
-        int rc = cert_sums(val, allow, z, len, c, k0, T, h, theta, eW, eD, side, ct);
-        free(z);
-        return rc;
-    }
-    double Th = T * h, sum = 0, corr = 0, n2f = 0, n2g = 0;
-    double eTh = side ? 1 : exp(-Th);
-    for (size_t i = 0; i < len; i++) {
+    cv->z = z;
+    cv->len = (size_t)T * (n - 1) + 1; /* the support of W and D */
+    cv->c = c;
+    cv->eW = T * e1 + pw * nW + ef * nY;
+    cv->eD = ((1 + c * nd1 * (T - 1.0)) * e1 + pw * nD + ef * nY) / c;
+    return GA_OK;
+}
+
+/* one side's bound from its convolution at eps, the tilt centred at eps_t (the cells carry
+ * e^{theta (l - eps_t/T)}) */
+static void side_eval(double *val, double *allow, const conv_t *cv, long k0, unsigned T,
+                      double h, double eps, double eps_t, double theta, int side)
+{
+    const double *z = cv->z;
+    double Th = T * h, sum = 0, corr = 0, n2f = 0, n2g = 0, c = cv->c, sa = 0;
+    double eTh = side ? 1 : exp(-Th), rt = exp(-theta * h), ry = exp(-h), tilt = 0, y = 0;
+    size_t k = 0;
+    for (size_t i = 0; i < cv->len; i++) {
         double s = (double)(T * k0 + (long)i) * h;
         if (s <= eps)
             continue;
-        /* f = (1 - e^{eps - s}) e^{-theta (s - eps)} and e^{eps - s} e^{-theta (s - eps)}: two
-         * exponentials, and expm1 only where 1 - e^{eps - s} cancels */
-        double tilt = exp(-theta * (s - eps)), e1 = exp((1 + theta) * (eps - s));
-        double f = s - eps < 1 ? -expm1(eps - s) * tilt : tilt - e1;
+        /* f = (1 - e^{eps - s}) e^{-theta (s - eps_t)} and e^{eps - s} e^{-theta (s - eps_t)}:
+         * the two exponentials from an anchor every 64 points times the steps' factors (64
+         * roundings at most, counted below), expm1 where 1 - e^{eps - s} cancels */
+        if (k++ % 64 == 0) {
+            tilt = exp(-theta * (s - eps_t));
+            y = exp(eps - s);
+        } else {
+            tilt *= rt;
+            y *= ry;
+        }
+        double f = (s - eps < 1 ? -expm1(eps - s) : 1 - y) * tilt;
         sum += z[2 * i] * f;
+        sa += fabs(z[2 * i] * f);
         n2f += f * f;
         if (side ? s - Th >= eps : 1) {
-            double g = e1 * eTh;
+            double g = y * tilt * eTh;
             corr += z[2 * i + 1] / c * g;
+            sa += T * fabs(z[2 * i + 1] / c * g);
             n2g += g * g;
         }
     }
     *val = side ? sum - T * corr : sum + T * corr;
-    *allow = sqrt(n2f) * eW + T * sqrt(n2g) * eD;
-    free(z);
-    return GA_OK;
+    *allow = sqrt(n2f) * cv->eW + T * sqrt(n2g) * cv->eD + 160 * DBL_EPSILON * sa;
 }
 
 /* A side's bound in ball arithmetic: (val -+ allow) (e^mx Z)^T (Z and mx exact doubles),
@@ -395,6 +416,31 @@ static void cert_scale(arb_t res, double val, double allow, double mx, double Z,
 
 /* ---------------------------------------------------------------- the bracket */
 
+/* A thread's last convolutions, one per direction of the loss (double precision): evaluating
+ * the bracket at another eps whose tilt centre, cut and grid are the same costs the weights
+ * only (an eps search's last steps) */
+typedef struct {
+    double key[9]; /* q, m, T, sw, eps_t, theta, cut, total (key[8]: 1 when valid) */
+    conv_t cv[2];
+    long k0;
+    double h, em[2], Z[2], mx, top, tmag, range;
+} bentry_t;
+
+typedef struct {
+    bentry_t e[2];
+} bcache_t;
+
+static void bcache_free(void *p)
+{
+    bcache_t *b = p;
+    if (!b)
+        return;
+    for (int k = 0; k < 2; k++)
+        for (int side = 0; side < 2; side++)
+            free(b->e[k].cv[side].z);
+    free(b);
+}
+
 /* With a tilt, the loss far below the tilted law's bulk weighs nothing: the point above vlo
  * where the mass below it, tilted, falls under TILTCUT times the tilted total (estimated on a
  * coarse grid). Below it the lower bound drops the mass and the upper one moves it up to the
@@ -427,14 +473,14 @@ static double tilted_floor(const step_t *s, double vlo, double vhi, double theta
 }
 
 static int bracket_at(double *lower, double *upper, double *topm, double *hused,
-                      const step_t *sp, unsigned T, double eps, double theta, double cut,
-                      double total, double deadline, cert_t *ct);
+                      const step_t *sp, unsigned T, double eps, double eps_t, double theta,
+                      double cut, double total, double deadline, cert_t *ct, bcache_t *bc);
 
 /* The bracket on one grid (T times its points at most total), the tails' cut refined as
  * described below; *h the grid's step. */
 static int bracket_grid(double *lo, double *hi, double *h, double *cutp, const step_t *s,
-                        unsigned T, double eps, double theta, double lchern, double total,
-                        double deadline)
+                        unsigned T, double eps, double eps_t, double theta, double lchern,
+                        double total, double deadline, bcache_t *bc)
 {
     /* The tails dropped: first TAILREL times the Chernoff bound; where the mass above the
      * grid (counted whole in the upper bound) then weighs more than 1e-6 of the lower bound
@@ -445,7 +491,8 @@ static int bracket_grid(double *lo, double *hi, double *h, double *cutp, const s
     int rc = GA_OK;
     for (int pass = 0; pass < 6; pass++) {
         *cutp = cut;
-        rc = bracket_at(&lower, &upper, &top, h, s, T, eps, theta, cut, total, deadline, NULL);
+        rc = bracket_at(&lower, &upper, &top, h, s, T, eps, eps_t, theta, cut, total, deadline,
+                        NULL, bc);
         if (rc != GA_OK || cut <= 1e-300 || (lower > 0 && T * top <= 1e-6 * lower))
             break;
         cut = fmax(lower > 0 ? fmin(1e-8 * lower / T, 1e-3 * cut) : 0, 1e-300);
@@ -455,25 +502,44 @@ static int bracket_grid(double *lo, double *hi, double *h, double *cutp, const s
     return rc;
 }
 
-int ga_ploss_bracket(double *lo, double *hi, const ga_ploss *L, int dir, double eps,
-                     double theta, double lchern, double epsabs, double epsrel, double deadline)
+double ga_ploss_tilt_centre(double eps)
+{
+    if (!(eps > 0) || !isfinite(eps))
+        return eps;
+    int e;
+    double m = frexp(eps, &e); /* [1/2, 1): steps of 1/64, under 1/32 relative */
+    return ldexp(round(m * 64) / 64, e);
+}
+
+int ga_ploss_bracket(double *lo, double *hi, int *decided, const ga_ploss *L, int dir,
+                     double eps, double eps_t, double theta, double lchern, double epsabs,
+                     double epsrel, double decide, double deadline, ga_quad_work *w)
 {
     *lo = 0;
     *hi = 1;
+    *decided = 0;
     if (L->n != 1 || L->t[0].r > 0 || L->t[0].nu > 0 || !(L->t[0].count <= MAX_STEPS) ||
-        !(theta >= 0) || !(eps >= 0) || !(lchern <= 0))
+        !(theta >= 0) || !(eps >= 0) || !(eps_t >= 0) || !(lchern <= 0))
         return GA_EDOM;
     const ga_ploss_term *t = &L->t[0];
     if ((t->add ^ dir) && t->q < 1 && eps >= t->count * -log1p(-t->q)) {
         *hi = 0; /* the loss under Y never exceeds -log(1 - q) per step, nor eps in all */
         return GA_OK;
     }
-    if (lchern < -600) {
-        *hi = exp(lchern); /* below 1e-260: the Chernoff bound is the bracket */
+    /* Chernoff at eps from the tilt's: e^{K(theta) - theta eps} */
+    double lch_eps = fmin(lchern + theta * (eps_t - eps), 0);
+    if (lch_eps < -600) {
+        *hi = exp(lch_eps); /* below 1e-260: the Chernoff bound is the bracket */
         return GA_OK;
     }
     step_t s = {t, t->q < 1 ? log1p(-t->q) : -INFINITY, t->add ^ dir};
     unsigned T = (unsigned)t->count;
+    bcache_t *bc = NULL;
+    if (w) { /* (the thread's cache of convolutions: made on first use, freed with w) */
+        if (!w->bcache && (w->bcache = calloc(1, sizeof(bcache_t))) != NULL)
+            w->bcache_free = bcache_free;
+        bc = w->bcache;
+    }
     /* A grid of a 64th of the points first, then finer ones (each a quarter of the step): the
      * width falls about 16 times per level (second order in h), so the coarse grid's width
      * predicts the grid that meets the target (the finest where none does), and the coarse
@@ -482,7 +548,8 @@ int ga_ploss_bracket(double *lo, double *hi, const ga_ploss *L, int dir, double 
     int rc = GA_EDOM;
     for (int level = 3; level >= 0;) {
         double l, u, h = 0, cut, total = ldexp(MAX_TOTAL + 64.0, -2 * level) - 64;
-        int r = bracket_grid(&l, &u, &h, &cut, &s, T, eps, theta, lchern, total, deadline);
+        int r = bracket_grid(&l, &u, &h, &cut, &s, T, eps, eps_t, theta, lchern, total,
+                             deadline, bc);
         if (r == GA_ETIME || r == GA_ENOMEM)
             return r;
         if (r == GA_OK && l > u)
@@ -495,6 +562,10 @@ int ga_ploss_bracket(double *lo, double *hi, const ga_ploss *L, int dir, double 
             double want = fmax(epsabs, epsrel * 0.5 * (l + u));
             if (0.5 * (u - l) <= want)
                 break;
+            if (decide > 0 && (u < decide || l > decide)) {
+                *decided = level > 0; /* (the side of decide is certain: no finer grid) */
+                break;
+            }
             double lv = want > 0 ? ceil(log(0.5 * (u - l) / want) / log(16.0)) : 4;
             next = level - (int)fmin(fmax(lv, 1), 4);
         } else if (rc == GA_OK) {
@@ -546,7 +617,7 @@ int ga_ploss_bracket_arb(arb_t res, const ga_ploss *L, const arb_t q, const arb_
     /* the grid (the finest, up to CERT_CELLS cells) and the tails' cut as the double bracket
      * chooses them, then once with every input proven */
     double total = fmin(MAX_TOTAL, (double)T * CERT_CELLS);
-    int rc = bracket_grid(&lo, &hi, &h, &cut, &s, T, e, theta, lch, total, deadline);
+    int rc = bracket_grid(&lo, &hi, &h, &cut, &s, T, e, e, theta, lch, total, deadline, NULL);
     if (rc != GA_OK)
         return rc;
     arb_t a, b;
@@ -554,7 +625,7 @@ int ga_ploss_bracket_arb(arb_t res, const ga_ploss *L, const arb_t q, const arb_
     arb_init(b);
     cert_t ct = {q, m, ei.lo, ei.hi, 0, prec, a, b};
     double top;
-    rc = bracket_at(&lo, &hi, &top, &h, &s, T, e, theta, cut, total, deadline, &ct);
+    rc = bracket_at(&lo, &hi, &top, &h, &s, T, e, e, theta, cut, total, deadline, &ct, NULL);
     if (rc == GA_OK)
         rc = ga_arb_delta_interval(res, a, b, prec);
     arb_clear(a);
@@ -562,12 +633,44 @@ int ga_ploss_bracket_arb(arb_t res, const ga_ploss *L, const arb_t q, const arb_
     return rc;
 }
 
-/* One pass of the bracket with the tails below cut dropped: *lower, *upper and the mass above
- * the grid, *top (with ct: every input proven, and the two bounds as balls in ct). */
-static int bracket_at(double *lower, double *upper, double *topm, double *hused,
-                      const step_t *sp, unsigned T, double eps, double theta, double cut,
-                      double total, double deadline, cert_t *ct)
+/* The two bounds from a side's convolutions at eps: the masses' errors move the T-fold sums
+ * by at most T |e|_1 (each factor is a sub-probability; the weights are at most 1) and the
+ * correction by T (T - 1) h |e|_1; then the tilt's scale (e^mx Z)^T, and the rounding of the
+ * tilt, its undoing and the weights e^{eps - s}: 4 ulps of every exponent involved */
+static void assemble(double *lower, double *upper, double *topm, const bentry_t *E, unsigned T,
+                     double eps, double eps_t, double theta)
 {
+    double bd[2];
+    for (int side = 0; side < 2; side++) {
+        double val, allow;
+        side_eval(&val, &allow, &E->cv[side], E->k0, T, E->h, eps, eps_t, theta, side);
+        allow += T * (1 + T * E->h) * E->em[side] / E->Z[side];
+        double x = side ? val + allow : val - allow, lsc = T * (E->mx + log(E->Z[side]));
+        double rr = 4 * DBL_EPSILON *
+                    (T * E->tmag + (1 + theta) * (T * E->range + fmax(eps, eps_t)) + fabs(lsc) + 16);
+        bd[side] = x > 0 ? exp(lsc + log(x)) * (side ? 1 + rr : 1 - rr) : 0;
+    }
+    *lower = bd[0];
+    *upper = bd[1] + T * E->top * (1 + 4 * DBL_EPSILON);
+    *topm = E->top;
+}
+
+/* One pass of the bracket with the tails below cut dropped, the tilt centred at eps_t: *lower,
+ * *upper and the mass above the grid, *top (with ct: every input proven, and the two bounds
+ * as balls in ct; with bc: the convolutions are taken from and kept in this cache) */
+static int bracket_at(double *lower, double *upper, double *topm, double *hused,
+                      const step_t *sp, unsigned T, double eps, double eps_t, double theta,
+                      double cut, double total, double deadline, cert_t *ct, bcache_t *bc)
+{
+    double key[9] = {sp->t->q, sp->t->m, T, sp->sw, eps_t, theta, cut, total, 1};
+    if (bc && !ct && memcmp(bc->e[sp->sw].key, key, sizeof key) == 0) {
+        const bentry_t *hit = &bc->e[sp->sw];
+        *hused = hit->h;
+        assemble(lower, upper, topm, hit, T, eps, eps_t, theta);
+        return isfinite(*lower) && isfinite(*upper) ? GA_OK : GA_EDOM;
+    }
+    bentry_t E;
+    memset(&E, 0, sizeof E);
     step_t s = *sp;
     double vlo, vhi; /* the loss's points where the tails fall to cut */
     if (ga_step_cut(&vhi, s.t, s.sw, cut, 1, 0, 1e5) != GA_OK ||
@@ -576,7 +679,7 @@ static int bracket_at(double *lower, double *upper, double *topm, double *hused,
     if (!s.sw && s.lq > -INFINITY)
         vlo = fmax(vlo, s.lq); /* the loss never falls below log(1 - q) */
     if (theta > 0)
-        vlo = tilted_floor(&s, vlo, vhi, theta, eps / T);
+        vlo = tilted_floor(&s, vlo, vhi, theta, eps_t / T);
     double range = vhi - vlo;
     double h = fmax(MIN_H, range * T / total);
     *hused = h;
@@ -597,8 +700,8 @@ static int bracket_at(double *lower, double *upper, double *topm, double *hused,
     }
     for (size_t k = 0; k <= n; k++)
         cdf2(&Fk[k], &Gk[k], &s, (double)(k0 + (long)k) * h);
-    /* the tilt e^{theta (l - eps/T) - mx}, mx its largest log-weight (no overflow) */
-    double lc = eps / T, mx = -INFINITY;
+    /* the tilt e^{theta (l - eps_t/T) - mx}, mx its largest log-weight (no overflow) */
+    double lc = eps_t / T, mx = -INFINITY;
     for (size_t k = 0; k < n; k++) {
         wl[k] = fmax(Fk[k] < 0.5 ? Fk[k + 1] - Fk[k] : Gk[k] - Gk[k + 1], 0);
         if (wl[k] > 0)
@@ -640,6 +743,12 @@ static int bracket_at(double *lower, double *upper, double *topm, double *hused,
         em[1] += 3 * DBL_EPSILON * wu[0];
         du[0] = 0;
     }
+    E.k0 = k0;
+    E.h = h;
+    E.mx = mx;
+    E.top = top;
+    E.tmag = tmag;
+    E.range = vhi - vlo;
     double bd[2];
     for (int side = 0; side < 2; side++) {
         double *v = side ? wu : wl, *dv = side ? du : dl, Z = 0, val, allow;
@@ -656,30 +765,45 @@ static int bracket_at(double *lower, double *upper, double *topm, double *hused,
             v[k] /= Z;
             dv[k] /= Z;
         }
-        if ((rc = side_bound(&val, &allow, v, dv, nv, k0, T, h, eps, theta, side, &pl, ct)) !=
-            GA_OK)
+        E.Z[side] = Z;
+        E.em[side] = em[side];
+        if ((rc = side_conv(&E.cv[side], v, dv, nv, T, &pl, ct)) != GA_OK)
+            goto cleanup;
+        if (!ct)
+            continue;
+        rc = cert_sums(&val, &allow, E.cv[side].z, E.cv[side].len, E.cv[side].c, k0, T, h,
+                       theta, E.cv[side].eW, E.cv[side].eD, side, ct);
+        if (rc != GA_OK)
             goto cleanup;
         /* the masses' errors e move the T-fold sums by at most T |e|_1 (each factor is a
          * sub-probability; the weights are at most 1) and the correction by T (T - 1) h |e|_1 */
         allow += T * (1 + T * h) * em[side] / Z;
-        if (ct) {
-            cert_scale(side ? ct->upper : ct->lower, val, allow, mx, Z, T, side ? top : 0, side,
-                       ct->prec);
-            bd[side] = arf_get_d(arb_midref(side ? ct->upper : ct->lower), ARF_RND_NEAR);
-            continue;
-        }
-        /* the tilt's scale (e^mx Z)^T, and the rounding of the tilt, its undoing and the
-         * weights e^{eps - s}: 4 ulps of every exponent involved */
-        double x = side ? val + allow : val - allow, lsc = T * (mx + log(Z));
-        double rr = 4 * DBL_EPSILON * (T * tmag + (1 + theta) * (T * (vhi - vlo) + eps) + fabs(lsc) + 16);
-        bd[side] = x > 0 ? exp(lsc + log(x)) * (side ? 1 + rr : 1 - rr) : 0;
+        cert_scale(side ? ct->upper : ct->lower, val, allow, mx, Z, T, side ? top : 0, side,
+                   ct->prec);
+        bd[side] = arf_get_d(arb_midref(side ? ct->upper : ct->lower), ARF_RND_NEAR);
     }
-    *lower = bd[0];
-    *upper = ct ? bd[1] : bd[1] + T * top * (1 + 4 * DBL_EPSILON);
-    *topm = top;
+    if (ct) {
+        *lower = bd[0];
+        *upper = bd[1];
+        *topm = top;
+    } else {
+        assemble(lower, upper, topm, &E, T, eps, eps_t, theta);
+        if (bc && total > 0.5 * MAX_TOTAL) { /* the finest grid's (the coarser ones are
+                                                * cheap) kept for the next eps with the same
+                                                * tilt, cut and grid */
+            bentry_t *slot = &bc->e[s.sw];
+            for (int side = 0; side < 2; side++)
+                free(slot->cv[side].z);
+            *slot = E;
+            memcpy(slot->key, key, sizeof key);
+            E.cv[0].z = E.cv[1].z = NULL;
+        }
+    }
     if (!(isfinite(*lower) && isfinite(*upper)))
         rc = GA_EDOM;
 cleanup:
+    free(E.cv[0].z);
+    free(E.cv[1].z);
     free(Fk);
     free(Gk);
     free(wl);

@@ -481,10 +481,11 @@ Test(ploss, few_steps_against_convolution_references)
     ga_gchisq_work_free(w);
 }
 
-/* A thread's workspace recalls a bracketed delta it computed before (numerics/memo.c): the
- * value at each eps, in any order and after the other relation's pair, is bit for bit the
- * value a fresh workspace computes (a memo keyed on less than what the value depends on
- * returns another eps's value). */
+/* A thread's workspace recalls a bracketed delta it computed before (numerics/memo.c) and
+ * reuses a convolution of the same tilt centre (the bracket's cache): the value at each eps,
+ * in any order and after the other relation's pair, is bit for bit the value a fresh
+ * workspace computes (a memo or a cache keyed on less than what the value depends on returns
+ * another eps's value). */
 Test(ploss, few_steps_recalled_values_equal_fresh_ones)
 {
     ga_pair *p[2];
@@ -493,7 +494,8 @@ Test(ploss, few_steps_recalled_values_equal_fresh_ones)
         ga_subsampled_input in = {0.001, 0.6, 10, k, NULL, NULL, 0, 0, NULL};
         cr_assert(ga_pair_reduce_subsampled(&p[k], &in, 1, msg, sizeof msg) == GA_OK, "%s", msg);
     }
-    const double eps[] = {0.3, 0.5, 0.3, 0.004, 0.5};
+    /* (0.3 and 0.2995 share the tilt's centre: the second reuses the first's convolution) */
+    const double eps[] = {0.3, 0.5, 0.3, 0.2995, 0.004, 0.5};
     ga_gchisq_work *w = ga_gchisq_work_alloc();
     for (size_t i = 0; i < sizeof eps / sizeof *eps; i++)
         for (int k = 0; k < 2; k++) {
@@ -526,14 +528,22 @@ static double grid_unc(size_t i, double ref)
 
 /* the bracket of the discretised losses for (q, sigma, T) in direction dir at eps, with the
  * library's tilt */
-static int bracket_to(double *lo, double *hi, double q, double sigma, double T, int add, int dir,
-                      double eps, double epsrel)
+static int bracket_dec(double *lo, double *hi, int *decided, double q, double sigma, double T,
+                       int add, int dir, double eps, double epsrel, double decide)
 {
     ga_ploss_term t = {q, 1 / sigma, T, add, 0, 0, 0, 0};
     ga_ploss L = {1, &t};
     double theta, lch;
     ga_ploss_tilt(&theta, &lch, &L, dir, eps);
-    return ga_ploss_bracket(lo, hi, &L, dir, eps, theta, lch, 0, epsrel, 0);
+    return ga_ploss_bracket(lo, hi, decided, &L, dir, eps, eps, theta, lch, 0, epsrel, decide, 0,
+                            NULL);
+}
+
+static int bracket_to(double *lo, double *hi, double q, double sigma, double T, int add, int dir,
+                      double eps, double epsrel)
+{
+    int decided;
+    return bracket_dec(lo, hi, &decided, q, sigma, T, add, dir, eps, epsrel, 0);
 }
 
 /* the same on the finest grid */
@@ -594,12 +604,15 @@ Test(ploss, grid_estimates_cover_the_references, .timeout = 1200)
  * up to the reference's own uncertainty; and it is narrow (relative width 1e-3 where delta is
  * above 1e-12: below, where the tilted law has two modes, the allowances for the FFT's and the
  * masses' rounding, relative to the tilted mass, can reach 1e-3 of delta at 1e-16 and swamp it
- * near 1e-30).
+ * near 1e-30); with a loose target it comes from a coarser grid (for some rows at least),
+ * meets the target and still holds the reference; asked only the side of a value near the
+ * reference (0.5, 0.9999, 1.0001, 2 times it), it excludes that value (or is the finest grid's)
+ * and holds the reference.
  * make test takes every eighth row, the long run all. */
 #define BRACKET_LOOSE 1e-2 /* a loose relative target (a plot's) */
 Test(ploss, bracket_holds_the_references, .timeout = 1200)
 {
-    int full = ga_test_count(1) > 1, coarser = 0;
+    int full = ga_test_count(1) > 1, coarser = 0, decided = 0;
     for (size_t i = 0; i < sizeof ploss_grid / sizeof *ploss_grid; i++) {
         if (!full && i % 8)
             continue;
@@ -624,9 +637,23 @@ Test(ploss, bracket_holds_the_references, .timeout = 1200)
                       "%.17g +- %.2g (finest grid [%.17g, %.17g])", q, sg, T, eps, dir,
                       BRACKET_LOOSE, rc2, lo2, hi2, ref, unc, lo, hi);
             coarser += rc == GA_OK && rc2 == GA_OK && hi2 - lo2 > hi - lo;
+            /* deciding the side of a value near it: a bracket that excludes that value
+             * (from a coarser grid where that one decides), or the finest grid's, and still
+             * holds the reference */
+            static const double near[4] = {0.5, 2, 0.9999, 1.0001};
+            for (int k = 0; k < 4 && ref > 1e-12 && ploss_grid[i].agree < 1e-6; k++) {
+                double dv = near[k] * ref;
+                int dec, rc3 = bracket_dec(&lo2, &hi2, &dec, q, sg, T, 0, dir, eps, 0, dv);
+                cr_expect(rc3 == GA_OK && lo2 <= ref + unc && ref - unc <= hi2 &&
+                              (hi2 < dv || lo2 > dv || (!dec && lo2 == lo && hi2 == hi)),
+                          "q %g sigma %g T %g eps %g dir %d, deciding %g: status %d, [%.17g, "
+                          "%.17g] vs %.17g", q, sg, T, eps, dir, dv, rc3, lo2, hi2, ref);
+                decided += rc3 == GA_OK && dec;
+            }
         }
     }
     cr_expect(coarser > 0, "no bracket with a target of %g came from a coarser grid", BRACKET_LOOSE);
+    cr_expect(decided > 0, "no bracket was decided on a coarser grid");
 }
 
 /* ------------------------------------------------------------ few steps: certified */
