@@ -151,9 +151,39 @@ int main(void)
     snprintf(m, sizeof m, "eps(1e-5) of q 0.001, sigma 0.6, T 10 in %.2f s (status %d), PLD %.2f "
              "s; certified delta there %s in %.2f s", t1 - t0, fst, t2 - t1,
              cert_ok ? "given" : "not given", t4 - t5);
-    goal_row("DP-SGD with few expected participations, against the PLD accountant", m,
-             "<= 1x the PLD accountant, certified", (t1 - t0) / (t2 - t1),
-             cert_ok && t1 - t0 <= t2 - t1);
+    /* and a sweep of few participations (rates 0.001 to 0.01, sigma 0.6 to 1, 10 to 128
+     * steps): the goal is at every (q, sigma, T), so the row gives the worst ratio */
+    static const double sweep[5][3] = {{0.001, 1, 10}, {0.001, 0.6, 50}, {0.001, 1, 100},
+                                       {0.01, 1, 10}, {0.002, 0.8, 128}};
+    double worst = (t1 - t0) / (t2 - t1), wq = 0.001, ws = 0.6, wT = 10;
+    for (int k = 0; k < 5; k++) {
+        ga_subsampled_input sw = {sweep[k][0], sweep[k][1], sweep[k][2], 0, NULL, NULL, 0, 0, NULL};
+        ga_pair *sp;
+        ga_pair_reduce_subsampled(&sp, &sw, 1, msg, sizeof msg);
+        ga_result se;
+        int sd;
+        double a0 = now();
+        ga_pair_epsilon(&se, &sd, sp, 1e-5, NULL, w);
+        double a1 = now(), sp_pld;
+        ga_pair_pld_accountant(&sp_pld, sp, 1e-5, 1e-4);
+        double a2 = now(), r = (a1 - a0) / (a2 - a1);
+        printf("| q %g, sigma %g, T %g: eps(1e-5) = %.7g +- %.1e | %.3f | PLD's time | %.2f | PLD "
+               "accountant %.7g in %.3f s |\n", sweep[k][0], sweep[k][1], sweep[k][2], se.val,
+               se.err, a1 - a0, r, sp_pld, a2 - a1);
+        if (r > worst) {
+            worst = r;
+            wq = sweep[k][0];
+            ws = sweep[k][1];
+            wT = sweep[k][2];
+        }
+        ga_pair_free(sp);
+    }
+    char m2[400];
+    snprintf(m2, sizeof m2, "%s; over a sweep of 6 settings the worst ratio is at q %g, sigma %g, "
+             "T %g", m, wq, ws, wT);
+    goal_row("DP-SGD with few expected participations, against the PLD accountant", m2,
+             "<= 1x the PLD accountant, certified, every (q, sigma, T)", worst,
+             cert_ok && worst <= 1);
     ga_pair_free(p);
     /* the gallery's MNIST audit, every decision certified, one thread */
     ga_audit_options ao;

@@ -568,6 +568,12 @@ int ga_ploss_bracket(double *lo, double *hi, int *decided, const ga_ploss *L, in
             }
             double lv = want > 0 ? ceil(log(0.5 * (u - l) / want) / log(16.0)) : 4;
             next = level - (int)fmin(fmax(lv, 1), 4);
+            /* deciding: the grid of a 16th of the points first where its bracket, about 16
+             * times narrower per level, would leave decide outside with room (a finer grid
+             * than that costs nearly what the finest does, which is kept for the next eps) */
+            double gap = fabs(0.5 * (l + u) - decide), hw = 0.5 * (u - l);
+            if (decide > 0 && level == 3 && next < 2 && ldexp(hw, -4) < 0.25 * gap)
+                next = 2;
         } else if (rc == GA_OK) {
             break; /* a finer grid did not fit: the coarser one's bracket stands */
         }
