@@ -48,21 +48,23 @@ static int base_table(double *c, double *s, size_t q, int cert)
         }
         return GA_OK;
     }
-    arb_t a, sn, cs;
+    arb_t a0, a, sn, cs;
+    arb_init(a0);
     arb_init(a);
     arb_init(sn);
     arb_init(cs);
+    arb_const_pi(a0, 128);
+    arb_div_ui(a0, a0, (ulong)(2 * q), 128); /* pi/(2q) */
     int rc = GA_OK;
     for (size_t j = 1; j <= q / 2 && rc == GA_OK; j++) {
-        arb_const_pi(a, 128);
-        arb_mul_ui(a, a, (ulong)j, 128);
-        arb_div_ui(a, a, (ulong)(2 * q), 128); /* (pi/2) (j/q) */
+        arb_mul_ui(a, a0, (ulong)j, 128); /* (pi/2) (j/q) */
         arb_sin_cos(sn, cs, a, 128);
         if (arb_rel_error_bits(sn) > -70 || arb_rel_error_bits(cs) > -70)
             rc = GA_EPREC;
         c[j] = arf_get_d(arb_midref(cs), ARF_RND_NEAR);
         s[j] = arf_get_d(arb_midref(sn), ARF_RND_NEAR);
     }
+    arb_clear(a0);
     arb_clear(a);
     arb_clear(sn);
     arb_clear(cs);

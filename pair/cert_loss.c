@@ -162,6 +162,7 @@ typedef struct {
     double est[2], reltol, deadline;
     slong want, best[2];
     int stalls[2], done[2], fail; /* fail: the first failed evaluation's status */
+    int few[2];                   /* the direction's route: the certified bracket */
 } comp_ctx;
 
 /* Few identical steps whose Bromwich integrand does not decay within the double plan (the
@@ -169,7 +170,8 @@ typedef struct {
  * losses, whose width the grid sets (more precision does not narrow it) */
 static int few_steps_route(const ga_ploss *L, int dir, const arb_t eps)
 {
-    if (L->n != 1 || L->t[0].r > 0 || L->t[0].nu > 0 || L->t[0].count > 128 || L->t[0].count < 2)
+    if (L->n != 1 || L->t[0].r > 0 || L->t[0].nu > 0 || L->t[0].count > GA_PLOSS_FEW_STEPS ||
+        L->t[0].count < 2)
         return 0;
     double c, tm, k2, L0, e = arf_get_d(arb_midref(eps), ARF_RND_NEAR);
     return ga_ploss_plan(&c, &tm, &k2, &L0, L, dir, e) != GA_OK;
@@ -189,8 +191,8 @@ static int comp_step(void *vc, slong prec)
             continue;
         arb_t v;
         arb_init(v);
-        int few = few_steps_route(L, dir, c->eps), st;
-        if (few) {
+        int st;
+        if (c->few[dir]) {
             double theta, lch, e = arf_get_d(arb_midref(c->eps), ARF_RND_NEAR);
             ga_ploss_tilt(&theta, &lch, L, dir, e);
             arb_indeterminate(v); /* (set only with an enclosure) */
@@ -255,9 +257,10 @@ static int delta_cert_composition(ga_delta_cert *out, const ga_pair *p, const ch
     arb_indeterminate(c.yx);
     int rc = GA_EINVAL;
     if (!arb_set_str(c.eps, eps, 256)) { /* a ball containing the decimal */
+        for (int dir = 0; dir < 2; dir++)
+            c.few[dir] = few_steps_route(p->ploss, dir, c.eps);
         /* (the bracket's exponentials of arguments up to a few hundred need 128 bits) */
-        slong start = few_steps_route(p->ploss, 0, c.eps) || few_steps_route(p->ploss, 1, c.eps)
-                          ? 128 : 64;
+        slong start = c.few[0] || c.few[1] ? 128 : 64;
         rc = ga_arb_escalate(&out->precision_bits, comp_step, &c, start, o->max_prec, o->deadline);
     }
     if (rc != GA_EINVAL)

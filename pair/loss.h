@@ -25,6 +25,9 @@ typedef struct {
 } ga_ploss_term;
 
 #define GA_PLOSS_MAX_TERMS 10000
+/* up to this many identical steps, where the Bromwich integrand does not decay, the bracket
+ * of discretised losses (pair/ploss_bracket.c) is the route, in double and certified */
+#define GA_PLOSS_FEW_STEPS 128
 #define GA_PLOSS_MAX_COUNT 1e9
 
 typedef struct {

@@ -184,7 +184,7 @@ static double eps_fn(double eps, void *param)
     int decided = e->w && e->w->quad.decided;
     if (e->w)
         e->w->quad.decide = 0;
-    if (s && !(decided && s == GA_ETOL) && !e->status)
+    if (s && !e->status)
         e->status = s;
     if (decided) { /* (not kept: asked again, near the root, it is computed in full) */
         double f = eps_take(e, eps);

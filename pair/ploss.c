@@ -841,7 +841,7 @@ int ga_ploss_delta(ga_result *xy, ga_result *yx, const ga_ploss *L, double eps, 
             s = (L->n == 1 && L->t[0].count == 1) ? GA_OK : GA_EDOM;
         } else if (chernoff_negligible(r, L, dir, eps)) {
             s = GA_OK;
-        } else if (L->n == 1 && L->t[0].count <= 128) {
+        } else if (L->n == 1 && L->t[0].count <= GA_PLOSS_FEW_STEPS) {
             s = delta_few(r, L, dir, eps, &o, w);
         } else {
             s = delta_bromwich(r, L, dir, eps, &o, w);

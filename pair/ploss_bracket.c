@@ -52,7 +52,6 @@
 #define TAILREL 1e-12    /* tail mass dropped, relative to the Chernoff scale (per step) */
 #define MAX_TOTAL ((1 << 19) - 64) /* T times the points of one step: beyond, not by this route */
 #define MIN_H 1e-6       /* the finest grid */
-#define MAX_STEPS 128    /* few steps: beyond, the Bromwich integral is the route */
 #define CERT_CELLS 32768 /* the certified bracket's cells at most (each a few erfc in Arb) */
 
 typedef struct {
@@ -275,11 +274,11 @@ static int cert_sums(double *val, double *allow, const double *z, size_t len, do
  * The bound of one side from the tilted mass vector v (sum 1, v >= 0) and offset vector dv,
  * both at grid indices k0 .. k0 + n - 1: W = v^{*T} and D = dv * v^{*(T-1)} by one complex
  * FFT of length N >= T n of v + i c dv (c = 2^e brings dv to the size of v, exactly), powers
- * of the transform (no wrap-around) and one inverse transform, then
+ * of the transform (no wrap-around) and one inverse transform (side_conv), then (side_eval)
  *   side 0: sum_{s > eps} W(s) f(s) + T e^{-T h} sum_{s > eps} D(s) f'(s)
  *   side 1: sum_{s > eps} W(s) f(s) - T sum_{s - T h >= eps} D(s) f'(s),
- * each term times e^{-theta (s - eps)} (the tilt undone up to the common scale). *allow
- * bounds the rounding, in 2-norms: the forward transform errs by ef = ga_fft_relerr(N)
+ * each term times e^{-theta (s - eps_t)} (the tilt, centred at eps_t, undone up to the common
+ * scale). The allowance bounds the rounding, in 2-norms: the forward transform errs by ef = ga_fft_relerr(N)
  * relative to its output (of norm sqrt N |z|), the separation into V and C adds 2 ulps of it,
  * the power multiplies a frequency's error by at most T (|V| <= 1; in P C the error of P
  * meets |C| <= c |dv|_1) and adds pw, 2 log2 T roundings and the products' with a margin; the
@@ -518,7 +517,7 @@ int ga_ploss_bracket(double *lo, double *hi, int *decided, const ga_ploss *L, in
     *lo = 0;
     *hi = 1;
     *decided = 0;
-    if (L->n != 1 || L->t[0].r > 0 || L->t[0].nu > 0 || !(L->t[0].count <= MAX_STEPS) ||
+    if (L->n != 1 || L->t[0].r > 0 || L->t[0].nu > 0 || !(L->t[0].count <= GA_PLOSS_FEW_STEPS) ||
         !(theta >= 0) || !(eps >= 0) || !(eps_t >= 0) || !(lchern <= 0))
         return GA_EDOM;
     const ga_ploss_term *t = &L->t[0];
@@ -595,7 +594,7 @@ int ga_ploss_bracket_arb(arb_t res, const ga_ploss *L, const arb_t q, const arb_
                          const arb_t eps, double theta, double lch, slong prec,
                          double deadline)
 {
-    if (L->n != 1 || L->t[0].r > 0 || L->t[0].nu > 0 || !(L->t[0].count <= MAX_STEPS) ||
+    if (L->n != 1 || L->t[0].r > 0 || L->t[0].nu > 0 || !(L->t[0].count <= GA_PLOSS_FEW_STEPS) ||
         !arb_is_nonnegative(eps))
         return GA_EDOM;
     const ga_ploss_term *t = &L->t[0];

@@ -80,22 +80,22 @@ static void tails_clear(tails_t *t)
 
 /* The step's loss law at one grid point v: in = 1 where x = x(v) (sw 0) or x(-v) (sw 1) is
  * finite, with Phi, Qbar and the density phi at x (P0, Q0, d0) and at x - m (P1, Q1, d1,
- * sw 0); F = P[V <= v] and G = P[V > v] */
+ * sw 0), and the loss's slope l'(x) (lp); F = P[V <= v] and G = P[V > v] */
 typedef struct {
     int in;
-    arb_t x, P0, Q0, P1, Q1, d0, d1, F, G;
+    arb_t x, P0, Q0, P1, Q1, d0, d1, lp, F, G;
 } bnd_t;
 
 static void bnd_init(bnd_t *b)
 {
     arb_init(b->x), arb_init(b->P0), arb_init(b->Q0), arb_init(b->P1), arb_init(b->Q1);
-    arb_init(b->d0), arb_init(b->d1), arb_init(b->F), arb_init(b->G);
+    arb_init(b->d0), arb_init(b->d1), arb_init(b->lp), arb_init(b->F), arb_init(b->G);
 }
 
 static void bnd_clear(bnd_t *b)
 {
     arb_clear(b->x), arb_clear(b->P0), arb_clear(b->Q0), arb_clear(b->P1), arb_clear(b->Q1);
-    arb_clear(b->d0), arb_clear(b->d1), arb_clear(b->F), arb_clear(b->G);
+    arb_clear(b->d0), arb_clear(b->d1), arb_clear(b->lp), arb_clear(b->F), arb_clear(b->G);
 }
 
 static void phi(arb_t r, const arb_t x, const tails_t *t)
@@ -122,6 +122,10 @@ static int bnd_at(bnd_t *b, const tails_t *t, const arb_t v)
     arb_add(e, e, t->q, prec); /* e^v - 1 + q: positive inside the range */
     b->in = arb_is_positive(e);
     if (b->in) {
+        /* l'(x) = m (1 - (1 - q) e^{-l(x)}) = m e / (e + 1 - q), with e^{l(x)} = e + 1 - q */
+        arb_add(b->lp, e, t->omq, prec);
+        arb_div(b->lp, e, b->lp, prec);
+        arb_mul(b->lp, b->lp, t->m, prec);
         arb_log(b->x, e, prec);
         arb_sub(b->x, b->x, t->lq, prec);
         arb_add(b->x, b->x, t->h2, prec);
@@ -160,9 +164,18 @@ static void normal_mass(arb_t r, const arb_t Plo, const arb_t Qlo, const arb_t P
         arb_sub(r, Qlo, Qhi, prec);
 }
 
+/* a bound c of the offset: from below (lo = max) or, above, from above (hi = min) */
+static void tighten(arb_t lo, arb_t hi, const arb_t c, int above, slong prec)
+{
+    if (above)
+        arb_min(hi, hi, c, prec);
+    else
+        arb_max(lo, lo, c, prec);
+}
+
 /*
  * The cell's offset E[(V - l_k) 1(V in the cell)] between lo and hi, w its mass, A and B the
- * laws at its ends l_k (la) and l_{k+1} = l_k + h (lb). The loss l is convex in x (a log of a
+ * laws at its ends l_k and l_{k+1} = l_k + h. The loss l is convex in x (a log of a
  * sum of exponentials of linear functions): on the cell's x-range a chord lies above it and
  * the tangents at the ends below, with l'(x) = m (1 - (1 - q) e^{-l(x)}); V = l(x) (sw 0) or
  * -l(x) (concave, sw 1) is then between lines, whose expectations over the cell are the
@@ -172,11 +185,11 @@ static void normal_mass(arb_t r, const arb_t Plo, const arb_t Qlo, const arb_t P
  * bounds are 0 and h w.
  */
 static void cell_offsets(arb_t lo, arb_t hi, const bnd_t *A, const bnd_t *B, const arb_t w,
-                         const arb_t la, const arb_t lb, double h, const tails_t *t)
+                         double h, const tails_t *t)
 {
     slong prec = t->prec;
-    arb_t hw, D, M, c, lp;
-    arb_init(hw), arb_init(D), arb_init(M), arb_init(c), arb_init(lp);
+    arb_t hw, D, M, c, ma;
+    arb_init(hw), arb_init(D), arb_init(M), arb_init(c), arb_init(ma);
     arb_set_d(hw, h);
     arb_mul(hw, hw, w, prec); /* h w */
     arb_zero(lo);
@@ -196,8 +209,8 @@ static void cell_offsets(arb_t lo, arb_t hi, const bnd_t *A, const bnd_t *B, con
         arb_sub(M, M, U->d0, prec); /* phi(a) - phi(b) - a P0 */
         arb_mul(M, M, t->omq, prec);
         normal_mass(c, L->P1, L->Q1, U->P1, U->Q1, prec);
-        arb_sub(lp, t->m, L->x, prec);
-        arb_mul(c, c, lp, prec);
+        arb_sub(ma, t->m, L->x, prec);
+        arb_mul(c, c, ma, prec);
         arb_add(c, c, L->d1, prec);
         arb_sub(c, c, U->d1, prec); /* phi(a - m) - phi(b - m) + (m - a) P1 */
         arb_addmul(M, c, t->q, prec);
@@ -212,34 +225,17 @@ static void cell_offsets(arb_t lo, arb_t hi, const bnd_t *A, const bnd_t *B, con
     arb_mul(c, c, M, prec);
     arb_div(c, c, D, prec);
     arb_set(t->sw ? lo : hi, c);
-    /* the tangents at the two ends: l'(a) M and h w - l'(b) (D w - M), sw 0 (below); for
-     * sw 1 the tangents of -l lie above: l'(b) M and h w - l'(a) (D w - M) */
-    for (int end = 0; end < 2; end++) {
-        const arb_struct *lv = end ? lb : la; /* the loss at this end of the cell */
-        arb_set(lp, lv);
-        if (!t->sw)
-            arb_neg(lp, lp);
-        arb_exp(lp, lp, prec);
-        arb_mul(lp, lp, t->omq, prec);
-        arb_sub_ui(lp, lp, 1, prec);
-        arb_neg(lp, lp);
-        arb_mul(lp, lp, t->m, prec); /* l' at the x of this end */
-        int near = end == 0; /* the end where V - l_k is 0 */
-        if (near) {
-            arb_mul(c, lp, M, prec);
-        } else {
-            arb_mul(c, D, w, prec);
-            arb_sub(c, c, M, prec);
-            arb_mul(c, c, lp, prec);
-            arb_sub(c, hw, c, prec);
-        }
-        if (!t->sw)
-            arb_max(lo, lo, c, prec);
-        else
-            arb_min(hi, hi, c, prec);
-    }
+    /* the tangents at the two ends, below V - l_k for sw 0 and above it for sw 1 (those of
+     * -l): at A's x, where V - l_k is 0, l' M; at B's, h w - l' (D w - M) */
+    arb_mul(c, A->lp, M, prec);
+    tighten(lo, hi, c, t->sw, prec);
+    arb_mul(c, D, w, prec);
+    arb_sub(c, c, M, prec);
+    arb_mul(c, c, B->lp, prec);
+    arb_sub(c, hw, c, prec);
+    tighten(lo, hi, c, t->sw, prec);
 cleanup:
-    arb_clear(hw), arb_clear(D), arb_clear(M), arb_clear(c), arb_clear(lp);
+    arb_clear(hw), arb_clear(D), arb_clear(M), arb_clear(c), arb_clear(ma);
 }
 
 /* a ball's midpoint as a double, clipped at 0 where nonneg, and *err >= |value - that| */
@@ -324,7 +320,7 @@ int ga_bracket_cells_arb(double *wl, double *dl, double *wu, double *du, double 
             arb_sub(w, B->F, A->F, prec);
         else
             arb_sub(w, A->G, B->G, prec);
-        cell_offsets(olo, ohi, A, B, w, la, lb, h, &t);
+        cell_offsets(olo, ohi, A, B, w, h, &t);
         TILT(tu, lb);
         arb_mul(x, w, tl, prec);
         wl[k] = mid_err(&e, x, 1);
