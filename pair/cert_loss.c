@@ -159,7 +159,7 @@ typedef struct {
     const ga_pair *p;
     arb_t eps;
     arb_t xy, yx;
-    double est[2], reltol, deadline;
+    double est[2], reltol, deadline, eps_d; /* eps_d: eps as a double */
     slong want, best[2];
     int stalls[2], done[2], fail; /* fail: the first failed evaluation's status */
     int few[2];                   /* the direction's route: the certified bracket */
@@ -168,13 +168,13 @@ typedef struct {
 /* Few identical steps whose Bromwich integrand does not decay within the double plan (the
  * route of ga_ploss_bracket in double precision): the certified bracket of discretised
  * losses, whose width the grid sets (more precision does not narrow it) */
-static int few_steps_route(const ga_ploss *L, int dir, const arb_t eps)
+static int few_steps_route(const ga_ploss *L, int dir, double eps)
 {
     if (L->n != 1 || L->t[0].r > 0 || L->t[0].nu > 0 || L->t[0].count > GA_PLOSS_FEW_STEPS ||
         L->t[0].count < 2)
         return 0;
-    double c, tm, k2, L0, e = arf_get_d(arb_midref(eps), ARF_RND_NEAR);
-    return ga_ploss_plan(&c, &tm, &k2, &L0, L, dir, e) != GA_OK;
+    double c, tm, k2, L0;
+    return ga_ploss_plan(&c, &tm, &k2, &L0, L, dir, eps) != GA_OK;
 }
 
 static int comp_step(void *vc, slong prec)
@@ -193,8 +193,8 @@ static int comp_step(void *vc, slong prec)
         arb_init(v);
         int st;
         if (c->few[dir]) {
-            double theta, lch, e = arf_get_d(arb_midref(c->eps), ARF_RND_NEAR);
-            ga_ploss_tilt(&theta, &lch, L, dir, e);
+            double theta, lch;
+            ga_ploss_tilt(&theta, &lch, L, dir, c->eps_d);
             arb_indeterminate(v); /* (set only with an enclosure) */
             st = ga_ploss_bracket_arb(v, L, q, m, dir, c->eps, theta, lch, prec, c->deadline);
             if (st == GA_OK)
@@ -249,6 +249,7 @@ static int delta_cert_composition(ga_delta_cert *out, const ga_pair *p, const ch
     c.want = pc_want_bits(o->digits);
     c.reltol = pow(10.0, -(o->digits + 1));
     c.deadline = o->deadline;
+    c.eps_d = e; /* (the decimal read as a double: the tilt's and the route's eps) */
     c.best[0] = c.best[1] = LONG_MIN / 2;
     arb_init(c.eps);
     arb_init(c.xy);
@@ -258,7 +259,7 @@ static int delta_cert_composition(ga_delta_cert *out, const ga_pair *p, const ch
     int rc = GA_EINVAL;
     if (!arb_set_str(c.eps, eps, 256)) { /* a ball containing the decimal */
         for (int dir = 0; dir < 2; dir++)
-            c.few[dir] = few_steps_route(p->ploss, dir, c.eps);
+            c.few[dir] = few_steps_route(p->ploss, dir, c.eps_d);
         /* (the bracket's exponentials of arguments up to a few hundred need 128 bits) */
         slong start = c.few[0] || c.few[1] ? 128 : 64;
         rc = ga_arb_escalate(&out->precision_bits, comp_step, &c, start, o->max_prec, o->deadline);
