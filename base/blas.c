@@ -146,6 +146,10 @@ static int room(void)
     return p != NULL;
 }
 
+/* the library was not opened because the address space had no room for its buffer: the
+ * LAPACK calls then fail for want of memory, not of a library */
+static int skipped_for_room;
+
 static void use_gsl_cblas(void)
 {
     lib.cb = gsl_cblas;
@@ -161,6 +165,7 @@ static void load(void)
     if (constrained && !getenv("OPENBLAS_NUM_THREADS") && !getenv("OMP_NUM_THREADS"))
         setenv("OPENBLAS_NUM_THREADS", "1", 0); /* (read by its constructor, in dlopen) */
     if (!room()) {
+        skipped_for_room = 1;
         fprintf(stderr, "gaussaudit: %s not loaded: less than %zu MiB of address space is left "
                         "(ulimit -v); LAPACK routines fail, BLAS runs on GSL's CBLAS\n", name,
                 GA_BLAS_PROBE >> 20);
@@ -309,6 +314,10 @@ static void *failed(size_t bytes)
 static int lapack_ready(void)
 {
     need();
+    if (!lib.ok && skipped_for_room) {
+        failed_probe = 1;
+        return GA_LAPACK_ENOMEM;
+    }
     if (!lib.ok)
         return GA_LAPACK_ENOLIB;
     if (!room()) {
@@ -368,6 +377,22 @@ static void ge_copy(double *dst, size_t ldd, const double *src, size_t lds, size
             dst[j * ldd + i] = src[i * lds + j];
 }
 
+/* the leading n x n block of a row-major matrix transposed in place, in tiles */
+static void transpose_square(double *a, size_t lda, size_t n)
+{
+    enum { B = 32 };
+    for (size_t ib = 0; ib < n; ib += B)
+        for (size_t jb = ib; jb < n; jb += B) {
+            size_t ie = ib + B < n ? ib + B : n, je = jb + B < n ? jb + B : n;
+            for (size_t i = ib; i < ie; i++)
+                for (size_t j = jb > i + 1 ? jb : i + 1; j < je; j++) {
+                    double t = a[i * lda + j];
+                    a[i * lda + j] = a[j * lda + i];
+                    a[j * lda + i] = t;
+                }
+        }
+}
+
 static int size_ok(size_t n)
 {
     return n <= INT_MAX;
@@ -412,6 +437,16 @@ const char *ga_lapack_why(char *buf, size_t n, int info)
 /* the three routines of the form routine(uplo[, diag], n, a, lda, info) */
 enum tri_routine { TRI_POTRF, TRI_POTRI, TRI_TRTRI };
 
+/* The column-major view of a row-major triangle is the transposed triangle of the other
+ * kind, and each of these routines commutes with the transpose (the Cholesky factor of A
+ * stored as rows is the transposed factor stored as columns; likewise the inverse of a
+ * triangle and of A from its factor): the routine runs in place on a with the other uplo,
+ * with no copy. */
+static char other_uplo(char uplo)
+{
+    return uplo == 'L' || uplo == 'l' ? 'U' : 'L';
+}
+
 static int tri_call(enum tri_routine r, char uplo, char diag, size_t n, double *a, size_t lda)
 {
     int unit = r == TRI_TRTRI && (diag == 'U' || diag == 'u');
@@ -425,20 +460,14 @@ static int tri_call(enum tri_routine r, char uplo, char diag, size_t n, double *
         return -argl;
     if (tri_bad(uplo, unit, n, a, lda))
         return -arga;
-    double *t = buffer(n, n);
-    if (!t)
-        return GA_LAPACK_ENOMEM;
-    int in = (int)n, ld = n ? (int)n : 1, info = 0;
-    tri_copy(t, (size_t)ld, a, lda, uplo, n, 0);
+    int in = (int)n, ld = (int)lda, info = 0;
+    char cu = other_uplo(uplo);
     if (r == TRI_POTRF)
-        lib.potrf(&uplo, &in, t, &ld, &info, 1);
+        lib.potrf(&cu, &in, a, &ld, &info, 1);
     else if (r == TRI_POTRI)
-        lib.potri(&uplo, &in, t, &ld, &info, 1);
+        lib.potri(&cu, &in, a, &ld, &info, 1);
     else
-        lib.trtri(&uplo, &diag, &in, t, &ld, &info, 1, 1);
-    if (info >= 0)
-        tri_copy(a, lda, t, (size_t)ld, uplo, n, 1);
-    free(t);
+        lib.trtri(&cu, &diag, &in, a, &ld, &info, 1, 1);
     return info;
 }
 
@@ -506,19 +535,16 @@ static int sym_eig(int divide, char jobz, char uplo, size_t n, double *a, size_t
         return -5;
     if (tri_bad(uplo, 0, n, a, lda))
         return -4;
-    int in = (int)n, ld = n ? (int)n : 1, info = 0, lwork = -1, liwork = -1, iq = 0;
-    double q = 0;
-    double *t = buffer(n, n), *work = NULL;
+    /* in place on a, the triangle read as the other uplo (see other_uplo) */
+    int in = (int)n, ld = (int)lda, info = 0, lwork = -1, liwork = -1, iq = 0;
+    char cu = other_uplo(uplo);
+    double q = 0, *work = NULL;
     int *iwork = NULL;
-    if (!t) {
-        info = GA_LAPACK_ENOMEM;
-        goto cleanup;
-    }
     /* workspace query: the optimal sizes (the blocked algorithms depend on them) */
     if (divide)
-        lib.syevd(&jobz, &uplo, &in, t, &ld, w, &q, &lwork, &iq, &liwork, &info, 1, 1);
+        lib.syevd(&jobz, &cu, &in, a, &ld, w, &q, &lwork, &iq, &liwork, &info, 1, 1);
     else
-        lib.syev(&jobz, &uplo, &in, t, &ld, w, &q, &lwork, &info, 1, 1);
+        lib.syev(&jobz, &cu, &in, a, &ld, w, &q, &lwork, &info, 1, 1);
     if (info != 0)
         goto cleanup;
     if (!(q >= 1 && q < (double)INT_MAX) || iq < 0) {
@@ -535,19 +561,13 @@ static int sym_eig(int divide, char jobz, char uplo, size_t n, double *a, size_t
         info = GA_LAPACK_ENOMEM;
         goto cleanup;
     }
-    tri_copy(t, (size_t)ld, a, lda, uplo, n, 0);
     if (divide)
-        lib.syevd(&jobz, &uplo, &in, t, &ld, w, work, &lwork, iwork, &liwork, &info, 1, 1);
+        lib.syevd(&jobz, &cu, &in, a, &ld, w, work, &lwork, iwork, &liwork, &info, 1, 1);
     else
-        lib.syev(&jobz, &uplo, &in, t, &ld, w, work, &lwork, &info, 1, 1);
-    if (info >= 0) {
-        if (jobz == 'V' || jobz == 'v')
-            ge_copy(a, lda, t, (size_t)ld, n, n); /* the eigenvectors, as columns */
-        else
-            tri_copy(a, lda, t, (size_t)ld, uplo, n, 1);
-    }
+        lib.syev(&jobz, &cu, &in, a, &ld, w, work, &lwork, &info, 1, 1);
+    if (info >= 0 && (jobz == 'V' || jobz == 'v'))
+        transpose_square(a, lda, n); /* the eigenvectors, from rows to columns */
 cleanup:
-    free(t);
     free(work);
     free(iwork);
     return info;

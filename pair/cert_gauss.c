@@ -301,6 +301,10 @@ int pc_delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_input *in,
             rc = r;
             goto done;
         }
+        if (r == GA_ENOMEM || r == GA_EDEP || r == GA_ETIME) { /* (not "another stage") */
+            rc = r;
+            goto cleanup;
+        }
     }
     /* 1. the linear-algebra certificate, escalated until it stops shrinking (TV ~ sqrt(KL):
      *    the radius of the KL ball matters until 2^-prec is below KL itself) */
@@ -313,8 +317,10 @@ int pc_delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_input *in,
         double enough =
             refinable(p) && p->k >= GA_ARB_MAT_BLAS_MIN && want > 40 ? INFINITY : 0;
         la_ctx c = {p, in, txt, tvx, tvy, INFINITY, 0, NULL, 0, enough, o.deadline};
-        ga_arb_escalate(NULL, la_step, &c, 64, o.max_prec, o.deadline);
+        int r = ga_arb_escalate(NULL, la_step, &c, 64, o.max_prec, o.deadline);
         rc = ga_expired(o.deadline) ? GA_ETIME : GA_EPREC;
+        if (!c.have && (r == GA_ENOMEM || r == GA_EDEP)) /* a failure, not a wide interval */
+            rc = r;
         if (!c.have)
             goto cleanup;
     }

@@ -14,32 +14,83 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* symmetric check and copy; returns 0 or fills msg */
-static int check_matrix(double *dst, const double *s, size_t d, const char *name, char *msg,
-                        size_t msglen)
+#define SYM_TILE 64 /* doubles: two 64 x 64 tiles fit in L2 */
+
+/* the checks of one covariance: finite entries, symmetric to 1e-12 of its largest entry;
+ * returns 0 (exactly symmetric), 1 (symmetric within the tolerance) or -1 with msg filled.
+ * One pass in tiles (the row and the column reads in cache) gathers the largest entry and
+ * the largest asymmetry, and a NaN sum flags a non-finite entry; the offending entry is
+ * looked for, in row order, only when there is one. */
+static int check_matrix(const double *s, size_t d, const char *name, char *msg, size_t msglen)
 {
-    double mx = 0;
-    for (size_t i = 0; i < d * d; i++) {
-        if (!isfinite(s[i])) {
-            ga_msg(msg, msglen, "%s[%zu][%zu] is not finite (%g)", name, i / d, i % d, s[i]);
-            return -1;
+    double mx = 0, md = 0, nonfinite = 0;
+    for (size_t ib = 0; ib < d; ib += SYM_TILE)
+        for (size_t jb = 0; jb <= ib; jb += SYM_TILE) {
+            size_t ie = ib + SYM_TILE < d ? ib + SYM_TILE : d;
+            for (size_t i = ib; i < ie; i++) {
+                size_t je = jb + SYM_TILE < i ? jb + SYM_TILE : i;
+                for (size_t j = jb; j < je; j++) {
+                    double u = s[i * d + j], v = s[j * d + i];
+                    nonfinite += (u - u) + (v - v); /* NaN from an infinity or a NaN */
+                    mx = fmax(mx, fmax(fabs(u), fabs(v)));
+                    md = fmax(md, fabs(u - v));
+                }
+            }
         }
-        mx = fmax(mx, fabs(s[i]));
+    for (size_t i = 0; i < d; i++) {
+        double u = s[i * d + i];
+        nonfinite += u - u;
+        mx = fmax(mx, fabs(u));
     }
-    for (size_t i = 0; i < d; i++)
-        for (size_t j = 0; j < i; j++) {
-            double u = s[i * d + j], v = s[j * d + i];
-            if (fabs(u - v) > 1e-12 * mx) {
-                ga_msg(msg, msglen,
-                       "%s is not symmetric: entry [%zu][%zu] = %.17g but [%zu][%zu] = %.17g",
-                       name, i, j, u, j, i, v);
+    if (nonfinite != 0) {
+        for (size_t i = 0; i < d * d; i++)
+            if (!isfinite(s[i])) {
+                ga_msg(msg, msglen, "%s[%zu][%zu] is not finite (%g)", name, i / d, i % d, s[i]);
                 return -1;
             }
-            dst[i * d + j] = dst[j * d + i] = 0.5 * (u + v);
+    }
+    if (md > 1e-12 * mx) {
+        for (size_t i = 0; i < d; i++)
+            for (size_t j = 0; j < i; j++) {
+                double u = s[i * d + j], v = s[j * d + i];
+                if (fabs(u - v) > 1e-12 * mx) {
+                    ga_msg(msg, msglen,
+                           "%s is not symmetric: entry [%zu][%zu] = %.17g but [%zu][%zu] = %.17g",
+                           name, i, j, u, j, i, v);
+                    return -1;
+                }
+            }
+    }
+    return md > 0;
+}
+
+/* the symmetric part of entry (i, j) of s (exact, and without overflow, where s is symmetric) */
+static inline double sym_at(const double *s, size_t d, size_t i, size_t j)
+{
+    double u = s[i * d + j], v = s[j * d + i];
+    return u == v ? u : 0.5 * u + 0.5 * v;
+}
+
+/* dst = sym(a) - sym(b) (b NULL: sym(a)); exact says that a and b are exactly symmetric
+ * (a plain copy or difference), else in tiles so that the row and column reads stay in cache */
+static void sym_copy(double *dst, const double *a, const double *b, size_t d, int exact)
+{
+    if (exact) {
+        for (size_t i = 0; i < d * d; i++)
+            dst[i] = b ? a[i] - b[i] : a[i];
+        return;
+    }
+    for (size_t ib = 0; ib < d; ib += SYM_TILE)
+        for (size_t jb = 0; jb <= ib; jb += SYM_TILE) {
+            size_t ie = ib + SYM_TILE < d ? ib + SYM_TILE : d;
+            for (size_t i = ib; i < ie; i++) {
+                size_t je = jb + SYM_TILE < i + 1 ? jb + SYM_TILE : i + 1;
+                for (size_t j = jb; j < je; j++) {
+                    double v = sym_at(a, d, i, j) - (b ? sym_at(b, d, i, j) : 0);
+                    dst[i * d + j] = dst[j * d + i] = v;
+                }
+            }
         }
-    for (size_t i = 0; i < d; i++)
-        dst[i * d + i] = s[i * d + i];
-    return 0;
 }
 
 /* why the last sym_eig on this thread failed (for the message) */
@@ -49,8 +100,11 @@ static _Thread_local char eig_why[160];
 static int sym_eig(double *w, double *vec, const double *s, size_t d)
 {
     double *a = malloc(d * d * sizeof *a);
-    if (!a)
+    if (!a) {
+        snprintf(eig_why, sizeof eig_why, "no memory for a working copy of %.3g MB",
+                 (double)d * (double)d * 8e-6);
         return GA_ENOMEM;
+    }
     memcpy(a, s, d * d * sizeof *a);
     int info = ga_lapack_syevd(vec ? 'V' : 'N', 'U', d, a, d, w);
     if (vec && info == 0)
@@ -63,44 +117,72 @@ static int sym_eig(double *w, double *vec, const double *s, size_t d)
 
 /* Cholesky factor (lower, in place) with a scalar path for k = 1: the many 1-D pairs of the
  * catalogue (rank-one changes, compositions of them) would otherwise pay LAPACK's call and
- * threading overhead for a square root. 0 on success. */
+ * threading overhead for a square root. The LAPACK status: 0 on success, > 0 not positive
+ * definite, or a failure of the library itself (lapack_failed). */
 static int potrf(double *a, size_t k)
 {
     if (k == 1) {
         if (!(a[0] > 0) || !isfinite(a[0]))
-            return -1;
+            return 1;
         a[0] = sqrt(a[0]);
         return 0;
     }
-    return ga_lapack_potrf('L', k, a, k) != 0;
+    return ga_lapack_potrf('L', k, a, k);
+}
+
+/* a LAPACK status that says nothing about the matrix: no memory, or no library */
+static int lapack_failed(int info)
+{
+    return info == GA_LAPACK_ENOMEM || info == GA_LAPACK_ENOLIB;
+}
+
+/* the message and status of a factorisation the library could not run */
+static int lapack_failure(int info, size_t k, char *msg, size_t msglen)
+{
+    ga_lapack_why(eig_why, sizeof eig_why, info);
+    ga_msg(msg, msglen, "the Cholesky factorisation of a %zu x %zu covariance could not run: %s",
+           k, k, eig_why);
+    return ga_lapack_status(info);
 }
 
 /* The reduction of a pair with positive definite covariances (the method in pair.c): whiten
  * by the Cholesky factor of S_y, the eigendecomposition of the whitened difference, the mean
- * in the eigenbasis, each snapped where it is at the rounding level (la_err); sx, sy, dmu
- * are k-sized (dmu = mu_x - mu_y). One algorithm, kept whole for its two allocations (below).
- * GA_OK, GA_EINVAL (a covariance not numerically positive definite, msg says which),
- * GA_ENOMEM. */
+ * in the eigenbasis, each snapped where it is at the rounding level (la_err); sx, sy (k x k,
+ * symmetric to the input check's tolerance: their symmetric parts are used) and dmu = mu_x -
+ * mu_y are read only. The whitened difference is formed, solved and decomposed in place in
+ * the pair's V, so that the peak is the two inputs, L, V and the eigensolver's workspace.
+ * With RD_PD_TEST, GA_EDOM is returned without a message when S_y fails Cholesky or S_x is
+ * not positive definite relative to it (some tau <= 0): the caller takes the singular
+ * route. RD_EXACT_SYM says sx and sy are exactly symmetric. GA_OK, GA_EINVAL (a covariance
+ * not numerically positive definite, msg says which), GA_ENOMEM. One algorithm, kept whole
+ * for its single allocation. */
+enum { RD_PD_TEST = 1, RD_EXACT_SYM = 2 };
 static int reduce_pd(ga_pair *p, const double *sx, const double *sy, const double *dmu,
-                     size_t k, char *msg, size_t msglen)
+                     size_t k, unsigned flags, char *msg, size_t msglen)
 {
     int rc = GA_ENOMEM;
-    /* two allocations (a remove-one audit reduces 1-D pairs by the hundred thousand, twice
-     * each): the pair's lambda, mt, L, V (p->arrays_block), and the working B, C, m */
-    double *B = malloc((2 * k * k + k) * sizeof *B), *C = B ? B + k * k : NULL,
-           *m = B ? C + k * k : NULL;
-    double *blk = calloc(2 * k + 2 * k * k, sizeof *blk);
-    if (!B || !blk) {
-        free(blk);
+    /* one allocation (a remove-one audit reduces 1-D pairs by the hundred thousand, twice
+     * each): the pair's lambda, mt, L, V (p->arrays_block) and the working mean m */
+    double *blk = malloc((3 * k + 2 * k * k) * sizeof *blk), *m = blk ? blk + 2 * k + 2 * k * k : NULL;
+    if (!blk)
         goto cleanup;
-    }
     p->lambda = blk;
     p->mt = blk + k;
     p->L = blk + 2 * k;
     p->V = blk + 2 * k + k * k;
     p->arrays_block = 1;
-    memcpy(p->L, sy, k * k * sizeof *sy);
-    if (potrf(p->L, k)) {
+    int pd_test = flags & RD_PD_TEST, exact = (flags & RD_EXACT_SYM) != 0;
+    sym_copy(p->L, sy, NULL, k, exact);
+    int chol = potrf(p->L, k);
+    if (lapack_failed(chol)) {
+        rc = lapack_failure(chol, k, msg, msglen);
+        goto cleanup;
+    }
+    if (chol) {
+        if (pd_test) {
+            rc = GA_EDOM;
+            goto cleanup;
+        }
         ga_msg(msg, msglen, "%s", "s_y is numerically singular after reduction");
         rc = GA_EINVAL;
         goto cleanup;
@@ -108,12 +190,12 @@ static int reduce_pd(ga_pair *p, const double *sx, const double *sy, const doubl
     for (size_t i = 0; i < k; i++)
         for (size_t j = i + 1; j < k; j++)
             p->L[i * k + j] = 0;
-    /* C = S_x - S_y, then B = L^{-1} C L^{-T} by two triangular solves */
+    /* V = S_x - S_y, then L^{-1} V L^{-T} by two triangular solves in place */
+    double *C = p->V;
+    sym_copy(C, sx, sy, k, exact);
     int equal = 1;
-    for (size_t i = 0; i < k * k; i++) {
-        C[i] = sx[i] - sy[i];
+    for (size_t i = 0; i < k * k; i++)
         equal &= C[i] == 0;
-    }
     if (equal) {
         /* a mean shift (equal covariances): lambda = 0, V = I, no eigendecomposition (an
          * O(k^3) eigensolver on a zero matrix took minutes at k = 3000) */
@@ -130,15 +212,15 @@ static int reduce_pd(ga_pair *p, const double *sx, const double *sy, const doubl
     }
     ga_cblas_dtrsm(CblasRowMajor, CblasLeft, CblasLower, CblasNoTrans, CblasNonUnit, (int)k,
                 (int)k, 1.0, p->L, (int)k, C, (int)k);
-    for (size_t i = 0; i < k; i++) /* B = C^T */
-        for (size_t j = 0; j < k; j++)
-            B[i * k + j] = C[j * k + i];
-    ga_cblas_dtrsm(CblasRowMajor, CblasLeft, CblasLower, CblasNoTrans, CblasNonUnit, (int)k,
-                (int)k, 1.0, p->L, (int)k, B, (int)k);
+    ga_cblas_dtrsm(CblasRowMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit, (int)k,
+                (int)k, 1.0, p->L, (int)k, C, (int)k);
     for (size_t i = 0; i < k; i++)
         for (size_t j = 0; j < i; j++)
-            B[i * k + j] = B[j * k + i] = 0.5 * (B[i * k + j] + B[j * k + i]);
-    if ((rc = sym_eig(p->lambda, p->V, B, k)) != GA_OK) {
+            C[i * k + j] = C[j * k + i] = 0.5 * (C[i * k + j] + C[j * k + i]);
+    int info = ga_lapack_syevd('V', 'U', k, p->V, k, p->lambda);
+    if (info) {
+        ga_lapack_why(eig_why, sizeof eig_why, info);
+        rc = ga_lapack_status(info);
         ga_msg(msg, msglen, "the symmetric eigensolver failed on a %zu x %zu matrix: %s", k, k,
                eig_why);
         goto cleanup;
@@ -200,8 +282,9 @@ conditioning:;
     }
     for (size_t i = 0; i < k; i++) {
         if (!(p->lambda[i] > -1)) {
-            ga_msg(msg, msglen, "%s", "s_x is numerically singular relative to s_y");
-            rc = GA_EINVAL;
+            if (!pd_test)
+                ga_msg(msg, msglen, "%s", "s_x is numerically singular relative to s_y");
+            rc = pd_test ? GA_EDOM : GA_EINVAL;
             goto cleanup;
         }
     }
@@ -228,8 +311,7 @@ conditioning:;
     p->k = k;
     rc = GA_OK;
 cleanup:
-    free(B); /* (C, m) */
-    return rc;
+    return rc; /* (on failure the caller frees the pair, and blk with it) */
 }
 
 /* Relative error of the tau_i = 1 + lambda_i: lambda comes from a symmetric eigensolver with
@@ -253,14 +335,48 @@ static double tau_rel_err(const ga_pair *p)
     return sqrt(s);
 }
 
+/* Is S_x numerically positive definite, as its Cholesky factorisation would say? S_x = L (I +
+ * B) L^T with the eigenvalues tau = 1 + lambda of I + B. When every tau >= 1/16 (S_x >= S_y /
+ * 16), with the eigenvalues' error (about k eps max|lambda|) far below that and S_y
+ * moderately conditioned (the Cholesky diagonal within a factor 1e3: the factorisation of S_y
+ * just succeeded), S_x is: no second factorisation. Otherwise S_x is factorised.
+ * GA_OK, GA_EDOM (not positive definite: the singular route), or GA_ENOMEM / GA_EDEP with
+ * msg (the library could not run). */
+static int x_is_pd(const ga_pair *p, const double *sx, int exact, char *msg, size_t msglen)
+{
+    size_t k = p->k ? p->k : p->d;
+    double lmin = INFINITY, lmax = 0, dmax = 0, dmin = INFINITY;
+    for (size_t i = 0; i < k; i++) {
+        lmin = fmin(lmin, p->lambda[i]);
+        lmax = fmax(lmax, fabs(p->lambda[i]));
+        dmax = fmax(dmax, p->L[i * k + i]);
+        dmin = fmin(dmin, p->L[i * k + i]);
+    }
+    if (1 + lmin >= 1.0 / 16 && dmax <= 1e3 * dmin && 8.0 * k * DBL_EPSILON * fmax(1, lmax) <= 1.0 / 32)
+        return GA_OK;
+    double *t = malloc(k * k * sizeof *t);
+    if (!t)
+        return GA_ENOMEM;
+    sym_copy(t, sx, NULL, k, exact);
+    int info = potrf(t, k);
+    free(t);
+    if (lapack_failed(info))
+        return lapack_failure(info, k, msg, msglen);
+    return info == 0 ? GA_OK : GA_EDOM;
+}
+
 /* Full-rank pairs: whiten by Y, unless the tau lose digits that whitening by X keeps (the
  * reciprocal eigenvalues 1/tau - 1 are then large and carry their relative accuracy): the
  * pair (Y, X) is reduced instead and the two loss laws are swapped back (build_forms). The
- * remaining eigenvalue error is carried in la_err. */
+ * remaining eigenvalue error is carried in la_err. GA_EDOM, with nothing kept, when either
+ * covariance is not numerically positive definite (Cholesky fails): the singular route. */
 static int reduce_full(ga_pair *p, const double *sx, const double *sy, double *dmu, size_t d,
-                       char *msg, size_t msglen)
+                       int exact, char *msg, size_t msglen)
 {
-    int rc = reduce_pd(p, sx, sy, dmu, d, msg, msglen);
+    unsigned sym = exact ? RD_EXACT_SYM : 0;
+    int rc = reduce_pd(p, sx, sy, dmu, d, RD_PD_TEST | sym, msg, msglen);
+    if (rc == GA_OK)
+        rc = x_is_pd(p, sx, exact, msg, msglen);
     if (rc != GA_OK)
         return rc;
     double ey = tau_rel_err(p);
@@ -274,7 +390,7 @@ static int reduce_full(ga_pair *p, const double *sx, const double *sy, double *d
         for (size_t i = 0; i < d; i++)
             dmu[i] = -dmu[i];
         char m2[256];
-        if (reduce_pd(q, sy, sx, dmu, d, m2, sizeof m2) == GA_OK && tau_rel_err(q) < ey) {
+        if (reduce_pd(q, sy, sx, dmu, d, sym, m2, sizeof m2) == GA_OK && tau_rel_err(q) < ey) {
             pr_free_arrays(p);
             p->lambda = q->lambda;
             p->mt = q->mt;
@@ -455,7 +571,7 @@ static int reduce_singular(ga_pair *p, const double *sx, const double *sy, const
                       "tolerance %.3g, |mu_x - mu_y| <= %.3g): the privacy "
                       "loss is 0, delta = 0 for every eps >= 0", tol, ptol);
         double one = 1, zero = 0;
-        rc = reduce_pd(p, &one, &one, &zero, 1, msg, msglen);
+        rc = reduce_pd(p, &one, &one, &zero, 1, RD_EXACT_SYM, msg, msglen);
         goto cleanup;
     }
     if (exact_i < d && same) {
@@ -520,7 +636,7 @@ static int reduce_singular(ga_pair *p, const double *sx, const double *sy, const
              "decided it: rank tolerance %.3g, range residual %.3g, mean residual %.3g <= %.3g "
              "treated as zero): the pair is audited on that subspace", k, d, tol, resid, mres,
              mtol);
-    rc = reduce_pd(p, sxk, ry, rm, k, msg, msglen);
+    rc = reduce_pd(p, sxk, ry, rm, k, RD_EXACT_SYM, msg, msglen);
     if (rc == GA_OK)
         p->la_err += sqrt(p->r) * tau_rel_err(p);
     free(t2);
@@ -535,10 +651,10 @@ cleanup:
     return rc;
 }
 
-/* The input checks (finite entries, symmetric matrices, a mean difference in range) and the
- * working copies: sx, sy symmetrized, dmu = mu_x - mu_y. GA_OK or GA_EINVAL with a message
- * naming the field. */
-static int validate_input(double *sx, double *sy, double *dmu, const ga_pair_input *in,
+/* The input checks (finite entries, symmetric matrices, a mean difference in range) and
+ * dmu = mu_x - mu_y; *exact says whether both covariances are exactly symmetric. GA_OK or
+ * GA_EINVAL with a message naming the field. */
+static int validate_input(double *dmu, int *exact, const ga_pair_input *in,
                           const char *const F[4], char *msg, size_t msglen)
 {
     size_t d = in->d;
@@ -554,9 +670,11 @@ static int validate_input(double *sx, double *sy, double *dmu, const ga_pair_inp
             return GA_EINVAL;
         }
     }
-    if (check_matrix(sx, in->s_x, d, F[2], msg, msglen) ||
-        check_matrix(sy, in->s_y, d, F[3], msg, msglen))
+    int cx = check_matrix(in->s_x, d, F[2], msg, msglen);
+    int cy = cx < 0 ? -1 : check_matrix(in->s_y, d, F[3], msg, msglen);
+    if (cx < 0 || cy < 0)
         return GA_EINVAL;
+    *exact = cx == 0 && cy == 0;
     return GA_OK;
 }
 
@@ -568,7 +686,7 @@ int ga_pair_reduce(ga_pair **out, const ga_pair_input *in, char *msg, size_t msg
         F[i] = in->field[i] ? in->field[i] : defaults[i];
     int rc = GA_EINVAL;
     size_t d = in->d;
-    double *sx = NULL, *sy = NULL, *dmu = NULL, *tmp = NULL;
+    double *sx = NULL, *sy = NULL, *dmu = NULL;
     ga_pair *p = calloc(1, sizeof *p);
     *out = NULL;
     if (msg && msglen)
@@ -596,31 +714,32 @@ int ga_pair_reduce(ga_pair **out, const ga_pair_input *in, char *msg, size_t msg
         goto cleanup;
     }
     rc = GA_ENOMEM;
-    /* the working copies, one allocation (a remove-one audit reduces 1-D pairs by the
-     * hundred thousand, twice each) */
-    if (!(sx = malloc((3 * d * d + d) * sizeof *sx)))
+    if (!(dmu = malloc(d * sizeof *dmu)))
         goto cleanup;
-    sy = sx + d * d;
-    tmp = sy + d * d;
-    dmu = tmp + d * d;
-    if ((rc = validate_input(sx, sy, dmu, in, F, msg, msglen)))
+    int exact;
+    if ((rc = validate_input(dmu, &exact, in, F, msg, msglen)))
         goto cleanup;
-    /* fast path: both positive definite (Cholesky succeeds) */
-    memcpy(tmp, sx, d * d * sizeof *tmp);
-    int xpd = potrf(tmp, d) == 0;
-    memcpy(tmp, sy, d * d * sizeof *tmp);
-    int ypd = potrf(tmp, d) == 0;
-    if (xpd && ypd) {
+    /* fast path: both positive definite (Cholesky succeeds), reduced from the inputs without
+     * copies of them */
+    rc = reduce_full(p, in->s_x, in->s_y, dmu, d, exact, msg, msglen);
+    if (rc == GA_OK) {
         p->support = GA_SUPPORT_FULL;
         pr_set_reason_static(p, "both covariances are positive definite");
-        rc = reduce_full(p, sx, sy, dmu, d, msg, msglen);
-    } else {
+    } else if (rc == GA_EDOM) {
+        pr_free_arrays(p);
+        rc = GA_ENOMEM;
+        if (!(sx = malloc(2 * d * d * sizeof *sx)))
+            goto cleanup;
+        sy = sx + d * d;
+        sym_copy(sx, in->s_x, NULL, d, exact);
+        sym_copy(sy, in->s_y, NULL, d, exact);
         rc = reduce_singular(p, sx, sy, dmu, in, F, msg, msglen);
     }
     if (rc == GA_OK && p->support != GA_SUPPORT_DIFFER)
         rc = build_forms(p);
 cleanup:
-    free(sx); /* (sy, tmp, dmu) */
+    free(sx); /* (sy) */
+    free(dmu);
     if (rc == GA_OK) {
         *out = p;
     } else {

@@ -210,6 +210,7 @@ typedef struct {
                               (0: the whole audit) */
     size_t fail_pair;      /* tests: the double evaluation of pair fail_pair (1-based) fails */
     size_t fail_cert;      /* tests: the certified evaluation of pair fail_cert fails */
+    int fail_cert_status;  /* tests: with that status (0: GA_EDOM) */
     int keep_pairs;        /* tests: keep every reduced pair (none is rebuilt where used) */
     ga_audit_watch *watch; /* publish the progress there (NULL: nowhere) */
 } ga_audit_opts;

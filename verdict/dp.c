@@ -45,7 +45,8 @@ typedef struct {
     int wdir;
     /* found by the certification: */
     int violation, ambiguous, uncertifiable, capped, bound_over, built_close, unc_status;
-    char amb_pair[200], uncert_note[200];
+    int stopped; /* the time budget ended before a needed certified evaluation finished */
+    char amb_pair[200], uncert_note[200], stopped_pair[200];
 } dp_run;
 
 /* the estimates of every pair at the claim's eps (the table's when they are the same), and
@@ -142,17 +143,24 @@ static int dp_certify(dp_run *d, const char *eps_txt)
         int clear = xy[i] + exy[i] <= r->delta && yx[i] + eyx[i] <= r->delta;
         if (!cdone[j]) {
             vd_expired(a, "certification", i, n);
+            d->stopped = 1;
+            snprintf(d->stopped_pair, sizeof d->stopped_pair, "%s", ga_audit_pair_name(a, i, nb));
             break;
         }
         ga_delta_cert c = certs[j];
         int st = cst[j];
         vd_cert_account(a, &c, csec[j]);
         if (o->fail_cert == i + 1)
-            st = GA_EDOM;
+            st = o->fail_cert_status ? o->fail_cert_status : GA_EDOM;
         if (reuse && (st == GA_OK || st == GA_EPREC)) /* shown per pair in the reports */
             vd_store_pair_cert(a, i, &c);
-        if (st == GA_ETIME) /* (the budget ran out inside the evaluation: the audit says so) */
+        if (st == GA_ETIME) { /* (the budget ran out inside the evaluation: the audit says so) */
             vd_expired(a, "certification", j, ncert);
+            if (!d->stopped)
+                snprintf(d->stopped_pair, sizeof d->stopped_pair, "%s", ga_audit_pair_name(a, i, nb));
+            d->stopped = 1;
+            continue;
+        }
         if (st != GA_OK && st != GA_EPREC) {
             /* a proven worst case whose estimates clear the claim but which has no certified
              * evaluation (a composition of subsampled steps whose Bromwich integrand decays
@@ -258,6 +266,17 @@ static void dp_verdict(dp_run *d)
                  "certified: delta_%s(%s) of pair '%s' lies in [%s, %s], above the claimed %s",
                  r->worst_dir == 1 ? "XY" : "YX", ce, ga_audit_pair_name(a, r->worst_pair, nb),
                  vd_bnd_vs(b1, r->cert_lo, 0, r->delta), vd_bnd_vs(b2, r->cert_hi, 1, r->delta), cd);
+    } else if (d->stopped) {
+        /* nothing certified may be read into the estimates: say where they stand */
+        char v1[32], v2[32];
+        r->verdict = GA_VERDICT_INCONCLUSIVE;
+        snprintf(r->reason, sizeof r->reason, "%s: undecided: the time budget ended before the "
+                 "certified evaluation of pair '%s' finished (the largest estimate, delta = %s "
+                 "+- %s, is %s the claim)", claim, d->stopped_pair, vd_num(v1, r->exact.val),
+                 (snprintf(v2, sizeof v2, "%.2g", r->exact.err), v2),
+                 r->exact.val - r->exact.err > r->delta   ? "above"
+                 : r->exact.val + r->exact.err <= r->delta ? "below"
+                                                           : "within its error of");
     } else if (ambiguous || uncertifiable || capped) {
         r->verdict = GA_VERDICT_INCONCLUSIVE;
         snprintf(r->reason, sizeof r->reason, "%s: %s",

@@ -250,3 +250,135 @@ Test(base, shortest_decimals_read_back_and_are_shortest)
     }
     gsl_rng_free(r);
 }
+
+/* The LAPACK door on row-major matrices (it runs each routine in place on the transposed
+ * view): for random SPD matrices of sizes below and above LAPACK's block size, in a buffer
+ * with a larger leading dimension, every routine's defining identity holds to a residual of
+ * TOL_LAPACK (relative to |A| and the size), and the padding and the triangle a routine must
+ * not write are untouched. */
+#define TOL_LAPACK 64 /* times n eps */
+static double lapack_resid(const double *A, const double *B, size_t n, size_t ld)
+{
+    double r = 0, m = 0;
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++) {
+            r = fmax(r, fabs(A[i * ld + j] - B[i * n + j]));
+            m = fmax(m, fabs(B[i * n + j]));
+        }
+    return r / (m * n * DBL_EPSILON);
+}
+
+Test(base, lapack_door_row_major_identities)
+{
+    gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(g, 11);
+    const size_t sizes[] = {1, 5, 70, 150};
+    for (size_t si = 0; si < 4; si++) {
+        size_t n = sizes[si], ld = n + 3;
+        double *A = calloc(n * n, sizeof *A), *M = calloc(n * ld, sizeof *M), *P = calloc(n * n, sizeof *P),
+               *w = calloc(n, sizeof *w);
+        cr_assert(A && M && P && w);
+        /* A = B B^T / n + I, symmetric exactly */
+        double *B = calloc(n * n, sizeof *B);
+        for (size_t i = 0; i < n * n; i++)
+            B[i] = gsl_rng_uniform(g) - 0.5;
+        for (size_t i = 0; i < n; i++)
+            for (size_t j = 0; j <= i; j++) {
+                double s = 0;
+                for (size_t k = 0; k < n; k++)
+                    s += B[i * n + k] * B[j * n + k];
+                A[i * n + j] = A[j * n + i] = s / n + (i == j);
+            }
+        for (int lower = 0; lower < 2; lower++) {
+            char uplo = lower ? 'L' : 'U';
+            /* Cholesky: L L^T = A (lower) or U^T U = A (upper); the other triangle and the
+             * padding keep their marker */
+            for (size_t i = 0; i < n; i++)
+                for (size_t j = 0; j < ld; j++)
+                    M[i * ld + j] = j >= n || (lower ? j > i : j < i) ? -7.0 : A[i * n + j];
+            cr_assert(ga_lapack_potrf(uplo, n, M, ld) == 0, "potrf %c n %zu", uplo, n);
+            for (size_t i = 0; i < n; i++)
+                for (size_t j = 0; j < ld; j++)
+                    if (j >= n || (lower ? j > i : j < i))
+                        cr_assert(M[i * ld + j] == -7.0, "potrf %c n %zu wrote [%zu][%zu]", uplo, n, i, j);
+            for (size_t i = 0; i < n; i++)
+                for (size_t j = 0; j < n; j++) {
+                    double s = 0;
+                    for (size_t k = 0; k < n; k++) {
+                        double a = lower ? (k <= i ? M[i * ld + k] : 0) : (k <= i ? M[k * ld + i] : 0);
+                        double b = lower ? (k <= j ? M[j * ld + k] : 0) : (k <= j ? M[k * ld + j] : 0);
+                        s += a * b;
+                    }
+                    P[i * n + j] = s;
+                }
+            double r = lapack_resid(P, A, n, n);
+            cr_expect(r <= TOL_LAPACK, "potrf %c n %zu: residual %.3g n eps", uplo, n, r);
+            /* triangular inverse of the factor: T T^{-1} = I */
+            double *T = calloc(n * ld, sizeof *T), *Id = calloc(n * n, sizeof *Id);
+            cr_assert(T && Id);
+            memcpy(T, M, n * ld * sizeof *T);
+            cr_assert(ga_lapack_trtri(uplo, 'N', n, T, ld) == 0, "trtri %c n %zu", uplo, n);
+            for (size_t i = 0; i < n; i++) {
+                Id[i * n + i] = 1;
+                for (size_t j = 0; j < n; j++) {
+                    double s = 0;
+                    for (size_t k = 0; k < n; k++) {
+                        int in1 = lower ? k <= i : k >= i, in2 = lower ? j <= k : j >= k;
+                        if (in1 && in2)
+                            s += M[i * ld + k] * T[k * ld + j];
+                    }
+                    P[i * n + j] = s;
+                }
+            }
+            r = lapack_resid(P, Id, n, n);
+            cr_expect(r <= TOL_LAPACK * 16, "trtri %c n %zu: residual %.3g n eps", uplo, n, r);
+            /* the inverse of A from its factor: A A^{-1} = I, from the triangle written */
+            memcpy(T, M, n * ld * sizeof *T);
+            cr_assert(ga_lapack_potri(uplo, n, T, ld) == 0, "potri %c n %zu", uplo, n);
+            for (size_t i = 0; i < n; i++)
+                for (size_t j = 0; j < n; j++) {
+                    double s = 0;
+                    for (size_t k = 0; k < n; k++) {
+                        size_t a = lower ? (k <= j ? j : k) : (k <= j ? k : j),
+                               b = lower ? (k <= j ? k : j) : (k <= j ? j : k);
+                        s += A[i * n + k] * T[a * ld + b];
+                    }
+                    P[i * n + j] = s;
+                }
+            r = lapack_resid(P, Id, n, n);
+            cr_expect(r <= TOL_LAPACK * 16, "potri %c n %zu: residual %.3g n eps", uplo, n, r);
+            /* eigenvectors as columns: A v_j = w_j v_j, both drivers, either triangle read */
+            for (int divide = 0; divide < 2; divide++) {
+                for (size_t i = 0; i < n; i++)
+                    for (size_t j = 0; j < ld; j++)
+                        M[i * ld + j] = j >= n ? -7.0 : A[i * n + j];
+                int info = divide ? ga_lapack_syevd('V', uplo, n, M, ld, w)
+                                  : ga_lapack_syev('V', uplo, n, M, ld, w);
+                cr_assert(info == 0, "syev%s %c n %zu: %d", divide ? "d" : "", uplo, n, info);
+                double worst = 0;
+                for (size_t j = 0; j < n; j++) {
+                    if (j)
+                        cr_expect(w[j] >= w[j - 1], "eigenvalues ascending");
+                    for (size_t i = 0; i < n; i++) {
+                        double s = 0;
+                        for (size_t k = 0; k < n; k++)
+                            s += A[i * n + k] * M[k * ld + j];
+                        worst = fmax(worst, fabs(s - w[j] * M[i * ld + j]));
+                    }
+                    cr_expect(M[j * ld + n] == -7.0, "syev wrote the padding");
+                }
+                r = worst / (w[n - 1] * n * DBL_EPSILON);
+                cr_expect(r <= TOL_LAPACK, "syev%s %c n %zu: residual %.3g n eps", divide ? "d" : "",
+                          uplo, n, r);
+            }
+            free(T);
+            free(Id);
+        }
+        free(A);
+        free(B);
+        free(M);
+        free(P);
+        free(w);
+    }
+    gsl_rng_free(g);
+}

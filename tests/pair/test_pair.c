@@ -1816,3 +1816,47 @@ Test(pair, every_maker_sets_its_type)
         ga_pair_free(p[k]);
     }
 }
+
+/* The positive-definiteness test of S_x: where every tau = 1 + lambda >= 1/16 it is implied
+ * by S_y's factorisation, below that S_x is factorised. Both branches give the full-rank
+ * reduction when S_x is positive definite (a rotated pair equals its diagonal form: delta is
+ * invariant under an orthogonal change of coordinates), and a singular S_x (rank one, rotated)
+ * takes the singular route. */
+Test(pair, positive_definite_test_of_s_x)
+{
+    ga_gchisq_work *w = ga_gchisq_work_alloc();
+    const double c = cos(0.7), s = sin(0.7);
+    const double scales[] = {0.01, 0.05, 0.07, 0.5, 3}; /* tau below and above 1/16 */
+    for (size_t k = 0; k < sizeof scales / sizeof *scales; k++) {
+        double f = scales[k];
+        /* diagonal: S_y = diag(1, 4), S_x = f S_y + diag(0.02, 0); rotated by R(0.7) */
+        double dy[2] = {1, 4}, dx[2] = {f + 0.02, 4 * f};
+        double sy[4], sx[4], syd[4] = {dy[0], 0, 0, dy[1]}, sxd[4] = {dx[0], 0, 0, dx[1]};
+        double R[4] = {c, -s, s, c};
+        for (int i = 0; i < 2; i++)
+            for (int j = 0; j < 2; j++) {
+                sy[2 * i + j] = R[2 * i] * dy[0] * R[2 * j] + R[2 * i + 1] * dy[1] * R[2 * j + 1];
+                sx[2 * i + j] = R[2 * i] * dx[0] * R[2 * j] + R[2 * i + 1] * dx[1] * R[2 * j + 1];
+            }
+        sy[1] = sy[2] = 0.5 * (sy[1] + sy[2]);
+        sx[1] = sx[2] = 0.5 * (sx[1] + sx[2]);
+        double mz[2] = {0, 0}, md[2] = {0.3, 0}, mr[2] = {0.3 * c, 0.3 * s};
+        ga_pair *pr = make_pair(2, mz, sx, mr, sy, 1), *pd = make_pair(2, mz, sxd, md, syd, 1);
+        cr_expect(ga_pair_support(pr) == GA_SUPPORT_FULL, "scale %g: %s", f, ga_pair_support_reason(pr));
+        ga_delta a, b;
+        ga_pair_delta(&a, pr, 0.5, GA_DELTA_AUTO, NULL, w);
+        ga_pair_delta(&b, pd, 0.5, GA_DELTA_AUTO, NULL, w);
+        /* (the rotation's rounding moves the inputs by about 1e-16 relative) */
+        expect_delta(&a, b.xy.val, b.yx.val, 1e-13, 1e-10, "rotated pair");
+        ga_pair_free(pr);
+        ga_pair_free(pd);
+    }
+    /* S_x = v v^T with v = (1, 1) rotated: singular, S_y = I */
+    double sy[4] = {1, 0, 0, 1}, m0[2] = {0, 0};
+    double v[2] = {c + s, c - s}; /* R (1, 1)^T, up to rounding */
+    double sx[4] = {v[0] * v[0], v[0] * v[1], v[0] * v[1], v[1] * v[1]};
+    ga_pair *ps = make_pair(2, m0, sx, m0, sy, 1);
+    cr_expect(ga_pair_support(ps) != GA_SUPPORT_FULL, "singular S_x: %s", ga_pair_support_reason(ps));
+    ga_pair_free(ps);
+    ga_gchisq_work_free(w);
+}
