@@ -96,16 +96,19 @@ int ga_ploss_pld_epsilon(double *eps, const ga_ploss *L, int dir, double delta, 
  * (one mean term, count <= 128; pair/ploss_bracket.c): discretised losses with their
  * first-order rounding taken back, FFT rounding and tails included. theta >= 0 tilts the
  * vectors and lchern, the log of the Chernoff bound at eps_t, sets the tails kept:
- * ga_ploss_tilt's at eps_t, the tilt's centre (accurate where delta is small). The grid is the coarsest whose half width is at most
- * max(epsabs, epsrel times the midpoint), or whose bracket excludes decide (> 0; *decided is
- * then 1 where a finer grid was not computed), or the finest (epsabs = epsrel = decide = 0:
- * always the finest). delta = 0 (eps at or above the loss's supremum) is exact, and below e^-600 the
+ * ga_ploss_tilt's at eps_t, the tilt's centre (accurate where delta is small). The grid is
+ * the coarsest whose half width is at most max(epsabs, epsrel times the midpoint), or whose
+ * bracket excludes decide (> 0; *decided is then 1 where a finer grid was not computed), or
+ * the finest (epsabs = epsrel = decide = 0: always the finest); grids finer than level
+ * `finest` (0 the finest of the four, 3 the coarsest) are not computed: the bracket of the
+ * finest one computed is returned. delta = 0 (eps at or above the loss's supremum) is exact, and below e^-600 the
  * bound is [0, e^lchern]. GA_OK; GA_EDOM (not this route's case: several terms, covariance or
  * masked steps, many steps or grid points, a loss too concentrated for the finest grid; lo =
  * 0, hi = 1); GA_ETIME (deadline, monotonic seconds, 0: none); GA_ENOMEM. */
 int ga_ploss_bracket(double *lo, double *hi, int *decided, const ga_ploss *L, int dir,
                      double eps, double eps_t, double theta, double lchern, double epsabs,
-                     double epsrel, double decide, double deadline, ga_quad_work *w);
+                     double epsrel, double decide, int finest, double deadline,
+                     ga_quad_work *w);
 /* The bracket's tilt centre for eps: eps on a grid of 1/32 relative, so that nearby eps (an
  * eps search's last steps) share one convolution (w's cache); the bracket's values depend
  * on eps alone (the centre, the tilt and the cut are functions of it). */

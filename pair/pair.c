@@ -145,6 +145,7 @@ typedef struct {
     int status;
     double at, val;
     double relerr; /* the relative error estimate of its larger direction */
+    int full;      /* values, not sides: the evaluations that set the error (slope, ends) */
     struct {
         double x;
         ga_delta d;
@@ -177,7 +178,7 @@ static double eps_fn(double eps, void *param)
     /* only the side of the claimed delta matters here: an engine that brackets may stop
      * once its bracket excludes it (far from the root), its value then coarser than asked */
     if (e->w) {
-        e->w->quad.decide = exp(e->logt);
+        e->w->quad.decide = e->full ? 0 : exp(e->logt);
         e->w->quad.decided = 0;
     }
     int s = ga_pair_delta(&e->last, e->p, eps, GA_DELTA_AUTO, e->o, e->w);
@@ -260,7 +261,9 @@ int ga_pair_epsilon(ga_result *eps, int *direction, const ga_pair *p, double del
             eps_fn(x, &ep);
             ga_delta atx = ep.last;
             double a = fmax(lo, x - tol), c = fmin(hi, x + tol);
+            ep.full = 1; /* (their values set the slope) */
             double fa = eps_fn(a, &ep), fc = eps_fn(c, &ep);
+            ep.full = 0;
             if (ep.status != GA_OK && ep.status != GA_ETOL)
                 break;
             if (fa >= 0 && fc <= 0 && c > a) {
@@ -281,6 +284,7 @@ int ga_pair_epsilon(ga_result *eps, int *direction, const ga_pair *p, double del
     /* at the root: which direction binds, and the effect of the delta error estimates:
      * d log delta / d eps by a difference quotient over the final bracket (or a small step) */
     double slope;
+    ep.full = 1;
     if (tight) {
         slope = (fhi - flo) / (hi - lo);
     } else {
@@ -294,7 +298,11 @@ int ga_pair_epsilon(ga_result *eps, int *direction, const ga_pair *p, double del
     const ga_result *b = *direction == 1 ? &at.xy : &at.yx;
     double relerr = b->val > 0 ? b->err / b->val : 0;
     eps->val = x;
-    eps->err = (hi - lo) + (slope < 0 ? relerr / -slope : 0) + 4 * DBL_EPSILON * x;
+    /* delta's relative error r moves the root by log(1/(1 - r)) / |slope| at most (delta
+     * within a factor 1 - r of its value, log delta linear in eps to the slope's accuracy:
+     * 5% more covers the slope's change over that distance) */
+    double shift = slope < 0 ? (relerr < 1 ? -1.05 * log1p(-relerr) / -slope : INFINITY) : 0;
+    eps->err = (hi - lo) + shift + 4 * DBL_EPSILON * x;
     return ep.status;
 }
 

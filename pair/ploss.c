@@ -596,6 +596,61 @@ void ga_ploss_tilt(double *theta, double *lchern, const ga_ploss *L, int dir, do
         *lchern = fmin(chernoff_log(K - *theta * eps, K, rel), 0);
 }
 
+/* The tilt at eps's centre (recalled: nearby eps share it) */
+static void tilt_at(double *theta, double *lch, const ga_ploss *L, int dir, double et,
+                    ga_quad_work *w)
+{
+    const ga_ploss_term *t = &L->t[0];
+    double tk[6] = {2 /* (the tilt's tag) */, t->q, t->m, t->count, t->add ^ dir, et}, tv[2];
+    int ts;
+    if (ga_memo_get(tv, 2, &ts, &w->memo, tk, sizeof tk)) {
+        *theta = tv[0];
+        *lch = tv[1];
+        return;
+    }
+    ga_ploss_tilt(theta, lch, L, dir, et);
+    ga_memo_put(&w->memo, tk, sizeof tk, (double[2]){*theta, *lch}, 2, GA_OK);
+}
+
+/* The side of w->decide from the bracket's grids, coarse to fine until one excludes it: GA_OK
+ * with *out (midpoint, half width) and w->decided set when one does, GA_ETIME, or GA_EDOM
+ * (undecided even on the finest grid, or not the bracket's case: the caller goes on, and
+ * the finest grid's convolution is then kept for it). Recalled by (step, direction, eps,
+ * decide). */
+static int bracket_side(ga_result *out, const ga_ploss *L, int dir, double eps,
+                        const ga_gchisq_opts *o, ga_quad_work *w)
+{
+    if (L->n != 1 || L->t[0].r > 0 || L->t[0].nu > 0 || !(L->t[0].count <= GA_PLOSS_FEW_STEPS))
+        return GA_EDOM;
+    const ga_ploss_term *t = &L->t[0];
+    double key[7] = {3 /* (this memo's tag) */, t->q, t->m, t->count, t->add ^ dir, eps,
+                     w->decide}, got[2];
+    int bs, decided = 0;
+    double lo, hi;
+    if (ga_memo_get(got, 2, &bs, &w->memo, key, sizeof key)) {
+        lo = got[0];
+        hi = got[1];
+        decided = bs == GA_OK;
+    } else {
+        double theta, lch, et = ga_ploss_tilt_centre(eps);
+        tilt_at(&theta, &lch, L, dir, et, w);
+        bs = ga_ploss_bracket(&lo, &hi, &decided, L, dir, eps, et, theta, lch, 0, 0, w->decide,
+                              0, o->deadline, w);
+        if (bs == GA_ETIME)
+            return bs;
+        if (bs == GA_OK && (hi < w->decide || lo > w->decide))
+            decided = 1; /* (a zero or Chernoff-sized answer decides as well) */
+        ga_memo_put(&w->memo, key, sizeof key, (double[2]){lo, hi}, 2,
+                    bs == GA_OK && decided ? GA_OK : GA_EDOM);
+    }
+    if (bs != GA_OK || !decided)
+        return GA_EDOM;
+    w->decided = 1;
+    out->val = 0.5 * (lo + hi);
+    out->err = 0.5 * (hi - lo);
+    return GA_OK;
+}
+
 /* Few identical steps: the Bromwich integral where its integrand decays within the planned
  * range and the estimate meets its target; otherwise (few steps of a small rate, where the
  * integrand decays slowly and the node budget runs out) the two-sided bound of the
@@ -605,6 +660,14 @@ void ga_ploss_tilt(double *theta, double *lchern, const ga_ploss *L, int dir, do
 static int delta_few(ga_result *out, const ga_ploss *L, int dir, double eps,
                      const ga_gchisq_opts *o, ga_quad_work *w)
 {
+    /* asked only for the side of decide (an eps search away from its root): the bracket's
+     * grids first, coarse to fine, which settle it at a fraction of one Bromwich integral's
+     * cost (from a 64th of the finest's points); what they decide has met what was asked */
+    if (w->decide > 0) {
+        int st = bracket_side(out, L, dir, eps, o, w);
+        if (st != GA_EDOM)
+            return st;
+    }
     brom_t b = {.L = L, .dir = dir, .eps = eps, .sc = 1, .deadline = o->deadline};
     double Kc, k2, rel0;
     int decayed = plan_bromwich(&b, &Kc, &k2, &rel0) && b.nodes <= BROMWICH_NODE_CAP / 4;
@@ -629,18 +692,10 @@ static int delta_few(ga_result *out, const ga_ploss *L, int dir, double eps,
         hi = got[1];
         decided = got[2] > 0;
     } else {
-        double et = ga_ploss_tilt_centre(eps), tk[6] = {2 /* (the tilt's tag) */, t->q, t->m,
-                                                        t->count, t->add ^ dir, et}, tv[2];
-        int ts;
-        if (ga_memo_get(tv, 2, &ts, &w->memo, tk, sizeof tk)) {
-            theta = tv[0];
-            lch = tv[1];
-        } else {
-            ga_ploss_tilt(&theta, &lch, L, dir, et);
-            ga_memo_put(&w->memo, tk, sizeof tk, (double[2]){theta, lch}, 2, GA_OK);
-        }
+        double et = ga_ploss_tilt_centre(eps);
+        tilt_at(&theta, &lch, L, dir, et, w);
         bs = ga_ploss_bracket(&lo, &hi, &decided, L, dir, eps, et, theta, lch, o->epsabs,
-                              10 * o->epsrel, w->decide, o->deadline, w);
+                              10 * o->epsrel, w->decide, 0, o->deadline, w);
         if (bs == GA_OK)
             ga_memo_put(&w->memo, key, sizeof key, (double[3]){lo, hi, decided}, 3, bs);
     }

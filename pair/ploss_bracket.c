@@ -512,7 +512,8 @@ double ga_ploss_tilt_centre(double eps)
 
 int ga_ploss_bracket(double *lo, double *hi, int *decided, const ga_ploss *L, int dir,
                      double eps, double eps_t, double theta, double lchern, double epsabs,
-                     double epsrel, double decide, double deadline, ga_quad_work *w)
+                     double epsrel, double decide, int finest, double deadline,
+                     ga_quad_work *w)
 {
     *lo = 0;
     *hi = 1;
@@ -579,9 +580,9 @@ int ga_ploss_bracket(double *lo, double *hi, int *decided, const ga_ploss *L, in
         if (hprev > 0 && h >= hprev * (1 - 1e-12))
             break; /* (the finest step already: no finer grid) */
         hprev = h;
-        if (level == 0)
+        if (level <= finest)
             break;
-        level = next < 0 ? 0 : next;
+        level = next < finest ? finest : next;
     }
     if (rc != GA_OK)
         return rc;
