@@ -292,6 +292,16 @@ int pc_delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_input *in,
         rc = GA_EDOM; /* singular covariances: certified mode not available */
         goto cleanup;
     }
+    /* 0. eps at or above the loss's supremum (a direction whose loss is bounded above):
+     *    delta is exactly 0 there; both directions so: nothing to integrate */
+    int zx = pc_loss_sup_below(p, in, txt, 0, e, 128), zy = pc_loss_sup_below(p, in, txt, 1, e, 128);
+    if (zx && zy) {
+        arb_zero(xy);
+        arb_zero(yx);
+        out->precision_bits = 128;
+        rc = GA_OK;
+        goto done;
+    }
     /* 0. equal covariances: the closed form on the exact inputs, escalated */
     {
         eqcov_ctx c = {p, in, txt, e, xy, pc_want_bits(o.digits), 0};
@@ -422,6 +432,10 @@ int pc_delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_input *in,
         _arb_vec_clear(dd, 4);
         arb_clear(h);
     }
+    if (zx) /* (exactly 0, whatever the integrals gave) */
+        arb_zero(xy);
+    if (zy)
+        arb_zero(yx);
 done:
     /* laws within total variation of the exact ones (pair_release.c): delta_{X,Y} moves by
      * at most tv_X + e^eps tv_Y (here X is the reduction's, Y's when it was swapped) */

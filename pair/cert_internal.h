@@ -66,6 +66,13 @@ int pc_product_exact_forms(ga_gchisq_exact *lx, ga_gchisq_exact *ly, const ga_pa
 void pc_swap_input(ga_pair_input *in2, ga_pair_text *t2, const ga_pair_text **tp,
                    const ga_pair_input *in, const ga_pair_text *txt);
 
+/* Is eps certified at or above the supremum of the pair's privacy loss in direction dir (0:
+ * delta_{X,Y}, 1: delta_{Y,X}), so that delta is exactly 0 there (pair/cert_sup.c)? 1 or 0
+ * (unbounded, above eps, not settled at this precision, or beyond GA_SUP_MAX_DIM). */
+#define GA_SUP_MAX_DIM 300
+int pc_loss_sup_below(const ga_pair *p, const ga_pair_input *in, const ga_pair_text *txt,
+                      int dir, const arb_t eps, slong prec);
+
 /* delta of an equal-covariance pair from its r D2 (see equal_cov_d2): 1 when done, else the
  * return of equal_cov_d2 */
 int pc_equal_cov_delta(arb_t xy, const ga_pair *p, const ga_pair_input *in,

@@ -138,8 +138,14 @@ void rp_cert_text(char *iv, size_t n, const ga_claim_result *r)
     snprintf(iv, n, "[%s, %s]", lo, hi);
 }
 
-const char *rp_verdict_meaning(int v)
+const char *rp_verdict_meaning(const ga_audit *a)
 {
+    int v = a->overall, scoped = 0;
+    for (size_t i = 0; i < a->nclaims; i++)
+        scoped |= a->claims[i].scope_pair[0] != 0;
+    if (v == GA_VERDICT_VERIFIED && scoped)
+        return "proof: certified bounds show each claim holds for every neighbour in its scope "
+               "(the one pair a claim is about, or a proven worst case)";
     static const char *m[] = {
         "proof: certified bounds on a proven worst case show the claim holds for every neighbour",
         "no proof: the claim holds on every audited pair, which need not be every neighbour",

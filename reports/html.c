@@ -41,7 +41,7 @@ static void html_head(FILE *out, const ga_audit *a)
     rp_html_escape(out, a->spec.name);
     fprintf(out, " \xe2\x80\x94 %s</h1>\n<div id=\"verdict\" class=\"banner %s\">%s %s<span class=\"meaning\">%s</span>"
                  "</div>\n", ga_verdict_name(a->overall), verdict_class(a->overall),
-            rp_verdict_mark(a->overall), ga_verdict_name(a->overall), rp_verdict_meaning(a->overall));
+            rp_verdict_mark(a->overall), ga_verdict_name(a->overall), rp_verdict_meaning(a));
     if (a->incomplete)
         fprintf(out, "<p><b>Incomplete: %s.</b></p>\n", a->timeout_note);
     if (a->spec.nrel)

@@ -64,8 +64,9 @@ void rp_witness_probs(char *b, size_t n, const ga_claim_result *r);
  * as keep each bound on its side of the claim */
 void rp_cert_text(char *iv, size_t n, const ga_claim_result *r);
 
-/* each verdict's one-line meaning, the same in every format */
-const char *rp_verdict_meaning(int v);
+/* the overall verdict's one-line meaning (for scoped claims, what their proof covers), the
+ * same in every format */
+const char *rp_verdict_meaning(const ga_audit *a);
 
 /* a mark that tells the verdicts apart without colour (colour-blind readers, print) */
 const char *rp_verdict_mark(int v);

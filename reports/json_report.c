@@ -101,6 +101,14 @@ int ga_report_json(FILE *out, const ga_audit *a)
         for (int k = 0; k < 2; k++)
             if (row->param_keys[k])
                 ga_jw_num(&j, row->param_keys[k], pv[k]);
+        if (r->scope_dir || r->scope_pair[0]) { /* the claim's scope, as the spec gave it */
+            ga_jw_obj(&j, "scope");
+            if (r->scope_dir)
+                ga_jw_str(&j, "direction", r->scope_dir == 1 ? "xy" : "yx");
+            if (r->scope_pair[0])
+                ga_jw_str(&j, "pair", r->scope_pair);
+            ga_jw_obj_end(&j);
+        }
         ga_jw_str(&j, "verdict", ga_verdict_name(r->verdict));
         ga_jw_str(&j, "reason", r->reason);
         ga_jw_obj(&j, "exact");

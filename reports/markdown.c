@@ -61,7 +61,7 @@ int ga_report_markdown(FILE *out, const ga_audit *a)
     fprintf(out, "# gaussaudit report: ");
     md_text(out, a->spec.name);
     fprintf(out, " \xe2\x80\x94 %s\n\n", ga_verdict_name(a->overall));
-    fprintf(out, "**Verdict: %s**: %s.\n\n", ga_verdict_name(a->overall), rp_verdict_meaning(a->overall));
+    fprintf(out, "**Verdict: %s**: %s.\n\n", ga_verdict_name(a->overall), rp_verdict_meaning(a));
     if (a->incomplete)
         fprintf(out, "**Incomplete: %s.**\n\n", a->timeout_note); /* our own text */
     if (a->spec.nrel)

@@ -133,7 +133,7 @@ static void claim_def(ga_jw *j)
     ga_jw_obj(j, "properties");
     for (size_t i = 0; ga_claim_row_at(i); i++) {
         const ga_claim_row *r = ga_claim_row_at(i);
-        for (size_t k = 0; k < 3 && r->keys[k]; k++) {
+        for (size_t k = 0; k < GA_CLAIM_KEYS && r->keys[k]; k++) {
             switch (r->shape[k]) {
             case GA_SHAPE_NONNEG:
                 number(j, r->keys[k], "minimum", 0, 0);
@@ -146,6 +146,20 @@ static void claim_def(ga_jw *j)
                 break;
             case GA_SHAPE_POINTS:
                 ref(j, r->keys[k], "points");
+                break;
+            case GA_SHAPE_DIRECTION:
+                ga_jw_obj(j, r->keys[k]);
+                ga_jw_arr(j, "enum");
+                ga_jw_str(j, NULL, "xy");
+                ga_jw_str(j, NULL, "yx");
+                ga_jw_arr_end(j);
+                ga_jw_obj_end(j);
+                break;
+            case GA_SHAPE_NAME:
+                ga_jw_obj(j, r->keys[k]);
+                ga_jw_str(j, "type", "string");
+                ga_jw_num(j, "minLength", 1);
+                ga_jw_obj_end(j);
                 break;
             default:
                 ga_jw_obj(j, r->keys[k]);

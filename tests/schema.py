@@ -68,6 +68,7 @@ bad = [
     "gaussaudit: 1\nmechanism: {kind: composition, parts: [{kind: sketc}]}\n",
     "gaussaudit: 1\nmechanism: {kind: gaussian_pair}\n",
     BASE + "universe: {row_norm: 1}\n",
+    BASE + "claim: {epsilon: 1, delta: 1.0e-5, direction: xz}\n",
 ]
 tmp = os.path.join(os.environ.get("TMPDIR", "/tmp"), "ga_schema_%d.yaml" % os.getpid())
 for text in bad:

@@ -24,6 +24,11 @@ typedef struct {
     double eps, delta;     /* DP: (eps, delta) */
     const char *eps_txt, *delta_txt; /* the (eps, delta) claim as written (NULL: other claims) */
     double alpha, eps_a;   /* RDP: (alpha, eps_alpha); zCDP: rho in eps_a; GDP: mu in eps_a */
+    /* DP: the claim's scope (claim.direction, claim.pair): the direction it is about (0 both,
+     * 1 delta_XY only, 2 delta_YX only) and the one listed pair it is about ("" every pair);
+     * a claim about one pair is decided by that pair's certified interval: VERIFIED there */
+    int scope_dir;
+    char scope_pair[GA_SPEC_NAME_LEN];
     int verdict;
     char reason[1024];
     /* DP: the worst pair and direction (1 = xy, 2 = yx) at the claimed eps */
@@ -246,10 +251,11 @@ typedef struct ga_claim_list {
     size_t n, cap;
 } ga_claim_list;
 typedef struct vd_shard_buf vd_shard_buf;
+#define GA_CLAIM_KEYS 5 /* the most keys of one claim type */
 typedef struct {
     int type;
     const char *name;
-    const char *keys[3];
+    const char *keys[GA_CLAIM_KEYS];
     int (*parse)(ga_claim_list *l, const ga_spec *s, char *msg, size_t msglen);
     const char *param_keys[2];
     void (*eval)(ga_audit *a, ga_claim_result *r, const char *eps_txt, const ga_audit_opts *o,
@@ -261,7 +267,7 @@ typedef struct {
     void (*text)(char *b, size_t n, const ga_claim_result *r);
     void (*tightness)(char *b, size_t n, const ga_claim_result *r);
     int profile, has_at, plot, renyi;
-    int shape[3];    /* what each key holds (enum ga_claim_shape), for the JSON Schema */
+    int shape[GA_CLAIM_KEYS]; /* what each key holds (enum ga_claim_shape), for the JSON Schema */
 } ga_claim_row;
 /* what a claim key holds */
 enum ga_claim_shape {
@@ -269,7 +275,9 @@ enum ga_claim_shape {
     GA_SHAPE_NONNEG,    /* a number >= 0 (epsilon) */
     GA_SHAPE_PROB,      /* a number in [0, 1) (delta) */
     GA_SHAPE_POSITIVE,  /* a number > 0 (rho, mu) */
-    GA_SHAPE_POINTS     /* a non-empty list of [x, y] pairs of numbers (profile, rdp) */
+    GA_SHAPE_POINTS,    /* a non-empty list of [x, y] pairs of numbers (profile, rdp) */
+    GA_SHAPE_DIRECTION, /* "xy" or "yx" (direction) */
+    GA_SHAPE_NAME       /* a pair's name (pair) */
 };
 /* row i of the claim table (NULL past the end) */
 const ga_claim_row *ga_claim_row_at(size_t i);

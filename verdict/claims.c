@@ -67,8 +67,15 @@ static void dp_text(char *b, size_t n, const ga_claim_result *r)
     char x[32], y[32];
     ga_fmt_shortest(x, sizeof x, r->eps);
     ga_fmt_shortest(y, sizeof y, r->delta);
-    snprintf(b, n, "(%.30s, %.30s)-DP", r->eps_txt ? r->eps_txt : x,
-             r->delta_txt ? r->delta_txt : y);
+    int l = snprintf(b, n, "(%.30s, %.30s)-DP", r->eps_txt ? r->eps_txt : x,
+                     r->delta_txt ? r->delta_txt : y);
+    if (l < 0 || (size_t)l >= n)
+        return;
+    /* the scope (no user text here: the pair's name is in the reason) */
+    if (r->scope_dir || r->scope_pair[0])
+        snprintf(b + l, n - l, "%s%s%s", r->scope_dir ? " in direction " : "",
+                 r->scope_dir == 1 ? "XY" : r->scope_dir == 2 ? "YX" : "",
+                 r->scope_pair[0] ? ", of one pair" : "");
 }
 
 static void dp_tightness(char *b, size_t n, const ga_claim_result *r)
@@ -101,7 +108,11 @@ static void dp_tightness(char *b, size_t n, const ga_claim_result *r)
     double x = r->certified ? fmin(fmax(r->exact.val, r->cert_lo), r->cert_hi) : r->exact.val;
     ga_fmt_decide(v, sizeof v, x, r->delta, 6);
     slack_text(sl, sizeof sl, r->slack, "delta", r->exact.val);
-    if (r->certified && r->cert_hi < 1e-300 && r->cert_hi_dec[0] && r->delta > 0) {
+    if (r->certified && r->cert_hi == 0 && r->cert_lo == 0) {
+        snprintf(v, sizeof v, "0");
+        snprintf(sl, sizeof sl, "exactly 0 (certified: eps is at or above the privacy loss's "
+                 "supremum)");
+    } else if (r->certified && r->cert_hi < 1e-300 && r->cert_hi_dec[0] && r->delta > 0) {
         /* below the double range: the certified decimal, and the factor as a power of 10 */
         snprintf(v, sizeof v, "%s", r->cert_hi_dec); /* (whole: a cut exponent is
                                                           another number) */
@@ -286,7 +297,46 @@ static void dp_put(ga_claim_result *r, double e, double d)
     r->delta = d;
 }
 
-/* epsilon and delta (one claim, echoed as written), then the profile's points */
+/* claim.direction and claim.pair: the scope of the (eps, delta) claims l->c[first..] */
+static int dp_scope(ga_claim_list *l, size_t first, const ga_spec *s, char *msg, size_t msglen)
+{
+    const ga_node *dn = ga_node_get(s->claim, "direction"), *pn = ga_node_get(s->claim, "pair");
+    if (!dn && !pn)
+        return GA_OK;
+    const ga_node *at = dn ? dn : pn;
+    const char *path = dn ? "claim.direction" : "claim.pair";
+    if (first == l->n)
+        return claim_fail(s, at, path, msg, msglen, "scopes (epsilon, delta) claims: give epsilon "
+                          "and delta, or a profile");
+    static const char *const others[] = {"rdp", "zcdp", "gdp"};
+    for (size_t k = 0; k < 3; k++)
+        if (ga_node_get(s->claim, others[k]))
+            return claim_fail(s, at, path, msg, msglen, "scopes the (epsilon, delta) claims only, "
+                              "and this claim also has %s: give the %s claim in a spec of its "
+                              "own", others[k], others[k]);
+    int dir = 0;
+    if (dn) {
+        if (dn->kind != GA_NODE_SCALAR || !dn->text ||
+            (strcmp(dn->text, "xy") && strcmp(dn->text, "yx")))
+            return claim_fail(s, dn, "claim.direction", msg, msglen, "must be xy (delta_{X,Y} "
+                              "only: X the pair's first law) or yx (got %s)",
+                              dn->text ? dn->text : "a list or mapping");
+        dir = strcmp(dn->text, "xy") ? 2 : 1;
+    }
+    if (pn && (pn->kind != GA_NODE_SCALAR || !pn->text || !pn->text[0] ||
+               strlen(pn->text) >= GA_SPEC_NAME_LEN))
+        return claim_fail(s, pn, "claim.pair", msg, msglen, "must name one of the listed pairs "
+                          "(a string of at most %d bytes)", GA_SPEC_NAME_LEN - 1);
+    for (size_t i = first; i < l->n; i++) {
+        l->c[i].scope_dir = dir;
+        if (pn)
+            snprintf(l->c[i].scope_pair, sizeof l->c[i].scope_pair, "%s", pn->text);
+    }
+    return GA_OK;
+}
+
+/* epsilon and delta (one claim, echoed as written), then the profile's points, then their
+ * scope */
 static int dp_parse(ga_claim_list *l, const ga_spec *s, char *msg, size_t msglen)
 {
     const ga_node *e = ga_node_get(s->claim, "epsilon"), *d = ga_node_get(s->claim, "delta");
@@ -308,8 +358,10 @@ static int dp_parse(ga_claim_list *l, const ga_spec *s, char *msg, size_t msglen
             return GA_ENOMEM;
         *r = c;
     }
-    return parse_points(l, s, "profile", GA_CLAIM_DP, dp_point_ok, "eps >= 0 and 0 <= delta < 1",
-                        dp_put, msg, msglen);
+    size_t first = l->n - (e ? 1 : 0);
+    int rc = parse_points(l, s, "profile", GA_CLAIM_DP, dp_point_ok, "eps >= 0 and 0 <= delta < 1",
+                          dp_put, msg, msglen);
+    return rc ? rc : dp_scope(l, first, s, msg, msglen);
 }
 
 static int rdp_point_ok(double alpha, double e)
@@ -342,9 +394,10 @@ static int gdp_parse(ga_claim_list *l, const ga_spec *s, char *msg, size_t msgle
 /* ------------------------------------------------------------ the table */
 
 static const ga_claim_row claim_types[] = {
-    {GA_CLAIM_DP, "dp", {"epsilon", "delta", "profile"}, dp_parse, {"epsilon", "delta"}, run_dp,
-     vd_shard_dp, dp_params, dp_ref, dp_text, dp_tightness, 1, 0, GA_CLAIM_PLOT_PROFILE_POINT, 0,
-     {GA_SHAPE_NONNEG, GA_SHAPE_PROB, GA_SHAPE_POINTS}},
+    {GA_CLAIM_DP, "dp", {"epsilon", "delta", "profile", "direction", "pair"}, dp_parse,
+     {"epsilon", "delta"}, run_dp, vd_shard_dp, dp_params, dp_ref, dp_text, dp_tightness, 1, 0,
+     GA_CLAIM_PLOT_PROFILE_POINT, 0,
+     {GA_SHAPE_NONNEG, GA_SHAPE_PROB, GA_SHAPE_POINTS, GA_SHAPE_DIRECTION, GA_SHAPE_NAME}},
     {GA_CLAIM_RDP, "rdp", {"rdp"}, rdp_parse, {"alpha", "eps_alpha"}, run_rdp, vd_shard_rdp,
      rdp_params, bound_ref, rdp_text, rdp_tightness, 0, 0, GA_CLAIM_PLOT_RENYI_POINT, 1,
      {GA_SHAPE_POINTS}},
@@ -365,10 +418,10 @@ const ga_claim_row *ga_claim_row_at(size_t i)
 
 int ga_claim_list_parse(ga_claim_list *l, const ga_spec *s, char *msg, size_t msglen)
 {
-    const char *keys[3 * NROWS + 1];
+    const char *keys[GA_CLAIM_KEYS * NROWS + 1];
     size_t nk = 0;
     for (size_t i = 0; i < NROWS; i++)
-        for (size_t k = 0; k < 3 && claim_types[i].keys[k]; k++)
+        for (size_t k = 0; k < GA_CLAIM_KEYS && claim_types[i].keys[k]; k++)
             keys[nk++] = claim_types[i].keys[k];
     keys[nk] = NULL;
     int rc = s->claim ? ga_spec_claim_keys(s, keys, msg, msglen) : GA_OK;

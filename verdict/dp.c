@@ -43,6 +43,7 @@ typedef struct {
     int reuse, alias;            /* the table's estimates are the claim's (alias: in place) */
     size_t worst, nfailed;       /* the largest estimate; pairs whose estimate failed */
     int wdir;
+    size_t scope_i;              /* the claim's scope (vd_dp_scope_index) */
     /* found by the certification: */
     int violation, ambiguous, uncertifiable, capped, bound_over, built_close, unc_status;
     int stopped; /* the time budget ended before a needed certified evaluation finished */
@@ -81,14 +82,15 @@ static void dp_estimates(dp_run *d)
             exy[i] = eyx[i] = 0;
             continue;
         }
-        if (isnan(xy[i]) || isnan(yx[i]))
+        int cx = vd_dp_counts(r, d->scope_i, i, 1), cy = vd_dp_counts(r, d->scope_i, i, 2);
+        if ((cx && isnan(xy[i])) || (cy && isnan(yx[i])))
             nfailed++;
-        if (xy[i] > wv) {
+        if (cx && xy[i] > wv) {
             wv = xy[i];
             worst = i;
             wdir = 1;
         }
-        if (yx[i] > wv) {
+        if (cy && yx[i] > wv) {
             wv = yx[i];
             worst = i;
             wdir = 2;
@@ -140,7 +142,8 @@ static int dp_certify(dp_run *d, const char *eps_txt)
     vd_cert_selected(a, o, sel, ncert, eps_txt, certs, cst, csec, cdone, w);
     for (size_t j = 0; j < ncert; j++) {
         size_t i = sel[j];
-        int clear = xy[i] + exy[i] <= r->delta && yx[i] + eyx[i] <= r->delta;
+        int cx = vd_dp_counts(r, d->scope_i, i, 1), cy = vd_dp_counts(r, d->scope_i, i, 2);
+        int clear = (!cx || xy[i] + exy[i] <= r->delta) && (!cy || yx[i] + eyx[i] <= r->delta);
         if (!cdone[j]) {
             vd_expired(a, "certification", i, n);
             d->stopped = 1;
@@ -175,7 +178,8 @@ static int dp_certify(dp_run *d, const char *eps_txt)
             }
             continue;
         }
-        double lo = fmax(c.xy.lo, c.yx.lo), hi = fmax(c.xy.hi, c.yx.hi);
+        /* (the directions in the claim's scope only) */
+        double lo = fmax(cx ? c.xy.lo : 0, cy ? c.yx.lo : 0), hi = fmax(cx ? c.xy.hi : 0, cy ? c.yx.hi : 0);
         /* the reported pair, direction and interval always belong together: the worst pair
          * (largest estimate) unless another pair is a certified violation and it is not */
         double margin = vd_built_margin(a, i);
@@ -184,7 +188,7 @@ static int dp_certify(dp_run *d, const char *eps_txt)
             built_close = 1; /* above the claim, but within the construction's rounding */
         if (is_violation && (!violation || i == worst)) {
             r->worst_pair = i;
-            r->worst_dir = c.xy.lo >= c.yx.lo ? 1 : 2;
+            r->worst_dir = cx && (!cy || c.xy.lo >= c.yx.lo) ? 1 : 2;
             const ga_interval *iv = r->worst_dir == 1 ? &c.xy : &c.yx;
             dp_exact_of(r, i, xy, yx, exy, eyx); /* the value beside the interval is its pair's */
             r->certified = 1;
@@ -208,14 +212,16 @@ static int dp_certify(dp_run *d, const char *eps_txt)
                 bound_over = i < ga_pairset_npairs(&a->set) && ga_spec_pair_unreleased(vd_spair(a, i, &ub)) ? 2 : 1;
             }
             snprintf(amb_pair, sizeof d->amb_pair, "%s", ga_audit_pair_name(a, i, nb));
-        } else if (!violation && a->set.verified && i == a->set.verified_pair) {
+        } else if (!violation && ((a->set.verified && i == a->set.verified_pair) ||
+                                  (r->scope_pair[0] && i == d->scope_i))) {
+            int xlo = cx && (!cy || c.xy.lo >= c.yx.lo), xhi = cx && (!cy || c.xy.hi >= c.yx.hi);
             r->certified = 1;
-            r->cert_lo = fmax(c.xy.lo, c.yx.lo);
+            r->cert_lo = lo;
             r->cert_hi = hi;
-            vd_cert_decimals(r, &c, c.xy.lo >= c.yx.lo, c.xy.hi >= c.yx.hi);
+            vd_cert_decimals(r, &c, xlo, xhi);
             if (i != worst) { /* the value beside the interval is its pair's */
                 r->worst_pair = i;
-                r->worst_dir = c.xy.hi >= c.yx.hi ? 1 : 2;
+                r->worst_dir = xhi ? 1 : 2;
                 dp_exact_of(r, i, xy, yx, exy, eyx);
             }
         }
@@ -316,6 +322,14 @@ static void dp_verdict(dp_run *d)
             snprintf(r->reason + l, sizeof r->reason - l, "; the double-precision evaluation "
                      "failed on %zu pair(s)", nfailed);
         }
+    } else if (r->scope_pair[0] && r->certified) {
+        char b1[32];
+        r->verdict = GA_VERDICT_VERIFIED;
+        snprintf(r->reason, sizeof r->reason,
+                 "holds for the pair '%s'%s, the claim's scope: certified delta%s(%s) <= %s",
+                 r->scope_pair, r->scope_dir == 1 ? " in direction XY" : r->scope_dir == 2 ? " in direction YX" : "",
+                 r->scope_dir == 1 ? "_XY" : r->scope_dir == 2 ? "_YX" : "", ce,
+                 vd_bnd_vs(b1, r->cert_hi, 1, r->delta));
     } else if (a->set.verified && r->certified) {
         char b1[32];
         r->verdict = GA_VERDICT_VERIFIED;
@@ -332,7 +346,10 @@ static void dp_verdict(dp_run *d)
                      "certified bracket of up to 128 identical steps), so not proven", n,
                      uncert_note);
         else
-            snprintf(r->reason, sizeof r->reason, "holds on all %zu audited pairs (%s)", n,
+            snprintf(r->reason, sizeof r->reason, "holds on all %zu audited pairs%s (%s)", n,
+                     r->scope_dir == 1   ? " in direction XY, the claim's scope"
+                     : r->scope_dir == 2 ? " in direction YX, the claim's scope"
+                                         : "",
                      o->certified ? "certified" : "estimates with error estimates below the claim");
     }
 }
@@ -355,12 +372,15 @@ static void dp_extras(dp_run *d)
             size_t best = SIZE_MAX;
             double bv = -1;
             /* (bounds no neighbour need attain count only when the worst pair is one) */
-            for (size_t i = 0; i < n; i++)
-                if (fmax(xy[i], yx[i]) > bv && (vd_attained(a, i) || !vd_attained(a, r->worst_pair)) &&
+            for (size_t i = 0; i < n; i++) {
+                double v = fmax(vd_dp_counts(r, d->scope_i, i, 1) ? xy[i] : -1,
+                                vd_dp_counts(r, d->scope_i, i, 2) ? yx[i] : -1);
+                if (v > bv && (vd_attained(a, i) || !vd_attained(a, r->worst_pair)) &&
                     !in_list(taken, (size_t)t, i)) {
-                    bv = fmax(xy[i], yx[i]);
+                    bv = v;
                     best = i;
                 }
+            }
             if (best == SIZE_MAX)
                 break;
             int mirrored = 0; /* the roles of a pair taken swapped: the same eps */
@@ -379,6 +399,12 @@ static void dp_extras(dp_run *d)
             ga_pair_free(own);
             if (st == GA_EDOM)
                 e.val = INFINITY;
+            if (r->scope_dir && dir != r->scope_dir) {
+                /* the other direction binds: the scoped direction's eps is below this one,
+                 * and not computed */
+                r->eps_at_delta.val = NAN;
+                break;
+            }
             if (st != GA_OK && st != GA_ETOL && st != GA_EDOM) { /* failed: no number */
                 r->eps_at_delta.val = NAN;
                 break;
@@ -441,7 +467,14 @@ void vd_eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const ga_a
     for (size_t i = 0; i < n; i++)
         masked |= vd_spair(a, i, &pb)->bound;
     int alias = reuse && !masked;
-    dp_run d = {.a = a, .r = r, .o = o, .w = w, .n = n, .reuse = reuse, .alias = alias};
+    dp_run d = {.a = a, .r = r, .o = o, .w = w, .n = n, .reuse = reuse, .alias = alias,
+                .scope_i = vd_dp_scope_index(a, r)};
+    if (d.scope_i == VD_NO_PAIR) {
+        ga_claim_not_evaluated(r, "");
+        snprintf(r->reason, sizeof r->reason, "claim.pair names no listed pair ('%s'): the "
+                 "pairs table of the report gives their names", r->scope_pair);
+        return;
+    }
     d.xy = alias ? a->pair_xy : malloc(n * sizeof *d.xy);
     d.yx = alias ? a->pair_yx : malloc(n * sizeof *d.yx);
     d.exy = alias ? a->pair_xy_err : malloc(n * sizeof *d.exy);

@@ -136,9 +136,18 @@ void vd_cert_selected(ga_audit *a, const ga_audit_opts *o, const size_t *sel, si
                       const char *eps_txt, ga_delta_cert *certs, int *cst, double *csec,
                       unsigned char *cdone, ga_gchisq_work *w);
 
+/* A DP claim's scope (claim.pair, claim.direction): the index of the one pair it is about
+ * (VD_ALL_PAIRS: every pair; VD_NO_PAIR: no listed pair has that name), and whether
+ * direction dir (1 delta_XY, 2 delta_YX) of pair i counts for it. */
+#define VD_ALL_PAIRS ((size_t)-1)
+#define VD_NO_PAIR ((size_t)-2)
+size_t vd_dp_scope_index(const ga_audit *a, const ga_claim_result *r);
+int vd_dp_counts(const ga_claim_result *r, size_t scope_i, size_t i, int dir);
+
 /* The pairs idx[0..m) (NULL: 0..m) a DP claim certifies, in order, into sel (at most
- * GA_AUDIT_CERT_CAP + 1): those whose estimates do not clear the claim, with --certified
- * every pair up to the cap, and the proven worst case; *capped: some pair that needed it was
+ * GA_AUDIT_CERT_CAP + 1): those whose estimates do not clear the claim in its scope, with
+ * --certified every pair up to the cap, the proven worst case, and the one pair a claim is
+ * about (claim.pair); *capped: some pair that needed it was
  * left out by the cap. Over a shard's pairs it selects a superset of the shard's share of
  * the selection over all pairs (the cap counts fewer pairs before any of them). */
 size_t vd_dp_cert_select(size_t *sel, int *capped, const ga_audit *a, const ga_claim_result *r,

@@ -402,19 +402,38 @@ void vd_cert_selected(ga_audit *a, const ga_audit_opts *o, const size_t *sel, si
         memset(cdone, 0, ns);
 }
 
+size_t vd_dp_scope_index(const ga_audit *a, const ga_claim_result *r)
+{
+    if (!r->scope_pair[0])
+        return VD_ALL_PAIRS;
+    char nb[GA_SPEC_NAME_LEN];
+    for (size_t i = 0; i < a->npairs; i++)
+        if (!strcmp(ga_audit_pair_name(a, i, nb), r->scope_pair))
+            return i;
+    return VD_NO_PAIR;
+}
+
+int vd_dp_counts(const ga_claim_result *r, size_t scope_i, size_t i, int dir)
+{
+    return (scope_i == VD_ALL_PAIRS || i == scope_i) && (!r->scope_dir || r->scope_dir == dir);
+}
+
 size_t vd_dp_cert_select(size_t *sel, int *capped, const ga_audit *a, const ga_claim_result *r,
                          const double *xy, const double *yx, const double *exy,
                          const double *eyx, const size_t *idx, size_t m, const ga_audit_opts *o)
 {
-    size_t ncert = 0;
+    size_t ncert = 0, si = vd_dp_scope_index(a, r);
     for (size_t j = 0; j < m; j++) {
         size_t i = idx ? idx[j] : j;
+        int cx = vd_dp_counts(r, si, i, 1), cy = vd_dp_counts(r, si, i, 2);
+        if (!cx && !cy)
+            continue; /* (outside the claim's scope) */
         /* (a bound no neighbour need attain is never certified unless it is the worst case) */
         ga_spec_pair_buf pb;
-        int clear = vd_spair(a, i, &pb)->bound ||
-                    (xy[i] + exy[i] <= r->delta && yx[i] + eyx[i] <= r->delta);
+        int clear = vd_spair(a, i, &pb)->bound || ((!cx || xy[i] + exy[i] <= r->delta) &&
+                                                   (!cy || yx[i] + eyx[i] <= r->delta));
         int want = !clear || (o->certified && ncert < GA_AUDIT_CERT_CAP) ||
-                   (a->set.verified && i == a->set.verified_pair);
+                   (a->set.verified && i == a->set.verified_pair) || (r->scope_pair[0] && i == si);
         if (!want)
             continue;
         if (ncert >= GA_AUDIT_CERT_CAP && !clear) {

@@ -1860,3 +1860,53 @@ Test(pair, positive_definite_test_of_s_x)
     ga_pair_free(ps);
     ga_gchisq_work_free(w);
 }
+
+/* Where the privacy loss in a direction is bounded above (S_y - S_x positive definite for
+ * delta_{X,Y}), delta vanishes from its supremum 1/2 log(det S_y / det S_x) + 1/2 D^T (S_y -
+ * S_x)^-1 D on: the certified delta is exactly [0, 0] just above it and positive just below
+ * (the closed form there for the 1-D pair), and the other direction, unbounded, stays
+ * positive. X = N(0, 1), Y = N(1, 2): sup = 1/2 log 2 + 1/2 = 0.8465735902799727; X = N(0, I),
+ * Y = N(0, diag(1.5, 2, 1.2)): sup = 1/2 log 3.6 = 0.6404669227; as two columns, twice that. */
+Test(pair, certified_zero_beyond_the_loss_supremum)
+{
+    static const struct {
+        size_t d;
+        double r;
+        double mx[3], my[3], sy[3]; /* S_x = I, S_y diagonal */
+        const char *below, *above;
+    } cases[] = {
+        {1, 1, {0}, {1}, {2}, "0.8465", "0.8466"},
+        {3, 1, {0, 0, 0}, {0, 0, 0}, {1.5, 2, 1.2}, "0.6404", "0.6405"},
+        {3, 2, {0, 0, 0}, {0, 0, 0}, {1.5, 2, 1.2}, "1.2809", "1.2810"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        size_t d = cases[k].d;
+        double sx[9] = {0}, sy[9] = {0};
+        for (size_t i = 0; i < d; i++) {
+            sx[i * d + i] = 1;
+            sy[i * d + i] = cases[k].sy[i];
+        }
+        ga_pair_input in = {d, cases[k].mx, cases[k].my, sx, sy, cases[k].r, {NULL, NULL, NULL, NULL}};
+        ga_pair *p = make_pair(d, cases[k].mx, sx, cases[k].my, sy, cases[k].r);
+        ga_delta_cert A, B;
+        int sa = ga_pair_delta_cert(&A, p, &in, NULL, cases[k].above, NULL);
+        int sb = ga_pair_delta_cert(&B, p, &in, NULL, cases[k].below, NULL);
+        cr_expect(sa == GA_OK && A.xy.lo == 0 && A.xy.hi == 0 && A.yx.lo > 0,
+                  "case %zu eps %s: status %d, xy [%s, %s], yx [%s, %s]", k, cases[k].above, sa,
+                  A.xy_lo, A.xy_hi, A.yx_lo, A.yx_hi);
+        cr_expect((sb == GA_OK || sb == GA_EPREC) && B.xy.hi > 0 && B.yx.lo > 0,
+                  "case %zu eps %s: status %d, xy [%s, %s], yx [%s, %s]", k, cases[k].below, sb,
+                  B.xy_lo, B.xy_hi, B.yx_lo, B.yx_hi);
+        if (k == 0) { /* the closed form (the region (x + 1)^2 < 2 - 4 (eps - log(2)/2)) */
+            double e = atof(cases[k].below), r = sqrt(2 - 4 * (e - 0.5 * log(2.0)));
+            double a = -1 - r, b = -1 + r;
+            double px = 0.5 * (erfc(-b / M_SQRT2) - erfc(-a / M_SQRT2));
+            double py = 0.5 * (erfc(-(b - 1) / 2) - erfc(-(a - 1) / 2));
+            double want = px - exp(e) * py;
+            cr_expect(want > 0 && B.xy.lo <= want * (1 + 1e-6) && want * (1 - 1e-6) <= B.xy.hi,
+                      "eps %s: certified [%s, %s], closed form %.17g", cases[k].below, B.xy_lo,
+                      B.xy_hi, want);
+        }
+        ga_pair_free(p);
+    }
+}

@@ -443,3 +443,83 @@ Test(audit, claim_rows_read_their_keys)
     free(l.c);
     ga_spec_clear(&s);
 }
+
+/* delta_{X,Y}(eps) of X = N(0, 1), Y = N(1, 2) in closed form: l(x) = 1/2 log 2 - x^2/2 +
+ * (x - 1)^2/4 > eps exactly where (x + 1)^2 < 2 - 4 (eps - 1/2 log 2) */
+static double thm42_delta_xy(double eps)
+{
+    double r2 = 2 - 4 * (eps - 0.5 * log(2.0));
+    if (!(r2 > 0))
+        return 0;
+    double r = sqrt(r2), a = -1 - r, b = -1 + r;
+    double px = 0.5 * (erfc(-b / M_SQRT2) - erfc(-a / M_SQRT2));
+    double py = 0.5 * (erfc(-(b - 1) / 2) - erfc(-(a - 1) / 2)); /* (Y's sd sqrt 2: / sqrt 2 / sqrt 2) */
+    return px - exp(eps) * py;
+}
+
+#define TOL_CLOSED 1e-14 /* the closed form's rounding (absolute, on values near 0.1) */
+
+/* Claims scoped to one direction and one pair (claim.direction, claim.pair) are statements
+ * about that pair: VERIFIED by its certified delta in that direction, a VIOLATION above it,
+ * whatever the other direction does; a direction alone keeps the audit's usual verdicts; a
+ * pair that is not listed, and scopes given where they cannot apply, are refused with the
+ * reason. The certified interval of the scoped direction holds the closed form. */
+Test(audit, claims_scoped_to_a_direction_and_a_pair)
+{
+    static const struct {
+        const char *claim;
+        int verdict;
+        const char *says; /* in the reason */
+    } rows[] = {
+        /* delta_XY(0.5) = 0.11371, delta_YX(0.5) = 0.2569 */
+        {"epsilon: 0.5, delta: 0.404485784, direction: xy, pair: p", GA_VERDICT_VERIFIED, "the claim's scope"},
+        {"epsilon: 0.5, delta: 0.2, direction: xy, pair: p", GA_VERDICT_VERIFIED, "direction XY"},
+        {"epsilon: 0.5, delta: 0.2, pair: p", GA_VERDICT_VIOLATION, "delta_YX"},
+        {"epsilon: 0.5, delta: 0.2, direction: yx, pair: p", GA_VERDICT_VIOLATION, "delta_YX"},
+        {"epsilon: 0.5, delta: 0.1, direction: xy, pair: p", GA_VERDICT_VIOLATION, "delta_XY"},
+        {"epsilon: 0.5, delta: 0.2, direction: xy", GA_VERDICT_NO_VIOLATION, "direction XY"},
+        {"epsilon: 0.5, delta: 0.2", GA_VERDICT_VIOLATION, "delta_YX"},
+        {"epsilon: 0.5, delta: 0.2, pair: q", GA_VERDICT_INCONCLUSIVE, "names no listed pair"},
+    };
+    for (size_t k = 0; k < sizeof rows / sizeof *rows; k++) {
+        char spec[512], msg[512];
+        snprintf(spec, sizeof spec, "gaussaudit: 1\nname: s\nmechanism: {kind: gaussian_pair}\n"
+                 "pairs:\n  - name: p\n    x: {mean: [0], cov: [[1]]}\n    y: {mean: [1], cov: "
+                 "[[2]]}\nclaim: {%s}\n", rows[k].claim);
+        ga_audit_result *r = NULL;
+        cr_assert(ga_audit_spec_text(&r, spec, strlen(spec), "s.yaml", NULL, msg, sizeof msg) == GA_OK,
+                  "%s: %s", rows[k].claim, msg);
+        ga_claim_info ci;
+        cr_assert(ga_audit_result_claim(&ci, r, 0) == GA_OK);
+        cr_expect(ci.verdict == rows[k].verdict && strstr(ci.reason, rows[k].says),
+                  "claim {%s}: verdict %d, expected %d with '%s': %s", rows[k].claim, ci.verdict,
+                  rows[k].verdict, rows[k].says, ci.reason);
+        if (ci.certified && ci.direction == 1) {
+            double want = thm42_delta_xy(0.5);
+            cr_expect(ci.interval.lo <= want + TOL_CLOSED && want - TOL_CLOSED <= ci.interval.hi &&
+                          ci.interval.hi - ci.interval.lo < 1e-9,
+                      "claim {%s}: certified delta_XY(0.5) in [%.17g, %.17g], closed form %.17g",
+                      rows[k].claim, ci.interval.lo, ci.interval.hi, want);
+        }
+        ga_audit_result_free(r);
+    }
+    /* refused where they cannot apply */
+    static const char *bad[] = {"direction: zz, epsilon: 0.5, delta: 0.2",
+                                "direction: xy",
+                                "pair: p, gdp: 1",
+                                "direction: xy, epsilon: 0.5, delta: 0.2, rdp: [[2, 1]]",
+                                "pair: [p], epsilon: 0.5, delta: 0.2"};
+    static const char *why[] = {"must be xy", "scopes (epsilon, delta) claims", "scopes (epsilon",
+                                "scopes the (epsilon, delta) claims only", "must name one of"};
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        char spec[512], msg[512];
+        snprintf(spec, sizeof spec, "gaussaudit: 1\nname: s\nmechanism: {kind: gaussian_pair}\n"
+                 "pairs:\n  - name: p\n    x: {mean: [0], cov: [[1]]}\n    y: {mean: [1], cov: "
+                 "[[2]]}\nclaim: {%s}\n", bad[k]);
+        ga_audit_result *r = NULL;
+        int rc = ga_audit_spec_text(&r, spec, strlen(spec), "s.yaml", NULL, msg, sizeof msg);
+        cr_expect(rc == GA_EINVAL && strstr(msg, why[k]), "claim {%s}: status %d, message %s",
+                  bad[k], rc, msg);
+        ga_audit_result_free(r);
+    }
+}
