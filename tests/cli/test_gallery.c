@@ -29,6 +29,9 @@ static const struct {
     {"composition_gdp_heterogeneous", 0, "VERIFIED"},
     {"dpsgd_mnist_rdp_accountant", 0, "VERIFIED"},
     {"dpsgd_mnist_exact_eps", 1, "VERIFIED"}, /* status 1: the claim below the exact eps fails */
+    {"dpsgd_mnist_gdp_clt_sigma1.1", 1, "VIOLATION"},
+    {"dpsgd_mnist_gdp_clt_sigma0.8", 1, "VIOLATION"},
+    {"dpsgd_mnist_gdp_clt_sigma0.6", 1, "VIOLATION"},
     {"synthetic_seed_op_model", 0, "VERIFIED"},
     {"synthetic_seed_op_worst", 1, "VIOLATION"},
     {"synthetic_seed_op_typical", 0, "VERIFIED"},
@@ -160,4 +163,42 @@ Test(gallery, classic_calibration_first_fails_at_8_41977)
     cr_expect(classic_delta(8.41977) < 1e-5 && classic_delta(8.41978) > 1e-5,
               "delta(8.41977) = %.17g, delta(8.41978) = %.17g", classic_delta(8.41977),
               classic_delta(8.41978));
+}
+
+/* delta of mu-GDP at eps (the Gaussian mechanism of sensitivity mu, noise 1) */
+static double gdp_delta(double mu, double eps)
+{
+    return gsl_cdf_ugaussian_P(-eps / mu + mu / 2) - exp(eps) * gsl_cdf_ugaussian_P(-eps / mu - mu / 2);
+}
+
+/* The GDP central-limit specs claim what that accountant reports: mu = q sqrt(T (e^{1/sigma^2}
+ * - 1)) and its eps at delta 1e-5 by bisection on the closed form, against the spec's claimed
+ * epsilon (rounded up to 4 decimals, so within 1e-4 above it) */
+Test(gallery, gdp_clt_specs_claim_the_formula)
+{
+    static const char *sig[] = {"1.1", "0.8", "0.6"};
+    const double q = 256.0 / 60000, T = 14063;
+    for (int k = 0; k < 3; k++) {
+        double s = atof(sig[k]), mu = q * sqrt(T * expm1(1 / (s * s)));
+        double lo = 0, hi = 50;
+        for (int it = 0; it < 200; it++) {
+            double mid = 0.5 * (lo + hi);
+            if (gdp_delta(mu, mid) > 1e-5)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        char path[128], buf[4096];
+        snprintf(path, sizeof path, "specs/papers/dpsgd_mnist_gdp_clt_sigma%s.yaml", sig[k]);
+        FILE *f = fopen(path, "r");
+        cr_assert(f != NULL, "%s", path);
+        buf[fread(buf, 1, sizeof buf - 1, f)] = 0;
+        fclose(f);
+        const char *c = strstr(buf, "\nclaim: {epsilon: ");
+        cr_assert(c != NULL, "%s: no claim line", path);
+        double claimed = atof(c + strlen("\nclaim: {epsilon: "));
+        cr_expect(claimed >= hi && claimed - hi < 1e-4,
+                  "sigma %s: mu %.17g, the formula's eps(1e-5) %.12g, the spec claims %.17g", sig[k],
+                  mu, hi, claimed);
+    }
 }

@@ -158,7 +158,9 @@ static const char *specs[] = {"specs/examples/gaussian_process_regression.yaml",
                               "specs/examples/two_explicit_outputs.yaml",
                               "specs/examples/sketch_remove_one.yaml",
                               "specs/examples/matrix_masking_orthogonal.yaml",
-                              "specs/papers/mls_rule_r50_eps1.yaml", NULL};
+                              "specs/papers/mls_rule_r50_eps1.yaml",
+                              "specs/papers/mean_covariance_shift_thm42.yaml", /* (scoped claims) */
+                              NULL};
 
 Test(shard, jobs_1_and_2_write_identical_reports)
 {
@@ -182,7 +184,7 @@ Test(shard, jobs_1_and_2_write_identical_reports)
             first = out;
     }
     free(first);
-    for (int s = 0; s < 7; s++) {
+    for (int s = 0; s < 8; s++) {
         const char *spec = specs[s] ? specs[s] : many;
         for (int k = 0; k < 2; k++) {
             int s1, s2;
@@ -205,7 +207,7 @@ Test(shard, shards_merged_equal_one_run)
     snprintf(many, sizeof many, "%s/many.yaml", dir);
     /* (under valgrind, make valgrind sets GA_VALGRIND: two specs and one format, each run
      * there taking some 60 times as long) */
-    int nspecs = getenv("GA_VALGRIND") ? 2 : 7, nformats = getenv("GA_VALGRIND") ? 1 : 4;
+    int nspecs = getenv("GA_VALGRIND") ? 2 : 8, nformats = getenv("GA_VALGRIND") ? 1 : 4;
     for (int s = 0; s < nspecs; s++) {
         const char *spec = specs[s] ? specs[s] : many;
         int n = 2 + s % 3;
