@@ -157,7 +157,11 @@ static void layout_g(char *buf, size_t n, int neg, const char *dg, int x, int p)
 
 void ga_fmt_shortest(char *buf, size_t n, double v)
 {
-    if (!isfinite(v) || v == 0) { /* (a zero reads back at one digit: "0", "-0") */
+    if (v == 0) { /* (a zero reads back at one digit: "0", "-0") */
+        snprintf(buf, n, "%s", signbit(v) ? "-0" : "0");
+        return;
+    }
+    if (!isfinite(v)) {
         snprintf(buf, n, "%.1g", v);
         return;
     }

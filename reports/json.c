@@ -18,6 +18,15 @@ static void ga_json_str(FILE *out, const char *s)
 {
     fputc('"', out);
     while (s && *s) {
+        /* a run of printable ASCII that needs no escape: one write */
+        size_t run = 0;
+        while (s[run] >= 0x20 && s[run] < 0x7f && s[run] != '"' && s[run] != '\\')
+            run++;
+        if (run) {
+            fwrite(s, 1, run, out);
+            s += run;
+            continue;
+        }
         unsigned char ch = (unsigned char)*s;
         unsigned cp;
         size_t n = ga_utf8_len(s), h;
