@@ -604,6 +604,38 @@ GA_API int ga_pair_rdp_accountant(double *eps, int *alpha, const ga_pair *p, dou
  */
 GA_API int ga_pair_pld_accountant(double *eps, const ga_pair *p, double delta, double h);
 
+/*
+ * A privacy-loss distribution on a grid, as other accountants build theirs (dp_accounting's
+ * PrivacyLossDistribution.create_from_rounded_probability takes the same numbers): mass[i] at
+ * the privacy loss (k0 + i) h, i < n, and infinity_mass at +infinity; mass missing from a
+ * total of 1 (an optimistic one) is at -infinity. Free with ga_pld_pmf_clear.
+ */
+typedef struct {
+    double h;
+    long k0;
+    size_t n;
+    double *mass;
+    double infinity_mass;
+} ga_pld_pmf;
+GA_API void ga_pld_pmf_clear(ga_pld_pmf *p);
+
+/*
+ * The privacy-loss distributions of one Poisson-subsampled Gaussian step (rate q, noise
+ * multiplier sigma, exact decimals), certified for composition: remove is the law of
+ * l = log(p_X / p_Y) under X, add the law of log(p_Y / p_X) under Y, with X = (1 - q) N(0,
+ * sigma^2) + q N(1, sigma^2) the release with the record and Y = N(0, sigma^2) the one
+ * without. pessimistic != 0: every loss rounded up to the grid, every mass a certified lower
+ * bound, and what that leaves out of 1 (with the tail above the grid, of mass below 1e-20)
+ * put at +infinity: composing such distributions (any number, with any others of the same
+ * kind) gives a delta(eps) at or above the true one, whatever the grid. pessimistic == 0:
+ * losses rounded down, masses certified lower bounds, the rest at -infinity: at or below
+ * the true delta. h in (0, 1] is the grid's spacing (0: 1e-4); the grid covers the losses
+ * whose tails exceed 1e-20. GA_OK, GA_EINVAL (q, sigma unreadable or out of range, h),
+ * GA_EMAXITER (more than 2^24 grid points), GA_ENOMEM, GA_EDEP (no FLINT/Arb), GA_ETIME.
+ */
+GA_API int ga_subsampled_pld(ga_pld_pmf *remove, ga_pld_pmf *add, const char *q,
+                             const char *sigma, double h, int pessimistic, double deadline);
+
 /* ------------------------------------------------------------------ the audit pipeline */
 
 /*

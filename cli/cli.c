@@ -24,6 +24,7 @@ static const char *usage_main =
     "  delta      delta(eps) in both directions for every neighbouring pair of a spec\n"
     "  epsilon    the smallest eps with delta(eps) <= D, per pair and overall\n"
     "  rdp        exact Renyi divergences in both directions\n"
+    "  pld        certified privacy-loss distributions of a subsampled step, for accountants\n"
     "  cdf        P[Q <= x] and P[Q > x] of a generalized chi-square Q\n"
     "  schema     the JSON Schema of the spec language (for editors)\n"
     "  help       this text; 'gaussaudit COMMAND --help' for one command\n"
@@ -54,7 +55,7 @@ typedef struct {
 static const ga_cli_command commands[] = {
     {"audit", ga_cmd_audit},         {"merge", ga_cmd_merge},     {"calibrate", ga_cmd_calibrate},
     {"delta", ga_cmd_delta},         {"epsilon", ga_cmd_epsilon}, {"rdp", ga_cmd_rdp},
-    {"cdf", ga_cmd_cdf},             {"schema", ga_cmd_schema},
+    {"cdf", ga_cmd_cdf},             {"schema", ga_cmd_schema},   {"pld", ga_cmd_pld},
 };
 
 static int dispatch(int argc, char **argv, FILE *out, FILE *err)

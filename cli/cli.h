@@ -86,6 +86,7 @@ int ga_cmd_audit(int argc, char **argv, FILE *out, FILE *err);
 int ga_cmd_merge(int argc, char **argv, FILE *out, FILE *err);
 int ga_cmd_calibrate(int argc, char **argv, FILE *out, FILE *err);
 int ga_cmd_schema(int argc, char **argv, FILE *out, FILE *err);
+int ga_cmd_pld(int argc, char **argv, FILE *out, FILE *err);
 
 /* The exit status of a command whose spec could not be loaded or audited, by library status:
  * GA_EIO 66 (no input), GA_ENOMEM 70 (software: no memory), GA_EDEP 69 (a library it needs

@@ -216,6 +216,12 @@ int ga_bracket_cells_arb(double *wl, double *dl, double *wu, double *du, double 
                          double *top, const arb_t q, const arb_t m, int sw, long k0, size_t n,
                          double h, double theta, double lc, double mx, slong prec,
                          double deadline);
+/* The step's loss law (direction sw, as above) on the grid l_k = (k0 + k) h: w[k] <= the exact
+ * mass of the cell (l_k, l_{k+1}] (k < n), tails[0] <= P[V <= l_0] <= tails[1], tails[2] <=
+ * P[V > l_n] <= tails[3], all from Arb at prec and rounded outward. GA_OK, GA_EPREC (a grid
+ * point's side undecided at prec), GA_ETIME. */
+int ga_loss_cells_arb(double *w, double tails[4], const arb_t q, const arb_t m, int sw, long k0,
+                      size_t n, double h, slong prec, double deadline);
 /* out[i] = e^{a + i b} (i < n) rounded to doubles, each within 2 ulps of its value (or 2^-1072
  * absolutely, below the normal range). GA_OK, or GA_EPREC (balls too wide at prec). */
 int ga_exp_seq_arb(double *out, size_t n, const arb_t a, const arb_t b, slong prec);

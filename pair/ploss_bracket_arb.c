@@ -404,3 +404,59 @@ size_t ga_grid_first_above(long base, double h, double x, int strict, size_t len
     arb_clear(xx);
     return (size_t)i;
 }
+
+/* the lower end of a ball as a double at or below it (0 for a ball reaching below 0) */
+static double mass_lo(const arb_t v)
+{
+    ga_interval iv;
+    ga_arb_bounds(&iv, v);
+    return isfinite(iv.lo) && iv.lo > 0 ? iv.lo : 0;
+}
+
+int ga_loss_cells_arb(double *w, double tails[4], const arb_t q, const arb_t m, int sw, long k0,
+                      size_t n, double h, slong prec, double deadline)
+{
+    tails_t t;
+    tails_init(&t, q, m, sw, prec);
+    bnd_t b;
+    bnd_init(&b);
+    arb_t l, c;
+    arb_init(l);
+    arb_init(c);
+    /* the law's two tails at every grid point, then each cell from the smaller pair */
+    arb_ptr F = _arb_vec_init((slong)n + 1), G = _arb_vec_init((slong)n + 1);
+    int rc = GA_OK;
+    for (size_t k = 0; k <= n && rc == GA_OK; k++) {
+        if (deadline > 0 && (k & 255) == 0 && ga_expired(deadline))
+            rc = GA_ETIME;
+        grid_point(l, k0, (long)k, h);
+        if (rc == GA_OK && (rc = bnd_at(&b, &t, l)) == GA_OK) {
+            arb_set(F + k, b.F);
+            arb_set(G + k, b.G);
+        }
+    }
+    if (rc != GA_OK)
+        goto cleanup;
+    for (size_t k = 0; k < n; k++) {
+        if (arf_cmp_2exp_si(arb_midref(F + k), -1) < 0)
+            arb_sub(c, F + k + 1, F + k, prec);
+        else
+            arb_sub(c, G + k, G + k + 1, prec);
+        w[k] = mass_lo(c);
+    }
+    ga_interval iv;
+    tails[0] = mass_lo(F); /* the mass at or below the grid's first point */
+    ga_arb_bounds(&iv, F);
+    tails[1] = isfinite(iv.hi) ? fmin(fmax(iv.hi, 0), 1) : 1;
+    tails[2] = mass_lo(G + n); /* the mass above its last point */
+    ga_arb_bounds(&iv, G + n);
+    tails[3] = isfinite(iv.hi) ? fmin(fmax(iv.hi, 0), 1) : 1;
+cleanup:
+    _arb_vec_clear(F, (slong)n + 1);
+    _arb_vec_clear(G, (slong)n + 1);
+    tails_clear(&t);
+    bnd_clear(&b);
+    arb_clear(l);
+    arb_clear(c);
+    return rc;
+}

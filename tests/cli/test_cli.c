@@ -45,6 +45,12 @@ Test(cli, bad_input_statuses_and_messages)
         {"cdf --weights 1 --at 1e400", 64, "--at"},
         {"cdf --weights 1 --at 1 --epsrel 0", 64, "--epsrel"},
         {"cdf --weights 1,2 --at 1 --method closed", 64, "does not apply"},
+        {"pld --sigma 1", 64, "--rate"},
+        {"pld --rate 0.01", 64, "--sigma"},
+        {"pld --rate 1 --sigma 1", 64, "--rate must be"},
+        {"pld --rate 0.01 --sigma -1", 64, "--rate must be"},
+        {"pld --rate 0.01 --sigma 1 --grid 0", 64, "--grid"},
+        {"pld --rate 0.01 --sigma 1 --grid 1e-12", 65, "2^24 grid points"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char *out, *err;
@@ -385,4 +391,61 @@ Test(cli, shell_manners)
     unlink(cmd);
     unlink(tab);
     unlink(kind);
+}
+
+/* gaussaudit pld: both directions as JSON, the pessimistic laws (with their infinity mass)
+ * summing to at least 1 and the optimistic ones to at most 1; one step's delta from the
+ * pessimistic law at or above the exact one (the remove direction's, ga_pair_delta), the
+ * optimistic one's at or below */
+Test(cli, pld_exports_bracketing_laws)
+{
+    const double h = 0.01, eps = 0.05;
+    ga_subsampled_input in = {0.01, 1, 1, 0, NULL, NULL, 0, 0, NULL};
+    ga_pair *p;
+    char msg[256];
+    cr_assert(ga_pair_reduce_subsampled(&p, &in, 1, msg, sizeof msg) == GA_OK, "%s", msg);
+    ga_delta D;
+    cr_assert(ga_pair_delta(&D, p, eps, GA_DELTA_AUTO, NULL, NULL) == GA_OK);
+    ga_pair_free(p);
+    for (int opt = 0; opt < 2; opt++) {
+        char *out, *err;
+        int st = ga_test_run(opt ? "pld --rate 0.01 --sigma 1 --grid 0.01 --optimistic"
+                                 : "pld --rate 0.01 --sigma 1 --grid 0.01", &out, &err);
+        cr_assert(st == 0, "status %d: %s", st, err);
+        cr_expect(strstr(out, "\"remove\": {") && strstr(out, "\"add\": {") &&
+                      strstr(out, opt ? "\"pessimistic_estimate\": false" : "\"pessimistic_estimate\": true"),
+                  "%.300s", out);
+        /* the remove law: index, masses, infinity mass */
+        const char *r = strstr(out, "\"remove\": {\"lowest_loss_index\": ");
+        cr_assert(r != NULL, "%.300s", out);
+        char *e;
+        long k0 = strtol(r + strlen("\"remove\": {\"lowest_loss_index\": "), &e, 10);
+        const char *m = strstr(e, "[");
+        cr_assert(m != NULL);
+        double sum = 0, delta = 0;
+        m++;
+        for (long i = 0; *m != ']'; i++) {
+            double v = strtod(m, &e);
+            cr_assert(e != m, "masses: %.60s", m);
+            sum += v;
+            double l = (double)(k0 + i) * h;
+            if (l > eps)
+                delta += v * -expm1(eps - l);
+            m = e;
+            while (*m == ',' || *m == ' ')
+                m++;
+        }
+        const char *im = strstr(m, "\"infinity_mass\": ");
+        cr_assert(im != NULL);
+        double inf = strtod(im + strlen("\"infinity_mass\": "), NULL);
+        sum += inf;
+        delta += inf;
+        cr_expect(opt ? sum <= 1 + 1e-13 && inf == 0 : sum >= 1 - 1e-13,
+                  "%s: total %.17g, infinity mass %.3g", opt ? "optimistic" : "pessimistic", sum, inf);
+        cr_expect(opt ? delta <= D.xy.val + D.xy.err : delta >= D.xy.val - D.xy.err,
+                  "%s: delta(%g) from the law %.12g, exact %.12g +- %.2g",
+                  opt ? "optimistic" : "pessimistic", eps, delta, D.xy.val, D.xy.err);
+        free(out);
+        free(err);
+    }
 }

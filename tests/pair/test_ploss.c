@@ -1498,3 +1498,110 @@ Test(ploss, described_events_attain_delta)
     ga_gchisq_work_free(w);
     gsl_rng_free(rng);
 }
+
+/* the T-fold composition of an exported law: its finite masses convolved (out: (n - 1) T + 1
+ * masses from k0 T), and its mass at +infinity 1 - (1 - inf)^T */
+static double *pld_compose(long *k0, size_t *n, double *inf, const ga_pld_pmf *p, int T)
+{
+    size_t m = p->n;
+    double *a = calloc(m, sizeof *a);
+    cr_assert(a != NULL);
+    memcpy(a, p->mass, m * sizeof *a);
+    for (int t = 1; t < T; t++) {
+        double *b = calloc(m + p->n - 1, sizeof *b);
+        cr_assert(b != NULL);
+        for (size_t i = 0; i < m; i++)
+            for (size_t j = 0; j < p->n; j++)
+                b[i + j] += a[i] * p->mass[j];
+        free(a);
+        a = b;
+        m += p->n - 1;
+    }
+    *k0 = p->k0 * T;
+    *n = m;
+    *inf = -expm1(T * log1p(-p->infinity_mass));
+    return a;
+}
+
+/* delta(eps) of a law on the grid (k0 + i) h with a mass at +infinity */
+static double pld_delta(const double *mass, long k0, size_t n, double h, double inf, double eps)
+{
+    double s = inf;
+    for (size_t i = 0; i < n; i++) {
+        double l = (k0 + (double)i) * h;
+        if (l > eps)
+            s += mass[i] * -expm1(eps - l);
+    }
+    return s;
+}
+
+#define TOL_PLD_ABS 1e-12 /* the masses' rounding and the tails beyond the grid */
+
+/* The exported privacy-loss distributions of one subsampled step bracket the exact delta of
+ * every composition: composed by plain convolution over T steps, the pessimistic laws' delta
+ * lies at or above the exact one and the optimistic laws' at or below (both directions, 1
+ * and 3 steps, several eps), and no further than the grid allows: rounding each step's loss
+ * by at most h moves the composed loss by at most T h, so the pessimistic delta at eps is at
+ * most the exact delta at eps - T h and the optimistic one at least that at eps + T h (up to
+ * TOL_PLD_ABS); the pessimistic masses with their infinity mass sum to at least 1, the
+ * optimistic ones to at most 1. */
+Test(ploss, exported_pld_brackets_the_composition, .timeout = 600)
+{
+    ga_pld_pmf pr, pa, orm, oa;
+    const double h = 1e-3;
+    cr_assert(ga_subsampled_pld(&pr, &pa, "0.01", "1", h, 1, 0) == GA_OK);
+    cr_assert(ga_subsampled_pld(&orm, &oa, "0.01", "1", h, 0, 0) == GA_OK);
+    const ga_pld_pmf *pess[2] = {&pr, &pa}, *opt[2] = {&orm, &oa};
+    for (int d = 0; d < 2; d++) {
+        double sp = pess[d]->infinity_mass, so = 0;
+        for (size_t i = 0; i < pess[d]->n; i++)
+            sp += pess[d]->mass[i];
+        for (size_t i = 0; i < opt[d]->n; i++)
+            so += opt[d]->mass[i];
+        cr_expect(sp >= 1 - 1e-13 && so <= 1 + 1e-13 && so > 1 - 1e-9, /* (the sums' own rounding) */
+                  "direction %d: pessimistic total %.17g, optimistic %.17g", d, sp, so);
+    }
+    static const int Ts[2] = {1, 3};
+    static const double eps[3] = {0.02, 0.1, 0.3};
+    for (int ti = 0; ti < 2; ti++) {
+        int T = Ts[ti];
+        ga_pair *p = sub_pair(0.01, 1, T, 0);
+        for (int d = 0; d < 2; d++) {
+            long kp, ko;
+            size_t np, no;
+            double ip, io;
+            double *cp = pld_compose(&kp, &np, &ip, pess[d], T), *co = pld_compose(&ko, &no, &io, opt[d], T);
+            for (int e = 0; e < 3; e++) {
+                ga_delta D;
+                int st = ga_pair_delta(&D, p, eps[e], GA_DELTA_AUTO, NULL, NULL);
+                cr_assert(st == GA_OK || st == GA_ETOL, "T %d eps %g: status %d", T, eps[e], st);
+                const ga_result *x = d ? &D.yx : &D.xy;
+                ga_delta Dm, Dp; /* the exact delta at eps -+ T h */
+                st = ga_pair_delta(&Dm, p, eps[e] - T * h, GA_DELTA_AUTO, NULL, NULL);
+                cr_assert(st == GA_OK || st == GA_ETOL);
+                st = ga_pair_delta(&Dp, p, eps[e] + T * h, GA_DELTA_AUTO, NULL, NULL);
+                cr_assert(st == GA_OK || st == GA_ETOL);
+                const ga_result *xm = d ? &Dm.yx : &Dm.xy, *xp = d ? &Dp.yx : &Dp.xy;
+                double hi = pld_delta(cp, kp, np, h, ip, eps[e]), lo = pld_delta(co, ko, no, h, io, eps[e]);
+                cr_expect(hi >= x->val - x->err && lo <= x->val + x->err &&
+                              hi <= xm->val + xm->err + TOL_PLD_ABS &&
+                              lo >= xp->val - xp->err - TOL_PLD_ABS,
+                          "T %d direction %d eps %g: exact %.12g +- %.2g (at eps - T h %.12g, at "
+                          "eps + T h %.12g), pessimistic %.12g, optimistic %.12g", T, d, eps[e],
+                          x->val, x->err, xm->val, xp->val, hi, lo);
+            }
+            free(cp);
+            free(co);
+        }
+        ga_pair_free(p);
+    }
+    ga_pld_pmf_clear(&pr);
+    ga_pld_pmf_clear(&pa);
+    ga_pld_pmf_clear(&orm);
+    ga_pld_pmf_clear(&oa);
+    /* refusals */
+    cr_expect(ga_subsampled_pld(&pr, &pa, "1", "1", h, 1, 0) == GA_EINVAL);
+    cr_expect(ga_subsampled_pld(&pr, &pa, "0.01", "-1", h, 1, 0) == GA_EINVAL);
+    cr_expect(ga_subsampled_pld(&pr, &pa, "0.01", "1", 2, 1, 0) == GA_EINVAL);
+    cr_expect(ga_subsampled_pld(&pr, &pa, "0.01", "1", 1e-12, 1, 0) == GA_EMAXITER);
+}
