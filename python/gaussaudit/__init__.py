@@ -312,6 +312,33 @@ class Subsampled:
                                              float(delta)), None)
         return e.value, order.value
 
+    def pld(self, *, grid: Real = 1e-4, pessimistic: bool = True) -> Dict[str, Any]:
+        """One step's privacy-loss distributions, certified for composition (what `gaussaudit
+        pld` writes): {"value_discretization_interval", "pessimistic_estimate", "remove",
+        "add"}, each direction {"lowest_loss_index", "probability_mass_function",
+        "infinity_mass"}, mass i at the loss (lowest_loss_index + i) * grid. Pessimistic
+        laws compose (in any accountant's convolution) to a delta at or above the true one,
+        optimistic ones (pessimistic=False) at or below. The rate and sigma are read as the
+        decimals given (a float: its shortest round-trip decimal)."""
+        h = _real("grid", grid, 0, 1, lo_open=True)
+        rm, ad = _n.PldPmf(), _n.PldPmf()
+        st = _n.lib.ga_subsampled_pld(ctypes.byref(rm), ctypes.byref(ad),
+                                      self._q or _decimal(self.input.q).encode(),
+                                      self._s or _decimal(self.input.sigma).encode(), h,
+                                      int(bool(pessimistic)), 0.0)
+        _check(st, None)
+        try:
+            def law(p):
+                return {"lowest_loss_index": p.k0,
+                        "probability_mass_function": [p.mass[i] for i in range(p.n)],
+                        "infinity_mass": p.infinity_mass}
+            return {"value_discretization_interval": h,
+                    "pessimistic_estimate": bool(pessimistic),
+                    "remove": law(rm), "add": law(ad)}
+        finally:
+            _n.lib.ga_pld_pmf_clear(ctypes.byref(rm))
+            _n.lib.ga_pld_pmf_clear(ctypes.byref(ad))
+
     def pld_accountant(self, *, delta: Real, grid: Real = 1e-4) -> float:
         """eps that a PLD accountant (connect the dots on a grid of this spacing, FFT
         composition) reports at delta: slightly above the exact eps; for comparison."""

@@ -30,6 +30,11 @@ class SubsampledInput(ctypes.Structure):
                 ("norm_txt", ctypes.c_char_p)]
 
 
+class PldPmf(ctypes.Structure):
+    _fields_ = [("h", ctypes.c_double), ("k0", ctypes.c_long), ("n", ctypes.c_size_t),
+                ("mass", c_double_p), ("infinity_mass", ctypes.c_double)]
+
+
 class Delta(ctypes.Structure):
     _fields_ = [("xy", Result), ("yx", Result), ("method", ctypes.c_int)]
 
@@ -166,6 +171,9 @@ _sig("ga_pair_rdp_accountant", ctypes.c_int, ctypes.POINTER(ctypes.c_double),
      ctypes.POINTER(ctypes.c_int), P, ctypes.c_double)
 _sig("ga_pair_pld_accountant", ctypes.c_int, ctypes.POINTER(ctypes.c_double), P,
      ctypes.c_double, ctypes.c_double)
+_sig("ga_subsampled_pld", ctypes.c_int, ctypes.POINTER(PldPmf), ctypes.POINTER(PldPmf),
+     ctypes.c_char_p, ctypes.c_char_p, ctypes.c_double, ctypes.c_int, ctypes.c_double)
+_sig("ga_pld_pmf_clear", None, ctypes.POINTER(PldPmf))
 _sig("ga_gchisq_work_alloc", P)
 _sig("ga_gchisq_work_free", None, P)
 _sig("ga_pair_delta", ctypes.c_int, ctypes.POINTER(Delta), P, ctypes.c_double, ctypes.c_int,

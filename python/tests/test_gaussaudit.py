@@ -272,6 +272,32 @@ def test_subsampled_accountant_and_exact_epsilon():
     assert iv.xy.lo <= est.xy.value + est.xy.error and est.xy.value - est.xy.error <= iv.xy.hi
 
 
+def test_subsampled_pld_brackets_the_exact_delta():
+    # one step's exported laws: the pessimistic delta at or above the exact one in both
+    # directions, the optimistic at or below; totals 1 (with the infinity mass) and <= 1
+    s = gaussaudit.subsampled(rate="0.01", sigma="1")
+    pess, opt = s.pld(grid=0.01), s.pld(grid=0.01, pessimistic=False)
+    assert pess["pessimistic_estimate"] and not opt["pessimistic_estimate"]
+
+    def delta(law, h, eps):
+        k0 = law["lowest_loss_index"]
+        return law["infinity_mass"] + sum(
+            m * -math.expm1(eps - (k0 + i) * h)
+            for i, m in enumerate(law["probability_mass_function"]) if (k0 + i) * h > eps)
+
+    for eps in (0.02, 0.1, 0.5):
+        d = s.delta(eps)
+        for key, exact in (("remove", d.xy), ("add", d.yx)):
+            hi, lo = delta(pess[key], 0.01, eps), delta(opt[key], 0.01, eps)
+            assert lo <= exact.value + exact.error and exact.value - exact.error <= hi, \
+                (key, eps, lo, exact, hi)
+    for key in ("remove", "add"):
+        assert math.fsum(pess[key]["probability_mass_function"]) + pess[key]["infinity_mass"] \
+            >= 1 - 1e-13
+        assert math.fsum(opt[key]["probability_mass_function"]) <= 1 + 1e-13
+        assert opt[key]["infinity_mass"] == 0
+
+
 def test_subsampled_errors():
     with pytest.raises(gaussaudit.GaussauditError) as e:
         gaussaudit.subsampled(rate=1.5, sigma=1.0)
