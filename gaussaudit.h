@@ -631,7 +631,7 @@ GA_API void ga_pld_pmf_clear(ga_pld_pmf *p);
  * losses rounded down, masses certified lower bounds, the rest at -infinity: at or below
  * the true delta. h in (0, 1] is the grid's spacing (0: 1e-4); the grid covers the losses
  * whose tails exceed 1e-20. GA_OK, GA_EINVAL (q, sigma unreadable or out of range, h),
- * GA_EMAXITER (more than 2^24 grid points), GA_ENOMEM, GA_EDEP (no FLINT/Arb), GA_ETIME.
+ * GA_EMAXITER (more than 2^22 grid points), GA_ENOMEM, GA_EDEP (no FLINT/Arb), GA_ETIME.
  */
 GA_API int ga_subsampled_pld(ga_pld_pmf *remove, ga_pld_pmf *add, const char *q,
                              const char *sigma, double h, int pessimistic, double deadline);

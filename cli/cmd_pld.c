@@ -66,7 +66,7 @@ int ga_cmd_pld(int argc, char **argv, FILE *out, FILE *err)
     ga_pld_pmf rm, ad;
     int st = ga_subsampled_pld(&rm, &ad, rate, sigma, h, !optimistic, ga_cli_deadline());
     if (st == GA_EMAXITER) {
-        ga_cli_err(err, "gaussaudit pld: --grid %g would take more than 2^24 grid points "
+        ga_cli_err(err, "gaussaudit pld: --grid %g would take more than 2^22 grid points "
                    "(a coarser grid)\n", h);
         return EX_DATAERR;
     }

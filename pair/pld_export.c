@@ -25,7 +25,7 @@
 #include <string.h>
 
 #define PLD_TAIL_Z 9.3 /* the normal tail beyond 9.3 is below 1e-20: the grid's reach */
-#define PLD_MAX_POINTS ((size_t)1 << 24)
+#define PLD_MAX_POINTS ((size_t)1 << 22) /* (two ball vectors of this length: 400 MB) */
 
 void ga_pld_pmf_clear(ga_pld_pmf *p)
 {

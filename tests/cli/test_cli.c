@@ -50,7 +50,7 @@ Test(cli, bad_input_statuses_and_messages)
         {"pld --rate 1 --sigma 1", 64, "--rate must be"},
         {"pld --rate 0.01 --sigma -1", 64, "--rate must be"},
         {"pld --rate 0.01 --sigma 1 --grid 0", 64, "--grid"},
-        {"pld --rate 0.01 --sigma 1 --grid 1e-12", 65, "2^24 grid points"},
+        {"pld --rate 0.01 --sigma 1 --grid 1e-12", 65, "2^22 grid points"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char *out, *err;
