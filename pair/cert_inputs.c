@@ -103,7 +103,7 @@ static int floating_inverse_basis(arb_mat_t W, const ga_pair *p)
 
 /* dm = mu_x - mu_y for the exact input means (k x 1). Returns 0, or -1 for an unparsable
  * entry. */
-static int input_mean(arb_mat_t dm, const ga_pair_input *in, const ga_pair_text *txt, slong prec)
+int ga_cert_input_mean(arb_mat_t dm, const ga_pair_input *in, const ga_pair_text *txt, slong prec)
 {
     arb_t t, u;
     arb_init(t);
@@ -257,7 +257,7 @@ static int la_inputs_read(la_inputs *q, const ga_pair_input *in, const ga_pair_t
 {
     return ga_cert_input_cov(q->sy, q->T, txt ? txt->s_y : NULL, in->s_y, prec) ||
                    ga_cert_input_cov(q->sx, q->T, txt ? txt->s_x : NULL, in->s_x, prec) ||
-                   input_mean(q->dm, in, txt, prec)
+                   ga_cert_input_mean(q->dm, in, txt, prec)
                ? -1
                : 0;
 }

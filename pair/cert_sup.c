@@ -20,31 +20,6 @@
 
 #include <math.h>
 
-/* the exact inputs of a plain pair: S_x, S_y (k x k), D = mu_x - mu_y; 0 or -1 */
-static int read_inputs(arb_mat_t sx, arb_mat_t sy, arb_mat_t dm, const ga_pair_input *in,
-                       const ga_pair_text *txt)
-{
-    slong k = (slong)in->d;
-    for (slong i = 0; i < k * k; i++)
-        if (ga_cert_entry(arb_mat_entry(sx, i / k, i % k), txt ? txt->s_x : NULL, in->s_x, (size_t)i) ||
-            ga_cert_entry(arb_mat_entry(sy, i / k, i % k), txt ? txt->s_y : NULL, in->s_y, (size_t)i))
-            return -1;
-    arb_t u, v;
-    arb_init(u);
-    arb_init(v);
-    int rc = 0;
-    for (slong i = 0; i < k && rc == 0; i++) {
-        if (ga_cert_entry(u, txt ? txt->mu_x : NULL, in->mu_x, (size_t)i) ||
-            ga_cert_entry(v, txt ? txt->mu_y : NULL, in->mu_y, (size_t)i))
-            rc = -1;
-        else
-            arb_sub(arb_mat_entry(dm, i, 0), u, v, PARSE_PREC);
-    }
-    arb_clear(u);
-    arb_clear(v);
-    return rc;
-}
-
 /* log det of a positive definite S from its Cholesky factor (0 if S is not certified
  * positive definite at this precision) */
 static int log_det(arb_t ld, const arb_mat_t s, slong prec)
@@ -82,7 +57,13 @@ static int sup_plain(arb_t sup, const ga_pair *p, const ga_pair_input *in,
     arb_init(lx);
     arb_init(ly);
     arb_init(q);
-    int rc = read_inputs(sx, sy, dm, in, txt);
+    /* the exact inputs, as the certificate reads them: the covariances' symmetric parts (s
+     * as scratch) and D */
+    int rc = ga_cert_input_cov(sx, s, txt ? txt->s_x : NULL, in->s_x, prec) ||
+                     ga_cert_input_cov(sy, s, txt ? txt->s_y : NULL, in->s_y, prec) ||
+                     ga_cert_input_mean(dm, in, txt, prec)
+                 ? -1
+                 : 0;
     if (rc < 0)
         goto cleanup;
     /* direction Y,X: the pair (Y, X), whose D is -D (the quadratic form is even in D) */

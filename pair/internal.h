@@ -117,6 +117,8 @@ int ga_cert_entry(arb_t v, const char *const *txt, const double *val, size_t i);
  * scratch of the same size), entries rounded outward to prec. 0, or -1. */
 int ga_cert_input_cov(arb_mat_t S, arb_mat_t T, const char *const *txt, const double *val,
                       slong prec);
+/* dm <- mu_x - mu_y of the exact inputs (k x 1), in ball arithmetic at prec. 0, or -1. */
+int ga_cert_input_mean(arb_mat_t dm, const ga_pair_input *in, const ga_pair_text *txt, slong prec);
 #endif
 
 /* shared by pair.c, reduce.c and reduce_loss.c (the pr_ prefix) */

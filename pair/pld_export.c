@@ -35,25 +35,19 @@ void ga_pld_pmf_clear(ga_pld_pmf *p)
     memset(p, 0, sizeof *p);
 }
 
-/* the step's loss l(x) = log(1 - q + q e^{m x - m^2/2}) in double (for the grid's reach) */
-static double loss_at(double q, double m, double x)
-{
-    double a = log1p(-q), b = log(q) + m * x - 0.5 * m * m;
-    return fmax(a, b) + log1p(exp(-fabs(a - b)));
-}
-
 /* the grid of direction sw (0: l under X; 1: -l under Y): cells (k0 + k) h .. (k0 + k + 1) h,
  * k < n, over the losses whose tails exceed about 1e-20 (the tails beyond are bounded in
  * Arb and placed as the kind of law says, so this choice costs accuracy, never validity) */
 static int grid_of(long *k0, size_t *n, double q, double m, int sw, double h)
 {
-    double lo, hi;
+    ga_ploss_term t = {.q = q, .m = m, .count = 1};
+    double lo, hi, l1q = log1p(-q);
     if (!sw) { /* l under X: from log(1 - q) up; X's upper tail beyond m + z */
-        lo = log1p(-q);
-        hi = loss_at(q, m, m + PLD_TAIL_Z);
+        lo = l1q;
+        hi = ga_step_loss(&t, l1q, m + PLD_TAIL_Z);
     } else { /* -l under Y: up to -log(1 - q); Y's upper tail beyond z */
-        lo = -loss_at(q, m, PLD_TAIL_Z);
-        hi = -log1p(-q);
+        lo = -ga_step_loss(&t, l1q, PLD_TAIL_Z);
+        hi = -l1q;
     }
     double a = floor(lo / h) - 1, b = ceil(hi / h) + 1;
     if (!(b - a >= 1) || !(b - a <= (double)PLD_MAX_POINTS) || fabs(a) > 1e15)

@@ -344,7 +344,7 @@ static double tau_rel_err(const ga_pair *p)
  * msg (the library could not run). */
 static int x_is_pd(const ga_pair *p, const double *sx, int exact, char *msg, size_t msglen)
 {
-    size_t k = p->k ? p->k : p->d;
+    size_t k = p->k; /* (set by reduce_pd) */
     double lmin = INFINITY, lmax = 0, dmax = 0, dmin = INFINITY;
     for (size_t i = 0; i < k; i++) {
         lmin = fmin(lmin, p->lambda[i]);
