@@ -498,7 +498,8 @@ GA_API int ga_pair_profile_grid(double *eps, size_t n, const ga_pair *p, const g
  * Under the remove relation (add = 0) X is the output with the record (the mixture
  * (1 - q) N(0, sigma^2) + q N(1, sigma^2) per step) and Y without it (N(0, sigma^2)); add = 1
  * swaps them. A pair of n terms is the composition of all of them. q_txt and sigma_txt
- * (optional) are the exact decimals the certified path uses (NULL: the doubles). With
+ * (optional) are the exact decimals the certified path uses (NULL: the doubles), q_txt with
+ * q_den_txt the exact ratio of two decimals (q then the double nearest it). With
  * columns = r >= 1 the term is one step of a Poisson-subsampled Gaussian sketch (001 Thm 5.3:
  * the release D_S^T G + sigma N over a Poisson sample S, at its worst case, a dataset of the
  * one record v): the loss is a function of s ~ chi^2_r, with lambda = (norm/sigma)^2, and delta
@@ -529,6 +530,9 @@ typedef struct {
                                       norm) or N(0, sigma^2 I) without it (one step only) */
     double norm;                   /* the record's norm / sensitivity (0: 1); m = norm/sigma */
     const char *norm_txt;          /* its exact decimal (NULL: the double) */
+    const char *q_den_txt;         /* optional: q is exactly q_txt / q_den_txt (a sampling
+                                      ratio such as batch size / dataset size, which has no
+                                      finite decimal); NULL: q_txt alone */
 } ga_subsampled_input;
 
 GA_API int ga_pair_reduce_subsampled(ga_pair **out, const ga_subsampled_input *in, size_t n,

@@ -177,7 +177,7 @@ static int build_sketch_subsampled(cat_job *j, double r, double sigma, char *msg
     const ga_node *gn = ga_node_get(s->mechanism, "noise_sigma");
     int knobbed = j->o->knob && !strcmp(j->o->knob, "noise_sigma");
     ga_subsampled_input t = {q, sigma, 1, 0, pn->text, knobbed || !gn ? NULL : gn->text,
-                             r, s->row_norm_bound, ln ? ln->text : NULL};
+                             r, s->row_norm_bound, ln ? ln->text : NULL, NULL};
     char names[2][160];
     snprintf(names[0], sizeof names[0], "remove one record of norm %g (X with it, Y without it)",
              s->row_norm_bound);

@@ -27,7 +27,8 @@ typedef struct {
 
 int pc_sub_params(arb_t q, arb_t m, const ga_pair *p, size_t j, slong prec)
 {
-    const char *qt = p->ptxt[3 * j], *st = p->ptxt[3 * j + 1], *nt = p->ptxt[3 * j + 2];
+    char *const *tx = p->ptxt + GA_PTXT_PER_TERM * j;
+    const char *qt = tx[0], *st = tx[1], *nt = tx[2], *dt = tx[3];
     arb_t nv;
     arb_init(nv);
     int rc = GA_OK;
@@ -36,6 +37,11 @@ int pc_sub_params(arb_t q, arb_t m, const ga_pair *p, size_t j, slong prec)
         (nt ? arb_set_str(nv, nt, prec) : (arb_set_d(nv, p->psigma[2 * j + 1]), 0)))
         rc = GA_EINVAL;
     arb_div(m, nv, m, prec);
+    if (rc == GA_OK && dt) { /* q = the ratio of two decimals */
+        if (arb_set_str(nv, dt, prec) || !arb_is_positive(nv))
+            rc = GA_EINVAL;
+        arb_div(q, q, nv, prec);
+    }
     arb_clear(nv);
     return rc;
 }

@@ -8,6 +8,9 @@
 #include "pair/loss.h"
 #include "pair/pair.h"
 
+/* the exact texts kept per term of a one-dimensional loss pair (ga_pair.ptxt) */
+#define GA_PTXT_PER_TERM 4
+
 /* A pair variant: what a pair of that kind computes, called through the row (as GSL's
  * gsl_rng_type). Every pair points at one row, set where it is made (reduce.c,
  * reduce_loss.c); ga_pair_delta and the other public entry points check their arguments and
@@ -92,7 +95,8 @@ struct ga_pair {
     struct ga_pair **blocks;
     ga_ploss *ploss;  /* a subsampled Gaussian pair (its one-dimensional loss): then only
                          support and reason are set, and ptxt holds the exact decimals of
-                         each term's q, sigma and norm (3 per term, NULL: the doubles) */
+                         each term's q, sigma, norm and q's denominator (GA_PTXT_PER_TERM per
+                         term, NULL: the doubles, or no denominator) */
     char **ptxt;
     double *psigma;   /* each term's sigma and norm as given, 2 per term (m = norm/sigma is
                          rounded); a masked pair (t[0].nu > 0): ptxt = {|x'|, sigma, |x|}

@@ -24,6 +24,15 @@ static char *dup_text(const char *s)
     return d;
 }
 
+/* Is q the double nearest num/den (both plain decimals, den > 0)? The ratio of the two
+ * doubles is checked against q with a margin of the three roundings (a few ulps): a q that
+ * is not the ratio's double is a caller's mistake the certified path would not see. */
+static int ratio_matches(double q, const char *num, const char *den)
+{
+    double a = strtod(num, NULL), b = strtod(den, NULL);
+    return b > 0 && a >= 0 && isfinite(a / b) && fabs(q - a / b) <= 4 * DBL_EPSILON * (a / b);
+}
+
 int ga_pair_reduce_subsampled(ga_pair **out, const ga_subsampled_input *in, size_t n,
                               char *msg, size_t msglen)
 {
@@ -43,8 +52,13 @@ int ga_pair_reduce_subsampled(ga_pair **out, const ga_subsampled_input *in, size
             bad = "steps must be a whole number in 1..1e9";
         else if ((t->q_txt && !ga_decimal_syntax(t->q_txt)) ||
                  (t->sigma_txt && !ga_decimal_syntax(t->sigma_txt)) ||
-                 (t->norm_txt && !ga_decimal_syntax(t->norm_txt)))
-            bad = "q_txt, sigma_txt and norm_txt must be plain decimals";
+                 (t->norm_txt && !ga_decimal_syntax(t->norm_txt)) ||
+                 (t->q_den_txt && !ga_decimal_syntax(t->q_den_txt)))
+            bad = "q_txt, q_den_txt, sigma_txt and norm_txt must be plain decimals";
+        else if (t->q_den_txt && !t->q_txt)
+            bad = "q_den_txt needs q_txt (q = q_txt / q_den_txt)";
+        else if (t->q_den_txt && !ratio_matches(t->q, t->q_txt, t->q_den_txt))
+            bad = "q must be the double nearest q_txt / q_den_txt (a positive denominator)";
         else if (!(t->norm >= 0 && t->norm <= 1e6))
             bad = "norm must be in [0, 1e6] (0: 1)";
         else if (!(t->columns == 0 || (t->columns >= 1 && t->columns <= 1e6 &&
@@ -67,7 +81,8 @@ int ga_pair_reduce_subsampled(ga_pair **out, const ga_subsampled_input *in, size
         p->type = &ga_pair_type_subsampled;
     if (!p || !(p->ploss = calloc(1, sizeof *p->ploss)) ||
         !(p->ploss->t = calloc(n, sizeof *p->ploss->t)) ||
-        !(p->ptxt = calloc(3 * n, sizeof *p->ptxt)) || !(p->psigma = calloc(2 * n, sizeof *p->psigma)))
+        !(p->ptxt = calloc(GA_PTXT_PER_TERM * n, sizeof *p->ptxt)) ||
+        !(p->psigma = calloc(2 * n, sizeof *p->psigma)))
         goto cleanup;
     p->ploss->n = n;
     for (size_t j = 0; j < n; j++) {
@@ -80,9 +95,11 @@ int ga_pair_reduce_subsampled(ga_pair **out, const ga_subsampled_input *in, size
         t->r = in[j].columns;
         p->psigma[2 * j] = in[j].sigma;
         p->psigma[2 * j + 1] = norm;
-        if ((in[j].q_txt && !(p->ptxt[3 * j] = dup_text(in[j].q_txt))) ||
-            (in[j].sigma_txt && !(p->ptxt[3 * j + 1] = dup_text(in[j].sigma_txt))) ||
-            (in[j].norm_txt && in[j].norm > 0 && !(p->ptxt[3 * j + 2] = dup_text(in[j].norm_txt))))
+        char **tx = p->ptxt + GA_PTXT_PER_TERM * j;
+        if ((in[j].q_txt && !(tx[0] = dup_text(in[j].q_txt))) ||
+            (in[j].sigma_txt && !(tx[1] = dup_text(in[j].sigma_txt))) ||
+            (in[j].norm_txt && in[j].norm > 0 && !(tx[2] = dup_text(in[j].norm_txt))) ||
+            (in[j].q_den_txt && !(tx[3] = dup_text(in[j].q_den_txt))))
             goto cleanup;
     }
     p->r = 1;
@@ -93,7 +110,7 @@ int ga_pair_reduce_subsampled(ga_pair **out, const ga_subsampled_input *in, size
     p->ninput = n;
     for (size_t j = 0; j < n; j++) { /* (the texts are the caller's: ptxt keeps copies) */
         ga_subsampled_input *c = (ga_subsampled_input *)p->input + j;
-        c->q_txt = c->sigma_txt = c->norm_txt = NULL;
+        c->q_txt = c->sigma_txt = c->norm_txt = c->q_den_txt = NULL;
     }
     rc = GA_OK;
 cleanup:
@@ -142,7 +159,8 @@ static int reduce_chi2(ga_pair **out, const char *what, double rows, double pts,
         p->type = pts > 0 ? &ga_pair_type_synthetic : &ga_pair_type_masked;
     if (!p || !(p->ploss = calloc(1, sizeof *p->ploss)) ||
         !(p->ploss->t = calloc(1, sizeof *p->ploss->t)) ||
-        !(p->ptxt = calloc(3, sizeof *p->ptxt)) || !(p->psigma = calloc(3, sizeof *p->psigma)))
+        !(p->ptxt = calloc(GA_PTXT_PER_TERM, sizeof *p->ptxt)) ||
+        !(p->psigma = calloc(3, sizeof *p->psigma)))
         goto cleanup;
     p->ploss->n = 1;
     ga_ploss_term *t = &p->ploss->t[0];

@@ -209,7 +209,8 @@ static int subsampled_renyi_cert(ga_interval *xy, ga_interval *yx, const ga_pair
 }
 
 /* A subsampled pair: one step's event is a threshold on the released noisy sum (the loss
- * l(x) = log(1 - q + q e^{(2x - 1)/(2 sigma^2)}) increases in x); T steps sum the losses */
+ * l(x) = log(1 - q + q e^{(2 c x - c^2)/(2 sigma^2)}), c the record's contribution, increases
+ * in x); T steps sum the losses */
 static int subsampled_describe(char *text, size_t n, double *px, double *py, const ga_pair *p,
                                double eps, int dir)
 {
@@ -226,12 +227,16 @@ static int subsampled_describe(char *text, size_t n, double *px, double *py, con
                  l_up ? eps : -eps);
         return GA_OK;
     }
+    double c = t->norm > 0 ? t->norm : 1; /* the record's contribution */
     if (t->steps > 1) {
+        char cc[64] = "";
+        if (c != 1)
+            snprintf(cc, sizeof cc, ", c = %g", c);
         snprintf(text, n,
                  "S = {(x_1, ..., x_T) : l(x_1) + ... + l(x_T) %s %.17g}, x_t the released noisy "
-                 "sum of step t and l(x) = log(1 - q + q e^{(2x - 1)/(2 sigma^2)}) its privacy "
-                 "loss (q = %g, sigma = %g, T = %.0f)", l_up ? ">" : "<", l_up ? eps : -eps,
-                 t->q, t->sigma, t->steps);
+                 "sum of step t and l(x) = log(1 - q + q e^{(%s)/(2 sigma^2)}) its privacy "
+                 "loss (q = %g, sigma = %g%s, T = %.0f)", l_up ? ">" : "<", l_up ? eps : -eps,
+                 c != 1 ? "2 c x - c^2" : "2x - 1", t->q, t->sigma, cc, t->steps);
         return GA_OK;
     }
     /* one step: {l > eps} = {x > x0}, {l < -eps} = {x < x0} with e^{+-eps} = 1 - q + q e^{(2 x0 - 1)/(2 sigma^2)} */
@@ -265,17 +270,19 @@ static int subsampled_describe(char *text, size_t n, double *px, double *py, con
                  t->columns, t->sigma, nr, t->q);
         return GA_OK;
     }
-    double x0 = s2 * log(e / t->q) + 0.5;
+    /* (2 c x0 - c^2)/(2 sigma^2) = log(e/q) */
+    double x0 = s2 * log(e / t->q) / c + 0.5 * c;
     /* P[x > x0] under the mixture and under N(0, sigma^2) */
     double qp = (1 - t->q) * 0.5 * erfc(x0 / (t->sigma * M_SQRT2)) +
-                t->q * 0.5 * erfc((x0 - 1) / (t->sigma * M_SQRT2));
+                t->q * 0.5 * erfc((x0 - c) / (t->sigma * M_SQRT2));
     double qq = 0.5 * erfc(x0 / (t->sigma * M_SQRT2));
     double pm = l_up ? qp : 1 - qp, pq = l_up ? qq : 1 - qq; /* P[S] under mixture, plain */
     *px = mix_is_x ? pm : pq;
     *py = mix_is_x ? pq : pm;
     snprintf(text, n,
              "S = {x %s %.17g}, x the released noisy sum (noise N(0, %.17g^2), the record's "
-             "contribution 1, sampled with probability %.17g)", l_up ? ">" : "<", x0, t->sigma, t->q);
+             "contribution %.17g, sampled with probability %.17g)", l_up ? ">" : "<", x0, t->sigma,
+             c, t->q);
     return GA_OK;
 }
 
@@ -337,7 +344,7 @@ static int synthetic_describe(char *text, size_t n, double *px, double *py, cons
 static void loss_free(ga_pair *p)
 {
     if (p->ploss) {
-        for (size_t j = 0; j < 3 * p->ploss->n; j++)
+        for (size_t j = 0; j < GA_PTXT_PER_TERM * p->ploss->n; j++)
             free(p->ptxt[j]);
         free(p->ploss->t);
         free(p->ploss);

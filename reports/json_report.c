@@ -146,6 +146,10 @@ int ga_report_json(FILE *out, const ga_audit *a)
             }
             if (r->pld_eps > 0) /* and a PLD accountant's (connect the dots, grid 1e-4) */
                 ga_jw_num(&j, "pld_accountant_epsilon", r->pld_eps);
+            if (r->poisson_eps.val > 0) { /* fixed-size batches: the same with Poisson sampling */
+                ga_jw_num(&j, "poisson_sampling_epsilon", r->poisson_eps.val);
+                ga_jw_num(&j, "poisson_sampling_epsilon_error", r->poisson_eps.err);
+            }
             ga_jw_obj(&j, "witness");
             ga_jw_str(&j, "event", r->witness);
             ga_jw_num(&j, "p_x", r->witness_px);

@@ -151,6 +151,11 @@ typedef struct ga_pairset {
     char verified_note[512];
     char release_note[400];/* why pairs are kept unreleased (ga_spec_pair.unreleased) */
     int release_done;      /* the kind's builder applied mechanism.release itself (sketch) */
+    ga_subsampled_input *compare; /* fixed-size batches: the same training with Poisson
+                              sampling at the same rates (ncompare terms, remove order; texts
+                              into the doc), whose eps the report shows beside the exact one;
+                              NULL: none */
+    size_t ncompare;
 } ga_pairset;
 
 /* A file a spec read: the key that named it ("dataset.csv"), its path as opened, the SHA-256

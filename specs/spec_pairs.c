@@ -147,6 +147,7 @@ void ga_pairset_reset(ga_pairset *s)
     for (size_t i = 0; i < s->npairs; i++)
         ga_spec_pair_free(&s->pairs[i]);
     free(s->fam.v);
+    free(s->compare);
     ga_spec_pair *keep = s->pairs;
     size_t cap = s->cappairs;
     memset(s, 0, sizeof *s);

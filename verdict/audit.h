@@ -48,6 +48,9 @@ typedef struct {
     int rdp_order;
     double pld_eps;        /* DP, subsampled pairs: what a PLD accountant (connect the dots, grid
                               1e-4) reports (ga_pair_pld_accountant; 0 when not applicable) */
+    ga_result poisson_eps; /* DP, fixed-size batches: the exact eps at the claimed delta of
+                              the same training with Poisson sampling at the same rates (what
+                              a Poisson accountant reports at best); val 0: not applicable */
     double slack;          /* DP: claimed delta / exact delta; RDP: claimed / exact */
     double witness_px, witness_py; /* DP: P_X[S], P_Y[S] of the distinguishing event */
     char witness[1200];    /* DP: the event in the pair's coordinates */

@@ -83,7 +83,7 @@ static void dp_tightness(char *b, size_t n, const ga_claim_result *r)
     char v[96], sl[160], ce[32], cd[32];
     if (no_value(b, n, r))
         return;
-    char e[320] = "";
+    char e[480] = "";
     ga_fmt_shortest(ce, sizeof ce, r->eps);
     ga_fmt_shortest(cd, sizeof cd, r->delta);
     if (r->eps_txt)
@@ -102,6 +102,12 @@ static void dp_tightness(char *b, size_t n, const ga_claim_result *r)
                      r->pld_eps, r->pld_eps / r->eps_at_delta.val - 1);
         else
             snprintf(e + l, sizeof e - l, ")");
+    }
+    if (r->poisson_eps.val > 0 && isfinite(r->eps_at_delta.val) && r->eps_at_delta.val > 0) {
+        size_t l = strlen(e);
+        snprintf(e + l, sizeof e - l, "; with Poisson sampling at the same rates it would be "
+                 "%.6g (the fixed-size batches' eps is %.3gx that)", r->poisson_eps.val,
+                 r->eps_at_delta.val / r->poisson_eps.val);
     }
     /* the value shown lies in the certified interval when there is one (the estimate may
      * stray by its error), with the digits that decide against the claim */

@@ -354,6 +354,24 @@ static void dp_verdict(dp_run *d)
     }
 }
 
+/* Fixed-size batches: the exact eps at the claimed delta of the same training with Poisson
+ * sampling at the same rates (the number a Poisson accountant reports at best), computed
+ * like the pairs' own; left 0 when it fails (the report then shows no comparison). */
+static void poisson_compare(const ga_audit *a, ga_claim_result *r, ga_gchisq_work *w)
+{
+    ga_pair *p;
+    ga_result e;
+    int dir;
+    char msg[256];
+    if (ga_pair_reduce_subsampled(&p, a->set.compare, a->set.ncompare, msg, sizeof msg) != GA_OK)
+        return;
+    ga_gchisq_opts go = vd_gopts(a);
+    int st = ga_pair_epsilon(&e, &dir, p, r->delta, &go, w);
+    if (st == GA_OK || st == GA_ETOL)
+        r->poisson_eps = e;
+    ga_pair_free(p);
+}
+
 /* what the report shows beside the verdict: the smallest eps at the claimed delta (over the
  * pairs with the largest delta), the accountants' eps for subsampled pairs, the witness */
 static void dp_extras(dp_run *d)
@@ -446,6 +464,12 @@ static void dp_extras(dp_run *d)
             break;
         }
     }
+    if (known) /* (the same delta: the same comparison) */
+        for (size_t c = 0; c < (size_t)(r - a->claims); c++)
+            if (a->claims[c].type == GA_CLAIM_DP && a->claims[c].delta == r->delta)
+                r->poisson_eps = a->claims[c].poisson_eps;
+    if (!known && a->set.ncompare && r->delta > 0 && r->delta < 1)
+        poisson_compare(a, r, w);
     if (n) {
         r->bound = !vd_attained(a, r->worst_pair);
         r->lower = vd_spair(a, r->worst_pair, &pb)->lower;

@@ -27,7 +27,7 @@ class SubsampledInput(ctypes.Structure):
     _fields_ = [("q", ctypes.c_double), ("sigma", ctypes.c_double), ("steps", ctypes.c_double),
                 ("add", ctypes.c_int), ("q_txt", ctypes.c_char_p), ("sigma_txt", ctypes.c_char_p),
                 ("columns", ctypes.c_double), ("norm", ctypes.c_double),
-                ("norm_txt", ctypes.c_char_p)]
+                ("norm_txt", ctypes.c_char_p), ("q_den_txt", ctypes.c_char_p)]
 
 
 class PldPmf(ctypes.Structure):

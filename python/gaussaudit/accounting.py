@@ -14,8 +14,10 @@ to_spec() gives that YAML, so that a Python experiment becomes a reproducible CL
 
 Events: Gaussian(sigma, sensitivity=1) (one release of f(D) + N(0, sigma^2 I) with
 ||f(D) - f(D')|| <= sensitivity), PoissonSampled(rate, Gaussian(...)) (one DP-SGD step on a
-Poisson sample: noise multiplier sigma / sensitivity), SelfComposed(event, count),
-Composed([events]). Neighbours: add/remove one record (both directions are evaluated).
+Poisson sample: noise multiplier sigma / sensitivity), FixedSizeSampled(batch_size,
+dataset_size, Gaussian(...)) (a batch drawn without replacement; dp_accounting's argument
+order as SampledWithoutReplacement), SelfComposed(event, count), Composed([events]).
+Neighbours: add/remove one record (both directions are evaluated).
 """
 import json
 import math
@@ -104,6 +106,42 @@ class PoissonSampled(Event):
 
     def __repr__(self) -> str:
         return "PoissonSampled(rate=%r, %r)" % (self.rate, self.event)
+
+
+class FixedSizeSampled(Event):
+    """A Gaussian event on a batch of batch_size records drawn without replacement from a
+    dataset of dataset_size (a plain data loader's batches). Under add/remove neighbours the
+    batch swaps the record for another with probability batch_size/dataset_size, so a step is
+    the Poisson step at that rate with twice the sensitivity (doc/spec.md)."""
+
+    def __init__(self, batch_size: int, dataset_size: int, event: Optional[Gaussian] = None) -> None:
+        n = gaussaudit._whole("dataset_size", dataset_size, 2, 2.0 ** 53)
+        b = gaussaudit._whole("batch_size", batch_size, 1, 2.0 ** 53)
+        if b >= n:
+            raise InvalidArgument("batch_size: must be below dataset_size (got %d of %d)" % (b, n))
+        if not isinstance(event, Gaussian):
+            raise InvalidArgument("%s: the sampled event must be a Gaussian (got %r)"
+                                  % (type(self).__name__, event))
+        self.batch_size, self.dataset_size, self.event = b, n, event
+
+    def parts(self) -> List[Dict[str, Any]]:
+        return [{"kind": "subsampled_gaussian", "sampler": "fixed_size",
+                 "batch_size": self.batch_size, "dataset_size": self.dataset_size,
+                 "sigma": _text(self.event.noise_multiplier)}]
+
+    def __repr__(self) -> str:
+        return "FixedSizeSampled(batch_size=%d, dataset_size=%d, %r)" % (
+            self.batch_size, self.dataset_size, self.event)
+
+
+class SampledWithoutReplacement(FixedSizeSampled):
+    """dp_accounting's name and argument order for FixedSizeSampled: (source_dataset_size,
+    sample_size, event). The neighbours are add/remove one record, not dp_accounting's
+    replace-one (which gaussaudit does not compute for this sampler)."""
+
+    def __init__(self, source_dataset_size: int, sample_size: int,
+                 event: Optional[Gaussian] = None) -> None:
+        super().__init__(sample_size, source_dataset_size, event)
 
 
 class SelfComposed(Event):
@@ -220,5 +258,5 @@ def calibrate_noise_multiplier(*, target_epsilon: Real, target_delta: Real,
     return c.value
 
 
-__all__ = ["Event", "Gaussian", "PoissonSampled", "SelfComposed", "Composed", "Accountant",
-           "calibrate_noise_multiplier"]
+__all__ = ["Event", "Gaussian", "PoissonSampled", "FixedSizeSampled", "SampledWithoutReplacement",
+           "SelfComposed", "Composed", "Accountant", "calibrate_noise_multiplier"]

@@ -420,6 +420,28 @@ def test_accountant_agrees_with_the_cli_on_its_own_spec(tmp_path):
     assert acc.get_delta(1.5) == worst
 
 
+def test_fixed_size_batches_are_poisson_steps_of_twice_the_sensitivity():
+    """FixedSizeSampled(b, n, Gaussian(s)) under add/remove neighbours is the Poisson step at
+    rate b/n with sensitivity 2; dp_accounting's argument order gives the same event; the
+    report of its spec shows the Poisson eps beside the exact one."""
+    from gaussaudit.accounting import (Accountant, FixedSizeSampled, Gaussian, PoissonSampled,
+                                       SampledWithoutReplacement)
+    fixed = Accountant().compose(FixedSizeSampled(250, 10000, Gaussian(1.1)), 500)
+    twice = Accountant().compose(PoissonSampled(250 / 10000, Gaussian(1.1, sensitivity=2)), 500)
+    poisson = Accountant().compose(PoissonSampled(250 / 10000, Gaussian(1.1)), 500)
+    e, t, p = fixed.get_epsilon(1e-5), twice.get_epsilon(1e-5), poisson.get_epsilon(1e-5)
+    assert abs(e - t) <= 1e-9 * t, (e, t)
+    assert e > 1.5 * p, (e, p)
+    same = Accountant().compose(SampledWithoutReplacement(10000, 250, Gaussian(1.1)), 500)
+    assert same.to_spec() == fixed.to_spec()
+    claim = gaussaudit.audit(fixed.to_spec(epsilon=float(p), delta=1e-5)).json()["claims"][0]
+    assert claim["verdict"] == "VIOLATION", claim
+    assert abs(claim["poisson_sampling_epsilon"] - p) <= 1e-9 * p, (claim, p)
+    for bad in ((250, 250), (0, 10), (2.5, 10)):
+        with pytest.raises(gaussaudit.InvalidArgument):
+            FixedSizeSampled(bad[0], bad[1], Gaussian(1.0))
+
+
 def test_public_functions_carry_type_hints():
     import inspect
     import gaussaudit.accounting as acc

@@ -400,7 +400,7 @@ Test(cli, shell_manners)
 Test(cli, pld_exports_bracketing_laws)
 {
     const double h = 0.01, eps = 0.05;
-    ga_subsampled_input in = {0.01, 1, 1, 0, NULL, NULL, 0, 0, NULL};
+    ga_subsampled_input in = {0.01, 1, 1, 0, NULL, NULL, 0, 0, NULL, NULL};
     ga_pair *p;
     char msg[256];
     cr_assert(ga_pair_reduce_subsampled(&p, &in, 1, msg, sizeof msg) == GA_OK, "%s", msg);

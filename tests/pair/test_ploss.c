@@ -34,7 +34,7 @@
 
 static ga_pair *sub_pair(double q, double sigma, double T, int add)
 {
-    ga_subsampled_input in = {q, sigma, T, add, NULL, NULL, 0, 0, NULL};
+    ga_subsampled_input in = {q, sigma, T, add, NULL, NULL, 0, 0, NULL, NULL};
     ga_pair *p;
     char msg[256];
     cr_assert(ga_pair_reduce_subsampled(&p, &in, 1, msg, sizeof msg) == GA_OK, "%s", msg);
@@ -391,7 +391,7 @@ Test(ploss, certified_one_step_contains_the_estimates)
         s = strtod(st, NULL);
         eps = strtod(et, NULL);
         int add = (int)(k % 2);
-        ga_subsampled_input in = {q, s, 1, add, qt, st, 0, 0, NULL};
+        ga_subsampled_input in = {q, s, 1, add, qt, st, 0, 0, NULL, NULL};
         ga_pair *p;
         char msg[256];
         cr_assert(ga_pair_reduce_subsampled(&p, &in, 1, msg, sizeof msg) == GA_OK, "%s", msg);
@@ -427,7 +427,7 @@ Test(ploss, one_step_estimates_cover_on_the_grid)
     for (int i = 0; i < 4 * 4 * 4 * 2; i++) {
         const char *qt = qs[i % 4], *st = ss[(i / 4) % 4], *et = es[(i / 16) % 4];
         int add = i / 64;
-        ga_subsampled_input in = {strtod(qt, NULL), strtod(st, NULL), 1, add, qt, st, 0, 0, NULL};
+        ga_subsampled_input in = {strtod(qt, NULL), strtod(st, NULL), 1, add, qt, st, 0, 0, NULL, NULL};
         ga_pair *p;
         char msg[256];
         cr_assert(ga_pair_reduce_subsampled(&p, &in, 1, msg, sizeof msg) == GA_OK, "%s", msg);
@@ -466,7 +466,7 @@ Test(ploss, few_steps_against_convolution_references)
     ga_gchisq_work *w = ga_gchisq_work_alloc();
     for (size_t i = 0; i < sizeof ploss_fewsteps / sizeof *ploss_fewsteps; i++) {
         double q = ploss_fewsteps[i].q, s = ploss_fewsteps[i].sigma, eps = ploss_fewsteps[i].eps;
-        ga_subsampled_input in = {q, s, ploss_fewsteps[i].T, 0, NULL, NULL, 0, 0, NULL};
+        ga_subsampled_input in = {q, s, ploss_fewsteps[i].T, 0, NULL, NULL, 0, 0, NULL, NULL};
         ga_pair *p;
         char msg[256];
         cr_assert(ga_pair_reduce_subsampled(&p, &in, 1, msg, sizeof msg) == GA_OK, "%s", msg);
@@ -491,7 +491,7 @@ Test(ploss, few_steps_recalled_values_equal_fresh_ones)
     ga_pair *p[2];
     char msg[256];
     for (int k = 0; k < 2; k++) { /* the remove relation's pair, then the add relation's */
-        ga_subsampled_input in = {0.001, 0.6, 10, k, NULL, NULL, 0, 0, NULL};
+        ga_subsampled_input in = {0.001, 0.6, 10, k, NULL, NULL, 0, 0, NULL, NULL};
         cr_assert(ga_pair_reduce_subsampled(&p[k], &in, 1, msg, sizeof msg) == GA_OK, "%s", msg);
     }
     /* (0.3 and 0.2995 share the tilt's centre: the second reuses the first's convolution) */
@@ -741,7 +741,7 @@ Test(ploss, certified_bracket_holds_the_references, .timeout = 1200)
  * above the interval VERIFIED, below it a VIOLATION, inside it INCONCLUSIVE. */
 Test(ploss, few_steps_certified_decide_claims, .timeout = 600)
 {
-    ga_subsampled_input in = {0.001, 0.6, 10, 0, "0.001", "0.6", 0, 0, NULL};
+    ga_subsampled_input in = {0.001, 0.6, 10, 0, "0.001", "0.6", 0, 0, NULL, NULL};
     ga_pair *p;
     char msg[512];
     cr_assert(ga_pair_reduce_subsampled(&p, &in, 1, msg, sizeof msg) == GA_OK, "%s", msg);
@@ -939,7 +939,7 @@ Test(ploss, certified_compositions_contain_the_estimates, .timeout = 600)
             snprintf(st[j], sizeof st[j], "%.3f", s);
             in[j] = (ga_subsampled_input){strtod(qt[j], NULL), strtod(st[j], NULL), fmax(T, 1),
                                           (int)gsl_rng_uniform_int(rng, 2), qt[j], st[j],
-                                          0, 0, NULL};
+                                          0, 0, NULL, NULL};
             size_t len = strlen(desc);
             snprintf(desc + len, sizeof desc - len, "(q %s sigma %s T %g add %d) ", qt[j], st[j],
                      in[j].steps, in[j].add);
@@ -978,7 +978,7 @@ Test(ploss, certified_q_one_against_the_closed_form)
 {
     const double sig[3] = {2, 3, 0.8}, Ts[3] = {4, 9, 25};
     for (int i = 0; i < 3; i++) {
-        ga_subsampled_input in = {1, sig[i], Ts[i], 0, "1", NULL, 0, 0, NULL};
+        ga_subsampled_input in = {1, sig[i], Ts[i], 0, "1", NULL, 0, 0, NULL, NULL};
         ga_pair *p;
         char msg[256];
         cr_assert(ga_pair_reduce_subsampled(&p, &in, 1, msg, sizeof msg) == GA_OK, "%s", msg);
@@ -1027,7 +1027,7 @@ Test(ploss, certified_q_one_compositions_hold_the_closed_form_in_arb, .timeout =
     for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
         for (int add = 0; add < 2; add++) {
             ga_subsampled_input in = {1, strtod(cs[i].sigma, NULL), cs[i].T, add, "1", cs[i].sigma,
-                                      0, 0, NULL};
+                                      0, 0, NULL, NULL};
             ga_pair *p;
             char msg[256];
             cr_assert(ga_pair_reduce_subsampled(&p, &in, 1, msg, sizeof msg) == GA_OK, "%s", msg);
@@ -1080,7 +1080,7 @@ Test(ploss, two_steps_against_the_reference_values, .timeout = 1200)
         for (int add = 0; add < 2; add++) {
             ga_subsampled_input in = {strtod(ploss_ref[i].q, NULL), strtod(ploss_ref[i].sigma, NULL),
                                       ploss_ref[i].T, add, ploss_ref[i].q, ploss_ref[i].sigma, 0, 0,
-                                      NULL};
+                                      NULL, NULL};
             ga_pair *p;
             char msg[256];
             cr_assert(ga_pair_reduce_subsampled(&p, &in, 1, msg, sizeof msg) == GA_OK, "%s", msg);
@@ -1153,7 +1153,7 @@ Test(ploss, certified_step_and_gaussian_against_quadrature)
     const double qs[3] = {0.3, 0.05, 0.9}, ss[3] = {0.9, 1.5, 2}, sg[3] = {2, 1, 3};
     const char *eps[3] = {"0.5", "1.5", "0.1"};
     for (int i = 0; i < 3; i++) {
-        ga_subsampled_input in[2] = {{qs[i], ss[i], 1, 0, NULL, NULL, 0, 0, NULL}, {1, sg[i], 1, 0, NULL, NULL, 0, 0, NULL}};
+        ga_subsampled_input in[2] = {{qs[i], ss[i], 1, 0, NULL, NULL, 0, 0, NULL, NULL}, {1, sg[i], 1, 0, NULL, NULL, 0, 0, NULL, NULL}};
         ga_pair *p;
         char msg[256];
         cr_assert(ga_pair_reduce_subsampled(&p, in, 2, msg, sizeof msg) == GA_OK, "%s", msg);
@@ -1241,7 +1241,7 @@ Test(ploss, sketch_step_against_quadrature_and_the_gaussian_pair)
     gsl_integration_workspace *ws = gsl_integration_workspace_alloc(4000);
     const double qs[4] = {0.1, 0.5, 0.02, 1}, sg[4] = {1, 2, 0.5, 1.5}, rs[4] = {10, 50, 3, 20};
     for (int i = 0; i < 4; i++) {
-        ga_subsampled_input in = {qs[i], sg[i], 1, 0, NULL, NULL, rs[i], 0, NULL};
+        ga_subsampled_input in = {qs[i], sg[i], 1, 0, NULL, NULL, rs[i], 0, NULL, NULL};
         ga_pair *p;
         char msg[256];
         cr_assert(ga_pair_reduce_subsampled(&p, &in, 1, msg, sizeof msg) == GA_OK, "%s", msg);
@@ -1299,7 +1299,7 @@ Test(ploss, sketch_step_against_quadrature_and_the_gaussian_pair)
     }
     gsl_integration_workspace_free(ws);
     /* a covariance step composes with nothing yet */
-    ga_subsampled_input two[2] = {{0.1, 1, 1, 0, NULL, NULL, 5, 0, NULL}, {0.1, 1, 1, 0, NULL, NULL, 0, 0, NULL}};
+    ga_subsampled_input two[2] = {{0.1, 1, 1, 0, NULL, NULL, 5, 0, NULL, NULL}, {0.1, 1, 1, 0, NULL, NULL, 0, 0, NULL, NULL}};
     ga_pair *p = NULL;
     char msg[256] = "";
     cr_expect(ga_pair_reduce_subsampled(&p, two, 2, msg, sizeof msg) == GA_EINVAL && !p &&
@@ -1310,7 +1310,7 @@ Test(ploss, sketch_step_against_quadrature_and_the_gaussian_pair)
  * on both sides): contains the estimate within its error, narrow */
 Test(ploss, certified_epsilon_of_a_composition)
 {
-    ga_subsampled_input in = {0.004, 1.1, 10000, 0, "0.004", "1.1", 0, 0, NULL};
+    ga_subsampled_input in = {0.004, 1.1, 10000, 0, "0.004", "1.1", 0, 0, NULL, NULL};
     ga_pair *p;
     char msg[256];
     cr_assert(ga_pair_reduce_subsampled(&p, &in, 1, msg, sizeof msg) == GA_OK, "%s", msg);
@@ -1330,9 +1330,9 @@ Test(ploss, certified_epsilon_of_a_composition)
 
 Test(ploss, input_errors)
 {
-    const ga_subsampled_input bad[5] = {{0, 1, 1, 0, NULL, NULL, 0, 0, NULL},    {1.5, 1, 1, 0, NULL, NULL, 0, 0, NULL},
-                                        {0.1, 0, 1, 0, NULL, NULL, 0, 0, NULL},  {0.1, 1, 2.5, 0, NULL, NULL, 0, 0, NULL},
-                                        {0.1, 1, 1, 0, "0.1x", NULL, 0, 0, NULL}};
+    const ga_subsampled_input bad[5] = {{0, 1, 1, 0, NULL, NULL, 0, 0, NULL, NULL},    {1.5, 1, 1, 0, NULL, NULL, 0, 0, NULL, NULL},
+                                        {0.1, 0, 1, 0, NULL, NULL, 0, 0, NULL, NULL},  {0.1, 1, 2.5, 0, NULL, NULL, 0, 0, NULL, NULL},
+                                        {0.1, 1, 1, 0, "0.1x", NULL, 0, 0, NULL, NULL}};
     for (int i = 0; i < 5; i++) {
         ga_pair *p = NULL;
         char msg[256] = "";

@@ -1,0 +1,362 @@
+/*
+ * test_samplers.c - the batch samplers of subsampled_gaussian against the mechanism itself.
+ * References, computed here without the library's reduction of a sampler to a pair: one
+ * DP-SGD step on an explicit small dataset of one-dimensional clipped gradients, its output
+ * law enumerated over every batch (fixed-size batches: a Gaussian mixture with one component
+ * per b-subset of the records), and the hockey-stick divergence of two such laws by GSL
+ * quadrature; two steps by nested quadrature (the one-step divergence at eps - l(x) integrated
+ * over the first output). The worst dataset (every other gradient u, the record's -u) must
+ * attain the audited delta, and seeded random datasets must stay below it (domination).
+ */
+#include "gaussaudit.h"
+#include "tests/support.h"
+
+#include <criterion/criterion.h>
+#include <float.h>
+#include <gsl/gsl_integration.h>
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TOL_QUAD 1e-9   /* the audited delta against quadrature (relative, plus its error) */
+#define TOL_DOM 1e-10   /* a random dataset's delta may exceed the worst case by quadrature error */
+#define MAXC 64         /* mixture components (distinct batch sums) */
+
+/* a one-dimensional Gaussian mixture: sum_k w_k N(m_k, s^2) */
+typedef struct {
+    size_t n;
+    double w[MAXC], m[MAXC], s;
+} mix_t;
+
+static void mix_add(mix_t *x, double w, double m)
+{
+    for (size_t k = 0; k < x->n; k++)
+        if (fabs(x->m[k] - m) < 1e-12) {
+            x->w[k] += w;
+            return;
+        }
+    cr_assert(x->n < MAXC);
+    x->w[x->n] = w;
+    x->m[x->n++] = m;
+}
+
+/* the output law of one step: the sum of the gradients g[0..n-1] over a uniformly random
+ * b-subset, plus N(0, s^2) (every subset enumerated: n choose b components, merged by sum) */
+static void fixed_size_law(mix_t *x, const double *g, int n, int b, double s)
+{
+    x->n = 0;
+    x->s = s;
+    double count = 0;
+    for (unsigned long mask = 0; mask < (1ul << n); mask++)
+        if (__builtin_popcountl(mask) == b)
+            count++;
+    for (unsigned long mask = 0; mask < (1ul << n); mask++) {
+        if (__builtin_popcountl(mask) != b)
+            continue;
+        double sum = 0;
+        for (int i = 0; i < n; i++)
+            if (mask >> i & 1)
+                sum += g[i];
+        mix_add(x, 1 / count, sum);
+    }
+}
+
+static double mix_pdf(const mix_t *x, double t)
+{
+    double r = 0;
+    for (size_t k = 0; k < x->n; k++) {
+        double z = (t - x->m[k]) / x->s;
+        r += x->w[k] * exp(-0.5 * z * z);
+    }
+    return r / (x->s * sqrt(2 * M_PI));
+}
+
+typedef struct {
+    const mix_t *p, *q;
+    double e;
+} hs_t;
+
+static double f_hs(double t, void *v)
+{
+    const hs_t *h = v; /* (p - e^e q)_+ */
+    return fmax(mix_pdf(h->p, t) - exp(h->e) * mix_pdf(h->q, t), 0);
+}
+
+/* H_{e^e}(P || Q) = int (p - e^e q)_+, over a window wide enough for both laws (the
+ * integrand is below 1e-300 beyond 40 sd of every component) */
+static double hockey(const mix_t *p, const mix_t *q, double e)
+{
+    double lo = INFINITY, hi = -INFINITY;
+    for (size_t k = 0; k < p->n; k++)
+        lo = fmin(lo, p->m[k]), hi = fmax(hi, p->m[k]);
+    hs_t h = {p, q, e};
+    gsl_function F = {f_hs, &h};
+    gsl_integration_workspace *ws = gsl_integration_workspace_alloc(4000);
+    double r = 0, err, a = lo - 40 * p->s, step = p->s;
+    /* panels of one sd: the kink where p = e^e q lies inside one of them */
+    for (double t = a; t < hi + 40 * p->s; t += step) {
+        double part = 0;
+        gsl_integration_qags(&F, t, t + step, 0, 1e-13, 4000, ws, &part, &err);
+        r += part;
+    }
+    gsl_integration_workspace_free(ws);
+    return r;
+}
+
+/* the audit of fixed-size batches: the exact delta at eps (the larger direction of the
+ * worst pair) and its error estimate */
+static ga_result audited(int n, int b, const char *sigma, int steps, double eps)
+{
+    char spec[512], msg[512];
+    snprintf(spec, sizeof spec, "gaussaudit: 1\nname: f\nmechanism: {kind: subsampled_gaussian, "
+             "sampler: fixed_size, batch_size: %d, dataset_size: %d, sigma: %s, steps: %d}\n"
+             "claim: {epsilon: %.17g, delta: 0.5}\n", b, n, sigma, steps, eps);
+    ga_audit_result *r;
+    cr_assert(ga_audit_spec_text(&r, spec, strlen(spec), "f.yaml", NULL, msg, sizeof msg) == GA_OK,
+              "%s", msg);
+    ga_claim_info c;
+    cr_assert(ga_audit_result_claim(&c, r, 0) == GA_OK);
+    ga_result v = c.exact;
+    ga_audit_result_free(r);
+    return v;
+}
+
+/* one step on the worst dataset: n records, the record's gradient -1 and every other +1,
+ * against its neighbour without the record (n - 1 records of +1) */
+static void worst_laws(mix_t *with, mix_t *without, int n, int b, double s)
+{
+    double g[16];
+    cr_assert(n <= 16);
+    for (int i = 0; i < n; i++)
+        g[i] = i == 0 ? -1 : 1;
+    fixed_size_law(with, g, n, b, s);
+    fixed_size_law(without, g + 1, n - 1, b, s);
+}
+
+Test(samplers, fixed_size_step_is_attained_by_the_worst_dataset)
+{
+    static const struct { int n, b; const char *sigma; } rows[] = {
+        {5, 2, "0.7"}, {5, 1, "1.5"}, {8, 3, "1.1"}, {3, 2, "2"},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+        mix_t P, Q;
+        double s = strtod(rows[i].sigma, NULL);
+        worst_laws(&P, &Q, rows[i].n, rows[i].b, s);
+        for (double eps = 0; eps <= 2; eps += 0.5) {
+            double ref = fmax(hockey(&P, &Q, eps), hockey(&Q, &P, eps));
+            ga_result v = audited(rows[i].n, rows[i].b, rows[i].sigma, 1, eps);
+            cr_expect(fabs(v.val - ref) <= TOL_QUAD * ref + v.err + 1e-15,
+                      "n %d b %d sigma %s eps %g: audited %.17g +- %.2g, the worst dataset's "
+                      "delta by quadrature %.17g", rows[i].n, rows[i].b, rows[i].sigma, eps,
+                      v.val, v.err, ref);
+        }
+    }
+}
+
+/* the one-step divergence of (P, Q) at any real e, for the nested two-step integral */
+typedef struct {
+    const mix_t *p, *q;
+    double eps;
+} two_t;
+
+static double f_two(double t, void *v)
+{
+    const two_t *o = v; /* p(t) E[(1 - e^{eps - l(t) - l(t')})_+ | t] = p(t) H(eps - l(t)) */
+    double pt = mix_pdf(o->p, t), qt = mix_pdf(o->q, t);
+    if (!(pt > 1e-300))
+        return 0;
+    return pt * hockey(o->p, o->q, o->eps - log(pt / qt));
+}
+
+Test(samplers, fixed_size_two_steps_against_nested_quadrature, .timeout = 600)
+{
+    /* two steps compose: delta_2(eps) = E_P[H_{e^{eps - l(x)}}(P || Q)] over the first step */
+    const int n = 4, b = 2;
+    mix_t P, Q;
+    worst_laws(&P, &Q, n, b, 1.2);
+    gsl_integration_workspace *ws = gsl_integration_workspace_alloc(1000);
+    for (double eps = 0.5; eps <= 1.5; eps += 1) {
+        double ref[2];
+        for (int dir = 0; dir < 2; dir++) {
+            two_t o = {dir ? &Q : &P, dir ? &P : &Q, eps};
+            gsl_function F = {f_two, &o};
+            double err;
+            gsl_integration_qags(&F, -12, 14, 0, 1e-11, 1000, ws, &ref[dir], &err);
+        }
+        ga_result v = audited(n, b, "1.2", 2, eps);
+        double r = fmax(ref[0], ref[1]);
+        cr_expect(fabs(v.val - r) <= 1e-8 * r + v.err, "eps %g: audited %.17g +- %.2g, nested "
+                  "quadrature %.17g (directions %.17g, %.17g)", eps, v.val, v.err, r, ref[0],
+                  ref[1]);
+    }
+    gsl_integration_workspace_free(ws);
+}
+
+Test(samplers, fixed_size_dominates_random_datasets)
+{
+    /* any gradients in [-1, 1], the record removed or added: never above the audited delta */
+    gsl_rng *rng = ga_test_rng(4001);
+    long count = ga_test_count(12);
+    for (long it = 0; it < count; it++) {
+        int n = 3 + (int)gsl_rng_uniform_int(rng, 4), b = 1 + (int)gsl_rng_uniform_int(rng, (unsigned long)n - 1);
+        double s = 0.5 + 1.5 * gsl_rng_uniform(rng), g[8];
+        for (int i = 0; i < n; i++)
+            g[i] = 2 * gsl_rng_uniform(rng) - 1;
+        char st[32];
+        snprintf(st, sizeof st, "%.3f", s);
+        s = strtod(st, NULL);
+        mix_t P, Q;
+        fixed_size_law(&P, g, n, b, s);     /* D: n records */
+        fixed_size_law(&Q, g + 1, n - 1, b, s); /* D minus its first record */
+        for (double eps = 0; eps <= 1.5; eps += 0.75) {
+            double ref = fmax(hockey(&P, &Q, eps), hockey(&Q, &P, eps));
+            ga_result v = audited(n, b, st, 1, eps);
+            cr_expect(ref <= v.val + v.err + TOL_DOM, "n %d b %d sigma %s eps %g gradients "
+                      "[%g %g %g ...]: the dataset's delta %.17g above the audited %.17g",
+                      n, b, st, eps, g[0], g[1], g[2], ref, v.val);
+        }
+    }
+    gsl_rng_free(rng);
+}
+
+/* a number after "key": in a JSON text (NAN: absent) */
+static double json_number(const char *json, const char *key)
+{
+    char k[96];
+    snprintf(k, sizeof k, "\"%s\":", key);
+    const char *at = strstr(json, k);
+    return at ? strtod(at + strlen(k), NULL) : NAN;
+}
+
+static char *audit_json(const char *spec)
+{
+    ga_audit_result *r;
+    char msg[512], *buf = NULL;
+    size_t len = 0;
+    cr_assert(ga_audit_spec_text(&r, spec, strlen(spec), "f.yaml", NULL, msg, sizeof msg) == GA_OK,
+              "%s", msg);
+    FILE *f = open_memstream(&buf, &len);
+    cr_assert(f && ga_audit_result_write(f, r, GA_FORMAT_JSON) == GA_OK);
+    fclose(f);
+    ga_audit_result_free(r);
+    return buf;
+}
+
+Test(samplers, fixed_size_report_compares_with_poisson_sampling)
+{
+    /* the comparison is the exact eps of the Poisson spec at rate b/n; the fixed-size eps is
+     * larger (a step swaps records: sensitivity 2) and is certified on both sides */
+    static const char *fixed = "gaussaudit: 1\nname: f\nmechanism: {kind: subsampled_gaussian, "
+                               "sampler: fixed_size, batch_size: 250, dataset_size: 10000, sigma: 1.5, "
+                               "steps: 400}\nclaim: {epsilon: %s, delta: 1e-5}\n";
+    static const char *poisson = "gaussaudit: 1\nname: p\nmechanism: {kind: subsampled_gaussian, "
+                                 "rate: 0.025, sigma: 1.5, steps: 400}\nclaim: {epsilon: 1, delta: 1e-5}\n";
+    char spec[512];
+    snprintf(spec, sizeof spec, fixed, "1");
+    char *jf = audit_json(spec), *jp = audit_json(poisson);
+    double cmp = json_number(jf, "poisson_sampling_epsilon"), ep = json_number(jp, "epsilon_at_delta");
+    double ef = json_number(jf, "epsilon_at_delta");
+    cr_expect(fabs(cmp - ep) <= 1e-9 * ep, "comparison %.17g vs the Poisson spec's eps %.17g", cmp, ep);
+    cr_expect(ef > 1.5 * ep, "fixed-size eps %.17g vs Poisson %.17g", ef, ep);
+    cr_expect(isnan(json_number(jp, "poisson_sampling_epsilon")), "no comparison for Poisson");
+    free(jp);
+    free(jf);
+    /* claims just below and above the fixed-size eps: VIOLATION and VERIFIED (certified) */
+    for (int side = 0; side < 2; side++) {
+        char e[32];
+        snprintf(e, sizeof e, "%.9g", ef * (side ? 1 + 1e-6 : 1 - 1e-6));
+        snprintf(spec, sizeof spec, fixed, e);
+        ga_audit_result *r;
+        char msg[512];
+        cr_assert(ga_audit_spec_text(&r, spec, strlen(spec), "f.yaml", NULL, msg, sizeof msg) == GA_OK);
+        ga_claim_info c;
+        cr_assert(ga_audit_result_claim(&c, r, 0) == GA_OK);
+        int want = side ? GA_VERDICT_VERIFIED : GA_VERDICT_VIOLATION;
+        cr_expect(c.verdict == want && c.certified, "eps %s: %s (%s)", e, ga_verdict_name(c.verdict),
+                  c.reason);
+        ga_audit_result_free(r);
+    }
+}
+
+Test(samplers, exact_ratio_rate_in_the_certified_path)
+{
+    /* q = 1/3 as the ratio "1"/"3" lies between two 30-digit decimals around it (delta is
+     * increasing in q); the certified interval of the ratio meets both decimals' intervals
+     * only if the denominator is used */
+    const char *qs[3][2] = {{"1", "3"}, {"0.333333333333333333333333333333", NULL},
+                            {"0.333333333333333333333333333334", NULL}};
+    ga_interval iv[3][2];
+    for (int k = 0; k < 6; k++) {
+        int i = k % 3, T = k < 3 ? 1 : 40; /* one step (closed form), a composition */
+        ga_subsampled_input in = {1.0 / 3, 1.3, T, 0, qs[i][0], "1.3", 0, 2, "2", qs[i][1]};
+        ga_pair *p;
+        char msg[256];
+        cr_assert(ga_pair_reduce_subsampled(&p, &in, 1, msg, sizeof msg) == GA_OK, "%s", msg);
+        ga_delta_cert cd;
+        int st = ga_pair_delta_cert(&cd, p, NULL, NULL, "0.7", NULL);
+        cr_assert(st == GA_OK, "q %s/%s T %d: status %d", qs[i][0], qs[i][1] ? qs[i][1] : "1", T, st);
+        iv[i][0] = cd.xy;
+        iv[i][1] = cd.yx;
+        ga_pair_free(p);
+        if (i < 2)
+            continue;
+        for (int d = 0; d < 2; d++)
+            cr_expect(iv[0][d].hi >= iv[1][d].lo && iv[0][d].lo <= iv[2][d].hi &&
+                          iv[0][d].hi - iv[0][d].lo <= 1e-9 * iv[0][d].hi,
+                      "T %d direction %d: ratio [%.17g, %.17g], below [%.17g, %.17g], above "
+                      "[%.17g, %.17g]", T, d, iv[0][d].lo, iv[0][d].hi, iv[1][d].lo, iv[1][d].hi,
+                      iv[2][d].lo, iv[2][d].hi);
+    }
+    /* the ratio's inputs are checked */
+    static const struct { double q; const char *num, *den; } bad[] = {
+        {0.5, NULL, "2"}, {0.5, "1", "0"}, {0.25, "1", "2"}, {0.5, "1", "2e"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        ga_subsampled_input in = {bad[i].q, 1, 1, 0, bad[i].num, NULL, 0, 0, NULL, bad[i].den};
+        ga_pair *p = NULL;
+        char msg[256] = "";
+        cr_expect(ga_pair_reduce_subsampled(&p, &in, 1, msg, sizeof msg) == GA_EINVAL && !p,
+                  "bad ratio %zu accepted (%s)", i, msg);
+    }
+}
+
+Test(samplers, spec_errors_name_the_sampler_rule)
+{
+    static const struct { const char *mech, *extra, *want; } rows[] = {
+        {"sampler: fixed_sise, batch_size: 2, dataset_size: 10", "", "did you mean 'fixed_size'"},
+        {"sampler: shuffle, batch_size: 2, dataset_size: 10", "", "no dominating pair"},
+        {"sampler: fixed_size, rate: 0.1, batch_size: 2, dataset_size: 10", "", "not rate"},
+        {"rate: 0.1, batch_size: 2", "", "sampler: fixed_size"},
+        {"sampler: fixed_size, batch_size: 10, dataset_size: 10", "", "dataset_size - 1"},
+        {"sampler: fixed_size, batch_size: 2.5, dataset_size: 10", "", "whole number"},
+        {"sampler: fixed_size, batch_size: 2", "", "dataset_size"},
+        {"sampler: fixed_size, batch_size: 2, dataset_size: 10", "neighbours: zero_out\n", "substitution"},
+        {"rate: 0.1", "neighbours: {relation: replace_one, candidates: [[1]]}\n", "replace_one"},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+        char spec[512], msg[512] = "";
+        snprintf(spec, sizeof spec, "gaussaudit: 1\nname: e\nmechanism: {kind: subsampled_gaussian, "
+                 "%s, sigma: 1, steps: 3}\n%sclaim: {epsilon: 1, delta: 1e-5}\n", rows[i].mech,
+                 rows[i].extra);
+        ga_audit_result *r = NULL;
+        cr_expect(ga_audit_spec_text(&r, spec, strlen(spec), "e.yaml", NULL, msg, sizeof msg) == GA_EINVAL &&
+                      strstr(msg, rows[i].want), "row %zu: %s (want '%s')", i, msg, rows[i].want);
+        ga_audit_result_free(r);
+    }
+    /* zero_out under Poisson sampling is the add/remove audit itself */
+    const char *a = "gaussaudit: 1\nname: z\nmechanism: {kind: subsampled_gaussian, rate: 0.1, sigma: 1, "
+                    "steps: 1}\nneighbours: zero_out\nclaim: {epsilon: 1, delta: 1e-5}\n";
+    const char *b = "gaussaudit: 1\nname: z\nmechanism: {kind: subsampled_gaussian, rate: 0.1, sigma: 1, "
+                    "steps: 1}\nclaim: {epsilon: 1, delta: 1e-5}\n";
+    ga_audit_result *ra, *rb;
+    char msg[512];
+    cr_assert(ga_audit_spec_text(&ra, a, strlen(a), "z.yaml", NULL, msg, sizeof msg) == GA_OK, "%s", msg);
+    cr_assert(ga_audit_spec_text(&rb, b, strlen(b), "z.yaml", NULL, msg, sizeof msg) == GA_OK, "%s", msg);
+    ga_claim_info ca, cb;
+    cr_assert(ga_audit_result_claim(&ca, ra, 0) == GA_OK && ga_audit_result_claim(&cb, rb, 0) == GA_OK);
+    cr_expect(ca.exact.val == cb.exact.val && ca.verdict == cb.verdict);
+    ga_audit_result_free(ra);
+    ga_audit_result_free(rb);
+}
