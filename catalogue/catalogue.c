@@ -68,10 +68,12 @@ static int build_part(cat_part *sub, const cat_job *j, size_t b, char *msg, size
         return ga_spec_fail(s, node, path, msg, msglen, "expected a mechanism mapping {kind: ...}");
     const ga_node *kn = ga_node_get(node, "kind");
     int k = kn && kn->kind == GA_NODE_SCALAR ? kind_row(kn->text) : -1;
-    if (k < 0 || !strcmp(kn->text, "composition") || !strcmp(kn->text, "gaussian_pair"))
+    if (k < 0 || !strcmp(kn->text, "composition") || !strcmp(kn->text, "gaussian_pair") ||
+        !strcmp(kn->text, "training"))
         return ga_spec_fail(s, kn ? kn : node, path, msg, msglen,
-                            "kind: a mechanism kind of the catalogue other than composition and "
-                            "gaussian_pair (the parts share the dataset and the neighbours)");
+                            "kind: a mechanism kind of the catalogue other than composition, "
+                            "gaussian_pair and training (the parts share the dataset and the "
+                            "neighbours; a training run composes its own stages)");
     sub->s = *s;
     sub->s.mechanism = node;
     sub->s.kind = kn->text;
@@ -387,181 +389,6 @@ cleanup:
     return rc;
 }
 
-/* the mechanism keys of kind subsampled_gaussian (its row in the kind table; the JSON Schema) */
-const char *const cat_keys_subsampled_gaussian[] = {"kind", "sampler", "rate", "batch_size",
-                                                    "dataset_size", "sigma", "steps", NULL};
-
-enum { SAMPLER_POISSON, SAMPLER_FIXED_SIZE };
-
-/* mechanism.sampler: poisson (the default) or fixed_size; shuffling is refused with why */
-static int subsampled_sampler(const cat_job *j, int *sampler, char *msg, size_t msglen)
-{
-    ga_spec *s = j->s;
-    const ga_node *n = ga_node_get(s->mechanism, "sampler");
-    static const char *const names[] = {"poisson", "fixed_size"};
-    *sampler = SAMPLER_POISSON;
-    if (!n)
-        return GA_OK;
-    if (n->kind != GA_NODE_SCALAR)
-        return ga_spec_fail(s, n, "mechanism.sampler", msg, msglen,
-                            "expected poisson or fixed_size");
-    for (int i = 0; i < 2; i++)
-        if (!strcmp(n->text, names[i])) {
-            *sampler = i;
-            return GA_OK;
-        }
-    if (!strncmp(n->text, "shuffl", 6))
-        return ga_spec_fail(s, n, "mechanism.sampler", msg, msglen,
-                            "shuffled epochs (each record in exactly one batch per epoch) are not "
-                            "audited: no dominating pair of their output laws is known (Chua et "
-                            "al. 2024), so neither an exact value nor a certified bound is "
-                            "computed; poisson and fixed_size are");
-    const char *best = ga_nearest(n->text, names, 2, 3, 0);
-    char what[200];
-    snprintf(what, sizeof what, "unknown sampler '%.40s'%s%s%s (poisson, fixed_size)", n->text,
-             best ? " (did you mean '" : "", best ? best : "", best ? "'?)" : "");
-    return ga_spec_fail(s, n, "mechanism.sampler", msg, msglen, what);
-}
-
-/* The neighbours a subsampled kind audits: every add/remove pair (remove_one, the default,
- * in both orders); zero_out gives the same pairs under Poisson sampling (a zeroed record adds
- * nothing, as an absent one). Other relations have other dominating pairs: refused. */
-static int subsampled_relation(const cat_job *j, int sampler, char *msg, size_t msglen)
-{
-    ga_spec *s = j->s;
-    if (s->relation == GA_REL_NONE || s->relation == GA_REL_REMOVE_ONE ||
-        (s->relation == GA_REL_ZERO_OUT && sampler == SAMPLER_POISSON))
-        return GA_OK;
-    return ga_spec_fail(s, s->mechanism, "neighbours", msg, msglen,
-                        sampler == SAMPLER_POISSON
-                            ? "subsampled_gaussian audits add/remove neighbours (remove_one, "
-                              "the default, in both orders; zero_out is the same under Poisson "
-                              "sampling): its pairs for replace_one, add_one candidates or "
-                              "change_label are not computed"
-                            : "fixed_size batches are audited for add/remove neighbours "
-                              "(remove_one, the default, in both orders): the substitution "
-                              "relations (replace_one, zero_out) have a dominating pair that is "
-                              "not a remove/add pair (Zhu, Dong & Wang 2022) and are not computed");
-}
-
-/* batch_size b and dataset_size n of fixed-size batches: whole numbers, 1 <= b < n <= 2^53 */
-static int fixed_size_counts(const cat_job *j, double *b, double *n, char *msg, size_t msglen)
-{
-    ga_spec *s = j->s;
-    int rc;
-    if ((rc = cat_mech_number(j, "batch_size", b, 1, msg, msglen)) ||
-        (rc = cat_mech_number(j, "dataset_size", n, 1, msg, msglen)))
-        return rc;
-    if (!(*n >= 2 && *n <= 9007199254740992.0 && *n == floor(*n)))
-        return ga_spec_fail(s, ga_node_get(s->mechanism, "dataset_size"), "mechanism.dataset_size",
-                            msg, msglen, "must be a whole number in 2..2^53");
-    if (!(*b >= 1 && *b < *n && *b == floor(*b)))
-        return ga_spec_fail(s, ga_node_get(s->mechanism, "batch_size"), "mechanism.batch_size",
-                            msg, msglen, "must be a whole number in 1..dataset_size - 1 (the "
-                            "neighbour without the record must still fill a batch)");
-    return GA_OK;
-}
-
-/* Subsampled Gaussian (DP-SGD accounting): noise multiplier sigma, steps T, and a sampler.
- * Its pairs are not Gaussian: the remove pair (X: the record is in the data) and the add pair
- * (Y: it is), each a composition of T subsampled steps (pair/ploss.c).
- * Poisson sampling at rate q: every pair of add/remove neighbours (gradients clipped to norm
- * 1) is dominated by the sum with and without a unit vector (rotation invariance; Zhu, Dong &
- * Wang 2022, Section 4), and the two directions cover each other: the proven worst case.
- * Fixed-size batches of b out of n records (sampling without replacement): removing a record
- * from a dataset of n leaves n - 1 that still fill the batch, so with probability b/n the
- * batch swaps the record for another (the coupling of Balle, Barthe & Gaboardi 2018: draw
- * b - 1 common records and one more). Given the common draws, the step is the pair
- * ((1 - b/n) N(u) + (b/n) N(g), N(u)) with |g - u| <= 2, a post-processing of the one with
- * |g - u| = 2; joint convexity of the hockey-stick divergence over the common draws makes
- * that pair dominate, and it is attained (every other record's gradient u, the removed
- * one's -u). So a step is the Poisson step at rate b/n with sensitivity 2, and T steps its
- * T-fold composition (dominating pairs compose). The same training with Poisson sampling at
- * rate b/n is kept for the report's comparison (ga_pairset.compare). */
-static int build_subsampled(cat_job *j, char *msg, size_t msglen)
-{
-    ga_spec *s = j->s;
-    int sampler;
-    int rc = ga_spec_check_map(s, s->mechanism, "mechanism", cat_keys_subsampled_gaussian,
-                                   msg, msglen);
-    if (rc || (rc = subsampled_sampler(j, &sampler, msg, msglen)) ||
-        (rc = subsampled_relation(j, sampler, msg, msglen)))
-        return rc;
-    if (s->release.n)
-        return ga_spec_fail(s, ga_node_get(s->mechanism, "release"), "mechanism.release", msg,
-                            msglen, "a subsampled Gaussian release is a mixture, not a Gaussian "
-                            "law: a linear map of it is not supported");
-    static const char *const other[2][2] = {{"batch_size", "dataset_size"}, {"rate", NULL}};
-    for (int k = 0; k < 2 && other[sampler][k]; k++) {
-        const ga_node *x = ga_node_get(s->mechanism, other[sampler][k]);
-        if (x)
-            return ga_spec_fail(s, x, "mechanism", msg, msglen, sampler == SAMPLER_POISSON
-                                ? "batch_size and dataset_size describe sampler: fixed_size; "
-                                  "Poisson sampling takes rate"
-                                : "sampler: fixed_size takes batch_size and dataset_size (the "
-                                  "rate is their ratio), not rate");
-    }
-    double q, sigma, steps = 1, b = 0, n = 0;
-    if (sampler == SAMPLER_FIXED_SIZE) {
-        if ((rc = fixed_size_counts(j, &b, &n, msg, msglen)))
-            return rc;
-        q = b / n;
-    } else {
-        if ((rc = cat_mech_number(j, "rate", &q, 1, msg, msglen)))
-            return rc;
-        if (!(q > 0 && q <= 1))
-            return ga_spec_fail(s, ga_node_get(s->mechanism, "rate"), "mechanism.rate", msg,
-                                msglen, "must be in (0, 1] (the Poisson sampling rate)");
-    }
-    if ((rc = cat_mech_number(j, "sigma", &sigma, 1, msg, msglen)))
-        return rc;
-    if (!(sigma >= 1e-3 && sigma <= 1e6))
-        return ga_spec_fail(s, ga_node_get(s->mechanism, "sigma"), "mechanism.sigma", msg, msglen,
-                            "must be in [0.001, 1e6] (the noise multiplier)");
-    rc = cat_mech_number(j, "steps", &steps, 0, msg, msglen);
-    if (rc > 0)
-        return rc;
-    if (!(steps >= 1 && steps <= 1e9 && steps == floor(steps)))
-        return ga_spec_fail(s, ga_node_get(s->mechanism, "steps"), "mechanism.steps", msg, msglen,
-                            "must be a whole number in 1..1e9");
-    const ga_node *sn = ga_node_get(s->mechanism, "sigma");
-    int knobbed = j->o->knob && !strcmp(j->o->knob, "sigma");
-    /* calibrate: the double tried, not the decimal */
-    const char *st = knobbed ? NULL : sn->text;
-    ga_subsampled_input t = {q, sigma, steps, 0, NULL, st, 0, 0, NULL, NULL};
-    if (sampler == SAMPLER_FIXED_SIZE) {
-        t.q_txt = ga_node_get(s->mechanism, "batch_size")->text;
-        t.q_den_txt = ga_node_get(s->mechanism, "dataset_size")->text;
-        t.norm = 2;
-        t.norm_txt = "2";
-        if (!(j->out->compare = malloc(sizeof *j->out->compare)))
-            return GA_ENOMEM;
-        j->out->compare[0] = t;
-        j->out->compare[0].norm = 0;
-        j->out->compare[0].norm_txt = NULL;
-        j->out->ncompare = 1;
-    } else {
-        t.q_txt = ga_node_get(s->mechanism, "rate")->text;
-    }
-    static const char names[2][160] = {"remove one record (X with it, Y without it)",
-                                       "add one record (X without it, Y with it)"};
-    if ((rc = cat_add_subsampled_pairs(j, &t, names)))
-        return rc;
-    if (sampler == SAMPLER_FIXED_SIZE)
-        snprintf(j->out->verified_note, sizeof j->out->verified_note,
-                 "worst case over all add/remove neighbours (datasets of %.0f and %.0f records) "
-                 "with gradients of norm <= 1: batches of %.0f drawn without replacement, so "
-                 "a step swaps the record for another with probability %.0f/%.0f, dominated "
-                 "by the sum with and without a vector of norm 2 and attained; %.0f steps, "
-                 "noise multiplier %g", n, n - 1, b, b, n, steps, sigma);
-    else
-        snprintf(j->out->verified_note, sizeof j->out->verified_note,
-                 "worst case over all add/remove neighbours with gradients of norm <= 1 (every "
-                 "such pair is dominated by the subsampled sum with and without a unit vector; "
-                 "%.0f steps at rate %g, noise multiplier %g)", steps, q, sigma);
-    return GA_OK;
-}
-
 /* The table of kinds, one row each: adding a kind is a row here, its builder (and its
  * published calibrations, if any) above, and its documentation. */
 static const struct {
@@ -599,8 +426,9 @@ static const struct {
     {"matrix_masking", "sigma", 1, 0, cat_build_matrix_masking, cat_pub_matrix_masking, NULL,
       cat_keys_matrix_masking},
     {"composition", "noise_scale", 1, 1, build_composition, NULL, NULL, cat_keys_composition},
-    {"subsampled_gaussian", "sigma", 0, 0, build_subsampled, NULL, NULL,
+    {"subsampled_gaussian", "sigma", 0, 0, cat_build_subsampled, NULL, NULL,
       cat_keys_subsampled_gaussian},
+    {"training", NULL, 0, 0, cat_build_training, NULL, NULL, cat_keys_training},
     {"synthetic_random_inputs", "sigma", 0, 1, cat_build_synthetic, NULL, NULL,
       cat_keys_synthetic_random_inputs},
 };

@@ -28,6 +28,7 @@ extern const char *const cat_keys_sketch[];
 extern const char *const cat_keys_synthetic_random_inputs[];
 extern const char *const cat_keys_composition[];
 extern const char *const cat_keys_subsampled_gaussian[];
+extern const char *const cat_keys_training[];
 
 typedef struct cat_job {
     ga_spec *s;
@@ -207,9 +208,14 @@ int cat_build_gaussian_mechanism(cat_job *j, char *msg, size_t msglen);
 
 int cat_build_matrix_masking(cat_job *j, char *msg, size_t msglen);
 
-/* The remove and add pairs of a subsampled term t (t->add ignored), named names[0] and
- * names[1], as the spec's proven worst case (the caller writes the note) */
-int cat_add_subsampled_pairs(cat_job *j, const ga_subsampled_input *t, const char names[2][160]);
+/* The remove and add pairs of the subsampled terms t[0..n-1] composed (t->add ignored),
+ * named names[0] and names[1], as the spec's proven worst case (the caller writes the note) */
+int cat_add_subsampled_pairs(cat_job *j, const ga_subsampled_input *t, size_t n,
+                             const char names[2][160]);
+
+/* the batch samplers (samplers.c): subsampled_gaussian (one stage) and training (stages) */
+int cat_build_subsampled(cat_job *j, char *msg, size_t msglen);
+int cat_build_training(cat_job *j, char *msg, size_t msglen);
 
 /* Does cat_build_sketch hold its pairs as a row family? For an audit (built once, the data
  * dropped) of the plain remove-, zero-out- or add-one neighbours: not released (the laws

@@ -80,14 +80,17 @@ static int sketch_released(cat_job *j, double r, double sigma, int rel, char *ms
     return rc;
 }
 
-int cat_add_subsampled_pairs(cat_job *j, const ga_subsampled_input *t, const char names[2][160])
+int cat_add_subsampled_pairs(cat_job *j, const ga_subsampled_input *t, size_t n,
+                             const char names[2][160])
 {
     for (int add = 0; add < 2; add++) {
-        ga_subsampled_input *in = malloc(sizeof *in);
+        ga_subsampled_input *in = malloc(n * sizeof *in);
         if (!in)
             return GA_ENOMEM;
-        *in = *t;
-        in->add = add;
+        for (size_t k = 0; k < n; k++) {
+            in[k] = t[k];
+            in[k].add = add;
+        }
         int rc = ga_pairset_add(j->out, names[add], 1, 1, NULL, NULL, NULL, NULL);
         if (rc) {
             free(in);
@@ -95,7 +98,7 @@ int cat_add_subsampled_pairs(cat_job *j, const ga_subsampled_input *t, const cha
         }
         ga_spec_pair *p = &j->out->pairs[j->out->npairs - 1];
         p->reduced = 1;
-        p->nsub = 1;
+        p->nsub = n;
         p->sub = in;
     }
     j->out->verified = 1;
@@ -183,7 +186,7 @@ static int build_sketch_subsampled(cat_job *j, double r, double sigma, char *msg
              s->row_norm_bound);
     snprintf(names[1], sizeof names[1], "add one record of norm %g (X without it, Y with it)",
              s->row_norm_bound);
-    int rc = cat_add_subsampled_pairs(j, &t, names);
+    int rc = cat_add_subsampled_pairs(j, &t, 1, names);
     if (rc)
         return rc;
     snprintf(j->out->verified_note, sizeof j->out->verified_note,

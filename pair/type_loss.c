@@ -222,9 +222,9 @@ static int subsampled_describe(char *text, size_t n, double *px, double *py, con
     if (p->ninput > 1) {
         snprintf(text, n,
                  "S = {the sum of the privacy losses of all steps of the %zu parts %s %.17g}, "
-                 "each step's loss log(1 - q + q e^{(2x - 1)/(2 sigma^2)}) of its released noisy "
-                 "sum x (q, sigma of its part)", p->ninput, l_up ? ">" : "<",
-                 l_up ? eps : -eps);
+                 "each step's loss log(1 - q + q e^{(2 c x - c^2)/(2 sigma^2)}) of its released "
+                 "noisy sum x (q, sigma and the record's contribution c of its part)", p->ninput,
+                 l_up ? ">" : "<", l_up ? eps : -eps);
         return GA_OK;
     }
     double c = t->norm > 0 ? t->norm : 1; /* the record's contribution */

@@ -407,16 +407,29 @@ static int parse_neighbours(ga_spec *s, ctx_t *c, const ga_node *n)
 }
 
 /* helpers for the mechanism builders (catalogue/) */
-int ga_spec_mech_number(const ga_spec *s, const char *key, double *v, int required, char *msg,
-                           size_t msglen)
+int ga_spec_node_number(const ga_spec *s, const ga_node *map, const char *prefix,
+                        const char *key, double *v, int required, char *msg, size_t msglen)
 {
     ctx_t c = {s->path, msg, msglen, NULL, NULL};
-    const ga_node *n = ga_node_get(s->mechanism, key);
-    char p[96];
-    sp_pathf(p, sizeof p, "mechanism.%s", key);
+    const ga_node *n = ga_node_get(map, key);
+    char p[160];
+    sp_pathf(p, sizeof p, "%s.%s", prefix, key);
     if (!n)
-        return required ? sp_fail(&c, s->mechanism, p, "missing (required by kind %s)", s->kind) : -1;
+        return required ? sp_fail(&c, map, p, "missing (required by kind %s)", s->kind) : -1;
     return get_number(&c, n, p, v, NULL);
+}
+
+int ga_spec_number(const ga_spec *s, const ga_node *n, const char *path, double *v,
+                   const char **txt, char *msg, size_t msglen)
+{
+    ctx_t c = {s->path, msg, msglen, NULL, NULL};
+    return get_number(&c, n, path, v, txt);
+}
+
+int ga_spec_mech_number(const ga_spec *s, const char *key, double *v, int required, char *msg,
+                        size_t msglen)
+{
+    return ga_spec_node_number(s, s->mechanism, "mechanism", key, v, required, msg, msglen);
 }
 
 int ga_spec_fail(const ga_spec *s, const ga_node *n, const char *path, char *msg, size_t msglen,

@@ -253,6 +253,13 @@ int ga_pairset_reserve(ga_pairset *ps, size_t n);
  * absent and not required. */
 int ga_spec_mech_number(const ga_spec *s, const char *key, double *v, int required, char *msg,
                         size_t msglen);
+/* A number node of the spec (its decimal text in *txt if txt), messages naming path. */
+int ga_spec_number(const ga_spec *s, const ga_node *n, const char *path, double *v,
+                   const char **txt, char *msg, size_t msglen);
+/* The same for a key of any mapping of the mechanism (a training stage), its path in
+ * messages prefix.key. */
+int ga_spec_node_number(const ga_spec *s, const ga_node *map, const char *prefix,
+                        const char *key, double *v, int required, char *msg, size_t msglen);
 
 /* Error helpers for the builders: "FILE:LINE:COL: path: what" into msg; GA_EINVAL. */
 int ga_spec_fail(const ga_spec *s, const ga_node *n, const char *path, char *msg, size_t msglen,

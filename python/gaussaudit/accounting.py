@@ -239,6 +239,56 @@ class Accountant:
         return self.profile().delta(epsilon, certified=certified)
 
 
+def from_dp_event(event: Any) -> Event:
+    """A dp_accounting DpEvent tree as events of this module, read by class name and
+    attributes (dp_accounting need not be installed): GaussianDpEvent(noise_multiplier),
+    PoissonSampledDpEvent(sampling_probability, event), SampledWithoutReplacementDpEvent(
+    source_dataset_size, sample_size, event), SelfComposedDpEvent(event, count),
+    ComposedDpEvent(events), NoOpDpEvent (dropped). The neighbours are add/remove one record;
+    dp_accounting accounts sampling without replacement under replace-one, which is not
+    computed here. Any other event raises InvalidArgument naming it."""
+    name = type(event).__name__
+
+    def field(attr: str) -> Any:
+        if not hasattr(event, attr):
+            raise InvalidArgument("from_dp_event: %s has no attribute %r" % (name, attr))
+        return getattr(event, attr)
+
+    if name == "GaussianDpEvent":
+        return Gaussian(noise_multiplier=field("noise_multiplier"))
+    if name == "PoissonSampledDpEvent":
+        return PoissonSampled(field("sampling_probability"), from_dp_event(field("event")))
+    if name == "SampledWithoutReplacementDpEvent":
+        return SampledWithoutReplacement(field("source_dataset_size"), field("sample_size"),
+                                         from_dp_event(field("event")))
+    if name == "SelfComposedDpEvent":
+        return SelfComposed(from_dp_event(field("event")), field("count"))
+    if name == "ComposedDpEvent":
+        parts = [e for e in field("events") if type(e).__name__ != "NoOpDpEvent"]
+        if not parts:
+            raise InvalidArgument("from_dp_event: a ComposedDpEvent of no private events")
+        return Composed([from_dp_event(e) for e in parts])
+    raise InvalidArgument("from_dp_event: %s is not computed here (Gaussian, PoissonSampled, "
+                          "SampledWithoutReplacement, SelfComposed and Composed events are)"
+                          % name)
+
+
+def from_opacus_history(history: Sequence[Sequence[Real]]) -> Event:
+    """Opacus' accountant history (accountant.history: rows (noise_multiplier, sample_rate,
+    steps), Poisson sampling) as one event."""
+    rows = list(history)
+    if not rows:
+        raise InvalidArgument("from_opacus_history: an empty history")
+    events: List[Event] = []
+    for i, row in enumerate(rows):
+        if len(row) != 3:
+            raise InvalidArgument("from_opacus_history: row %d is not (noise_multiplier, "
+                                  "sample_rate, steps) (got %r)" % (i, row))
+        nm, q, steps = row
+        events.append(SelfComposed(PoissonSampled(q, Gaussian(noise_multiplier=nm)), steps))
+    return events[0] if len(events) == 1 else Composed(events)
+
+
 def calibrate_noise_multiplier(*, target_epsilon: Real, target_delta: Real,
                                sample_rate: Real = 1, steps: int = 1,
                                timeout: float = 0.0) -> float:
@@ -259,4 +309,5 @@ def calibrate_noise_multiplier(*, target_epsilon: Real, target_delta: Real,
 
 
 __all__ = ["Event", "Gaussian", "PoissonSampled", "FixedSizeSampled", "SampledWithoutReplacement",
-           "SelfComposed", "Composed", "Accountant", "calibrate_noise_multiplier"]
+           "SelfComposed", "Composed", "Accountant", "calibrate_noise_multiplier",
+           "from_dp_event", "from_opacus_history"]

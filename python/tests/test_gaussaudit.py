@@ -442,6 +442,43 @@ def test_fixed_size_batches_are_poisson_steps_of_twice_the_sensitivity():
             FixedSizeSampled(bad[0], bad[1], Gaussian(1.0))
 
 
+def test_event_trees_of_dp_accounting_and_opacus_histories_convert():
+    """Objects named and shaped as dp_accounting's events (the library need not be present)
+    and Opacus' history rows become the same composition as the events written directly;
+    unknown events are refused by name."""
+    from gaussaudit.accounting import (Accountant, Composed, FixedSizeSampled, Gaussian,
+                                       PoissonSampled, SelfComposed, from_dp_event,
+                                       from_opacus_history)
+
+    def event(name, **fields):
+        return type(name, (), fields)()
+
+    g = event("GaussianDpEvent", noise_multiplier=1.1)
+    tree = event("ComposedDpEvent", events=[
+        event("SelfComposedDpEvent", count=30,
+              event=event("PoissonSampledDpEvent", sampling_probability=0.2, event=g)),
+        event("NoOpDpEvent"),
+        event("SelfComposedDpEvent", count=10,
+              event=event("SampledWithoutReplacementDpEvent", source_dataset_size=100,
+                          sample_size=30, event=event("GaussianDpEvent", noise_multiplier=2.5)))])
+    direct = Composed([SelfComposed(PoissonSampled(0.2, Gaussian(1.1)), 30),
+                       SelfComposed(FixedSizeSampled(30, 100, Gaussian(2.5)), 10)])
+    assert from_dp_event(tree).to_spec() == direct.to_spec()
+    a = Accountant().compose(from_dp_event(tree)).get_delta(1.5)
+    b = Accountant().compose(direct).get_delta(1.5)
+    assert a == b
+    hist = from_opacus_history([(1.1, 0.2, 30), (0.8, 0.3, 12)])
+    spec = {"gaussaudit": 1, "name": "h",
+            "mechanism": {"kind": "training", "opacus_history": [[1.1, 0.2, 30], [0.8, 0.3, 12]]},
+            "claim": {"epsilon": 1.5, "delta": 0.9}}
+    assert Accountant().compose(hist).get_delta(1.5) == gaussaudit.audit(spec).claims[0].exact
+    for bad in (event("LaplaceDpEvent", parameter=1.0), event("GaussianDpEvent")):
+        with pytest.raises(gaussaudit.InvalidArgument):
+            from_dp_event(bad)
+    with pytest.raises(gaussaudit.InvalidArgument):
+        from_opacus_history([(1.1, 0.2)])
+
+
 def test_public_functions_carry_type_hints():
     import inspect
     import gaussaudit.accounting as acc

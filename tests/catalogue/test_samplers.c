@@ -84,8 +84,8 @@ static double f_hs(double t, void *v)
     return fmax(mix_pdf(h->p, t) - exp(h->e) * mix_pdf(h->q, t), 0);
 }
 
-/* H_{e^e}(P || Q) = int (p - e^e q)_+, over a window wide enough for both laws (the
- * integrand is below 1e-300 beyond 40 sd of every component) */
+/* H_{e^e}(P || Q) = int (p - e^e q)_+, over a window wide enough for both laws (beyond 13 sd
+ * of every component of P the integrand is below 1e-37, far below the tolerances) */
 static double hockey(const mix_t *p, const mix_t *q, double e)
 {
     double lo = INFINITY, hi = -INFINITY;
@@ -94,9 +94,9 @@ static double hockey(const mix_t *p, const mix_t *q, double e)
     hs_t h = {p, q, e};
     gsl_function F = {f_hs, &h};
     gsl_integration_workspace *ws = gsl_integration_workspace_alloc(4000);
-    double r = 0, err, a = lo - 40 * p->s, step = p->s;
+    double r = 0, err, a = lo - 13 * p->s, step = p->s;
     /* panels of one sd: the kink where p = e^e q lies inside one of them */
-    for (double t = a; t < hi + 40 * p->s; t += step) {
+    for (double t = a; t < hi + 13 * p->s; t += step) {
         double part = 0;
         gsl_integration_qags(&F, t, t + step, 0, 1e-13, 4000, ws, &part, &err);
         r += part;
@@ -155,19 +155,37 @@ Test(samplers, fixed_size_step_is_attained_by_the_worst_dataset)
     }
 }
 
-/* the one-step divergence of (P, Q) at any real e, for the nested two-step integral */
+/* two steps (P1, Q1) then (P2, Q2): the second step's divergence at any real e, integrated
+ * over the first step's output */
 typedef struct {
-    const mix_t *p, *q;
+    const mix_t *p, *q, *p2, *q2;
     double eps;
 } two_t;
 
 static double f_two(double t, void *v)
 {
-    const two_t *o = v; /* p(t) E[(1 - e^{eps - l(t) - l(t')})_+ | t] = p(t) H(eps - l(t)) */
+    const two_t *o = v; /* p1(t) E[(1 - e^{eps - l1(t) - l2(t')})_+ | t] = p1(t) H2(eps - l1(t)) */
     double pt = mix_pdf(o->p, t), qt = mix_pdf(o->q, t);
     if (!(pt > 1e-300))
         return 0;
-    return pt * hockey(o->p, o->q, o->eps - log(pt / qt));
+    return pt * hockey(o->p2, o->q2, o->eps - log(pt / qt));
+}
+
+/* delta of the two steps in both directions (the larger), by nested quadrature over the
+ * first step's output (window [lo, hi]) */
+static double two_steps(const mix_t *p1, const mix_t *q1, const mix_t *p2, const mix_t *q2,
+                        double eps, double lo, double hi)
+{
+    gsl_integration_workspace *ws = gsl_integration_workspace_alloc(1000);
+    double ref[2];
+    for (int dir = 0; dir < 2; dir++) {
+        two_t o = {dir ? q1 : p1, dir ? p1 : q1, dir ? q2 : p2, dir ? p2 : q2, eps};
+        gsl_function F = {f_two, &o};
+        double err;
+        gsl_integration_qags(&F, lo, hi, 0, 1e-11, 1000, ws, &ref[dir], &err);
+    }
+    gsl_integration_workspace_free(ws);
+    return fmax(ref[0], ref[1]);
 }
 
 Test(samplers, fixed_size_two_steps_against_nested_quadrature, .timeout = 600)
@@ -176,22 +194,95 @@ Test(samplers, fixed_size_two_steps_against_nested_quadrature, .timeout = 600)
     const int n = 4, b = 2;
     mix_t P, Q;
     worst_laws(&P, &Q, n, b, 1.2);
-    gsl_integration_workspace *ws = gsl_integration_workspace_alloc(1000);
     for (double eps = 0.5; eps <= 1.5; eps += 1) {
-        double ref[2];
-        for (int dir = 0; dir < 2; dir++) {
-            two_t o = {dir ? &Q : &P, dir ? &P : &Q, eps};
-            gsl_function F = {f_two, &o};
-            double err;
-            gsl_integration_qags(&F, -12, 14, 0, 1e-11, 1000, ws, &ref[dir], &err);
-        }
+        double r = two_steps(&P, &Q, &P, &Q, eps, -12, 14);
         ga_result v = audited(n, b, "1.2", 2, eps);
-        double r = fmax(ref[0], ref[1]);
         cr_expect(fabs(v.val - r) <= 1e-8 * r + v.err, "eps %g: audited %.17g +- %.2g, nested "
-                  "quadrature %.17g (directions %.17g, %.17g)", eps, v.val, v.err, r, ref[0],
-                  ref[1]);
+                  "quadrature %.17g", eps, v.val, v.err, r);
     }
-    gsl_integration_workspace_free(ws);
+}
+
+/* the exact delta of a spec's claim (the worst pair's, the larger direction) */
+static ga_result spec_delta(const char *spec)
+{
+    ga_audit_result *r;
+    char msg[512];
+    cr_assert(ga_audit_spec_text(&r, spec, strlen(spec), "t.yaml", NULL, msg, sizeof msg) == GA_OK,
+              "%s: %s", spec, msg);
+    ga_claim_info c;
+    cr_assert(ga_audit_result_claim(&c, r, 0) == GA_OK);
+    ga_result v = c.exact;
+    ga_audit_result_free(r);
+    return v;
+}
+
+Test(samplers, training_stages_against_nested_quadrature, .timeout = 600)
+{
+    /* a Poisson step (rate 0.3, noise multiplier 0.9) then a fixed-size step (2 of 5, 1.4):
+     * the first step's laws written out, the second's enumerated on the worst dataset */
+    mix_t P1 = {2, {0.7, 0.3}, {0, 1}, 0.9}, Q1 = {1, {1}, {0}, 0.9}, P2, Q2;
+    worst_laws(&P2, &Q2, 5, 2, 1.4);
+    static const char *spec = "gaussaudit: 1\nname: t\nmechanism:\n  kind: training\n"
+                              "  stages:\n    - {rate: 0.3, noise_multiplier: 0.9}\n    - {sampler: "
+                              "fixed_size, batch_size: 2, dataset_size: 5, noise_multiplier: 1.4}\n";
+    ga_profile *pr;
+    char msg[512];
+    cr_assert(ga_profile_spec_text(&pr, spec, strlen(spec), "t.yaml", NULL, msg, sizeof msg) == GA_OK,
+              "%s", msg);
+    for (double eps = 0.25; eps <= 1.3; eps += 1) {
+        ga_result v;
+        int st = ga_profile_delta(&v, pr, eps);
+        double r = two_steps(&P1, &Q1, &P2, &Q2, eps, -10, 11);
+        cr_expect((st == GA_OK || st == GA_ETOL) && fabs(v.val - r) <= 1e-8 * r + v.err,
+                  "eps %g: training %.17g +- %.2g (status %d), nested quadrature %.17g", eps,
+                  v.val, v.err, st, r);
+    }
+    ga_profile_free(pr);
+}
+
+Test(samplers, training_forms_agree)
+{
+    /* stages split, reordered, as Opacus' history rows, or one subsampled_gaussian: the
+     * same composition, the same delta */
+    static const char *head = "gaussaudit: 1\nname: t\nmechanism:\n  kind: %s\n%s"
+                              "claim: {epsilon: 1.5, delta: 0.9}\n";
+    static const char *const forms[][2] = {
+        {"training", "  stages:\n    - {rate: 0.2, noise_multiplier: 1.1, steps: 30}\n"
+                     "    - {rate: 0.2, noise_multiplier: 1.1, steps: 10}\n"
+                     "    - {sampler: fixed_size, batch_size: 30, dataset_size: 100, "
+                     "noise_multiplier: 2.5, steps: 10}\n"},
+        {"training", "  stages:\n    - {sampler: fixed_size, batch_size: 30, dataset_size: 100, "
+                     "noise_multiplier: 2.5, steps: 10}\n"
+                     "    - {sampler: poisson, rate: 0.2, noise_multiplier: 1.1, steps: 40}\n"},
+        {"composition", "  parts:\n    - {kind: subsampled_gaussian, rate: 0.2, sigma: 1.1, "
+                        "steps: 40}\n    - {kind: subsampled_gaussian, sampler: fixed_size, "
+                        "batch_size: 30, dataset_size: 100, sigma: 2.5, steps: 10}\n"},
+    };
+    char spec[800];
+    snprintf(spec, sizeof spec, head, forms[0][0], forms[0][1]);
+    ga_result ref = spec_delta(spec);
+    for (size_t i = 1; i < sizeof forms / sizeof *forms; i++) {
+        snprintf(spec, sizeof spec, head, forms[i][0], forms[i][1]);
+        ga_result v = spec_delta(spec);
+        cr_expect(fabs(v.val - ref.val) <= 1e-12 * ref.val + v.err + ref.err,
+                  "form %zu: %.17g +- %.2g vs %.17g +- %.2g", i, v.val, v.err, ref.val, ref.err);
+    }
+    /* Opacus' history against the same stages written out */
+    snprintf(spec, sizeof spec, head, "training",
+             "  opacus_history: [[1.1, 0.2, 30], [0.8, 0.3, 12]]\n");
+    ga_result o = spec_delta(spec);
+    snprintf(spec, sizeof spec, head, "training",
+             "  stages:\n    - {rate: 0.2, noise_multiplier: 1.1, steps: 30}\n"
+             "    - {rate: 0.3, noise_multiplier: 0.8, steps: 12}\n");
+    ga_result w = spec_delta(spec);
+    cr_expect(o.val == w.val, "opacus history %.17g vs stages %.17g", o.val, w.val);
+    /* one Poisson stage is the subsampled_gaussian kind */
+    snprintf(spec, sizeof spec, head, "training",
+             "  stages: [{rate: 0.2, noise_multiplier: 1.1, steps: 40}]\n");
+    ga_result one = spec_delta(spec);
+    ga_result sg = spec_delta("gaussaudit: 1\nname: s\nmechanism: {kind: subsampled_gaussian, "
+                              "rate: 0.2, sigma: 1.1, steps: 40}\nclaim: {epsilon: 1.5, delta: 0.9}\n");
+    cr_expect(one.val == sg.val, "one stage %.17g vs subsampled_gaussian %.17g", one.val, sg.val);
 }
 
 Test(samplers, fixed_size_dominates_random_datasets)
@@ -343,6 +434,38 @@ Test(samplers, spec_errors_name_the_sampler_rule)
         ga_audit_result *r = NULL;
         cr_expect(ga_audit_spec_text(&r, spec, strlen(spec), "e.yaml", NULL, msg, sizeof msg) == GA_EINVAL &&
                       strstr(msg, rows[i].want), "row %zu: %s (want '%s')", i, msg, rows[i].want);
+        ga_audit_result_free(r);
+    }
+    /* training specs */
+    static const struct { const char *mech, *want; } tr[] = {
+        {"stages: [{rate: 0.1, noise_multiplier: 1}], opacus_history: [[1, 0.1, 3]]", "exactly one of"},
+        {"stages: []", "a list of 1 to"},
+        {"stages: [{rate: 0.1, noise_multiplier: 1, repeat: 2}]", "stages[0]"},
+        {"stages: [{rate: 0.1, sigma: 1}]", "sigma"},
+        {"stages: [{rate: 0.1, noise_multiplier: 1}, {sampler: shuffle, noise_multiplier: 1}]",
+         "stages[1].sampler"},
+        {"opacus_history: [[1, 0.1]]", "[noise_multiplier, sample_rate, steps]"},
+        {"opacus_history: [[1, 1.5, 3]]", "sample_rate must be in (0, 1]"},
+        {"opacus_history: [[1, 0.1, 2.5]]", "whole number"},
+    };
+    for (size_t i = 0; i < sizeof tr / sizeof *tr; i++) {
+        char spec[512], msg[512] = "";
+        snprintf(spec, sizeof spec, "gaussaudit: 1\nname: e\nmechanism: {kind: training, %s}\n"
+                 "claim: {epsilon: 1, delta: 1e-5}\n", tr[i].mech);
+        ga_audit_result *r = NULL;
+        cr_expect(ga_audit_spec_text(&r, spec, strlen(spec), "e.yaml", NULL, msg, sizeof msg) == GA_EINVAL &&
+                      strstr(msg, tr[i].want), "training row %zu: %s (want '%s')", i, msg, tr[i].want);
+        ga_audit_result_free(r);
+    }
+    {
+        const char *part = "gaussaudit: 1\nname: e\nmechanism:\n  kind: composition\n  parts:\n"
+                           "    - {kind: training, stages: [{rate: 0.1, noise_multiplier: 1}]}\n"
+                           "    - {kind: gaussian_mechanism, sensitivity: 1, sigma: 3}\n"
+                           "claim: {epsilon: 1, delta: 1e-5}\n";
+        ga_audit_result *r = NULL;
+        char msg[512] = "";
+        cr_expect(ga_audit_spec_text(&r, part, strlen(part), "e.yaml", NULL, msg, sizeof msg) == GA_EINVAL &&
+                      strstr(msg, "training"), "training as a part: %s", msg);
         ga_audit_result_free(r);
     }
     /* zero_out under Poisson sampling is the add/remove audit itself */

@@ -1,0 +1,348 @@
+/*
+ * samplers.c - DP-SGD's batch samplers: kind subsampled_gaussian (one stage) and kind
+ * training (the stages a training run records, composed), each stage a term of the
+ * one-dimensional privacy loss (pair/ploss.c) with T steps. The pairs are not Gaussian: the
+ * remove pair (X: the record is in the data) and the add pair (Y: it is), each the
+ * composition of every stage's steps.
+ *
+ * Poisson sampling at rate q: every pair of add/remove neighbours (gradients clipped to norm
+ * 1) is dominated by the sum with and without a unit vector (rotation invariance; Zhu, Dong &
+ * Wang 2022, Section 4), and the two directions cover each other: the proven worst case.
+ *
+ * Fixed-size batches of b out of n records (sampling without replacement): removing a record
+ * from a dataset of n leaves n - 1 that still fill the batch, so with probability b/n the
+ * batch swaps the record for another (the coupling of Balle, Barthe & Gaboardi 2018: draw
+ * b - 1 common records and one more). Given the common draws, the step is the pair
+ * ((1 - b/n) N(u) + (b/n) N(g), N(u)) with |g - u| <= 2, a post-processing of the one with
+ * |g - u| = 2; joint convexity of the hockey-stick divergence over the common draws makes
+ * that pair dominate, and it is attained (every other record's gradient u, the removed
+ * one's -u). So a step is the Poisson step at rate b/n with sensitivity 2, and T steps its
+ * T-fold composition (dominating pairs compose, adaptively). The same training with Poisson
+ * sampling at rate b/n is kept for the report's comparison (ga_pairset.compare).
+ *
+ * A training configuration's stages compose the same way: the same record, with the
+ * gradients above, attains every stage's worst case at once, so the composed pairs are the
+ * proven worst case of the whole run. Opacus' accountant history (rows [noise_multiplier,
+ * sample_rate, steps]) lists Poisson stages.
+ */
+#include "catalogue/internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* the mechanism keys of kind subsampled_gaussian and training (their rows in the kind table;
+ * the JSON Schema), and a training stage's */
+const char *const cat_keys_subsampled_gaussian[] = {"kind", "sampler", "rate", "batch_size",
+                                                    "dataset_size", "sigma", "steps", NULL};
+const char *const cat_keys_training[] = {"kind", "stages", "opacus_history", NULL};
+static const char *const stage_keys[] = {"sampler", "rate", "batch_size", "dataset_size",
+                                         "noise_multiplier", "steps", NULL};
+
+enum { SAMPLER_POISSON, SAMPLER_FIXED_SIZE };
+
+/* a stage's sampler (key sampler of map m): poisson (the default) or fixed_size; shuffling
+ * is refused with why */
+static int stage_sampler(const cat_job *j, const ga_node *m, const char *prefix, int *sampler,
+                         char *msg, size_t msglen)
+{
+    ga_spec *s = j->s;
+    const ga_node *n = ga_node_get(m, "sampler");
+    static const char *const names[] = {"poisson", "fixed_size"};
+    char path[160];
+    snprintf(path, sizeof path, "%s.sampler", prefix);
+    *sampler = SAMPLER_POISSON;
+    if (!n)
+        return GA_OK;
+    if (n->kind != GA_NODE_SCALAR)
+        return ga_spec_fail(s, n, path, msg, msglen, "expected poisson or fixed_size");
+    for (int i = 0; i < 2; i++)
+        if (!strcmp(n->text, names[i])) {
+            *sampler = i;
+            return GA_OK;
+        }
+    if (!strncmp(n->text, "shuffl", 6))
+        return ga_spec_fail(s, n, path, msg, msglen,
+                            "shuffled epochs (each record in exactly one batch per epoch) are not "
+                            "audited: no dominating pair of their output laws is known (Chua et "
+                            "al. 2024), so neither an exact value nor a certified bound is "
+                            "computed; poisson and fixed_size are");
+    const char *best = ga_nearest(n->text, names, 2, 3, 0);
+    char what[200];
+    snprintf(what, sizeof what, "unknown sampler '%.40s'%s%s%s (poisson, fixed_size)", n->text,
+             best ? " (did you mean '" : "", best ? best : "", best ? "'?)" : "");
+    return ga_spec_fail(s, n, path, msg, msglen, what);
+}
+
+/* The neighbours the samplers audit: every add/remove pair (remove_one, the default, in both
+ * orders); zero_out gives the same pairs under Poisson sampling (a zeroed record adds
+ * nothing, as an absent one). Other relations have other dominating pairs: refused. */
+static int sampler_relation(const cat_job *j, int any_fixed, char *msg, size_t msglen)
+{
+    ga_spec *s = j->s;
+    if (s->relation == GA_REL_NONE || s->relation == GA_REL_REMOVE_ONE ||
+        (s->relation == GA_REL_ZERO_OUT && !any_fixed))
+        return GA_OK;
+    return ga_spec_fail(s, s->mechanism, "neighbours", msg, msglen,
+                        !any_fixed
+                            ? "Poisson-sampled steps are audited for add/remove neighbours "
+                              "(remove_one, the default, in both orders; zero_out is the same "
+                              "under Poisson sampling): their pairs for replace_one, add_one "
+                              "candidates or change_label are not computed"
+                            : "fixed_size batches are audited for add/remove neighbours "
+                              "(remove_one, the default, in both orders): the substitution "
+                              "relations (replace_one, zero_out) have a dominating pair that is "
+                              "not a remove/add pair (Zhu, Dong & Wang 2022) and are not computed");
+}
+
+/* batch_size b and dataset_size n of fixed-size batches: whole numbers, 1 <= b < n <= 2^53 */
+static int fixed_size_counts(const cat_job *j, const ga_node *m, const char *prefix, double *b,
+                             double *n, char *msg, size_t msglen)
+{
+    ga_spec *s = j->s;
+    char path[160];
+    int rc;
+    if ((rc = ga_spec_node_number(s, m, prefix, "batch_size", b, 1, msg, msglen)) ||
+        (rc = ga_spec_node_number(s, m, prefix, "dataset_size", n, 1, msg, msglen)))
+        return rc;
+    snprintf(path, sizeof path, "%s.dataset_size", prefix);
+    if (!(*n >= 2 && *n <= 9007199254740992.0 && *n == floor(*n)))
+        return ga_spec_fail(s, ga_node_get(m, "dataset_size"), path, msg, msglen,
+                            "must be a whole number in 2..2^53");
+    snprintf(path, sizeof path, "%s.batch_size", prefix);
+    if (!(*b >= 1 && *b < *n && *b == floor(*b)))
+        return ga_spec_fail(s, ga_node_get(m, "batch_size"), path, msg, msglen,
+                            "must be a whole number in 1..dataset_size - 1 (the neighbour "
+                            "without the record must still fill a batch)");
+    return GA_OK;
+}
+
+/* One stage from map m (its keys' paths prefix.KEY): the term t of its remove pair and cmp,
+ * the same with Poisson sampling at its rate. sigma_key names the noise multiplier; knob
+ * (non-NULL) is the value calibrate tries for it. *fixed: the stage has fixed-size batches. */
+static int stage_term(const cat_job *j, const ga_node *m, const char *prefix,
+                      const char *sigma_key, const double *knob, ga_subsampled_input *t,
+                      ga_subsampled_input *cmp, int *fixed, char *msg, size_t msglen)
+{
+    ga_spec *s = j->s;
+    int sampler, rc;
+    char path[160];
+    if ((rc = stage_sampler(j, m, prefix, &sampler, msg, msglen)))
+        return rc;
+    static const char *const other[2][2] = {{"batch_size", "dataset_size"}, {"rate", NULL}};
+    for (int k = 0; k < 2 && other[sampler][k]; k++) {
+        const ga_node *x = ga_node_get(m, other[sampler][k]);
+        if (x)
+            return ga_spec_fail(s, x, prefix, msg, msglen, sampler == SAMPLER_POISSON
+                                ? "batch_size and dataset_size describe sampler: fixed_size; "
+                                  "Poisson sampling takes rate"
+                                : "sampler: fixed_size takes batch_size and dataset_size (the "
+                                  "rate is their ratio), not rate");
+    }
+    double q, sigma, steps = 1, b = 0, n = 0;
+    if (sampler == SAMPLER_FIXED_SIZE) {
+        if ((rc = fixed_size_counts(j, m, prefix, &b, &n, msg, msglen)))
+            return rc;
+        q = b / n;
+    } else {
+        if ((rc = ga_spec_node_number(s, m, prefix, "rate", &q, 1, msg, msglen)))
+            return rc;
+        snprintf(path, sizeof path, "%s.rate", prefix);
+        if (!(q > 0 && q <= 1))
+            return ga_spec_fail(s, ga_node_get(m, "rate"), path, msg, msglen,
+                                "must be in (0, 1] (the Poisson sampling rate)");
+    }
+    if (knob)
+        sigma = *knob;
+    else if ((rc = ga_spec_node_number(s, m, prefix, sigma_key, &sigma, 1, msg, msglen)))
+        return rc;
+    snprintf(path, sizeof path, "%s.%s", prefix, sigma_key);
+    if (!(sigma >= 1e-3 && sigma <= 1e6))
+        return ga_spec_fail(s, ga_node_get(m, sigma_key), path, msg, msglen,
+                            "must be in [0.001, 1e6] (the noise multiplier)");
+    rc = ga_spec_node_number(s, m, prefix, "steps", &steps, 0, msg, msglen);
+    if (rc > 0)
+        return rc;
+    snprintf(path, sizeof path, "%s.steps", prefix);
+    if (!(steps >= 1 && steps <= 1e9 && steps == floor(steps)))
+        return ga_spec_fail(s, ga_node_get(m, "steps"), path, msg, msglen,
+                            "must be a whole number in 1..1e9");
+    /* calibrate: the double tried, not the decimal */
+    const char *st = knob ? NULL : ga_node_get(m, sigma_key)->text;
+    *t = (ga_subsampled_input){q, sigma, steps, 0, NULL, st, 0, 0, NULL, NULL};
+    *fixed = sampler == SAMPLER_FIXED_SIZE;
+    if (*fixed) {
+        t->q_txt = ga_node_get(m, "batch_size")->text;
+        t->q_den_txt = ga_node_get(m, "dataset_size")->text;
+    } else {
+        t->q_txt = ga_node_get(m, "rate")->text;
+    }
+    *cmp = *t;
+    if (*fixed) {
+        t->norm = 2;
+        t->norm_txt = "2";
+    }
+    return GA_OK;
+}
+
+static const char pair_names[2][160] = {"remove one record (X with it, Y without it)",
+                                        "add one record (X without it, Y with it)"};
+
+/* the pairs of n terms, and the Poisson comparison when some stage has fixed-size batches
+ * (the arrays are the set's, or freed) */
+static int add_stage_pairs(cat_job *j, ga_subsampled_input *t, ga_subsampled_input *cmp,
+                           size_t n, int any_fixed)
+{
+    int rc = cat_add_subsampled_pairs(j, t, n, pair_names);
+    free(t);
+    if (rc == GA_OK && any_fixed) {
+        j->out->compare = cmp;
+        j->out->ncompare = n;
+    } else {
+        free(cmp);
+    }
+    return rc;
+}
+
+/* the mechanism's keys, and no release: the outputs are mixtures, not Gaussian laws */
+static int sampler_mechanism(const cat_job *j, const char *const *keys, char *msg, size_t msglen)
+{
+    ga_spec *s = j->s;
+    int rc = ga_spec_check_map(s, s->mechanism, "mechanism", keys, msg, msglen);
+    if (rc == GA_OK && s->release.n)
+        rc = ga_spec_fail(s, ga_node_get(s->mechanism, "release"), "mechanism.release", msg,
+                          msglen, "subsampled Gaussian steps release mixtures, not Gaussian "
+                          "laws: a linear map of them is not supported");
+    return rc;
+}
+
+int cat_build_subsampled(cat_job *j, char *msg, size_t msglen)
+{
+    ga_spec *s = j->s;
+    int rc = sampler_mechanism(j, cat_keys_subsampled_gaussian, msg, msglen);
+    if (rc)
+        return rc;
+    ga_subsampled_input *t = malloc(sizeof *t), *cmp = malloc(sizeof *cmp);
+    int fixed = 0;
+    int knobbed = j->o->knob && !strcmp(j->o->knob, "sigma");
+    if (!t || !cmp)
+        rc = GA_ENOMEM;
+    else
+        rc = stage_term(j, s->mechanism, "mechanism", "sigma", knobbed ? &j->o->knob_value : NULL,
+                        t, cmp, &fixed, msg, msglen);
+    if (rc == GA_OK)
+        rc = sampler_relation(j, fixed, msg, msglen);
+    if (rc) {
+        free(t);
+        free(cmp);
+        return rc;
+    }
+    double q = t->q, sigma = t->sigma, steps = t->steps;
+    if (fixed) {
+        double b = strtod(t->q_txt, NULL), n = strtod(t->q_den_txt, NULL);
+        snprintf(j->out->verified_note, sizeof j->out->verified_note,
+                 "worst case over all add/remove neighbours (datasets of %.0f and %.0f records) "
+                 "with gradients of norm <= 1: batches of %.0f drawn without replacement, so "
+                 "a step swaps the record for another with probability %.0f/%.0f, dominated "
+                 "by the sum with and without a vector of norm 2 and attained; %.0f steps, "
+                 "noise multiplier %g", n, n - 1, b, b, n, steps, sigma);
+    } else {
+        snprintf(j->out->verified_note, sizeof j->out->verified_note,
+                 "worst case over all add/remove neighbours with gradients of norm <= 1 (every "
+                 "such pair is dominated by the subsampled sum with and without a unit vector; "
+                 "%.0f steps at rate %g, noise multiplier %g)", steps, q, sigma);
+    }
+    return add_stage_pairs(j, t, cmp, 1, fixed);
+}
+
+/* Opacus' accountant history: rows [noise_multiplier, sample_rate, steps], Poisson stages */
+static int opacus_row(const cat_job *j, const ga_node *row, size_t i, ga_subsampled_input *t,
+                      char *msg, size_t msglen)
+{
+    ga_spec *s = j->s;
+    char path[96];
+    snprintf(path, sizeof path, "mechanism.opacus_history[%zu]", i);
+    if (row->kind != GA_NODE_SEQ || row->n != 3)
+        return ga_spec_fail(s, row, path, msg, msglen, "expected [noise_multiplier, "
+                            "sample_rate, steps] (a row of Opacus' accountant history)");
+    double v[3];
+    const char *txt[3];
+    static const char *const what[3] = {"noise_multiplier", "sample_rate", "steps"};
+    for (int k = 0; k < 3; k++) {
+        char p[128];
+        snprintf(p, sizeof p, "%s.%s", path, what[k]);
+        int rc = ga_spec_number(s, row->kids[k], p, &v[k], &txt[k], msg, msglen);
+        if (rc)
+            return rc;
+    }
+    const char *bad = !(v[0] >= 1e-3 && v[0] <= 1e6) ? "noise_multiplier must be in [0.001, 1e6]"
+                      : !(v[1] > 0 && v[1] <= 1)     ? "sample_rate must be in (0, 1]"
+                      : !(v[2] >= 1 && v[2] <= 1e9 && v[2] == floor(v[2]))
+                          ? "steps must be a whole number in 1..1e9"
+                          : NULL;
+    if (bad)
+        return ga_spec_fail(s, row, path, msg, msglen, bad);
+    *t = (ga_subsampled_input){v[1], v[0], v[2], 0, txt[1], txt[0], 0, 0, NULL, NULL};
+    return GA_OK;
+}
+
+/* Kind training: `stages` (mappings: sampler, rate or batch_size and dataset_size,
+ * noise_multiplier, steps) or `opacus_history` (rows [noise_multiplier, sample_rate, steps]),
+ * composed into one remove and one add pair of a term per stage. */
+int cat_build_training(cat_job *j, char *msg, size_t msglen)
+{
+    ga_spec *s = j->s;
+    int rc = sampler_mechanism(j, cat_keys_training, msg, msglen);
+    if (rc)
+        return rc;
+    const ga_node *st = ga_node_get(s->mechanism, "stages"),
+                  *oh = ga_node_get(s->mechanism, "opacus_history"), *list = st ? st : oh;
+    if (!st == !oh)
+        return ga_spec_fail(s, s->mechanism, "mechanism", msg, msglen, "give exactly one of "
+                            "stages (a list of {sampler, rate or batch_size and dataset_size, "
+                            "noise_multiplier, steps}) and opacus_history (rows [noise_multiplier, "
+                            "sample_rate, steps])");
+    const char *key = st ? "mechanism.stages" : "mechanism.opacus_history";
+    if (list->kind != GA_NODE_SEQ || list->n == 0 || list->n > GA_PLOSS_MAX_TERMS) {
+        char what[96];
+        snprintf(what, sizeof what, "expected a list of 1 to %d stages", GA_PLOSS_MAX_TERMS);
+        return ga_spec_fail(s, list, key, msg, msglen, what);
+    }
+    size_t n = list->n;
+    ga_subsampled_input *t = calloc(n, sizeof *t), *cmp = calloc(n, sizeof *cmp);
+    int any_fixed = 0;
+    double steps = 0;
+    rc = t && cmp ? GA_OK : GA_ENOMEM;
+    for (size_t i = 0; i < n && rc == GA_OK; i++) {
+        const ga_node *m = list->kids[i];
+        char prefix[96];
+        snprintf(prefix, sizeof prefix, "%s[%zu]", key, i);
+        if (oh) {
+            rc = opacus_row(j, m, i, &t[i], msg, msglen);
+            cmp[i] = t[i];
+        } else if (m->kind != GA_NODE_MAP) {
+            rc = ga_spec_fail(s, m, prefix, msg, msglen, "expected a stage {sampler, rate or "
+                              "batch_size and dataset_size, noise_multiplier, steps}");
+        } else if ((rc = ga_spec_check_map(s, m, prefix, stage_keys, msg, msglen)) == GA_OK) {
+            int fixed;
+            rc = stage_term(j, m, prefix, "noise_multiplier", NULL, &t[i], &cmp[i], &fixed, msg,
+                            msglen);
+            any_fixed |= fixed;
+        }
+        steps += t[i].steps;
+    }
+    if (rc == GA_OK)
+        rc = sampler_relation(j, any_fixed, msg, msglen);
+    if (rc) {
+        free(t);
+        free(cmp);
+        return rc;
+    }
+    snprintf(j->out->verified_note, sizeof j->out->verified_note,
+             "worst case over all add/remove neighbours with gradients of norm <= 1: the same "
+             "record in every stage attains each stage's worst case at once (%zu stages, %.0f "
+             "steps in all%s)", n, steps, any_fixed ? "; fixed-size batches swap the record for "
+             "another: sensitivity 2 in those stages" : "");
+    return add_stage_pairs(j, t, cmp, n, any_fixed);
+}
