@@ -205,6 +205,44 @@ static double col_norm2(const double *D, size_t n, size_t d, const double *u)
     return t;
 }
 
+/* The blocks of a block-diagonal masking matrix (mechanism.blocks: sizes n_1..n_k, in row
+ * order, summing to the rows): *v (caller frees) and *k; none given: one block of all rows
+ * (*v NULL, *k 0). GA_OK or GA_EINVAL with the rule. */
+static int masking_blocks(const cat_job *j, double rows, double **v, size_t *k, char *msg,
+                          size_t msglen)
+{
+    ga_spec *s = j->s;
+    const ga_node *bn = ga_node_get(s->mechanism, "blocks");
+    *v = NULL;
+    *k = 0;
+    if (!bn)
+        return GA_OK;
+    int rc = ga_spec_vector(s, bn, "mechanism.blocks", 0, v, k, msg, msglen);
+    if (rc)
+        return rc;
+    double sum = 0;
+    for (size_t i = 0; i < *k && rc == GA_OK; i++) {
+        if (!((*v)[i] >= 1 && (*v)[i] == floor((*v)[i])))
+            rc = ga_spec_fail(s, bn, "mechanism.blocks", msg, msglen,
+                              "each block size must be a whole number >= 1");
+        sum += (*v)[i];
+    }
+    if (rc == GA_OK && *k == 0)
+        rc = ga_spec_fail(s, bn, "mechanism.blocks", msg, msglen, "expected a list of block sizes");
+    if (rc == GA_OK && sum != rows) {
+        char what[160];
+        snprintf(what, sizeof what, "the block sizes add up to %.0f, not to the %.0f rows", sum,
+                 rows);
+        rc = ga_spec_fail(s, bn, "mechanism.blocks", msg, msglen, what);
+    }
+    if (rc) {
+        free(*v);
+        *v = NULL;
+        *k = 0;
+    }
+    return rc;
+}
+
 /*
  * matrix_masking with masking: orthogonal, setting (B) of Ding, Wu, Miao & Chen: A (X + C),
  * A a uniformly random n x n orthogonal matrix. One column (p = 1): the release is exactly
@@ -216,6 +254,13 @@ static double col_norm2(const double *D, size_t n, size_t d, const double *u)
  * X + C itself (the paper's Lemma 2.3: A is applied after the noise; the release is a
  * post-processing of X + C), a Gaussian mechanism of sensitivity l (zero_out) or 2 l
  * (replace_one): it proves claims, never shows a violation.
+ * Block-diagonal masking (mechanism.blocks, the paper's Section 4): A = diag(A_1, ..., A_k),
+ * A_b uniform orthogonal of size n_b. The blocks' releases are independent and a neighbour
+ * changes one row, so one block: the other blocks are common to both datasets (post-
+ * processing), and the pair is the one above for that block alone (n_b rows, the column's
+ * segment in it). Over a universe the smallest block n_s is the worst: a block of n_b > n_s
+ * rows adds independent common chi-square noise to the smallest one's statistic, a post-
+ * processing, so the worst case is the one above with n = n_s (as the paper states for (13)).
  */
 static int build_masked(cat_job *j, double sigma, char *msg, size_t msglen)
 {
@@ -255,17 +300,47 @@ static int build_masked(cat_job *j, double sigma, char *msg, size_t msglen)
                             "not supported");
     if (!(sigma >= 1e-3))
         return ga_spec_fail(s, sn, "mechanism.sigma", msg, msglen, "must be at least 0.001");
+    double *blk, *start = NULL;
+    size_t nblk;
+    if ((rc = masking_blocks(j, rows, &blk, &nblk, msg, msglen)))
+        return rc;
+    if (nblk && !(start = malloc(nblk * sizeof *start))) {
+        free(blk);
+        return GA_ENOMEM;
+    }
+    for (size_t b = 0; b < nblk; b++) /* each block's first row */
+        start[b] = b ? start[b - 1] + blk[b - 1] : 0;
     size_t n = s->data.n, d = s->data.d, nn = cat_nb_count(s);
     for (size_t k = 0; n && k < nn && rc == GA_OK && !cat_out_of_time(j, nn); k++) {
-        double *Dp, nx, ny;
-        size_t m;
-        char name[96], full[200];
-        if (cat_nb_make(s, k, &Dp, &m, name, sizeof name))
+        double *Dp, nx, ny, nb = rows;
+        size_t m, r0 = 0;
+        char name[96], full[260], where[96] = "";
+        if (cat_nb_make(s, k, &Dp, &m, name, sizeof name)) {
+            free(blk);
+            free(start);
             return ga_spec_fail(s, s->mechanism, "neighbours.rows", msg, msglen, "a row number exceeds the dataset");
+        }
+        if (nblk) { /* the block of the changed row: its rows alone */
+            size_t i = 0, b = 0, hi = nblk - 1;
+            while (i < n && i < m && !memcmp(&Dp[i * d], &s->data.x[i * d], d * sizeof *Dp))
+                i++;
+            while (i < n && b < hi) { /* the block whose rows start[b] .. start[b + 1] hold i */
+                size_t mid = (b + hi + 1) / 2;
+                if ((double)i >= start[mid])
+                    b = mid;
+                else
+                    hi = mid - 1;
+            }
+            r0 = (size_t)start[b]; /* (no change: the first block, all the same) */
+            nb = blk[b];
+            snprintf(where, sizeof where, ", block %zu of %.0f rows", b + 1, nb);
+        }
+        const double *X = s->data.x + r0 * d, *Y = Dp + r0 * d;
+        size_t nr = (size_t)nb;
         if (d == 1) {
-            nx = sqrt(col_norm2(s->data.x, n, 1, (double[]){1}));
-            ny = sqrt(col_norm2(Dp, m, 1, (double[]){1}));
-            snprintf(full, sizeof full, "%s (exact)", name);
+            nx = sqrt(col_norm2(X, nr, 1, (double[]){1}));
+            ny = sqrt(col_norm2(Y, nr, 1, (double[]){1}));
+            snprintf(full, sizeof full, "%s (exact%s)", name, where);
         } else {
             /* u along the changed row, as it was or as it becomes: the larger change of
              * |X u|^2 (any unit u gives a lower bound) */
@@ -273,6 +348,8 @@ static int build_masked(cat_job *j, double sigma, char *msg, size_t msglen)
             nx = ny = 0;
             if (!u) {
                 free(Dp);
+                free(blk);
+                free(start);
                 return GA_ENOMEM;
             }
             for (size_t i = 0; i < n && i < m && best < 0; i++) {
@@ -290,7 +367,7 @@ static int build_masked(cat_job *j, double sigma, char *msg, size_t msglen)
                         continue;
                     for (size_t j = 0; j < d; j++)
                         u[j] = row[j] / sqrt(r2);
-                    double a = col_norm2(s->data.x, n, d, u), b = col_norm2(Dp, m, d, u);
+                    double a = col_norm2(X, nr, d, u), b = col_norm2(Y, nr, d, u);
                     if (fabs(a - b) > best) {
                         best = fabs(a - b);
                         nx = sqrt(a);
@@ -300,18 +377,25 @@ static int build_masked(cat_job *j, double sigma, char *msg, size_t msglen)
             }
             free(u);
             snprintf(full, sizeof full, "%s (lower bound: the statistic u^T W u along the changed "
-                     "row, a post-processing of the release)", name);
+                     "row, a post-processing of the release%s)", name, where);
         }
         free(Dp);
-        rc = add_masked(j, full, rows, sigma, st, nx, NULL, ny, NULL);
+        rc = add_masked(j, full, nb, sigma, st, nx, NULL, ny, NULL);
         if (rc == GA_OK && d > 1)
             j->out->pairs[j->out->npairs - 1].lower = 1;
     }
+    double ns = rows; /* the smallest block: the universe's worst case */
+    for (size_t b = 0; b < nblk; b++)
+        ns = fmin(ns, blk[b]);
+    free(blk);
+    free(start);
     if (rc || !s->has_universe)
         return rc;
     const ga_node *ln = s->universe ? ga_node_get(s->universe, "row_norm_bound") : NULL;
     double l = s->row_norm_bound;
     char name[200];
+    if (nblk) /* (the blocks' pairs are the one-block pairs at the smallest block) */
+        rows = ns;
     if (cols == 1) {
         snprintf(name, sizeof name, "universe worst case (exact: noncentrality %g^2/sigma^2 "
                  "against 0, n = %.0f)", l, rows);
@@ -322,7 +406,9 @@ static int build_masked(cat_job *j, double sigma, char *msg, size_t msglen)
                  "is |x + c|^2/sigma^2, noncentral chi-square with noncentrality |x|^2/sigma^2; a "
                  "neighbour changes it by at most %g^2/sigma^2, common noncentrality is common "
                  "noise and a smaller change is a post-processing of a larger one, so (%g^2/"
-                 "sigma^2, 0) dominates every neighbour", l, rows, l, l);
+                 "sigma^2, 0) dominates every neighbour%s", l, rows, l, l,
+                 nblk ? "; with blocks, n is the smallest block's (a larger block adds common "
+                        "chi-square noise, a post-processing)" : "");
         return add_masked(j, name, rows, sigma, st, l, ln ? ln->text : NULL, 0, "0");
     }
     snprintf(name, sizeof name, "universe, lower bound (exact for the statistic e_1^T W e_1: a "
@@ -346,7 +432,8 @@ static int build_masked(cat_job *j, double sigma, char *msg, size_t msglen)
 }
 
 /* the mechanism keys of kind matrix_masking (its row in the kind table; the JSON Schema) */
-const char *const cat_keys_matrix_masking[] = {"kind", "sigma", "masking", "rows", "columns", NULL};
+const char *const cat_keys_matrix_masking[] = {"kind", "sigma", "masking", "rows", "columns",
+                                               "blocks", NULL};
 
 int cat_build_matrix_masking(cat_job *j, char *msg, size_t msglen)
 {
@@ -367,9 +454,11 @@ int cat_build_matrix_masking(cat_job *j, char *msg, size_t msglen)
                             "is removed or added: use zero_out or replace_one");
     if (masked)
         return build_masked(j, sigma, msg, msglen);
-    if (ga_node_get(s->mechanism, "rows") || ga_node_get(s->mechanism, "columns"))
+    if (ga_node_get(s->mechanism, "rows") || ga_node_get(s->mechanism, "columns") ||
+        ga_node_get(s->mechanism, "blocks"))
         return ga_spec_fail(s, s->mechanism, "mechanism", msg, msglen,
-                            "rows and columns are for masking: orthogonal without a dataset");
+                            "rows and columns (without a dataset) and blocks are for masking: "
+                            "orthogonal");
     if (s->relation == GA_REL_REMOVE_ONE || s->relation == GA_REL_ADD_ONE || !s->relation)
         return ga_spec_fail(s, s->mechanism, "neighbours", msg, msglen,
                             "matrix_masking releases D + sigma N, whose shape changes when a row "

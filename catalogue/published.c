@@ -141,8 +141,13 @@ size_t cat_pub_matrix_masking(ga_mech_published *pv, size_t max, ga_pairset *set
     for (size_t i = 0; i < set->npairs; i++) {
         if (!set->pairs[i].masked)
             continue;
-        /* setting (B): Theorem 3.4 (13) and Corollary 3.5 (14), stated for entries <= 1, n > p */
+        /* setting (B): Theorem 3.4 (13) and Corollary 3.5 (14), stated for entries <= 1, n > p;
+         * block-diagonal masking: n the smallest block's (Section 4), here the fewest rows
+         * of the audited pairs (the universe's pair has the smallest block's) */
         double n = set->pairs[i].masked->rows, p = 1;
+        for (size_t k = i + 1; k < set->npairs; k++)
+            if (set->pairs[k].masked)
+                n = fmin(n, set->pairs[k].masked->rows);
         const ga_node *cn = ga_node_get(s->mechanism, "columns");
         if (s->data.n)
             p = (double)s->data.d;

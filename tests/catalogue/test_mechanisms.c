@@ -2187,3 +2187,89 @@ Test(mechanisms, rebuilds_leave_the_parsed_spec_as_written)
     }
     mech_clear(&m);
 }
+
+/* the masked pairs of a spec text: rows (block size) and the two norms of each, in order */
+static size_t masked_pairs(ga_masked_input *out, size_t max, const char *yaml)
+{
+    mech_t m;
+    char msg[512];
+    ga_build_opts bo = {0};
+    cr_assert(ga_mech_parse(&m.spec, &m.set, yaml, strlen(yaml), "b.yaml", NULL, &bo, msg,
+                            sizeof msg) == GA_OK, "%s\n%s", msg, yaml);
+    size_t k = 0;
+    for (size_t i = 0; i < m.set.npairs && k < max; i++)
+        if (m.set.pairs[i].masked)
+            out[k++] = *m.set.pairs[i].masked;
+    mech_clear(&m);
+    return k;
+}
+
+Test(mechanisms, block_diagonal_masking_is_the_block_of_the_changed_row)
+{
+    /* blocks [3, 2]: each neighbour's pair is the masked pair of its block alone (the rows of
+     * that block as a dataset of their own), and the universe's is the smallest block's; the
+     * smallest block's delta dominates a larger one's (a larger block adds common noise) */
+    static const char *head = "gaussaudit: 1\nmechanism: {kind: matrix_masking, sigma: 2, "
+                              "masking: orthogonal%s}\ndataset: {rows: %s}\nneighbours: %s\n%s";
+    static const char *rels[2] = {"zero_out", "{relation: replace_one, candidates: [[0.7]]}"};
+    char yaml[600];
+    static const struct { const char *blocks, *parts[3]; double smallest; } cfg[] = {
+        {", blocks: [3, 2]", {"[[0.5], [0.2], [0.1]]", "[[0.9], [0.3]]", NULL}, 2},
+        {", blocks: [1, 2, 2]", {"[[0.5]]", "[[0.2], [0.1]]", "[[0.9], [0.3]]"}, 1},
+    };
+    for (int c = 0; c < 2; c++)
+        for (int r = 0; r < 2; r++) {
+            snprintf(yaml, sizeof yaml, head, cfg[c].blocks, "[[0.5], [0.2], [0.1], [0.9], [0.3]]",
+                     rels[r], "universe: {row_norm_bound: 1}\n");
+            ga_masked_input got[16], one[8];
+            size_t n = masked_pairs(got, 16, yaml);
+            size_t k = 0;
+            for (int b = 0; b < 3 && cfg[c].parts[b]; b++) {
+                snprintf(yaml, sizeof yaml, head, "", cfg[c].parts[b], rels[r], "");
+                size_t nb = masked_pairs(one, 8, yaml);
+                for (size_t i = 0; i < nb; i++, k++)
+                    cr_expect(k < n && got[k].rows == one[i].rows &&
+                                  got[k].norm_x == one[i].norm_x && got[k].norm_y == one[i].norm_y,
+                              "blocks%s relation %d, block %d, pair %zu: rows %g norms %g, %g; "
+                              "alone: rows %g norms %g, %g", cfg[c].blocks, r, b, i, got[k].rows,
+                              got[k].norm_x, got[k].norm_y, one[i].rows, one[i].norm_x,
+                              one[i].norm_y);
+            }
+            cr_expect(n == k + 1 && got[k].rows == cfg[c].smallest && got[k].norm_x == 1 &&
+                          got[k].norm_y == 0,
+                      "blocks%s relation %d: %zu pairs, the last rows %g norms %g, %g",
+                      cfg[c].blocks, r, n, got[k].rows, got[k].norm_x, got[k].norm_y);
+        }
+    /* post-processing: the universe pair at n = 2 has the larger delta than at n = 3 */
+    ga_gchisq_work *w = ga_gchisq_work_alloc();
+    double d[2];
+    for (int i = 0; i < 2; i++) {
+        ga_masked_input in = {2 + i, 2, 1, 0, NULL, NULL, NULL};
+        ga_pair *p;
+        char msg[256];
+        cr_assert(ga_pair_reduce_masked(&p, &in, msg, sizeof msg) == GA_OK, "%s", msg);
+        ga_delta D;
+        cr_assert(ga_pair_delta(&D, p, 0.5, GA_DELTA_AUTO, NULL, w) == GA_OK);
+        d[i] = D.xy.val;
+        ga_pair_free(p);
+    }
+    cr_expect(d[0] > d[1], "delta at n = 2 %.17g, at n = 3 %.17g", d[0], d[1]);
+    ga_gchisq_work_free(w);
+    /* the blocks must fit the rows */
+    static const char *bad[3][2] = {{"[3, 3]", "add up to 6, not to the 5 rows"},
+                                    {"[2.5, 2.5]", "whole number"}, {"[]", "empty list"}};
+    for (int i = 0; i < 3; i++) {
+        char blocks[64];
+        snprintf(blocks, sizeof blocks, ", blocks: %s", bad[i][0]);
+        snprintf(yaml, sizeof yaml, head, blocks, "[[0.5], [0.2], [0.1], [0.9], [0.3]]",
+                 "zero_out", "");
+        mech_t m;
+        char msg[512] = "";
+        ga_build_opts bo = {0};
+        int st = ga_mech_parse(&m.spec, &m.set, yaml, strlen(yaml), "b.yaml", NULL, &bo, msg,
+                               sizeof msg);
+        cr_expect(st == GA_EINVAL && strstr(msg, bad[i][1]), "blocks %s: %s", bad[i][0], msg);
+        if (st == GA_OK)
+            mech_clear(&m);
+    }
+}
