@@ -314,7 +314,7 @@ static int build_masked(cat_job *j, double sigma, char *msg, size_t msglen)
     for (size_t k = 0; n && k < nn && rc == GA_OK && !cat_out_of_time(j, nn); k++) {
         double *Dp, nx, ny, nb = rows;
         size_t m, r0 = 0;
-        char name[96], full[260], where[96] = "";
+        char name[96], full[320], where[96] = "";
         if (cat_nb_make(s, k, &Dp, &m, name, sizeof name)) {
             free(blk);
             free(start);

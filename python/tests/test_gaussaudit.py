@@ -479,6 +479,27 @@ def test_event_trees_of_dp_accounting_and_opacus_histories_convert():
         from_opacus_history([(1.1, 0.2)])
 
 
+def test_assert_dp_takes_a_training_configuration():
+    """A training spec (Opacus' history) and the same history as events: the eps an
+    accountant would report passes when at or above the exact eps, fails below it with the
+    exact delta, and the fixed-size sampler's Poisson number fails."""
+    from gaussaudit.accounting import (Accountant, FixedSizeSampled, Gaussian,
+                                       from_opacus_history)
+    from gaussaudit.testing import assert_dp
+    hist = [[1.1, 0.2, 30], [0.8, 0.3, 12]]
+    spec = {"gaussaudit": 1, "name": "run", "mechanism": {"kind": "training", "opacus_history": hist}}
+    exact = Accountant().compose(from_opacus_history(hist)).get_epsilon(1e-5)
+    assert_dp(spec, float(exact) * 1.001, 1e-5)
+    assert_dp(from_opacus_history(hist), float(exact) * 1.001, 1e-5)
+    with pytest.raises(AssertionError, match="VIOLATION"):
+        assert_dp(spec, float(exact) * 0.99, 1e-5)
+    poisson = Accountant().compose(
+        from_opacus_history([[1.1, 0.1, 100]])).get_epsilon(1e-5)
+    with pytest.raises(AssertionError, match="VIOLATION"):
+        assert_dp(Accountant().compose(FixedSizeSampled(100, 1000, Gaussian(1.1)), 100),
+                  float(poisson), 1e-5)
+
+
 def test_public_functions_carry_type_hints():
     import inspect
     import gaussaudit.accounting as acc
