@@ -639,6 +639,13 @@ GA_API void ga_pld_pmf_clear(ga_pld_pmf *p);
  */
 GA_API int ga_subsampled_pld(ga_pld_pmf *remove, ga_pld_pmf *add, const char *q,
                              const char *sigma, double h, int pessimistic, double deadline);
+/* The same for any one step (steps 1, add 0, columns 0): q from step->q_txt (over
+ * step->q_den_txt: an exact ratio) or its double, m = norm/sigma from their texts or doubles
+ * (norm 0: 1). Fixed-size batches of b out of n records under add/remove neighbours are the
+ * step with q = b/n and norm 2 (doc/spec.md). The statuses of ga_subsampled_pld. */
+GA_API int ga_subsampled_pld_step(ga_pld_pmf *remove, ga_pld_pmf *add,
+                                  const ga_subsampled_input *step, double h, int pessimistic,
+                                  double deadline);
 
 /* ------------------------------------------------------------------ the audit pipeline */
 

@@ -17,6 +17,7 @@
  * term left for the user to carry.
  */
 #include "numerics/arb.h"
+#include "pair/cert_internal.h"
 #include "pair/loss.h"
 
 #include <float.h>
@@ -130,24 +131,37 @@ int ga_subsampled_pld(ga_pld_pmf *remove, ga_pld_pmf *add, const char *q, const 
 {
     memset(remove, 0, sizeof *remove);
     memset(add, 0, sizeof *add);
+    if (!q || !sigma)
+        return GA_EINVAL;
+    ga_subsampled_input t = {strtod(q, NULL), strtod(sigma, NULL), 1, 0, q, sigma, 0, 0, NULL, NULL};
+    return ga_subsampled_pld_step(remove, add, &t, h, pessimistic, deadline);
+}
+
+int ga_subsampled_pld_step(ga_pld_pmf *remove, ga_pld_pmf *add, const ga_subsampled_input *t,
+                           double h, int pessimistic, double deadline)
+{
+    memset(remove, 0, sizeof *remove);
+    memset(add, 0, sizeof *add);
     if (h == 0)
         h = 1e-4;
-    if (!q || !sigma || !(h > 0 && h <= 1))
+    if (!t || !(h > 0 && h <= 1) || t->steps != 1 || t->add || t->columns != 0)
         return GA_EINVAL;
     if (!ga_cert_available(NULL))
         return GA_EDEP;
+    ga_pair *p; /* (the step's checks and exact texts, as the certified path reads them) */
+    char msg[256];
+    if (ga_pair_reduce_subsampled(&p, t, 1, msg, sizeof msg) != GA_OK)
+        return GA_EINVAL;
     arb_t qb, mb;
     arb_init(qb);
     arb_init(mb);
     int rc = GA_EINVAL;
-    if (arb_set_str(qb, q, 256) != 0 || arb_set_str(mb, sigma, 256) != 0 || !arb_is_positive(qb) ||
-        !arb_is_positive(mb))
+    if (pc_sub_params(qb, mb, p, 0, 256) != GA_OK || !arb_is_positive(qb) || !arb_is_positive(mb))
         goto cleanup;
-    arb_sub_ui(mb, qb, 1, 256); /* (q < 1 certainly: a rate of 1 is the Gaussian mechanism) */
-    if (!arb_is_negative(mb))
+    arb_sub_ui(qb, qb, 1, 256); /* (q < 1 certainly: a rate of 1 is the Gaussian mechanism) */
+    if (!arb_is_negative(qb))
         goto cleanup;
-    arb_set_str(mb, sigma, 256);
-    arb_inv(mb, mb, 256); /* m = 1/sigma */
+    arb_add_ui(qb, qb, 1, 256);
     double qd = arf_get_d(arb_midref(qb), ARF_RND_NEAR), md = arf_get_d(arb_midref(mb), ARF_RND_NEAR);
     if (!(qd > 0 && qd < 1 && md > 0 && isfinite(md)))
         goto cleanup;
@@ -164,5 +178,6 @@ cleanup:
     }
     arb_clear(qb);
     arb_clear(mb);
+    ga_pair_free(p);
     return rc;
 }

@@ -106,7 +106,7 @@ static void dp_tightness(char *b, size_t n, const ga_claim_result *r)
     if (r->poisson_eps.val > 0 && isfinite(r->eps_at_delta.val) && r->eps_at_delta.val > 0) {
         size_t l = strlen(e);
         snprintf(e + l, sizeof e - l, "; with Poisson sampling at the same rates it would be "
-                 "%.6g (the fixed-size batches' eps is %.3gx that)", r->poisson_eps.val,
+                 "%.6g (the exact eps is %.3gx that)", r->poisson_eps.val,
                  r->eps_at_delta.val / r->poisson_eps.val);
     }
     /* the value shown lies in the certified interval when there is one (the estimate may

@@ -440,6 +440,12 @@ def test_fixed_size_batches_are_poisson_steps_of_twice_the_sensitivity():
     for bad in ((250, 250), (0, 10), (2.5, 10)):
         with pytest.raises(gaussaudit.InvalidArgument):
             FixedSizeSampled(bad[0], bad[1], Gaussian(1.0))
+    # calibrated: twice the Poisson noise multiplier at the same rate (sensitivity 2)
+    f = gaussaudit.calibrate(Accountant().compose(FixedSizeSampled(100, 1000, Gaussian(1.0)), 100)
+                             .to_spec(), 2, 1e-5)
+    p2 = gaussaudit.calibrate(Accountant().compose(PoissonSampled(0.1, Gaussian(1.0)), 100)
+                              .to_spec(), 2, 1e-5)
+    assert f.certified and p2.certified and abs(f.value - 2 * p2.value) <= 4e-16 * f.value, (f, p2)
 
 
 def test_event_trees_of_dp_accounting_and_opacus_histories_convert():

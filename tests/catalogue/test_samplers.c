@@ -483,3 +483,59 @@ Test(samplers, spec_errors_name_the_sampler_rule)
     ga_audit_result_free(ra);
     ga_audit_result_free(rb);
 }
+
+/* delta of one step's exported law at eps: sum over cells of (1 - e^{eps - l})_+ mass, plus
+ * the mass at +infinity */
+static double pmf_delta(const ga_pld_pmf *p, double eps)
+{
+    double d = p->infinity_mass;
+    for (size_t i = 0; i < p->n; i++) {
+        double l = (double)(p->k0 + (long)i) * p->h;
+        if (l > eps)
+            d += -expm1(eps - l) * p->mass[i];
+    }
+    return d;
+}
+
+Test(samplers, fixed_size_pld_export_brackets_the_step)
+{
+    /* one fixed-size step (100 of 1000, sigma 1.1) exported: the same laws as the Poisson
+     * step at rate 0.1 with sigma 0.55 (sensitivity 2), and the pessimistic and optimistic
+     * laws bracket the audited delta of one step in both directions */
+    const double h = 1e-3;
+    ga_subsampled_input fs = {0.1, 1.1, 1, 0, "100", "1.1", 0, 2, "2", "1000"};
+    ga_pld_pmf fr, fa, pr, pa, orm, oa;
+    cr_assert(ga_subsampled_pld_step(&fr, &fa, &fs, h, 1, 0) == GA_OK);
+    cr_assert(ga_subsampled_pld(&pr, &pa, "0.1", "0.55", h, 1, 0) == GA_OK);
+    cr_assert(ga_subsampled_pld_step(&orm, &oa, &fs, h, 0, 0) == GA_OK);
+    const ga_pld_pmf *f[2] = {&fr, &fa}, *p[2] = {&pr, &pa};
+    for (int d = 0; d < 2; d++) {
+        cr_assert(f[d]->n == p[d]->n && f[d]->k0 == p[d]->k0, "direction %d: %zu cells from %ld "
+                  "vs %zu from %ld", d, f[d]->n, f[d]->k0, p[d]->n, p[d]->k0);
+        for (size_t i = 0; i < f[d]->n; i++)
+            cr_expect(fabs(f[d]->mass[i] - p[d]->mass[i]) <= 1e-15 * p[d]->mass[i],
+                      "direction %d cell %zu: %.17g vs %.17g", d, i, f[d]->mass[i], p[d]->mass[i]);
+    }
+    for (double eps = 0; eps <= 2; eps += 0.5) {
+        ga_result v = audited(1000, 100, "1.1", 1, eps); /* the larger direction */
+        double hi = fmax(pmf_delta(&fr, eps), pmf_delta(&fa, eps));
+        double lo = fmax(pmf_delta(&orm, eps), pmf_delta(&oa, eps));
+        cr_expect(lo <= v.val + v.err && hi >= v.val - v.err, "eps %g: optimistic %.17g, "
+                  "audited %.17g +- %.2g, pessimistic %.17g", eps, lo, v.val, v.err, hi);
+    }
+    ga_pld_pmf *all[6] = {&fr, &fa, &pr, &pa, &orm, &oa};
+    for (int i = 0; i < 6; i++)
+        ga_pld_pmf_clear(all[i]);
+    /* the command line gives the same laws */
+    char *o1, *e1, *o2, *e2;
+    cr_assert(ga_test_run("pld --batch-size 100 --dataset-size 1000 --sigma 1.1 --grid 0.01",
+                          &o1, &e1) == 0, "%s", e1);
+    cr_assert(ga_test_run("pld --rate 0.1 --sigma 0.55 --grid 0.01", &o2, &e2) == 0, "%s", e2);
+    const char *a = strstr(o1, "\"remove\""), *b = strstr(o2, "\"remove\"");
+    cr_expect(a && b && !strcmp(a, b), "the fixed-size laws differ from the Poisson ones");
+    cr_expect(strstr(o1, "\"sampler\": \"fixed_size\""), "%.200s", o1);
+    free(o1), free(e1), free(o2), free(e2);
+    cr_expect(ga_test_run("pld --batch-size 1000 --dataset-size 1000 --sigma 1", &o1, &e1) == 64 &&
+                  strstr(e1, "1 <= B < N"), "%s", e1);
+    free(o1), free(e1);
+}
