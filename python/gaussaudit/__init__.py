@@ -258,15 +258,27 @@ class Subsampled:
 
     def __init__(self, rate: Optional[Real] = None, sigma: Optional[Real] = None,
                  steps: int = 1, add: bool = False, *, sample_rate: Optional[Real] = None,
-                 noise_multiplier: Optional[Real] = None) -> None:
-        rate = _one_of("rate", rate, "sample_rate", sample_rate)
+                 noise_multiplier: Optional[Real] = None, batch_size: Optional[int] = None,
+                 dataset_size: Optional[int] = None) -> None:
         sigma = _one_of("sigma", sigma, "noise_multiplier", noise_multiplier)
-        q = _real("rate", rate, 0, 1, lo_open=True)
         sg = _real("sigma", sigma, 0.001, 1e6)
-        self._q = _decimal(rate).encode() if isinstance(rate, str) else None
         self._s = _decimal(sigma).encode() if isinstance(sigma, str) else None
+        self._den = None
+        if batch_size is not None or dataset_size is not None:
+            # fixed-size batches (add/remove neighbours): the rate b/n, exactly, sensitivity 2
+            if rate is not None or sample_rate is not None:
+                raise InvalidArgument("rate: give a rate or batch_size and dataset_size, not both")
+            n = _whole("dataset_size", dataset_size, 2, 2.0 ** 53)
+            b = _whole("batch_size", batch_size, 1, n - 1)
+            q, self._q, self._den = b / n, str(b).encode(), str(n).encode()
+        else:
+            rate = _one_of("rate", rate, "sample_rate", sample_rate)
+            q = _real("rate", rate, 0, 1, lo_open=True)
+            self._q = _decimal(rate).encode() if isinstance(rate, str) else None
         self.input = _n.SubsampledInput(q, sg, float(_whole("steps", steps, 1, 1e9)),
                                         int(bool(add)), self._q, self._s)
+        if self._den:
+            self.input.norm, self.input.norm_txt, self.input.q_den_txt = 2.0, b"2", self._den
         self.p = ctypes.c_void_p()
         msg = ctypes.create_string_buffer(_n.ERRMSG)
         _check(_n.lib.ga_pair_reduce_subsampled(ctypes.byref(self.p), ctypes.byref(self.input),
@@ -322,10 +334,13 @@ class Subsampled:
         decimals given (a float: its shortest round-trip decimal)."""
         h = _real("grid", grid, 0, 1, lo_open=True)
         rm, ad = _n.PldPmf(), _n.PldPmf()
-        st = _n.lib.ga_subsampled_pld(ctypes.byref(rm), ctypes.byref(ad),
-                                      self._q or _decimal(self.input.q).encode(),
-                                      self._s or _decimal(self.input.sigma).encode(), h,
-                                      int(bool(pessimistic)), 0.0)
+        step = _n.SubsampledInput(self.input.q, self.input.sigma, 1.0, 0,
+                                  self._q or _decimal(self.input.q).encode(),
+                                  self._s or _decimal(self.input.sigma).encode())
+        if self._den:
+            step.norm, step.norm_txt, step.q_den_txt = 2.0, b"2", self._den
+        st = _n.lib.ga_subsampled_pld_step(ctypes.byref(rm), ctypes.byref(ad),
+                                           ctypes.byref(step), h, int(bool(pessimistic)), 0.0)
         _check(st, None)
         try:
             def law(p):
@@ -351,11 +366,15 @@ class Subsampled:
 
 def subsampled(rate: Optional[Real] = None, sigma: Optional[Real] = None, steps: int = 1,
                add: bool = False, *, sample_rate: Optional[Real] = None,
-               noise_multiplier: Optional[Real] = None) -> Subsampled:
+               noise_multiplier: Optional[Real] = None, batch_size: Optional[int] = None,
+               dataset_size: Optional[int] = None) -> Subsampled:
     """Poisson-subsampled Gaussian steps (see Subsampled); sample_rate and noise_multiplier
-    are the names Opacus and dp_accounting use for rate and sigma."""
+    are the names Opacus and dp_accounting use for rate and sigma. With batch_size and
+    dataset_size instead of a rate: fixed-size batches drawn without replacement (add/remove
+    neighbours: the rate batch_size/dataset_size, exactly, with sensitivity 2)."""
     return Subsampled(rate, sigma, steps, add, sample_rate=sample_rate,
-                      noise_multiplier=noise_multiplier)
+                      noise_multiplier=noise_multiplier, batch_size=batch_size,
+                      dataset_size=dataset_size)
 
 
 # ------------------------------------------------------------------ a spec's privacy profile

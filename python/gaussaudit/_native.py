@@ -173,6 +173,8 @@ _sig("ga_pair_pld_accountant", ctypes.c_int, ctypes.POINTER(ctypes.c_double), P,
      ctypes.c_double, ctypes.c_double)
 _sig("ga_subsampled_pld", ctypes.c_int, ctypes.POINTER(PldPmf), ctypes.POINTER(PldPmf),
      ctypes.c_char_p, ctypes.c_char_p, ctypes.c_double, ctypes.c_int, ctypes.c_double)
+_sig("ga_subsampled_pld_step", ctypes.c_int, ctypes.POINTER(PldPmf), ctypes.POINTER(PldPmf),
+     ctypes.POINTER(SubsampledInput), ctypes.c_double, ctypes.c_int, ctypes.c_double)
 _sig("ga_pld_pmf_clear", None, ctypes.POINTER(PldPmf))
 _sig("ga_gchisq_work_alloc", P)
 _sig("ga_gchisq_work_free", None, P)

@@ -446,6 +446,17 @@ def test_fixed_size_batches_are_poisson_steps_of_twice_the_sensitivity():
     p2 = gaussaudit.calibrate(Accountant().compose(PoissonSampled(0.1, Gaussian(1.0)), 100)
                               .to_spec(), 2, 1e-5)
     assert f.certified and p2.certified and abs(f.value - 2 * p2.value) <= 4e-16 * f.value, (f, p2)
+    # the pair object: the same eps as the events, and one step's certified laws are those of
+    # the Poisson step at sigma/2
+    s = gaussaudit.subsampled(batch_size=250, dataset_size=10000, sigma="1.1", steps=500)
+    assert abs(s.epsilon(delta=1e-5) - e) <= 1e-9 * e
+    one = gaussaudit.subsampled(batch_size=100, dataset_size=1000, sigma="1.1").pld(grid=0.01)
+    half = gaussaudit.subsampled(rate="0.1", sigma="0.55").pld(grid=0.01)
+    assert one["remove"] == half["remove"] and one["add"] == half["add"]
+    with pytest.raises(gaussaudit.InvalidArgument):
+        gaussaudit.subsampled(rate=0.1, batch_size=1, dataset_size=10, sigma=1)
+    with pytest.raises(gaussaudit.InvalidArgument):
+        gaussaudit.subsampled(batch_size=10, dataset_size=10, sigma=1)
 
 
 def test_event_trees_of_dp_accounting_and_opacus_histories_convert():
