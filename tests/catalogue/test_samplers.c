@@ -425,6 +425,7 @@ Test(samplers, spec_errors_name_the_sampler_rule)
         {"sampler: fixed_size, batch_size: 2", "", "dataset_size"},
         {"sampler: fixed_size, batch_size: 2, dataset_size: 10", "neighbours: zero_out\n", "substitution"},
         {"rate: 0.1", "neighbours: {relation: replace_one, candidates: [[1]]}\n", "replace_one"},
+        {"rate: 0.1", "dataset: {rows: [[1], [2]]}\n", "use no dataset"},
     };
     for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
         char spec[512], msg[512] = "";
