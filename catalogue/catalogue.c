@@ -718,6 +718,13 @@ int ga_mech_build(ga_pairset *out, ga_spec *s, const ga_build_opts *bo, char *ms
         return ga_spec_fail(s, s->mechanism, "mechanism.kind", msg, msglen, "unknown kind");
     if (msg && msglen)
         msg[0] = 0;
+    /* the sampled kinds' pairs are the proven worst case over every dataset: a dataset given
+     * to the spec itself would be ignored, silently (in a composition it is its other parts') */
+    if ((kinds[k].build == cat_build_subsampled || kinds[k].build == cat_build_training) &&
+        (s->data.n || s->nrel))
+        return ga_spec_fail(s, s->mechanism, "dataset", msg, msglen, "the sampled steps' pairs "
+                            "are the proven worst case over every dataset (clipped gradients "
+                            "of norm <= 1): they use no dataset, remove it");
     int rc = kinds[k].build != cat_build_explicit ? build_kind(j, k, msg, msglen)
              : (rc = cat_build_explicit(j, msg, msglen)) ? rc : cat_apply_release(j, &s->release, 0, msg, msglen);
     rc = rc ? rc : cat_apply_repeat(j, 0, msg, msglen);

@@ -205,9 +205,7 @@ static int add_stage_pairs(cat_job *j, ga_subsampled_input *t, ga_subsampled_inp
     return rc;
 }
 
-/* the mechanism's keys, no release (the outputs are mixtures, not Gaussian laws) and no
- * dataset (the pairs are the proven worst case over every dataset: one given would be
- * ignored, silently) */
+/* the mechanism's keys, and no release: the outputs are mixtures, not Gaussian laws */
 static int sampler_mechanism(const cat_job *j, const char *const *keys, char *msg, size_t msglen)
 {
     ga_spec *s = j->s;
@@ -216,10 +214,6 @@ static int sampler_mechanism(const cat_job *j, const char *const *keys, char *ms
         rc = ga_spec_fail(s, ga_node_get(s->mechanism, "release"), "mechanism.release", msg,
                           msglen, "subsampled Gaussian steps release mixtures, not Gaussian "
                           "laws: a linear map of them is not supported");
-    if (rc == GA_OK && (s->data.n || s->nrel))
-        rc = ga_spec_fail(s, s->mechanism, "dataset", msg, msglen, "the sampled steps' pairs "
-                          "are the proven worst case over every dataset (clipped gradients of "
-                          "norm <= 1): they use no dataset, remove it");
     return rc;
 }
 
