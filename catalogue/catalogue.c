@@ -398,6 +398,9 @@ static const struct {
     int target;            /* the last dataset column is a target: change_label applies (2:
                               the output mean is linear in it and the covariance free of it,
                               so the label-DP worst case is proven) */
+    int nodata;            /* the pairs are the proven worst case over every dataset: a
+                              dataset (or relative set) given to the spec itself is refused,
+                              not ignored (in a composition it is the other parts') */
     int (*build)(cat_job *j, char *msg, size_t msglen);
     /* published calibrations to compare with the exact one (NULL: none known) */
     size_t (*published)(ga_mech_published *pv, size_t max, ga_pairset *set, ga_spec *s,
@@ -408,28 +411,29 @@ static const struct {
     int (*family)(const cat_job *j);
     const char *const *keys; /* the mechanism's keys (beside repeat and release) */
 } kinds[] = {
-    {"gaussian_pair", "noise_scale", 0, 0, cat_build_explicit, NULL, NULL, ga_spec_pair_mech_keys},
-    {"gaussian_mechanism", "sigma", 0, 0, cat_build_gaussian_mechanism,
+    {"gaussian_pair", "noise_scale", 0, 0, 0, cat_build_explicit, NULL, NULL,
+      ga_spec_pair_mech_keys},
+    {"gaussian_mechanism", "sigma", 0, 0, 0, cat_build_gaussian_mechanism,
       cat_pub_gaussian_mechanism, NULL, cat_keys_gaussian_mechanism},
-    {"sketch", "noise_sigma", 1, 0, cat_build_sketch, cat_pub_sketch, cat_sketch_family,
+    {"sketch", "noise_sigma", 1, 0, 0, cat_build_sketch, cat_pub_sketch, cat_sketch_family,
       cat_keys_sketch},
-    {"linear_regression", "sigma", 1, 1, cat_build_linear_regression,
+    {"linear_regression", "sigma", 1, 1, 0, cat_build_linear_regression,
       cat_pub_linear_regression, NULL, cat_keys_linear_regression},
-    {"bayesian_logistic_regression", "sigma", 0, 1, cat_build_logistic, NULL, NULL,
+    {"bayesian_logistic_regression", "sigma", 0, 1, 0, cat_build_logistic, NULL, NULL,
       cat_keys_bayesian_logistic_regression},
-    {"gaussian_process_regression", "sigma", 0, 2, cat_build_gp, NULL, NULL,
+    {"gaussian_process_regression", "sigma", 0, 2, 0, cat_build_gp, NULL, NULL,
       cat_keys_gaussian_process_regression},
-    {"output_perturbation", "sigma", 0, 2, cat_build_output_perturbation, NULL, NULL,
+    {"output_perturbation", "sigma", 0, 2, 0, cat_build_output_perturbation, NULL, NULL,
       cat_keys_output_perturbation},
-    {"noisy_gradient_descent", "sigma", 0, 2, cat_build_noisy_gd, NULL, NULL,
+    {"noisy_gradient_descent", "sigma", 0, 2, 0, cat_build_noisy_gd, NULL, NULL,
       cat_keys_noisy_gradient_descent},
-    {"matrix_masking", "sigma", 1, 0, cat_build_matrix_masking, cat_pub_matrix_masking, NULL,
+    {"matrix_masking", "sigma", 1, 0, 0, cat_build_matrix_masking, cat_pub_matrix_masking, NULL,
       cat_keys_matrix_masking},
-    {"composition", "noise_scale", 1, 1, build_composition, NULL, NULL, cat_keys_composition},
-    {"subsampled_gaussian", "sigma", 0, 0, cat_build_subsampled, NULL, NULL,
+    {"composition", "noise_scale", 1, 1, 0, build_composition, NULL, NULL, cat_keys_composition},
+    {"subsampled_gaussian", "sigma", 0, 0, 1, cat_build_subsampled, NULL, NULL,
       cat_keys_subsampled_gaussian},
-    {"training", NULL, 0, 0, cat_build_training, NULL, NULL, cat_keys_training},
-    {"synthetic_random_inputs", "sigma", 0, 1, cat_build_synthetic, NULL, NULL,
+    {"training", NULL, 0, 0, 1, cat_build_training, NULL, NULL, cat_keys_training},
+    {"synthetic_random_inputs", "sigma", 0, 1, 0, cat_build_synthetic, NULL, NULL,
       cat_keys_synthetic_random_inputs},
 };
 
@@ -718,10 +722,7 @@ int ga_mech_build(ga_pairset *out, ga_spec *s, const ga_build_opts *bo, char *ms
         return ga_spec_fail(s, s->mechanism, "mechanism.kind", msg, msglen, "unknown kind");
     if (msg && msglen)
         msg[0] = 0;
-    /* the sampled kinds' pairs are the proven worst case over every dataset: a dataset given
-     * to the spec itself would be ignored, silently (in a composition it is its other parts') */
-    if ((kinds[k].build == cat_build_subsampled || kinds[k].build == cat_build_training) &&
-        (s->data.n || s->nrel))
+    if (kinds[k].nodata && (s->data.n || s->nrel))
         return ga_spec_fail(s, s->mechanism, "dataset", msg, msglen, "the sampled steps' pairs "
                             "are the proven worst case over every dataset (clipped gradients "
                             "of norm <= 1): they use no dataset, remove it");

@@ -433,8 +433,9 @@ static void dp_extras(dp_run *d)
         }
     }
     /* subsampled pairs (kept by the audit, never rebuilt): the RDP and PLD accountants' eps
-     * at the claimed delta, for comparison; an earlier DP claim at the same delta has them
-     * (claims are evaluated in order, one at a time: a composition's FFT is not redone) */
+     * and the Poisson comparison at the claimed delta; an earlier DP claim at the same delta
+     * has them (claims are evaluated in order, one at a time: a composition's FFT is not
+     * redone) */
     int known = 0;
     for (size_t c = 0; c < (size_t)(r - a->claims) && !known; c++) {
         const ga_claim_result *q = &a->claims[c];
@@ -443,6 +444,7 @@ static void dp_extras(dp_run *d)
             r->rdp_eps = q->rdp_eps;
             r->rdp_order = q->rdp_order;
             r->pld_eps = q->pld_eps;
+            r->poisson_eps = q->poisson_eps;
             known = 1;
         }
     }
@@ -464,10 +466,6 @@ static void dp_extras(dp_run *d)
             break;
         }
     }
-    if (known) /* (the same delta: the same comparison) */
-        for (size_t c = 0; c < (size_t)(r - a->claims); c++)
-            if (a->claims[c].type == GA_CLAIM_DP && a->claims[c].delta == r->delta)
-                r->poisson_eps = a->claims[c].poisson_eps;
     if (!known && a->set.ncompare && r->delta > 0 && r->delta < 1)
         poisson_compare(a, r, w);
     if (n) {
