@@ -388,7 +388,9 @@ GA_API int ga_pair_epsilon(ga_result *eps, int *direction, const ga_pair *p, dou
  * Renyi divergences D_alpha(X||Y) and D_alpha(Y||X), alpha > 1, in closed form:
  * D_alpha(X||Y) = K_lX(alpha - 1) / (alpha - 1), K the cumulant generating function of l
  * under X. +INFINITY (status GA_OK) where alpha S_y + (1 - alpha) S_x is not positive
- * definite (resp. with the roles swapped).
+ * definite (resp. with the roles swapped). Masked releases, synthetic points and a subsampled
+ * sketch step: from their privacy profiles (an integral of delta(eps) in both directions),
+ * GA_ETOL where the bound of the profile's tail leaves an error above 1e-6 relative.
  */
 GA_API int ga_pair_renyi(ga_result *xy, ga_result *yx, const ga_pair *p, double alpha);
 

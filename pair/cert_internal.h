@@ -114,6 +114,37 @@ slong pc_want_bits(int digits);
 /* the exact q and m = norm/sigma of term j (decimal text, or the doubles as given) */
 int pc_sub_params(arb_t q, arb_t m, const ga_pair *p, size_t j, slong prec);
 
+/* What the Renyi divergences from privacy profiles (pair/renyi_profile.c) need of a pair
+ * family beyond its deltas: the loss's supremum in direction dir (INFINITY: none); an upper
+ * bound of log E_P[e^{lam L}], lam > 0, in double and as a ball (GA_OK, or no bound); and
+ * (NULL: never) whether D_alpha is infinite: 1, 0, or (Arb) -1 undecided. */
+typedef struct {
+    double (*sup)(const ga_pair *p, int dir);
+    double (*cap)(const ga_pair *p, int dir, double lam);
+    int (*cap_arb)(arb_t res, const ga_pair *p, int dir, const arb_t lam, slong prec);
+    int (*infinite)(const ga_pair *p, int dir, double alpha);
+    int (*infinite_arb)(const ga_pair *p, int dir, const arb_t alpha, slong prec);
+    size_t nodes; /* the certified grid's node cap (its deltas' cost decides) */
+} pc_renyi_tails;
+
+/* D_alpha(X||Y), D_alpha(Y||X) of a pair with mutually absolutely continuous laws from its
+ * double-precision deltas (estimates with errors): GA_OK; GA_ETOL when a relative error would
+ * exceed 1e-6 or an evaluation failed (the values are then the estimates, or NaN). */
+int pc_renyi_profile(ga_result *xy, ga_result *yx, const ga_pair *p, double alpha,
+                     const pc_renyi_tails *tl);
+/* The same certified from certified deltas (in, txt passed to ga_pair_delta_cert): intervals
+ * that contain the divergences whatever the status (except GA_EINVAL/GA_ENOMEM); GA_OK when
+ * both relative widths are at most max(10^-digits, 1e-4), GA_EPREC (tl->nodes reached: the
+ * intervals are wider than asked), GA_ETIME. */
+int pc_renyi_profile_cert(ga_interval *xy, ga_interval *yx, const ga_pair *p,
+                          const ga_pair_input *in, const ga_pair_text *txt, const char *alpha_txt,
+                          const pc_renyi_tails *tl, const ga_cert_opts *o);
+
+/* A ball above log E_P[e^{lam L}] (lam > 0) for a one-step masked, synthetic or covariance
+ * pair in direction dir, from its exact parameters (the bound of ga_ploss_cgf_cap): GA_OK,
+ * GA_EDOM (no finite bound certain), GA_EINVAL. */
+int pc_loss_cgf_cap(arb_t res, const ga_pair *p, int dir, const arb_t lam, slong prec);
+
 int pc_delta_cert_subsampled(ga_delta_cert *out, const ga_pair *p, const char *eps,
                              const ga_cert_opts *opts);
 

@@ -65,6 +65,71 @@ static int masked_params(arb_t lx, arb_t ly, const ga_pair *p, slong prec)
     return rc;
 }
 
+int pc_loss_cgf_cap(arb_t res, const ga_pair *p, int dir, const arb_t lam, slong prec)
+{
+    const ga_ploss_term *t = &p->ploss->t[0];
+    arb_t a, b, g;
+    arb_init(a);
+    arb_init(b);
+    arb_init(g);
+    int rc = GA_OK;
+    if (p->ploss->n != 1 || t->count != 1 || !arb_is_positive(lam) || (t->nu == 0 && t->r == 0)) {
+        rc = GA_EDOM;
+    } else if (t->nu > 0) { /* lam (lam + 1) (sqrt lx - sqrt ly)^2 / 2 */
+        if ((rc = masked_params(a, b, p, prec)) == GA_OK) {
+            arb_sqrt(a, a, prec);
+            arb_sqrt(b, b, prec);
+            arb_sub(a, a, b, prec);
+            arb_sqr(a, a, prec);
+            arb_add_ui(b, lam, 1, prec);
+            arb_mul(a, a, b, prec);
+            arb_mul(a, a, lam, prec);
+            arb_mul_2exp_si(res, a, -1);
+        }
+    } else if ((rc = pc_sub_params(a, b, p, 0, prec)) == GA_OK) { /* a = q, b = m */
+        arb_t u, k;
+        arb_init(u);
+        arb_init(k);
+        arb_sqr(b, b, prec); /* m^2 */
+        arb_add_ui(u, b, 1, prec);
+        arb_div(u, b, u, prec); /* u = m^2/(1 + m^2) */
+        arb_log1p(b, b, prec);  /* log s^2 */
+        if (!(t->add ^ dir)) {
+            arb_add_ui(k, lam, 1, prec);
+            arb_mul(u, u, k, prec); /* k u */
+            arb_one(g);
+            if (!arb_lt(u, g)) {
+                rc = GA_EDOM; /* (not certainly finite) */
+            } else {
+                arb_neg(u, u);
+                arb_log1p(u, u, prec);
+                arb_mul(g, k, b, prec);
+                arb_add(g, g, u, prec);
+                arb_neg(g, g); /* -(k log s^2 + log(1 - k u)) */
+            }
+        } else {
+            arb_mul(u, u, lam, prec);
+            arb_log1p(u, u, prec);
+            arb_mul(g, lam, b, prec);
+            arb_sub(g, g, u, prec); /* lam log s^2 - log(1 + lam u) */
+        }
+        if (rc == GA_OK) {
+            arb_set_d(u, t->r); /* (exact) */
+            arb_mul(g, g, u, prec);
+            arb_mul_2exp_si(g, g, -1);
+            arb_expm1(g, g, prec);
+            arb_mul(g, g, a, prec);
+            arb_log1p(res, g, prec);
+        }
+        arb_clear(u);
+        arb_clear(k);
+    }
+    arb_clear(a);
+    arb_clear(b);
+    arb_clear(g);
+    return rc;
+}
+
 /* one direction of a masked pair: the double threshold as the hint, then Arb */
 static int masked_delta(arb_t v, const ga_pair *p, const arb_t lx, const arb_t ly, int dir,
                         const arb_t e, double eps_d, slong prec)

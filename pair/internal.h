@@ -111,6 +111,9 @@ struct ga_pair {
                          variation distances of them (X's, Y's; a release computed from the
                          exact inputs, pair_release.c): every delta widens by
                          tv_X + e^eps tv_Y, and divergences have no certificate. 0: exact */
+    void *dcache;     /* double-precision deltas already computed (renyi_profile.c: the
+                         orders of a plot or a grid and both directions share their points;
+                         NULL until used; a delta is a function of the pair and eps alone) */
 };
 
 #ifdef GA_NUMERICS_ARB_H

@@ -75,6 +75,9 @@ int ga_ploss_delta(ga_result *xy, ga_result *yx, const ga_ploss *L, double eps, 
 int ga_ploss_renyi(ga_result *xy, ga_result *yx, const ga_ploss *L, double alpha);
 /* Supremum of the loss in direction dir (0: XY, 1: YX): delta is 0 from there on. */
 double ga_ploss_loss_sup(const ga_ploss *L, int dir);
+/* An upper bound of log E_P[e^{lam L}], lam > 0, of a one-step masked, synthetic or
+ * covariance pair's loss in direction dir (INFINITY: none); see pair/ploss.c. */
+double ga_ploss_cgf_cap(const ga_ploss *L, int dir, double lam);
 /* One mean step (pair/ploss_step.c) in direction sw (0: L = l(x), x from the mixture; 1: L =
  * -l(x), x from N(0, 1)): the loss l(x) (log1mq = log(1 - q)); its inverse x(v) (-inf where
  * v <= log(1 - q), no overflow for large v); P[L <= v] and P[L > v], each from the smaller

@@ -81,6 +81,7 @@ void ga_pair_free(ga_pair *p)
     ga_gchisq_free(p->lx);
     ga_gchisq_free(p->ly);
     free(p->input);
+    free(p->dcache);
     if (p->type && p->type->free)
         p->type->free(p);
     free(p);

@@ -318,7 +318,8 @@ static double comp_cgf_real(double *d1, double *d2, double *relf, const ga_ploss
 }
 
 /* The supremum of the loss in direction dir (delta = 0 from there on): the remove steps'
- * loss under Y is at most -log(1 - q) per step; anything else is unbounded. */
+ * loss under Y is at most -log(1 - q) per step (a covariance step's -log(1 - q + q (1 +
+ * m^2)^{-r/2}), its ratio's least value at the origin); anything else is unbounded. */
 double ga_ploss_loss_sup(const ga_ploss *L, int dir)
 {
     double s = 0;
@@ -333,11 +334,48 @@ double ga_ploss_loss_sup(const ga_ploss *L, int dir)
     }
     for (size_t j = 0; j < L->n; j++) {
         const ga_ploss_term *t = &L->t[j];
-        if (!(t->add ^ dir) || t->q == 1) /* the loss under the mixture: unbounded */
+        if (!(t->add ^ dir)) /* the loss under the mixture: unbounded */
             return INFINITY;
-        s += t->count * -log1p(-t->q);
+        if (t->r > 0) /* a covariance step: 1 - q + q g with g >= (1 + m^2)^{-r/2} */
+            s += t->count * -log1p(t->q * expm1(-0.5 * t->r * log1p(t->m * t->m)));
+        else if (t->q == 1)
+            return INFINITY;
+        else
+            s += t->count * -log1p(-t->q);
     }
     return s;
+}
+
+/* An upper bound of log E_P[e^{lam L}] (lam > 0) for the loss of a one-step pair in direction
+ * dir, from what the release is computed from: a masked release or synthetic points are
+ * post-processings of N(mu_x, I) against N(mu_y, I) with |mu_x| = m, |mu_y| = sqrt(ly) in any
+ * directions (aligned: |mu_x - mu_y| = |m - sqrt(ly)|), whose E_P[e^{lam L}] is e^{lam (lam +
+ * 1) c / 2}, c = (m - sqrt(ly))^2 (data processing of Renyi divergences); a covariance step's
+ * ratio is 1 - q + q g with g the ratio of N(0, s^2 I_r) to N(0, I_r), s^2 = 1 + m^2, and t^k
+ * is convex, so E[(1 - q + q g)^k] <= 1 - q + q E[g^k] with E[g^k] in closed form (infinite
+ * when k m^2/(1 + m^2) >= 1). INFINITY: no bound. */
+double ga_ploss_cgf_cap(const ga_ploss *L, int dir, double lam)
+{
+    const ga_ploss_term *t = &L->t[0];
+    if (L->n != 1 || t->count != 1 || !(lam > 0))
+        return INFINITY;
+    if (t->nu > 0) {
+        double c = t->m - sqrt(t->ly);
+        return 0.5 * lam * (lam + 1) * c * c;
+    }
+    if (t->r > 0) {
+        double m2 = t->m * t->m, u = m2 / (1 + m2), ls = log1p(m2), g;
+        if (!(t->add ^ dir)) { /* P: the mixture; E_P[e^{lam L}] = E_Q[ratio^{lam + 1}] */
+            double k = lam + 1;
+            if (!(k * u < 1))
+                return INFINITY;
+            g = -0.5 * k * t->r * ls - 0.5 * t->r * log1p(-k * u);
+        } else { /* P: N(0, I); E_P[ratio^-lam] */
+            g = 0.5 * lam * t->r * ls - 0.5 * t->r * log1p(lam * u);
+        }
+        return log1p(t->q * expm1(g));
+    }
+    return INFINITY;
 }
 
 /* ---------------------------------------------------------------- saddle point */

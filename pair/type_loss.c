@@ -28,9 +28,73 @@ static int loss_delta(ga_delta *out, const ga_pair *p, double eps, int method,
     return ga_ploss_delta(&out->xy, &out->yx, p->ploss, eps, out->method, o, &w->quad);
 }
 
+/* The one-step pairs whose divergences come from their profiles (pair/renyi_profile.c): a
+ * masked release, synthetic points, a subsampled sketch step */
+static int from_profile(const ga_pair *p)
+{
+    const ga_ploss_term *t = &p->ploss->t[0];
+    return (t->nu > 0 || t->r > 0) && p->ploss->n == 1 && t->count == 1;
+}
+
+static double tails_sup(const ga_pair *p, int dir)
+{
+    return ga_ploss_loss_sup(p->ploss, dir);
+}
+
+static double tails_cap(const ga_pair *p, int dir, double lam)
+{
+    return ga_ploss_cgf_cap(p->ploss, dir, lam);
+}
+
+/* A covariance step's D_alpha with the mixture first is infinite iff E[g^alpha] is: alpha
+ * m^2/(1 + m^2) >= 1, i.e. (alpha - 1) m^2 >= 1 (see ga_ploss_cgf_cap) */
+static int tails_infinite(const ga_pair *p, int dir, double alpha)
+{
+    const ga_ploss_term *t = &p->ploss->t[0];
+    return t->r > 0 && !(t->add ^ dir) && !((alpha - 1) * t->m * t->m < 1);
+}
+
+static int tails_infinite_arb(const ga_pair *p, int dir, const arb_t alpha, slong prec)
+{
+    const ga_ploss_term *t = &p->ploss->t[0];
+    if (!(t->r > 0 && !(t->add ^ dir)))
+        return 0;
+    arb_t q, m;
+    arb_init(q);
+    arb_init(m);
+    int r = -1;
+    if (pc_sub_params(q, m, p, 0, prec) == GA_OK) {
+        arb_sqr(m, m, prec);
+        arb_sub_ui(q, alpha, 1, prec);
+        arb_mul(m, m, q, prec);
+        arb_sub_ui(m, m, 1, prec);
+        r = arb_is_nonnegative(m) ? 1 : arb_is_negative(m) ? 0 : -1;
+    }
+    arb_clear(q);
+    arb_clear(m);
+    return r;
+}
+
+/* (a synthetic release's certified delta takes up to half a second: fewer nodes) */
+static const pc_renyi_tails loss_tails = {tails_sup, tails_cap, pc_loss_cgf_cap, tails_infinite,
+                                          tails_infinite_arb, 1025};
+static const pc_renyi_tails synth_tails = {tails_sup, tails_cap, pc_loss_cgf_cap, NULL, NULL, 257};
+
 static int loss_renyi(ga_result *xy, ga_result *yx, const ga_pair *p, double alpha)
 {
+    if (from_profile(p))
+        return pc_renyi_profile(xy, yx, p, alpha, p->ploss->t[0].pts > 0 ? &synth_tails : &loss_tails);
     return ga_ploss_renyi(xy, yx, p->ploss, alpha);
+}
+
+static int profile_renyi_cert(ga_interval *xy, ga_interval *yx, const ga_pair *p,
+                              const ga_pair_input *in, const ga_pair_text *txt,
+                              const char *alpha_txt, const ga_cert_opts *opts)
+{
+    if (!from_profile(p))
+        return GA_EDOM;
+    return pc_renyi_profile_cert(xy, yx, p, in, txt, alpha_txt,
+                                 p->ploss->t[0].pts > 0 ? &synth_tails : &loss_tails, opts);
 }
 
 static int loss_delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_input *in,
@@ -204,8 +268,9 @@ static int subsampled_renyi_cert(ga_interval *xy, ga_interval *yx, const ga_pair
                                  const ga_pair_input *in, const ga_pair_text *txt,
                                  const char *alpha_txt, const ga_cert_opts *opts)
 {
-    (void)in, (void)txt;
-    return p->ploss->t[0].r > 0 ? GA_EDOM : renyi_cert_subsampled(xy, yx, p, alpha_txt, opts);
+    if (p->ploss->t[0].r > 0)
+        return profile_renyi_cert(xy, yx, p, in, txt, alpha_txt, opts);
+    return renyi_cert_subsampled(xy, yx, p, alpha_txt, opts);
 }
 
 /* A subsampled pair: one step's event is a threshold on the released noisy sum (the loss
@@ -353,22 +418,10 @@ static void loss_free(ga_pair *p)
     free(p->psigma);
 }
 
-/* the families whose Renyi divergences are not computed (no certificate for them) */
+/* the pairs whose Renyi divergences are not computed: compositions of sketch steps */
 static const char *subsampled_no_renyi(const ga_pair *p)
 {
-    return p->ploss->t[0].r > 0 ? "a subsampled sketch step" : NULL;
-}
-
-static const char *masked_no_renyi(const ga_pair *p)
-{
-    (void)p;
-    return "matrix masking (a noncentral chi-square release)";
-}
-
-static const char *synthetic_no_renyi(const ga_pair *p)
-{
-    (void)p;
-    return "synthetic data from random inputs";
+    return p->ploss->t[0].r > 0 && !from_profile(p) ? "a composition of subsampled sketch steps" : NULL;
 }
 
 /* compositions of mean steps whose every term is the other's with the relation flipped
@@ -405,8 +458,8 @@ const ga_pair_type ga_pair_type_subsampled = {
     subsampled_mirrors,
 };
 const ga_pair_type ga_pair_type_masked = {
-    "masked", loss_delta, loss_renyi, loss_delta_cert, NULL, NULL, loss_free, masked_describe,
-    masked_no_renyi,
+    "masked", loss_delta, loss_renyi, loss_delta_cert, profile_renyi_cert, NULL, loss_free,
+    masked_describe, NULL,
     "masked releases (matrix masking, setting (B)): delta as two noncentral chi-square tails at "
     "the threshold of the monotone likelihood ratio (Poisson mixtures of incomplete gamma "
     "functions) with error estimates; certified: the same in Arb ball arithmetic, the "
@@ -415,8 +468,8 @@ const ga_pair_type ga_pair_type_masked = {
     NULL,
 };
 const ga_pair_type ga_pair_type_synthetic = {
-    "synthetic", loss_delta, loss_renyi, loss_delta_cert, NULL, NULL, loss_free,
-    synthetic_describe, synthetic_no_renyi,
+    "synthetic", loss_delta, loss_renyi, loss_delta_cert, profile_renyi_cert, NULL, loss_free,
+    synthetic_describe, NULL,
     "synthetic points from random inputs: the release reduced to |y|^2 = sigma^2 S C (S "
     "noncentral chi-square, C chi-square), delta as two tails at the threshold of the monotone "
     "likelihood ratio (Poisson mixtures of finite sums of Bessel K functions) with error "

@@ -374,11 +374,18 @@ static void audit_plots(ga_audit *a, ga_gchisq_work *w)
         }
         ga_pair *own;
         const ga_pair *p = vd_pair_use(a, a->renyi_pair, &own);
+        int stop = 0;
         for (int j = 0; j < 60; j++) {
             ga_result xy = {NAN, INFINITY}, yx = {NAN, INFINITY};
             a->renyi_alpha[j] = exp(log(1.01) + (log(amax) - log(1.01)) * j / 59.0);
-            if (p)
-                ga_pair_renyi(&xy, &yx, p, a->renyi_alpha[j]);
+            /* (a curve from a privacy profile takes a fraction of a second per order: the
+             * orders past the deadline or past the first the estimate failed at, where the
+             * higher ones fail too, are left out of the plot) */
+            if (p && !stop && !ga_expired(a->deadline) &&
+                ga_pair_renyi(&xy, &yx, p, a->renyi_alpha[j]) != GA_OK) {
+                xy.val = yx.val = NAN;
+                stop = 1;
+            }
             a->renyi_xy[j] = xy.val;
             a->renyi_yx[j] = yx.val;
         }

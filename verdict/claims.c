@@ -524,9 +524,9 @@ static void run_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const g
     vd_eval_dp(a, r, eps_txt, o, w);
 }
 
-/* Claims on Renyi divergences (RDP, zCDP) need each pair's own divergence. A masked or
- * synthetic pair (a non-Gaussian release) and a subsampled sketch step have none here: such a
- * claim is refused with the reason (INCONCLUSIVE, no value), never computed from another
+/* Claims on Renyi divergences (RDP, zCDP) need each pair's own divergence. A pair whose
+ * family has none computed (ga_pair_no_renyi: a composition of subsampled sketch steps) makes
+ * such a claim refused with the reason (INCONCLUSIVE, no value), never computed from another
  * family's fields. 1: refused. */
 static int renyi_refused(ga_audit *a, ga_claim_result *r)
 {

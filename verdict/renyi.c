@@ -339,29 +339,46 @@ static void grid_hit(grid_best *g, int k, size_t i, double v, double at, int dir
 static int zcdp_scan(grid_best *g, ga_audit *a, const size_t *idx, size_t nidx,
                      const ga_audit_opts *o, ga_gchisq_work *w)
 {
-    size_t n = a->npairs, m = idx ? nidx : n;
+    size_t n = a->npairs, m = idx ? nidx : n, nalive = 0;
     double *v = malloc(4 * (n ? n : 1) * sizeof *v);
     int *vst = malloc((n ? n : 1) * sizeof *vst);
+    size_t *alive = malloc((m ? m : 1) * sizeof *alive);
     *g = (grid_best){.best = -1};
-    if (!v || !vst) {
+    if (!v || !vst || !alive) {
         free(v);
         free(vst);
+        free(alive);
         return GA_ENOMEM;
     }
+    for (size_t j = 0; j < m; j++)
+        alive[nalive++] = idx ? idx[j] : j;
+    /* A pair whose estimate fails at an order (an error, or an error estimate above the value:
+     * a divergence from a privacy profile whose tail bound is too loose there) fails at the
+     * higher orders too: it is not evaluated again, its remaining points counted as failed.
+     * The divergences are nondecreasing in alpha, so the failure does not depend on the
+     * pairs beside it (shards scan what one scan would). */
     for (int k = 0; k < 120; k++) {
         double al = 1 + pow(10.0, -3 + 6.0 * k / 119); /* 1.001 .. 1e3 */
-        vd_renyi_some(a, o, al, v, v + n, v + 2 * n, v + 3 * n, vst, idx, nidx, w);
-        for (size_t j = 0; j < m; j++) {
-            size_t i = idx ? idx[j] : j;
+        vd_renyi_some(a, o, al, v, v + n, v + 2 * n, v + 3 * n, vst, alive, nalive, w);
+        size_t keep = 0;
+        for (size_t j = 0; j < nalive; j++) {
+            size_t i = alive[j];
             ga_result xy = {v[i], v[2 * n + i]}, yx = {v[n + i], v[3 * n + i]};
-            if (vst[i] != GA_OK && vst[i] != GA_ETOL)
-                g->failed++;
+            int useless = !(xy.err <= fabs(xy.val) || isinf(xy.val)) ||
+                          !(yx.err <= fabs(yx.val) || isinf(yx.val));
+            if ((vst[i] != GA_OK && vst[i] != GA_ETOL) || (vst[i] == GA_ETOL && useless)) {
+                g->failed += (size_t)(120 - k);
+                continue;
+            }
+            alive[keep++] = i;
             grid_hit(g, k, i, fmax(xy.val, yx.val) / al, al, xy.val >= yx.val ? 1 : 2,
                      fmax(xy.err, yx.err) / al);
         }
+        nalive = keep;
     }
     free(v);
     free(vst);
+    free(alive);
     return GA_OK;
 }
 

@@ -49,6 +49,7 @@ static const struct {
     {"gaussmix_concatenated_xy", 0, "VERIFIED"},
     {"matrix_masking_bound12_eps0.1_delta0.01", 0, "VERIFIED"},
     {"masking_block_diagonal_eps0.1_delta0.01_n10000", 0, "VERIFIED"},
+    {"masking_rdp_setting_b_sigma6.9_n100", 0, "VERIFIED"},
     {"matrix_masking_bound12_eps0.1_delta0.001", 0, "VERIFIED"},
     {"matrix_masking_bound12_eps0.01_delta0.01", 0, "VERIFIED"},
     {"matrix_masking_bound12_eps0.01_delta0.001", 0, "VERIFIED"},

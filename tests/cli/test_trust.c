@@ -784,12 +784,13 @@ Test(trust, every_kind_and_claim_type_is_decided_or_refused)
     static const char *claims[] = {"{epsilon: 0.05, delta: 1e-9}", "{rdp: [[2, 0.01]]}",
                                    "{rdp: [[1.5, 100]]}", "{zcdp: 0.001}", "{gdp: 0.01}"};
     /* the composed privacy losses (the last three specs) certify their (eps, delta) and GDP
-     * claims in seconds each: those in the long run (GA_TEST_SCALE >= 2) */
+     * claims in seconds each, and synthetic points (the last) their Renyi divergences from
+     * certified profiles in about ten: those in the long run (GA_TEST_SCALE >= 2) */
     size_t nspecs = sizeof specs / sizeof *specs, heavy = nspecs - 3;
     int long_run = ga_test_count(1) > 1;
     for (size_t s = 0; s < nspecs; s++) {
         for (size_t c = 0; c < sizeof claims / sizeof *claims; c++) {
-            if (s >= heavy && !long_run && (c == 0 || c == 4))
+            if (s >= heavy && !long_run && (c == 0 || c == 4 || (s == nspecs - 1 && c != 2)))
                 continue;
             ga_audit_options o;
             ga_audit_options_init(&o);

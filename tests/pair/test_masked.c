@@ -289,7 +289,7 @@ Test(masked, epsilon_and_the_other_functions)
     ga_result r1, r2;
     double eps;
     int order;
-    cr_expect(ga_pair_renyi(&r1, &r2, p, 2) == GA_EDOM);
+    cr_expect(ga_pair_renyi(&r1, &r2, p, 2) == GA_OK && r1.val > 0 && r2.val > 0);
     cr_expect(ga_pair_rdp_accountant(&eps, &order, p, 1e-5) == GA_EDOM);
     cr_expect(ga_pair_pld_accountant(&eps, p, 1e-5, 0) == GA_EDOM);
     ga_pair_free(p);
@@ -339,9 +339,9 @@ Test(masked, calibration_is_where_the_quadrature_crosses_the_claim)
     free(err);
 }
 
-/* A masked pair states its own event (a threshold on the released column's squared norm) and
- * its Renyi divergences are refused by name; the event attains delta both ways. */
-Test(masked, states_its_event_and_refuses_renyi_by_name)
+/* A masked pair states its own event (a threshold on the released column's squared norm),
+ * which attains delta both ways; its Renyi divergences are computed (no refusal). */
+Test(masked, states_its_event)
 {
     static const double cases[][5] = {{10, 1, 0.5, 1.5, 0.3}, {100, 2, 3, 1, 1}, {5, 0.5, 0, 1, 0.1}};
     ga_gchisq_work *w = ga_gchisq_work_alloc();
@@ -349,7 +349,7 @@ Test(masked, states_its_event_and_refuses_renyi_by_name)
         const double *c = cases[k];
         ga_pair *p = masked(c[0], c[1], c[2], c[3]);
         const char *why = ga_pair_no_renyi(p);
-        cr_expect(why && strstr(why, "matrix masking"), "case %zu: %s", k, why ? why : "NULL");
+        cr_expect(why == NULL, "case %zu: %s", k, why ? why : "NULL");
         ga_delta D;
         cr_assert(ga_pair_delta(&D, p, c[4], GA_DELTA_AUTO, NULL, w) == GA_OK, "case %zu", k);
         for (int dir = 1; dir <= 2; dir++) {

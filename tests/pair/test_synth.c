@@ -240,7 +240,8 @@ Test(synth, invalid_inputs_and_other_functions)
     ga_result r1, r2;
     double e;
     int order;
-    cr_expect(ga_pair_renyi(&r1, &r2, p, 2) == GA_EDOM);
+    /* (its Renyi divergences come from its profile: tests/pair/test_renyi_profile.c) */
+    cr_expect(ga_pair_renyi(&r1, &r2, p, 2) == GA_OK && r1.val > 0 && r2.val > 0);
     cr_expect(ga_pair_rdp_accountant(&e, &order, p, 1e-5) == GA_EDOM);
     cr_expect(ga_pair_pld_accountant(&e, p, 1e-5, 0) == GA_EDOM);
     ga_pair_free(p);
