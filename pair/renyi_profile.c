@@ -205,10 +205,10 @@ static double rp_f(double e, void *vc)
     return v;
 }
 
-static double logaddexp(double a, double b)
+/* log int_e^t e^{a u} du, t > e, a > 0 */
+static double rp_log_int_exp(double a, double e, double t)
 {
-    double m = fmax(a, b);
-    return m == -INFINITY ? m : m + log(exp(a - m) + exp(b - m));
+    return a * t + log(-expm1(-a * (t - e))) - log(a);
 }
 
 /* log of a bound of int_e^inf e^{(alpha - 1) t} delta_dir(t) dt given delta_dir(e) <= dv:
@@ -227,8 +227,8 @@ static double rp_tail_bound(double *lam, double *sp, const ga_pair *p, const pc_
         if (!isfinite(K))
             continue;
         double t = fmax(e, (K - ldv) / (a + x));
-        double p1 = t > e ? ldv + a * t + log(-expm1(-a * (t - e))) - log(a) : -INFINITY;
-        double v = logaddexp(p1, K - x * t - log(x));
+        double p1 = t > e ? ldv + rp_log_int_exp(a, e, t) : -INFINITY;
+        double v = ga_logaddexp(p1, K - x * t - log(x));
         if (v < best) {
             best = v;
             *lam = a + x;
@@ -250,11 +250,11 @@ static double rp_tail(const rp_ctx *c, double e, const ga_result d[2])
         double dv = fmax(x->val + x->err, x->val < RP_TINY ? RP_TINY : 0);
         ta = rp_tail_bound(&lam, &t, c->p, c->tl, c->dir, c->alpha, e, dv);
         if (isfinite(sup))
-            ta = fmin(ta, log(dv) + am1 * sup + log(-expm1(-am1 * (sup - e))) - log(am1));
+            ta = fmin(ta, log(dv) + rp_log_int_exp(am1, e, sup));
     }
     double tb = e >= c->tl->sup(c->p, !c->dir) ? -INFINITY
                                               : log(b->val + b->err) - c->alpha * e - log(c->alpha);
-    return logaddexp(ta, tb);
+    return ga_logaddexp(ta, tb);
 }
 
 /* s = 2^j, the first with max(delta(s)) <= d0/2 from 1 up or down */
@@ -298,7 +298,8 @@ static int rp_direction(ga_result *D, double *end, rp_ctx *c, double s, ga_quad_
             return c->status;
         /* a bound of the integrand on [a, b] (delta nonincreasing): the panel's scale */
         const ga_result *x = &da[c->dir], *y = &da[!c->dir];
-        double Sk = logaddexp((al - 1) * b + log(x->val + x->err), -al * a + log(y->val + y->err));
+        double Sk = ga_logaddexp((al - 1) * b + log(x->val + x->err),
+                                 -al * a + log(y->val + y->err));
         if (Sk > -INFINITY) {
             c->shift = Sk;
             c->panel_err = 0;
@@ -364,8 +365,6 @@ static int rp_plan(ga_result D[2], double end[2], double *s, const ga_pair *p, d
     double top = fmax(d0[0].val, d0[1].val);
     if (top <= 0 && d0[0].err == 0 && d0[1].err == 0) { /* identical laws */
         D[0] = D[1] = (ga_result){0, 0};
-        end[0] = end[1] = 0;
-        *s = 1;
         goto cleanup;
     }
     if ((rc = rp_scale(s, &c, top)) != GA_OK)

@@ -309,6 +309,24 @@ void ga_test_write_many_pairs_spec(const char *dir, const char *name, int n)
     cr_assert(fclose(f) == 0, "cannot write %s", p);
 }
 
+ga_pair *ga_test_masked_pair(double rows, double sigma, double nx, double ny)
+{
+    ga_masked_input in = {rows, sigma, nx, ny, NULL, NULL, NULL};
+    ga_pair *p;
+    char msg[256];
+    cr_assert(ga_pair_reduce_masked(&p, &in, msg, sizeof msg) == GA_OK, "%s", msg);
+    return p;
+}
+
+ga_pair *ga_test_synth_pair(double dim, double points, double sigma, double nx, double ny)
+{
+    ga_synthetic_input in = {dim, points, sigma, nx, ny, NULL, NULL, NULL};
+    ga_pair *p;
+    char msg[256];
+    cr_assert(ga_pair_reduce_synthetic(&p, &in, msg, sizeof msg) == GA_OK, "%s", msg);
+    return p;
+}
+
 double ga_test_ncx2_pdf(double nu, double lam, double w)
 {
     if (!(w > 0))

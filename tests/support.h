@@ -5,6 +5,7 @@
 #ifndef GA_TESTS_SUPPORT_H
 #define GA_TESTS_SUPPORT_H
 
+#include "gaussaudit.h"
 #include "specs/doc.h"
 
 #include <arb.h>
@@ -59,6 +60,11 @@ int ga_test_json_valid(const char *s, size_t *at);
  * nu = 1 through I_{-1/2}; nu > 300 as a Poisson mixture of chi-square densities): the
  * independent reference of the noncentral chi-square tests. */
 double ga_test_ncx2_pdf(double nu, double lam, double w);
+
+/* A masked pair (rows, sigma, |x|, |x'|) and a synthetic-points pair (dim, points, sigma,
+ * |theta|, |theta'|) from the public makers, asserted to build. */
+ga_pair *ga_test_masked_pair(double rows, double sigma, double nx, double ny);
+ga_pair *ga_test_synth_pair(double dim, double points, double sigma, double nx, double ny);
 
 /* The mu-GDP profile delta(eps) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2) at mu^2 =
  * mu2 (a ball), eps a decimal, in Arb at 400 bits: the closed form the certified Gaussian

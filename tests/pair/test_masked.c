@@ -36,15 +36,6 @@
 #define TOL_ENGINE 1e-10  /* tails against the generalized chi-square engine */
 #define TOL_ORDER 1e-12   /* an inequality may fail by this much relative (rounding) */
 
-static ga_pair *masked(double n, double sigma, double nx, double ny)
-{
-    ga_masked_input in = {n, sigma, nx, ny, NULL, NULL, NULL};
-    ga_pair *p;
-    char msg[256];
-    cr_assert(ga_pair_reduce_masked(&p, &in, msg, sizeof msg) == GA_OK, "%s", msg);
-    return p;
-}
-
 
 typedef struct {
     double nu, la, lb, ee;
@@ -104,7 +95,7 @@ static const struct {
 Test(masked, delta_against_quadrature_of_the_densities)
 {
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        ga_pair *p = masked(cases[i].n, cases[i].sigma, cases[i].nx, cases[i].ny);
+        ga_pair *p = ga_test_masked_pair(cases[i].n, cases[i].sigma, cases[i].nx, cases[i].ny);
         ga_delta d;
         cr_assert(ga_pair_delta(&d, p, cases[i].eps, GA_DELTA_AUTO, NULL, NULL) == GA_OK);
         double lx = pow(cases[i].nx / cases[i].sigma, 2), ly = pow(cases[i].ny / cases[i].sigma, 2);
@@ -171,8 +162,8 @@ Test(masked, universe_worst_case_dominates_neighbours_and_setting_a_bounds_it)
                 xi = x;
         }
         s2y = s2 - xi * xi; /* zero_out row i0 */
-        ga_pair *nb = masked((double)n, sigma, sqrt(s2), sqrt(s2y));
-        ga_pair *wc = masked((double)n, sigma, l, 0);
+        ga_pair *nb = ga_test_masked_pair((double)n, sigma, sqrt(s2), sqrt(s2y));
+        ga_pair *wc = ga_test_masked_pair((double)n, sigma, l, 0);
         ga_delta dn, dw;
         cr_assert(ga_pair_delta(&dn, nb, eps, GA_DELTA_AUTO, NULL, NULL) == GA_OK);
         cr_assert(ga_pair_delta(&dw, wc, eps, GA_DELTA_AUTO, NULL, NULL) == GA_OK);
@@ -195,7 +186,7 @@ Test(masked, delta_increases_with_the_noncentrality)
     /* a smaller change is a post-processing of a larger one */
     double prev[2] = {0, 0};
     for (double l = 0.1; l <= 3; l += 0.1) {
-        ga_pair *p = masked(7, 1, l, 0);
+        ga_pair *p = ga_test_masked_pair(7, 1, l, 0);
         ga_delta d;
         cr_assert(ga_pair_delta(&d, p, 0.3, GA_DELTA_AUTO, NULL, NULL) == GA_OK);
         cr_expect(d.xy.val >= prev[0] * (1 - TOL_ORDER) && d.yx.val >= prev[1] * (1 - TOL_ORDER),
@@ -262,13 +253,13 @@ Test(masked, certified_intervals_contain_the_double_values)
 
 Test(masked, no_event_and_equal_laws_are_exactly_zero)
 {
-    ga_pair *p = masked(10, 1, 1, 1); /* the same law */
+    ga_pair *p = ga_test_masked_pair(10, 1, 1, 1); /* the same law */
     ga_delta d;
     cr_assert(ga_pair_delta(&d, p, 0, GA_DELTA_AUTO, NULL, NULL) == GA_OK);
     cr_expect(d.xy.val == 0 && d.yx.val == 0 && d.xy.err == 0);
     ga_pair_free(p);
     /* the loss of Y against X is at most (lx - ly)/2 = 0.5: nothing beyond eps = 0.5 */
-    p = masked(10, 1, 1, 0);
+    p = ga_test_masked_pair(10, 1, 1, 0);
     cr_assert(ga_pair_delta(&d, p, 0.5, GA_DELTA_AUTO, NULL, NULL) == GA_OK);
     cr_expect(d.yx.val == 0 && d.yx.err == 0 && d.xy.val > 0, "%.17g %.17g", d.xy.val, d.yx.val);
     ga_delta_cert ce;
@@ -281,7 +272,7 @@ Test(masked, no_event_and_equal_laws_are_exactly_zero)
 
 Test(masked, epsilon_and_the_other_functions)
 {
-    ga_pair *p = masked(100, 0.8358755991721479, 1, 0);
+    ga_pair *p = ga_test_masked_pair(100, 0.8358755991721479, 1, 0);
     ga_result e;
     int dir;
     cr_assert(ga_pair_epsilon(&e, &dir, p, 0.01, NULL, NULL) == GA_OK);
@@ -347,7 +338,7 @@ Test(masked, states_its_event)
     ga_gchisq_work *w = ga_gchisq_work_alloc();
     for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
         const double *c = cases[k];
-        ga_pair *p = masked(c[0], c[1], c[2], c[3]);
+        ga_pair *p = ga_test_masked_pair(c[0], c[1], c[2], c[3]);
         const char *why = ga_pair_no_renyi(p);
         cr_expect(why == NULL, "case %zu: %s", k, why ? why : "NULL");
         ga_delta D;

@@ -34,24 +34,6 @@
 #define TOL_ORDER 1e-9  /* an inequality (data processing) may fail by this much relative */
 #define TOL_EXACT 1e-9  /* against a closed form */
 
-static ga_pair *masked(double n, double sigma, double nx, double ny)
-{
-    ga_masked_input in = {n, sigma, nx, ny, NULL, NULL, NULL};
-    ga_pair *p;
-    char msg[256];
-    cr_assert(ga_pair_reduce_masked(&p, &in, msg, sizeof msg) == GA_OK, "%s", msg);
-    return p;
-}
-
-static ga_pair *synth(double d, double m, double sigma, double nx, double ny)
-{
-    ga_synthetic_input in = {d, m, sigma, nx, ny, NULL, NULL, NULL};
-    ga_pair *p;
-    char msg[256];
-    cr_assert(ga_pair_reduce_synthetic(&p, &in, msg, sizeof msg) == GA_OK, "%s", msg);
-    return p;
-}
-
 static ga_pair *sketch(double q, double sigma, double r)
 {
     ga_subsampled_input in = {q, sigma, 1, 0, NULL, NULL, r, 0, NULL, NULL};
@@ -103,7 +85,7 @@ Test(renyi_profile, masked_against_quadrature_of_the_densities)
     };
     for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
         const double *c = cases[k];
-        ga_pair *p = masked(c[0], c[1], c[2], c[3]);
+        ga_pair *p = ga_test_masked_pair(c[0], c[1], c[2], c[3]);
         ga_result xy, yx;
         cr_assert(ga_pair_renyi(&xy, &yx, p, c[4]) == GA_OK, "case %zu", k);
         double nu = c[0], la = pow(c[2] / c[1], 2), lb = pow(c[3] / c[1], 2);
@@ -130,7 +112,7 @@ Test(renyi_profile, masked_certified_contains_the_reference)
     static const double cases[][5] = {{100, 0.9, 1, 0, 2}, {10, 1, 0.5, 1.5, 3}};
     for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
         const double *c = cases[k];
-        ga_pair *p = masked(c[0], c[1], c[2], c[3]);
+        ga_pair *p = ga_test_masked_pair(c[0], c[1], c[2], c[3]);
         ga_cert_opts o;
         ga_cert_opts_init(&o);
         o.digits = 4;
@@ -189,7 +171,7 @@ Test(renyi_profile, synthetic_against_nested_quadrature_and_data_processing)
     };
     for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
         const double *c = cases[k];
-        ga_pair *p = synth(c[0], c[1], c[2], c[3], c[4]);
+        ga_pair *p = ga_test_synth_pair(c[0], c[1], c[2], c[3], c[4]);
         ga_result xy, yx;
         cr_assert(ga_pair_renyi(&xy, &yx, p, c[5]) == GA_OK, "case %zu", k);
         double la = pow(c[3] / c[2], 2), lb = pow(c[4] / c[2], 2);
@@ -213,7 +195,7 @@ Test(renyi_profile, synthetic_against_nested_quadrature_and_data_processing)
         double d = 2 * (1 + gsl_rng_uniform_int(rng, 8)), pts = 1 + gsl_rng_uniform_int(rng, 6);
         double sg = 0.5 + 2 * gsl_rng_uniform(rng), nx = 3 * gsl_rng_uniform(rng),
                ny = 3 * gsl_rng_uniform(rng), al = 1.2 + 6 * gsl_rng_uniform(rng);
-        ga_pair *s = synth(d, pts, sg, nx, ny), *m = masked(d, sg, nx, ny);
+        ga_pair *s = ga_test_synth_pair(d, pts, sg, nx, ny), *m = ga_test_masked_pair(d, sg, nx, ny);
         ga_result sx, sy, mx, my;
         cr_assert(ga_pair_renyi(&sx, &sy, s, al) == GA_OK, "case %ld", it);
         cr_assert(ga_pair_renyi(&mx, &my, m, al) == GA_OK, "case %ld", it);
@@ -232,7 +214,7 @@ Test(renyi_profile, synthetic_against_nested_quadrature_and_data_processing)
 
 Test(renyi_profile, synthetic_certified_contains_the_estimate)
 {
-    ga_pair *p = synth(4, 1, 1, 2, 1);
+    ga_pair *p = ga_test_synth_pair(4, 1, 1, 2, 1);
     ga_result xy, yx;
     cr_assert(ga_pair_renyi(&xy, &yx, p, 3) == GA_OK);
     ga_cert_opts o;

@@ -33,15 +33,6 @@
 #define TOL_QUAD 1e-8   /* relative, against nested quadrature at 1e-11 (plus error estimates) */
 #define TOL_ORDER 1e-12 /* an inequality may fail by this much relative (rounding) */
 
-static ga_pair *synth(double d, double m, double sigma, double nx, double ny)
-{
-    ga_synthetic_input in = {d, m, sigma, nx, ny, NULL, NULL, NULL};
-    ga_pair *p;
-    char msg[256];
-    cr_assert(ga_pair_reduce_synthetic(&p, &in, msg, sizeof msg) == GA_OK, "%s", msg);
-    return p;
-}
-
 
 typedef struct {
     double d, m, lam, r;
@@ -117,7 +108,7 @@ static const struct {
 Test(synth, delta_against_nested_quadrature_of_the_densities)
 {
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        ga_pair *p = synth(cases[i].d, cases[i].m, cases[i].sigma, cases[i].nx, cases[i].ny);
+        ga_pair *p = ga_test_synth_pair(cases[i].d, cases[i].m, cases[i].sigma, cases[i].nx, cases[i].ny);
         ga_delta D;
         cr_assert(ga_pair_delta(&D, p, cases[i].eps, GA_DELTA_AUTO, NULL, NULL) == GA_OK);
         double lx = pow(cases[i].nx / cases[i].sigma, 2), ly = pow(cases[i].ny / cases[i].sigma, 2);
@@ -152,7 +143,7 @@ Test(synth, post_processing_of_the_model_and_of_more_points)
         double sigma = 0.5 + 2 * gsl_rng_uniform(rng), eps = 0.05 + gsl_rng_uniform(rng);
         double nx = 6 * gsl_rng_uniform(rng), ny = nx + (2 * gsl_rng_uniform(rng) - 1);
         ny = fabs(ny);
-        ga_pair *p = synth(d, m, sigma, nx, ny), *q = synth(d, m + 2, sigma, nx, ny);
+        ga_pair *p = ga_test_synth_pair(d, m, sigma, nx, ny), *q = ga_test_synth_pair(d, m + 2, sigma, nx, ny);
         ga_delta D, E;
         cr_assert(ga_pair_delta(&D, p, eps, GA_DELTA_AUTO, NULL, NULL) == GA_OK);
         cr_assert(ga_pair_delta(&E, q, eps, GA_DELTA_AUTO, NULL, NULL) == GA_OK);
@@ -236,7 +227,7 @@ Test(synth, invalid_inputs_and_other_functions)
         cr_expect(ga_pair_reduce_synthetic(&p, &bad[i].in, msg, sizeof msg) == GA_EINVAL, "row %zu", i);
         cr_expect(p == NULL && strstr(msg, bad[i].says), "row %zu: %s", i, msg);
     }
-    ga_pair *p = synth(12, 1, 1, 4, 5);
+    ga_pair *p = ga_test_synth_pair(12, 1, 1, 4, 5);
     ga_result r1, r2;
     double e;
     int order;
