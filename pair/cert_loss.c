@@ -237,15 +237,16 @@ typedef struct {
 } comp_ctx;
 
 /* Few identical steps whose Bromwich integrand does not decay within the double plan (the
- * route of ga_ploss_bracket in double precision): the certified bracket of discretised
- * losses, whose width the grid sets (more precision does not narrow it) */
+ * route of ga_ploss_bracket in double precision) or only beyond the range the certified
+ * integral covers: the certified bracket of discretised losses, whose width the grid sets
+ * (more precision does not narrow it) */
 static int few_steps_route(const ga_ploss *L, int dir, double eps)
 {
     if (L->n != 1 || L->t[0].r > 0 || L->t[0].nu > 0 || L->t[0].count > GA_PLOSS_FEW_STEPS ||
         L->t[0].count < 2)
         return 0;
     double c, tm, k2, L0;
-    return ga_ploss_plan(&c, &tm, &k2, &L0, L, dir, eps) != GA_OK;
+    return ga_ploss_plan(&c, &tm, &k2, &L0, L, dir, eps) != GA_OK || !(tm <= GA_PLOSS_CERT_TMAX);
 }
 
 static int comp_step(void *vc, slong prec)

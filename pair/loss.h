@@ -28,6 +28,9 @@ typedef struct {
 /* up to this many identical steps, where the Bromwich integrand does not decay, the bracket
  * of discretised losses (pair/ploss_bracket.c) is the route, in double and certified */
 #define GA_PLOSS_FEW_STEPS 128
+/* the longest Bromwich range the certified integral covers (pair/ploss_cert.c): few steps
+ * whose planned range is longer go by the certified bracket */
+#define GA_PLOSS_CERT_TMAX 1000.0
 #define GA_PLOSS_MAX_COUNT 1e9
 
 typedef struct {

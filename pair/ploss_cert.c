@@ -198,6 +198,8 @@ cleanup:
  *        h = g / l', so |M| <= TV(h) / |t|; h has at most two local maxima ((log h)' is a line
  *        minus a sigmoid), so TV(h) <= 4 sup h, bounded on a cover of cells in ball
  *        arithmetic (h is monotone outside [(min(a + 1, 0) - 1) m, (max(a + 1, 0) - 1) m]);
+ *        and, split at a point x*, |M| <= int_{x < x*} g + 5 sup_{x >= x*} h / |t|, which falls
+ *        below M(a - 1) far sooner where most of the mass has a nearly constant loss;
  *    (c) Gaussian steps exactly: |M(a - 1 + i t)| = e^{m^2 ((a - 1) a - t^2)/2}.
  *    The grid t_k advances by steps D sized from each term's share of the budget's slack while
  *    (a) keeps B below it; the remainder from the last point is bounded by (b) in closed form.
@@ -223,7 +225,6 @@ static void arb_add_d_(arb_t r, const arb_t x, double d, slong prec)
 #define NGL 9
 /* the largest Bromwich range certified (beyond: GA_EMAXITER) and the most integrand
  * evaluations of one range (about a minute at the worst) */
-#define CERT_TMAX 1000.0
 #define CERT_EVAL_CAP 5000
 #define TAIL_STEPS 150
 /* trapezoid nodes of one certified evaluation (about 10 s at 64 bits) */
@@ -801,46 +802,144 @@ static int gl_range(arb_t res, cctx *C, double cd, double k2, double from, doubl
     return rc;
 }
 
-/* log sup h over R for h = g / l' (g = phi e^{a l}), an upper bound: h is monotone outside
- * [(min(a + 1, 0) - 1) m, (max(a + 1, 0) - 1) m], covered by cells evaluated as balls */
-static void log_sup_h(arb_t res, const cterm *s, const arb_t a, slong prec)
+/* The large-|t| bounds of one subsampled step's |M(a - 1 + i t)|, g = phi e^{a l} and h = g / l'
+ * (log h = -x^2/2 - log sqrt(2 pi) + (a + 1) l - log m - log q - m x + m^2/2):
+ * (b) over R, |M| <= TV(h) / |t| <= 4 sup h / |t| (logTV);
+ * (b') split at x*: the part left of x* is at most its mass, int_{-inf}^{x*} g <= Phi(x*)
+ *      sup_{x <= x*} e^{a l} (e^{a l(x*)} for a >= 0, (1 - q)^a for a < 0: l increases from
+ *      log(1 - q)), and the part right of it, integrated by parts in u = l(x), at most
+ *      (h(x*) + TV_{[x*, inf)} h) / |t| <= 5 sup_{x >= x*} h / |t| (h has at most two local
+ *      maxima and tends to 0). So |M| <= A_i + S_i / |t| for every candidate x*_i, a bound
+ *      that holds for all larger |t| too: where the step's loss is nearly constant over much of
+ *      the mass (a small rate at a large shift), TV(h) / |t| only falls below M(a - 1) at
+ *      very large |t|, while the split bound does so as soon as the mass left of x* is
+ *      noticeably below M(a - 1).
+ * h is monotone outside [xl, xr] = [(min(a + 1, 0) - 1) m, (max(a + 1, 0) - 1) m]: cells of
+ * width 0.01 cover [xl, xr] as balls, their suffix maxima give sup_{x >= x*} h inside, h(x*)
+ * itself beyond xr, the largest cell for x* <= xl. Every stored number is an upper bound
+ * rounded up to a double. */
+#define SPLIT_CANDS 160
+typedef struct {
+    double logTV;                /* log (4 sup h) */
+    int n;                       /* candidates */
+    double logA[SPLIT_CANDS];    /* log (Phi(x*) sup_{x <= x*} e^{a l}) */
+    double logS[SPLIT_CANDS];    /* log (5 sup_{x >= x*} h) */
+} split_t;
+
+/* log h at the ball x */
+static void log_h(arb_t v, const cterm *s, const arb_t ap1, const arb_t x, slong prec)
 {
-    double ad = arf_get_d(arb_midref(a), ARF_RND_NEAR) + 1, md = s->d->m;
-    double xl = (fmin(ad, 0) - 1) * md - 0.01, xr = (fmax(ad, 0) - 1) * md + 0.01;
-    /* widen for the ball a itself */
-    double ra = mag_get_d(arb_radref(a)) * md + 1e-9;
-    xl -= ra, xr += ra;
-    slong nc = (slong)fmin(20000, ceil((xr - xl) / 0.01));
-    double w = (xr - xl) / (double)nc;
-    arb_t x, l, u, v, best;
-    arb_init(x); arb_init(l); arb_init(u); arb_init(v); arb_init(best);
-    arb_neg_inf(best);
-    arb_t ap1;
-    arb_init(ap1);
-    arb_add_ui(ap1, a, 1, prec);
-    for (slong k = 0; k < nc; k++) {
-        /* the cell [xl + k w, xl + (k + 1) w] as a ball */
-        arf_set_d(arb_midref(x), xl + (k + 0.5) * w);
-        mag_set_d(arb_radref(x), 0.5 * w * (1 + 1e-12));
-        closs(l, s, x, prec);
-        /* log h = -x^2/2 - log sqrt(2 pi) + (a + 1) l - log m - log q - m x + m^2/2 */
-        arb_mul(v, ap1, l, prec);
-        arb_sqr(u, x, prec);
-        arb_mul_2exp_si(u, u, -1);
-        arb_sub(v, v, u, prec);
-        arb_submul(v, s->m, x, prec);
-        arb_max(best, best, v, prec);
-    }
-    arb_add(best, best, s->hm2, prec);
-    arb_sub(best, best, s->lq, prec);
+    arb_t l, u;
+    arb_init(l);
+    arb_init(u);
+    closs(l, s, x, prec);
+    arb_mul(v, ap1, l, prec);
+    arb_sqr(u, x, prec);
+    arb_mul_2exp_si(u, u, -1);
+    arb_sub(v, v, u, prec);
+    arb_submul(v, s->m, x, prec);
+    arb_add(v, v, s->hm2, prec);
+    arb_sub(v, v, s->lq, prec);
     arb_log(u, s->m, prec);
-    arb_sub(best, best, u, prec);
+    arb_sub(v, v, u, prec);
     arb_const_pi(u, prec);
     arb_mul_2exp_si(u, u, 1);
     arb_log(u, u, prec);
     arb_mul_2exp_si(u, u, -1);
-    arb_sub(res, best, u, prec);
-    arb_clear(x); arb_clear(l); arb_clear(u); arb_clear(v); arb_clear(best); arb_clear(ap1);
+    arb_sub(v, v, u, prec);
+    arb_clear(l);
+    arb_clear(u);
+}
+
+static int split_prepare(split_t *sp, const cterm *s, const arb_t a, slong prec)
+{
+    double ad = arf_get_d(arb_midref(a), ARF_RND_NEAR) + 1, md = s->d->m;
+    double xl = (fmin(ad, 0) - 1) * md - 0.01, xr = (fmax(ad, 0) - 1) * md + 0.01;
+    double ra = mag_get_d(arb_radref(a)) * md + 1e-9; /* (widened for the ball a) */
+    xl -= ra, xr += ra;
+    slong nc = (slong)fmin(20000, ceil((xr - xl) / 0.01));
+    double w = (xr - xl) / (double)nc;
+    double *cell = malloc((size_t)nc * sizeof *cell);
+    if (!cell)
+        return GA_ENOMEM;
+    arb_t x, v, u, ap1;
+    arb_init(x); arb_init(v); arb_init(u); arb_init(ap1);
+    arb_add_ui(ap1, a, 1, prec);
+    for (slong k = 0; k < nc; k++) { /* the cell [xl + k w, xl + (k + 1) w] as a ball */
+        arf_set_d(arb_midref(x), xl + ((double)k + 0.5) * w);
+        mag_set_d(arb_radref(x), 0.5 * w * (1 + 1e-12));
+        log_h(v, s, ap1, x, prec);
+        cell[k] = arb_up(v);
+    }
+    for (slong k = nc - 1; k > 0; k--) /* suffix maxima */
+        cell[k - 1] = fmax(cell[k - 1], cell[k]);
+    double log4 = log(4.0) * (1 + 1e-15), log5 = log(5.0) * (1 + 1e-15);
+    sp->logTV = nextafter(cell[0] + log4, INFINITY); /* (the sums rounded up) */
+    /* the candidates: [xl - 4, xr + 6], at most SPLIT_CANDS of them */
+    double c0 = xl - 4, cw = (xr + 6 - c0) / (SPLIT_CANDS - 1);
+    sp->n = SPLIT_CANDS;
+    for (int i = 0; i < SPLIT_CANDS; i++) {
+        double xs = c0 + i * cw, ls;
+        arb_set_d(x, xs);
+        if (xs <= xl)
+            ls = cell[0];
+        else if (xs >= xr) {
+            log_h(v, s, ap1, x, prec);
+            ls = arb_up(v);
+        } else {
+            slong k = (slong)floor((xs - xl) / w) - 1; /* (the cell below: xs on a cell's
+                                                          end, rounded, stays covered) */
+            ls = cell[k < 0 ? 0 : k < nc ? k : nc - 1];
+        }
+        sp->logS[i] = nextafter(ls + log5, INFINITY);
+        /* log Phi(x*) = log(erfc(-x* / sqrt 2) / 2) */
+        arb_sqrt_ui(u, 2, prec);
+        arb_div(v, x, u, prec);
+        arb_neg(v, v);
+        arb_hypgeom_erfc(v, v, prec);
+        arb_mul_2exp_si(v, v, -1);
+        arb_log(v, v, prec);
+        /* plus sup_{x <= x*} a l: a l(x*) (a >= 0), a log(1 - q) (a < 0), the larger */
+        double best = -INFINITY;
+        if (!arb_is_negative(a)) {
+            closs(u, s, x, prec);
+            arb_mul(u, u, a, prec);
+            best = arb_up(u);
+        }
+        if (!arb_is_nonnegative(a)) {
+            arb_mul(u, a, s->l1q, prec);
+            best = fmax(best, arb_up(u));
+        }
+        sp->logA[i] = nextafter(arb_up(v) + best, INFINITY); /* (not finite: not used) */
+    }
+    arb_clear(x); arb_clear(v); arb_clear(u); arb_clear(ap1);
+    free(cell);
+    return GA_OK;
+}
+
+/* log of the split bound at |t| (valid for every larger |t|): min_i A_i + S_i / t, an upper
+ * bound as a ball */
+static void split_log(arb_t res, const split_t *sp, const arb_t logt, slong prec)
+{
+    arb_t u, v;
+    arb_init(u);
+    arb_init(v);
+    arb_pos_inf(res);
+    for (int i = 0; i < sp->n; i++) {
+        if (!isfinite(sp->logA[i]) || !isfinite(sp->logS[i]))
+            continue;
+        arb_set_d(u, sp->logS[i]);
+        arb_sub(u, u, logt, prec);
+        arb_exp(u, u, prec);
+        arb_set_d(v, sp->logA[i]);
+        arb_exp(v, v, prec);
+        arb_add(u, u, v, prec);
+        arb_log(u, u, prec);
+        if (arb_is_finite(u) && (!arb_is_finite(res) || arb_up(u) < arb_up(res)))
+            arb_set(res, u);
+    }
+    arb_clear(u);
+    arb_clear(v);
 }
 
 /* log |M(a - 1 + i t)| of a Gaussian step (q = 1), exactly: m^2 ((a - 1) a - t^2) / 2, which
@@ -857,7 +956,8 @@ static void gauss_log_abs(arb_t res, const cterm *s, const arb_t a, const arb_t 
  * (Gaussian steps: their value at t, decreasing) - log t - log(P + 1), P the steps whose TV
  * bound is used: int_t^inf prod (TV/s)^{T} s^-2 ds = prod TV^T t^{-P-1} / (P + 1) */
 static void remainder_log(arb_t lb, const cctx *C, arb_srcptr aj, arb_srcptr logTV,
-                          arb_srcptr logM0, const arb_t W, const arb_t t, slong prec)
+                          arb_srcptr logM0, arb_srcptr logR, const arb_t W, const arb_t t,
+                          slong prec)
 {
     arb_t u, v;
     arb_init(u);
@@ -870,11 +970,15 @@ static void remainder_log(arb_t lb, const cctx *C, arb_srcptr aj, arb_srcptr log
         if (s->d->q == 1) {
             gauss_log_abs(v, s, aj + j, t, prec);
         } else {
+            arb_t b;
+            arb_init(b);
+            arb_min(b, logM0 + j, logR + j, prec);
             arb_sub(v, logTV + j, u, prec);
-            if (arb_lt(v, logM0 + j))
+            if (arb_lt(v, b))
                 P += s->d->count;
             else
-                arb_set(v, logM0 + j);
+                arb_set(v, b);
+            arb_clear(b);
         }
         arb_addmul_ui(lb, v, (ulong)s->d->count, prec);
     }
@@ -917,7 +1021,8 @@ static int abs_at(arb_ptr out, cctx *C, arb_srcptr aj, const int *sw, double t, 
  * Between grid points t_k < t_{k+1} = t_k + D the centred transform M~(tau) = e^{-i tau
  * lam} M(a - 1 + i tau) (|M~| = |M|) is its chord plus at most D^2/8 sup|M~''|, and
  * |M~''| <= M2 = int g (l - lam)^2, so |M| <= max(|M(t_k)|, |M(t_{k+1})|) + D^2 M2 / 8 there;
- * also |M| <= TV/t_k and |M| <= M(a - 1). One bound, kept whole. */
+ * also |M| <= TV/t_k, |M| <= M(a - 1) and the split bound at t_k (split_prepare). One
+ * bound, kept whole. */
 static int tail_bound(arb_t res, cctx *C, double tm, double tol, slong prec)
 {
     size_t n = C->L->n;
@@ -926,12 +1031,14 @@ static int tail_bound(arb_t res, cctx *C, double tm, double tol, slong prec)
     arb_ptr cur = _arb_vec_init((slong)n), nxt = _arb_vec_init((slong)n);
     arb_ptr aj = _arb_vec_init((slong)n);
     int *sw = calloc(n, sizeof *sw);
+    split_t *spl = calloc(n, sizeof *spl);
+    arb_ptr logR = _arb_vec_init((slong)n); /* the split bounds at t_k */
     arb_t W, sum, u, v, t, lb, tt, lam;
     acb_t M;
     arb_init(W); arb_init(sum); arb_init(u); arb_init(v); arb_init(t); arb_init(lb);
     arb_init(tt); arb_init(lam);
     acb_init(M);
-    int rc = sw ? GA_OK : GA_ENOMEM, nq = 0;
+    int rc = sw && spl ? GA_OK : GA_ENOMEM, nq = 0;
     /* W = log(e^{-c eps - L0} / pi) */
     arb_mul(W, C->c, C->eps, prec);
     arb_add(W, W, C->L0, prec);
@@ -954,10 +1061,9 @@ static int tail_bound(arb_t res, cctx *C, double tm, double tol, slong prec)
         rc = step_mgf(M, M2 + j, s, aj + j, tt, lam, 30, prec);
         arb_set(M0 + j, acb_realref(M));
         arb_log(logM0 + j, M0 + j, prec);
-        log_sup_h(logTV + j, s, aj + j, prec);
-        arb_set_ui(u, 4);
-        arb_log(u, u, prec);
-        arb_add(logTV + j, logTV + j, u, prec);
+        if (rc == GA_OK)
+            rc = split_prepare(&spl[j], s, aj + j, prec);
+        arb_set_d(logTV + j, spl[j].logTV);
     }
     double target = log(tol * tm / 2), tcur = tm;
     if (rc == GA_OK)
@@ -969,7 +1075,11 @@ static int tail_bound(arb_t res, cctx *C, double tm, double tol, slong prec)
             break;
         }
         arb_set_d(t, tcur);
-        remainder_log(lb, C, aj, logTV, logM0, W, t, prec);
+        arb_log(u, t, prec);
+        for (size_t j = 0; j < n; j++)
+            if (C->t[j].d->q < 1)
+                split_log(logR + j, &spl[j], u, prec);
+        remainder_log(lb, C, aj, logTV, logM0, logR, W, t, prec);
         /* the slack of the budget at t_k */
         arb_set(v, W);
         for (size_t j = 0; j < n; j++) {
@@ -1022,6 +1132,7 @@ static int tail_bound(arb_t res, cctx *C, double tm, double tol, slong prec)
                     arb_addmul(v, tt, M2 + j, prec);
                     arb_min(v, v, M0 + j, prec);
                     arb_log(v, v, prec);
+                    arb_min(v, v, logR + j, prec);
                     arb_sub(tt, logTV + j, u, prec);
                     arb_min(v, v, tt, prec);
                 }
@@ -1054,6 +1165,8 @@ static int tail_bound(arb_t res, cctx *C, double tm, double tol, slong prec)
     if (getenv("GA_PLOSS_DEBUG"))
         fprintf(stderr, "tail from %g to %g: %g (tol %g) rc %d\n", tm, tcur, arb_up(sum), tol, rc);
     _arb_vec_clear(logTV, (slong)n);
+    _arb_vec_clear(logR, (slong)n);
+    free(spl);
     _arb_vec_clear(logM0, (slong)n);
     _arb_vec_clear(M0, (slong)n);
     _arb_vec_clear(M2, (slong)n);
@@ -1154,7 +1267,7 @@ int ga_ploss_delta_comp_arb(arb_t res, const ga_ploss *L, arb_srcptr q, arb_srcp
                 prc, cd, tm, k2, L0, est);
     /* no plan, or one whose range is beyond what the certified evaluation affords (the
      * trapezoid nodes grow like t, the panels like tmax): no enclosure */
-    if (prc != GA_OK || !isfinite(cd) || !isfinite(L0) || !isfinite(tm) || tm > CERT_TMAX)
+    if (prc != GA_OK || !isfinite(cd) || !isfinite(L0) || !isfinite(tm) || tm > GA_PLOSS_CERT_TMAX)
         return GA_EMAXITER;
     cctx C;
     size_t nodes = 0;
@@ -1180,7 +1293,7 @@ int ga_ploss_delta_comp_arb(arb_t res, const ga_ploss *L, arb_srcptr q, arb_srcp
     int rc = gl_range(Iv, &C, cd, k2, 0, tm, tol / 2, prec);
     while (rc == GA_OK) {
         rc = tail_bound(Tb, &C, tm, tol / 2, prec); /* +inf when it fails */
-        if (rc != GA_OK || arb_up(Tb) <= tol / 2 || 2 * tm > CERT_TMAX)
+        if (rc != GA_OK || arb_up(Tb) <= tol / 2 || 2 * tm > GA_PLOSS_CERT_TMAX)
             break;
         arb_t J;
         arb_init(J);
