@@ -575,7 +575,8 @@ GA_API int ga_pair_reduce_masked(ga_pair **out, const ga_masked_input *in, char 
  * (both odd: GA_EINVAL, no such form). Works with ga_pair_delta, ga_pair_epsilon,
  * ga_pair_profile_grid, ga_pair_delta_cert, ga_pair_epsilon_cert; GA_EDOM from the Renyi, RDP
  * and PLD functions. GA_OK and *out, or GA_EINVAL with a message (dim, points not whole
- * numbers in 1..1e9 and 1..1e6, sigma, norms and texts as for ga_pair_reduce_masked).
+ * numbers in 1..1e9 and 1..1e6, sigma, norms and texts as for ga_pair_reduce_masked; with
+ * norm_bound: norm_bound outside (0, 1e5] or distance not positive).
  */
 typedef struct {
     double dim;                    /* d: the model's dimension */
@@ -583,6 +584,11 @@ typedef struct {
     double sigma;                  /* the output perturbation's noise standard deviation */
     double norm_x, norm_y;         /* |theta| and |theta'| on the two datasets */
     const char *sigma_txt, *norm_x_txt, *norm_y_txt; /* exact decimals (NULL: the doubles) */
+    double norm_bound, distance;   /* norm_bound > 0: the pair is the supremum over every two
+                                      models of norm at most norm_bound at distance at most
+                                      distance (norm_x, norm_y unused; both directions the
+                                      same supremum): delta and certified delta by branch and
+                                      bound over the norms; no Renyi divergences (GA_EDOM) */
 } ga_synthetic_input;
 
 GA_API int ga_pair_reduce_synthetic(ga_pair **out, const ga_synthetic_input *in, char *msg,

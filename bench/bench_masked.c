@@ -79,7 +79,7 @@ int main(void)
            "|---|---|---|---|---|\n");
     static const double pts[] = {1, 5, 50};
     for (size_t c = 0; c < sizeof pts / sizeof *pts; c++) {
-        ga_synthetic_input in = {12, pts[c], 1, 4, 5, "1", "4", "5"};
+        ga_synthetic_input in = {12, pts[c], 1, 4, 5, "1", "4", "5", 0, 0};
         ga_pair *p;
         char msg[256];
         if (ga_pair_reduce_synthetic(&p, &in, msg, sizeof msg)) {

@@ -14,23 +14,38 @@
 
 /* synthetic_random_inputs with explicit models: dim d and norms [[|theta|, |theta'|], ...] (the
  * pairs the paper's figures plot: any two models at distance <= Delta) */
+/* the explicit models' dimension (mechanism.dim) and the points' check; what names the key
+ * that replaces the dataset (norms or models) */
+static int synthetic_dim(double *d, cat_job *j, const ga_node *nn, double m, const char *what,
+                         char *msg, size_t msglen)
+{
+    ga_spec *s = j->s;
+    int rc = cat_mech_number(j, "dim", d, 1, msg, msglen);
+    char path[64], why[160];
+    if (rc)
+        return rc;
+    if (!(*d >= 1 && *d <= 1e9 && *d == floor(*d)))
+        return ga_spec_fail(s, ga_node_get(s->mechanism, "dim"), "mechanism.dim", msg, msglen,
+                            "must be a whole number in 1..1e9 (the model's dimension)");
+    if (!(m >= 1 && m <= 1e6 && m == floor(m)) || (fmod(m, 2) != 0 && fmod(*d, 2) != 0))
+        return ga_spec_fail(s, ga_node_get(s->mechanism, "points"), "mechanism.points", msg, msglen,
+                            "must be a whole number in 1..1e6, even when dim is odd");
+    snprintf(path, sizeof path, "mechanism.%s", what);
+    snprintf(why, sizeof why, "explicit %s replace the dataset and lambda: give one or the other",
+             what);
+    if (s->data.n || ga_node_get(s->mechanism, "lambda"))
+        return ga_spec_fail(s, nn, path, msg, msglen, why);
+    return GA_OK;
+}
+
 static int synthetic_norms(cat_job *j, const ga_node *nn, double sigma, double m, const char *st,
                            char *msg, size_t msglen)
 {
     ga_spec *s = j->s;
     double d = 0;
-    int rc = cat_mech_number(j, "dim", &d, 1, msg, msglen);
+    int rc = synthetic_dim(&d, j, nn, m, "norms", msg, msglen);
     if (rc)
         return rc;
-    if (!(d >= 1 && d <= 1e9 && d == floor(d)))
-        return ga_spec_fail(s, ga_node_get(s->mechanism, "dim"), "mechanism.dim", msg, msglen,
-                            "must be a whole number in 1..1e9 (the model's dimension)");
-    if (!(m >= 1 && m <= 1e6 && m == floor(m)) || (fmod(m, 2) != 0 && fmod(d, 2) != 0))
-        return ga_spec_fail(s, ga_node_get(s->mechanism, "points"), "mechanism.points", msg, msglen,
-                            "must be a whole number in 1..1e6, even when dim is odd");
-    if (s->data.n || ga_node_get(s->mechanism, "lambda"))
-        return ga_spec_fail(s, nn, "mechanism.norms", msg, msglen,
-                            "explicit norms replace the dataset and lambda: give one or the other");
     if (nn->kind != GA_NODE_SEQ || nn->n == 0 || nn->n > 10000)
         return ga_spec_fail(s, nn, "mechanism.norms", msg, msglen,
                             "must be a list of 1 to 10000 pairs [|theta(D)|, |theta(D')|]");
@@ -56,7 +71,7 @@ static int synthetic_norms(cat_job *j, const ga_node *nn, double sigma, double m
             return GA_ENOMEM;
         }
         const ga_node *kx = nn->kids[i]->kids[0], *ky = nn->kids[i]->kids[1];
-        *in = (ga_synthetic_input){d, m, sigma, v[0], v[1], st, kx->text, ky->text};
+        *in = (ga_synthetic_input){d, m, sigma, v[0], v[1], st, kx->text, ky->text, 0, 0};
         snprintf(name, sizeof name, "models of norm %g (X) and %g (Y)", v[0], v[1]);
         free(v);
         if ((rc = ga_pairset_add(j->out, name, 1, 1, NULL, NULL, NULL, NULL))) {
@@ -66,6 +81,102 @@ static int synthetic_norms(cat_job *j, const ga_node *nn, double sigma, double m
         j->out->pairs[j->out->npairs - 1].reduced = 1;
         j->out->pairs[j->out->npairs - 1].synth = in;
     }
+    return GA_OK;
+}
+
+/*
+ * Every two models of norm at most R at distance at most D (models: {norm_bound: R, distance:
+ * D}): the supremum pair (pair/type_synth_sup.c: the release's law is ordered in the model's
+ * norm, so the supremum is over the pairs at distance min(D, R), bounded cell by cell), the
+ * proven worst case as an upper bound, and for each eps of the claims the member of the
+ * universe where the double branch and bound found the largest delta (a neighbour that can
+ * show a violation).
+ */
+static int synthetic_models(cat_job *j, const ga_node *mn, double sigma, double m, const char *st,
+                            char *msg, size_t msglen)
+{
+    ga_spec *s = j->s;
+    double d = 0, v[2];
+    int rc = synthetic_dim(&d, j, mn, m, "models", msg, msglen);
+    if (rc)
+        return rc;
+    static const char *const keys[] = {"norm_bound", "distance", NULL};
+    static const char *const why[] = {"must be a number in (0, 1e5] (the largest model norm)",
+                                      "must be a positive number (the largest distance of two "
+                                      "neighbouring models)"};
+    if (mn->kind != GA_NODE_MAP)
+        return ga_spec_fail(s, mn, "mechanism.models", msg, msglen,
+                            "must be {norm_bound: R, distance: D}");
+    if ((rc = ga_spec_check_map(s, mn, "mechanism.models", keys, msg, msglen)))
+        return rc;
+    for (int k = 0; k < 2; k++) {
+        const ga_node *kn = ga_node_get(mn, keys[k]);
+        char path[64];
+        snprintf(path, sizeof path, "mechanism.models.%s", keys[k]);
+        if (!kn || !kn->text || ga_decimal_to_double(&v[k], kn->text) || !(v[k] > 0) ||
+            !isfinite(v[k]) || (k == 0 && v[k] > 1e5))
+            return ga_spec_fail(s, kn ? kn : mn, path, msg, msglen, why[k]);
+    }
+    ga_synthetic_input sup = {d, m, sigma, 0, 0, st, NULL, NULL, v[0], v[1]};
+    ga_pair *p;
+    if ((rc = ga_pair_reduce_synthetic(&p, &sup, msg, msglen)))
+        return rc;
+    /* the members at the claims' eps (eps 1 without any) */
+    size_t ne = j->o->neps ? j->o->neps : 1;
+    for (size_t e = 0; e < ne && rc == GA_OK && !cat_out_of_time(j, ne); e++) {
+        double eps = j->o->neps ? j->o->eps[e] : 1, a, b;
+        if ((rc = ga_pair_synth_sup_argmax(&a, &b, p, eps)) != GA_OK) {
+            ga_msg(msg, msglen, "%s: the largest delta over the models at eps %g could not be "
+                   "evaluated (%s)", s->path, eps, ga_strerror(rc));
+            break;
+        }
+        int seen = 0;
+        for (size_t i = 0; i < j->out->npairs; i++)
+            seen |= j->out->pairs[i].synth && j->out->pairs[i].synth->norm_x == a &&
+                    j->out->pairs[i].synth->norm_y == b;
+        if (seen)
+            continue;
+        char name[200];
+        snprintf(name, sizeof name, "models of norm %.6g (X) and %.6g (Y), the largest delta at "
+                 "eps %g", a, b, eps);
+        ga_synthetic_input *in = malloc(sizeof *in);
+        if (!in) {
+            rc = GA_ENOMEM;
+            break;
+        }
+        *in = (ga_synthetic_input){d, m, sigma, a, b, st, NULL, NULL, 0, 0};
+        if ((rc = ga_pairset_add(j->out, name, 1, 1, NULL, NULL, NULL, NULL))) {
+            free(in);
+            break;
+        }
+        j->out->pairs[j->out->npairs - 1].reduced = 1;
+        j->out->pairs[j->out->npairs - 1].synth = in;
+    }
+    ga_pair_free(p);
+    if (rc)
+        return rc;
+    ga_synthetic_input *in = malloc(sizeof *in);
+    if (!in)
+        return GA_ENOMEM;
+    *in = sup;
+    char name[200];
+    snprintf(name, sizeof name, "every two models of norm <= %g at distance <= %g (the supremum)",
+             v[0], v[1]);
+    if ((rc = ga_pairset_add(j->out, name, 1, 1, NULL, NULL, NULL, NULL))) {
+        free(in);
+        return rc;
+    }
+    j->out->pairs[j->out->npairs - 1].reduced = 1;
+    j->out->pairs[j->out->npairs - 1].synth = in;
+    j->out->verified = 1;
+    j->out->verified_bound = 1;
+    j->out->verified_pair = j->out->npairs - 1;
+    snprintf(j->out->verified_note, sizeof j->out->verified_note,
+             "worst case over every two models of norm at most %g at distance at most %g, "
+             "their supremum (the release's law is ordered in the model's norm, so it lies at "
+             "distance %g; bounded on cells of the smaller norm by the pair of the cell's outer "
+             "ends)",
+             v[0], v[1], fmin(v[0], v[1]));
     return GA_OK;
 }
 
@@ -149,7 +260,7 @@ static int synthetic_vector(cat_job *j, const law_par *lp, size_t k, double m, c
             break;
         }
         *in = (ga_synthetic_input){(double)p, m, lp->sigma, sqrt(nx), sqrt(ny),
-                                   knobbed || !sn ? NULL : sn->text, NULL, NULL};
+                                   knobbed || !sn ? NULL : sn->text, NULL, NULL, 0, 0};
         snprintf(full, sizeof full, "%s (lower bound: the outputs projected on the top singular "
                  "direction of the change)", name);
         if ((rc = ga_pairset_add(j->out, full, 1, 1, NULL, NULL, NULL, NULL))) {
@@ -175,7 +286,8 @@ static int synthetic_vector(cat_job *j, const law_par *lp, size_t k, double m, c
 /* the mechanism keys of kind synthetic_random_inputs (its row in the kind table;
  * the JSON Schema) */
 const char *const cat_keys_synthetic_random_inputs[] = {"kind", "lambda", "sigma", "points",
-                                                        "outputs", "dim", "norms", NULL};
+                                                        "outputs", "dim", "norms", "models",
+                                                        NULL};
 
 int cat_build_synthetic(cat_job *j, char *msg, size_t msglen)
 {
@@ -192,8 +304,15 @@ int cat_build_synthetic(cat_job *j, char *msg, size_t msglen)
     const ga_node *sn = ga_node_get(s->mechanism, "sigma");
     int knobbed = j->o->knob && !strcmp(j->o->knob, "sigma");
     const ga_node *nn = ga_node_get(s->mechanism, "norms");
+    const ga_node *mn = ga_node_get(s->mechanism, "models");
+    if (nn && mn)
+        return ga_spec_fail(s, mn, "mechanism.models", msg, msglen,
+                            "give norms (a list of model pairs) or models (every pair within "
+                            "bounds), not both");
     if (nn) /* explicit models: |theta(D)| and |theta(D')| per pair, no dataset */
         return synthetic_norms(j, nn, lp.sigma, m, knobbed || !sn ? NULL : sn->text, msg, msglen);
+    if (mn) /* every pair of models within bounds: the supremum */
+        return synthetic_models(j, mn, lp.sigma, m, knobbed || !sn ? NULL : sn->text, msg, msglen);
     if ((rc = cat_mech_number(j, "lambda", &lp.lambda, 1, msg, msglen)) ||
         (rc = cat_need_positive(s, "lambda", lp.lambda, 1, msg, msglen)))
         return rc;
@@ -245,7 +364,7 @@ int cat_build_synthetic(cat_job *j, char *msg, size_t msglen)
         if (!in)
             return GA_ENOMEM;
         *in = (ga_synthetic_input){(double)lp.p, m, lp.sigma, sqrt(nx), sqrt(ny),
-                                   knobbed || !sn ? NULL : sn->text, NULL, NULL};
+                                   knobbed || !sn ? NULL : sn->text, NULL, NULL, 0, 0};
         ga_spec_pair_set_laws(p, 1, NULL, NULL, NULL, NULL);
         p->reduced = 1;
         p->synth = in;

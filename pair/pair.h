@@ -28,6 +28,11 @@ int ga_pair_describe_event(char *text, size_t n, double *px, double *py, const g
  * that is not known. */
 int ga_pair_mirrors(const ga_pair *p, const ga_pair *q);
 
+/* The pair of a synthetic universe (ga_synthetic_input.norm_bound > 0) whose delta at eps is
+ * largest, as found by the double branch and bound: the models' norms a (the smaller) and b,
+ * a member of the universe. GA_OK, GA_EDOM (p is not such a pair), or an evaluation's status. */
+int ga_pair_synth_sup_argmax(double *a, double *b, const ga_pair *p, double eps);
+
 /* How p's values are computed (a paragraph for the reports; NULL: the Gaussian pairs'). */
 const char *ga_pair_methods(const ga_pair *p);
 

@@ -220,6 +220,8 @@ int ga_pair_reduce_masked(ga_pair **out, const ga_masked_input *in, char *msg, s
 int ga_pair_reduce_synthetic(ga_pair **out, const ga_synthetic_input *in, char *msg, size_t msglen)
 {
     *out = NULL;
+    if (in->norm_bound != 0 || in->distance != 0)
+        return pr_synth_sup_make(out, in, msg, msglen);
     if (!(in->points >= 1)) { /* (0 would be the masked pair) */
         ga_msg(msg, msglen, "synthetic pair: points must be a whole number in 1..1e6 (got %g)", in->points);
         return GA_EINVAL;

@@ -320,7 +320,7 @@ ga_pair *ga_test_masked_pair(double rows, double sigma, double nx, double ny)
 
 ga_pair *ga_test_synth_pair(double dim, double points, double sigma, double nx, double ny)
 {
-    ga_synthetic_input in = {dim, points, sigma, nx, ny, NULL, NULL, NULL};
+    ga_synthetic_input in = {dim, points, sigma, nx, ny, NULL, NULL, NULL, 0, 0};
     ga_pair *p;
     char msg[256];
     cr_assert(ga_pair_reduce_synthetic(&p, &in, msg, sizeof msg) == GA_OK, "%s", msg);

@@ -35,6 +35,7 @@ static const struct {
     {"dpsgd_mnist_fixed_size_batches", 1, "VIOLATION"},
     {"dpsgd_mnist_fixed_size_exact_eps", 1, "VERIFIED"}, /* status 1: the profile point below fails */
     {"training_opacus_two_stages", 0, "VERIFIED"},
+    {"synthetic_random_inputs_fig1_universe", 0, "VERIFIED"},
     {"synthetic_seed_op_model", 0, "VERIFIED"},
     {"synthetic_seed_op_worst", 1, "VIOLATION"},
     {"synthetic_seed_op_typical", 0, "VERIFIED"},

@@ -24,6 +24,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_sf_bessel.h>
+#include <gsl/gsl_sort.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -180,7 +181,7 @@ Test(synth, certified_intervals_contain_the_double_values)
         snprintf(xs, sizeof xs, "%.6f", nx);
         snprintf(ys, sizeof ys, "%.6f", ny);
         eps = atof(es), sigma = atof(ss), nx = atof(xs), ny = atof(ys);
-        ga_synthetic_input in = {d, m, sigma, nx, ny, ss, xs, ys};
+        ga_synthetic_input in = {d, m, sigma, nx, ny, ss, xs, ys, 0, 0};
         ga_pair *p;
         char msg[256];
         cr_assert(ga_pair_reduce_synthetic(&p, &in, msg, sizeof msg) == GA_OK, "%s", msg);
@@ -214,12 +215,15 @@ Test(synth, invalid_inputs_and_other_functions)
         ga_synthetic_input in;
         const char *says;
     } bad[] = {
-        {{3, 1, 1, 1, 0, NULL, NULL, NULL}, "both odd"},
-        {{0, 2, 1, 1, 0, NULL, NULL, NULL}, "dim"},
-        {{4, 0, 1, 1, 0, NULL, NULL, NULL}, "points"},
-        {{4, 1.5, 1, 1, 0, NULL, NULL, NULL}, "points"},
-        {{4, 1, 0, 1, 0, NULL, NULL, NULL}, "sigma"},
-        {{4, 1, 1, -1, 0, NULL, NULL, NULL}, "norms"},
+        {{3, 1, 1, 1, 0, NULL, NULL, NULL, 0, 0}, "both odd"},
+        {{0, 2, 1, 1, 0, NULL, NULL, NULL, 0, 0}, "dim"},
+        {{4, 0, 1, 1, 0, NULL, NULL, NULL, 0, 0}, "points"},
+        {{4, 1.5, 1, 1, 0, NULL, NULL, NULL, 0, 0}, "points"},
+        {{4, 1, 0, 1, 0, NULL, NULL, NULL, 0, 0}, "sigma"},
+        {{4, 1, 1, -1, 0, NULL, NULL, NULL, 0, 0}, "norms"},
+        {{4, 1, 1, 0, 0, NULL, NULL, NULL, -1, 1}, "norm bound"},
+        {{4, 1, 1, 0, 0, NULL, NULL, NULL, 2, 0}, "distance positive"},
+        {{4, 1, 1, 0, 0, NULL, NULL, NULL, 2e5, 1}, "norm bound"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         ga_pair *p = (ga_pair *)1;
@@ -327,6 +331,12 @@ Test(synth, malformed_specs)
         {"mechanism: {kind: synthetic_random_inputs, sigma: 1, points: 1, dim: 4, norms: [[1, 2]], lambda: 1}\n", "give one or the other"},
         {"mechanism: {kind: synthetic_random_inputs, sigma: 1, points: 1, norms: [[1, 2]]}\n", "mechanism.dim: missing"},
         {"mechanism: {kind: synthetic_random_inputs, sigma: 1, points: 2, dim: 4, norms: [[1, 2]], repeat: 2}\n", "single releases"},
+        {"mechanism: {kind: synthetic_random_inputs, sigma: 1, points: 2, dim: 4, norms: [[1, 2]], models: {norm_bound: 2, distance: 1}}\n", "not both"},
+        {"mechanism: {kind: synthetic_random_inputs, sigma: 1, points: 2, dim: 4, models: {norm_bound: 2}}\n", "mechanism.models.distance"},
+        {"mechanism: {kind: synthetic_random_inputs, sigma: 1, points: 2, dim: 4, models: {norm_bound: 2e5, distance: 1}}\n", "mechanism.models.norm_bound"},
+        {"mechanism: {kind: synthetic_random_inputs, sigma: 1, points: 2, dim: 4, models: {norm_bound: 2, distance: -1}}\n", "mechanism.models.distance"},
+        {"mechanism: {kind: synthetic_random_inputs, sigma: 1, points: 2, dim: 4, models: {norm_bound: 2, distance: 1, rows: 3}}\n", "rows"},
+        {"mechanism: {kind: synthetic_random_inputs, sigma: 1, points: 2, dim: 4, models: [2, 1]}\n", "norm_bound: R, distance: D"},
         {"mechanism: {kind: matrix_masking, masking: orthogonal, sigma: 1, repeat: 3}\ndataset: {rows: [[0.5], [0.2]]}\nneighbours: zero_out\n", "single releases"},
         {"mechanism: {kind: composition, parts: [{kind: matrix_masking, masking: orthogonal, sigma: 1}, {kind: gaussian_mechanism, sensitivity: 1, sigma: 2}]}\ndataset: {rows: [[0.5], [0.2]]}\nneighbours: zero_out\n", "do not compose"},
     };
@@ -355,4 +365,137 @@ Test(synth, huge_dimension_is_capped)
     unlink(path);
     free(out);
     free(err);
+}
+
+/* ------------------------------------------------------------ a universe of models */
+
+#define TOL_SUP 2e-2 /* the universe's enclosures: relative width at most (the cells' target) */
+
+/* max over both directions of the double delta of models of norms a and b, and its error */
+static double member_delta(double *err, double d, double m, double a, double b, double eps)
+{
+    ga_pair *p = ga_test_synth_pair(d, m, 1, a, b);
+    ga_delta D;
+    ga_pair_delta(&D, p, eps, GA_DELTA_AUTO, NULL, NULL);
+    ga_pair_free(p);
+    const ga_result *r = D.xy.val >= D.yx.val ? &D.xy : &D.yx;
+    *err = r->err;
+    return r->val;
+}
+
+static ga_pair *sup_pair(double d, double m, double R, double D)
+{
+    ga_synthetic_input in = {d, m, 1, 0, 0, "1", NULL, NULL, R, D};
+    ga_pair *p;
+    char msg[256];
+    cr_assert(ga_pair_reduce_synthetic(&p, &in, msg, sizeof msg) == GA_OK, "%s", msg);
+    return p;
+}
+
+/* The premise of the universe's reduction: the release's laws are ordered in the model's
+ * norm, so delta grows as the two norms move apart (either one, either direction). Seeded
+ * random norms a < b < c: delta(a, c) >= delta(a, b) and delta(a, c) >= delta(b, c), both
+ * directions, from the double values within their errors. */
+Test(synth, delta_grows_as_the_norms_move_apart)
+{
+    gsl_rng *rng = ga_test_rng(3131);
+    long n = ga_test_count(12);
+    for (long k = 0; k < n; k++) {
+        double d = 2 * (1 + (double)gsl_rng_uniform_int(rng, 8)), m = 1 + (double)gsl_rng_uniform_int(rng, 4);
+        double x[3];
+        for (int i = 0; i < 3; i++)
+            x[i] = 6 * gsl_rng_uniform(rng);
+        gsl_sort(x, 1, 3);
+        double eps = 0.1 + 2 * gsl_rng_uniform(rng);
+        ga_pair *ab = ga_test_synth_pair(d, m, 1, x[0], x[1]), *ac = ga_test_synth_pair(d, m, 1, x[0], x[2]),
+                *bc = ga_test_synth_pair(d, m, 1, x[1], x[2]);
+        ga_delta Dab, Dac, Dbc;
+        ga_pair_delta(&Dab, ab, eps, GA_DELTA_AUTO, NULL, NULL);
+        ga_pair_delta(&Dac, ac, eps, GA_DELTA_AUTO, NULL, NULL);
+        ga_pair_delta(&Dbc, bc, eps, GA_DELTA_AUTO, NULL, NULL);
+        const ga_result *far[2] = {&Dac.xy, &Dac.yx}, *near[4] = {&Dab.xy, &Dab.yx, &Dbc.xy, &Dbc.yx};
+        for (int i = 0; i < 4; i++) {
+            const ga_result *f = far[i % 2], *c = near[i];
+            cr_expect(f->val + f->err >= c->val - c->err - TOL_ORDER * c->val,
+                      "d %g m %g norms %g < %g < %g eps %g: the farther pair's delta %.17g +- %.2g "
+                      "below the nearer's %.17g +- %.2g (case %d)", d, m, x[0], x[1], x[2], eps,
+                      f->val, f->err, c->val, c->err, i);
+        }
+        ga_pair_free(ab);
+        ga_pair_free(ac);
+        ga_pair_free(bc);
+    }
+    gsl_rng_free(rng);
+}
+
+/* The supremum over every two models of norm <= R at distance <= D: its estimate is above
+ * every seeded random member of the universe (both directions), and a brute-force scan of the
+ * line b = a + D on a grid of 0.005 (the reduction's candidates), refined by golden section,
+ * lies within its error; its certified interval contains the scan's maximum and is at most
+ * TOL_SUP wide. */
+Test(synth, universe_supremum_against_its_members, .timeout = 600)
+{
+    static const struct {
+        double d, m, R, D, eps;
+        int cert;
+    } cases[] = {{12, 1, 6, 1, 1.5, 1}, {4, 2, 3, 0.5, 0.5, 0}};
+    gsl_rng *rng = ga_test_rng(5150);
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        double d = cases[c].d, m = cases[c].m, R = cases[c].R, D = cases[c].D, eps = cases[c].eps;
+        ga_pair *p = sup_pair(d, m, R, D);
+        ga_delta S;
+        int st = ga_pair_delta(&S, p, eps, GA_DELTA_AUTO, NULL, NULL);
+        cr_expect((st == GA_OK || st == GA_ETOL) && S.xy.val == S.yx.val && S.xy.err <= TOL_SUP * S.xy.val,
+                  "case %zu: status %d, %.17g +- %.2g (yx %.17g)", c, st, S.xy.val, S.xy.err, S.yx.val);
+        double brute = 0, e, ab = 0;
+        for (double a = 0; a <= R - D + 1e-12; a += 0.005) {
+            double f = member_delta(&e, d, m, a, fmin(a + D, R), eps) - e;
+            if (f > brute)
+                brute = f, ab = a;
+        }
+        /* refined by golden section around the scan's best (the cells' ends must not miss it) */
+        double lo = fmax(ab - 0.005, 0), hi = fmin(ab + 0.005, R - D), g = 0.5 * (sqrt(5.0) - 1);
+        while (hi - lo > 1e-10) {
+            double x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo);
+            double f1 = member_delta(&e, d, m, x1, x1 + D, eps) - e, f2 = member_delta(&e, d, m, x2, x2 + D, eps) - e;
+            brute = fmax(brute, fmax(f1, f2));
+            *(f1 >= f2 ? &hi : &lo) = f1 >= f2 ? x2 : x1;
+        }
+        cr_expect(brute <= S.xy.val + S.xy.err && S.xy.val - S.xy.err <= brute * (1 + 1e-4),
+                  "case %zu: the scan's maximum %.17g outside %.17g +- %.2g", c, brute, S.xy.val,
+                  S.xy.err);
+        for (long k = 0; k < ga_test_count(20); k++) {
+            double a = R * gsl_rng_uniform(rng), b = fmin(R, fmax(0, a + D * (2 * gsl_rng_uniform(rng) - 1)));
+            double f = member_delta(&e, d, m, a, b, eps);
+            cr_expect(f - e <= S.xy.val + S.xy.err, "case %zu: member (%.17g, %.17g) has delta "
+                      "%.17g above the supremum %.17g +- %.2g", c, a, b, f, S.xy.val, S.xy.err);
+        }
+        if (cases[c].cert) {
+            char es[32];
+            snprintf(es, sizeof es, "%g", eps);
+            ga_delta_cert C;
+            st = ga_pair_delta_cert(&C, p, NULL, NULL, es, NULL);
+            cr_expect((st == GA_OK || st == GA_EPREC) && C.xy.lo <= C.xy.hi && brute <= C.xy.hi &&
+                          C.xy.hi - C.xy.lo <= TOL_SUP * C.xy.hi && C.yx.hi == C.xy.hi,
+                      "case %zu: status %d, [%.17g, %.17g] against the scan's %.17g", c, st,
+                      C.xy.lo, C.xy.hi, brute);
+        }
+        ga_pair_free(p);
+    }
+    gsl_rng_free(rng);
+}
+
+/* With the distance at least the bound every two models in [0, R] are neighbours and the
+ * supremum is the pair of norms 0 and R; Renyi divergences of the supremum are refused */
+Test(synth, universe_wider_than_its_norms)
+{
+    ga_pair *p = sup_pair(4, 2, 2, 3);
+    double e, ref = member_delta(&e, 4, 2, 0, 2, 0.7);
+    ga_delta S;
+    ga_pair_delta(&S, p, 0.7, GA_DELTA_AUTO, NULL, NULL);
+    cr_expect(fabs(S.xy.val - ref) <= S.xy.err + e + 1e-12 * ref, "%.17g +- %.2g against the pair "
+              "(0, 2): %.17g +- %.2g", S.xy.val, S.xy.err, ref, e);
+    ga_result rx, ry;
+    cr_expect(ga_pair_renyi(&rx, &ry, p, 2) == GA_EDOM);
+    ga_pair_free(p);
 }
