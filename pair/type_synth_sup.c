@@ -45,11 +45,15 @@ typedef struct {
     double u, v, up;  /* the cell [u, v] and its upper bound (double) */
 } cell_t;
 
-/* the universe: norms in [0, R], distance at most D' = min(D, R), a on [0, amax] */
+/* the universe: norms in [0, R], distance at most D' = min(D, R), a on [0, amax], amax
+ * rounded up from the decimals' R - D' (each double within half an ulp of its decimal), so
+ * the cells cover every smaller norm of the universe */
 static void universe(double *dd, double *amax, const ga_synthetic_input *in)
 {
     *dd = fmin(in->distance, in->norm_bound);
-    *amax = fmax(in->norm_bound - *dd, 0);
+    *amax = in->distance >= in->norm_bound
+                ? 0
+                : fmax(nextafter(nextafter(in->norm_bound, INFINITY) - nextafter(*dd, 0), INFINITY), 0);
 }
 
 /* a synthetic pair of models of norms a and b (doubles, exact) */
