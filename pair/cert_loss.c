@@ -306,6 +306,74 @@ static int comp_step(void *vc, slong prec)
     return acc ? GA_OK : GA_ARB_STALLED;
 }
 
+/* The Renyi-Chernoff bound of direction dir: delta(eps) <= P[L > eps] <= E[e^{(alpha - 1) L}]
+ * e^{-(alpha - 1) eps} = e^{(alpha - 1) (D_alpha - eps)}, with D_alpha certified
+ * (ga_ploss_renyi_arb), the least over alpha = 2, 4, ..., 1024 (D_alpha increases with alpha
+ * towards the loss's supremum, so the best order is where eps is still above it by enough).
+ * res: the ball [0, bound] (an enclosure), GA_OK; GA_EDOM where no order gives a bound below
+ * 1. Where the integral has no enclosure (eps near the supremum of a bounded loss, the saddle
+ * point far out, or a range beyond the certified one) delta is far below the bound's scale. */
+static int renyi_chernoff(arb_t res, const ga_pair *p, const arb_t eps, int dir, slong prec)
+{
+    const ga_ploss *L = p->ploss;
+    slong n = (slong)L->n;
+    arb_ptr q = _arb_vec_init(n), m = _arb_vec_init(n);
+    arb_t a, d, best;
+    arb_init(a);
+    arb_init(d);
+    arb_init(best);
+    arb_pos_inf(best);
+    int rc = GA_OK;
+    double steps = 0;
+    for (slong j = 0; j < n && rc == GA_OK; j++) {
+        rc = pc_sub_params(q + j, m + j, p, (size_t)j, prec);
+        steps += L->t[j].count;
+    }
+    for (unsigned alpha = 2; alpha <= 1024 && rc == GA_OK; alpha *= 2) {
+        arb_set_ui(a, alpha);
+        int st = ga_ploss_renyi_arb(d, L, q, m, dir, a, fmax(36, log(steps) + 30), prec);
+        if ((st != GA_OK && st != GA_EPREC) || !arb_is_finite(d))
+            break; /* (higher orders: infinite or beyond the evaluation) */
+        arb_sub(d, d, eps, prec);
+        arb_mul_ui(d, d, alpha - 1, prec);
+        if (!arb_is_finite(best) || arb_lt(d, best))
+            arb_set(best, d);
+    }
+    arb_t zero;
+    arb_init(zero);
+    if (rc == GA_OK && (!arb_is_finite(best) || !arb_is_negative(best)))
+        rc = GA_EDOM;
+    if (rc == GA_OK) { /* [0, e^best] as a ball */
+        arb_exp(best, best, prec);
+        arb_get_ubound_arf(arb_midref(res), best, prec);
+        arb_mul_2exp_si(res, res, -1);
+        arf_get_mag(arb_radref(res), arb_midref(res));
+    }
+    arb_clear(zero);
+    _arb_vec_clear(q, n);
+    _arb_vec_clear(m, n);
+    arb_clear(a);
+    arb_clear(d);
+    arb_clear(best);
+    return rc;
+}
+
+/* is b's upper end below v's (v not finite: yes)? */
+static int below(const arb_t b, const arb_t v)
+{
+    if (!arb_is_finite(v))
+        return 1;
+    arf_t x, y;
+    arf_init(x);
+    arf_init(y);
+    arb_get_ubound_arf(x, b, 64);
+    arb_get_ubound_arf(y, v, 64);
+    int r = arf_cmp(x, y) < 0;
+    arf_clear(x);
+    arf_clear(y);
+    return r;
+}
+
 static int delta_cert_composition(ga_delta_cert *out, const ga_pair *p, const char *eps,
                                   double e, const ga_cert_opts *o)
 {
@@ -335,6 +403,28 @@ static int delta_cert_composition(ga_delta_cert *out, const ga_pair *p, const ch
         /* (the bracket's exponentials of arguments up to a few hundred need 128 bits) */
         slong start = c.few[0] || c.few[1] ? 128 : 64;
         rc = ga_arb_escalate(&out->precision_bits, comp_step, &c, start, o->max_prec, o->deadline);
+        /* a direction without an enclosure: the Renyi-Chernoff bound [0, hi] (valid, wider
+         * than asked) where one order gives it */
+        int fixed = 0, open = 0;
+        for (int dir = 0; dir < 2 && rc != GA_ETIME && rc != GA_ENOMEM &&
+                          !(p->ploss->t[0].r > 0 || p->ploss->t[0].nu > 0); dir++) {
+            arb_ptr v = dir ? c.yx : c.xy;
+            if (arb_is_finite(v) && arb_rel_accuracy_bits(v) > 0)
+                continue;
+            arb_t b;
+            arb_init(b);
+            if (renyi_chernoff(b, p, c.eps, dir, 128) == GA_OK && below(b, v)) {
+                arb_set(v, b);
+                fixed = 1;
+            } else {
+                open = 1;
+            }
+            arb_clear(b);
+        }
+        if (fixed && !open)
+            c.fail = 0; /* (every direction has an enclosure now) */
+        if (fixed && rc != GA_ETIME && rc != GA_ENOMEM)
+            rc = GA_EPREC;
     }
     if (rc != GA_EINVAL)
         sub_cert_out(out, c.xy, c.yx, o->digits);
