@@ -38,6 +38,24 @@ static int synthetic_dim(double *d, cat_job *j, const ga_node *nn, double m, con
     return GA_OK;
 }
 
+/* a pair of the pair layer's synthetic type named name, from a copy of v (the last pair of
+ * j->out on success) */
+static int add_synth(cat_job *j, const char *name, const ga_synthetic_input *v)
+{
+    ga_synthetic_input *in = malloc(sizeof *in);
+    if (!in)
+        return GA_ENOMEM;
+    *in = *v;
+    int rc = ga_pairset_add(j->out, name, 1, 1, NULL, NULL, NULL, NULL);
+    if (rc) {
+        free(in);
+        return rc;
+    }
+    j->out->pairs[j->out->npairs - 1].reduced = 1;
+    j->out->pairs[j->out->npairs - 1].synth = in;
+    return GA_OK;
+}
+
 static int synthetic_norms(cat_job *j, const ga_node *nn, double sigma, double m, const char *st,
                            char *msg, size_t msglen)
 {
@@ -65,21 +83,12 @@ static int synthetic_norms(cat_job *j, const ga_node *nn, double sigma, double m
             free(v);
             return ga_spec_fail(s, nn->kids[i], path, msg, msglen, "norms must be in [0, 1e6]");
         }
-        ga_synthetic_input *in = malloc(sizeof *in);
-        if (!in) {
-            free(v);
-            return GA_ENOMEM;
-        }
         const ga_node *kx = nn->kids[i]->kids[0], *ky = nn->kids[i]->kids[1];
-        *in = (ga_synthetic_input){d, m, sigma, v[0], v[1], st, kx->text, ky->text, 0, 0};
+        ga_synthetic_input in = {d, m, sigma, v[0], v[1], st, kx->text, ky->text, 0, 0};
         snprintf(name, sizeof name, "models of norm %g (X) and %g (Y)", v[0], v[1]);
         free(v);
-        if ((rc = ga_pairset_add(j->out, name, 1, 1, NULL, NULL, NULL, NULL))) {
-            free(in);
+        if ((rc = add_synth(j, name, &in)))
             return rc;
-        }
-        j->out->pairs[j->out->npairs - 1].reduced = 1;
-        j->out->pairs[j->out->npairs - 1].synth = in;
     }
     return GA_OK;
 }
@@ -139,35 +148,18 @@ static int synthetic_models(cat_job *j, const ga_node *mn, double sigma, double 
         char name[200];
         snprintf(name, sizeof name, "models of norm %.6g (X) and %.6g (Y), the largest delta at "
                  "eps %g", a, b, eps);
-        ga_synthetic_input *in = malloc(sizeof *in);
-        if (!in) {
-            rc = GA_ENOMEM;
+        ga_synthetic_input in = {d, m, sigma, a, b, st, NULL, NULL, 0, 0};
+        if ((rc = add_synth(j, name, &in)))
             break;
-        }
-        *in = (ga_synthetic_input){d, m, sigma, a, b, st, NULL, NULL, 0, 0};
-        if ((rc = ga_pairset_add(j->out, name, 1, 1, NULL, NULL, NULL, NULL))) {
-            free(in);
-            break;
-        }
-        j->out->pairs[j->out->npairs - 1].reduced = 1;
-        j->out->pairs[j->out->npairs - 1].synth = in;
     }
     ga_pair_free(p);
     if (rc)
         return rc;
-    ga_synthetic_input *in = malloc(sizeof *in);
-    if (!in)
-        return GA_ENOMEM;
-    *in = sup;
     char name[200];
     snprintf(name, sizeof name, "every two models of norm <= %g at distance <= %g (the supremum)",
              v[0], v[1]);
-    if ((rc = ga_pairset_add(j->out, name, 1, 1, NULL, NULL, NULL, NULL))) {
-        free(in);
+    if ((rc = add_synth(j, name, &sup)))
         return rc;
-    }
-    j->out->pairs[j->out->npairs - 1].reduced = 1;
-    j->out->pairs[j->out->npairs - 1].synth = in;
     j->out->verified = 1;
     j->out->verified_bound = 1;
     j->out->verified_pair = j->out->npairs - 1;
@@ -254,21 +246,12 @@ static int synthetic_vector(cat_job *j, const law_par *lp, size_t k, double m, c
             nx += a * a;
             ny += b * b;
         }
-        ga_synthetic_input *in = malloc(sizeof *in);
-        if (!in) {
-            rc = GA_ENOMEM;
-            break;
-        }
-        *in = (ga_synthetic_input){(double)p, m, lp->sigma, sqrt(nx), sqrt(ny),
-                                   knobbed || !sn ? NULL : sn->text, NULL, NULL, 0, 0};
+        ga_synthetic_input in = {(double)p, m, lp->sigma, sqrt(nx), sqrt(ny),
+                                 knobbed || !sn ? NULL : sn->text, NULL, NULL, 0, 0};
         snprintf(full, sizeof full, "%s (lower bound: the outputs projected on the top singular "
                  "direction of the change)", name);
-        if ((rc = ga_pairset_add(j->out, full, 1, 1, NULL, NULL, NULL, NULL))) {
-            free(in);
+        if ((rc = add_synth(j, full, &in)))
             break;
-        }
-        j->out->pairs[j->out->npairs - 1].reduced = 1;
-        j->out->pairs[j->out->npairs - 1].synth = in;
         j->out->pairs[j->out->npairs - 1].lower = 1;
         snprintf(full, sizeof full, "%s (upper bound: the model itself, shift %.6g)", name, sqrt(fro));
         if ((rc = cat_add_1d(j, full, sqrt(fro), lp->sigma * lp->sigma, lp->sigma * lp->sigma, 1)))

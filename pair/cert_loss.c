@@ -308,12 +308,14 @@ static int comp_step(void *vc, slong prec)
 
 /* The Renyi-Chernoff bound of direction dir: delta(eps) <= P[L > eps] <= E[e^{(alpha - 1) L}]
  * e^{-(alpha - 1) eps} = e^{(alpha - 1) (D_alpha - eps)}, with D_alpha certified
- * (ga_ploss_renyi_arb), the least over alpha = 2, 4, ..., 1024 (D_alpha increases with alpha
+ * (ga_ploss_renyi_arb), the least over alpha = 2, 4, ..., amax (D_alpha increases with alpha
  * towards the loss's supremum, so the best order is where eps is still above it by enough).
- * res: the ball [0, bound] (an enclosure), GA_OK; GA_EDOM where no order gives a bound below
- * 1. Where the integral has no enclosure (eps near the supremum of a bounded loss, the saddle
- * point far out, or a range beyond the certified one) delta is far below the bound's scale. */
-static int renyi_chernoff(arb_t res, const ga_pair *p, const arb_t eps, int dir, slong prec)
+ * res: the ball [0, bound] (an enclosure), GA_OK when the bound's log is below lim; GA_EDOM
+ * where no order gives one that small; a parameter's status otherwise. Where the integral has
+ * no enclosure (eps near the supremum of a bounded loss, the saddle point far out, or a range
+ * beyond the certified one) delta is far below the bound's scale. */
+static int renyi_chernoff(arb_t res, const ga_pair *p, const arb_t eps, int dir, unsigned amax,
+                          slong lim, slong prec)
 {
     const ga_ploss *L = p->ploss;
     slong n = (slong)L->n;
@@ -329,7 +331,7 @@ static int renyi_chernoff(arb_t res, const ga_pair *p, const arb_t eps, int dir,
         rc = pc_sub_params(q + j, m + j, p, (size_t)j, prec);
         steps += L->t[j].count;
     }
-    for (unsigned alpha = 2; alpha <= 1024 && rc == GA_OK; alpha *= 2) {
+    for (unsigned alpha = 2; alpha <= amax && rc == GA_OK; alpha *= 2) {
         arb_set_ui(a, alpha);
         int st = ga_ploss_renyi_arb(d, L, q, m, dir, a, fmax(36, log(steps) + 30), prec);
         if ((st != GA_OK && st != GA_EPREC) || !arb_is_finite(d))
@@ -339,9 +341,8 @@ static int renyi_chernoff(arb_t res, const ga_pair *p, const arb_t eps, int dir,
         if (!arb_is_finite(best) || arb_lt(d, best))
             arb_set(best, d);
     }
-    arb_t zero;
-    arb_init(zero);
-    if (rc == GA_OK && (!arb_is_finite(best) || !arb_is_negative(best)))
+    arb_set_si(a, lim);
+    if (rc == GA_OK && (!arb_is_finite(best) || !arb_lt(best, a)))
         rc = GA_EDOM;
     if (rc == GA_OK) { /* [0, e^best] as a ball */
         arb_exp(best, best, prec);
@@ -349,7 +350,6 @@ static int renyi_chernoff(arb_t res, const ga_pair *p, const arb_t eps, int dir,
         arb_mul_2exp_si(res, res, -1);
         arf_get_mag(arb_radref(res), arb_midref(res));
     }
-    arb_clear(zero);
     _arb_vec_clear(q, n);
     _arb_vec_clear(m, n);
     arb_clear(a);
@@ -413,7 +413,7 @@ static int delta_cert_composition(ga_delta_cert *out, const ga_pair *p, const ch
                 continue;
             arb_t b;
             arb_init(b);
-            if (renyi_chernoff(b, p, c.eps, dir, 128) == GA_OK && below(b, v)) {
+            if (renyi_chernoff(b, p, c.eps, dir, 1024, 0, 128) == GA_OK && below(b, v)) {
                 arb_set(v, b);
                 fixed = 1;
             } else {
@@ -437,49 +437,24 @@ static int delta_cert_composition(ga_delta_cert *out, const ga_pair *p, const ch
 }
 
 /* Far out (eps > 1000 beyond D_2 by 800): delta_{X,Y}(eps) <= P_X[L > eps] <= E_X[e^L] e^-eps
- * = e^{D_2(X||Y) - eps} (Chernoff at 1), with D_2 certified (ga_ploss_renyi_arb): the interval
- * [0, that bound], where the Bromwich plan would put its saddle near z = eps and need about
- * eps nodes. GA_EPREC (valid, wider than asked), or GA_EDOM when eps is not that far. */
+ * = e^{D_2(X||Y) - eps} (Chernoff at 1, renyi_chernoff at order 2 only): the interval [0, that
+ * bound], where the Bromwich plan would put its saddle near z = eps and need about eps nodes.
+ * GA_EPREC (valid, wider than asked), or GA_EDOM when eps is not that far. */
 static int delta_cert_far(ga_delta_cert *out, const ga_pair *p, const char *eps,
                           const ga_cert_opts *o)
 {
-    const ga_ploss *L = p->ploss;
-    slong n = (slong)L->n, prec = 128;
-    arb_ptr q = _arb_vec_init(n), m = _arb_vec_init(n);
-    arb_t a, d2, e, res[2];
-    arb_init(a);
-    arb_init(d2);
+    arb_t e, res[2];
     arb_init(e);
     arb_init(res[0]);
     arb_init(res[1]);
     int rc = arb_set_str(e, eps, PARSE_PREC) ? GA_EINVAL : GA_EPREC;
-    for (slong j = 0; j < n && rc == GA_EPREC; j++)
-        if (pc_sub_params(q + j, m + j, p, (size_t)j, prec))
-            rc = GA_EINVAL;
-    arb_set_ui(a, 2);
     for (int dir = 0; dir < 2 && rc == GA_EPREC; dir++) {
-        double steps = 0;
-        for (size_t j = 0; j < L->n; j++)
-            steps += L->t[j].count;
-        int st = ga_ploss_renyi_arb(d2, L, q, m, dir, a, fmax(36, log(steps) + 30), prec);
-        arb_sub(d2, d2, e, prec);
-        arb_t lim;
-        arb_init(lim);
-        arb_set_si(lim, -800);
-        if ((st != GA_OK && st != GA_EPREC) || !arb_is_finite(d2) || !arb_lt(d2, lim))
-            rc = GA_EDOM;
-        arb_clear(lim);
-        arb_exp(d2, d2, prec);
-        arb_get_ubound_arf(arb_midref(res[dir]), d2, prec); /* [0, ub] as a ball */
-        arb_mul_2exp_si(res[dir], res[dir], -1);
-        arf_get_mag(arb_radref(res[dir]), arb_midref(res[dir]));
+        int st = renyi_chernoff(res[dir], p, e, dir, 2, -800, 128);
+        if (st != GA_OK)
+            rc = st == GA_EDOM ? GA_EDOM : GA_EINVAL;
     }
     if (rc == GA_EPREC)
         sub_cert_out(out, res[0], res[1], o->digits);
-    _arb_vec_clear(q, n);
-    _arb_vec_clear(m, n);
-    arb_clear(a);
-    arb_clear(d2);
     arb_clear(e);
     arb_clear(res[0]);
     arb_clear(res[1]);

@@ -7,6 +7,7 @@
 
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <gsl/gsl_integration.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_sf_bessel.h>
 #include <math.h>
@@ -325,6 +326,28 @@ ga_pair *ga_test_synth_pair(double dim, double points, double sigma, double nx, 
     char msg[256];
     cr_assert(ga_pair_reduce_synthetic(&p, &in, msg, sizeof msg) == GA_OK, "%s", msg);
     return p;
+}
+
+typedef struct {
+    double d, m, lam, x;
+} synth_pdf_t;
+
+static double synth_pdf_in(double t, void *v)
+{
+    const synth_pdf_t *p = v;
+    double c = t * t, f = c > 0 ? ga_test_ncx2_pdf(p->d, p->lam, p->x / c) : 0;
+    return f > 0 ? f * gsl_ran_chisq_pdf(c, p->m) * 2 / t : 0; /* (0 * inf at t -> 0) */
+}
+
+double ga_test_synth_pdf(double d, double m, double lam, double x, double rtol,
+                         gsl_integration_workspace *w)
+{
+    synth_pdf_t p = {d, m, lam, x};
+    gsl_function F = {synth_pdf_in, &p};
+    double a, b, err;
+    gsl_integration_qags(&F, 0, 1, 0, rtol, 2000, w, &a, &err);
+    gsl_integration_qagiu(&F, 1, 0, rtol, 2000, w, &b, &err);
+    return a + b;
 }
 
 double ga_test_ncx2_pdf(double nu, double lam, double w)

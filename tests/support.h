@@ -9,6 +9,7 @@
 #include "specs/doc.h"
 
 #include <arb.h>
+#include <gsl/gsl_integration.h>
 #include <gsl/gsl_rng.h>
 #include <stddef.h>
 
@@ -60,6 +61,14 @@ int ga_test_json_valid(const char *s, size_t *at);
  * nu = 1 through I_{-1/2}; nu > 300 as a Poisson mixture of chi-square densities): the
  * independent reference of the noncentral chi-square tests. */
 double ga_test_ncx2_pdf(double nu, double lam, double w);
+
+/* The density at x of S C, S ~ chi^2_d(lam) (ga_test_ncx2_pdf) and C ~ chi^2_m independent:
+ * int f_S(x / c) g_m(c) / c dc with c = t^2 (g_1 is singular at 0), by GSL's qags on t in
+ * [0, 1] and qagiu beyond, each to relative rtol with a workspace of 2000 intervals (GSL's
+ * roundoff reports at that accuracy ignored: the value is still right to about it): the
+ * independent reference of the synthetic-points tests. */
+double ga_test_synth_pdf(double d, double m, double lam, double x, double rtol,
+                         gsl_integration_workspace *w);
 
 /* A masked pair (rows, sigma, |x|, |x'|) and a synthetic-points pair (dim, points, sigma,
  * |theta|, |theta'|) from the public makers, asserted to build. */

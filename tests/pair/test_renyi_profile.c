@@ -77,6 +77,15 @@ static double ncx2_f(double w, double lam, void *aux)
 
 /* ------------------------------------------------------------ masked */
 
+/* the reference D_alpha of direction dir of the masked case c = {rows, sigma, |x|, |x'|,
+ * alpha}: the quadrature of the noncentral chi-square densities, split past their bulk */
+static double masked_ref(const double *c, int dir)
+{
+    double nu = c[0], la = pow(c[2] / c[1], 2), lb = pow(c[3] / c[1], 2);
+    ren_t r = {ncx2_f, &nu, dir ? lb : la, dir ? la : lb, c[4]};
+    return quad_renyi(&r, nu + la + lb + 10 * sqrt(2 * nu));
+}
+
 Test(renyi_profile, masked_against_quadrature_of_the_densities)
 {
     static const double cases[][5] = { /* rows, sigma, |x|, |x'|, alpha */
@@ -88,11 +97,9 @@ Test(renyi_profile, masked_against_quadrature_of_the_densities)
         ga_pair *p = ga_test_masked_pair(c[0], c[1], c[2], c[3]);
         ga_result xy, yx;
         cr_assert(ga_pair_renyi(&xy, &yx, p, c[4]) == GA_OK, "case %zu", k);
-        double nu = c[0], la = pow(c[2] / c[1], 2), lb = pow(c[3] / c[1], 2);
-        double split = nu + la + lb + 10 * sqrt(2 * nu);
+        double la = pow(c[2] / c[1], 2), lb = pow(c[3] / c[1], 2);
         for (int dir = 0; dir < 2; dir++) {
-            ren_t r = {ncx2_f, &nu, dir ? lb : la, dir ? la : lb, c[4]};
-            double ref = quad_renyi(&r, split);
+            double ref = masked_ref(c, dir);
             const ga_result *g = dir ? &yx : &xy;
             cr_expect(fabs(g->val - ref) <= g->err + TOL_QUAD * ref + 1e-14,
                       "case %zu (rows %g sigma %g norms %g %g alpha %g) dir %d: %.17g +- %.2g, "
@@ -122,11 +129,8 @@ Test(renyi_profile, masked_certified_contains_the_reference)
         int st = ga_pair_renyi_cert(&cx, &cy, p, NULL, NULL, at, &o);
         cr_assert(st == GA_OK, "case %zu: status %d, [%.17g, %.17g] [%.17g, %.17g]", k, st, cx.lo,
                   cx.hi, cy.lo, cy.hi);
-        double nu = c[0], la = pow(c[2] / c[1], 2), lb = pow(c[3] / c[1], 2);
-        double split = nu + la + lb + 10 * sqrt(2 * nu);
         for (int dir = 0; dir < 2; dir++) {
-            ren_t r = {ncx2_f, &nu, dir ? lb : la, dir ? la : lb, c[4]};
-            double ref = quad_renyi(&r, split);
+            double ref = masked_ref(c, dir);
             const ga_interval *iv = dir ? &cy : &cx;
             cr_expect(iv->lo <= ref * (1 + TOL_QUAD) && ref * (1 - TOL_QUAD) <= iv->hi &&
                           iv->hi - iv->lo <= 1e-4 * iv->hi,
@@ -141,27 +145,13 @@ Test(renyi_profile, masked_certified_contains_the_reference)
 typedef struct {
     double d, m;
     gsl_integration_workspace *w;
-    double lam, x;
 } syn_t;
 
-/* the density of R = S C at x: int f_S(x / c) g_m(c) / c dc, c = t^2 */
-static double syn_in(double t, void *v)
-{
-    syn_t *s = v;
-    double c = t * t, f = c > 0 ? ga_test_ncx2_pdf(s->d, s->lam, s->x / c) : 0;
-    return f > 0 ? f * gsl_ran_chisq_pdf(c, s->m) * 2 / t : 0;
-}
-
+/* the density of R = S C at x (tests/support.c) */
 static double syn_f(double x, double lam, void *aux)
 {
     syn_t *s = aux;
-    s->lam = lam;
-    s->x = x;
-    gsl_function F = {syn_in, s};
-    double a, b, e;
-    gsl_integration_qags(&F, 0, 1, 0, 1e-12, 2000, s->w, &a, &e);
-    gsl_integration_qagiu(&F, 1, 0, 1e-12, 2000, s->w, &b, &e);
-    return a + b;
+    return ga_test_synth_pdf(s->d, s->m, lam, x, 1e-12, s->w);
 }
 
 Test(renyi_profile, synthetic_against_nested_quadrature_and_data_processing)
@@ -175,7 +165,7 @@ Test(renyi_profile, synthetic_against_nested_quadrature_and_data_processing)
         ga_result xy, yx;
         cr_assert(ga_pair_renyi(&xy, &yx, p, c[5]) == GA_OK, "case %zu", k);
         double la = pow(c[3] / c[2], 2), lb = pow(c[4] / c[2], 2);
-        syn_t s = {c[0], c[1], gsl_integration_workspace_alloc(2000), 0, 0};
+        syn_t s = {c[0], c[1], gsl_integration_workspace_alloc(2000)};
         for (int dir = 0; dir < 2; dir++) {
             ren_t r = {syn_f, &s, dir ? lb : la, dir ? la : lb, c[5]};
             double ref = quad_renyi(&r, (c[0] + la + lb) * c[1] * 4);

@@ -36,28 +36,14 @@
 
 
 typedef struct {
-    double d, m, lam, r;
+    double d, m, lam;
     gsl_integration_workspace *w;
 } in_t;
 
-/* the density of R = S C at r: int f_S(r/c) g_m(c)/c dc with c = t^2 (g_1 is singular at 0) */
-static double in_f(double t, void *v)
+/* the density of R = S C at r (tests/support.c) */
+static double dens_r(const in_t *p, double r)
 {
-    in_t *p = v;
-    double c = t * t, f = c > 0 ? ga_test_ncx2_pdf(p->d, p->lam, p->r / c) : 0;
-    return f > 0 ? f * gsl_ran_chisq_pdf(c, p->m) * 2 / t : 0; /* (0 * inf at t -> 0) */
-}
-
-static double dens_r(in_t *p, double r)
-{
-    p->r = r;
-    gsl_function F = {in_f, p};
-    double a, b, err;
-    /* (roundoff reports at the requested accuracy are ignored: the value is still right to
-     * about that accuracy, which the outer comparison's tolerance allows) */
-    gsl_integration_qags(&F, 0, 1, 0, 1e-11, 2000, p->w, &a, &err);
-    gsl_integration_qagiu(&F, 1, 0, 1e-11, 2000, p->w, &b, &err);
-    return a + b;
+    return ga_test_synth_pdf(p->d, p->m, p->lam, r, 1e-11, p->w);
 }
 
 typedef struct {
@@ -77,7 +63,7 @@ static double quad_delta(double d, double m, double la, double lb, double eps, d
     gsl_integration_workspace *w1 = gsl_integration_workspace_alloc(2000),
                               *w2 = gsl_integration_workspace_alloc(2000),
                               *w3 = gsl_integration_workspace_alloc(2000);
-    out_t p = {{d, m, la, 0, w1}, {d, m, lb, 0, w2}, exp(eps)};
+    out_t p = {{d, m, la, w1}, {d, m, lb, w2}, exp(eps)};
     gsl_function F = {out_f, &p};
     gsl_error_handler_t *old = gsl_set_error_handler_off();
     double mean = (d + fmax(la, lb)) * m, sd = sqrt(2 * (d + 2 * fmax(la, lb)) * m * (m + 2) + 2 * m * d * d);
