@@ -595,6 +595,36 @@ GA_API int ga_pair_reduce_synthetic(ga_pair **out, const ga_synthetic_input *in,
                                     size_t msglen);
 
 /*
+ * Shuffled epochs of DP-SGD, the max test (a lower bound of the mechanism's privacy profile):
+ * each epoch releases `batches` noisy batch sums (noise multiplier sigma), each record in
+ * exactly one of them. With every other record's clipped gradient 0 and the audited one's of
+ * norm `norm` (0: 1), the epoch is N(m e_t, I) with t the record's batch (uniform) against
+ * N(0, I), m = norm/sigma: the laws of a real pair of neighbours. The pair is their
+ * post-processing by the largest sum of each epoch, over `epochs` independent epochs; its
+ * delta is a lower bound of the shuffled mechanism's delta (Chua et al., ICML 2024, study
+ * the same neighbours). ga_pair_delta returns the middle of a rigorous bracket with half its
+ * width as the error (the losses rounded down and up to a grid, masses in Arb, convolutions
+ * in exact integers: first order in the grid, relative width about epochs times the grid
+ * step); ga_pair_delta_cert returns the bracket (GA_OK at any width: the grid's, which more
+ * precision does not narrow);
+ * ga_pair_epsilon and ga_pair_epsilon_cert work through them; no Renyi divergences (GA_EDOM).
+ * The first evaluation computes the laws (seconds for hundreds of epochs), later ones reuse
+ * them. GA_OK and *out, or GA_EINVAL with a message (sigma outside [1e-3, 1e6], batches not a
+ * whole number in 1..1e7, epochs not in 1..10000, norm/sigma outside (1e-6, 50), texts that
+ * are not plain decimals).
+ */
+typedef struct {
+    double sigma;                 /* noise multiplier (noise std / clipping norm) */
+    double batches;               /* E >= 1: noisy batch sums per epoch */
+    double epochs;                /* T >= 1 */
+    double norm;                  /* the audited record's gradient norm (0: 1) */
+    const char *sigma_txt, *norm_txt; /* exact decimals (NULL: the doubles) */
+} ga_shuffle_input;
+
+GA_API int ga_pair_reduce_shuffle(ga_pair **out, const ga_shuffle_input *in, char *msg,
+                                  size_t msglen);
+
+/*
  * What an RDP accountant reports for a subsampled pair at delta: each step's Renyi DP at
  * integer orders 2..256 from the binomial expansion of Mironov, Talwar & Zhang (2019), added
  * over the steps, converted by ga_rdp_to_dp_improved (Balle et al. 2020, Theorem 21: the

@@ -105,9 +105,10 @@ static int build_part(cat_part *sub, const cat_job *j, size_t b, char *msg, size
     }
     int rc = build_kind(&sub->j, k, msg, msglen);
     for (size_t i = 0; rc == GA_OK && i < sub->out.npairs; i++)
-        if (sub->out.pairs[i].masked || sub->out.pairs[i].synth)
-            rc = ga_spec_fail(s, node, path, msg, msglen, "masked and synthetic releases are not "
-                              "Gaussian laws: they do not compose with other parts yet");
+        if (sub->out.pairs[i].masked || sub->out.pairs[i].synth || sub->out.pairs[i].shuffle)
+            rc = ga_spec_fail(s, node, path, msg, msglen, "masked and synthetic releases and shuffled "
+                              "epochs are not Gaussian laws: they do not compose with other "
+                              "parts yet");
     return rc ? rc : cat_apply_repeat(&sub->j, 0, msg, msglen);
 }
 
@@ -214,7 +215,7 @@ static int compose_subsampled(cat_job *j, char *msg, size_t msglen)
                 /* the Gaussian mechanism by sensitivity: N(D, s^2) vs N(0, s^2), r columns */
                 ga_subsampled_input g = {1, sqrt(p0->s_x[0]) / fabs(p0->mu_x[0]), p0->columns,
                                          0, NULL, NULL, 0, 0, NULL, NULL};
-                if (p0->sd_txt && p0->mean_txt && p0->mu_x[0] > 0 && p0->mu_x[0] <= 1e6 &&
+                if (p0->sd_txt && p0->mean_txt && !p0->var_scale_txt && p0->mu_x[0] > 0 && p0->mu_x[0] <= 1e6 &&
                     sqrt(p0->s_x[0]) >= 1e-3) {
                     /* m = norm/sigma from the spec's decimals (texts into the doc) */
                     g.sigma = sqrt(p0->s_x[0]);
@@ -457,6 +458,8 @@ int ga_mech_pair_reduce(ga_pair **out, const ga_spec_pair *sp, char *msg, size_t
         return ga_pair_reduce_masked(out, sp->masked, msg, msglen);
     if (sp->synth)
         return ga_pair_reduce_synthetic(out, sp->synth, msg, msglen);
+    if (sp->shuffle)
+        return ga_pair_reduce_shuffle(out, sp->shuffle, msg, msglen);
     if (ga_spec_pair_view_init(&v, sp, 0))
         return GA_ENOMEM;
     int rc = ga_pair_reduce_product(out, v.in, v.n, msg, msglen);

@@ -64,10 +64,11 @@ int cat_apply_repeat(cat_job *j, size_t from, char *msg, size_t msglen)
                 return ga_spec_fail(s, ga_node_get(s->mechanism, "repeat"), "mechanism.repeat",
                                     msg, msglen, "a subsampled sketch is a single release: "
                                     "repeat (independent samples) is not supported yet");
-        if (j->out->pairs[i].masked || j->out->pairs[i].synth)
+        if (j->out->pairs[i].masked || j->out->pairs[i].synth || j->out->pairs[i].shuffle)
             return ga_spec_fail(s, ga_node_get(s->mechanism, "repeat"), "mechanism.repeat", msg,
-                                msglen, "masked and synthetic releases are single releases: "
-                                "repeat (independent runs) is not supported yet");
+                                msglen, "masked and synthetic releases are single releases "
+                                "and shuffled epochs count their runs in epochs: repeat "
+                                "(independent runs) is not supported");
     }
     for (size_t i = from; i < j->out->npairs; i++) {
         ga_spec_pair *p = &j->out->pairs[i];

@@ -35,43 +35,43 @@
 /* the mechanism keys of kind subsampled_gaussian and training (their rows in the kind table;
  * the JSON Schema), and a training stage's */
 const char *const cat_keys_subsampled_gaussian[] = {"kind", "sampler", "rate", "batch_size",
-                                                    "dataset_size", "sigma", "steps", NULL};
+                                                    "dataset_size", "sigma", "steps", "epochs",
+                                                    NULL};
 const char *const cat_keys_training[] = {"kind", "stages", "opacus_history", NULL};
 static const char *const stage_keys[] = {"sampler", "rate", "batch_size", "dataset_size",
                                          "noise_multiplier", "steps", NULL};
 
-enum { SAMPLER_POISSON, SAMPLER_FIXED_SIZE };
+enum { SAMPLER_POISSON, SAMPLER_FIXED_SIZE, SAMPLER_SHUFFLE };
 
-/* a stage's sampler (key sampler of map m): poisson (the default) or fixed_size; shuffling
- * is refused with why */
+/* a stage's sampler (key sampler of map m): poisson (the default), fixed_size or, where
+ * allowed (kind subsampled_gaussian alone), shuffle */
 static int stage_sampler(const cat_job *j, const ga_node *m, const char *prefix, int *sampler,
-                         char *msg, size_t msglen)
+                         int allow_shuffle, char *msg, size_t msglen)
 {
     ga_spec *s = j->s;
     const ga_node *n = ga_node_get(m, "sampler");
-    static const char *const names[] = {"poisson", "fixed_size"};
+    static const char *const names[] = {"poisson", "fixed_size", "shuffle"};
     char path[160];
     snprintf(path, sizeof path, "%s.sampler", prefix);
     *sampler = SAMPLER_POISSON;
     if (!n)
         return GA_OK;
     if (n->kind != GA_NODE_SCALAR)
-        return ga_spec_fail(s, n, path, msg, msglen, "expected poisson or fixed_size");
-    for (int i = 0; i < 2; i++)
+        return ga_spec_fail(s, n, path, msg, msglen, "expected poisson, fixed_size or shuffle");
+    for (int i = 0; i < 3; i++)
         if (!strcmp(n->text, names[i])) {
             *sampler = i;
+            if (i == SAMPLER_SHUFFLE && !allow_shuffle)
+                return ga_spec_fail(s, n, path, msg, msglen,
+                                    "shuffled epochs have bounds, not an exact pair, and do not "
+                                    "compose with other stages here: audit a shuffled run alone "
+                                    "as kind subsampled_gaussian with sampler: shuffle");
             return GA_OK;
         }
-    if (!strncmp(n->text, "shuffl", 6))
-        return ga_spec_fail(s, n, path, msg, msglen,
-                            "shuffled epochs (each record in exactly one batch per epoch) are not "
-                            "audited: no dominating pair of their output laws is known (Chua et "
-                            "al. 2024), so neither an exact value nor a certified bound is "
-                            "computed; poisson and fixed_size are");
-    const char *best = ga_nearest(n->text, names, 2, 3, 0);
+    const char *best = ga_nearest(n->text, names, 3, 3, 0);
     char what[200];
-    snprintf(what, sizeof what, "unknown sampler '%.40s'%s%s%s (poisson, fixed_size)", n->text,
-             best ? " (did you mean '" : "", best ? best : "", best ? "'?)" : "");
+    snprintf(what, sizeof what, "unknown sampler '%.40s'%s%s%s (poisson, fixed_size, shuffle)",
+             n->text, best ? " (did you mean '" : "", best ? best : "", best ? "'?)" : "");
     return ga_spec_fail(s, n, path, msg, msglen, what);
 }
 
@@ -128,7 +128,7 @@ static int stage_term(const cat_job *j, const ga_node *m, const char *prefix,
     ga_spec *s = j->s;
     int sampler, rc;
     char path[160];
-    if ((rc = stage_sampler(j, m, prefix, &sampler, msg, msglen)))
+    if ((rc = stage_sampler(j, m, prefix, &sampler, 0, msg, msglen)))
         return rc;
     static const char *const other[2][2] = {{"batch_size", "dataset_size"}, {"rate", NULL}};
     for (int k = 0; k < 2 && other[sampler][k]; k++) {
@@ -140,6 +140,10 @@ static int stage_term(const cat_job *j, const ga_node *m, const char *prefix,
                                 : "sampler: fixed_size takes batch_size and dataset_size (the "
                                   "rate is their ratio), not rate");
     }
+    if (ga_node_get(m, "epochs"))
+        return ga_spec_fail(s, ga_node_get(m, "epochs"), prefix, msg, msglen,
+                            "epochs describe sampler: shuffle; Poisson and fixed-size batches "
+                            "count steps");
     double q, sigma, steps = 1, b = 0, n = 0;
     if (sampler == SAMPLER_FIXED_SIZE) {
         if ((rc = fixed_size_counts(j, m, prefix, &b, &n, msg, msglen)))
@@ -217,12 +221,150 @@ static int sampler_mechanism(const cat_job *j, const char *const *keys, char *ms
     return rc;
 }
 
+/*
+ * Shuffled epochs (sampler: shuffle, batch_size b, dataset_size n, epochs T): each epoch
+ * shuffles the records into E = ceil(n/b) batches, each record in exactly one. No dominating
+ * pair is known; two bounds are:
+ *   lower: every other record's gradient 0 and the audited one's of norm 1. Its neighbour
+ *     (without it, or zeroed, or replaced by one of gradient 0) releases N(0, I) every
+ *     epoch, the dataset with it N(e_t, I) with t its batch, whatever the others' order: a
+ *     pair of real neighbours, whose max test (pair/shuffle.c) bounds delta from below. For
+ *     remove_one the neighbour must run the same E batches: the one of n - 1 records does
+ *     unless n - 1 is a multiple of b, and then the one of n + 1 records (the dataset of n
+ *     without the record) does; with b = 1 neither does, and remove_one is refused.
+ *   upper (zero_out): the two datasets have the same records but one, zeroed in one of them,
+ *     so the same shuffle puts every other record in the same batch; given the shuffle an
+ *     epoch is E Gaussian steps of which one moves by at most 1 and the rest not at all,
+ *     adaptively composed: a Gaussian mechanism of sensitivity 1, T epochs of it sqrt(T)
+ *     times, and joint convexity over the shuffles keeps the bound. Removing a record instead
+ *     moves every later record to another batch, so no such bound holds for remove_one: its
+ *     claims are never VERIFIED.
+ * The Poisson comparison is the same training with Poisson sampling at rate b/n for T E steps,
+ * what a Poisson accountant reports for a shuffled run.
+ */
+static int build_shuffle(cat_job *j, char *msg, size_t msglen)
+{
+    ga_spec *s = j->s;
+    const ga_node *m = s->mechanism;
+    static const char *const not_here[] = {"rate", "steps"};
+    for (int k = 0; k < 2; k++)
+        if (ga_node_get(m, not_here[k]))
+            return ga_spec_fail(s, ga_node_get(m, not_here[k]), "mechanism", msg, msglen,
+                                k ? "sampler: shuffle counts epochs (each record once per "
+                                    "epoch): give epochs, not steps"
+                                  : "sampler: shuffle takes batch_size and dataset_size, not rate");
+    double b, n, sigma, T;
+    int rc;
+    if ((rc = ga_spec_node_number(s, m, "mechanism", "batch_size", &b, 1, msg, msglen)) ||
+        (rc = ga_spec_node_number(s, m, "mechanism", "dataset_size", &n, 1, msg, msglen)) ||
+        (rc = ga_spec_node_number(s, m, "mechanism", "epochs", &T, 1, msg, msglen)))
+        return rc;
+    if (!(n >= 2 && n <= 9007199254740992.0 && n == floor(n)))
+        return ga_spec_fail(s, ga_node_get(m, "dataset_size"), "mechanism.dataset_size", msg,
+                            msglen, "must be a whole number in 2..2^53");
+    if (!(b >= 1 && b <= n && b == floor(b)))
+        return ga_spec_fail(s, ga_node_get(m, "batch_size"), "mechanism.batch_size", msg, msglen,
+                            "must be a whole number in 1..dataset_size");
+    double E = ceil(n / b);
+    if (!(E <= 1e7))
+        return ga_spec_fail(s, ga_node_get(m, "batch_size"), "mechanism.batch_size", msg, msglen,
+                            "at most 1e7 batches per epoch (dataset_size / batch_size)");
+    if (!(T >= 1 && T <= 10000 && T == floor(T)))
+        return ga_spec_fail(s, ga_node_get(m, "epochs"), "mechanism.epochs", msg, msglen,
+                            "must be a whole number in 1..10000");
+    int knobbed = j->o->knob && !strcmp(j->o->knob, "sigma");
+    if (knobbed)
+        sigma = j->o->knob_value;
+    else if ((rc = ga_spec_node_number(s, m, "mechanism", "sigma", &sigma, 1, msg, msglen)))
+        return rc;
+    if (!(sigma >= 1e-3 && sigma <= 1e6))
+        return ga_spec_fail(s, ga_node_get(m, "sigma"), "mechanism.sigma", msg, msglen,
+                            "must be in [0.001, 1e6] (the noise multiplier)");
+    int rel = s->relation, bounded = rel == GA_REL_ZERO_OUT;
+    if (!bounded && rel != GA_REL_NONE && rel != GA_REL_REMOVE_ONE)
+        return ga_spec_fail(s, s->mechanism, "neighbours", msg, msglen,
+                            "shuffled epochs are audited for remove_one (a lower bound) and "
+                            "zero_out (a lower and an upper bound)");
+    if (!bounded && b == 1)
+        return ga_spec_fail(s, ga_node_get(m, "batch_size"), "mechanism.batch_size", msg, msglen,
+                            "with batches of one record the datasets of n - 1 and n + 1 records "
+                            "run other numbers of steps: no remove_one pair of the same batches "
+                            "(zero_out is audited)");
+    const char *st = knobbed ? NULL : ga_node_get(m, "sigma")->text;
+    ga_shuffle_input *in = malloc(sizeof *in);
+    ga_subsampled_input *cmp = malloc(sizeof *cmp);
+    if (!in || !cmp) {
+        free(in);
+        free(cmp);
+        return GA_ENOMEM;
+    }
+    *in = (ga_shuffle_input){sigma, E, T, 1, st, "1"};
+    *cmp = (ga_subsampled_input){b / n, sigma, T * E, 0, ga_node_get(m, "batch_size")->text, st,
+                                 0, 0, NULL, ga_node_get(m, "dataset_size")->text};
+    rc = ga_pairset_add(j->out, "max test over shuffled epochs (X with the record, Y without "
+                        "it): a lower bound", 1, 1, NULL, NULL, NULL, NULL);
+    if (rc) {
+        free(in);
+        free(cmp);
+        return rc;
+    }
+    ga_spec_pair *p = &j->out->pairs[j->out->npairs - 1];
+    p->reduced = 1;
+    p->lower = 1;
+    p->shuffle = in;
+    j->out->compare = cmp;
+    j->out->ncompare = 1;
+    /* the sum of an epoch's batch sums: N(1, E sigma^2) with the record, N(0, E sigma^2)
+     * without, one column per epoch (the better test where the noise is large) */
+    char name[200];
+    snprintf(name, sizeof name, "sum test over shuffled epochs (an epoch's %.0f batch sums "
+             "added: N(1, %.0f sigma^2) with the record, N(0, %.0f sigma^2) without): a lower "
+             "bound", E, E, E);
+    if ((rc = cat_add_1d(j, name, 1, E * sigma * sigma, E * sigma * sigma, T)))
+        return rc;
+    p = &j->out->pairs[j->out->npairs - 1];
+    p->lower = 1;
+    if (st) {
+        char et[32];
+        snprintf(et, sizeof et, "%.0f", E);
+        p->mean_txt = "1";
+        p->sd_txt = st;
+        if (E > 1 && !(p->var_scale_txt = strdup(et)))
+            return GA_ENOMEM;
+    }
+    if (!bounded)
+        return GA_OK;
+    snprintf(name, sizeof name, "upper bound: every epoch one Gaussian step of sensitivity 1 "
+             "(%.0f epochs)", T);
+    j->out->verified = 1;
+    j->out->verified_pair = j->out->npairs;
+    j->out->verified_bound = 1;
+    snprintf(j->out->verified_note, sizeof j->out->verified_note,
+             "upper bound over all zero-out neighbours with gradients of norm <= 1 (given the "
+             "shuffle, an epoch of %.0f batches of %.0f out of %.0f records moves one batch sum "
+             "by at most 1; %.0f epochs, noise multiplier %g: the Gaussian mechanism of "
+             "sensitivity 1 sqrt(%.0f))", E, b, n, T, sigma, T);
+    if ((rc = cat_add_1d(j, name, 1, sigma * sigma, sigma * sigma, T)))
+        return rc;
+    p = &j->out->pairs[j->out->npairs - 1];
+    if (st) {
+        p->mean_txt = "1";
+        p->sd_txt = st;
+    }
+    return GA_OK;
+}
+
 int cat_build_subsampled(cat_job *j, char *msg, size_t msglen)
 {
     ga_spec *s = j->s;
     int rc = sampler_mechanism(j, cat_keys_subsampled_gaussian, msg, msglen);
     if (rc)
         return rc;
+    int sampler;
+    if ((rc = stage_sampler(j, s->mechanism, "mechanism", &sampler, 1, msg, msglen)))
+        return rc;
+    if (sampler == SAMPLER_SHUFFLE)
+        return build_shuffle(j, msg, msglen);
     ga_subsampled_input *t = malloc(sizeof *t), *cmp = malloc(sizeof *cmp);
     int fixed = 0;
     int knobbed = j->o->knob && !strcmp(j->o->knob, "sigma");

@@ -36,6 +36,8 @@
 #include <arb.h>
 #include <arb_hypgeom.h>
 #include <arb_mat.h>
+#include <fmpz_poly.h>
+#include <fmpz_vec.h>
 #include <mpfr.h>
 
 /* one entry per function, of the declared function's pointer type */

@@ -46,9 +46,34 @@ void _fmpz_clear_mpz(fmpz a0)
     ga_arb()->_fmpz_clear_mpz(a0);
 }
 
+void _fmpz_poly_mul(fmpz *a0, const fmpz *a1, mp_limb_signed_t a2, const fmpz *a3, mp_limb_signed_t a4)
+{
+    ga_arb()->_fmpz_poly_mul(a0, a1, a2, a3, a4);
+}
+
+void _fmpz_poly_sqr(fmpz *a0, const fmpz *a1, mp_limb_signed_t a2)
+{
+    ga_arb()->_fmpz_poly_sqr(a0, a1, a2);
+}
+
 __mpz_struct *_fmpz_promote(fmpz *a0)
 {
     return ga_arb()->_fmpz_promote(a0);
+}
+
+void _fmpz_vec_clear(fmpz *a0, mp_limb_signed_t a1)
+{
+    ga_arb()->_fmpz_vec_clear(a0, a1);
+}
+
+fmpz *_fmpz_vec_init(mp_limb_signed_t a0)
+{
+    return ga_arb()->_fmpz_vec_init(a0);
+}
+
+void _fmpz_vec_set(fmpz *a0, const fmpz *a1, mp_limb_signed_t a2)
+{
+    ga_arb()->_fmpz_vec_set(a0, a1, a2);
 }
 
 int acb_calc_integrate(acb_struct *a0, acb_calc_func_t a1, void *a2, const acb_struct *a3, const acb_struct *a4, mp_limb_signed_t a5, const mag_struct *a6, const acb_calc_integrate_opt_struct *a7, mp_limb_signed_t a8)
@@ -596,6 +621,11 @@ void arf_set_d(arf_struct *a0, double a1)
     ga_arb()->arf_set_d(a0, a1);
 }
 
+void arf_set_mpn(arf_struct *a0, mp_srcptr a1, mp_size_t a2, int a3)
+{
+    ga_arb()->arf_set_mpn(a0, a1, a2, a3);
+}
+
 int arf_sub(arf_ptr a0, arf_srcptr a1, arf_srcptr a2, mp_limb_signed_t a3, int a4)
 {
     return ga_arb()->arf_sub(a0, a1, a2, a3, a4);
@@ -622,6 +652,11 @@ void *flint_realloc(void *a0, size_t a1)
     return ga_arb()->flint_realloc(a0, a1);
 }
 
+void fmpz_add(fmpz *a0, const fmpz *a1, const fmpz *a2)
+{
+    ga_arb()->fmpz_add(a0, a1, a2);
+}
+
 void fmpz_add_ui(fmpz *a0, const fmpz *a1, mp_limb_t a2)
 {
     ga_arb()->fmpz_add_ui(a0, a1, a2);
@@ -632,9 +667,24 @@ mp_limb_t fmpz_bits(const fmpz *a0)
     return ga_arb()->fmpz_bits(a0);
 }
 
+void fmpz_cdiv_q_2exp(fmpz *a0, const fmpz *a1, mp_limb_t a2)
+{
+    ga_arb()->fmpz_cdiv_q_2exp(a0, a1, a2);
+}
+
+int fmpz_cmp(const fmpz *a0, const fmpz *a1)
+{
+    return ga_arb()->fmpz_cmp(a0, a1);
+}
+
 int fmpz_equal(const fmpz *a0, const fmpz *a1)
 {
     return ga_arb()->fmpz_equal(a0, a1);
+}
+
+void fmpz_fdiv_q_2exp(fmpz *a0, const fmpz *a1, mp_limb_t a2)
+{
+    ga_arb()->fmpz_fdiv_q_2exp(a0, a1, a2);
 }
 
 int fmpz_fits_si(const fmpz *a0)
@@ -650,6 +700,16 @@ mp_limb_signed_t fmpz_get_si(const fmpz *a0)
 char *fmpz_get_str(char *a0, int a1, const fmpz *a2)
 {
     return ga_arb()->fmpz_get_str(a0, a1, a2);
+}
+
+void fmpz_mul_2exp(fmpz *a0, const fmpz *a1, mp_limb_t a2)
+{
+    ga_arb()->fmpz_mul_2exp(a0, a1, a2);
+}
+
+void fmpz_mul_ui(fmpz *a0, const fmpz *a1, mp_limb_t a2)
+{
+    ga_arb()->fmpz_mul_ui(a0, a1, a2);
 }
 
 void fmpz_set(fmpz *a0, const fmpz *a1)

@@ -8,7 +8,12 @@
 #define _arf_demote ga_arbz__arf_demote
 #define _arf_promote ga_arbz__arf_promote
 #define _fmpz_clear_mpz ga_arbz__fmpz_clear_mpz
+#define _fmpz_poly_mul ga_arbz__fmpz_poly_mul
+#define _fmpz_poly_sqr ga_arbz__fmpz_poly_sqr
 #define _fmpz_promote ga_arbz__fmpz_promote
+#define _fmpz_vec_clear ga_arbz__fmpz_vec_clear
+#define _fmpz_vec_init ga_arbz__fmpz_vec_init
+#define _fmpz_vec_set ga_arbz__fmpz_vec_set
 #define acb_calc_integrate ga_arbz_acb_calc_integrate
 #define acb_calc_integrate_opt_init ga_arbz_acb_calc_integrate_opt_init
 #define acb_clear ga_arbz_acb_clear
@@ -118,17 +123,24 @@
 #define arf_get_mag ga_arbz_arf_get_mag
 #define arf_get_mpfr ga_arbz_arf_get_mpfr
 #define arf_set_d ga_arbz_arf_set_d
+#define arf_set_mpn ga_arbz_arf_set_mpn
 #define arf_sub ga_arbz_arf_sub
 #define flint_abort ga_arbz_flint_abort
 #define flint_cleanup ga_arbz_flint_cleanup
 #define flint_free ga_arbz_flint_free
 #define flint_realloc ga_arbz_flint_realloc
+#define fmpz_add ga_arbz_fmpz_add
 #define fmpz_add_ui ga_arbz_fmpz_add_ui
 #define fmpz_bits ga_arbz_fmpz_bits
+#define fmpz_cdiv_q_2exp ga_arbz_fmpz_cdiv_q_2exp
+#define fmpz_cmp ga_arbz_fmpz_cmp
 #define fmpz_equal ga_arbz_fmpz_equal
+#define fmpz_fdiv_q_2exp ga_arbz_fmpz_fdiv_q_2exp
 #define fmpz_fits_si ga_arbz_fmpz_fits_si
 #define fmpz_get_si ga_arbz_fmpz_get_si
 #define fmpz_get_str ga_arbz_fmpz_get_str
+#define fmpz_mul_2exp ga_arbz_fmpz_mul_2exp
+#define fmpz_mul_ui ga_arbz_fmpz_mul_ui
 #define fmpz_set ga_arbz_fmpz_set
 #define fmpz_sgn ga_arbz_fmpz_sgn
 #define fmpz_sub_ui ga_arbz_fmpz_sub_ui
@@ -155,7 +167,12 @@
     X(_arf_demote) \
     X(_arf_promote) \
     X(_fmpz_clear_mpz) \
+    X(_fmpz_poly_mul) \
+    X(_fmpz_poly_sqr) \
     X(_fmpz_promote) \
+    X(_fmpz_vec_clear) \
+    X(_fmpz_vec_init) \
+    X(_fmpz_vec_set) \
     X(acb_calc_integrate) \
     X(acb_calc_integrate_opt_init) \
     X(acb_clear) \
@@ -265,17 +282,24 @@
     X(arf_get_mag) \
     X(arf_get_mpfr) \
     X(arf_set_d) \
+    X(arf_set_mpn) \
     X(arf_sub) \
     X(flint_abort) \
     X(flint_cleanup) \
     X(flint_free) \
     X(flint_realloc) \
+    X(fmpz_add) \
     X(fmpz_add_ui) \
     X(fmpz_bits) \
+    X(fmpz_cdiv_q_2exp) \
+    X(fmpz_cmp) \
     X(fmpz_equal) \
+    X(fmpz_fdiv_q_2exp) \
     X(fmpz_fits_si) \
     X(fmpz_get_si) \
     X(fmpz_get_str) \
+    X(fmpz_mul_2exp) \
+    X(fmpz_mul_ui) \
     X(fmpz_set) \
     X(fmpz_sgn) \
     X(fmpz_sub_ui) \

@@ -20,7 +20,7 @@ import subprocess
 import sys
 import tempfile
 
-HEADERS = ["acb.h", "acb_calc.h", "arb.h", "arb_hypgeom.h", "arb_mat.h", "mpfr.h"]
+HEADERS = ["acb.h", "acb_calc.h", "arb.h", "arb_hypgeom.h", "arb_mat.h", "fmpz_poly.h", "fmpz_vec.h", "mpfr.h"]
 NORETURN = {"flint_abort"}
 
 

@@ -66,7 +66,8 @@ typedef struct ga_pair_type {
 
 /* the rows: type_gaussian.c, type_product.c, type_loss.c */
 extern const ga_pair_type ga_pair_type_gaussian, ga_pair_type_product, ga_pair_type_subsampled,
-    ga_pair_type_masked, ga_pair_type_synthetic, ga_pair_type_synthetic_sup;
+    ga_pair_type_masked, ga_pair_type_synthetic, ga_pair_type_synthetic_sup,
+    ga_pair_type_shuffle;
 
 /* the supremum over a universe of synthetic-point pairs (type_synth_sup.c; in->norm_bound > 0):
  * GA_OK and *out, or GA_EINVAL with a message */
@@ -137,6 +138,9 @@ int ga_cert_input_mean(arb_mat_t dm, const ga_pair_input *in, const ga_pair_text
 void pr_set_reason(ga_pair *p, const char *fmt, ...);
 
 void pr_set_reason_static(ga_pair *p, const char *text);
+
+/* the Renyi row of a variant with no divergences: NaN, infinite errors, GA_EDOM */
+int pr_renyi_none(ga_result *xy, ga_result *yx, const ga_pair *p, double alpha);
 
 /* lambda, mt, L and V: one block at lambda (arrays_block, reduce_pd) or four */
 void pr_free_arrays(ga_pair *p);

@@ -146,6 +146,34 @@ int ga_ploss_plan(double *c, double *tmax, double *k2, double *L0, const ga_plos
  * RDP accountants compute it (binomial expansion; Mironov, Talwar & Zhang 2019). */
 double ga_ploss_rdp_binomial(const ga_ploss_term *s, int alpha);
 
+/* Shuffled epochs, the max test (pair/shuffle.c): the T-fold laws of the epochs' rounded
+ * losses, per direction (0: XY, the law with the record; 1: YX) and side (0: rounded down,
+ * masses at or below the true ones; 1: rounded up, masses at or above, with the mass at
+ * +infinity in inf), on the grid (k0 + i) h; eta bounds how far the grid's rounding may
+ * have moved a sum the other way (taken back by ga_shuffle_delta_bounds). */
+typedef struct {
+    long k0;
+    size_t len;
+    double *w;
+    double inf;
+} ga_shuffle_side;
+typedef struct {
+    double h, eta;
+    ga_shuffle_side s[2][2];
+} ga_shuffle_laws;
+/* The laws for m = norm/sigma (the decimals when given, else the doubles), E batches per
+ * epoch, T epochs, on the coarse grid (fine = 0) or one four times finer. GA_OK, GA_EINVAL, GA_EDOM (m outside (1e-6, 50), a grid too long),
+ * GA_EPREC, GA_EDEP (no FLINT/Arb), GA_ETIME, GA_ENOMEM; on error S is cleared. */
+int ga_shuffle_laws_make(ga_shuffle_laws *S, const char *norm_txt, double norm,
+                         const char *sigma_txt, double sigma, double E, double T, int fine,
+                         double deadline);
+void ga_shuffle_laws_clear(ga_shuffle_laws *S);
+/* lo <= delta <= hi in direction dir for every eps in [eps_lo, eps_hi] (rigorous; the
+ * exponentials proven in Arb, every rounding counted). GA_OK, GA_EINVAL, GA_ENOMEM,
+ * GA_EPREC (then [0, 1]). */
+int ga_shuffle_delta_bounds(double *lo, double *hi, const ga_shuffle_laws *S, int dir,
+                            double eps_lo, double eps_hi);
+
 /* ------------------------------------------------------- certified (with numerics/arb.h) */
 
 #ifdef GA_NUMERICS_ARB_H

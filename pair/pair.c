@@ -70,6 +70,15 @@ void pr_free_arrays(ga_pair *p)
     p->arrays_block = 0;
 }
 
+int pr_renyi_none(ga_result *xy, ga_result *yx, const ga_pair *p, double alpha)
+{
+    (void)p;
+    (void)alpha;
+    xy->val = yx->val = NAN;
+    xy->err = yx->err = INFINITY;
+    return GA_EDOM;
+}
+
 void ga_pair_free(ga_pair *p)
 {
     if (!p)
@@ -80,10 +89,10 @@ void ga_pair_free(ga_pair *p)
     free(p->U);
     ga_gchisq_free(p->lx);
     ga_gchisq_free(p->ly);
+    if (p->type && p->type->free) /* (first: the variant's data may hang on input) */
+        p->type->free(p);
     free(p->input);
     free(p->dcache);
-    if (p->type && p->type->free)
-        p->type->free(p);
     free(p);
 }
 

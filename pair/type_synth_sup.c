@@ -379,15 +379,6 @@ static int sup_delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_in
     return hi - lo <= pow(10, -o.digits) * hi ? GA_OK : GA_EPREC;
 }
 
-static int sup_renyi(ga_result *xy, ga_result *yx, const ga_pair *p, double alpha)
-{
-    (void)p;
-    (void)alpha;
-    xy->val = yx->val = NAN;
-    xy->err = yx->err = INFINITY;
-    return GA_EDOM;
-}
-
 static const char *sup_no_renyi(const ga_pair *p)
 {
     (void)p;
@@ -457,7 +448,7 @@ int pr_synth_sup_make(ga_pair **out, const ga_synthetic_input *in, char *msg, si
 }
 
 const ga_pair_type ga_pair_type_synthetic_sup = {
-    "synthetic universe", sup_delta, sup_renyi, sup_delta_cert, NULL, NULL, NULL,
+    "synthetic universe", sup_delta, pr_renyi_none, sup_delta_cert, NULL, NULL, NULL,
     sup_describe, sup_no_renyi,
     "synthetic points from random inputs over a universe of models: the supremum of delta over "
     "every pair of models within the norm bound at the distance, reduced by the release's "

@@ -8,6 +8,18 @@
 #include <math.h>
 #include <stdio.h>
 
+/* Are all the audited pairs lower bounds of a release's (post-processings, no proven worst
+ * case)? Then the value found is necessary, not sufficient. */
+static int all_lower(const ga_pairset *set)
+{
+    if (set->verified || set->fam.n || !set->npairs)
+        return 0;
+    for (size_t i = 0; i < set->npairs; i++)
+        if (!set->pairs[i].lower)
+            return 0;
+    return 1;
+}
+
 static void cal_json(FILE *out, const ga_calibration *c)
 {
     const ga_spec *sp = &c->spec;
@@ -21,7 +33,8 @@ static void cal_json(FILE *out, const ga_calibration *c)
     ga_jw_num(&j, "delta", c->delta);
     ga_jw_num(&j, "value", c->value);
     ga_jw_str(&j, "scope", c->set.verified ? (c->set.verified_bound ? "upper bound" : "proven worst case")
-                                        : "audited pairs");
+                           : all_lower(&c->set) ? "lower bounds"
+                                                : "audited pairs");
     ga_jw_bool(&j, "certified", c->certified);
     ga_jw_obj(&j, "check");
     ga_jw_num(&j, "upper_at_value", c->ub);
@@ -58,7 +71,10 @@ static void cal_text(FILE *out, const ga_calibration *c)
             c->set.verified ? (c->set.verified_bound ? "an upper bound of every neighbour in the universe "
                                                  "(sufficient; the exact smallest may be lower)"
                                                : "the proven worst case (every neighbour in the universe)")
-                         : "the audited pairs",
+                         : all_lower(&c->set) ? "the audited lower bounds (necessary: below it a "
+                                                "neighbour attains more; the exact smallest may be "
+                                                "higher)"
+                                              : "the audited pairs",
             vs);
     if (c->certified && c->value == 0) {
         char bu[32];

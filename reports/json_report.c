@@ -146,6 +146,12 @@ int ga_report_json(FILE *out, const ga_audit *a)
             }
             if (r->pld_eps > 0) /* and a PLD accountant's (connect the dots, grid 1e-4) */
                 ga_jw_num(&j, "pld_accountant_epsilon", r->pld_eps);
+            if (r->has_attained) { /* the worst pair a bound: what a neighbour attains */
+                ga_jw_num(&j, "attained_delta", r->attained_delta.val);
+                ga_jw_num(&j, "attained_delta_error", r->attained_delta.err);
+                if (isfinite(r->attained_eps.val))
+                    ga_jw_num(&j, "attained_epsilon", r->attained_eps.val);
+            }
             if (r->poisson_eps.val > 0) { /* fixed-size batches: the same with Poisson sampling */
                 ga_jw_num(&j, "poisson_sampling_epsilon", r->poisson_eps.val);
                 ga_jw_num(&j, "poisson_sampling_epsilon_error", r->poisson_eps.err);

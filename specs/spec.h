@@ -35,9 +35,13 @@ typedef struct ga_spec_pair {
     ga_masked_input *masked;                /* non-NULL: a masked pair (matrix masking,
                                                setting (B); texts into the doc) */
     ga_synthetic_input *synth;              /* non-NULL: synthetic points from random inputs */
+    ga_shuffle_input *shuffle;              /* non-NULL: shuffled epochs, the max test (a
+                                               lower bound of the mechanism's profile) */
     const char *mean_txt, *sd_txt;          /* a kind's 1-D pair N(mean, sd^2) vs N(0, sd^2)
                                                from the spec's decimals: their texts, into
                                                the doc (NULL: the doubles are exact) */
+    char *var_scale_txt;                    /* owned, with sd_txt: the variance is sd^2
+                                               times this plain decimal (NULL: 1) */
     int line;                               /* where the pair is defined */
     /* flags (0 or 1; bytes: a remove-one audit keeps a pair per row) */
     unsigned char reduced;                  /* built in a whitened basis, not in the
@@ -76,7 +80,7 @@ static inline int ga_spec_pair_unreleased(const ga_spec_pair *p)
  * than by Gaussian laws? */
 static inline int ga_spec_pair_is_loss(const ga_spec_pair *p)
 {
-    return p->nsub > 0 || p->masked || p->synth;
+    return p->nsub > 0 || p->masked || p->synth || p->shuffle;
 }
 
 

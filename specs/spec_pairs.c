@@ -126,6 +126,8 @@ void ga_spec_pair_free(ga_spec_pair *p)
     free(p->sub);
     free(p->masked);
     free(p->synth);
+    free(p->shuffle);
+    free(p->var_scale_txt);
     memset(p, 0, sizeof *p);
 }
 
@@ -269,13 +271,15 @@ static const char **list_texts(const ga_node *n, size_t d, int rows)
 static int view_gaussian_texts(ga_spec_pair_view *v, ga_pair_text *txt, const ga_spec_pair *p)
 {
     enum { VAR_MAX = 2 * GA_DEC_TEXT_MAX + 32 };
-    size_t lm = strlen(p->sd_txt);
-    const char **t = malloc(4 * sizeof *t + 2 + VAR_MAX + 2 * lm);
+    size_t lm = strlen(p->sd_txt), ls = p->var_scale_txt ? strlen(p->var_scale_txt) : 0;
+    size_t vmax = VAR_MAX + 2 * lm + ls;
+    const char **t = malloc(4 * sizeof *t + 2 + 2 * vmax);
     if (!t)
         return GA_ENOMEM;
-    char *zero = (char *)(t + 4), *var = zero + 2;
+    char *zero = (char *)(t + 4), *var = zero + 2, *sq = var + vmax;
     strcpy(zero, "0");
-    if (ga_decimal_mul_text(var, VAR_MAX + 2 * lm, p->sd_txt, p->sd_txt)) {
+    if (ga_decimal_mul_text(p->var_scale_txt ? sq : var, vmax, p->sd_txt, p->sd_txt) ||
+        (p->var_scale_txt && ga_decimal_mul_text(var, vmax, sq, p->var_scale_txt))) {
         free(t);
         return GA_OK; /* (not plain decimals: the doubles stand, as for any pair) */
     }

@@ -65,6 +65,11 @@ typedef struct {
                               release's */
     int lower;             /* DP: the worst pair is exact for a post-processing of the
                               release only (ga_spec_pair.lower): exact is a lower bound */
+    int has_attained;      /* DP, the worst pair an upper bound (bound): the attained pair
+                              with the largest delta, its delta at eps and its smallest eps at
+                              the claimed delta (attained_eps.val NaN: failed), so that the
+                              report states the bracket [attained, bound] of the value */
+    ga_result attained_delta, attained_eps;
     int evaluated;         /* the claim was evaluated (0: the deadline came first) */
     double seconds;        /* wall time of its evaluation */
 } ga_claim_result;

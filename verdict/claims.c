@@ -103,11 +103,29 @@ static void dp_tightness(char *b, size_t n, const ga_claim_result *r)
         else
             snprintf(e + l, sizeof e - l, ")");
     }
+    if (r->has_attained) { /* the bracket's lower end: what a neighbour attains */
+        size_t l = strlen(e);
+        if (r->attained_delta.val > 0)
+            snprintf(e + l, sizeof e - l, "; a neighbour attains delta(%s) = %.6g", ce,
+                     r->attained_delta.val);
+        else
+            snprintf(e + l, sizeof e - l, "; the audited neighbours' delta(%s) is 0 to double "
+                     "precision", ce);
+        l = strlen(e);
+        if (isfinite(r->attained_eps.val) && r->attained_eps.val > 0)
+            snprintf(e + l, sizeof e - l, " and eps %.6g at delta %s", r->attained_eps.val, cd);
+    }
     if (r->poisson_eps.val > 0 && isfinite(r->eps_at_delta.val) && r->eps_at_delta.val > 0) {
         size_t l = strlen(e);
-        snprintf(e + l, sizeof e - l, "; with Poisson sampling at the same rates it would be "
-                 "%.6g (the exact eps is %.3gx that)", r->poisson_eps.val,
-                 r->eps_at_delta.val / r->poisson_eps.val);
+        if (r->bound && r->has_attained && isfinite(r->attained_eps.val))
+            snprintf(e + l, sizeof e - l, "; with Poisson sampling at the same rates it would "
+                     "be %.6g (the eps a neighbour attains is %.3gx that, the upper bound %.3gx)",
+                     r->poisson_eps.val, r->attained_eps.val / r->poisson_eps.val,
+                     r->eps_at_delta.val / r->poisson_eps.val);
+        else
+            snprintf(e + l, sizeof e - l, "; with Poisson sampling at the same rates it would "
+                     "be %.6g (the %s eps is %.3gx that)", r->poisson_eps.val,
+                     r->lower ? "attained" : "exact", r->eps_at_delta.val / r->poisson_eps.val);
     }
     /* the value shown lies in the certified interval when there is one (the estimate may
      * stray by its error), with the digits that decide against the claim */

@@ -372,6 +372,60 @@ static void poisson_compare(const ga_audit *a, ga_claim_result *r, ga_gchisq_wor
     ga_pair_free(p);
 }
 
+/* The worst pair an upper bound no neighbour need attain (shuffled epochs, masking with
+ * several columns, a universe's supremum): the attained pair with the largest delta at the
+ * claimed eps, its delta and its eps at the claimed delta, the other end of the bracket the
+ * report states. */
+static void attained_of(const ga_audit *a, ga_claim_result *r, const double *xy,
+                        const double *yx, const double *exy, const double *eyx, size_t scope_i,
+                        ga_gchisq_work *w)
+{
+    size_t best = SIZE_MAX;
+    double bv = -1, be = 0;
+    for (size_t i = 0; i < a->npairs; i++) {
+        if (!vd_attained(a, i))
+            continue;
+        int cx = vd_dp_counts(r, scope_i, i, 1), cy = vd_dp_counts(r, scope_i, i, 2);
+        if (cx && xy[i] > bv) {
+            bv = xy[i];
+            be = exy[i];
+            best = i;
+        }
+        if (cy && yx[i] > bv) {
+            bv = yx[i];
+            be = eyx[i];
+            best = i;
+        }
+    }
+    if (best == SIZE_MAX || !isfinite(be))
+        return;
+    r->has_attained = 1;
+    r->attained_delta.val = bv;
+    r->attained_delta.err = be;
+    r->attained_eps.val = NAN;
+    r->attained_eps.err = INFINITY;
+    if (!(r->delta > 0 && r->delta < 1))
+        return;
+    /* the eps: the largest over the attained pairs when they are few (two tests of shuffled
+     * epochs: the larger delta at the claimed eps need not have the larger eps), else the
+     * one with the largest delta */
+    size_t few = a->npairs <= 8;
+    for (size_t i = few ? 0 : best; i < (few ? a->npairs : best + 1); i++) {
+        if (!vd_attained(a, i) || !(vd_dp_counts(r, scope_i, i, 1) || vd_dp_counts(r, scope_i, i, 2)))
+            continue;
+        ga_pair *own;
+        const ga_pair *p = vd_pair_use(a, i, &own);
+        ga_gchisq_opts go = vd_gopts(a);
+        ga_result e;
+        int dir;
+        int st = p ? ga_pair_epsilon(&e, &dir, p, r->delta, &go, w) : GA_ENOMEM;
+        ga_pair_free(own);
+        if ((st == GA_OK || st == GA_ETOL) && !(r->scope_dir && dir && dir != r->scope_dir) &&
+            !(e.val <= r->attained_eps.val))
+            r->attained_eps = e;
+    }
+}
+
 /* what the report shows beside the verdict: the smallest eps at the claimed delta (over the
  * pairs with the largest delta), the accountants' eps for subsampled pairs, the witness */
 static void dp_extras(dp_run *d)
@@ -471,6 +525,8 @@ static void dp_extras(dp_run *d)
     if (n) {
         r->bound = !vd_attained(a, r->worst_pair);
         r->lower = vd_spair(a, r->worst_pair, &pb)->lower;
+        if (r->bound && !r->scope_pair[0])
+            attained_of(a, r, d->xy, d->yx, d->exy, d->eyx, d->scope_i, w);
         vd_witness(a, r, w);
     }
 }

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define TOL_QUAD 1e-9   /* the audited delta against quadrature (relative, plus its error) */
 #define TOL_DOM 1e-10   /* a random dataset's delta may exceed the worst case by quadrature error */
@@ -417,7 +418,8 @@ Test(samplers, spec_errors_name_the_sampler_rule)
 {
     static const struct { const char *mech, *extra, *want; } rows[] = {
         {"sampler: fixed_sise, batch_size: 2, dataset_size: 10", "", "did you mean 'fixed_size'"},
-        {"sampler: shuffle, batch_size: 2, dataset_size: 10", "", "no dominating pair"},
+        {"sampler: shuffle, batch_size: 2, dataset_size: 10", "", "give epochs, not steps"},
+        {"rate: 0.1, epochs: 2", "", "epochs describe sampler: shuffle"},
         {"sampler: fixed_size, rate: 0.1, batch_size: 2, dataset_size: 10", "", "not rate"},
         {"rate: 0.1, batch_size: 2", "", "sampler: fixed_size"},
         {"sampler: fixed_size, batch_size: 10, dataset_size: 10", "", "dataset_size - 1"},
@@ -483,6 +485,92 @@ Test(samplers, spec_errors_name_the_sampler_rule)
     cr_expect(ca.exact.val == cb.exact.val && ca.verdict == cb.verdict);
     ga_audit_result_free(ra);
     ga_audit_result_free(rb);
+}
+
+/* Shuffled epochs: claims below what a neighbour attains (the max and sum tests, certified)
+ * are violations; above the Gaussian upper bound (zero_out, replace_one) they are proven;
+ * between, undecided; under remove_one (no upper bound) never proven. The report's bracket
+ * and Poisson comparison are the pairs' own values. */
+Test(samplers, shuffled_epochs_bracket_the_claims, .timeout = 600)
+{
+    static const char *spec = "gaussaudit: 1\nname: s\nmechanism: {kind: subsampled_gaussian, "
+                              "sampler: shuffle, batch_size: 10, dataset_size: 100, sigma: 4, "
+                              "epochs: 2}\nneighbours: %s\nclaim: {epsilon: %s, delta: 1e-5}\n";
+    static const char *poisson = "gaussaudit: 1\nname: p\nmechanism: {kind: subsampled_gaussian, "
+                                 "rate: 0.1, sigma: 4, steps: 20}\nclaim: {epsilon: 1, delta: 1e-5}\n";
+    char text[512];
+    snprintf(text, sizeof text, spec, "zero_out", "1");
+    char *js = audit_json(text), *jp = audit_json(poisson);
+    double up = json_number(js, "epsilon_at_delta"), lo = json_number(js, "attained_epsilon");
+    double cmp = json_number(js, "poisson_sampling_epsilon"), ep = json_number(jp, "epsilon_at_delta");
+    /* the upper bound is the Gaussian mechanism at sqrt(2)/4; the sum test's N(1, 160)^2 */
+    double mu_up = sqrt(2) / 4, mu_sum = sqrt(2.0 / 10) / 4;
+    double dup = 0.5 * erfc((up / mu_up - mu_up / 2) / M_SQRT2) -
+                 exp(up) * 0.5 * erfc((up / mu_up + mu_up / 2) / M_SQRT2);
+    double dsum = 0.5 * erfc((lo / mu_sum - mu_sum / 2) / M_SQRT2) -
+                  exp(lo) * 0.5 * erfc((lo / mu_sum + mu_sum / 2) / M_SQRT2);
+    cr_expect(fabs(dup - 1e-5) < 1e-9 && dsum <= 1e-5 * (1 + 1e-6),
+              "upper eps %.17g (delta %.17g), attained %.17g (sum test's delta %.17g)", up, dup,
+              lo, dsum);
+    cr_expect(lo > 0 && lo < up && fabs(cmp - ep) <= 1e-9 * ep, "attained %.17g upper %.17g, "
+              "comparison %.17g vs the Poisson spec's %.17g", lo, up, cmp, ep);
+    free(js);
+    free(jp);
+    static const struct { const char *rel; double at; int want; } rows[] = {
+        {"zero_out", 0, GA_VERDICT_VIOLATION},  {"zero_out", 2, GA_VERDICT_VERIFIED},
+        {"zero_out", 1, GA_VERDICT_INCONCLUSIVE},
+        {"remove_one", 2, GA_VERDICT_NO_VIOLATION}, {"remove_one", 0, GA_VERDICT_VIOLATION},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+        char e[32], msg[512];
+        double at = rows[i].at == 0 ? lo * (1 - 1e-3) : rows[i].at == 2 ? up * (1 + 1e-3) : 0.5 * (lo + up);
+        snprintf(e, sizeof e, "%.9g", at);
+        snprintf(text, sizeof text, spec, rows[i].rel, e);
+        ga_audit_result *r;
+        cr_assert(ga_audit_spec_text(&r, text, strlen(text), "s.yaml", NULL, msg, sizeof msg) == GA_OK,
+                  "%s", msg);
+        ga_claim_info c;
+        cr_assert(ga_audit_result_claim(&c, r, 0) == GA_OK);
+        cr_expect(c.verdict == rows[i].want, "%s eps %s: %s (%s)", rows[i].rel, e,
+                  ga_verdict_name(c.verdict), c.reason);
+        ga_audit_result_free(r);
+    }
+    /* calibrate under remove_one (lower bounds only): the sum test binds at large noise, its
+     * Gaussian delta at sqrt(T/E)/sigma meets the claim at the value found, a necessary one */
+    {
+        char path[] = "/tmp/ga_shuffle_XXXXXX", args[256], *out = NULL, *err = NULL;
+        snprintf(text, sizeof text, spec, "remove_one", "1");
+        ga_test_temp_spec(path, text);
+        snprintf(args, sizeof args, "calibrate %s --epsilon 1 --delta 1e-5 --format json", path);
+        cr_assert(ga_test_run(args, &out, &err) == 0, "%s", err);
+        double v = json_number(out, "value"), mu = sqrt(2.0 / 10) / v;
+        double dv = 0.5 * erfc((1 / mu - mu / 2) / M_SQRT2) - exp(1) * 0.5 * erfc((1 / mu + mu / 2) / M_SQRT2);
+        cr_expect(strstr(out, "\"scope\": \"lower bounds\"") && fabs(dv - 1e-5) <= 1e-5 * 1e-6,
+                  "sigma %.17g: the sum test's delta %.17g (%s)", v, dv, out);
+        unlink(path);
+        free(out);
+        free(err);
+    }
+    /* the relations and samplers refused with why */
+    static const struct { const char *mech, *extra, *want; } bad[] = {
+        {"batch_size: 1, dataset_size: 10, epochs: 1", "", "batches of one record"},
+        {"batch_size: 11, dataset_size: 10, epochs: 1", "", "1..dataset_size"},
+        {"batch_size: 2, dataset_size: 10, epochs: 0", "", "1..10000"},
+        {"batch_size: 2, dataset_size: 10", "", "epochs"},
+        {"batch_size: 2, dataset_size: 10, epochs: 2, rate: 0.2", "", "not rate"},
+        {"batch_size: 2, dataset_size: 10, epochs: 2", "neighbours: {relation: add_one, candidates: [[1]]}\n", "remove_one"},
+        {"batch_size: 2, dataset_size: 10, epochs: 2, repeat: 2", "", "repeat"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char msg[512] = "";
+        snprintf(text, sizeof text, "gaussaudit: 1\nname: e\nmechanism: {kind: subsampled_gaussian, "
+                 "sampler: shuffle, sigma: 1, %s}\n%sclaim: {epsilon: 1, delta: 1e-5}\n",
+                 bad[i].mech, bad[i].extra);
+        ga_audit_result *r = NULL;
+        cr_expect(ga_audit_spec_text(&r, text, strlen(text), "e.yaml", NULL, msg, sizeof msg) == GA_EINVAL &&
+                      strstr(msg, bad[i].want), "row %zu: %s (want '%s')", i, msg, bad[i].want);
+        ga_audit_result_free(r);
+    }
 }
 
 /* delta of one step's exported law at eps: sum over cells of (1 - e^{eps - l})_+ mass, plus
