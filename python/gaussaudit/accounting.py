@@ -16,7 +16,9 @@ Events: Gaussian(sigma, sensitivity=1) (one release of f(D) + N(0, sigma^2 I) wi
 ||f(D) - f(D')|| <= sensitivity), PoissonSampled(rate, Gaussian(...)) (one DP-SGD step on a
 Poisson sample: noise multiplier sigma / sensitivity), FixedSizeSampled(batch_size,
 dataset_size, Gaussian(...)) (a batch drawn without replacement; dp_accounting's argument
-order as SampledWithoutReplacement), SelfComposed(event, count), Composed([events]).
+order as SampledWithoutReplacement), SelfComposed(event, count), Composed([events]);
+ShuffledEpochs(batch_size, dataset_size, Gaussian(...), epochs) for assert_dp and audits
+only (bounds, not an exact profile).
 Neighbours: add/remove one record (both directions are evaluated).
 """
 import json
@@ -144,6 +146,34 @@ class SampledWithoutReplacement(FixedSizeSampled):
         super().__init__(sample_size, source_dataset_size, event)
 
 
+class ShuffledEpochs(Event):
+    """epochs of a Gaussian event on batches of batch_size records taken in shuffled order
+    (each record in exactly one batch of each epoch: a shuffling data loader). No exact
+    profile is known: an audit brackets it between certified lower bounds (what a pair of
+    neighbours attains) and, under zero-out neighbours, a proven upper bound (doc/spec.md),
+    so assert_dp and gaussaudit.audit take it, the Accountant does not."""
+
+    def __init__(self, batch_size: int, dataset_size: int, event: Optional[Gaussian] = None,
+                 epochs: int = 1) -> None:
+        n = gaussaudit._whole("dataset_size", dataset_size, 2, 2.0 ** 53)
+        b = gaussaudit._whole("batch_size", batch_size, 1, 2.0 ** 53)
+        if b > n:
+            raise InvalidArgument("batch_size: must be at most dataset_size (got %d of %d)" % (b, n))
+        if not isinstance(event, Gaussian):
+            raise InvalidArgument("ShuffledEpochs: the event must be a Gaussian (got %r)" % (event,))
+        self.batch_size, self.dataset_size, self.event = b, n, event
+        self.epochs = gaussaudit._whole("epochs", epochs, 1, 10000)
+
+    def parts(self) -> List[Dict[str, Any]]:
+        return [{"kind": "subsampled_gaussian", "sampler": "shuffle",
+                 "batch_size": self.batch_size, "dataset_size": self.dataset_size,
+                 "sigma": _text(self.event.noise_multiplier), "epochs": self.epochs}]
+
+    def __repr__(self) -> str:
+        return "ShuffledEpochs(batch_size=%d, dataset_size=%d, %r, epochs=%d)" % (
+            self.batch_size, self.dataset_size, self.event, self.epochs)
+
+
 class SelfComposed(Event):
     """count independent runs of event (count a whole number >= 1)."""
 
@@ -157,7 +187,8 @@ class SelfComposed(Event):
         out = []
         for p in self.event.parts():
             p = dict(p)
-            key = "steps" if p["kind"] == "subsampled_gaussian" else "repeat"
+            key = ("epochs" if p.get("sampler") == "shuffle" else "steps") \
+                if p["kind"] == "subsampled_gaussian" else "repeat"
             p[key] = p.get(key, 1) * self.count
             out.append(p)
         return out
@@ -207,6 +238,10 @@ class Accountant:
     def compose(self, event: Event, count: int = 1) -> "Accountant":
         if not isinstance(event, Event):
             raise InvalidArgument("compose: event must be an Event (got %r)" % (event,))
+        if any(p.get("sampler") == "shuffle" for p in event.parts()):
+            raise InvalidArgument("compose: shuffled epochs have bounds, not an exact privacy "
+                                  "profile: audit them with assert_dp or gaussaudit.audit, "
+                                  "whose report brackets their eps")
         count = gaussaudit._whole("count", count, 1, 1e9)
         self._events.append(event if count == 1 else SelfComposed(event, count))
         self._profile = None
@@ -309,5 +344,6 @@ def calibrate_noise_multiplier(*, target_epsilon: Real, target_delta: Real,
 
 
 __all__ = ["Event", "Gaussian", "PoissonSampled", "FixedSizeSampled", "SampledWithoutReplacement",
+           "ShuffledEpochs",
            "SelfComposed", "Composed", "Accountant", "calibrate_noise_multiplier",
            "from_dp_event", "from_opacus_history"]

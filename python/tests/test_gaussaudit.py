@@ -459,6 +459,36 @@ def test_fixed_size_batches_are_poisson_steps_of_twice_the_sensitivity():
         gaussaudit.subsampled(batch_size=10, dataset_size=10, sigma=1)
 
 
+def test_shuffled_epochs_are_audited_not_accounted():
+    """ShuffledEpochs writes the shuffle sampler's spec (SelfComposed counts epochs); assert_dp
+    fails a claim below what a neighbour attains (the sum test: each epoch's 10 batch sums
+    added, a Gaussian pair of mean shift sqrt(2/10)/4 over two epochs) and passes one above
+    it; the Accountant refuses the event (bounds, not a profile)."""
+    from gaussaudit.accounting import Accountant, Gaussian, SelfComposed, ShuffledEpochs
+    from gaussaudit.testing import assert_dp
+    ev = ShuffledEpochs(10, 100, Gaussian(4.0), epochs=1)
+    two = SelfComposed(ev, 2)
+    assert two.parts()[0]["epochs"] == 2 and two.parts()[0]["sampler"] == "shuffle"
+    mu = math.sqrt(2 / 10) / 4
+
+    def gdp(e):
+        return (0.5 * math.erfc((e / mu - mu / 2) / math.sqrt(2))
+                - math.exp(e) * 0.5 * math.erfc((e / mu + mu / 2) / math.sqrt(2)))
+    lo, hi = 0.0, 5.0  # the sum test's eps at 1e-5, by bisection on its closed form
+    for _ in range(100):
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if gdp(mid) > 1e-5 else (lo, mid)
+    with pytest.raises(AssertionError, match="VIOLATION"):
+        assert_dp(two, 0.99 * lo, 1e-5)
+    r = assert_dp(two, 1.01 * lo, 1e-5)  # NO VIOLATION FOUND: never VERIFIED (remove_one)
+    assert r.claims[0].verdict == "NO VIOLATION FOUND", r.claims[0]
+    with pytest.raises(gaussaudit.InvalidArgument, match="bounds"):
+        Accountant().compose(two)
+    for bad in ((11, 10, 1), (0, 10, 1), (2, 10, 0)):
+        with pytest.raises(gaussaudit.InvalidArgument):
+            ShuffledEpochs(bad[0], bad[1], Gaussian(1.0), epochs=bad[2])
+
+
 def test_event_trees_of_dp_accounting_and_opacus_histories_convert():
     """Objects named and shaped as dp_accounting's events (the library need not be present)
     and Opacus' history rows become the same composition as the events written directly;
