@@ -142,6 +142,10 @@ void pr_set_reason_static(ga_pair *p, const char *text);
 /* the Renyi row of a variant with no divergences: NaN, infinite errors, GA_EDOM */
 int pr_renyi_none(ga_result *xy, ga_result *yx, const ga_pair *p, double alpha);
 
+/* p (zeroed) becomes a one-dimensional pair of the variant type whose numbers are all in
+ * input (the pair takes it; full support) */
+void pr_input_pair(ga_pair *p, const ga_pair_type *type, void *input);
+
 /* lambda, mt, L and V: one block at lambda (arrays_block, reduce_pd) or four */
 void pr_free_arrays(ga_pair *p);
 

@@ -79,6 +79,16 @@ int pr_renyi_none(ga_result *xy, ga_result *yx, const ga_pair *p, double alpha)
     return GA_EDOM;
 }
 
+void pr_input_pair(ga_pair *p, const ga_pair_type *type, void *input)
+{
+    p->type = type;
+    p->input = input;
+    p->ninput = 1;
+    p->r = 1;
+    p->d = p->k = 1;
+    p->support = GA_SUPPORT_FULL;
+}
+
 void ga_pair_free(ga_pair *p)
 {
     if (!p)

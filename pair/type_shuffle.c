@@ -177,12 +177,7 @@ int ga_pair_reduce_shuffle(ga_pair **out, const ga_shuffle_input *in, char *msg,
         s->in.norm_txt = t + ls;
     }
     pthread_mutex_init(&s->mu, NULL);
-    p->type = &ga_pair_type_shuffle;
-    p->input = s;
-    p->ninput = 1;
-    p->r = 1;
-    p->d = p->k = 1;
-    p->support = GA_SUPPORT_FULL;
+    pr_input_pair(p, &ga_pair_type_shuffle, s);
     *out = p;
     return GA_OK;
 }

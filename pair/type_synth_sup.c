@@ -437,12 +437,7 @@ int pr_synth_sup_make(ga_pair **out, const ga_synthetic_input *in, char *msg, si
         memcpy((char *)(c + 1), in->sigma_txt, tl);
         c->sigma_txt = (const char *)(c + 1);
     }
-    p->type = &ga_pair_type_synthetic_sup;
-    p->input = c;
-    p->ninput = 1;
-    p->r = 1;
-    p->d = p->k = 1;
-    p->support = GA_SUPPORT_FULL;
+    pr_input_pair(p, &ga_pair_type_synthetic_sup, c);
     *out = p;
     return GA_OK;
 }
