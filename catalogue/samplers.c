@@ -96,9 +96,10 @@ static int sampler_relation(const cat_job *j, int any_fixed, char *msg, size_t m
                               "not a remove/add pair (Zhu, Dong & Wang 2022) and are not computed");
 }
 
-/* batch_size b and dataset_size n of fixed-size batches: whole numbers, 1 <= b < n <= 2^53 */
-static int fixed_size_counts(const cat_job *j, const ga_node *m, const char *prefix, double *b,
-                             double *n, char *msg, size_t msglen)
+/* batch_size b and dataset_size n: whole numbers, 1 <= b < n <= 2^53 (fixed-size batches),
+ * or b <= n with full (shuffled epochs: one batch of every record is allowed) */
+static int batch_counts(const cat_job *j, const ga_node *m, const char *prefix, int full,
+                        double *b, double *n, char *msg, size_t msglen)
 {
     ga_spec *s = j->s;
     char path[160];
@@ -111,10 +112,31 @@ static int fixed_size_counts(const cat_job *j, const ga_node *m, const char *pre
         return ga_spec_fail(s, ga_node_get(m, "dataset_size"), path, msg, msglen,
                             "must be a whole number in 2..2^53");
     snprintf(path, sizeof path, "%s.batch_size", prefix);
-    if (!(*b >= 1 && *b < *n && *b == floor(*b)))
+    if (!(*b >= 1 && (full ? *b <= *n : *b < *n) && *b == floor(*b)))
         return ga_spec_fail(s, ga_node_get(m, "batch_size"), path, msg, msglen,
-                            "must be a whole number in 1..dataset_size - 1 (the neighbour "
-                            "without the record must still fill a batch)");
+                            full ? "must be a whole number in 1..dataset_size"
+                                 : "must be a whole number in 1..dataset_size - 1 (the neighbour "
+                                   "without the record must still fill a batch)");
+    return GA_OK;
+}
+
+/* The noise multiplier of map m (key sigma_key; knob non-NULL: the value calibrate tries),
+ * in [0.001, 1e6] */
+static int noise_multiplier(const cat_job *j, const ga_node *m, const char *prefix,
+                            const char *sigma_key, const double *knob, double *sigma, char *msg,
+                            size_t msglen)
+{
+    ga_spec *s = j->s;
+    char path[160];
+    int rc;
+    if (knob)
+        *sigma = *knob;
+    else if ((rc = ga_spec_node_number(s, m, prefix, sigma_key, sigma, 1, msg, msglen)))
+        return rc;
+    snprintf(path, sizeof path, "%s.%s", prefix, sigma_key);
+    if (!(*sigma >= 1e-3 && *sigma <= 1e6))
+        return ga_spec_fail(s, ga_node_get(m, sigma_key), path, msg, msglen,
+                            "must be in [0.001, 1e6] (the noise multiplier)");
     return GA_OK;
 }
 
@@ -146,7 +168,7 @@ static int stage_term(const cat_job *j, const ga_node *m, const char *prefix,
                             "count steps");
     double q, sigma, steps = 1, b = 0, n = 0;
     if (sampler == SAMPLER_FIXED_SIZE) {
-        if ((rc = fixed_size_counts(j, m, prefix, &b, &n, msg, msglen)))
+        if ((rc = batch_counts(j, m, prefix, 0, &b, &n, msg, msglen)))
             return rc;
         q = b / n;
     } else {
@@ -157,14 +179,8 @@ static int stage_term(const cat_job *j, const ga_node *m, const char *prefix,
             return ga_spec_fail(s, ga_node_get(m, "rate"), path, msg, msglen,
                                 "must be in (0, 1] (the Poisson sampling rate)");
     }
-    if (knob)
-        sigma = *knob;
-    else if ((rc = ga_spec_node_number(s, m, prefix, sigma_key, &sigma, 1, msg, msglen)))
+    if ((rc = noise_multiplier(j, m, prefix, sigma_key, knob, &sigma, msg, msglen)))
         return rc;
-    snprintf(path, sizeof path, "%s.%s", prefix, sigma_key);
-    if (!(sigma >= 1e-3 && sigma <= 1e6))
-        return ga_spec_fail(s, ga_node_get(m, sigma_key), path, msg, msglen,
-                            "must be in [0.001, 1e6] (the noise multiplier)");
     rc = ga_spec_node_number(s, m, prefix, "steps", &steps, 0, msg, msglen);
     if (rc > 0)
         return rc;
@@ -226,9 +242,9 @@ static int sampler_mechanism(const cat_job *j, const char *const *keys, char *ms
  * shuffles the records into E = ceil(n/b) batches, each record in exactly one. No dominating
  * pair is known; two bounds are:
  *   lower: every other record's gradient 0 and the audited one's of norm 1. Its neighbour
- *     (without it, or zeroed, or replaced by one of gradient 0) releases N(0, I) every
- *     epoch, the dataset with it N(e_t, I) with t its batch, whatever the others' order: a
- *     pair of real neighbours, whose max test (pair/shuffle.c) bounds delta from below. For
+ *     (without it, or zeroed) releases N(0, I) every epoch, the dataset with it N(e_t, I)
+ *     with t its batch, whatever the others' order: a pair of real neighbours, whose max
+ *     test (pair/shuffle.c) and sum test (a Gaussian pair) bound delta from below. For
  *     remove_one the neighbour must run the same E batches: the one of n - 1 records does
  *     unless n - 1 is a multiple of b, and then the one of n + 1 records (the dataset of n
  *     without the record) does; with b = 1 neither does, and remove_one is refused.
@@ -255,16 +271,9 @@ static int build_shuffle(cat_job *j, char *msg, size_t msglen)
                                   : "sampler: shuffle takes batch_size and dataset_size, not rate");
     double b, n, sigma, T;
     int rc;
-    if ((rc = ga_spec_node_number(s, m, "mechanism", "batch_size", &b, 1, msg, msglen)) ||
-        (rc = ga_spec_node_number(s, m, "mechanism", "dataset_size", &n, 1, msg, msglen)) ||
+    if ((rc = batch_counts(j, m, "mechanism", 1, &b, &n, msg, msglen)) ||
         (rc = ga_spec_node_number(s, m, "mechanism", "epochs", &T, 1, msg, msglen)))
         return rc;
-    if (!(n >= 2 && n <= 9007199254740992.0 && n == floor(n)))
-        return ga_spec_fail(s, ga_node_get(m, "dataset_size"), "mechanism.dataset_size", msg,
-                            msglen, "must be a whole number in 2..2^53");
-    if (!(b >= 1 && b <= n && b == floor(b)))
-        return ga_spec_fail(s, ga_node_get(m, "batch_size"), "mechanism.batch_size", msg, msglen,
-                            "must be a whole number in 1..dataset_size");
     double E = ceil(n / b);
     if (!(E <= 1e7))
         return ga_spec_fail(s, ga_node_get(m, "batch_size"), "mechanism.batch_size", msg, msglen,
@@ -273,13 +282,9 @@ static int build_shuffle(cat_job *j, char *msg, size_t msglen)
         return ga_spec_fail(s, ga_node_get(m, "epochs"), "mechanism.epochs", msg, msglen,
                             "must be a whole number in 1..10000");
     int knobbed = j->o->knob && !strcmp(j->o->knob, "sigma");
-    if (knobbed)
-        sigma = j->o->knob_value;
-    else if ((rc = ga_spec_node_number(s, m, "mechanism", "sigma", &sigma, 1, msg, msglen)))
+    if ((rc = noise_multiplier(j, m, "mechanism", "sigma", knobbed ? &j->o->knob_value : NULL,
+                               &sigma, msg, msglen)))
         return rc;
-    if (!(sigma >= 1e-3 && sigma <= 1e6))
-        return ga_spec_fail(s, ga_node_get(m, "sigma"), "mechanism.sigma", msg, msglen,
-                            "must be in [0.001, 1e6] (the noise multiplier)");
     int rel = s->relation, bounded = rel == GA_REL_ZERO_OUT;
     if (!bounded && rel != GA_REL_NONE && rel != GA_REL_REMOVE_ONE)
         return ga_spec_fail(s, s->mechanism, "neighbours", msg, msglen,

@@ -126,8 +126,7 @@ static double tail_point(int k, int upper, double lc, double m, double E)
         double y = 0.5 * (lo + hi), l0, l1;
         log_cdf_d(&l0, &l1, y, m, E);
         double l = k ? l1 : l0;
-        double t = upper ? log(-expm1(l)) : l; /* (the tail's log) */
-        int beyond = upper ? t < lc : t < lc;  /* in the tail past the cut */
+        int beyond = (upper ? log(-expm1(l)) : l) < lc; /* the tail's log past the cut */
         if (upper)
             *(beyond ? &hi : &lo) = y;
         else
@@ -297,13 +296,11 @@ static void vec_trim(vec_t *v, int up, fmpz_t inf)
             break;
         a++;
     }
-    if (a > 0) {
-        if (up) {
-            fmpz_zero(s);
-            for (slong i = 0; i < a; i++)
-                fmpz_add(s, s, v->c + i);
-            fmpz_add(v->c + a, v->c + a, s);
-        }
+    if (up && a > 0) {
+        fmpz_zero(s);
+        for (slong i = 0; i < a; i++)
+            fmpz_add(s, s, v->c + i);
+        fmpz_add(v->c + a, v->c + a, s);
     }
     fmpz_zero(s);
     while (b - 1 > a) { /* the high end */
@@ -388,6 +385,15 @@ void ga_shuffle_laws_clear(ga_shuffle_laws *S)
     memset(S, 0, sizeof *S);
 }
 
+/* x <- the loss of direction dir at point P: l (XY) or -l (YX) */
+static void dir_loss(arb_t x, const point_t *P, int dir)
+{
+    if (dir)
+        arb_neg(x, P->l);
+    else
+        arb_set(x, P->l);
+}
+
 /* the step of direction dir, side up, from the points: masses into v (index k0 + i), the
  * mass at +infinity into inf (units 2^-BITS) */
 static int step_vec(vec_t *v, fmpz_t inf, const point_t *P, size_t np, double h, int dir,
@@ -403,16 +409,9 @@ static int step_vec(vec_t *v, fmpz_t inf, const point_t *P, size_t np, double h,
     /* cell j < np - 1 between points j and j + 1; j = np - 1: the tail that has a finite
      * loss bound (above the last point for XY's lower side, below the first for YX's...) */
     for (size_t j = 0; rc == GA_OK && j + 1 < np; j++) {
-        const arb_struct *end;
-        int neg = dir == 1;
-        if (!neg)
-            end = up ? P[j + 1].l : P[j].l;
-        else
-            end = up ? P[j].l : P[j + 1].l;
-        if (neg)
-            arb_neg(x, end);
-        else
-            arb_set(x, end);
+        /* the cell's smallest loss (lower side) or largest (upper): l increases in y, -l
+         * decreases */
+        dir_loss(x, &P[up != dir ? j + 1 : j], dir);
         if (!grid_index(&idx[j], x, h, up, prec)) {
             rc = GA_EPREC;
             break;
@@ -435,10 +434,7 @@ static int step_vec(vec_t *v, fmpz_t inf, const point_t *P, size_t np, double h,
         const arb_struct *tailm = dir == 0 ? (up ? pf->F[law] : pl->G[law])
                                            : (up ? pl->G[law] : pf->F[law]);
         const arb_struct *infm = dir == 0 ? pl->G[law] : pf->F[law];
-        if (dir)
-            arb_neg(x, fin->l);
-        else
-            arb_set(x, fin->l);
+        dir_loss(x, fin, dir);
         if (!grid_index(&idx[jt], x, h, up, prec))
             rc = GA_EPREC;
         to_fixed(mz + jt, tailm, up, prec);
@@ -471,7 +467,7 @@ static int step_vec(vec_t *v, fmpz_t inf, const point_t *P, size_t np, double h,
 }
 
 /* the power's entries as doubles (rounded down or up, times 2^-BITS) */
-static int vec_out(ga_shuffle_side *o, const vec_t *v, const fmpz_t inf, unsigned long T, int up)
+static int vec_out(ga_shuffle_side *o, const vec_t *v, const fmpz_t inf, int up)
 {
     o->w = malloc((size_t)v->len * sizeof *o->w);
     if (!o->w)
@@ -485,13 +481,12 @@ static int vec_out(ga_shuffle_side *o, const vec_t *v, const fmpz_t inf, unsigne
         arf_mul_2exp_si(a, a, -SH_BITS);
         o->w[i] = arf_get_d(a, up ? ARF_RND_UP : ARF_RND_DOWN);
     }
-    /* the mass at +infinity: a step's at most inf, so T of them at most T inf (a union) */
+    /* the mass at +infinity (T times a step's, a union bound, and what the powers moved
+     * there), times 1 + 1e-10: what the convolutions' other factors, each of mass at most
+     * 1 + 1e-20 on the upper side, can make of it */
     arf_set_fmpz(a, inf);
     arf_mul_2exp_si(a, a, -SH_BITS);
-    /* (times 1 + 1e-10: what the convolutions' other factors, each of mass at most 1 +
-     * 1e-20 on the upper side, can make of it) */
     o->inf = up ? fmin(arf_get_d(a, ARF_RND_UP) * (1 + 1e-10), 1) : 0;
-    (void)T;
     arf_clear(a);
     return GA_OK;
 }
@@ -582,7 +577,7 @@ int ga_shuffle_laws_make(ga_shuffle_laws *S, const char *norm_txt, double norm,
             if (rc == GA_OK)
                 rc = vec_pow(&w, inf, &a, (unsigned long)T, up, deadline);
             if (rc == GA_OK)
-                rc = vec_out(&S->s[dir][up], &w, inf, (unsigned long)T, up);
+                rc = vec_out(&S->s[dir][up], &w, inf, up);
             vec_clear(&a);
             vec_clear(&w);
             fmpz_clear(inf);

@@ -372,6 +372,18 @@ static void poisson_compare(const ga_audit *a, ga_claim_result *r, ga_gchisq_wor
     ga_pair_free(p);
 }
 
+/* pair i's smallest eps at the claimed delta (ga_pair_epsilon's status) */
+static int eps_of(ga_result *e, int *dir, const ga_audit *a, size_t i, double delta,
+                  ga_gchisq_work *w)
+{
+    ga_pair *own;
+    const ga_pair *p = vd_pair_use(a, i, &own);
+    ga_gchisq_opts go = vd_gopts(a);
+    int st = p ? ga_pair_epsilon(e, dir, p, delta, &go, w) : GA_ENOMEM;
+    ga_pair_free(own);
+    return st;
+}
+
 /* The worst pair an upper bound no neighbour need attain (shuffled epochs, masking with
  * several columns, a universe's supremum): the attained pair with the largest delta at the
  * claimed eps, its delta and its eps at the claimed delta, the other end of the bracket the
@@ -409,17 +421,15 @@ static void attained_of(const ga_audit *a, ga_claim_result *r, const double *xy,
     /* the eps: the largest over the attained pairs when they are few (two tests of shuffled
      * epochs: the larger delta at the claimed eps need not have the larger eps), else the
      * one with the largest delta */
-    size_t few = a->npairs <= 8;
-    for (size_t i = few ? 0 : best; i < (few ? a->npairs : best + 1); i++) {
+    int few = a->npairs <= 8;
+    size_t from = few ? 0 : best, to = few ? a->npairs : best + 1;
+    for (size_t i = from; i < to; i++) {
         if (!vd_attained(a, i) || !(vd_dp_counts(r, scope_i, i, 1) || vd_dp_counts(r, scope_i, i, 2)))
             continue;
-        ga_pair *own;
-        const ga_pair *p = vd_pair_use(a, i, &own);
-        ga_gchisq_opts go = vd_gopts(a);
         ga_result e;
         int dir;
-        int st = p ? ga_pair_epsilon(&e, &dir, p, r->delta, &go, w) : GA_ENOMEM;
-        ga_pair_free(own);
+        int st = eps_of(&e, &dir, a, i, r->delta, w);
+        /* (the largest: attained_eps starts as NaN, which no value is below) */
         if ((st == GA_OK || st == GA_ETOL) && !(r->scope_dir && dir && dir != r->scope_dir) &&
             !(e.val <= r->attained_eps.val))
             r->attained_eps = e;
@@ -464,11 +474,7 @@ static void dp_extras(dp_run *d)
             }
             ga_result e;
             int dir;
-            ga_pair *own;
-            const ga_pair *p = vd_pair_use(a, best, &own);
-            ga_gchisq_opts go = vd_gopts(a);
-            int st = p ? ga_pair_epsilon(&e, &dir, p, r->delta, &go, w) : GA_ENOMEM;
-            ga_pair_free(own);
+            int st = eps_of(&e, &dir, a, best, r->delta, w);
             if (st == GA_EDOM)
                 e.val = INFINITY;
             if (r->scope_dir && dir != r->scope_dir) {
