@@ -349,7 +349,9 @@ GA_API const double *ga_pair_mt(const ga_pair *p);
 GA_API double ga_pair_columns(const ga_pair *p);
 
 /* The privacy loss l = log p_X/p_Y as a generalized chi-square under X (lx) and the
- * negated loss -l under Y (ly), the laws that give delta_{X,Y} and delta_{Y,X}. */
+ * negated loss -l under Y (ly), the laws that give delta_{X,Y} and delta_{Y,X}. GA_OK,
+ * GA_ENOMEM, or GA_EDOM for a pair without Gaussian laws (supports that differ, a loss
+ * family, a universe, shuffled epochs). */
 GA_API int ga_pair_loss_forms(ga_gchisq *lx, ga_gchisq *ly, const ga_pair *p);
 
 enum ga_delta_method {

@@ -383,7 +383,7 @@ int ga_pair_mahalanobis_cert(ga_interval *t2, const ga_pair *p, const ga_pair_in
     t2->hi = INFINITY;
     if (!ga_cert_available(NULL))
         return GA_EDEP;
-    if (p->support != GA_SUPPORT_FULL || p->ploss)
+    if (p->support != GA_SUPPORT_FULL || !pr_has_laws(p))
         return GA_EDOM;
     if (p->in_tv[0] > 0 || p->in_tv[1] > 0) { /* a release: its D2 from the exact inputs */
         if (!(p->in_d2[1] > 0))

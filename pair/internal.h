@@ -146,6 +146,13 @@ int pr_renyi_none(ga_result *xy, ga_result *yx, const ga_pair *p, double alpha);
  * input (the pair takes it; full support) */
 void pr_input_pair(ga_pair *p, const ga_pair_type *type, void *input);
 
+/* Has p Gaussian laws (lx, ly and the reduction's arrays: the Gaussian and product types)?
+ * The other variants (losses, universes, shuffled epochs) have none. */
+static inline int pr_has_laws(const ga_pair *p)
+{
+    return p->type == &ga_pair_type_gaussian || p->type == &ga_pair_type_product;
+}
+
 /* lambda, mt, L and V: one block at lambda (arrays_block, reduce_pd) or four */
 void pr_free_arrays(ga_pair *p);
 

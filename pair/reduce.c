@@ -851,7 +851,7 @@ cleanup:
 
 int ga_pair_loss_forms(ga_gchisq *lx, ga_gchisq *ly, const ga_pair *p)
 {
-    if (p->support == GA_SUPPORT_DIFFER || p->ploss) /* a subsampled loss is no such form */
+    if (p->support == GA_SUPPORT_DIFFER || !pr_has_laws(p)) /* (a loss family: no such form) */
         return GA_EDOM;
     if (ga_gchisq_copy(lx, p->lx) || ga_gchisq_copy(ly, p->ly))
         return GA_ENOMEM;

@@ -535,6 +535,22 @@ Test(samplers, shuffled_epochs_bracket_the_claims, .timeout = 600)
                   ga_verdict_name(c.verdict), c.reason);
         ga_audit_result_free(r);
     }
+    /* a GDP claim reads every pair's laws only where a pair has them (the max test has
+     * none): decided on the grid of the profile, not proven */
+    {
+        char msg[512];
+        snprintf(text, sizeof text, "gaussaudit: 1\nname: s\nmechanism: {kind: subsampled_gaussian, "
+                 "sampler: shuffle, batch_size: 10, dataset_size: 100, sigma: 4, epochs: 2}\n"
+                 "neighbours: zero_out\nclaim: {gdp: 0.5}\n");
+        ga_audit_result *r;
+        cr_assert(ga_audit_spec_text(&r, text, strlen(text), "s.yaml", NULL, msg, sizeof msg) == GA_OK,
+                  "%s", msg);
+        ga_claim_info c;
+        cr_assert(ga_audit_result_claim(&c, r, 0) == GA_OK);
+        cr_expect(c.verdict == GA_VERDICT_NO_VIOLATION, "GDP: %s (%s)", ga_verdict_name(c.verdict),
+                  c.reason);
+        ga_audit_result_free(r);
+    }
     /* calibrate under remove_one (lower bounds only): the sum test binds at large noise, its
      * Gaussian delta at sqrt(T/E)/sigma meets the claim at the value found, a necessary one */
     {

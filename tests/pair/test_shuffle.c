@@ -225,8 +225,16 @@ Test(shuffle, invalid_inputs_are_refused)
         cr_expect(ga_pair_reduce_shuffle(&p, &bad[i], msg, sizeof msg) == GA_EINVAL && !p &&
                       strstr(msg, "shuffled epochs"), "row %zu accepted (%s)", i, msg);
     }
+    /* no Gaussian laws: the functions that read them refuse the pair */
     ga_pair *p = make(1, 10, 2, NULL);
     ga_result xy, yx;
     cr_expect(ga_pair_renyi(&xy, &yx, p, 2) == GA_EDOM);
+    ga_gchisq *lx = ga_gchisq_alloc(4), *ly = ga_gchisq_alloc(4);
+    cr_assert(lx && ly);
+    cr_expect(ga_pair_loss_forms(lx, ly, p) == GA_EDOM);
+    ga_interval t2;
+    cr_expect(ga_pair_mahalanobis_cert(&t2, p, NULL, NULL, NULL) == GA_EDOM);
+    ga_gchisq_free(lx);
+    ga_gchisq_free(ly);
     ga_pair_free(p);
 }
