@@ -54,6 +54,10 @@ typedef struct ga_pair_type {
     /* 1 when q is p with the roles of X and Y swapped, computed alike (q's delta_xy is p's
      * delta_yx and so on); NULL: never known */
     int (*mirrors)(const ga_pair *p, const ga_pair *q);
+    /* eps(delta) by the type's own route where it has one (ga_pair_epsilon's outputs);
+     * GA_EDOM: none here, the search over delta decides; NULL: never */
+    int (*epsilon)(ga_result *eps, int *direction, const ga_pair *p, double delta,
+                   const ga_gchisq_opts *o, ga_gchisq_work *w);
 } ga_pair_type;
 
 /* the Gaussian pairs' methods (type_gaussian.c; products and the bounds beside masked pairs

@@ -74,6 +74,12 @@ int ga_ploss_check(const ga_ploss_term *t, size_t n, char *msg, size_t msglen);
  * with half its width as the error). GA_OK, GA_ETOL. */
 int ga_ploss_delta(ga_result *xy, ga_result *yx, const ga_ploss *L, double eps, int method,
                    const ga_gchisq_opts *opts, ga_quad_work *w);
+/* eps(delta) of 2 to 128 identical steps where the Bromwich integrand does not decay, from
+ * the bracket of discretised losses inverted (pair/ploss.c): *eps its midpoint with half its
+ * width, *direction 1 (X,Y binds) or 2. GA_OK, GA_ETOL (wider than 1e-6 relative), GA_ETIME,
+ * GA_EDOM (not this route: the caller searches over delta). */
+int ga_ploss_epsilon_few(ga_result *eps, int *direction, const ga_ploss *L, double delta,
+                         const ga_gchisq_opts *o, ga_quad_work *w);
 /* Renyi divergences of order alpha > 1 in both directions (estimates). */
 int ga_ploss_renyi(ga_result *xy, ga_result *yx, const ga_ploss *L, double alpha);
 /* Supremum of the loss in direction dir (0: XY, 1: YX): delta is 0 from there on. */
@@ -115,6 +121,23 @@ int ga_ploss_bracket(double *lo, double *hi, int *decided, const ga_ploss *L, in
                      double eps, double eps_t, double theta, double lchern, double epsabs,
                      double epsrel, double decide, int finest, double deadline,
                      ga_quad_work *w);
+/* The eps at which delta in direction dir of few identical steps (ga_ploss_bracket's case)
+ * falls to delta, bracketed (pair/ploss.c): *lo < eps* <= *hi, where *hi is a point at which
+ * the bracket's upper bound is at most delta and *lo one at which its lower bound exceeds it
+ * (0 where none does), from one grid's convolutions per pass tilted near guess (> 0, an
+ * estimate of eps*: a coarse accountant's), the grid refined until the relative width is at
+ * most epsrel or the finest. GA_OK; GA_EDOM (not this route's case, or no grid brought the
+ * upper bound under delta: *lo = 0, *hi = inf); GA_ETIME; GA_ENOMEM. */
+int ga_ploss_bracket_eps(double *lo, double *hi, const ga_ploss *L, int dir, double delta,
+                         double guess, double epsrel, double deadline);
+/* One pass of it (pair/ploss_bracket.c): the bracket on grid `level` (0 the finest, 3 the
+ * coarsest) tilted by theta centred at eps_t (lchern as ga_ploss_tilt gives them), its tails
+ * cut for eps near g, then both bounds inverted at delta to tol: GA_OK with *lo (0 where the
+ * lower bound is at most delta everywhere) and *hi; GA_EDOM where the upper bound stays above
+ * delta (a finer grid may do); GA_ETIME, GA_ENOMEM. */
+int ga_ploss_bracket_invert(double *lo, double *hi, const ga_ploss *L, int dir, double delta,
+                            double g, double eps_t, double theta, double lchern, int level,
+                            double tol, double deadline);
 /* The bracket's tilt centre for eps: eps on a grid of 1/32 relative, so that nearby eps (an
  * eps search's last steps) share one convolution (w's cache); the bracket's values depend
  * on eps alone (the centre, the tilt and the cut are functions of it). */

@@ -230,6 +230,13 @@ int ga_pair_epsilon(ga_result *eps, int *direction, const ga_pair *p, double del
         eps->val = INFINITY;
         return GA_EDOM;
     }
+    if (p->type->epsilon) {
+        int rc = p->type->epsilon(eps, direction, p, delta, &o, w);
+        if (rc != GA_EDOM)
+            return rc;
+        eps->val = eps->err = 0;
+        *direction = 0;
+    }
     eps_param ep = {.p = p, .o = &o, .w = w, .logt = log(delta), .status = GA_OK, .at = NAN};
     double f0 = eps_fn(0, &ep);
     if (ep.status != GA_OK && ep.status != GA_ETOL) { /* no value to search on */

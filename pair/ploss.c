@@ -753,6 +753,166 @@ static int delta_few(ga_result *out, const ga_ploss *L, int dir, double eps,
     return out->err <= fmax(o->epsabs, 10 * o->epsrel * out->val) ? GA_OK : GA_ETOL;
 }
 
+int ga_ploss_bracket_eps(double *lo, double *hi, const ga_ploss *L, int dir, double delta,
+                         double guess, double epsrel, double deadline)
+{
+    *lo = 0;
+    *hi = INFINITY;
+    const ga_ploss_term *t = &L->t[0];
+    double g = guess, sup = ga_ploss_loss_sup(L, dir), etp = NAN;
+    if (sup < INFINITY)
+        g = fmin(g, 0.5 * sup);
+    int rc = GA_EDOM, got = 0;
+    /* a 16th of the finest grid's points first (its bracket recentres the tilt), then the
+     * finest; a new centre where the bracket's middle left the old one's grid cell */
+    for (int level = 1, pass = 0; pass < 6 && L->n == 1 && t->count <= GA_PLOSS_FEW_STEPS;
+         pass++) {
+        double et = ga_ploss_tilt_centre(g), theta, lch, a, b;
+        ga_ploss_tilt(&theta, &lch, L, dir, et);
+        rc = ga_ploss_bracket_invert(&a, &b, L, dir, delta, g, et, theta, lch, level,
+                                     1e-3 * epsrel * g, deadline);
+        if (rc == GA_EDOM && level > 0) {
+            level--;
+            continue;
+        }
+        if (rc != GA_OK)
+            break;
+        *lo = fmax(*lo, a); /* (every pass's ends are proven: the best of them kept) */
+        *hi = fmin(*hi, b);
+        got = 1;
+        g = 0.5 * (*lo + *hi);
+        int recentre = ga_ploss_tilt_centre(g) != et && et != etp;
+        etp = et;
+        if (!recentre && (*hi - *lo <= epsrel * *hi || level == 0))
+            break;
+        if (level > 0 && !recentre)
+            level--;
+    }
+    if (rc == GA_ETIME || rc == GA_ENOMEM)
+        return rc;
+    return got ? GA_OK : GA_EDOM;
+}
+
+/* eps(delta) of 2 to 128 identical steps of a rate below 1 (the search over delta would run
+ * the bracket near the root again and again where the Bromwich integral does not converge,
+ * and that integral beside it): the bracket inverted on one grid per direction
+ * (ga_ploss_bracket_eps), started from a coarse PLD accountant's eps. The direction whose
+ * guess is larger is bracketed first; the other is shown below that bracket's lower end by
+ * its own bracket of delta there (its upper bound at most delta), else bracketed too. The
+ * result's ends are points where a proven bound of delta lies on the needed side, so eps* lies
+ * between them up to the bracket's double-precision allowances; the value is the midpoint and
+ * the error half the width; refined by Bromwich values inside it (refine_few) where it is
+ * wider than FEW_REFINE or where the integrand decays within its plan. GA_EDOM where this is
+ * not the route (the caller searches). */
+#define FEW_EPS_REL 1e-6 /* the width wanted, relative (the finest grid gives what it gives) */
+#define FEW_REFINE 1e-5  /* a bracket wider than this (relative) is refined by Bromwich values */
+/* Inside the bracket [a, z] of eps*: the root of log delta = log delta_target by secant
+ * steps of Bromwich values kept inside the bracket; the error is the last step plus the
+ * shift that delta's error makes (its relative error over the log-slope). The integral's
+ * estimates are taken where their error is under 1e-3 relative, also where its integrand had
+ * not decayed within the planned range (their error then estimated, not bounded: GA_ETOL, as
+ * delta_few's overlap of the two); the result stays inside the bracket and is taken only
+ * where it is narrower. Otherwise the bracket stands (GA_EDOM; GA_ETIME past the deadline). */
+static int refine_few(ga_result *eps, const ga_ploss *L, int dir, double delta, double a,
+                      double z, const ga_gchisq_opts *o, ga_quad_work *w)
+{
+    double ld = log(delta), x[2], f[2], rel = 0;
+    int conv = 1;
+    for (int k = 0; k < 2; k++) {
+        ga_result r;
+        x[k] = k ? a + 0.6 * (z - a) : a + 0.4 * (z - a);
+        int st = delta_bromwich(&r, L, dir, x[k], o, w);
+        conv &= st == GA_OK;
+        if ((st != GA_OK && st != GA_ETOL) || !(r.val > 0) || !(r.err < 1e-3 * r.val))
+            return st == GA_ETIME ? st : GA_EDOM;
+        f[k] = log(r.val) - ld;
+        rel = fmax(rel, r.err / r.val);
+    }
+    double step = INFINITY, slope = NAN;
+    for (int it = 0; it < 8; it++) {
+        slope = (f[1] - f[0]) / (x[1] - x[0]);
+        if (!(slope < 0))
+            return GA_EDOM;
+        double xn = fmin(fmax(x[1] - f[1] / slope, a), z);
+        step = fabs(xn - x[1]);
+        /* (a step under a tenth of what delta's error moves the root is not resolved) */
+        if (step <= fmax(1e-12 * xn, 0.1 * -log1p(-rel) / -slope))
+            break;
+        ga_result r;
+        int st = delta_bromwich(&r, L, dir, xn, o, w);
+        conv &= st == GA_OK;
+        if ((st != GA_OK && st != GA_ETOL) || !(r.val > 0) || !(r.err < 1e-3 * r.val))
+            return st == GA_ETIME ? st : GA_EDOM;
+        x[0] = x[1], f[0] = f[1];
+        x[1] = xn, f[1] = log(r.val) - ld;
+        rel = fmax(rel, r.err / r.val);
+    }
+    double err = step + 1.05 * -log1p(-rel) / -slope + 4 * DBL_EPSILON * x[1];
+    if (!(err < eps->err))
+        return GA_EDOM;
+    eps->val = x[1];
+    eps->err = err;
+    return conv && err <= FEW_EPS_REL * x[1] ? GA_OK : GA_ETOL;
+}
+
+int ga_ploss_epsilon_few(ga_result *eps, int *direction, const ga_ploss *L, double delta,
+                         const ga_gchisq_opts *o, ga_quad_work *w)
+{
+    if (L->n != 1 || L->t[0].r > 0 || L->t[0].nu > 0 || !(L->t[0].count > 1) ||
+        !(L->t[0].count <= GA_PLOSS_FEW_STEPS) || !(L->t[0].q < 1) || !(delta > 0 && delta < 1))
+        return GA_EDOM;
+    double g[2];
+    for (int d = 0; d < 2; d++)
+        if (ga_ploss_pld_epsilon(&g[d], L, d, delta, 1e-3) != GA_OK || !isfinite(g[d]))
+            return GA_EDOM;
+    int b = g[1] > g[0], other = !b;
+    if (!(g[b] > 0))
+        return GA_EDOM;
+    double lo, hi, olo = 0, ohi = 0;
+    int rc = ga_ploss_bracket_eps(&lo, &hi, L, b, delta, g[b], FEW_EPS_REL, o->deadline);
+    if (rc != GA_OK)
+        return rc == GA_ETIME ? rc : GA_EDOM;
+    if (lo < ga_ploss_loss_sup(L, other)) {
+        double theta, lch, l, u, et = ga_ploss_tilt_centre(lo);
+        int dec;
+        ga_ploss_tilt(&theta, &lch, L, other, et);
+        rc = ga_ploss_bracket(&l, &u, &dec, L, other, lo, et, theta, lch, 0, 0, delta, 0,
+                              o->deadline, NULL);
+        if (rc == GA_ETIME)
+            return rc;
+        if (rc == GA_OK && u <= delta) {
+            ohi = lo; /* (its eps is at most lo) */
+        } else {
+            double go = g[other] > 0 ? g[other] : 0.5 * lo;
+            rc = ga_ploss_bracket_eps(&olo, &ohi, L, other, delta, go, FEW_EPS_REL, o->deadline);
+            if (rc != GA_OK)
+                return rc == GA_ETIME ? rc : GA_EDOM;
+        }
+    }
+    double a = fmax(lo, olo), z = fmax(hi, ohi);
+    *direction = (hi >= ohi ? b : other) == 0 ? 1 : 2;
+    eps->val = 0.5 * a + 0.5 * z;
+    eps->err = 0.5 * (z - a) + 4 * DBL_EPSILON * z;
+    /* Bromwich values narrow it where one direction binds throughout (its delta alone
+     * decides) and the bracket is wide, or where the integrand decays within its plan at the
+     * middle (the integral then converges: the root to its accuracy) */
+    int decays = 0;
+    if (w && ohi <= lo && !(eps->err > FEW_REFINE * eps->val) && eps->err > 1e-12 * eps->val) {
+        brom_t bw = {.L = L, .dir = b, .eps = eps->val, .sc = 1, .deadline = o->deadline};
+        double Kc, k2, rel0;
+        /* (a range beyond t = 1000 costs seconds per integral: the bracket stands) */
+        decays = plan_bromwich(&bw, &Kc, &k2, &rel0) && bw.nodes <= BROMWICH_NODE_CAP / 4 &&
+                 bw.tmax <= 1000;
+    }
+    int st = eps->err <= FEW_EPS_REL * eps->val ? GA_OK : GA_ETOL;
+    if (w && ohi <= lo && (decays || eps->err > FEW_REFINE * eps->val)) {
+        int rs = refine_few(eps, L, b, delta, a, z, o, w);
+        if (rs != GA_EDOM)
+            st = rs;
+    }
+    return st;
+}
+
 /* ---------------------------------------------------------------- one step, closed form */
 
 static double qbar(double x) { return 0.5 * erfc(x / M_SQRT2); }

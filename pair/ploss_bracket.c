@@ -10,15 +10,27 @@
  * On the grid l_k = k h the cell [l_k, l_{k+1}) has the mass w_k and the offset d_k = E[(V -
  * l_k) 1(V in the cell)]. Rounding every step's loss down to its cell's left end gives a sum
  * S_ with S_ <= S <= S_ + T h, and since f is monotone and concave above eps,
- *   f(S) >= f(S_) + f'(S) (S - S_) >= f(S_) + e^{-T h} f'(S_) (S - S_)      where S_ > eps;
- * rounding up to the right end (offset h w_k - d_k) gives S^ - T h <= S <= S^ and
- *   f(S) <= f(S^) - f'(S^) (S^ - S)                                          where S^ - T h >= eps
- * (a tangent of the concave part lies above it there). Each correction is the expectation of
- * a function of the rounded sum times the steps' offsets, T <g, d * w^{*(T-1)}> by
- * independence, so lower <= delta <= upper with a gap of second order in h (first order only
- * on the band of width T h at eps, whose probability is itself O(T h)). The bound is the idea
- * of dominating discretisations (Meiser & Mohammadi, CCS 2018; Doroshenko et al., PETS 2022)
- * with the first-order term of the rounding taken back on both sides.
+ *   f(S) >= f(S_) + f'(S) (S - S_) >= f(S_) + e^{-T h} f'(S_) (S - S_)      where S_ > eps,
+ *   f(S) >= e^{-T h} (S - eps) = e^{-T h} ((S_ - eps) + (S - S_))          where S_ <= eps
+ * (the second on the band S_ > eps - T h, taken at the grid points where its expectation is
+ * positive, any choice being a bound). Each correction is the expectation of a function of the
+ * rounded sum times the steps' offsets, T <g, d * w^{*(T-1)}> by independence, so the lower
+ * bound's gap is of second order in h. The upper bound (double precision) splits each cell's
+ * mass w_k between its ends, the part E[1 - e^{-(V - l_k)}] / (1 - e^{-h}) at l_{k+1} and the
+ * rest at l_k, which keeps the cell's masses under both laws (the "connect the dots"
+ * discretisation, Doroshenko, Ghazi, Kamath, Kumar & Manurangsi, PETS 2022): the step is a
+ * post-processing of the split pair (merge the ends), so the split pair's T-fold delta is an
+ * upper bound with a gap of second order in h, without corrections. The certified upper bound
+ * rounds up to the right end (offset h w_k - d_k, S^ - T h <= S <= S^) and takes the tangent
+ * back,
+ *   f(S) <= f(S^) - f'(S^) (S^ - S)                                          where S^ - T h >= eps,
+ * first order only on the band of width T h at eps. The bounds are dominating discretisations
+ * (Meiser & Mohammadi, CCS 2018) with the first-order term of the rounding taken back.
+ *
+ * eps(delta) (ga_ploss_bracket_eps): one grid's convolutions, tilted near a guess of eps*,
+ * give both bounds at every eps for the cost of the weighted sums; the smallest point found
+ * where the upper bound is at most delta and the largest where the lower bound exceeds it
+ * enclose eps* (regula falsi keeping a point of each sign: the bounds need not be monotone).
  *
  * The grid covers the loss where its tails exceed a cut (TAILREL times the Chernoff bound of
  * delta, then smaller until the tail above weighs under 1e-6 of the lower bound): below it the
@@ -84,17 +96,20 @@ static double dens(const step_t *s, double x)
 typedef struct {
     const step_t *s;
     double a;
+    int ex; /* 1: 1 - e^{-(V - a)} in place of V - a */
 } off_t_;
 
 static double off_fn(double x, void *p)
 {
     const off_t_ *o = p;
-    return (V_at(o->s, x) - o->a) * dens(o->s, x);
+    double u = V_at(o->s, x) - o->a;
+    return (o->ex ? -expm1(-u) : u) * dens(o->s, x);
 }
 
-/* E[(V - a) 1(V in [a, b))] by Gauss-Legendre panels over the cell's x-interval */
-static double offset(const step_t *s, double a, double b, gsl_integration_glfixed_table *gl8,
-                     gsl_integration_glfixed_table *gl4)
+/* E[(V - a) 1(V in [a, b))] (ex 0) or E[(1 - e^{-(V - a)}) 1(V in [a, b))] (ex 1) by
+ * Gauss-Legendre panels over the cell's x-interval */
+static double offset(const step_t *s, double a, double b, int ex,
+                     gsl_integration_glfixed_table *gl8, gsl_integration_glfixed_table *gl4)
 {
     double x0, x1;
     if (!s->sw) {
@@ -115,7 +130,7 @@ static double offset(const step_t *s, double a, double b, gsl_integration_glfixe
     if (np < 1)
         np = 1;
     double step = (x1 - x0) / (double)np, sum = 0;
-    off_t_ o = {s, a};
+    off_t_ o = {s, a, ex};
     gsl_function F = {off_fn, &o};
     for (size_t i = 0; i < np; i++)
         sum += gsl_integration_glfixed(&F, x0 + (double)i * step, x0 + (double)(i + 1) * step, gl);
@@ -276,7 +291,9 @@ static int cert_sums(double *val, double *allow, const double *z, size_t len, do
  * FFT of length N >= T n of v + i c dv (c = 2^e brings dv to the size of v, exactly), powers
  * of the transform (no wrap-around) and one inverse transform (side_conv), then (side_eval)
  *   side 0: sum_{s > eps} W(s) f(s) + T e^{-T h} sum_{s > eps} D(s) f'(s)
- *   side 1: sum_{s > eps} W(s) f(s) - T sum_{s - T h >= eps} D(s) f'(s),
+ *           + e^{-T h} sum over the band (eps - T h, eps] of ((s - eps) W(s) + T D(s))_+
+ *   side 1: sum_{s > eps} W(s) f(s) (double precision: the split vector, dv = 0), or
+ *           (certified, cert_sums) the same minus T sum_{s - T h >= eps} D(s) f'(s),
  * each term times e^{-theta (s - eps_t)} (the tilt, centred at eps_t, undone up to the common
  * scale). The allowance bounds the rounding, in 2-norms: the forward transform errs by ef = ga_fft_relerr(N)
  * relative to its output (of norm sqrt N |z|), the separation into V and C adds 2 ulps of it,
@@ -345,18 +362,35 @@ static int side_conv(conv_t *cv, const double *v, const double *dv, size_t n, un
 }
 
 /* one side's bound from its convolution at eps, the tilt centred at eps_t (the cells carry
- * e^{theta (l - eps_t/T)}) */
+ * e^{theta (l - eps_t/T)}): side 0 the rounded-down sums with their corrections (above eps
+ * the tangent, on the band of width T h below it e^{-T h} (S - eps) where that is positive),
+ * side 1 the split vector's plain sum (no offsets) */
 static void side_eval(double *val, double *allow, const conv_t *cv, long k0, unsigned T,
                       double h, double eps, double eps_t, double theta, int side)
 {
     const double *z = cv->z;
     double Th = T * h, sum = 0, corr = 0, n2f = 0, n2g = 0, c = cv->c, sa = 0;
-    double eTh = side ? 1 : exp(-Th), rt = exp(-theta * h), ry = exp(-h), tilt = 0, y = 0;
+    double eTh = exp(-Th), rt = exp(-theta * h), ry = exp(-h), tilt = 0, y = 0;
     size_t k = 0;
-    for (size_t i = 0; i < cv->len; i++) {
+    /* (the first point that can weigh: above eps - T h, one cell's margin) */
+    double first = floor((eps - Th) / h) - (double)T * (double)k0 - 1;
+    size_t i = first > 0 ? (first < (double)cv->len ? (size_t)first : cv->len) : 0;
+    for (; i < cv->len; i++) {
         double s = (double)(T * k0 + (long)i) * h;
-        if (s <= eps)
+        if (s <= eps) {
+            if (side || s <= eps - Th)
+                continue;
+            double b = eTh * exp(-theta * (s - eps_t)), a = b * (s - eps);
+            double W = z[2 * i], D = z[2 * i + 1] / c;
+            if (a * W + T * b * D > 0) {
+                sum += a * W;
+                corr += b * D;
+            }
+            n2f += a * a;
+            n2g += b * b;
+            sa += fabs(a * W) + T * fabs(b * D);
             continue;
+        }
         /* f = (1 - e^{eps - s}) e^{-theta (s - eps_t)} and e^{eps - s} e^{-theta (s - eps_t)}:
          * the two exponentials from an anchor every 64 points times the steps' factors (64
          * roundings at most, counted below), expm1 where 1 - e^{eps - s} cancels */
@@ -371,14 +405,14 @@ static void side_eval(double *val, double *allow, const conv_t *cv, long k0, uns
         sum += z[2 * i] * f;
         sa += fabs(z[2 * i] * f);
         n2f += f * f;
-        if (side ? s - Th >= eps : 1) {
+        if (!side) {
             double g = y * tilt * eTh;
             corr += z[2 * i + 1] / c * g;
             sa += T * fabs(z[2 * i + 1] / c * g);
             n2g += g * g;
         }
     }
-    *val = side ? sum - T * corr : sum + T * corr;
+    *val = sum + T * corr;
     *allow = sqrt(n2f) * cv->eW + T * sqrt(n2g) * cv->eD + 160 * DBL_EPSILON * sa;
 }
 
@@ -423,10 +457,13 @@ typedef struct {
     conv_t cv[2];
     long k0;
     double h, em[2], Z[2], mx, top, tmag, range;
+    double moved; /* the upper side's split: mass possibly at the wrong end of its cell */
 } bentry_t;
 
 typedef struct {
     bentry_t e[2];
+    int every; /* keep every grid's convolutions, not only the finest's (an eps search's own
+                * cache) */
 } bcache_t;
 
 static void bcache_free(void *p)
@@ -643,11 +680,13 @@ int ga_ploss_bracket_arb(arb_t res, const ga_ploss *L, const arb_t q, const arb_
  * by at most T |e|_1 (each factor is a sub-probability; the weights are at most 1) and the
  * correction by T (T - 1) h |e|_1; then the tilt's scale (e^mx Z)^T, and the rounding of the
  * tilt, its undoing and the weights e^{eps - s}: 4 ulps of every exponent involved */
-static void assemble(double *lower, double *upper, double *topm, const bentry_t *E, unsigned T,
-                     double eps, double eps_t, double theta)
+static void assemble_sides(double *lower, double *upper, double *topm, const bentry_t *E,
+                           unsigned T, double eps, double eps_t, double theta, int sides)
 {
-    double bd[2];
+    double bd[2] = {0, 1};
     for (int side = 0; side < 2; side++) {
+        if (!(sides >> side & 1))
+            continue;
         double val, allow;
         side_eval(&val, &allow, &E->cv[side], E->k0, T, E->h, eps, eps_t, theta, side);
         allow += T * (1 + T * E->h) * E->em[side] / E->Z[side];
@@ -657,8 +696,14 @@ static void assemble(double *lower, double *upper, double *topm, const bentry_t 
         bd[side] = x > 0 ? exp(lsc + log(x)) * (side ? 1 + rr : 1 - rr) : 0;
     }
     *lower = bd[0];
-    *upper = bd[1] + T * E->top * (1 + 4 * DBL_EPSILON);
+    *upper = bd[1] + T * (E->top + E->moved) * (1 + 4 * DBL_EPSILON);
     *topm = E->top;
+}
+
+static void assemble(double *lower, double *upper, double *topm, const bentry_t *E, unsigned T,
+                     double eps, double eps_t, double theta)
+{
+    assemble_sides(lower, upper, topm, E, T, eps, eps_t, theta, 3);
 }
 
 /* One pass of the bracket with the tails below cut dropped, the tilt centred at eps_t: *lower,
@@ -727,25 +772,34 @@ static int bracket_at(double *lower, double *upper, double *topm, double *hused,
         if (rc != GA_OK)
             goto cleanup;
     }
+    double moved = 0;
+    if (!ct)
+        wu[0] = 0;
     for (size_t k = 0; !ct && k < n; k++) {
         if (deadline > 0 && (k & 1023) == 0 && ga_expired(deadline)) {
             rc = GA_ETIME;
             goto cleanup;
         }
         double l = (double)(k0 + (long)k) * h;
-        double off = offset(&s, l, l + h, gl8, gl4); /* (relative error far below 1e-9) */
+        double off = offset(&s, l, l + h, 0, gl8, gl4); /* (relative error far below 1e-9) */
         double tl = exp(theta * (l - lc) - mx), tu = exp(theta * (l + h - lc) - mx);
         double e = 6 * DBL_EPSILON * (Fk[k] < 0.5 ? Fk[k + 1] : Gk[k]);
+        /* the upper side splits the cell's mass between its ends so that both laws keep
+         * their masses (connect the dots): the part at l + h is E[(1 - e^{-(V - l)})] / (1 -
+         * e^{-h}) over the cell */
+        double ph = fmin(offset(&s, l, l + h, 1, gl8, gl4) / -expm1(-h), wl[k]);
         em[0] += e * tl;
-        em[1] += e * tu;
+        em[1] += e * (tu + tl);
+        moved += 1e-9 * ph;
         tmag = fmax(tmag, fabs(theta * (l + h - lc) - mx));
-        wu[k + 1] = wl[k] * tu;
-        du[k + 1] = fmax(h * wl[k] - off * (1 + 1e-9), 0) * (1 - 1e-9) * tu;
+        wu[k] += (wl[k] - ph) * tl;
+        wu[k + 1] = ph * tu;
+        du[k + 1] = 0;
         dl[k] = fmin(off * (1 - 1e-9), h * wl[k]) * tl;
         wl[k] *= tl;
     }
     if (!ct) {
-        wu[0] = Fk[0] * exp(theta * ((double)k0 * h - lc) - mx); /* the mass below, at l_{k0} */
+        wu[0] += Fk[0] * exp(theta * ((double)k0 * h - lc) - mx); /* the mass below, at l_{k0} */
         em[1] += 3 * DBL_EPSILON * wu[0];
         du[0] = 0;
     }
@@ -755,6 +809,7 @@ static int bracket_at(double *lower, double *upper, double *topm, double *hused,
     E.top = top;
     E.tmag = tmag;
     E.range = vhi - vlo;
+    E.moved = moved * h;
     double bd[2];
     for (int side = 0; side < 2; side++) {
         double *v = side ? wu : wl, *dv = side ? du : dl, Z = 0, val, allow;
@@ -794,7 +849,7 @@ static int bracket_at(double *lower, double *upper, double *topm, double *hused,
         *topm = top;
     } else {
         assemble(lower, upper, topm, &E, T, eps, eps_t, theta);
-        if (bc && total > 0.5 * MAX_TOTAL) { /* the finest grid's (the coarser ones are
+        if (bc && (bc->every || total > 0.5 * MAX_TOTAL)) { /* the finest grid's (the coarser ones are
                                                 * cheap) kept for the next eps with the same
                                                 * tilt, cut and grid */
             bentry_t *slot = &bc->e[s.sw];
@@ -821,5 +876,124 @@ cleanup:
     if (gl4)
         gsl_integration_glfixed_table_free(gl4);
     ga_fft_plan_clear(&pl);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- eps from the bracket */
+
+/* One bound of the cached grid at eps (side 0 the lower, 1 the upper), as log - log delta */
+static double bound_at(const bentry_t *E, unsigned T, double eps, double theta, int side,
+                       double ldelta)
+{
+    double l, u, top;
+    assemble_sides(&l, &u, &top, E, T, eps, E->key[4], theta, 1 << side);
+    double b = side ? u : l;
+    return (b > 0 ? log(b) : -1e4) - ldelta;
+}
+
+/* A point x with the side's bound at x on the wanted side of delta, as near the bound's
+ * crossing as tol: the upper side's smallest x found with upper(x) <= delta (then delta(x)
+ * <= delta, eps* <= x), the lower side's largest with lower(x) > delta (eps* > x). The
+ * search keeps a point of each sign (regula falsi, Illinois variant, halving where it
+ * stalls); the bounds need not be monotone, the two points' signs are what is proven. */
+static double cross(const bentry_t *E, unsigned T, double theta, int side, double ldelta,
+                    double xp, double fp, double xn, double fn, double tol)
+{
+    int last = 0;
+    for (int it = 0; it < 200 && xn - xp > tol; it++) {
+        double x = xp + (xn - xp) * fp / (fp - fn);
+        if (!(x > xp && x < xn) || it % 4 == 3)
+            x = 0.5 * (xp + xn);
+        double f = bound_at(E, T, x, theta, side, ldelta);
+        if (f > 0) {
+            xp = x, fp = f;
+            if (last == 1)
+                fn *= 0.5;
+            last = 1;
+        } else {
+            xn = x, fn = f;
+            if (last == -1)
+                fp *= 0.5;
+            last = -1;
+        }
+    }
+    return side ? xn : xp;
+}
+
+/* Points of both signs of a side's bound around g (steps growing 4 times from 1% of g):
+ * 1 with (xp, fp > 0) and (xn, fn <= 0); 0 where the bound is <= delta already at 0 (xn =
+ * 0), -1 where it stays above delta up to the cap (xp the last point tried); eps at or
+ * above sup has delta = 0 exactly */
+static int signs(double *xp, double *fp, double *xn, double *fn, const bentry_t *E, unsigned T,
+                 double theta, int side, double ldelta, double g, double sup)
+{
+    double f = bound_at(E, T, g, theta, side, ldelta), d = 0.01 * g;
+    if (f > 0) {
+        *xp = g, *fp = f;
+        for (int it = 0; it < 60; it++, d *= 4) {
+            double x = g + d;
+            if (x >= sup) {
+                *xn = sup, *fn = -1e4;
+                return 1;
+            }
+            f = bound_at(E, T, x, theta, side, ldelta);
+            if (f <= 0) {
+                *xn = x, *fn = f;
+                return 1;
+            }
+            *xp = x, *fp = f;
+        }
+        return -1;
+    }
+    *xn = g, *fn = f;
+    for (int it = 0; it < 60; it++, d *= 4) {
+        double x = fmax(g - d, 0);
+        f = bound_at(E, T, x, theta, side, ldelta);
+        if (f > 0) {
+            *xp = x, *fp = f;
+            return 1;
+        }
+        *xn = x, *fn = f;
+        if (x == 0)
+            return 0;
+    }
+    return 0;
+}
+
+int ga_ploss_bracket_invert(double *lo, double *hi, const ga_ploss *L, int dir, double delta,
+                            double g, double eps_t, double theta, double lchern, int level,
+                            double tol, double deadline)
+{
+    *lo = 0;
+    *hi = INFINITY;
+    if (L->n != 1 || L->t[0].r > 0 || L->t[0].nu > 0 || !(L->t[0].count <= GA_PLOSS_FEW_STEPS) ||
+        !(delta > 0 && delta < 1) || !(g > 0) || !isfinite(g) || level < 0 || level > 3)
+        return GA_EDOM;
+    const ga_ploss_term *t = &L->t[0];
+    unsigned T = (unsigned)t->count;
+    int sw = t->add ^ dir;
+    step_t s = {t, t->q < 1 ? log1p(-t->q) : -INFINITY, sw};
+    double sup = sw && t->q < 1 ? T * -log1p(-t->q) : INFINITY, ld = log(delta);
+    bcache_t own;
+    memset(&own, 0, sizeof own);
+    own.every = 1;
+    double l, u, h, cut, total = ldexp(MAX_TOTAL + 64.0, -2 * level) - 64;
+    int rc = bracket_grid(&l, &u, &h, &cut, &s, T, g, eps_t, theta, lchern, total, deadline,
+                          &own);
+    if (rc == GA_OK) {
+        const bentry_t *E = &own.e[sw];
+        double xp, fp, xn, fn;
+        int su = signs(&xp, &fp, &xn, &fn, E, T, theta, 1, ld, g, sup);
+        if (su < 0) {
+            rc = GA_EDOM; /* the upper bound stays above delta: a finer grid */
+        } else {
+            *hi = su ? cross(E, T, theta, 1, ld, xp, fp, xn, fn, tol) : 0;
+            if (signs(&xp, &fp, &xn, &fn, E, T, theta, 0, ld, g, sup) > 0)
+                *lo = cross(E, T, theta, 0, ld, xp, fp, xn, fn, tol);
+        }
+    }
+    for (int k = 0; k < 2; k++)
+        for (int side = 0; side < 2; side++)
+            free(own.e[k].cv[side].z);
     return rc;
 }

@@ -369,4 +369,5 @@ int pr_gaussian_event(double *px, double *py, const ga_pair *p, double eps, int 
 const ga_pair_type ga_pair_type_gaussian = {
     "gaussian", pr_gaussian_delta, gaussian_renyi, pr_gaussian_delta_cert, gaussian_renyi_cert,
     pr_gaussian_event, NULL, NULL, NULL, PR_METHODS_GAUSS, NULL,
+    NULL,
 };

@@ -28,6 +28,13 @@ static int loss_delta(ga_delta *out, const ga_pair *p, double eps, int method,
     return ga_ploss_delta(&out->xy, &out->yx, p->ploss, eps, out->method, o, &w->quad);
 }
 
+/* eps of few identical subsampled steps: the bracket inverted (pair/ploss.c) */
+static int subsampled_epsilon(ga_result *eps, int *direction, const ga_pair *p, double delta,
+                              const ga_gchisq_opts *o, ga_gchisq_work *w)
+{
+    return ga_ploss_epsilon_few(eps, direction, p->ploss, delta, o, w ? &w->quad : NULL);
+}
+
 /* The one-step pairs whose divergences come from their profiles (pair/renyi_profile.c): a
  * masked release, synthetic points, a subsampled sketch step */
 static int from_profile(const ga_pair *p)
@@ -456,6 +463,7 @@ const ga_pair_type ga_pair_type_subsampled = {
     "a small rate: the bracket with every input proven (the cells' masses by Arb's erfc, their "
     "offsets through the loss's convexity)",
     subsampled_mirrors,
+    subsampled_epsilon,
 };
 const ga_pair_type ga_pair_type_masked = {
     "masked", loss_delta, loss_renyi, loss_delta_cert, profile_renyi_cert, NULL, loss_free,
@@ -466,6 +474,7 @@ const ga_pair_type ga_pair_type_masked = {
     "threshold bracketed by certified signs of the loss. Gaussian pairs (bounds): "
     PR_METHODS_GAUSS,
     NULL,
+    NULL,
 };
 const ga_pair_type ga_pair_type_synthetic = {
     "synthetic", loss_delta, loss_renyi, loss_delta_cert, profile_renyi_cert, NULL, loss_free,
@@ -475,5 +484,6 @@ const ga_pair_type ga_pair_type_synthetic = {
     "likelihood ratio (Poisson mixtures of finite sums of Bessel K functions) with error "
     "estimates; certified: the same tails in Arb ball arithmetic, the maximiser of the unimodal "
     "tail difference bracketed by certified comparisons",
+    NULL,
     NULL,
 };

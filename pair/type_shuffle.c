@@ -192,4 +192,5 @@ const ga_pair_type ga_pair_type_shuffle = {
     "outward, so that the two sums bracket delta rigorously (a lower bound of the shuffled "
     "mechanism's delta); the estimate is the bracket's middle",
     NULL,
+    NULL,
 };

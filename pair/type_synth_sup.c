@@ -452,4 +452,5 @@ const ga_pair_type ga_pair_type_synthetic_sup = {
     "bound: double-precision deltas with error estimates, then each cell's bound certified "
     "in Arb ball arithmetic)",
     NULL,
+    NULL,
 };

@@ -865,6 +865,72 @@ Test(ploss, few_steps_epsilon_within_its_error, .timeout = 1200)
     }
 }
 
+/* The bracket inverted (ga_ploss_bracket_eps): at the reference delta of
+ * tests/data/ploss_fewsteps.h (delta_YX at eps, by direct convolution) the root is that eps
+ * itself, so the bracket's ends lie on both sides of it (up to the reference's own
+ * uncertainty, 1e-9 of eps at most here) and within 1e-3 of it; the guess is moved by 20% both
+ * ways, which moves the grid and the tilt but not the proven sides */
+#define TOL_EPS_REF 1e-9 /* the references' uncertainty carried to eps (relative) */
+Test(ploss, inverted_bracket_holds_the_reference_eps, .timeout = 600)
+{
+    for (size_t i = 0; i < sizeof ploss_fewsteps / sizeof *ploss_fewsteps; i++) {
+        double q = ploss_fewsteps[i].q, sg = ploss_fewsteps[i].sigma, T = ploss_fewsteps[i].T;
+        double eps = ploss_fewsteps[i].eps, ref = ploss_fewsteps[i].yx;
+        ga_ploss_term t = {q, 1 / sg, T, 0, 0, 0, 0, 0};
+        ga_ploss L = {1, &t};
+        for (int k = 0; k < 2; k++) {
+            double lo, hi, guess = eps * (k ? 1.2 : 0.8);
+            int rc = ga_ploss_bracket_eps(&lo, &hi, &L, 1, ref, guess, 1e-6, 0);
+            cr_expect(rc == GA_OK && lo <= eps * (1 + TOL_EPS_REF) &&
+                          hi >= eps * (1 - TOL_EPS_REF) && hi - lo <= 1e-3 * eps,
+                      "q %g sigma %g T %g, delta_YX %.17g (at eps %g), guess %g: status %d, "
+                      "eps in [%.17g, %.17g]", q, sg, T, ref, eps, guess, rc, lo, hi);
+        }
+    }
+}
+
+/* eps(delta) of few steps by the inverted bracket, seeded random (q, sigma, T, delta,
+ * relation): the PLD accountant (connect the dots, an upper bound up to its FFT's rounding;
+ * pair/pld.c, independent code) is never below eps - err, and delta evaluated on its own at
+ * eps - err and eps + err (ga_pair_delta: the Bromwich integral where it converges, else the
+ * bracket at that eps) never puts the root outside eps +- err: the larger direction's upper
+ * end at eps - err is at least delta, its lower end at eps + err at most delta. Failures
+ * print the case. */
+Test(ploss, few_steps_epsilon_random_against_pld_and_delta, .timeout = 1200)
+{
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 20261206);
+    long n = ga_test_count(3);
+    ga_gchisq_work *w = ga_gchisq_work_alloc();
+    for (long k = 0; k < n; k++) {
+        double q = pow(10, -3 + 2 * gsl_rng_uniform(r)), sg = 0.5 + 1.5 * gsl_rng_uniform(r);
+        double T = 2 + gsl_rng_uniform_int(r, 100), delta = pow(10, -7 + 4 * gsl_rng_uniform(r));
+        int add = (int)gsl_rng_uniform_int(r, 2);
+        ga_pair *p = sub_pair(q, sg, T, add);
+        ga_result e;
+        int dir;
+        int st = ga_pair_epsilon(&e, &dir, p, delta, NULL, w);
+        double pld = NAN;
+        int pst = ga_pair_pld_accountant(&pld, p, delta, 1e-4);
+        ga_delta below, above;
+        int s1 = ga_pair_delta(&below, p, fmax(e.val - e.err, 0), GA_DELTA_AUTO, NULL, NULL);
+        int s2 = ga_pair_delta(&above, p, e.val + e.err, GA_DELTA_AUTO, NULL, NULL);
+        double hb = fmax(below.xy.val + below.xy.err, below.yx.val + below.yx.err);
+        double la = fmax(above.xy.val - above.xy.err, above.yx.val - above.yx.err);
+        cr_expect((st == GA_OK || st == GA_ETOL) && e.err < 1e-2 * e.val &&
+                      (pst != GA_OK || pld >= (e.val - e.err) * (1 - 1e-9)) &&
+                      (s1 == GA_OK || s1 == GA_ETOL) && (s2 == GA_OK || s2 == GA_ETOL) &&
+                      (e.val <= e.err || hb >= delta * (1 - 1e-9)) && la <= delta * (1 + 1e-9),
+                  "q %.6g sigma %.6g T %g add %d delta %.6g: eps %.12g +- %.3g (status %d), PLD "
+                  "%.12g (status %d); delta at eps - err <= %.10g (status %d), at eps + err >= "
+                  "%.10g (status %d)", q, sg, T, add, delta, e.val, e.err, st, pld, pst, hb, s1,
+                  la, s2);
+        ga_pair_free(p);
+    }
+    ga_gchisq_work_free(w);
+    gsl_rng_free(r);
+}
+
 /* the remove and add pairs of the same steps swap roles exactly: ga_pair_mirrors says so
  * (in both orders, for one and several steps) and their deltas are exchanged bit for bit at
  * every eps tried (the audit copies a mirrored pair's curves and eps instead of computing
