@@ -36,42 +36,45 @@
  * the JSON Schema), and a training stage's */
 const char *const cat_keys_subsampled_gaussian[] = {"kind", "sampler", "rate", "batch_size",
                                                     "dataset_size", "sigma", "steps", "epochs",
-                                                    NULL};
+                                                    "participations", NULL};
 const char *const cat_keys_training[] = {"kind", "stages", "opacus_history", NULL};
 static const char *const stage_keys[] = {"sampler", "rate", "batch_size", "dataset_size",
                                          "noise_multiplier", "steps", NULL};
 
-enum { SAMPLER_POISSON, SAMPLER_FIXED_SIZE, SAMPLER_SHUFFLE };
+enum { SAMPLER_POISSON, SAMPLER_FIXED_SIZE, SAMPLER_SHUFFLE, SAMPLER_ALLOCATION, NSAMPLERS };
 
 /* a stage's sampler (key sampler of map m): poisson (the default), fixed_size or, where
- * allowed (kind subsampled_gaussian alone), shuffle */
+ * allowed (kind subsampled_gaussian alone), shuffle or random_allocation */
 static int stage_sampler(const cat_job *j, const ga_node *m, const char *prefix, int *sampler,
                          int allow_shuffle, char *msg, size_t msglen)
 {
     ga_spec *s = j->s;
     const ga_node *n = ga_node_get(m, "sampler");
-    static const char *const names[] = {"poisson", "fixed_size", "shuffle"};
+    static const char *const names[NSAMPLERS] = {"poisson", "fixed_size", "shuffle",
+                                                 "random_allocation"};
     char path[160];
     snprintf(path, sizeof path, "%s.sampler", prefix);
     *sampler = SAMPLER_POISSON;
     if (!n)
         return GA_OK;
     if (n->kind != GA_NODE_SCALAR)
-        return ga_spec_fail(s, n, path, msg, msglen, "expected poisson, fixed_size or shuffle");
-    for (int i = 0; i < 3; i++)
+        return ga_spec_fail(s, n, path, msg, msglen,
+                            "expected poisson, fixed_size, shuffle or random_allocation");
+    for (int i = 0; i < NSAMPLERS; i++)
         if (!strcmp(n->text, names[i])) {
             *sampler = i;
-            if (i == SAMPLER_SHUFFLE && !allow_shuffle)
+            if (i >= SAMPLER_SHUFFLE && !allow_shuffle)
                 return ga_spec_fail(s, n, path, msg, msglen,
-                                    "shuffled epochs have bounds, not an exact pair, and do not "
-                                    "compose with other stages here: audit a shuffled run alone "
-                                    "as kind subsampled_gaussian with sampler: shuffle");
+                                    "shuffled epochs and random allocation have bounds, not an "
+                                    "exact pair, and do not compose with other stages here: "
+                                    "audit such a run alone as kind subsampled_gaussian");
             return GA_OK;
         }
-    const char *best = ga_nearest(n->text, names, 3, 3, 0);
+    const char *best = ga_nearest(n->text, names, NSAMPLERS, 3, 0);
     char what[200];
-    snprintf(what, sizeof what, "unknown sampler '%.40s'%s%s%s (poisson, fixed_size, shuffle)",
-             n->text, best ? " (did you mean '" : "", best ? best : "", best ? "'?)" : "");
+    snprintf(what, sizeof what, "unknown sampler '%.40s'%s%s%s (poisson, fixed_size, shuffle, "
+             "random_allocation)", n->text, best ? " (did you mean '" : "", best ? best : "",
+             best ? "'?)" : "");
     return ga_spec_fail(s, n, path, msg, msglen, what);
 }
 
@@ -164,8 +167,11 @@ static int stage_term(const cat_job *j, const ga_node *m, const char *prefix,
     }
     if (ga_node_get(m, "epochs"))
         return ga_spec_fail(s, ga_node_get(m, "epochs"), prefix, msg, msglen,
-                            "epochs describe sampler: shuffle; Poisson and fixed-size batches "
-                            "count steps");
+                            "epochs describe sampler: shuffle and random_allocation; Poisson "
+                            "and fixed-size batches count steps");
+    if (ga_node_get(m, "participations"))
+        return ga_spec_fail(s, ga_node_get(m, "participations"), prefix, msg, msglen,
+                            "participations describe sampler: random_allocation");
     double q, sigma, steps = 1, b = 0, n = 0;
     if (sampler == SAMPLER_FIXED_SIZE) {
         if ((rc = batch_counts(j, m, prefix, 0, &b, &n, msg, msglen)))
@@ -238,52 +244,157 @@ static int sampler_mechanism(const cat_job *j, const char *const *keys, char *ms
 }
 
 /*
- * Shuffled epochs (sampler: shuffle, batch_size b, dataset_size n, epochs T): each epoch
- * shuffles the records into E = ceil(n/b) batches, each record in exactly one. No dominating
- * pair is known; two bounds are:
+ * Epochs in which each record takes part in k of t steps, the steps chosen independently of
+ * the data (shuffled epochs: k = 1 of the E batches; random allocation: k of t steps). No
+ * dominating pair is known for the run; the bounds:
  *   lower: every other record's gradient 0 and the audited one's of norm 1. Its neighbour
- *     (without it, or zeroed) releases N(0, I) every epoch, the dataset with it N(e_t, I)
- *     with t its batch, whatever the others' order: a pair of real neighbours, whose max
- *     test (pair/shuffle.c) and sum test (a Gaussian pair) bound delta from below. For
- *     remove_one the neighbour must run the same E batches: the one of n - 1 records does
- *     unless n - 1 is a multiple of b, and then the one of n + 1 records (the dataset of n
- *     without the record) does; with b = 1 neither does, and remove_one is refused.
- *   upper (zero_out): the two datasets have the same records but one, zeroed in one of them,
- *     so the same shuffle puts every other record in the same batch; given the shuffle an
- *     epoch is E Gaussian steps of which one moves by at most 1 and the rest not at all,
- *     adaptively composed: a Gaussian mechanism of sensitivity 1, T epochs of it sqrt(T)
- *     times, and joint convexity over the shuffles keeps the bound. Removing a record instead
- *     moves every later record to another batch, so no such bound holds for remove_one: its
- *     claims are never VERIFIED.
- * The Poisson comparison is the same training with Poisson sampling at rate b/n for T E steps,
- * what a Poisson accountant reports for a shuffled run.
+ *     (without it, or zeroed) releases N(0, sigma^2 I_t) every epoch, the dataset with it
+ *     N(1_S, sigma^2 I_t) with S its k steps, whatever the others do: a pair of real
+ *     neighbours. Tests of it with closed-form laws bound delta from below: the max test
+ *     (k = 1: each epoch's largest sum, pair/shuffle.c) and the sum test (each epoch's sums
+ *     added: N(k, t sigma^2) against N(0, t sigma^2), a Gaussian pair with one column per
+ *     epoch).
+ *   upper (where the neighbour runs the same steps for every other record): given the steps,
+ *     an epoch is t Gaussian steps of which k move by at most 1 each and the rest not at all,
+ *     adaptively composed: the Gaussian mechanism of sensitivity sqrt(k) per epoch, sqrt(k T)
+ *     over T epochs, and joint convexity over the steps' choice keeps the bound.
+ * The Poisson comparison is the same training with Poisson sampling at rate k/t for T t steps,
+ * what a Poisson accountant reports for such a run.
+ */
+typedef struct {
+    const char *what;     /* "shuffled epochs", "random allocation" */
+    const char *unit;     /* what an epoch's steps are called: "batch", "step" */
+    const char *note;     /* the upper bound's note (its argument, with the numbers) */
+    double t, k, T;       /* steps per epoch, the record's steps per epoch, epochs */
+    double sigma;
+    const char *sigma_txt; /* (NULL: a calibration's knob) */
+    const char *k_txt;     /* k as written ("1") */
+    int upper;            /* the neighbour runs the same steps for the others: an upper bound */
+    ga_subsampled_input *cmp; /* the Poisson comparison (taken over) */
+} epoch_bounds;
+
+static int add_epoch_bounds(cat_job *j, const epoch_bounds *e, char *msg, size_t msglen)
+{
+    (void)msg;
+    (void)msglen;
+    j->out->compare = e->cmp;
+    j->out->ncompare = 1;
+    char name[240];
+    int rc;
+    ga_spec_pair *p;
+    if (e->k == 1) {
+        ga_shuffle_input *in = malloc(sizeof *in);
+        if (!in)
+            return GA_ENOMEM;
+        *in = (ga_shuffle_input){e->sigma, e->t, e->T, 1, e->sigma_txt, "1"};
+        snprintf(name, sizeof name, "max test over %s (X with the record, Y without it): a "
+                 "lower bound", e->what);
+        if ((rc = ga_pairset_add(j->out, name, 1, 1, NULL, NULL, NULL, NULL))) {
+            free(in);
+            return rc;
+        }
+        p = &j->out->pairs[j->out->npairs - 1];
+        p->reduced = 1;
+        p->lower = 1;
+        p->shuffle = in;
+    }
+    /* the sum of an epoch's sums: N(k, t sigma^2) with the record, N(0, t sigma^2) without,
+     * one column per epoch (the better test where the noise is large) */
+    double tv = e->t * e->sigma * e->sigma;
+    snprintf(name, sizeof name, "sum test over %s (an epoch's %.0f %s sums added: N(%s, %.0f "
+             "sigma^2) with the record, N(0, %.0f sigma^2) without): a lower bound", e->what,
+             e->t, e->unit, e->k_txt, e->t, e->t);
+    if ((rc = cat_add_1d(j, name, e->k, tv, tv, e->T)))
+        return rc;
+    p = &j->out->pairs[j->out->npairs - 1];
+    p->lower = 1;
+    if (e->sigma_txt) {
+        char et[32];
+        snprintf(et, sizeof et, "%.0f", e->t);
+        p->mean_txt = e->k_txt;
+        p->sd_txt = e->sigma_txt;
+        if (e->t > 1 && !(p->var_scale_txt = strdup(et)))
+            return GA_ENOMEM;
+    }
+    if (!e->upper)
+        return GA_OK;
+    snprintf(name, sizeof name, "upper bound: every epoch %s Gaussian step%s of sensitivity 1 "
+             "(%.0f epochs)", e->k == 1 ? "one" : e->k_txt, e->k == 1 ? "" : "s", e->T);
+    j->out->verified = 1;
+    j->out->verified_pair = j->out->npairs;
+    j->out->verified_bound = 1;
+    snprintf(j->out->verified_note, sizeof j->out->verified_note, "%s", e->note);
+    if ((rc = cat_add_1d(j, name, 1, e->sigma * e->sigma, e->sigma * e->sigma, e->k * e->T)))
+        return rc;
+    p = &j->out->pairs[j->out->npairs - 1];
+    if (e->sigma_txt) {
+        p->mean_txt = "1";
+        p->sd_txt = e->sigma_txt;
+    }
+    return GA_OK;
+}
+
+/* epochs T: a whole number in 1..10000 (default 1 where allowed) */
+static int epochs_of(cat_job *j, const ga_node *m, double *T, int dflt, char *msg, size_t msglen)
+{
+    ga_spec *s = j->s;
+    *T = 1;
+    if (dflt && !ga_node_get(m, "epochs"))
+        return GA_OK;
+    int rc = ga_spec_node_number(s, m, "mechanism", "epochs", T, 1, msg, msglen);
+    if (rc == GA_OK && !(*T >= 1 && *T <= 10000 && *T == floor(*T)))
+        rc = ga_spec_fail(s, ga_node_get(m, "epochs"), "mechanism.epochs", msg, msglen,
+                          "must be a whole number in 1..10000");
+    return rc;
+}
+
+/* the noise multiplier and its text (NULL under a calibration of sigma) */
+static int epoch_sigma(cat_job *j, const ga_node *m, double *sigma, const char **st, char *msg,
+                       size_t msglen)
+{
+    int knobbed = j->o->knob && !strcmp(j->o->knob, "sigma");
+    int rc = noise_multiplier(j, m, "mechanism", "sigma", knobbed ? &j->o->knob_value : NULL,
+                              sigma, msg, msglen);
+    *st = knobbed ? NULL : ga_node_get(m, "sigma")->text;
+    return rc;
+}
+
+/*
+ * Shuffled epochs (sampler: shuffle, batch_size b, dataset_size n, epochs T): each epoch
+ * shuffles the records into E = ceil(n/b) batches, each record in exactly one (k = 1 of t =
+ * E above). Under remove_one the neighbour must run the same E batches: the one of n - 1
+ * records does unless n - 1 is a multiple of b, and then the one of n + 1 records (the
+ * dataset of n without the record) does; with b = 1 neither does, and remove_one is refused.
+ * The upper bound holds for zero_out only: the two datasets have the same records but one,
+ * zeroed in one of them, so the same shuffle puts every other record in the same batch;
+ * removing a record instead moves every later record to another batch, so no such bound
+ * holds for remove_one: its claims are never VERIFIED.
  */
 static int build_shuffle(cat_job *j, char *msg, size_t msglen)
 {
     ga_spec *s = j->s;
     const ga_node *m = s->mechanism;
-    static const char *const not_here[] = {"rate", "steps"};
-    for (int k = 0; k < 2; k++)
+    static const char *const not_here[] = {"rate", "steps", "participations"};
+    for (int k = 0; k < 3; k++)
         if (ga_node_get(m, not_here[k]))
             return ga_spec_fail(s, ga_node_get(m, not_here[k]), "mechanism", msg, msglen,
-                                k ? "sampler: shuffle counts epochs (each record once per "
-                                    "epoch): give epochs, not steps"
-                                  : "sampler: shuffle takes batch_size and dataset_size, not rate");
+                                k == 1 ? "sampler: shuffle counts epochs (each record once per "
+                                         "epoch): give epochs, not steps"
+                                : k ? "sampler: shuffle puts each record in one batch per epoch "
+                                      "(participations is random_allocation's)"
+                                    : "sampler: shuffle takes batch_size and dataset_size, not "
+                                      "rate");
     double b, n, sigma, T;
+    const char *st;
     int rc;
     if ((rc = batch_counts(j, m, "mechanism", 1, &b, &n, msg, msglen)) ||
-        (rc = ga_spec_node_number(s, m, "mechanism", "epochs", &T, 1, msg, msglen)))
+        (rc = epochs_of(j, m, &T, 0, msg, msglen)))
         return rc;
     double E = ceil(n / b);
     if (!(E <= 1e7))
         return ga_spec_fail(s, ga_node_get(m, "batch_size"), "mechanism.batch_size", msg, msglen,
                             "at most 1e7 batches per epoch (dataset_size / batch_size)");
-    if (!(T >= 1 && T <= 10000 && T == floor(T)))
-        return ga_spec_fail(s, ga_node_get(m, "epochs"), "mechanism.epochs", msg, msglen,
-                            "must be a whole number in 1..10000");
-    int knobbed = j->o->knob && !strcmp(j->o->knob, "sigma");
-    if ((rc = noise_multiplier(j, m, "mechanism", "sigma", knobbed ? &j->o->knob_value : NULL,
-                               &sigma, msg, msglen)))
+    if ((rc = epoch_sigma(j, m, &sigma, &st, msg, msglen)))
         return rc;
     int rel = s->relation, bounded = rel == GA_REL_ZERO_OUT;
     if (!bounded && rel != GA_REL_NONE && rel != GA_REL_REMOVE_ONE)
@@ -295,68 +406,75 @@ static int build_shuffle(cat_job *j, char *msg, size_t msglen)
                             "with batches of one record the datasets of n - 1 and n + 1 records "
                             "run other numbers of steps: no remove_one pair of the same batches "
                             "(zero_out is audited)");
-    const char *st = knobbed ? NULL : ga_node_get(m, "sigma")->text;
-    ga_shuffle_input *in = malloc(sizeof *in);
     ga_subsampled_input *cmp = malloc(sizeof *cmp);
-    if (!in || !cmp) {
-        free(in);
-        free(cmp);
+    if (!cmp)
         return GA_ENOMEM;
-    }
-    *in = (ga_shuffle_input){sigma, E, T, 1, st, "1"};
     *cmp = (ga_subsampled_input){b / n, sigma, T * E, 0, ga_node_get(m, "batch_size")->text, st,
                                  0, 0, NULL, ga_node_get(m, "dataset_size")->text};
-    rc = ga_pairset_add(j->out, "max test over shuffled epochs (X with the record, Y without "
-                        "it): a lower bound", 1, 1, NULL, NULL, NULL, NULL);
-    if (rc) {
-        free(in);
-        free(cmp);
+    char note[400];
+    snprintf(note, sizeof note, "upper bound over all zero-out neighbours with gradients of "
+             "norm <= 1 (given the shuffle, an epoch of %.0f batches of %.0f out of %.0f records "
+             "moves one batch sum by at most 1; %.0f epochs, noise multiplier %g: the Gaussian "
+             "mechanism of sensitivity 1 sqrt(%.0f))", E, b, n, T, sigma, T);
+    epoch_bounds e = {"shuffled epochs", "batch", note, E, 1, T, sigma, st, "1", bounded, cmp};
+    return add_epoch_bounds(j, &e, msg, msglen);
+}
+
+/*
+ * Random allocation (sampler: random_allocation, steps t, participations k, epochs T): each
+ * record takes part in k of every epoch's t steps, chosen uniformly and independently of the
+ * other records (Feldman & Shenfeld, "Privacy amplification by random allocation", 2025).
+ * The other records' steps do not depend on the audited record, so the upper bound holds for
+ * remove_one and zero_out alike.
+ */
+static int build_allocation(cat_job *j, char *msg, size_t msglen)
+{
+    ga_spec *s = j->s;
+    const ga_node *m = s->mechanism;
+    static const char *const not_here[] = {"rate", "batch_size", "dataset_size"};
+    for (int k = 0; k < 3; k++)
+        if (ga_node_get(m, not_here[k]))
+            return ga_spec_fail(s, ga_node_get(m, not_here[k]), "mechanism", msg, msglen,
+                                "sampler: random_allocation takes steps (per epoch), "
+                                "participations (of those steps, per record) and epochs");
+    double t, k = 1, T, sigma;
+    const char *st, *kt = "1";
+    int rc;
+    if ((rc = ga_spec_node_number(s, m, "mechanism", "steps", &t, 1, msg, msglen)))
         return rc;
+    if (!(t >= 1 && t <= 1e7 && t == floor(t)))
+        return ga_spec_fail(s, ga_node_get(m, "steps"), "mechanism.steps", msg, msglen,
+                            "must be a whole number in 1..1e7 (the steps of one epoch)");
+    const ga_node *kn = ga_node_get(m, "participations");
+    if (kn) {
+        if ((rc = ga_spec_node_number(s, m, "mechanism", "participations", &k, 1, msg, msglen)))
+            return rc;
+        if (!(k >= 1 && k <= t && k == floor(k)))
+            return ga_spec_fail(s, kn, "mechanism.participations", msg, msglen,
+                                "must be a whole number in 1..steps");
+        kt = kn->text;
     }
-    ga_spec_pair *p = &j->out->pairs[j->out->npairs - 1];
-    p->reduced = 1;
-    p->lower = 1;
-    p->shuffle = in;
-    j->out->compare = cmp;
-    j->out->ncompare = 1;
-    /* the sum of an epoch's batch sums: N(1, E sigma^2) with the record, N(0, E sigma^2)
-     * without, one column per epoch (the better test where the noise is large) */
-    char name[200];
-    snprintf(name, sizeof name, "sum test over shuffled epochs (an epoch's %.0f batch sums "
-             "added: N(1, %.0f sigma^2) with the record, N(0, %.0f sigma^2) without): a lower "
-             "bound", E, E, E);
-    if ((rc = cat_add_1d(j, name, 1, E * sigma * sigma, E * sigma * sigma, T)))
+    if ((rc = epochs_of(j, m, &T, 1, msg, msglen)) ||
+        (rc = epoch_sigma(j, m, &sigma, &st, msg, msglen)))
         return rc;
-    p = &j->out->pairs[j->out->npairs - 1];
-    p->lower = 1;
-    if (st) {
-        char et[32];
-        snprintf(et, sizeof et, "%.0f", E);
-        p->mean_txt = "1";
-        p->sd_txt = st;
-        if (E > 1 && !(p->var_scale_txt = strdup(et)))
-            return GA_ENOMEM;
-    }
-    if (!bounded)
-        return GA_OK;
-    snprintf(name, sizeof name, "upper bound: every epoch one Gaussian step of sensitivity 1 "
-             "(%.0f epochs)", T);
-    j->out->verified = 1;
-    j->out->verified_pair = j->out->npairs;
-    j->out->verified_bound = 1;
-    snprintf(j->out->verified_note, sizeof j->out->verified_note,
-             "upper bound over all zero-out neighbours with gradients of norm <= 1 (given the "
-             "shuffle, an epoch of %.0f batches of %.0f out of %.0f records moves one batch sum "
-             "by at most 1; %.0f epochs, noise multiplier %g: the Gaussian mechanism of "
-             "sensitivity 1 sqrt(%.0f))", E, b, n, T, sigma, T);
-    if ((rc = cat_add_1d(j, name, 1, sigma * sigma, sigma * sigma, T)))
-        return rc;
-    p = &j->out->pairs[j->out->npairs - 1];
-    if (st) {
-        p->mean_txt = "1";
-        p->sd_txt = st;
-    }
-    return GA_OK;
+    int rel = s->relation;
+    if (rel != GA_REL_NONE && rel != GA_REL_REMOVE_ONE && rel != GA_REL_ZERO_OUT)
+        return ga_spec_fail(s, s->mechanism, "neighbours", msg, msglen,
+                            "random allocation is audited for remove_one and zero_out (lower "
+                            "and upper bounds)");
+    ga_subsampled_input *cmp = malloc(sizeof *cmp);
+    if (!cmp)
+        return GA_ENOMEM;
+    *cmp = (ga_subsampled_input){k / t, sigma, T * t, 0, kt, st, 0, 0, NULL,
+                                 ga_node_get(m, "steps")->text};
+    char note[400];
+    snprintf(note, sizeof note, "upper bound over all remove-one and zero-out neighbours with "
+             "gradients of norm <= 1 (the other records' steps do not depend on the audited one; "
+             "given them, an epoch of %.0f steps moves %.0f step sum%s by at most 1 each; %.0f "
+             "epochs, noise multiplier %g: the Gaussian mechanism of sensitivity 1 sqrt(%.0f))",
+             t, k, k == 1 ? "" : "s", T, sigma, k * T);
+    epoch_bounds e = {"random allocation", "step", note, t, k, T, sigma, st, kt, 1, cmp};
+    return add_epoch_bounds(j, &e, msg, msglen);
 }
 
 int cat_build_subsampled(cat_job *j, char *msg, size_t msglen)
@@ -370,6 +488,8 @@ int cat_build_subsampled(cat_job *j, char *msg, size_t msglen)
         return rc;
     if (sampler == SAMPLER_SHUFFLE)
         return build_shuffle(j, msg, msglen);
+    if (sampler == SAMPLER_ALLOCATION)
+        return build_allocation(j, msg, msglen);
     ga_subsampled_input *t = malloc(sizeof *t), *cmp = malloc(sizeof *cmp);
     int fixed = 0;
     int knobbed = j->o->knob && !strcmp(j->o->knob, "sigma");

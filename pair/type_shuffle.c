@@ -185,12 +185,13 @@ int ga_pair_reduce_shuffle(ga_pair **out, const ga_shuffle_input *in, char *msg,
 const ga_pair_type ga_pair_type_shuffle = {
     "shuffled epochs", sh_delta, pr_renyi_none, sh_delta_cert, NULL, NULL, sh_free, sh_describe,
     sh_no_renyi,
-    "shuffled epochs, the max test: every other record's gradient 0, each epoch's largest "
-    "noisy batch sum, whose laws with and without the record have closed forms; the losses "
-    "of T epochs rounded down and up to a grid, each cell's loss and mass a ball (Arb) "
-    "placed as integers, their T-fold convolutions exact integer products (FLINT) truncated "
-    "outward, so that the two sums bracket delta rigorously (a lower bound of the shuffled "
-    "mechanism's delta); the estimate is the bracket's middle",
+    "the max test of epochs in which the record takes part in one step (shuffled epochs, "
+    "random allocation): every other record's gradient 0, each epoch's largest noisy step "
+    "sum, whose laws with and without the record have closed forms; the losses of T epochs "
+    "rounded down and up to a grid, each cell's loss and mass a ball (Arb) placed as "
+    "integers, their T-fold convolutions exact integer products (FLINT) truncated outward, so "
+    "that the two sums bracket delta rigorously (a lower bound of the mechanism's delta); the "
+    "estimate is the bracket's middle",
     NULL,
     NULL,
 };

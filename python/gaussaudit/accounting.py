@@ -17,8 +17,9 @@ Events: Gaussian(sigma, sensitivity=1) (one release of f(D) + N(0, sigma^2 I) wi
 Poisson sample: noise multiplier sigma / sensitivity), FixedSizeSampled(batch_size,
 dataset_size, Gaussian(...)) (a batch drawn without replacement; dp_accounting's argument
 order as SampledWithoutReplacement), SelfComposed(event, count), Composed([events]);
-ShuffledEpochs(batch_size, dataset_size, Gaussian(...), epochs) for assert_dp and audits
-only (bounds, not an exact profile).
+ShuffledEpochs(batch_size, dataset_size, Gaussian(...), epochs) and RandomAllocation(steps,
+Gaussian(...), participations, epochs) for assert_dp and audits only (bounds, not an exact
+profile).
 Neighbours: add/remove one record (both directions are evaluated).
 """
 import json
@@ -174,6 +175,37 @@ class ShuffledEpochs(Event):
             self.batch_size, self.dataset_size, self.event, self.epochs)
 
 
+_EPOCH_SAMPLERS = ("shuffle", "random_allocation")  # counted in epochs, bounded, not accounted
+
+
+class RandomAllocation(Event):
+    """epochs of steps Gaussian events in which each record takes part in participations of
+    the steps, chosen uniformly and independently of the other records (k-out-of-t
+    participation). No exact profile is known: an audit brackets it between certified lower
+    bounds and a proven upper bound (doc/spec.md), so assert_dp and gaussaudit.audit take it,
+    the Accountant does not."""
+
+    def __init__(self, steps: int, event: Optional[Gaussian] = None, participations: int = 1,
+                 epochs: int = 1) -> None:
+        t = gaussaudit._whole("steps", steps, 1, 1e7)
+        k = gaussaudit._whole("participations", participations, 1, 1e7)
+        if k > t:
+            raise InvalidArgument("participations: must be at most steps (got %d of %d)" % (k, t))
+        if not isinstance(event, Gaussian):
+            raise InvalidArgument("RandomAllocation: the event must be a Gaussian (got %r)" % (event,))
+        self.steps, self.participations, self.event = t, k, event
+        self.epochs = gaussaudit._whole("epochs", epochs, 1, 10000)
+
+    def parts(self) -> List[Dict[str, Any]]:
+        return [{"kind": "subsampled_gaussian", "sampler": "random_allocation",
+                 "steps": self.steps, "participations": self.participations,
+                 "sigma": _text(self.event.noise_multiplier), "epochs": self.epochs}]
+
+    def __repr__(self) -> str:
+        return "RandomAllocation(steps=%d, %r, participations=%d, epochs=%d)" % (
+            self.steps, self.event, self.participations, self.epochs)
+
+
 class SelfComposed(Event):
     """count independent runs of event (count a whole number >= 1)."""
 
@@ -187,7 +219,7 @@ class SelfComposed(Event):
         out = []
         for p in self.event.parts():
             p = dict(p)
-            key = ("epochs" if p.get("sampler") == "shuffle" else "steps") \
+            key = ("epochs" if p.get("sampler") in _EPOCH_SAMPLERS else "steps") \
                 if p["kind"] == "subsampled_gaussian" else "repeat"
             p[key] = p.get(key, 1) * self.count
             out.append(p)
@@ -238,10 +270,10 @@ class Accountant:
     def compose(self, event: Event, count: int = 1) -> "Accountant":
         if not isinstance(event, Event):
             raise InvalidArgument("compose: event must be an Event (got %r)" % (event,))
-        if any(p.get("sampler") == "shuffle" for p in event.parts()):
-            raise InvalidArgument("compose: shuffled epochs have bounds, not an exact privacy "
-                                  "profile: audit them with assert_dp or gaussaudit.audit, "
-                                  "whose report brackets their eps")
+        if any(p.get("sampler") in _EPOCH_SAMPLERS for p in event.parts()):
+            raise InvalidArgument("compose: shuffled epochs and random allocation have bounds, "
+                                  "not an exact privacy profile: audit them with assert_dp or "
+                                  "gaussaudit.audit, whose report brackets their eps")
         count = gaussaudit._whole("count", count, 1, 1e9)
         self._events.append(event if count == 1 else SelfComposed(event, count))
         self._profile = None
@@ -344,6 +376,6 @@ def calibrate_noise_multiplier(*, target_epsilon: Real, target_delta: Real,
 
 
 __all__ = ["Event", "Gaussian", "PoissonSampled", "FixedSizeSampled", "SampledWithoutReplacement",
-           "ShuffledEpochs",
+           "ShuffledEpochs", "RandomAllocation",
            "SelfComposed", "Composed", "Accountant", "calibrate_noise_multiplier",
            "from_dp_event", "from_opacus_history"]

@@ -489,6 +489,36 @@ def test_shuffled_epochs_are_audited_not_accounted():
             ShuffledEpochs(bad[0], bad[1], Gaussian(1.0), epochs=bad[2])
 
 
+def test_random_allocation_is_audited_not_accounted():
+    """RandomAllocation writes the random_allocation sampler's spec (SelfComposed counts
+    epochs); with every step taken (participations = steps) the lower and upper bounds meet at
+    the Gaussian mechanism of sensitivity sqrt(k T): assert_dp fails a claim just below its eps
+    and proves one just above (VERIFIED under remove_one); the Accountant refuses the event."""
+    from gaussaudit.accounting import Accountant, Gaussian, RandomAllocation, SelfComposed
+    from gaussaudit.testing import assert_dp
+    ev = RandomAllocation(10, Gaussian(2.0), participations=10)
+    four = SelfComposed(ev, 4)
+    assert four.parts()[0]["epochs"] == 4 and four.parts()[0]["sampler"] == "random_allocation"
+    mu = math.sqrt(40) / 2
+
+    def gdp(e):
+        return (0.5 * math.erfc((e / mu - mu / 2) / math.sqrt(2))
+                - math.exp(e) * 0.5 * math.erfc((e / mu + mu / 2) / math.sqrt(2)))
+    lo, hi = 0.0, 50.0
+    for _ in range(100):
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if gdp(mid) > 1e-5 else (lo, mid)
+    with pytest.raises(AssertionError, match="VIOLATION"):
+        assert_dp(four, 0.999 * lo, 1e-5)
+    r = assert_dp(four, 1.001 * lo, 1e-5)
+    assert r.claims[0].verdict == "VERIFIED", r.claims[0]
+    with pytest.raises(gaussaudit.InvalidArgument, match="bounds"):
+        Accountant().compose(four)
+    for bad in ((10, 11, 1), (0, 1, 1), (10, 1, 0)):
+        with pytest.raises(gaussaudit.InvalidArgument):
+            RandomAllocation(bad[0], Gaussian(1.0), participations=bad[1], epochs=bad[2])
+
+
 def test_event_trees_of_dp_accounting_and_opacus_histories_convert():
     """Objects named and shaped as dp_accounting's events (the library need not be present)
     and Opacus' history rows become the same composition as the events written directly;

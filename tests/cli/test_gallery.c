@@ -36,6 +36,7 @@ static const struct {
     {"dpsgd_mnist_fixed_size_exact_eps", 1, "VERIFIED"}, /* status 1: the profile point below fails */
     {"dpsgd_mnist_shuffled_poisson_eps", 2, "INCONCLUSIVE"},
     {"dpsgd_mnist_shuffled_one_step_per_epoch", 1, "VIOLATION"},
+    {"dpsgd_random_allocation_poisson_eps", 2, "INCONCLUSIVE"},
     {"training_opacus_two_stages", 0, "VERIFIED"},
     {"synthetic_random_inputs_fig1_universe", 0, "VERIFIED"},
     {"synthetic_seed_op_model", 0, "VERIFIED"},
