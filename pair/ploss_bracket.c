@@ -15,17 +15,16 @@
  * (the second on the band S_ > eps - T h, taken at the grid points where its expectation is
  * positive, any choice being a bound). Each correction is the expectation of a function of the
  * rounded sum times the steps' offsets, T <g, d * w^{*(T-1)}> by independence, so the lower
- * bound's gap is of second order in h. The upper bound (double precision) splits each cell's
+ * bound's gap is of second order in h. The upper bound splits each cell's
  * mass w_k between its ends, the part E[1 - e^{-(V - l_k)}] / (1 - e^{-h}) at l_{k+1} and the
  * rest at l_k, which keeps the cell's masses under both laws (the "connect the dots"
  * discretisation, Doroshenko, Ghazi, Kamath, Kumar & Manurangsi, PETS 2022): the step is a
  * post-processing of the split pair (merge the ends), so the split pair's T-fold delta is an
- * upper bound with a gap of second order in h, without corrections. The certified upper bound
- * rounds up to the right end (offset h w_k - d_k, S^ - T h <= S <= S^) and takes the tangent
- * back,
- *   f(S) <= f(S^) - f'(S^) (S^ - S)                                          where S^ - T h >= eps,
- * first order only on the band of width T h at eps. The bounds are dominating discretisations
- * (Meiser & Mohammadi, CCS 2018) with the first-order term of the rounding taken back.
+ * upper bound with a gap of second order in h, without corrections (certified: the part at
+ * l_{k+1} is (w_k - e^{l_k} w_Y,k) / (1 - e^{-h}) from the cell's masses under both laws in
+ * Arb, the ball's upper end taken, since moving more mass up still dominates). The bounds are
+ * dominating discretisations (Meiser & Mohammadi, CCS 2018), the lower one with the
+ * first-order term of the rounding taken back.
  *
  * eps(delta) (ga_ploss_bracket_eps): one grid's convolutions, tilted near a guess of eps*,
  * give both bounds at every eps for the cost of the weighted sums; the smallest point found
@@ -196,15 +195,85 @@ typedef struct {
     arb_struct *lower, *upper;
 } cert_t;
 
+/* the running sums of cert_sums: the W and D terms, their weights' errors, absolute values
+ * and squared weights */
+typedef struct {
+    double sum, corr, aw, ad, sw, sd, n2f, n2g;
+} csum_t;
+
+/* A ball's ends as a double near its middle and the distance to either end (at least). */
+static double ball_d(double *err, const arb_t v)
+{
+    ga_interval iv;
+    ga_arb_bounds(&iv, v);
+    double m = 0.5 * iv.lo + 0.5 * iv.hi;
+    *err = fmax(iv.hi - m, m - iv.lo) * (1 + 4 * DBL_EPSILON) + 0x1p-1070;
+    return m;
+}
+
+/* The lower side's band, the grid points s in (eps' - T h, eps'] below i0 (eps' = eps_hi):
+ * f(S) >= e^{-T h} (S - eps') where S <= s + T h, in expectation e^{-T h} ((s - eps') W(s) +
+ * T D(s)) times the tilt's undoing, taken where positive (any choice is a bound); the
+ * weights from Arb with their errors in the sums' allowances */
+static int band_sums(csum_t *cs, const double *z, size_t i0, double c, long base, unsigned T,
+                     double h, double theta, const cert_t *ct)
+{
+    slong prec = ct->prec;
+    arb_t sp, d, tb, eTh, x;
+    arb_init(sp), arb_init(d), arb_init(tb), arb_init(eTh), arb_init(x);
+    arb_set_d(eTh, h);
+    arb_mul_si(eTh, eTh, -(long)T, 256);
+    arb_exp(eTh, eTh, prec);
+    int rc = GA_OK;
+    for (size_t i = i0; i-- > 0;) {
+        arb_set_d(sp, h);
+        arb_mul_si(sp, sp, base + (long)i, 256); /* s, exact */
+        arb_set_d(x, ct->eps_hi);
+        arb_sub(d, sp, x, prec); /* s - eps' <= 0 */
+        arb_set_d(x, h);
+        arb_mul_si(x, x, (long)T, 256);
+        arb_add(x, x, d, prec);
+        if (!arb_is_positive(x))
+            break; /* (s <= eps' - T h: the band ends) */
+        arb_set_d(tb, ct->lc);
+        arb_mul_ui(tb, tb, T, 256);
+        arb_sub(tb, tb, sp, prec);
+        arb_set_d(x, theta);
+        arb_mul(tb, tb, x, prec);
+        arb_exp(tb, tb, prec);
+        arb_mul(tb, tb, eTh, prec); /* the D weight b = e^{-T h} e^{theta (T lc - s)} */
+        arb_mul(d, d, tb, prec);    /* the W weight a = b (s - eps') */
+        double ea, eb, a = ball_d(&ea, d), b = ball_d(&eb, tb);
+        if (!isfinite(a) || !isfinite(b)) {
+            rc = GA_EPREC;
+            break;
+        }
+        double W = z[2 * i], D = z[2 * i + 1] / c; /* (c a power of two: exact) */
+        if (a * W + T * b * D > 0) {
+            cs->sum += a * W;
+            cs->corr += b * D;
+        }
+        /* (the rounding of either choice, and the FFT's error through both weights) */
+        cs->aw += fabs(W) * ea;
+        cs->ad += fabs(D) * eb;
+        cs->sw += fabs(a * W);
+        cs->sd += fabs(b * D);
+        cs->n2f += (fabs(a) + ea) * (fabs(a) + ea);
+        cs->n2g += (b + eb) * (b + eb);
+    }
+    arb_clear(sp), arb_clear(d), arb_clear(tb), arb_clear(eTh), arb_clear(x);
+    return rc;
+}
+
 /*
  * Certified weights and sums of one side over the transform's output z (W at z[2 i], c D at
  * z[2 i + 1], s_i = (T k0 + i) h), the FFT's error norms eW, eD given: the weights
  * e^{-theta (s - T lc)} and e^{eps' - s} from ga_exp_seq_arb (2 ulps each, proven), with eps'
  * the end of eps's ball that keeps the side a bound (the lower side's f at eps_hi, its g at
- * eps_lo, over s > eps_hi; the upper side's f and g at eps_lo over s > eps_lo, its
- * correction over s - T h >= eps_hi), e^{-T h} from Arb, each weight's rounding (5 ulps
- * of the tilt for f, 6 of g, or 2^-1070 below the normal range) and the sums' (gamma_len)
- * in the allowance, which is then raised by 1e-10 for its own rounding.
+ * eps_lo, over s > eps_hi, and its band below eps_hi; the upper side's f at eps_lo over s >
+ * eps_lo, the split vector having no corrections), e^{-T h} from Arb, each weight's rounding
+ * (5 ulps of the tilt for f, 6 of g, or 2^-1070 below the normal range) and the sums'
+ * (gamma_len) in the allowance, which is then raised by 1e-10 for its own rounding.
  */
 static int cert_sums(double *val, double *allow, const double *z, size_t len, double c,
                      long k0, unsigned T, double h, double theta, double eW, double eD,
@@ -212,7 +281,7 @@ static int cert_sums(double *val, double *allow, const double *z, size_t len, do
 {
     long base = (long)T * k0;
     size_t i0 = ga_grid_first_above(base, h, side ? ct->eps_lo : ct->eps_hi, 1, len);
-    size_t ic = side ? ga_grid_first_above(base - (long)T, h, ct->eps_hi, 0, len) : i0;
+    size_t ic = side ? len : i0; /* (the upper side: no corrections) */
     size_t n = len - i0;
     *val = 0;
     *allow = 0;
@@ -252,28 +321,31 @@ static int cert_sums(double *val, double *allow, const double *z, size_t len, do
         eTh = arf_get_d(arb_midref(x), ARF_RND_NEAR);
     }
     const double u = DBL_EPSILON / 2, tiny = 0x1p-1070;
-    double sum = 0, corr = 0, aw = 0, ad = 0, sw = 0, sd = 0, n2f = 0, n2g = 0;
+    csum_t cs = {0, 0, 0, 0, 0, 0, 0, 0};
     for (size_t j = 0; rc == GA_OK && j < n; j++) {
         size_t i = i0 + j;
         double W = z[2 * i], D = z[2 * i + 1] / c; /* (c a power of two: exact) */
         double f = (1 - yf[j]) * tt[j], ef = 5 * u * tt[j] + tiny;
-        sum += W * f;
-        aw += fabs(W) * ef;
-        sw += fabs(W * f);
-        n2f += (fabs(f) + ef) * (fabs(f) + ef);
+        cs.sum += W * f;
+        cs.aw += fabs(W) * ef;
+        cs.sw += fabs(W * f);
+        cs.n2f += (fabs(f) + ef) * (fabs(f) + ef);
         if (i >= ic) {
             double g = yg[j] * tt[j] * eTh, eg = 6 * u * g + tiny;
-            corr += D * g;
-            ad += fabs(D) * eg;
-            sd += fabs(D * g);
-            n2g += (g + eg) * (g + eg);
+            cs.corr += D * g;
+            cs.ad += fabs(D) * eg;
+            cs.sd += fabs(D * g);
+            cs.n2g += (g + eg) * (g + eg);
         }
     }
+    if (rc == GA_OK && !side)
+        rc = band_sums(&cs, z, i0, c, base, T, h, theta, ct);
     if (rc == GA_OK) {
         double gl = (double)len * u / (1 - (double)len * u);
-        *val = side ? sum - T * corr : sum + T * corr;
-        *allow = (sqrt(n2f) * eW + T * sqrt(n2g) * eD + aw + T * ad + gl * (sw + T * sd) +
-                  4 * u * (fabs(sum) + T * fabs(corr))) * (1 + 1e-10);
+        *val = side ? cs.sum - T * cs.corr : cs.sum + T * cs.corr;
+        *allow = (sqrt(cs.n2f) * eW + T * sqrt(cs.n2g) * eD + cs.aw + T * cs.ad +
+                  gl * (cs.sw + T * cs.sd) + 4 * u * (fabs(cs.sum) + T * fabs(cs.corr))) *
+                 (1 + 1e-10);
     }
     free(tt);
     free(yf);
@@ -292,8 +364,7 @@ static int cert_sums(double *val, double *allow, const double *z, size_t len, do
  * of the transform (no wrap-around) and one inverse transform (side_conv), then (side_eval)
  *   side 0: sum_{s > eps} W(s) f(s) + T e^{-T h} sum_{s > eps} D(s) f'(s)
  *           + e^{-T h} sum over the band (eps - T h, eps] of ((s - eps) W(s) + T D(s))_+
- *   side 1: sum_{s > eps} W(s) f(s) (double precision: the split vector, dv = 0), or
- *           (certified, cert_sums) the same minus T sum_{s - T h >= eps} D(s) f'(s),
+ *   side 1: sum_{s > eps} W(s) f(s) (the split vector, dv = 0),
  * each term times e^{-theta (s - eps_t)} (the tilt, centred at eps_t, undone up to the common
  * scale). The allowance bounds the rounding, in 2-norms: the forward transform errs by ef = ga_fft_relerr(N)
  * relative to its output (of norm sqrt N |z|), the separation into V and C adds 2 ulps of it,

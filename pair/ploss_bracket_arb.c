@@ -84,18 +84,21 @@ static void tails_clear(tails_t *t)
 typedef struct {
     int in;
     arb_t x, P0, Q0, P1, Q1, d0, d1, lp, F, G;
+    arb_t FY, GY; /* the same tails under the other law, Y (V is log dX/dY) */
 } bnd_t;
 
 static void bnd_init(bnd_t *b)
 {
     arb_init(b->x), arb_init(b->P0), arb_init(b->Q0), arb_init(b->P1), arb_init(b->Q1);
     arb_init(b->d0), arb_init(b->d1), arb_init(b->lp), arb_init(b->F), arb_init(b->G);
+    arb_init(b->FY), arb_init(b->GY);
 }
 
 static void bnd_clear(bnd_t *b)
 {
     arb_clear(b->x), arb_clear(b->P0), arb_clear(b->Q0), arb_clear(b->P1), arb_clear(b->Q1);
     arb_clear(b->d0), arb_clear(b->d1), arb_clear(b->lp), arb_clear(b->F), arb_clear(b->G);
+    arb_clear(b->FY), arb_clear(b->GY);
 }
 
 static void phi(arb_t r, const arb_t x, const tails_t *t)
@@ -132,21 +135,28 @@ static int bnd_at(bnd_t *b, const tails_t *t, const arb_t v)
         arb_div(b->x, b->x, t->m, prec);
         normal_tails(b->P0, b->Q0, b->x, t->rs2, prec);
         phi(b->d0, b->x, t);
-        if (!t->sw) { /* F = (1 - q) Phi(x) + q Phi(x - m), G likewise with Qbar */
-            arb_sub(e, b->x, t->m, prec);
-            normal_tails(b->P1, b->Q1, e, t->rs2, prec);
-            phi(b->d1, e, t);
-            arb_mul(b->F, b->P0, t->omq, prec);
-            arb_addmul(b->F, b->P1, t->q, prec);
-            arb_mul(b->G, b->Q0, t->omq, prec);
-            arb_addmul(b->G, b->Q1, t->q, prec);
-        } else { /* F = P[x >= x(-v)] */
+        arb_sub(e, b->x, t->m, prec);
+        normal_tails(b->P1, b->Q1, e, t->rs2, prec);
+        phi(b->d1, e, t);
+        /* the mixture's tails (1 - q) Phi(x) + q Phi(x - m) and the same with Qbar: F and G
+         * for sw 0 (X the mixture, x increasing in V), Y's for sw 1 (V <= v iff x >= x(-v)) */
+        arb_t *mF = !t->sw ? &b->F : &b->GY, *mG = !t->sw ? &b->G : &b->FY;
+        arb_mul(*mF, b->P0, t->omq, prec);
+        arb_addmul(*mF, b->P1, t->q, prec);
+        arb_mul(*mG, b->Q0, t->omq, prec);
+        arb_addmul(*mG, b->Q1, t->q, prec);
+        if (!t->sw) { /* Y = N(0, 1) */
+            arb_set(b->FY, b->P0);
+            arb_set(b->GY, b->Q0);
+        } else { /* X = N(0, 1): F = P[x >= x(-v)] */
             arb_set(b->F, b->Q0);
             arb_set(b->G, b->P0);
         }
     } else if (arb_is_nonpositive(e)) { /* v beyond the range: all mass on one side */
         arb_set_ui(b->F, t->sw ? 1 : 0);
         arb_set_ui(b->G, t->sw ? 0 : 1);
+        arb_set(b->FY, b->F);
+        arb_set(b->GY, b->G);
     } else {
         rc = GA_EPREC;
     }
@@ -280,9 +290,13 @@ int ga_bracket_cells_arb(double *wl, double *dl, double *wu, double *du, double 
     bnd_init(&bd[0]);
     bnd_init(&bd[1]);
     int ia = 0; /* bd[ia] at the cell's lower end, bd[1 - ia] at its upper end */
-    arb_t la, lb, w, tl, tu, th, c, x, mxb, olo, ohi;
+    arb_t la, lb, w, tl, tu, th, c, x, mxb, olo, ohi, wy, omeh, phb;
     arb_init(la), arb_init(lb), arb_init(w), arb_init(tl), arb_init(tu), arb_init(th);
-    arb_init(c), arb_init(x), arb_init(mxb), arb_init(olo), arb_init(ohi);
+    arb_init(c), arb_init(x), arb_init(mxb), arb_init(olo), arb_init(ohi), arb_init(wy);
+    arb_init(omeh), arb_init(phb);
+    arb_set_d(omeh, -h); /* 1 - e^{-h} */
+    arb_expm1(omeh, omeh, prec);
+    arb_neg(omeh, omeh);
     arb_set_d(mxb, mx);
     arb_set_d(th, theta);
     arb_set_d(c, lc);
@@ -327,14 +341,37 @@ int ga_bracket_cells_arb(double *wl, double *dl, double *wu, double *du, double 
         em[0] += e;
         arb_mul(x, olo, tl, prec); /* the lower side's offsets: below the true ones */
         dl[k] = low_end(x, h * wl[k]);
-        arb_mul(x, w, tu, prec);
+        /* the upper side splits the cell's X-mass w between its ends keeping its Y-mass wY:
+         * the part at l_{k+1} is (w - e^{l_k} wY) / (1 - e^{-h}); any larger part (up to all
+         * of w) still dominates, so the ball's upper end is taken, capped at w's, and the
+         * entries' distance from a dominating split (at most w's diameter each) is counted
+         * with the masses' errors */
+        if (arf_cmp_2exp_si(arb_midref(A->FY), -1) < 0)
+            arb_sub(wy, B->FY, A->FY, prec);
+        else
+            arb_sub(wy, A->GY, B->GY, prec);
+        arb_exp(x, la, prec);
+        arb_mul(x, x, wy, prec);
+        arb_sub(x, w, x, prec);
+        arb_div(x, x, omeh, prec);
+        ga_interval pi, wi;
+        ga_arb_bounds(&pi, x);
+        ga_arb_bounds(&wi, w);
+        double ph = isfinite(pi.hi) ? fmin(fmax(pi.hi, 0), fmax(wi.hi, 0)) : fmax(wi.hi, 0);
+        if (!isfinite(ph)) {
+            rc = GA_EPREC;
+            goto cleanup;
+        }
+        double wrad = 2 * fmax(wi.hi - wi.lo, 0);
+        arb_set_d(phb, ph);
+        arb_sub(x, w, phb, prec);
+        arb_mul(x, x, tl, prec);
+        wu[k] += mid_err(&e, x, 1);
+        em[1] += e + wrad * arf_get_d(arb_midref(tl), ARF_RND_UP) * (1 + 1e-10);
+        arb_mul(x, phb, tu, prec);
         wu[k + 1] = mid_err(&e, x, 1);
-        em[1] += e;
-        arb_set_d(x, h); /* the upper side's: h w - offset, below the true ones */
-        arb_mul(x, x, w, prec);
-        arb_sub(x, x, ohi, prec);
-        arb_mul(x, x, tu, prec);
-        du[k + 1] = low_end(x, h * wu[k + 1]);
+        em[1] += e + wrad * arf_get_d(arb_midref(tu), ARF_RND_UP) * (1 + 1e-10);
+        du[k + 1] = 0;
         ia = 1 - ia;
         arb_swap(la, lb);
         arb_swap(tl, tu);
@@ -352,7 +389,8 @@ cleanup:
     bnd_clear(&bd[0]);
     bnd_clear(&bd[1]);
     arb_clear(la), arb_clear(lb), arb_clear(w), arb_clear(tl), arb_clear(tu), arb_clear(th);
-    arb_clear(c), arb_clear(x), arb_clear(mxb), arb_clear(olo), arb_clear(ohi);
+    arb_clear(c), arb_clear(x), arb_clear(mxb), arb_clear(olo), arb_clear(ohi), arb_clear(wy);
+    arb_clear(omeh), arb_clear(phb);
     return rc;
 }
 

@@ -758,8 +758,8 @@ Test(ploss, few_steps_certified_decide_claims, .timeout = 600)
     /* one audit, three claims at eps 0.3 (the claim and two profile points) */
     const char *spec = "gaussaudit: 1\nname: few\nmechanism: {kind: subsampled_gaussian, rate: "
                        "0.001, sigma: 0.6, steps: 10}\nclaim: {epsilon: 0.3, delta: 1.3e-5, "
-                       "profile: [[0.3, 1.24e-5], [0.3, 1.2631e-5]]}\n";
-    const double claims[3] = {1.3e-5, 1.24e-5, 1.2631e-5};
+                       "profile: [[0.3, 1.24e-5], [0.3, 1.2618e-5]]}\n";
+    const double claims[3] = {1.3e-5, 1.24e-5, 1.2618e-5};
     const int want[3] = {GA_VERDICT_VERIFIED, GA_VERDICT_VIOLATION, GA_VERDICT_INCONCLUSIVE};
     ga_audit_options o;
     ga_audit_options_init(&o);
