@@ -334,6 +334,16 @@ static int add_epoch_bounds(cat_job *j, const epoch_bounds *e, char *msg, size_t
     return GA_OK;
 }
 
+/* a key of the mechanism this sampler does not take: refused with why[k] for keys[k] */
+static int keys_refused(cat_job *j, const ga_node *m, const char *const *keys,
+                        const char *const *why, int n, char *msg, size_t msglen)
+{
+    for (int k = 0; k < n; k++)
+        if (ga_node_get(m, keys[k]))
+            return ga_spec_fail(j->s, ga_node_get(m, keys[k]), "mechanism", msg, msglen, why[k]);
+    return GA_OK;
+}
+
 /* epochs T: a whole number in 1..10000 (default 1 where allowed) */
 static int epochs_of(cat_job *j, const ga_node *m, double *T, int dflt, char *msg, size_t msglen)
 {
@@ -375,18 +385,16 @@ static int build_shuffle(cat_job *j, char *msg, size_t msglen)
     ga_spec *s = j->s;
     const ga_node *m = s->mechanism;
     static const char *const not_here[] = {"rate", "steps", "participations"};
-    for (int k = 0; k < 3; k++)
-        if (ga_node_get(m, not_here[k]))
-            return ga_spec_fail(s, ga_node_get(m, not_here[k]), "mechanism", msg, msglen,
-                                k == 1 ? "sampler: shuffle counts epochs (each record once per "
-                                         "epoch): give epochs, not steps"
-                                : k ? "sampler: shuffle puts each record in one batch per epoch "
-                                      "(participations is random_allocation's)"
-                                    : "sampler: shuffle takes batch_size and dataset_size, not "
-                                      "rate");
+    static const char *const why[] = {
+        "sampler: shuffle takes batch_size and dataset_size, not rate",
+        "sampler: shuffle counts epochs (each record once per epoch): give epochs, not steps",
+        "sampler: shuffle puts each record in one batch per epoch (participations is "
+        "random_allocation's)"};
+    int rc = keys_refused(j, m, not_here, why, 3, msg, msglen);
+    if (rc)
+        return rc;
     double b, n, sigma, T;
     const char *st;
-    int rc;
     if ((rc = batch_counts(j, m, "mechanism", 1, &b, &n, msg, msglen)) ||
         (rc = epochs_of(j, m, &T, 0, msg, msglen)))
         return rc;
@@ -432,15 +440,14 @@ static int build_allocation(cat_job *j, char *msg, size_t msglen)
     ga_spec *s = j->s;
     const ga_node *m = s->mechanism;
     static const char *const not_here[] = {"rate", "batch_size", "dataset_size"};
-    for (int k = 0; k < 3; k++)
-        if (ga_node_get(m, not_here[k]))
-            return ga_spec_fail(s, ga_node_get(m, not_here[k]), "mechanism", msg, msglen,
-                                "sampler: random_allocation takes steps (per epoch), "
-                                "participations (of those steps, per record) and epochs");
+#define TAKES "sampler: random_allocation takes steps (per epoch), participations (of those " \
+              "steps, per record) and epochs"
+    static const char *const why[] = {TAKES, TAKES, TAKES};
+#undef TAKES
     double t, k = 1, T, sigma;
     const char *st, *kt = "1";
-    int rc;
-    if ((rc = ga_spec_node_number(s, m, "mechanism", "steps", &t, 1, msg, msglen)))
+    int rc = keys_refused(j, m, not_here, why, 3, msg, msglen);
+    if (rc || (rc = ga_spec_node_number(s, m, "mechanism", "steps", &t, 1, msg, msglen)))
         return rc;
     if (!(t >= 1 && t <= 1e7 && t == floor(t)))
         return ga_spec_fail(s, ga_node_get(m, "steps"), "mechanism.steps", msg, msglen,
