@@ -124,20 +124,21 @@ int ga_ploss_bracket(double *lo, double *hi, int *decided, const ga_ploss *L, in
 /* The eps at which delta in direction dir of few identical steps (ga_ploss_bracket's case)
  * falls to delta, bracketed (pair/ploss.c): *lo < eps* <= *hi, where *hi is a point at which
  * the bracket's upper bound is at most delta and *lo one at which its lower bound exceeds it
- * (0 where none does), from one grid's convolutions per pass tilted near guess (> 0, an
+ * (0 where none does); *slope: d log delta / d eps near *hi from the upper bound (an
+ * estimate; NAN where none), from one grid's convolutions per pass tilted near guess (> 0, an
  * estimate of eps*: a coarse accountant's), the grid refined until the relative width is at
  * most epsrel or the finest. GA_OK; GA_EDOM (not this route's case, or no grid brought the
  * upper bound under delta: *lo = 0, *hi = inf); GA_ETIME; GA_ENOMEM. */
-int ga_ploss_bracket_eps(double *lo, double *hi, const ga_ploss *L, int dir, double delta,
-                         double guess, double epsrel, double deadline);
+int ga_ploss_bracket_eps(double *lo, double *hi, double *slope, const ga_ploss *L, int dir,
+                         double delta, double guess, double epsrel, double deadline);
 /* One pass of it (pair/ploss_bracket.c): the bracket on grid `level` (0 the finest, 3 the
  * coarsest) tilted by theta centred at eps_t (lchern as ga_ploss_tilt gives them), its tails
  * cut for eps near g, then both bounds inverted at delta to tol: GA_OK with *lo (0 where the
- * lower bound is at most delta everywhere) and *hi; GA_EDOM where the upper bound stays above
+ * lower bound is at most delta everywhere), *hi and the upper bound's log-slope there; GA_EDOM where the upper bound stays above
  * delta (a finer grid may do); GA_ETIME, GA_ENOMEM. */
-int ga_ploss_bracket_invert(double *lo, double *hi, const ga_ploss *L, int dir, double delta,
-                            double g, double eps_t, double theta, double lchern, int level,
-                            double tol, double deadline);
+int ga_ploss_bracket_invert(double *lo, double *hi, double *slope, const ga_ploss *L, int dir,
+                            double delta, double g, double eps_t, double theta, double lchern,
+                            int level, double tol, double deadline);
 /* The bracket's tilt centre for eps: eps on a grid of 1/32 relative, so that nearby eps (an
  * eps search's last steps) share one convolution (w's cache); the bracket's values depend
  * on eps alone (the centre, the tilt and the cut are functions of it). */

@@ -753,11 +753,12 @@ static int delta_few(ga_result *out, const ga_ploss *L, int dir, double eps,
     return out->err <= fmax(o->epsabs, 10 * o->epsrel * out->val) ? GA_OK : GA_ETOL;
 }
 
-int ga_ploss_bracket_eps(double *lo, double *hi, const ga_ploss *L, int dir, double delta,
-                         double guess, double epsrel, double deadline)
+int ga_ploss_bracket_eps(double *lo, double *hi, double *slope, const ga_ploss *L, int dir,
+                         double delta, double guess, double epsrel, double deadline)
 {
     *lo = 0;
     *hi = INFINITY;
+    *slope = NAN;
     const ga_ploss_term *t = &L->t[0];
     double g = guess, sup = ga_ploss_loss_sup(L, dir), etp = NAN;
     if (sup < INFINITY)
@@ -767,9 +768,9 @@ int ga_ploss_bracket_eps(double *lo, double *hi, const ga_ploss *L, int dir, dou
      * finest; a new centre where the bracket's middle left the old one's grid cell */
     for (int level = 1, pass = 0; pass < 6 && L->n == 1 && t->count <= GA_PLOSS_FEW_STEPS;
          pass++) {
-        double et = ga_ploss_tilt_centre(g), theta, lch, a, b;
+        double et = ga_ploss_tilt_centre(g), theta, lch, a, b, sl;
         ga_ploss_tilt(&theta, &lch, L, dir, et);
-        rc = ga_ploss_bracket_invert(&a, &b, L, dir, delta, g, et, theta, lch, level,
+        rc = ga_ploss_bracket_invert(&a, &b, &sl, L, dir, delta, g, et, theta, lch, level,
                                      1e-3 * epsrel * g, deadline);
         if (rc == GA_EDOM && level > 0) {
             level--;
@@ -778,6 +779,8 @@ int ga_ploss_bracket_eps(double *lo, double *hi, const ga_ploss *L, int dir, dou
         if (rc != GA_OK)
             break;
         *lo = fmax(*lo, a); /* (every pass's ends are proven: the best of them kept) */
+        if (b <= *hi)
+            *slope = sl;
         *hi = fmin(*hi, b);
         got = 1;
         g = 0.5 * (*lo + *hi);
@@ -814,13 +817,19 @@ int ga_ploss_bracket_eps(double *lo, double *hi, const ga_ploss *L, int dir, dou
  * delta_few's overlap of the two); the result stays inside the bracket and is taken only
  * where it is narrower. Otherwise the bracket stands (GA_EDOM; GA_ETIME past the deadline). */
 static int refine_few(ga_result *eps, const ga_ploss *L, int dir, double delta, double a,
-                      double z, const ga_gchisq_opts *o, ga_quad_work *w)
+                      double z, double slope_hint, const ga_gchisq_opts *o, ga_quad_work *w)
 {
     double ld = log(delta), x[2], f[2], rel = 0;
     int conv = 1;
     for (int k = 0; k < 2; k++) {
         ga_result r;
-        x[k] = k ? a + 0.6 * (z - a) : a + 0.4 * (z - a);
+        /* the middle, then a Newton step from it with the bracket's slope (else 0.6 of the
+         * way): the secant from these two is then mostly the last step */
+        x[k] = a + 0.5 * (z - a);
+        if (k) {
+            double xn = slope_hint < 0 ? x[0] - f[0] / slope_hint : NAN;
+            x[1] = xn > a && xn < z && xn != x[0] ? xn : a + 0.6 * (z - a);
+        }
         int st = delta_bromwich(&r, L, dir, x[k], o, w);
         conv &= st == GA_OK;
         if ((st != GA_OK && st != GA_ETOL) || !(r.val > 0) || !(r.err < 1e-3 * r.val))
@@ -835,8 +844,9 @@ static int refine_few(ga_result *eps, const ga_ploss *L, int dir, double delta, 
             return GA_EDOM;
         double xn = fmin(fmax(x[1] - f[1] / slope, a), z);
         step = fabs(xn - x[1]);
-        /* (a step under a tenth of what delta's error moves the root is not resolved) */
-        if (step <= fmax(1e-12 * xn, 0.1 * -log1p(-rel) / -slope))
+        /* (a step under half of what delta's error moves the root is not resolved: it is
+         * added to the error instead of computed) */
+        if (step <= fmax(1e-12 * xn, 0.5 * -log1p(-rel) / -slope))
             break;
         ga_result r;
         int st = delta_bromwich(&r, L, dir, xn, o, w);
@@ -868,8 +878,8 @@ int ga_ploss_epsilon_few(ga_result *eps, int *direction, const ga_ploss *L, doub
     int b = g[1] > g[0], other = !b;
     if (!(g[b] > 0))
         return GA_EDOM;
-    double lo, hi, olo = 0, ohi = 0;
-    int rc = ga_ploss_bracket_eps(&lo, &hi, L, b, delta, g[b], FEW_EPS_REL, o->deadline);
+    double lo, hi, olo = 0, ohi = 0, slope, oslope;
+    int rc = ga_ploss_bracket_eps(&lo, &hi, &slope, L, b, delta, g[b], FEW_EPS_REL, o->deadline);
     if (rc != GA_OK)
         return rc == GA_ETIME ? rc : GA_EDOM;
     if (lo < ga_ploss_loss_sup(L, other)) {
@@ -884,7 +894,8 @@ int ga_ploss_epsilon_few(ga_result *eps, int *direction, const ga_ploss *L, doub
             ohi = lo; /* (its eps is at most lo) */
         } else {
             double go = g[other] > 0 ? g[other] : 0.5 * lo;
-            rc = ga_ploss_bracket_eps(&olo, &ohi, L, other, delta, go, FEW_EPS_REL, o->deadline);
+            rc = ga_ploss_bracket_eps(&olo, &ohi, &oslope, L, other, delta, go, FEW_EPS_REL,
+                                      o->deadline);
             if (rc != GA_OK)
                 return rc == GA_ETIME ? rc : GA_EDOM;
         }
@@ -906,7 +917,7 @@ int ga_ploss_epsilon_few(ga_result *eps, int *direction, const ga_ploss *L, doub
     }
     int st = eps->err <= FEW_EPS_REL * eps->val ? GA_OK : GA_ETOL;
     if (w && ohi <= lo && (decays || eps->err > FEW_REFINE * eps->val)) {
-        int rs = refine_few(eps, L, b, delta, a, z, o, w);
+        int rs = refine_few(eps, L, b, delta, a, z, slope, o, w);
         if (rs != GA_EDOM)
             st = rs;
     }

@@ -1031,12 +1031,13 @@ static int signs(double *xp, double *fp, double *xn, double *fn, const bentry_t 
     return 0;
 }
 
-int ga_ploss_bracket_invert(double *lo, double *hi, const ga_ploss *L, int dir, double delta,
-                            double g, double eps_t, double theta, double lchern, int level,
-                            double tol, double deadline)
+int ga_ploss_bracket_invert(double *lo, double *hi, double *slope, const ga_ploss *L, int dir,
+                            double delta, double g, double eps_t, double theta, double lchern,
+                            int level, double tol, double deadline)
 {
     *lo = 0;
     *hi = INFINITY;
+    *slope = NAN;
     if (L->n != 1 || L->t[0].r > 0 || L->t[0].nu > 0 || !(L->t[0].count <= GA_PLOSS_FEW_STEPS) ||
         !(delta > 0 && delta < 1) || !(g > 0) || !isfinite(g) || level < 0 || level > 3)
         return GA_EDOM;
@@ -1059,6 +1060,11 @@ int ga_ploss_bracket_invert(double *lo, double *hi, const ga_ploss *L, int dir, 
             rc = GA_EDOM; /* the upper bound stays above delta: a finer grid */
         } else {
             *hi = su ? cross(E, T, theta, 1, ld, xp, fp, xn, fn, tol) : 0;
+            if (*hi > 0 && *hi < sup) { /* d log(upper) / d eps there: delta's, to O(h^2) */
+                double dx = fmax(1e-4 * *hi, 1e-9);
+                *slope = (bound_at(E, T, *hi + dx, theta, 1, ld) -
+                          bound_at(E, T, *hi, theta, 1, ld)) / dx;
+            }
             if (signs(&xp, &fp, &xn, &fn, E, T, theta, 0, ld, g, sup) > 0)
                 *lo = cross(E, T, theta, 0, ld, xp, fp, xn, fn, tol);
         }

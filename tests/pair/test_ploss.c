@@ -879,8 +879,8 @@ Test(ploss, inverted_bracket_holds_the_reference_eps, .timeout = 600)
         ga_ploss_term t = {q, 1 / sg, T, 0, 0, 0, 0, 0};
         ga_ploss L = {1, &t};
         for (int k = 0; k < 2; k++) {
-            double lo, hi, guess = eps * (k ? 1.2 : 0.8);
-            int rc = ga_ploss_bracket_eps(&lo, &hi, &L, 1, ref, guess, 1e-6, 0);
+            double lo, hi, slope, guess = eps * (k ? 1.2 : 0.8);
+            int rc = ga_ploss_bracket_eps(&lo, &hi, &slope, &L, 1, ref, guess, 1e-6, 0);
             cr_expect(rc == GA_OK && lo <= eps * (1 + TOL_EPS_REF) &&
                           hi >= eps * (1 - TOL_EPS_REF) && hi - lo <= 1e-3 * eps,
                       "q %g sigma %g T %g, delta_YX %.17g (at eps %g), guess %g: status %d, "
