@@ -273,10 +273,8 @@ typedef struct {
     ga_subsampled_input *cmp; /* the Poisson comparison (taken over) */
 } epoch_bounds;
 
-static int add_epoch_bounds(cat_job *j, const epoch_bounds *e, char *msg, size_t msglen)
+static int add_epoch_bounds(cat_job *j, const epoch_bounds *e)
 {
-    (void)msg;
-    (void)msglen;
     j->out->compare = e->cmp;
     j->out->ncompare = 1;
     char name[240];
@@ -425,7 +423,7 @@ static int build_shuffle(cat_job *j, char *msg, size_t msglen)
              "moves one batch sum by at most 1; %.0f epochs, noise multiplier %g: the Gaussian "
              "mechanism of sensitivity 1 sqrt(%.0f))", E, b, n, T, sigma, T);
     epoch_bounds e = {"shuffled epochs", "batch", note, E, 1, T, sigma, st, "1", bounded, cmp};
-    return add_epoch_bounds(j, &e, msg, msglen);
+    return add_epoch_bounds(j, &e);
 }
 
 /*
@@ -481,7 +479,7 @@ static int build_allocation(cat_job *j, char *msg, size_t msglen)
              "epochs, noise multiplier %g: the Gaussian mechanism of sensitivity 1 sqrt(%.0f))",
              t, k, k == 1 ? "" : "s", T, sigma, k * T);
     epoch_bounds e = {"random allocation", "step", note, t, k, T, sigma, st, kt, 1, cmp};
-    return add_epoch_bounds(j, &e, msg, msglen);
+    return add_epoch_bounds(j, &e);
 }
 
 int cat_build_subsampled(cat_job *j, char *msg, size_t msglen)

@@ -242,8 +242,7 @@ typedef struct {
  * (more precision does not narrow it) */
 static int few_steps_route(const ga_ploss *L, int dir, double eps)
 {
-    if (L->n != 1 || L->t[0].r > 0 || L->t[0].nu > 0 || L->t[0].count > GA_PLOSS_FEW_STEPS ||
-        L->t[0].count < 2)
+    if (!ga_ploss_few(L) || L->t[0].count < 2)
         return 0;
     double c, tm, k2, L0;
     return ga_ploss_plan(&c, &tm, &k2, &L0, L, dir, eps) != GA_OK || !(tm <= GA_PLOSS_CERT_TMAX);

@@ -38,6 +38,14 @@ typedef struct {
     ga_ploss_term *t;
 } ga_ploss;
 
+/* 1 when L is the case of the bracket of discretised losses (pair/ploss_bracket.c): one mean
+ * term (no covariance or masked step) of at most GA_PLOSS_FEW_STEPS identical steps */
+static inline int ga_ploss_few(const ga_ploss *L)
+{
+    return L->n == 1 && !(L->t[0].r > 0) && !(L->t[0].nu > 0) &&
+           L->t[0].count <= GA_PLOSS_FEW_STEPS;
+}
+
 /* delta_{a,b}(eps) of the pair noncentral chi^2_nu(la) (a) and chi^2_nu(lb) (b), eps >= 0
  * (pair/masked.c): the closed form of the threshold event with an error estimate; *wstar
  * (may be NULL) receives the threshold w* of the event (NaN when there is none). GA_OK,
@@ -264,13 +272,15 @@ int ga_ploss_bracket_arb(arb_t res, const ga_ploss *L, const arb_t q, const arb_
                          double deadline);
 
 /* The cells of that bracket (pair/ploss_bracket_arb.c) on the grid l_k = (k0 + k) h of n
- * cells: wl[k] = w_k e^{theta (l_k - lc) - mx} (n values), wu[k + 1] = w_k e^{theta (l_{k+1}
- * - lc) - mx} and wu[0] the mass below l_{k0} tilted at l_{k0} (n + 1 values), w_k the exact
- * mass of the cell in the step's loss law (direction sw), as doubles whose errors sum to at
- * most em[0] and em[1]; dl[k] <= d_k e^{theta (l_k - lc) - mx} and du[k + 1] <= (h w_k - d_k)
- * e^{theta (l_{k+1} - lc) - mx}, d_k the cell's exact offset E[(V - l_k) 1(V in the cell)]
- * (du[0] = 0); *top >= the mass above the grid. GA_OK, GA_EPREC, GA_ETIME. */
-int ga_bracket_cells_arb(double *wl, double *dl, double *wu, double *du, double em[2],
+ * cells, w_k the exact mass of the cell in the step's loss law (direction sw): wl[k] = w_k
+ * e^{theta (l_k - lc) - mx} (n values); wu (n + 1 values) the cells' masses split between
+ * their ends so that the split dominates the step (at l_{k+1} at least (w_k - e^{l_k} w_Y,k) /
+ * (1 - e^{-h}), w_Y,k the cell's mass under the other law; the rest at l_k), plus the mass
+ * below l_{k0} at l_{k0}, each tilted at its point; the doubles' distances from exact such
+ * vectors sum to at most em[0] and em[1]; dl[k] <= d_k e^{theta (l_k - lc) - mx}, d_k the
+ * cell's exact offset E[(V - l_k) 1(V in the cell)]; *top >= the mass above the grid. GA_OK,
+ * GA_EPREC, GA_ETIME. */
+int ga_bracket_cells_arb(double *wl, double *dl, double *wu, double em[2],
                          double *top, const arb_t q, const arb_t m, int sw, long k0, size_t n,
                          double h, double theta, double lc, double mx, slong prec,
                          double deadline);

@@ -658,7 +658,7 @@ static void tilt_at(double *theta, double *lch, const ga_ploss *L, int dir, doub
 static int bracket_side(ga_result *out, const ga_ploss *L, int dir, double eps,
                         const ga_gchisq_opts *o, ga_quad_work *w)
 {
-    if (L->n != 1 || L->t[0].r > 0 || L->t[0].nu > 0 || !(L->t[0].count <= GA_PLOSS_FEW_STEPS))
+    if (!ga_ploss_few(L))
         return GA_EDOM;
     const ga_ploss_term *t = &L->t[0];
     double key[7] = {3 /* (this memo's tag) */, t->q, t->m, t->count, t->add ^ dir, eps,
@@ -759,15 +759,15 @@ int ga_ploss_bracket_eps(double *lo, double *hi, double *slope, const ga_ploss *
     *lo = 0;
     *hi = INFINITY;
     *slope = NAN;
-    const ga_ploss_term *t = &L->t[0];
+    if (!ga_ploss_few(L))
+        return GA_EDOM;
     double g = guess, sup = ga_ploss_loss_sup(L, dir), etp = NAN;
     if (sup < INFINITY)
         g = fmin(g, 0.5 * sup);
     int rc = GA_EDOM, got = 0;
     /* a 16th of the finest grid's points first (its bracket recentres the tilt), then the
      * finest; a new centre where the bracket's middle left the old one's grid cell */
-    for (int level = 1, pass = 0; pass < 6 && L->n == 1 && t->count <= GA_PLOSS_FEW_STEPS;
-         pass++) {
+    for (int level = 1, pass = 0; pass < 6; pass++) {
         double et = ga_ploss_tilt_centre(g), theta, lch, a, b, sl;
         ga_ploss_tilt(&theta, &lch, L, dir, et);
         rc = ga_ploss_bracket_invert(&a, &b, &sl, L, dir, delta, g, et, theta, lch, level,
@@ -816,46 +816,51 @@ int ga_ploss_bracket_eps(double *lo, double *hi, double *slope, const ga_ploss *
  * not decayed within the planned range (their error then estimated, not bounded: GA_ETOL, as
  * delta_few's overlap of the two); the result stays inside the bracket and is taken only
  * where it is narrower. Otherwise the bracket stands (GA_EDOM; GA_ETIME past the deadline). */
+/* log delta(x) - ld by one Bromwich integral, its relative error folded into *rel and its
+ * convergence into *conv: GA_OK where the estimate is usable (error under 1e-3 relative),
+ * GA_ETIME, else GA_EDOM */
+static int brom_log(double *f, double *rel, int *conv, const ga_ploss *L, int dir, double x,
+                    double ld, const ga_gchisq_opts *o, ga_quad_work *w)
+{
+    ga_result r;
+    int st = delta_bromwich(&r, L, dir, x, o, w);
+    *conv &= st == GA_OK;
+    if ((st != GA_OK && st != GA_ETOL) || !(r.val > 0) || !(r.err < 1e-3 * r.val))
+        return st == GA_ETIME ? st : GA_EDOM;
+    *f = log(r.val) - ld;
+    *rel = fmax(*rel, r.err / r.val);
+    return GA_OK;
+}
+
 static int refine_few(ga_result *eps, const ga_ploss *L, int dir, double delta, double a,
                       double z, double slope_hint, const ga_gchisq_opts *o, ga_quad_work *w)
 {
     double ld = log(delta), x[2], f[2], rel = 0;
-    int conv = 1;
-    for (int k = 0; k < 2; k++) {
-        ga_result r;
-        /* the middle, then a Newton step from it with the bracket's slope (else 0.6 of the
-         * way): the secant from these two is then mostly the last step */
-        x[k] = a + 0.5 * (z - a);
-        if (k) {
-            double xn = slope_hint < 0 ? x[0] - f[0] / slope_hint : NAN;
-            x[1] = xn > a && xn < z && xn != x[0] ? xn : a + 0.6 * (z - a);
-        }
-        int st = delta_bromwich(&r, L, dir, x[k], o, w);
-        conv &= st == GA_OK;
-        if ((st != GA_OK && st != GA_ETOL) || !(r.val > 0) || !(r.err < 1e-3 * r.val))
-            return st == GA_ETIME ? st : GA_EDOM;
-        f[k] = log(r.val) - ld;
-        rel = fmax(rel, r.err / r.val);
-    }
+    int conv = 1, st;
+    /* the middle, then a Newton step from it with the bracket's slope (else 0.6 of the way):
+     * the secant from these two is then mostly the last step */
+    x[0] = a + 0.5 * (z - a);
+    if ((st = brom_log(&f[0], &rel, &conv, L, dir, x[0], ld, o, w)) != GA_OK)
+        return st;
+    double xn = slope_hint < 0 ? x[0] - f[0] / slope_hint : NAN;
+    x[1] = xn > a && xn < z && xn != x[0] ? xn : a + 0.6 * (z - a);
+    if ((st = brom_log(&f[1], &rel, &conv, L, dir, x[1], ld, o, w)) != GA_OK)
+        return st;
     double step = INFINITY, slope = NAN;
     for (int it = 0; it < 8; it++) {
         slope = (f[1] - f[0]) / (x[1] - x[0]);
         if (!(slope < 0))
             return GA_EDOM;
-        double xn = fmin(fmax(x[1] - f[1] / slope, a), z);
+        xn = fmin(fmax(x[1] - f[1] / slope, a), z);
         step = fabs(xn - x[1]);
         /* (a step under half of what delta's error moves the root is not resolved: it is
          * added to the error instead of computed) */
         if (step <= fmax(1e-12 * xn, 0.5 * -log1p(-rel) / -slope))
             break;
-        ga_result r;
-        int st = delta_bromwich(&r, L, dir, xn, o, w);
-        conv &= st == GA_OK;
-        if ((st != GA_OK && st != GA_ETOL) || !(r.val > 0) || !(r.err < 1e-3 * r.val))
-            return st == GA_ETIME ? st : GA_EDOM;
         x[0] = x[1], f[0] = f[1];
-        x[1] = xn, f[1] = log(r.val) - ld;
-        rel = fmax(rel, r.err / r.val);
+        x[1] = xn;
+        if ((st = brom_log(&f[1], &rel, &conv, L, dir, x[1], ld, o, w)) != GA_OK)
+            return st;
     }
     double err = step + 1.05 * -log1p(-rel) / -slope + 4 * DBL_EPSILON * x[1];
     if (!(err < eps->err))
@@ -868,8 +873,8 @@ static int refine_few(ga_result *eps, const ga_ploss *L, int dir, double delta, 
 int ga_ploss_epsilon_few(ga_result *eps, int *direction, const ga_ploss *L, double delta,
                          const ga_gchisq_opts *o, ga_quad_work *w)
 {
-    if (L->n != 1 || L->t[0].r > 0 || L->t[0].nu > 0 || !(L->t[0].count > 1) ||
-        !(L->t[0].count <= GA_PLOSS_FEW_STEPS) || !(L->t[0].q < 1) || !(delta > 0 && delta < 1))
+    if (!ga_ploss_few(L) || !(L->t[0].count > 1) || !(L->t[0].q < 1) ||
+        !(delta > 0 && delta < 1))
         return GA_EDOM;
     double g[2];
     for (int d = 0; d < 2; d++)
@@ -1105,7 +1110,7 @@ int ga_ploss_delta(ga_result *xy, ga_result *yx, const ga_ploss *L, double eps, 
             s = (L->n == 1 && L->t[0].count == 1) ? GA_OK : GA_EDOM;
         } else if (chernoff_negligible(r, L, dir, eps)) {
             s = GA_OK;
-        } else if (L->n == 1 && L->t[0].count <= GA_PLOSS_FEW_STEPS) {
+        } else if (ga_ploss_few(L)) {
             s = delta_few(r, L, dir, eps, &o, w);
         } else {
             s = delta_bromwich(r, L, dir, eps, &o, w);

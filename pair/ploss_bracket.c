@@ -397,8 +397,8 @@ static int side_conv(conv_t *cv, const double *v, const double *dv, size_t n, un
     double *z = calloc(2 * N, sizeof *z);
     if (!z)
         return GA_ENOMEM;
-    double nv2 = norm2(v, n), nd2 = norm2(dv, n), nd1 = 0;
-    for (size_t i = 0; i < n; i++)
+    double nv2 = norm2(v, n), nd2 = dv ? norm2(dv, n) : 0, nd1 = 0;
+    for (size_t i = 0; dv && i < n; i++)
         nd1 += fabs(dv[i]);
     int ex = 0;
     if (nd2 > 0 && nv2 > 0)
@@ -406,7 +406,7 @@ static int side_conv(conv_t *cv, const double *v, const double *dv, size_t n, un
     double c = ldexp(1.0, ex);
     for (size_t i = 0; i < n; i++) {
         z[2 * i] = v[i];
-        z[2 * i + 1] = c * dv[i];
+        z[2 * i + 1] = dv ? c * dv[i] : 0;
     }
     ga_fft_forward(pl, z);
     for (size_t i = 0; i < N; i++) {
@@ -537,14 +537,19 @@ typedef struct {
                 * cache) */
 } bcache_t;
 
+static void bcache_clear(bcache_t *b)
+{
+    for (int k = 0; k < 2; k++)
+        for (int side = 0; side < 2; side++)
+            free(b->e[k].cv[side].z);
+}
+
 static void bcache_free(void *p)
 {
     bcache_t *b = p;
     if (!b)
         return;
-    for (int k = 0; k < 2; k++)
-        for (int side = 0; side < 2; side++)
-            free(b->e[k].cv[side].z);
+    bcache_clear(b);
     free(b);
 }
 
@@ -626,8 +631,7 @@ int ga_ploss_bracket(double *lo, double *hi, int *decided, const ga_ploss *L, in
     *lo = 0;
     *hi = 1;
     *decided = 0;
-    if (L->n != 1 || L->t[0].r > 0 || L->t[0].nu > 0 || !(L->t[0].count <= GA_PLOSS_FEW_STEPS) ||
-        !(theta >= 0) || !(eps >= 0) || !(eps_t >= 0) || !(lchern <= 0))
+    if (!ga_ploss_few(L) || !(theta >= 0) || !(eps >= 0) || !(eps_t >= 0) || !(lchern <= 0))
         return GA_EDOM;
     const ga_ploss_term *t = &L->t[0];
     if ((t->add ^ dir) && t->q < 1 && eps >= t->count * -log1p(-t->q)) {
@@ -703,8 +707,7 @@ int ga_ploss_bracket_arb(arb_t res, const ga_ploss *L, const arb_t q, const arb_
                          const arb_t eps, double theta, double lch, slong prec,
                          double deadline)
 {
-    if (L->n != 1 || L->t[0].r > 0 || L->t[0].nu > 0 || !(L->t[0].count <= GA_PLOSS_FEW_STEPS) ||
-        !arb_is_nonnegative(eps))
+    if (!ga_ploss_few(L) || !arb_is_nonnegative(eps))
         return GA_EDOM;
     const ga_ploss_term *t = &L->t[0];
     unsigned T = (unsigned)t->count;
@@ -811,12 +814,12 @@ static int bracket_at(double *lower, double *upper, double *topm, double *hused,
         return GA_EDOM;
     double *Fk = malloc((n + 1) * sizeof *Fk), *Gk = malloc((n + 1) * sizeof *Gk);
     double *wl = malloc(n * sizeof *wl), *dl = malloc(n * sizeof *dl);
-    double *wu = malloc((n + 1) * sizeof *wu), *du = malloc((n + 1) * sizeof *du);
+    double *wu = malloc((n + 1) * sizeof *wu);
     gsl_integration_glfixed_table *gl8 = gsl_integration_glfixed_table_alloc(8);
     gsl_integration_glfixed_table *gl4 = gsl_integration_glfixed_table_alloc(4);
     ga_fft_plan pl = {0, NULL};
     int rc = GA_OK;
-    if (!Fk || !Gk || !wl || !dl || !wu || !du || !gl8 || !gl4) {
+    if (!Fk || !Gk || !wl || !dl || !wu || !gl8 || !gl4) {
         rc = GA_ENOMEM;
         goto cleanup;
     }
@@ -838,7 +841,7 @@ static int bracket_at(double *lower, double *upper, double *topm, double *hused,
     double em[2] = {0, 0}, tmag = 0, top = Gk[n]; /* the mass above: a loss of +infinity */
     if (ct) { /* proven masses and offsets */
         ct->lc = lc;
-        rc = ga_bracket_cells_arb(wl, dl, wu, du, em, &top, ct->q, ct->m, s.sw, k0, n, h,
+        rc = ga_bracket_cells_arb(wl, dl, wu, em, &top, ct->q, ct->m, s.sw, k0, n, h,
                                   theta, lc, mx, ct->prec, deadline);
         if (rc != GA_OK)
             goto cleanup;
@@ -865,14 +868,12 @@ static int bracket_at(double *lower, double *upper, double *topm, double *hused,
         tmag = fmax(tmag, fabs(theta * (l + h - lc) - mx));
         wu[k] += (wl[k] - ph) * tl;
         wu[k + 1] = ph * tu;
-        du[k + 1] = 0;
         dl[k] = fmin(off * (1 - 1e-9), h * wl[k]) * tl;
         wl[k] *= tl;
     }
     if (!ct) {
         wu[0] += Fk[0] * exp(theta * ((double)k0 * h - lc) - mx); /* the mass below, at l_{k0} */
         em[1] += 3 * DBL_EPSILON * wu[0];
-        du[0] = 0;
     }
     E.k0 = k0;
     E.h = h;
@@ -883,7 +884,7 @@ static int bracket_at(double *lower, double *upper, double *topm, double *hused,
     E.moved = moved * h;
     double bd[2];
     for (int side = 0; side < 2; side++) {
-        double *v = side ? wu : wl, *dv = side ? du : dl, Z = 0, val, allow;
+        double *v = side ? wu : wl, *dv = side ? NULL : dl, Z = 0, val, allow;
         size_t nv = side ? n + 1 : n;
         for (size_t k = 0; k < nv; k++)
             Z += v[k];
@@ -895,7 +896,8 @@ static int bracket_at(double *lower, double *upper, double *topm, double *hused,
         }
         for (size_t k = 0; k < nv; k++) {
             v[k] /= Z;
-            dv[k] /= Z;
+            if (dv)
+                dv[k] /= Z;
         }
         E.Z[side] = Z;
         E.em[side] = em[side];
@@ -941,7 +943,6 @@ cleanup:
     free(wl);
     free(dl);
     free(wu);
-    free(du);
     if (gl8)
         gsl_integration_glfixed_table_free(gl8);
     if (gl4)
@@ -1038,8 +1039,7 @@ int ga_ploss_bracket_invert(double *lo, double *hi, double *slope, const ga_plos
     *lo = 0;
     *hi = INFINITY;
     *slope = NAN;
-    if (L->n != 1 || L->t[0].r > 0 || L->t[0].nu > 0 || !(L->t[0].count <= GA_PLOSS_FEW_STEPS) ||
-        !(delta > 0 && delta < 1) || !(g > 0) || !isfinite(g) || level < 0 || level > 3)
+    if (!ga_ploss_few(L) || !(delta > 0 && delta < 1) || !(g > 0) || !isfinite(g) || level < 0 || level > 3)
         return GA_EDOM;
     const ga_ploss_term *t = &L->t[0];
     unsigned T = (unsigned)t->count;
@@ -1069,8 +1069,6 @@ int ga_ploss_bracket_invert(double *lo, double *hi, double *slope, const ga_plos
                 *lo = cross(E, T, theta, 0, ld, xp, fp, xn, fn, tol);
         }
     }
-    for (int k = 0; k < 2; k++)
-        for (int side = 0; side < 2; side++)
-            free(own.e[k].cv[side].z);
+    bcache_clear(&own);
     return rc;
 }

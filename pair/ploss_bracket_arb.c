@@ -164,9 +164,10 @@ static int bnd_at(bnd_t *b, const tails_t *t, const arb_t v)
     return rc;
 }
 
-/* P[lo <= y <= hi] from the normal tails at the ends, the smaller side's difference */
-static void normal_mass(arb_t r, const arb_t Plo, const arb_t Qlo, const arb_t Phi_,
-                        const arb_t Qhi, slong prec)
+/* P[lo < y <= hi] from the distribution function P and the survival function Q at the ends,
+ * the difference on the smaller side (no cancellation of a mass near 1) */
+static void mass_between(arb_t r, const arb_t Plo, const arb_t Qlo, const arb_t Phi_,
+                         const arb_t Qhi, slong prec)
 {
     if (arf_cmp_2exp_si(arb_midref(Plo), -1) < 0)
         arb_sub(r, Phi_, Plo, prec);
@@ -213,19 +214,19 @@ static void cell_offsets(arb_t lo, arb_t hi, const bnd_t *A, const bnd_t *B, con
         goto cleanup;
     /* M = E[(x - a) 1] for sw 0, E[(b - x) 1] for sw 1 */
     if (!t->sw) {
-        normal_mass(c, L->P0, L->Q0, U->P0, U->Q0, prec);
+        mass_between(c, L->P0, L->Q0, U->P0, U->Q0, prec);
         arb_mul(M, c, L->x, prec);
         arb_sub(M, L->d0, M, prec);
         arb_sub(M, M, U->d0, prec); /* phi(a) - phi(b) - a P0 */
         arb_mul(M, M, t->omq, prec);
-        normal_mass(c, L->P1, L->Q1, U->P1, U->Q1, prec);
+        mass_between(c, L->P1, L->Q1, U->P1, U->Q1, prec);
         arb_sub(ma, t->m, L->x, prec);
         arb_mul(c, c, ma, prec);
         arb_add(c, c, L->d1, prec);
         arb_sub(c, c, U->d1, prec); /* phi(a - m) - phi(b - m) + (m - a) P1 */
         arb_addmul(M, c, t->q, prec);
     } else {
-        normal_mass(c, L->P0, L->Q0, U->P0, U->Q0, prec);
+        mass_between(c, L->P0, L->Q0, U->P0, U->Q0, prec);
         arb_mul(M, c, U->x, prec);
         arb_sub(M, M, L->d0, prec);
         arb_add(M, M, U->d0, prec); /* b P - (phi(a) - phi(b)) */
@@ -279,7 +280,7 @@ static void grid_point(arb_t s, long base, long i, double h)
     arb_mul_si(s, s, base + i, 256);
 }
 
-int ga_bracket_cells_arb(double *wl, double *dl, double *wu, double *du, double em[2],
+int ga_bracket_cells_arb(double *wl, double *dl, double *wu, double em[2],
                          double *top, const arb_t q, const arb_t m, int sw, long k0, size_t n,
                          double h, double theta, double lc, double mx, slong prec,
                          double deadline)
@@ -318,7 +319,6 @@ int ga_bracket_cells_arb(double *wl, double *dl, double *wu, double *du, double 
     arb_mul(w, bd[0].F, tl, prec); /* the mass below the grid, moved up to its first point */
     double e;
     wu[0] = mid_err(&e, w, 1);
-    du[0] = 0;
     em[1] += e;
     for (size_t k = 0; k < n; k++) {
         if (deadline > 0 && (k & 255) == 0 && ga_expired(deadline)) {
@@ -329,11 +329,7 @@ int ga_bracket_cells_arb(double *wl, double *dl, double *wu, double *du, double 
         grid_point(lb, k0, (long)k + 1, h);
         if ((rc = bnd_at(&bd[1 - ia], &t, lb)) != GA_OK)
             goto cleanup;
-        /* the cell's mass from the smaller tails */
-        if (arf_cmp_2exp_si(arb_midref(A->F), -1) < 0)
-            arb_sub(w, B->F, A->F, prec);
-        else
-            arb_sub(w, A->G, B->G, prec);
+        mass_between(w, A->F, A->G, B->F, B->G, prec); /* the cell's mass */
         cell_offsets(olo, ohi, A, B, w, h, &t);
         TILT(tu, lb);
         arb_mul(x, w, tl, prec);
@@ -346,10 +342,7 @@ int ga_bracket_cells_arb(double *wl, double *dl, double *wu, double *du, double 
          * of w) still dominates, so the ball's upper end is taken, capped at w's, and the
          * entries' distance from a dominating split (at most w's diameter each) is counted
          * with the masses' errors */
-        if (arf_cmp_2exp_si(arb_midref(A->FY), -1) < 0)
-            arb_sub(wy, B->FY, A->FY, prec);
-        else
-            arb_sub(wy, A->GY, B->GY, prec);
+        mass_between(wy, A->FY, A->GY, B->FY, B->GY, prec);
         arb_exp(x, la, prec);
         arb_mul(x, x, wy, prec);
         arb_sub(x, w, x, prec);
@@ -371,7 +364,6 @@ int ga_bracket_cells_arb(double *wl, double *dl, double *wu, double *du, double 
         arb_mul(x, phb, tu, prec);
         wu[k + 1] = mid_err(&e, x, 1);
         em[1] += e + wrad * arf_get_d(arb_midref(tu), ARF_RND_UP) * (1 + 1e-10);
-        du[k + 1] = 0;
         ia = 1 - ia;
         arb_swap(la, lb);
         arb_swap(tl, tu);
@@ -476,10 +468,7 @@ int ga_loss_cells_arb(double *w, double tails[4], const arb_t q, const arb_t m, 
     if (rc != GA_OK)
         goto cleanup;
     for (size_t k = 0; k < n; k++) {
-        if (arf_cmp_2exp_si(arb_midref(F + k), -1) < 0)
-            arb_sub(c, F + k + 1, F + k, prec);
-        else
-            arb_sub(c, G + k, G + k + 1, prec);
+        mass_between(c, F + k, G + k, F + k + 1, G + k + 1, prec);
         w[k] = mass_lo(c);
     }
     ga_interval iv;
