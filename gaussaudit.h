@@ -627,6 +627,41 @@ GA_API int ga_pair_reduce_shuffle(ga_pair **out, const ga_shuffle_input *in, cha
                                   size_t msglen);
 
 /*
+ * A propose-test-release ridge release (the NDIS paper's PTR wrapper, arXiv 2309.01243 v4,
+ * Figure 4; the Gaussian mixing mechanism's Algorithm 1, Lev et al.): the test's value y =
+ * lambda_min(D^T D) + N(0, test_sigma^2) (or Laplace noise of scale test_sigma) sets the
+ * ridge rho(y) = scale max(target - max(y -
+ * margin, 0), 0), and `columns` iid columns N(0, D^T D + (s0^2 + rho(y)) I) are released. A
+ * neighbour differs by one row x: the pair is given by the smaller Gram matrix plus s0^2 I
+ * (eigenvalues mu, the squared components c2 of x in its eigenbasis: x^T (A' + rho I)^-1 x =
+ * sum c2_i / (mu_i + rho)) and the test's two means (lambda_min of the data's Gram matrices with
+ * and without x). With bound = 1 the pair is the release together with its ridge level, whose
+ * delta is an upper bound of the release's (post-processing); with bound = 0 it is the release
+ * reduced to one event on sum_j (u^T m_j)^2 (u = (A' + rho0 I)^-1 x, rho0 the ridge at the test's
+ * mean), a lower bound. ga_pair_delta returns the middle of a rigorous bracket (cells over the
+ * test's value, the integrand monotone on each) with half its width as the error;
+ * ga_pair_delta_cert the bracket in Arb on the same cells. No Renyi divergences (GA_EDOM).
+ * GA_OK and *out (the arrays copied), or GA_EINVAL with a message.
+ */
+typedef struct {
+    double columns;            /* r >= 1 iid columns */
+    double test_sigma;         /* > 0: the test's noise */
+    double margin;             /* >= 0: subtracted from the noisy eigenvalue */
+    double target;             /* > 0: the ridge's cap over scale */
+    double scale;              /* > 0 */
+    double lmin_big, lmin_small; /* the test's means with and without x */
+    size_t d;
+    const double *mu, *c2;     /* d each: mu >= 0, c2 >= 0 */
+    int big_is_x;              /* 1: X is the dataset with x (remove), 0: Y is (add) */
+    int bound;                 /* 1: upper bound (with the ridge level), 0: lower bound */
+    int test_laplace;          /* 1: the test's noise is Laplace of scale test_sigma (density
+                                  e^{-|z|/b} / (2b)), 0: Gaussian of standard deviation
+                                  test_sigma */
+} ga_ptr_input;
+
+GA_API int ga_pair_reduce_ptr(ga_pair **out, const ga_ptr_input *in, char *msg, size_t msglen);
+
+/*
  * What an RDP accountant reports for a subsampled pair at delta: each step's Renyi DP at
  * integer orders 2..256 from the binomial expansion of Mironov, Talwar & Zhang (2019), added
  * over the steps, converted by ga_rdp_to_dp_improved (Balle et al. 2020, Theorem 21: the

@@ -105,10 +105,10 @@ static int build_part(cat_part *sub, const cat_job *j, size_t b, char *msg, size
     }
     int rc = build_kind(&sub->j, k, msg, msglen);
     for (size_t i = 0; rc == GA_OK && i < sub->out.npairs; i++)
-        if (sub->out.pairs[i].masked || sub->out.pairs[i].synth || sub->out.pairs[i].shuffle)
-            rc = ga_spec_fail(s, node, path, msg, msglen, "masked and synthetic releases and shuffled "
-                              "epochs are not Gaussian laws: they do not compose with other "
-                              "parts yet");
+        if (ga_spec_pair_single(&sub->out.pairs[i]))
+            rc = ga_spec_fail(s, node, path, msg, msglen, "masked, synthetic and propose-test-"
+                              "release releases and shuffled epochs are not Gaussian laws: they "
+                              "do not compose with other parts yet");
     return rc ? rc : cat_apply_repeat(&sub->j, 0, msg, msglen);
 }
 
@@ -460,6 +460,8 @@ int ga_mech_pair_reduce(ga_pair **out, const ga_spec_pair *sp, char *msg, size_t
         return ga_pair_reduce_synthetic(out, sp->synth, msg, msglen);
     if (sp->shuffle)
         return ga_pair_reduce_shuffle(out, sp->shuffle, msg, msglen);
+    if (sp->ptr)
+        return ga_pair_reduce_ptr(out, sp->ptr, msg, msglen);
     if (ga_spec_pair_view_init(&v, sp, 0))
         return GA_ENOMEM;
     int rc = ga_pair_reduce_product(out, v.in, v.n, msg, msglen);

@@ -64,9 +64,9 @@ int cat_apply_repeat(cat_job *j, size_t from, char *msg, size_t msglen)
                 return ga_spec_fail(s, ga_node_get(s->mechanism, "repeat"), "mechanism.repeat",
                                     msg, msglen, "a subsampled sketch is a single release: "
                                     "repeat (independent samples) is not supported yet");
-        if (j->out->pairs[i].masked || j->out->pairs[i].synth || j->out->pairs[i].shuffle)
+        if (ga_spec_pair_single(&j->out->pairs[i]))
             return ga_spec_fail(s, ga_node_get(s->mechanism, "repeat"), "mechanism.repeat", msg,
-                                msglen, "masked and synthetic releases are single releases "
+                                msglen, "masked, synthetic and propose-test-release releases are single releases "
                                 "and shuffled epochs count their runs in epochs: repeat "
                                 "(independent runs) is not supported");
     }

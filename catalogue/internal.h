@@ -224,6 +224,8 @@ int cat_build_training(cat_job *j, char *msg, size_t msglen);
 int cat_sketch_family(const cat_job *j);
 
 int cat_build_sketch(cat_job *j, char *msg, size_t msglen);
+/* the sketch behind a propose-test-release ridge (mechanism.ptr; catalogue/ptr.c) */
+int cat_build_sketch_ptr(cat_job *j, double r, double sigma, char *msg, size_t msglen);
 
 /* the regression kinds (regression.c), one builder each */
 int cat_build_output_perturbation(cat_job *j, char *msg, size_t msglen);

@@ -134,6 +134,7 @@ int cat_sketch_family(const cat_job *j)
     int rel = s->relation ? s->relation : GA_REL_REMOVE_ONE;
     return j->o->families && j->o->drop_data && !s->nrel && s->release.n == 0 &&
            !ga_node_get(s->mechanism, "subsampling") && !ga_node_get(s->mechanism, "repeat") &&
+           !ga_node_get(s->mechanism, "ptr") &&
            (rel == GA_REL_REMOVE_ONE || rel == GA_REL_ZERO_OUT || rel == GA_REL_ADD_ONE);
 }
 
@@ -409,7 +410,8 @@ static int sketch_universe(cat_job *j, double lmin_lo, double sigma, double r, i
  * of its neighbour relation (released through a matrix, replace_one, or by leverage), then
  * the universe's worst case */
 /* the mechanism keys of kind sketch (its row in the kind table; the JSON Schema) */
-const char *const cat_keys_sketch[] = {"kind", "columns", "noise_sigma", "subsampling", NULL};
+const char *const cat_keys_sketch[] = {"kind", "columns", "noise_sigma", "subsampling", "ptr",
+                                       NULL};
 
 int cat_build_sketch(cat_job *j, char *msg, size_t msglen)
 {
@@ -424,6 +426,8 @@ int cat_build_sketch(cat_job *j, char *msg, size_t msglen)
     rc = cat_mech_number(j, "noise_sigma", &sigma, 0, msg, msglen);
     if (rc > 0 || (rc == GA_OK && (rc = cat_need_positive(s, "noise_sigma", sigma, 1, msg, msglen))))
         return rc;
+    if (ga_node_get(s->mechanism, "ptr"))
+        return cat_build_sketch_ptr(j, r, sigma, msg, msglen);
     if (ga_node_get(s->mechanism, "subsampling"))
         return build_sketch_subsampled(j, r, sigma, msg, msglen);
     if (s->data.n == 0)

@@ -208,6 +208,33 @@ int ga_shuffle_delta_bounds(double *lo, double *hi, const ga_shuffle_laws *S, in
 
 /* ------------------------------------------------------- certified (with numerics/arb.h) */
 
+/* Propose-test-release ridge releases (pair/ptr.c, pair/ptr_arb.c): the input (its arrays
+ * owned by the pair) and the lower bound's statistic, s_small(rho) = (a1 + rho t1) / t0 (at
+ * rho0, the ridge at the big dataset's test mean, t0 = t(rho0)), s_big = s_small + t0. */
+typedef struct {
+    ga_ptr_input in;
+    double rho0, t0, t1, a1;
+} ga_ptr;
+/* the cells' ends of one evaluation (y[0..n-1] over [margin, margin + target]) and the
+ * lower bound's threshold c */
+typedef struct {
+    double *y;
+    size_t n;
+    double c;
+} ga_ptr_cells;
+double ga_ptr_rho(const ga_ptr_input *in, double y);
+double ga_ptr_t(const ga_ptr_input *in, double rho);
+/* delta at level e of r columns with variances 1 + t and 1 (big: the larger first) */
+double ga_ptr_hockey(double t, double e, double r, int big);
+/* P's lower-bound statistic (rho0, t0, t1, a1) from P->in */
+void ga_ptr_lower_dir(ga_ptr *P);
+double ga_ptr_scale(const ga_ptr *P, double rho, int big);
+/* lo <= delta_PQ(eps) <= hi (pbig: P is the dataset with the row) in double precision, the
+ * cells refined until the width is within tol of the value or maxcells; cells (may be NULL)
+ * gets the final cells' ends and the threshold (free y). GA_OK, GA_ENOMEM, GA_EDOM. */
+int ga_ptr_delta(double *lo, double *hi, ga_ptr_cells *cells, const ga_ptr *P, int pbig,
+                 double eps, double tol, size_t maxcells, double deadline);
+
 #ifdef GA_NUMERICS_ARB_H
 /* Certified delta of one subsampled Gaussian step (pair/ploss_cert.c): q, m = 1/sigma and
  * eps exact balls; dir 0 is the mixture against N(0, 1), 1 the reverse. res is an enclosure
@@ -295,6 +322,13 @@ int ga_loss_cells_arb(double *w, double tails[4], const arb_t q, const arb_t m, 
 int ga_exp_seq_arb(double *out, size_t n, const arb_t a, const arb_t b, slong prec);
 /* The least i in [0, len] with (base + i) h > x (strict) or >= x, decided exactly. */
 size_t ga_grid_first_above(long base, double h, double x, int strict, size_t len);
+/* x^s e^{-x} / Gamma(s + 1) in balls: the prefactor of the incomplete gamma function's series
+ * (pair/masked.c) */
+void ga_gamma_prefactor_arb(arb_t res, const arb_t s, const arb_t x, slong prec);
+/* The bracket of ga_ptr_delta on the given cells (and threshold) in ball arithmetic at prec:
+ * iv encloses delta_PQ at every eps in the ball. GA_OK, GA_EPREC (a ball not finite). */
+int ga_ptr_delta_arb(ga_interval *iv, const ga_ptr *P, int pbig, const arb_t eps,
+                     const ga_ptr_cells *cells, slong prec);
 #endif
 
 #endif

@@ -444,7 +444,7 @@ static int loss_sign(double nu, const arb_t la, const arb_t lb, const arf_t w, c
 }
 
 /* x^s e^{-x} / Gamma(s + 1), the prefactor of the incomplete gamma series and recurrences */
-static void gamma_prefactor_arb(arb_t res, const arb_t s, const arb_t x, slong prec)
+void ga_gamma_prefactor_arb(arb_t res, const arb_t s, const arb_t x, slong prec)
 {
     arb_t g;
     arb_init(g);
@@ -502,7 +502,7 @@ static void gamma_p_series(arb_t res, const arb_t s, const arb_t x, slong prec)
         arb_zero_pm_one(res);
         goto cleanup;
     }
-    gamma_prefactor_arb(u, s, x, prec);
+    ga_gamma_prefactor_arb(u, s, x, prec);
     arb_mul(res, S, u, prec);
 cleanup:
     arb_clear(t); arb_clear(S); arb_clear(u); arb_clear(r);
@@ -614,7 +614,7 @@ static int ncx2_tail_arb(arb_t res, double nu, const arb_t lam, const arf_t w, i
     }
     /* t = x^{s+k} e^{-x} / Gamma(s + k + 1) at k = klo */
     arb_set_d(s, 0.5 * nu + klo);
-    gamma_prefactor_arb(t, s, x, prec);
+    ga_gamma_prefactor_arb(t, s, x, prec);
     arb_zero(acc);
     if (upper) {
         gamma_tail(seed, s, x, 1, prec); /* Q(s + klo) */

@@ -37,6 +37,8 @@ typedef struct ga_spec_pair {
     ga_synthetic_input *synth;              /* non-NULL: synthetic points from random inputs */
     ga_shuffle_input *shuffle;              /* non-NULL: shuffled epochs, the max test (a
                                                lower bound of the mechanism's profile) */
+    ga_ptr_input *ptr;                      /* non-NULL: a propose-test-release ridge release
+                                               (its arrays in the same block) */
     const char *mean_txt, *sd_txt;          /* a kind's 1-D pair N(mean, sd^2) vs N(0, sd^2)
                                                from the spec's decimals: their texts, into
                                                the doc (NULL: the doubles are exact) */
@@ -80,7 +82,14 @@ static inline int ga_spec_pair_unreleased(const ga_spec_pair *p)
  * than by Gaussian laws? */
 static inline int ga_spec_pair_is_loss(const ga_spec_pair *p)
 {
-    return p->nsub > 0 || p->masked || p->synth || p->shuffle;
+    return p->nsub > 0 || p->masked || p->synth || p->shuffle || p->ptr;
+}
+
+/* Is the pair one non-Gaussian release that neither composes with other parts nor repeats
+ * (masked, synthetic, shuffled epochs, propose-test-release)? */
+static inline int ga_spec_pair_single(const ga_spec_pair *p)
+{
+    return p->masked || p->synth || p->shuffle || p->ptr;
 }
 
 

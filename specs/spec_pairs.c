@@ -127,6 +127,7 @@ void ga_spec_pair_free(ga_spec_pair *p)
     free(p->masked);
     free(p->synth);
     free(p->shuffle);
+    free(p->ptr);
     free(p->var_scale_txt);
     memset(p, 0, sizeof *p);
 }

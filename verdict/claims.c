@@ -90,8 +90,10 @@ static void dp_tightness(char *b, size_t n, const ga_claim_result *r)
         snprintf(ce, sizeof ce, "%.30s", r->eps_txt); /* as written */
     if (r->delta_txt)
         snprintf(cd, sizeof cd, "%.30s", r->delta_txt);
-    if (isfinite(r->eps_at_delta.val))
-        snprintf(e, sizeof e, "; the smallest eps at delta %s is %.6g", cd, r->eps_at_delta.val);
+    if (isfinite(r->eps_at_delta.val)) /* (of a lower bound: a lower bound of it) */
+        snprintf(e, sizeof e, "; the smallest eps at delta %s is %s%.6g", cd,
+                 r->lower && !r->bound && r->eps_at_delta.val > 0 ? "at least " : "",
+                 r->eps_at_delta.val);
     if (r->rdp_eps > 0 && isfinite(r->eps_at_delta.val) && r->eps_at_delta.val > 0) {
         size_t l = strlen(e);
         snprintf(e + l, sizeof e - l, " (an RDP accountant reports %.6g, %.3gx as much",
@@ -132,6 +134,9 @@ static void dp_tightness(char *b, size_t n, const ga_claim_result *r)
     double x = r->certified ? fmin(fmax(r->exact.val, r->cert_lo), r->cert_hi) : r->exact.val;
     ga_fmt_decide(v, sizeof v, x, r->delta, 6);
     slack_text(sl, sizeof sl, r->slack, "delta", r->exact.val);
+    if (r->lower && !r->bound && isfinite(r->slack) && r->slack >= 1.05)
+        /* the release's delta is at least this value: the claim is at most that loose */
+        snprintf(sl, sizeof sl, "the claim is at most %.3gx conservative", r->slack);
     if (r->certified && r->cert_hi == 0 && r->cert_lo == 0) {
         snprintf(v, sizeof v, "0");
         snprintf(sl, sizeof sl, "exactly 0 (certified: eps is at or above the privacy loss's "

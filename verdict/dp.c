@@ -42,6 +42,9 @@ typedef struct {
     double *xy, *yx, *exy, *eyx; /* estimates per pair (bounds masked: -2) */
     int reuse, alias;            /* the table's estimates are the claim's (alias: in place) */
     size_t worst, nfailed;       /* the largest estimate; pairs whose estimate failed */
+    double ub_max;               /* the largest estimate of a neighbour's upper bound (a pair
+                                    flagged bound) in the claim's scope; -1: none */
+    size_t ub_pair;
     int wdir;
     size_t scope_i;              /* the claim's scope (vd_dp_scope_index) */
     /* found by the certification: */
@@ -61,7 +64,7 @@ static void dp_estimates(dp_run *d)
     ga_spec_pair_buf pb;
     size_t worst = 0, nfailed = 0;
     int wdir = 1;
-    double wv = -1;
+    double wv = -1, ubv = -1;
     if (d->alias) {
         /* (read in place) */
     } else if (d->reuse) {
@@ -77,7 +80,14 @@ static void dp_estimates(dp_run *d)
     }
     for (size_t i = 0; i < n; i++) {
         if (vd_spair(a, i, &pb)->bound) { /* an upper bound of a neighbour (shown in the pairs
-                                          table): never the worst pair, never certified */
+                                          table): never the worst pair, never certified; above
+                                          the claim it leaves the neighbour undecided */
+            double ub = fmax(vd_dp_counts(r, d->scope_i, i, 1) ? xy[i] : -1,
+                             vd_dp_counts(r, d->scope_i, i, 2) ? yx[i] : -1);
+            if (ub > ubv) {
+                ubv = ub;
+                d->ub_pair = i;
+            }
             xy[i] = yx[i] = -2;
             exy[i] = eyx[i] = 0;
             continue;
@@ -104,6 +114,7 @@ static void dp_estimates(dp_run *d)
     d->worst = worst;
     d->wdir = wdir;
     d->nfailed = nfailed;
+    d->ub_max = ubv;
 }
 
 /* certified intervals of the pairs that decide (vd_dp_cert_select: at most the cap, and the
@@ -336,6 +347,13 @@ static void dp_verdict(dp_run *d)
         snprintf(r->reason, sizeof r->reason,
                  "holds for every neighbour in the universe: the proven %s has certified delta <= %s",
                  a->set.verified_note, vd_bnd_vs(b1, r->cert_hi, 1, r->delta));
+    } else if (d->ub_max > r->delta) {
+        char v1[32];
+        r->verdict = GA_VERDICT_INCONCLUSIVE;
+        snprintf(r->reason, sizeof r->reason, "%s: undecided: every lower bound holds, but the "
+                 "upper bound '%s' is above the claim (estimate %s): the claim may fail on that "
+                 "neighbour", claim, ga_audit_pair_name(a, d->ub_pair, nb),
+                 vd_num(v1, d->ub_max));
     } else {
         r->verdict = GA_VERDICT_NO_VIOLATION;
         if (uncert_note[0])
@@ -345,7 +363,13 @@ static void dp_verdict(dp_run *d)
                      "subsampled steps, beyond both the certified Bromwich bounds and the "
                      "certified bracket of up to 128 identical steps), so not proven", n,
                      uncert_note);
-        else
+        else if (d->ub_max >= 0) {
+            char v1[32];
+            snprintf(r->reason, sizeof r->reason, "holds on every audited neighbour: each one's "
+                     "upper bound is below the claim (the largest, '%s', %s: estimates with "
+                     "error estimates)", ga_audit_pair_name(a, d->ub_pair, nb),
+                     vd_num(v1, d->ub_max));
+        } else
             snprintf(r->reason, sizeof r->reason, "holds on all %zu audited pairs%s (%s)", n,
                      r->scope_dir == 1   ? " in direction XY, the claim's scope"
                      : r->scope_dir == 2 ? " in direction YX, the claim's scope"
