@@ -31,11 +31,11 @@ static void add_d(arb_t r, double v, slong prec)
 }
 
 /* rho(y) in balls */
-static void rho_arb(arb_t rho, const ga_ptr_input *in, double y, slong prec)
+static void rho_arb(arb_t rho, const ga_ptr_input *in, const arb_t y, slong prec)
 {
     arb_t z;
     arb_init(z);
-    arb_set_d(rho, y);
+    arb_set(rho, y);
     add_d(rho, -in->margin, prec);
     arb_zero(z);
     arb_max(rho, rho, z, prec);
@@ -205,24 +205,39 @@ static void hockey_at(arb_t res, const arb_t e, const arb_t t, int tfin, const a
     hockey_arb(res, t, e, x);
 }
 
+/* the cells' first (side 0: alpha) or last (side 1: alpha + g, as a ball: its double may be
+ * rounded) end */
+static void ptr_end(arb_t r, const ga_ptr_input *in, int side, slong prec)
+{
+    arb_set_d(r, in->margin);
+    if (side)
+        add_d(r, in->target, prec);
+}
+
 /* P[y >= a] for the test's value y of mean m: Gaussian (standard deviation tau) or Laplace
  * (scale tau) */
-static void upper_tail(arb_t res, double a, const arb_t m, const actx *x)
+static void upper_tail(arb_t res, const arb_t a, const arb_t m, const actx *x)
 {
-    if (isinf(a)) {
-        if (a < 0)
-            arb_one(res);
-        else
-            arb_zero(res);
-        return;
-    }
     arb_t z;
     arb_init(z);
-    arb_set_d(z, a);
-    arb_sub(z, z, m, x->prec);
+    arb_sub(z, a, m, x->prec);
     arb_div(z, z, x->tau, x->prec);
+    if (x->P->in.test_laplace && !arb_is_nonnegative(z) && !arb_is_negative(z)) {
+        /* the sign undecided: |G(z) - 1/2| <= |z|/2 */
+        arf_t u;
+        arf_init(u);
+        arb_get_abs_ubound_arf(u, z, x->prec);
+        arb_one(res);
+        arb_mul_2exp_si(res, res, -1);
+        arb_set_arf(z, u);
+        arb_mul_2exp_si(z, z, -1);
+        arb_get_ubound_arf(u, z, x->prec);
+        arb_add_error_arf(res, u);
+        arf_clear(u);
+        arb_clear(z);
+        return;
+    }
     if (x->P->in.test_laplace) {
-        /* a - m is exact (doubles), so the sign is decided unless it is 0 */
         int up = arb_is_nonnegative(z);
         if (!up)
             arb_neg(z, z);
@@ -244,13 +259,13 @@ static void upper_tail(arb_t res, double a, const arb_t m, const actx *x)
 }
 
 /* the level eps - l(y) */
-static void level(arb_t e, double y, const actx *x)
+static void level(arb_t e, const arb_t y, const actx *x)
 {
     arb_t a, b;
     arb_init(a);
     arb_init(b);
     if (x->P->in.test_laplace) { /* l(y) = (|y - mQ| - |y - mP|) / b */
-        arb_set_d(b, y);
+        arb_set(b, y);
         arb_sub(a, b, x->mQ, x->prec);
         arb_abs(a, a);
         arb_sub(b, b, x->mP, x->prec);
@@ -263,8 +278,7 @@ static void level(arb_t e, double y, const actx *x)
         return;
     }
     arb_sub(a, x->mP, x->mQ, x->prec);
-    arb_set_d(b, y);
-    arb_mul_2exp_si(b, b, 1);
+    arb_mul_2exp_si(b, y, 1);
     arb_sub(b, b, x->mP, x->prec);
     arb_sub(b, b, x->mQ, x->prec);
     arb_mul(a, a, b, x->prec);
@@ -332,7 +346,8 @@ static void ends_arb(arb_t lo, arb_t hi, const actx *x)
 {
     const ga_ptr_input *in = &x->P->in;
     slong prec = x->prec;
-    arb_t mp, mq, rho, t, e, v, w;
+    arb_t mp, mq, rho, t, e, v, w, at;
+    arb_init(at);
     arb_init(mp);
     arb_init(mq);
     arb_init(rho);
@@ -341,7 +356,7 @@ static void ends_arb(arb_t lo, arb_t hi, const actx *x)
     arb_init(v);
     arb_init(w);
     for (int side = 0; side < 2; side++) {
-        double at = side ? in->margin + in->target : in->margin;
+        ptr_end(at, in, side, prec); /* alpha, or alpha + g exactly (a ball) */
         upper_tail(mp, at, x->mP, x);
         upper_tail(mq, at, x->mQ, x);
         if (!side) { /* P[y <= alpha] */
@@ -350,10 +365,13 @@ static void ends_arb(arb_t lo, arb_t hi, const actx *x)
             arb_sub_ui(mq, mq, 1, prec);
             arb_neg(mq, mq);
         }
-        if (side)
+        if (side) {
             arb_zero(rho);
-        else
-            rho_arb(rho, in, in->margin - 1, prec); /* c g */
+        } else { /* c g */
+            arb_set_d(rho, in->scale);
+            arb_set_d(v, in->target);
+            arb_mul(rho, rho, v, prec);
+        }
         if (x->upper && !(arb_is_positive(mp) && arb_is_positive(mq))) {
             /* an atom too far out for its masses' ratio: it adds at most its mass */
             arb_zero(v);
@@ -381,6 +399,7 @@ static void ends_arb(arb_t lo, arb_t hi, const actx *x)
         arb_add(lo, lo, v, prec);
         arb_add(hi, hi, v, prec);
     }
+    arb_clear(at);
     arb_clear(mp);
     arb_clear(mq);
     arb_clear(rho);
@@ -416,7 +435,7 @@ static void node_clear(node_t *n)
     arb_clear(n->pq);
 }
 
-static void node_eval(node_t *n, double y, const actx *x)
+static void node_eval(node_t *n, const arb_t y, const actx *x)
 {
     const ga_ptr_input *in = &x->P->in;
     arb_t rho;
@@ -474,7 +493,12 @@ int ga_ptr_delta_arb(ga_interval *iv, const ga_ptr *P, int pbig, const arb_t eps
         rc = GA_EDOM;
     for (size_t k = 0; rc == GA_OK && k < cells->n; k++) {
         node_t *nb = &nd[k & 1], *na = &nd[(k + 1) & 1];
-        node_eval(nb, cells->y[k], &x);
+        /* the last node is alpha + g exactly: the cells meet the atom y >= alpha + g */
+        if (k + 1 == cells->n)
+            ptr_end(u, in, 1, prec);
+        else
+            arb_set_d(u, cells->y[k]);
+        node_eval(nb, u, &x);
         if (k == 0)
             continue;
         arb_sub(m, na->gp, nb->gp, prec); /* P's mass of [y_{k-1}, y_k] */
