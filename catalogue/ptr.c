@@ -136,13 +136,25 @@ int cat_build_sketch_ptr(cat_job *j, double r, double sigma, char *msg, size_t m
         return rc;
     in.columns = r;
     in.d = d;
+    /* E, w: the smaller dataset's Gram matrix's eigen-decomposition; F, wf: scratch */
     double *E = malloc(d * d * sizeof *E), *w = malloc(d * sizeof *w);
+    double *F = malloc(d * d * sizeof *F), *wf = malloc(d * sizeof *wf);
     double *mu = malloc(d * sizeof *mu), *c2 = malloc(d * sizeof *c2), *v = malloc(d * sizeof *v);
     rc = GA_ENOMEM;
-    if (!E || !w || !mu || !c2 || !v)
+    if (!E || !w || !F || !wf || !mu || !c2 || !v)
         goto cleanup;
     rc = GA_OK;
-    double lmin = gram_lmin(E, s->data.x, n, d, w);
+    int add = rel == GA_REL_ADD_ONE;
+    /* the whole dataset's smallest eigenvalue; adding a row, its Gram matrix is the smaller one
+     * of every pair, decomposed once */
+    double lmin = NAN;
+    if (add) {
+        cat_gram(E, s->data.x, n, d, 0);
+        if (!ga_lapack_syevd('V', 'U', d, E, d, w))
+            lmin = w[0];
+    } else {
+        lmin = gram_lmin(F, s->data.x, n, d, wf);
+    }
     for (size_t k = 0; k < nn && rc == GA_OK && !cat_out_of_time(j, nn); k++) {
         double *Dp;
         size_t m;
@@ -154,13 +166,19 @@ int cat_build_sketch_ptr(cat_job *j, double r, double sigma, char *msg, size_t m
                               "a row number exceeds the dataset");
             break;
         }
-        int add = rel == GA_REL_ADD_ONE;
         const double *x = add ? v : s->data.x + c.row * d;
-        /* the smaller dataset's Gram matrix: D (add) or D' (remove, zero out) */
-        double lm = gram_lmin(E, Dp, m, d, w); /* D' */
-        cat_gram(E, add ? s->data.x : Dp, add ? n : m, d, 0);
+        /* D''s smallest eigenvalue; removing a row, D' is the smaller dataset: its Gram
+         * matrix decomposed */
+        double lm = NAN;
+        if (add) {
+            lm = gram_lmin(F, Dp, m, d, wf);
+        } else {
+            cat_gram(E, Dp, m, d, 0);
+            if (!ga_lapack_syevd('V', 'U', d, E, d, w))
+                lm = w[0];
+        }
         free(Dp);
-        if (!isfinite(lm) || ga_lapack_syevd('V', 'U', d, E, d, w)) {
+        if (!isfinite(lm) || !isfinite(lmin)) {
             rc = ga_spec_fail(s, s->mechanism, "dataset", msg, msglen,
                               "an eigen-decomposition of a neighbour's Gram matrix failed");
             break;
@@ -183,6 +201,8 @@ int cat_build_sketch_ptr(cat_job *j, double r, double sigma, char *msg, size_t m
 cleanup:
     free(E);
     free(w);
+    free(F);
+    free(wf);
     free(mu);
     free(c2);
     free(v);

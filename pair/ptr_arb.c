@@ -18,6 +18,7 @@ typedef struct {
     int pbig, upper;
     slong prec;
     arb_t eps, ee, c, mP, mQ, tau, h; /* h = r/2 */
+    arb_t t0, t1, a1; /* the lower bound's statistic, s_small(rho) = (a1 + rho t1) / t0 */
 } actx;
 
 /* r += v (a double, exact) */
@@ -290,18 +291,14 @@ static void level(arb_t e, const arb_t y, const actx *x)
     arb_clear(b);
 }
 
-/* the lower bound's event probability given rho under the big (1) or small law */
-static void event_arb(arb_t res, const arb_t rho, int big, const actx *x)
+/* x's t0, t1, a1 of the lower bound's statistic (pair/ptr.c) from the exact inputs */
+static void statistic_arb(actx *x)
 {
     const ga_ptr *P = x->P;
     slong prec = x->prec;
-    arb_t t0, t1, a1, den, a, s;
-    arb_init(t0);
-    arb_init(t1);
-    arb_init(a1);
+    arb_t den, a;
     arb_init(den);
     arb_init(a);
-    arb_init(s);
     for (size_t i = 0; i < P->in.d; i++) {
         if (!(P->in.c2[i] > 0) || !(P->in.mu[i] + P->rho0 > 0))
             continue;
@@ -309,18 +306,28 @@ static void event_arb(arb_t res, const arb_t rho, int big, const actx *x)
         add_d(den, P->rho0, prec);
         arb_set_d(a, P->in.c2[i]);
         arb_div(a, a, den, prec);
-        arb_add(t0, t0, a, prec);
+        arb_add(x->t0, x->t0, a, prec);
         arb_div(a, a, den, prec);
-        arb_add(t1, t1, a, prec);
+        arb_add(x->t1, x->t1, a, prec);
         arb_set_d(den, P->in.mu[i]);
         arb_mul(a, a, den, prec);
-        arb_add(a1, a1, a, prec);
+        arb_add(x->a1, x->a1, a, prec);
     }
-    arb_mul(s, rho, t1, prec);
-    arb_add(s, s, a1, prec);
-    arb_div(s, s, t0, prec);
+    arb_clear(den);
+    arb_clear(a);
+}
+
+/* the lower bound's event probability given rho under the big (1) or small law */
+static void event_arb(arb_t res, const arb_t rho, int big, const actx *x)
+{
+    slong prec = x->prec;
+    arb_t s;
+    arb_init(s);
+    arb_mul(s, rho, x->t1, prec);
+    arb_add(s, s, x->a1, prec);
+    arb_div(s, s, x->t0, prec);
     if (big)
-        arb_add(s, s, t0, prec);
+        arb_add(s, s, x->t0, prec);
     if (arb_is_zero(s)) { /* T = 0 surely (no noise along u, the small dataset at rho = 0) */
         if (x->pbig)
             arb_zero(res);
@@ -333,11 +340,6 @@ static void event_arb(arb_t res, const arb_t rho, int big, const actx *x)
         arb_div(s, x->c, s, prec);
         chi2_arb(res, x->h, s, x->pbig, prec);
     }
-    arb_clear(t0);
-    arb_clear(t1);
-    arb_clear(a1);
-    arb_clear(den);
-    arb_clear(a);
     arb_clear(s);
 }
 
@@ -469,6 +471,11 @@ int ga_ptr_delta_arb(ga_interval *iv, const ga_ptr *P, int pbig, const arb_t eps
     arb_init(x.mQ);
     arb_init(x.tau);
     arb_init(x.h);
+    arb_init(x.t0);
+    arb_init(x.t1);
+    arb_init(x.a1);
+    if (!in->bound)
+        statistic_arb(&x);
     arb_set(x.eps, eps);
     arb_exp(x.ee, eps, prec);
     arb_set_d(x.c, cells->c);
@@ -561,5 +568,8 @@ int ga_ptr_delta_arb(ga_interval *iv, const ga_ptr *P, int pbig, const arb_t eps
     arb_clear(x.mQ);
     arb_clear(x.tau);
     arb_clear(x.h);
+    arb_clear(x.t0);
+    arb_clear(x.t1);
+    arb_clear(x.a1);
     return rc;
 }
