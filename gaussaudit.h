@@ -662,6 +662,32 @@ typedef struct {
 GA_API int ga_pair_reduce_ptr(ga_pair **out, const ga_ptr_input *in, char *msg, size_t msglen);
 
 /*
+ * The worst case over a sensitivity envelope (Wei, Lu, Magdon-Ismail & Zikas, Definition 5).
+ * One dimension (any_direction 0): every ordered pair X = N(mu, s), Y = N(mu', s') with |mu -
+ * mu'| / sqrt(s') <= mean_bound and |log(s / s')| <= log_ratio_bound. ga_pair_delta returns the
+ * supremum of delta_XY(eps) over the envelope in both directions (the envelope holds both
+ * orders of a pair): the middle of a rigorous bracket with half its width as the error;
+ * ga_pair_delta_cert the bracket (GA_EPREC when wider than 1e-4 relative). Any direction
+ * (any_direction 1): pairs N(mu, S), N(mu', S') of any dimension whose whitened covariance
+ * ratio S'^-1/2 S S'^-1/2 differs from I along one direction (eigenvalue r, |log r| <=
+ * log_ratio_bound) and whose whitened mean shift has norm <= mean_bound in any direction:
+ * delta is then the chain rule through the mean-shifted law, an upper bound of the supremum
+ * (its value, with the rounding as the error; certified: its enclosure). The doubles are
+ * exact bounds (a caller rounds them outward); no Renyi divergences (GA_EDOM). The envelope's
+ * members need not be pairs of any mechanism's outputs: the value is an upper bound.
+ */
+typedef struct {
+    double mean_bound;      /* > 0 */
+    double log_ratio_bound; /* >= 0 */
+    int any_direction;      /* 0: one dimension (the supremum); 1: above (the chain rule) */
+} ga_envelope_input;
+
+/* GA_OK and *out, or GA_EINVAL with a message (mean_bound in (0, 1e6], log_ratio_bound in
+ * [0, 20]), or GA_EDEP (every number of it is a ball: FLINT/Arb could not be loaded) */
+GA_API int ga_pair_reduce_envelope(ga_pair **out, const ga_envelope_input *in, char *msg,
+                                   size_t msglen);
+
+/*
  * What an RDP accountant reports for a subsampled pair at delta: each step's Renyi DP at
  * integer orders 2..256 from the binomial expansion of Mironov, Talwar & Zhang (2019), added
  * over the steps, converted by ga_rdp_to_dp_improved (Balle et al. 2020, Theorem 21: the

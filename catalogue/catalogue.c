@@ -107,8 +107,8 @@ static int build_part(cat_part *sub, const cat_job *j, size_t b, char *msg, size
     for (size_t i = 0; rc == GA_OK && i < sub->out.npairs; i++)
         if (ga_spec_pair_single(&sub->out.pairs[i]))
             rc = ga_spec_fail(s, node, path, msg, msglen, "masked, synthetic and propose-test-"
-                              "release releases and shuffled epochs are not Gaussian laws: they "
-                              "do not compose with other parts yet");
+                              "release releases, shuffled epochs and sensitivity envelopes are "
+                              "not Gaussian laws: they do not compose with other parts yet");
     return rc ? rc : cat_apply_repeat(&sub->j, 0, msg, msglen);
 }
 
@@ -395,7 +395,8 @@ cleanup:
 static const struct {
     const char *name;
     const char *knob;      /* the noise parameter calibrate tunes (NULL: none) */
-    int universe;          /* accepts universe: {row_norm_bound} (a proven worst case) */
+    int universe;          /* the keys of the universe it accepts (a proven worst case), a
+                              mask: 1 row_norm_bound, 2 label_bound, 4 max_rows (0: none) */
     int target;            /* the last dataset column is a target: change_label applies (2:
                               the output mean is linear in it and the covariance free of it,
                               so the label-DP worst case is proven) */
@@ -420,9 +421,9 @@ static const struct {
       cat_keys_sketch},
     {"linear_regression", "sigma", 1, 1, 0, cat_build_linear_regression,
       cat_pub_linear_regression, NULL, cat_keys_linear_regression},
-    {"bayesian_logistic_regression", "sigma", 0, 1, 0, cat_build_logistic, NULL, NULL,
+    {"bayesian_logistic_regression", "sigma", 5, 1, 0, cat_build_logistic, cat_pub_logistic, NULL,
       cat_keys_bayesian_logistic_regression},
-    {"gaussian_process_regression", "sigma", 0, 2, 0, cat_build_gp, NULL, NULL,
+    {"gaussian_process_regression", "sigma", 6, 2, 0, cat_build_gp, cat_pub_gp, NULL,
       cat_keys_gaussian_process_regression},
     {"output_perturbation", "sigma", 0, 2, 0, cat_build_output_perturbation, NULL, NULL,
       cat_keys_output_perturbation},
@@ -462,6 +463,8 @@ int ga_mech_pair_reduce(ga_pair **out, const ga_spec_pair *sp, char *msg, size_t
         return ga_pair_reduce_shuffle(out, sp->shuffle, msg, msglen);
     if (sp->ptr)
         return ga_pair_reduce_ptr(out, sp->ptr, msg, msglen);
+    if (sp->envelope)
+        return ga_pair_reduce_envelope(out, sp->envelope, msg, msglen);
     if (ga_spec_pair_view_init(&v, sp, 0))
         return GA_ENOMEM;
     int rc = ga_pair_reduce_product(out, v.in, v.n, msg, msglen);
@@ -563,6 +566,26 @@ static int check_universe(ga_spec *s, char *msg, size_t msglen)
                  s->kind, list);
         return ga_spec_fail(s, s->universe, "universe", msg, msglen, what);
     }
+    static const char *const keys[] = {"row_norm_bound", "label_bound", "max_rows"};
+    const double given[] = {s->row_norm_bound, s->universe_label_bound, s->universe_max_rows};
+    char form[80] = "";
+    for (int i = 0; i < 3; i++)
+        if (kinds[k].universe >> i & 1) {
+            size_t l = strlen(form);
+            snprintf(form + l, sizeof form - l, "%s%s: %s", l ? ", " : "{", keys[i], i == 0 ? "l" : i == 1 ? "B" : "n");
+        }
+    for (int i = 0; i < 6; i++) { /* (the missing keys first, then the extra ones) */
+        int wanted = kinds[k].universe >> (i % 3) & 1;
+        if (wanted == (given[i % 3] > 0) || (i < 3) != wanted)
+            continue;
+        char what[200], path[64];
+        snprintf(path, sizeof path, "universe.%s", keys[i % 3]);
+        snprintf(what, sizeof what, "%s: the universe of kind %s is %s}", wanted ? "missing" :
+                 "not used here", s->kind, form);
+        return ga_spec_fail(s, s->universe, path, msg, msglen, what);
+    }
+    if (kinds[k].universe != 1)
+        return GA_OK; /* (the builder checks its rows) */
     const ga_dataset *sets[2] = {&s->data, &s->candidates};
     for (int k = 0; k < 2; k++)
         for (size_t i = 0; i < sets[k]->n; i++) {

@@ -170,6 +170,17 @@ int cat_law_gp(double *mu, double *cov, const double *Z, size_t n, const ga_spec
                const void *vp, char *msg, size_t msglen);
 
 int cat_build_gp_remove_one(cat_job *j, const law_par *lp, char *msg, size_t msglen);
+/* the GP's kernel k(a, b) over p features (laws.c) */
+double cat_gp_kernel(const law_par *lp, const double *a, const double *b, size_t p);
+
+/* gaussian_process_regression's universe {label_bound, max_rows} (envelope.c): the
+ * checks before the pairs are built (GA_OK or GA_EINVAL with a message), then the envelope's
+ * supremum added as the proven upper bound (GA_OK, GA_ENOMEM) */
+int cat_gp_universe_check(cat_job *j, const law_par *lp, char *msg, size_t msglen);
+int cat_gp_universe_add(cat_job *j, const law_par *lp, char *msg, size_t msglen);
+/* bayesian_logistic_regression's universe {row_norm_bound, max_rows} (envelope.c): likewise */
+int cat_logistic_universe_check(cat_job *j, const law_par *lp, char *msg, size_t msglen);
+int cat_logistic_universe_add(cat_job *j, const law_par *lp, char *msg, size_t msglen);
 
 /* audit --timeout: has the builders' deadline passed? Then the construction stops with
  * what it has (j->out->truncated, j->out->planned pairs were due). Checked before every pair. */
@@ -261,6 +272,12 @@ size_t cat_pub_sketch(ga_mech_published *pv, size_t max, ga_pairset *set,
 size_t cat_pub_linear_regression(ga_mech_published *pv, size_t max, ga_pairset *set,
                                  ga_spec *s, const ga_build_opts *bo, double eps,
                                  double delta, double value, ga_gchisq_work *w);
+size_t cat_pub_gp(ga_mech_published *pv, size_t max, ga_pairset *set, ga_spec *s,
+                  const ga_build_opts *bo, double eps, double delta, double value,
+                  ga_gchisq_work *w);
+size_t cat_pub_logistic(ga_mech_published *pv, size_t max, ga_pairset *set, ga_spec *s,
+                        const ga_build_opts *bo, double eps, double delta, double value,
+                        ga_gchisq_work *w);
 
 /* explicit pairs are parsed with the spec; calibrate treats their covariances as the noise
  * and scales them (noise_scale c: c^2 S_x, c^2 S_y) from the pairs as written, kept aside */

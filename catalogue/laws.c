@@ -489,7 +489,7 @@ cleanup:
 /* GP regression posterior at public query points, rows [x | y]; kernel rbf
  * s2 exp(-|x - x'|^2 / (2 l^2)) or linear x^T x'; noise variance s_n^2; released law
  * N(K*^T (K + s_n^2 I)^{-1} y, K** - K*^T (K + s_n^2 I)^{-1} K* + sigma^2 I). */
-static double kern(const law_par *lp, const double *a, const double *b, size_t p)
+double cat_gp_kernel(const law_par *lp, const double *a, const double *b, size_t p)
 {
     if (lp->linear_kernel)
         return ga_cblas_ddot((int)p, a, 1, b, 1);
@@ -516,10 +516,10 @@ static int gp_solve(double *W, double *Ks, double *adiag, const double *Z, size_
     }
     for (size_t i = 0; i < n; i++) {
         for (size_t j = 0; j <= i; j++)
-            M[i * n + j] = M[j * n + i] = kern(lp, Z + i * (p + 1), Z + j * (p + 1), p);
+            M[i * n + j] = M[j * n + i] = cat_gp_kernel(lp, Z + i * (p + 1), Z + j * (p + 1), p);
         M[i * n + i] += lp->noise_var;
         for (size_t a = 0; a < q; a++)
-            Ks[i * q + a] = kern(lp, Z + i * (p + 1), lp->query + a * p, p);
+            Ks[i * q + a] = cat_gp_kernel(lp, Z + i * (p + 1), lp->query + a * p, p);
         W[i * (q + 1)] = Z[i * (p + 1) + p];
         memcpy(W + i * (q + 1) + 1, Ks + i * q, q * sizeof *W);
     }
@@ -563,7 +563,7 @@ static void gp_law(double *mu, double *cov, const double *W, const double *Ks, s
             m += Ks[i * q + a] * W[i * (q + 1)];
         mu[a] = m;
         for (size_t b = 0; b <= a; b++) {
-            double c = kern(lp, lp->query + a * p, lp->query + b * p, p);
+            double c = cat_gp_kernel(lp, lp->query + a * p, lp->query + b * p, p);
             for (size_t i = 0; i < n; i++)
                 c -= Ks[i * q + a] * W[i * (q + 1) + 1 + b];
             cov[a * q + b] = cov[b * q + a] = c;

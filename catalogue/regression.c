@@ -336,7 +336,7 @@ static int build_by_law(cat_job *j, law_fn law, law_par *lp, size_t dim, char *m
     rc = cat_build_generic(j, law, lp, dim, msg, msglen);
     lp->rb = NULL;
     cat_ridge_base_free(&rb); /* (all NULL for logistic regression) */
-    if (rc == GA_OK && s->has_universe && !j->out->truncated)
+    if (rc == GA_OK && s->has_universe && law == cat_law_linear_regression && !j->out->truncated)
         rc = als_universe(j, lp, msg, msglen);
     return rc;
 }
@@ -456,7 +456,10 @@ int cat_build_logistic(cat_job *j, char *msg, size_t msglen)
             return ga_spec_fail(s, s->mechanism, "dataset", msg, msglen, what);
         }
     }
-    return build_by_law(j, cat_law_logistic, &lp, lp.p, msg, msglen);
+    if (s->has_universe && (rc = cat_logistic_universe_check(j, &lp, msg, msglen)))
+        return rc;
+    rc = build_by_law(j, cat_law_logistic, &lp, lp.p, msg, msglen);
+    return rc == GA_OK && s->has_universe ? cat_logistic_universe_add(j, &lp, msg, msglen) : rc;
 }
 
 /* the mechanism keys of kind gaussian_process_regression (its row in the kind table;
@@ -512,9 +515,15 @@ int cat_build_gp(cat_job *j, char *msg, size_t msglen)
     }
     lp.query = qv;
     lp.nq = qn->n;
+    if (s->has_universe && (rc = cat_gp_universe_check(j, &lp, msg, msglen))) {
+        free(qv);
+        return rc;
+    }
     /* remove-one: one factorisation and a rank-one downdate per neighbour */
     rc = s->relation == GA_REL_REMOVE_ONE ? cat_build_gp_remove_one(j, &lp, msg, msglen)
                                           : cat_build_generic(j, cat_law_gp, &lp, lp.nq, msg, msglen);
+    if (rc == GA_OK && s->has_universe)
+        rc = cat_gp_universe_add(j, &lp, msg, msglen);
     free(qv);
     return rc;
 }

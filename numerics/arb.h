@@ -88,6 +88,12 @@ int ga_arb_stalled(slong *best, int *stalls, const arb_t v);
 int ga_arb_mat_mul_blas(arb_mat_t C, const arb_mat_t A, const arb_mat_t B, slong prec);
 void ga_arb_mat_mul(arb_mat_t C, const arb_mat_t A, const arb_mat_t B, slong prec);
 
+/* The standard normal's P = Phi(x) and Q = 1 - Phi(x) (P and Q distinct from x and from each
+ * other): the tail on the side of x's midpoint from Arb's erfc (its relative accuracy), the
+ * other as 1 minus it. rsqrt2: a ball containing 1/sqrt(2) at prec (a caller's hoisted
+ * constant), or NULL. */
+void ga_arb_normal_tails(arb_t P, arb_t Q, const arb_t x, const arb_t rsqrt2, slong prec);
+
 /* Outward-rounded double enclosure [lo, hi] of a ball (infinite for a non-finite ball). */
 void ga_arb_bounds(ga_interval *iv, const arb_t v);
 

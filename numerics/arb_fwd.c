@@ -516,6 +516,11 @@ void arb_sqrt_ui(arb_struct *a0, mp_limb_t a1, mp_limb_signed_t a2)
     ga_arb()->arb_sqrt_ui(a0, a1, a2);
 }
 
+void arb_sqrtpos(arb_struct *a0, const arb_struct *a1, mp_limb_signed_t a2)
+{
+    ga_arb()->arb_sqrtpos(a0, a1, a2);
+}
+
 void arb_sub(arb_struct *a0, const arb_struct *a1, const arb_struct *a2, mp_limb_signed_t a3)
 {
     ga_arb()->arb_sub(a0, a1, a2, a3);

@@ -102,6 +102,7 @@
 #define arb_sin_cos ga_arbz_arb_sin_cos
 #define arb_sqrt ga_arbz_arb_sqrt
 #define arb_sqrt_ui ga_arbz_arb_sqrt_ui
+#define arb_sqrtpos ga_arbz_arb_sqrtpos
 #define arb_sub ga_arbz_arb_sub
 #define arb_sub_fmpz ga_arbz_arb_sub_fmpz
 #define arb_sub_si ga_arbz_arb_sub_si
@@ -261,6 +262,7 @@
     X(arb_sin_cos) \
     X(arb_sqrt) \
     X(arb_sqrt_ui) \
+    X(arb_sqrtpos) \
     X(arb_sub) \
     X(arb_sub_fmpz) \
     X(arb_sub_si) \

@@ -657,3 +657,25 @@ cleanup:
     arb_clear(best_sf);
     return rc;
 }
+
+void ga_arb_normal_tails(arb_t P, arb_t Q, const arb_t x, const arb_t rsqrt2, slong prec)
+{
+    int neg = arf_sgn(arb_midref(x)) < 0;
+    arb_t z;
+    arb_init(z);
+    if (rsqrt2)
+        arb_mul(z, x, rsqrt2, prec);
+    else {
+        arb_sqrt_ui(z, 2, prec);
+        arb_div(z, x, z, prec);
+    }
+    if (neg)
+        arb_neg(z, z);
+    arb_hypgeom_erfc(Q, z, prec);
+    arb_mul_2exp_si(Q, Q, -1); /* the tail on x's side: its relative accuracy */
+    arb_sub_ui(P, Q, 1, prec);
+    arb_neg(P, P);
+    if (neg)
+        arb_swap(P, Q);
+    arb_clear(z);
+}

@@ -33,6 +33,11 @@ int ga_pair_mirrors(const ga_pair *p, const ga_pair *q);
  * a member of the universe. GA_OK, GA_EDOM (p is not such a pair), or an evaluation's status. */
 int ga_pair_synth_sup_argmax(double *a, double *b, const ga_pair *p, double eps);
 
+/* The enclosure [*lo, *hi] of d delta(m, R)/dR (delta of N(m, R) against N(0, 1) at eps, as
+ * doubles) over R in [r0, r1], which must not contain 1: the slope a sensitivity envelope's
+ * cells are bounded with (pair/type_envelope.c; for tests). GA_OK or GA_EINVAL. */
+int ga_pair_envelope_slope(double *lo, double *hi, double m, double r0, double r1, double eps);
+
 /* How p's values are computed (a paragraph for the reports; NULL: the Gaussian pairs'). */
 const char *ga_pair_methods(const ga_pair *p);
 

@@ -23,22 +23,6 @@
 
 #define SEQ_BLOCK 512 /* an exponential sequence: an anchor per block, a table within */
 
-/* P = Phi(x) and Q = Qbar(x) = 1 - Phi(x) from one erfc: the smaller directly (its relative
- * accuracy), the other as 1 minus it */
-static void normal_tails(arb_t P, arb_t Q, const arb_t x, const arb_t rsqrt2, slong prec)
-{
-    int neg = arf_sgn(arb_midref(x)) < 0;
-    arb_mul(Q, x, rsqrt2, prec);
-    if (neg)
-        arb_neg(Q, Q);
-    arb_hypgeom_erfc(Q, Q, prec);
-    arb_mul_2exp_si(Q, Q, -1); /* the tail on x's side */
-    arb_sub_ui(P, Q, 1, prec);
-    arb_neg(P, P);
-    if (neg)
-        arb_swap(P, Q);
-}
-
 typedef struct {
     const arb_struct *q, *m;
     arb_t lq, h2, rs2, omq, rs2pi; /* log q, m^2/2, 1/sqrt 2, 1 - q, 1/sqrt(2 pi) */
@@ -133,10 +117,10 @@ static int bnd_at(bnd_t *b, const tails_t *t, const arb_t v)
         arb_sub(b->x, b->x, t->lq, prec);
         arb_add(b->x, b->x, t->h2, prec);
         arb_div(b->x, b->x, t->m, prec);
-        normal_tails(b->P0, b->Q0, b->x, t->rs2, prec);
+        ga_arb_normal_tails(b->P0, b->Q0, b->x, t->rs2, prec);
         phi(b->d0, b->x, t);
         arb_sub(e, b->x, t->m, prec);
-        normal_tails(b->P1, b->Q1, e, t->rs2, prec);
+        ga_arb_normal_tails(b->P1, b->Q1, e, t->rs2, prec);
         phi(b->d1, e, t);
         /* the mixture's tails (1 - q) Phi(x) + q Phi(x - m) and the same with Qbar: F and G
          * for sw 0 (X the mixture, x increasing in V), Y's for sw 1 (V <= v iff x >= x(-v)) */

@@ -20,10 +20,7 @@ static void qbar(arb_t r, const arb_t x, slong prec)
 {
     arb_t t;
     arb_init(t);
-    arb_sqrt_ui(t, 2, prec);
-    arb_div(t, x, t, prec);
-    arb_hypgeom_erfc(r, t, prec);
-    arb_mul_2exp_si(r, r, -1);
+    ga_arb_normal_tails(t, r, x, NULL, prec);
     arb_clear(t);
 }
 
@@ -892,12 +889,8 @@ static int split_prepare(split_t *sp, const cterm *s, const arb_t a, slong prec)
             ls = cell[k < 0 ? 0 : k < nc ? k : nc - 1];
         }
         sp->logS[i] = nextafter(ls + log5, INFINITY);
-        /* log Phi(x*) = log(erfc(-x* / sqrt 2) / 2) */
-        arb_sqrt_ui(u, 2, prec);
-        arb_div(v, x, u, prec);
-        arb_neg(v, v);
-        arb_hypgeom_erfc(v, v, prec);
-        arb_mul_2exp_si(v, v, -1);
+        /* log Phi(x*) */
+        ga_arb_normal_tails(v, u, x, NULL, prec);
         arb_log(v, v, prec);
         /* plus sup_{x <= x*} a l: a l(x*) (a >= 0), a log(1 - q) (a < 0), the larger */
         double best = -INFINITY;

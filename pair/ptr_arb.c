@@ -252,10 +252,10 @@ static void upper_tail(arb_t res, const arb_t a, const arb_t m, const actx *x)
         arb_clear(z);
         return;
     }
-    arb_sqrt_ui(res, 2, x->prec);
-    arb_div(z, z, res, x->prec);
-    arb_hypgeom_erfc(res, z, x->prec);
-    arb_mul_2exp_si(res, res, -1);
+    arb_t P;
+    arb_init(P);
+    ga_arb_normal_tails(P, res, z, NULL, x->prec);
+    arb_clear(P);
     arb_clear(z);
 }
 

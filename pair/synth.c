@@ -34,11 +34,42 @@
 
 #include <float.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 
 #define LOG2 0.69314718055994530942
 
 /* ---------------------------------------------------------------- double precision */
+
+/* lgamma at the multiples of 1/2 the sums take (orders d/2 + k, m/2, k + 1, j + 1), from a table
+ * of libm's lgamma(i/2) filled once: the same values as the calls it replaces (so the same
+ * error estimates), without their cost in the inner loops */
+#define LG_HALVES (1 << 18)
+static double *_Atomic lg_table;
+static pthread_once_t lg_once = PTHREAD_ONCE_INIT;
+
+static void lg_fill(void)
+{
+    double *t = malloc(LG_HALVES * sizeof *t);
+    if (!t)
+        return; /* (lg then calls lgamma) */
+    t[0] = INFINITY;
+    for (size_t i = 1; i < LG_HALVES; i++)
+        t[i] = lgamma(0.5 * (double)i);
+    atomic_store_explicit(&lg_table, t, memory_order_release);
+}
+
+static double lg(double x)
+{
+    double *t = atomic_load_explicit(&lg_table, memory_order_acquire);
+    if (!t) {
+        pthread_once(&lg_once, lg_fill);
+        t = atomic_load_explicit(&lg_table, memory_order_acquire);
+    }
+    double h = 2 * x;
+    return t && h >= 1 && h < LG_HALVES && h == floor(h) ? t[(size_t)h] : lgamma(x);
+}
 
 /* log K_nu(x) (K_{-nu} = K_nu) with an absolute error estimate */
 static int lnk(double nu, double x, double *v, double *err)
@@ -82,11 +113,12 @@ static double log_dens(double d, double m, double lam, double z, double *err)
         free(tl);
         return NAN;
     }
+    double lmu = mu > 0 ? log(mu) : 0;
     for (double k = klo; k <= khi; k++) {
         double a = 0.5 * d + k, lk = LK(tl, a - b, f), ek = LK(tl + n, a - b, f);
-        double lp = mu > 0 ? k * log(mu) - mu - lgamma(k + 1) : 0;
-        double t = lp + LOG2 + (0.5 * (a + b) - 1) * lz + lk - lgamma(a) - lgamma(b);
-        e = fmax(e, ek + 4 * DBL_EPSILON * (fabs(lp) + fabs((0.5 * (a + b) - 1) * lz) + lgamma(a) + fabs(lgamma(b)) + 1));
+        double lp = mu > 0 ? k * lmu - mu - lg(k + 1) : 0;
+        double t = lp + LOG2 + (0.5 * (a + b) - 1) * lz + lk - lg(a) - lg(b);
+        e = fmax(e, ek + 4 * DBL_EPSILON * (fabs(lp) + fabs((0.5 * (a + b) - 1) * lz) + lg(a) + fabs(lg(b)) + 1));
         acc = ga_logaddexp(acc, t);
     }
     free(tl);
@@ -125,25 +157,25 @@ static int tail(double *T, double *err, double d, double m, double lam, double z
         free(tl);
         return GA_EMAXITER;
     }
-    double s = 0, e = 0, t_lo = 0, cum = 0, ecum = 0;
+    double s = 0, e = 0, t_lo = 0, cum = 0, ecum = 0, lmu = mu > 0 ? log(mu) : 0;
     double jnext = 0; /* a integer: c_j accumulated up to j < a_k */
     for (double k = klo; k <= khi; k++) {
         double a = 0.5 * d + k, t = 0, et = 0;
         if (bint) {
             for (double j = 0; j < b; j++) {
                 double lk = LK(tl, a - j, f), ek = LK(tl + n, a - j, f);
-                double l = j * lz - lgamma(j + 1) + LOG2 + 0.5 * (a - j) * lz + lk - lgamma(a);
+                double l = j * lz - lg(j + 1) + LOG2 + 0.5 * (a - j) * lz + lk - lg(a);
                 double c = exp(l);
                 t += c;
-                et += c * (ek + 4 * DBL_EPSILON * (fabs(j * lz) + lgamma(j + 1) + fabs(0.5 * (a - j) * lz) + fabs(lgamma(a)) + 1));
+                et += c * (ek + 4 * DBL_EPSILON * (fabs(j * lz) + lg(j + 1) + fabs(0.5 * (a - j) * lz) + fabs(lg(a)) + 1));
             }
         } else {
             for (; jnext < a; jnext++) {
                 double j = jnext, lk = LK(tl, b - j, f), ek = LK(tl + n, b - j, f);
-                double l = j * lz - lgamma(j + 1) + LOG2 + 0.5 * (b - j) * lz + lk - lgamma(b);
+                double l = j * lz - lg(j + 1) + LOG2 + 0.5 * (b - j) * lz + lk - lg(b);
                 double c = exp(l);
                 cum += c;
-                ecum += c * (ek + 4 * DBL_EPSILON * (fabs(j * lz) + lgamma(j + 1) + fabs(0.5 * (b - j) * lz) + fabs(lgamma(b)) + 1));
+                ecum += c * (ek + 4 * DBL_EPSILON * (fabs(j * lz) + lg(j + 1) + fabs(0.5 * (b - j) * lz) + fabs(lg(b)) + 1));
             }
             t = cum;
             et = ecum;
@@ -151,8 +183,8 @@ static int tail(double *T, double *err, double d, double m, double lam, double z
         t = fmin(t, 1);
         if (k == klo)
             t_lo = t;
-        double p = mu > 0 ? exp(k * log(mu) - mu - lgamma(k + 1)) : 1;
-        double ep = mu > 0 ? 4 * DBL_EPSILON * (fabs(k * log(mu)) + mu + lgamma(k + 1) + 1) : 0;
+        double p = mu > 0 ? exp(k * lmu - mu - lg(k + 1)) : 1;
+        double ep = mu > 0 ? 4 * DBL_EPSILON * (fabs(k * lmu) + mu + lg(k + 1) + 1) : 0;
         s += p * t;
         e += p * (et + ep * t) + 2 * DBL_EPSILON * s;
         if (!(mu > 0))
@@ -179,8 +211,8 @@ static double loss_sup0(double d, double m, double la, double lb)
         double mu = 0.5 * (i ? lb : la), b = 0.5 * m, klo, khi, dropped, acc = -INFINITY;
         ga_pois_range(mu, &klo, &khi, &dropped);
         for (double k = klo; k <= khi; k++) {
-            double a = 0.5 * d + k, lp = mu > 0 ? k * log(mu) - mu - lgamma(k + 1) : 0;
-            acc = ga_logaddexp(acc, lp + lgamma(a - b) - lgamma(a));
+            double a = 0.5 * d + k, lp = mu > 0 ? k * log(mu) - mu - lg(k + 1) : 0;
+            acc = ga_logaddexp(acc, lp + lg(a - b) - lg(a));
         }
         L[i] = acc;
     }

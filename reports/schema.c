@@ -251,8 +251,10 @@ static void top_key(ga_jw *j, const char *k)
     } else if (!strcmp(k, "universe")) {
         object_of(j, k, NULL);
         number(j, "row_norm_bound", "exclusiveMinimum", 0, 0);
+        number(j, "label_bound", "exclusiveMinimum", 0, 0);
+        number(j, "max_rows", "minimum", 1, 0);
         ga_jw_obj_end(j); /* properties */
-        strings(j, "required", ga_spec_universe_keys);
+        ga_jw_num(j, "minProperties", 1);
         ga_jw_obj_end(j);
     } else {
         ga_jw_obj(j, k); /* (dataset, relative: their rules are the parser's) */

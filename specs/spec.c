@@ -195,7 +195,7 @@ const char *const ga_spec_pair_mech_keys[] = {"kind", NULL};
 const char *const ga_spec_pair_keys[] = {"name", "x", "y", "columns", NULL};
 const char *const ga_spec_neighbour_keys[] = {"relation", "candidates", "rows", "label_bound",
                                               NULL};
-const char *const ga_spec_universe_keys[] = {"row_norm_bound", NULL};
+const char *const ga_spec_universe_keys[] = {"row_norm_bound", "label_bound", "max_rows", NULL};
 
 static int parse_law(ctx_t *c, const ga_node *n, const char *path, size_t *d, double **mu,
                      const ga_node **mut, double **s, const ga_node **st)
@@ -632,13 +632,27 @@ static int spec_from_doc(ga_spec *s, const ga_spec_opts *o, char *msg, size_t ms
         if (un) {
             if ((r = sp_check_map(&c, un, "universe", ga_spec_universe_keys)))
                 return r;
-            const ga_node *rb = ga_node_get(un, "row_norm_bound");
-            if (!rb)
-                return sp_fail(&c, un, "universe.row_norm_bound", "missing");
-            if ((r = get_number(&c, rb, "universe.row_norm_bound", &s->row_norm_bound, NULL)))
-                return r;
-            if (!(s->row_norm_bound > 0))
-                return sp_fail(&c, rb, "universe.row_norm_bound", "must be > 0 (got %s)", rb->text);
+            /* (which keys a kind's universe needs is the catalogue's business) */
+            double *dst[] = {&s->row_norm_bound, &s->universe_label_bound, &s->universe_max_rows};
+            int any = 0;
+            for (int k = 0; k < 3; k++) {
+                const ga_node *rb = ga_node_get(un, ga_spec_universe_keys[k]);
+                char path[64];
+                snprintf(path, sizeof path, "universe.%s", ga_spec_universe_keys[k]);
+                if (!rb)
+                    continue;
+                if ((r = get_number(&c, rb, path, dst[k], NULL)))
+                    return r;
+                if (!(*dst[k] > 0) || !isfinite(*dst[k]))
+                    return sp_fail(&c, rb, path, "must be a positive number (got %s)", rb->text);
+                if (k == 2 && !(*dst[k] == floor(*dst[k]) && *dst[k] <= GA_SPEC_MAX_ROWS))
+                    return sp_fail(&c, rb, path, "must be a whole number of rows in 1..%d (got %s)",
+                                   GA_SPEC_MAX_ROWS, rb->text);
+                any = 1;
+            }
+            if (!any)
+                return sp_fail(&c, un, "universe", "give row_norm_bound (or, for "
+                               "gaussian_process_regression, label_bound and max_rows)");
             s->has_universe = 1;
             s->universe = un;
         }

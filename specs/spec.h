@@ -39,6 +39,8 @@ typedef struct ga_spec_pair {
                                                lower bound of the mechanism's profile) */
     ga_ptr_input *ptr;                      /* non-NULL: a propose-test-release ridge release
                                                (its arrays in the same block) */
+    ga_envelope_input *envelope;            /* non-NULL: the supremum over a sensitivity
+                                               envelope (an upper bound, never attained) */
     const char *mean_txt, *sd_txt;          /* a kind's 1-D pair N(mean, sd^2) vs N(0, sd^2)
                                                from the spec's decimals: their texts, into
                                                the doc (NULL: the doubles are exact) */
@@ -78,18 +80,18 @@ static inline int ga_spec_pair_unreleased(const ga_spec_pair *p)
     return p->unreleased;
 }
 
-/* Is the pair given by a one-dimensional privacy loss (subsampled, masked or synthetic) rather
- * than by Gaussian laws? */
+/* Is the pair given by a one-dimensional privacy loss (subsampled, masked, synthetic, ...) or a
+ * supremum rather than by Gaussian laws? */
 static inline int ga_spec_pair_is_loss(const ga_spec_pair *p)
 {
-    return p->nsub > 0 || p->masked || p->synth || p->shuffle || p->ptr;
+    return p->nsub > 0 || p->masked || p->synth || p->shuffle || p->ptr || p->envelope;
 }
 
 /* Is the pair one non-Gaussian release that neither composes with other parts nor repeats
- * (masked, synthetic, shuffled epochs, propose-test-release)? */
+ * (masked, synthetic, shuffled epochs, propose-test-release, a sensitivity envelope)? */
 static inline int ga_spec_pair_single(const ga_spec_pair *p)
 {
-    return p->masked || p->synth || p->shuffle || p->ptr;
+    return p->masked || p->synth || p->shuffle || p->ptr || p->envelope;
 }
 
 
@@ -198,6 +200,9 @@ typedef struct {
     int has_universe;
     const ga_node *universe; /* its node, for messages */
     double row_norm_bound; /* universe: every row has norm <= this (0: not given) */
+    double universe_label_bound; /* universe: every label has |y| <= this (0: not given) */
+    double universe_max_rows;    /* universe: every dataset has at most this many rows (0: not
+                                    given) */
     char digest[65];       /* SHA-256 of the bytes parsed */
     size_t ninputs;        /* the files the spec read (CSV datasets, candidates, release
                               matrices), in the order read, with their SHA-256 */

@@ -128,6 +128,7 @@ void ga_spec_pair_free(ga_spec_pair *p)
     free(p->synth);
     free(p->shuffle);
     free(p->ptr);
+    free(p->envelope);
     free(p->var_scale_txt);
     memset(p, 0, sizeof *p);
 }

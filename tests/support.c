@@ -410,3 +410,43 @@ int ga_test_decimals_contain(const char *lo, const char *hi, const arb_t ref)
     arb_clear(h);
     return ok;
 }
+
+static double upper_normal(double x) /* P[Z > x] */
+{
+    return 0.5 * erfc(x / M_SQRT2);
+}
+
+double ga_test_normal_pair_delta(double m, double R, double eps, double *err)
+{
+    double e0;
+    if (!err)
+        err = &e0;
+    *err = 0;
+    if (R == 1) {
+        if (m == 0)
+            return 0;
+        double t = fabs(m) / 2 + eps / fabs(m), u = upper_normal(t - fabs(m)), w = exp(eps) * upper_normal(t);
+        *err = 1e-14 * (1 + t * t) * (u + w);
+        return fmax(u - w, 0);
+    }
+    double A = R - 1, B = 2 * m, C = -(m * m + R * log(R) + 2 * R * eps);
+    double disc = B * B - 4 * A * C, sr = sqrt(R);
+    if (disc <= 0)
+        return A > 0 ? fmax(1 - exp(eps), 0) : 0;
+    double r1 = (-B - sqrt(disc)) / (2 * A), r2 = (-B + sqrt(disc)) / (2 * A);
+    double a = fmin(r1, r2), b = fmax(r1, r2);
+    double px, py;
+    if (A > 0) {
+        px = (1 - upper_normal((a - m) / sr)) + upper_normal((b - m) / sr);
+        py = exp(eps) * ((1 - upper_normal(a)) + upper_normal(b));
+    } else {
+        px = upper_normal((a - m) / sr) - upper_normal((b - m) / sr);
+        py = exp(eps) * (upper_normal(a) - upper_normal(b));
+    }
+    /* (each tail rounded to a few ulps of itself, or of 1 where it is taken from 1; a
+     * relative rounding u of a tail's argument x moves the tail by about x^2 u of itself) */
+    double x2 = fmax(fmax(a * a, b * b), fmax((a - m) * (a - m), (b - m) * (b - m)) / R);
+    *err = 1e-14 * (1 + x2) * (px + py) + (A > 0 ? 1e-16 * (1 + exp(eps)) : 0);
+    return fmax(px - py, 0);
+}
+

@@ -83,4 +83,11 @@ void ga_test_gdp_arb(arb_t r, const arb_t mu2, const char *eps);
  * (a double cannot see a miss of 1e-18 relative). */
 int ga_test_decimals_contain(const char *lo, const char *hi, const arb_t ref);
 
+/* delta of N(m, R) against N(0, 1) at eps in closed form (double, libm's erfc): the event
+ * {loss > eps} from the log-likelihood ratio's quadratic (R - 1) x^2 + 2 m x - (m^2 + R log R
+ * + 2 R eps) > 0, outside its roots (R > 1), between them (R < 1), a half-line (R = 1);
+ * *err (if not NULL) a rounding error estimate (the subtracted tails' roundings, each a
+ * relative 1e-14 (1 + x^2) at its argument x). */
+double ga_test_normal_pair_delta(double m, double R, double eps, double *err);
+
 #endif
