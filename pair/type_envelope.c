@@ -662,7 +662,7 @@ static void env_argmax(double *ratio, const ga_pair *p, double eps)
 static const char *env_no_renyi(const ga_pair *p)
 {
     (void)p;
-    return "the supremum over a sensitivity envelope (its Renyi divergences are not computed)";
+    return "the supremum over a sensitivity envelope (an upper bound of every neighbour's profile)";
 }
 
 static int env_describe(char *text, size_t n, double *px, double *py, const ga_pair *p,

@@ -107,9 +107,8 @@ static const char *pt_no_renyi(const ga_pair *p)
 {
     return ((const ga_ptr *)p->input)->in.bound
                ? "the propose-test-release release with its ridge level (an upper bound of the "
-                 "release's profile; its Renyi divergences are not computed)"
-               : "one event on the propose-test-release release (a lower bound of its profile; "
-                 "its Renyi divergences are not computed)";
+                 "release's profile)"
+               : "one event on the propose-test-release release (a lower bound of its profile)";
 }
 
 static int pt_describe(char *text, size_t n, double *px, double *py, const ga_pair *p,

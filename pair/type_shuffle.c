@@ -103,8 +103,7 @@ static int sh_delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_inp
 static const char *sh_no_renyi(const ga_pair *p)
 {
     (void)p;
-    return "the max test on shuffled epochs (a lower bound of the mechanism's profile; its "
-           "Renyi divergences are not computed)";
+    return "the max test on shuffled epochs (a lower bound of the mechanism's profile)";
 }
 
 static int sh_describe(char *text, size_t n, double *px, double *py, const ga_pair *p,

@@ -382,8 +382,7 @@ static int sup_delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_in
 static const char *sup_no_renyi(const ga_pair *p)
 {
     (void)p;
-    return "the supremum over a universe of synthetic-point releases (its Renyi divergences "
-           "are not computed)";
+    return "the supremum over a universe of synthetic-point releases";
 }
 
 static int sup_describe(char *text, size_t n, double *px, double *py, const ga_pair *p,
