@@ -92,34 +92,37 @@ static int add_envelope(cat_job *j, const ga_envelope_input *v, const char *name
     return GA_OK;
 }
 
+/* the GP envelope's parameters: k(x*, x*) by the mechanism's kernel, sqrt(n) B / s_n */
+static void gp_params(double par[2], const law_par *lp, const ga_spec *s)
+{
+    par[0] = cat_gp_kernel(lp, lp->query, lp->query, lp->p);
+    par[1] = sqrt(s->universe_max_rows) * s->universe_label_bound / sqrt(lp->noise_var);
+}
 
-/* k(x*, x*) and sqrt(noise_variance) from the mechanism's keys (the builder checked them) */
-static int gp_query_scale(double *kss, double *sn, const ga_spec *s)
+/* the same from the mechanism's keys (calibrate's published value; the builder checked them) */
+static int gp_params_of_spec(double par[2], const ga_spec *s)
 {
     char msg[160];
-    double nv, sv = 1;
+    law_par lp = {0};
     const ga_node *k = ga_node_get(s->mechanism, "kernel");
     const ga_node *q = ga_node_get(s->mechanism, "query");
-    if (!k || !k->text || !q || q->kind != GA_NODE_SEQ || q->n != 1 ||
-        ga_spec_mech_number(s, "noise_variance", &nv, 1, msg, sizeof msg))
+    if (!k || !k->text || !q || q->kind != GA_NODE_SEQ || q->n != 1 || s->data.d < 2)
         return GA_EINVAL;
-    if (!strcmp(k->text, "linear")) {
-        double *v;
-        size_t len;
-        if (ga_spec_vector(s, q->kids[0], "mechanism.query[0]", s->data.d - 1, &v, &len, msg,
-                           sizeof msg))
-            return GA_EINVAL;
-        double t = 0;
-        for (size_t i = 0; i < len; i++)
-            t += v[i] * v[i];
-        free(v);
-        *kss = t;
-    } else {
-        if (ga_spec_mech_number(s, "signal_variance", &sv, 1, msg, sizeof msg))
-            return GA_EINVAL;
-        *kss = sv;
-    }
-    *sn = sqrt(nv);
+    lp.linear_kernel = !strcmp(k->text, "linear");
+    lp.p = s->data.d - 1;
+    if (ga_spec_mech_number(s, "noise_variance", &lp.noise_var, 1, msg, sizeof msg) ||
+        (!lp.linear_kernel &&
+         (ga_spec_mech_number(s, "signal_variance", &lp.signal_var, 1, msg, sizeof msg) ||
+          ga_spec_mech_number(s, "lengthscale", &lp.lengthscale, 1, msg, sizeof msg))))
+        return GA_EINVAL;
+    double *v;
+    size_t len;
+    if (ga_spec_vector(s, q->kids[0], "mechanism.query[0]", lp.p, &v, &len, msg, sizeof msg))
+        return GA_EINVAL;
+    lp.query = v;
+    lp.nq = 1;
+    gp_params(par, &lp, s);
+    free(v);
     return GA_OK;
 }
 
@@ -174,9 +177,8 @@ int cat_gp_universe_check(cat_job *j, const law_par *lp, char *msg, size_t msgle
 int cat_gp_universe_add(cat_job *j, const law_par *lp, char *msg, size_t msglen)
 {
     ga_spec *s = j->s;
-    double par[2] = {cat_gp_kernel(lp, lp->query, lp->query, lp->p),
-                     sqrt(s->universe_max_rows) * s->universe_label_bound / sqrt(lp->noise_var)};
-    double d, rho;
+    double par[2], d, rho;
+    gp_params(par, lp, s);
     gp_envelope(&d, &rho, lp->sigma, par);
     ga_envelope_input e = {d * ENV_PAD * ENV_PAD, rho * ENV_PAD, 0};
     ga_pair *p;
@@ -300,10 +302,9 @@ size_t cat_pub_gp(ga_mech_published *pv, size_t max, ga_pairset *set, ga_spec *s
                   ga_gchisq_work *w)
 {
     (void)set, (void)bo, (void)w;
-    double kss, sn;
-    if (!max || !s->has_universe || gp_query_scale(&kss, &sn, s) || !(value > 0))
+    double par[2];
+    if (!max || !s->has_universe || !(value > 0) || gp_params_of_spec(par, s))
         return 0;
-    double par[2] = {kss, sqrt(s->universe_max_rows) * s->universe_label_bound / sn};
     return pub_figure5(pv, value, figure5_sigma(gp_envelope, par, 1, eps, delta, value), "Proposition 8");
 }
 

@@ -252,50 +252,15 @@ cleanup:
     arb_clear(u);
 }
 
-int ga_pair_envelope_slope(double *lo, double *hi, double m, double r0, double r1, double eps)
-{
-    if (!(r0 > 0 && r0 <= r1 && (r1 < 1 || r0 > 1) && m >= 0 && eps >= 0 && isfinite(r1)))
-        return GA_EINVAL;
-    if (!ga_cert_available(NULL))
-        return GA_EDEP;
-    arb_t mm, e, ee, r, v;
-    arf_t a, b;
-    arb_init(mm);
-    arb_init(e);
-    arb_init(ee);
-    arb_init(r);
-    arb_init(v);
-    arf_init(a);
-    arf_init(b);
-    arb_set_d(mm, m);
-    arb_set_d(e, eps);
-    arb_exp(ee, e, 128);
-    arf_set_d(a, r0);
-    arf_set_d(b, r1);
-    arb_set_interval_arf(r, a, b, 128);
-    env_slope(v, mm, r, r0 > 1 ? 1 : -1, e, ee, 128);
-    ga_interval iv;
-    ga_arb_bounds(&iv, v);
-    *lo = iv.lo;
-    *hi = iv.hi;
-    arb_clear(mm);
-    arb_clear(e);
-    arb_clear(ee);
-    arb_clear(r);
-    arb_clear(v);
-    arf_clear(a);
-    arf_clear(b);
-    return GA_OK;
-}
-
-static void ectx_init(ectx *x, const env_t *E, const arb_t eps, slong prec)
+/* the evaluation context at the mean shift m */
+static void ectx_init(ectx *x, double m, const arb_t eps, slong prec)
 {
     arb_init(x->m);
     arb_init(x->eps);
     arb_init(x->ee);
     arb_init(x->rs2);
     x->prec = prec;
-    arb_set_d(x->m, E->in.mean_bound);
+    arb_set_d(x->m, m);
     arb_set(x->eps, eps);
     arb_exp(x->ee, eps, prec);
     arb_sqrt_ui(x->rs2, 2, prec);
@@ -387,8 +352,8 @@ typedef struct {
     double up;
 } cell_t;
 
-/* the bound of (2) on the cell */
-static void cell_bound(cell_t *c, const ectx *x)
+/* the enclosure of d delta(D, R)/dR over the cell */
+static void cell_slope(ga_interval *s, const cell_t *c, const ectx *x)
 {
     arf_t lo, hi;
     arb_t r, v;
@@ -400,8 +365,21 @@ static void cell_bound(cell_t *c, const ectx *x)
     arf_set_d(hi, c->r1);
     arb_set_interval_arf(r, lo, hi, x->prec);
     env_slope(v, x->m, r, c->r0 >= 1 ? 1 : -1, x->eps, x->ee, x->prec);
+    ga_arb_bounds(s, v);
+    arf_clear(lo);
+    arf_clear(hi);
+    arb_clear(r);
+    arb_clear(v);
+}
+
+/* the bound of (2) on the cell */
+static void cell_bound(cell_t *c, const ectx *x)
+{
+    arb_t r, v;
+    arb_init(r);
+    arb_init(v);
     ga_interval s;
-    ga_arb_bounds(&s, v);
+    cell_slope(&s, c, x);
     arb_set_d(v, c->r1);
     arb_set_d(r, c->r0);
     arb_sub(v, v, r, x->prec); /* w = R1 - R0 */
@@ -415,10 +393,29 @@ static void cell_bound(cell_t *c, const ectx *x)
         up = fmin(nextafter(u0, INFINITY), nextafter(u1, INFINITY));
     }
     c->up = fmin(up, 1);
-    arf_clear(lo);
-    arf_clear(hi);
     arb_clear(r);
     arb_clear(v);
+}
+
+int ga_pair_envelope_slope(double *lo, double *hi, double m, double r0, double r1, double eps)
+{
+    if (!(r0 > 0 && r0 <= r1 && (r1 < 1 || r0 > 1) && m >= 0 && eps >= 0 && isfinite(r1)))
+        return GA_EINVAL;
+    if (!ga_cert_available(NULL))
+        return GA_EDEP;
+    arb_t e;
+    arb_init(e);
+    arb_set_d(e, eps);
+    ectx x;
+    ectx_init(&x, m, e, 128);
+    cell_t c = {r0, r1, 0, 0, 0};
+    ga_interval iv;
+    cell_slope(&iv, &c, &x);
+    *lo = iv.lo;
+    *hi = iv.hi;
+    ectx_clear(&x);
+    arb_clear(e);
+    return GA_OK;
 }
 
 /* the double in the cells' range nearest a member's: R clamped into [rin_lo, rin_hi] */
@@ -436,7 +433,7 @@ static int env_sup(double *lb, double *ub, const env_t *E, const arb_t eps, doub
                    double deadline, slong prec)
 {
     ectx x;
-    ectx_init(&x, E, eps, prec);
+    ectx_init(&x, E->in.mean_bound, eps, prec);
     cell_t *c = NULL;
     size_t nc = 0;
     int rc = GA_OK;
@@ -543,7 +540,7 @@ static int env_chain(double *lb, double *ub, const env_t *E, const arb_t eps, do
 {
     enum { N = 64 };
     ectx x;
-    ectx_init(&x, E, eps, prec);
+    ectx_init(&x, E->in.mean_bound, eps, prec);
     double best = INFINITY, blo = 0, l1, l2;
     int kb = 0, rc = GA_OK;
     em = fmax(em, 0);
@@ -643,7 +640,7 @@ static void env_argmax(double *ratio, const ga_pair *p, double eps)
     arb_init(e);
     arb_set_d(e, eps);
     ectx x;
-    ectx_init(&x, E, e, 128);
+    ectx_init(&x, E->in.mean_bound, e, 128);
     ga_interval iv;
     double best = -1;
     *ratio = 1;
