@@ -865,7 +865,9 @@ GA_API int ga_spec_schema_write(FILE *out);
  * budget of the build and then of each question; NULL: defaults). The spec's claim is not
  * read. GA_OK and *out (free with ga_profile_free); otherwise a status and a message naming
  * the file, line and field (GA_ETIME: the budget ran out while building: no profile over part
- * of the pairs is given).
+ * of the pairs is given; GA_EDOM: the spec's pairs only bracket its profile, lower bounds from
+ * real neighbours beside an upper bound, as for shuffled epochs, random allocation and
+ * fixed-size batches under substitution: audit a claim instead).
  */
 typedef struct ga_profile ga_profile;
 GA_API int ga_profile_spec_file(ga_profile **out, const char *path, const ga_audit_options *o,

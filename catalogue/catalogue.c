@@ -230,7 +230,11 @@ static int compose_subsampled(cat_job *j, char *msg, size_t msglen)
                 char path[64];
                 snprintf(path, sizeof path, "mechanism.parts[%zu]", b);
                 rc = ga_spec_fail(s, ga_node_get(s->mechanism, "parts")->kids[b], path, msg, msglen,
-                                  "a composition with subsampled_gaussian parts takes only "
+                                  sub->npairs && sub->pairs[0].lower
+                                  ? "this part is bracketed by bounds, not an exact pair "
+                                    "(fixed-size stages under zero_out or replace_one compose "
+                                    "as the stages of kind training)"
+                                  : "a composition with subsampled_gaussian parts takes only "
                                   "subsampled_gaussian parts and gaussian_mechanism parts by "
                                   "sensitivity (data-dependent Gaussian pairs and subsampled "
                                   "sketches do not compose with a subsampled loss yet)");
@@ -754,6 +758,14 @@ int ga_mech_build(ga_pairset *out, ga_spec *s, const ga_build_opts *bo, char *ms
         return ga_spec_fail(s, s->mechanism, "dataset", msg, msglen, "the sampled steps' pairs "
                             "are the proven worst case over every dataset (clipped gradients "
                             "of norm <= 1): they use no dataset, remove it");
+    if (!kinds[k].nodata && !s->nrel && !s->candidates.n &&
+        (s->relation == GA_REL_ADD_ONE || s->relation == GA_REL_REPLACE_ONE))
+        return ga_spec_fail(s, s->mechanism, "neighbours.candidates", msg, msglen,
+                            s->relation == GA_REL_ADD_ONE
+                                ? "missing: add_one needs candidate rows, {relation: add_one, "
+                                  "candidates: [[...]]}"
+                                : "missing: replace_one needs candidate rows, {relation: "
+                                  "replace_one, candidates: [[...]]}");
     int rc = kinds[k].build != cat_build_explicit ? build_kind(j, k, msg, msglen)
              : (rc = cat_build_explicit(j, msg, msglen)) ? rc : cat_apply_release(j, &s->release, 0, msg, msglen);
     rc = rc ? rc : cat_apply_repeat(j, 0, msg, msglen);

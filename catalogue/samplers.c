@@ -18,7 +18,8 @@
  * that pair dominate, and it is attained (every other record's gradient u, the removed
  * one's -u). So a step is the Poisson step at rate b/n with sensitivity 2, and T steps its
  * T-fold composition (dominating pairs compose, adaptively). The same training with Poisson
- * sampling at rate b/n is kept for the report's comparison (ga_pairset.compare).
+ * sampling at rate b/n is kept for the report's comparison (ga_pairset.compare). Under
+ * substitution (zero_out, replace_one) the run is bracketed (add_substitution_bounds).
  *
  * A training configuration's stages compose the same way: the same record, with the
  * gradients above, attains every stage's worst case at once, so the composed pairs are the
@@ -80,23 +81,29 @@ static int stage_sampler(const cat_job *j, const ga_node *m, const char *prefix,
 
 /* The neighbours the samplers audit: every add/remove pair (remove_one, the default, in both
  * orders); zero_out gives the same pairs under Poisson sampling (a zeroed record adds
- * nothing, as an absent one). Other relations have other dominating pairs: refused. */
-static int sampler_relation(const cat_job *j, int any_fixed, char *msg, size_t msglen)
+ * nothing, as an absent one); with fixed-size batches, zero_out and replace_one (every stage
+ * fixed-size) are bracketed (add_substitution_bounds). Other relations: refused. */
+static int sampler_relation(const cat_job *j, const ga_subsampled_input *t, size_t n,
+                            char *msg, size_t msglen)
 {
     ga_spec *s = j->s;
+    size_t nfixed = 0;
+    for (size_t i = 0; i < n; i++)
+        nfixed += t[i].q_den_txt != NULL;
     if (s->relation == GA_REL_NONE || s->relation == GA_REL_REMOVE_ONE ||
-        (s->relation == GA_REL_ZERO_OUT && !any_fixed))
+        s->relation == GA_REL_ZERO_OUT ||
+        (s->relation == GA_REL_REPLACE_ONE && nfixed == n))
         return GA_OK;
     return ga_spec_fail(s, s->mechanism, "neighbours", msg, msglen,
-                        !any_fixed
-                            ? "Poisson-sampled steps are audited for add/remove neighbours "
-                              "(remove_one, the default, in both orders; zero_out is the same "
-                              "under Poisson sampling): their pairs for replace_one, add_one "
-                              "candidates or change_label are not computed"
-                            : "fixed_size batches are audited for add/remove neighbours "
-                              "(remove_one, the default, in both orders): the substitution "
-                              "relations (replace_one, zero_out) have a dominating pair that is "
-                              "not a remove/add pair (Zhu, Dong & Wang 2022) and are not computed");
+                        s->relation == GA_REL_REPLACE_ONE
+                            ? "replace_one is audited for fixed-size batches (every stage "
+                              "sampler: fixed_size): the substitution pair of a Poisson-sampled "
+                              "step ((1 - q) N(0) + q N(g) against (1 - q) N(0) + q N(g')) is "
+                              "not computed"
+                            : "subsampled Gaussian steps are audited for add/remove neighbours "
+                              "(remove_one, the default, in both orders), zero_out, and "
+                              "replace_one with fixed-size batches: their pairs for add_one "
+                              "candidates or change_label are not computed");
 }
 
 /* batch_size b and dataset_size n: whole numbers, 1 <= b < n <= 2^53 (fixed-size batches),
@@ -218,9 +225,9 @@ static const char pair_names[2][160] = {"remove one record (X with it, Y without
 /* the pairs of n terms, and the Poisson comparison when some stage has fixed-size batches
  * (the arrays are the set's, or freed) */
 static int add_stage_pairs(cat_job *j, ga_subsampled_input *t, ga_subsampled_input *cmp,
-                           size_t n, int any_fixed)
+                           size_t n, int any_fixed, const char names[2][160])
 {
-    int rc = cat_add_subsampled_pairs(j, t, n, pair_names);
+    int rc = cat_add_subsampled_pairs(j, t, n, names);
     free(t);
     if (rc == GA_OK && any_fixed) {
         j->out->compare = cmp;
@@ -229,6 +236,90 @@ static int add_stage_pairs(cat_job *j, ga_subsampled_input *t, ga_subsampled_inp
         free(cmp);
     }
     return rc;
+}
+
+/*
+ * Fixed-size batches under substitution (zero_out: the record's gradient g against 0;
+ * replace_one: g against g', |g - g'| <= 2 with clipping norm 1; s = 1 or 2 the largest
+ * change). With b - 1 common records drawn and one more (the coupling above), a step
+ * releases (1 - q) N(c) + q N(g) against (1 - q) N(c) + q N(g') up to the common sum, q = b/n,
+ * c the gradient of the record drawn in its place: any of the others. For eps >= 0 its
+ * profile is at most q times the Gaussian mechanism's at sensitivity s, at the eps' with
+ * e^eps = 1 + q (e^eps' - 1) (advanced joint convexity; Balle, Barthe & Gaboardi 2018,
+ * Theorem 10): the profile of the Poisson pair A = ((1 - q) N(0) + q N(s), N(0)), attained
+ * with c = g' (every other gradient g'), and of its swap B in the other order. So
+ *   lower: A^T and B^T, the pairs of that dataset in both orders (real neighbours);
+ *   upper: a step's pair is dominated in both orders by the least symmetric pair whose
+ *     profile is A's for eps >= 0 (Dong, Roth & Su 2022, Theorem 4.2: C_q(f)), and every
+ *     symmetric pair dominating A and B dominates it: A x B does, so T steps are dominated by
+ *     A^T x B^T (2T steps, composed adaptively, joint convexity over the common draws).
+ * A Poisson stage under zero_out is exact (A in one order, B in the other) and joins both.
+ * The comparison is the same training with Poisson sampling under add/remove.
+ */
+static const char subst_names[2][2][160] = {
+    {"zero out the record, every other gradient 0 (X with it, Y zeroed): a lower bound",
+     "zero out the record, every other gradient 0 (X zeroed, Y with it): a lower bound"},
+    {"replace the record's gradient g by -g, every other -g (X with g, Y with -g): a lower bound",
+     "replace the record's gradient g by -g, every other -g (X with -g, Y with g): a lower bound"}};
+
+static int substitution(const cat_job *j)
+{
+    return j->s->relation == GA_REL_ZERO_OUT || j->s->relation == GA_REL_REPLACE_ONE;
+}
+
+static int add_substitution_bounds(cat_job *j, ga_subsampled_input *t, ga_subsampled_input *cmp,
+                                   size_t n)
+{
+    int replace = j->s->relation == GA_REL_REPLACE_ONE, rc;
+    size_t nfixed = 0, k = 0;
+    double steps = 0;
+    for (size_t i = 0; i < n; i++) {
+        int fixed = t[i].q_den_txt != NULL;
+        nfixed += fixed;
+        steps += t[i].steps;
+        if (fixed && !replace) { /* zero_out: a change of norm 1 */
+            t[i].norm = 0;
+            t[i].norm_txt = NULL;
+        }
+    }
+    ga_subsampled_input *up = malloc((n + nfixed) * sizeof *up);
+    if (!up) {
+        free(t);
+        free(cmp);
+        return GA_ENOMEM;
+    }
+    for (size_t i = 0; i < n; i++) {
+        up[k++] = t[i];
+        if (t[i].q_den_txt) {
+            up[k] = t[i];
+            up[k++].add = 1;
+        }
+    }
+    size_t first = j->out->npairs;
+    rc = add_stage_pairs(j, t, cmp, n, 1, subst_names[replace]);
+    if (rc == GA_OK)
+        rc = ga_pairset_add(j->out, "upper bound: every fixed-size step composed in both "
+                            "orders (2 steps per step)", 1, 1, NULL, NULL, NULL, NULL);
+    if (rc) {
+        free(up);
+        return rc;
+    }
+    for (size_t i = first; i < j->out->npairs - 1; i++)
+        j->out->pairs[i].lower = 1;
+    ga_spec_pair *p = &j->out->pairs[j->out->npairs - 1];
+    p->reduced = 1;
+    p->nsub = n + nfixed;
+    p->sub = up;
+    j->out->verified = 1;
+    j->out->verified_pair = j->out->npairs - 1;
+    j->out->verified_bound = 1;
+    snprintf(j->out->verified_note, sizeof j->out->verified_note,
+             "upper bound over all %s neighbours with gradients of norm <= 1: given the other "
+             "records drawn, a fixed-size step changes one Gaussian component of weight b/n by "
+             "at most %d, and is dominated in both orders by its steps with and without that "
+             "change composed in both orders (%.0f steps in all, %zu stage%s)",
+             replace ? "replace-one" : "zero-out", replace ? 2 : 1, steps, n, n == 1 ? "" : "s");
+    return GA_OK;
 }
 
 /* the mechanism's keys, and no release: the outputs are mixtures, not Gaussian laws */
@@ -504,12 +595,14 @@ int cat_build_subsampled(cat_job *j, char *msg, size_t msglen)
         rc = stage_term(j, s->mechanism, "mechanism", "sigma", knobbed ? &j->o->knob_value : NULL,
                         t, cmp, &fixed, msg, msglen);
     if (rc == GA_OK)
-        rc = sampler_relation(j, fixed, msg, msglen);
+        rc = sampler_relation(j, t, 1, msg, msglen);
     if (rc) {
         free(t);
         free(cmp);
         return rc;
     }
+    if (fixed && substitution(j))
+        return add_substitution_bounds(j, t, cmp, 1);
     double q = t->q, sigma = t->sigma, steps = t->steps;
     if (fixed) {
         double b = strtod(t->q_txt, NULL), n = strtod(t->q_den_txt, NULL);
@@ -525,7 +618,7 @@ int cat_build_subsampled(cat_job *j, char *msg, size_t msglen)
                  "such pair is dominated by the subsampled sum with and without a unit vector; "
                  "%.0f steps at rate %g, noise multiplier %g)", steps, q, sigma);
     }
-    return add_stage_pairs(j, t, cmp, 1, fixed);
+    return add_stage_pairs(j, t, cmp, 1, fixed, pair_names);
 }
 
 /* Opacus' accountant history: rows [noise_multiplier, sample_rate, steps], Poisson stages */
@@ -605,16 +698,18 @@ int cat_build_training(cat_job *j, char *msg, size_t msglen)
         steps += t[i].steps;
     }
     if (rc == GA_OK)
-        rc = sampler_relation(j, any_fixed, msg, msglen);
+        rc = sampler_relation(j, t, n, msg, msglen);
     if (rc) {
         free(t);
         free(cmp);
         return rc;
     }
+    if (any_fixed && substitution(j))
+        return add_substitution_bounds(j, t, cmp, n);
     snprintf(j->out->verified_note, sizeof j->out->verified_note,
              "worst case over all add/remove neighbours with gradients of norm <= 1: the same "
              "record in every stage attains each stage's worst case at once (%zu stages, %.0f "
              "steps in all%s)", n, steps, any_fixed ? "; fixed-size batches swap the record for "
              "another: sensitivity 2 in those stages" : "");
-    return add_stage_pairs(j, t, cmp, n, any_fixed);
+    return add_stage_pairs(j, t, cmp, n, any_fixed, pair_names);
 }

@@ -325,7 +325,9 @@ const char *ga_spec_relation_at(size_t i)
     return i < sizeof relations / sizeof *relations ? relations[i].name : NULL;
 }
 
-static int parse_neighbours(ga_spec *s, ctx_t *c, const ga_node *n)
+/* (has_data: the spec gives a dataset; without one, the catalogue decides whether its kind
+ * needs candidates: the samplers' gradients are abstract) */
+static int parse_neighbours(ga_spec *s, ctx_t *c, const ga_node *n, int has_data)
 {
     const ga_node *rel = n;
     if (n->kind == GA_NODE_MAP) {
@@ -355,7 +357,7 @@ static int parse_neighbours(ga_spec *s, ctx_t *c, const ga_node *n)
     const ga_node *cand = n->kind == GA_NODE_MAP ? ga_node_get(n, "candidates") : NULL;
     /* (relative DP finds its neighbours within its set of datasets: no candidates) */
     int needs = (s->relation == GA_REL_ADD_ONE || s->relation == GA_REL_REPLACE_ONE) && !s->nrel;
-    if (needs && !cand)
+    if (needs && !cand && has_data)
         return sp_fail(c, n, "neighbours.candidates", "missing: %s needs candidate rows, "
                        "{relation: %s, candidates: [[...]]}", rel->text, rel->text);
     if (!needs && cand)
@@ -626,7 +628,7 @@ static int spec_from_doc(ga_spec *s, const ga_spec_opts *o, char *msg, size_t ms
         if (rel && (r = sp_parse_relative(s, &c, rel)))
             return r;
         const ga_node *nb = ga_node_get(root, "neighbours");
-        if (nb && (r = parse_neighbours(s, &c, nb)))
+        if (nb && (r = parse_neighbours(s, &c, nb, ds != NULL)))
             return r;
         const ga_node *un = ga_node_get(root, "universe");
         if (un) {

@@ -152,7 +152,7 @@ static void dp_tightness(char *b, size_t n, const ga_claim_result *r)
     }
     snprintf(b, n, "%s delta(%s) = %s: %s%s",
              r->bound   ? "upper bound (no neighbour need attain it): exact"
-             : r->lower ? "lower bound (a function of the release): exact"
+             : r->lower ? "lower bound (the outputs of real neighbours, or a function of them): exact"
                         : "exact", ce, v, sl, e);
 }
 

@@ -517,14 +517,15 @@ static void dp_extras(dp_run *d)
         }
     }
     /* subsampled pairs (kept by the audit, never rebuilt): the RDP and PLD accountants' eps
-     * and the Poisson comparison at the claimed delta; an earlier DP claim at the same delta
-     * has them (claims are evaluated in order, one at a time: a composition's FFT is not
-     * redone) */
+     * of the claim's worst pair (a remove or add pair: each the other's directions; or, where
+     * the run is bracketed, the bound whose eps is shown) and the Poisson comparison at the
+     * claimed delta; an earlier DP claim at the same delta and worst pair has them (claims are
+     * evaluated in order, one at a time: a composition's FFT is not redone) */
     int known = 0;
     for (size_t c = 0; c < (size_t)(r - a->claims) && !known; c++) {
         const ga_claim_result *q = &a->claims[c];
         if (q->type == GA_CLAIM_DP && q->evaluated && q->delta == r->delta &&
-            (q->rdp_eps > 0 || q->pld_eps > 0)) {
+            q->worst_pair == r->worst_pair && (q->rdp_eps > 0 || q->pld_eps > 0)) {
             r->rdp_eps = q->rdp_eps;
             r->rdp_order = q->rdp_order;
             r->pld_eps = q->pld_eps;
@@ -532,23 +533,15 @@ static void dp_extras(dp_run *d)
             known = 1;
         }
     }
-    for (size_t i = 0; r->delta > 0 && r->delta < 1 && !known && i < n; i++) {
+    if (n && r->delta > 0 && r->delta < 1 && !known && vd_spair(a, r->worst_pair, &pb)->nsub) {
         double e;
         int order;
-        if (vd_spair(a, i, &pb)->nsub && ga_pair_rdp_accountant(&e, &order, a->pairs[i], r->delta) == GA_OK &&
-            e > r->rdp_eps) {
+        if (ga_pair_rdp_accountant(&e, &order, a->pairs[r->worst_pair], r->delta) == GA_OK) {
             r->rdp_eps = e;
             r->rdp_order = order;
         }
-    }
-    /* and a PLD accountant's: one pair suffices (the remove and add pairs of the subsampled
-     * kinds are each other's directions) */
-    for (size_t i = 0; r->delta > 0 && r->delta < 1 && !known && i < n; i++) {
-        double e;
-        if (vd_spair(a, i, &pb)->nsub && ga_pair_pld_accountant(&e, a->pairs[i], r->delta, 1e-4) == GA_OK) {
+        if (ga_pair_pld_accountant(&e, a->pairs[r->worst_pair], r->delta, 1e-4) == GA_OK)
             r->pld_eps = e;
-            break;
-        }
     }
     if (!known && a->set.ncompare && r->delta > 0 && r->delta < 1)
         poisson_compare(a, r, w);

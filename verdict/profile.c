@@ -69,6 +69,14 @@ static int profile_load(ga_profile **out, const char *path, const char *text, si
         st = GA_ETIME;
         goto cleanup;
     }
+    for (size_t i = 0; i < p->set.npairs; i++)
+        if (p->set.pairs[i].lower) { /* the largest of them would be the upper bound alone */
+            ga_msg(msg, msglen, "%s: its pairs bracket the mechanism's profile (lower bounds "
+                   "from real neighbours%s), which is not computed exactly: audit a claim "
+                   "instead", path, p->set.verified_bound ? " and a proven upper bound" : "");
+            st = GA_EDOM;
+            goto cleanup;
+        }
     if (!(p->pairs = calloc(p->set.npairs ? p->set.npairs : 1, sizeof *p->pairs))) {
         ga_msg(msg, msglen, "no memory for %zu pairs", p->set.npairs);
         st = GA_ENOMEM;

@@ -140,7 +140,8 @@ class FixedSizeSampled(Event):
 class SampledWithoutReplacement(FixedSizeSampled):
     """dp_accounting's name and argument order for FixedSizeSampled: (source_dataset_size,
     sample_size, event). The neighbours are add/remove one record, not dp_accounting's
-    replace-one (which gaussaudit does not compute for this sampler)."""
+    replace-one (under which the run is bracketed, not computed exactly: audit its spec with
+    neighbours: replace_one)."""
 
     def __init__(self, source_dataset_size: int, sample_size: int,
                  event: Optional[Gaussian] = None) -> None:
@@ -312,8 +313,9 @@ def from_dp_event(event: Any) -> Event:
     PoissonSampledDpEvent(sampling_probability, event), SampledWithoutReplacementDpEvent(
     source_dataset_size, sample_size, event), SelfComposedDpEvent(event, count),
     ComposedDpEvent(events), NoOpDpEvent (dropped). The neighbours are add/remove one record;
-    dp_accounting accounts sampling without replacement under replace-one, which is not
-    computed here. Any other event raises InvalidArgument naming it."""
+    dp_accounting accounts sampling without replacement under replace-one, which has no exact
+    profile here (a spec with neighbours: replace_one is bracketed by an audit). Any other
+    event raises InvalidArgument naming it."""
     name = type(event).__name__
 
     def field(attr: str) -> Any:

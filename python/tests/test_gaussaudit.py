@@ -489,6 +489,25 @@ def test_shuffled_epochs_are_audited_not_accounted():
             ShuffledEpochs(bad[0], bad[1], Gaussian(1.0), epochs=bad[2])
 
 
+def test_bracketed_specs_have_no_profile():
+    """Fixed-size batches under replace-one neighbours are bracketed, not computed exactly:
+    gaussaudit.profile refuses the spec (the largest pair would be the upper bound alone), and
+    the audit decides a claim above the upper bound (VERIFIED) and one below the lower bound,
+    the add/remove number at the same noise (VIOLATION)."""
+    spec = {"gaussaudit": 1, "name": "replace one",
+            "mechanism": {"kind": "subsampled_gaussian", "sampler": "fixed_size",
+                          "batch_size": 50, "dataset_size": 1000, "sigma": 2.4, "steps": 300},
+            "neighbours": "replace_one"}
+    with pytest.raises(gaussaudit.ComputationError, match="bracket"):
+        gaussaudit.profile(spec)
+    exact = gaussaudit.profile({k: v for k, v in spec.items() if k != "neighbours"})
+    e = float(exact.epsilon(1e-5))
+    low = gaussaudit.audit(dict(spec, claim={"epsilon": round(0.99 * e, 6), "delta": 1e-5}))
+    assert low.claims[0].verdict == "VIOLATION", low.claims[0]
+    high = gaussaudit.audit(dict(spec, claim={"epsilon": round(1.5 * e, 6), "delta": 1e-5}))
+    assert high.claims[0].verdict == "VERIFIED", high.claims[0]
+
+
 def test_random_allocation_is_audited_not_accounted():
     """RandomAllocation writes the random_allocation sampler's spec (SelfComposed counts
     epochs); with every step taken (participations = steps) the lower and upper bounds meet at

@@ -425,8 +425,8 @@ Test(samplers, spec_errors_name_the_sampler_rule)
         {"sampler: fixed_size, batch_size: 10, dataset_size: 10", "", "dataset_size - 1"},
         {"sampler: fixed_size, batch_size: 2.5, dataset_size: 10", "", "whole number"},
         {"sampler: fixed_size, batch_size: 2", "", "dataset_size"},
-        {"sampler: fixed_size, batch_size: 2, dataset_size: 10", "neighbours: zero_out\n", "substitution"},
-        {"rate: 0.1", "neighbours: {relation: replace_one, candidates: [[1]]}\n", "replace_one"},
+        {"rate: 0.1", "neighbours: replace_one\n", "not computed"},
+        {"rate: 0.1", "neighbours: add_one\n", "not computed"},
         {"rate: 0.1", "dataset: {rows: [[1], [2]]}\n", "use no dataset"},
     };
     for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
@@ -459,6 +459,27 @@ Test(samplers, spec_errors_name_the_sampler_rule)
         cr_expect(ga_audit_spec_text(&r, spec, strlen(spec), "e.yaml", NULL, msg, sizeof msg) == GA_EINVAL &&
                       strstr(msg, tr[i].want), "training row %zu: %s (want '%s')", i, msg, tr[i].want);
         ga_audit_result_free(r);
+    }
+    {   /* a Poisson stage has no replace_one pair; a bracketed part does not compose */
+        static const char *const bad[][2] = {
+            {"gaussaudit: 1\nname: e\nmechanism:\n  kind: training\n  stages:\n    - {rate: 0.1, "
+             "noise_multiplier: 1}\n    - {sampler: fixed_size, batch_size: 2, dataset_size: 10, "
+             "noise_multiplier: 1}\nneighbours: replace_one\n", "every stage"},
+            {"gaussaudit: 1\nname: e\nmechanism:\n  kind: composition\n  parts:\n    - {kind: "
+             "subsampled_gaussian, sampler: fixed_size, batch_size: 2, dataset_size: 10, sigma: 1}\n"
+             "    - {kind: subsampled_gaussian, rate: 0.1, sigma: 1}\nneighbours: zero_out\n",
+             "bracketed by bounds"},
+            {"gaussaudit: 1\nname: e\nmechanism: {kind: gaussian_mechanism, sigma: 1}\n"
+             "neighbours: replace_one\n", "needs candidate rows"},
+        };
+        for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+            char spec[600], msg[512] = "";
+            snprintf(spec, sizeof spec, "%sclaim: {epsilon: 1, delta: 1e-5}\n", bad[i][0]);
+            ga_audit_result *r = NULL;
+            cr_expect(ga_audit_spec_text(&r, spec, strlen(spec), "e.yaml", NULL, msg, sizeof msg) == GA_EINVAL &&
+                          strstr(msg, bad[i][1]), "bad %zu: %s (want '%s')", i, msg, bad[i][1]);
+            ga_audit_result_free(r);
+        }
     }
     {
         const char *part = "gaussaudit: 1\nname: e\nmechanism:\n  kind: composition\n  parts:\n"
@@ -752,4 +773,228 @@ Test(samplers, fixed_size_pld_export_brackets_the_step)
     cr_expect(ga_test_run("pld --batch-size 1000 --dataset-size 1000 --sigma 1", &o1, &e1) == 64 &&
                   strstr(e1, "1 <= B < N"), "%s", e1);
     free(o1), free(e1);
+}
+
+/* ------------------------------------------------ fixed-size batches under substitution */
+
+/* the pairs of fixed-size batches of b of n under relation rel (0 zero_out, 1 replace_one)
+ * at eps, as the catalogue builds them (checked against the audit by
+ * fixed_size_substitution_pairs_and_verdicts): the lower bound, the Poisson pair at rate
+ * b/n with sensitivity 1 or 2, the larger direction; the upper bound, that pair composed in
+ * both orders (NAN where the double-precision evaluation fails: few steps of a large shift) */
+static void substituted(ga_result *lower, ga_result *upper, int rel, int n, int b, double sigma,
+                        int steps, double eps)
+{
+    if (upper) /* (NULL: not wanted) */
+        *upper = (ga_result){NAN, NAN};
+    ga_subsampled_input in[2] = {{(double)b / n, sigma, steps, 0, NULL, NULL, 0, rel ? 2 : 0, NULL, NULL},
+                                 {(double)b / n, sigma, steps, 1, NULL, NULL, 0, rel ? 2 : 0, NULL, NULL}};
+    for (int k = 0; k < (upper ? 2 : 1); k++) {
+        ga_pair *p;
+        char msg[256];
+        ga_delta d;
+        cr_assert(ga_pair_reduce_subsampled(&p, in, k + 1, msg, sizeof msg) == GA_OK, "%s", msg);
+        int st = ga_pair_delta(&d, p, eps, 0, NULL, NULL);
+        ga_pair_free(p);
+        ga_result *r = k ? upper : lower;
+        cr_assert(k || st <= GA_ETOL, "lower bound: status %d", st);
+        *r = st > GA_ETOL ? (ga_result){NAN, NAN} : d.xy.val >= d.yx.val ? d.xy : d.yx;
+    }
+}
+
+/* a substitution's datasets: replace_one the record's gradient g[0] by x (the rest the same),
+ * zero_out by 0 */
+static void substitution_laws(mix_t *with, mix_t *other, const double *g, double x, int n, int b,
+                              double s)
+{
+    double h[16];
+    cr_assert(n <= 16);
+    memcpy(h, g, n * sizeof *g);
+    h[0] = x;
+    fixed_size_law(with, g, n, b, s);
+    fixed_size_law(other, h, n, b, s);
+}
+
+Test(samplers, fixed_size_substitution_step_is_bracketed, .timeout = 600)
+{
+    /* one step: the lower bound is attained by its dataset (the record's gradient 1 against -1
+     * or 0, every other -1 or 0) and, for eps >= 0, is the step's worst case (advanced joint
+     * convexity): no random dataset exceeds it */
+    static const struct { int n, b; const char *sigma; } rows[] = {
+        {5, 2, "0.8"}, {4, 3, "1.1"},
+    };
+    static const char *const rels[2] = {"zero_out", "replace_one"};
+    gsl_rng *rng = ga_test_rng(4101);
+    long count = ga_test_count(3);
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++)
+        for (int rel = 0; rel < 2; rel++) {
+            int n = rows[i].n, b = rows[i].b;
+            double s = strtod(rows[i].sigma, NULL), worst[16];
+            for (int k = 0; k < n; k++)
+                worst[k] = k == 0 ? 1 : rel ? -1 : 0;
+            mix_t P, Q;
+            substitution_laws(&P, &Q, worst, rel ? -1 : 0, n, b, s);
+            for (double eps = 0; eps <= 1.5; eps += 0.75) {
+                ga_result lo;
+                substituted(&lo, NULL, rel, n, b, s, 1, eps);
+                double ref = fmax(hockey(&P, &Q, eps), hockey(&Q, &P, eps));
+                cr_expect(fabs(lo.val - ref) <= TOL_QUAD * ref + lo.err + 1e-15,
+                          "%s n %d b %d sigma %s eps %g: lower %.17g +- %.2g, the worst "
+                          "dataset's delta by quadrature %.17g", rels[rel], n, b,
+                          rows[i].sigma, eps, lo.val, lo.err, ref);
+                for (long it = 0; it < 2 * count; it++) {
+                    /* uniform gradients, or near the worst dataset (within 0.1 of it) */
+                    int near = it & 1;
+                    double g[16], x = rel ? 2 * gsl_rng_uniform(rng) - 1 : 0;
+                    for (int k = 0; k < n; k++)
+                        g[k] = 2 * gsl_rng_uniform(rng) - 1;
+                    if (near) {
+                        x = rel ? -1 + 0.1 * gsl_rng_uniform(rng) : 0;
+                        g[0] = 1 - 0.1 * gsl_rng_uniform(rng);
+                        for (int k = 1; k < n; k++)
+                            g[k] = rel ? -1 + 0.1 * gsl_rng_uniform(rng) : 0.1 * g[k];
+                    }
+                    mix_t R, S;
+                    substitution_laws(&R, &S, g, x, n, b, s);
+                    double d = fmax(hockey(&R, &S, eps), hockey(&S, &R, eps));
+                    cr_expect(d <= lo.val + lo.err + TOL_DOM, "%s n %d b %d sigma %s eps %g "
+                              "gradients [%g %g %g ...] (record %g -> %g): delta %.17g above the "
+                              "lower bound %.17g", rels[rel], n, b, rows[i].sigma, eps, g[0],
+                              g[1], g[2], g[0], x, d, lo.val);
+                }
+            }
+        }
+    gsl_rng_free(rng);
+}
+
+Test(samplers, fixed_size_substitution_two_steps, .timeout = 600)
+{
+    /* two steps by nested quadrature: the lower bound's dataset attains the lower bound, and
+     * neither it nor seeded random datasets exceed the upper bound */
+    const int n = 4, b = 2;
+    static const char *const rels[2] = {"zero_out", "replace_one"};
+    gsl_rng *rng = ga_test_rng(4102);
+    long count = ga_test_count(2);
+    for (int rel = 0; rel < 2; rel++) {
+        double worst[4] = {1, rel ? -1 : 0, rel ? -1 : 0, rel ? -1 : 0};
+        mix_t P, Q;
+        substitution_laws(&P, &Q, worst, rel ? -1 : 0, n, b, 1.5);
+        for (double eps = 0.5; eps <= 1.5; eps += 1) {
+            ga_result lo, up;
+            substituted(&lo, &up, rel, n, b, 1.5, 2, eps);
+            double r = two_steps(&P, &Q, &P, &Q, eps, -14, 14);
+            cr_expect(fabs(lo.val - r) <= 1e-8 * r + lo.err && r <= up.val + up.err,
+                      "%s eps %g: lower %.17g +- %.2g, upper %.17g, nested quadrature %.17g",
+                      rels[rel], eps, lo.val, lo.err, up.val, r);
+            for (long it = 0; it < count; it++) {
+                double g[4], x = rel ? 2 * gsl_rng_uniform(rng) - 1 : 0;
+                for (int k = 0; k < n; k++)
+                    g[k] = 2 * gsl_rng_uniform(rng) - 1;
+                mix_t R, S;
+                substitution_laws(&R, &S, g, x, n, b, 1.5);
+                double d = two_steps(&R, &S, &R, &S, eps, -14, 14);
+                cr_expect(d <= up.val + up.err + TOL_DOM, "%s eps %g gradients [%g %g %g %g] "
+                          "(record -> %g): two steps' delta %.17g above the upper bound %.17g",
+                          rels[rel], eps, g[0], g[1], g[2], g[3], x, d, up.val);
+            }
+        }
+    }
+    gsl_rng_free(rng);
+}
+
+Test(samplers, fixed_size_substitution_pairs_and_verdicts)
+{
+    /* the pairs: zero_out the Poisson pair at rate b/n with sensitivity 1, replace_one with 2,
+     * each in both orders; the upper bound composes both orders (T at q = 1 is the Gaussian
+     * mechanism of sensitivity sqrt(2T) s: closed form); a claim below the lower bound is a
+     * VIOLATION, above the upper bound VERIFIED, between them INCONCLUSIVE */
+    static const char *fmt = "gaussaudit: 1\nname: f\nmechanism: {kind: subsampled_gaussian, "
+                             "sampler: fixed_size, batch_size: 50, dataset_size: 1000, sigma: %s, "
+                             "steps: 300}\nneighbours: %s\nclaim: {epsilon: %s, delta: 1e-5}\n";
+    static const char *const sig[2] = {"1.2", "2.4"}; /* (the same lower bound) */
+    static const char *const rels[2] = {"zero_out", "replace_one"};
+    for (int rel = 0; rel < 2; rel++) {
+        char spec[512];
+        snprintf(spec, sizeof spec, fmt, sig[rel], rels[rel], "50"); /* (the upper bound the worst pair) */
+        char *js = audit_json(spec);
+        double elo = json_number(js, "attained_epsilon"), eup = json_number(js, "epsilon_at_delta");
+        double pois = json_number(js, "poisson_sampling_epsilon");
+        free(js);
+        /* the lower bound against the Poisson spec at the same rate and sensitivity (zero_out:
+         * the comparison, the same training with Poisson sampling under add/remove) */
+        double ep = pois;
+        if (rel) {
+            js = audit_json("gaussaudit: 1\nname: p\nmechanism: {kind: training, stages: [{rate: "
+                            "0.05, noise_multiplier: 1.2, steps: 300}]}\nclaim: {epsilon: 1, "
+                            "delta: 1e-5}\n");
+            ep = json_number(js, "epsilon_at_delta");
+            free(js);
+        }
+        cr_expect(fabs(elo - ep) <= 1e-8 * ep, "%s: lower eps %.17g vs the Poisson step with "
+                  "sensitivity %d: %.17g", rels[rel], elo, rel ? 2 : 1, ep);
+        cr_expect(eup > elo * 1.01 && (rel ? pois < elo : fabs(pois - elo) <= 1e-8 * elo),
+                  "%s: upper %.17g, lower %.17g, Poisson comparison %.17g", rels[rel], eup, elo,
+                  pois);
+        static const int want[3] = {GA_VERDICT_VIOLATION, GA_VERDICT_INCONCLUSIVE,
+                                    GA_VERDICT_VERIFIED};
+        double at[3] = {elo * (1 - 1e-4), sqrt(elo * eup), eup * (1 + 1e-4)};
+        for (int k = rel ? 0 : 1; k < (rel ? 3 : 2); k++) { /* (zero_out: the middle one) */
+            char e[32], msg[512];
+            snprintf(e, sizeof e, "%.9g", at[k]);
+            snprintf(spec, sizeof spec, fmt, sig[rel], rels[rel], e);
+            ga_audit_result *r;
+            cr_assert(ga_audit_spec_text(&r, spec, strlen(spec), "f.yaml", NULL, msg, sizeof msg) == GA_OK);
+            ga_claim_info c;
+            cr_assert(ga_audit_result_claim(&c, r, 0) == GA_OK);
+            cr_expect(c.verdict == want[k] && (k == 1 || c.certified), "%s eps %s: %s (%s)",
+                      rels[rel], e, ga_verdict_name(c.verdict), c.reason);
+            ga_audit_result_free(r);
+        }
+    }
+    /* q = 1 (b = n - 1 of n is not 1: the closed form is at the pair level) */
+    ga_subsampled_input in[2] = {{1, 1.3, 7, 0, NULL, NULL, 0, 2, NULL, NULL},
+                                 {1, 1.3, 7, 1, NULL, NULL, 0, 2, NULL, NULL}};
+    ga_pair *p;
+    char msg[256];
+    cr_assert(ga_pair_reduce_subsampled(&p, in, 2, msg, sizeof msg) == GA_OK, "%s", msg);
+    ga_delta d;
+    cr_assert(ga_pair_delta(&d, p, 2, 0, NULL, NULL) <= GA_ETOL);
+    double mu = sqrt(14.0) * 2 / 1.3, ref = 0.5 * erfc((2 / mu - mu / 2) / M_SQRT2) -
+                                          exp(2) * 0.5 * erfc((2 / mu + mu / 2) / M_SQRT2);
+    cr_expect(fabs(d.xy.val - ref) <= 1e-10 * ref + d.xy.err && fabs(d.yx.val - ref) <= 1e-10 * ref + d.yx.err,
+              "both orders composed at q = 1: %.17g, %.17g vs the Gaussian mechanism %.17g",
+              d.xy.val, d.yx.val, ref);
+    ga_pair_free(p);
+}
+
+Test(samplers, fixed_size_substitution_training_stages)
+{
+    /* a Poisson stage and a fixed-size stage under zero_out: the upper bound is the Poisson
+     * stage in its order with the fixed-size stage in both, the lower bound both stages as
+     * Poisson steps of sensitivity 1 (the Poisson stage is exact under zero_out) */
+    static const char *spec = "gaussaudit: 1\nname: t\nmechanism:\n  kind: training\n  stages:\n"
+                              "    - {rate: 0.02, noise_multiplier: 1.0, steps: 200}\n"
+                              "    - {sampler: fixed_size, batch_size: 30, dataset_size: 1000, "
+                              "noise_multiplier: 1.3, steps: 100}\nneighbours: zero_out\n"
+                              "claim: {epsilon: 1.5, delta: 0.999}\n";
+    char *js = audit_json(spec);
+    double up = json_number(js, "exact_log10"), lo = json_number(js, "attained_delta");
+    free(js);
+    ga_subsampled_input in[3] = {{0.02, 1.0, 200, 0, NULL, NULL, 0, 0, NULL, NULL},
+                                 {0.03, 1.3, 100, 0, NULL, NULL, 0, 0, NULL, NULL},
+                                 {0.03, 1.3, 100, 1, NULL, NULL, 0, 0, NULL, NULL}};
+    ga_pair *p;
+    char msg[256];
+    ga_delta d;
+    cr_assert(ga_pair_reduce_subsampled(&p, in, 3, msg, sizeof msg) == GA_OK, "%s", msg);
+    cr_assert(ga_pair_delta(&d, p, 1.5, 0, NULL, NULL) <= GA_ETOL);
+    ga_pair_free(p);
+    double ref_up = fmax(d.xy.val, d.yx.val);
+    cr_expect(fabs(pow(10, up) - ref_up) <= 1e-9 * ref_up, "upper %.17g vs %.17g", pow(10, up), ref_up);
+    cr_assert(ga_pair_reduce_subsampled(&p, in, 2, msg, sizeof msg) == GA_OK, "%s", msg);
+    cr_assert(ga_pair_delta(&d, p, 1.5, 0, NULL, NULL) <= GA_ETOL);
+    ga_pair_free(p);
+    double ref_lo = fmax(d.xy.val, d.yx.val);
+    cr_expect(fabs(lo - ref_lo) <= 1e-9 * ref_lo && ref_lo < ref_up, "lower %.17g vs %.17g "
+              "(upper %.17g)", lo, ref_lo, ref_up);
 }

@@ -34,6 +34,7 @@ static const struct {
     {"dpsgd_mnist_gdp_clt_sigma0.6", 1, "VIOLATION"},
     {"dpsgd_mnist_fixed_size_batches", 1, "VIOLATION"},
     {"dpsgd_mnist_fixed_size_exact_eps", 1, "VERIFIED"}, /* status 1: the profile point below fails */
+    {"dpsgd_mnist_fixed_size_replace_one", 0, "VERIFIED"},
     {"dpsgd_mnist_shuffled_poisson_eps", 2, "INCONCLUSIVE"},
     {"dpsgd_mnist_shuffled_one_step_per_epoch", 1, "VIOLATION"},
     {"dpsgd_random_allocation_poisson_eps", 2, "INCONCLUSIVE"},
