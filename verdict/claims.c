@@ -550,31 +550,36 @@ static void run_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const g
 /* Claims on Renyi divergences (RDP, zCDP) need each pair's own divergence. A pair whose
  * family has none computed (ga_pair_no_renyi: a composition of subsampled sketch steps) makes
  * such a claim refused with the reason (INCONCLUSIVE, no value), never computed from another
- * family's fields. 1: refused. */
+ * family's fields, unless it is a lower bound and some other pair's divergences are computed:
+ * the evaluators leave it out (vd_no_renyi). 1: refused. */
 static int renyi_refused(ga_audit *a, ga_claim_result *r)
 {
-    char nb[GA_SPEC_NAME_LEN], fam[160];
-    ga_spec_pair_buf pb;
+    char nb[GA_SPEC_NAME_LEN], fam[160] = "";
+    size_t first = a->npairs, computed = 0;
+    int lower_only = 1;
     for (size_t i = 0; i < a->npairs; i++) {
-        if (!ga_spec_pair_is_loss(vd_spair(a, i, &pb)))
-            continue; /* (a Gaussian pair: its divergences are computed) */
-        ga_pair *own;
-        const ga_pair *p = vd_pair_use(a, i, &own);
-        const char *what = p ? ga_pair_no_renyi(p) : NULL;
-        snprintf(fam, sizeof fam, "%s", what ? what : "");
-        ga_pair_free(own);
-        if (!what)
+        int lower;
+        char f[160];
+        if (!vd_no_renyi(a, i, f, sizeof f, &lower)) {
+            computed++;
             continue;
-        r->verdict = GA_VERDICT_INCONCLUSIVE;
-        r->exact = (ga_result){NAN, INFINITY};
-        r->worst_pair = i;
-        snprintf(r->reason, sizeof r->reason, "not applicable: the Renyi divergences of %s are "
-                 "not computed (pair '%.100s'), so a %s claim is not decided; its (eps, delta) "
-                 "profile is (a DP claim)", fam, ga_audit_pair_name(a, i, nb),
-                 r->type == GA_CLAIM_RDP ? "Renyi DP" : "zCDP");
-        return 1;
+        }
+        if (first == a->npairs) {
+            snprintf(fam, sizeof fam, "%s", f);
+            first = i;
+        }
+        lower_only &= lower;
     }
-    return 0;
+    if (first == a->npairs || (lower_only && computed))
+        return 0;
+    r->verdict = GA_VERDICT_INCONCLUSIVE;
+    r->exact = (ga_result){NAN, INFINITY};
+    r->worst_pair = first;
+    snprintf(r->reason, sizeof r->reason, "not applicable: the Renyi divergences of %s are "
+             "not computed (pair '%.100s'), so a %s claim is not decided; its (eps, delta) "
+             "profile is (a DP claim)", fam, ga_audit_pair_name(a, first, nb),
+             r->type == GA_CLAIM_RDP ? "Renyi DP" : "zCDP");
+    return 1;
 }
 
 static void run_rdp(ga_audit *a, ga_claim_result *r, const char *eps_txt,

@@ -103,6 +103,11 @@ void vd_renyi_all(ga_audit *a, const ga_audit_opts *o, double alpha, double *xy,
 
 double vd_built_margin(const ga_audit *a, size_t i);
 
+/* The family of pair i when its Renyi divergences are not computed (ga_pair_no_renyi,
+ * copied into fam), else NULL; *lower: the pair is a lower bound, which a Renyi claim may
+ * leave out (without it the claim's lower bounds are weaker, never wrong). */
+const char *vd_no_renyi(const ga_audit *a, size_t i, char *fam, size_t famlen, int *lower);
+
 /* Is pair i a law some neighbour has? Not the proven worst case when it is only a bound
  * (set.verified_bound): a certified value of it above a claim shows no violation. */
 int vd_attained(const ga_audit *a, size_t i);

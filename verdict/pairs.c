@@ -260,6 +260,22 @@ double vd_built_margin(const ga_audit *a, size_t i)
     return a->spec.data.n > 0 && !sp->src && !sp->mean_txt && !sp->nsub ? GA_BUILT_MARGIN : 0;
 }
 
+const char *vd_no_renyi(const ga_audit *a, size_t i, char *fam, size_t famlen, int *lower)
+{
+    ga_spec_pair_buf pb;
+    const ga_spec_pair *sp = vd_spair(a, i, &pb);
+    *lower = sp->lower;
+    if (!ga_spec_pair_is_loss(sp))
+        return NULL; /* (a Gaussian pair: its divergences are computed) */
+    ga_pair *own;
+    const ga_pair *p = vd_pair_use(a, i, &own);
+    const char *what = p ? ga_pair_no_renyi(p) : NULL;
+    if (what)
+        snprintf(fam, famlen, "%s", what);
+    ga_pair_free(own);
+    return what ? fam : NULL;
+}
+
 int vd_attained(const ga_audit *a, size_t i)
 {
     ga_spec_pair_buf b;

@@ -998,3 +998,58 @@ Test(samplers, fixed_size_substitution_training_stages)
     cr_expect(fabs(lo - ref_lo) <= 1e-9 * ref_lo && ref_lo < ref_up, "lower %.17g vs %.17g "
               "(upper %.17g)", lo, ref_lo, ref_up);
 }
+
+Test(samplers, renyi_claims_on_bracketed_epochs)
+{
+    /* shuffled epochs (zero_out) and random allocation: the max test has no Renyi divergence
+     * and is left out; the sum test, N(1, t sigma^2) against N(0, t sigma^2) over T epochs,
+     * has D_alpha = alpha T / (2 t sigma^2) (a lower bound: a claim below it is a certified
+     * VIOLATION) and the upper bound, the Gaussian mechanism of sensitivity sqrt(T), alpha T /
+     * (2 sigma^2) (a claim above it is VERIFIED); between them INCONCLUSIVE */
+    static const char *const mech[2] = {
+        "{kind: subsampled_gaussian, sampler: shuffle, batch_size: 10, dataset_size: 100, "
+        "sigma: 1.5, epochs: 4}\nneighbours: zero_out",
+        "{kind: subsampled_gaussian, sampler: random_allocation, steps: 10, sigma: 1.5, epochs: 4}",
+    };
+    const double alpha = 4, lo = alpha * 4 / (2 * 10 * 2.25), hi = alpha * 4 / (2 * 2.25);
+    const double at[3] = {0.99 * lo, sqrt(lo * hi), 1.01 * hi};
+    static const int want[3] = {GA_VERDICT_VIOLATION, GA_VERDICT_INCONCLUSIVE, GA_VERDICT_VERIFIED};
+    for (int m = 0; m < 2; m++)
+        for (int k = 0; k < 3; k++) {
+            char spec[512], msg[512];
+            snprintf(spec, sizeof spec, "gaussaudit: 1\nname: r\nmechanism: %s\nclaim: {rdp: "
+                     "[[4, %.17g]]}\n", mech[m], at[k]);
+            ga_audit_result *r;
+            cr_assert(ga_audit_spec_text(&r, spec, strlen(spec), "r.yaml", NULL, msg, sizeof msg) == GA_OK,
+                      "%s", msg);
+            ga_claim_info c;
+            cr_assert(ga_audit_result_claim(&c, r, 0) == GA_OK);
+            double ref = k == 0 ? lo : hi;
+            cr_expect(c.verdict == want[k] && (k == 1 || (c.certified && c.interval.lo <= ref &&
+                                                          ref <= c.interval.hi &&
+                                                          c.interval.hi - c.interval.lo <= 1e-9 * ref)),
+                      "%s\nD_4 <= %g: %s, [%.17g, %.17g] (closed form %.17g): %s", mech[m], at[k],
+                      ga_verdict_name(c.verdict), c.interval.lo, c.interval.hi, ref, c.reason);
+            ga_audit_result_free(r);
+        }
+    /* zCDP and GDP: the largest pair is the upper bound, which shows no violation; a claim
+     * below the sum test's rho = T / (2 t sigma^2), or its mu = sqrt(2 rho), is a certified
+     * VIOLATION by the sum test */
+    const double rho = 4 / (2 * 10 * 2.25);
+    for (int m = 0; m < 2; m++)
+        for (int k = 0; k < 2; k++) {
+            char spec[512], msg[512];
+            snprintf(spec, sizeof spec, "gaussaudit: 1\nname: r\nmechanism: %s\nclaim: {%s: "
+                     "%.17g}\n", mech[m], k ? "gdp" : "zcdp", 0.9 * (k ? sqrt(2 * rho) : rho));
+            ga_audit_result *r;
+            cr_assert(ga_audit_spec_text(&r, spec, strlen(spec), "r.yaml", NULL, msg, sizeof msg) == GA_OK,
+                      "%s", msg);
+            ga_claim_info c;
+            cr_assert(ga_audit_result_claim(&c, r, 0) == GA_OK);
+            cr_expect(c.verdict == GA_VERDICT_VIOLATION && c.certified &&
+                          strstr(c.worst_pair, "sum test"),
+                      "%s\n%s: %s (pair '%s'): %s", mech[m], k ? "gdp" : "zcdp",
+                      ga_verdict_name(c.verdict), c.worst_pair, c.reason);
+            ga_audit_result_free(r);
+        }
+}
