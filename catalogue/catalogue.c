@@ -758,14 +758,15 @@ int ga_mech_build(ga_pairset *out, ga_spec *s, const ga_build_opts *bo, char *ms
         return ga_spec_fail(s, s->mechanism, "dataset", msg, msglen, "the sampled steps' pairs "
                             "are the proven worst case over every dataset (clipped gradients "
                             "of norm <= 1): they use no dataset, remove it");
+    /* (a spec with a dataset was told so by the parser, at its neighbours line) */
     if (!kinds[k].nodata && !s->nrel && !s->candidates.n &&
-        (s->relation == GA_REL_ADD_ONE || s->relation == GA_REL_REPLACE_ONE))
-        return ga_spec_fail(s, s->mechanism, "neighbours.candidates", msg, msglen,
-                            s->relation == GA_REL_ADD_ONE
-                                ? "missing: add_one needs candidate rows, {relation: add_one, "
-                                  "candidates: [[...]]}"
-                                : "missing: replace_one needs candidate rows, {relation: "
-                                  "replace_one, candidates: [[...]]}");
+        (s->relation == GA_REL_ADD_ONE || s->relation == GA_REL_REPLACE_ONE)) {
+        const char *rel = s->relation == GA_REL_ADD_ONE ? "add_one" : "replace_one";
+        char what[128];
+        snprintf(what, sizeof what, "missing: %s needs candidate rows, {relation: %s, "
+                 "candidates: [[...]]}", rel, rel);
+        return ga_spec_fail(s, s->mechanism, "neighbours.candidates", msg, msglen, what);
+    }
     int rc = kinds[k].build != cat_build_explicit ? build_kind(j, k, msg, msglen)
              : (rc = cat_build_explicit(j, msg, msglen)) ? rc : cat_apply_release(j, &s->release, 0, msg, msglen);
     rc = rc ? rc : cat_apply_repeat(j, 0, msg, msglen);
