@@ -804,11 +804,10 @@ int ga_ploss_bracket_eps(double *lo, double *hi, double *slope, const ga_ploss *
  * its own bracket of delta there (its upper bound at most delta), else bracketed too. The
  * result's ends are points where a proven bound of delta lies on the needed side, so eps* lies
  * between them up to the bracket's double-precision allowances; the value is the midpoint and
- * the error half the width; refined by Bromwich values inside it (refine_few) where it is
- * wider than FEW_REFINE or where the integrand decays within its plan. GA_EDOM where this is
- * not the route (the caller searches). */
+ * the error half the width; refined by Bromwich values inside it (refine_few) where the
+ * integrand decays within its plan (where it does not, the integrals cost several brackets and
+ * rarely narrow it). GA_EDOM where this is not the route (the caller searches). */
 #define FEW_EPS_REL 1e-6 /* the width wanted, relative (the finest grid gives what it gives) */
-#define FEW_REFINE 1e-5  /* a bracket wider than this (relative) is refined by Bromwich values */
 /* Inside the bracket [a, z] of eps*: the root of log delta = log delta_target by secant
  * steps of Bromwich values kept inside the bracket; the error is the last step plus the
  * shift that delta's error makes (its relative error over the log-slope). The integral's
@@ -910,10 +909,10 @@ int ga_ploss_epsilon_few(ga_result *eps, int *direction, const ga_ploss *L, doub
     eps->val = 0.5 * a + 0.5 * z;
     eps->err = 0.5 * (z - a) + 4 * DBL_EPSILON * z;
     /* Bromwich values narrow it where one direction binds throughout (its delta alone
-     * decides) and the bracket is wide, or where the integrand decays within its plan at the
-     * middle (the integral then converges: the root to its accuracy) */
+     * decides) and the integrand decays within its plan at the middle (the integral then
+     * converges: the root to its accuracy, which a certified eps then starts from) */
     int decays = 0;
-    if (w && ohi <= lo && !(eps->err > FEW_REFINE * eps->val) && eps->err > 1e-12 * eps->val) {
+    if (w && ohi <= lo && eps->err > 1e-12 * eps->val) {
         brom_t bw = {.L = L, .dir = b, .eps = eps->val, .sc = 1, .deadline = o->deadline};
         double Kc, k2, rel0;
         /* (a range beyond t = 1000 costs seconds per integral: the bracket stands) */
@@ -921,7 +920,7 @@ int ga_ploss_epsilon_few(ga_result *eps, int *direction, const ga_ploss *L, doub
                  bw.tmax <= 1000;
     }
     int st = eps->err <= FEW_EPS_REL * eps->val ? GA_OK : GA_ETOL;
-    if (w && ohi <= lo && (decays || eps->err > FEW_REFINE * eps->val)) {
+    if (w && ohi <= lo && decays) {
         int rs = refine_few(eps, L, b, delta, a, z, slope, o, w);
         if (rs != GA_EDOM)
             st = rs;

@@ -26,6 +26,12 @@
  * dominating discretisations (Meiser & Mohammadi, CCS 2018), the lower one with the
  * first-order term of the rounding taken back.
  *
+ * The T-fold sums are taken over a window of the points that carry the tilted mass, not over
+ * their whole support (ga_ploss_window, below: what lies outside is bounded by a Chernoff
+ * bound of the discretised step and added to both ends), and the grid's step is the finest
+ * whose window fits FFT_CAP points: many steps of a small rate, whose tilted sums are narrow,
+ * get a grid much finer than a transform of the whole support would allow.
+ *
  * eps(delta) (ga_ploss_bracket_eps): one grid's convolutions, tilted near a guess of eps*,
  * give both bounds at every eps for the cost of the weighted sums; the smallest point found
  * where the upper bound is at most delta and the largest where the lower bound exceeds it
@@ -61,7 +67,10 @@
 #include <string.h>
 
 #define TAILREL 1e-12    /* tail mass dropped, relative to the Chernoff scale (per step) */
-#define MAX_TOTAL ((1 << 19) - 64) /* T times the points of one step: beyond, not by this route */
+#define MAX_TOTAL ((1 << 23) - 64) /* T times the points of one step at most */
+#define FFT_CAP (1 << 19)          /* the cyclic convolutions' length the grid is chosen for */
+#define CELL_CAP 65536             /* the cells of one step at most */
+#define CERT_TOTAL ((1 << 19) - 64) /* the certified bracket's T times its points at most */
 #define MIN_H 1e-6       /* the finest grid */
 #define CERT_CELLS 32768 /* the certified bracket's cells at most (each a few erfc in Arb) */
 
@@ -92,25 +101,14 @@ static double dens(const step_t *s, double x)
     return (s->sw ? p0 : (1 - q) * p0 + q * p1) / sqrt(2 * M_PI);
 }
 
-typedef struct {
-    const step_t *s;
-    double a;
-    int ex; /* 1: 1 - e^{-(V - a)} in place of V - a */
-} off_t_;
-
-static double off_fn(double x, void *p)
-{
-    const off_t_ *o = p;
-    double u = V_at(o->s, x) - o->a;
-    return (o->ex ? -expm1(-u) : u) * dens(o->s, x);
-}
-
-/* E[(V - a) 1(V in [a, b))] (ex 0) or E[(1 - e^{-(V - a)}) 1(V in [a, b))] (ex 1) by
- * Gauss-Legendre panels over the cell's x-interval */
-static double offset(const step_t *s, double a, double b, int ex,
-                     gsl_integration_glfixed_table *gl8, gsl_integration_glfixed_table *gl4)
+/* E[(V - a) 1(V in [a, b))] (*d0) and E[(1 - e^{-(V - a)}) 1(V in [a, b))] (*d1) by
+ * Gauss-Legendre panels over the cell's x-interval, both from the same nodes */
+static void offsets(double *d0, double *d1, const step_t *s, double a, double b,
+                    const gsl_integration_glfixed_table *gl8,
+                    const gsl_integration_glfixed_table *gl4)
 {
     double x0, x1;
+    *d0 = *d1 = 0;
     if (!s->sw) {
         x0 = x_of(s, a);
         x1 = x_of(s, b);
@@ -121,19 +119,26 @@ static double offset(const step_t *s, double a, double b, int ex,
     x0 = fmax(x0, -40.0); /* the density below is under 1e-340 */
     x1 = fmin(x1, 40.0 + s->t->m);
     if (!(x1 > x0))
-        return 0;
+        return;
     double pw = 0.25 / fmax(1.0, s->t->m);
     /* a narrow cell (most of them): 4 nodes; else 8-node panels no wider than pw */
-    gsl_integration_glfixed_table *gl = x1 - x0 <= 0.1 * pw ? gl4 : gl8;
+    const gsl_integration_glfixed_table *gl = x1 - x0 <= 0.1 * pw ? gl4 : gl8;
     size_t np = (size_t)ceil((x1 - x0) / pw);
     if (np < 1)
         np = 1;
-    double step = (x1 - x0) / (double)np, sum = 0;
-    off_t_ o = {s, a, ex};
-    gsl_function F = {off_fn, &o};
-    for (size_t i = 0; i < np; i++)
-        sum += gsl_integration_glfixed(&F, x0 + (double)i * step, x0 + (double)(i + 1) * step, gl);
-    return fmin(fmax(sum, 0), 1);
+    double step = (x1 - x0) / (double)np, s0 = 0, s1 = 0;
+    for (size_t i = 0; i < np; i++) {
+        double lo = x0 + (double)i * step, hi = x0 + (double)(i + 1) * step;
+        for (size_t j = 0; j < gl->n; j++) {
+            double x, wt;
+            gsl_integration_glfixed_point(lo, hi, j, &x, &wt, gl);
+            double u = V_at(s, x) - a, dn = wt * dens(s, x);
+            s0 += u * dn;
+            s1 += -expm1(-u) * dn;
+        }
+    }
+    *d0 = fmin(fmax(s0, 0), 1);
+    *d1 = fmin(fmax(s1, 0), 1);
 }
 
 /* ---------------------------------------------------------------- one side */
@@ -186,6 +191,23 @@ static void power_pair(double *z, size_t i, size_t j, unsigned T)
     z[2 * j + 1] = dr - wi;
 }
 
+/* One side's T-fold convolution, cyclic of length N: the linear index i (sum s = (T k0 + i) h,
+ * i < len) in the window ws <= i < ws + N is at z[2 (i mod N)] (W) and z[2 (i mod N) + 1]
+ * (c D); eW, eD bound the 2-norms of their rounding errors, aW and aD the masses of W and D
+ * outside the window (the wrap-around: each is at most that mass off, and what lies outside
+ * is missing) */
+typedef struct {
+    double *z;
+    size_t len, N, ws;
+    double c, eW, eD, aW, aD;
+} conv_t;
+
+/* the window's end: the points i with ws <= i < min(len, ws + N) */
+static size_t win_end(const conv_t *cv)
+{
+    return cv->ws + cv->N < cv->len ? cv->ws + cv->N : cv->len;
+}
+
 /* Certified mode: the step's exact parameters, eps between two doubles, the tilt's centre
  * lc (the cells carry e^{theta (l - lc)}), and the two results (balls below and above delta) */
 typedef struct {
@@ -215,7 +237,7 @@ static double ball_d(double *err, const arb_t v)
  * f(S) >= e^{-T h} (S - eps') where S <= s + T h, in expectation e^{-T h} ((s - eps') W(s) +
  * T D(s)) times the tilt's undoing, taken where positive (any choice is a bound); the
  * weights from Arb with their errors in the sums' allowances */
-static int band_sums(csum_t *cs, const double *z, size_t i0, double c, long base, unsigned T,
+static int band_sums(csum_t *cs, const conv_t *cv, size_t i0, long base, unsigned T,
                      double h, double theta, const cert_t *ct)
 {
     slong prec = ct->prec;
@@ -225,7 +247,7 @@ static int band_sums(csum_t *cs, const double *z, size_t i0, double c, long base
     arb_mul_si(eTh, eTh, -(long)T, 256);
     arb_exp(eTh, eTh, prec);
     int rc = GA_OK;
-    for (size_t i = i0; i-- > 0;) {
+    for (size_t i = i0; i-- > cv->ws;) {
         arb_set_d(sp, h);
         arb_mul_si(sp, sp, base + (long)i, 256); /* s, exact */
         arb_set_d(x, ct->eps_hi);
@@ -248,7 +270,8 @@ static int band_sums(csum_t *cs, const double *z, size_t i0, double c, long base
             rc = GA_EPREC;
             break;
         }
-        double W = z[2 * i], D = z[2 * i + 1] / c; /* (c a power of two: exact) */
+        size_t iz = i % cv->N;
+        double W = cv->z[2 * iz], D = cv->z[2 * iz + 1] / cv->c; /* (c a power of two: exact) */
         if (a * W + T * b * D > 0) {
             cs->sum += a * W;
             cs->corr += b * D;
@@ -275,12 +298,14 @@ static int band_sums(csum_t *cs, const double *z, size_t i0, double c, long base
  * (5 ulps of the tilt for f, 6 of g, or 2^-1070 below the normal range) and the sums'
  * (gamma_len) in the allowance, which is then raised by 1e-10 for its own rounding.
  */
-static int cert_sums(double *val, double *allow, const double *z, size_t len, double c,
-                     long k0, unsigned T, double h, double theta, double eW, double eD,
-                     int side, const cert_t *ct)
+static int cert_sums(double *val, double *allow, const conv_t *cv, long k0, unsigned T,
+                     double h, double theta, int side, const cert_t *ct)
 {
     long base = (long)T * k0;
+    size_t len = win_end(cv);
     size_t i0 = ga_grid_first_above(base, h, side ? ct->eps_lo : ct->eps_hi, 1, len);
+    if (i0 < cv->ws)
+        i0 = cv->ws;
     size_t ic = side ? len : i0; /* (the upper side: no corrections) */
     size_t n = len - i0;
     *val = 0;
@@ -323,8 +348,8 @@ static int cert_sums(double *val, double *allow, const double *z, size_t len, do
     const double u = DBL_EPSILON / 2, tiny = 0x1p-1070;
     csum_t cs = {0, 0, 0, 0, 0, 0, 0, 0};
     for (size_t j = 0; rc == GA_OK && j < n; j++) {
-        size_t i = i0 + j;
-        double W = z[2 * i], D = z[2 * i + 1] / c; /* (c a power of two: exact) */
+        size_t i = i0 + j, iz = i % cv->N;
+        double W = cv->z[2 * iz], D = cv->z[2 * iz + 1] / cv->c; /* (c a power of two: exact) */
         double f = (1 - yf[j]) * tt[j], ef = 5 * u * tt[j] + tiny;
         cs.sum += W * f;
         cs.aw += fabs(W) * ef;
@@ -339,11 +364,11 @@ static int cert_sums(double *val, double *allow, const double *z, size_t len, do
         }
     }
     if (rc == GA_OK && !side)
-        rc = band_sums(&cs, z, i0, c, base, T, h, theta, ct);
+        rc = band_sums(&cs, cv, i0, base, T, h, theta, ct);
     if (rc == GA_OK) {
         double gl = (double)len * u / (1 - (double)len * u);
         *val = side ? cs.sum - T * cs.corr : cs.sum + T * cs.corr;
-        *allow = (sqrt(cs.n2f) * eW + T * sqrt(cs.n2g) * eD + cs.aw + T * cs.ad +
+        *allow = (sqrt(cs.n2f) * cv->eW + T * sqrt(cs.n2g) * cv->eD + cs.aw + T * cs.ad +
                   gl * (cs.sw + T * cs.sd) + 4 * u * (fabs(cs.sum) + T * fabs(cs.corr))) *
                  (1 + 1e-10);
     }
@@ -360,8 +385,9 @@ static int cert_sums(double *val, double *allow, const double *z, size_t len, do
 /*
  * The bound of one side from the tilted mass vector v (sum 1, v >= 0) and offset vector dv,
  * both at grid indices k0 .. k0 + n - 1: W = v^{*T} and D = dv * v^{*(T-1)} by one complex
- * FFT of length N >= T n of v + i c dv (c = 2^e brings dv to the size of v, exactly), powers
- * of the transform (no wrap-around) and one inverse transform (side_conv), then (side_eval)
+ * FFT of v + i c dv (c = 2^e brings dv to the size of v, exactly) of the window's length N
+ * (ga_ploss_window: what wraps around is bounded there), powers of the transform and one
+ * inverse transform (side_conv), then (side_eval) over the window
  *   side 0: sum_{s > eps} W(s) f(s) + T e^{-T h} sum_{s > eps} D(s) f'(s)
  *           + e^{-T h} sum over the band (eps - T h, eps] of ((s - eps) W(s) + T D(s))_+
  *   side 1: sum_{s > eps} W(s) f(s) (the split vector, dv = 0),
@@ -374,20 +400,135 @@ static int cert_sums(double *val, double *allow, const double *z, size_t len, do
  * sums then err by at most the 2-norm of their weights times that of the vector's error
  * (Cauchy-Schwarz).
  */
-/* one side's T-fold convolution: W at z[2 i], c D at z[2 i + 1] (i < len), and the 2-norm
- * bounds eW, eD of their rounding errors */
-typedef struct {
-    double *z;
-    size_t len;
-    double c, eW, eD;
-} conv_t;
+
+/*
+ * The window. The T-fold sums of a tilted step concentrate about T times its mean, with tails
+ * that fall geometrically, so a cyclic convolution shorter than the support T (n - 1) + 1 holds
+ * all that matters: the mass of W = |v|^{*T} at i >= b is at most e^{T log M(lam) - lam (b - T
+ * kc)} and at i <= a at most e^{T log M(-lam) + lam (a - T kc)} (Chernoff; M(lam) = sum_k |v_k|
+ * e^{lam (k - kc)}, any lam > 0 and centre kc), and D = dv * v^{*(T-1)} likewise with one
+ * factor M_dv. The window [ws, ws + N) is the smallest power of two that leaves at most
+ * WIN_TAIL e^-lw outside on each side (over a ladder of lam; lw = theta T h, the log of the
+ * weights' scale beyond 1 in alias_allow), and its outside masses aW, aD are
+ * bounded at the best lam of the ladder. The sums M are accumulated from an anchor every 64
+ * cells: a term is off by the anchor's argument's rounding (2 ulps of at most lam n <= 600,
+ * 1200 ulps), the anchor's exp and 63 steps of a rounded factor (130 ulps), then n more in
+ * the sum: their logs are raised by (n + 2000) ulps (and 4 ulps of the log).
+ */
+#define WIN_LAMS 24
+#define WIN_TAIL 1e-18 /* the mass left outside the window on each side, of the tilted total 1 */
+
+static void log_mgf(double *lp, double *lm, const double *v, size_t n, double kc, double lam)
+{
+    double sp = 0, sm = 0, ep = 0, em = 0, rp = exp(lam), rm = exp(-lam);
+    for (size_t k = 0; k < n; k++) {
+        if (k % 64 == 0) {
+            ep = exp(lam * ((double)k - kc));
+            em = exp(-lam * ((double)k - kc));
+        } else {
+            ep *= rp;
+            em *= rm;
+        }
+        sp += fabs(v[k]) * ep;
+        sm += fabs(v[k]) * em;
+    }
+    double a = log(sp), b = log(sm), r = (double)(n + 2000) * DBL_EPSILON;
+    *lp = a + r + 4 * DBL_EPSILON * fabs(a);
+    *lm = b + r + 4 * DBL_EPSILON * fabs(b);
+}
+
+/* the Chernoff bound of the mass at or beyond the linear index b (up: i >= b; else i <= b) */
+static double tail_bound(const double *lam, const double *lv, const double *ld, int nl,
+                         unsigned T, double kc, double b, int up)
+{
+    double best = INFINITY;
+    for (int j = 0; j < nl; j++) {
+        double x = (ld ? ld[j] + (T - 1.0) * lv[j] : T * lv[j]) +
+                   (up ? -lam[j] : lam[j]) * (b - T * kc);
+        best = fmin(best, x);
+    }
+    return exp(best) * (1 + 1e-9);
+}
+
+void ga_ploss_window(size_t *ws, size_t *N, double *aW, double *aD, const double *v,
+                     const double *dv, size_t n, unsigned T, double lw)
+{
+    size_t len = (size_t)T * (n - 1) + 1, full = 2;
+    while (full < len)
+        full <<= 1;
+    *ws = 0, *N = full, *aW = 0, *aD = 0;
+    double sum = 0, mom = 0;
+    for (size_t k = 0; k < n; k++) {
+        sum += fabs(v[k]);
+        mom += (double)k * fabs(v[k]);
+    }
+    if (T < 2 || !(sum > 0))
+        return;
+    double kc = mom / sum, lam[WIN_LAMS], lp[WIN_LAMS], lm[WIN_LAMS], dp[WIN_LAMS], dm[WIN_LAMS];
+    double lt = log(WIN_TAIL) - lw, lo = -INFINITY, hi = INFINITY;
+    int nl = 0;
+    for (int j = 0; j < WIN_LAMS; j++) {
+        double l = 0.25 / (double)n * exp2(0.5 * j);
+        if (l * (double)n > 600)
+            break; /* (e^600 n stays finite) */
+        lam[nl] = l;
+        log_mgf(&lp[nl], &lm[nl], v, n, kc, l);
+        dp[nl] = dm[nl] = 0;
+        if (dv)
+            log_mgf(&dp[nl], &dm[nl], dv, n, kc, l);
+        hi = fmin(hi, T * kc + (T * lp[nl] - lt) / l);
+        lo = fmax(lo, T * kc - (T * lm[nl] - lt) / l);
+        nl++;
+    }
+    double L = ceil(hi) - floor(lo) + 1;
+    if (!(L < 0.5 * (double)full))
+        return; /* (the whole support, or no use: no window) */
+    size_t M = 2;
+    while (M < n || (double)M < L)
+        M <<= 1;
+    if (M >= full)
+        return;
+    double w0 = floor(lo) - floor(0.5 * ((double)M - L));
+    w0 = fmin(fmax(w0, 0), (double)(len - M));
+    /* (no mass below index 0 nor beyond the support) */
+    int below = w0 > 0, above = w0 + (double)M < (double)len;
+    double a = (above ? tail_bound(lam, lp, NULL, nl, T, kc, w0 + (double)M, 1) : 0) +
+               (below ? tail_bound(lam, lm, NULL, nl, T, kc, w0 - 1, 0) : 0);
+    double d = !dv ? 0 : (above ? tail_bound(lam, lp, dp, nl, T, kc, w0 + (double)M, 1) : 0) +
+                         (below ? tail_bound(lam, lm, dm, nl, T, kc, w0 - 1, 0) : 0);
+    if (!(a <= 1e3 * exp(lt)) || !(d <= 1e3 * exp(lt)))
+        return;
+    *ws = (size_t)w0, *N = M, *aW = a, *aD = d;
+}
+
+/* What the window can move a side's sum by: the outside masses times the largest weights,
+ * once for what wraps in and once for what is missing. The weights of W are at most S max(1,
+ * T h) and those of T D at most T S, S = e^{theta (max(eps_t - eps, 0) + T h)} (f and g at
+ * most the tilt's undoing above eps; on the band below it b <= e^{theta (T h + eps_t - eps)}
+ * and |a| <= T h b). */
+static double alias_allow(const conv_t *cv, unsigned T, double h, double theta, double eps,
+                          double eps_t)
+{
+    if (cv->aW == 0 && cv->aD == 0)
+        return 0;
+    double Th = T * h, S = exp(theta * (fmax(eps_t - eps, 0) + Th)) * (1 + 1e-9);
+    return 2 * S * (fmax(1, Th) * cv->aW + T * cv->aD);
+}
 
 static int side_conv(conv_t *cv, const double *v, const double *dv, size_t n, unsigned T,
-                     ga_fft_plan *pl, const cert_t *ct)
+                     double lw, ga_fft_plan *pl, const cert_t *ct)
 {
-    size_t N = 2;
-    while (N < (size_t)T * n)
-        N <<= 1;
+    size_t len = (size_t)T * (n - 1) + 1, N, ws;
+    double aW, aD;
+    if (ct) { /* certified: the whole support (the window's bound rests on libm's exp) */
+        for (N = 2; N < len; N <<= 1)
+            ;
+        ws = 0, aW = aD = 0;
+    } else {
+        ga_ploss_window(&ws, &N, &aW, &aD, v, dv, n, T, lw);
+    }
+    if (N > 2 * (size_t)FFT_CAP)
+        return GA_EDOM; /* (the grid was chosen for FFT_CAP: beyond twice, not by this route) */
     if (pl->n != N) { /* (the two sides share a plan but where their lengths differ) */
         ga_fft_plan_clear(pl);
         int rc = ct ? ga_fft_plan_init_cert(pl, N) : ga_fft_plan_init(pl, N);
@@ -425,7 +566,11 @@ static int side_conv(conv_t *cv, const double *v, const double *dv, size_t n, un
     nD = sqrt(nD) * (1 + 4 * u);
     double nY = hypot(nW, nD) * (1 + 4 * u);
     cv->z = z;
-    cv->len = (size_t)T * (n - 1) + 1; /* the support of W and D */
+    cv->len = len; /* the support of W and D */
+    cv->N = N;
+    cv->ws = ws;
+    cv->aW = aW;
+    cv->aD = aD;
     cv->c = c;
     cv->eW = T * e1 + pw * nW + ef * nY;
     cv->eD = ((1 + c * nd1 * (T - 1.0)) * e1 + pw * nD + ef * nY) / c;
@@ -445,14 +590,17 @@ static void side_eval(double *val, double *allow, const conv_t *cv, long k0, uns
     size_t k = 0;
     /* (the first point that can weigh: above eps - T h, one cell's margin) */
     double first = floor((eps - Th) / h) - (double)T * (double)k0 - 1;
-    size_t i = first > 0 ? (first < (double)cv->len ? (size_t)first : cv->len) : 0;
-    for (; i < cv->len; i++) {
+    size_t end = win_end(cv), i = first > 0 ? (first < (double)end ? (size_t)first : end) : 0;
+    if (i < cv->ws)
+        i = cv->ws;
+    for (; i < end; i++) {
+        size_t iz = i % cv->N;
         double s = (double)(T * k0 + (long)i) * h;
         if (s <= eps) {
             if (side || s <= eps - Th)
                 continue;
             double b = eTh * exp(-theta * (s - eps_t)), a = b * (s - eps);
-            double W = z[2 * i], D = z[2 * i + 1] / c;
+            double W = z[2 * iz], D = z[2 * iz + 1] / c;
             if (a * W + T * b * D > 0) {
                 sum += a * W;
                 corr += b * D;
@@ -473,13 +621,13 @@ static void side_eval(double *val, double *allow, const conv_t *cv, long k0, uns
             y *= ry;
         }
         double f = (s - eps < 1 ? -expm1(eps - s) : 1 - y) * tilt;
-        sum += z[2 * i] * f;
-        sa += fabs(z[2 * i] * f);
+        sum += z[2 * iz] * f;
+        sa += fabs(z[2 * iz] * f);
         n2f += f * f;
         if (!side) {
             double g = y * tilt * eTh;
-            corr += z[2 * i + 1] / c * g;
-            sa += T * fabs(z[2 * i + 1] / c * g);
+            corr += z[2 * iz + 1] / c * g;
+            sa += T * fabs(z[2 * iz + 1] / c * g);
             n2g += g * g;
         }
     }
@@ -524,7 +672,7 @@ static void cert_scale(arb_t res, double val, double allow, double mx, double Z,
  * the bracket at another eps whose tilt centre, cut and grid are the same costs the weights
  * only (an eps search's last steps) */
 typedef struct {
-    double key[9]; /* q, m, T, sw, eps_t, theta, cut, total (key[8]: 1 when valid) */
+    double key[10]; /* q, m, T, sw, eps_t, theta, cut, total, coarse (key[9]: 1 when valid) */
     conv_t cv[2];
     long k0;
     double h, em[2], Z[2], mx, top, tmag, range;
@@ -584,15 +732,46 @@ static double tilted_floor(const step_t *s, double vlo, double vhi, double theta
     return a;
 }
 
+/* The finest step the convolutions allow: the window the T-fold sums need (ga_ploss_window,
+ * from the tilted masses on a coarse grid of the step's range), to be held in FFT_CAP points;
+ * where no window helps, the whole support T (vhi - vlo) */
+static double fft_step(const step_t *s, unsigned T, double vlo, double vhi, double theta,
+                       double lc)
+{
+    enum { NC = 1024 };
+    double v[NC], hc = (vhi - vlo) / NC, F, G, Fp, Gp, mx = -INFINITY;
+    double whole = T * (vhi - vlo) / (FFT_CAP - 64);
+    cdf2(&Fp, &Gp, s, vlo);
+    for (int k = 0; k < NC; k++) {
+        double x = vlo + (k + 1) * hc;
+        cdf2(&F, &G, s, x);
+        double w = fmax(Fp < 0.5 ? F - Fp : Gp - G, 0);
+        v[k] = w > 0 ? log(w) + theta * (x - lc) : -INFINITY;
+        mx = fmax(mx, v[k]);
+        Fp = F, Gp = G;
+    }
+    if (!(mx > -INFINITY) || !isfinite(mx))
+        return whole;
+    for (int k = 0; k < NC; k++)
+        v[k] = exp(v[k] - mx);
+    size_t ws, N, full = 2;
+    double aW, aD;
+    while (full < (size_t)T * (NC - 1) + 1)
+        full <<= 1;
+    ga_ploss_window(&ws, &N, &aW, &aD, v, NULL, NC, T, theta * T * hc);
+    return N < full ? fmin(whole, 1.25 * (double)N * hc / FFT_CAP) : whole;
+}
+
 static int bracket_at(double *lower, double *upper, double *topm, double *hused,
                       const step_t *sp, unsigned T, double eps, double eps_t, double theta,
-                      double cut, double total, double deadline, cert_t *ct, bcache_t *bc);
+                      double cut, double total, double coarse, double deadline, cert_t *ct,
+                      bcache_t *bc);
 
 /* The bracket on one grid (T times its points at most total), the tails' cut refined as
  * described below; *h the grid's step. */
 static int bracket_grid(double *lo, double *hi, double *h, double *cutp, const step_t *s,
                         unsigned T, double eps, double eps_t, double theta, double lchern,
-                        double total, double deadline, bcache_t *bc)
+                        double total, double coarse, double deadline, bcache_t *bc)
 {
     /* The tails dropped: first TAILREL times the Chernoff bound; where the mass above the
      * grid (counted whole in the upper bound) then weighs more than 1e-6 of the lower bound
@@ -603,8 +782,8 @@ static int bracket_grid(double *lo, double *hi, double *h, double *cutp, const s
     int rc = GA_OK;
     for (int pass = 0; pass < 6; pass++) {
         *cutp = cut;
-        rc = bracket_at(&lower, &upper, &top, h, s, T, eps, eps_t, theta, cut, total, deadline,
-                        NULL, bc);
+        rc = bracket_at(&lower, &upper, &top, h, s, T, eps, eps_t, theta, cut, total, coarse,
+                        deadline, NULL, bc);
         if (rc != GA_OK || cut <= 1e-300 || (lower > 0 && T * top <= 1e-6 * lower))
             break;
         cut = fmax(lower > 0 ? fmin(1e-8 * lower / T, 1e-3 * cut) : 0, 1e-300);
@@ -659,9 +838,9 @@ int ga_ploss_bracket(double *lo, double *hi, int *decided, const ga_ploss *L, in
     double lower = 0, upper = 1, hprev = 0;
     int rc = GA_EDOM;
     for (int level = 3; level >= 0;) {
-        double l, u, h = 0, cut, total = ldexp(MAX_TOTAL + 64.0, -2 * level) - 64;
-        int r = bracket_grid(&l, &u, &h, &cut, &s, T, eps, eps_t, theta, lchern, total,
-                             deadline, bc);
+        double l, u, h = 0, cut;
+        int r = bracket_grid(&l, &u, &h, &cut, &s, T, eps, eps_t, theta, lchern, MAX_TOTAL,
+                             ldexp(1, 2 * level), deadline, bc);
         if (r == GA_ETIME || r == GA_ENOMEM)
             return r;
         if (r == GA_OK && l > u)
@@ -733,8 +912,8 @@ int ga_ploss_bracket_arb(arb_t res, const ga_ploss *L, const arb_t q, const arb_
     step_t s = {t, t->q < 1 ? log1p(-t->q) : -INFINITY, sw};
     /* the grid (the finest, up to CERT_CELLS cells) and the tails' cut as the double bracket
      * chooses them, then once with every input proven */
-    double total = fmin(MAX_TOTAL, (double)T * CERT_CELLS);
-    int rc = bracket_grid(&lo, &hi, &h, &cut, &s, T, e, e, theta, lch, total, deadline, NULL);
+    double total = fmin(CERT_TOTAL, (double)T * CERT_CELLS);
+    int rc = bracket_grid(&lo, &hi, &h, &cut, &s, T, e, e, theta, lch, total, 1, deadline, NULL);
     if (rc != GA_OK)
         return rc;
     arb_t a, b;
@@ -742,7 +921,7 @@ int ga_ploss_bracket_arb(arb_t res, const ga_ploss *L, const arb_t q, const arb_
     arb_init(b);
     cert_t ct = {q, m, ei.lo, ei.hi, 0, prec, a, b};
     double top;
-    rc = bracket_at(&lo, &hi, &top, &h, &s, T, e, e, theta, cut, total, deadline, &ct, NULL);
+    rc = bracket_at(&lo, &hi, &top, &h, &s, T, e, e, theta, cut, total, 1, deadline, &ct, NULL);
     if (rc == GA_OK)
         rc = ga_arb_delta_interval(res, a, b, prec);
     arb_clear(a);
@@ -763,7 +942,8 @@ static void assemble_sides(double *lower, double *upper, double *topm, const ben
             continue;
         double val, allow;
         side_eval(&val, &allow, &E->cv[side], E->k0, T, E->h, eps, eps_t, theta, side);
-        allow += T * (1 + T * E->h) * E->em[side] / E->Z[side];
+        allow += T * (1 + T * E->h) * E->em[side] / E->Z[side] +
+                 alias_allow(&E->cv[side], T, E->h, theta, eps, eps_t);
         double x = side ? val + allow : val - allow, lsc = T * (E->mx + log(E->Z[side]));
         double rr = 4 * DBL_EPSILON *
                     (T * E->tmag + (1 + theta) * (T * E->range + fmax(eps, eps_t)) + fabs(lsc) + 16);
@@ -785,9 +965,10 @@ static void assemble(double *lower, double *upper, double *topm, const bentry_t 
  * as balls in ct; with bc: the convolutions are taken from and kept in this cache) */
 static int bracket_at(double *lower, double *upper, double *topm, double *hused,
                       const step_t *sp, unsigned T, double eps, double eps_t, double theta,
-                      double cut, double total, double deadline, cert_t *ct, bcache_t *bc)
+                      double cut, double total, double coarse, double deadline, cert_t *ct,
+                      bcache_t *bc)
 {
-    double key[9] = {sp->t->q, sp->t->m, T, sp->sw, eps_t, theta, cut, total, 1};
+    double key[10] = {sp->t->q, sp->t->m, T, sp->sw, eps_t, theta, cut, total, coarse, 1};
     if (bc && !ct && memcmp(bc->e[sp->sw].key, key, sizeof key) == 0) {
         const bentry_t *hit = &bc->e[sp->sw];
         *hused = hit->h;
@@ -806,11 +987,12 @@ static int bracket_at(double *lower, double *upper, double *topm, double *hused,
     if (theta > 0)
         vlo = tilted_floor(&s, vlo, vhi, theta, eps_t / T);
     double range = vhi - vlo;
-    double h = fmax(MIN_H, range * T / total);
+    double h = coarse * fmax(fmax(MIN_H, range * T / total),
+                             fmax(range / CELL_CAP, fft_step(&s, T, vlo, vhi, theta, eps_t / T)));
     *hused = h;
     long k0 = (long)floor(vlo / h), k1 = (long)ceil(vhi / h);
     size_t n = (size_t)(k1 - k0); /* cells k0 .. k1 - 1 */
-    if (n < 2 || (double)n * T > 2.0 * MAX_TOTAL)
+    if (n < 2 || n > 2 * CELL_CAP)
         return GA_EDOM;
     double *Fk = malloc((n + 1) * sizeof *Fk), *Gk = malloc((n + 1) * sizeof *Gk);
     double *wl = malloc(n * sizeof *wl), *dl = malloc(n * sizeof *dl);
@@ -855,13 +1037,14 @@ static int bracket_at(double *lower, double *upper, double *topm, double *hused,
             goto cleanup;
         }
         double l = (double)(k0 + (long)k) * h;
-        double off = offset(&s, l, l + h, 0, gl8, gl4); /* (relative error far below 1e-9) */
+        double off, off1; /* (relative errors far below 1e-9) */
+        offsets(&off, &off1, &s, l, l + h, gl8, gl4);
         double tl = exp(theta * (l - lc) - mx), tu = exp(theta * (l + h - lc) - mx);
         double e = 6 * DBL_EPSILON * (Fk[k] < 0.5 ? Fk[k + 1] : Gk[k]);
         /* the upper side splits the cell's mass between its ends so that both laws keep
          * their masses (connect the dots): the part at l + h is E[(1 - e^{-(V - l)})] / (1 -
          * e^{-h}) over the cell */
-        double ph = fmin(offset(&s, l, l + h, 1, gl8, gl4) / -expm1(-h), wl[k]);
+        double ph = fmin(off1 / -expm1(-h), wl[k]);
         em[0] += e * tl;
         em[1] += e * (tu + tl);
         moved += 1e-9 * ph;
@@ -901,17 +1084,17 @@ static int bracket_at(double *lower, double *upper, double *topm, double *hused,
         }
         E.Z[side] = Z;
         E.em[side] = em[side];
-        if ((rc = side_conv(&E.cv[side], v, dv, nv, T, &pl, ct)) != GA_OK)
+        if ((rc = side_conv(&E.cv[side], v, dv, nv, T, theta * T * h, &pl, ct)) != GA_OK)
             goto cleanup;
         if (!ct)
             continue;
-        rc = cert_sums(&val, &allow, E.cv[side].z, E.cv[side].len, E.cv[side].c, k0, T, h,
-                       theta, E.cv[side].eW, E.cv[side].eD, side, ct);
+        rc = cert_sums(&val, &allow, &E.cv[side], k0, T, h, theta, side, ct);
         if (rc != GA_OK)
             goto cleanup;
         /* the masses' errors e move the T-fold sums by at most T |e|_1 (each factor is a
          * sub-probability; the weights are at most 1) and the correction by T (T - 1) h |e|_1 */
-        allow += T * (1 + T * h) * em[side] / Z;
+        allow += T * (1 + T * h) * em[side] / Z +
+                 alias_allow(&E.cv[side], T, h, theta, ct->eps_lo, T * ct->lc);
         cert_scale(side ? ct->upper : ct->lower, val, allow, mx, Z, T, side ? top : 0, side,
                    ct->prec);
         bd[side] = arf_get_d(arb_midref(side ? ct->upper : ct->lower), ARF_RND_NEAR);
@@ -922,7 +1105,7 @@ static int bracket_at(double *lower, double *upper, double *topm, double *hused,
         *topm = top;
     } else {
         assemble(lower, upper, topm, &E, T, eps, eps_t, theta);
-        if (bc && (bc->every || total > 0.5 * MAX_TOTAL)) { /* the finest grid's (the coarser ones are
+        if (bc && (bc->every || coarse < 2)) { /* the finest grid's (the coarser ones are
                                                 * cheap) kept for the next eps with the same
                                                 * tilt, cut and grid */
             bentry_t *slot = &bc->e[s.sw];
@@ -1049,9 +1232,9 @@ int ga_ploss_bracket_invert(double *lo, double *hi, double *slope, const ga_plos
     bcache_t own;
     memset(&own, 0, sizeof own);
     own.every = 1;
-    double l, u, h, cut, total = ldexp(MAX_TOTAL + 64.0, -2 * level) - 64;
-    int rc = bracket_grid(&l, &u, &h, &cut, &s, T, g, eps_t, theta, lchern, total, deadline,
-                          &own);
+    double l, u, h, cut;
+    int rc = bracket_grid(&l, &u, &h, &cut, &s, T, g, eps_t, theta, lchern, MAX_TOTAL,
+                          ldexp(1, 2 * level), deadline, &own);
     if (rc == GA_OK) {
         const bentry_t *E = &own.e[sw];
         double xp, fp, xn, fn;

@@ -12,14 +12,15 @@ expectation by the trapezoid rule again. The integrands vanish with all derivati
 the error is O(h^2) from the weight's kink at s0; values at N = 2^18, 2^19, 2^20 are
 extrapolated (Richardson, h^2), and the uncertainty printed is three times the last
 correction plus 1e-15 of the value. Rows whose corrections do not shrink by about 4 are left
-out. Needs numpy; about a minute."""
+out. Needs numpy; a few minutes."""
 import math
 import sys
 
 import numpy as np
 
 ROWS = [(0.1, 0.6, 10, 1.0), (0.1, 0.6, 5, 0.4), (0.5, 1.0, 2, 1.0), (0.1, 1.0, 10, 0.5),
-        (0.5, 1.0, 3, 1.5), (0.1, 2.0, 10, 0.5)]
+        (0.5, 1.0, 3, 1.5), (0.1, 2.0, 10, 0.5), (0.01, 1.0, 100, 0.3), (0.001, 1.0, 100, 0.03),
+        (0.002, 0.8, 64, 0.05)]
 
 
 def delta_yx(q, sigma, T, eps, N):
