@@ -169,6 +169,132 @@ static void tighten(arb_t lo, arb_t hi, const arb_t c, int above, slong prec)
 }
 
 /*
+ * A cell wide in x (the bulk of few steps of a small rate, where l is nearly flat) leaves the
+ * two tangents of cell_offsets a gap of order l'' D^2 in its lower bound, a sizeable part of
+ * h w. Split into r pieces [u_j, u_j+1], the lower bound takes on each piece the better of
+ * the tangents at its ends (sw 0: V = l convex) or its chord (sw 1: V = -l concave), whose
+ * expectations are the piece's mass and partial first moment under each normal component:
+ * the gap falls as 1/r^2. With l'' = l' (m - l') <= m l'(b), r is the least that makes
+ * m l'(b) (D/r)^2 / 8 at most SUB_GAP h, capped at SUB_MAX.
+ */
+#define SUB_GAP 1e-3 /* the pieces' gap aimed at, per unit mass, relative to h */
+#define SUB_MAX 64
+
+/* one point of a piece: its x, l(x), l'(x), and per component the tails and density */
+typedef struct {
+    arb_t x, l, lp, P0, Q0, d0, P1, Q1, d1;
+} sub_t;
+
+static void sub_init(sub_t *u)
+{
+    arb_init(u->x), arb_init(u->l), arb_init(u->lp), arb_init(u->P0), arb_init(u->Q0);
+    arb_init(u->d0), arb_init(u->P1), arb_init(u->Q1), arb_init(u->d1);
+}
+
+static void sub_clear(sub_t *u)
+{
+    arb_clear(u->x), arb_clear(u->l), arb_clear(u->lp), arb_clear(u->P0), arb_clear(u->Q0);
+    arb_clear(u->d0), arb_clear(u->P1), arb_clear(u->Q1), arb_clear(u->d1);
+}
+
+static void sub_at(sub_t *u, const arb_t x, const tails_t *t)
+{
+    slong prec = t->prec;
+    arb_t e;
+    arb_init(e);
+    arb_set(u->x, x);
+    arb_mul(e, t->m, x, prec);
+    arb_sub(e, e, t->h2, prec);
+    arb_add(e, e, t->lq, prec);
+    arb_exp(e, e, prec); /* q e^{m x - m^2/2} */
+    arb_add(u->l, e, t->omq, prec); /* e^{l(x)} */
+    arb_div(u->lp, e, u->l, prec);
+    arb_mul(u->lp, u->lp, t->m, prec);
+    arb_log(u->l, u->l, prec);
+    ga_arb_normal_tails(u->P0, u->Q0, x, t->rs2, prec);
+    phi(u->d0, x, t);
+    if (!t->sw) {
+        arb_sub(e, x, t->m, prec);
+        ga_arb_normal_tails(u->P1, u->Q1, e, t->rs2, prec);
+        phi(u->d1, e, t);
+    }
+    arb_clear(e);
+}
+
+/* the piece [a, b]'s mass and E[(x - a) 1(a <= x <= b)] under the step's law of x */
+static void sub_moments(arb_t w, arb_t M, const sub_t *a, const sub_t *b, const tails_t *t)
+{
+    slong prec = t->prec;
+    arb_t c, d;
+    arb_init(c), arb_init(d);
+    mass_between(c, a->P0, a->Q0, b->P0, b->Q0, prec);
+    arb_sub(M, a->d0, b->d0, prec);
+    arb_submul(M, c, a->x, prec); /* phi(a) - phi(b) - a (Phi(b) - Phi(a)) */
+    arb_set(w, c);
+    if (!t->sw) { /* (1 - q) N(0, 1) + q N(m, 1) */
+        arb_mul(w, w, t->omq, prec);
+        arb_mul(M, M, t->omq, prec);
+        mass_between(c, a->P1, a->Q1, b->P1, b->Q1, prec);
+        arb_addmul(w, c, t->q, prec);
+        arb_sub(d, t->m, a->x, prec);
+        arb_mul(d, d, c, prec);
+        arb_add(d, d, a->d1, prec);
+        arb_sub(d, d, b->d1, prec); /* phi(a - m) - phi(b - m) + (m - a) P1 */
+        arb_addmul(M, d, t->q, prec);
+    }
+    arb_clear(c), arb_clear(d);
+}
+
+/* a lower bound of the cell's offset from r pieces of its x-range [xl, xu] (lk: l_k) */
+static void sub_offset(arb_t res, const arb_t xl, const arb_t xu, const arb_t lk, int r,
+                       const tails_t *t)
+{
+    slong prec = t->prec;
+    sub_t u[2];
+    sub_init(&u[0]), sub_init(&u[1]);
+    arb_t x, D, w, M, c, b;
+    arb_init(x), arb_init(D), arb_init(w), arb_init(M), arb_init(c), arb_init(b);
+    arb_zero(res);
+    sub_at(&u[0], xl, t);
+    for (int j = 0; j < r; j++) {
+        sub_t *A = &u[j & 1], *B = &u[!(j & 1)];
+        if (j + 1 == r) {
+            arb_set(x, xu);
+        } else { /* xl + (xu - xl) (j + 1) / r */
+            arb_sub(x, xu, xl, prec);
+            arb_mul_si(x, x, j + 1, prec);
+            arb_div_ui(x, x, (ulong)r, prec);
+            arb_add(x, x, xl, prec);
+        }
+        sub_at(B, x, t);
+        sub_moments(w, M, A, B, t);
+        arb_sub(D, B->x, A->x, prec);
+        if (!t->sw) { /* V - l_k >= the tangent at either end */
+            arb_sub(c, A->l, lk, prec);
+            arb_mul(c, c, w, prec);
+            arb_addmul(c, A->lp, M, prec);
+            arb_sub(b, B->l, lk, prec);
+            arb_mul(b, b, w, prec);
+            arb_mul(x, D, w, prec);
+            arb_sub(x, x, M, prec); /* E[(b - x) 1] */
+            arb_submul(b, B->lp, x, prec);
+            arb_max(c, c, b, prec);
+        } else { /* V = -l: the chord, (-l(a) - l_k) w + (l(a) - l(b)) M / D */
+            arb_add(c, A->l, lk, prec);
+            arb_neg(c, c);
+            arb_mul(c, c, w, prec);
+            arb_sub(b, A->l, B->l, prec);
+            arb_mul(b, b, M, prec);
+            arb_div(b, b, D, prec);
+            arb_add(c, c, b, prec);
+        }
+        arb_add(res, res, c, prec);
+    }
+    sub_clear(&u[0]), sub_clear(&u[1]);
+    arb_clear(x), arb_clear(D), arb_clear(w), arb_clear(M), arb_clear(c), arb_clear(b);
+}
+
+/*
  * The cell's offset E[(V - l_k) 1(V in the cell)] between lo and hi, w its mass, A and B the
  * laws at its ends l_k and l_{k+1} = l_k + h. The loss l is convex in x (a log of a
  * sum of exponentials of linear functions): on the cell's x-range a chord lies above it and
@@ -180,7 +306,7 @@ static void tighten(arb_t lo, arb_t hi, const arb_t c, int above, slong prec)
  * bounds are 0 and h w.
  */
 static void cell_offsets(arb_t lo, arb_t hi, const bnd_t *A, const bnd_t *B, const arb_t w,
-                         double h, const tails_t *t)
+                         const arb_t lk, double h, const tails_t *t)
 {
     slong prec = t->prec;
     arb_t hw, D, M, c, ma;
@@ -229,6 +355,15 @@ static void cell_offsets(arb_t lo, arb_t hi, const bnd_t *A, const bnd_t *B, con
     arb_mul(c, c, B->lp, prec);
     arb_sub(c, hw, c, prec);
     tighten(lo, hi, c, t->sw, prec);
+    /* a cell wide in x: the pieces (the curvature at most m l' at the upper end) */
+    double Dm = arf_get_d(arb_midref(D), ARF_RND_NEAR);
+    double lpu = arf_get_d(arb_midref(U->lp), ARF_RND_NEAR);
+    double mm = arf_get_d(arb_midref(t->m), ARF_RND_NEAR);
+    double rr = ceil(Dm * sqrt(fmax(mm * lpu, 0) / (8 * SUB_GAP * h)));
+    if (rr >= 2 && isfinite(rr)) {
+        sub_offset(c, L->x, U->x, lk, (int)fmin(rr, SUB_MAX), t);
+        tighten(lo, hi, c, 0, prec);
+    }
 cleanup:
     arb_clear(hw), arb_clear(D), arb_clear(M), arb_clear(c), arb_clear(ma);
 }
@@ -314,7 +449,7 @@ int ga_bracket_cells_arb(double *wl, double *dl, double *wu, double em[2],
         if ((rc = bnd_at(&bd[1 - ia], &t, lb)) != GA_OK)
             goto cleanup;
         mass_between(w, A->F, A->G, B->F, B->G, prec); /* the cell's mass */
-        cell_offsets(olo, ohi, A, B, w, h, &t);
+        cell_offsets(olo, ohi, A, B, w, la, h, &t);
         TILT(tu, lb);
         arb_mul(x, w, tl, prec);
         wl[k] = mid_err(&e, x, 1);
