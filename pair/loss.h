@@ -151,10 +151,11 @@ int ga_ploss_bracket_invert(double *lo, double *hi, double *slope, const ga_plos
  * cells (and dv, or NULL, for D = dv * v^{*(T-1)}), the linear indices [ws, ws + N) of
  * W = v^{*T} (support T (n - 1) + 1) outside which the masses of |v|^{*T} and |dv| *
  * |v|^{*(T-1)} are at most *aW and *aD (Chernoff bounds), N a power of two; the tails aimed at
- * are 1e-18 e^-lw each. Where no window is shorter than the support, ws = 0, N the power of
- * two that holds it and aW = aD = 0. */
+ * are 1e-18 e^-lw each. prec > 0: the bounds with every operation proven (Arb at prec, proven
+ * exponential sequences), else in double with libm's rounding counted. Where no window is
+ * shorter than the support, ws = 0, N the power of two that holds it and aW = aD = 0. */
 void ga_ploss_window(size_t *ws, size_t *N, double *aW, double *aD, const double *v,
-                     const double *dv, size_t n, unsigned T, double lw);
+                     const double *dv, size_t n, unsigned T, double lw, long prec);
 /* The bracket's tilt centre for eps: eps on a grid of 1/32 relative, so that nearby eps (an
  * eps search's last steps) share one convolution (w's cache); the bracket's values depend
  * on eps alone (the centre, the tilt and the cut are functions of it). */

@@ -51,8 +51,9 @@
  * in x, where the integrand is analytic, with a margin of 1e-9 of themselves taken off (they
  * only enter as a correction of first order in h).
  *
- * Certified (ga_ploss_bracket_arb), the same bracket on the grid and cut the double one
- * chooses (up to 32768 cells) takes every input proven (pair/ploss_bracket_arb.c: the masses
+ * Certified (ga_ploss_bracket_arb), the same bracket on the grid, cut and window the double
+ * one chooses (up to 32768 cells; the window's outside masses proven, proven_tail) takes every
+ * input proven (pair/ploss_bracket_arb.c: the masses
  * from Arb's erfc, the offsets bounded through the loss's convexity, the FFT's twiddle
  * factors from Arb, the weights as exponential sequences of proven rounding, the sums'
  * rounding by gamma_n, the final scale in Arb).
@@ -70,7 +71,6 @@
 #define MAX_TOTAL ((1 << 23) - 64) /* T times the points of one step at most */
 #define FFT_CAP (1 << 19)          /* the cyclic convolutions' length the grid is chosen for */
 #define CELL_CAP 65536             /* the cells of one step at most */
-#define CERT_TOTAL ((1 << 19) - 64) /* the certified bracket's T times its points at most */
 #define MIN_H 1e-6       /* the finest grid */
 #define CERT_CELLS 32768 /* the certified bracket's cells at most (each a few erfc in Arb) */
 
@@ -437,21 +437,76 @@ static void log_mgf(double *lp, double *lm, const double *v, size_t n, double kc
     *lm = b + r + 4 * DBL_EPSILON * fabs(b);
 }
 
-/* the Chernoff bound of the mass at or beyond the linear index b (up: i >= b; else i <= b) */
-static double tail_bound(const double *lam, const double *lv, const double *ld, int nl,
+/* the Chernoff bound of the mass at or beyond the linear index b (up: i >= b; else i <= b),
+ * *at the ladder's exponent that gives it */
+static double tail_bound(int *at, const double *lam, const double *lv, const double *ld, int nl,
                          unsigned T, double kc, double b, int up)
 {
     double best = INFINITY;
+    *at = 0;
     for (int j = 0; j < nl; j++) {
         double x = (ld ? ld[j] + (T - 1.0) * lv[j] : T * lv[j]) +
                    (up ? -lam[j] : lam[j]) * (b - T * kc);
-        best = fmin(best, x);
+        if (x < best)
+            best = x, *at = j;
     }
     return exp(best) * (1 + 1e-9);
 }
 
-void ga_ploss_window(size_t *ws, size_t *N, double *aW, double *aD, const double *v,
-                     const double *dv, size_t n, unsigned T, double lw)
+/* Certified, the same bound at one exponent lam with every operation proven: the sums of
+ * |v_k| e^{+-lam (k - kc)} from ga_exp_seq_arb's exponentials (2 ulps each, or 2^-1072 below
+ * the normal range), their products and sum rounded up by (n + 8) ulps, the logs and the final
+ * exponential in Arb, the upper end taken. INFINITY where a ball is not finite. */
+static double proven_sum(const double *v, size_t n, const arb_t a, const arb_t b, slong prec)
+{
+    double *e = malloc(n * sizeof *e), sum = 0;
+    if (!e || ga_exp_seq_arb(e, n, a, b, prec) != GA_OK) {
+        free(e);
+        return INFINITY;
+    }
+    for (size_t k = 0; k < n; k++)
+        sum += fabs(v[k]) * e[k];
+    free(e);
+    return (sum + (double)n * 0x1p-1070) * (1 + (double)(n + 8) * DBL_EPSILON);
+}
+
+static double proven_tail(const double *v, const double *dv, size_t n, unsigned T, double kc,
+                          double lam, double b, int up, slong prec)
+{
+    arb_t a, st, x, y;
+    arb_init(a), arb_init(st), arb_init(x), arb_init(y);
+    arb_set_d(st, up ? lam : -lam); /* e^{st (k - kc)}: a = -st kc, step st */
+    arb_set_d(a, kc);
+    arb_mul(a, a, st, prec);
+    arb_neg(a, a);
+    double sv = proven_sum(v, n, a, st, prec), sd = dv ? proven_sum(dv, n, a, st, prec) : 1;
+    double res = INFINITY;
+    if (isfinite(sv) && isfinite(sd) && sv > 0 && sd > 0) {
+        /* (T - [dv]) log sv + [dv] log sd - st (b - T kc) */
+        arb_set_d(x, sv);
+        arb_log(x, x, prec);
+        arb_mul_ui(x, x, dv ? T - 1 : T, prec);
+        if (dv) {
+            arb_set_d(y, sd);
+            arb_log(y, y, prec);
+            arb_add(x, x, y, prec);
+        }
+        arb_set_d(y, kc);
+        arb_mul_ui(y, y, T, prec);
+        arb_set_d(a, b);
+        arb_sub(y, a, y, prec); /* b - T kc */
+        arb_submul(x, st, y, prec);
+        arb_exp(x, x, prec);
+        ga_interval iv;
+        ga_arb_bounds(&iv, x);
+        res = iv.hi;
+    }
+    arb_clear(a), arb_clear(st), arb_clear(x), arb_clear(y);
+    return res;
+}
+
+static void window_at(size_t *ws, size_t *N, double *aW, double *aD, const double *v,
+                      const double *dv, size_t n, unsigned T, double lw, slong prec)
 {
     size_t len = (size_t)T * (n - 1) + 1, full = 2;
     while (full < len)
@@ -492,13 +547,30 @@ void ga_ploss_window(size_t *ws, size_t *N, double *aW, double *aD, const double
     w0 = fmin(fmax(w0, 0), (double)(len - M));
     /* (no mass below index 0 nor beyond the support) */
     int below = w0 > 0, above = w0 + (double)M < (double)len;
-    double a = (above ? tail_bound(lam, lp, NULL, nl, T, kc, w0 + (double)M, 1) : 0) +
-               (below ? tail_bound(lam, lm, NULL, nl, T, kc, w0 - 1, 0) : 0);
-    double d = !dv ? 0 : (above ? tail_bound(lam, lp, dp, nl, T, kc, w0 + (double)M, 1) : 0) +
-                         (below ? tail_bound(lam, lm, dm, nl, T, kc, w0 - 1, 0) : 0);
+    /* the four tails (W and D, above and below), each at its best exponent of the ladder;
+     * certified (prec > 0), again there with every operation proven */
+    double tb[4] = {0, 0, 0, 0}, at[4] = {w0 + (double)M, w0 - 1, w0 + (double)M, w0 - 1};
+    for (int k = 0; k < 4; k++) {
+        int up = !(k & 1), j;
+        if (!(up ? above : below) || (k >= 2 && !dv))
+            continue;
+        tb[k] = tail_bound(&j, lam, up ? lp : lm, k < 2 ? NULL : up ? dp : dm, nl, T, kc, at[k],
+                           up);
+        if (prec > 0)
+            tb[k] = proven_tail(v, k < 2 ? NULL : dv, n, T, kc, lam[j], at[k], up, prec);
+    }
+    double a = tb[0] + tb[1], d = tb[2] + tb[3];
+    if (prec > 0) /* (the two additions, rounded up) */
+        a *= 1 + DBL_EPSILON, d *= 1 + DBL_EPSILON;
     if (!(a <= 1e3 * exp(lt)) || !(d <= 1e3 * exp(lt)))
         return;
     *ws = (size_t)w0, *N = M, *aW = a, *aD = d;
+}
+
+void ga_ploss_window(size_t *ws, size_t *N, double *aW, double *aD, const double *v,
+                     const double *dv, size_t n, unsigned T, double lw, long prec)
+{
+    window_at(ws, N, aW, aD, v, dv, n, T, lw, prec);
 }
 
 /* What the window can move a side's sum by: the outside masses times the largest weights,
@@ -515,18 +587,40 @@ static double alias_allow(const conv_t *cv, unsigned T, double h, double theta, 
     return 2 * S * (fmax(1, Th) * cv->aW + T * cv->aD);
 }
 
+/* the same, certified: S from Arb (eps_t = T lc exactly), the rest rounded up */
+static double alias_allow_arb(const conv_t *cv, unsigned T, double h, double theta,
+                              double eps_lo, double lc, slong prec)
+{
+    if (cv->aW == 0 && cv->aD == 0)
+        return 0;
+    arb_t x, y;
+    arb_init(x), arb_init(y);
+    arb_set_d(x, lc);
+    arb_mul_ui(x, x, T, prec);
+    arb_set_d(y, eps_lo);
+    arb_sub(x, x, y, prec); /* eps_t - eps, 0 where negative (the upper end is what counts) */
+    if (arb_is_negative(x))
+        arb_zero(x);
+    arb_set_d(y, h);
+    arb_mul_ui(y, y, T, prec);
+    arb_add(x, x, y, prec);
+    arb_set_d(y, theta);
+    arb_mul(x, x, y, prec);
+    arb_exp(x, x, prec);
+    ga_interval iv;
+    ga_arb_bounds(&iv, x);
+    arb_clear(x), arb_clear(y);
+    double Th = T * h * (1 + DBL_EPSILON);
+    return 2 * iv.hi * (fmax(1, Th) * cv->aW + T * cv->aD) * (1 + 8 * DBL_EPSILON);
+}
+
 static int side_conv(conv_t *cv, const double *v, const double *dv, size_t n, unsigned T,
                      double lw, ga_fft_plan *pl, const cert_t *ct)
 {
     size_t len = (size_t)T * (n - 1) + 1, N, ws;
     double aW, aD;
-    if (ct) { /* certified: the whole support (the window's bound rests on libm's exp) */
-        for (N = 2; N < len; N <<= 1)
-            ;
-        ws = 0, aW = aD = 0;
-    } else {
-        ga_ploss_window(&ws, &N, &aW, &aD, v, dv, n, T, lw);
-    }
+    /* (certified: the window's outside masses with every operation proven) */
+    window_at(&ws, &N, &aW, &aD, v, dv, n, T, lw, ct ? ct->prec : 0);
     if (N > 2 * (size_t)FFT_CAP)
         return GA_EDOM; /* (the grid was chosen for FFT_CAP: beyond twice, not by this route) */
     if (pl->n != N) { /* (the two sides share a plan but where their lengths differ) */
@@ -758,7 +852,7 @@ static double fft_step(const step_t *s, unsigned T, double vlo, double vhi, doub
     double aW, aD;
     while (full < (size_t)T * (NC - 1) + 1)
         full <<= 1;
-    ga_ploss_window(&ws, &N, &aW, &aD, v, NULL, NC, T, theta * T * hc);
+    ga_ploss_window(&ws, &N, &aW, &aD, v, NULL, NC, T, theta * T * hc, 0);
     return N < full ? fmin(whole, 1.25 * (double)N * hc / FFT_CAP) : whole;
 }
 
@@ -910,18 +1004,27 @@ int ga_ploss_bracket_arb(arb_t res, const ga_ploss *L, const arb_t q, const arb_
     if (!(theta >= 0) || !(lch <= 0) || lch < -600)
         return GA_EDOM; /* (the double route's answer there is a Chernoff bound in double) */
     step_t s = {t, t->q < 1 ? log1p(-t->q) : -INFINITY, sw};
-    /* the grid (the finest, up to CERT_CELLS cells) and the tails' cut as the double bracket
-     * chooses them, then once with every input proven */
-    double total = fmin(CERT_TOTAL, (double)T * CERT_CELLS);
-    int rc = bracket_grid(&lo, &hi, &h, &cut, &s, T, e, e, theta, lch, total, 1, deadline, NULL);
-    if (rc != GA_OK)
-        return rc;
+    /* the grid (the finest, up to CERT_CELLS cells, its window's length as the double
+     * bracket's) and the tails' cut as the double bracket chooses them, then once with every
+     * input proven; where the proven window is not the one chosen (its bounds above the
+     * aim: the whole support, too long for that grid), again on the grid whose whole
+     * support fits FFT_CAP */
     arb_t a, b;
     arb_init(a);
     arb_init(b);
-    cert_t ct = {q, m, ei.lo, ei.hi, 0, prec, a, b};
-    double top;
-    rc = bracket_at(&lo, &hi, &top, &h, &s, T, e, e, theta, cut, total, 1, deadline, &ct, NULL);
+    int rc = GA_EDOM;
+    for (int pass = 0; pass < 2 && rc == GA_EDOM; pass++) {
+        double total = pass ? fmin((double)T * CERT_CELLS, FFT_CAP - 64) : (double)T * CERT_CELLS;
+        if (pass && total == (double)T * CERT_CELLS)
+            break; /* (the same grid) */
+        rc = bracket_grid(&lo, &hi, &h, &cut, &s, T, e, e, theta, lch, total, 1, deadline, NULL);
+        if (rc != GA_OK)
+            break;
+        cert_t ct = {q, m, ei.lo, ei.hi, 0, prec, a, b};
+        double top;
+        rc = bracket_at(&lo, &hi, &top, &h, &s, T, e, e, theta, cut, total, 1, deadline, &ct,
+                        NULL);
+    }
     if (rc == GA_OK)
         rc = ga_arb_delta_interval(res, a, b, prec);
     arb_clear(a);
@@ -1094,7 +1197,7 @@ static int bracket_at(double *lower, double *upper, double *topm, double *hused,
         /* the masses' errors e move the T-fold sums by at most T |e|_1 (each factor is a
          * sub-probability; the weights are at most 1) and the correction by T (T - 1) h |e|_1 */
         allow += T * (1 + T * h) * em[side] / Z +
-                 alias_allow(&E.cv[side], T, h, theta, ct->eps_lo, T * ct->lc);
+                 alias_allow_arb(&E.cv[side], T, h, theta, ct->eps_lo, ct->lc, ct->prec);
         cert_scale(side ? ct->upper : ct->lower, val, allow, mx, Z, T, side ? top : 0, side,
                    ct->prec);
         bd[side] = arf_get_d(arb_midref(side ? ct->upper : ct->lower), ARF_RND_NEAR);
