@@ -465,7 +465,9 @@ GA_API int ga_pair_mahalanobis_cert(ga_interval *t2, const ga_pair *p, const ga_
  * Certified eps(delta): an interval [lo, hi] around the smallest eps with
  * max(delta_xy, delta_yx)(eps) <= delta (exact decimal text), with certified
  * max(delta)(hi) <= delta and, when lo > 0, certified max(delta)(lo) > delta; so the true
- * smallest eps lies in [lo, hi]. lo = 0 means the claim may hold already at eps = 0.
+ * smallest eps lies in [lo, hi]. lo = 0 means the claim may hold already at eps = 0. The
+ * certified deltas compared may be wider than the digits asked (ga_pair_delta_cert's
+ * GA_EPREC: still enclosures), which widens [lo, hi] accordingly.
  * Returns GA_OK, GA_EPREC (no certified bracket found), GA_EDOM (supports differ).
  */
 GA_API int ga_pair_epsilon_cert(ga_interval *eps, int *direction, const ga_pair *p,

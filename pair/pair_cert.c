@@ -34,13 +34,16 @@ void pc_cert_unknown(ga_delta_cert *out)
     strcpy(out->yx_hi, "1");
 }
 
-/* certified max(delta_xy, delta_yx) at eps (double, printed exactly): upper and lower ends */
+/* certified max(delta_xy, delta_yx) at eps (double, printed exactly): upper and lower ends;
+ * GA_OK where they are usable, GA_OK and GA_EPREC both (the intervals then contain the true
+ * values, only wider than the digits asked: few subsampled steps, envelopes) */
 static int cert_at(double eps, const ga_pair *p, const ga_pair_input *in, const ga_pair_text *txt,
                    const ga_cert_opts *o, ga_delta_cert *c)
 {
     char es[64];
     snprintf(es, sizeof es, "%.17g", eps);
-    return ga_pair_delta_cert(c, p, in, txt, es, o);
+    int st = ga_pair_delta_cert(c, p, in, txt, es, o);
+    return st == GA_EPREC ? GA_OK : st;
 }
 
 /* Where no bracket around the estimate could be certified: [0, the smallest certified

@@ -885,6 +885,29 @@ Test(ploss, certified_bracket_splits_wide_cells, .timeout = 600)
     }
 }
 
+/* A certified eps(delta) of few steps of a small rate (q 0.001, sigma 1, 10 steps): the search
+ * takes the certified brackets of delta, wider than the digits asked (GA_EPREC, still
+ * enclosures), so the interval holds the estimate within its error and is narrow (before, only
+ * the RDP conversion's [0, 1.05] came out) */
+#define CERT_FEW_EPS_WIDTH 1e-4 /* relative (seen: 2.3e-5) */
+Test(ploss, certified_epsilon_of_few_steps, .timeout = 600)
+{
+    ga_subsampled_input in = {0.001, 1, 10, 0, "0.001", "1", 0, 0, NULL, NULL};
+    ga_pair *p;
+    char msg[256];
+    cr_assert(ga_pair_reduce_subsampled(&p, &in, 1, msg, sizeof msg) == GA_OK, "%s", msg);
+    ga_result e;
+    int dir, cdir;
+    cr_assert(ga_pair_epsilon(&e, &dir, p, 1e-5, NULL, NULL) == GA_OK);
+    ga_interval iv;
+    int st = ga_pair_epsilon_cert(&iv, &cdir, p, NULL, NULL, "1e-5", NULL);
+    cr_expect(st == GA_OK && iv.lo <= e.val + e.err && e.val - e.err <= iv.hi &&
+                  iv.hi - iv.lo <= CERT_FEW_EPS_WIDTH * iv.hi,
+              "status %d: certified eps(1e-5) in [%.17g, %.17g], estimate %.17g +- %.2g", st,
+              iv.lo, iv.hi, e.val, e.err);
+    ga_pair_free(p);
+}
+
 /* Through the public API: few steps of a small rate (q 0.001, sigma 0.6, 10 steps, where the
  * certified Bromwich integral cannot decay) get certified intervals that contain the double
  * estimates (GA_EPREC: wider than the digits asked), and an audit decides with them: a claim
