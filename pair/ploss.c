@@ -920,7 +920,7 @@ int ga_ploss_epsilon_few(ga_result *eps, int *direction, const ga_ploss *L, doub
                  bw.tmax <= 1000;
     }
     int st = eps->err <= FEW_EPS_REL * eps->val ? GA_OK : GA_ETOL;
-    if (w && ohi <= lo && decays) {
+    if (decays) {
         int rs = refine_few(eps, L, b, delta, a, z, slope, o, w);
         if (rs != GA_EDOM)
             st = rs;

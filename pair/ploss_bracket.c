@@ -848,12 +848,11 @@ static double fft_step(const step_t *s, unsigned T, double vlo, double vhi, doub
         return whole;
     for (int k = 0; k < NC; k++)
         v[k] = exp(v[k] - mx);
-    size_t ws, N, full = 2;
+    size_t ws, N;
     double aW, aD;
-    while (full < (size_t)T * (NC - 1) + 1)
-        full <<= 1;
     ga_ploss_window(&ws, &N, &aW, &aD, v, NULL, NC, T, theta * T * hc, 0);
-    return N < full ? fmin(whole, 1.25 * (double)N * hc / FFT_CAP) : whole;
+    /* (a window is shorter than the support; without one N holds the whole support) */
+    return N < (size_t)T * (NC - 1) + 1 ? fmin(whole, 1.25 * (double)N * hc / FFT_CAP) : whole;
 }
 
 static int bracket_at(double *lower, double *upper, double *topm, double *hused,

@@ -41,6 +41,17 @@ static ga_pair *sub_pair(double q, double sigma, double T, int add)
     return p;
 }
 
+/* the same remove pair with its exact decimals, which certified values need */
+static ga_pair *sub_pair_exact(const char *q, const char *sigma, double T)
+{
+    ga_subsampled_input in = {strtod(q, NULL), strtod(sigma, NULL), T, 0, q, sigma, 0, 0, NULL,
+                              NULL};
+    ga_pair *p;
+    char msg[256];
+    cr_assert(ga_pair_reduce_subsampled(&p, &in, 1, msg, sizeof msg) == GA_OK, "%s", msg);
+    return p;
+}
+
 static double qbar(double x) { return 0.5 * erfc(x / M_SQRT2); }
 
 /* mu-GDP: delta(eps) = Qbar(eps/mu - mu/2) - e^eps Qbar(eps/mu + mu/2), in Arb at 256 bits
@@ -892,10 +903,7 @@ Test(ploss, certified_bracket_splits_wide_cells, .timeout = 600)
 #define CERT_FEW_EPS_WIDTH 1e-4 /* relative (seen: 2.3e-5) */
 Test(ploss, certified_epsilon_of_few_steps, .timeout = 600)
 {
-    ga_subsampled_input in = {0.001, 1, 10, 0, "0.001", "1", 0, 0, NULL, NULL};
-    ga_pair *p;
-    char msg[256];
-    cr_assert(ga_pair_reduce_subsampled(&p, &in, 1, msg, sizeof msg) == GA_OK, "%s", msg);
+    ga_pair *p = sub_pair_exact("0.001", "1", 10);
     ga_result e;
     int dir, cdir;
     cr_assert(ga_pair_epsilon(&e, &dir, p, 1e-5, NULL, NULL) == GA_OK);
@@ -914,10 +922,8 @@ Test(ploss, certified_epsilon_of_few_steps, .timeout = 600)
  * above the interval VERIFIED, below it a VIOLATION, inside it INCONCLUSIVE. */
 Test(ploss, few_steps_certified_decide_claims, .timeout = 600)
 {
-    ga_subsampled_input in = {0.001, 0.6, 10, 0, "0.001", "0.6", 0, 0, NULL, NULL};
-    ga_pair *p;
+    ga_pair *p = sub_pair_exact("0.001", "0.6", 10);
     char msg[512];
-    cr_assert(ga_pair_reduce_subsampled(&p, &in, 1, msg, sizeof msg) == GA_OK, "%s", msg);
     ga_delta_cert c;
     int st = ga_pair_delta_cert(&c, p, NULL, NULL, "0.3", NULL);
     ga_delta D;
@@ -1357,10 +1363,7 @@ Test(ploss, certified_renyi_chernoff_where_the_integral_has_none, .timeout = 600
  * the double estimate and below the joint-convexity bound */
 Test(ploss, certified_few_steps_beyond_the_bromwich_range, .timeout = 600)
 {
-    ga_subsampled_input in = {0.01, 1, 10, 0, "0.01", "1", 0, 0, NULL, NULL};
-    ga_pair *p;
-    char msg[256];
-    cr_assert(ga_pair_reduce_subsampled(&p, &in, 1, msg, sizeof msg) == GA_OK, "%s", msg);
+    ga_pair *p = sub_pair_exact("0.01", "1", 10);
     ga_delta D;
     ga_delta_cert C;
     ga_pair_delta(&D, p, 0.38, GA_DELTA_AUTO, NULL, NULL);
@@ -1685,10 +1688,7 @@ Test(ploss, sketch_step_against_quadrature_and_the_gaussian_pair)
  * on both sides): contains the estimate within its error, narrow */
 Test(ploss, certified_epsilon_of_a_composition)
 {
-    ga_subsampled_input in = {0.004, 1.1, 10000, 0, "0.004", "1.1", 0, 0, NULL, NULL};
-    ga_pair *p;
-    char msg[256];
-    cr_assert(ga_pair_reduce_subsampled(&p, &in, 1, msg, sizeof msg) == GA_OK, "%s", msg);
+    ga_pair *p = sub_pair_exact("0.004", "1.1", 10000);
     ga_interval iv;
     int dir, dir2;
     ga_cert_opts o;
