@@ -248,6 +248,15 @@ static int few_steps_route(const ga_ploss *L, int dir, double eps)
     return ga_ploss_plan(&c, &tm, &k2, &L0, L, dir, eps) != GA_OK || !(tm <= GA_PLOSS_CERT_TMAX);
 }
 
+/* Few identical steps, whatever the plan: the bracket is their second route, where the
+ * Bromwich integral's tail bound stays above FEW_GIVEUP times the estimate (the bracket's
+ * relative width is 1e-4 to 1e-3) or it gives no enclosure */
+#define FEW_GIVEUP 1e-4
+static int few_steps_route_any(const ga_ploss *L)
+{
+    return ga_ploss_few(L) && L->t[0].count >= 2;
+}
+
 static int comp_step(void *vc, slong prec)
 {
     comp_ctx *c = vc;
@@ -273,12 +282,15 @@ static int comp_step(void *vc, slong prec)
             else if (st == GA_EPREC && prec < 1024)
                 st = GA_OK; /* (another precision may do) */
         } else {
-            st = ga_ploss_delta_comp_arb(v, L, q, m, dir, c->eps, c->est[dir], c->reltol, prec,
-                                         c->deadline);
+            /* (few steps have the bracket, about 1e-4 wide, as their second route) */
+            double giveup = few_steps_route_any(L) ? FEW_GIVEUP : INFINITY;
+            st = ga_ploss_delta_comp_arb(v, L, q, m, dir, c->eps, c->est[dir], c->reltol,
+                                         giveup, prec, c->deadline);
         }
+        int failed = st != GA_OK && st != GA_ETIME && st != GA_ENOMEM;
         if (st == GA_ETIME || st == GA_ENOMEM)
             rc = st;
-        else if (st != GA_OK) { /* no enclosure at any precision: [0, 1] for this direction */
+        else if (failed && c->few[dir]) { /* no enclosure at any precision: [0, 1] */
             if (!c->fail)
                 c->fail = st;
             c->done[dir] = 1;
@@ -286,8 +298,21 @@ static int comp_step(void *vc, slong prec)
         arb_ptr dst = dir ? c->yx : c->xy;
         if (arb_is_finite(v) && (!arb_is_finite(dst) || arb_rel_accuracy_bits(v) > arb_rel_accuracy_bits(dst)))
             arb_set(dst, v);
-        if (arb_is_zero(dst) || arb_rel_accuracy_bits(dst) >= c->want ||
-            ga_arb_stalled(&c->best[dir], &c->stalls[dir], v))
+        if (arb_is_zero(dst) || arb_rel_accuracy_bits(dst) >= c->want)
+            c->done[dir] = 1;
+        else if (!c->few[dir] && (failed || ga_arb_stalled(&c->best[dir], &c->stalls[dir], v))) {
+            /* the Bromwich integral ends short of the digits asked: few steps take the
+             * bracket next (both enclosures, the narrower kept), others end here */
+            if (few_steps_route_any(L)) {
+                c->few[dir] = 1;
+                c->best[dir] = LONG_MIN / 2;
+                c->stalls[dir] = 0;
+            } else {
+                if (failed && !c->fail)
+                    c->fail = st;
+                c->done[dir] = 1;
+            }
+        } else if (c->few[dir] && ga_arb_stalled(&c->best[dir], &c->stalls[dir], v))
             c->done[dir] = 1;
         arb_clear(v);
     }

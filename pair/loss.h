@@ -284,10 +284,12 @@ int ga_pois_rest_arb(arf_t ub, const arb_t mu, const arb_t lmu, double k, int lo
  * Gaussian steps (pair/ploss_cert.c): q[j], m[j] balls containing term j's exact rate
  * and 1/sigma; est, the double estimate, sets the truncation target reltol * est. res is a
  * valid enclosure whatever the status (wide where the decay is too slow for the target, [0,
- * 1] when there is no plan). GA_OK, GA_ETIME (deadline), GA_ENOMEM. */
+ * 1] when there is no plan). GA_OK, GA_ETIME (deadline), GA_ENOMEM; GA_ETOL ([0, 1]) when
+ * the bound of the integral's tail beyond the largest range stays above giveup * est (a
+ * caller with another route passes the width that route gives; INFINITY: never). */
 int ga_ploss_delta_comp_arb(arb_t res, const ga_ploss *L, arb_srcptr q, arb_srcptr m, int dir,
-                            const arb_t eps, double est, double reltol, slong prec,
-                            double deadline);
+                            const arb_t eps, double est, double reltol, double giveup,
+                            slong prec, double deadline);
 
 /* Certified Renyi divergence of order alpha (a ball, > 1) of the same compositions in
  * direction dir: sum_j T_j log M_j / (alpha - 1) with each M_j a trapezoid sum with rigorous

@@ -1225,8 +1225,8 @@ static void cctx_clear(cctx *C)
 }
 
 int ga_ploss_delta_comp_arb(arb_t res, const ga_ploss *L, arb_srcptr q, arb_srcptr m, int dir,
-                            const arb_t eps, double est, double reltol, slong prec,
-                            double deadline)
+                            const arb_t eps, double est, double reltol, double giveup,
+                            slong prec, double deadline)
 {
     double epsd = arf_get_d(arb_midref(eps), ARF_RND_NEAR);
     size_t n = L->n;
@@ -1281,19 +1281,26 @@ int ga_ploss_delta_comp_arb(arb_t res, const ga_ploss *L, arb_srcptr q, arb_srcp
     arb_t Iv, Tb;
     arb_init(Iv);
     arb_init(Tb);
-    /* [0, tm], then longer ranges while the tail's bound misses its target (the plan's range
-     * is chosen for the estimate) */
-    int rc = gl_range(Iv, &C, cd, k2, 0, tm, tol / 2, prec);
-    while (rc == GA_OK) {
-        rc = tail_bound(Tb, &C, tm, tol / 2, prec); /* +inf when it fails */
-        if (rc != GA_OK || arb_up(Tb) <= tol / 2 || 2 * tm > GA_PLOSS_CERT_TMAX)
-            break;
+    /* The range: the plan's (chosen for the estimate), doubled while the tail's bound beyond
+     * it misses its target. The tails come first (the panels cost far more): a tail whose
+     * bound stays above giveup times the estimate ends the evaluation before any panel. */
+    double tr = tm;
+    int rc = tail_bound(Tb, &C, tr, tol / 2, prec); /* +inf when it fails */
+    while (rc == GA_OK && !(arb_up(Tb) <= tol / 2) && 2 * tr <= GA_PLOSS_CERT_TMAX) {
+        tr *= 2;
+        rc = tail_bound(Tb, &C, tr, tol / 2, prec);
+    }
+    if (rc == GA_OK && giveup < INFINITY && !(arb_up(Tb) <= giveup * fabs(est) * exp(-L0)))
+        rc = GA_ETOL;
+    /* [0, tm], then [tm, 2 tm], ... up to the range */
+    if (rc == GA_OK)
+        rc = gl_range(Iv, &C, cd, k2, 0, tm, tol / 2, prec);
+    for (; rc == GA_OK && tm < tr; tm *= 2) {
         arb_t J;
         arb_init(J);
         rc = gl_range(J, &C, cd, k2, tm, 2 * tm, tol / 4, prec);
         arb_add(Iv, Iv, J, prec);
         arb_clear(J);
-        tm *= 2;
     }
     if (rc == GA_OK) {
         /* Iv + [-Tb, Tb], times e^{L0}, plus 1 for c < 0 */
