@@ -87,6 +87,70 @@ static int rdp_bracket(ga_interval *eps, const ga_pair *p, const ga_pair_input *
     return GA_OK;
 }
 
+/* -d/deps of max(delta_xy, delta_yx) at x, from double estimates 1e-3 x on either side
+ * (only the search's step sizes rest on it); NAN where they give none */
+static double delta_slope(const ga_pair *p, double x, const ga_gchisq_opts *go)
+{
+    double h = fmax(1e-3 * x, 1e-9), a = fmax(x - h, 0), b = x + h;
+    ga_delta da, db;
+    int sa = ga_pair_delta(&da, p, a, GA_DELTA_AUTO, go, NULL);
+    int sb = ga_pair_delta(&db, p, b, GA_DELTA_AUTO, go, NULL);
+    if ((sa != GA_OK && sa != GA_ETOL) || (sb != GA_OK && sb != GA_ETOL))
+        return NAN;
+    double s = (fmax(da.xy.val, da.yx.val) - fmax(db.xy.val, db.yx.val)) / (b - a);
+    return s > 0 ? s : NAN;
+}
+
+/* One end of the certified eps around the estimate x: the step h (from *h, each next at
+ * least twice the last) at which max(delta_xy, delta_yx) at x + h is certified <= target
+ * (upper) or at x - h certified > target (lower; h = x when x - h reaches 0: the claim eps =
+ * 0 may already hold). Where a certified interval misses by more than the step's effect on
+ * delta (the bracket of few steps, envelopes), the next step comes from delta's slope at x
+ * (*slope, computed once), not eight times the last one by one, where that interval is
+ * within a factor 2 (a wider one, such as [0, 1], says nothing of how far to go). binding: the lower end's
+ * binding direction (1 xy, 2 yx). lower: the upper end's last certified lower bound of
+ * delta, at x + h (where the lower end's search starts from). GA_OK, GA_EPREC (12 steps
+ * without), GA_ETIME. */
+static int cert_end(double *h, int *binding, double *lower, int upper, double x, double target,
+                    const arb_t t, double *slope, const ga_pair *p, const ga_pair_input *in,
+                    const ga_pair_text *txt, const ga_cert_opts *o, const ga_gchisq_opts *go)
+{
+    for (int it = 0; it < 12; it++) {
+        if (ga_expired(o->deadline))
+            return GA_ETIME;
+        double e = upper ? x + *h : x - *h, next = 8 * *h;
+        if (!upper && !(e > 0)) {
+            *h = x;
+            return GA_OK;
+        }
+        ga_delta_cert c;
+        if (cert_at(e, p, in, txt, o, &c) == GA_OK) {
+            double v = upper ? fmax(c.xy.hi, c.yx.hi) : fmax(c.xy.lo, c.yx.lo);
+            if (upper)
+                *lower = fmax(c.xy.lo, c.yx.lo);
+            arb_t b;
+            arb_init(b);
+            arb_set_d(b, v); /* (outward double bounds) */
+            int ok = upper ? arb_le(b, t) : arb_gt(b, t);
+            arb_clear(b);
+            if (ok) {
+                if (!upper)
+                    *binding = c.xy.lo >= c.yx.lo ? 1 : 2;
+                return GA_OK;
+            }
+            /* (an interval within a factor 2: a value, not a bound such as [0, 1]) */
+            double miss = upper ? v - target : target - v;
+            double top = fmax(c.xy.hi, c.yx.hi), bot = fmax(c.xy.lo, c.yx.lo);
+            if (*slope == 0 && 2 * bot >= top)
+                *slope = delta_slope(p, x, go);
+            if (*slope > 0 && 2 * bot >= top && isfinite(miss / *slope))
+                next = fmax(2 * *h, *h + 1.25 * miss / *slope);
+        }
+        *h = next;
+    }
+    return GA_EPREC;
+}
+
 int ga_pair_epsilon_cert(ga_interval *eps, int *direction, const ga_pair *p,
                          const ga_pair_input *in, const ga_pair_text *txt, const char *delta,
                          const ga_cert_opts *opts)
@@ -119,41 +183,21 @@ int ga_pair_epsilon_cert(ga_interval *eps, int *direction, const ga_pair *p,
         goto cleanup;
     }
     rc = GA_EPREC;
-    double x = er.val, h = fmax(1e-12 * x, 1e-14) + 2 * er.err;
-    for (int it = 0; it < 12; it++, h *= 8) {
-        double hi = x + h, lo = x - h;
-        ga_delta_cert c;
-        if (ga_expired(o.deadline)) {
-            rc = GA_ETIME;
-            break;
-        }
-        /* upper end: both directions certified <= target */
-        if (cert_at(hi, p, in, txt, &o, &c) != GA_OK)
-            continue;
-        arb_t b;
-        arb_init(b);
-        arb_set_d(b, fmax(c.xy.hi, c.yx.hi)); /* outward double bounds */
-        int ok_hi = arb_le(b, t);
-        int ok_lo = 1;
-        if (lo > 0 && ok_hi) {
-            /* lower end: some direction certified > target */
-            if (cert_at(lo, p, in, txt, &o, &c) != GA_OK) {
-                arb_clear(b);
-                continue;
-            }
-            arb_set_d(b, fmax(c.xy.lo, c.yx.lo));
-            ok_lo = arb_gt(b, t);
-            *direction = c.xy.lo >= c.yx.lo ? 1 : 2;
-        } else if (lo <= 0) {
-            lo = 0; /* [0, hi]: the claim eps = 0 may already hold */
-        }
-        arb_clear(b);
-        if (ok_hi && ok_lo) {
-            eps->lo = lo;
-            eps->hi = hi;
-            rc = GA_OK;
-            break;
-        }
+    double x = er.val, h0 = fmax(1e-12 * x, 1e-14) + 2 * er.err, hh = h0, hl = h0, slope = 0;
+    double lower = NAN;
+    int st = cert_end(&hh, direction, &lower, 1, x, target, t, &slope, p, in, txt, &o, &go);
+    /* the lower end from the upper end's certified lower bound, where the slope is known:
+     * that bound at x - hl is about lower + slope (hh + hl) */
+    if (st == GA_OK && slope > 0 && lower > 0 && isfinite((target - lower) / slope))
+        hl = fmax(h0, 1.25 * ((target - lower) / slope - hh));
+    if (st == GA_OK)
+        st = cert_end(&hl, direction, &lower, 0, x, target, t, &slope, p, in, txt, &o, &go);
+    if (st == GA_OK) {
+        eps->lo = x - hl; /* (0 where the lower end reached 0: hl = x) */
+        eps->hi = x + hh;
+        rc = GA_OK;
+    } else if (st == GA_ETIME) {
+        rc = GA_ETIME;
     }
     if (rc == GA_EPREC) /* no bracket around the estimate: at least a certified upper end */
         rdp_bracket(eps, p, in, txt, delta, &o);

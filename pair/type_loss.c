@@ -28,11 +28,17 @@ static int loss_delta(ga_delta *out, const ga_pair *p, double eps, int method,
     return ga_ploss_delta(&out->xy, &out->yx, p->ploss, eps, out->method, o, &w->quad);
 }
 
-/* eps of few identical subsampled steps: the bracket inverted (pair/ploss.c) */
+/* eps of few identical subsampled steps: the bracket inverted, refined by Bromwich values
+ * (pair/ploss.c), which need a workspace (NULL: one for the call, as ga_pair_delta) */
 static int subsampled_epsilon(ga_result *eps, int *direction, const ga_pair *p, double delta,
                               const ga_gchisq_opts *o, ga_gchisq_work *w)
 {
-    return ga_ploss_epsilon_few(eps, direction, p->ploss, delta, o, w ? &w->quad : NULL);
+    ga_gchisq_work *own = w ? NULL : ga_gchisq_work_alloc();
+    if (!w && !own)
+        return GA_ENOMEM;
+    int rc = ga_ploss_epsilon_few(eps, direction, p->ploss, delta, o, w ? &w->quad : &own->quad);
+    ga_gchisq_work_free(own);
+    return rc;
 }
 
 /* The one-step pairs whose divergences come from their profiles (pair/renyi_profile.c): a
