@@ -489,7 +489,8 @@ GA_API int ga_pair_renyi_cert(ga_interval *xy, ga_interval *yx, const ga_pair *p
 
 /*
  * A default eps grid for a profile: eps = 0 and n - 1 log-spaced points from eps_hi*1e-3 to
- * eps_hi, where eps_hi is eps(1e-12). Fills eps[0..n-1] (n >= 2).
+ * eps_hi, where eps_hi is the estimate of eps(1e-12) (GA_OK or GA_ETOL; 1 where there is
+ * none or it is 0). Fills eps[0..n-1] (n >= 2).
  */
 GA_API int ga_pair_profile_grid(double *eps, size_t n, const ga_pair *p, const ga_gchisq_opts *opts,
                          ga_gchisq_work *w);

@@ -3,6 +3,7 @@
  * (or a profile over a grid), with error estimates, or certified (--certified, --digits).
  */
 #include "cli/internal.h"
+#include "pair/pair.h"
 
 #include <errno.h>
 #include <math.h>
@@ -166,6 +167,22 @@ static void delta_compute(delta_cell *c, const ga_spec_pair *sp, const ga_pair *
     }
 }
 
+/* c <- the cell of the pair whose roles this one swaps: the directions exchanged */
+static void delta_mirror(delta_cell *c, const delta_cell *m)
+{
+    *c = *m;
+    c->D.xy = m->D.yx;
+    c->D.yx = m->D.xy;
+    c->C.xy = m->C.yx;
+    c->C.yx = m->C.xy;
+    memcpy(c->C.xy_lo, m->C.yx_lo, sizeof c->C.xy_lo);
+    memcpy(c->C.xy_hi, m->C.yx_hi, sizeof c->C.xy_hi);
+    memcpy(c->C.yx_lo, m->C.xy_lo, sizeof c->C.yx_lo);
+    memcpy(c->C.yx_hi, m->C.xy_hi, sizeof c->C.yx_hi);
+    c->C.la_bound_xy = m->C.la_bound_yx;
+    c->C.la_bound_yx = m->C.la_bound_xy;
+}
+
 /* the row of one value: a JSON object into jw, or (jw NULL) a line of the text table, the
  * pair's support note after its first value */
 static void delta_print(FILE *out, ga_jw *jw, const delta_cell *c, const ga_spec_pair *sp,
@@ -289,6 +306,7 @@ int ga_cmd_delta(int argc, char **argv, FILE *out, FILE *err)
         return EX_SOFTWARE;
     }
     loaded_t l;
+    delta_cell *prev = NULL;
     int rc = cl_load_spec(&l, spec, "delta", &so, err);
     ga_gchisq_work *w = ga_gchisq_work_alloc();
     if (!rc && !w)
@@ -309,6 +327,13 @@ int ga_cmd_delta(int argc, char **argv, FILE *out, FILE *err)
         fprintf(out, "%-*s %-10s %-32s %-32s\n", nw, "pair", "epsilon", "delta_XY", "delta_YX");
     }
     int warned = 0, nfail = 0, ntime = 0;
+    /* the last pair's cells: the next pair, where it swaps that one's roles (remove and add
+     * one record, listed one after the other), takes them with the directions exchanged */
+    prev = calloc(ne > 0 ? (size_t)ne : 1, sizeof *prev);
+    if (!prev) {
+        rc = EX_SOFTWARE;
+        goto cleanup;
+    }
     for (size_t i = 0; i < l.n; i++) {
         ga_pair *own;
         const ga_pair *p = cl_use(&l, i, &own, err, "delta");
@@ -316,9 +341,14 @@ int ga_cmd_delta(int argc, char **argv, FILE *out, FILE *err)
             rc = EX_SOFTWARE;
             goto cleanup;
         }
+        int mirror = i > 0 && ga_pair_mirrors(l.pairs[i - 1], l.pairs[i]);
         for (long k = 0; k < ne; k++) {
             delta_cell c;
-            delta_compute(&c, &l.set.pairs[i], p, eps[k], etxt[k], certified, method, &co, w);
+            if (mirror && prev[k].st != GA_ETIME)
+                delta_mirror(&c, &prev[k]);
+            else
+                delta_compute(&c, &l.set.pairs[i], p, eps[k], etxt[k], certified, method, &co, w);
+            prev[k] = c;
             int st = c.st, ok = c.ok;
             if (st == GA_ETIME) {
                 ntime++; /* (not started, or a certified interval cut short) */
@@ -351,6 +381,7 @@ int ga_cmd_delta(int argc, char **argv, FILE *out, FILE *err)
     rc = ferror(out) ? EX_IOERR : ntime || l.skipped ? GA_CLI_EX_TIMEOUT : nfail ? EX_DATAERR : EX_OK;
     goto cleanup;
 cleanup:
+    free(prev);
     free(eps);
     ga_cli_free_list(etxt);
     ga_gchisq_work_free(w);

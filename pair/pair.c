@@ -427,7 +427,8 @@ int ga_pair_profile_grid(double *eps, size_t n, const ga_pair *p, const ga_gchis
     ga_result e;
     int dir;
     double hi = 1;
-    if (ga_pair_epsilon(&e, &dir, p, 1e-12, opts, w) == GA_OK && e.val > 0)
+    int st = ga_pair_epsilon(&e, &dir, p, 1e-12, opts, w); /* (ETOL: an estimate still) */
+    if ((st == GA_OK || st == GA_ETOL) && e.val > 0 && isfinite(e.val))
         hi = e.val;
     eps[0] = 0;
     for (size_t i = 1; i < n; i++)

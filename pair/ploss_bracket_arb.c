@@ -362,7 +362,8 @@ static void cell_offsets(arb_t lo, arb_t hi, const bnd_t *A, const bnd_t *B, con
     double rr = ceil(Dm * sqrt(fmax(mm * lpu, 0) / (8 * SUB_GAP * h)));
     if (rr >= 2 && isfinite(rr)) {
         sub_offset(c, L->x, U->x, lk, (int)fmin(rr, SUB_MAX), t);
-        tighten(lo, hi, c, 0, prec);
+        if (arb_is_finite(c)) /* (pieces too narrow for the precision: the tangents stand) */
+            tighten(lo, hi, c, 0, prec);
     }
 cleanup:
     arb_clear(hw), arb_clear(D), arb_clear(M), arb_clear(c), arb_clear(ma);

@@ -437,18 +437,32 @@ static const char *subsampled_no_renyi(const ga_pair *p)
     return p->ploss->t[0].r > 0 && !from_profile(p) ? "a composition of subsampled sketch steps" : NULL;
 }
 
+/* the same exact text, or both absent */
+static int same_text(const char *a, const char *b)
+{
+    return a == b || (a && b && !strcmp(a, b));
+}
+
 /* compositions of mean steps whose every term is the other's with the relation flipped
- * (remove against add one record): every direction of one is the other's swapped, computed
- * by the same code (the direction enters as add ^ dir) */
+ * (remove against add one record), from the same exact decimals: every direction of one is
+ * the other's swapped, computed by the same code (the direction enters as add ^ dir), and
+ * a certified interval of one is one of the other's */
 static int subsampled_mirrors(const ga_pair *p, const ga_pair *q)
 {
     const ga_ploss *a = p->ploss, *b = q->ploss;
-    if (q->type != p->type || !a || !b || a->n != b->n || p->support != q->support)
+    if (q->type != p->type || !a || !b || a->n != b->n || p->support != q->support ||
+        !p->ptxt != !q->ptxt || !p->psigma != !q->psigma)
         return 0;
     for (size_t i = 0; i < a->n; i++) {
         const ga_ploss_term *s = &a->t[i], *t = &b->t[i];
         if (s->r != 0 || s->nu != 0 || t->r != 0 || t->nu != 0 || s->q != t->q || s->m != t->m ||
             s->count != t->count || s->add == t->add)
+            return 0;
+        for (size_t k = 0; p->ptxt && k < GA_PTXT_PER_TERM; k++)
+            if (!same_text(p->ptxt[GA_PTXT_PER_TERM * i + k], q->ptxt[GA_PTXT_PER_TERM * i + k]))
+                return 0;
+        if (p->psigma && (p->psigma[2 * i] != q->psigma[2 * i] ||
+                          p->psigma[2 * i + 1] != q->psigma[2 * i + 1]))
             return 0;
     }
     return 1;

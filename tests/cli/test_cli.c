@@ -449,3 +449,60 @@ Test(cli, pld_exports_bracketing_laws)
         free(err);
     }
 }
+
+/* the text between the n-th (from 0) occurrence of key and the next '}' */
+static void json_obj_at(char *dst, size_t cap, const char *text, const char *key, int n)
+{
+    const char *p = text;
+    for (int k = 0; k <= n && p; k++)
+        if ((p = strstr(p, key)) != NULL && k < n)
+            p += strlen(key);
+    cr_assert(p != NULL, "no %d-th '%s' in %s", n, key, text);
+    const char *e = strchr(p, '}');
+    cr_assert(e != NULL && (size_t)(e - p) < cap, "%s", p);
+    memcpy(dst, p + strlen(key), (size_t)(e - p) - strlen(key));
+    dst[(size_t)(e - p) - strlen(key)] = 0;
+}
+
+/* Remove and add one record of the same decimals are each other's roles swapped: delta
+ * and epsilon give the second pair the first's numbers with the directions exchanged,
+ * certified intervals to the last decimal, and the binding direction swapped */
+Test(cli, mirrored_pairs_swap_their_directions)
+{
+    char spec[] = "/tmp/ga_specXXXXXX";
+    ga_test_temp_spec(spec, "gaussaudit: 1\nname: mirrors\nmechanism: {kind: subsampled_gaussian, "
+                            "rate: 0.01, sigma: 1, steps: 1000}\n");
+    static const char *const modes[] = {"--epsilon 0.5,1 --certified", "--epsilon 0.5,1"};
+    for (size_t m = 0; m < 2; m++) {
+        char args[256], *out, *err;
+        snprintf(args, sizeof args, "delta %s %s --format json", spec, modes[m]);
+        int st = ga_test_run(args, &out, &err);
+        cr_assert(st == 0, "%s: status %d: %s", args, st, err);
+        for (int k = 0; k < 2; k++) { /* eps k: pair 0's rows are 0, 1; pair 1's 2, 3 */
+            char a[512], b[512], c[512], d[512];
+            json_obj_at(a, sizeof a, out, "\"xy\": {", k);
+            json_obj_at(b, sizeof b, out, "\"yx\": {", k);
+            json_obj_at(c, sizeof c, out, "\"xy\": {", 2 + k);
+            json_obj_at(d, sizeof d, out, "\"yx\": {", 2 + k);
+            cr_expect(!strcmp(a, d) && !strcmp(b, c) && strcmp(a, b),
+                      "%s, eps %d: xy {%s} yx {%s}, mirrored xy {%s} yx {%s}", args, k, a, b, c,
+                      d);
+        }
+        free(out);
+        free(err);
+        snprintf(args, sizeof args, "epsilon %s --delta 1e-5 --format json%s", spec,
+                 m ? "" : " --certified");
+        st = ga_test_run(args, &out, &err);
+        cr_assert(st == 0, "%s: status %d: %s", args, st, err);
+        char a[512], c[512];
+        json_obj_at(a, sizeof a, out, "\"epsilon\": {", 0);
+        json_obj_at(c, sizeof c, out, "\"epsilon\": {", 1);
+        const char *b0 = strstr(out, "\"binding\": \""), *b1 = b0 ? strstr(b0 + 1, "\"binding\": \"") : NULL;
+        cr_expect(!strcmp(a, c) && b0 && b1 && !strncmp(b0, "\"binding\": \"xy\"", 15) &&
+                      !strncmp(b1, "\"binding\": \"yx\"", 15),
+                  "%s: %s", args, out);
+        free(out);
+        free(err);
+    }
+    unlink(spec);
+}

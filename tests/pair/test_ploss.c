@@ -1397,6 +1397,24 @@ Test(ploss, certified_few_steps_beyond_the_bromwich_range, .timeout = 600)
     ga_pair_free(p);
 }
 
+/* The profile grid of the plots ends at eps(1e-12) also where that estimate is GA_ETOL
+ * (few steps: the bracket's width at 1e-12 is above the target; the grid once ended at eps
+ * = 1, where delta is 2e-15, and took its slowest evaluations there) */
+Test(ploss, profile_grid_ends_at_the_estimate_of_eps_at_1e_12)
+{
+    ga_pair *p = sub_pair_exact("0.001", "1", 10);
+    ga_result e;
+    int dir;
+    int st = ga_pair_epsilon(&e, &dir, p, 1e-12, NULL, NULL);
+    double g[8];
+    cr_assert(ga_pair_profile_grid(g, 8, p, NULL, NULL) == GA_OK);
+    cr_expect((st == GA_OK || st == GA_ETOL) && g[0] == 0 && g[7] == e.val && e.val < 1 &&
+                  fabs(g[1] - 1e-3 * e.val) <= 1e-15,
+              "status %d: eps(1e-12) = %.17g +- %.2g, grid %g, %g, ..., %.17g", st, e.val, e.err,
+              g[0], g[1], g[7]);
+    ga_pair_free(p);
+}
+
 /* mu-GDP at mu^2 = T/sigma^2 (sigma a decimal, read exactly) */
 static void gdp_arb(arb_t r, const char *sigma, double T, const char *eps)
 {
