@@ -62,18 +62,16 @@ static void eps_compute(eps_row *row, const loaded_t *l, size_t i, double delta,
     ga_pair_free(own);
 }
 
-/* a pair computed before whose roles this one swaps (remove and add one record from the
- * same decimals): its row, the binding direction swapped (the same numbers, certified ones
- * included, pair/pair.h); 0 where there is none */
+/* the previous pair, where this one swaps its roles (remove and add one record from the
+ * same decimals, listed one after the other): its row, the binding direction swapped (the
+ * same numbers, certified ones included, pair/pair.h); 0 where it does not */
 static int eps_mirror(eps_row *row, const loaded_t *l, const eps_row *rows, size_t i)
 {
-    for (size_t j = 0; j < i; j++)
-        if (rows[j].status != GA_ETIME && ga_pair_mirrors(l->pairs[j], l->pairs[i])) {
-            *row = rows[j];
-            row->dir = row->dir == 1 ? 2 : row->dir == 2 ? 1 : row->dir;
-            return 1;
-        }
-    return 0;
+    if (i == 0 || rows[i - 1].status == GA_ETIME || !ga_pair_mirrors(l->pairs[i - 1], l->pairs[i]))
+        return 0;
+    *row = rows[i - 1];
+    row->dir = row->dir == 1 ? 2 : row->dir == 2 ? 1 : row->dir;
+    return 1;
 }
 
 /* a row that failed has no number: the statuses that still give one are OK, ETOL (double,

@@ -236,18 +236,6 @@ typedef struct {
     int few[2];                   /* the direction's route: the certified bracket */
 } comp_ctx;
 
-/* Few identical steps whose Bromwich integrand does not decay within the double plan (the
- * route of ga_ploss_bracket in double precision) or only beyond the range the certified
- * integral covers: the certified bracket of discretised losses, whose width the grid sets
- * (more precision does not narrow it) */
-static int few_steps_route(const ga_ploss *L, int dir, double eps)
-{
-    if (!ga_ploss_few(L) || L->t[0].count < 2)
-        return 0;
-    double c, tm, k2, L0;
-    return ga_ploss_plan(&c, &tm, &k2, &L0, L, dir, eps) != GA_OK || !(tm <= GA_PLOSS_CERT_TMAX);
-}
-
 /* Few identical steps, whatever the plan: the bracket is their second route, where the
  * Bromwich integral's tail bound stays above FEW_GIVEUP times the estimate (the bracket's
  * relative width is 1e-4 to 1e-3) or it gives no enclosure */
@@ -255,6 +243,18 @@ static int few_steps_route(const ga_ploss *L, int dir, double eps)
 static int few_steps_route_any(const ga_ploss *L)
 {
     return ga_ploss_few(L) && L->t[0].count >= 2;
+}
+
+/* Few identical steps whose Bromwich integrand does not decay within the double plan (the
+ * route of ga_ploss_bracket in double precision) or only beyond the range the certified
+ * integral covers: the certified bracket of discretised losses, whose width the grid sets
+ * (more precision does not narrow it) */
+static int few_steps_route(const ga_ploss *L, int dir, double eps)
+{
+    if (!few_steps_route_any(L))
+        return 0;
+    double c, tm, k2, L0;
+    return ga_ploss_plan(&c, &tm, &k2, &L0, L, dir, eps) != GA_OK || !(tm <= GA_PLOSS_CERT_TMAX);
 }
 
 static int comp_step(void *vc, slong prec)

@@ -140,11 +140,12 @@ static int cert_end(double *h, int *binding, double *lower, int upper, double x,
             }
             /* (an interval within a factor 2: a value, not a bound such as [0, 1]) */
             double miss = upper ? v - target : target - v;
-            double top = fmax(c.xy.hi, c.yx.hi), bot = fmax(c.xy.lo, c.yx.lo);
-            if (*slope == 0 && 2 * bot >= top)
-                *slope = delta_slope(p, x, go);
-            if (*slope > 0 && 2 * bot >= top && isfinite(miss / *slope))
-                next = fmax(2 * *h, *h + 1.25 * miss / *slope);
+            if (2 * fmax(c.xy.lo, c.yx.lo) >= fmax(c.xy.hi, c.yx.hi)) {
+                if (*slope == 0)
+                    *slope = delta_slope(p, x, go);
+                if (*slope > 0 && isfinite(miss / *slope))
+                    next = fmax(2 * *h, *h + 1.25 * miss / *slope);
+            }
         }
         *h = next;
     }

@@ -505,8 +505,8 @@ static double proven_tail(const double *v, const double *dv, size_t n, unsigned 
     return res;
 }
 
-static void window_at(size_t *ws, size_t *N, double *aW, double *aD, const double *v,
-                      const double *dv, size_t n, unsigned T, double lw, slong prec)
+void ga_ploss_window(size_t *ws, size_t *N, double *aW, double *aD, const double *v,
+                     const double *dv, size_t n, unsigned T, double lw, long prec)
 {
     size_t len = (size_t)T * (n - 1) + 1, full = 2;
     while (full < len)
@@ -567,11 +567,6 @@ static void window_at(size_t *ws, size_t *N, double *aW, double *aD, const doubl
     *ws = (size_t)w0, *N = M, *aW = a, *aD = d;
 }
 
-void ga_ploss_window(size_t *ws, size_t *N, double *aW, double *aD, const double *v,
-                     const double *dv, size_t n, unsigned T, double lw, long prec)
-{
-    window_at(ws, N, aW, aD, v, dv, n, T, lw, prec);
-}
 
 /* What the window can move a side's sum by: the outside masses times the largest weights,
  * once for what wraps in and once for what is missing. The weights of W are at most S max(1,
@@ -620,7 +615,7 @@ static int side_conv(conv_t *cv, const double *v, const double *dv, size_t n, un
     size_t len = (size_t)T * (n - 1) + 1, N, ws;
     double aW, aD;
     /* (certified: the window's outside masses with every operation proven) */
-    window_at(&ws, &N, &aW, &aD, v, dv, n, T, lw, ct ? ct->prec : 0);
+    ga_ploss_window(&ws, &N, &aW, &aD, v, dv, n, T, lw, ct ? ct->prec : 0);
     if (N > 2 * (size_t)FFT_CAP)
         return GA_EDOM; /* (the grid was chosen for FFT_CAP: beyond twice, not by this route) */
     if (pl->n != N) { /* (the two sides share a plan but where their lengths differ) */
