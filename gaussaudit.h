@@ -630,6 +630,35 @@ GA_API int ga_pair_reduce_shuffle(ga_pair **out, const ga_shuffle_input *in, cha
                                   size_t msglen);
 
 /*
+ * Random allocation (Feldman & Shenfeld, "Privacy amplification by random allocation", 2025):
+ * every epoch each record takes part in one of `steps` noisy gradient steps (noise multiplier
+ * sigma, gradients clipped to norm 1), chosen uniformly and independently of the other
+ * records, over `epochs` epochs. The pair is an upper bound of delta over every pair of
+ * neighbours that differ in one record (removed, or its gradient zeroed), X with the record
+ * and Y without it, in both directions: the smaller of the Gaussian mechanism of sensitivity
+ * sqrt(epochs) and the conversion of Renyi divergence bounds of the dominating pair of an
+ * epoch, (1/t) sum_j N(e_j/sigma, I_t) against N(0, I_t) (doc/methods.md), delta <=
+ * min over integer orders alpha of exp((alpha - 1)(epochs D_alpha - eps)) (alpha - 1)^(alpha -
+ * 1) / alpha^alpha: the remove direction's D_alpha exact (a finite sum), the add
+ * direction's an upper bound (a Laplace-transform integral bounded by quadrature). Every
+ * number is a ball (Arb): ga_pair_delta returns the bound's value with its rounding as the
+ * error, ga_pair_delta_cert its enclosure (GA_OK); no Renyi divergences of the pair itself
+ * (GA_EDOM). The first evaluation computes the divergences (a fraction of a second), later
+ * ones reuse them. GA_OK and *out, GA_EINVAL with a message (sigma outside [1e-3, 1e6], steps
+ * not a whole number in 1..1e7, epochs not in 1..10000, a text that is not a plain decimal),
+ * or GA_EDEP (FLINT/Arb could not be loaded).
+ */
+typedef struct {
+    double sigma;          /* noise multiplier (noise std / clipping norm) */
+    double steps;          /* t >= 1: steps per epoch, the record in one of them */
+    double epochs;         /* T >= 1 */
+    const char *sigma_txt; /* sigma's exact decimal (NULL: the double) */
+} ga_allocation_input;
+
+GA_API int ga_pair_reduce_allocation(ga_pair **out, const ga_allocation_input *in, char *msg,
+                                     size_t msglen);
+
+/*
  * A propose-test-release ridge release (the NDIS paper's PTR wrapper, arXiv 2309.01243 v4,
  * Figure 4; the Gaussian mixing mechanism's Algorithm 1, Lev et al.): the test's value y =
  * lambda_min(D^T D) + N(0, test_sigma^2) (or Laplace noise of scale test_sigma) sets the

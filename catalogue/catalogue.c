@@ -107,8 +107,9 @@ static int build_part(cat_part *sub, const cat_job *j, size_t b, char *msg, size
     for (size_t i = 0; rc == GA_OK && i < sub->out.npairs; i++)
         if (ga_spec_pair_single(&sub->out.pairs[i]))
             rc = ga_spec_fail(s, node, path, msg, msglen, "masked, synthetic and propose-test-"
-                              "release releases, shuffled epochs and sensitivity envelopes are "
-                              "not Gaussian laws: they do not compose with other parts yet");
+                              "release releases, shuffled epochs, random allocation and "
+                              "sensitivity envelopes are not Gaussian laws: they do not compose "
+                              "with other parts yet");
     return rc ? rc : cat_apply_repeat(&sub->j, 0, msg, msglen);
 }
 
@@ -469,6 +470,8 @@ int ga_mech_pair_reduce(ga_pair **out, const ga_spec_pair *sp, char *msg, size_t
         return ga_pair_reduce_ptr(out, sp->ptr, msg, msglen);
     if (sp->envelope)
         return ga_pair_reduce_envelope(out, sp->envelope, msg, msglen);
+    if (sp->alloc)
+        return ga_pair_reduce_allocation(out, sp->alloc, msg, msglen);
     if (ga_spec_pair_view_init(&v, sp, 0))
         return GA_ENOMEM;
     int rc = ga_pair_reduce_product(out, v.in, v.n, msg, msglen);

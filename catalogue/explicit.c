@@ -68,7 +68,7 @@ int cat_apply_repeat(cat_job *j, size_t from, char *msg, size_t msglen)
             return ga_spec_fail(s, ga_node_get(s->mechanism, "repeat"), "mechanism.repeat", msg,
                                 msglen, "masked, synthetic and propose-test-release releases and "
                                 "sensitivity envelopes are single releases and shuffled epochs "
-                                "count their runs in epochs: repeat "
+                                "and random allocation count their runs in epochs: repeat "
                                 "(independent runs) is not supported");
     }
     for (size_t i = from; i < j->out->npairs; i++) {

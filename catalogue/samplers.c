@@ -361,6 +361,7 @@ typedef struct {
     const char *sigma_txt; /* (NULL: a calibration's knob) */
     const char *k_txt;     /* k as written ("1") */
     int upper;            /* the neighbour runs the same steps for the others: an upper bound */
+    int alloc;            /* random allocation (the others' steps independent of the record's) */
     ga_subsampled_input *cmp; /* the Poisson comparison (taken over) */
 } epoch_bounds;
 
@@ -407,12 +408,29 @@ static int add_epoch_bounds(cat_job *j, const epoch_bounds *e)
     }
     if (!e->upper)
         return GA_OK;
-    snprintf(name, sizeof name, "upper bound: every epoch %s Gaussian step%s of sensitivity 1 "
-             "(%.0f epochs)", e->k == 1 ? "one" : e->k_txt, e->k == 1 ? "" : "s", e->T);
     j->out->verified = 1;
     j->out->verified_pair = j->out->npairs;
     j->out->verified_bound = 1;
     snprintf(j->out->verified_note, sizeof j->out->verified_note, "%s", e->note);
+    if (e->alloc && e->k == 1) { /* random allocation: its dominating pair's bound */
+        ga_allocation_input *in = malloc(sizeof *in);
+        if (!in)
+            return GA_ENOMEM;
+        *in = (ga_allocation_input){e->sigma, e->t, e->T, e->sigma_txt};
+        snprintf(name, sizeof name, "upper bound: random allocation's dominating pair (Renyi "
+                 "divergences converted) or the Gaussian mechanism of sensitivity sqrt(%.0f), "
+                 "the smaller", e->T);
+        if ((rc = ga_pairset_add(j->out, name, 1, 1, NULL, NULL, NULL, NULL))) {
+            free(in);
+            return rc;
+        }
+        p = &j->out->pairs[j->out->npairs - 1];
+        p->reduced = 1;
+        p->alloc = in;
+        return GA_OK;
+    }
+    snprintf(name, sizeof name, "upper bound: every epoch %s Gaussian step%s of sensitivity 1 "
+             "(%.0f epochs)", e->k == 1 ? "one" : e->k_txt, e->k == 1 ? "" : "s", e->T);
     if ((rc = cat_add_1d(j, name, 1, e->sigma * e->sigma, e->sigma * e->sigma, e->k * e->T)))
         return rc;
     p = &j->out->pairs[j->out->npairs - 1];
@@ -513,7 +531,7 @@ static int build_shuffle(cat_job *j, char *msg, size_t msglen)
              "norm <= 1 (given the shuffle, an epoch of %.0f batches of %.0f out of %.0f records "
              "moves one batch sum by at most 1; %.0f epochs, noise multiplier %g: the Gaussian "
              "mechanism of sensitivity 1 sqrt(%.0f))", E, b, n, T, sigma, T);
-    epoch_bounds e = {"shuffled epochs", "batch", note, E, 1, T, sigma, st, "1", bounded, cmp};
+    epoch_bounds e = {"shuffled epochs", "batch", note, E, 1, T, sigma, st, "1", bounded, 0, cmp};
     return add_epoch_bounds(j, &e);
 }
 
@@ -564,12 +582,20 @@ static int build_allocation(cat_job *j, char *msg, size_t msglen)
     *cmp = (ga_subsampled_input){k / t, sigma, T * t, 0, kt, st, 0, 0, NULL,
                                  ga_node_get(m, "steps")->text};
     char note[400];
-    snprintf(note, sizeof note, "upper bound over all remove-one and zero-out neighbours with "
-             "gradients of norm <= 1 (the other records' steps do not depend on the audited one; "
-             "given them, an epoch of %.0f steps moves %.0f step sum%s by at most 1 each; %.0f "
-             "epochs, noise multiplier %g: the Gaussian mechanism of sensitivity 1 sqrt(%.0f))",
-             t, k, k == 1 ? "" : "s", T, sigma, k * T);
-    epoch_bounds e = {"random allocation", "step", note, t, k, T, sigma, st, kt, 1, cmp};
+    if (k == 1)
+        snprintf(note, sizeof note, "upper bound over all remove-one and zero-out neighbours with "
+                 "gradients of norm <= 1 (the other records' steps do not depend on the audited "
+                 "one, so each epoch is dominated by the mean over its %.0f steps of a unit shift "
+                 "of that step against none; %.0f epochs, noise multiplier %g: that pair's Renyi "
+                 "divergences converted, or the Gaussian mechanism of sensitivity sqrt(%.0f), "
+                 "the smaller)", t, T, sigma, T);
+    else
+        snprintf(note, sizeof note, "upper bound over all remove-one and zero-out neighbours "
+                 "with gradients of norm <= 1 (the other records' steps do not depend on the "
+                 "audited one; given them, an epoch of %.0f steps moves %.0f step sums by at "
+                 "most 1 each; %.0f epochs, noise multiplier %g: the Gaussian mechanism of "
+                 "sensitivity 1 sqrt(%.0f))", t, k, T, sigma, k * T);
+    epoch_bounds e = {"random allocation", "step", note, t, k, T, sigma, st, kt, 1, 1, cmp};
     return add_epoch_bounds(j, &e);
 }
 

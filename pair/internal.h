@@ -71,7 +71,7 @@ typedef struct ga_pair_type {
 /* the rows: type_gaussian.c, type_product.c, type_loss.c */
 extern const ga_pair_type ga_pair_type_gaussian, ga_pair_type_product, ga_pair_type_subsampled,
     ga_pair_type_masked, ga_pair_type_synthetic, ga_pair_type_synthetic_sup,
-    ga_pair_type_shuffle, ga_pair_type_ptr, ga_pair_type_envelope;
+    ga_pair_type_shuffle, ga_pair_type_ptr, ga_pair_type_envelope, ga_pair_type_alloc;
 
 /* the supremum over a universe of synthetic-point pairs (type_synth_sup.c; in->norm_bound > 0):
  * GA_OK and *out, or GA_EINVAL with a message */

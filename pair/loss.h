@@ -215,6 +215,21 @@ void ga_shuffle_laws_clear(ga_shuffle_laws *S);
 int ga_shuffle_delta_bounds(double *lo, double *hi, const ga_shuffle_laws *S, int dir,
                             double eps_lo, double eps_hi);
 
+/* Random allocation, one of t steps per epoch (pair/alloc.c): upper bounds of one epoch's
+ * Renyi divergences at the integer orders alpha[i], dx[i] >= D(X || Y) (the remove
+ * direction, the dataset with the record first) and dy[i] >= D(Y || X), for noise
+ * multiplier sigma (its decimal when sigma_txt is given), gradients clipped to norm 1. */
+#define GA_ALLOC_MAXORD 64
+typedef struct {
+    int n;
+    int alpha[GA_ALLOC_MAXORD];
+    double dx[GA_ALLOC_MAXORD], dy[GA_ALLOC_MAXORD];
+} ga_alloc_renyi;
+/* GA_OK, GA_EINVAL (sigma outside [1e-3, 1e6], t not a whole number in 1..1e7, a text that is
+ * not a decimal), GA_EDEP (no FLINT/Arb), GA_ETIME, GA_ENOMEM. */
+int ga_alloc_renyi_make(ga_alloc_renyi *R, const char *sigma_txt, double sigma, double t,
+                        double deadline);
+
 /* ------------------------------------------------------- certified (with numerics/arb.h) */
 
 /* Propose-test-release ridge releases (pair/ptr.c, pair/ptr_arb.c): the input (its arrays

@@ -41,6 +41,8 @@ typedef struct ga_spec_pair {
                                                (its arrays in the same block) */
     ga_envelope_input *envelope;            /* non-NULL: the supremum over a sensitivity
                                                envelope (an upper bound, never attained) */
+    ga_allocation_input *alloc;             /* non-NULL: random allocation's upper bound
+                                               (never attained) */
     const char *mean_txt, *sd_txt;          /* a kind's 1-D pair N(mean, sd^2) vs N(0, sd^2)
                                                from the spec's decimals: their texts, into
                                                the doc (NULL: the doubles are exact) */
@@ -84,14 +86,16 @@ static inline int ga_spec_pair_unreleased(const ga_spec_pair *p)
  * supremum rather than by Gaussian laws? */
 static inline int ga_spec_pair_is_loss(const ga_spec_pair *p)
 {
-    return p->nsub > 0 || p->masked || p->synth || p->shuffle || p->ptr || p->envelope;
+    return p->nsub > 0 || p->masked || p->synth || p->shuffle || p->ptr || p->envelope ||
+           p->alloc;
 }
 
 /* Is the pair one non-Gaussian release that neither composes with other parts nor repeats
- * (masked, synthetic, shuffled epochs, propose-test-release, a sensitivity envelope)? */
+ * (masked, synthetic, shuffled epochs, propose-test-release, a sensitivity envelope, random
+ * allocation's bound)? */
 static inline int ga_spec_pair_single(const ga_spec_pair *p)
 {
-    return p->masked || p->synth || p->shuffle || p->ptr || p->envelope;
+    return p->masked || p->synth || p->shuffle || p->ptr || p->envelope || p->alloc;
 }
 
 

@@ -129,6 +129,7 @@ void ga_spec_pair_free(ga_spec_pair *p)
     free(p->shuffle);
     free(p->ptr);
     free(p->envelope);
+    free(p->alloc);
     free(p->var_scale_txt);
     memset(p, 0, sizeof *p);
 }

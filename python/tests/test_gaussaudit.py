@@ -512,7 +512,8 @@ def test_random_allocation_is_audited_not_accounted():
     """RandomAllocation writes the random_allocation sampler's spec (SelfComposed counts
     epochs); with every step taken (participations = steps) the lower and upper bounds meet at
     the Gaussian mechanism of sensitivity sqrt(k T): assert_dp fails a claim just below its eps
-    and proves one just above (VERIFIED under remove_one); the Accountant refuses the event."""
+    and proves one just above (VERIFIED under remove_one); the Accountant refuses the event;
+    with one step per epoch the upper bound proves what the Gaussian one cannot."""
     from gaussaudit.accounting import Accountant, Gaussian, RandomAllocation, SelfComposed
     from gaussaudit.testing import assert_dp
     ev = RandomAllocation(10, Gaussian(2.0), participations=10)
@@ -533,6 +534,10 @@ def test_random_allocation_is_audited_not_accounted():
     assert r.claims[0].verdict == "VERIFIED", r.claims[0]
     with pytest.raises(gaussaudit.InvalidArgument, match="bounds"):
         Accountant().compose(four)
+    # one step of 235 per epoch, 60 epochs: the dominating pair's Renyi bound (eps 2.543 at
+    # 1e-5; the Gaussian mechanism of sensitivity sqrt(60) alone gives 54.05) proves 2.6
+    one = RandomAllocation(235, Gaussian(1.1), epochs=60)
+    assert assert_dp(one, 2.6, 1e-5).claims[0].verdict == "VERIFIED"
     for bad in ((10, 11, 1), (0, 1, 1), (10, 1, 0)):
         with pytest.raises(gaussaudit.InvalidArgument):
             RandomAllocation(bad[0], Gaussian(1.0), participations=bad[1], epochs=bad[2])

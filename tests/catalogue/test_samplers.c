@@ -644,8 +644,10 @@ Test(samplers, random_allocation_brackets_the_claims, .timeout = 600)
         double dup = gdp_delta(mu_up, up), dlo = gdp_delta(mu_sum, lo);
         /* the sum test is the largest lower bound except with one step per epoch (the max test
          * may exceed it): its delta at the attained eps is then at most the claimed one */
-        cr_expect(fabs(dup - 1e-5) < 1e-9 && (k == 1 ? dlo <= 1e-5 * (1 + 1e-6)
-                                                     : fabs(dlo - 1e-5) < 1e-9),
+        /* (k = 1: the upper bound is the dominating pair's where that is smaller, so the
+         * Gaussian's delta at its eps is at least the claim's) */
+        cr_expect((k == 1 ? dup >= 1e-5 * (1 - 1e-6) && up >= lo : fabs(dup - 1e-5) < 1e-9) &&
+                      (k == 1 ? dlo <= 1e-5 * (1 + 1e-6) : fabs(dlo - 1e-5) < 1e-9),
                   "t %g k %g T %g sigma %g: upper eps %.17g (its delta %.17g), attained %.17g "
                   "(the sum test's delta %.17g)", t, k, T, sg, up, dup, lo, dlo);
         if (k == t)
@@ -679,7 +681,9 @@ Test(samplers, random_allocation_brackets_the_claims, .timeout = 600)
             }
         }
     }
-    /* one step per epoch: the pairs of shuffled epochs of as many batches, the same numbers */
+    /* one step per epoch: the lower bounds of shuffled epochs of as many batches, the same
+     * numbers; the upper bound below theirs (the Gaussian's: the record's batch is not hidden
+     * from the other records' gradients there) */
     {
         snprintf(text, sizeof text, spec, "10", "1", "2", "4", "zero_out", "100");
         char *ja = audit_json(text);
@@ -689,7 +693,8 @@ Test(samplers, random_allocation_brackets_the_claims, .timeout = 600)
         static const char *const keys[] = {"epsilon_at_delta", "attained_epsilon",
                                            "attained_delta", "poisson_sampling_epsilon"};
         for (int k = 0; k < 4; k++)
-            cr_expect(json_number(ja, keys[k]) == json_number(js, keys[k]),
+            cr_expect(k ? json_number(ja, keys[k]) == json_number(js, keys[k])
+                        : json_number(ja, keys[k]) < 0.5 * json_number(js, keys[k]),
                       "%s: random allocation %.17g, shuffled epochs %.17g", keys[k],
                       json_number(ja, keys[k]), json_number(js, keys[k]));
         free(ja);
@@ -1004,18 +1009,33 @@ Test(samplers, renyi_claims_on_bracketed_epochs)
     /* shuffled epochs (zero_out) and random allocation: the max test has no Renyi divergence
      * and is left out; the sum test, N(1, t sigma^2) against N(0, t sigma^2) over T epochs,
      * has D_alpha = alpha T / (2 t sigma^2) (a lower bound: a claim below it is a certified
-     * VIOLATION) and the upper bound, the Gaussian mechanism of sensitivity sqrt(T), alpha T /
-     * (2 sigma^2) (a claim above it is VERIFIED); between them INCONCLUSIVE */
+     * VIOLATION) and the upper bound (a claim above it is VERIFIED): for shuffled epochs the
+     * Gaussian mechanism of sensitivity sqrt(T), alpha T / (2 sigma^2); for random allocation
+     * T times the bound of its dominating pair's divergence, far below that (taken from the
+     * pair: its values are tested in tests/pair/test_alloc.c); between them INCONCLUSIVE */
     static const char *const mech[2] = {
         "{kind: subsampled_gaussian, sampler: shuffle, batch_size: 10, dataset_size: 100, "
         "sigma: 1.5, epochs: 4}\nneighbours: zero_out",
         "{kind: subsampled_gaussian, sampler: random_allocation, steps: 10, sigma: 1.5, epochs: 4}",
     };
-    const double alpha = 4, lo = alpha * 4 / (2 * 10 * 2.25), hi = alpha * 4 / (2 * 2.25);
-    const double at[3] = {0.99 * lo, sqrt(lo * hi), 1.01 * hi};
+    const double alpha = 4, lo = alpha * 4 / (2 * 10 * 2.25), hi_gauss = alpha * 4 / (2 * 2.25);
+    double hi_alloc;
+    {
+        ga_allocation_input ai = {1.5, 10, 4, "1.5"};
+        ga_pair *p;
+        ga_result xy, yx;
+        char msg[256];
+        cr_assert(ga_pair_reduce_allocation(&p, &ai, msg, sizeof msg) == GA_OK, "%s", msg);
+        cr_assert(ga_pair_renyi(&xy, &yx, p, alpha) == GA_OK);
+        hi_alloc = fmax(xy.val, yx.val);
+        ga_pair_free(p);
+        cr_assert(hi_alloc > lo && hi_alloc < 0.2 * hi_gauss, "the bound %.17g", hi_alloc);
+    }
     static const int want[3] = {GA_VERDICT_VIOLATION, GA_VERDICT_INCONCLUSIVE, GA_VERDICT_VERIFIED};
     for (int m = 0; m < 2; m++)
         for (int k = 0; k < 3; k++) {
+            double hi = m ? hi_alloc : hi_gauss;
+            const double at[3] = {0.99 * lo, sqrt(lo * hi), 1.01 * hi};
             char spec[512], msg[512];
             snprintf(spec, sizeof spec, "gaussaudit: 1\nname: r\nmechanism: %s\nclaim: {rdp: "
                      "[[4, %.17g]]}\n", mech[m], at[k]);
