@@ -62,27 +62,44 @@ static void tails_clear(tails_t *t)
     arb_clear(t->rs2pi);
 }
 
+/* A point x and the step's normal components there: Phi, Qbar and the density phi at x (P0,
+ * Q0, d0) and at x - m (P1, Q1, d1: the mixture's second component, sw 0) */
+typedef struct {
+    arb_t x, P0, Q0, d0, P1, Q1, d1;
+} pt_t;
+
+static void pt_init(pt_t *p)
+{
+    arb_init(p->x), arb_init(p->P0), arb_init(p->Q0), arb_init(p->d0);
+    arb_init(p->P1), arb_init(p->Q1), arb_init(p->d1);
+}
+
+static void pt_clear(pt_t *p)
+{
+    arb_clear(p->x), arb_clear(p->P0), arb_clear(p->Q0), arb_clear(p->d0);
+    arb_clear(p->P1), arb_clear(p->Q1), arb_clear(p->d1);
+}
+
 /* The step's loss law at one grid point v: in = 1 where x = x(v) (sw 0) or x(-v) (sw 1) is
- * finite, with Phi, Qbar and the density phi at x (P0, Q0, d0) and at x - m (P1, Q1, d1,
- * sw 0), and the loss's slope l'(x) (lp); F = P[V <= v] and G = P[V > v] */
+ * finite, with the point p at x and the loss's slope l'(x) (lp); F = P[V <= v] and G = P[V >
+ * v] */
 typedef struct {
     int in;
-    arb_t x, P0, Q0, P1, Q1, d0, d1, lp, F, G;
+    pt_t p;
+    arb_t lp, F, G;
     arb_t FY, GY; /* the same tails under the other law, Y (V is log dX/dY) */
 } bnd_t;
 
 static void bnd_init(bnd_t *b)
 {
-    arb_init(b->x), arb_init(b->P0), arb_init(b->Q0), arb_init(b->P1), arb_init(b->Q1);
-    arb_init(b->d0), arb_init(b->d1), arb_init(b->lp), arb_init(b->F), arb_init(b->G);
-    arb_init(b->FY), arb_init(b->GY);
+    pt_init(&b->p);
+    arb_init(b->lp), arb_init(b->F), arb_init(b->G), arb_init(b->FY), arb_init(b->GY);
 }
 
 static void bnd_clear(bnd_t *b)
 {
-    arb_clear(b->x), arb_clear(b->P0), arb_clear(b->Q0), arb_clear(b->P1), arb_clear(b->Q1);
-    arb_clear(b->d0), arb_clear(b->d1), arb_clear(b->lp), arb_clear(b->F), arb_clear(b->G);
-    arb_clear(b->FY), arb_clear(b->GY);
+    pt_clear(&b->p);
+    arb_clear(b->lp), arb_clear(b->F), arb_clear(b->G), arb_clear(b->FY), arb_clear(b->GY);
 }
 
 static void phi(arb_t r, const arb_t x, const tails_t *t)
@@ -113,28 +130,28 @@ static int bnd_at(bnd_t *b, const tails_t *t, const arb_t v)
         arb_add(b->lp, e, t->omq, prec);
         arb_div(b->lp, e, b->lp, prec);
         arb_mul(b->lp, b->lp, t->m, prec);
-        arb_log(b->x, e, prec);
-        arb_sub(b->x, b->x, t->lq, prec);
-        arb_add(b->x, b->x, t->h2, prec);
-        arb_div(b->x, b->x, t->m, prec);
-        ga_arb_normal_tails(b->P0, b->Q0, b->x, t->rs2, prec);
-        phi(b->d0, b->x, t);
-        arb_sub(e, b->x, t->m, prec);
-        ga_arb_normal_tails(b->P1, b->Q1, e, t->rs2, prec);
-        phi(b->d1, e, t);
+        arb_log(b->p.x, e, prec);
+        arb_sub(b->p.x, b->p.x, t->lq, prec);
+        arb_add(b->p.x, b->p.x, t->h2, prec);
+        arb_div(b->p.x, b->p.x, t->m, prec);
+        ga_arb_normal_tails(b->p.P0, b->p.Q0, b->p.x, t->rs2, prec);
+        phi(b->p.d0, b->p.x, t);
+        arb_sub(e, b->p.x, t->m, prec);
+        ga_arb_normal_tails(b->p.P1, b->p.Q1, e, t->rs2, prec);
+        phi(b->p.d1, e, t);
         /* the mixture's tails (1 - q) Phi(x) + q Phi(x - m) and the same with Qbar: F and G
          * for sw 0 (X the mixture, x increasing in V), Y's for sw 1 (V <= v iff x >= x(-v)) */
         arb_t *mF = !t->sw ? &b->F : &b->GY, *mG = !t->sw ? &b->G : &b->FY;
-        arb_mul(*mF, b->P0, t->omq, prec);
-        arb_addmul(*mF, b->P1, t->q, prec);
-        arb_mul(*mG, b->Q0, t->omq, prec);
-        arb_addmul(*mG, b->Q1, t->q, prec);
+        arb_mul(*mF, b->p.P0, t->omq, prec);
+        arb_addmul(*mF, b->p.P1, t->q, prec);
+        arb_mul(*mG, b->p.Q0, t->omq, prec);
+        arb_addmul(*mG, b->p.Q1, t->q, prec);
         if (!t->sw) { /* Y = N(0, 1) */
-            arb_set(b->FY, b->P0);
-            arb_set(b->GY, b->Q0);
+            arb_set(b->FY, b->p.P0);
+            arb_set(b->GY, b->p.Q0);
         } else { /* X = N(0, 1): F = P[x >= x(-v)] */
-            arb_set(b->F, b->Q0);
-            arb_set(b->G, b->P0);
+            arb_set(b->F, b->p.Q0);
+            arb_set(b->G, b->p.P0);
         }
     } else if (arb_is_nonpositive(e)) { /* v beyond the range: all mass on one side */
         arb_set_ui(b->F, t->sw ? 1 : 0);
@@ -180,21 +197,22 @@ static void tighten(arb_t lo, arb_t hi, const arb_t c, int above, slong prec)
 #define SUB_GAP 1e-3 /* the pieces' gap aimed at, per unit mass, relative to h */
 #define SUB_MAX 64
 
-/* one point of a piece: its x, l(x), l'(x), and per component the tails and density */
+/* one point of a piece: the point p, l(x) and l'(x) */
 typedef struct {
-    arb_t x, l, lp, P0, Q0, d0, P1, Q1, d1;
+    pt_t p;
+    arb_t l, lp;
 } sub_t;
 
 static void sub_init(sub_t *u)
 {
-    arb_init(u->x), arb_init(u->l), arb_init(u->lp), arb_init(u->P0), arb_init(u->Q0);
-    arb_init(u->d0), arb_init(u->P1), arb_init(u->Q1), arb_init(u->d1);
+    pt_init(&u->p);
+    arb_init(u->l), arb_init(u->lp);
 }
 
 static void sub_clear(sub_t *u)
 {
-    arb_clear(u->x), arb_clear(u->l), arb_clear(u->lp), arb_clear(u->P0), arb_clear(u->Q0);
-    arb_clear(u->d0), arb_clear(u->P1), arb_clear(u->Q1), arb_clear(u->d1);
+    pt_clear(&u->p);
+    arb_clear(u->l), arb_clear(u->lp);
 }
 
 static void sub_at(sub_t *u, const arb_t x, const tails_t *t)
@@ -202,7 +220,7 @@ static void sub_at(sub_t *u, const arb_t x, const tails_t *t)
     slong prec = t->prec;
     arb_t e;
     arb_init(e);
-    arb_set(u->x, x);
+    arb_set(u->p.x, x);
     arb_mul(e, t->m, x, prec);
     arb_sub(e, e, t->h2, prec);
     arb_add(e, e, t->lq, prec);
@@ -211,18 +229,19 @@ static void sub_at(sub_t *u, const arb_t x, const tails_t *t)
     arb_div(u->lp, e, u->l, prec);
     arb_mul(u->lp, u->lp, t->m, prec);
     arb_log(u->l, u->l, prec);
-    ga_arb_normal_tails(u->P0, u->Q0, x, t->rs2, prec);
-    phi(u->d0, x, t);
+    ga_arb_normal_tails(u->p.P0, u->p.Q0, x, t->rs2, prec);
+    phi(u->p.d0, x, t);
     if (!t->sw) {
         arb_sub(e, x, t->m, prec);
-        ga_arb_normal_tails(u->P1, u->Q1, e, t->rs2, prec);
-        phi(u->d1, e, t);
+        ga_arb_normal_tails(u->p.P1, u->p.Q1, e, t->rs2, prec);
+        phi(u->p.d1, e, t);
     }
     arb_clear(e);
 }
 
-/* the piece [a, b]'s mass and E[(x - a) 1(a <= x <= b)] under the step's law of x */
-static void sub_moments(arb_t w, arb_t M, const sub_t *a, const sub_t *b, const tails_t *t)
+/* the mass of [a, b] and E[(x - a) 1(a <= x <= b)] under the step's law of x (sw 0: the
+ * mixture (1 - q) N(0, 1) + q N(m, 1); sw 1: N(0, 1)) */
+static void pt_moments(arb_t w, arb_t M, const pt_t *a, const pt_t *b, const tails_t *t)
 {
     slong prec = t->prec;
     arb_t c, d;
@@ -267,8 +286,8 @@ static void sub_offset(arb_t res, const arb_t xl, const arb_t xu, const arb_t lk
             arb_add(x, x, xl, prec);
         }
         sub_at(B, x, t);
-        sub_moments(w, M, A, B, t);
-        arb_sub(D, B->x, A->x, prec);
+        pt_moments(w, M, &A->p, &B->p, t);
+        arb_sub(D, B->p.x, A->p.x, prec);
         if (!t->sw) { /* V - l_k >= the tangent at either end */
             arb_sub(c, A->l, lk, prec);
             arb_mul(c, c, w, prec);
@@ -309,8 +328,8 @@ static void cell_offsets(arb_t lo, arb_t hi, const bnd_t *A, const bnd_t *B, con
                          const arb_t lk, double h, const tails_t *t)
 {
     slong prec = t->prec;
-    arb_t hw, D, M, c, ma;
-    arb_init(hw), arb_init(D), arb_init(M), arb_init(c), arb_init(ma);
+    arb_t hw, D, M, c;
+    arb_init(hw), arb_init(D), arb_init(M), arb_init(c);
     arb_set_d(hw, h);
     arb_mul(hw, hw, w, prec); /* h w */
     arb_zero(lo);
@@ -319,27 +338,14 @@ static void cell_offsets(arb_t lo, arb_t hi, const bnd_t *A, const bnd_t *B, con
         goto cleanup;
     /* the x-range [a, b] of the cell: sw 0 from x(l_k) up, sw 1 from x(-l_{k+1}) up */
     const bnd_t *L = t->sw ? B : A, *U = t->sw ? A : B;
-    arb_sub(D, U->x, L->x, prec);
+    arb_sub(D, U->p.x, L->p.x, prec);
     if (!arb_is_positive(D))
         goto cleanup;
-    /* M = E[(x - a) 1] for sw 0, E[(b - x) 1] for sw 1 */
-    if (!t->sw) {
-        mass_between(c, L->P0, L->Q0, U->P0, U->Q0, prec);
-        arb_mul(M, c, L->x, prec);
-        arb_sub(M, L->d0, M, prec);
-        arb_sub(M, M, U->d0, prec); /* phi(a) - phi(b) - a P0 */
-        arb_mul(M, M, t->omq, prec);
-        mass_between(c, L->P1, L->Q1, U->P1, U->Q1, prec);
-        arb_sub(ma, t->m, L->x, prec);
-        arb_mul(c, c, ma, prec);
-        arb_add(c, c, L->d1, prec);
-        arb_sub(c, c, U->d1, prec); /* phi(a - m) - phi(b - m) + (m - a) P1 */
-        arb_addmul(M, c, t->q, prec);
-    } else {
-        mass_between(c, L->P0, L->Q0, U->P0, U->Q0, prec);
-        arb_mul(M, c, U->x, prec);
-        arb_sub(M, M, L->d0, prec);
-        arb_add(M, M, U->d0, prec); /* b P - (phi(a) - phi(b)) */
+    /* M = E[(x - a) 1] for sw 0, E[(b - x) 1] = D P - E[(x - a) 1] for sw 1 */
+    pt_moments(c, M, &L->p, &U->p, t);
+    if (t->sw) {
+        arb_mul(c, c, D, prec);
+        arb_sub(M, c, M, prec);
     }
     /* the chord: h M / D (above for sw 0, below for sw 1) */
     arb_set_d(c, h);
@@ -361,12 +367,12 @@ static void cell_offsets(arb_t lo, arb_t hi, const bnd_t *A, const bnd_t *B, con
     double mm = arf_get_d(arb_midref(t->m), ARF_RND_NEAR);
     double rr = ceil(Dm * sqrt(fmax(mm * lpu, 0) / (8 * SUB_GAP * h)));
     if (rr >= 2 && isfinite(rr)) {
-        sub_offset(c, L->x, U->x, lk, (int)fmin(rr, SUB_MAX), t);
+        sub_offset(c, L->p.x, U->p.x, lk, (int)fmin(rr, SUB_MAX), t);
         if (arb_is_finite(c)) /* (pieces too narrow for the precision: the tangents stand) */
             tighten(lo, hi, c, 0, prec);
     }
 cleanup:
-    arb_clear(hw), arb_clear(D), arb_clear(M), arb_clear(c), arb_clear(ma);
+    arb_clear(hw), arb_clear(D), arb_clear(M), arb_clear(c);
 }
 
 /* a ball's midpoint as a double, clipped at 0 where nonneg, and *err >= |value - that| */

@@ -16,10 +16,15 @@
 #include <time.h>
 #include <unistd.h>
 
-/* the methods of the audit's pairs (their type's: the first loss family's, else Gaussian) */
-const char *rp_methods(const ga_audit *a)
+const char *rp_methods(char *buf, size_t n, const ga_audit *a)
 {
-    return a->methods ? a->methods : ga_pair_methods(NULL);
+    size_t k = 0;
+    buf[0] = 0;
+    for (int i = 0; i < GA_AUDIT_METHODS && a->methods[i] && k < n; i++)
+        k += (size_t)snprintf(buf + k, n - k, "%s%s", i ? "; and " : "", a->methods[i]);
+    if (!buf[0])
+        snprintf(buf, n, "%s", ga_pair_methods(NULL));
+    return buf;
 }
 
 int rp_evaluated(const ga_claim_result *r)

@@ -212,6 +212,7 @@ static void html_pairs(FILE *out, const ga_audit *a)
 /* what reproduces the audit: tool, spec and input digests, methods, certified effort */
 static void html_repro(FILE *out, const ga_audit *a)
 {
+    char mb[RP_METHODS_LEN];
     fprintf(out, "<h2>Reproducibility</h2>\n<div class=\"repro\" id=\"repro\"><p>tool: gaussaudit %s<br>"
                  "spec: <code>", GA_VERSION_STRING);
     rp_html_escape(out, a->spec.path);
@@ -226,7 +227,7 @@ static void html_repro(FILE *out, const ga_audit *a)
     fprintf(out, "pairs audited: %zu<br>methods: %s<br>"
                  "certified mode: %s; certified evaluations: %zu (delta, Renyi or Mahalanobis intervals "
                  "of single pairs), %.3f s; highest precision: %ld bits</p></div>\n",
-            a->npairs, rp_methods(a),
+            a->npairs, rp_methods(mb, sizeof mb, a),
             a->certified_mode ? "yes" : "no (escalated where a verdict needed it)", a->ncertified,
             a->cert_seconds, a->max_bits);
 }

@@ -41,8 +41,10 @@ void rp_pairs_begin(rp_pairs_table *t, const ga_audit *a);
 void rp_pair_cells_of(rp_pair_cells *p, const ga_audit *a, const rp_pairs_table *t, size_t k);
 void rp_pairs_end(rp_pairs_table *t);
 
-/* the methods of the audit's pairs */
-const char *rp_methods(const ga_audit *a);
+/* the methods of the audit's pairs, each pair family's joined by "; and " (the Gaussian
+ * pairs' where there is no other), into buf (n bytes, RP_METHODS_LEN suffices): buf */
+#define RP_METHODS_LEN 4096
+const char *rp_methods(char *buf, size_t n, const ga_audit *a);
 
 /* a claim the --timeout deadline left without any number */
 int rp_evaluated(const ga_claim_result *r);

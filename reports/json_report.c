@@ -209,7 +209,10 @@ int ga_report_json(FILE *out, const ga_audit *a)
     ga_jw_int(&j, "certified_evaluations", (long)a->ncertified);
     ga_jw_num(&j, "certified_seconds", a->cert_seconds);
     ga_jw_int(&j, "precision_bits", a->max_bits);
-    ga_jw_str(&j, "methods", rp_methods(a));
+    {
+        char mb[RP_METHODS_LEN];
+        ga_jw_str(&j, "methods", rp_methods(mb, sizeof mb, a));
+    }
     ga_jw_obj_end(&j);
     ga_jw_obj_end(&j);
     return ferror(out) ? GA_EIO : GA_OK;

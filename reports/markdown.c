@@ -116,6 +116,7 @@ int ga_report_markdown(FILE *out, const ga_audit *a)
     if (pt.more)
         fprintf(out, "\n%zu more pairs not listed.\n", pt.more);
     rp_pairs_end(&pt);
+    char mb[RP_METHODS_LEN];
     fprintf(out, "\n## Reproducibility\n\n- tool: gaussaudit %s\n- spec: ", GA_VERSION_STRING);
     md_text(out, a->spec.path);
     fprintf(out, " (SHA-256 `%s`)\n", a->digest);
@@ -131,7 +132,7 @@ int ga_report_markdown(FILE *out, const ga_audit *a)
                  "(delta, Renyi or Mahalanobis intervals of single pairs); highest precision: "
                  "%ld bits (the time they took is in the JSON and HTML reports: Markdown reports "
                  "are reproducible byte for byte)\n",
-            a->npairs, rp_methods(a),
+            a->npairs, rp_methods(mb, sizeof mb, a),
             a->certified_mode ? "yes" : "no (escalated where a verdict needed it)", a->ncertified,
             a->max_bits);
     return ferror(out) ? GA_EIO : GA_OK;

@@ -50,21 +50,38 @@ void ga_audit_clear(ga_audit *a)
 /* stage 1: load the spec and build its pairs (60% of the budget), allocate the results */
 static int audit_claim_list(ga_audit *a, char *msg, size_t msglen);
 
-/* the methods the reports name: the first one-dimensional loss family's (its type row's), else
- * the Gaussian pairs' */
+/* the family of a one-dimensional loss pair, by its input (-1: Gaussian laws) */
+static int loss_family(const ga_spec_pair *sp)
+{
+    return sp->nsub ? 0 : sp->masked ? 1 : sp->synth ? 2 : sp->shuffle ? 3 : sp->ptr ? 4
+         : sp->envelope ? 5 : sp->alloc ? 6 : -1;
+}
+
+/* the methods the reports name: those of each one-dimensional loss family among the pairs
+ * (the first pair of each family reduced for its type row's text), else the Gaussian pairs' */
 static void audit_methods(ga_audit *a)
 {
     ga_spec_pair_buf b;
-    a->methods = ga_pair_methods(NULL);
-    for (size_t i = 0; i < ga_pairset_npairs(&a->set); i++) {
+    size_t n = 0;
+    unsigned seen = 0;
+    memset(a->methods, 0, sizeof a->methods);
+    for (size_t i = 0; i < ga_pairset_npairs(&a->set) && n < GA_AUDIT_METHODS; i++) {
         const ga_spec_pair *sp = ga_pairset_pair_at(&a->set, i, &b, 0);
+        int f = loss_family(sp);
         ga_pair *p;
-        if (!ga_spec_pair_is_loss(sp) || ga_mech_pair_reduce(&p, sp, NULL, 0) != GA_OK)
+        if (f < 0 || (seen >> f & 1) || ga_mech_pair_reduce(&p, sp, NULL, 0) != GA_OK)
             continue;
-        a->methods = ga_pair_methods(p); /* (a static text of the row) */
+        seen |= 1u << f;
+        const char *m = ga_pair_methods(p); /* (a static text of the row) */
         ga_pair_free(p);
-        return;
+        int dup = 0;
+        for (size_t k = 0; k < n; k++)
+            dup |= a->methods[k] == m;
+        if (!dup)
+            a->methods[n++] = m;
     }
+    if (!n)
+        a->methods[0] = ga_pair_methods(NULL);
 }
 
 static int audit_load(ga_audit *a, const char *path, const char *text, size_t len,

@@ -165,11 +165,16 @@ typedef struct {
 
 typedef struct ga_audit_watch ga_audit_watch;
 
+/* the methods a report names at most: one per pair family */
+#define GA_AUDIT_METHODS 4
+
 typedef struct {
     ga_spec spec;          /* what was parsed */
     ga_pairset set;        /* the pairs built from it (the catalogue's result) */
-    const char *methods;   /* how the values are computed: the first one-dimensional loss
-                              family's methods, else the Gaussian pairs' (ga_pair_methods) */
+    const char *methods[GA_AUDIT_METHODS]; /* how the values are computed: the methods of
+                              each one-dimensional loss family among the pairs (their type
+                              rows' static texts, in pair order, NULL after the last), else
+                              the Gaussian pairs' alone (ga_pair_methods) */
     ga_audit_watch *watch; /* where the audit publishes its progress (NULL: nowhere) */
     long long started;     /* time(NULL) when the audit began (JUnit timestamp) */
     double seconds;        /* wall time of the whole audit */
@@ -346,7 +351,7 @@ struct ga_audit_watch {
     double t0;             /* monotonic seconds when the audit began */
     long long started;
     double table_eps;
-    const char *methods;   /* the audit's (a static text) */
+    const char *methods[GA_AUDIT_METHODS]; /* the audit's (static texts) */
 };
 /* GA_OK or GA_ENOMEM (no lock); ga_audit_watch_clear frees what a watch holds (not sealed). */
 int ga_audit_watch_init(ga_audit_watch *w);

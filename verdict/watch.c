@@ -98,7 +98,7 @@ void ga_audit_watch_spec(ga_audit_watch *w, const ga_audit *a, int built)
         memcpy(w->digest, a->digest, sizeof w->digest);
         w->certified_mode = a->certified_mode;
         w->table_eps = a->table_eps;
-        w->methods = a->methods;
+        memcpy(w->methods, a->methods, sizeof w->methods);
         w->have_spec = 1;
     }
     inputs_free(in, a->spec.ninputs);
@@ -168,7 +168,7 @@ ga_audit_result *ga_audit_watch_report(ga_audit_watch *w, const char *path)
         memcpy(a->digest, w->digest, sizeof a->digest);
         a->certified_mode = w->certified_mode;
         a->table_eps = w->table_eps;
-        a->methods = w->methods;
+        memcpy(a->methods, w->methods, sizeof a->methods);
     } else { /* the spec was being read: its file names it */
         const char *slash = strrchr(path, '/');
         a->spec.path = (char *)path;

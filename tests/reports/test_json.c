@@ -198,3 +198,33 @@ Test(json, reports_say_what_was_audited, .init = setup, .fini = teardown)
     free(out);
     free(err);
 }
+
+/* A report names how every family of its pairs was computed: random allocation's lower
+ * bound (the max test) and upper bound (its dominating pair's divergences), in JSON and in
+ * Markdown; a Gaussian pair alone names the Gaussian methods. */
+Test(json, reports_name_each_pair_familys_methods, .init = setup, .fini = teardown)
+{
+    write_file("r.yaml", "gaussaudit: 1\nname: r\nmechanism: {kind: subsampled_gaussian, sampler: "
+                         "random_allocation, steps: 20, sigma: 1.5, epochs: 2}\nclaim: {epsilon: 3, "
+                         "delta: 1e-5}\n");
+    write_file("g.yaml", pair_spec);
+    static const char *const fmt[2] = {"--format json", ""};
+    for (int f = 0; f < 2; f++) {
+        char cmd[1024], *out, *err;
+        snprintf(cmd, sizeof cmd, "audit '%s/r.yaml' --quiet %s", dir, fmt[f]);
+        ga_test_run(cmd, &out, &err);
+        const char *m = strstr(out, f ? "- methods: " : "\"methods\": ");
+        cr_expect(m && strstr(m, "the max test of epochs") && strstr(m, "; and an upper bound of "
+                  "random allocation") && !strstr(m, "Bromwich integral on a saddle-point"),
+                  "%s: %.2000s", fmt[f], m ? m : out);
+        free(out);
+        free(err);
+        snprintf(cmd, sizeof cmd, "audit '%s/g.yaml' --quiet %s", dir, fmt[f]);
+        ga_test_run(cmd, &out, &err);
+        m = strstr(out, f ? "- methods: " : "\"methods\": ");
+        cr_expect(m && strstr(m, "Bromwich integral on a saddle-point") && !strstr(m, "; and "),
+                  "%s: %.2000s", fmt[f], m ? m : out);
+        free(out);
+        free(err);
+    }
+}
