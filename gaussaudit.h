@@ -642,8 +642,10 @@ GA_API int ga_pair_reduce_shuffle(ga_pair **out, const ga_shuffle_input *in, cha
  * 1) / alpha^alpha: the remove direction's D_alpha exact (a finite sum), the add
  * direction's an upper bound (a Laplace-transform integral bounded by quadrature). Every
  * number is a ball (Arb): ga_pair_delta returns the bound's value with its rounding as the
- * error, ga_pair_delta_cert its enclosure (GA_OK); no Renyi divergences of the pair itself
- * (GA_EDOM). The first evaluation computes the divergences (a fraction of a second), later
+ * error, ga_pair_delta_cert its enclosure (GA_OK); ga_pair_renyi and ga_pair_renyi_cert
+ * return upper bounds of the epochs' Renyi divergences (the smaller of the Gaussian's alpha
+ * epochs / (2 sigma^2) and epochs times the epoch's bound, interpolated between the integer
+ * orders). The first evaluation computes the divergences (a fraction of a second), later
  * ones reuse them. GA_OK and *out, GA_EINVAL with a message (sigma outside [1e-3, 1e6], steps
  * not a whole number in 1..1e7, epochs not in 1..10000, a text that is not a plain decimal),
  * or GA_EDEP (FLINT/Arb could not be loaded).

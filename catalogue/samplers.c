@@ -581,7 +581,7 @@ static int build_allocation(cat_job *j, char *msg, size_t msglen)
         return GA_ENOMEM;
     *cmp = (ga_subsampled_input){k / t, sigma, T * t, 0, kt, st, 0, 0, NULL,
                                  ga_node_get(m, "steps")->text};
-    char note[400];
+    char note[512];
     if (k == 1)
         snprintf(note, sizeof note, "upper bound over all remove-one and zero-out neighbours with "
                  "gradients of norm <= 1 (the other records' steps do not depend on the audited "
