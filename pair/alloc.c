@@ -50,7 +50,7 @@
  * largest). The quadratures only decide how tight the bounds are, never whether they hold.
  */
 #include "numerics/arb.h"
-#include "pair/loss.h"
+#include "pair/internal.h"
 #include "base/base.h"
 
 #include <math.h>
@@ -659,7 +659,7 @@ int ga_alloc_renyi_make(ga_alloc_renyi *R, const char *sigma_txt, double sigma, 
     arb_init(a);
     arb_init(c);
     int rc = GA_OK;
-    if (sigma_txt ? arb_set_str(sg, sigma_txt, AL_PREC) : (arb_set_d(sg, sigma), 0)) {
+    if (ga_cert_entry(sg, &sigma_txt, &sigma, 0)) {
         rc = GA_EINVAL;
         goto cleanup;
     }

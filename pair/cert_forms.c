@@ -173,15 +173,16 @@ static void erfc_scaled_large(arb_t h, const arb_t x, slong prec)
  * with Phi(z) = erfc(-z/sqrt 2)/2. Arb carries any exponent, so a claim at eps = 1e300 (a
  * delta near exp(-1e600), the two terms equal to 300 digits) is settled by escalating the
  * precision, with no integral. */
-static void delta_normal_ball(arb_t res, const ga_gchisq_exact *q, const arb_t eps, slong prec)
+static void delta_normal(arb_t res, const arb_t sigma2, const arb_t offset, const arb_t eps,
+                         slong prec)
 {
     arb_t s, u, t, r2;
     arb_init(s);
     arb_init(u);
     arb_init(t);
     arb_init(r2);
-    arb_sqrt(s, q->sigma2, prec);
-    arb_sub(u, q->offset, eps, prec);
+    arb_sqrt(s, sigma2, prec);
+    arb_sub(u, offset, eps, prec);
     arb_div(u, u, s, prec);
     arb_set_ui(r2, 2);
     arb_rsqrt(r2, r2, prec);
@@ -222,8 +223,8 @@ static void delta_normal_ball(arb_t res, const ga_gchisq_exact *q, const arb_t e
     arb_mul(t, t, r2, prec);
     arb_neg(t, t);
     arb_hypgeom_erfc(t, t, prec); /* 2 Phi(u - s) */
-    arb_mul_2exp_si(u, q->sigma2, -1);
-    arb_sub(u, u, q->offset, prec);
+    arb_mul_2exp_si(u, sigma2, -1);
+    arb_sub(u, u, offset, prec);
     arb_add(u, u, eps, prec);
     arb_exp(u, u, prec);
     arb_mul(t, t, u, prec);
@@ -234,6 +235,15 @@ cleanup:
     arb_clear(u);
     arb_clear(t);
     arb_clear(r2);
+}
+
+void pc_shift_delta(arb_t res, const arb_t d2, const arb_t eps, slong prec)
+{
+    arb_t h;
+    arb_init(h);
+    arb_mul_2exp_si(h, d2, -1);
+    delta_normal(res, d2, h, eps, prec);
+    arb_clear(h);
 }
 
 /* Equal covariances (as exact numbers): the privacy loss is N(r D2/2, r D2) under X and
@@ -334,16 +344,7 @@ int pc_equal_cov_delta(arb_t xy, const ga_pair *p, const ga_pair_input *in,
         } else if (!arb_is_positive(u)) {
             rc = 0;
         } else {
-            ga_gchisq_exact *q = ga_gchisq_exact_alloc();
-            if (!q) {
-                rc = -1;
-            } else {
-                arb_set(q->sigma2, u);
-                arb_mul_2exp_si(q->offset, u, -1);
-                q->n = 0;
-                delta_normal_ball(xy, q, eps, prec);
-                ga_gchisq_exact_free(q);
-            }
+            pc_shift_delta(xy, u, eps, prec);
         }
     }
     arb_clear(u);
@@ -411,7 +412,7 @@ int pc_delta_one(arb_t res, const ga_gchisq_exact *q, const ga_gchisq *qd, const
         arb_zero(res); /* Q <= eps almost surely */
         rc = GA_OK;
     } else if (q->n == 0 && arb_is_positive(q->sigma2)) {
-        delta_normal_ball(res, q, eps, prec);
+        delta_normal(res, q->sigma2, q->offset, eps, prec);
         rc = arb_is_finite(res) ? GA_OK : GA_EPREC;
     } else {
         ga_path dp;

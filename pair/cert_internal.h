@@ -73,6 +73,11 @@ void pc_swap_input(ga_pair_input *in2, ga_pair_text *t2, const ga_pair_text **tp
 int pc_loss_sup_below(const ga_pair *p, const ga_pair_input *in, const ga_pair_text *txt,
                       int dir, const arb_t eps, slong prec);
 
+/* res <- delta(eps) of a mean shift whose squared Mahalanobis distance is d2 > 0 (a ball):
+ * the Gaussian mechanism at mu = sqrt(d2), whose privacy loss is N(d2/2, d2) in either
+ * direction, in closed form (cert_forms.c) */
+void pc_shift_delta(arb_t res, const arb_t d2, const arb_t eps, slong prec);
+
 /* delta of an equal-covariance pair from its r D2 (see equal_cov_d2): 1 when done, else the
  * return of equal_cov_d2 */
 int pc_equal_cov_delta(arb_t xy, const ga_pair *p, const ga_pair_input *in,

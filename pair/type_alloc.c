@@ -4,8 +4,9 @@
  *
  * delta(eps) of the T epochs, in each direction, is at most
  *   the Gaussian mechanism's of sensitivity sqrt(T): Q(eps/mu - mu/2) - e^eps Q(eps/mu + mu/2),
- *     mu = sqrt(T)/sigma (given the other records' steps an epoch moves one step sum by at
- *     most 1, adaptively composed; joint convexity over the steps' choice keeps it), and
+ *     mu = sqrt(T)/sigma, in closed form (pc_shift_delta; given the other records' steps an
+ *     epoch moves one step sum by at most 1, adaptively composed; joint convexity over the
+ *     steps' choice keeps it), and
  *   for every integer order alpha with D_alpha <= T d (d the epoch's bound, epochs compose),
  *     exp((alpha - 1)(T d - eps)) (alpha - 1)^(alpha - 1) / alpha^alpha, since for L the
  *     likelihood ratio and c = e^eps, (L - c)_+ <= L^alpha sup_x (x - c)_+ / x^alpha and that
@@ -51,35 +52,26 @@ static int renyi_of(const ga_alloc_renyi **out, const ga_pair *p, double deadlin
     return rc;
 }
 
+/* x <- sigma, its exact decimal where given (checked when the pair was made) */
+static void sigma_ball(arb_t x, const al_state *s)
+{
+    ga_cert_entry(x, &s->in.sigma_txt, &s->in.sigma, 0);
+}
+
 /* v[dir] <- the bound at eps (a ball) in direction dir (0: XY, 1: YX); *which (may be NULL):
  * per direction the term whose upper end is least (0: the Gaussian, else the order) */
 static void bound_at(arb_t v[2], int which[2], const al_state *s, const ga_alloc_renyi *R,
                      const arb_t eps)
 {
-    arb_t sg, mu, x, q1, q2, g, e, best;
-    arb_init(sg);
-    arb_init(mu);
+    arb_t x, g, e, best;
     arb_init(x);
-    arb_init(q1);
-    arb_init(q2);
     arb_init(g);
     arb_init(e);
     arb_init(best);
-    if (!s->in.sigma_txt || arb_set_str(sg, s->in.sigma_txt, AL_BPREC))
-        arb_set_d(sg, s->in.sigma);
-    arb_set_d(mu, s->in.epochs);
-    arb_sqrt(mu, mu, AL_BPREC);
-    arb_div(mu, mu, sg, AL_BPREC); /* sqrt(T)/sigma */
-    arb_div(x, eps, mu, AL_BPREC);
-    arb_mul_2exp_si(e, mu, -1);
-    arb_sub(q1, x, e, AL_BPREC);
-    ga_arb_normal_tails(g, q2, q1, NULL, AL_BPREC);
-    arb_swap(q1, q2); /* Q(eps/mu - mu/2) */
-    arb_add(x, x, e, AL_BPREC);
-    ga_arb_normal_tails(g, q2, x, NULL, AL_BPREC);
-    arb_exp(e, eps, AL_BPREC);
-    arb_mul(q2, q2, e, AL_BPREC);
-    arb_sub(g, q1, q2, AL_BPREC);
+    sigma_ball(x, s);
+    arb_sqr(x, x, AL_BPREC);
+    arb_ui_div(x, (ulong)s->in.epochs, x, AL_BPREC); /* mu^2 = T / sigma^2 */
+    pc_shift_delta(g, x, eps, AL_BPREC);
     for (int dir = 0; dir < 2; dir++) {
         const double *d = dir ? R->dy : R->dx;
         arb_set(best, g);
@@ -114,11 +106,7 @@ static void bound_at(arb_t v[2], int which[2], const al_state *s, const ga_alloc
         if (which)
             which[dir] = w;
     }
-    arb_clear(sg);
-    arb_clear(mu);
     arb_clear(x);
-    arb_clear(q1);
-    arb_clear(q2);
     arb_clear(g);
     arb_clear(e);
     arb_clear(best);
@@ -134,8 +122,7 @@ static void renyi_at(arb_t v[2], const al_state *s, const ga_alloc_renyi *R, con
     arb_init(g);
     arb_init(x);
     arb_init(y);
-    if (!s->in.sigma_txt || arb_set_str(x, s->in.sigma_txt, AL_BPREC))
-        arb_set_d(x, s->in.sigma);
+    sigma_ball(x, s);
     arb_mul(x, x, x, AL_BPREC);
     arb_mul_2exp_si(x, x, 1);
     arb_mul_ui(g, alpha, (ulong)s->in.epochs, AL_BPREC);

@@ -42,8 +42,7 @@
  * N(0, I) as it is), the second by (1). Each term is a ball; eps1 is searched on a grid refined
  * by golden section (any eps1 gives a bound; the value is the one at the eps1 found).
  */
-#include "numerics/arb.h"
-#include "pair/internal.h"
+#include "pair/cert_internal.h"
 #include "pair/pair.h"
 #include "base/base.h"
 
@@ -155,19 +154,13 @@ static void env_delta(arb_t res, const arb_t m, const arb_t R, int side, const a
     arb_init(v);
     arb_init(P);
     arb_init(Q);
-    if (side == 0) { /* delta = Q(t - m) - e^eps Q(t), t = m/2 + eps/m; 0 when m = 0 */
+    if (side == 0) { /* the Gaussian mechanism at mu = m; 0 when m = 0 */
         if (!arb_is_positive(m)) {
             arb_zero(res);
             goto cleanup;
         }
-        arb_div(a, eps, m, prec);
-        arb_mul_2exp_si(b, m, -1);
-        arb_add(a, a, b, prec);
-        ga_arb_normal_tails(P, u, a, x->rs2, prec);
-        arb_sub(a, a, m, prec);
-        ga_arb_normal_tails(P, v, a, x->rs2, prec);
-        arb_mul(u, u, ee, prec);
-        arb_sub(res, v, u, prec);
+        arb_sqr(a, m, prec);
+        pc_shift_delta(res, a, eps, prec);
         goto cleanup;
     }
     if (!roots(a, b, m, R, side, eps, prec)) {

@@ -34,6 +34,14 @@ void ga_test_load_ref(ga_doc *doc, const char *name)
         cr_assert_fail("cannot load reference file: %s", msg);
 }
 
+double ga_test_gdp_delta(double mu, double eps)
+{
+    if (!(mu > 0))
+        return fmax(0, -expm1(eps));
+    return 0.5 * erfc((eps / mu - mu / 2) / M_SQRT2) -
+           exp(eps) * 0.5 * erfc((eps / mu + mu / 2) / M_SQRT2);
+}
+
 long ga_test_count(long base)
 {
     const char *s = getenv("GA_TEST_SCALE");

@@ -17,6 +17,10 @@
 const char *ga_test_refdir(void);
 /* Load REFDIR/name into doc; aborts the test with a message on failure. */
 void ga_test_load_ref(ga_doc *doc, const char *name);
+/* delta(eps) of the Gaussian mechanism at mean shift mu (mu-GDP's curve), in double, written
+ * independently of the library: Q(eps/mu - mu/2) - e^eps Q(eps/mu + mu/2), Q the normal's
+ * upper tail from erfc; for mu = 0 (equal laws) max(0, 1 - e^eps). */
+double ga_test_gdp_delta(double mu, double eps);
 /* Number of random cases: base times GA_TEST_SCALE (default 1), at least 1. */
 long ga_test_count(long base);
 /* A seeded RNG (seed printed by failing tests); free with gsl_rng_free. */

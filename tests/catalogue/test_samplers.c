@@ -611,11 +611,6 @@ Test(samplers, shuffled_epochs_bracket_the_claims, .timeout = 600)
 }
 
 /* mu-GDP's delta at eps (the Gaussian mechanism whose mean moves by mu standard deviations) */
-static double gdp_delta(double mu, double eps)
-{
-    return 0.5 * erfc((eps / mu - mu / 2) / M_SQRT2) - exp(eps) * 0.5 * erfc((eps / mu + mu / 2) / M_SQRT2);
-}
-
 /* Random allocation (k of t steps per epoch, T epochs): the upper bound is the Gaussian
  * mechanism of sensitivity sqrt(k T), the sum test N(k, t sigma^2)^T, both against GDP's
  * closed form; with k = t the two coincide (every step has the record: the exact pair); with
@@ -641,7 +636,7 @@ Test(samplers, random_allocation_brackets_the_claims, .timeout = 600)
         char *js = audit_json(text);
         double up = json_number(js, "epsilon_at_delta"), lo = json_number(js, "attained_epsilon");
         double mu_up = sqrt(k * T) / sg, mu_sum = k * sqrt(T / t) / sg;
-        double dup = gdp_delta(mu_up, up), dlo = gdp_delta(mu_sum, lo);
+        double dup = ga_test_gdp_delta(mu_up, up), dlo = ga_test_gdp_delta(mu_sum, lo);
         /* the sum test is the largest lower bound except with one step per epoch (the max test
          * may exceed it): its delta at the attained eps is then at most the claimed one */
         /* (k = 1: the upper bound is the dominating pair's where that is smaller, so the

@@ -201,11 +201,6 @@ Test(gallery, classic_calibration_first_fails_at_8_41977)
 }
 
 /* delta of mu-GDP at eps (the Gaussian mechanism of sensitivity mu, noise 1) */
-static double gdp_delta(double mu, double eps)
-{
-    return gsl_cdf_ugaussian_P(-eps / mu + mu / 2) - exp(eps) * gsl_cdf_ugaussian_P(-eps / mu - mu / 2);
-}
-
 /* The GDP central-limit specs claim what that accountant reports: mu = q sqrt(T (e^{1/sigma^2}
  * - 1)) and its eps at delta 1e-5 by bisection on the closed form, against the spec's claimed
  * epsilon (rounded up to 4 decimals, so within 1e-4 above it) */
@@ -218,7 +213,7 @@ Test(gallery, gdp_clt_specs_claim_the_formula)
         double lo = 0, hi = 50;
         for (int it = 0; it < 200; it++) {
             double mid = 0.5 * (lo + hi);
-            if (gdp_delta(mu, mid) > 1e-5)
+            if (ga_test_gdp_delta(mu, mid) > 1e-5)
                 lo = mid;
             else
                 hi = mid;

@@ -139,12 +139,6 @@ Test(masked, tails_against_the_generalized_chi_square_engine)
 }
 
 /* delta of the Gaussian mechanism N(t, s^2) vs N(0, s^2) at eps (both directions equal) */
-static double gauss_delta(double t, double s, double eps)
-{
-    double mu = t / s;
-    return gsl_cdf_ugaussian_Q(eps / mu - mu / 2) - exp(eps) * gsl_cdf_ugaussian_Q(eps / mu + mu / 2);
-}
-
 Test(masked, universe_worst_case_dominates_neighbours_and_setting_a_bounds_it)
 {
     gsl_rng *rng = ga_test_rng(19);
@@ -167,7 +161,7 @@ Test(masked, universe_worst_case_dominates_neighbours_and_setting_a_bounds_it)
         ga_delta dn, dw;
         cr_assert(ga_pair_delta(&dn, nb, eps, GA_DELTA_AUTO, NULL, NULL) == GA_OK);
         cr_assert(ga_pair_delta(&dw, wc, eps, GA_DELTA_AUTO, NULL, NULL) == GA_OK);
-        double a = gauss_delta(l, sigma, eps);
+        double a = ga_test_gdp_delta(l / sigma, eps);
         double vn = fmax(dn.xy.val, dn.yx.val), vw = fmax(dw.xy.val, dw.yx.val);
         cr_expect(vn <= vw * (1 + TOL_ORDER) + dn.xy.err + dw.xy.err + 1e-300,
                   "seed 19 case %ld: neighbour %.17g above the worst case %.17g (n %zu sigma %g "

@@ -1544,12 +1544,6 @@ Test(pair_cert, every_entry_point_honours_cap_and_deadline, .fini = fini_caches)
 #define TOL_PRODUCT 1e-12 /* composition vs the analytic Gaussian */
 
 /* mu-GDP profile (the analytic Gaussian mechanism, Balle and Wang 2018, Thm 8) */
-static double gdp_delta(double mu, double eps)
-{
-    return 0.5 * erfc(-(-eps / mu + mu / 2) / M_SQRT2) -
-           exp(eps) * 0.5 * erfc(-(-eps / mu - mu / 2) / M_SQRT2);
-}
-
 /* Gaussian mechanisms with sigma 2 and 3 (sensitivity 1) composed: mu-GDP with
  * mu = sqrt(1/4 + 1/9), both directions, double and certified */
 Test(pair, product_of_gaussian_mechanisms_is_gdp, .fini = fini_caches)
@@ -1567,7 +1561,7 @@ Test(pair, product_of_gaussian_mechanisms_is_gdp, .fini = fini_caches)
     for (size_t i = 0; i < sizeof eps / sizeof eps[0]; i++) {
         ga_delta D;
         ga_pair_delta(&D, p, eps[i], GA_DELTA_AUTO, NULL, w);
-        double ref = gdp_delta(mu, eps[i]);
+        double ref = ga_test_gdp_delta(mu, eps[i]);
         cr_expect(fabs(D.xy.val - ref) <= TOL_PRODUCT * ref && fabs(D.yx.val - ref) <= TOL_PRODUCT * ref,
                   "eps %g: xy %.17g yx %.17g vs %.17g", eps[i], D.xy.val, D.yx.val, ref);
         char es[32];

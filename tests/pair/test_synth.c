@@ -114,13 +114,6 @@ Test(synth, delta_against_nested_quadrature_of_the_densities)
     }
 }
 
-static double gauss_delta(double mu, double eps)
-{
-    if (!(mu > 0))
-        return 0;
-    return gsl_cdf_ugaussian_Q(eps / mu - mu / 2) - exp(eps) * gsl_cdf_ugaussian_Q(eps / mu + mu / 2);
-}
-
 Test(synth, post_processing_of_the_model_and_of_more_points)
 {
     gsl_rng *rng = ga_test_rng(2019);
@@ -134,7 +127,7 @@ Test(synth, post_processing_of_the_model_and_of_more_points)
         ga_delta D, E;
         cr_assert(ga_pair_delta(&D, p, eps, GA_DELTA_AUTO, NULL, NULL) == GA_OK);
         cr_assert(ga_pair_delta(&E, q, eps, GA_DELTA_AUTO, NULL, NULL) == GA_OK);
-        double g = gauss_delta(fabs(nx - ny) / sigma, eps);
+        double g = ga_test_gdp_delta(fabs(nx - ny) / sigma, eps);
         double v = fmax(D.xy.val, D.yx.val), w = fmax(E.xy.val, E.yx.val);
         cr_expect(v <= g * (1 + TOL_ORDER) + D.xy.err + D.yx.err + 1e-300,
                   "seed 2019 case %ld: synthetic %.17g above the model's %.17g (d %g m %g sigma %g "

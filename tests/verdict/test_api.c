@@ -333,12 +333,6 @@ Test(api, values_below_the_double_range, .fini = fini)
 
 /* the profile of two explicit pairs (shifts 1 and 2 with unit covariance: mu-GDP with mu = 1
  * and 2) is the larger, mu = 2's, at every eps; randomized eps and delta (seeded) */
-static double gdp_delta(double mu, double eps)
-{
-    return 0.5 * erfc((eps / mu - mu / 2) / sqrt(2)) -
-           exp(eps) * 0.5 * erfc((eps / mu + mu / 2) / sqrt(2));
-}
-
 Test(api, profile_is_the_largest_pair, .fini = fini)
 {
     static const char *spec =
@@ -354,7 +348,7 @@ Test(api, profile_is_the_largest_pair, .fini = fini)
     gsl_rng *r = ga_test_rng(37);
     long n = ga_test_count(20);
     for (long i = 0; i < n; i++) {
-        double eps = 4 * gsl_rng_uniform(r), ref = gdp_delta(2, eps);
+        double eps = 4 * gsl_rng_uniform(r), ref = ga_test_gdp_delta(2, eps);
         ga_result d;
         cr_assert(ga_profile_delta(&d, p, eps) == GA_OK, "eps %.17g", eps);
         cr_expect(fabs(d.val - ref) <= d.err + TOL_REL * ref && d.err <= 1e-9 * ref + 1e-300,
@@ -364,12 +358,12 @@ Test(api, profile_is_the_largest_pair, .fini = fini)
         ga_interval iv;
         cr_assert(ga_profile_delta_cert(&iv, p, txt) == GA_OK, "eps %s", txt);
         cr_expect(iv.lo <= ref * (1 + TOL_REL) && ref * (1 - TOL_REL) <= iv.hi &&
-                  iv.lo >= gdp_delta(1, eps) * (1 + TOL_REL),
+                  iv.lo >= ga_test_gdp_delta(1, eps) * (1 + TOL_REL),
                   "eps %s: [%.17g, %.17g], closed form %.17g", txt, iv.lo, iv.hi, ref);
         double delta = pow(10, -1 - 8 * gsl_rng_uniform(r));
         ga_result e;
         cr_assert(ga_profile_epsilon(&e, p, delta) == GA_OK, "delta %.17g", delta);
-        double back = gdp_delta(2, e.val);
+        double back = ga_test_gdp_delta(2, e.val);
         cr_expect(fabs(back - delta) <= 1e-6 * delta, "delta %.17g: eps %.17g gives %.17g",
                   delta, e.val, back);
     }
