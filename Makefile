@@ -20,7 +20,7 @@ CC      ?= gcc
 PYTHON  ?= /usr/bin/python3
 BUILD   ?= build
 OPT     ?= -O2
-# make test and make asan compile with this many jobs (the tests then run one binary at a time)
+# make test and make asan compile with this many jobs (the tests: CHECK_JOBS below)
 JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 SAN     ?=
 CFLAGS  := -std=c11 -Wall -Wextra -Werror $(OPT) -g -MMD -MP -I. -D_POSIX_C_SOURCE=200809L -pthread \
@@ -163,12 +163,19 @@ test: deps
 # Run every Criterion binary; the CLI tests use $(BUILD)/gaussaudit. python/examples (the suites
 # a DP library would keep) run against the installed wheel (tests/wheel.sh), python/tests
 # against the source tree. The whole-tree checks (layering, exports, install, wheel, JUnit,
-# schema, rendering, pytest; mostly one core each) run beside the binaries, their output
-# printed after them.
+# schema, pytest; mostly one core each) run beside the binaries, their output printed after
+# them; the rendering of the HTML reports (tests/render.sh) after the binaries, on the reports
+# the gallery test wrote (GA_GALLERY_HTML), not audited twice.
+# The binaries run CHECK_JOBS at a time (tests/run_bins.sh; each one's output printed whole
+# when it ends), the slowest (SLOW_BIN) first; Criterion runs each one's tests in parallel too.
 # The binaries that measure time against budgets (ALONE_BIN) run after the whole-tree checks,
 # with nothing beside them.
 # The last line names what failed (CI may show only the end of the log).
+CHECK_JOBS ?= 2
 ALONE_BIN = $(BUILD)/tests/cli/test_trust
+SLOW_BIN = $(addprefix $(BUILD)/tests/,pair/test_ploss catalogue/test_samplers cli/test_gallery \
+           pair/test_synth verdict/test_shard pair/test_shuffle pair/test_pair)
+RUN_BIN = $(filter $(TEST_BIN),$(SLOW_BIN)) $(filter-out $(SLOW_BIN) $(ALONE_BIN),$(TEST_BIN))
 check: all $(TEST_BIN)
 	@failed=""; spid=""; slog=$(BUILD)/check-tree.log; sfail=$(BUILD)/check-tree.failed; rm -f $$sfail; \
 	if [ -n "$(MODULE)" ]; then \
@@ -185,21 +192,27 @@ check: all $(TEST_BIN)
 	sh tests/junit.sh $(BUILD) || f="$$f junit.sh"; \
 	$(PYTHON) tests/schema.py $(BUILD)/gaussaudit || f="$$f schema.py"; \
 	if [ -z "$(SAN)$(TEST_WRAP)" ]; then \
-	  sh tests/render.sh $(BUILD) || f="$$f render.sh"; \
 	  GAUSSAUDIT_LIB=$(abspath $(BUILD))/libgaussaudit.so PYTHONPATH=python GA_BIN=$(BUILD)/gaussaudit \
 	    $(PYTHON) -m pytest -q -p no:cacheprovider python/tests || f="$$f pytest"; \
 	fi; \
 	echo "$$f" > $$sfail ) > $$slog 2>&1 & spid=$$!; \
 	fi; \
-	for t in $(filter-out $(ALONE_BIN),$(TEST_BIN)) wait $(filter $(ALONE_BIN),$(TEST_BIN)); do \
-	  if [ "$$t" = wait ]; then \
-	    if [ -n "$$spid" ]; then \
-	      t0=$$(date +%s); wait $$spid; \
-	      echo "== whole-tree checks (waited $$(( $$(date +%s) - t0 )) s for them)"; cat $$slog; \
-	      [ -s $$sfail ] && failed="$$failed$$(cat $$sfail)" || failed="$$failed (whole-tree checks ended early)"; \
-	    fi; \
-	    continue; \
-	  fi; \
+	bfail=$(BUILD)/check-bins.failed; : > $$bfail; html=""; \
+	if [ -z "$(MODULE)$(SAN)$(TEST_WRAP)" ]; then html=$(abspath $(BUILD))/gallery-html; rm -rf $$html; mkdir -p $$html; fi; \
+	GA_BIN=$(BUILD)/gaussaudit TEST_WRAP='$(TEST_WRAP)' TEST_ARGS='$(TEST_ARGS)' GA_GALLERY_HTML=$$html \
+	  bash tests/run_bins.sh $(CHECK_JOBS) $$bfail $(RUN_BIN) || failed="$$failed run_bins.sh"; \
+	failed="$$failed$$(sed 's/^/ /' $$bfail | tr -d '\n')"; \
+	if [ -n "$$spid" ]; then \
+	  t0=$$(date +%s); wait $$spid; \
+	  echo "== whole-tree checks (waited $$(( $$(date +%s) - t0 )) s for them)"; cat $$slog; \
+	  [ -s $$sfail ] && failed="$$failed$$(cat $$sfail)" || failed="$$failed (whole-tree checks ended early)"; \
+	fi; \
+	if [ -n "$$html" ]; then \
+	  echo "== tests/render.sh (the gallery test's HTML reports)"; t0=$$(date +%s); \
+	  RENDER_HTML=$$html sh tests/render.sh $(BUILD) || failed="$$failed render.sh"; \
+	  echo "   ($$(( $$(date +%s) - t0 )) s)"; \
+	fi; \
+	for t in $(filter $(ALONE_BIN),$(TEST_BIN)); do \
 	  echo "== $$t"; t0=$$(date +%s); \
 	  GA_BIN=$(BUILD)/gaussaudit $(TEST_WRAP) $$t $(TEST_ARGS) || failed="$$failed $${t##*/}"; \
 	  echo "   ($$(( $$(date +%s) - t0 )) s)"; \

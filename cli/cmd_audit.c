@@ -18,8 +18,8 @@
 
 static const char *usage_audit =
     "usage: gaussaudit audit SPEC.yaml [--format md|html|json|junit] [-o FILE] [--certified]\n"
-    "                        [--claim YAML] [--timeout SECONDS] [--jobs N] [--quiet]\n"
-    "                        [--allow-path DIR]\n"
+    "                        [--report FORMAT:FILE] [--claim YAML] [--timeout SECONDS]\n"
+    "                        [--jobs N] [--quiet] [--allow-path DIR]\n"
     "       gaussaudit audit SPEC.yaml --shard I/N [-o PART.json] [--certified] ...\n"
     "       gaussaudit audit SPEC.yaml SPEC2.yaml ... --format junit [-o FILE] ...\n"
     "\n"
@@ -37,6 +37,9 @@ static const char *usage_audit =
     "  --format  md (default), html (one self-contained file with plots), json, junit\n"
     "  -o FILE   write the report to FILE instead of standard output (also -oFILE,\n"
     "            --output FILE, --output=FILE)\n"
+    "  --report FORMAT:FILE  also write the report in FORMAT (md, html, json, junit) to\n"
+    "            FILE, from the same audit (repeatable, up to 4; e.g. junit for the CI and\n"
+    "            html for people: --format junit -o audit.xml --report html:audit.html)\n"
     "  --claim YAML  audit this claim instead of the spec's, a claim: mapping in YAML flow\n"
     "            style, e.g. --claim '{epsilon: 1, delta: 1e-5}' (doc/spec.md)\n"
     "  --quiet   no progress on standard error (shown for many pairs when it is a terminal)\n"
@@ -197,17 +200,63 @@ static int report_format(const char *s)
     return -1;
 }
 
+/* --report FORMAT:FILE: a further report of the same result */
+#define MAX_REPORTS 4
+typedef struct {
+    int fmt;
+    const char *path;
+} extra_report;
+
+/* the --report values as x[0..n) (FORMAT md, html, json or junit; FILE not empty, none the
+ * same as -o's or another's): 0, or -1 with a message on err */
+static int parse_reports(extra_report *x, const char *const *v, size_t n, const char *sout,
+                         const char *cmd, FILE *err)
+{
+    for (size_t i = 0; i < n; i++) {
+        const char *colon = strchr(v[i], ':');
+        char f[8] = "";
+        if (colon && colon > v[i] && (size_t)(colon - v[i]) < sizeof f)
+            memcpy(f, v[i], (size_t)(colon - v[i]));
+        x[i].fmt = *f ? report_format(f) : -1;
+        x[i].path = colon ? colon + 1 : "";
+        int same = sout && !strcmp(sout, x[i].path);
+        for (size_t j = 0; j < i; j++)
+            same |= !strcmp(x[j].path, x[i].path);
+        if (x[i].fmt < 0 || x[i].fmt == GA_FORMAT_PARTIAL || !*x[i].path || same) {
+            ga_cli_err(err, "gaussaudit %s: --report takes FORMAT:FILE, FORMAT md, html, json or "
+                       "junit, each FILE once and not -o's (got '%s')\n", cmd, v[i]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* the report to -o's FILE (or standard output) and to every --report's, each written even
+ * when another failed (each failure reported): 0, or GA_EIO */
+static int write_outputs(const audit_reports *ar, const char *sout, const extra_report *x,
+                         size_t nx, const char *const *inputs, size_t ninputs, FILE *out, FILE *err)
+{
+    int bad = sout ? write_atomic(sout, ar, inputs, ninputs, err) : write_reports(out, ar);
+    for (size_t i = 0; i < nx; i++) {
+        audit_reports a = *ar;
+        a.fmt = x[i].fmt;
+        bad |= write_atomic(x[i].path, &a, inputs, ninputs, err) != GA_OK;
+    }
+    return bad ? GA_EIO : GA_OK;
+}
+
 static const char *usage_merge =
     "usage: gaussaudit merge PART.json... [--format md|html|json|junit] [-o FILE]\n"
-    "                        [--spec SPEC.yaml] [--jobs N] [--allow-path DIR] [--quiet]\n"
-    "                        [--timeout SECONDS]\n"
+    "                        [--report FORMAT:FILE] [--spec SPEC.yaml] [--jobs N]\n"
+    "                        [--allow-path DIR] [--quiet] [--timeout SECONDS]\n"
     "\n"
     "Combine the partial results of 'gaussaudit audit SPEC.yaml --shard I/N' (I = 1..N, each\n"
     "once, complete) into the report a single run writes: the spec is read again (the path the\n"
     "parts recorded, or --spec; its bytes must be those the parts audited), its pairs are\n"
     "reduced, and the decisions read the parts' evaluations; only the few pairs the witness,\n"
     "the smallest eps and the plots concern are evaluated again. --certified and --claim are\n"
-    "those the parts ran with.\n"
+    "those the parts ran with. --report FORMAT:FILE also writes the report in FORMAT to FILE\n"
+    "(repeatable, as audit's).\n"
     "  --timeout SECONDS  the time budget (default 600 s): what is not finished by then is\n"
     "            reported as not computed, with exit status 2\n"
     "Exit status: as audit (0, 1 violation, 2 inconclusive), 64 usage, 65 a part or the spec\n"
@@ -218,13 +267,15 @@ int ga_cmd_merge(int argc, char **argv, FILE *out, FILE *err)
     const char *allow[GA_SPEC_MAX_ALLOW];
     size_t nallow = 0;
     const char *parts[GA_CLI_MAX_SPECS], *sfmt = NULL, *sout = NULL, *sspec = NULL,
-               *sjobs = NULL;
-    size_t nparts = 0;
+               *sjobs = NULL, *sreports[MAX_REPORTS];
+    size_t nparts = 0, nreports = 0;
     int quiet = 0;
+    extra_report reports[MAX_REPORTS];
     ga_cli_opt opts[] = {GA_OPT_VALUE("--format", &sfmt), GA_OPT_VALUE("--output", &sout),
                          GA_OPT_VALUE("-o", &sout), GA_OPT_VALUE("--spec", &sspec),
                          GA_OPT_VALUE("--jobs", &sjobs), GA_OPT_FLAG("--quiet", &quiet),
                          GA_OPT_MULTI("--allow-path", allow, GA_SPEC_MAX_ALLOW, &nallow),
+                         GA_OPT_MULTI("--report", sreports, MAX_REPORTS, &nreports),
                          GA_OPT_END};
     int pr = ga_cli_options_multi(argc, argv, opts, parts, GA_CLI_MAX_SPECS, &nparts, "merge",
                                   out, err, usage_merge);
@@ -242,6 +293,8 @@ int ga_cmd_merge(int argc, char **argv, FILE *out, FILE *err)
         ga_cli_err(err, "gaussaudit merge: --jobs must be an integer from 1 to 256 (got '%s')\n", sjobs);
         return EX_USAGE;
     }
+    if (parse_reports(reports, sreports, nreports, sout, "merge", err))
+        return EX_USAGE;
     o.allow_paths = allow;
     o.nallow = nallow;
     o.timeout = ga_cli_remaining();
@@ -259,7 +312,7 @@ int ga_cmd_merge(int argc, char **argv, FILE *out, FILE *err)
         ga_cli_err(err, "gaussaudit merge: %s: %s (%zu parts)\n", ga_audit_result_spec_name(res),
                    ga_verdict_name(ga_audit_result_verdict(res)), nparts);
     audit_reports ar = {&res, 1, fmt, NULL, NULL};
-    if (sout ? write_atomic(sout, &ar, parts, nparts, err) : write_reports(out, &ar))
+    if (write_outputs(&ar, sout, reports, nreports, parts, nparts, out, err))
         rc = EX_IOERR;
     ga_audit_result_free(res);
     return rc;
@@ -355,7 +408,8 @@ static int run_specs(spec_run *r)
 /* The budget ended inside a step that could not be interrupted: the report of what was
  * finished (the specs done, the running one from its watch, the others not audited), then
  * the process ends with status 2 (the worker is still inside that step). */
-static void budget_report(spec_run *r, audit_reports *ar, const char *sout, FILE *out, FILE *err)
+static void budget_report(spec_run *r, audit_reports *ar, const char *sout,
+                          const extra_report *x, size_t nx, FILE *out, FILE *err)
 {
     /* (run_specs returned with the watch's lock held: the watch is sealed) */
     size_t k = r->done;
@@ -369,8 +423,7 @@ static void budget_report(spec_run *r, audit_reports *ar, const char *sout, FILE
             errs[i] = (char *)(r->msgs[i] ? r->msgs[i] : i > k ? "not audited: the time budget "
                                "(--timeout) ended before this spec" : "no memory for its report");
     int ok = k >= r->nspecs || r->res[k];
-    int wr = !ok || (sout ? write_atomic(sout, ar, r->specs, r->nspecs, err)
-                          : write_reports(out, ar));
+    int wr = !ok || write_outputs(ar, sout, x, nx, r->specs, r->nspecs, out, err);
     if (!sout && (fflush(out) != 0 || ferror(out)))
         wr = 1;
     ga_cli_err(err, "gaussaudit audit: stopped by the time budget (--timeout) while %s, inside "
@@ -385,14 +438,16 @@ int ga_cmd_audit(int argc, char **argv, FILE *out, FILE *err)
     const char *allow[GA_SPEC_MAX_ALLOW];
     ga_spec_opts so = {.allow_paths = allow};
     const char *specs[GA_CLI_MAX_SPECS], *sfmt = NULL, *sout = NULL, *sjobs = NULL,
-               *sshard = NULL, *sclaim = NULL;
-    size_t nspecs = 0;
+               *sshard = NULL, *sclaim = NULL, *sreports[MAX_REPORTS];
+    size_t nspecs = 0, nreports = 0;
+    extra_report reports[MAX_REPORTS];
     int certified = 0, quiet = 0;
     ga_cli_opt opts[] = {GA_OPT_VALUE("--format", &sfmt), GA_OPT_VALUE("-o", &sout),
                          GA_OPT_VALUE("--output", &sout), GA_OPT_VALUE("--jobs", &sjobs),
                          GA_OPT_VALUE("--shard", &sshard), GA_OPT_VALUE("--claim", &sclaim),
                          GA_OPT_FLAG("--certified", &certified), GA_OPT_FLAG("--quiet", &quiet),
                          GA_OPT_MULTI("--allow-path", allow, GA_SPEC_MAX_ALLOW, &so.nallow),
+                         GA_OPT_MULTI("--report", sreports, MAX_REPORTS, &nreports),
                          GA_OPT_END};
     int pr = ga_cli_options_multi(argc, argv, opts, specs, GA_CLI_MAX_SPECS, &nspecs, "audit",
                                   out, err, usage_audit);
@@ -418,16 +473,26 @@ int ga_cmd_audit(int argc, char **argv, FILE *out, FILE *err)
                    "'%s'), one spec, and no --format (it writes a partial result)\n", sshard);
         return EX_USAGE;
     }
+    if (sshard && nreports) {
+        ga_cli_err(err, "gaussaudit audit: --shard writes a partial result, not reports: no --report\n");
+        return EX_USAGE;
+    }
     if (sshard)
         fmt = GA_FORMAT_PARTIAL;
+    if (parse_reports(reports, sreports, nreports, sout, "audit", err))
+        return EX_USAGE;
     o.certified = certified;
     o.claim = sclaim;
     o.allow_paths = allow;
     o.nallow = so.nallow;
     if (!quiet && isatty(fileno(err)))
         o.progress = err;
-    if (nspecs > 1 && fmt != GA_FORMAT_JUNIT) {
-        ga_cli_err(err, "gaussaudit audit: several specs are reported together with --format junit only\n");
+    int nonjunit = fmt != GA_FORMAT_JUNIT;
+    for (size_t i = 0; i < nreports; i++)
+        nonjunit |= reports[i].fmt != GA_FORMAT_JUNIT;
+    if (nspecs > 1 && nonjunit) {
+        ga_cli_err(err, "gaussaudit audit: several specs are reported together with --format junit "
+                   "only (and --report junit:FILE)\n");
         return EX_USAGE;
     }
     ga_audit_result **res = calloc(nspecs, sizeof *res);
@@ -444,7 +509,7 @@ int ga_cmd_audit(int argc, char **argv, FILE *out, FILE *err)
     }
     if (run_specs(&run) == 1) { /* the budget ended inside a step: reported from the watch */
         audit_reports ar = {res, nspecs, fmt, specs, (const char *const *)errs};
-        budget_report(&run, &ar, sout, out, err);
+        budget_report(&run, &ar, sout, reports, nreports, out, err);
     }
     int rc = EX_OK, junit_many = fmt == GA_FORMAT_JUNIT && nspecs > 1;
     size_t done = 0;
@@ -479,8 +544,7 @@ int ga_cmd_audit(int argc, char **argv, FILE *out, FILE *err)
     }
     if (done == nspecs) {
         audit_reports ar = {res, nspecs, fmt, specs, (const char *const *)errs};
-        int wr = sout ? write_atomic(sout, &ar, specs, nspecs, err) : write_reports(out, &ar);
-        if (wr)
+        if (write_outputs(&ar, sout, reports, nreports, specs, nspecs, out, err))
             rc = EX_IOERR;
     }
     for (size_t i = 0; i < nspecs; i++) {

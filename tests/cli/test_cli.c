@@ -199,6 +199,74 @@ Test(cli, output_into_a_fifo_keeps_the_fifo)
     cr_expect(system(cmd) == 0);
 }
 
+/* --report FORMAT:FILE: the same audit's report in further formats, each written atomically;
+ * a report that cannot be written is an output error (74) and does not stop the others;
+ * malformed values, a FILE given twice, with --shard, or a format other than JUnit for
+ * several specs are usage errors (64) */
+static char *slurp_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *b = calloc(1, 1 << 20);
+    if (b)
+        fread(b, 1, (1 << 20) - 1, f);
+    fclose(f);
+    return b;
+}
+
+Test(cli, reports_in_several_formats_from_one_audit)
+{
+    char dir[] = "/tmp/ga_reportsXXXXXX", args[512], path[128], *o, *e;
+    cr_assert(mkdtemp(dir) != NULL);
+    const char *spec = "specs/examples/gaussian_mechanism_pair.yaml";
+    snprintf(args, sizeof args, "audit %s --quiet --format json --report md:%s/r.md --report "
+             "html:%s/r.html --report junit:%s/r.xml", spec, dir, dir, dir);
+    int st = ga_test_run(args, &o, &e);
+    size_t at = 0;
+    cr_expect(st == 0 && ga_test_json_valid(o, &at) && strstr(o, "\"verdict\": \"NO VIOLATION FOUND\""),
+              "status %d (at %zu): %s %.300s", st, at, e, o);
+    static const struct {
+        const char *file, *start, *verdict;
+    } want[] = {{"r.md", "# ", "NO VIOLATION FOUND"}, {"r.html", "<!DOCTYPE html>", "NO VIOLATION FOUND"},
+                {"r.xml", "<?xml", "<testsuite"}};
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, want[i].file);
+        char *b = slurp_file(path);
+        cr_expect(b && !strncmp(b, want[i].start, strlen(want[i].start)) && strstr(b, want[i].verdict),
+                  "%s: %.200s", want[i].file, b ? b : "(missing)");
+        free(b);
+    }
+    free(o);
+    free(e);
+    /* one report into a missing directory: 74, the others written */
+    snprintf(args, sizeof args, "audit %s --quiet -o %s/a.md --report json:%s/nodir/a.json "
+             "--report html:%s/a.html", spec, dir, dir, dir);
+    st = ga_test_run(args, &o, &e);
+    cr_expect(st == 74 && strstr(e, "nodir"), "status %d: %s", st, e);
+    struct stat sb;
+    snprintf(path, sizeof path, "%s/a.html", dir);
+    cr_expect(stat(path, &sb) == 0 && sb.st_size > 0, "a.html not written beside the failure");
+    snprintf(path, sizeof path, "%s/a.md", dir);
+    cr_expect(stat(path, &sb) == 0 && sb.st_size > 0, "a.md not written beside the failure");
+    free(o);
+    free(e);
+    static const char *bad[] = {"--report html:", "--report :x.html", "--report pdf:x.pdf",
+                                "--report html", "-o X.md --report md:X.md",
+                                "--report md:Y --report html:Y", "--shard 1/2 --report md:Z",
+                                "--format junit --report html:W specs/examples/gaussian_mechanism.yaml"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        snprintf(args, sizeof args, "audit %s --quiet %s", spec, bad[i]);
+        st = ga_test_run(args, &o, &e);
+        cr_expect(st == 64 && (strstr(e, "--report") || strstr(e, "junit")), "%s: status %d: %s",
+                  bad[i], st, e);
+        free(o);
+        free(e);
+    }
+    snprintf(args, sizeof args, "rm -rf %s", dir);
+    cr_expect(system(args) == 0);
+}
+
 /* FLINT/Arb is opened on the first certified computation (numerics/arb_load.c): without it,
  * commands that certify nothing run and print what they print with it; a certified
  * computation is reported as not computed, naming the library and why on stderr (no interval

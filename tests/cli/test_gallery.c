@@ -134,8 +134,13 @@ static void audit_part(size_t part)
         int alone = !strcmp(expected[i].spec, GALLERY_LONG);
         if (part == 0 ? !alone : alone || k++ % (GALLERY_PARTS - 1) != part - 1)
             continue;
-        char args[256], *out, *err, want[64];
-        snprintf(args, sizeof args, "audit specs/papers/%s.yaml --format json --quiet", expected[i].spec);
+        char args[1024], *out, *err, want[64];
+        const char *html = getenv("GA_GALLERY_HTML"); /* (make check: render.sh renders them) */
+        int len = snprintf(args, sizeof args, "audit specs/papers/%s.yaml --format json --quiet",
+                           expected[i].spec);
+        if (html && *html && !strchr(html, '\''))
+            snprintf(args + len, sizeof args - (size_t)len, " --report 'html:%s/%s.html'", html,
+                     expected[i].spec);
         int st = ga_test_run(args, &out, &err);
         cr_expect(st == expected[i].status, "%s: status %d, expected %d: %s", expected[i].spec, st,
                   expected[i].status, err);
