@@ -157,7 +157,7 @@ static int masked_delta(arb_t v, const ga_pair *p, const arb_t lx, const arb_t l
 
 /* one direction of a synthetic-points pair: the same with the threshold of ga_synth_delta */
 static int synth_delta(arb_t v, const ga_pair *p, const arb_t lx, const arb_t ly, int dir,
-                       const arb_t e, double eps_d, slong prec)
+                       const arb_t e, double eps_d, slong want, slong prec)
 {
     const ga_ploss_term *t = &p->ploss->t[0];
     double dx = t->m * t->m, z;
@@ -165,10 +165,10 @@ static int synth_delta(arb_t v, const ga_pair *p, const arb_t lx, const arb_t ly
     if (ga_synth_delta(&r, &z, t->nu, t->pts, dir ? t->ly : dx, dir ? dx : t->ly, eps_d) != GA_OK)
         return GA_EPREC;
     if (isnan(z) && r.val == 0 && r.err == 0) { /* no event in double: the Arb path certifies it */
-        int st = ga_synth_delta_arb(v, t->nu, t->pts, dir ? ly : lx, dir ? lx : ly, e, 1, prec);
+        int st = ga_synth_delta_arb(v, t->nu, t->pts, dir ? ly : lx, dir ? lx : ly, e, 1, want, prec);
         return st == GA_OK && arb_is_zero(v) ? GA_OK : GA_EPREC;
     }
-    return ga_synth_delta_arb(v, t->nu, t->pts, dir ? ly : lx, dir ? lx : ly, e, z, prec);
+    return ga_synth_delta_arb(v, t->nu, t->pts, dir ? ly : lx, dir ? lx : ly, e, z, want, prec);
 }
 
 static int sub_step(void *vc, slong prec)
@@ -186,7 +186,7 @@ static int sub_step(void *vc, slong prec)
     for (int dir = 0; rc == GA_OK && dir < 2; dir++) {
         arb_t v;
         arb_init(v);
-        int st1 = t->nu > 0 && t->pts > 0 ? synth_delta(v, c->p, q, m, dir, e, eps_d, prec)
+        int st1 = t->nu > 0 && t->pts > 0 ? synth_delta(v, c->p, q, m, dir, e, eps_d, c->want + 2, prec)
                   : t->nu > 0  ? masked_delta(v, c->p, q, m, dir, e, eps_d, prec)
                   : t->r > 0 ? ga_ploss_delta_one_chi2_arb(v, q, m, t->r, dir ^ t->add, e, prec)
                              : ga_ploss_delta_one_arb(v, q, m, dir ^ t->add, e, prec);

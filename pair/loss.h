@@ -281,10 +281,11 @@ int ga_ncx2_delta_arb(arb_t res, double nu, const arb_t la, const arb_t lb, cons
                       double w_hint, slong prec);
 
 /* The same for synthetic points (pair/synth.c): a ball containing delta_{a,b}(eps) from
- * three certified points around z_hint (ga_synth_delta's z*). GA_OK, GA_EDOM (d, m odd), or
- * GA_EPREC ([0 +- 1]). */
+ * three certified points around z_hint (ga_synth_delta's z*), to the relative accuracy of
+ * want bits where the precision allows (want 0: as accurate as the precision allows, more
+ * work). GA_OK, GA_EDOM (d, m odd), or GA_EPREC ([0 +- 1]). */
 int ga_synth_delta_arb(arb_t res, double d, double m, const arb_t la, const arb_t lb,
-                       const arb_t eps, double z_hint, slong prec);
+                       const arb_t eps, double z_hint, slong want, slong prec);
 
 /* delta in [max(0, lower end of lo), upper end of hi] (lo: a ball below delta, hi: above):
  * GA_OK, or GA_EPREC when the ends cross or hi is not finite (res unchanged). */

@@ -99,37 +99,79 @@ static int lnk_table(double *lk, double *ek, size_t n, double f, double x)
 /* the table's entry of order nu (orders in f + Z, |nu| used) */
 #define LK(tab, nu, f) ((tab)[(size_t)(fabs(nu) - (f) + 0.5)])
 
-/* log of the law's density in z (the mixture of h_{a_k}), with an absolute error estimate */
-static double log_dens(double d, double m, double lam, double z, double *err)
+/* the Bessel orders the densities of the laws lam_1, lam_2 at z need: log K_{f+i}(2 sqrt z), i
+ * < *n, in tl[0..n) and their errors in tl[n..2n) (malloc'ed; NULL where a law's Poisson range
+ * is too wide or there is no memory) */
+static double *dens_table(size_t *n, double *f, double d, double m, double lam1, double lam2, double z)
 {
-    double mu = 0.5 * lam, b = 0.5 * m, klo, khi, dropped, lz = log(z), x = 2 * sqrt(z);
-    ga_pois_range(mu, &klo, &khi, &dropped);
-    if (fabs(0.5 * d - b) + khi > 1e5)
-        return NAN;
-    double acc = -INFINITY, e = 0, f = fmod(fabs(0.5 * d - b), 1);
-    size_t n = (size_t)(fabs(0.5 * d - b) + khi) + 3;
-    double *tl = malloc(2 * n * sizeof *tl);
-    if (!tl || lnk_table(tl, tl + n, n, f, x)) {
+    double klo, khi1, khi2, dropped, b = 0.5 * m;
+    ga_pois_range(0.5 * lam1, &klo, &khi1, &dropped);
+    ga_pois_range(0.5 * lam2, &klo, &khi2, &dropped);
+    double top = fabs(0.5 * d - b) + fmax(khi1, khi2);
+    if (!(top <= 1e5))
+        return NULL;
+    *f = fmod(fabs(0.5 * d - b), 1);
+    *n = (size_t)top + 3;
+    double *tl = malloc(2 * *n * sizeof *tl);
+    if (tl && lnk_table(tl, tl + *n, *n, *f, 2 * sqrt(z))) {
         free(tl);
-        return NAN;
+        tl = NULL;
     }
-    double lmu = mu > 0 ? log(mu) : 0;
-    for (double k = klo; k <= khi; k++) {
-        double a = 0.5 * d + k, lk = LK(tl, a - b, f), ek = LK(tl + n, a - b, f);
-        double lp = mu > 0 ? k * lmu - mu - lg(k + 1) : 0;
-        double t = lp + LOG2 + (0.5 * (a + b) - 1) * lz + lk - lg(a) - lg(b);
-        e = fmax(e, ek + 4 * DBL_EPSILON * (fabs(lp) + fabs((0.5 * (a + b) - 1) * lz) + lg(a) + fabs(lg(b)) + 1));
-        acc = ga_logaddexp(acc, t);
-    }
-    free(tl);
-    *err = e + 1e-15;
-    return acc;
+    return tl;
 }
 
-/* the loss log f_a(z) - log f_b(z) */
+/* log of the law's density in z (the mixture of h_{a_k}), with an absolute error estimate,
+ * from dens_table's orders (tl, n, f). The terms are summed relative to the largest (one exp
+ * each), which the first pass finds. */
+static double log_dens_tab(double d, double m, double lam, double z, const double *tl, size_t n,
+                           double f, double *err)
+{
+    double mu = 0.5 * lam, b = 0.5 * m, klo, khi, dropped, lz = log(z);
+    ga_pois_range(mu, &klo, &khi, &dropped);
+    double top = -INFINITY, e = 0, lmu = mu > 0 ? log(mu) : 0, lgb = lg(b);
+    for (int pass = 0; pass < 2; pass++) {
+        double acc = 0;
+        for (double k = klo; k <= khi; k++) {
+            double a = 0.5 * d + k, lk = LK(tl, a - b, f);
+            double lp = mu > 0 ? k * lmu - mu - lg(k + 1) : 0, lga = lg(a);
+            double t = lp + LOG2 + (0.5 * (a + b) - 1) * lz + lk - lga - lgb;
+            if (pass == 0) {
+                top = fmax(top, t);
+                e = fmax(e, LK(tl + n, a - b, f) +
+                                4 * DBL_EPSILON * (fabs(lp) + fabs((0.5 * (a + b) - 1) * lz) + lga + fabs(lgb) + 1));
+            } else {
+                acc += exp(t - top);
+            }
+        }
+        if (pass == 1) { /* (each term's relative error below e; the sum's rounding: count) */
+            *err = e + 1e-15 + 2 * DBL_EPSILON * (khi - klo + 2);
+            return isfinite(top) ? top + log(acc) : top;
+        }
+    }
+    return NAN;
+}
+
+/* log of the law's density in z with an absolute error estimate */
+static double log_dens(double d, double m, double lam, double z, double *err)
+{
+    size_t n;
+    double f, *tl = dens_table(&n, &f, d, m, lam, lam, z);
+    if (!tl)
+        return NAN;
+    double v = log_dens_tab(d, m, lam, z, tl, n, f, err);
+    free(tl);
+    return v;
+}
+
+/* the loss log f_a(z) - log f_b(z) (one table of Bessel orders for both) */
 static double loss(double d, double m, double la, double lb, double z, double *err)
 {
-    double e1, e2, v = log_dens(d, m, la, z, &e1) - log_dens(d, m, lb, z, &e2);
+    size_t n;
+    double f, e1, e2, *tl = dens_table(&n, &f, d, m, la, lb, z);
+    if (!tl)
+        return NAN;
+    double v = log_dens_tab(d, m, la, z, tl, n, f, &e1) - log_dens_tab(d, m, lb, z, tl, n, f, &e2);
+    free(tl);
     *err = e1 + e2;
     return v;
 }
@@ -248,8 +290,9 @@ int ga_synth_delta_until(ga_result *out, double *zstar, double d, double m, doub
     int up = la > lb;
     if (!up && ga_synth_loss_sup(d, m, la, lb) <= eps)
         return GA_OK;
-    /* the threshold in z by bisection (the loss is monotone) */
-    double e, lo = 0, hi = 0.25 * (d + la + lb) * m + 1, known = 0;
+    /* the threshold in z (the loss is monotone): a bracket [lo, hi] by doubling z, then
+     * halving it where the first point is already past the threshold; then false position */
+    double e, lo = 0, hi = 0.25 * (d + la + lb) * m + 1, known = 0, glo = NAN, ghi = NAN;
     for (int k = 0; k < 3000; k++) {
         /* z* > known, and S C / 4 > known needs S or C above x = 2 sqrt(known): by Chernoff
          * at t = 1/4, P_a[Z > known] <= e^{-x/4} (2^{d/2} e^{la/2} + 2^{m/2}). Below every
@@ -270,25 +313,57 @@ int ga_synth_delta_until(ga_result *out, double *zstar, double d, double m, doub
         double lv = loss(d, m, la, lb, hi, &e);
         if (!isfinite(lv))
             return GA_EMAXITER; /* (no loss here: no threshold, no bound either) */
-        if ((lv - eps > 0) == up)
+        if ((lv - eps > 0) == up) {
+            ghi = up ? lv - eps : eps - lv;
             break;
+        }
         known = hi;
+        glo = up ? lv - eps : eps - lv;
         if (!isfinite(hi *= 2))
             return GA_EMAXITER;
     }
-    for (int it = 0; it < 300 && hi - lo > 2 * DBL_EPSILON * hi; it++) {
+    lo = known;
+    for (int it = 0; lo == 0 && it < 2000 && hi > 1e-250; it++) { /* (the threshold below hi) */
+        if (ga_expired(deadline)) {
+            out->val = NAN;
+            out->err = INFINITY;
+            return GA_ETIME;
+        }
+        double lv = loss(d, m, la, lb, 0.5 * hi, &e), g = up ? lv - eps : eps - lv;
+        if (g > 0)
+            hi *= 0.5, ghi = g;
+        else
+            lo = 0.5 * hi, glo = g; /* (a NaN loss counts as below, as in the search) */
+    }
+    /* false position in log z on g = +-(loss - eps), negative below the threshold: Illinois'
+     * variant (an end kept twice has its g halved, so both ends converge), every fourth step
+     * and every step without finite values a halving; to a bracket of 2 ulp */
+    for (int it = 0, last = 0; it < 300 && hi - lo > 2 * DBL_EPSILON * hi; it++) {
         if (ga_expired(deadline)) {
             out->val = NAN;
             out->err = INFINITY;
             return GA_ETIME;
         }
         double mid = lo > 0 ? 0.5 * (lo + hi) : (hi > 1e-250 ? 0.5 * hi : hi);
+        if (lo > 0 && it % 4 != 3 && glo <= 0 && ghi > 0 && isfinite(glo) && isfinite(ghi)) {
+            double sl = log(lo), x = exp(sl + (log(hi) - sl) * glo / (glo - ghi));
+            if (x > lo && x < hi)
+                mid = x;
+        }
         if (!(mid > lo) || !(mid < hi))
             break;
-        if ((loss(d, m, la, lb, mid, &e) - eps > 0) == up)
-            hi = mid;
-        else
-            lo = mid;
+        double lv = loss(d, m, la, lb, mid, &e), g = up ? lv - eps : eps - lv;
+        if (g > 0) {
+            hi = mid, ghi = g;
+            if (last == 1)
+                glo *= 0.5;
+            last = 1;
+        } else {
+            lo = mid, glo = g;
+            if (last == -1)
+                ghi *= 0.5;
+            last = -1;
+        }
     }
     double z = 0.5 * (lo + hi), ta, ea, tb, eb;
     if (zstar)
@@ -573,7 +648,7 @@ static int limit_arb(arb_t res, double d, double m, const arb_t lam, slong prec)
 }
 
 int ga_synth_delta_arb(arb_t res, double d, double m, const arb_t la, const arb_t lb,
-                       const arb_t eps, double z_hint, slong prec)
+                       const arb_t eps, double z_hint, slong want, slong prec)
 {
     arb_t df, ee, hc, hu, hv, up_b;
     arf_t u, v, c;
@@ -625,12 +700,16 @@ int ga_synth_delta_arb(arb_t res, double d, double m, const arb_t la, const arb_
     }
     arb_exp(ee, eps, prec);
     /* three points around the double threshold: h(c) above h(u) and h(v) brackets the
-     * maximiser (h is unimodal); widen until certified */
+     * maximiser (h is unimodal); widen until certified. The bracket's relative width aimed
+     * at: what the precision can separate, 2^(4 - prec/2), or with want a width wrel
+     * (2^-(want + 8) first, which the upper bound's excess, about the width times z (f_a +
+     * e^eps f_b), keeps within 2^-want unless delta is far in a tail: then narrower) */
+    double wrel = want > 0 ? ldexp(1.0, -(int)want - 8) : 0, g0 = ldexp(1.0, -(int)(prec / 2) + 4);
     arf_set_d(c, z_hint);
     if ((rc = h_arb(hc, d, m, la, lb, c, c, ee, up, prec)))
         goto cleanup;
     int found = 0;
-    for (double g = ldexp(1.0, -(int)(prec / 2) + 4); g < 0.5 && !found; g *= 4) {
+    for (double g = fmax(g0, 0.25 * wrel); g < 0.5 && !found; g *= 4) {
         arf_set_d(u, z_hint * (1 - g));
         arf_set_d(v, z_hint * (1 + g));
         if ((rc = h_arb(hu, d, m, la, lb, u, u, ee, up, prec)) ||
@@ -643,18 +722,24 @@ int ga_synth_delta_arb(arb_t res, double d, double m, const arb_t la, const arb_
         goto cleanup;
     }
     /* narrow the bracket by halving while the comparisons stay certain: keep the best of the
-     * midpoints of [u, c], [c, v] and c with its two neighbours (h is unimodal) */
-    {
+     * midpoints of [u, c], [c, v] and c with its two neighbours (h is unimodal); with want,
+     * to the width wrel, then 2^-8 times narrower while the enclosure is not accurate */
+    for (int tight = 0; !tight;) {
         arf_t c1, c2;
         arb_t h1, h2;
         arf_init(c1);
         arf_init(c2);
         arb_init(h1);
         arb_init(h2);
+        tight = 1; /* (the loop ends at the width the precision sets, or undecided) */
         for (int it = 0; it < 400 && rc == GA_OK; it++) {
             arf_sub(c1, v, u, prec, ARF_RND_UP);
             if (arf_cmpabs_2exp_si(c1, arf_abs_bound_lt_2exp_si(c) - prec / 2 - 4) < 0)
                 break;
+            if (wrel > 0 && arf_cmpabs_2exp_si(c1, (slong)floor(log2(wrel * z_hint))) < 0) {
+                tight = 0;
+                break;
+            }
             arf_add(c1, u, c, ARF_PREC_EXACT, ARF_RND_DOWN);
             arf_mul_2exp_si(c1, c1, -1);
             arf_add(c2, c, v, ARF_PREC_EXACT, ARF_RND_DOWN);
@@ -683,10 +768,13 @@ int ga_synth_delta_arb(arb_t res, double d, double m, const arb_t la, const arb_
         arb_clear(h2);
         if (rc)
             goto cleanup;
+        if ((rc = h_arb(up_b, d, m, la, lb, u, v, ee, up, prec)))
+            goto cleanup;
+        rc = ga_arb_delta_interval(res, hc, up_b, prec);
+        if (rc == GA_OK && !tight && !arb_is_zero(res) && arb_rel_accuracy_bits(res) > want)
+            tight = 1;
+        wrel = ldexp(wrel, -8);
     }
-    if ((rc = h_arb(up_b, d, m, la, lb, u, v, ee, up, prec)))
-        goto cleanup;
-    rc = ga_arb_delta_interval(res, hc, up_b, prec);
 cleanup:
     if (rc)
         arb_zero_pm_one(res);
