@@ -157,8 +157,15 @@ static void layout_g(char *buf, size_t n, int neg, const char *dg, int x, int p)
 
 void ga_fmt_shortest(char *buf, size_t n, double v)
 {
-    if (v == 0) { /* (a zero reads back at one digit: "0", "-0") */
-        snprintf(buf, n, "%s", signbit(v) ? "-0" : "0");
+    if (v == 0) { /* (a zero reads back at one digit: "0", "-0"; copied, not formatted: a
+                     report of many pairs is mostly zeros, and snprintf's format parsing
+                     cost a tenth of writing it) */
+        const char *z = signbit(v) ? "-0" : "0";
+        size_t l = strlen(z) < n ? strlen(z) : (n ? n - 1 : 0);
+        if (n) {
+            memcpy(buf, z, l);
+            buf[l] = 0;
+        }
         return;
     }
     if (!isfinite(v)) {
