@@ -736,7 +736,7 @@ int ga_synth_delta_arb(arb_t res, double d, double m, const arb_t la, const arb_
             arf_sub(c1, v, u, prec, ARF_RND_UP);
             if (arf_cmpabs_2exp_si(c1, arf_abs_bound_lt_2exp_si(c) - prec / 2 - 4) < 0)
                 break;
-            if (wrel > 0 && arf_cmpabs_2exp_si(c1, (slong)floor(log2(wrel * z_hint))) < 0) {
+            if (wrel * z_hint > 0 && arf_cmpabs_2exp_si(c1, (slong)floor(log2(wrel * z_hint))) < 0) {
                 tight = 0;
                 break;
             }
@@ -771,8 +771,8 @@ int ga_synth_delta_arb(arb_t res, double d, double m, const arb_t la, const arb_
         if ((rc = h_arb(up_b, d, m, la, lb, u, v, ee, up, prec)))
             goto cleanup;
         rc = ga_arb_delta_interval(res, hc, up_b, prec);
-        if (rc == GA_OK && !tight && !arb_is_zero(res) && arb_rel_accuracy_bits(res) > want)
-            tight = 1;
+        if (rc != GA_OK || arb_is_zero(res) || arb_rel_accuracy_bits(res) > want)
+            tight = 1; /* (accurate, or a narrower bracket cannot help) */
         wrel = ldexp(wrel, -8);
     }
 cleanup:
