@@ -68,9 +68,9 @@ static void cal_text(FILE *out, const ga_calibration *c)
     ga_fmt_shortest(ls, sizeof ls, c->value * (1 - 1e-6));
     fprintf(out, "spec: %s (%s)\nsmallest %s for (%g, %g)-DP on %s: %s\n", sp->name, sp->kind,
             c->knob, c->eps, c->delta,
-            c->set.verified ? (c->set.verified_bound ? "an upper bound of every neighbour in the universe "
+            c->set.verified ? (c->set.verified_bound ? "an upper bound of every neighbour "
                                                  "(sufficient; the exact smallest may be lower)"
-                                               : "the proven worst case (every neighbour in the universe)")
+                                               : "the proven worst case (so every neighbour)")
                          : all_lower(&c->set) ? "the audited lower bounds (necessary: below it a "
                                                 "neighbour attains more; the exact smallest may be "
                                                 "higher)"

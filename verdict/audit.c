@@ -8,7 +8,7 @@
  * worst case of a universe. The verdicts:
  *   VIOLATION      a certified lower bound exceeds the claim;
  *   VERIFIED       the claim holds with a certified upper bound on a proven worst case
- *                  (it then holds for every neighbour in the universe);
+ *                  (it then holds for every neighbour that worst case covers);
  *   NO VIOLATION   the claim holds on every audited pair (estimates, or certified);
  *   INCONCLUSIVE   otherwise, with the reason (a certified interval straddles the claim,
  *                  certification unavailable, a grid-based check).

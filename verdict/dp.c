@@ -345,7 +345,7 @@ static void dp_verdict(dp_run *d)
         char b1[32];
         r->verdict = GA_VERDICT_VERIFIED;
         snprintf(r->reason, sizeof r->reason,
-                 "holds for every neighbour in the universe: the proven %s has certified delta <= %s",
+                 "holds for every neighbour: the proven %s has certified delta <= %s",
                  a->set.verified_note, vd_bnd_vs(b1, r->cert_hi, 1, r->delta));
     } else if (d->ub_max > r->delta) {
         char v1[32];

@@ -171,7 +171,7 @@ void vd_eval_rdp(ga_audit *a, ga_claim_result *r, const ga_audit_opts *o, ga_gch
         char b1[32];
         r->verdict = GA_VERDICT_VERIFIED;
         snprintf(r->reason, sizeof r->reason,
-                 "holds for every neighbour in the universe: certified D_%.6g <= %s on the proven "
+                 "holds for every neighbour: certified D_%.6g <= %s on the proven "
                  "worst case (the Renyi divergence also increases along it)", r->alpha,
                  vd_bnd(b1, r->cert_hi, 1));
     } else {
@@ -286,7 +286,7 @@ static void exact_gdp_zcdp(ga_audit *a, ga_claim_result *r, const ga_interval *t
     } else if (a->set.verified) {
         r->verdict = GA_VERDICT_VERIFIED;
         snprintf(r->reason, sizeof r->reason,
-                 "holds for every neighbour in the universe: the proven %s has equal covariances, "
+                 "holds for every neighbour: the proven %s has equal covariances, "
                  "so its profile is exactly the %s-GDP curve with certified %s <= %s%s", 
                  a->set.verified_note, is_gdp ? "mu" : "sqrt(2 rho)", what, b2,
                  is_gdp ? " (GDP curves are nested in mu)" : " (D_alpha/alpha = rho for every alpha)");

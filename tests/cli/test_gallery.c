@@ -122,9 +122,10 @@ static const struct {
     {"masking_b_eps0.1_delta0.01_p5_n10000", 2, "INCONCLUSIVE"},
 };
 
-/* The parts run as separate tests, in parallel: part 0 is the one spec that takes most of the
- * time (the certified supremum over a universe of synthetic-point pairs, about a minute), the
- * others the rest, i % (GALLERY_PARTS - 1) == part - 1 */
+/* The parts run as separate tests, in parallel: part 0 is the one spec that takes longest
+ * (the certified supremum over a universe of synthetic-point pairs, some 15 s), the others
+ * the rest, i % (GALLERY_PARTS - 1) == part - 1. With GA_GALLERY_HTML (make check) each audit
+ * also writes its HTML report there, which tests/render.sh then renders. */
 #define GALLERY_PARTS 4
 #define GALLERY_LONG "synthetic_random_inputs_fig1_universe"
 static void audit_part(size_t part)
@@ -135,7 +136,7 @@ static void audit_part(size_t part)
         if (part == 0 ? !alone : alone || k++ % (GALLERY_PARTS - 1) != part - 1)
             continue;
         char args[1024], *out, *err, want[64];
-        const char *html = getenv("GA_GALLERY_HTML"); /* (make check: render.sh renders them) */
+        const char *html = getenv("GA_GALLERY_HTML");
         int len = snprintf(args, sizeof args, "audit specs/papers/%s.yaml --format json --quiet",
                            expected[i].spec);
         if (html && *html && !strchr(html, '\''))
