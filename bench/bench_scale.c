@@ -168,12 +168,14 @@ static void threads(void)
     struct {
         const char *name;
         char *text;
-        int pairs;
-    } w[] = {{"evaluation-heavy (DP, RDP, zCDP, GDP)", spec_many(300), 300},
-             {"build-heavy (Bayesian logistic regression)", spec_logistic(3000), 3000}};
-    for (int k = 0; k < 2; k++) {
+        int pairs, certified;
+    } w[] = {{"evaluation-heavy (DP, RDP, zCDP, GDP)", spec_many(300), 300, 0},
+             {"build-heavy (Bayesian logistic regression)", spec_logistic(3000), 3000, 0},
+             {"certified (--certified: every pair's intervals in Arb)", spec_many(200), 200, 1}};
+    for (int k = 0; k < 3; k++) {
         ga_audit_options o;
         ga_audit_options_init(&o);
+        o.certified = w[k].certified;
         double t1, t2, ta;
         o.jobs = 1;
         char *a = audit_json(w[k].text, &o, &t1);
@@ -260,8 +262,8 @@ static void threads(void)
         unlink(path[i]);
     free(one);
     free(mj);
-    free(w[0].text);
-    free(w[1].text);
+    for (int k = 0; k < 3; k++)
+        free(w[k].text);
 }
 
 /* GP regression remove-one, 1500 rows (0.3 s per neighbour, about 8 minutes, with a
