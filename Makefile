@@ -185,6 +185,7 @@ check: all $(TEST_BIN)
 	( f=""; \
 	sh tests/layering.sh $(BUILD)/obj . $(LIB_SRC:%.c=%.o) cli/main.o || f="$$f layering.sh"; \
 	CC="$(CC)" sh tests/layering_selftest.sh || f="$$f layering_selftest.sh"; \
+	sh tests/run_bins_selftest.sh || f="$$f run_bins_selftest.sh"; \
 	sh tests/exports.sh $(BUILD)/libgaussaudit.a || f="$$f exports.sh(.a)"; \
 	sh tests/exports.sh $(BUILD)/libgaussaudit.so || f="$$f exports.sh(.so)"; \
 	[ -n "$(SAN)" ] || sh tests/install.sh $(BUILD) || f="$$f install.sh"; \
