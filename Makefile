@@ -199,8 +199,8 @@ check: all $(TEST_BIN)
 	echo "$$f" > $$sfail ) > $$slog 2>&1 & spid=$$!; \
 	fi; \
 	bfail=$(BUILD)/check-bins.failed; : > $$bfail; html=""; \
-	if [ -z "$(MODULE)$(SAN)$(TEST_WRAP)" ]; then html=$(abspath $(BUILD))/gallery-html; rm -rf $$html; mkdir -p $$html; fi; \
-	GA_BIN=$(BUILD)/gaussaudit TEST_WRAP='$(TEST_WRAP)' TEST_ARGS='$(TEST_ARGS)' GA_GALLERY_HTML=$$html \
+	if [ -z "$(MODULE)$(SAN)$(TEST_WRAP)" ]; then html="$(abspath $(BUILD))/gallery-html"; rm -rf "$$html"; mkdir -p "$$html"; fi; \
+	GA_BIN=$(BUILD)/gaussaudit TEST_WRAP='$(TEST_WRAP)' TEST_ARGS='$(TEST_ARGS)' GA_GALLERY_HTML="$$html" \
 	  bash tests/run_bins.sh $(CHECK_JOBS) $$bfail $(RUN_BIN) || failed="$$failed run_bins.sh"; \
 	failed="$$failed$$(sed 's/^/ /' $$bfail | tr -d '\n')"; \
 	if [ -n "$$spid" ]; then \
@@ -210,7 +210,7 @@ check: all $(TEST_BIN)
 	fi; \
 	if [ -n "$$html" ]; then \
 	  echo "== tests/render.sh (the gallery test's HTML reports)"; t0=$$(date +%s); \
-	  RENDER_HTML=$$html sh tests/render.sh $(BUILD) || failed="$$failed render.sh"; \
+	  RENDER_HTML="$$html" sh tests/render.sh $(BUILD) || failed="$$failed render.sh"; \
 	  echo "   ($$(( $$(date +%s) - t0 )) s)"; \
 	fi; \
 	for t in $(filter $(ALONE_BIN),$(TEST_BIN)); do \
