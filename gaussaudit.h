@@ -439,9 +439,9 @@ typedef struct {
  * most 2048 dimensions (a product: every block, each refined on its own), the reference is
  * refined in ball arithmetic first (the widening then 1e-36 at d = 50 to 2e-23 at d = 2000),
  * at a cost of 14 to 23 k x k ball-matrix products at 128 bits, on the BLAS from k = 64
- * (wall time on 2 cores, make bench: d = 300: 2.5-3 s, d = 500: 5 s, d = 1000: 21 s,
- * d = 2000: 1.5 min and 2.8 GB in all; the CPU time is larger by the BLAS threads' share,
- * 1.4x on 2 cores, and d = 1000 took 47.5 s of CPU on a 16-core host). It grows like e^eps and is useless beyond eps of about 25-30. Covariances are taken
+ * (wall time on 2 cores, make bench, over runs: d = 300: 2.5-4.6 s, d = 500: 5-9 s, d =
+ * 1000: 21-32 s, d = 2000: 1.5-2 min and 2.8 GB in all; the CPU time is larger by the BLAS
+ * threads' share, 1.4x on 2 cores, and d = 1000 took 47.5 s of CPU on a 16-core host). It grows like e^eps and is useless beyond eps of about 25-30. Covariances are taken
  * as their symmetric parts (S + S^T)/2, as ga_pair_reduce does.
  * GA_EDOM: singular covariances with a common support (not available in certified mode).
  */
