@@ -103,7 +103,6 @@ static int child_audit(const char *spec, double *secs, double *rss, const char *
     return child_audit_jobs(spec, "1", secs, rss, json_out);
 }
 
-
 /* The floor of the sketch audit's time ("CSV parse plus leverages"): a bare
  * strtod scan of the CSV (bench.h), then the leverages of an n x d array by the plain loops
  * any implementation needs (the Gram matrix D^T D + I, its Cholesky factor L, and for each row
@@ -160,6 +159,39 @@ static const char *in_dir(char *buf, size_t n, const char *name)
     return buf;
 }
 
+/* n rows of d <= 20 values into the CSV at path: Gaussian directions scaled to norms uniform in
+ * [0, 1] (rows of norm <= 1), 8 decimals each. 0, or -1 when the file cannot be written */
+static int write_rows(const char *path, gsl_rng *r, size_t n, size_t d)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        double v[20], nn = 0;
+        for (size_t j = 0; j < d; j++) {
+            v[j] = gsl_ran_gaussian(r, 1);
+            nn += v[j] * v[j];
+        }
+        double sc = gsl_rng_uniform(r) / sqrt(nn);
+        for (size_t j = 0; j < d; j++)
+            fprintf(f, "%.8f%c", v[j] * sc, j + 1 < d ? ',' : '\n');
+    }
+    return fclose(f) ? -1 : 0;
+}
+
+/* the sketch remove-one spec at path over the CSV csv (r = 50, rows of norm <= 1) claiming
+ * (1, delta): 0, or -1 when it cannot be written */
+static int write_sketch_spec(const char *path, const char *csv, const char *delta)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    fprintf(f, "gaussaudit: 1\nname: bench\nmechanism: {kind: sketch, columns: 50, noise_sigma: 1}\n"
+               "dataset: {csv: %s}\nneighbours: remove_one\nuniverse: {row_norm_bound: 1}\n"
+               "claim: {epsilon: 1, delta: %s}\n", csv, delta);
+    return fclose(f) ? -1 : 0;
+}
+
 /* The CLI audit of the same spec (--jobs 1, Markdown to /dev/null): wall time and peak RSS
  * per row, against the target of 300 bytes per row and against the floor of
  * the data alone (the n x d doubles); and per row beyond the same audit of the first 1000
@@ -169,7 +201,7 @@ static void cli_audit(const char *spec, const char *csv, size_t n, size_t d)
     char b1[96], b2[96];
     const char *csv1 = in_dir(b1, sizeof b1, "sketch_1000.csv"),
                *spec1 = in_dir(b2, sizeof b2, "sketch_1000.yaml");
-    FILE *in = fopen(csv, "r"), *out = fopen(csv1, "w"), *f = fopen(spec1, "w");
+    FILE *in = fopen(csv, "r"), *out = fopen(csv1, "w");
     char line[4096];
     for (int i = 0; in && out && i < 1000 && fgets(line, sizeof line, in); i++)
         fputs(line, out);
@@ -177,12 +209,8 @@ static void cli_audit(const char *spec, const char *csv, size_t n, size_t d)
         fclose(in);
     if (out)
         fclose(out);
-    if (!f)
+    if (write_sketch_spec(spec1, csv1, "0.1")) /* (holds: exit 0) */
         return;
-    fprintf(f, "gaussaudit: 1\nname: bench\nmechanism: {kind: sketch, columns: 50, noise_sigma: 1}\n"
-               "dataset: {csv: %s}\nneighbours: remove_one\nuniverse: {row_norm_bound: 1}\n"
-               "claim: {epsilon: 1, delta: 0.1}\n", csv1); /* (holds: exit 0) */
-    fclose(f);
     double s1, rss1, secs, rss;
     int ok1 = child_audit(spec1, &s1, &rss1, NULL) == 0;
     remove(csv1);
@@ -279,26 +307,8 @@ static void big_csv_jobs(gsl_rng *r)
     size_t n = 1000000, d = 20;
     char b1[96], b2[96];
     const char *csv = in_dir(b1, sizeof b1, "big.csv"), *spec = in_dir(b2, sizeof b2, "big.yaml");
-    FILE *f = fopen(csv, "w");
-    if (!f)
+    if (write_rows(csv, r, n, d) || write_sketch_spec(spec, csv, "0.1"))
         return;
-    for (size_t i = 0; i < n; i++) {
-        double v[20], nn = 0;
-        for (size_t j = 0; j < d; j++) {
-            v[j] = gsl_ran_gaussian(r, 1);
-            nn += v[j] * v[j];
-        }
-        double sc = gsl_rng_uniform(r) / sqrt(nn);
-        for (size_t j = 0; j < d; j++)
-            fprintf(f, "%.8f%c", v[j] * sc, j + 1 < d ? ',' : '\n');
-    }
-    fclose(f);
-    if (!(f = fopen(spec, "w")))
-        return;
-    fprintf(f, "gaussaudit: 1\nname: bench\nmechanism: {kind: sketch, columns: 50, noise_sigma: 1}\n"
-               "dataset: {csv: %s}\nneighbours: remove_one\nuniverse: {row_norm_bound: 1}\n"
-               "claim: {epsilon: 1, delta: 0.1}\n", csv);
-    fclose(f);
     double t[2] = {1e300, 1e300}, secs, rss;
     for (int rep = 0; rep < 4; rep++)
         if (child_audit_jobs(spec, rep % 2 ? "2" : "1", &secs, &rss, NULL) == 0)
@@ -324,31 +334,16 @@ int main(void)
                *spec = in_dir(b2, sizeof b2, "sketch.yaml");
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(r, 5);
-    FILE *f = fopen(csv, "w");
-    if (!f)
+    if (write_rows(csv, r, n, d) || write_sketch_spec(spec, csv, "1.0e-5"))
         return 1;
-    for (size_t i = 0; i < n; i++) {
-        double v[20], nn = 0;
-        for (size_t j = 0; j < d; j++) {
-            v[j] = gsl_ran_gaussian(r, 1);
-            nn += v[j] * v[j];
-        }
-        double sc = gsl_rng_uniform(r) / sqrt(nn); /* rows of norm <= 1 */
-        for (size_t j = 0; j < d; j++)
-            fprintf(f, "%.8f%c", v[j] * sc, j + 1 < d ? ',' : '\n');
-    }
-    fclose(f);
-    f = fopen(spec, "w");
-    fprintf(f, "gaussaudit: 1\nname: bench\nmechanism: {kind: sketch, columns: 50, noise_sigma: 1}\n"
-               "dataset: {csv: %s}\nneighbours: remove_one\nuniverse: {row_norm_bound: 1}\n"
-               "claim: {epsilon: 1, delta: 1.0e-5}\n", csv);
-    fclose(f);
     printf("\n# catalogue: sketch, remove_one over a %zu x %zu dataset, r = 50\n\n", n, d);
     if (run(spec))
         return 1;
     cli_audit(spec, csv, n, d);
     csv_reading(csv, n, d);
-    f = fopen(spec, "w");
+    FILE *f = fopen(spec, "w");
+    if (!f)
+        return 1;
     fprintf(f, "gaussaudit: 1\nname: bench\nmechanism:\n  kind: composition\n  parts:\n");
     for (int k = 0; k < 10; k++)
         fprintf(f, "    - {kind: sketch, columns: %d, noise_sigma: %g}\n", 20 + 5 * k, 1 + 0.1 * k);

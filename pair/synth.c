@@ -151,29 +151,28 @@ static double log_dens_tab(double d, double m, double lam, double z, const doubl
     return NAN;
 }
 
-/* log of the law's density in z with an absolute error estimate */
-static double log_dens(double d, double m, double lam, double z, double *err)
+/* lf[i] <- log f_a(z), log f_b(z) (the laws la, lb) and e[i] their absolute error
+ * estimates, from one table of Bessel orders; NaN where the table could not be made */
+static void log_dens2(double lf[2], double e[2], double d, double m, double la, double lb,
+                      double z)
 {
     size_t n;
-    double f, *tl = dens_table(&n, &f, d, m, lam, lam, z);
+    double f, *tl = dens_table(&n, &f, d, m, la, lb, z);
+    lf[0] = lf[1] = e[0] = e[1] = NAN;
     if (!tl)
-        return NAN;
-    double v = log_dens_tab(d, m, lam, z, tl, n, f, err);
+        return;
+    lf[0] = log_dens_tab(d, m, la, z, tl, n, f, &e[0]);
+    lf[1] = log_dens_tab(d, m, lb, z, tl, n, f, &e[1]);
     free(tl);
-    return v;
 }
 
-/* the loss log f_a(z) - log f_b(z) (one table of Bessel orders for both) */
+/* the loss log f_a(z) - log f_b(z) */
 static double loss(double d, double m, double la, double lb, double z, double *err)
 {
-    size_t n;
-    double f, e1, e2, *tl = dens_table(&n, &f, d, m, la, lb, z);
-    if (!tl)
-        return NAN;
-    double v = log_dens_tab(d, m, la, z, tl, n, f, &e1) - log_dens_tab(d, m, lb, z, tl, n, f, &e2);
-    free(tl);
-    *err = e1 + e2;
-    return v;
+    double lf[2], e[2];
+    log_dens2(lf, e, d, m, la, lb, z);
+    *err = e[0] + e[1];
+    return lf[0] - lf[1];
 }
 
 /* the upper tail P[U V > z] of the law lam and an absolute error estimate */
@@ -378,15 +377,16 @@ int ga_synth_delta_until(ga_result *out, double *zstar, double d, double m, doub
     }
     double ee = exp(eps), a = up ? ta : 1 - ta, b = up ? tb : 1 - tb;
     out->val = fmax(a - ee * b, 0);
-    /* the threshold's error dz (the loss's error over its slope, the bisection's width): delta
-     * is stationary there, h' = +-f_b (e^eps - e^l), so it moves by at most dz f_b e^eps
+    /* the threshold's error dz (the loss's error over its slope, the search's final bracket):
+     * delta is stationary there, h' = +-f_b (e^eps - e^l), so it moves by at most dz f_b e^eps
      * expm1(|l'| dz) (f_b and l' within a factor 2 over dz, which dz far below their scales
      * ensures; else the first-order dz (f_a + e^eps f_b)) */
-    double el, e2, hz = 1e-6 * z + 1e-300;
-    double l0 = loss(d, m, la, lb, z, &el);
+    double lf[2], ef[2], e2, hz = 1e-6 * z + 1e-300;
+    log_dens2(lf, ef, d, m, la, lb, z);
+    double l0 = lf[0] - lf[1], el = ef[0] + ef[1];
     double slope = fabs(loss(d, m, la, lb, z + hz, &e2) - l0) / hz;
-    double dz = (el + e2) / fmax(slope, 1e-300) + 4 * DBL_EPSILON * z, ed;
-    double fb = exp(log_dens(d, m, lb, z, &ed)), fa = exp(log_dens(d, m, la, z, &ed));
+    double dz = (el + e2) / fmax(slope, 1e-300) + 4 * DBL_EPSILON * z;
+    double fa = exp(lf[0]), fb = exp(lf[1]);
     double thr = dz < 1e-3 * z && slope * dz < 1e-3 ? 2 * dz * fb * ee * expm1(2 * slope * dz)
                                                     : dz * (fa + ee * fb);
     out->err = ea + ee * eb + thr + 4 * DBL_EPSILON * (a + ee * b);
