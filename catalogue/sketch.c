@@ -295,14 +295,70 @@ static int sketch_replace_one(cat_job *j, double r, double sigma, char *msg, siz
     free(S0);    return rc;
 }
 
+/* Leverages |L^{-1} v|^2 of the rows v (the dataset's, or the added candidates'), a block of
+ * LEV_BLOCK rows at a time (one triangular solve with many right-hand sides, W L^T = V, per
+ * block: not one BLAS call per row), the blocks on j->o->jobs threads (each writes its own
+ * leverages: the same values for any number of threads) */
+enum { LEV_BLOCK = 256 };
+typedef struct {
+    const ga_spec *s;
+    const double *S; /* the Cholesky factor L of D^T D + sigma^2 I */
+    size_t nn;
+    int rel;
+    double *lev;
+    int *st; /* per block: GA_OK or GA_ENOMEM */
+} lev_run;
+
+static void lev_block(void *ctx, size_t b, ga_gchisq_work *w)
+{
+    (void)w;
+    lev_run *L = ctx;
+    const ga_spec *s = L->s;
+    size_t d = s->data.d, k0 = b * LEV_BLOCK, nb = L->nn - k0 < LEV_BLOCK ? L->nn - k0 : LEV_BLOCK;
+    double *W = malloc(nb * d * sizeof *W);
+    if (!W) {
+        L->st[b] = GA_ENOMEM;
+        return;
+    }
+    for (size_t i = 0; i < nb; i++) {
+        size_t k = k0 + i;
+        memcpy(W + i * d, L->rel == GA_REL_ADD_ONE ? s->candidates.x + k * d
+                                                   : s->data.x + (s->rows ? s->rows[k] : k) * d,
+               d * sizeof *W);
+    }
+    ga_cblas_dtrsm(CblasRowMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit, (int)nb,
+                   (int)d, 1.0, L->S, (int)d, W, (int)d);
+    for (size_t i = 0; i < nb; i++) {
+        double q = ga_cblas_ddot((int)d, W + i * d, 1, W + i * d, 1);
+        /* a row of D: q is its leverage p < 1; an added row: its leverage is q / (1 + q) */
+        L->lev[k0 + i] = L->rel == GA_REL_ADD_ONE ? q / (1 + q) : q;
+    }
+    free(W);
+}
+
+/* lev[k] for the nn neighbours (row numbers checked by the caller): GA_OK or GA_ENOMEM */
+static int sketch_leverages(double *lev, const cat_job *j, const double *S, size_t nn, int rel)
+{
+    size_t nblocks = (nn + LEV_BLOCK - 1) / LEV_BLOCK;
+    int *st = calloc(nblocks ? nblocks : 1, sizeof *st), rc = GA_OK;
+    if (!st)
+        return GA_ENOMEM;
+    lev_run L = {.s = j->s, .S = S, .nn = nn, .rel = rel, .lev = lev, .st = st};
+    rc = ga_par_for(nblocks, j->o->jobs, 0, lev_block, &L, NULL, NULL);
+    for (size_t b = 0; rc == GA_OK && b < nblocks; b++)
+        rc = st[b];
+    free(st);
+    return rc;
+}
+
 /* Gaussian sketch D^T G + sigma N with r columns: each column ~ N(0, D^T D + sigma^2 I).
  * Removing row v is a rank-one change: whitened by the smaller covariance it is the 1-D pair
  * N(0, 1/(1 - p)) vs N(0, 1) with r columns, p = v^T (D^T D + sigma^2 I)^{-1} v the ridge
  * leverage of v; adding row c: p' = q/(1 + q), q = c^T (D^T D + sigma^2 I)^{-1} c, roles
  * swapped. All remove-one pairs come from one Cholesky factor and n triangular solves.
- * remove_one, add_one: each neighbour's pair is fixed by one leverage, computed a block of
- * rows at a time from the Cholesky factor S of D^T D + sigma^2 I; the pairs are a row family
- * (cat_sketch_family) or added one by one */
+ * remove_one, add_one: each neighbour's pair is fixed by one leverage (sketch_leverages, from
+ * the Cholesky factor S of D^T D + sigma^2 I); the pairs are a row family (cat_sketch_family)
+ * or added one by one */
 static int sketch_by_leverage(cat_job *j, const double *S, double r, int rel, char *msg,
                               size_t msglen)
 {
@@ -316,37 +372,16 @@ static int sketch_by_leverage(cat_job *j, const double *S, double r, int rel, ch
         rc = ga_spec_fail(s, s->mechanism, "neighbours.candidates", msg, msglen,
                           "candidate rows must have as many columns as the dataset");
     /* the leverages first, so that the dataset can go before the pairs are built (an audit
-     * builds them once: j->o->drop_data; the data's doubles are then not held beside them):
-     * |L^{-1} v|^2 for the rows v, a block of rows at a time (one triangular solve with many
-     * right-hand sides, W L^T = V, per block: not one BLAS call per row) */
-    enum { LEV_BLOCK = 256 };
+     * builds them once: j->o->drop_data; the data's doubles are then not held beside them) */
     double *lev = rc == GA_OK ? malloc((nn ? nn : 1) * sizeof *lev) : NULL;
-    double *W = rc == GA_OK ? malloc(LEV_BLOCK * d * sizeof *W) : NULL;
-    if (rc == GA_OK && (!lev || !W))
+    if (rc == GA_OK && !lev)
         rc = GA_ENOMEM;
-    for (size_t k0 = 0; k0 < nn && rc == GA_OK; k0 += LEV_BLOCK) {
-        size_t nb = nn - k0 < LEV_BLOCK ? nn - k0 : LEV_BLOCK;
-        for (size_t j = 0; j < nb; j++) {
-            size_t k = k0 + j, row = rel == GA_REL_ADD_ONE ? k : (s->rows ? s->rows[k] : k);
-            if (rel != GA_REL_ADD_ONE && row >= n) {
-                rc = ga_spec_fail(s, s->mechanism, "neighbours.rows", msg, msglen,
-                                  "a row number exceeds the dataset");
-                break;
-            }
-            memcpy(W + j * d, rel == GA_REL_ADD_ONE ? s->candidates.x + k * d : s->data.x + row * d,
-                   d * sizeof *W);
-        }
-        if (rc != GA_OK)
-            break;
-        ga_cblas_dtrsm(CblasRowMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit, (int)nb,
-                       (int)d, 1.0, S, (int)d, W, (int)d);
-        for (size_t j = 0; j < nb; j++) {
-            double q = ga_cblas_ddot((int)d, W + j * d, 1, W + j * d, 1);
-            /* a row of D: q is its leverage p < 1; an added row: its leverage is q / (1 + q) */
-            lev[k0 + j] = rel == GA_REL_ADD_ONE ? q / (1 + q) : q;
-        }
-    }
-    free(W);
+    for (size_t k = 0; rc == GA_OK && rel != GA_REL_ADD_ONE && s->rows && k < nn; k++)
+        if (s->rows[k] >= n)
+            rc = ga_spec_fail(s, s->mechanism, "neighbours.rows", msg, msglen,
+                              "a row number exceeds the dataset");
+    if (rc == GA_OK)
+        rc = sketch_leverages(lev, j, S, nn, rel);
     if (rc == GA_OK && j->o->drop_data)
         ga_spec_drop_data(s);
     ga_spec_family f = {.n = nn, .v = lev, .rows = rel == GA_REL_ADD_ONE ? NULL : s->rows,

@@ -5,8 +5,12 @@
  * Determinism: every item writes only its own slots of the caller's arrays and reads shared
  * data only, so the results do not depend on which thread ran an item or in which order;
  * callers that pick a "first" or "worst" item scan the arrays afterwards in index order.
- * Items are handed out one at a time from an atomic counter (the costs of pairs vary by
- * orders of magnitude: a static split would leave a core idle).
+ * Items are handed out from an atomic counter, a few consecutive ones at a time: about 256
+ * takes per thread over the loop (the costs of pairs vary by orders of magnitude: a static
+ * split would leave a core idle), one item at a time in loops of fewer than 256 items per
+ * thread. A take of consecutive items keeps each thread's writes to its own cache lines
+ * (items taken one by one put neighbouring results of two threads on one line, and 10^6
+ * cheap items spent more time moving lines between the cores than computing them).
  * Each thread has its own generalized chi-square workspace; a thread the loop started frees
  * FLINT's thread-local caches (flint_cleanup) before it ends. While a loop of several items
  * runs, OpenBLAS is asked for one thread per call, whatever jobs is (items are the
@@ -34,7 +38,7 @@ int ga_par_jobs(int asked)
 }
 
 typedef struct {
-    size_t n;
+    size_t n, take; /* items, consecutive items per take */
     double deadline;
     ga_par_fn fn;
     void *ctx;
@@ -46,12 +50,16 @@ typedef struct {
 static void drain(par_loop *l, ga_gchisq_work *w)
 {
     for (;;) {
-        size_t i = atomic_fetch_add(&l->next, 1);
-        if (i >= l->n || ga_expired(l->deadline))
+        size_t i = atomic_fetch_add(&l->next, l->take), e = i + l->take;
+        for (e = e < l->n ? e : l->n; i < e; i++) {
+            if (ga_expired(l->deadline))
+                return;
+            l->fn(l->ctx, i, w);
+            if (l->done)
+                l->done[i] = 1;
+        }
+        if (i >= l->n)
             return;
-        l->fn(l->ctx, i, w);
-        if (l->done)
-            l->done[i] = 1;
     }
 }
 
@@ -79,6 +87,7 @@ int ga_par_for(size_t n, int jobs, double deadline, ga_par_fn fn, void *ctx, uns
     size_t nt = jobs > 1 ? (size_t)jobs : 1;
     if (nt > n)
         nt = n ? n : 1;
+    l.take = n / (256 * nt) ? n / (256 * nt) : 1;
     pthread_t tid[GA_PAR_MAX_JOBS];
     size_t started = 0;
     int blas = 0;

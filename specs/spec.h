@@ -129,6 +129,8 @@ typedef struct {
     size_t nallow;
     const char *(*kind_at)(size_t i); /* the valid mechanism kinds, i = 0, 1, ... until NULL
                                          (the catalogue's table; NULL: not checked here) */
+    int jobs;                         /* threads reading a CSV file (0: one per online core);
+                                         the table and messages do not depend on it */
 } ga_spec_opts;
 
 /*
@@ -334,6 +336,9 @@ typedef struct {
 } ga_spec_pair_buf;
 const ga_spec_pair *ga_pairset_pair_at(const ga_pairset *ps, size_t i, ga_spec_pair_buf *b,
                                        int named);
+/* Whether pair i is a bound no neighbour need attain (its record's `bound`; a family pair is
+ * a neighbour's own): what ga_pairset_pair_at(...)->bound says, without building the pair */
+int ga_pairset_pair_bound(const ga_pairset *ps, size_t i);
 /* Pair i's name: its record's ("" when it has none), or a family pair's written into buf
  * (GA_SPEC_NAME_LEN bytes are enough). */
 const char *ga_pairset_pair_name(const ga_pairset *ps, size_t i, char *buf, size_t len);

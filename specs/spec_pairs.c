@@ -200,6 +200,11 @@ const ga_spec_pair *ga_pairset_pair_at(const ga_pairset *s, size_t i, ga_spec_pa
     return &b->p;
 }
 
+int ga_pairset_pair_bound(const ga_pairset *s, size_t i)
+{
+    return i >= s->fam.n && s->pairs[i - s->fam.n].bound;
+}
+
 const char *ga_pairset_pair_name(const ga_pairset *s, size_t i, char *buf, size_t len)
 {
     if (i >= s->fam.n)

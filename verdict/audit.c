@@ -92,7 +92,8 @@ static int audit_load(ga_audit *a, const char *path, const char *text, size_t le
     double t0 = ga_monotonic();
     a->deadline = o->timeout > 0 ? t0 + o->timeout : 0;
     ga_spec_opts so = {.allow_paths = o->allow_paths, .nallow = o->nallow,
-                       .kind_at = ga_mech_kind_at /* (the parser checks kind names) */};
+                       .kind_at = ga_mech_kind_at /* (the parser checks kind names) */,
+                       .jobs = o->jobs};
     ga_build_opts bo = {.deadline = o->timeout > 0 ? t0 + GA_AUDIT_BUILD_SHARE * o->timeout : 0,
                         .jobs = o->jobs,
                         .drop_data = 1 /* (built once: a builder may free the data's values) */,

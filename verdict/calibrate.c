@@ -310,7 +310,8 @@ static int cal_pipeline(ga_calibration **out, const char *path, const char *text
     if (!r)
         return GA_ENOMEM;
     double deadline = opts->timeout > 0 ? ga_monotonic() + opts->timeout : 0;
-    ga_spec_opts so = {.allow_paths = opts->allow_paths, .nallow = opts->nallow};
+    ga_spec_opts so = {.allow_paths = opts->allow_paths, .nallow = opts->nallow,
+                       .jobs = opts->jobs};
     /* universe worst cases at the eps being calibrated */
     ga_build_opts bo = {.deadline = deadline, .jobs = ga_par_jobs(opts->jobs), .neps = 1,
                         .eps = {eps}};

@@ -61,7 +61,6 @@ static void dp_estimates(dp_run *d)
     ga_claim_result *r = d->r;
     size_t n = d->n;
     double *xy = d->xy, *yx = d->yx, *exy = d->exy, *eyx = d->eyx;
-    ga_spec_pair_buf pb;
     size_t worst = 0, nfailed = 0;
     int wdir = 1;
     double wv = -1, ubv = -1;
@@ -79,7 +78,7 @@ static void dp_estimates(dp_run *d)
             xy[i] = yx[i] = exy[i] = eyx[i] = 0;
     }
     for (size_t i = 0; i < n; i++) {
-        if (vd_spair(a, i, &pb)->bound) { /* an upper bound of a neighbour (shown in the pairs
+        if (ga_pairset_pair_bound(&a->set, i)) { /* an upper bound of a neighbour (shown in the pairs
                                           table): never the worst pair, never certified; above
                                           the claim it leaves the neighbour undecided */
             double ub = fmax(vd_dp_counts(r, d->scope_i, i, 1) ? xy[i] : -1,
@@ -564,9 +563,8 @@ void vd_eval_dp(ga_audit *a, ga_claim_result *r, const char *eps_txt, const ga_a
     /* the estimates at the table's eps are read in place (no copy: 32 bytes per pair), unless
      * a bound must be masked in them */
     int reuse = a->pair_xy && r->eps == a->table_eps, masked = 0;
-    ga_spec_pair_buf pb;
     for (size_t i = 0; i < n; i++)
-        masked |= vd_spair(a, i, &pb)->bound;
+        masked |= ga_pairset_pair_bound(&a->set, i);
     int alias = reuse && !masked;
     dp_run d = {.a = a, .r = r, .o = o, .w = w, .n = n, .reuse = reuse, .alias = alias,
                 .scope_i = vd_dp_scope_index(a, r)};

@@ -59,7 +59,8 @@ const ga_pair *vd_pair_use(const ga_audit *a, size_t i, ga_pair **own)
 
 void vd_tick(pair_loop *l)
 {
-    progress(l->o, l->what, atomic_fetch_add(&l->ndone, 1), l->n);
+    if (l->o->progress && l->n >= 50) /* (a counter shared by the threads: only when shown) */
+        progress(l->o, l->what, atomic_fetch_add(&l->ndone, 1), l->n);
 }
 
 int vd_pair_loop_run(pair_loop *l, ga_par_fn fn, size_t n, const char *what,
@@ -445,8 +446,7 @@ size_t vd_dp_cert_select(size_t *sel, int *capped, const ga_audit *a, const ga_c
         if (!cx && !cy)
             continue; /* (outside the claim's scope) */
         /* (a bound no neighbour need attain is never certified unless it is the worst case) */
-        ga_spec_pair_buf pb;
-        int clear = vd_spair(a, i, &pb)->bound || ((!cx || xy[i] + exy[i] <= r->delta) &&
+        int clear = ga_pairset_pair_bound(&a->set, i) || ((!cx || xy[i] + exy[i] <= r->delta) &&
                                                    (!cy || yx[i] + eyx[i] <= r->delta));
         int want = !clear || (o->certified && ncert < GA_AUDIT_CERT_CAP) ||
                    (a->set.verified && i == a->set.verified_pair) || (r->scope_pair[0] && i == si);

@@ -54,9 +54,9 @@ static int profile_load(ga_profile **out, const char *path, const char *text, si
     }
     p->timeout = o->timeout;
     ga_spec_opts so = {.allow_paths = o->allow_paths, .nallow = o->nallow,
-                       .kind_at = ga_mech_kind_at};
+                       .kind_at = ga_mech_kind_at, .jobs = ga_par_jobs(o->jobs)};
     ga_build_opts bo = {.deadline = o->timeout > 0 ? ga_monotonic() + o->timeout : 0,
-                        .jobs = o->jobs, .drop_data = 1};
+                        .jobs = ga_par_jobs(o->jobs), .drop_data = 1};
     int st = text ? ga_mech_parse(&p->spec, &p->set, text, len, path, &so, &bo, msg, msglen)
                   : ga_mech_load(&p->spec, &p->set, path, &so, &bo, msg, msglen);
     if (st) {

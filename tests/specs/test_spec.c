@@ -315,6 +315,17 @@ static int load_dataset(ga_spec *s, const char *yaml, char *msg, size_t msglen)
     return rc;
 }
 
+/* the same on jobs threads (a piece split into chunks read in parallel: specs/csv.c) */
+static int load_dataset_jobs(ga_spec *s, const char *yaml, int jobs, char *msg, size_t msglen)
+{
+    char *path = write_tmp(yaml);
+    ga_spec_opts so = {.jobs = jobs};
+    int rc = ga_spec_load_opts(s, path, &so, msg, msglen);
+    unlink(path);
+    free(path);
+    return rc;
+}
+
 Test(spec, csv_read_in_pieces_equals_rows_in_the_spec)
 {
     gsl_rng *r = ga_test_rng(4242);
@@ -368,21 +379,40 @@ Test(spec, csv_read_in_pieces_equals_rows_in_the_spec)
         char ma[600] = "", mb[600] = "", mw[600] = "";
         snprintf(yaml, 1 << 17, "%sdataset: {csv: '%s', header: %s}\n", head, csvpath,
                  header ? "true" : "false");
-        size_t piece = 1 + gsl_rng_uniform_int(r, 64);
+        size_t piece = 1 + gsl_rng_uniform_int(r, 64), piece2 = 1 + gsl_rng_uniform_int(r, 64);
+        int jobs = 2 + (int)(k % 3);
         ga_file_set_piece(piece);
         int ra = load_dataset(&a, yaml, ma, sizeof ma);
+        ga_file_set_piece(piece2);
+        ga_spec t;
+        char mt[600] = "";
+        int rt = load_dataset_jobs(&t, yaml, jobs, mt, sizeof mt);
         ga_file_set_piece(0);
         int rw = load_dataset(&w, yaml, mw, sizeof mw);
         cr_assert_eq(ra != 0, rw != 0, "table %ld, pieces of %zu: %d (%s), whole %d (%s)\n%s", k,
                      piece, ra, ma, rw, mw, csv);
+        cr_assert_eq(rt != 0, rw != 0, "table %ld, pieces of %zu on %d threads: %d (%s), whole "
+                     "%d (%s)\n%s", k, piece2, jobs, rt, mt, rw, mw, csv);
         if (bad) {
             /* (the messages name the spec files, which differ: compared from the key path) */
-            const char *ta = strstr(ma, " dataset.csv:"), *tw = strstr(mw, " dataset.csv:");
+            const char *ta = strstr(ma, " dataset.csv:"), *tw = strstr(mw, " dataset.csv:"),
+                       *tt = strstr(mt, " dataset.csv:");
             cr_assert(ra != 0 && ta && tw && !strcmp(ta, tw), "table %ld (broken %d), pieces "
                       "of %zu: '%s' against '%s'\n%s", k, bad, piece, ma, mw, csv);
+            cr_assert(tt && !strcmp(tt, tw), "table %ld (broken %d), pieces of %zu on %d threads: "
+                      "'%s' against '%s'\n%s", k, bad, piece2, jobs, mt, mw, csv);
             broken++;
             continue;
         }
+        cr_assert(t.data.n == nr && t.data.d == nc, "table %ld on %d threads: %zu x %zu", k, jobs,
+                  t.data.n, t.data.d);
+        cr_assert(!strcmp(t.inputs[0].sha256, w.inputs[0].sha256), "table %ld on %d threads: "
+                  "SHA-256 %s, one thread %s", k, jobs, t.inputs[0].sha256, w.inputs[0].sha256);
+        for (size_t i = 0; i < nr * nc; i++)
+            cr_assert(memcmp(&t.data.x[i], &w.data.x[i], sizeof(double)) == 0,
+                      "table %ld, pieces of %zu on %d threads, value %zu: %a, one thread %a\n%s",
+                      k, piece2, jobs, i, t.data.x[i], w.data.x[i], csv);
+        ga_spec_clear(&t);
         cr_assert(ra == 0, "table %ld, pieces of %zu: %s\n%s", k, piece, ma, csv);
         snprintf(yaml, 1 << 17, "%sdataset: {rows: %s}\n", head, rows);
         int rb = load_dataset(&b, yaml, mb, sizeof mb);
@@ -408,8 +438,8 @@ Test(spec, csv_read_in_pieces_equals_rows_in_the_spec)
 
 /* The second pass parses each field where it lies (no NUL written, no second count of the
  * commas): the messages of a table of broken lines, read whole and in pieces of 1 to 7
- * bytes, against the message each must give (a stray '\r' ends its field; the next is then
- * empty), and the values of the lines that parse. */
+ * bytes, on one thread and on three, against the message each must give (a stray '\r' ends
+ * its field; the next is then empty), and the values of the lines that parse. */
 Test(spec, csv_field_errors_and_values_table)
 {
     static const struct {
@@ -445,24 +475,127 @@ Test(spec, csv_field_errors_and_values_table)
         ga_test_temp_spec(csvpath, rows[i].csv); /* (any text) */
         snprintf(yaml, sizeof yaml, "gaussaudit: 1\nmechanism: {kind: sketch, columns: 3, "
                  "noise_sigma: 1}\ndataset: {csv: '%s', header: false}\n", csvpath);
-        for (size_t piece = 0; piece <= 7; piece++) {
-            ga_file_set_piece(piece);
+        for (size_t piece = 0; piece <= 15; piece++) {
+            int jobs = piece < 8 ? 1 : 3; /* (then on three threads: specs/csv.c's chunks) */
+            ga_file_set_piece(piece % 8);
             ga_spec s;
             char msg[600] = "";
-            int rc = load_dataset(&s, yaml, msg, sizeof msg);
+            int rc = load_dataset_jobs(&s, yaml, jobs, msg, sizeof msg);
             if (rows[i].want) {
-                cr_assert(rc != 0 && strstr(msg, rows[i].want), "row %zu, pieces of %zu: %d '%s', "
-                          "want '%s'", i, piece, rc, msg, rows[i].want);
+                cr_assert(rc != 0 && strstr(msg, rows[i].want), "row %zu, pieces of %zu, %d "
+                          "threads: %d '%s', want '%s'", i, piece % 8, jobs, rc, msg, rows[i].want);
                 continue;
             }
-            cr_assert(rc == 0, "row %zu, pieces of %zu: %s", i, piece, msg);
+            cr_assert(rc == 0, "row %zu, pieces of %zu, %d threads: %s", i, piece % 8, jobs, msg);
             cr_assert(s.data.n == 2 && s.data.d == 2, "row %zu: %zu x %zu", i, s.data.n, s.data.d);
             for (size_t k = 0; k < 4; k++)
-                cr_assert(s.data.x[k] == rows[i].v[k], "row %zu, pieces of %zu, value %zu: %.17g, "
-                          "want %.17g", i, piece, k, s.data.x[k], rows[i].v[k]);
+                cr_assert(s.data.x[k] == rows[i].v[k], "row %zu, pieces of %zu, %d threads, value "
+                          "%zu: %.17g, want %.17g", i, piece % 8, jobs, k, s.data.x[k],
+                          rows[i].v[k]);
             ga_spec_clear(&s);
         }
         unlink(csvpath);
     }
     ga_file_set_piece(0);
+}
+
+/* A CSV read on several threads (each piece's records split into chunks: specs/csv.c) is the
+ * table read on one, value for value, with the same SHA-256, and a broken one gives the same
+ * message: tables of 10,000 to 40,000 values, pieces of 1 MiB (chunks of 64 KiB), 64 KiB and
+ * 4 to 8 KiB (chunks of a few rows; smaller pieces: the test above), 2 to 8 threads, and one
+ * record of each kind the chunks hand back to the serial reader (a quoted field, one not
+ * closed, a ragged row, a field that is not a number, an empty field), or blank and comment
+ * lines, CRLF, a header, a last line without its break. */
+Test(spec, csv_on_threads_reads_as_on_one)
+{
+    static const char *const faults[] = {"none", "quoted", "open quote", "ragged", "not a number",
+                                         "empty field", "blank and comment", "crlf"};
+    enum { NFAULTS = sizeof faults / sizeof *faults };
+    gsl_rng *r = ga_test_rng(9090);
+    long n = ga_test_count(32);
+    char csvpath[] = "/tmp/ga_test_csv3_XXXXXX";
+    int fd = mkstemp(csvpath);
+    cr_assert(fd >= 0);
+    close(fd);
+    size_t cap = (size_t)1 << 20;
+    char *csv = malloc(cap), yaml[600];
+    cr_assert(csv);
+    for (long k = 0; k < n; k++) {
+        size_t nc = 1 + gsl_rng_uniform_int(r, 8), nr = (10000 + gsl_rng_uniform_int(r, 30000)) / nc;
+        int fault = (int)(k % NFAULTS), header = gsl_rng_uniform(r) < 0.5;
+        int last_break = gsl_rng_uniform(r) < 0.5;
+        size_t at = gsl_rng_uniform_int(r, nr);
+        const char *eol = fault == 7 ? "\r\n" : "\n";
+        char *c = csv;
+        if (header)
+            c += sprintf(c, "a,b%s", eol);
+        for (size_t i = 0; i < nr; i++) {
+            if (fault == 6 && i % 97 == at % 97 && i % 2)
+                c += sprintf(c, " %s", eol);
+            else if (fault == 6 && i % 97 == at % 97)
+                c += sprintf(c, "# %zu, 1%s", i, eol);
+            size_t fields = fault == 3 && i == at ? nc + 1 : nc;
+            for (size_t j = 0; j < fields; j++) {
+                double x = (gsl_rng_uniform(r) - 0.4) * pow(10, (int)gsl_rng_uniform_int(r, 9) - 4);
+                const char *sep = j ? "," : "";
+                if (i == at && j == nc - 1 && fault == 1)
+                    c += sprintf(c, "%s\"%.6g\"", sep, x);
+                else if (i == at && j == nc - 1 && fault == 2)
+                    c += sprintf(c, "%s\"%.6g", sep, x);
+                else if (i == at && j == nc - 1 && fault == 4)
+                    c += sprintf(c, "%s%.3gq", sep, x);
+                else if (i == at && j == nc - 1 && fault == 5)
+                    c += sprintf(c, "%s", sep);
+                else
+                    c += sprintf(c, gsl_rng_uniform(r) < 0.5 ? "%s%.17g" : "%s%.5e", sep, x);
+            }
+            if (i + 1 < nr || last_break)
+                c += sprintf(c, "%s", eol);
+            cr_assert((size_t)(c - csv) < cap - 4096);
+        }
+        FILE *f = fopen(csvpath, "wb");
+        cr_assert(f && fwrite(csv, 1, (size_t)(c - csv), f) == (size_t)(c - csv) && fclose(f) == 0);
+        snprintf(yaml, sizeof yaml, "gaussaudit: 1\nmechanism: {kind: sketch, columns: 3, "
+                 "noise_sigma: 1}\ndataset: {csv: '%s', header: %s}\n", csvpath,
+                 header ? "true" : "false");
+        ga_spec one;
+        char m1[600] = "";
+        ga_file_set_piece(0);
+        int r1 = load_dataset_jobs(&one, yaml, 1, m1, sizeof m1);
+        cr_assert_eq(r1 != 0, fault >= 2 && fault <= 5, "table %ld (%s): %d '%s'", k,
+                     faults[fault], r1, m1);
+        const size_t pieces[] = {0, 65536, 4096 + gsl_rng_uniform_int(r, 4096)};
+        for (size_t p = 0; p < 3; p++) {
+            int jobs = 2 + (int)gsl_rng_uniform_int(r, 7);
+            ga_spec t;
+            char mt[600] = "";
+            ga_file_set_piece(pieces[p]);
+            int rt = load_dataset_jobs(&t, yaml, jobs, mt, sizeof mt);
+            ga_file_set_piece(0);
+            const char *t1 = strstr(m1, " dataset.csv:"), *tt = strstr(mt, " dataset.csv:");
+            cr_assert(rt == r1 && (!r1 || (t1 && tt && !strcmp(t1, tt))), "table %ld (%s at row "
+                      "%zu), pieces of %zu on %d threads: %d '%s', one thread %d '%s'", k,
+                      faults[fault], at + 1, pieces[p], jobs, rt, mt, r1, m1);
+            if (r1)
+                continue;
+            cr_assert(t.data.n == nr && t.data.d == nc && one.data.n == nr,
+                      "table %ld (%s): %zu x %zu on %d threads, %zu x %zu on one, written %zu x "
+                      "%zu", k, faults[fault], t.data.n, t.data.d, jobs, one.data.n, one.data.d,
+                      nr, nc);
+            cr_assert(!strcmp(t.inputs[0].sha256, one.inputs[0].sha256), "table %ld (%s), pieces "
+                      "of %zu on %d threads: SHA-256 %s, one thread %s", k, faults[fault],
+                      pieces[p], jobs, t.inputs[0].sha256, one.inputs[0].sha256);
+            for (size_t i = 0; i < nr * nc; i++)
+                cr_assert(memcmp(&t.data.x[i], &one.data.x[i], sizeof(double)) == 0,
+                          "table %ld (%s), pieces of %zu on %d threads, value %zu: %a, one "
+                          "thread %a", k, faults[fault], pieces[p], jobs, i, t.data.x[i],
+                          one.data.x[i]);
+            ga_spec_clear(&t);
+        }
+        if (!r1)
+            ga_spec_clear(&one);
+    }
+    unlink(csvpath);
+    free(csv);
+    gsl_rng_free(r);
 }
