@@ -54,7 +54,8 @@ int ga_ncx2_delta(ga_result *out, double *wstar, double nu, double la, double lb
 /* Synthetic points from random inputs (pair/synth.c): delta_{a,b}(eps) of the laws of S C,
  * S ~ chi^2_d(la) (a) or chi^2_d(lb) (b), C ~ chi^2_m, with an error estimate; *zstar (may be
  * NULL) the threshold in z = S C / 4 (NaN: none). GA_OK, GA_EINVAL, GA_EDOM (d and m both odd:
- * no finite tail formula), GA_EMAXITER. The loss's supremum (infinite when la > lb), and the
+ * no finite tail formula), GA_EMAXITER (no threshold, or an error that cannot be bounded: the
+ * value NaN, the error infinite). The loss's supremum (infinite when la > lb), and the
  * upper tail P[S C > 4 z] (estimates, for witnesses and tests). */
 int ga_synth_delta(ga_result *out, double *zstar, double d, double m, double la, double lb, double eps);
 /* the same, stopping with GA_ETIME (no value) once the deadline (monotonic seconds, 0: none)

@@ -390,7 +390,12 @@ int ga_synth_delta_until(ga_result *out, double *zstar, double d, double m, doub
     double thr = dz < 1e-3 * z && slope * dz < 1e-3 ? 2 * dz * fb * ee * expm1(2 * slope * dz)
                                                     : dz * (fa + ee * fb);
     out->err = ea + ee * eb + thr + 4 * DBL_EPSILON * (a + ee * b);
-    if (!(out->err >= 1e-300))
+    if (isnan(out->err) || isnan(out->val)) { /* (an error that cannot be bounded: no value) */
+        out->val = NAN;
+        out->err = INFINITY;
+        return GA_EMAXITER;
+    }
+    if (out->err < 1e-300) /* (tails below the doubles' range: delta is below them too) */
         out->err = 1e-300;
     return GA_OK;
 }

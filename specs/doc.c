@@ -408,75 +408,122 @@ static void map_mark(const regions *g, size_t line, size_t col, int *ol, int *oc
 
 /* ------------------------------------------------------------ the tree */
 
-static ga_node *node_new(int kind, const yaml_mark_t *m, const regions *g)
+/* The tree's memory: its nodes, texts and lists of kids are carved from the blocks of one
+ * arena and freed with it (a spec of 10^5 pairs has millions of nodes: a malloc and a free
+ * each cost more than reading them, and freeing node by node was a tenth of such an audit);
+ * the number lists read in one pass (ga_nums) keep their own arrays and are listed in it. A
+ * list of kids grows by doubling into a new piece; the old ones stay in the block, together
+ * less than the final list. */
+#define ARENA_BLOCK ((size_t)1 << 20)
+
+typedef struct arena_block {
+    struct arena_block *next;
+    size_t used, cap;
+    max_align_t data[];
+} arena_block;
+
+struct ga_doc_arena {
+    arena_block *head;
+    ga_nums **nums;
+    size_t nnums, capnums;
+};
+
+/* bytes from the arena, aligned for any type (NULL: out of memory) */
+static void *arena_alloc(ga_doc_arena *a, size_t bytes)
 {
-    ga_node *n = calloc(1, sizeof *n);
+    const size_t al = sizeof(max_align_t);
+    if (bytes > SIZE_MAX / 2)
+        return NULL;
+    bytes = (bytes + al - 1) / al * al;
+    arena_block *b = a->head;
+    if (!b || b->cap - b->used < bytes) {
+        size_t cap = bytes > ARENA_BLOCK ? bytes : ARENA_BLOCK;
+        b = malloc(sizeof *b + cap);
+        if (!b)
+            return NULL;
+        b->used = 0;
+        b->cap = cap;
+        if (a->head && bytes > ARENA_BLOCK) { /* (a large piece: the current block stays on) */
+            b->next = a->head->next;
+            a->head->next = b;
+        } else {
+            b->next = a->head;
+            a->head = b;
+        }
+    }
+    void *p = (char *)b->data + b->used;
+    b->used += bytes;
+    return p;
+}
+
+static void arena_free(ga_doc_arena *a)
+{
+    if (!a)
+        return;
+    for (arena_block *b = a->head, *nx; b; b = nx) {
+        nx = b->next;
+        free(b);
+    }
+    for (size_t i = 0; i < a->nnums; i++)
+        nums_free(a->nums[i]);
+    free(a->nums);
+    free(a);
+}
+
+/* u now belongs to the arena: 0, or -1 out of memory (u is then the caller's) */
+static int arena_own(ga_doc_arena *a, ga_nums *u)
+{
+    if (a->nnums == a->capnums) {
+        ga_nums **nn = ga_grow(a->nums, &a->capnums, sizeof *nn, 64);
+        if (!nn)
+            return -1;
+        a->nums = nn;
+    }
+    a->nums[a->nnums++] = u;
+    return 0;
+}
+
+static ga_node *node_new(ga_doc_arena *a, int kind, const yaml_mark_t *m, const regions *g)
+{
+    ga_node *n = arena_alloc(a, sizeof *n);
     if (n) {
+        memset(n, 0, sizeof *n);
         n->kind = kind;
         map_mark(g, m->line, m->column, &n->line, &n->col);
     }
     return n;
 }
 
-static int node_push(ga_node *parent, ga_node *kid)
+static int node_push(ga_doc_arena *a, ga_node *parent, ga_node *kid)
 {
     /* capacity 4, 8, 16, ...: full exactly when n is 0 or a power of two >= 4 */
     size_t n = parent->n;
     if (n == 0 || (n >= 4 && (n & (n - 1)) == 0)) {
         size_t cap = n ? 2 * n : 4;
-        ga_node **k = realloc(parent->kids, cap * sizeof *k);
+        ga_node **k = cap <= SIZE_MAX / sizeof *k ? arena_alloc(a, cap * sizeof *k) : NULL;
         if (!k)
             return -1;
+        if (n)
+            memcpy(k, parent->kids, n * sizeof *k);
         parent->kids = k;
     }
     parent->kids[parent->n++] = kid;
     return 0;
 }
 
-static void node_free(ga_node *root)
-{
-    /* iterative: use each node's kids array as an explicit stack */
-    ga_node **stack = NULL;
-    size_t sn = 0, scap = 0;
-    if (root) {
-        stack = malloc(16 * sizeof *stack);
-        if (!stack)
-            return;
-        scap = 16;
-        stack[sn++] = root;
-    }
-    while (sn) {
-        ga_node *n = stack[--sn];
-        for (size_t i = 0; n->kind != GA_NODE_NUMS && i < n->n; i++) {
-            if (sn == scap) {
-                ga_node **s = realloc(stack, 2 * scap * sizeof *s);
-                if (!s)
-                    break; /* leak rather than crash on OOM during cleanup */
-                stack = s;
-                scap *= 2;
-            }
-            stack[sn++] = n->kids[i];
-        }
-        free(n->kids);
-        free(n->text);
-        nums_free(n->nums);
-        free(n);
-    }
-    free(stack);
-}
-
 void ga_doc_clear(ga_doc *doc)
 {
-    node_free(doc->root);
+    arena_free(doc->arena);
     free(doc->name);
     doc->root = NULL;
+    doc->arena = NULL;
     doc->name = NULL;
 }
 
 /* The plain scalar M, the only item of the flow list on top of the stack, stands for the
  * next list read in one pass: turn that list into a NUMS node. 0, or -1 when it does not
  * fit (then the original text is parsed). */
-static int take_list(ga_node **stack, int depth, const int *flow, regions *g)
+static int take_list(ga_doc_arena *a, ga_node **stack, int depth, const int *flow, regions *g)
 {
     if (!g || depth < 1 || g->next >= g->n)
         return -1;
@@ -486,6 +533,8 @@ static int take_list(ga_node **stack, int depth, const int *flow, regions *g)
     if (depth >= 2 && stack[depth - 2]->kind == GA_NODE_MAP && (stack[depth - 2]->n & 1))
         return -1; /* a mapping key: libyaml limits their length, so it decides */
     region *r = &g->r[g->next++];
+    if (arena_own(a, r->nums))
+        return -1;
     l->kind = GA_NODE_NUMS;
     l->nums = r->nums;
     l->n = r->n;
@@ -521,8 +570,14 @@ static int parse_events(ga_doc *doc, const char *text, size_t len, regions *g, c
     int depth = 0, rc = -1, done = 0, ndocs = 0, closing = -1, ol, oc;
     size_t nodes = g ? g->numbers : 0;
     ga_node *root = NULL;
+    ga_doc_arena *a = calloc(1, sizeof *a);
+    if (!a) {
+        ga_msg(msg, msglen, "%s: out of memory", doc->name);
+        return -1;
+    }
     if (!yaml_parser_initialize(&parser)) {
         ga_msg(msg, msglen, "%s: cannot initialise the YAML parser", doc->name);
+        free(a);
         return -1;
     }
     yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
@@ -577,7 +632,7 @@ static int parse_events(ga_doc *doc, const char *text, size_t len, regions *g, c
             if (g && ev.type == YAML_SCALAR_EVENT && ev.data.scalar.length == strlen(MARK) &&
                 !memcmp(ev.data.scalar.value, MARK, strlen(MARK))) {
                 if (ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE ||
-                    take_list(stack, depth, flow, g)) {
+                    take_list(a, stack, depth, flow, g)) {
                     yaml_event_delete(&ev);
                     goto cleanup;
                 }
@@ -593,16 +648,15 @@ static int parse_events(ga_doc *doc, const char *text, size_t len, regions *g, c
             int kind = ev.type == YAML_SCALAR_EVENT ? GA_NODE_SCALAR
                        : ev.type == YAML_SEQUENCE_START_EVENT ? GA_NODE_SEQ
                                                                : GA_NODE_MAP;
-            n = node_new(kind, m, g);
+            n = node_new(a, kind, m, g);
             if (!n) {
                 ga_msg(msg, msglen, "%s: out of memory", doc->name);
                 yaml_event_delete(&ev);
                 goto cleanup;
             }
             if (kind == GA_NODE_SCALAR) {
-                n->text = malloc(ev.data.scalar.length + 1);
+                n->text = arena_alloc(a, ev.data.scalar.length + 1);
                 if (!n->text) {
-                    node_free(n);
                     ga_msg(msg, msglen, "%s: out of memory", doc->name);
                     yaml_event_delete(&ev);
                     goto cleanup;
@@ -613,14 +667,12 @@ static int parse_events(ga_doc *doc, const char *text, size_t len, regions *g, c
             }
             if (depth == 0) {
                 if (root) {
-                    node_free(n);
                     ga_msg(msg, msglen, "%s: unexpected second root node", doc->name);
                     yaml_event_delete(&ev);
                     goto cleanup;
                 }
                 root = n;
-            } else if (node_push(stack[depth - 1], n)) {
-                node_free(n);
+            } else if (node_push(a, stack[depth - 1], n)) {
                 ga_msg(msg, msglen, "%s: out of memory", doc->name);
                 yaml_event_delete(&ev);
                 goto cleanup;
@@ -657,10 +709,11 @@ static int parse_events(ga_doc *doc, const char *text, size_t len, regions *g, c
         goto cleanup;
     }
     doc->root = root;
-    root = NULL;
+    doc->arena = a;
+    a = NULL;
     rc = 0;
 cleanup:
-    node_free(root);
+    arena_free(a); /* (a failed parse: every node it made) */
     yaml_parser_delete(&parser);
     return rc;
 }
@@ -669,6 +722,7 @@ cleanup:
 static int set_name(ga_doc *doc, const char *name, char *msg, size_t msglen)
 {
     doc->root = NULL;
+    doc->arena = NULL;
     doc->name = strdup(name ? name : "<input>");
     if (!doc->name)
         ga_msg(msg, msglen, "%s: out of memory", name);
@@ -834,6 +888,7 @@ int ga_doc_load(ga_doc *doc, const char *path, char *msg, size_t msglen)
     ga_file f;
     char digest[65];
     doc->root = NULL;
+    doc->arena = NULL;
     doc->name = NULL;
     int rc = ga_file_open(&f, path, &pol, msg, msglen);
     if (rc == GA_OK)

@@ -34,9 +34,11 @@ struct ga_node {
     ga_nums *nums;     /* NUMS only */
 };
 
+typedef struct ga_doc_arena ga_doc_arena; /* the tree's memory (doc.c) */
 typedef struct {
     ga_node *root;
     char *name;        /* source name for messages */
+    ga_doc_arena *arena;
 } ga_doc;
 
 /*
