@@ -11,51 +11,100 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The output goes through the writer's buffer (a report of 10^5 pairs is millions of small
+ * pieces: one stdio call each cost as much as formatting them), written out whenever it
+ * fills and whenever a top-level value ends, so that the caller's own writes to the stream
+ * (between values) keep their order and ferror sees every write. */
+static void jw_flush(ga_jw *j)
+{
+    if (j->len)
+        fwrite(j->buf, 1, j->len, j->out);
+    j->len = 0;
+}
+
+static void jw_write(ga_jw *j, const char *s, size_t n)
+{
+    if (n > sizeof j->buf - j->len) {
+        jw_flush(j);
+        if (n >= sizeof j->buf) {
+            fwrite(s, 1, n, j->out);
+            return;
+        }
+    }
+    memcpy(j->buf + j->len, s, n);
+    j->len += n;
+}
+
+static void jw_puts(ga_jw *j, const char *s)
+{
+    jw_write(j, s, strlen(s));
+}
+
+static void jw_putc(ga_jw *j, char c)
+{
+    if (j->len == sizeof j->buf)
+        jw_flush(j);
+    j->buf[j->len++] = c;
+}
+
+/* a top-level value has ended: out with it */
+static void jw_done(ga_jw *j)
+{
+    if (j->depth == 0)
+        jw_flush(j);
+}
+
 /* s as a JSON string literal: quotes, backslashes and control characters escaped; bidi and
  * invisible characters as \uXXXX escapes (base/format.c); a byte that is not valid UTF-8
  * (a file name's, say) as U+FFFD, so that the document stays valid JSON */
-static void ga_json_str(FILE *out, const char *s)
+static void jw_string(ga_jw *j, const char *s)
 {
-    fputc('"', out);
+    char e[16];
+    jw_putc(j, '"');
     while (s && *s) {
-        /* a run of printable ASCII that needs no escape: one write */
+        /* a run of printable ASCII that needs no escape: one copy */
         size_t run = 0;
         while (s[run] >= 0x20 && s[run] < 0x7f && s[run] != '"' && s[run] != '\\')
             run++;
         if (run) {
-            fwrite(s, 1, run, out);
+            jw_write(j, s, run);
             s += run;
             continue;
         }
         unsigned char ch = (unsigned char)*s;
         unsigned cp;
         size_t n = ga_utf8_len(s), h;
-        if (ch == '"' || ch == '\\')
-            fprintf(out, "\\%c", ch);
-        else if (ch < 0x20 || ch == 0x7f)
-            fprintf(out, "\\u%04x", ch);
-        else if (n == 0)
-            fputs("\\ufffd", out);
-        else if ((h = ga_utf8_hidden(s, &cp)) > 0)
-            fprintf(out, "\\u%04x", cp);
-        else
-            fwrite(s, 1, n, out);
+        if (ch == '"' || ch == '\\') {
+            snprintf(e, sizeof e, "\\%c", ch);
+            jw_puts(j, e);
+        } else if (ch < 0x20 || ch == 0x7f) {
+            snprintf(e, sizeof e, "\\u%04x", ch);
+            jw_puts(j, e);
+        } else if (n == 0) {
+            jw_puts(j, "\\ufffd");
+        } else if ((h = ga_utf8_hidden(s, &cp)) > 0) {
+            snprintf(e, sizeof e, "\\u%04x", cp);
+            jw_puts(j, e);
+        } else {
+            jw_write(j, s, n);
+        }
         s += n ? n : 1;
     }
-    fputc('"', out);
+    jw_putc(j, '"');
 }
 
 /* v as a JSON number: the shortest decimal that reads back as v (1e-05, 0.1); a non-finite
  * value is null (the one encoding of non-finite numbers; an infinite result also says
  * "infinite": true beside it) */
-static void ga_json_num(FILE *out, double v)
+static void jw_number(ga_jw *j, double v)
 {
     char b[40];
     if (isfinite(v)) {
         ga_fmt_shortest(b, sizeof b, v);
-        fputs(b, out);
-    } else
-        fputs("null", out);
+        jw_puts(j, b);
+    } else {
+        jw_puts(j, "null");
+    }
 }
 
 void ga_jw_init(ga_jw *j, FILE *out)
@@ -68,17 +117,17 @@ void ga_jw_init(ga_jw *j, FILE *out)
 static void jw_key(ga_jw *j, const char *key)
 {
     if (j->depth > 0 && j->count[j->depth]++)
-        fputs(", ", j->out);
+        jw_write(j, ", ", 2);
     if (key) {
-        ga_json_str(j->out, key);
-        fputs(": ", j->out);
+        jw_string(j, key);
+        jw_write(j, ": ", 2);
     }
 }
 
 static void jw_open(ga_jw *j, const char *key, char c)
 {
     jw_key(j, key);
-    fputc(c, j->out);
+    jw_putc(j, c);
     if (j->depth + 1 < GA_JW_MAX_DEPTH)
         j->depth++;
     j->count[j->depth] = 0;
@@ -86,11 +135,12 @@ static void jw_open(ga_jw *j, const char *key, char c)
 
 static void jw_close(ga_jw *j, char c)
 {
-    fputc(c, j->out);
+    jw_putc(j, c);
     if (j->depth > 0)
         j->depth--;
     if (j->depth == 0)
-        fputc('\n', j->out);
+        jw_putc(j, '\n');
+    jw_done(j);
 }
 
 void ga_jw_obj(ga_jw *j, const char *key) { jw_open(j, key, '{'); }
@@ -102,33 +152,40 @@ void ga_jw_str(ga_jw *j, const char *key, const char *v)
 {
     jw_key(j, key);
     if (v)
-        ga_json_str(j->out, v);
+        jw_string(j, v);
     else
-        fputs("null", j->out);
+        jw_puts(j, "null");
+    jw_done(j);
 }
 
 void ga_jw_num(ga_jw *j, const char *key, double v)
 {
     jw_key(j, key);
-    ga_json_num(j->out, v);
+    jw_number(j, v);
+    jw_done(j);
 }
 
 void ga_jw_int(ga_jw *j, const char *key, long v)
 {
+    char b[32];
     jw_key(j, key);
-    fprintf(j->out, "%ld", v);
+    snprintf(b, sizeof b, "%ld", v);
+    jw_puts(j, b);
+    jw_done(j);
 }
 
 void ga_jw_bool(ga_jw *j, const char *key, int v)
 {
     jw_key(j, key);
-    fputs(v ? "true" : "false", j->out);
+    jw_puts(j, v ? "true" : "false");
+    jw_done(j);
 }
 
 void ga_jw_null(ga_jw *j, const char *key)
 {
     jw_key(j, key);
-    fputs("null", j->out);
+    jw_puts(j, "null");
+    jw_done(j);
 }
 
 void ga_jw_result(ga_jw *j, const char *key, const ga_result *r)

@@ -30,12 +30,16 @@ int ga_audit_results_write_junit_errors(FILE *out, ga_audit_result *const *r,
 
 /* The JSON writer: open and close objects and arrays, write keyed (key != NULL, inside an
  * object) or bare (key == NULL, inside an array or at the top) values; commas, escapes and
- * the null encoding of non-finite numbers are the writer's. A top-level value ends the line. */
+ * the null encoding of non-finite numbers are the writer's. A top-level value ends the line.
+ * The text is buffered while a top-level value is open and written to out when it ends: the
+ * caller writes to out itself only between top-level values. */
 #define GA_JW_MAX_DEPTH 32
 typedef struct {
     FILE *out;
     int depth;
     int count[GA_JW_MAX_DEPTH];
+    size_t len;     /* bytes in buf not yet written */
+    char buf[8192];
 } ga_jw;
 
 void ga_jw_init(ga_jw *j, FILE *out);

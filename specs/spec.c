@@ -41,6 +41,21 @@ void sp_pathf(char *dst, size_t n, const char *fmt, ...)
     va_end(ap);
 }
 
+/* sp_pathf for messages only: nothing is formatted (dst is "") when c has no message buffer,
+ * in a quiet read that is repeated with one where it fails (parse_pairs: 10^5 pairs are
+ * millions of paths that no message uses) */
+static void sp_pathq(ctx_t *c, char *dst, size_t n, const char *fmt, ...)
+{
+    if (!c->msg || !c->msglen) {
+        dst[0] = 0;
+        return;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(dst, n, fmt, ap);
+    va_end(ap);
+}
+
 int sp_check_map(ctx_t *c, const ga_node *n, const char *path, const char *const *allowed)
 {
     if (!n || n->kind != GA_NODE_MAP)
@@ -154,7 +169,7 @@ static int get_matrix(ctx_t *c, const ga_node *n, const char *path, size_t d, do
     for (size_t i = 0; i < d; i++) {
         const ga_node *row = n->kids[i];
         char p[200];
-        sp_pathf(p, sizeof p, "%s[%zu]", path, i);
+        sp_pathq(c, p, sizeof p, "%s[%zu]", path, i);
         if (!ga_node_is_list(row))
             return sp_fail(c, row, p, "expected a row (a list of %zu numbers)", d);
         if (row->n != d)
@@ -205,16 +220,86 @@ static int parse_law(ctx_t *c, const ga_node *n, const char *path, size_t *d, do
         return r;
     char p[200];
     size_t len = 0;
-    sp_pathf(p, sizeof p, "%s.mean", path);
+    sp_pathq(c, p, sizeof p, "%s.mean", path);
     if ((r = get_vector(c, ga_node_get(n, "mean"), p, *d, mu, &len)))
         return r;
     *mut = ga_node_get(n, "mean");
     *d = len;
-    sp_pathf(p, sizeof p, "%s.cov", path);
+    sp_pathq(c, p, sizeof p, "%s.cov", path);
     if ((r = get_matrix(c, ga_node_get(n, "cov"), p, len, s)))
         return r;
     *st = ga_node_get(n, "cov");
     return GA_OK;
+}
+
+/* pair i of the list, node n, into p: GA_OK, or a failure's status and (c's) message */
+static int parse_pair(ctx_t *c, const ga_node *n, size_t i, ga_spec_pair *p)
+{
+    char path[64], sub[96];
+    sp_pathq(c, path, sizeof path, "pairs[%zu]", i);
+    int r = sp_check_map(c, n, path, ga_spec_pair_keys);
+    if (r)
+        return r;
+    p->line = n->line;
+    p->src_pos = i + 1;
+    const char *nm = scalar_text(ga_node_get(n, "name"));
+    char defname[32];
+    if (!nm)
+        sp_pathf(defname, sizeof defname, "pair %zu", i + 1);
+    p->name = strdup(nm ? nm : defname);
+    if (!p->name)
+        return GA_ENOMEM;
+    p->columns = 1;
+    const ga_node *cn = ga_node_get(n, "columns");
+    if (cn) {
+        sp_pathq(c, sub, sizeof sub, "%s.columns", path);
+        if ((r = get_number(c, cn, sub, &p->columns, NULL)))
+            return r;
+        if (!(p->columns >= 1) || p->columns != floor(p->columns) || p->columns > 1e9)
+            return sp_fail(c, cn, sub, "must be a whole number >= 1 (got %s)", cn->text);
+    }
+    size_t d = 0;
+    sp_pathq(c, sub, sizeof sub, "%s.x", path);
+    if (!ga_node_get(n, "x"))
+        return sp_fail(c, n, sub, "missing: the output law on D, {mean: [...], cov: [[...]]}");
+    const ga_node *ms, *ss; /* (p->src gives them back: ga_spec_pair_src) */
+    if ((r = parse_law(c, ga_node_get(n, "x"), sub, &d, &p->mu_x, &ms, &p->s_x, &ss)))
+        return r;
+    sp_pathq(c, sub, sizeof sub, "%s.y", path);
+    if (!ga_node_get(n, "y"))
+        return sp_fail(c, n, sub, "missing: the output law on D', {mean: [...], cov: [[...]]}");
+    size_t dy = d;
+    const ga_node *yn = ga_node_get(n, "y");
+    const ga_node *ym = ga_node_get(yn, "mean");
+    if (ga_node_is_list(ym) && ym->n != d) {
+        char q[120];
+        sp_pathf(q, sizeof q, "%s.mean", sub);
+        return sp_fail(c, ym, q, "has %zu entries but x.mean has %zu: both laws must have the "
+                       "same dimension", ym->n, d);
+    }
+    if ((r = parse_law(c, yn, sub, &dy, &p->mu_y, &ms, &p->s_y, &ss)))
+        return r;
+    p->d = d;
+    p->src = n;
+    return GA_OK;
+}
+
+/* The pairs are read quietly (no message, no path formatted) on the spec's threads
+ * (c->opts->jobs), each into its own record; the first that fails (in list order) is then
+ * read again on this thread for its message, so the message and the records are the same
+ * for any number of threads. */
+typedef struct {
+    ctx_t quiet; /* c without its message buffer */
+    const ga_node *list;
+    ga_spec_pair *pairs;
+    int *st;
+} pairs_run;
+
+static void pair_item(void *ctx, size_t i, ga_gchisq_work *w)
+{
+    (void)w;
+    pairs_run *pr = ctx;
+    pr->st[i] = parse_pair(&pr->quiet, pr->list->kids[i], i, &pr->pairs[i]);
 }
 
 static int parse_pairs(ga_spec *s, ctx_t *c, const ga_node *list)
@@ -228,57 +313,21 @@ static int parse_pairs(ga_spec *s, ctx_t *c, const ga_node *list)
     if (!w->pairs)
         return GA_ENOMEM;
     w->npairs = w->cappairs = list->n;
-    const char *const *keys = ga_spec_pair_keys;
-    for (size_t i = 0; i < list->n; i++) {
-        const ga_node *n = list->kids[i];
-        ga_spec_pair *p = &w->pairs[i];
-        char path[64], sub[96];
-        sp_pathf(path, sizeof path, "pairs[%zu]", i);
-        int r = sp_check_map(c, n, path, keys);
-        if (r)
-            return r;
-        p->line = n->line;
-        p->src_pos = i + 1;
-        const char *nm = scalar_text(ga_node_get(n, "name"));
-        char defname[32];
-        sp_pathf(defname, sizeof defname, "pair %zu", i + 1);
-        p->name = strdup(nm ? nm : defname);
-        if (!p->name)
-            return GA_ENOMEM;
-        p->columns = 1;
-        const ga_node *cn = ga_node_get(n, "columns");
-        if (cn) {
-            sp_pathf(sub, sizeof sub, "%s.columns", path);
-            if ((r = get_number(c, cn, sub, &p->columns, NULL)))
-                return r;
-            if (!(p->columns >= 1) || p->columns != floor(p->columns) || p->columns > 1e9)
-                return sp_fail(c, cn, sub, "must be a whole number >= 1 (got %s)", cn->text);
+    int *st = calloc(list->n, sizeof *st);
+    if (!st)
+        return GA_ENOMEM;
+    pairs_run pr = {.quiet = *c, .list = list, .pairs = w->pairs, .st = st};
+    pr.quiet.msg = NULL;
+    pr.quiet.msglen = 0;
+    ga_par_for(list->n, c->opts ? ga_par_jobs(c->opts->jobs) : 1, 0, pair_item, &pr, NULL, NULL);
+    int r = GA_OK;
+    for (size_t i = 0; i < list->n && !r; i++)
+        if (st[i]) { /* read again here for the message (a record that reads now is kept) */
+            ga_spec_pair_free(&w->pairs[i]);
+            r = parse_pair(c, list->kids[i], i, &w->pairs[i]);
         }
-        size_t d = 0;
-        sp_pathf(sub, sizeof sub, "%s.x", path);
-        if (!ga_node_get(n, "x"))
-            return sp_fail(c, n, sub, "missing: the output law on D, {mean: [...], cov: [[...]]}");
-        const ga_node *ms, *ss; /* (p->src gives them back: ga_spec_pair_src) */
-        if ((r = parse_law(c, ga_node_get(n, "x"), sub, &d, &p->mu_x, &ms, &p->s_x, &ss)))
-            return r;
-        sp_pathf(sub, sizeof sub, "%s.y", path);
-        if (!ga_node_get(n, "y"))
-            return sp_fail(c, n, sub, "missing: the output law on D', {mean: [...], cov: [[...]]}");
-        size_t dy = d;
-        const ga_node *yn = ga_node_get(n, "y");
-        const ga_node *ym = ga_node_get(yn, "mean");
-        if (ga_node_is_list(ym) && ym->n != d) {
-            char q[120];
-            sp_pathf(q, sizeof q, "%s.mean", sub);
-            return sp_fail(c, ym, q, "has %zu entries but x.mean has %zu: both laws must have the "
-                           "same dimension", ym->n, d);
-        }
-        if ((r = parse_law(c, yn, sub, &dy, &p->mu_y, &ms, &p->s_y, &ss)))
-            return r;
-        p->d = d;
-        p->src = n;
-    }
-    return GA_OK;
+    free(st);
+    return r;
 }
 
 static int parse_points(ctx_t *c, const ga_node *n, const char *path, double **out, size_t *np)

@@ -3,11 +3,14 @@
  * checker, tests/support.c), on awkward inputs: leading-dot and signed decimals, quotes and
  * backslashes in paths and names, non-finite results (infinite Renyi divergences, tails below
  * the double range), more than 200 pairs, --profile with and without a count, certified
- * output, a timed-out audit, failures reported inside the document.
+ * output, a timed-out audit, failures reported inside the document; and the writer's own
+ * buffer against escapes written out in the test.
  */
+#include "reports/report.h"
 #include "tests/support.h"
 
 #include <criterion/criterion.h>
+#include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -227,4 +230,90 @@ Test(json, reports_name_each_pair_familys_methods, .init = setup, .fini = teardo
         free(out);
         free(err);
     }
+}
+
+/* The writer's buffer (reports/json.c): strings of every length around the buffer's size
+ * (8192 bytes) and far beyond, of plain ASCII, quotes, backslashes, control characters and
+ * two-byte UTF-8, inside objects and arrays, against the escaping written out here; and the
+ * caller's own writes between top-level values stay where they were written. */
+static size_t escape_ref(char *out, const char *s)
+{
+    size_t k = 0;
+    out[k++] = '"';
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            k += (size_t)sprintf(out + k, "\\%c", c);
+        else if (c < 0x20)
+            k += (size_t)sprintf(out + k, "\\u%04x", c);
+        else
+            out[k++] = (char)c;
+    }
+    out[k++] = '"';
+    out[k] = 0;
+    return k;
+}
+
+Test(json, writer_buffer_keeps_every_byte_in_order)
+{
+    static const size_t lens[] = {0, 1, 100, 8180, 8189, 8190, 8191, 8192, 8193, 8200, 16384,
+                                  30000};
+    static const char *const pieces[] = {"a", "z", "\"", "\\", "\n", "\x01", "\xc3\xa9", " "};
+    enum { NL = sizeof lens / sizeof *lens, NPLAIN = 40 };
+    gsl_rng *r = ga_test_rng(3131);
+    /* mixed strings of the lengths above, then plain ones (one run each) of 8170 to 8209
+     * bytes: the buffer then fills exactly at each kind of write, and a run longer than the
+     * buffer goes out whole */
+    for (size_t li = 0; li < NL + NPLAIN; li++) {
+        int plain = li >= NL;
+        size_t want = plain ? 8170 + (li - NL) : lens[li];
+        char *s = malloc(want + 8), *exp = malloc(30 * want + 4096), *got = NULL;
+        size_t glen = 0, n = 0;
+        cr_assert(s && exp);
+        while (n < want) {
+            const char *p = plain ? "a" : pieces[gsl_rng_uniform_int(r, 8)];
+            size_t pl = strlen(p);
+            if (n + pl > want)
+                p = "a", pl = 1;
+            memcpy(s + n, p, pl);
+            n += pl;
+        }
+        s[n] = 0;
+        FILE *f = open_memstream(&got, &glen);
+        cr_assert(f);
+        ga_jw j;
+        ga_jw_init(&j, f);
+        ga_jw_obj(&j, NULL);
+        ga_jw_str(&j, "s", s);
+        ga_jw_arr(&j, "a");
+        for (int k = 0; k < 3; k++) {
+            ga_jw_num(&j, NULL, 0.1 * k);
+            ga_jw_str(&j, NULL, s);
+        }
+        ga_jw_arr_end(&j);
+        ga_jw_int(&j, "n", -42);
+        ga_jw_obj_end(&j);
+        fputs("between\n", f); /* (the caller's own write, between top-level values) */
+        ga_jw_str(&j, NULL, s);
+        cr_assert(fclose(f) == 0);
+        size_t k = 0;
+        k += (size_t)sprintf(exp + k, "{\"s\": ");
+        k += escape_ref(exp + k, s);
+        k += (size_t)sprintf(exp + k, ", \"a\": [");
+        for (int i = 0; i < 3; i++) {
+            k += (size_t)sprintf(exp + k, "%s%s, ", i ? ", " : "", i == 0 ? "0" : i == 1 ? "0.1" : "0.2");
+            k += escape_ref(exp + k, s);
+        }
+        k += (size_t)sprintf(exp + k, "], \"n\": -42}\nbetween\n");
+        k += escape_ref(exp + k, s);
+        size_t d = 0;
+        while (d < k && d < glen && got[d] == exp[d])
+            d++;
+        cr_assert(glen == k && d == k, "a string of %zu bytes: %zu bytes written, %zu expected; "
+                  "first difference at byte %zu", want, glen, k, d);
+        free(s);
+        free(exp);
+        free(got);
+    }
+    gsl_rng_free(r);
 }

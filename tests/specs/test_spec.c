@@ -599,3 +599,77 @@ Test(spec, csv_on_threads_reads_as_on_one)
     free(csv);
     gsl_rng_free(r);
 }
+
+/* Explicit pairs are read on the spec's threads (specs/spec.c): specs of 50 to 400 pairs,
+ * sound or with two broken pairs (an unknown key, a missing law, a ragged covariance, a mean
+ * of another dimension, a value that is not a number, columns that are not whole), read on
+ * one thread and on two to five give the same status and message, the first broken pair's,
+ * and the same records value for value. */
+Test(spec, explicit_pairs_on_threads_read_as_on_one)
+{
+    static const char *const faults[] = {"none", "unknown key", "missing y", "ragged cov",
+                                         "mean dimension", "not a number", "columns"};
+    enum { NF = sizeof faults / sizeof *faults };
+    gsl_rng *r = ga_test_rng(6262);
+    long n = ga_test_count(21);
+    size_t cap = (size_t)1 << 20;
+    char *yaml = malloc(cap);
+    cr_assert(yaml);
+    for (long k = 0; k < n; k++) {
+        size_t np = 50 + gsl_rng_uniform_int(r, 350), bad = gsl_rng_uniform_int(r, np - 1);
+        size_t bad2 = bad + 1 + gsl_rng_uniform_int(r, np - bad - 1); /* (a second, later) */
+        int fault = (int)(k % NF);
+        char *y = yaml;
+        y += sprintf(y, "gaussaudit: 1\nmechanism: {kind: gaussian_pair}\npairs:\n");
+        for (size_t i = 0; i < np; i++) {
+            int f = i == bad ? fault : i == bad2 && fault ? 1 + fault % (NF - 1) : 0;
+            double a = gsl_rng_uniform(r), b = gsl_rng_uniform(r);
+            y += sprintf(y, "  - name: p%zu\n", i);
+            if (f == 1)
+                y += sprintf(y, "    colums: 2\n");
+            if (f == 6)
+                y += sprintf(y, "    columns: 2.5\n");
+            y += sprintf(y, "    x: {mean: [%.17g, 0], cov: [[1, %.6f], [%.6f, 1]]}\n", a, b / 2, b / 2);
+            if (f == 2)
+                continue;
+            y += sprintf(y, "    y: {mean: [%s, 1], cov: [[2, 0], [0%s]]}\n",
+                         f == 4 ? "0, 0" : f == 5 ? "1x" : "0.5", f == 3 ? "" : ", 2");
+            cr_assert((size_t)(y - yaml) < cap - 1024);
+        }
+        ga_spec one;
+        char m1[600] = "";
+        int r1 = load_dataset_jobs(&one, yaml, 1, m1, sizeof m1);
+        char first[32];
+        snprintf(first, sizeof first, "pairs[%zu]", bad);
+        cr_assert_eq(r1 != 0, fault != 0, "spec %ld (%s at pair %zu of %zu): %d '%s'", k,
+                     faults[fault], bad, np, r1, m1);
+        cr_assert(!r1 || strstr(m1, first), "spec %ld (%s at pair %zu, another at %zu): '%s' does "
+                  "not name the first", k, faults[fault], bad, bad2, m1);
+        int jobs = 2 + (int)(k % 4);
+        ga_spec t;
+        char mt[600] = "";
+        int rt = load_dataset_jobs(&t, yaml, jobs, mt, sizeof mt);
+        /* (the messages name the spec files, which differ: compared from the line) */
+        const char *a1 = strchr(m1, ':'), *at = strchr(mt, ':');
+        cr_assert(rt == r1 && (!r1 || (a1 && at && !strcmp(a1, at))), "spec %ld (%s at pair %zu "
+                  "of %zu) on %d threads: %d '%s', one thread %d '%s'", k, faults[fault], bad, np,
+                  jobs, rt, mt, r1, m1);
+        if (r1)
+            continue;
+        cr_assert(t.written.npairs == np && one.written.npairs == np);
+        for (size_t i = 0; i < np; i++) {
+            const ga_spec_pair *p = &t.written.pairs[i], *q = &one.written.pairs[i];
+            cr_assert(p->d == 2 && q->d == 2 && !strcmp(p->name, q->name) &&
+                      p->columns == q->columns && p->line == q->line &&
+                      !memcmp(p->mu_x, q->mu_x, 2 * sizeof(double)) &&
+                      !memcmp(p->s_x, q->s_x, 4 * sizeof(double)) &&
+                      !memcmp(p->mu_y, q->mu_y, 2 * sizeof(double)) &&
+                      !memcmp(p->s_y, q->s_y, 4 * sizeof(double)),
+                      "spec %ld, pair %zu: the records on %d threads and on one differ", k, i, jobs);
+        }
+        ga_spec_clear(&t);
+        ga_spec_clear(&one);
+    }
+    free(yaml);
+    gsl_rng_free(r);
+}
