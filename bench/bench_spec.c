@@ -299,6 +299,43 @@ static void csv_reading(const char *csv, size_t n, size_t d)
            len / 1e6, best[1], ok ? "" : " (failed)", best[0], best[1] / best[0]);
 }
 
+/* whether the files at a and b hold the same bytes */
+static int same_file(const char *a, const char *b)
+{
+    FILE *f = fopen(a, "rb"), *g = fopen(b, "rb");
+    int same = f && g, x, y;
+    while (same && ((x = getc(f)) != EOF) | ((y = getc(g)) != EOF))
+        same = x == y;
+    if (f)
+        fclose(f);
+    if (g)
+        fclose(g);
+    return same;
+}
+
+/* The CLI audit of spec at --jobs 1 and at --jobs 2, the best of two runs each, in t[0] and
+ * t[1] (1e300 where every run failed); with js (two paths), the JSON reports written there,
+ * their clock readings fixed by SOURCE_DATE_EPOCH, and compared byte for byte. 1 when every
+ * run exited 0 and the reports (if written) are the same */
+static int jobs_times(const char *spec, double t[2], const char *const js[2])
+{
+    double secs, rss;
+    int same = 1;
+    t[0] = t[1] = 1e300;
+    if (js)
+        setenv("SOURCE_DATE_EPOCH", "0", 1);
+    for (int rep = 0; rep < 4; rep++) {
+        int ok = child_audit_jobs(spec, rep % 2 ? "2" : "1", &secs, &rss,
+                                  js ? js[rep % 2] : NULL) == 0;
+        if (ok)
+            t[rep % 2] = fmin(t[rep % 2], secs);
+        same &= ok && (!js || rep % 2 == 0 || same_file(js[0], js[1]));
+    }
+    if (js)
+        unsetenv("SOURCE_DATE_EPOCH");
+    return same;
+}
+
 /* The sketch audit of a 10^6 x 20 CSV at --jobs 1 and 2 (best of 2 each): reading the CSV
  * and the leverages are most of it (the largest audit: run last, for the peak RSS of the
  * others) */
@@ -309,10 +346,8 @@ static void big_csv_jobs(gsl_rng *r)
     const char *csv = in_dir(b1, sizeof b1, "big.csv"), *spec = in_dir(b2, sizeof b2, "big.yaml");
     if (write_rows(csv, r, n, d) || write_sketch_spec(spec, csv, "0.1"))
         return;
-    double t[2] = {1e300, 1e300}, secs, rss;
-    for (int rep = 0; rep < 4; rep++)
-        if (child_audit_jobs(spec, rep % 2 ? "2" : "1", &secs, &rss, NULL) == 0)
-            t[rep % 2] = fmin(t[rep % 2], secs);
+    double t[2];
+    jobs_times(spec, t, NULL);
     remove(csv);
     remove(spec);
     printf("\n# The CLI on a 10^6 x 20 CSV (230 MB), sketch remove-one: --jobs 1 %.2f s, --jobs 2 "
@@ -354,40 +389,18 @@ static int write_pairs_spec(const char *path, gsl_rng *r, size_t n)
     return fclose(f) ? -1 : 0;
 }
 
-/* whether the files at a and b hold the same bytes */
-static int same_file(const char *a, const char *b)
-{
-    FILE *f = fopen(a, "rb"), *g = fopen(b, "rb");
-    int same = f && g, x, y;
-    while (same && ((x = getc(f)) != EOF) | ((y = getc(g)) != EOF))
-        same = x == y;
-    if (f)
-        fclose(f);
-    if (g)
-        fclose(g);
-    return same;
-}
-
-/* The CLI audit of 100,000 explicit 3-D pairs at --jobs 1 and 2 (best of 2 each; the JSON
- * reports, their clock readings fixed by SOURCE_DATE_EPOCH, compared byte for byte) */
+/* The CLI audit of 100,000 explicit 3-D pairs at --jobs 1 and 2 (jobs_times: best of 2
+ * each, the JSON reports compared byte for byte) */
 static void explicit_pairs_jobs(gsl_rng *r)
 {
     size_t n = 100000;
     char b1[96], b2[96], b3[96];
-    const char *spec = in_dir(b1, sizeof b1, "pairs.yaml"), *js[2] = {in_dir(b2, sizeof b2, "p1.json"),
-                                                                   in_dir(b3, sizeof b3, "p2.json")};
+    const char *spec = in_dir(b1, sizeof b1, "pairs.yaml");
+    const char *const js[2] = {in_dir(b2, sizeof b2, "p1.json"), in_dir(b3, sizeof b3, "p2.json")};
     if (write_pairs_spec(spec, r, n))
         return;
-    double t[2] = {1e300, 1e300}, secs, rss;
-    int same = 1;
-    setenv("SOURCE_DATE_EPOCH", "0", 1);
-    for (int rep = 0; rep < 4; rep++) {
-        int ok = child_audit_jobs(spec, rep % 2 ? "2" : "1", &secs, &rss, js[rep % 2]) == 0;
-        if (ok)
-            t[rep % 2] = fmin(t[rep % 2], secs);
-        same &= ok && (rep % 2 == 0 || same_file(js[0], js[1]));
-    }
-    unsetenv("SOURCE_DATE_EPOCH");
+    double t[2];
+    int same = jobs_times(spec, t, js);
     remove(spec);
     remove(js[0]);
     remove(js[1]);

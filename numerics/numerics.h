@@ -45,6 +45,26 @@ typedef void (*ga_par_fn)(void *ctx, size_t i, ga_gchisq_work *w);
 int ga_par_for(size_t n, int jobs, double deadline, ga_par_fn fn, void *ctx, unsigned char *done,
                ga_gchisq_work *w);
 
+/* One step of regula falsi's bookkeeping, Illinois' variant: the point x with value f
+ * replaces the end of its sign (f > 0: xp, else xn); an end kept twice in a row has its
+ * value halved, so that both ends converge. *last: the end replaced last (1: xp, -1: xn, 0:
+ * none yet). */
+static inline void ga_illinois_update(double *xp, double *fp, double *xn, double *fn, int *last,
+                                      double x, double f)
+{
+    if (f > 0) {
+        *xp = x, *fp = f;
+        if (*last == 1)
+            *fn *= 0.5;
+        *last = 1;
+    } else {
+        *xn = x, *fn = f;
+        if (*last == -1)
+            *fp *= 0.5;
+        *last = -1;
+    }
+}
+
 /* log(e^a + e^b) without overflow (a = -inf: b) */
 static inline double ga_logaddexp(double a, double b)
 {

@@ -50,15 +50,16 @@ typedef struct {
 static void drain(par_loop *l, ga_gchisq_work *w)
 {
     for (;;) {
-        size_t i = atomic_fetch_add(&l->next, l->take), e = i + l->take;
-        for (e = e < l->n ? e : l->n; i < e; i++) {
+        size_t i = atomic_fetch_add(&l->next, l->take);
+        size_t e = i < l->n && l->n - i > l->take ? i + l->take : l->n;
+        for (; i < e; i++) {
             if (ga_expired(l->deadline))
                 return;
             l->fn(l->ctx, i, w);
             if (l->done)
                 l->done[i] = 1;
         }
-        if (i >= l->n)
+        if (e == l->n)
             return;
     }
 }

@@ -1256,18 +1256,7 @@ static double cross(const bentry_t *E, unsigned T, double theta, int side, doubl
         double x = xp + (xn - xp) * fp / (fp - fn);
         if (!(x > xp && x < xn) || it % 4 == 3)
             x = 0.5 * (xp + xn);
-        double f = bound_at(E, T, x, theta, side, ldelta);
-        if (f > 0) {
-            xp = x, fp = f;
-            if (last == 1)
-                fn *= 0.5;
-            last = 1;
-        } else {
-            xn = x, fn = f;
-            if (last == -1)
-                fp *= 0.5;
-            last = -1;
-        }
+        ga_illinois_update(&xp, &fp, &xn, &fn, &last, x, bound_at(E, T, x, theta, side, ldelta));
     }
     return side ? xn : xp;
 }

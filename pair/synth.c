@@ -128,9 +128,8 @@ static double log_dens_tab(double d, double m, double lam, double z, const doubl
 {
     double mu = 0.5 * lam, b = 0.5 * m, klo, khi, dropped, lz = log(z);
     ga_pois_range(mu, &klo, &khi, &dropped);
-    double top = -INFINITY, e = 0, lmu = mu > 0 ? log(mu) : 0, lgb = lg(b);
-    for (int pass = 0; pass < 2; pass++) {
-        double acc = 0;
+    double top = -INFINITY, e = 0, acc = 0, lmu = mu > 0 ? log(mu) : 0, lgb = lg(b);
+    for (int pass = 0; pass < 2; pass++)
         for (double k = klo; k <= khi; k++) {
             double a = 0.5 * d + k, lk = LK(tl, a - b, f);
             double lp = mu > 0 ? k * lmu - mu - lg(k + 1) : 0, lga = lg(a);
@@ -143,12 +142,9 @@ static double log_dens_tab(double d, double m, double lam, double z, const doubl
                 acc += exp(t - top);
             }
         }
-        if (pass == 1) { /* (each term's relative error below e; the sum's rounding: count) */
-            *err = e + 1e-15 + 2 * DBL_EPSILON * (khi - klo + 2);
-            return isfinite(top) ? top + log(acc) : top;
-        }
-    }
-    return NAN;
+    /* (each term's relative error below e; the sum's rounding: the count) */
+    *err = e + 1e-15 + 2 * DBL_EPSILON * (khi - klo + 2);
+    return isfinite(top) ? top + log(acc) : top;
 }
 
 /* lf[i] <- log f_a(z), log f_b(z) (the laws la, lb) and e[i] their absolute error
@@ -351,18 +347,8 @@ int ga_synth_delta_until(ga_result *out, double *zstar, double d, double m, doub
         }
         if (!(mid > lo) || !(mid < hi))
             break;
-        double lv = loss(d, m, la, lb, mid, &e), g = up ? lv - eps : eps - lv;
-        if (g > 0) {
-            hi = mid, ghi = g;
-            if (last == 1)
-                glo *= 0.5;
-            last = 1;
-        } else {
-            lo = mid, glo = g;
-            if (last == -1)
-                ghi *= 0.5;
-            last = -1;
-        }
+        double lv = loss(d, m, la, lb, mid, &e);
+        ga_illinois_update(&hi, &ghi, &lo, &glo, &last, mid, up ? lv - eps : eps - lv);
     }
     double z = 0.5 * (lo + hi), ta, ea, tb, eb;
     if (zstar)

@@ -135,6 +135,26 @@ static char *record_end(char *t, char *end)
     return NULL;
 }
 
+/* The values of the cols fields of the record [t, e) into x[0, cols) (RFC 4180 fields; an
+ * unquoted record must have exactly cols, a quoted one was counted before): -1, -2 when an
+ * unquoted record has fewer or more fields, or the index of the first field that is not a
+ * number, its content [*fa, *fz) */
+#define ROW_SHAPE (-2L)
+static long row_values(double *x, const char *t, const char *e, size_t cols, int quoted,
+                       const char **fa, const char **fz)
+{
+    const char *p = t;
+    for (size_t j = 0; j < cols; j++, p++) {
+        int unused = 0;
+        p = csv_field(p, e, fa, fz, &unused);
+        if (!quoted && (j + 1 < cols ? p >= e : p < e))
+            return ROW_SHAPE; /* (fewer fields than counted, or more) */
+        if (ga_decimal_to_double_n(&x[j], *fa, (size_t)(*fz - *fa)))
+            return (long)j;
+    }
+    return -1;
+}
+
 static int csv_changed(csv_pass *q)
 {
     return sp_fail(q->c, q->n, q->path, "%s: the file changed while it was read (line %zu)",
@@ -179,25 +199,18 @@ static int csv_line(csv_pass *q, char *t, char *e)
     }
     if (q->r == q->rows || (quoted && k != q->cols))
         return csv_changed(q);
-    const char *p = t;
-    for (size_t j = 0; j < q->cols; j++, p++) {
-        const char *a, *z;
-        int unused = 0;
-        double v;
-        p = csv_field(p, e, &a, &z, &unused);
-        if (!quoted && (j + 1 < q->cols ? p >= e : p < e))
-            return csv_changed(q); /* (fewer fields than counted, or more) */
-        if (ga_decimal_to_double_n(&v, a, (size_t)(z - a))) {
-            char tok[64], field[64];
-            if (!quoted && (csv_count(t, e, 0, &k), k != q->cols))
-                return csv_changed(q);
-            snprintf(field, sizeof field, "%.*s", (int)(z - a < 48 ? z - a : 48), a);
-            ga_quote_token(tok, sizeof tok, field, 24);
-            return sp_fail(c, q->n, q->path,
-                           "%s:%zu: field %zu ('%s') is not a finite decimal number", q->qfull,
-                           first, j + 1, tok);
-        }
-        q->ds->x[q->r * q->cols + j] = v;
+    const char *a, *z;
+    long j = row_values(q->ds->x + q->r * q->cols, t, e, q->cols, quoted, &a, &z);
+    if (j == ROW_SHAPE)
+        return csv_changed(q);
+    if (j >= 0) {
+        char tok[64], field[64];
+        if (!quoted && (csv_count(t, e, 0, &k), k != q->cols))
+            return csv_changed(q);
+        snprintf(field, sizeof field, "%.*s", (int)(z - a < 48 ? z - a : 48), a);
+        ga_quote_token(tok, sizeof tok, field, 24);
+        return sp_fail(c, q->n, q->path, "%s:%zu: field %ld ('%s') is not a finite decimal number",
+                       q->qfull, first, j + 1, tok);
     }
     q->r++;
     return GA_OK;
@@ -253,23 +266,15 @@ static void chunk_parse(csv_chunk *k, size_t cols)
     double *x = k->out;
     for (const char *t = k->a, *nl; t < k->z; t = nl + 1) {
         nl = memchr(t, '\n', (size_t)(k->z - t));
-        const char *e = nl > t && nl[-1] == '\r' ? nl - 1 : nl, *p = t;
+        const char *e = nl > t && nl[-1] == '\r' ? nl - 1 : nl, *a, *z;
         k->lines++;
         if (blank_line(t, e))
             continue;
-        if ((k->rows + 1) * cols > k->room) {
+        if ((k->rows + 1) * cols > k->room || row_values(x, t, e, cols, 0, &a, &z) != -1) {
             k->odd = 1;
             return;
         }
-        for (size_t j = 0; j < cols; j++, p++, x++) {
-            const char *a, *z;
-            int unused = 0;
-            p = csv_field(p, e, &a, &z, &unused);
-            if ((j + 1 < cols ? p >= e : p < e) || ga_decimal_to_double_n(x, a, (size_t)(z - a))) {
-                k->odd = 1;
-                return;
-            }
-        }
+        x += cols;
         k->rows++;
     }
 }
