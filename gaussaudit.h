@@ -381,7 +381,11 @@ GA_API int ga_pair_delta(ga_delta *out, const ga_pair *p, double eps, int method
  * or, where the delta error estimates move eps by more than 1e-9, to a tenth of their
  * effect. eps->err bounds the bracket width plus the effect of the delta error estimates. *direction receives 0
  * when both directions meet the target at eps = 0, 1 when X,Y is the binding direction,
- * 2 when Y,X is. Returns GA_OK, GA_ETOL, GA_EDOM (supports differ: no finite eps).
+ * 2 when Y,X is. 2 to 128 identical subsampled Gaussian steps whose Bromwich integrand decays
+ * slowly (few steps of a small rate) take a bracket of discretised losses instead: eps->err
+ * is its half width, asked to be at most max(1e-6, opts->epsrel) relative (a looser epsrel
+ * takes coarser grids: faster), GA_ETOL where the finest grid stays wider.
+ * Returns GA_OK, GA_ETOL, GA_EDOM (supports differ: no finite eps).
  */
 GA_API int ga_pair_epsilon(ga_result *eps, int *direction, const ga_pair *p, double delta,
                     const ga_gchisq_opts *opts, ga_gchisq_work *w);

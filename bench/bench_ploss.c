@@ -138,67 +138,82 @@ int main(void)
            "width %.1e |\n", t1 - t0, (t1 - t0) / 60, width);
     ga_pair_free(p);
     /* few steps of a small rate (the Bromwich integrand decays slowly: the bracket of
-     * discretised losses), against the PLD accountant's time in the same run */
-    ga_subsampled_input few = {0.001, 0.6, 10, 0, NULL, NULL, 0, 0, NULL, NULL};
-    ga_pair_reduce_subsampled(&p, &few, 1, msg, sizeof msg);
-    t0 = now();
-    int fst = ga_pair_epsilon(&e, &dir, p, 1e-5, NULL, w);
-    t1 = now();
-    ga_pair_pld_accountant(&pld, p, 1e-5, 1e-4);
-    t2 = now();
-    printf("| q 0.001, sigma 0.6, T 10: eps(1e-5) = %.7f +- %.1e (status %d) | %.3f | PLD's time | "
-           "%.2f | PLD accountant %.7f in %.3f s |\n", e.val, e.err, fst, t1 - t0,
-           (t1 - t0) / (t2 - t1), pld, t2 - t1);
-    /* the certified delta at that eps (the bracket with proven inputs: GA_EPREC, an
-     * interval of about 1% width) */
-    char es[32];
-    snprintf(es, sizeof es, "%.6f", e.val);
-    ga_delta_cert fc;
-    double t5 = now();
-    int cst = ga_pair_delta_cert(&fc, p, NULL, NULL, es, NULL);
-    double t4 = now(), fw = fmax(fc.xy.hi, fc.yx.hi);
-    int cert_ok = (cst == GA_OK || cst == GA_EPREC) && fw < 1;
-    printf("| the same, certified delta at eps = %s: [%.6g, %.6g] (status %d) | %.3f | | | "
-           "relative width %.2g |\n", es, fmax(fc.xy.lo, fc.yx.lo), fw, cst, t4 - t5,
-           (fw - fmax(fc.xy.lo, fc.yx.lo)) / fw);
+     * discretised losses), against the PLD accountant's time in the same run, at six
+     * settings (rates 0.001 to 0.01, sigma 0.6 to 1, 10 to 128 steps): ours at its default
+     * accuracy (1e-6 relative) and at the accuracy the PLD accountant delivers there (its
+     * distance from our default value, less our error: epsrel, at least 1e-6), each the
+     * best of three runs; the goal is at every (q, sigma, T), so the row gives the worst
+     * ratio at equal accuracy */
+    static const double sweep[6][3] = {{0.001, 0.6, 10}, {0.001, 1, 10}, {0.001, 0.6, 50},
+                                       {0.001, 1, 100}, {0.01, 1, 10}, {0.002, 0.8, 128}};
+    double worst = 0, worst_def = 0, wq = 0, ws = 0, wT = 0;
+    int cert_ok = 1;
     char m[200];
-    snprintf(m, sizeof m, "eps(1e-5) of q 0.001, sigma 0.6, T 10 in %.2f s (status %d), PLD %.2f "
-             "s; certified delta there %s in %.2f s", t1 - t0, fst, t2 - t1,
-             cert_ok ? "given" : "not given", t4 - t5);
-    /* and a sweep of few participations (rates 0.001 to 0.01, sigma 0.6 to 1, 10 to 128
-     * steps): the goal is at every (q, sigma, T), so the row gives the worst ratio */
-    static const double sweep[5][3] = {{0.001, 1, 10}, {0.001, 0.6, 50}, {0.001, 1, 100},
-                                       {0.01, 1, 10}, {0.002, 0.8, 128}};
-    double worst = (t1 - t0) / (t2 - t1), wq = 0.001, ws = 0.6, wT = 10;
-    for (int k = 0; k < 5; k++) {
-        ga_subsampled_input sw = {sweep[k][0], sweep[k][1], sweep[k][2], 0, NULL, NULL, 0, 0, NULL, NULL};
+    for (int k = 0; k < 6; k++) {
+        ga_subsampled_input sw = {sweep[k][0], sweep[k][1], sweep[k][2], 0, NULL, NULL, 0, 0,
+                                  NULL, NULL};
         ga_pair *sp;
         ga_pair_reduce_subsampled(&sp, &sw, 1, msg, sizeof msg);
-        ga_result se;
-        int sd;
-        double a0 = now();
-        ga_pair_epsilon(&se, &sd, sp, 1e-5, NULL, w);
-        double a1 = now(), sp_pld;
-        ga_pair_pld_accountant(&sp_pld, sp, 1e-5, 1e-4);
-        double a2 = now(), r = (a1 - a0) / (a2 - a1);
-        printf("| q %g, sigma %g, T %g: eps(1e-5) = %.7g +- %.1e | %.3f | PLD's time | %.2f | PLD "
-               "accountant %.7g in %.3f s |\n", sweep[k][0], sweep[k][1], sweep[k][2], se.val,
-               se.err, a1 - a0, r, sp_pld, a2 - a1);
+        ga_result se, sq;
+        int sd, fst = 0, qst = 0;
+        double tdef = INFINITY, tpld = INFINITY, teq = INFINITY, sp_pld = NAN;
+        for (int rep = 0; rep < 3; rep++) {
+            ga_gchisq_work *fw = ga_gchisq_work_alloc();
+            double a0 = now();
+            fst = ga_pair_epsilon(&se, &sd, sp, 1e-5, NULL, fw);
+            double a1 = now();
+            ga_pair_pld_accountant(&sp_pld, sp, 1e-5, 1e-4);
+            double a2 = now();
+            tdef = fmin(tdef, a1 - a0);
+            tpld = fmin(tpld, a2 - a1);
+            ga_gchisq_work_free(fw);
+        }
+        ga_gchisq_opts eo;
+        ga_gchisq_opts_init(&eo);
+        eo.epsrel = fmax((fabs(sp_pld - se.val) - se.err) / se.val, 1e-6);
+        for (int rep = 0; rep < 3; rep++) {
+            ga_gchisq_work *fw = ga_gchisq_work_alloc();
+            double a0 = now();
+            qst = ga_pair_epsilon(&sq, &sd, sp, 1e-5, &eo, fw);
+            teq = fmin(teq, now() - a0);
+            ga_gchisq_work_free(fw);
+        }
+        double r = teq / tpld, rd = tdef / tpld;
+        printf("| q %g, sigma %g, T %g: eps(1e-5) = %.9g +- %.1e (status %d); at the PLD's accuracy "
+               "%.3g: %.9g +- %.1e (status %d) | %.3f / %.3f | PLD's time | %.2f / %.2f | PLD "
+               "accountant %.9g in %.3f s |\n", sweep[k][0], sweep[k][1], sweep[k][2], se.val,
+               se.err, fst, eo.epsrel, sq.val, sq.err, qst, tdef, teq, rd, r, sp_pld, tpld);
+        worst_def = fmax(worst_def, rd);
         if (r > worst) {
             worst = r;
             wq = sweep[k][0];
             ws = sweep[k][1];
             wT = sweep[k][2];
         }
+        /* the certified delta at the eps found (the bracket with proven inputs: GA_EPREC,
+         * an interval of about 1% width) for the first setting */
+        if (k == 0) {
+            char es[32];
+            snprintf(es, sizeof es, "%.6f", se.val);
+            ga_delta_cert fc;
+            double t5 = now();
+            int cst = ga_pair_delta_cert(&fc, sp, NULL, NULL, es, NULL);
+            double t4 = now(), fw = fmax(fc.xy.hi, fc.yx.hi);
+            cert_ok = (cst == GA_OK || cst == GA_EPREC) && fw < 1;
+            printf("| the same, certified delta at eps = %s: [%.6g, %.6g] (status %d) | %.3f | | | "
+                   "relative width %.2g |\n", es, fmax(fc.xy.lo, fc.yx.lo), fw, cst, t4 - t5,
+                   (fw - fmax(fc.xy.lo, fc.yx.lo)) / fw);
+            snprintf(m, sizeof m, "certified delta at eps(1e-5) of q 0.001, sigma 0.6, T 10 %s "
+                     "in %.2f s", cert_ok ? "given" : "not given", t4 - t5);
+        }
         ga_pair_free(sp);
     }
     char m2[400];
-    snprintf(m2, sizeof m2, "%s; over a sweep of 6 settings the worst ratio is at q %g, sigma %g, "
-             "T %g", m, wq, ws, wT);
+    snprintf(m2, sizeof m2, "worst over 6 settings at the PLD's own accuracy %.2fx (q %g, sigma "
+             "%g, T %g), at our default 1e-6 %.2fx; %s", worst, wq, ws, wT, worst_def, m);
     goal_row("DP-SGD with few expected participations, against the PLD accountant", m2,
              "<= 1x the PLD accountant, certified, every (q, sigma, T)", worst,
              cert_ok && worst <= 1);
-    ga_pair_free(p);
     /* the gallery's MNIST audit, every decision certified, one thread */
     ga_audit_options ao;
     ga_audit_options_init(&ao);

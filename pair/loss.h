@@ -106,6 +106,8 @@ double ga_ploss_cgf_cap(const ga_ploss *L, int dir, double lam);
 double ga_step_loss(const ga_ploss_term *s, double log1mq, double x);
 double ga_step_x(const ga_ploss_term *s, double v);
 void ga_step_tails(double *F, double *G, const ga_ploss_term *s, int sw, double v);
+/* the same, and the point x of the normal law at v (x(v) for sw 0, x(-v) for sw 1) */
+void ga_step_tails_x(double *F, double *G, double *x, const ga_ploss_term *s, int sw, double v);
 int ga_step_cut(double *v, const ga_ploss_term *s, int sw, double cut, int upper, double tol,
                 double vmax);
 /* What a pessimistic PLD accountant (grid spacing h, tails truncated at 1e-15, FFT
@@ -135,19 +137,19 @@ int ga_ploss_bracket(double *lo, double *hi, int *decided, const ga_ploss *L, in
  * the bracket's upper bound is at most delta and *lo one at which its lower bound exceeds it
  * (0 where none does); *slope: d log delta / d eps near *hi from the upper bound (an
  * estimate; NAN where none), from one grid's convolutions per pass tilted near guess (> 0, an
- * estimate of eps*: a coarse accountant's), the grid refined until the relative width is at
- * most epsrel or the finest. GA_OK; GA_EDOM (not this route's case, or no grid brought the
+ * estimate of eps*: a coarse accountant's), the grid refined until the half width is at
+ * most epsrel relative or the grid is the finest. GA_OK; GA_EDOM (not this route's case, or no grid brought the
  * upper bound under delta: *lo = 0, *hi = inf); GA_ETIME; GA_ENOMEM. */
 int ga_ploss_bracket_eps(double *lo, double *hi, double *slope, const ga_ploss *L, int dir,
                          double delta, double guess, double epsrel, double deadline);
-/* One pass of it (pair/ploss_bracket.c): the bracket on grid `level` (0 the finest, 3 the
- * coarsest) tilted by theta centred at eps_t (lchern as ga_ploss_tilt gives them), its tails
+/* One pass of it (pair/ploss_bracket.c): the bracket on the grid of coarse times the finest's
+ * step (coarse in [1, 64]) tilted by theta centred at eps_t (lchern as ga_ploss_tilt gives them), its tails
  * cut for eps near g, then both bounds inverted at delta to tol: GA_OK with *lo (0 where the
  * lower bound is at most delta everywhere), *hi and the upper bound's log-slope there; GA_EDOM where the upper bound stays above
  * delta (a finer grid may do); GA_ETIME, GA_ENOMEM. */
 int ga_ploss_bracket_invert(double *lo, double *hi, double *slope, const ga_ploss *L, int dir,
                             double delta, double g, double eps_t, double theta, double lchern,
-                            int level, double tol, double deadline);
+                            double coarse, double tol, double deadline);
 /* The window of that bracket's T-fold convolutions (pair/ploss_bracket.c): for a vector v of n
  * cells (and dv, or NULL, for D = dv * v^{*(T-1)}), the linear indices [ws, ws + N) of
  * W = v^{*T} (support T (n - 1) + 1) outside which the masses of |v|^{*T} and |dv| *

@@ -623,12 +623,20 @@ void ga_ploss_tilt(double *theta, double *lchern, const ga_ploss *L, int dir, do
     for (comp_cgf_real(&d1, &d2, &rel, L, dir, hi); d1 < eps && hi < 1e4;
          comp_cgf_real(&d1, &d2, &rel, L, dir, hi))
         lo = hi, hi *= 2;
-    for (int it = 0; it < 200 && hi - lo > 1e-9 * hi; it++) {
-        double mid = 0.5 * (lo + hi);
-        comp_cgf_real(&d1, &d2, &rel, L, dir, mid);
-        *(d1 < eps ? &lo : &hi) = mid;
+    /* K' is increasing: Newton steps kept inside [lo, hi], halving where one leaves it */
+    double x = 0.5 * (lo + hi);
+    for (int it = 0; it < 200; it++) {
+        comp_cgf_real(&d1, &d2, &rel, L, dir, x);
+        *(d1 < eps ? &lo : &hi) = x;
+        double xn = d2 > 0 ? x - (d1 - eps) / d2 : NAN;
+        if (!(xn > lo && xn < hi))
+            xn = 0.5 * (lo + hi);
+        int done = fabs(xn - x) <= 1e-10 * x || hi - lo <= 1e-9 * hi;
+        x = xn;
+        if (done)
+            break;
     }
-    *theta = 0.5 * (lo + hi);
+    *theta = x;
     double K = comp_cgf_real(&d1, &d2, &rel, L, dir, *theta);
     if (isfinite(K))
         *lchern = fmin(chernoff_log(K - *theta * eps, K, rel), 0);
@@ -765,15 +773,22 @@ int ga_ploss_bracket_eps(double *lo, double *hi, double *slope, const ga_ploss *
     if (sup < INFINITY)
         g = fmin(g, 0.5 * sup);
     int rc = GA_EDOM, got = 0;
-    /* a 16th of the finest grid's points first (its bracket recentres the tilt), then the
-     * finest; a new centre where the bracket's middle left the old one's grid cell */
-    for (int level = 1, pass = 0; pass < 6; pass++) {
+    /* The grid's step is the finest's times coarse, a power of two from 64 down to 1. First
+     * a coarse grid, the coarser the looser the target (a 16th of the finest's points at
+     * 1e-6); its bracket recentres the tilt and, its width falling as the step squared,
+     * chooses the next step: the coarsest expected to bring the half width under epsrel
+     * (with a margin of 1.2 in the step), at least half the last; the same grid again, with
+     * a new centre, where the bracket's middle lies more than an eighth from the old one
+     * (the tilt only weighs the outcomes: a near centre does) */
+    double coarse = 4 * pow(2, floor(log2(fmax(1, pow(epsrel / 1e-6, 0.25)))));
+    coarse = fmin(coarse, 64);
+    for (int pass = 0; pass < 8; pass++) {
         double et = ga_ploss_tilt_centre(g), theta, lch, a, b, sl;
         ga_ploss_tilt(&theta, &lch, L, dir, et);
-        rc = ga_ploss_bracket_invert(&a, &b, &sl, L, dir, delta, g, et, theta, lch, level,
+        rc = ga_ploss_bracket_invert(&a, &b, &sl, L, dir, delta, g, et, theta, lch, coarse,
                                      1e-3 * epsrel * g, deadline);
-        if (rc == GA_EDOM && level > 0) {
-            level--;
+        if (rc == GA_EDOM && coarse > 1) {
+            coarse = fmax(coarse / 4, 1);
             continue;
         }
         if (rc != GA_OK)
@@ -784,12 +799,16 @@ int ga_ploss_bracket_eps(double *lo, double *hi, double *slope, const ga_ploss *
         *hi = fmin(*hi, b);
         got = 1;
         g = 0.5 * (*lo + *hi);
-        int recentre = ga_ploss_tilt_centre(g) != et && et != etp;
+        int recentre = fabs(g - et) > 0.125 * et && et != etp;
         etp = et;
-        if (!recentre && (*hi - *lo <= epsrel * *hi || level == 0))
+        double half = 0.5 * (*hi - *lo), want = epsrel * *hi;
+        if (!recentre && (half <= want || coarse <= 1))
             break;
-        if (level > 0 && !recentre)
-            level--;
+        if (!recentre) {
+            double r = half > 0 ? sqrt(want / (b - a > 0 ? 0.5 * (b - a) : half)) / 1.2 : 1;
+            double next = pow(2, floor(log2(fmax(coarse * r, 1))));
+            coarse = fmin(next, coarse / 2);
+        }
     }
     if (rc == GA_ETIME || rc == GA_ENOMEM)
         return rc;
@@ -807,7 +826,7 @@ int ga_ploss_bracket_eps(double *lo, double *hi, double *slope, const ga_ploss *
  * the error half the width; refined by Bromwich values inside it (refine_few) where the
  * integrand decays within its plan (where it does not, the integrals cost several brackets and
  * rarely narrow it). GA_EDOM where this is not the route (the caller searches). */
-#define FEW_EPS_REL 1e-6 /* the width wanted, relative (the finest grid gives what it gives) */
+#define FEW_EPS_REL 1e-6 /* the width wanted, relative, unless epsrel asks for less */
 /* Inside the bracket [a, z] of eps*: the root of log delta = log delta_target by secant
  * steps of Bromwich values kept inside the bracket; the error is the last step plus the
  * shift that delta's error makes (its relative error over the log-slope). The integral's
@@ -866,7 +885,7 @@ static int refine_few(ga_result *eps, const ga_ploss *L, int dir, double delta, 
         return GA_EDOM;
     eps->val = x[1];
     eps->err = err;
-    return conv && err <= FEW_EPS_REL * x[1] ? GA_OK : GA_ETOL;
+    return conv && err <= fmax(FEW_EPS_REL, o->epsrel) * x[1] ? GA_OK : GA_ETOL;
 }
 
 int ga_ploss_epsilon_few(ga_result *eps, int *direction, const ga_ploss *L, double delta,
@@ -877,13 +896,14 @@ int ga_ploss_epsilon_few(ga_result *eps, int *direction, const ga_ploss *L, doub
         return GA_EDOM;
     double g[2];
     for (int d = 0; d < 2; d++)
-        if (ga_ploss_pld_epsilon(&g[d], L, d, delta, 1e-3) != GA_OK || !isfinite(g[d]))
+        if (ga_ploss_pld_epsilon(&g[d], L, d, delta, 2e-3) != GA_OK || !isfinite(g[d]))
             return GA_EDOM;
     int b = g[1] > g[0], other = !b;
     if (!(g[b] > 0))
         return GA_EDOM;
     double lo, hi, olo = 0, ohi = 0, slope, oslope;
-    int rc = ga_ploss_bracket_eps(&lo, &hi, &slope, L, b, delta, g[b], FEW_EPS_REL, o->deadline);
+    double want = fmax(FEW_EPS_REL, o->epsrel);
+    int rc = ga_ploss_bracket_eps(&lo, &hi, &slope, L, b, delta, g[b], want, o->deadline);
     if (rc != GA_OK)
         return rc == GA_ETIME ? rc : GA_EDOM;
     if (lo < ga_ploss_loss_sup(L, other)) {
@@ -898,7 +918,7 @@ int ga_ploss_epsilon_few(ga_result *eps, int *direction, const ga_ploss *L, doub
             ohi = lo; /* (its eps is at most lo) */
         } else {
             double go = g[other] > 0 ? g[other] : 0.5 * lo;
-            rc = ga_ploss_bracket_eps(&olo, &ohi, &oslope, L, other, delta, go, FEW_EPS_REL,
+            rc = ga_ploss_bracket_eps(&olo, &ohi, &oslope, L, other, delta, go, want,
                                       o->deadline);
             if (rc != GA_OK)
                 return rc == GA_ETIME ? rc : GA_EDOM;
@@ -912,14 +932,14 @@ int ga_ploss_epsilon_few(ga_result *eps, int *direction, const ga_ploss *L, doub
      * decides) and the integrand decays within its plan at the middle (the integral then
      * converges: the root to its accuracy, which a certified eps then starts from) */
     int decays = 0;
-    if (w && ohi <= lo && eps->err > 1e-12 * eps->val) {
+    if (w && ohi <= lo && eps->err > (o->epsrel > FEW_EPS_REL ? want : 1e-12) * eps->val) {
         brom_t bw = {.L = L, .dir = b, .eps = eps->val, .sc = 1, .deadline = o->deadline};
         double Kc, k2, rel0;
         /* (a range beyond t = 1000 costs seconds per integral: the bracket stands) */
         decays = plan_bromwich(&bw, &Kc, &k2, &rel0) && bw.nodes <= BROMWICH_NODE_CAP / 4 &&
                  bw.tmax <= 1000;
     }
-    int st = eps->err <= FEW_EPS_REL * eps->val ? GA_OK : GA_ETOL;
+    int st = eps->err <= want * eps->val ? GA_OK : GA_ETOL;
     if (decays) {
         int rs = refine_few(eps, L, b, delta, a, z, slope, o, w);
         if (rs != GA_EDOM)

@@ -9,13 +9,19 @@
  *
  * On the grid l_k = k h the cell [l_k, l_{k+1}) has the mass w_k and the offset d_k = E[(V -
  * l_k) 1(V in the cell)]. Rounding every step's loss down to its cell's left end gives a sum
- * S_ with S_ <= S <= S_ + T h, and since f is monotone and concave above eps,
- *   f(S) >= f(S_) + f'(S) (S - S_) >= f(S_) + e^{-T h} f'(S_) (S - S_)      where S_ > eps,
- *   f(S) >= e^{-T h} (S - eps) = e^{-T h} ((S_ - eps) + (S - S_))          where S_ <= eps
- * (the second on the band S_ > eps - T h, taken at the grid points where its expectation is
- * positive, any choice being a bound). Each correction is the expectation of a function of the
- * rounded sum times the steps' offsets, T <g, d * w^{*(T-1)}> by independence, so the lower
- * bound's gap is of second order in h. The upper bound splits each cell's
+ * S_ = S - x with x the sum of the T roundings r_i in [0, h), so 0 <= x < T h. Since 1 - e^{-y}
+ * >= y - y^2/2 for y >= 0 and (1 - e^{-y})_+ = 0 > y - y^2/2 for y < 0,
+ *   f(S) = f(S_) + e^{eps - S_} (1 - e^{-x}) >= f(S_) + f'(S_) (x - x^2/2)   where S_ > eps,
+ *   f(S) >= y - y^2/2,  y = S - eps = (S_ - eps) + x                           where S_ <= eps
+ * (the second on the band S_ > eps - T h, below which it is negative, taken at the grid points
+ * where its expectation is positive, any choice being a bound), and x^2 = sum r_i^2 + sum_{i
+ * != j} r_i r_j <= h x + sum_{i != j} r_i r_j. By independence each term's expectation is one
+ * of the rounded sum's: E[x; S_ = s] = T D(s), D = d * w^{*(T-1)}, and E[r_i r_j; S_ = s] = Q(s),
+ * Q = d * d * w^{*(T-2)}, so the lower bound's gap is of second order in h and grows like T h^2
+ * (the h x term) and T^3 h^3 (the cubic one), not like T^2 h^2. Certified, the bound uses the
+ * chord of the concave 1 - e^{-x} over [0, T h] instead (slope c = (1 - e^{-T h})/(T h): f(S) >=
+ * f(S_) + c f'(S_) x above, c y on the band), which needs no Q: a gap like T^2 h^2. The upper
+ * bound splits each cell's
  * mass w_k between its ends, the part E[1 - e^{-(V - l_k)}] / (1 - e^{-h}) at l_{k+1} and the
  * rest at l_k, which keeps the cell's masses under both laws (the "connect the dots"
  * discretisation, Doroshenko, Ghazi, Kamath, Kumar & Manurangsi, PETS 2022): the step is a
@@ -33,9 +39,11 @@
  * get a grid much finer than a transform of the whole support would allow.
  *
  * eps(delta) (ga_ploss_bracket_eps): one grid's convolutions, tilted near a guess of eps*,
- * give both bounds at every eps for the cost of the weighted sums; the smallest point found
- * where the upper bound is at most delta and the largest where the lower bound exceeds it
- * enclose eps* (regula falsi keeping a point of each sign: the bounds need not be monotone).
+ * give both bounds at every eps; the smallest point found where the upper bound is at most
+ * delta and the largest where the lower bound exceeds it enclose eps* (regula falsi keeping a
+ * point of each sign: the bounds need not be monotone). The search runs on suffix sums of the
+ * convolutions (the band's T points apart, a bound then costs O(T)); the two points it returns
+ * are checked by the bound's own evaluation.
  *
  * The grid covers the loss where its tails exceed a cut (TAILREL times the Chernoff bound of
  * delta, then smaller until the tail above weighs under 1e-6 of the lower bound): below it the
@@ -80,61 +88,78 @@ typedef struct {
     int sw;                 /* the direction of the step's loss (pair/ploss_step.c) */
 } step_t;
 
-static double x_of(const step_t *s, double v) { return ga_step_x(s->t, v); }
-
 /* P[V <= v] and P[V > v], each from the smaller tail */
 static void cdf2(double *F, double *G, const step_t *s, double v)
 {
     ga_step_tails(F, G, s->t, s->sw, v);
 }
 
-/* the loss of the step at x, and the density of x */
-static double V_at(const step_t *s, double x)
+/* the loss of the step at x and the density of x there: with E = e^{m x - m^2/2}, e^{l(x)}
+ * = 1 - q + q E and the mixture's density is phi(x) e^{l(x)} (phi the standard normal's);
+ * where E or phi(x) leaves the doubles' range, each from its own exponentials */
+static void V_dens(double *V, double *dn, const step_t *s, double x)
 {
-    double l = ga_step_loss(s->t, s->lq, x);
-    return s->sw ? -l : l;
+    double q = s->t->q, m = s->t->m, e1 = m * x - 0.5 * m * m, p0 = exp(-0.5 * x * x);
+    if (e1 < 700 && x * x < 1400) {
+        double E = exp(e1), l = log1p(q * (E - 1));
+        *V = s->sw ? -l : l;
+        *dn = (s->sw ? p0 : p0 * ((1 - q) + q * E)) * (0.5 * M_2_SQRTPI * M_SQRT1_2);
+        return;
+    }
+    double l = ga_step_loss(s->t, s->lq, x), p1 = exp(-0.5 * (x - m) * (x - m));
+    *V = s->sw ? -l : l;
+    *dn = (s->sw ? p0 : (1 - q) * p0 + q * p1) * (0.5 * M_2_SQRTPI * M_SQRT1_2);
 }
 
-static double dens(const step_t *s, double x)
+/* Gauss-Legendre nodes and weights on [-1, 1] (4 and 8 points) */
+typedef struct {
+    double x4[4], w4[4], x8[8], w8[8];
+} gl_t;
+
+static int gl_init(gl_t *g)
 {
-    double m = s->t->m, q = s->t->q, p0 = exp(-0.5 * x * x), p1 = exp(-0.5 * (x - m) * (x - m));
-    return (s->sw ? p0 : (1 - q) * p0 + q * p1) / sqrt(2 * M_PI);
+    gsl_integration_glfixed_table *t4 = gsl_integration_glfixed_table_alloc(4);
+    gsl_integration_glfixed_table *t8 = gsl_integration_glfixed_table_alloc(8);
+    int ok = t4 && t8;
+    for (size_t j = 0; ok && j < 8; j++) {
+        if (j < 4)
+            gsl_integration_glfixed_point(-1, 1, j, &g->x4[j], &g->w4[j], t4);
+        gsl_integration_glfixed_point(-1, 1, j, &g->x8[j], &g->w8[j], t8);
+    }
+    if (t4)
+        gsl_integration_glfixed_table_free(t4);
+    if (t8)
+        gsl_integration_glfixed_table_free(t8);
+    return ok ? GA_OK : GA_ENOMEM;
 }
 
 /* E[(V - a) 1(V in [a, b))] (*d0) and E[(1 - e^{-(V - a)}) 1(V in [a, b))] (*d1) by
- * Gauss-Legendre panels over the cell's x-interval, both from the same nodes */
-static void offsets(double *d0, double *d1, const step_t *s, double a, double b,
-                    const gsl_integration_glfixed_table *gl8,
-                    const gsl_integration_glfixed_table *gl4)
+ * Gauss-Legendre panels over the cell's x-interval [x0, x1], both from the same nodes */
+static void offsets(double *d0, double *d1, const step_t *s, double a, double x0, double x1,
+                    const gl_t *gl)
 {
-    double x0, x1;
     *d0 = *d1 = 0;
-    if (!s->sw) {
-        x0 = x_of(s, a);
-        x1 = x_of(s, b);
-    } else {
-        x0 = x_of(s, -b);
-        x1 = x_of(s, -a);
-    }
     x0 = fmax(x0, -40.0); /* the density below is under 1e-340 */
     x1 = fmin(x1, 40.0 + s->t->m);
     if (!(x1 > x0))
         return;
     double pw = 0.25 / fmax(1.0, s->t->m);
     /* a narrow cell (most of them): 4 nodes; else 8-node panels no wider than pw */
-    const gsl_integration_glfixed_table *gl = x1 - x0 <= 0.1 * pw ? gl4 : gl8;
+    int narrow = x1 - x0 <= 0.1 * pw, nn = narrow ? 4 : 8;
+    const double *xs = narrow ? gl->x4 : gl->x8, *ws = narrow ? gl->w4 : gl->w8;
     size_t np = (size_t)ceil((x1 - x0) / pw);
     if (np < 1)
         np = 1;
     double step = (x1 - x0) / (double)np, s0 = 0, s1 = 0;
     for (size_t i = 0; i < np; i++) {
         double lo = x0 + (double)i * step, hi = x0 + (double)(i + 1) * step;
-        for (size_t j = 0; j < gl->n; j++) {
-            double x, wt;
-            gsl_integration_glfixed_point(lo, hi, j, &x, &wt, gl);
-            double u = V_at(s, x) - a, dn = wt * dens(s, x);
-            s0 += u * dn;
-            s1 += -expm1(-u) * dn;
+        double c = 0.5 * (lo + hi), r = 0.5 * (hi - lo);
+        for (int j = 0; j < nn; j++) {
+            double V, dn;
+            V_dens(&V, &dn, s, c + r * xs[j]);
+            double u = V - a, wd = r * ws[j] * dn;
+            s0 += u * wd;
+            s1 += -expm1(-u) * wd;
         }
     }
     *d0 = fmin(fmax(s0, 0), 1);
@@ -176,13 +201,29 @@ static void cpowk(double *re, double *im, unsigned k)
  * transform z of v + i c dv: the transforms of v and c dv are V = (Z_i + conj Z_j) / 2 and
  * C = (Z_i - conj Z_j) / (2i); with P = V^{T-1}, the spectra of W = v^{*T} and c D = c dv *
  * v^{*(T-1)} are P V and P C, packed again as P V + i P C (at j: their conjugates), whose
- * inverse transform is W + i c D. */
-static void power_pair(double *z, size_t i, size_t j, unsigned T)
+ * inverse transform is W + i c D. With zq (T >= 2), P = R V with R = V^{T-2}, and the
+ * spectrum of c^2 Q = c^2 dv * dv * v^{*(T-2)}, R C C, goes to zq at i (conjugated at j). */
+static void power_pair(double *z, double *zq, size_t i, size_t j, unsigned T)
 {
     double V[2], C[2];
     ga_fft_unpack(V, C, z, i, j);
-    double vr = V[0], vi = V[1], cr = C[0], ci = C[1], pr = vr, pi = vi;
-    cpowk(&pr, &pi, T - 1);
+    double vr = V[0], vi = V[1], cr = C[0], ci = C[1], rr = 1, ri = 0, pr, pi;
+    if (zq) {
+        if (T > 2) {
+            rr = vr, ri = vi;
+            cpowk(&rr, &ri, T - 2);
+        }
+        pr = rr * vr - ri * vi, pi = rr * vi + ri * vr;
+        double qr = rr * cr - ri * ci, qi = rr * ci + ri * cr;
+        double sr = qr * cr - qi * ci, si = qr * ci + qi * cr;
+        zq[2 * i] = sr;
+        zq[2 * i + 1] = si;
+        zq[2 * j] = sr;
+        zq[2 * j + 1] = -si;
+    } else {
+        pr = vr, pi = vi;
+        cpowk(&pr, &pi, T - 1);
+    }
     double wr = pr * vr - pi * vi, wi = pr * vi + pi * vr;
     double dr = pr * cr - pi * ci, di = pr * ci + pi * cr;
     z[2 * i] = wr - di;
@@ -198,8 +239,13 @@ static void power_pair(double *z, size_t i, size_t j, unsigned T)
  * is missing) */
 typedef struct {
     double *z;
+    const double *zq; /* the lower side, T >= 2, double precision: c^2 Q at zq[2 (i mod N)]
+                       * (in the upper side's z, its imaginary parts, or in qbuf) */
+    double *qbuf;     /* c^2 Q's own buffer: its spectrum until q_out, then Q */
     size_t len, N, ws;
-    double c, eW, eD, aW, aD;
+    double c, eW, eD, eQ, aW, aD;
+    double eQs, pwq;  /* the part of eQ c^2 from the spectrum's error; the powers' rounding,
+                       * relative */
 } conv_t;
 
 /* the window's end: the points i with ws <= i < min(len, ws + N) */
@@ -233,9 +279,21 @@ static double ball_d(double *err, const arb_t v)
     return m;
 }
 
+/* The chord's slope (1 - e^{-T h}) / (T h) in Arb (the lower side's factor, above) */
+static void chord_arb(arb_t res, unsigned T, double h, slong prec)
+{
+    arb_t x;
+    arb_init(x);
+    arb_set_d(x, h);
+    arb_mul_si(x, x, -(long)T, 256); /* -T h, exact */
+    arb_expm1(res, x, prec);
+    arb_div(res, res, x, prec);
+    arb_clear(x);
+}
+
 /* The lower side's band, the grid points s in (eps' - T h, eps'] below i0 (eps' = eps_hi):
- * f(S) >= e^{-T h} (S - eps') where S <= s + T h, in expectation e^{-T h} ((s - eps') W(s) +
- * T D(s)) times the tilt's undoing, taken where positive (any choice is a bound); the
+ * f(S) >= c (S - eps') where S <= s + T h (c the chord's slope), in expectation c ((s - eps')
+ * W(s) + T D(s)) times the tilt's undoing, taken where positive (any choice is a bound); the
  * weights from Arb with their errors in the sums' allowances */
 static int band_sums(csum_t *cs, const conv_t *cv, size_t i0, long base, unsigned T,
                      double h, double theta, const cert_t *ct)
@@ -243,9 +301,7 @@ static int band_sums(csum_t *cs, const conv_t *cv, size_t i0, long base, unsigne
     slong prec = ct->prec;
     arb_t sp, d, tb, eTh, x;
     arb_init(sp), arb_init(d), arb_init(tb), arb_init(eTh), arb_init(x);
-    arb_set_d(eTh, h);
-    arb_mul_si(eTh, eTh, -(long)T, 256);
-    arb_exp(eTh, eTh, prec);
+    chord_arb(eTh, T, h, prec);
     int rc = GA_OK;
     for (size_t i = i0; i-- > cv->ws;) {
         arb_set_d(sp, h);
@@ -263,7 +319,7 @@ static int band_sums(csum_t *cs, const conv_t *cv, size_t i0, long base, unsigne
         arb_set_d(x, theta);
         arb_mul(tb, tb, x, prec);
         arb_exp(tb, tb, prec);
-        arb_mul(tb, tb, eTh, prec); /* the D weight b = e^{-T h} e^{theta (T lc - s)} */
+        arb_mul(tb, tb, eTh, prec); /* the D weight b = c e^{theta (T lc - s)} */
         arb_mul(d, d, tb, prec);    /* the W weight a = b (s - eps') */
         double ea, eb, a = ball_d(&ea, d), b = ball_d(&eb, tb);
         if (!isfinite(a) || !isfinite(b)) {
@@ -338,11 +394,9 @@ static int cert_sums(double *val, double *allow, const conv_t *cv, long k0, unsi
         arb_set_d(b, -h);
         rc = ga_exp_seq_arb(k ? yg : yf, n, a, b, prec);
     }
-    double eTh = 1;
+    double eTh = 1; /* (the chord's slope, to half an ulp) */
     if (rc == GA_OK && !side) {
-        arb_set_d(x, h);
-        arb_mul_si(x, x, -(long)T, 256);
-        arb_exp(x, x, prec);
+        chord_arb(x, T, h, prec);
         eTh = arf_get_d(arb_midref(x), ARF_RND_NEAR);
     }
     const double u = DBL_EPSILON / 2, tiny = 0x1p-1070;
@@ -609,24 +663,52 @@ static double alias_allow_arb(const conv_t *cv, unsigned T, double h, double the
     return 2 * iv.hi * (fmax(1, Th) * cv->aW + T * cv->aD) * (1 + 8 * DBL_EPSILON);
 }
 
-static int side_conv(conv_t *cv, const double *v, const double *dv, size_t n, unsigned T,
-                     double lw, ga_fft_plan *pl, const cert_t *ct)
+/* Q's values from its inverse transform, whose output (of 2-norm nY) holds c^2 Q in the
+ * imaginary parts at q (stride 2): its error bound, the spectrum's part, the powers' rounding
+ * and the inverse's own */
+static void q_out(conv_t *low, const double *q, size_t N, double nY)
 {
-    size_t len = (size_t)T * (n - 1) + 1, N, ws;
-    double aW, aD;
-    /* (certified: the window's outside masses with every operation proven) */
-    ga_ploss_window(&ws, &N, &aW, &aD, v, dv, n, T, lw, ct ? ct->prec : 0);
-    if (N > 2 * (size_t)FFT_CAP)
-        return GA_EDOM; /* (the grid was chosen for FFT_CAP: beyond twice, not by this route) */
+    double u = DBL_EPSILON / 2, nQ = 0;
+    for (size_t i = 0; i < N; i++)
+        nQ += q[2 * i] * q[2 * i];
+    nQ = sqrt(nQ) * (1 + 4 * u);
+    low->zq = q;
+    low->eQ = (low->eQs + low->pwq * nQ + ga_fft_relerr(N) * nY) / (low->c * low->c);
+}
+
+/* One side's window (ga_ploss_window; certified: its outside masses with every operation
+ * proven): cv's ws, N, aW, aD and len. GA_EDOM where it is longer than the grid was chosen
+ * for (twice FFT_CAP: not by this route). */
+static int side_window(conv_t *cv, const double *v, const double *dv, size_t n, unsigned T,
+                       double lw, const cert_t *ct)
+{
+    cv->len = (size_t)T * (n - 1) + 1; /* the support of W and D */
+    ga_ploss_window(&cv->ws, &cv->N, &cv->aW, &cv->aD, v, dv, n, T, lw, ct ? ct->prec : 0);
+    return cv->N > 2 * (size_t)FFT_CAP ? GA_EDOM : GA_OK;
+}
+
+/* One side's convolutions (above) over its window (side_window's). The lower side in double
+ * precision (dv, T >= 2, no ct) also leaves the spectrum of c^2 Q in qbuf; the upper side,
+ * given it (low, of the same length: bracket_at makes the two windows equally long), adds
+ * it as its imaginary part (both outputs real) and takes it through its inverse transform,
+ * one transform for the two */
+static int side_conv(conv_t *cv, const double *v, const double *dv, size_t n, unsigned T,
+                     ga_fft_plan *pl, const cert_t *ct, conv_t *low)
+{
+    size_t N = cv->N;
     if (pl->n != N) { /* (the two sides share a plan but where their lengths differ) */
         ga_fft_plan_clear(pl);
         int rc = ct ? ga_fft_plan_init_cert(pl, N) : ga_fft_plan_init(pl, N);
         if (rc != GA_OK)
             return rc;
     }
-    double *z = calloc(2 * N, sizeof *z);
+    double *z = calloc(2 * N, sizeof *z), *zq = NULL;
     if (!z)
         return GA_ENOMEM;
+    if (dv && !ct && T >= 2 && !(zq = malloc(2 * N * sizeof *zq))) {
+        free(z);
+        return GA_ENOMEM;
+    }
     double nv2 = norm2(v, n), nd2 = dv ? norm2(dv, n) : 0, nd1 = 0;
     for (size_t i = 0; dv && i < n; i++)
         nd1 += fabs(dv[i]);
@@ -642,7 +724,16 @@ static int side_conv(conv_t *cv, const double *v, const double *dv, size_t n, un
     for (size_t i = 0; i < N; i++) {
         size_t j = ga_fft_partner(i);
         if (j >= i)
-            power_pair(z, i, j, T);
+            power_pair(z, zq, i, j, T);
+    }
+    int pack = low && low->qbuf && !dv;
+    if (pack && low->N != N) {
+        free(z);
+        return GA_EINVAL; /* (bracket_at gives both sides one length) */
+    }
+    for (size_t i = 0; pack && i < N; i++) { /* z + i (c^2 Q's spectrum) */
+        z[2 * i] -= low->qbuf[2 * i + 1];
+        z[2 * i + 1] += low->qbuf[2 * i];
     }
     ga_fft_inverse(pl, z);
     double u = DBL_EPSILON / 2, ef = ga_fft_relerr(N), pw = (4 * log2((double)T + 1) + 8) * u;
@@ -654,12 +745,20 @@ static int side_conv(conv_t *cv, const double *v, const double *dv, size_t n, un
     nW = sqrt(nW) * (1 + 4 * u);
     nD = sqrt(nD) * (1 + 4 * u);
     double nY = hypot(nW, nD) * (1 + 4 * u);
+    if (pack) {
+        free(low->qbuf);
+        low->qbuf = NULL;
+        q_out(low, z + 1, N, nY);
+    }
     cv->z = z;
-    cv->len = len; /* the support of W and D */
-    cv->N = N;
-    cv->ws = ws;
-    cv->aW = aW;
-    cv->aD = aD;
+    cv->zq = NULL;
+    cv->qbuf = zq;
+    cv->eQ = 0;
+    /* |d(P C C)| <= (T - 2) |C|^2 |dV| + 2 |C| |dC|, |C| <= c |dv|_1, and the powers'
+     * rounding (relative per frequency: in 2-norm pwq of the output's, counted in q_out) */
+    double cn = c * nd1;
+    cv->eQs = zq ? ((T - 2.0) * cn + 2) * cn * e1 : 0;
+    cv->pwq = pw + 8 * u;
     cv->c = c;
     cv->eW = T * e1 + pw * nW + ef * nY;
     cv->eD = ((1 + c * nd1 * (T - 1.0)) * e1 + pw * nD + ef * nY) / c;
@@ -667,15 +766,47 @@ static int side_conv(conv_t *cv, const double *v, const double *dv, size_t n, un
 }
 
 /* one side's bound from its convolution at eps, the tilt centred at eps_t (the cells carry
- * e^{theta (l - eps_t/T)}): side 0 the rounded-down sums with their corrections (above eps
- * the tangent, on the band of width T h below it e^{-T h} (S - eps) where that is positive),
- * side 1 the split vector's plain sum (no offsets) */
+ * e^{theta (l - eps_t/T)}): side 0 the rounded-down sums with their corrections, side 1 the
+ * split vector's plain sum (no offsets). With Q (zq): above eps f(s) W + f'(s) (T (1 - h/2) D
+ * - T (T - 1) Q / 2), on the band of width T h below it the expectation of y - y^2/2, y = s -
+ * eps + x, where positive; without Q the chord's slope c in place of the quadratic term
+ * (f'(s) c T D above, c ((s - eps) W + T D) on the band). Q is raised by QMARGIN: the offsets
+ * in the transform are their estimates less 1e-9 of themselves, so Q from them is at most
+ * that much below Q from the true offsets. */
+#define QMARGIN 5e-9
+
+/* The band's weights at s = eps + y0 (y0 in (-T h, 0]), tb the tilt's undoing there: a of
+ * W, b of D and g of zq (c^2 Q), as described above (eTh, qc: side_eval's) */
+static void band_weights(double *a, double *b, double *g, double y0, double tb, double eTh,
+                         double qc, double h, int quad)
+{
+    if (quad) {
+        *a = (y0 - 0.5 * y0 * y0) * tb;
+        *b = (1 - y0 - 0.5 * h) * tb;
+    } else {
+        *b = eTh * tb;
+        *a = *b * y0;
+    }
+    *g = qc * tb;
+}
+
+/* the lower side's factors: eTh of D beyond the band (1 - h/2 with Q, else the chord's
+ * slope), qc of zq */
+static void lower_coefs(double *eTh, double *qc, const conv_t *cv, unsigned T, double h)
+{
+    double Th = T * h;
+    *eTh = cv->zq ? 1 - 0.5 * h : Th > 0 ? -expm1(-Th) / Th : 1;
+    *qc = cv->zq ? 0.5 * (T - 1.0) * (1 + QMARGIN) / (cv->c * cv->c) : 0;
+}
+
 static void side_eval(double *val, double *allow, const conv_t *cv, long k0, unsigned T,
                       double h, double eps, double eps_t, double theta, int side)
 {
-    const double *z = cv->z;
-    double Th = T * h, sum = 0, corr = 0, n2f = 0, n2g = 0, c = cv->c, sa = 0;
-    double eTh = exp(-Th), rt = exp(-theta * h), ry = exp(-h), tilt = 0, y = 0;
+    const double *z = cv->z, *zq = side ? NULL : cv->zq;
+    double Th = T * h, sum = 0, corr = 0, n2f = 0, n2g = 0, n2q = 0, c = cv->c, sa = 0;
+    double eTh, qc;
+    lower_coefs(&eTh, &qc, cv, T, h);
+    double rt = exp(-theta * h), ry = exp(-h), tilt = 0, y = 0;
     size_t k = 0;
     /* (the first point that can weigh: above eps - T h, one cell's margin) */
     double first = floor((eps - Th) / h) - (double)T * (double)k0 - 1;
@@ -688,15 +819,17 @@ static void side_eval(double *val, double *allow, const conv_t *cv, long k0, uns
         if (s <= eps) {
             if (side || s <= eps - Th)
                 continue;
-            double b = eTh * exp(-theta * (s - eps_t)), a = b * (s - eps);
-            double W = z[2 * iz], D = z[2 * iz + 1] / c;
-            if (a * W + T * b * D > 0) {
+            double a, b, g;
+            band_weights(&a, &b, &g, s - eps, exp(-theta * (s - eps_t)), eTh, qc, h, zq != NULL);
+            double W = z[2 * iz], D = z[2 * iz + 1] / c, Q = zq ? zq[2 * iz] : 0;
+            if (a * W + T * (b * D - g * Q) > 0) {
                 sum += a * W;
-                corr += b * D;
+                corr += b * D - g * Q;
             }
             n2f += a * a;
             n2g += b * b;
-            sa += fabs(a * W) + T * fabs(b * D);
+            n2q += g * g * c * c * c * c;
+            sa += fabs(a * W) + T * (fabs(b * D) + fabs(g * Q));
             continue;
         }
         /* f = (1 - e^{eps - s}) e^{-theta (s - eps_t)} and e^{eps - s} e^{-theta (s - eps_t)}:
@@ -714,14 +847,21 @@ static void side_eval(double *val, double *allow, const conv_t *cv, long k0, uns
         sa += fabs(z[2 * iz] * f);
         n2f += f * f;
         if (!side) {
-            double g = y * tilt * eTh;
+            double yt = y * tilt, g = yt * eTh;
             corr += z[2 * iz + 1] / c * g;
             sa += T * fabs(z[2 * iz + 1] / c * g);
             n2g += g * g;
+            if (zq) {
+                double gq = qc * yt;
+                corr -= zq[2 * iz] * gq;
+                sa += T * fabs(zq[2 * iz] * gq);
+                n2q += gq * gq * c * c * c * c;
+            }
         }
     }
     *val = sum + T * corr;
-    *allow = sqrt(n2f) * cv->eW + T * sqrt(n2g) * cv->eD + 160 * DBL_EPSILON * sa;
+    *allow = sqrt(n2f) * cv->eW + T * sqrt(n2g) * cv->eD + T * sqrt(n2q) * cv->eQ +
+             160 * DBL_EPSILON * sa;
 }
 
 /* A side's bound in ball arithmetic: (val -+ allow) (e^mx Z)^T (Z and mx exact doubles),
@@ -766,6 +906,7 @@ typedef struct {
     long k0;
     double h, em[2], Z[2], mx, top, tmag, range;
     double moved; /* the upper side's split: mass possibly at the wrong end of its cell */
+    double allow[2]; /* the sums' allowances at the last eps evaluated */
 } bentry_t;
 
 typedef struct {
@@ -778,7 +919,7 @@ static void bcache_clear(bcache_t *b)
 {
     for (int k = 0; k < 2; k++)
         for (int side = 0; side < 2; side++)
-            free(b->e[k].cv[side].z);
+            free(b->e[k].cv[side].z), free(b->e[k].cv[side].qbuf);
 }
 
 static void bcache_free(void *p)
@@ -1026,35 +1167,39 @@ int ga_ploss_bracket_arb(arb_t res, const ga_ploss *L, const arb_t q, const arb_
     return rc;
 }
 
-/* The two bounds from a side's convolutions at eps: the masses' errors move the T-fold sums
- * by at most T |e|_1 (each factor is a sub-probability; the weights are at most 1) and the
- * correction by T (T - 1) h |e|_1; then the tilt's scale (e^mx Z)^T, and the rounding of the
- * tilt, its undoing and the weights e^{eps - s}: 4 ulps of every exponent involved */
-static void assemble_sides(double *lower, double *upper, double *topm, const bentry_t *E,
-                           unsigned T, double eps, double eps_t, double theta, int sides)
+/* One side's bound from its sum at eps (val, allow: side_eval's): the masses' errors move
+ * the T-fold sums by at most T |e|_1 (each factor is a sub-probability; the weights are at
+ * most 1), the correction by T (T - 1) h |e|_1 and the quadratic term by less than T^3 h^2
+ * |e|_1; then the tilt's scale (e^mx Z)^T, and the rounding of the tilt, its undoing and the
+ * weights e^{eps - s}: 4 ulps of every exponent involved. The upper side's includes T times
+ * the mass above the grid and the split's doubtful mass. */
+static double side_bound(const bentry_t *E, unsigned T, double eps, double eps_t, double theta,
+                         int side, double val, double allow)
 {
-    double bd[2] = {0, 1};
-    for (int side = 0; side < 2; side++) {
-        if (!(sides >> side & 1))
-            continue;
-        double val, allow;
-        side_eval(&val, &allow, &E->cv[side], E->k0, T, E->h, eps, eps_t, theta, side);
-        allow += T * (1 + T * E->h) * E->em[side] / E->Z[side] +
-                 alias_allow(&E->cv[side], T, E->h, theta, eps, eps_t);
-        double x = side ? val + allow : val - allow, lsc = T * (E->mx + log(E->Z[side]));
-        double rr = 4 * DBL_EPSILON *
-                    (T * E->tmag + (1 + theta) * (T * E->range + fmax(eps, eps_t)) + fabs(lsc) + 16);
-        bd[side] = x > 0 ? exp(lsc + log(x)) * (side ? 1 + rr : 1 - rr) : 0;
-    }
-    *lower = bd[0];
-    *upper = bd[1] + T * (E->top + E->moved) * (1 + 4 * DBL_EPSILON);
-    *topm = E->top;
+    double Th1 = 1 + T * E->h;
+    allow += T * Th1 * Th1 * E->em[side] / E->Z[side] +
+             alias_allow(&E->cv[side], T, E->h, theta, eps, eps_t);
+    double x = side ? val + allow : val - allow, lsc = T * (E->mx + log(E->Z[side]));
+    double rr = 4 * DBL_EPSILON *
+                (T * E->tmag + (1 + theta) * (T * E->range + fmax(eps, eps_t)) + fabs(lsc) + 16);
+    double b = x > 0 ? exp(lsc + log(x)) * (side ? 1 + rr : 1 - rr) : 0;
+    return side ? b + T * (E->top + E->moved) * (1 + 4 * DBL_EPSILON) : b;
 }
 
-static void assemble(double *lower, double *upper, double *topm, const bentry_t *E, unsigned T,
+/* The two bounds from the sides' convolutions at eps (each side's allowance kept in E: the
+ * eps search's first guess of it) */
+static void assemble(double *lower, double *upper, double *topm, bentry_t *E, unsigned T,
                      double eps, double eps_t, double theta)
 {
-    assemble_sides(lower, upper, topm, E, T, eps, eps_t, theta, 3);
+    double bd[2];
+    for (int side = 0; side < 2; side++) {
+        double val;
+        side_eval(&val, &E->allow[side], &E->cv[side], E->k0, T, E->h, eps, eps_t, theta, side);
+        bd[side] = side_bound(E, T, eps, eps_t, theta, side, val, E->allow[side]);
+    }
+    *lower = bd[0];
+    *upper = bd[1];
+    *topm = E->top;
 }
 
 /* One pass of the bracket with the tails below cut dropped, the tilt centred at eps_t: *lower,
@@ -1067,7 +1212,7 @@ static int bracket_at(double *lower, double *upper, double *topm, double *hused,
 {
     double key[10] = {sp->t->q, sp->t->m, T, sp->sw, eps_t, theta, cut, total, coarse, 1};
     if (bc && !ct && memcmp(bc->e[sp->sw].key, key, sizeof key) == 0) {
-        const bentry_t *hit = &bc->e[sp->sw];
+        bentry_t *hit = &bc->e[sp->sw];
         *hused = hit->h;
         assemble(lower, upper, topm, hit, T, eps, eps_t, theta);
         return isfinite(*lower) && isfinite(*upper) ? GA_OK : GA_EDOM;
@@ -1094,16 +1239,16 @@ static int bracket_at(double *lower, double *upper, double *topm, double *hused,
     double *Fk = malloc((n + 1) * sizeof *Fk), *Gk = malloc((n + 1) * sizeof *Gk);
     double *wl = malloc(n * sizeof *wl), *dl = malloc(n * sizeof *dl);
     double *wu = malloc((n + 1) * sizeof *wu);
-    gsl_integration_glfixed_table *gl8 = gsl_integration_glfixed_table_alloc(8);
-    gsl_integration_glfixed_table *gl4 = gsl_integration_glfixed_table_alloc(4);
+    double *Xk = malloc((n + 1) * sizeof *Xk); /* the normal law's point at each l_k */
+    gl_t gl;
     ga_fft_plan pl = {0, NULL};
     int rc = GA_OK;
-    if (!Fk || !Gk || !wl || !dl || !wu || !gl8 || !gl4) {
+    if (!Fk || !Gk || !wl || !dl || !wu || !Xk || gl_init(&gl) != GA_OK) {
         rc = GA_ENOMEM;
         goto cleanup;
     }
     for (size_t k = 0; k <= n; k++)
-        cdf2(&Fk[k], &Gk[k], &s, (double)(k0 + (long)k) * h);
+        ga_step_tails_x(&Fk[k], &Gk[k], &Xk[k], s.t, s.sw, (double)(k0 + (long)k) * h);
     /* the tilt e^{theta (l - eps_t/T) - mx}, mx its largest log-weight (no overflow) */
     double lc = eps_t / T, mx = -INFINITY;
     for (size_t k = 0; k < n; k++) {
@@ -1135,7 +1280,8 @@ static int bracket_at(double *lower, double *upper, double *topm, double *hused,
         }
         double l = (double)(k0 + (long)k) * h;
         double off, off1; /* (relative errors far below 1e-9) */
-        offsets(&off, &off1, &s, l, l + h, gl8, gl4);
+        /* (the cell's x-range: from x(l_k) up for sw 0, from x(-l_{k+1}) up for sw 1) */
+        offsets(&off, &off1, &s, l, Xk[k + s.sw], Xk[k + !s.sw], &gl);
         double tl = exp(theta * (l - lc) - mx), tu = exp(theta * (l + h - lc) - mx);
         double e = 6 * DBL_EPSILON * (Fk[k] < 0.5 ? Fk[k + 1] : Gk[k]);
         /* the upper side splits the cell's mass between its ends so that both laws keep
@@ -1162,9 +1308,8 @@ static int bracket_at(double *lower, double *upper, double *topm, double *hused,
     E.tmag = tmag;
     E.range = vhi - vlo;
     E.moved = moved * h;
-    double bd[2];
     for (int side = 0; side < 2; side++) {
-        double *v = side ? wu : wl, *dv = side ? NULL : dl, Z = 0, val, allow;
+        double *v = side ? wu : wl, *dv = side ? NULL : dl, Z = 0;
         size_t nv = side ? n + 1 : n;
         for (size_t k = 0; k < nv; k++)
             Z += v[k];
@@ -1181,7 +1326,20 @@ static int bracket_at(double *lower, double *upper, double *topm, double *hused,
         }
         E.Z[side] = Z;
         E.em[side] = em[side];
-        if ((rc = side_conv(&E.cv[side], v, dv, nv, T, theta * T * h, &pl, ct)) != GA_OK)
+        if ((rc = side_window(&E.cv[side], v, dv, nv, T, theta * T * h, ct)) != GA_OK)
+            goto cleanup;
+    }
+    if (!ct) { /* (one length for both sides' transforms: a longer window only leaves less
+                * outside it, so its bounds aW, aD still hold) */
+        size_t N = E.cv[0].N > E.cv[1].N ? E.cv[0].N : E.cv[1].N;
+        E.cv[0].N = E.cv[1].N = N;
+    }
+    double bd[2];
+    for (int side = 0; side < 2; side++) {
+        double *v = side ? wu : wl, *dv = side ? NULL : dl, val, allow, Z = E.Z[side];
+        size_t nv = side ? n + 1 : n;
+        if ((rc = side_conv(&E.cv[side], v, dv, nv, T, &pl, ct, side ? &E.cv[0] : NULL)) !=
+            GA_OK)
             goto cleanup;
         if (!ct)
             continue;
@@ -1207,10 +1365,10 @@ static int bracket_at(double *lower, double *upper, double *topm, double *hused,
                                                 * tilt, cut and grid */
             bentry_t *slot = &bc->e[s.sw];
             for (int side = 0; side < 2; side++)
-                free(slot->cv[side].z);
+                free(slot->cv[side].z), free(slot->cv[side].qbuf);
             *slot = E;
             memcpy(slot->key, key, sizeof key);
-            E.cv[0].z = E.cv[1].z = NULL;
+            E.cv[0].z = E.cv[1].z = E.cv[0].qbuf = E.cv[1].qbuf = NULL;
         }
     }
     if (!(isfinite(*lower) && isfinite(*upper)))
@@ -1218,29 +1376,129 @@ static int bracket_at(double *lower, double *upper, double *topm, double *hused,
 cleanup:
     free(E.cv[0].z);
     free(E.cv[1].z);
+    free(E.cv[0].qbuf);
+    free(E.cv[1].qbuf);
     free(Fk);
     free(Gk);
     free(wl);
     free(dl);
     free(wu);
-    if (gl8)
-        gsl_integration_glfixed_table_free(gl8);
-    if (gl4)
-        gsl_integration_glfixed_table_free(gl4);
+    free(Xk);
     ga_fft_plan_clear(&pl);
     return rc;
 }
 
 /* ---------------------------------------------------------------- eps from the bracket */
 
-/* One bound of the cached grid at eps (side 0 the lower, 1 the upper), as log - log delta */
-static double bound_at(const bentry_t *E, unsigned T, double eps, double theta, int side,
-                       double ldelta)
+/*
+ * The search for the crossings runs on a fast form of each side's sum: beyond the band the
+ * side's terms are W tau - e^{eps - s} G tau (tau the tilt's undoing, G = W for the upper
+ * side, W - T eTh D + T (T - 1)/2 Q for the lower), so with suffix sums over the window,
+ * sa(i) = sum_{j >= i} W tau and sb(i) = sum_{j >= i} G tau e^{s_0 - s}, a sum at eps costs
+ * the band's T points only. Its rounding differs from side_eval's (the difference of two
+ * sums), so it only guides the search: the allowance is the last exact one, and the points
+ * returned are checked by side_eval, the bound's own evaluation (verify).
+ */
+typedef struct {
+    double *sa, *sb; /* suffix sums from the window's start (one past its end: 0) */
+    double s0;       /* the sum at the window's start */
+    double allow;    /* the last exact evaluation's allowance (first: the grid's at g) */
+} fast_t;
+
+typedef struct {
+    const bentry_t *E;
+    unsigned T;
+    double theta, ld;
+    fast_t f[2];
+    int fast; /* the search on the suffix sums */
+} search_t;
+
+/* the point s_i of the linear index i */
+static double grid_s(const bentry_t *E, unsigned T, size_t i)
 {
-    double l, u, top;
-    assemble_sides(&l, &u, &top, E, T, eps, E->key[4], theta, 1 << side);
-    double b = side ? u : l;
-    return (b > 0 ? log(b) : -1e4) - ldelta;
+    return (double)((long)T * E->k0 + (long)i) * E->h;
+}
+
+static int fast_build(fast_t *F, const bentry_t *E, unsigned T, double theta, int side)
+{
+    const conv_t *cv = &E->cv[side];
+    double eps_t = E->key[4], h = E->h, c = cv->c, eTh, qc;
+    lower_coefs(&eTh, &qc, cv, T, h);
+    size_t ws = cv->ws, m = win_end(cv) - ws;
+    F->sa = malloc((m + 1) * sizeof *F->sa);
+    F->sb = malloc((m + 1) * sizeof *F->sb);
+    if (!F->sa || !F->sb)
+        return GA_ENOMEM;
+    F->s0 = grid_s(E, T, ws);
+    F->allow = E->allow[side];
+    F->sa[m] = F->sb[m] = 0;
+    double tau = 0, y = 0, rt = exp(theta * h), ry = exp(-h);
+    for (size_t k = m, n = 0; k-- > 0; n++) {
+        size_t iz = (ws + k) % cv->N;
+        double sk = grid_s(E, T, ws + k);
+        if (n % 64 == 0) { /* (anchors, as in side_eval: the search's guide only) */
+            tau = exp(-theta * (sk - eps_t));
+            y = exp(F->s0 - sk);
+        } else {
+            tau *= rt;
+            y /= ry;
+        }
+        double W = cv->z[2 * iz], G = W;
+        if (!side)
+            G -= T * (eTh * cv->z[2 * iz + 1] / c - (cv->zq ? qc * cv->zq[2 * iz] : 0));
+        F->sa[k] = F->sa[k + 1] + W * tau;
+        F->sb[k] = F->sb[k + 1] + G * tau * y;
+    }
+    return GA_OK;
+}
+
+/* the side's sum at eps from the suffix sums (and the lower side's band point by point) */
+static double fast_val(const fast_t *F, const bentry_t *E, unsigned T, double theta, int side,
+                       double eps)
+{
+    const conv_t *cv = &E->cv[side];
+    double h = E->h, eps_t = E->key[4];
+    size_t ws = cv->ws, end = win_end(cv);
+    double fi = floor(eps / h) - (double)T * (double)E->k0; /* (about the last i with s <= eps) */
+    size_t i0 = fi < (double)ws ? ws : fi >= (double)end ? end : (size_t)fi;
+    while (i0 < end && grid_s(E, T, i0) <= eps)
+        i0++;
+    while (i0 > ws && grid_s(E, T, i0 - 1) > eps)
+        i0--;
+    double val = F->sa[i0 - ws] - exp(eps - F->s0) * F->sb[i0 - ws];
+    if (side)
+        return val;
+    double eTh, qc, Th = T * h;
+    lower_coefs(&eTh, &qc, cv, T, h);
+    for (size_t i = i0; i-- > ws;) {
+        double si = grid_s(E, T, i);
+        if (si <= eps - Th)
+            break;
+        size_t iz = i % cv->N;
+        double a, b, g, W = cv->z[2 * iz], D = cv->z[2 * iz + 1] / cv->c;
+        double Q = cv->zq ? cv->zq[2 * iz] : 0;
+        band_weights(&a, &b, &g, si - eps, exp(-theta * (si - eps_t)), eTh, qc, h, cv->zq != NULL);
+        if (a * W + T * (b * D - g * Q) > 0)
+            val += a * W + T * (b * D - g * Q);
+    }
+    return val;
+}
+
+/* One bound of the grid at eps (side 0 the lower, 1 the upper), as log - log delta: exact
+ * (side_eval, its allowance kept for the fast form) or from the suffix sums */
+static double bound_at(search_t *S, double eps, int side, int fast)
+{
+    const bentry_t *E = S->E;
+    double val, allow, eps_t = E->key[4];
+    if (fast) {
+        val = fast_val(&S->f[side], E, S->T, S->theta, side, eps);
+        allow = S->f[side].allow;
+    } else {
+        side_eval(&val, &allow, &E->cv[side], E->k0, S->T, E->h, eps, eps_t, S->theta, side);
+        S->f[side].allow = allow;
+    }
+    double b = side_bound(E, S->T, eps, eps_t, S->theta, side, val, allow);
+    return (b > 0 ? log(b) : -1e4) - S->ld;
 }
 
 /* A point x with the side's bound at x on the wanted side of delta, as near the bound's
@@ -1248,15 +1506,14 @@ static double bound_at(const bentry_t *E, unsigned T, double eps, double theta, 
  * <= delta, eps* <= x), the lower side's largest with lower(x) > delta (eps* > x). The
  * search keeps a point of each sign (regula falsi, Illinois variant, halving where it
  * stalls); the bounds need not be monotone, the two points' signs are what is proven. */
-static double cross(const bentry_t *E, unsigned T, double theta, int side, double ldelta,
-                    double xp, double fp, double xn, double fn, double tol)
+static double cross(search_t *S, int side, double xp, double fp, double xn, double fn, double tol)
 {
     int last = 0;
     for (int it = 0; it < 200 && xn - xp > tol; it++) {
         double x = xp + (xn - xp) * fp / (fp - fn);
         if (!(x > xp && x < xn) || it % 4 == 3)
             x = 0.5 * (xp + xn);
-        ga_illinois_update(&xp, &fp, &xn, &fn, &last, x, bound_at(E, T, x, theta, side, ldelta));
+        ga_illinois_update(&xp, &fp, &xn, &fn, &last, x, bound_at(S, x, side, S->fast));
     }
     return side ? xn : xp;
 }
@@ -1265,10 +1522,10 @@ static double cross(const bentry_t *E, unsigned T, double theta, int side, doubl
  * 1 with (xp, fp > 0) and (xn, fn <= 0); 0 where the bound is <= delta already at 0 (xn =
  * 0), -1 where it stays above delta up to the cap (xp the last point tried); eps at or
  * above sup has delta = 0 exactly */
-static int signs(double *xp, double *fp, double *xn, double *fn, const bentry_t *E, unsigned T,
-                 double theta, int side, double ldelta, double g, double sup)
+static int signs(double *xp, double *fp, double *xn, double *fn, search_t *S, int side,
+                 double g, double sup)
 {
-    double f = bound_at(E, T, g, theta, side, ldelta), d = 0.01 * g;
+    double f = bound_at(S, g, side, S->fast), d = 0.01 * g;
     if (f > 0) {
         *xp = g, *fp = f;
         for (int it = 0; it < 60; it++, d *= 4) {
@@ -1277,7 +1534,7 @@ static int signs(double *xp, double *fp, double *xn, double *fn, const bentry_t 
                 *xn = sup, *fn = -1e4;
                 return 1;
             }
-            f = bound_at(E, T, x, theta, side, ldelta);
+            f = bound_at(S, x, side, S->fast);
             if (f <= 0) {
                 *xn = x, *fn = f;
                 return 1;
@@ -1289,7 +1546,7 @@ static int signs(double *xp, double *fp, double *xn, double *fn, const bentry_t 
     *xn = g, *fn = f;
     for (int it = 0; it < 60; it++, d *= 4) {
         double x = fmax(g - d, 0);
-        f = bound_at(E, T, x, theta, side, ldelta);
+        f = bound_at(S, x, side, S->fast);
         if (f > 0) {
             *xp = x, *fp = f;
             return 1;
@@ -1301,14 +1558,57 @@ static int signs(double *xp, double *fp, double *xn, double *fn, const bentry_t 
     return 0;
 }
 
+/* The point a fast search returned, checked by the exact bound and moved outwards (up for
+ * the upper side, down for the lower) by steps doubling from tol until the exact bound is
+ * on its side: 1 with *x so proven, 0 where eight steps did not do (the caller searches
+ * again on the exact bound). x at sup (delta 0 there) or at 0 for the lower side needs no
+ * check. */
+static int verify(search_t *S, int side, double *x, double sup, double tol)
+{
+    if (side ? *x >= sup : *x <= 0)
+        return 1;
+    double d = fmax(tol, 1e-15 * *x);
+    for (int k = 0; k < 8; k++, d *= 2) {
+        double f = bound_at(S, *x, side, 0);
+        if (side ? f <= 0 : f > 0)
+            return 1;
+        *x = side ? fmin(*x + d, sup) : fmax(*x - d, 0);
+        if (side ? *x >= sup : *x <= 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* Both crossings of the cached grid (ga_ploss_bracket_invert's, below): GA_EDOM where the
+ * upper bound stays above delta */
+static int crossings(double *lo, double *hi, double *slope, search_t *S, double g, double sup,
+                     double tol)
+{
+    double xp, fp, xn, fn;
+    int su = signs(&xp, &fp, &xn, &fn, S, 1, g, sup);
+    if (su < 0)
+        return GA_EDOM; /* the upper bound stays above delta: a finer grid */
+    *hi = su ? cross(S, 1, xp, fp, xn, fn, tol) : 0;
+    if (*hi > 0 && *hi < sup) { /* d log(upper) / d eps there: delta's, to O(h^2) */
+        double dx = fmax(1e-4 * *hi, 1e-9);
+        *slope = (bound_at(S, *hi + dx, 1, S->fast) - bound_at(S, *hi, 1, S->fast)) / dx;
+    }
+    if (signs(&xp, &fp, &xn, &fn, S, 0, g, sup) > 0)
+        *lo = cross(S, 0, xp, fp, xn, fn, tol);
+    if (S->fast && !(verify(S, 1, hi, sup, tol) && verify(S, 0, lo, sup, tol)))
+        return GA_EINVAL; /* (the fast form misled the search: again on the exact bound) */
+    return GA_OK;
+}
+
 int ga_ploss_bracket_invert(double *lo, double *hi, double *slope, const ga_ploss *L, int dir,
                             double delta, double g, double eps_t, double theta, double lchern,
-                            int level, double tol, double deadline)
+                            double coarse, double tol, double deadline)
 {
     *lo = 0;
     *hi = INFINITY;
     *slope = NAN;
-    if (!ga_ploss_few(L) || !(delta > 0 && delta < 1) || !(g > 0) || !isfinite(g) || level < 0 || level > 3)
+    if (!ga_ploss_few(L) || !(delta > 0 && delta < 1) || !(g > 0) || !isfinite(g) ||
+        !(coarse >= 1 && coarse <= 64))
         return GA_EDOM;
     const ga_ploss_term *t = &L->t[0];
     unsigned T = (unsigned)t->count;
@@ -1320,23 +1620,23 @@ int ga_ploss_bracket_invert(double *lo, double *hi, double *slope, const ga_plos
     own.every = 1;
     double l, u, h, cut;
     int rc = bracket_grid(&l, &u, &h, &cut, &s, T, g, eps_t, theta, lchern, MAX_TOTAL,
-                          ldexp(1, 2 * level), deadline, &own);
+                          coarse, deadline, &own);
     if (rc == GA_OK) {
-        const bentry_t *E = &own.e[sw];
-        double xp, fp, xn, fn;
-        int su = signs(&xp, &fp, &xn, &fn, E, T, theta, 1, ld, g, sup);
-        if (su < 0) {
-            rc = GA_EDOM; /* the upper bound stays above delta: a finer grid */
-        } else {
-            *hi = su ? cross(E, T, theta, 1, ld, xp, fp, xn, fn, tol) : 0;
-            if (*hi > 0 && *hi < sup) { /* d log(upper) / d eps there: delta's, to O(h^2) */
-                double dx = fmax(1e-4 * *hi, 1e-9);
-                *slope = (bound_at(E, T, *hi + dx, theta, 1, ld) -
-                          bound_at(E, T, *hi, theta, 1, ld)) / dx;
+        search_t S = {&own.e[sw], T, theta, ld, {{NULL, NULL, 0, 0}, {NULL, NULL, 0, 0}}, 1};
+        for (int side = 0; side < 2 && rc == GA_OK; side++)
+            rc = fast_build(&S.f[side], S.E, T, theta, side);
+        if (rc == GA_OK) {
+            rc = crossings(lo, hi, slope, &S, g, sup, tol);
+            if (rc == GA_EINVAL) {
+                S.fast = 0;
+                *lo = 0;
+                *hi = INFINITY;
+                *slope = NAN;
+                rc = crossings(lo, hi, slope, &S, g, sup, tol);
             }
-            if (signs(&xp, &fp, &xn, &fn, E, T, theta, 0, ld, g, sup) > 0)
-                *lo = cross(E, T, theta, 0, ld, xp, fp, xn, fn, tol);
         }
+        for (int side = 0; side < 2; side++)
+            free(S.f[side].sa), free(S.f[side].sb);
     }
     bcache_clear(&own);
     return rc;

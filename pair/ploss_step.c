@@ -15,8 +15,6 @@
 
 #include <math.h>
 
-static double Phi(double x) { return 0.5 * erfc(-x / M_SQRT2); }
-
 double ga_step_loss(const ga_ploss_term *s, double log1mq, double x)
 {
     return ga_logaddexp(log1mq, log(s->q) + s->m * x - 0.5 * s->m * s->m);
@@ -36,28 +34,40 @@ double ga_step_x(const ga_ploss_term *s, double v)
     return (lg - log(s->q) + 0.5 * s->m * s->m) / s->m;
 }
 
-void ga_step_tails(double *F, double *G, const ga_ploss_term *s, int sw, double v)
+/* Phi(x) and Phi(-x) from one erfc: the smaller from erfc, the larger as 1 minus it (at
+ * least 1/2, so within an ulp and a half of itself) */
+static void phi_pair(double *lo, double *hi, double x)
+{
+    double p = 0.5 * erfc(fabs(x) / M_SQRT2), r = 1 - p;
+    *lo = x <= 0 ? p : r;
+    *hi = x <= 0 ? r : p;
+}
+
+void ga_step_tails_x(double *F, double *G, double *xv, const ga_ploss_term *s, int sw, double v)
 {
     double q = s->q, m = s->m;
-    if (!sw) {
-        double x = ga_step_x(s, v);
-        if (x == -INFINITY) {
-            *F = 0;
-            *G = 1;
-            return;
-        }
-        *F = (1 - q) * Phi(x) + q * Phi(x - m);
-        *G = (1 - q) * Phi(-x) + q * Phi(m - x);
-        return;
-    }
-    double x = ga_step_x(s, -v); /* L <= v iff l(x) >= -v iff x >= x(-v) */
+    double x = *xv = ga_step_x(s, sw ? -v : v); /* (sw 1: L <= v iff l(x) >= -v) */
     if (x == -INFINITY) {
-        *F = 1;
-        *G = 0;
+        *F = sw;
+        *G = !sw;
         return;
     }
-    *F = Phi(-x);
-    *G = Phi(x);
+    double a, b, c, d;
+    phi_pair(&a, &b, x);
+    if (sw) {
+        *F = b;
+        *G = a;
+        return;
+    }
+    phi_pair(&c, &d, x - m);
+    *F = (1 - q) * a + q * c;
+    *G = (1 - q) * b + q * d;
+}
+
+void ga_step_tails(double *F, double *G, const ga_ploss_term *s, int sw, double v)
+{
+    double x;
+    ga_step_tails_x(F, G, &x, s, sw, v);
 }
 
 /* whether the condition of ga_step_cut holds at v: true far left, false far right */
