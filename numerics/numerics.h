@@ -98,6 +98,12 @@ void ga_fft_inverse(const ga_fft_plan *p, double *z);
 size_t ga_fft_freq(size_t n, size_t i);
 /* The position of frequency n - f(i) (mod n) in that order (independent of n). */
 size_t ga_fft_partner(size_t i);
+/* The same for i in the block [m, 2m) (m a power of two; any m for i < 2), without the
+ * search for m: a loop over i keeps m as it goes */
+static inline size_t ga_fft_partner_in(size_t i, size_t m)
+{
+    return i < 2 ? i : 3 * m - 1 - i;
+}
 /* The transforms of the real and the imaginary part of a forward transform's input at
  * position i, from z at i and at its partner j = ga_fft_partner(i): x = (Z_i + conj Z_j) / 2,
  * y = (Z_i - conj Z_j) / (2i), each {re, im} (one rounding of each sum). */

@@ -721,8 +721,10 @@ static int side_conv(conv_t *cv, const double *v, const double *dv, size_t n, un
         z[2 * i + 1] = dv ? c * dv[i] : 0;
     }
     ga_fft_forward(pl, z);
-    for (size_t i = 0; i < N; i++) {
-        size_t j = ga_fft_partner(i);
+    for (size_t i = 0, m = 1; i < N; i++) {
+        if (i >= 2 * m)
+            m <<= 1; /* (the block [m, 2m) that holds i) */
+        size_t j = ga_fft_partner_in(i, m);
         if (j >= i)
             power_pair(z, zq, i, j, T);
     }
@@ -905,7 +907,6 @@ typedef struct {
     conv_t cv[2];
     long k0;
     double h, em[2], Z[2], mx, top, tmag, range;
-    double moved; /* the upper side's split: mass possibly at the wrong end of its cell */
     double allow[2]; /* the sums' allowances at the last eps evaluated */
 } bentry_t;
 
@@ -1172,7 +1173,7 @@ int ga_ploss_bracket_arb(arb_t res, const ga_ploss *L, const arb_t q, const arb_
  * most 1), the correction by T (T - 1) h |e|_1 and the quadratic term by less than T^3 h^2
  * |e|_1; then the tilt's scale (e^mx Z)^T, and the rounding of the tilt, its undoing and the
  * weights e^{eps - s}: 4 ulps of every exponent involved. The upper side's includes T times
- * the mass above the grid and the split's doubtful mass. */
+ * the mass above the grid. */
 static double side_bound(const bentry_t *E, unsigned T, double eps, double eps_t, double theta,
                          int side, double val, double allow)
 {
@@ -1183,7 +1184,7 @@ static double side_bound(const bentry_t *E, unsigned T, double eps, double eps_t
     double rr = 4 * DBL_EPSILON *
                 (T * E->tmag + (1 + theta) * (T * E->range + fmax(eps, eps_t)) + fabs(lsc) + 16);
     double b = x > 0 ? exp(lsc + log(x)) * (side ? 1 + rr : 1 - rr) : 0;
-    return side ? b + T * (E->top + E->moved) * (1 + 4 * DBL_EPSILON) : b;
+    return side ? b + T * E->top * (1 + 4 * DBL_EPSILON) : b;
 }
 
 /* The two bounds from the sides' convolutions at eps (each side's allowance kept in E: the
@@ -1270,7 +1271,6 @@ static int bracket_at(double *lower, double *upper, double *topm, double *hused,
         if (rc != GA_OK)
             goto cleanup;
     }
-    double moved = 0;
     if (!ct)
         wu[0] = 0;
     for (size_t k = 0; !ct && k < n; k++) {
@@ -1286,11 +1286,11 @@ static int bracket_at(double *lower, double *upper, double *topm, double *hused,
         double e = 6 * DBL_EPSILON * (Fk[k] < 0.5 ? Fk[k + 1] : Gk[k]);
         /* the upper side splits the cell's mass between its ends so that both laws keep
          * their masses (connect the dots): the part at l + h is E[(1 - e^{-(V - l)})] / (1 -
-         * e^{-h}) over the cell */
-        double ph = fmin(off1 / -expm1(-h), wl[k]);
+         * e^{-h}) over the cell, raised by 1e-9 of itself, more than its quadrature's error
+         * (moving more mass up still dominates: the bound grows with every step's loss) */
+        double ph = fmin(off1 / -expm1(-h) * (1 + 1e-9), wl[k]);
         em[0] += e * tl;
         em[1] += e * (tu + tl);
-        moved += 1e-9 * ph;
         tmag = fmax(tmag, fabs(theta * (l + h - lc) - mx));
         wu[k] += (wl[k] - ph) * tl;
         wu[k + 1] = ph * tu;
@@ -1307,7 +1307,6 @@ static int bracket_at(double *lower, double *upper, double *topm, double *hused,
     E.top = top;
     E.tmag = tmag;
     E.range = vhi - vlo;
-    E.moved = moved * h;
     for (int side = 0; side < 2; side++) {
         double *v = side ? wu : wl, *dv = side ? NULL : dl, Z = 0;
         size_t nv = side ? n + 1 : n;

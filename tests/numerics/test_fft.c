@@ -108,8 +108,13 @@ Test(fft, order_and_partners)
     for (size_t n = 2; n <= ((size_t)1 << 16); n *= 2) {
         unsigned char *seen = calloc(n, 1);
         cr_assert(seen != NULL);
-        for (size_t i = 0; i < n; i++) {
+        for (size_t i = 0, m = 1; i < n; i++) {
             size_t f = ga_fft_freq(n, i), g = ga_fft_freq(n, ga_fft_partner(i));
+            if (i >= 2 * m)
+                m <<= 1; /* (the loop's block, as a caller of ga_fft_partner_in keeps it) */
+            cr_assert(ga_fft_partner_in(i, m) == ga_fft_partner(i),
+                      "n %zu: position %zu: partner %zu in the block from %zu, %zu searched", n,
+                      i, ga_fft_partner_in(i, m), m, ga_fft_partner(i));
             cr_assert(f < n && !seen[f], "n %zu: position %zu holds frequency %zu twice", n, i, f);
             seen[f] = 1;
             cr_assert(ga_fft_partner(i) < n && g == (n - f) % n,

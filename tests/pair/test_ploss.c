@@ -613,20 +613,21 @@ Test(ploss, grid_estimates_cover_the_references, .timeout = 1200)
 
 /* The bracket of the discretised losses holds the references of one and two steps (the
  * same grid; the same subset by default): a bound, not an estimate, so containment is exact
- * up to the reference's own uncertainty; and it is narrow (relative width 1e-3 where delta is
- * above 1e-12: below, where the tilted law has two modes, the allowances for the FFT's and the
- * masses' rounding, relative to the tilted mass, can reach 1e-3 of delta at 1e-16 and swamp it
- * near 1e-30); with a loose target it comes from a coarser grid (for some rows at least),
+ * up to the reference's own uncertainty; and it is narrow (relative width 1e-4 where delta is
+ * above 1e-12, seen 1.5e-5 at most: below, where the tilted law has two modes, the allowances
+ * for the FFT's and the masses' rounding, relative to the tilted mass, can reach 1e-3 of delta
+ * at 1e-16 and swamp it near 1e-30; an allowance not tilted with the masses, such as 1e-9 of
+ * the split's mass times h, made it 2e-3 at eps 8, delta 8e-11); with a loose target it comes from a coarser grid (for some rows at least),
  * meets the target and still holds the reference; asked only the side of a value near the
  * reference (0.5, 0.9999, 1.0001, 2 times it), it excludes that value (or is the finest grid's)
  * and holds the reference.
- * make test takes every eighth row, the long run all. */
+ * make test takes every eighth row and the two-step rows at eps 8, the long run all. */
 #define BRACKET_LOOSE 1e-2 /* a loose relative target (a plot's) */
 Test(ploss, bracket_holds_the_references, .timeout = 1200)
 {
     int full = ga_test_count(1) > 1, coarser = 0, decided = 0;
     for (size_t i = 0; i < sizeof ploss_grid / sizeof *ploss_grid; i++) {
-        if (!full && i % 8)
+        if (!full && i % 8 && !(ploss_grid[i].T == 2 && strcmp(ploss_grid[i].eps, "8") == 0))
             continue;
         double q = strtod(ploss_grid[i].q, NULL), sg = strtod(ploss_grid[i].sigma, NULL);
         double eps = strtod(ploss_grid[i].eps, NULL), T = ploss_grid[i].T;
@@ -638,7 +639,7 @@ Test(ploss, bracket_holds_the_references, .timeout = 1200)
                       "q %g sigma %g T %g eps %g dir %d: status %d, [%.17g, %.17g] vs %.17g +- %.2g",
                       q, sg, T, eps, dir, rc, lo, hi, ref, unc);
             if (rc == GA_OK && ref > 1e-12 && ploss_grid[i].agree < 1e-6)
-                cr_expect(hi - lo <= 1e-3 * ref, "q %g sigma %g T %g eps %g dir %d: [%.17g, %.17g] "
+                cr_expect(hi - lo <= 1e-4 * ref, "q %g sigma %g T %g eps %g dir %d: [%.17g, %.17g] "
                           "wide (%.3g relative)", q, sg, T, eps, dir, lo, hi, (hi - lo) / ref);
             /* a target of BRACKET_LOOSE: a coarser grid where it meets it, still a bound */
             double lo2, hi2;
