@@ -774,14 +774,13 @@ int ga_ploss_bracket_eps(double *lo, double *hi, double *slope, const ga_ploss *
         g = fmin(g, 0.5 * sup);
     int rc = GA_EDOM, got = 0;
     /* The grid's step is the finest's times coarse, a power of two from 64 down to 1. First
-     * a coarse grid, the coarser the looser the target (a 16th of the finest's points at
-     * 1e-6); its bracket recentres the tilt and, its width falling as the step squared,
-     * chooses the next step: the coarsest expected to bring the half width under epsrel
-     * (with a margin of 1.2 in the step), at least half the last; the same grid again, with
-     * a new centre, where the bracket's middle lies more than an eighth from the old one
-     * (the tilt only weighs the outcomes: a near centre does) */
-    double coarse = 4 * pow(2, floor(log2(fmax(1, pow(epsrel / 1e-6, 0.25)))));
-    coarse = fmin(coarse, 64);
+     * the coarsest (a 64th of the finest's points: a few percent of its cost), whose bracket
+     * recentres the tilt and, its width falling as the step squared, chooses the next step:
+     * the coarsest expected to bring the half width under epsrel (with a margin of 1.2 in
+     * the step), at least half the last; the same grid again, with a new centre, where the
+     * bracket's middle lies more than an eighth from the old one (the tilt only weighs the
+     * outcomes: a near centre does) */
+    double coarse = 64;
     for (int pass = 0; pass < 8; pass++) {
         double et = ga_ploss_tilt_centre(g), theta, lch, a, b, sl;
         ga_ploss_tilt(&theta, &lch, L, dir, et);
