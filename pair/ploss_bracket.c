@@ -1393,14 +1393,15 @@ cleanup:
  * The search for the crossings runs on a fast form of each side's sum: beyond the band the
  * side's terms are W tau - e^{eps - s} G tau (tau the tilt's undoing, G = W for the upper
  * side, W - T eTh D + T (T - 1)/2 Q for the lower), so with suffix sums over the window,
- * sa(i) = sum_{j >= i} W tau and sb(i) = sum_{j >= i} G tau e^{s_0 - s}, a sum at eps costs
+ * sa(i) = sum_{j >= i} W tau and sb(i) = sum_{j >= i} G tau e^{s_0 - s} (s_0 the tilt's
+ * centre, near the eps searched: no exponent overflows where it counts), a sum at eps costs
  * the band's T points only. Its rounding differs from side_eval's (the difference of two
  * sums), so it only guides the search: the allowance is the last exact one, and the points
  * returned are checked by side_eval, the bound's own evaluation (verify).
  */
 typedef struct {
     double *sa, *sb; /* suffix sums from the window's start (one past its end: 0) */
-    double s0;       /* the sum at the window's start */
+    double s0;       /* the sums' reference point (the tilt's centre) */
     double allow;    /* the last exact evaluation's allowance (first: the grid's at g) */
 } fast_t;
 
@@ -1428,7 +1429,7 @@ static int fast_build(fast_t *F, const bentry_t *E, unsigned T, double theta, in
     F->sb = malloc((m + 1) * sizeof *F->sb);
     if (!F->sa || !F->sb)
         return GA_ENOMEM;
-    F->s0 = grid_s(E, T, ws);
+    F->s0 = eps_t;
     F->allow = E->allow[side];
     F->sa[m] = F->sb[m] = 0;
     double tau = 0, y = 0, rt = exp(theta * h), ry = exp(-h);
