@@ -138,13 +138,13 @@ int ga_ploss_bracket(double *lo, double *hi, int *decided, const ga_ploss *L, in
  * (0 where none does); *slope: d log delta / d eps near *hi from the upper bound (an
  * estimate; NAN where none), from one grid's convolutions per pass tilted near guess (> 0, an
  * estimate of eps*: a coarse accountant's), the grid refined until the half width is at
- * most epsrel relative or the grid is the finest. GA_OK; GA_EDOM (not this route's case, or no grid brought the
- * upper bound under delta: *lo = 0, *hi = inf); GA_ETIME; GA_ENOMEM. */
+ * most epsrel relative or the grid is the finest. GA_OK; GA_EDOM (not this route's case, or
+ * no grid brought the upper bound under delta: *lo = 0, *hi = inf); GA_ETIME; GA_ENOMEM. */
 int ga_ploss_bracket_eps(double *lo, double *hi, double *slope, const ga_ploss *L, int dir,
                          double delta, double guess, double epsrel, double deadline);
 /* One pass of it (pair/ploss_bracket.c): the bracket on the grid of coarse times the finest's
- * step (coarse in [1, 64]) tilted by theta centred at eps_t (lchern as ga_ploss_tilt gives them), its tails
- * cut for eps near g, then both bounds inverted at delta to tol: GA_OK with *lo (0 where the
+ * step (coarse in [1, 64]) tilted by theta centred at eps_t (lchern as ga_ploss_tilt gives
+ * them), its tails cut for eps near g, then both bounds inverted at delta to tol: GA_OK with *lo (0 where the
  * lower bound is at most delta everywhere), *hi and the upper bound's log-slope there; GA_EDOM where the upper bound stays above
  * delta (a finer grid may do); GA_ETIME, GA_ENOMEM. */
 int ga_ploss_bracket_invert(double *lo, double *hi, double *slope, const ga_ploss *L, int dir,

@@ -99,16 +99,17 @@ static void cdf2(double *F, double *G, const step_t *s, double v)
  * where E or phi(x) leaves the doubles' range, each from its own exponentials */
 static void V_dens(double *V, double *dn, const step_t *s, double x)
 {
-    double q = s->t->q, m = s->t->m, e1 = m * x - 0.5 * m * m, p0 = exp(-0.5 * x * x);
+    double q = s->t->q, m = s->t->m, e1 = m * x - 0.5 * m * m, p0 = exp(-0.5 * x * x), l, mix;
     if (e1 < 700 && x * x < 1400) {
-        double E = exp(e1), l = log1p(q * (E - 1));
-        *V = s->sw ? -l : l;
-        *dn = (s->sw ? p0 : p0 * ((1 - q) + q * E)) * (0.5 * M_2_SQRTPI * M_SQRT1_2);
-        return;
+        double E = exp(e1);
+        l = log1p(q * (E - 1));
+        mix = p0 * ((1 - q) + q * E);
+    } else {
+        l = ga_step_loss(s->t, s->lq, x);
+        mix = (1 - q) * p0 + q * exp(-0.5 * (x - m) * (x - m));
     }
-    double l = ga_step_loss(s->t, s->lq, x), p1 = exp(-0.5 * (x - m) * (x - m));
     *V = s->sw ? -l : l;
-    *dn = (s->sw ? p0 : (1 - q) * p0 + q * p1) * (0.5 * M_2_SQRTPI * M_SQRT1_2);
+    *dn = (s->sw ? p0 : mix) * (0.5 * M_2_SQRTPI * M_SQRT1_2); /* (times 1/sqrt(2 pi)) */
 }
 
 /* Gauss-Legendre nodes and weights on [-1, 1] (4 and 8 points) */
@@ -240,8 +241,8 @@ static void power_pair(double *z, double *zq, size_t i, size_t j, unsigned T)
 typedef struct {
     double *z;
     const double *zq; /* the lower side, T >= 2, double precision: c^2 Q at zq[2 (i mod N)]
-                       * (in the upper side's z, its imaginary parts, or in qbuf) */
-    double *qbuf;     /* c^2 Q's own buffer: its spectrum until q_out, then Q */
+                       * (the upper side's z, its imaginary parts) */
+    double *qbuf;     /* c^2 Q's spectrum until the upper side takes it (then freed) */
     size_t len, N, ws;
     double c, eW, eD, eQ, aW, aD;
     double eQs, pwq;  /* the part of eQ c^2 from the spectrum's error; the powers' rounding,
@@ -777,19 +778,24 @@ static int side_conv(conv_t *cv, const double *v, const double *dv, size_t n, un
  * that much below Q from the true offsets. */
 #define QMARGIN 5e-9
 
-/* The band's weights at s = eps + y0 (y0 in (-T h, 0]), tb the tilt's undoing there: a of
- * W, b of D and g of zq (c^2 Q), as described above (eTh, qc: side_eval's) */
-static void band_weights(double *a, double *b, double *g, double y0, double tb, double eTh,
-                         double qc, double h, int quad)
+/* One band point's term a W + T (b D - g c^2 Q) at s = eps + y0 (y0 in (-T h, 0], tb the
+ * tilt's undoing there, iz its place in the transform), as described above (eTh, qc:
+ * lower_coefs'); wt: the weights a, b, g, and val: W, D, c^2 Q, for the allowance */
+static double band_term(double wt[3], double val[3], const conv_t *cv, size_t iz, unsigned T,
+                        double y0, double tb, double eTh, double qc, double h)
 {
-    if (quad) {
-        *a = (y0 - 0.5 * y0 * y0) * tb;
-        *b = (1 - y0 - 0.5 * h) * tb;
+    if (cv->zq) {
+        wt[0] = (y0 - 0.5 * y0 * y0) * tb;
+        wt[1] = (1 - y0 - 0.5 * h) * tb;
     } else {
-        *b = eTh * tb;
-        *a = *b * y0;
+        wt[1] = eTh * tb;
+        wt[0] = wt[1] * y0;
     }
-    *g = qc * tb;
+    wt[2] = qc * tb;
+    val[0] = cv->z[2 * iz];
+    val[1] = cv->z[2 * iz + 1] / cv->c;
+    val[2] = cv->zq ? cv->zq[2 * iz] : 0;
+    return wt[0] * val[0] + T * (wt[1] * val[1] - wt[2] * val[2]);
 }
 
 /* the lower side's factors: eTh of D beyond the band (1 - h/2 with Q, else the chord's
@@ -821,17 +827,16 @@ static void side_eval(double *val, double *allow, const conv_t *cv, long k0, uns
         if (s <= eps) {
             if (side || s <= eps - Th)
                 continue;
-            double a, b, g;
-            band_weights(&a, &b, &g, s - eps, exp(-theta * (s - eps_t)), eTh, qc, h, zq != NULL);
-            double W = z[2 * iz], D = z[2 * iz + 1] / c, Q = zq ? zq[2 * iz] : 0;
-            if (a * W + T * (b * D - g * Q) > 0) {
-                sum += a * W;
-                corr += b * D - g * Q;
+            double wt[3], v[3];
+            double t = band_term(wt, v, cv, iz, T, s - eps, exp(-theta * (s - eps_t)), eTh, qc, h);
+            if (t > 0) {
+                sum += wt[0] * v[0];
+                corr += wt[1] * v[1] - wt[2] * v[2];
             }
-            n2f += a * a;
-            n2g += b * b;
-            n2q += g * g * c * c * c * c;
-            sa += fabs(a * W) + T * (fabs(b * D) + fabs(g * Q));
+            n2f += wt[0] * wt[0];
+            n2g += wt[1] * wt[1];
+            n2q += wt[2] * wt[2] * c * c * c * c;
+            sa += fabs(wt[0] * v[0]) + T * (fabs(wt[1] * v[1]) + fabs(wt[2] * v[2]));
             continue;
         }
         /* f = (1 - e^{eps - s}) e^{-theta (s - eps_t)} and e^{eps - s} e^{-theta (s - eps_t)}:
@@ -1474,12 +1479,11 @@ static double fast_val(const fast_t *F, const bentry_t *E, unsigned T, double th
         double si = grid_s(E, T, i);
         if (si <= eps - Th)
             break;
-        size_t iz = i % cv->N;
-        double a, b, g, W = cv->z[2 * iz], D = cv->z[2 * iz + 1] / cv->c;
-        double Q = cv->zq ? cv->zq[2 * iz] : 0;
-        band_weights(&a, &b, &g, si - eps, exp(-theta * (si - eps_t)), eTh, qc, h, cv->zq != NULL);
-        if (a * W + T * (b * D - g * Q) > 0)
-            val += a * W + T * (b * D - g * Q);
+        double wt[3], v[3];
+        double t = band_term(wt, v, cv, i % cv->N, T, si - eps, exp(-theta * (si - eps_t)), eTh,
+                             qc, h);
+        if (t > 0)
+            val += t;
     }
     return val;
 }
@@ -1580,10 +1584,11 @@ static int verify(search_t *S, int side, double *x, double sup, double tol)
 }
 
 /* Both crossings of the cached grid (ga_ploss_bracket_invert's, below): GA_EDOM where the
- * upper bound stays above delta */
-static int crossings(double *lo, double *hi, double *slope, search_t *S, double g, double sup,
-                     double tol)
+ * upper bound stays above delta; *misled where a point the fast form gave did not hold */
+static int crossings(double *lo, double *hi, double *slope, int *misled, search_t *S, double g,
+                     double sup, double tol)
 {
+    *misled = 0;
     double xp, fp, xn, fn;
     int su = signs(&xp, &fp, &xn, &fn, S, 1, g, sup);
     if (su < 0)
@@ -1595,8 +1600,7 @@ static int crossings(double *lo, double *hi, double *slope, search_t *S, double 
     }
     if (signs(&xp, &fp, &xn, &fn, S, 0, g, sup) > 0)
         *lo = cross(S, 0, xp, fp, xn, fn, tol);
-    if (S->fast && !(verify(S, 1, hi, sup, tol) && verify(S, 0, lo, sup, tol)))
-        return GA_EINVAL; /* (the fast form misled the search: again on the exact bound) */
+    *misled = S->fast && !(verify(S, 1, hi, sup, tol) && verify(S, 0, lo, sup, tol));
     return GA_OK;
 }
 
@@ -1625,15 +1629,15 @@ int ga_ploss_bracket_invert(double *lo, double *hi, double *slope, const ga_plos
         search_t S = {&own.e[sw], T, theta, ld, {{NULL, NULL, 0, 0}, {NULL, NULL, 0, 0}}, 1};
         for (int side = 0; side < 2 && rc == GA_OK; side++)
             rc = fast_build(&S.f[side], S.E, T, theta, side);
-        if (rc == GA_OK) {
-            rc = crossings(lo, hi, slope, &S, g, sup, tol);
-            if (rc == GA_EINVAL) {
-                S.fast = 0;
-                *lo = 0;
-                *hi = INFINITY;
-                *slope = NAN;
-                rc = crossings(lo, hi, slope, &S, g, sup, tol);
-            }
+        int misled = 0;
+        if (rc == GA_OK)
+            rc = crossings(lo, hi, slope, &misled, &S, g, sup, tol);
+        if (rc == GA_OK && misled) { /* (again on the exact bound) */
+            S.fast = 0;
+            *lo = 0;
+            *hi = INFINITY;
+            *slope = NAN;
+            rc = crossings(lo, hi, slope, &misled, &S, g, sup, tol);
         }
         for (int side = 0; side < 2; side++)
             free(S.f[side].sa), free(S.f[side].sb);

@@ -240,28 +240,9 @@ typedef struct {
     size_t nfresh;
 } csv_par;
 
-/* the first pass over a chunk: its lines, rows and fields per row (the serial reader's rules) */
-static void chunk_count(csv_chunk *k)
-{
-    for (const char *t = k->a, *nl; t < k->z; t = nl + 1) {
-        nl = memchr(t, '\n', (size_t)(k->z - t));
-        const char *e = nl > t && nl[-1] == '\r' ? nl - 1 : nl;
-        size_t f;
-        k->lines++;
-        if (blank_line(t, e))
-            continue;
-        csv_count(t, e, 0, &f);
-        if (k->rows && f != k->cols) {
-            k->odd = 1;
-            return;
-        }
-        k->cols = f;
-        k->rows++;
-    }
-}
-
-/* the second pass over a chunk: the values of its rows of cols fields into out */
-static void chunk_parse(csv_chunk *k, size_t cols)
+/* One pass over a chunk (the serial reader's rules): the first counts its lines, rows and
+ * fields per row; the second (parse) reads the values of its rows of cols fields into out */
+static void chunk_pass(csv_chunk *k, int parse, size_t cols)
 {
     double *x = k->out;
     for (const char *t = k->a, *nl; t < k->z; t = nl + 1) {
@@ -270,11 +251,21 @@ static void chunk_parse(csv_chunk *k, size_t cols)
         k->lines++;
         if (blank_line(t, e))
             continue;
-        if ((k->rows + 1) * cols > k->room || row_values(x, t, e, cols, 0, &a, &z) != -1) {
-            k->odd = 1;
-            return;
+        if (parse) {
+            if ((k->rows + 1) * cols > k->room || row_values(x, t, e, cols, 0, &a, &z) != -1) {
+                k->odd = 1;
+                return;
+            }
+            x += cols;
+        } else {
+            size_t f;
+            csv_count(t, e, 0, &f);
+            if (k->rows && f != k->cols) {
+                k->odd = 1;
+                return;
+            }
+            k->cols = f;
         }
-        x += cols;
         k->rows++;
     }
 }
@@ -285,10 +276,8 @@ static void par_item(void *ctx, size_t i, ga_gchisq_work *w)
     csv_par *p = ctx;
     if (i < p->first)
         ga_sha256_update(&p->q->sha, p->fresh, p->nfresh);
-    else if (p->q->ds)
-        chunk_parse(&p->ch[i - p->first], p->q->cols);
     else
-        chunk_count(&p->ch[i - p->first]);
+        chunk_pass(&p->ch[i - p->first], p->q->ds != NULL, p->q->cols);
 }
 
 /* The first pass's chunks taken in order: GA_OK, or GA_EDOM when the piece is the serial
@@ -333,9 +322,9 @@ static int merge_values(csv_pass *q, const csv_chunk *ch, size_t nch)
 }
 
 /* The complete records of [t, end) read on the threads, in the second pass the new bytes
- * fresh[0, nfresh) hashed beside them (*hashed = 1). Returns where the serial reader goes on: t itself when
- * the records are its own (a quote among them, too few for the threads, no memory for the
- * chunks, or a chunk that met a record it must tell about). */
+ * fresh[0, nfresh) hashed beside them (*hashed = 1). Returns where the serial reader goes
+ * on: t itself when the records are its own (a quote among them, too few for the threads, no
+ * memory for the chunks, or a chunk that met a record it must tell about). */
 static char *csv_par_read(csv_pass *q, char *t, char *end, const char *fresh, size_t nfresh,
                           int *hashed)
 {

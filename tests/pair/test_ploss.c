@@ -617,8 +617,9 @@ Test(ploss, grid_estimates_cover_the_references, .timeout = 1200)
  * above 1e-12, seen 1.5e-5 at most: below, where the tilted law has two modes, the allowances
  * for the FFT's and the masses' rounding, relative to the tilted mass, can reach 1e-3 of delta
  * at 1e-16 and swamp it near 1e-30; an allowance not tilted with the masses, such as 1e-9 of
- * the split's mass times h, made it 2e-3 at eps 8, delta 8e-11); with a loose target it comes from a coarser grid (for some rows at least),
- * meets the target and still holds the reference; asked only the side of a value near the
+ * the split's mass times h, made it 2e-3 at eps 8, delta 8e-11); with a loose target it
+ * comes from a coarser grid (for some rows at least), meets the target and still holds the
+ * reference; asked only the side of a value near the
  * reference (0.5, 0.9999, 1.0001, 2 times it), it excludes that value (or is the finest grid's)
  * and holds the reference.
  * make test takes every eighth row and the two-step rows at eps 8, the long run all. */
