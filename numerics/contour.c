@@ -251,7 +251,10 @@ static inline double complex path_point(const ga_path *p, double t, double compl
     }
     double r = sqrt(t * t + p->t0 * p->t0), bd = p->dir * p->beta;
     *dz = bd * t / r + I;
-    return p->c + bd * (r - p->t0) + I * t;
+    /* r - t0 as t^2 / (r + t0): the difference loses the digits of t^2 / (2 t0) to the
+     * rounding of r when t << t0, and a point off the path by that much, with z' taken on
+     * the path, biases the sum (by 1e-12 relative at t0 = 3e5) */
+    return p->c + bd * (t * t / (r + p->t0)) + I * t;
 }
 
 double ga_path_integrand(double t, void *param)
@@ -317,7 +320,7 @@ double ga_path_tailbound(const ga_path *p, double T)
         sb = 1 / sqrt(1 + beta * beta);
         /* the tail of the path beyond z(T) may be replaced by the ray of slope beta from
          * z(T): the wedge between them holds no singularity (all lie on the real axis) */
-        double R1 = p->c + p->dir * beta * (sqrt(T * T + p->t0 * p->t0) - p->t0);
+        double R1 = p->c + p->dir * beta * (T * T / (sqrt(T * T + p->t0 * p->t0) + p->t0));
         if (p->dir * R1 < 0 || !(fabs(R1) < T))
             return INFINITY;
         double aR = fabs(R1), z1 = hypot(R1, T);
@@ -357,16 +360,61 @@ double ga_path_tailbound(const ga_path *p, double T)
     return isnan(b) ? INFINITY : b;
 }
 
-/* The largest log|F(z(t))| (saddle value 0) at t = t0 2^k, k = -3..12: where the path
- * climbs, if anywhere (NaN counts as infinitely high). The hyperbola bends already for
- * t < t0, and the climb of a large tail peaks near t0. */
+/* log|F| at height t on the path (NaN as infinitely high) */
+static double path_height(const ga_path *p, double t)
+{
+    double complex dz, z = path_point(p, t, &dz);
+    double e = creal(ga_path_logmgf(p, z));
+    return isnan(e) ? INFINITY : e;
+}
+
+/* The top of a hump of log|F| inside [lo, hi] (a stretch around its highest sample, on
+ * which it is unimodal): a ternary search */
+static double hump_top(const ga_path *p, double lo, double hi)
+{
+    for (int i = 0; i < 40 && hi - lo > 1e-9 * hi; i++) {
+        double m1 = lo + (hi - lo) / 3, m2 = hi - (hi - lo) / 3;
+        if (path_height(p, m1) < path_height(p, m2))
+            lo = m1;
+        else
+            hi = m2;
+    }
+    return path_height(p, 0.5 * (lo + hi));
+}
+
+/* How far the path climbs (accepted at most 2): the largest log|F(z(t))| (saddle value 0)
+ * at t = t0 2^k, k = -3..12 (the hyperbola bends already for t < t0, and the climb of a
+ * large tail peaks near t0), or a hump's top plus 42. Away from the saddle log|F| falls
+ * along the path; where it rises from one sample to the next, a hump lies about them that
+ * the doubling steps can straddle (a term of tiny weight acting as a normal one up to
+ * |z| ~ 1/|2a| while the others' drift pulls the ray up: e^408 between two samples at
+ * e^-2010 and e^-337). Far out, the trapezoidal nodes are sparse (spacing t h): a narrow
+ * hump there can fall between the nodes of two successive levels, which then agree on a
+ * wrong sum (a hump of e^2 at t = 6455, 500 wide, cost 2e-3 of the value with an estimate
+ * of 1e-12). So a hump must stay below e^-40 of the saddle value: the stretches on both
+ * sides of a rise are sampled at steps of 2^(1/32) and the highest sample's neighbourhood
+ * searched for its top. */
 static double path_climb(const ga_path *p)
 {
-    double g = -INFINITY;
-    for (int k = -3; k <= 12; k++) {
-        double t = p->t0 * exp2(k), r = sqrt(t * t + p->t0 * p->t0);
-        double e = creal(ga_path_logmgf(p, p->c + p->dir * p->beta * (r - p->t0) + I * t));
-        g = isnan(e) ? INFINITY : fmax(g, e);
+    double g = -INFINITY, e[16];
+    for (int k = 0; k < 16; k++) {
+        e[k] = path_height(p, p->t0 * exp2(k - 3));
+        g = fmax(g, e[k]);
+    }
+    for (int k = 1; k < 16; k++) {
+        if (!(e[k] > e[k - 1] || (k >= 2 && e[k - 1] > e[k - 2])))
+            continue;
+        double top = fmax(e[k], e[k - 1]), at = 0;
+        for (int i = 1; i < 32; i++) {
+            double t = p->t0 * exp2(k - 3 - i / 32.0), h = path_height(p, t);
+            if (h > top) {
+                top = h;
+                at = t;
+            }
+        }
+        if (at > 0)
+            top = fmax(top, hump_top(p, at * exp2(-1 / 32.0), at * exp2(1 / 32.0)));
+        g = fmax(g, top + 42);
     }
     return g;
 }
@@ -437,8 +485,8 @@ int ga_path_setup_scale(ga_path *p, const ga_gchisq *q, double x, int sign, int 
      * from c, a saddle pressed against a pole) takes |F| far above its value at the
      * saddle, and the integral then cancels away digits (e^17 on the path of a 1e-99
      * tail cost it 9 digits). Sample log|F| on the path; while it rises above the saddle
-     * value by more than 2 (a factor 7), bend later: t0 doubled, at most 24 times, the
-     * best kept. The error estimate stays honest either way (its rounding part scales
+     * value by more than 2 (a factor 7), or to a hump above e^-40 past a fall
+     * (path_climb), bend later: t0 doubled, at most 24 times, the best kept. The error estimate stays honest either way (its rounding part scales
      * with int |F|); this only picks a better path. Skipped where log|F| is rounding
      * noise in double (|L0| or |c x| beyond about 1e14: only the certified path meets
      * those, and it keeps the plain bend). */

@@ -353,6 +353,112 @@ Test(cert, random_forms_agree_with_double_engine)
     gsl_rng_free(rng);
 }
 
+/* The double delta kernel E[(1 - e^{x - Q})_+] on its saddle-point path (as the Gaussian pair
+ * evaluates it: ga_path_setup_scale, ga_path_integrate) against the same integral in Arb on
+ * that path (a valid path gives the exact value whatever its shape): within the double's
+ * error estimate, 1e-14 of the value aside. 1 when compared (a form with a path and a finite
+ * Arb value), 0 otherwise. */
+#define DELTA_PATH_SLACK 1e-14
+static int delta_path_check(const ga_gchisq *q, double x, long k, ga_gchisq_exact *qe)
+{
+    ga_path p;
+    if (ga_path_setup_scale(&p, q, x, 1, GA_KERNEL_DELTA, -800) != GA_OK || p.L0 < -700)
+        return 0; /* (no path: the caller's Chernoff bound or exact cases) */
+    ga_result r;
+    int st = ga_path_integrate(&r, &p, 1e-300, 1e-10, 100000, NULL);
+    arb_t ref, xa;
+    arb_init(ref);
+    arb_init(xa);
+    ga_gchisq_exact_set_form(qe, q);
+    arb_set_d(xa, x);
+    int ok = ga_arb_path_tail(ref, qe, xa, &p, 128) == GA_OK && arb_is_finite(ref);
+    /* (the double integral is the value times pi e^{-L0}) */
+    double v = arf_get_d(arb_midref(ref), ARF_RND_NEAR) * M_PI / exp(p.L0);
+    if (ok)
+        cr_expect(fabs(r.val - v) <= r.err + DELTA_PATH_SLACK * fabs(v),
+                  "form %ld (offset %.17g, sigma2 %.17g, x %.17g, terms (a, nu, b2) (%.17g, %g, "
+                  "%.17g) (%.17g, %g, %.17g) ..., %zu in all): double %.17g +- %.2g (status %d), "
+                  "Arb %.17g", k, q->offset, q->sigma2, x, q->t[0].a, q->t[0].nu, q->t[0].b2,
+                  q->n > 1 ? q->t[1].a : 0, q->n > 1 ? q->t[1].nu : 0, q->n > 1 ? q->t[1].b2 : 0,
+                  q->n, r.val, r.err, st, v);
+    arb_clear(ref);
+    arb_clear(xa);
+    return ok;
+}
+
+/* Fixed rows: paths bent late (t0 of 3e5 and 1e7), where the bend's offset sqrt(t^2 + t0^2)
+ * - t0 taken as a difference put the points off the path (1e-12 and 6e-11 relative, 10x and
+ * 3x the estimates). Then two seeded families: (a) two terms of negative weight 1e-4 to 1e-2
+ * whose drift pulls the bent path up, beside a term of weight 1e-12 to 1e-8 that acts as a
+ * normal one (humps far out on the path, between the climb check's samples and between the
+ * trapezoid's nodes: values off by up to 1e37 relative with estimates of 1e-15); (b) one to
+ * five terms of weights 1e-12 to 1, with or without a normal part, x from half a standard
+ * deviation to 30 above the mean. */
+Test(cert, delta_path_against_arb)
+{
+    static const struct {
+        double offset, x;
+        size_t n;
+        double t[5][3];
+    } rows[] = {
+        {-0.072022681124508381, 1.3664881860572777, 5,
+         {{1.3463771330729771e-07, 2, 0.00030944790244789313},
+          {-0.0041049761733969624, 3, 0.00010782088057366197},
+          {0.0010352846536408591, 1, 0.0001134143929926457},
+          {-0.0001217648402587716, 1, 0.13834084353745171},
+          {0.067885822377706379, 2, 0.0027915627250783416}}},
+        {0.0019762287847697735, 15.390144229290318, 5,
+         {{0.00057970794640859998, 2, 1.7935861363508696},
+          {-1.560151355607273e-11, 3, 3.6684819159457134e-05},
+          {-0.00014641292926502832, 2, 0.00010193261153633797},
+          {-0.03157163728968649, 3, 2.4919286130265688},
+          {0.0011040050753020642, 3, 0.00110190071595261}}},
+    };
+    ga_gchisq *q = ga_gchisq_alloc(8);
+    ga_gchisq_exact *qe = ga_gchisq_exact_alloc();
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+        q->n = 0;
+        q->sigma2 = 0;
+        q->offset = rows[i].offset;
+        for (size_t j = 0; j < rows[i].n; j++)
+            ga_gchisq_add_term(q, rows[i].t[j][0], rows[i].t[j][1], rows[i].t[j][2]);
+        cr_expect(delta_path_check(q, rows[i].x, -1 - (long)i, qe), "row %zu not compared", i);
+    }
+    gsl_rng *g = ga_test_rng(2026);
+    long n = ga_test_count(300), compared = 0;
+    for (long k = 0; k < n; k++) {
+        q->n = 0;
+        q->sigma2 = 0;
+        double x;
+        if (k % 2 == 0) {
+            ga_gchisq_add_term(q, -pow(10, -3 + gsl_rng_uniform(g)), 1, pow(10, -2.5 + gsl_rng_uniform(g)));
+            ga_gchisq_add_term(q, -pow(10, -4 + gsl_rng_uniform(g)), 1, pow(10, -2.5 + gsl_rng_uniform(g)));
+            ga_gchisq_add_term(q, (gsl_rng_uniform(g) < 0.5 ? -1 : 1) * pow(10, -12 + 4 * gsl_rng_uniform(g)),
+                               1, pow(10, -4 + 2 * gsl_rng_uniform(g)));
+            q->offset = 0.05 * gsl_rng_uniform(g);
+            x = 1 + 2 * gsl_rng_uniform(g);
+        } else {
+            int nt = 1 + (int)gsl_rng_uniform_int(g, 5);
+            for (int j = 0; j < nt; j++) {
+                double a = pow(10, gsl_rng_uniform(g) < 0.5 ? -12 + 12 * gsl_rng_uniform(g)
+                                                            : -4 + 3 * gsl_rng_uniform(g));
+                double b2 = gsl_rng_uniform(g) < 0.2 ? 0 : pow(10, -5 + 6 * gsl_rng_uniform(g));
+                ga_gchisq_add_term(q, gsl_rng_uniform(g) < 0.5 ? -a : a, 1 + (double)gsl_rng_uniform_int(g, 3), b2);
+            }
+            q->sigma2 = gsl_rng_uniform(g) < 0.2 ? pow(10, -4 + 4 * gsl_rng_uniform(g)) : 0;
+            q->offset = gsl_rng_uniform(g) - 0.5;
+            double m, v;
+            ga_gchisq_moments(&m, &v, q);
+            x = m + sqrt(v) * (0.5 + 29.5 * gsl_rng_uniform(g));
+        }
+        compared += delta_path_check(q, x, k, qe);
+    }
+    cr_expect(compared >= n / 2, "only %ld of %ld forms compared", compared, n);
+    ga_gchisq_exact_free(qe);
+    ga_gchisq_free(q);
+    gsl_rng_free(g);
+}
+
 /* the escalation loop itself: levels tried, what each step status means, cap and deadline */
 typedef struct {
     int calls, ok_at, stall_at, fail_at;
