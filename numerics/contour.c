@@ -383,30 +383,35 @@ static double hump_top(const ga_path *p, double lo, double hi)
 }
 
 /* How far the path climbs (accepted at most 2): the largest log|F(z(t))| (saddle value 0)
- * at t = t0 2^k, k = -3..12 (the hyperbola bends already for t < t0, and the climb of a
- * large tail peaks near t0), or a hump's top plus 42. Away from the saddle log|F| falls
- * along the path; where it rises from one sample to the next, a hump lies about them that
- * the doubling steps can straddle (a term of tiny weight acting as a normal one up to
+ * at t = t0/8 and on by steps of 2 (of sqrt 2 where log|F| is above -60, where a hump would
+ * weigh) up to 2^12 t0 (the hyperbola bends already for t < t0, and the climb of a large
+ * tail peaks near t0), or a hump's top plus 42. Away from the saddle log|F| falls along
+ * the path; where it rises from one sample to the next, a hump lies about them that the
+ * steps can straddle (a term of tiny weight acting as a normal one up to
  * |z| ~ 1/|2a| while the others' drift pulls the ray up: e^408 between two samples at
  * e^-2010 and e^-337). Far out, the trapezoidal nodes are sparse (spacing t h): a narrow
  * hump there can fall between the nodes of two successive levels, which then agree on a
  * wrong sum (a hump of e^2 at t = 6455, 500 wide, cost 2e-3 of the value with an estimate
- * of 1e-12). So a hump must stay below e^-40 of the saddle value: the stretches on both
- * sides of a rise are sampled at steps of 2^(1/32) and the highest sample's neighbourhood
- * searched for its top. */
+ * of 1e-12; one of e^-24 near t0 cost 1e-10 with 3e-12). So a hump must stay below e^-40
+ * of the saddle value: the stretches on both sides of a rise are sampled at steps of
+ * 2^(1/32) and the highest sample's neighbourhood searched for its top. */
+#define GA_CLIMB_MAX 48 /* (samples: 15 doublings, at most 30 steps of sqrt 2) */
 static double path_climb(const ga_path *p)
 {
-    double g = -INFINITY, e[16];
-    for (int k = 0; k < 16; k++) {
-        e[k] = path_height(p, p->t0 * exp2(k - 3));
-        g = fmax(g, e[k]);
+    double g = -INFINITY, e[GA_CLIMB_MAX], ts[GA_CLIMB_MAX];
+    int m = 0;
+    for (double t = p->t0 / 8; m < GA_CLIMB_MAX && t <= 4096 * p->t0;
+         t *= e[m - 1] > -60 ? M_SQRT2 : 2) {
+        ts[m] = t;
+        e[m++] = path_height(p, t);
+        g = fmax(g, e[m - 1]);
     }
-    for (int k = 1; k < 16; k++) {
+    for (int k = 1; k < m; k++) {
         if (!(e[k] > e[k - 1] || (k >= 2 && e[k - 1] > e[k - 2])))
             continue;
-        double top = fmax(e[k], e[k - 1]), at = 0;
-        for (int i = 1; i < 32; i++) {
-            double t = p->t0 * exp2(k - 3 - i / 32.0), h = path_height(p, t);
+        double top = fmax(e[k], e[k - 1]), at = 0, r = log2(ts[k] / ts[k - 1]);
+        for (int i = 1; i < 32 * r; i++) {
+            double t = ts[k] * exp2(-i / 32.0), h = path_height(p, t);
             if (h > top) {
                 top = h;
                 at = t;
