@@ -154,6 +154,9 @@ static inline double ga_dn(double x)
 /* v printed with digits significant digits (1..17), rounded outward: the text read back is
  * <= v (lower bound, upper = 0) or >= v (upper = 1); 17 digits print v exactly. */
 void ga_fmt_bound(char *buf, size_t n, double v, int upper, int digits);
+/* snprintf(buf, n, "%.*g", p, v), byte for byte, without printf for most v (1 <= p <= 15;
+ * otherwise, and for ties, printf itself). */
+void ga_fmt_g(char *buf, size_t n, double v, int p);
 /* The shortest decimal that reads back as v (at most 17 significant digits): a number as its
  * writer most likely wrote it (1e-05, 0.3). */
 void ga_fmt_shortest(char *buf, size_t n, double v);

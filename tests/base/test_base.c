@@ -251,6 +251,48 @@ Test(base, shortest_decimals_read_back_and_are_shortest)
     gsl_rng_free(r);
 }
 
+/* ga_fmt_g: byte for byte printf's "%.*g" at every precision 1..17 (beyond 15 and for ties
+ * it is printf itself), for seeded random doubles of every exponent, short decimals, dyadic
+ * numbers (exact ties at some precision), values next to powers of ten and to halves of the
+ * last digit, special values, and buffers too short for the text (cut as snprintf cuts) */
+Test(base, g_format_is_printf_byte_for_byte)
+{
+    double fixed[] = {0, -0.0, INFINITY, -INFINITY, NAN, 5e-324, 1e-300, 9.9999999999999e-301,
+                      DBL_MAX, 0.5, 2.5, 1.25, 0.125, 999999.5, 9999995, 0.99999949999999996,
+                      1e-5, 1.23672e-05, 0.000621283, 1, 10, 100000, 999999, 1e27, 1e28, -3.5e-20};
+    gsl_rng *r = ga_test_rng(45);
+    long n = ga_test_count(200000), nf = (long)(sizeof fixed / sizeof *fixed);
+    for (long i = 0; i < n + nf; i++) {
+        double v = i < nf ? fixed[i]
+                   : ldexp(gsl_rng_uniform_pos(r), (int)gsl_rng_uniform_int(r, 2100) - 1050) *
+                         (gsl_rng_uniform(r) < 0.5 ? -1 : 1);
+        int p = 1 + (int)gsl_rng_uniform_int(r, 17);
+        if (i >= nf && i % 5 == 0) /* short decimals, within the table's exponents */
+            v = (double)gsl_rng_uniform_int(r, 10000000) * pow(10, (int)gsl_rng_uniform_int(r, 40) - 25);
+        if (i >= nf && i % 5 == 1) /* dyadic: exact ties */
+            v = ldexp((double)gsl_rng_uniform_int(r, 1u << 24), (int)gsl_rng_uniform_int(r, 60) - 40);
+        if (i >= nf && i % 5 == 2) /* next to a power of ten */
+            v = nextafter(pow(10, (int)gsl_rng_uniform_int(r, 60) - 30), i % 2 ? 0 : INFINITY);
+        if (i >= nf && i % 5 == 3) { /* next to a half of the p-th digit */
+            double m = (double)(2 * gsl_rng_uniform_int(r, 1000000) + 1) / 2;
+            v = m * pow(10, (int)gsl_rng_uniform_int(r, 30) - 20);
+            v = i % 2 ? nextafter(v, 0) : v;
+            p = 6;
+        }
+        char b[64], t[64];
+        for (int k = 0; k < 2; k++) {
+            size_t len = k ? 1 + (size_t)gsl_rng_uniform_int(r, 12) : sizeof b;
+            memset(b, 'x', sizeof b);
+            memset(t, 'x', sizeof t);
+            ga_fmt_g(b, len, v, p);
+            snprintf(t, len, "%.*g", p, v);
+            cr_assert(!memcmp(b, t, sizeof b), "v %.17g at %d digits into %zu bytes: %s, printf %s",
+                      v, p, len, b, t);
+        }
+    }
+    gsl_rng_free(r);
+}
+
 /* The LAPACK door on row-major matrices (it runs each routine in place on the transposed
  * view): for random SPD matrices of sizes below and above LAPACK's block size, in a buffer
  * with a larger leading dimension, every routine's defining identity holds to a residual of
