@@ -154,6 +154,9 @@ static inline double ga_dn(double x)
 /* v printed with digits significant digits (1..17), rounded outward: the text read back is
  * <= v (lower bound, upper = 0) or >= v (upper = 1); 17 digits print v exactly. */
 void ga_fmt_bound(char *buf, size_t n, double v, int upper, int digits);
+/* The first len bytes of s into buf (n bytes), cut to n - 1 bytes and terminated as
+ * snprintf(buf, n, "%s", ...) cuts (nothing written when n is 0). */
+void ga_copy_cut(char *buf, size_t n, const char *s, size_t len);
 /* snprintf(buf, n, "%.*g", p, v), byte for byte, without printf for most v (1 <= p <= 15;
  * otherwise, and for ties, printf itself). */
 void ga_fmt_g(char *buf, size_t n, double v, int p);

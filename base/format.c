@@ -113,6 +113,15 @@ static int digits_read_back(const char *dg, int x, int p, double a)
 }
 
 /* "%.*g" at precision p of (-1)^neg dg[0].dg[1..p) 10^x */
+void ga_copy_cut(char *buf, size_t n, const char *s, size_t len)
+{
+    if (!n)
+        return;
+    size_t l = len < n ? len : n - 1;
+    memcpy(buf, s, l);
+    buf[l] = 0;
+}
+
 static void layout_g(char *buf, size_t n, int neg, const char *dg, int x, int p)
 {
     char t[64];
@@ -159,11 +168,7 @@ static void layout_g(char *buf, size_t n, int neg, const char *dg, int x, int p)
             t[k++] = dg[i];
         t[k] = 0;
     }
-    if (n) { /* (as snprintf "%s": cut to n - 1 bytes) */
-        size_t l = k < n ? k : n - 1;
-        memcpy(buf, t, l);
-        buf[l] = 0;
-    }
+    ga_copy_cut(buf, n, t, k);
 }
 
 /*
@@ -225,11 +230,7 @@ void ga_fmt_shortest(char *buf, size_t n, double v)
                      report of many pairs is mostly zeros, and snprintf's format parsing
                      cost a tenth of writing it) */
         const char *z = signbit(v) ? "-0" : "0";
-        size_t l = strlen(z) < n ? strlen(z) : (n ? n - 1 : 0);
-        if (n) {
-            memcpy(buf, z, l);
-            buf[l] = 0;
-        }
+        ga_copy_cut(buf, n, z, strlen(z));
         return;
     }
     if (!isfinite(v)) {

@@ -124,7 +124,8 @@ static void sketch_laws(double laws[4], const ga_spec_family *f, size_t k)
 static void sketch_name(char *buf, size_t len, const ga_spec_family *f, size_t k)
 {
     char t[96], num[24], g[32];
-    size_t at = 0, nd = 0, i = f->relation == GA_REL_ADD_ONE ? k + 1 : (f->rows ? f->rows[k] : k) + 1;
+    size_t at = 0, nd = 0;
+    size_t i = f->relation == GA_REL_ADD_ONE ? k + 1 : (f->rows ? f->rows[k] : k) + 1;
     do
         num[nd++] = (char)('0' + i % 10);
     while ((i /= 10) > 0);
@@ -141,11 +142,7 @@ static void sketch_name(char *buf, size_t len, const ga_spec_family *f, size_t k
     for (const char *c = g; *c; c++)
         t[at++] = *c;
     t[at++] = ')';
-    if (len) {
-        size_t l = at < len ? at : len - 1;
-        memcpy(buf, t, l);
-        buf[l] = 0;
-    }
+    ga_copy_cut(buf, len, t, at);
 }
 
 int cat_sketch_family(const cat_job *j)

@@ -489,12 +489,14 @@ int ga_path_setup_scale(ga_path *p, const ga_gchisq *q, double x, int sign, int 
      * before the vertical decay has set in (a large noncentral term whose pole is far
      * from c, a saddle pressed against a pole) takes |F| far above its value at the
      * saddle, and the integral then cancels away digits (e^17 on the path of a 1e-99
-     * tail cost it 9 digits). Sample log|F| on the path; while it rises above the saddle
-     * value by more than 2 (a factor 7), or to a hump above e^-40 past a fall
-     * (path_climb), bend later: t0 doubled, at most 24 times, the best kept. The error estimate stays honest either way (its rounding part scales
-     * with int |F|); this only picks a better path. Skipped where log|F| is rounding
-     * noise in double (|L0| or |c x| beyond about 1e14: only the certified path meets
-     * those, and it keeps the plain bend). */
+     * tail cost it 9 digits); a hump far out, where the nodes are sparse, can be missed
+     * by two levels alike and the sum accepted wrong. Sample log|F| on the path; while it
+     * rises above the saddle value by more than 2 (a factor 7), or to a hump above e^-40
+     * past a fall (path_climb), bend later: t0 doubled, at most 24 times, the best kept.
+     * A climb alone is caught by the error estimate (its rounding part scales with
+     * int |F|); a missed hump is not, so the check is what keeps that estimate honest.
+     * Skipped where log|F| is rounding noise in double (|L0| or |c x| beyond about 1e14:
+     * only the certified path meets those, and it keeps the plain bend). */
     if (p->dir != 0 && 16 * DBL_EPSILON * (1 + fabs(p->L0) + fabs(c * x)) < 0.5) {
         double best_t0 = p->t0, best = INFINITY;
         for (int k = 0; k <= 24; k++, p->t0 *= 2) {

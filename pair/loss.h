@@ -144,9 +144,10 @@ int ga_ploss_bracket_eps(double *lo, double *hi, double *slope, const ga_ploss *
                          double delta, double guess, double epsrel, double deadline);
 /* One pass of it (pair/ploss_bracket.c): the bracket on the grid of coarse times the finest's
  * step (coarse in [1, 64]) tilted by theta centred at eps_t (lchern as ga_ploss_tilt gives
- * them), its tails cut for eps near g, then both bounds inverted at delta to tol: GA_OK with *lo (0 where the
- * lower bound is at most delta everywhere), *hi and the upper bound's log-slope there; GA_EDOM where the upper bound stays above
- * delta (a finer grid may do); GA_ETIME, GA_ENOMEM. */
+ * them), its tails cut for eps near g, then both bounds inverted at delta to tol: GA_OK with
+ * *lo (0 where the lower bound is at most delta everywhere), *hi and the upper bound's
+ * log-slope there; GA_EDOM where the upper bound stays above delta (a finer grid may do);
+ * GA_ETIME, GA_ENOMEM. */
 int ga_ploss_bracket_invert(double *lo, double *hi, double *slope, const ga_ploss *L, int dir,
                             double delta, double g, double eps_t, double theta, double lchern,
                             double coarse, double tol, double deadline);

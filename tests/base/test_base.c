@@ -267,10 +267,14 @@ Test(base, g_format_is_printf_byte_for_byte)
                    : ldexp(gsl_rng_uniform_pos(r), (int)gsl_rng_uniform_int(r, 2100) - 1050) *
                          (gsl_rng_uniform(r) < 0.5 ? -1 : 1);
         int p = 1 + (int)gsl_rng_uniform_int(r, 17);
-        if (i >= nf && i % 5 == 0) /* short decimals, within the table's exponents */
-            v = (double)gsl_rng_uniform_int(r, 10000000) * pow(10, (int)gsl_rng_uniform_int(r, 40) - 25);
-        if (i >= nf && i % 5 == 1) /* dyadic: exact ties */
-            v = ldexp((double)gsl_rng_uniform_int(r, 1u << 24), (int)gsl_rng_uniform_int(r, 60) - 40);
+        if (i >= nf && i % 5 == 0) { /* short decimals, within the table's exponents */
+            v = (double)gsl_rng_uniform_int(r, 10000000);
+            v *= pow(10, (int)gsl_rng_uniform_int(r, 40) - 25);
+        }
+        if (i >= nf && i % 5 == 1) { /* dyadic: exact ties */
+            v = (double)gsl_rng_uniform_int(r, 1u << 24);
+            v = ldexp(v, (int)gsl_rng_uniform_int(r, 60) - 40);
+        }
         if (i >= nf && i % 5 == 2) /* next to a power of ten */
             v = nextafter(pow(10, (int)gsl_rng_uniform_int(r, 60) - 30), i % 2 ? 0 : INFINITY);
         if (i >= nf && i % 5 == 3) { /* next to a half of the p-th digit */

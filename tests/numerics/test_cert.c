@@ -401,11 +401,17 @@ static int path_check(const ga_gchisq *q, double x, long k, ga_gchisq_exact *qe)
     return compared;
 }
 
+/* 10^u, u uniform in [lo, hi) */
+static double pow10_between(gsl_rng *g, double lo, double hi)
+{
+    return pow(10, lo + (hi - lo) * gsl_rng_uniform(g));
+}
+
 /* Fixed rows: paths bent late (t0 of 3e5 and 1e7), where the bend's offset sqrt(t^2 + t0^2)
  * - t0 taken as a difference puts the points off the path (1e-12 and 6e-11 relative, 10x and
  * 3x the estimates), and shallow humps near t0 (of e^-24) that steps of 2 straddle (1e-10
- * and 3e-10 relative, 33x and 7x the estimates). Then two seeded families: (a) two terms of negative weight 1e-4 to 1e-2
- * whose drift pulls the bent path up, beside a term of weight 1e-12 to 1e-8 that acts as a
+ * and 3e-10 relative, 33x and 7x the estimates). Then two seeded families: (a) two terms of
+ * negative weight 1e-4 to 1e-2 whose drift pulls the bent path up, beside a term of weight 1e-12 to 1e-8 that acts as a
  * normal one (humps far out on the path, between the climb check's samples and between the
  * trapezoid's nodes: values off by up to 1e37 relative with estimates of 1e-15); (b) one to
  * five terms of weights 1e-12 to 1, with or without a normal part, x from half a standard
@@ -457,22 +463,26 @@ Test(cert, paths_against_arb)
         q->n = 0;
         q->sigma2 = 0;
         double x;
-        if (k % 2 == 0) {
-            ga_gchisq_add_term(q, -pow(10, -3 + gsl_rng_uniform(g)), 1, pow(10, -2.5 + gsl_rng_uniform(g)));
-            ga_gchisq_add_term(q, -pow(10, -4 + gsl_rng_uniform(g)), 1, pow(10, -2.5 + gsl_rng_uniform(g)));
-            ga_gchisq_add_term(q, (gsl_rng_uniform(g) < 0.5 ? -1 : 1) * pow(10, -12 + 4 * gsl_rng_uniform(g)),
-                               1, pow(10, -4 + 2 * gsl_rng_uniform(g)));
+        if (k % 2 == 0) { /* (one draw per statement: the order of the draws is fixed) */
+            for (int j = 0; j < 3; j++) {
+                static const double lo[3][2] = {{-3, -2}, {-4, -3}, {-12, -8}};
+                double a = -pow10_between(g, lo[j][0], lo[j][1]);
+                if (j == 2 && gsl_rng_uniform(g) < 0.5)
+                    a = -a;
+                ga_gchisq_add_term(q, a, 1, pow10_between(g, j < 2 ? -2.5 : -4, j < 2 ? -1.5 : -2));
+            }
             q->offset = 0.05 * gsl_rng_uniform(g);
             x = 1 + 2 * gsl_rng_uniform(g);
         } else {
             int nt = 1 + (int)gsl_rng_uniform_int(g, 5);
             for (int j = 0; j < nt; j++) {
-                double a = pow(10, gsl_rng_uniform(g) < 0.5 ? -12 + 12 * gsl_rng_uniform(g)
-                                                            : -4 + 3 * gsl_rng_uniform(g));
-                double b2 = gsl_rng_uniform(g) < 0.2 ? 0 : pow(10, -5 + 6 * gsl_rng_uniform(g));
-                ga_gchisq_add_term(q, gsl_rng_uniform(g) < 0.5 ? -a : a, 1 + (double)gsl_rng_uniform_int(g, 3), b2);
+                double a = gsl_rng_uniform(g) < 0.5 ? pow10_between(g, -12, 0) : pow10_between(g, -4, -1);
+                double b2 = gsl_rng_uniform(g) < 0.2 ? 0 : pow10_between(g, -5, 1);
+                if (gsl_rng_uniform(g) < 0.5)
+                    a = -a;
+                ga_gchisq_add_term(q, a, 1 + (double)gsl_rng_uniform_int(g, 3), b2);
             }
-            q->sigma2 = gsl_rng_uniform(g) < 0.2 ? pow(10, -4 + 4 * gsl_rng_uniform(g)) : 0;
+            q->sigma2 = gsl_rng_uniform(g) < 0.2 ? pow10_between(g, -4, 0) : 0;
             q->offset = gsl_rng_uniform(g) - 0.5;
             double m, v;
             ga_gchisq_moments(&m, &v, q);

@@ -317,8 +317,8 @@ Test(hostile, term_of_tiny_weight)
     gsl_rng *g = ga_test_rng(41);
     long n = ga_test_count(6);
     for (long it = 0; it < n; it++) {
-        double B[9], u[3][3], r = pow(10, -2 - gsl_rng_uniform(g)),
-                              s = pow(10, -3 - 2 * gsl_rng_uniform(g)), t = pow(10, -8 - 4 * gsl_rng_uniform(g));
+        double B[9], u[3][3], r = pow(10, -2 - gsl_rng_uniform(g));
+        double s = pow(10, -3 - 2 * gsl_rng_uniform(g)), t = pow(10, -8 - 4 * gsl_rng_uniform(g));
         for (int k = 0; k < 9; k++)
             B[k] = gsl_ran_gaussian(g, 1);
         for (int j = 0; j < 3; j++)
@@ -331,7 +331,8 @@ Test(hostile, term_of_tiny_weight)
                 double c = (a == b) + (B[3 * a] * B[3 * b] + B[3 * a + 1] * B[3 * b + 1] +
                                        B[3 * a + 2] * B[3 * b + 2]) / 100;
                 sx[3 * a + b] = c;
-                sy[3 * a + b] = c + r * u[0][a] * u[0][b] + s * u[1][a] * u[1][b] + t * u[2][a] * u[2][b];
+                sy[3 * a + b] =
+                    c + r * u[0][a] * u[0][b] + s * u[1][a] * u[1][b] + t * u[2][a] * u[2][b];
             }
         }
         tiny_term_pair(mx, sx, my, sy, 1 + 2 * gsl_rng_uniform(g));
