@@ -47,6 +47,43 @@ typedef struct {
     long e10;
 } dec_parts;
 
+/* Eight digits at once (a little-endian 64-bit load; strings of CSV files are mostly 8 and
+ * more digits long): their byte values less '0', x (the first digit in the low byte), when
+ * all eight are digits, else 0 (a zero digit is 0x00, so a run of '0's returns 0 too: the
+ * caller then takes the byte loop, which is right for any input). */
+static uint64_t eight_digits(const char *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t x;
+    memcpy(&x, p, 8);
+    /* each byte in '0'..'9': its high nibble 3, and adding 6 keeps it 3 (no carry out) */
+    const uint64_t hi = UINT64_C(0xF0F0F0F0F0F0F0F0), three = UINT64_C(0x3030303030303030);
+    if ((x & hi) != three || ((x + UINT64_C(0x0606060606060606)) & hi) != three)
+        return 0;
+    return x - three;
+#else
+    (void)p;
+    return 0;
+#endif
+}
+
+/* the value of the eight digits x of eight_digits (the first most significant): pairs, then
+ * quadruples, then the whole, each step one multiply-add per lane */
+static uint64_t eight_value(uint64_t x)
+{
+    x = (x * 10 + (x >> 8)) & UINT64_C(0x00FF00FF00FF00FF);
+    x = (x * 100 + (x >> 16)) & UINT64_C(0x0000FFFF0000FFFF);
+    return (x * 10000 + (x >> 32)) & UINT64_C(0xFFFFFFFF);
+}
+
+static const uint64_t pow10_u64[20] = {
+    UINT64_C(1), UINT64_C(10), UINT64_C(100), UINT64_C(1000), UINT64_C(10000), UINT64_C(100000),
+    UINT64_C(1000000), UINT64_C(10000000), UINT64_C(100000000), UINT64_C(1000000000),
+    UINT64_C(10000000000), UINT64_C(100000000000), UINT64_C(1000000000000),
+    UINT64_C(10000000000000), UINT64_C(100000000000000), UINT64_C(1000000000000000),
+    UINT64_C(10000000000000000), UINT64_C(100000000000000000),
+    UINT64_C(1000000000000000000), UINT64_C(10000000000000000000)};
+
 static int scan_parts(dec_parts *d, const char *s, size_t len)
 {
     const char *p = s, *end = s + len;
@@ -60,6 +97,18 @@ static int scan_parts(dec_parts *d, const char *s, size_t len)
     for (int frac = 0; frac < 2; frac++) {
         const char *run = p;
         for (; p < end; p++) {
+            uint64_t x;
+            /* eight digits with a nonzero one, all of which fit: what the byte loop below
+             * does to them, at once (lz leading and tz trailing zero digits; the trailing
+             * ones held back, the digits between appended after the held-back zeros) */
+            if (end - p >= 8 && sig + zeros + 8 <= 19 && (x = eight_digits(p)) != 0) {
+                int lz = __builtin_ctzll(x) / 8, tz = __builtin_clzll(x) / 8;
+                m = m * pow10_u64[zeros + 8 - tz] + eight_value(x << (8 * tz));
+                sig += sig ? zeros + 8 - tz : 8 - tz - lz;
+                zeros = tz;
+                p += 7;
+                continue;
+            }
             unsigned c = (unsigned)(unsigned char)*p - '0';
             if (c > 9)
                 break;

@@ -103,6 +103,75 @@ Test(base, decimal_reader_matches_strtod)
     gsl_rng_free(r);
 }
 
+/* Decimals of the shapes CSV files and specs hold, with runs of zeros and digits placed
+ * about the reader's eight-digit steps: 0 to 24 digits before the point, 0 to 24 after it
+ * (each digit a zero with probability 1/2, or within runs of 1 to 12 zeros), signs, optional
+ * exponents, a token followed by more text. Each bit for bit against strtod, and its compact
+ * exact form (ga_decimal_scan) the same exact decimal as the text (ga_test_decimal_normal);
+ * every decimal of up to 19 significant digits with a small exponent has a compact form. */
+Test(base, decimal_reader_digit_runs)
+{
+    gsl_rng *r = ga_test_rng(88);
+    long n = ga_test_count(200000), bad = 0, compact = 0;
+    char buf[96], txt[GA_DEC_TEXT_MAX], n1[160], n2[160];
+    for (long i = 0; i < n; i++) {
+        size_t k = 0;
+        if (gsl_rng_uniform(r) < 0.3)
+            buf[k++] = gsl_rng_uniform(r) < 0.5 ? '-' : '+';
+        int zero_p = (int)gsl_rng_uniform_int(r, 3), sig = 0, nint, nfrac;
+        nint = (int)gsl_rng_uniform_int(r, 25);
+        nfrac = (int)gsl_rng_uniform_int(r, 25);
+        if (nint + nfrac == 0)
+            nint = 1;
+        for (int part = 0; part < 2; part++) {
+            int nd = part ? nfrac : nint, run = 0;
+            if (part)
+                buf[k++] = '.';
+            for (int j = 0; j < nd; j++) {
+                char c = (char)('1' + gsl_rng_uniform_int(r, 9));
+                if (run > 0) {
+                    c = '0';
+                    run--;
+                } else if (zero_p == 1 && gsl_rng_uniform(r) < 0.5) {
+                    c = '0';
+                } else if (zero_p == 2 && gsl_rng_uniform(r) < 0.3) {
+                    run = (int)gsl_rng_uniform_int(r, 12);
+                    c = '0';
+                }
+                sig += sig > 0 || c != '0';
+                buf[k++] = c;
+            }
+        }
+        if (gsl_rng_uniform(r) < 0.3)
+            k += (size_t)snprintf(buf + k, sizeof buf - k, "e%d",
+                                  (int)gsl_rng_uniform_int(r, 41) - 20);
+        buf[k] = 0;
+        snprintf(buf + k + 1, sizeof buf - k - 1, ",12345678"); /* (text after the token) */
+        double v = -42, vs = -42;
+        ga_dec dec;
+        int st = ga_decimal_to_double(&v, buf), ss = ga_decimal_scan(&vs, &dec, buf, k);
+        double ref = strtod(buf, NULL);
+        int ok = st == GA_OK && ss == GA_OK && memcmp(&v, &ref, sizeof v) == 0 &&
+                 memcmp(&vs, &ref, sizeof v) == 0;
+        if (ok && dec.e != GA_DEC_LONG) {
+            ga_decimal_text(txt, vs, dec);
+            ga_test_decimal_normal(n1, sizeof n1, buf);
+            ga_test_decimal_normal(n2, sizeof n2, txt);
+            ok = strcmp(n1, n2) == 0;
+            compact++;
+        } else if (ok && sig <= 19 && ref != 0 && fabs(ref) > 1e-250) {
+            ok = 0; /* (no compact form where one must exist) */
+        }
+        if (!ok && bad++ < 10)
+            cr_expect(0, "'%s' (case %ld, seed 88): status %d %d, %.17g %.17g, strtod %.17g; "
+                      "compact %s (e %d, low %u)", buf, i, st, ss, v, vs, ref,
+                      dec.e != GA_DEC_LONG ? txt : "none", dec.e, dec.low);
+    }
+    cr_expect(bad == 0, "%ld of %ld decimals wrong", bad, n);
+    cr_expect(compact >= n / 3, "only %ld of %ld decimals had a compact form", compact, n);
+    gsl_rng_free(r);
+}
+
 /* Printed bounds read back as bounds (ga_fmt_bound): at every number of digits, the decimal
  * printed for a lower bound reads as a double <= v, for an upper bound >= v, also at the
  * ends of the double range (a lower bound at DBL_MAX rounds up to inf at 10 digits: it is
