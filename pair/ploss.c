@@ -390,7 +390,48 @@ typedef struct {
     int over;              /* the node budget ran out */
     double deadline;       /* (opts->deadline) */
     int timed;             /* the deadline passed: the integrand returned 0 from then on */
+    struct brom_memo *memo; /* K(c + i t) kept or looked up (NULL: neither) */
 } brom_t;
+
+/* K(c + i t) and its relative error at the nodes of one integral on the line Re z = c, for
+ * integrals at other eps on the same line (K does not depend on eps: only the factor e^{-z
+ * eps} does, and delta does not depend on c): recorded in the order evaluated, then sorted by
+ * t and looked up (the adaptive rule on the same range and a like integrand visits the same
+ * nodes, bit for bit; a node not kept is computed). */
+typedef struct brom_memo {
+    size_t n, cap;
+    int frozen; /* sorted: look up only */
+    struct brom_node {
+        double t, rel;
+        double complex K;
+    } *v;
+} brom_memo;
+
+static int node_cmp(const void *a, const void *b)
+{
+    double x = ((const struct brom_node *)a)->t, y = ((const struct brom_node *)b)->t;
+    return (x > y) - (x < y);
+}
+
+static void memo_freeze(brom_memo *m)
+{
+    qsort(m->v, m->n, sizeof *m->v, node_cmp);
+    m->frozen = 1;
+}
+
+/* the kept node at t, or NULL */
+static const struct brom_node *memo_find(const brom_memo *m, double t)
+{
+    size_t lo = 0, hi = m->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (m->v[mid].t < t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < m->n && m->v[lo].t == t ? &m->v[lo] : NULL;
+}
 
 /* phi'(c) = K'(c) - eps - 1/c - 1/(c+1) and phi(c) */
 static double dphi(double *phi, double *d2, brom_t *b, double c)
@@ -439,8 +480,17 @@ static double saddle_in(double *phi, brom_t *b, double lo, double hi)
 /* e^{K(z) - z eps - L0} / (pi z (z + 1)) at z = c + i t, and the relative error of e^K */
 static double complex brom_value(double *rel, brom_t *b, double t)
 {
-    double complex z = b->c + I * t;
-    double complex K = comp_logmgf(rel, b->L, b->dir, z, &b->nodes);
+    double complex z = b->c + I * t, K;
+    brom_memo *m = b->memo;
+    const struct brom_node *hit = m && m->frozen ? memo_find(m, t) : NULL;
+    if (hit) {
+        K = hit->K;
+        *rel = hit->rel;
+    } else {
+        K = comp_logmgf(rel, b->L, b->dir, z, &b->nodes);
+        if (m && !m->frozen && m->n < m->cap)
+            m->v[m->n++] = (struct brom_node){t, *rel, K};
+    }
     return cexp(K - z * b->eps - b->L0) / (M_PI * z * (z + 1));
 }
 
@@ -833,14 +883,28 @@ int ga_ploss_bracket_eps(double *lo, double *hi, double *slope, const ga_ploss *
  * not decayed within the planned range (their error then estimated, not bounded: GA_ETOL, as
  * delta_few's overlap of the two); the result stays inside the bracket and is taken only
  * where it is narrower. Otherwise the bracket stands (GA_EDOM; GA_ETIME past the deadline). */
-/* log delta(x) - ld by one Bromwich integral, its relative error folded into *rel and its
- * convergence into *conv: GA_OK where the estimate is usable (error under 1e-3 relative),
- * GA_ETIME, else GA_EDOM */
-static int brom_log(double *f, double *rel, int *conv, const ga_ploss *L, int dir, double x,
-                    double ld, const ga_gchisq_opts *o, ga_quad_work *w)
+/* A plan (plan_bromwich's, at the PLD accountant's eps or the bracket's middle) kept for the
+ * integrals at every eps of the bracket: its line Re z = c and range [0, tmax] (valid for any
+ * eps: the integral does not depend on c; the integrand at eps' is the one at eps times
+ * e^{-(c + i t)(eps' - eps)}, which changes its size by the same factor everywhere, so it
+ * decays within the same range), and the values of K on it (memo). */
+typedef struct {
+    brom_t b;
+    double Kc, rel0;
+    int decayed;
+} brom_plan;
+
+/* log delta(x) - ld by one Bromwich integral on the plan P, its relative error folded into
+ * *rel and its convergence into *conv: GA_OK where the estimate is usable (error under 1e-3
+ * relative), GA_ETIME, else GA_EDOM */
+static int brom_log(double *f, double *rel, int *conv, const brom_plan *P, double x, double ld,
+                    const ga_gchisq_opts *o, ga_quad_work *w)
 {
     ga_result r;
-    int st = delta_bromwich(&r, L, dir, x, o, w);
+    brom_t b = P->b;
+    b.eps = x;
+    b.L0 = P->Kc - b.c * x;
+    int st = delta_planned(&r, &b, P->decayed, P->Kc, P->rel0, o, w);
     *conv &= st == GA_OK;
     if ((st != GA_OK && st != GA_ETOL) || !(r.val > 0) || !(r.err < 1e-3 * r.val))
         return st == GA_ETIME ? st : GA_EDOM;
@@ -849,25 +913,33 @@ static int brom_log(double *f, double *rel, int *conv, const ga_ploss *L, int di
     return GA_OK;
 }
 
-static int refine_few(ga_result *eps, const ga_ploss *L, int dir, double delta, double a,
-                      double z, double slope_hint, const ga_gchisq_opts *o, ga_quad_work *w)
+/* (the nodes kept: far more than an integral within the plan's budget visits) */
+#define BROM_MEMO_CAP 65536
+
+static int refine_few(ga_result *eps, brom_plan *P, double delta, double a, double z,
+                      double slope_hint, const ga_gchisq_opts *o, ga_quad_work *w)
 {
     double ld = log(delta), x[2], f[2], rel = 0;
     int conv = 1, st;
+    brom_memo memo = {0, BROM_MEMO_CAP, 0, malloc(BROM_MEMO_CAP * sizeof(struct brom_node))};
+    P->b.memo = memo.v ? &memo : NULL;
     /* the middle, then a Newton step from it with the bracket's slope (else 0.6 of the way):
      * the secant from these two is then mostly the last step */
     x[0] = a + 0.5 * (z - a);
-    if ((st = brom_log(&f[0], &rel, &conv, L, dir, x[0], ld, o, w)) != GA_OK)
-        return st;
+    if ((st = brom_log(&f[0], &rel, &conv, P, x[0], ld, o, w)) != GA_OK)
+        goto cleanup;
+    if (memo.v)
+        memo_freeze(&memo);
     double xn = slope_hint < 0 ? x[0] - f[0] / slope_hint : NAN;
     x[1] = xn > a && xn < z && xn != x[0] ? xn : a + 0.6 * (z - a);
-    if ((st = brom_log(&f[1], &rel, &conv, L, dir, x[1], ld, o, w)) != GA_OK)
-        return st;
+    if ((st = brom_log(&f[1], &rel, &conv, P, x[1], ld, o, w)) != GA_OK)
+        goto cleanup;
     double step = INFINITY, slope = NAN;
     for (int it = 0; it < 8; it++) {
         slope = (f[1] - f[0]) / (x[1] - x[0]);
+        st = GA_EDOM;
         if (!(slope < 0))
-            return GA_EDOM;
+            goto cleanup;
         xn = fmin(fmax(x[1] - f[1] / slope, a), z);
         step = fabs(xn - x[1]);
         /* (a step under half of what delta's error moves the root is not resolved: it is
@@ -876,15 +948,81 @@ static int refine_few(ga_result *eps, const ga_ploss *L, int dir, double delta, 
             break;
         x[0] = x[1], f[0] = f[1];
         x[1] = xn;
-        if ((st = brom_log(&f[1], &rel, &conv, L, dir, x[1], ld, o, w)) != GA_OK)
-            return st;
+        if ((st = brom_log(&f[1], &rel, &conv, P, x[1], ld, o, w)) != GA_OK)
+            goto cleanup;
     }
     double err = step + 1.05 * -log1p(-rel) / -slope + 4 * DBL_EPSILON * x[1];
+    st = GA_EDOM;
     if (!(err < eps->err))
-        return GA_EDOM;
+        goto cleanup;
     eps->val = x[1];
     eps->err = err;
-    return conv && err <= fmax(FEW_EPS_REL, o->epsrel) * x[1] ? GA_OK : GA_ETOL;
+    st = conv && err <= fmax(FEW_EPS_REL, o->epsrel) * x[1] ? GA_OK : GA_ETOL;
+cleanup:
+    P->b.memo = NULL;
+    free(memo.v);
+    return st;
+}
+
+/* The bracket of eps* (both directions) at relative width want: [*a, *z] with *lo the lower
+ * end of direction b's own bracket and *ohi the upper end of the other's (0 where it is shown
+ * below lo, or beyond its loss), its slope and the binding direction (1: X, Y; 2: Y, X).
+ * GA_OK, GA_ETIME, else GA_EDOM */
+typedef struct {
+    double a, z, lo, ohi, slope;
+    int direction;
+} few_bracket;
+
+static int few_brackets(few_bracket *f, const ga_ploss *L, int b, const double g[2],
+                        double delta, double want, double deadline)
+{
+    int other = !b;
+    double lo, hi, olo = 0, ohi = 0, oslope;
+    int rc = ga_ploss_bracket_eps(&lo, &hi, &f->slope, L, b, delta, g[b], want, deadline);
+    if (rc != GA_OK)
+        return rc == GA_ETIME ? rc : GA_EDOM;
+    if (lo < ga_ploss_loss_sup(L, other)) {
+        double theta, lch, l, u, et = ga_ploss_tilt_centre(lo);
+        int dec;
+        ga_ploss_tilt(&theta, &lch, L, other, et);
+        rc = ga_ploss_bracket(&l, &u, &dec, L, other, lo, et, theta, lch, 0, 0, delta, 0,
+                              deadline, NULL);
+        if (rc == GA_ETIME)
+            return rc;
+        if (rc == GA_OK && u <= delta) {
+            ohi = lo; /* (its eps is at most lo) */
+        } else {
+            double go = g[other] > 0 ? g[other] : 0.5 * lo;
+            rc = ga_ploss_bracket_eps(&olo, &ohi, &oslope, L, other, delta, go, want, deadline);
+            if (rc != GA_OK)
+                return rc == GA_ETIME ? rc : GA_EDOM;
+        }
+    }
+    f->a = fmax(lo, olo);
+    f->z = fmax(hi, ohi);
+    f->lo = lo;
+    f->ohi = ohi;
+    f->direction = (hi >= ohi ? b : other) == 0 ? 1 : 2;
+    return GA_OK;
+}
+
+/* Where Bromwich values are to narrow the bracket, it is first taken this wide: the grids of
+ * a bracket cost about in inverse proportion to its width, the secant steps inside it little
+ * more from a wider one (their integrals on one line share K). That is chosen for targets
+ * below FEW_BRACKET_FINE (above it a bracket at the target costs less than the plan and the
+ * integrals, which are then computed only where the bracket falls short). */
+#define FEW_BRACKET_COARSE 1e-3
+#define FEW_BRACKET_FINE 2e-5
+
+/* the plan of the Bromwich integrals of direction dir about eps (P): whether its integrand
+ * decays within a range they can afford (beyond t = 1000 an integral costs seconds) */
+static int few_plan(brom_plan *P, const ga_ploss *L, int dir, double eps, double deadline)
+{
+    double k2;
+    *P = (brom_plan){.b = {.L = L, .dir = dir, .eps = eps, .sc = 1, .deadline = deadline}};
+    P->decayed = plan_bromwich(&P->b, &P->Kc, &k2, &P->rel0);
+    return P->decayed && P->b.nodes <= BROMWICH_NODE_CAP / 4 && P->b.tmax <= 1000 &&
+           isfinite(P->Kc);
 }
 
 int ga_ploss_epsilon_few(ga_result *eps, int *direction, const ga_ploss *L, double delta,
@@ -897,54 +1035,42 @@ int ga_ploss_epsilon_few(ga_result *eps, int *direction, const ga_ploss *L, doub
     for (int d = 0; d < 2; d++)
         if (ga_ploss_pld_epsilon(&g[d], L, d, delta, 2e-3) != GA_OK || !isfinite(g[d]))
             return GA_EDOM;
-    int b = g[1] > g[0], other = !b;
+    int b = g[1] > g[0];
     if (!(g[b] > 0))
         return GA_EDOM;
-    double lo, hi, olo = 0, ohi = 0, slope, oslope;
     double want = fmax(FEW_EPS_REL, o->epsrel);
-    int rc = ga_ploss_bracket_eps(&lo, &hi, &slope, L, b, delta, g[b], want, o->deadline);
+    /* Bromwich values narrow the bracket where the integrand decays within its plan (the
+     * integral then converges: the root to its accuracy, which a certified eps then starts
+     * from); a plan about the PLD accountant's eps holds on the whole bracket (brom_plan) */
+    brom_plan P;
+    int early = w && want < FEW_BRACKET_FINE;
+    int decays = early && few_plan(&P, L, b, g[b], o->deadline);
+    few_bracket f;
+    double wb = decays ? fmax(want, FEW_BRACKET_COARSE) : want;
+    int rc = few_brackets(&f, L, b, g, delta, wb, o->deadline);
     if (rc != GA_OK)
-        return rc == GA_ETIME ? rc : GA_EDOM;
-    if (lo < ga_ploss_loss_sup(L, other)) {
-        double theta, lch, l, u, et = ga_ploss_tilt_centre(lo);
-        int dec;
-        ga_ploss_tilt(&theta, &lch, L, other, et);
-        rc = ga_ploss_bracket(&l, &u, &dec, L, other, lo, et, theta, lch, 0, 0, delta, 0,
-                              o->deadline, NULL);
-        if (rc == GA_ETIME)
-            return rc;
-        if (rc == GA_OK && u <= delta) {
-            ohi = lo; /* (its eps is at most lo) */
-        } else {
-            double go = g[other] > 0 ? g[other] : 0.5 * lo;
-            rc = ga_ploss_bracket_eps(&olo, &ohi, &oslope, L, other, delta, go, want,
-                                      o->deadline);
-            if (rc != GA_OK)
-                return rc == GA_ETIME ? rc : GA_EDOM;
-        }
-    }
-    double a = fmax(lo, olo), z = fmax(hi, ohi);
-    *direction = (hi >= ohi ? b : other) == 0 ? 1 : 2;
-    eps->val = 0.5 * a + 0.5 * z;
-    eps->err = 0.5 * (z - a) + 4 * DBL_EPSILON * z;
-    /* Bromwich values narrow it where one direction binds throughout (its delta alone
-     * decides) and the integrand decays within its plan at the middle (the integral then
-     * converges: the root to its accuracy, which a certified eps then starts from) */
-    int decays = 0;
-    if (w && ohi <= lo && eps->err > (o->epsrel > FEW_EPS_REL ? want : 1e-12) * eps->val) {
-        brom_t bw = {.L = L, .dir = b, .eps = eps->val, .sc = 1, .deadline = o->deadline};
-        double Kc, k2, rel0;
-        /* (a range beyond t = 1000 costs seconds per integral: the bracket stands) */
-        decays = plan_bromwich(&bw, &Kc, &k2, &rel0) && bw.nodes <= BROMWICH_NODE_CAP / 4 &&
-                 bw.tmax <= 1000;
-    }
-    int st = eps->err <= want * eps->val ? GA_OK : GA_ETOL;
-    if (decays) {
-        int rs = refine_few(eps, L, b, delta, a, z, slope, o, w);
+        return rc;
+    eps->val = 0.5 * f.a + 0.5 * f.z;
+    eps->err = 0.5 * (f.z - f.a) + 4 * DBL_EPSILON * f.z;
+    *direction = f.direction;
+    /* (where one direction binds throughout: its delta alone decides) */
+    int narrow = f.ohi <= f.lo &&
+                 eps->err > (o->epsrel > FEW_EPS_REL ? want : 1e-12) * eps->val;
+    if (w && !early && narrow)
+        decays = few_plan(&P, L, b, eps->val, o->deadline);
+    if (decays && narrow) {
+        int rs = refine_few(eps, &P, delta, f.a, f.z, f.slope, o, w);
         if (rs != GA_EDOM)
-            st = rs;
+            return rs;
     }
-    return st;
+    if (wb > want) { /* (no Bromwich values narrowed it: the bracket at width want) */
+        if ((rc = few_brackets(&f, L, b, g, delta, want, o->deadline)) != GA_OK)
+            return rc;
+        eps->val = 0.5 * f.a + 0.5 * f.z;
+        eps->err = 0.5 * (f.z - f.a) + 4 * DBL_EPSILON * f.z;
+        *direction = f.direction;
+    }
+    return eps->err <= want * eps->val ? GA_OK : GA_ETOL;
 }
 
 /* ---------------------------------------------------------------- one step, closed form */
