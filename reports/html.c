@@ -89,7 +89,7 @@ static void html_claims(FILE *out, const ga_audit *a)
         rp_html_escape(out, w.pair);
         fprintf(out, "</b>, direction %s. Distinguishing event: ", w.dir);
         rp_html_escape(out, a->claims[i].witness);
-        fprintf(out, ". %s.</p>\n", w.probs);
+        fprintf(out, ". %s, so delta = P[S] - e^eps P'[S] = %s.</p>\n", w.probs, w.delta);
     }
 }
 

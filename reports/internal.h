@@ -20,9 +20,10 @@ typedef struct {
 } rp_claim_cells;
 void rp_claim_cells_of(rp_claim_cells *c, const ga_claim_result *r);
 /* the worst pair of a claim decided on delta(eps) that was evaluated: 1 with its cells (pair
- * points into nb or the audit), 0 for any other claim (the reports show none) */
+ * points into nb or the audit; delta: its exact delta with the error estimate), 0 for any
+ * other claim (the reports show none) */
 typedef struct {
-    char claim[96], probs[96], nb[GA_SPEC_NAME_LEN];
+    char claim[96], probs[96], delta[64], nb[GA_SPEC_NAME_LEN];
     const char *pair, *dir;
 } rp_worst_cells;
 int rp_worst_of(rp_worst_cells *w, const ga_audit *a, const ga_claim_result *r);

@@ -95,7 +95,7 @@ int ga_report_markdown(FILE *out, const ga_audit *a)
         md_text(out, w.pair);
         fprintf(out, "**, direction %s. Distinguishing event: ", w.dir);
         md_text(out, a->claims[i].witness);
-        fprintf(out, ". %s, so delta = P[S] - e^eps P'[S] = %.6g.\n", w.probs, a->claims[i].exact.val);
+        fprintf(out, ". %s, so delta = P[S] - e^eps P'[S] = %s.\n", w.probs, w.delta);
     }
     rp_pairs_table pt;
     rp_pairs_begin(&pt, a);

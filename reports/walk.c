@@ -25,6 +25,8 @@ int rp_worst_of(rp_worst_cells *w, const ga_audit *a, const ga_claim_result *r)
     w->pair = ga_audit_pair_name(a, r->worst_pair, w->nb);
     w->dir = r->worst_dir == 1 ? "X,Y" : "Y,X";
     rp_witness_probs(w->probs, sizeof w->probs, r);
+    /* with its error: a failed evaluation reads as such (delta 1 +- 1), never as a value */
+    snprintf(w->delta, sizeof w->delta, "%.6g (+- %.2g)", r->exact.val, r->exact.err);
     return 1;
 }
 

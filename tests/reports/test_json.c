@@ -198,6 +198,12 @@ Test(json, reports_say_what_was_audited, .init = setup, .fini = teardown)
     cr_expect(strstr(out, "- mechanism: kind: gaussian\\_mechanism, sigma: 2.5, f: \\[20 items\\], "
                           "f\\_neighbours: \\[\\[20 items\\]\\]") &&
               strstr(out, "- source: Somebody (2026), Table 2"), "Markdown: %s", out);
+    /* the worst pair's delta with its error estimate: a shift of 1 against sigma 2.5 */
+    const char *dl = strstr(out, "so delta = P[S] - e^eps P'[S] = ");
+    double dv = NAN, de = NAN, want = ga_test_gdp_delta(0.4, 1);
+    cr_expect(dl && sscanf(dl + 32, "%lf (+- %lf)", &dv, &de) == 2 && de >= 0 && de < 1e-12 &&
+                  fabs(dv - want) <= 5e-6 * want + de, /* (6 digits) */
+              "Markdown's worst pair: %.200s (closed form %.17g)", dl ? dl : "(none)", want);
     free(out);
     free(err);
 }
