@@ -649,8 +649,8 @@ int ga_path_integrate(ga_result *out, ga_path *p, double epsabs, double epsrel,
          * (halving the step squares exp(-2 pi w / h)). A ratio that grows instead is a second,
          * narrower feature of the integrand (a singularity nearer the path than the one that
          * set the early rate) that the levels so far alias alike: it shows only in later
-         * changes (one of 2.5 times the accepted change was seen, with the ratios 3e-5, 8e-4,
-         * 0.016). Such a level is not accepted: the next one tells. */
+         * changes (a fixed row of the path test: ratios 3e-5, 8e-4, 0.016, and the sum off
+         * by 1.7 times that last change). Such a level is not accepted: the next one tells. */
         int slowing = level >= 3 && dn * delta_prev > delta * delta;
         if (!slowing && dn <= 1e-3 * tol) {
             err = dn;

@@ -422,15 +422,8 @@ static void memo_freeze(brom_memo *m)
 /* the kept node at t, or NULL */
 static const struct brom_node *memo_find(const brom_memo *m, double t)
 {
-    size_t lo = 0, hi = m->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (m->v[mid].t < t)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < m->n && m->v[lo].t == t ? &m->v[lo] : NULL;
+    struct brom_node key = {.t = t};
+    return bsearch(&key, m->v, m->n, sizeof *m->v, node_cmp);
 }
 
 /* phi'(c) = K'(c) - eps - 1/c - 1/(c+1) and phi(c) */
