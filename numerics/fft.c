@@ -11,7 +11,10 @@
  * dyadic block: positions 0 and 1 hold frequencies 0 and n/2, and position i in [2^m, 2^{m+1})
  * pairs with 3 2^m - 1 - i (ga_fft_partner). Each pass reads its twiddle factors from a table
  * of its own (one per block size, contiguous); passes on blocks that fit in the cache run
- * block by block (the same operations in another order).
+ * block by block (the same operations in another order). On the threads lent to the caller
+ * (ga_par_inner_jobs: a single expensive pair of an audit) the blocks, and the butterflies of
+ * each larger pass in runs of a block's, are shared out: each butterfly is the same operation
+ * on the same operands whichever thread does it, so the result does not depend on them.
  *
  * The table: cos and sin of angles of at most pi/4 (the others by the exact symmetries of the
  * circle), each angle (pi/2) (j / (n/4)) with j / (n/4) exact, so an entry is off by at most
@@ -160,11 +163,76 @@ static void dit_pass(const ga_fft_plan *p, double *z, size_t from, size_t to, si
     }
 }
 
+/* One item of a transform on the threads: with half >= blk, the butterflies (b, k) of the
+ * pass of that half with k in the i-th run of blk / 2 (runs ordered by block b, then k);
+ * with half == 0, block i's passes within it (forward: halves blk/2 .. 1; inverse: 1 ..
+ * blk/2) */
+typedef struct {
+    const ga_fft_plan *p;
+    double *z;
+    size_t blk, half;
+    int inverse;
+} fft_par;
+
+static void fft_item(void *ctx, size_t i, ga_gchisq_work *w)
+{
+    (void)w;
+    const fft_par *f = ctx;
+    size_t blk = f->blk;
+    if (f->half == 0) {
+        size_t b0 = i * blk;
+        if (f->inverse)
+            for (size_t half = 1; half < blk; half <<= 1)
+                dit_pass(f->p, f->z, b0, b0 + blk, half);
+        else
+            for (size_t half = blk / 2; half >= 1; half >>= 1)
+                dif_pass(f->p, f->z, b0, b0 + blk, half);
+        return;
+    }
+    /* the run's butterflies: block b of the pass, k in [k0, k0 + blk / 2), as a pass over
+     * that block with the twiddles and the partner offset of the full half */
+    size_t runs = f->half / (blk / 2), b = i / runs, k0 = (i % runs) * (blk / 2), half = f->half;
+    const double *tw = f->p->tw + 2 * (half - 1) + 2 * k0;
+    double *x = f->z + 2 * (b * 2 * half + k0), *y = x + 2 * half;
+    for (size_t k = 0; k < blk / 2; k++) {
+        double wr = tw[2 * k], wi = f->inverse ? tw[2 * k + 1] : -tw[2 * k + 1];
+        if (f->inverse) {
+            double tr = wr * y[2 * k] - wi * y[2 * k + 1];
+            double ti = wr * y[2 * k + 1] + wi * y[2 * k];
+            y[2 * k] = x[2 * k] - tr;
+            y[2 * k + 1] = x[2 * k + 1] - ti;
+            x[2 * k] += tr;
+            x[2 * k + 1] += ti;
+        } else {
+            double dr = x[2 * k] - y[2 * k], di = x[2 * k + 1] - y[2 * k + 1];
+            x[2 * k] += y[2 * k];
+            x[2 * k + 1] += y[2 * k + 1];
+            y[2 * k] = wr * dr - wi * di;
+            y[2 * k + 1] = wr * di + wi * dr;
+        }
+    }
+}
+
+/* (below this many points a transform stays on one thread: a thread costs more) */
+#define FFT_PAR_MIN ((size_t)1 << 16)
+
 void ga_fft_forward(const ga_fft_plan *p, double *z)
 {
     size_t n = p->n, blk = n < BLOCK ? n : BLOCK;
-    for (size_t half = n / 2; half >= blk; half >>= 1)
-        dif_pass(p, z, 0, n, half);
+    int jobs = n >= FFT_PAR_MIN ? ga_par_inner_jobs() : 1;
+    fft_par f = {p, z, blk, 0, 0};
+    for (size_t half = n / 2; half >= blk; half >>= 1) {
+        f.half = half;
+        if (jobs > 1)
+            ga_par_for(n / blk, jobs, 0, fft_item, &f, NULL, NULL);
+        else
+            dif_pass(p, z, 0, n, half);
+    }
+    f.half = 0;
+    if (jobs > 1) {
+        ga_par_for(n / blk, jobs, 0, fft_item, &f, NULL, NULL);
+        return;
+    }
     for (size_t b0 = 0; b0 < n; b0 += blk)
         for (size_t half = blk / 2; half >= 1; half >>= 1)
             dif_pass(p, z, b0, b0 + blk, half);
@@ -173,11 +241,22 @@ void ga_fft_forward(const ga_fft_plan *p, double *z)
 void ga_fft_inverse(const ga_fft_plan *p, double *z)
 {
     size_t n = p->n, blk = n < BLOCK ? n : BLOCK;
-    for (size_t b0 = 0; b0 < n; b0 += blk)
-        for (size_t half = 1; half < blk; half <<= 1)
-            dit_pass(p, z, b0, b0 + blk, half);
-    for (size_t half = blk; half < n; half <<= 1)
-        dit_pass(p, z, 0, n, half);
+    int jobs = n >= FFT_PAR_MIN ? ga_par_inner_jobs() : 1;
+    fft_par f = {p, z, blk, 0, 1};
+    if (jobs > 1) {
+        ga_par_for(n / blk, jobs, 0, fft_item, &f, NULL, NULL);
+    } else {
+        for (size_t b0 = 0; b0 < n; b0 += blk)
+            for (size_t half = 1; half < blk; half <<= 1)
+                dit_pass(p, z, b0, b0 + blk, half);
+    }
+    for (size_t half = blk; half < n; half <<= 1) {
+        f.half = half;
+        if (jobs > 1)
+            ga_par_for(n / blk, jobs, 0, fft_item, &f, NULL, NULL);
+        else
+            dit_pass(p, z, 0, n, half);
+    }
     double sc = 1.0 / (double)n; /* exact: n is a power of two */
     for (size_t i = 0; i < 2 * n; i++)
         z[i] *= sc;

@@ -44,6 +44,10 @@ typedef void (*ga_par_fn)(void *ctx, size_t i, ga_gchisq_work *w);
  * could be allocated. */
 int ga_par_for(size_t n, int jobs, double deadline, ga_par_fn fn, void *ctx, unsigned char *done,
                ga_gchisq_work *w);
+/* The threads the item running on this thread may use for a loop of its own: the loop's jobs
+ * when it has a single item (one expensive pair of an audit: its cells, nodes or grid points
+ * on every core), else 1; 1 outside any loop (a library call starts no threads unasked). */
+int ga_par_inner_jobs(void);
 
 /* One step of regula falsi's bookkeeping, Illinois' variant: the point x with value f
  * replaces the end of its sign (f > 0: xp, else xn); an end kept twice in a row has its

@@ -16,7 +16,10 @@
  * runs, OpenBLAS is asked for one thread per call, whatever jobs is (items are the
  * parallelism, nested BLAS threads would oversubscribe the cores, and BLAS results may
  * depend on its thread count in the last bits: the results must not depend on jobs); its
- * setting is restored afterwards.
+ * setting is restored afterwards. A loop of one item lends its threads to that item
+ * (ga_par_inner_jobs): the item's own loops (over its cells, say) then run on them, and an
+ * audit of a single expensive pair uses every core; their items see 1, so loops nest at most
+ * one level deep in threads.
  */
 #include "numerics/numerics.h"
 
@@ -64,6 +67,14 @@ static void drain(par_loop *l, ga_gchisq_work *w)
     }
 }
 
+/* the threads lent to the item this thread runs (1: none) */
+static _Thread_local int inner_jobs = 1;
+
+int ga_par_inner_jobs(void)
+{
+    return inner_jobs;
+}
+
 static void *worker(void *arg)
 {
     par_loop *l = arg;
@@ -104,7 +115,10 @@ int ga_par_for(size_t n, int jobs, double deadline, ga_par_fn fn, void *ctx, uns
     for (size_t t = 1; t < nt; t++)
         if (pthread_create(&tid[started], NULL, worker, &l) == 0)
             started++;
+    int outer = inner_jobs; /* (this thread's own share, restored below) */
+    inner_jobs = n == 1 && jobs > 1 ? jobs : 1;
     drain(&l, w);
+    inner_jobs = outer;
     for (size_t t = 0; t < started; t++)
         pthread_join(tid[t], NULL);
     if (n > 1)

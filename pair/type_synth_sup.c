@@ -84,6 +84,44 @@ static int eval_pair(double *res, const ga_synthetic_input *in, double a, double
     return isfinite(*res) ? GA_OK : GA_ETOL;
 }
 
+/* Several pairs' evaluations at once: pair j is (a[j], b[j]), its upper (up[j]) or lower end
+ * into res[j], its status into rc[j]; on the threads lent to this pair (ga_par_inner_jobs:
+ * each result is the one evaluation's, whichever thread made it) */
+typedef struct {
+    const ga_synthetic_input *in;
+    double eps;
+    const double *a, *b;
+    const int *up;
+    double *res;
+    int *rc;
+} eval_batch;
+
+static void eval_item(void *ctx, size_t j, ga_gchisq_work *w)
+{
+    (void)w;
+    eval_batch *e = ctx;
+    size_t one = 0;
+    e->rc[j] = eval_pair(&e->res[j], e->in, e->a[j], e->b[j], e->eps, e->up[j], &one);
+}
+
+/* the evaluations of e (n of them, counted in *evals): the first failure in index order, or
+ * GA_OK */
+static int eval_all(eval_batch *e, size_t n, size_t *evals)
+{
+    int jobs = ga_par_inner_jobs();
+    if (jobs > 1 && n > 1) {
+        ga_par_for(n, jobs, 0, eval_item, e, NULL, NULL);
+    } else {
+        for (size_t j = 0; j < n; j++)
+            eval_item(e, j, NULL);
+    }
+    *evals += n;
+    for (size_t j = 0; j < n; j++)
+        if (e->rc[j] != GA_OK)
+            return e->rc[j];
+    return GA_OK;
+}
+
 /* the cover pair's norms of the cell [u, v]: u and v + D' rounded up */
 static double cover_b(double v, double dd)
 {
@@ -170,26 +208,41 @@ static int sup_bb(cell_t *c, size_t *n, double *lb, double *abest, const ga_synt
                 rc = golden(lb, abest, in, fmax(x - h, 0), fmin(x + h, amax), dd, eps, &evals);
         }
     } else {
-        size_t ib = 0;
-        for (size_t i = 0; i <= n0 && rc == GA_OK; i++) { /* the grid's members */
-            double u = i == n0 ? amax : amax * (double)i / (double)n0, f;
-            rc = eval_pair(&f, in, u, member_b(u, dd, in->norm_bound), eps, 0, &evals);
-            if (rc == GA_OK && f > *lb) {
-                *lb = f;
-                *abest = u;
+        /* the grid's members (lower ends, j <= n0) and the cells' bounds (upper ends, j > n0:
+         * cell j - n0 - 1), evaluated together */
+        double ga[2 * SUP_CELLS0 + 1], gb[2 * SUP_CELLS0 + 1], gr[2 * SUP_CELLS0 + 1];
+        int gu[2 * SUP_CELLS0 + 1], grc[2 * SUP_CELLS0 + 1];
+        size_t ib = 0, ng = 2 * n0 + 1;
+        for (size_t i = 0; i <= n0; i++) {
+            double u = i == n0 ? amax : amax * (double)i / (double)n0;
+            ga[i] = u;
+            gb[i] = member_b(u, dd, in->norm_bound);
+            gu[i] = 0;
+        }
+        for (size_t i = 0; i < n0; i++) {
+            double u = amax * (double)i / (double)n0,
+                   v = i + 1 == n0 ? amax : amax * (double)(i + 1) / (double)n0;
+            c[i] = (cell_t){u, v, 0};
+            stale[i] = 0;
+            ga[n0 + 1 + i] = u;
+            gb[n0 + 1 + i] = cover_b(v, dd);
+            gu[n0 + 1 + i] = 1;
+        }
+        eval_batch e = {in, eps, ga, gb, gu, gr, grc};
+        rc = eval_all(&e, ng, &evals);
+        for (size_t i = 0; i <= n0 && rc == GA_OK; i++) {
+            if (gr[i] > *lb) {
+                *lb = gr[i];
+                *abest = ga[i];
                 ib = i;
             }
         }
         if (rc == GA_OK && amax > 0 && *lb > 0)
             rc = golden(lb, abest, in, amax * (double)(ib ? ib - 1 : 0) / (double)n0,
                         ib + 1 >= n0 ? amax : amax * (double)(ib + 1) / (double)n0, dd, eps, &evals);
-        for (size_t i = 0; i < n0 && rc == GA_OK; i++) { /* the cells' bounds */
-            double u = amax * (double)i / (double)n0, v = i + 1 == n0 ? amax : amax * (double)(i + 1) / (double)n0;
-            c[nc] = (cell_t){u, v, 0};
-            stale[nc] = 0;
-            rc = eval_pair(&c[nc].up, in, u, cover_b(v, dd), eps, 1, &evals);
-            nc++;
-        }
+        for (size_t i = 0; i < n0; i++)
+            c[i].up = gr[n0 + 1 + i];
+        nc = rc == GA_OK ? n0 : 0;
     }
     while (rc == GA_OK) {
         size_t k = 0;
@@ -219,9 +272,14 @@ static int sup_bb(cell_t *c, size_t *n, double *lb, double *abest, const ga_synt
         c[nc] = (cell_t){m, c[k].v, 0};
         c[k].v = m;
         stale[nc] = 0;
-        if ((rc = eval_pair(&c[nc].up, in, m, cover_b(c[nc].v, dd), eps, 1, &evals)) ||
-            (rc = eval_pair(&c[k].up, in, c[k].u, cover_b(m, dd), eps, 1, &evals)))
+        /* (the two halves' bounds together) */
+        double ha[2] = {m, c[k].u}, hb[2] = {cover_b(c[nc].v, dd), cover_b(m, dd)}, hr[2];
+        int hu[2] = {1, 1}, hrc[2];
+        eval_batch e = {in, eps, ha, hb, hu, hr, hrc};
+        if ((rc = eval_all(&e, 2, &evals)))
             break;
+        c[nc].up = hr[0];
+        c[k].up = hr[1];
         nc++;
     }
     *n = nc;
@@ -329,6 +387,24 @@ static int cert_pair(double *res, const ga_synthetic_input *in, double a, double
     return GA_OK;
 }
 
+/* the cells' certified bounds, one item each (on the threads lent to this pair: the
+ * largest of them does not depend on which thread computed which) */
+typedef struct {
+    const ga_synthetic_input *in;
+    const cell_t *c;
+    double dd, deadline, *hi;
+    const char *eps;
+    int *rc;
+} cert_cells;
+
+static void cert_cell(void *ctx, size_t i, ga_gchisq_work *w)
+{
+    (void)w;
+    cert_cells *k = ctx;
+    k->rc[i] = cert_pair(&k->hi[i], k->in, k->c[i].u, cover_b(k->c[i].v, k->dd), k->eps, 1,
+                         k->deadline);
+}
+
 static void bound_out(ga_delta_cert *out, double lo, double hi, int digits)
 {
     out->xy.lo = out->yx.lo = lo;
@@ -362,11 +438,22 @@ static int sup_delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_in
     int rc = sup_search(c, &n, &lb, &a, p, e, SUP_TOL, o.deadline);
     if (rc == GA_ETOL)
         rc = GA_OK;
-    for (size_t i = 0; i < n && rc == GA_OK; i++) {
-        double h;
-        rc = cert_pair(&h, in, c[i].u, cover_b(c[i].v, dd), eps, 1, o.deadline);
-        hi = fmax(hi, h);
+    double *h = rc == GA_OK ? malloc((n ? n : 1) * sizeof *h) : NULL;
+    int *hrc = rc == GA_OK ? malloc((n ? n : 1) * sizeof *hrc) : NULL;
+    if (rc == GA_OK && (!h || !hrc))
+        rc = GA_ENOMEM;
+    if (rc == GA_OK) {
+        cert_cells k = {in, c, dd, o.deadline, h, eps, hrc};
+        for (size_t i = 0; i < n; i++)
+            hrc[i] = GA_ETIME; /* (an item not run: past the deadline) */
+        ga_par_for(n, ga_par_inner_jobs(), o.deadline, cert_cell, &k, NULL, NULL);
+        for (size_t i = 0; i < n && rc == GA_OK; i++) { /* (the first failure in order) */
+            rc = hrc[i];
+            hi = fmax(hi, h[i]);
+        }
     }
+    free(h);
+    free(hrc);
     if (rc == GA_OK)
         rc = cert_pair(&lo, in, fmin(a, amax), member_b(fmin(a, amax), dd, in->norm_bound), eps,
                        0, o.deadline);

@@ -497,6 +497,24 @@ static void name_worst_pairs(ga_audit *a)
 /* The audit; a shard (o->nshards > 0) records its evaluations instead of deciding; a merge
  * (book != NULL: the parts' records, moved into a) decides with them, the spec's bytes
  * checked against digest first. */
+/* the decisions after the pairs are reduced: the table, the claims, the plots */
+typedef struct {
+    ga_audit *a;
+    const ga_audit_opts *o;
+} decide_run;
+
+static void decide_item(void *ctx, size_t i, ga_gchisq_work *w)
+{
+    (void)i;
+    decide_run *d = ctx;
+    ga_audit_watch_stage(d->a->watch, "the per-pair table");
+    audit_table(d->a, d->o, w);
+    audit_claims(d->a, d->o, w);
+    ga_audit_watch_stage(d->a->watch, "the plots");
+    audit_plots(d->a, w);
+    name_worst_pairs(d->a);
+}
+
 static int audit_run(ga_audit *a, const char *path, const char *text, size_t len,
                      const ga_audit_opts *o, ga_recbook *book, const ga_partial_head *head,
                      char *msg, size_t msglen)
@@ -546,12 +564,10 @@ static int audit_run(ga_audit *a, const char *path, const char *text, size_t len
             if (a->book.failed)
                 rc = GA_ENOMEM;
         } else {
-            ga_audit_watch_stage(a->watch, "the per-pair table");
-            audit_table(a, o, w);
-            audit_claims(a, o, w);
-            ga_audit_watch_stage(a->watch, "the plots");
-            audit_plots(a, w);
-            name_worst_pairs(a);
+            /* (one item: its pair loops run on the threads, and a single expensive pair's
+             * evaluations, its plots' among them, are lent them: ga_par_inner_jobs) */
+            decide_run d = {a, o};
+            ga_par_for(1, ga_par_jobs(o->jobs), 0, decide_item, &d, NULL, w);
         }
     }
     a->seconds = ga_monotonic() - t0;

@@ -3,7 +3,8 @@
  * in long double (64-bit significands: its own error, about n ulps of long double, is under a
  * hundredth of the bound checked): the rounding stays within ga_fft_relerr in 2-norm for
  * random and structured inputs in both directions, the order of the spectrum is bit reversal,
- * partners are the conjugate frequencies, plans refuse lengths that are not powers of two.
+ * partners are the conjugate frequencies, plans refuse lengths that are not powers of two,
+ * and transforms on lent threads give the one-thread bits.
  * Random loops are seeded; GA_TEST_SCALE scales their counts.
  */
 #include "numerics/numerics.h"
@@ -13,6 +14,7 @@
 #include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define MAX_LOG2 11 /* the direct sums cost n^2 */
 
@@ -170,4 +172,60 @@ Test(fft, lengths_that_are_not_powers_of_two_are_refused)
         cr_expect(ga_fft_plan_init(&p, bad[k]) == GA_EINVAL, "n %zu accepted", bad[k]);
         ga_fft_plan_clear(&p);
     }
+}
+
+/* On threads lent by a loop of one item (a single pair of an audit) the transforms share
+ * out their blocks and their larger passes' butterflies: bit for bit the one-thread result,
+ * both directions, at lengths around the threshold and the block, on 2, 3 and 8 threads */
+typedef struct {
+    const ga_fft_plan *p;
+    double *z;
+    int inverse;
+} lent_fft;
+
+static void lent_item(void *ctx, size_t i, ga_gchisq_work *w)
+{
+    (void)i;
+    (void)w;
+    lent_fft *f = ctx;
+    if (f->inverse)
+        ga_fft_inverse(f->p, f->z);
+    else
+        ga_fft_forward(f->p, f->z);
+}
+
+Test(fft, threads_give_the_same_bits)
+{
+    static const size_t sizes[] = {(size_t)1 << 15, (size_t)1 << 16, (size_t)1 << 17,
+                                   (size_t)1 << 19};
+    static const int jobs[] = {2, 3, 8};
+    gsl_rng *r = ga_test_rng(616);
+    for (size_t a = 0; a < sizeof sizes / sizeof *sizes; a++) {
+        size_t n = sizes[a];
+        ga_fft_plan p;
+        cr_assert(ga_fft_plan_init(&p, n) == GA_OK);
+        double *x = malloc(2 * n * sizeof *x), *y = malloc(2 * n * sizeof *y);
+        cr_assert(x && y);
+        for (size_t i = 0; i < 2 * n; i++)
+            x[i] = gsl_rng_uniform(r) - 0.5;
+        for (int inverse = 0; inverse < 2; inverse++)
+            for (size_t b = 0; b < sizeof jobs / sizeof *jobs; b++) {
+                memcpy(y, x, 2 * n * sizeof *x);
+                lent_fft f = {&p, y, inverse};
+                ga_par_for(1, jobs[b], 0, lent_item, &f, NULL, NULL);
+                double *one = malloc(2 * n * sizeof *one);
+                cr_assert(one);
+                memcpy(one, x, 2 * n * sizeof *x);
+                f.z = one;
+                lent_item(&f, 0, NULL); /* (outside any loop: one thread) */
+                cr_expect(memcmp(one, y, 2 * n * sizeof *y) == 0,
+                          "n %zu, %s, %d threads: not the one-thread transform bit for bit", n,
+                          inverse ? "inverse" : "forward", jobs[b]);
+                free(one);
+            }
+        free(x);
+        free(y);
+        ga_fft_plan_clear(&p);
+    }
+    gsl_rng_free(r);
 }

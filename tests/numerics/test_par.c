@@ -2,7 +2,8 @@
  * test_par.c - the parallel loop of numerics/par.c: every item of a loop runs exactly once
  * and is marked done, whatever the number of items (around the sizes where items start to be
  * taken several at a time: 256 takes per thread) and of threads; a deadline already passed
- * runs no item; the thread count asked is capped. A seeded loop of random sizes and thread
+ * runs no item; the thread count asked is capped; a loop of one item lends its threads to
+ * it, and only then. A seeded loop of random sizes and thread
  * counts (GA_TEST_SCALE scales it) checks the same.
  */
 #include "numerics/numerics.h"
@@ -75,6 +76,53 @@ Test(par, a_deadline_already_passed_runs_no_item)
         cr_assert(atomic_load(&c.runs[i]) == 0 && done[i] == 0, "item %zu ran after the deadline", i);
     free(c.runs);
     free(done);
+}
+
+/* the threads lent to an item (ga_par_inner_jobs): a loop of one item lends its jobs, a
+ * loop of several lends none (each item sees 1, on every thread), a loop inside the lent one
+ * lends none again, and outside any loop, and after one, it is 1 */
+static void inner_item(void *ctx, size_t i, ga_gchisq_work *w)
+{
+    (void)w;
+    atomic_int *seen = ctx;
+    atomic_store(&seen[i], ga_par_inner_jobs());
+}
+
+typedef struct {
+    int jobs, outer, nested[3], after;
+} lend_ctx;
+
+static void lend_item(void *ctx, size_t i, ga_gchisq_work *w)
+{
+    (void)i;
+    lend_ctx *l = ctx;
+    atomic_int seen[3];
+    l->outer = ga_par_inner_jobs();
+    ga_par_for(3, ga_par_inner_jobs(), 0, inner_item, seen, NULL, w);
+    for (int k = 0; k < 3; k++)
+        l->nested[k] = atomic_load(&seen[k]);
+    l->after = ga_par_inner_jobs();
+}
+
+Test(par, a_loop_of_one_item_lends_its_threads)
+{
+    static const int jobs[] = {1, 2, 5};
+    cr_expect(ga_par_inner_jobs() == 1, "outside any loop: %d", ga_par_inner_jobs());
+    for (size_t t = 0; t < sizeof jobs / sizeof *jobs; t++) {
+        lend_ctx l = {jobs[t], 0, {0, 0, 0}, 0};
+        ga_par_for(1, jobs[t], 0, lend_item, &l, NULL, NULL);
+        cr_expect(l.outer == jobs[t] && l.after == jobs[t] && l.nested[0] == 1 &&
+                      l.nested[1] == 1 && l.nested[2] == 1,
+                  "one item on %d threads: lent %d (%d after its own loop), its loop's items "
+                  "%d %d %d", jobs[t], l.outer, l.after, l.nested[0], l.nested[1], l.nested[2]);
+        atomic_int seen[4];
+        ga_par_for(4, jobs[t], 0, inner_item, seen, NULL, NULL);
+        for (int k = 0; k < 4; k++)
+            cr_expect(atomic_load(&seen[k]) == 1, "4 items on %d threads: item %d lent %d",
+                      jobs[t], k, atomic_load(&seen[k]));
+        cr_expect(ga_par_inner_jobs() == 1, "after a loop on %d threads: %d", jobs[t],
+                  ga_par_inner_jobs());
+    }
 }
 
 Test(par, thread_counts_are_capped)
