@@ -127,40 +127,47 @@ void ga_fft_plan_clear(ga_fft_plan *p)
     p->tw = NULL;
 }
 
+/* m butterflies of decimation in frequency: (x_k, y_k) -> (x_k + y_k, (x_k - y_k) w^k) with
+ * w^k = conj(w[k]) (the table's e^{+...}) */
+static void dif_run(const double *w, double *x, double *y, size_t m)
+{
+    for (size_t k = 0; k < m; k++) {
+        double wr = w[2 * k], wi = -w[2 * k + 1];
+        double dr = x[2 * k] - y[2 * k], di = x[2 * k + 1] - y[2 * k + 1];
+        x[2 * k] += y[2 * k];
+        x[2 * k + 1] += y[2 * k + 1];
+        y[2 * k] = wr * dr - wi * di;
+        y[2 * k + 1] = wr * di + wi * dr;
+    }
+}
+
+/* m butterflies of decimation in time: (x_k, y_k) -> (x_k + w^k y_k, x_k - w^k y_k) */
+static void dit_run(const double *w, double *x, double *y, size_t m)
+{
+    for (size_t k = 0; k < m; k++) {
+        double wr = w[2 * k], wi = w[2 * k + 1];
+        double tr = wr * y[2 * k] - wi * y[2 * k + 1];
+        double ti = wr * y[2 * k + 1] + wi * y[2 * k];
+        y[2 * k] = x[2 * k] - tr;
+        y[2 * k + 1] = x[2 * k + 1] - ti;
+        x[2 * k] += tr;
+        x[2 * k + 1] += ti;
+    }
+}
+
 /* one pass of decimation in frequency over points [from, to), blocks of 2 half points:
  * (a, b) -> (a + b, (a - b) w^k), w = e^{-2 pi i / (2 half)} */
 static void dif_pass(const ga_fft_plan *p, double *z, size_t from, size_t to, size_t half)
 {
-    const double *w = p->tw + 2 * (half - 1);
-    for (size_t b = from; b < to; b += 2 * half) {
-        double *x = z + 2 * b, *y = z + 2 * (b + half);
-        for (size_t k = 0; k < half; k++) {
-            double wr = w[2 * k], wi = -w[2 * k + 1];
-            double dr = x[2 * k] - y[2 * k], di = x[2 * k + 1] - y[2 * k + 1];
-            x[2 * k] += y[2 * k];
-            x[2 * k + 1] += y[2 * k + 1];
-            y[2 * k] = wr * dr - wi * di;
-            y[2 * k + 1] = wr * di + wi * dr;
-        }
-    }
+    for (size_t b = from; b < to; b += 2 * half)
+        dif_run(p->tw + 2 * (half - 1), z + 2 * b, z + 2 * (b + half), half);
 }
 
 /* one pass of decimation in time: (a, b) -> (a + w^k b, a - w^k b), w = e^{+2 pi i / (2 half)} */
 static void dit_pass(const ga_fft_plan *p, double *z, size_t from, size_t to, size_t half)
 {
-    const double *w = p->tw + 2 * (half - 1);
-    for (size_t b = from; b < to; b += 2 * half) {
-        double *x = z + 2 * b, *y = z + 2 * (b + half);
-        for (size_t k = 0; k < half; k++) {
-            double wr = w[2 * k], wi = w[2 * k + 1];
-            double tr = wr * y[2 * k] - wi * y[2 * k + 1];
-            double ti = wr * y[2 * k + 1] + wi * y[2 * k];
-            y[2 * k] = x[2 * k] - tr;
-            y[2 * k + 1] = x[2 * k + 1] - ti;
-            x[2 * k] += tr;
-            x[2 * k + 1] += ti;
-        }
-    }
+    for (size_t b = from; b < to; b += 2 * half)
+        dit_run(p->tw + 2 * (half - 1), z + 2 * b, z + 2 * (b + half), half);
 }
 
 /* One item of a transform on the threads: with half >= blk, the butterflies (b, k) of the
@@ -194,23 +201,10 @@ static void fft_item(void *ctx, size_t i, ga_gchisq_work *w)
     size_t runs = f->half / (blk / 2), b = i / runs, k0 = (i % runs) * (blk / 2), half = f->half;
     const double *tw = f->p->tw + 2 * (half - 1) + 2 * k0;
     double *x = f->z + 2 * (b * 2 * half + k0), *y = x + 2 * half;
-    for (size_t k = 0; k < blk / 2; k++) {
-        double wr = tw[2 * k], wi = f->inverse ? tw[2 * k + 1] : -tw[2 * k + 1];
-        if (f->inverse) {
-            double tr = wr * y[2 * k] - wi * y[2 * k + 1];
-            double ti = wr * y[2 * k + 1] + wi * y[2 * k];
-            y[2 * k] = x[2 * k] - tr;
-            y[2 * k + 1] = x[2 * k + 1] - ti;
-            x[2 * k] += tr;
-            x[2 * k + 1] += ti;
-        } else {
-            double dr = x[2 * k] - y[2 * k], di = x[2 * k + 1] - y[2 * k + 1];
-            x[2 * k] += y[2 * k];
-            x[2 * k + 1] += y[2 * k + 1];
-            y[2 * k] = wr * dr - wi * di;
-            y[2 * k + 1] = wr * di + wi * dr;
-        }
-    }
+    if (f->inverse)
+        dit_run(tw, x, y, blk / 2);
+    else
+        dif_run(tw, x, y, blk / 2);
 }
 
 /* (below this many points a transform stays on one thread: a thread costs more) */
