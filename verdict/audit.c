@@ -494,9 +494,6 @@ static void name_worst_pairs(ga_audit *a)
     }
 }
 
-/* The audit; a shard (o->nshards > 0) records its evaluations instead of deciding; a merge
- * (book != NULL: the parts' records, moved into a) decides with them, the spec's bytes
- * checked against digest first. */
 /* the decisions after the pairs are reduced: the table, the claims, the plots */
 typedef struct {
     ga_audit *a;
@@ -515,6 +512,9 @@ static void decide_item(void *ctx, size_t i, ga_gchisq_work *w)
     name_worst_pairs(d->a);
 }
 
+/* The audit; a shard (o->nshards > 0) records its evaluations instead of deciding; a merge
+ * (book != NULL: the parts' records, moved into a) decides with them, the spec's bytes
+ * checked against digest first. */
 static int audit_run(ga_audit *a, const char *path, const char *text, size_t len,
                      const ga_audit_opts *o, ga_recbook *book, const ga_partial_head *head,
                      char *msg, size_t msglen)
@@ -567,7 +567,8 @@ static int audit_run(ga_audit *a, const char *path, const char *text, size_t len
             /* (one item: its pair loops run on the threads, and a single expensive pair's
              * evaluations, its plots' among them, are lent them: ga_par_inner_jobs) */
             decide_run d = {a, o};
-            ga_par_for(1, ga_par_jobs(o->jobs), 0, decide_item, &d, NULL, w);
+            if (ga_par_for(1, ga_par_jobs(o->jobs), 0, decide_item, &d, NULL, w) != GA_OK)
+                decide_item(&d, 0, w); /* (not reached: w is given, so the item runs) */
         }
     }
     a->seconds = ga_monotonic() - t0;
