@@ -157,6 +157,11 @@ void ga_fmt_bound(char *buf, size_t n, double v, int upper, int digits);
 /* The first len bytes of s into buf (n bytes), cut to n - 1 bytes and terminated as
  * snprintf(buf, n, "%s", ...) cuts (nothing written when n is 0). */
 void ga_copy_cut(char *buf, size_t n, const char *s, size_t len);
+/* The decimal digits of x written at p (no terminator); returns the end. */
+char *ga_put_digits(char *p, uint64_t x);
+/* 10^k, k >= 0, in long double: exact for k <= 27 where the long double has a 64-bit
+ * significand (5^27 < 2^63), within 2^-64 relative beyond. */
+long double ga_p10l(int k);
 /* snprintf(buf, n, "%.*g", p, v), byte for byte, without printf for most v (1 <= p <= 15;
  * otherwise, and for ties, printf itself). */
 void ga_fmt_g(char *buf, size_t n, double v, int p);

@@ -292,9 +292,9 @@ int ga_decimal_to_double_n(double *v, const char *s, size_t len)
  * with a 19-digit decimal, keeps its text instead), so the decoder may use any rounding of
  * the estimate, as long as it is the same function each time. */
 
-/* 10^k, k >= 0, in long double: exact for k <= 27, within a few units in the last place
- * (2^-64 relative) for larger k, which the 2^14 margin absorbs many times over */
-static long double p10l(int k)
+/* (10^k in long double: exact for k <= 27, within a few units in the last place, 2^-64
+ * relative, for larger k, which the 2^14 margin absorbs many times over) */
+long double ga_p10l(int k)
 {
     static const long double small[32] = {
         1e0L,  1e1L,  1e2L,  1e3L,  1e4L,  1e5L,  1e6L,  1e7L,  1e8L,  1e9L,  1e10L,
@@ -314,7 +314,7 @@ static uint64_t dec_m(double v, ga_dec dec, int *ok, int *dist)
 {
     long double a = fabsl((long double)v);
     int k = -(int)dec.e;
-    long double est = k >= 0 ? a * p10l(k) : a / p10l(-k);
+    long double est = k >= 0 ? a * ga_p10l(k) : a / ga_p10l(-k);
     *ok = est < 18446744073709486080.0L; /* 2^64 - 2^16 */
     if (!*ok)
         return 0;
@@ -347,8 +347,7 @@ int ga_decimal_scan(double *v, ga_dec *dec, const char *s, size_t len)
     return GA_OK;
 }
 
-/* the decimal digits of x at p; returns the end */
-static char *put_digits(char *p, uint64_t x)
+char *ga_put_digits(char *p, uint64_t x)
 {
     char d[24];
     int n = 0;
@@ -367,12 +366,12 @@ void ga_decimal_text(char *buf, double v, ga_dec dec)
     char *p = buf;
     if (signbit(v))
         *p++ = '-';
-    p = put_digits(p, dec_m(v, dec, &ok, &dist));
+    p = ga_put_digits(p, dec_m(v, dec, &ok, &dist));
     if (dec.e) {
         *p++ = 'e';
         if (dec.e < 0)
             *p++ = '-';
-        p = put_digits(p, (uint64_t)(dec.e < 0 ? -(int)dec.e : dec.e));
+        p = ga_put_digits(p, (uint64_t)(dec.e < 0 ? -(int)dec.e : dec.e));
     }
     *p = 0;
 }

@@ -112,7 +112,6 @@ static int digits_read_back(const char *dg, int x, int p, double a)
     return r == a;
 }
 
-/* "%.*g" at precision p of (-1)^neg dg[0].dg[1..p) 10^x */
 void ga_copy_cut(char *buf, size_t n, const char *s, size_t len)
 {
     if (!n)
@@ -122,6 +121,7 @@ void ga_copy_cut(char *buf, size_t n, const char *s, size_t len)
     buf[l] = 0;
 }
 
+/* "%.*g" at precision p of (-1)^neg dg[0].dg[1..p) 10^x */
 static void layout_g(char *buf, size_t n, int neg, const char *dg, int x, int p)
 {
     char t[64];
@@ -175,7 +175,7 @@ static void layout_g(char *buf, size_t n, int neg, const char *dg, int x, int p)
  * "%.*g" at precision p without printf, for the many numbers of a large report (a name per
  * pair): with x the decimal exponent of |v| and k = p - 1 - x, s = |v| 10^k lies in
  * [10^(p-1), 10^p); 10^k for |k| <= 27 is exact in an x87 long double (64-bit significand:
- * 5^27 < 2^63), so s carries one rounding, a relative 2^-64, and its integer part and
+ * 5^27 < 2^63; ga_p10l), so s carries one rounding, a relative 2^-64, and its integer part and
  * fraction are exact (s < 2^50). The digits are the integer part, rounded up when the
  * fraction exceeds one half by more than that rounding; a fraction that close to a half (a
  * tie, or a value within 2^-60 of one) and everything outside the table go to snprintf, as
@@ -185,10 +185,6 @@ static void layout_g(char *buf, size_t n, int neg, const char *dg, int x, int p)
 void ga_fmt_g(char *buf, size_t n, double v, int p)
 {
 #if LDBL_MANT_DIG >= 64
-    static const long double pw[GA_FMT_G_POW + 1] = {
-        1e0L,  1e1L,  1e2L,  1e3L,  1e4L,  1e5L,  1e6L,  1e7L,  1e8L,  1e9L,
-        1e10L, 1e11L, 1e12L, 1e13L, 1e14L, 1e15L, 1e16L, 1e17L, 1e18L, 1e19L,
-        1e20L, 1e21L, 1e22L, 1e23L, 1e24L, 1e25L, 1e26L, 1e27L};
     double a = fabs(v);
     if (p >= 1 && p <= 15 && isfinite(v) && a >= 1e-300) {
         int x = (int)floor(log10(a));
@@ -196,12 +192,12 @@ void ga_fmt_g(char *buf, size_t n, double v, int p)
             int k = p - 1 - x;
             if (k > GA_FMT_G_POW || -k > GA_FMT_G_POW)
                 break;
-            long double s = k >= 0 ? (long double)a * pw[k] : (long double)a / pw[-k];
-            if (s < pw[p - 1]) { /* (log10 rounded across a power of ten) */
+            long double s = k >= 0 ? (long double)a * ga_p10l(k) : (long double)a / ga_p10l(-k);
+            if (s < ga_p10l(p - 1)) { /* (log10 rounded across a power of ten) */
                 x--;
                 continue;
             }
-            if (s >= pw[p]) {
+            if (s >= ga_p10l(p)) {
                 x++;
                 continue;
             }
@@ -209,7 +205,7 @@ void ga_fmt_g(char *buf, size_t n, double v, int p)
             if (fabsl(f - 0.5L) <= 0x1p-60L * s)
                 break; /* a tie or nearly: the exact binary value decides */
             unsigned long long d = (unsigned long long)m + (f > 0.5L);
-            if (d == (unsigned long long)pw[p]) { /* 9.99...5 up to 10.0 */
+            if (d == (unsigned long long)ga_p10l(p)) { /* 9.99...5 up to 10.0 */
                 d /= 10;
                 x++;
             }

@@ -123,26 +123,16 @@ static void sketch_laws(double laws[4], const ga_spec_family *f, size_t k)
  * where printf's parsing and float formatting were a tenth of the audit) */
 static void sketch_name(char *buf, size_t len, const ga_spec_family *f, size_t k)
 {
-    char t[96], num[24], g[32];
-    size_t at = 0, nd = 0;
-    size_t i = f->relation == GA_REL_ADD_ONE ? k + 1 : (f->rows ? f->rows[k] : k) + 1;
-    do
-        num[nd++] = (char)('0' + i % 10);
-    while ((i /= 10) > 0);
-    ga_fmt_g(g, sizeof g, f->v[k], 6);
-    const char *head = f->relation == GA_REL_ADD_ONE    ? "add candidate "
-                       : f->relation == GA_REL_ZERO_OUT ? "zero out row "
-                                                        : "remove row ";
-    for (const char *c = head; *c; c++)
-        t[at++] = *c;
-    while (nd > 0)
-        t[at++] = num[--nd];
-    for (const char *c = " (leverage "; *c; c++)
-        t[at++] = *c;
-    for (const char *c = g; *c; c++)
-        t[at++] = *c;
-    t[at++] = ')';
-    ga_copy_cut(buf, len, t, at);
+    char t[96], *q = t;
+    q = stpcpy(q, f->relation == GA_REL_ADD_ONE    ? "add candidate "
+                  : f->relation == GA_REL_ZERO_OUT ? "zero out row "
+                                                   : "remove row ");
+    q = ga_put_digits(q, f->relation == GA_REL_ADD_ONE ? k + 1 : (f->rows ? f->rows[k] : k) + 1);
+    q = stpcpy(q, " (leverage ");
+    ga_fmt_g(q, (size_t)(t + sizeof t - q), f->v[k], 6);
+    q += strlen(q);
+    *q++ = ')';
+    ga_copy_cut(buf, len, t, (size_t)(q - t));
 }
 
 int cat_sketch_family(const cat_job *j)
