@@ -320,7 +320,8 @@ double ga_path_tailbound(const ga_path *p, double T)
         sb = 1 / sqrt(1 + beta * beta);
         /* the tail of the path beyond z(T) may be replaced by the ray of slope beta from
          * z(T): the wedge between them holds no singularity (all lie on the real axis) */
-        double R1 = p->c + p->dir * beta * (T * T / (sqrt(T * T + p->t0 * p->t0) + p->t0));
+        double complex dz1;
+        double R1 = creal(path_point(p, T, &dz1)); /* (the path's own point) */
         if (p->dir * R1 < 0 || !(fabs(R1) < T))
             return INFINITY;
         double aR = fabs(R1), z1 = hypot(R1, T);

@@ -210,23 +210,16 @@ static void fft_item(void *ctx, size_t i, ga_gchisq_work *w)
 /* (below this many points a transform stays on one thread: a thread costs more) */
 #define FFT_PAR_MIN ((size_t)1 << 16)
 
+/* (one thread, or the threads lent to the caller: the items in that order, or shared out) */
 void ga_fft_forward(const ga_fft_plan *p, double *z)
 {
     size_t n = p->n, blk = n < BLOCK ? n : BLOCK;
     int jobs = n >= FFT_PAR_MIN ? ga_par_inner_jobs() : 1;
     fft_par f = {p, z, blk, 0, 0};
-    /* (a loop that cannot start, for want of memory, runs no item: that pass on one thread) */
-    for (size_t half = n / 2; half >= blk; half >>= 1) {
-        f.half = half;
-        if (!(jobs > 1 && ga_par_for(n / blk, jobs, 0, fft_item, &f, NULL, NULL) == GA_OK))
-            dif_pass(p, z, 0, n, half);
-    }
+    for (f.half = n / 2; f.half >= blk; f.half >>= 1)
+        ga_par_items(n / blk, jobs, 0, fft_item, &f);
     f.half = 0;
-    if (jobs > 1 && ga_par_for(n / blk, jobs, 0, fft_item, &f, NULL, NULL) == GA_OK)
-        return;
-    for (size_t b0 = 0; b0 < n; b0 += blk)
-        for (size_t half = blk / 2; half >= 1; half >>= 1)
-            dif_pass(p, z, b0, b0 + blk, half);
+    ga_par_items(n / blk, jobs, 0, fft_item, &f);
 }
 
 void ga_fft_inverse(const ga_fft_plan *p, double *z)
@@ -234,16 +227,9 @@ void ga_fft_inverse(const ga_fft_plan *p, double *z)
     size_t n = p->n, blk = n < BLOCK ? n : BLOCK;
     int jobs = n >= FFT_PAR_MIN ? ga_par_inner_jobs() : 1;
     fft_par f = {p, z, blk, 0, 1};
-    if (!(jobs > 1 && ga_par_for(n / blk, jobs, 0, fft_item, &f, NULL, NULL) == GA_OK)) {
-        for (size_t b0 = 0; b0 < n; b0 += blk)
-            for (size_t half = 1; half < blk; half <<= 1)
-                dit_pass(p, z, b0, b0 + blk, half);
-    }
-    for (size_t half = blk; half < n; half <<= 1) {
-        f.half = half;
-        if (!(jobs > 1 && ga_par_for(n / blk, jobs, 0, fft_item, &f, NULL, NULL) == GA_OK))
-            dit_pass(p, z, 0, n, half);
-    }
+    ga_par_items(n / blk, jobs, 0, fft_item, &f);
+    for (f.half = blk; f.half < n; f.half <<= 1)
+        ga_par_items(n / blk, jobs, 0, fft_item, &f);
     double sc = 1.0 / (double)n; /* exact: n is a power of two */
     for (size_t i = 0; i < 2 * n; i++)
         z[i] *= sc;

@@ -48,6 +48,11 @@ int ga_par_for(size_t n, int jobs, double deadline, ga_par_fn fn, void *ctx, uns
  * when it has a single item (one expensive pair of an audit: its cells, nodes or grid points
  * on every core), else 1; 1 outside any loop (a library call starts no threads unasked). */
 int ga_par_inner_jobs(void);
+/* fn(ctx, i, w) for every i < n of items that need no workspace: on up to jobs threads when
+ * jobs > 1 and n > 1 (as ga_par_for), else, and when that loop cannot start (no memory for
+ * the calling thread's workspace), on the calling thread with w NULL. Items are not started
+ * once the deadline (0: none) has passed. */
+void ga_par_items(size_t n, int jobs, double deadline, ga_par_fn fn, void *ctx);
 
 /* One step of regula falsi's bookkeeping, Illinois' variant: the point x with value f
  * replaces the end of its sign (f > 0: xp, else xn); an end kept twice in a row has its

@@ -126,3 +126,11 @@ int ga_par_for(size_t n, int jobs, double deadline, ga_par_fn fn, void *ctx, uns
     ga_gchisq_work_free(own);
     return GA_OK;
 }
+
+void ga_par_items(size_t n, int jobs, double deadline, ga_par_fn fn, void *ctx)
+{
+    if (jobs > 1 && n > 1 && ga_par_for(n, jobs, deadline, fn, ctx, NULL, NULL) == GA_OK)
+        return;
+    for (size_t i = 0; i < n && !ga_expired(deadline); i++)
+        fn(ctx, i, NULL);
+}

@@ -957,17 +957,17 @@ cleanup:
     return st;
 }
 
-/* The bracket of eps* (both directions) at relative width want: [*a, *z] with *lo the lower
- * end of direction b's own bracket and *ohi the upper end of the other's (0 where it is shown
- * below lo, or beyond its loss), its slope and the binding direction (1: X, Y; 2: Y, X).
- * GA_OK, GA_ETIME, else GA_EDOM */
+/* The bracket of eps* (both directions) at relative width want: [a, z] with lo the lower
+ * end of direction b's own bracket and ohi the upper end of the other's (0 where it is shown
+ * below lo, or beyond its loss) and its slope; *eps its midpoint with half its width as the
+ * error, *direction the binding direction (1: X, Y; 2: Y, X). GA_OK, GA_ETIME, else
+ * GA_EDOM */
 typedef struct {
     double a, z, lo, ohi, slope;
-    int direction;
 } few_bracket;
 
-static int few_brackets(few_bracket *f, const ga_ploss *L, int b, const double g[2],
-                        double delta, double want, double deadline)
+static int few_brackets(few_bracket *f, ga_result *eps, int *direction, const ga_ploss *L,
+                        int b, const double g[2], double delta, double want, double deadline)
 {
     int other = !b;
     double lo, hi, olo = 0, ohi = 0, oslope;
@@ -995,7 +995,9 @@ static int few_brackets(few_bracket *f, const ga_ploss *L, int b, const double g
     f->z = fmax(hi, ohi);
     f->lo = lo;
     f->ohi = ohi;
-    f->direction = (hi >= ohi ? b : other) == 0 ? 1 : 2;
+    eps->val = 0.5 * f->a + 0.5 * f->z;
+    eps->err = 0.5 * (f->z - f->a) + 4 * DBL_EPSILON * f->z;
+    *direction = (hi >= ohi ? b : other) == 0 ? 1 : 2;
     return GA_OK;
 }
 
@@ -1040,12 +1042,9 @@ int ga_ploss_epsilon_few(ga_result *eps, int *direction, const ga_ploss *L, doub
     int decays = early && few_plan(&P, L, b, g[b], o->deadline);
     few_bracket f;
     double wb = decays ? fmax(want, FEW_BRACKET_COARSE) : want;
-    int rc = few_brackets(&f, L, b, g, delta, wb, o->deadline);
+    int rc = few_brackets(&f, eps, direction, L, b, g, delta, wb, o->deadline);
     if (rc != GA_OK)
         return rc;
-    eps->val = 0.5 * f.a + 0.5 * f.z;
-    eps->err = 0.5 * (f.z - f.a) + 4 * DBL_EPSILON * f.z;
-    *direction = f.direction;
     /* (where one direction binds throughout: its delta alone decides) */
     int narrow = f.ohi <= f.lo &&
                  eps->err > (o->epsrel > FEW_EPS_REL ? want : 1e-12) * eps->val;
@@ -1057,11 +1056,8 @@ int ga_ploss_epsilon_few(ga_result *eps, int *direction, const ga_ploss *L, doub
             return rs;
     }
     if (wb > want) { /* (no Bromwich values narrowed it: the bracket at width want) */
-        if ((rc = few_brackets(&f, L, b, g, delta, want, o->deadline)) != GA_OK)
+        if ((rc = few_brackets(&f, eps, direction, L, b, g, delta, want, o->deadline)) != GA_OK)
             return rc;
-        eps->val = 0.5 * f.a + 0.5 * f.z;
-        eps->err = 0.5 * (f.z - f.a) + 4 * DBL_EPSILON * f.z;
-        *direction = f.direction;
     }
     return eps->err <= want * eps->val ? GA_OK : GA_ETOL;
 }

@@ -108,12 +108,7 @@ static void eval_item(void *ctx, size_t j, ga_gchisq_work *w)
  * GA_OK */
 static int eval_all(eval_batch *e, size_t n, size_t *evals)
 {
-    int jobs = ga_par_inner_jobs();
-    /* (a loop that cannot start, for want of memory, runs no item: then one thread) */
-    if (!(jobs > 1 && n > 1 && ga_par_for(n, jobs, 0, eval_item, e, NULL, NULL) == GA_OK)) {
-        for (size_t j = 0; j < n; j++)
-            eval_item(e, j, NULL);
-    }
+    ga_par_items(n, ga_par_inner_jobs(), 0, eval_item, e);
     *evals += n;
     for (size_t j = 0; j < n; j++)
         if (e->rc[j] != GA_OK)
@@ -445,8 +440,7 @@ static int sup_delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_in
         cert_cells k = {in, c, dd, o.deadline, h, eps, hrc};
         for (size_t i = 0; i < n; i++)
             hrc[i] = GA_ETIME; /* (an item not run: past the deadline) */
-        if (ga_par_for(n, ga_par_inner_jobs(), o.deadline, cert_cell, &k, NULL, NULL) != GA_OK)
-            rc = GA_ENOMEM;
+        ga_par_items(n, ga_par_inner_jobs(), o.deadline, cert_cell, &k);
         for (size_t i = 0; i < n && rc == GA_OK; i++) { /* (the first failure in order) */
             rc = hrc[i];
             if (rc == GA_OK)

@@ -565,10 +565,10 @@ static int audit_run(ga_audit *a, const char *path, const char *text, size_t len
                 rc = GA_ENOMEM;
         } else {
             /* (one item: its pair loops run on the threads, and a single expensive pair's
-             * evaluations, its plots' among them, are lent them: ga_par_inner_jobs) */
+             * evaluations, its plots' among them, are lent them: ga_par_inner_jobs; with w
+             * given the loop always runs its item) */
             decide_run d = {a, o};
-            if (ga_par_for(1, ga_par_jobs(o->jobs), 0, decide_item, &d, NULL, w) != GA_OK)
-                decide_item(&d, 0, w); /* (not reached: w is given, so the item runs) */
+            (void)ga_par_for(1, ga_par_jobs(o->jobs), 0, decide_item, &d, NULL, w);
         }
     }
     a->seconds = ga_monotonic() - t0;
