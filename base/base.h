@@ -41,6 +41,11 @@ int ga_decimal_to_double_n(double *v, const char *s, size_t len);
 /* The double nearest m 10^e10 (m < 10^19), as strtod would round it (also below and beyond
  * the reader's range: a subnormal, 0 or infinity); always GA_OK. */
 int ga_decimal_from_parts(double *v, uint64_t m, int e10);
+/* The 17 significant digits of a > 0 as printf's %.16e prints them: a ~ d 10^(x - 16) with
+ * 10^16 <= d < 10^17, and *dir the sign of a - d 10^(x - 16) (-1, 0, 1; 2 where not known).
+ * 1, or 0 where this fast way cannot decide (ties, values near them, subnormals; printf then
+ * decides). */
+int ga_decimal_digits17(uint64_t *d, int *x, int *dir, double a);
 
 /* The exact product of the plain decimals a and b as text the reader reads
  * ([-]digits e[-]digits) in out (outlen bytes; 2 * 400 + 25 always suffice): GA_OK, or
@@ -132,6 +137,10 @@ int ga_lapack_syevd(char jobz, char uplo, size_t n, double *a, size_t lda, doubl
  * allows. Nothing else changes; a kernel without the advice faults the pages as they are
  * written. */
 void ga_mem_prefault(void *p, size_t bytes);
+/* The same in small pages (no huge pages asked: under the "madvise" setting the kernel may
+ * compact memory to find them, which can cost more than the faults saved for blocks of a few
+ * MiB written bit by bit) */
+void ga_mem_populate(void *p, size_t bytes);
 
 /* A full array grown: p (NULL: none yet) of *cap elements of elem bytes reallocated to twice
  * as many (first when *cap is 0), *cap updated. The new array, or NULL (no memory, or the

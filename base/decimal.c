@@ -248,6 +248,77 @@ static int parts_to_double(double *v, const dec_parts *d, const char *s, size_t 
     return rc;
 }
 
+/* The 17 significant digits of a > 0, correctly rounded, from the same table: with a = w
+ * 2^E (w normalised to [2^63, 2^64)) and k = 16 - x, x the decimal exponent of a, a 10^k =
+ * w (T + f) 2^(E + e + k) lies in [P, P + w) 2^S with P = w T (S = E + e + k, about -136:
+ * the integer part is in P's top word). Where every point of that range rounds to the same
+ * integer D (all below or all above the half, checked exactly), D is the nearest integer to
+ * a 10^k; an exact half (a tie, which printf breaks on the binary value) and a range that
+ * straddles it give no answer. The side of D the exact value is on is known too. */
+int ga_decimal_digits17(uint64_t *d, int *x, int *dir, double a)
+{
+    static const uint64_t e16 = UINT64_C(10000000000000000), e17 = 10 * e16;
+    if (!(a > 0) || !isfinite(a))
+        return 0;
+    int be;
+    uint64_t m = (uint64_t)ldexp(frexp(a, &be), 53); /* a = m 2^(be - 53), m < 2^53 */
+    int l = __builtin_clzll(m);
+    uint64_t w = m << l;
+    long E = (long)be - 53 - l;
+    int xe = (int)floor(log10(a));
+    for (int pass = 0; pass < 3; pass++) {
+        long k = 16 - xe;
+        if (k < GA_POW5_QMIN || k > GA_POW5_QMAX)
+            return 0;
+        const uint64_t th = ga_pow5[k - GA_POW5_QMIN].hi, tl = ga_pow5[k - GA_POW5_QMIN].lo;
+        u128 hi = (u128)w * th, lo = (u128)w * tl; /* P = hi 2^64 + lo */
+        u128 mid = (u128)(uint64_t)(lo >> 64) + (uint64_t)hi;
+        uint64_t x0 = (uint64_t)lo, x1 = (uint64_t)mid;
+        uint64_t x2 = (uint64_t)(hi >> 64) + (uint64_t)(mid >> 64);
+        long sh = -(E + ga_pow5[k - GA_POW5_QMIN].e + k); /* a 10^k = P 2^-sh */
+        if (sh < 130 || sh > 191)
+            return 0; /* (not in the top word: a 10^k far from [1e16, 1e17)) */
+        int b = (int)(sh - 128);                          /* integer part: x2 >> b */
+        uint64_t ip = x2 >> b, r2 = x2 & ((UINT64_C(1) << b) - 1), h2 = UINT64_C(1) << (b - 1);
+        if (ip < e16) {
+            xe--;
+            continue;
+        }
+        if (ip >= e17) {
+            xe++;
+            continue;
+        }
+        /* the remainder R = r2:x1:x0 against the half H = h2:0:0, with the table's error
+         * below w (none for 0 <= k <= 55, where the table is exact) */
+        int exact = k >= 0 && k <= 55, up;
+        if (r2 > h2 || (r2 == h2 && (x1 || x0))) {
+            up = 1;
+        } else if (r2 == h2) {
+            return 0; /* a tie, or within w above one */
+        } else {
+            uint64_t y0 = x0 + (exact ? 0 : w), c0 = y0 < x0, y1 = x1 + c0;
+            uint64_t y2 = r2 + (c0 && y1 == 0);
+            if (y2 >= h2)
+                return 0; /* R + w reaches the half: undecided */
+            up = 0;
+        }
+        /* the exact value against D: rounded down, above it unless exactly D (R = 0 with
+         * the exact table: the inexact ones have f > 0); rounded up, below it unless R + w
+         * reaches the next integer (the value may then be D itself: not known) */
+        int next = r2 == (UINT64_C(1) << b) - 1 && x1 == UINT64_MAX && x0 > UINT64_MAX - w;
+        *dir = !up ? ((exact && !r2 && !x1 && !x0) ? 0 : 1) : (exact || !next) ? -1 : 2;
+        uint64_t dd = ip + (uint64_t)up;
+        if (dd == e17) { /* 9.99...95 up to 10.0 */
+            dd = e16;
+            xe++;
+        }
+        *d = dd;
+        *x = xe;
+        return 1;
+    }
+    return 0;
+}
+
 int ga_decimal_from_parts(double *v, uint64_t m, int e10)
 {
     if (fast_double(v, m, e10))

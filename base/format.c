@@ -44,7 +44,8 @@ void ga_fmt_bound(char *buf, size_t n, double v, int upper, int digits)
 /*
  * The shortest decimal that reads back, as "%.*g" prints it at the fewest digits p that read
  * back, without printf at each try: the 17 correctly rounded significant digits of |v| are
- * printed once; p digits are those rounded to nearest, which is the correct rounding of v
+ * made once (from the reader's table of powers of five, ga_decimal_digits17, else by printf);
+ * p digits are those rounded to nearest, which is the correct rounding of v
  * itself unless the digits dropped are exactly 5 followed by zeros (then printf decides the
  * tie on the exact binary value); a try reads the p-digit integer times a power of ten with
  * the one decimal reader (exact, as strtod); the text is laid out as %g lays it out.
@@ -52,16 +53,25 @@ void ga_fmt_bound(char *buf, size_t n, double v, int upper, int digits)
 typedef struct {
     char d[18]; /* the 17 correctly rounded digits of |v|: d.ddd... 10^x */
     int x;
+    int dir;    /* |v| against them: -1 below, 0 equal, 1 above; 2 not known */
 } digits17;
 
 static void get_digits17(digits17 *g, double a)
 {
+    uint64_t d;
+    if (ga_decimal_digits17(&d, &g->x, &g->dir, a)) {
+        for (int i = 16; i >= 0; i--, d /= 10)
+            g->d[i] = (char)('0' + d % 10);
+        g->d[17] = 0;
+        return;
+    }
     char b[40];
     snprintf(b, sizeof b, "%.16e", a); /* d.dddddddddddddddde[+-]xx */
     g->d[0] = b[0];
     memcpy(g->d + 1, b + 2, 16);
     g->d[17] = 0;
     g->x = atoi(b + 19);
+    g->dir = 2;
 }
 
 /* |v| = a rounded to p significant digits (1 <= p <= 17): the digits in out[0..p) and the
@@ -77,7 +87,12 @@ static void round_digits(char *out, int *x, const digits17 *g, double a, int p)
         int rest = 0;
         for (int k = p + 1; k < 17; k++)
             rest |= g->d[k] != '0';
-        if (!rest) { /* the 17 digits end in a tie: round the exact value */
+        if (rest) {
+            up = 1;
+        } else if (g->dir == 1 || g->dir == -1) { /* the 17 digits end in a half: |v| is on
+                                                     g->dir's side of it */
+            up = g->dir > 0;
+        } else { /* a tie, or not known: round the exact value */
             char b[40];
             snprintf(b, sizeof b, "%.*e", p - 1, a);
             out[0] = b[0];
@@ -86,7 +101,6 @@ static void round_digits(char *out, int *x, const digits17 *g, double a, int p)
             *x = atoi(b + (p > 1 ? p + 2 : 2));
             return;
         }
-        up = 1;
     }
     if (!up)
         return;

@@ -28,7 +28,7 @@
  * more than the few faults saved) */
 #define GA_MEM_PREFAULT_MIN ((size_t)256 << 10)
 
-void ga_mem_prefault(void *p, size_t bytes)
+static void prefault(void *p, size_t bytes, int huge)
 {
     if (!p || bytes < GA_MEM_PREFAULT_MIN)
         return;
@@ -38,11 +38,24 @@ void ga_mem_prefault(void *p, size_t bytes)
     if (e <= a)
         return;
 #ifdef MADV_HUGEPAGE
-    (void)madvise((void *)a, e - a, MADV_HUGEPAGE); /* (advice: a refusal changes nothing) */
+    if (huge)
+        (void)madvise((void *)a, e - a, MADV_HUGEPAGE); /* (advice: a refusal changes nothing) */
+#else
+    (void)huge;
 #endif
 #ifdef MADV_POPULATE_WRITE
     (void)madvise((void *)a, e - a, MADV_POPULATE_WRITE);
 #endif
+}
+
+void ga_mem_prefault(void *p, size_t bytes)
+{
+    prefault(p, bytes, 1);
+}
+
+void ga_mem_populate(void *p, size_t bytes)
+{
+    prefault(p, bytes, 0);
 }
 
 void *ga_grow(void *p, size_t *cap, size_t elem, size_t first)

@@ -113,6 +113,25 @@ void ga_jw_init(ga_jw *j, FILE *out)
     j->out = out;
 }
 
+void ga_jw_init_inside(ga_jw *sub, FILE *out, const ga_jw *j, size_t before)
+{
+    ga_jw_init(sub, out);
+    sub->depth = j->depth;
+    sub->count[sub->depth] = before > 0; /* (only whether a separator is due) */
+}
+
+void ga_jw_flush(ga_jw *j)
+{
+    jw_flush(j);
+}
+
+void ga_jw_splice(ga_jw *j, const char *text, size_t len, size_t values)
+{
+    jw_write(j, text, len);
+    if (values) /* (a count is only read for whether a separator is due) */
+        j->count[j->depth] = 1;
+}
+
 /* the separator and the key of the next value */
 static void jw_key(ga_jw *j, const char *key)
 {

@@ -60,6 +60,86 @@ static void json_plots(ga_jw *j, const ga_audit *a)
     ga_jw_obj_end(j);
 }
 
+/* the per-pair table's row of pair i */
+static void json_pair(ga_jw *j, const ga_audit *a, size_t i)
+{
+    char nb[GA_SPEC_NAME_LEN];
+    ga_result xy = {a->pair_xy[i], a->pair_xy_err[i]}, yx = {a->pair_yx[i], a->pair_yx_err[i]};
+    ga_jw_obj(j, NULL);
+    ga_jw_str(j, "name", ga_audit_pair_name(a, i, nb));
+    ga_jw_result(j, "xy", &xy);
+    ga_jw_result(j, "yx", &yx);
+    ga_interval cx, cy;
+    ga_audit_pair_cert(a, i, &cx, &cy);
+    if (cx.lo <= cx.hi) {
+        ga_jw_interval(j, "certified_xy", &cx, NULL, NULL);
+        ga_jw_interval(j, "certified_yx", &cy, NULL, NULL);
+    }
+    ga_jw_obj_end(j);
+}
+
+/* The rows of many pairs are formatted in blocks on the audit's threads, a round of blocks at
+ * a time (the text of one round in memory), and written in order: the same bytes as one
+ * thread writes. A block that could not be formatted (no memory) is written here. */
+#define JSON_BLOCK 2048
+typedef struct {
+    const ga_audit *a;
+    const ga_jw *j;
+    size_t first;      /* the round's first block */
+    char **text;
+    size_t *len;
+} json_round;
+
+static void json_block(void *ctx, size_t b, ga_gchisq_work *w)
+{
+    (void)w;
+    json_round *r = ctx;
+    size_t i0 = (r->first + b) * JSON_BLOCK, n = r->a->npairs - i0;
+    n = n < JSON_BLOCK ? n : JSON_BLOCK;
+    r->text[b] = NULL;
+    FILE *f = open_memstream(&r->text[b], &r->len[b]);
+    if (!f)
+        return;
+    ga_jw sub;
+    ga_jw_init_inside(&sub, f, r->j, i0);
+    for (size_t i = i0; i < i0 + n; i++)
+        json_pair(&sub, r->a, i);
+    ga_jw_flush(&sub);
+    if (ferror(f) | fclose(f)) {
+        free(r->text[b]);
+        r->text[b] = NULL;
+    }
+}
+
+static void json_pairs(ga_jw *j, const ga_audit *a)
+{
+    size_t nblocks = (a->npairs + JSON_BLOCK - 1) / JSON_BLOCK;
+    size_t per = 8 * (size_t)ga_par_jobs(a->jobs); /* (at most 8 * 256) */
+    char *text[8 * 256];
+    size_t len[8 * 256];
+    if (a->jobs <= 1 || nblocks < 2) {
+        for (size_t i = 0; i < a->npairs; i++)
+            json_pair(j, a, i);
+        return;
+    }
+    for (size_t first = 0; first < nblocks; first += per) {
+        size_t nb = nblocks - first < per ? nblocks - first : per;
+        json_round r = {a, j, first, text, len};
+        ga_par_items(nb, a->jobs, 0, json_block, &r);
+        for (size_t b = 0; b < nb; b++) {
+            size_t i0 = (first + b) * JSON_BLOCK, n = a->npairs - i0;
+            n = n < JSON_BLOCK ? n : JSON_BLOCK;
+            if (text[b]) {
+                ga_jw_splice(j, text[b], len[b], n);
+            } else {
+                for (size_t i = i0; i < i0 + n; i++)
+                    json_pair(j, a, i);
+            }
+            free(text[b]);
+        }
+    }
+}
+
 int ga_report_json(FILE *out, const ga_audit *a)
 {
     char nb[GA_SPEC_NAME_LEN]; /* (ga_audit_pair_name) */
@@ -188,20 +268,7 @@ int ga_report_json(FILE *out, const ga_audit *a)
     ga_jw_arr_end(&j);
     ga_jw_num(&j, "table_epsilon", a->table_eps);
     ga_jw_arr(&j, "pairs");
-    for (size_t i = 0; i < a->npairs; i++) {
-        ga_result xy = {a->pair_xy[i], a->pair_xy_err[i]}, yx = {a->pair_yx[i], a->pair_yx_err[i]};
-        ga_jw_obj(&j, NULL);
-        ga_jw_str(&j, "name", ga_audit_pair_name(a, i, nb));
-        ga_jw_result(&j, "xy", &xy);
-        ga_jw_result(&j, "yx", &yx);
-        ga_interval cx, cy;
-        ga_audit_pair_cert(a, i, &cx, &cy);
-        if (cx.lo <= cx.hi) {
-            ga_jw_interval(&j, "certified_xy", &cx, NULL, NULL);
-            ga_jw_interval(&j, "certified_yx", &cy, NULL, NULL);
-        }
-        ga_jw_obj_end(&j);
-    }
+    json_pairs(&j, a);
     ga_jw_arr_end(&j);
     json_plots(&j, a);
     ga_jw_obj(&j, "reproducibility");

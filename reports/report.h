@@ -43,6 +43,13 @@ typedef struct {
 } ga_jw;
 
 void ga_jw_init(ga_jw *j, FILE *out);
+/* A writer into out that continues the array or object j has open, with `before` values in
+ * it already (a part of a long array formatted apart: its separators as j would write them);
+ * its text, written out with ga_jw_flush, goes into j with ga_jw_splice. */
+void ga_jw_init_inside(ga_jw *sub, FILE *out, const ga_jw *j, size_t before);
+void ga_jw_flush(ga_jw *j);
+/* len bytes written by such a writer, holding values values, as the next ones of j */
+void ga_jw_splice(ga_jw *j, const char *text, size_t len, size_t values);
 void ga_jw_obj(ga_jw *j, const char *key);
 void ga_jw_obj_end(ga_jw *j);
 void ga_jw_arr(ga_jw *j, const char *key);

@@ -39,6 +39,7 @@ typedef struct {
     ga_node *root;
     char *name;        /* source name for messages */
     ga_doc_arena *arena;
+    size_t pass_read;  /* the flow lists and collections the one-pass reading gave the tree */
 } ga_doc;
 
 /*
@@ -52,8 +53,9 @@ typedef struct {
 int ga_doc_parse(ga_doc *doc, const char *text, size_t len, const char *name, char *msg,
                  size_t msglen);
 /* Lists of at least this many numbers become NUMS nodes (the default; tests set 1 to read
- * every flow list of numbers in one pass, or SIZE_MAX for none, and compare the trees). The
- * setting is per process. */
+ * every flow list of numbers in one pass, or SIZE_MAX for none, and compare the trees);
+ * shorter ones are read by the pass too, as the lists of scalars libyaml makes. The setting
+ * is per process. */
 #define GA_DOC_NUMS_MIN 16
 void ga_doc_set_nums_min(size_t n);
 /* Parse the file open in f (specs/readfile.h) and write the SHA-256 of the bytes parsed into

@@ -522,6 +522,7 @@ static int audit_run(ga_audit *a, const char *path, const char *text, size_t len
     const char *digest = head ? head->digest : NULL;
     memset(a, 0, sizeof *a);
     a->watch = o->watch;
+    a->jobs = o->jobs;
     if (book) {
         a->book = *book;
         memset(book, 0, sizeof *book);

@@ -213,6 +213,7 @@ typedef struct {
     ga_recbook book;       /* shard (RECORD) or merge (REPLAY); GA_REC_OFF otherwise */
     size_t *slice, nslice; /* RECORD: the shard's pairs, in order */
     char *claim_override;  /* the --claim text the audit ran with (NULL: none) */
+    int jobs;              /* the threads it ran on (its reports are formatted on them too) */
 } ga_audit;
 
 typedef struct {

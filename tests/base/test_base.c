@@ -11,6 +11,7 @@
 #include <criterion/criterion.h>
 #include <float.h>
 #include <gsl/gsl_rng.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -317,6 +318,77 @@ Test(base, shortest_decimals_read_back_and_are_shortest)
         cr_assert(sig <= (digits > 1 ? digits : 1) || fabs(v) >= 1, "v %.17g: %s has %d "
                   "significant digits, %d suffice", v, b, sig, digits);
     }
+    gsl_rng_free(r);
+}
+
+/* ga_decimal_digits17: where it answers, the digits and exponent printf's "%.16e" prints,
+ * for doubles of every exponent, dyadic numbers whose 17-digit rounding is an exact tie (or
+ * near one), values next to powers of ten (the exponent's estimate) and the largest ones;
+ * it must answer for almost all (the fast way is the point) */
+Test(base, seventeen_digits_equal_printf)
+{
+    gsl_rng *r = ga_test_rng(1717);
+    long n = ga_test_count(300000), answered = 0, ties = 0, plain = 0, plain_answered = 0;
+    long knew = 0;
+    for (long i = 0; i < n; i++) {
+        double v;
+        switch (i % 6) {
+        case 0: /* m 2^-17 with 131072 <= m < 10 * 131072: 18 digits ending in 5 */
+            v = ldexp((double)(131072 + gsl_rng_uniform_int(r, 9 * 131072)), -17);
+            break;
+        case 1:
+            v = nextafter(pow(10, (int)gsl_rng_uniform_int(r, 600) - 300),
+                          i % 4 == 1 ? 0 : INFINITY);
+            break;
+        case 2:
+            v = DBL_MAX * gsl_rng_uniform_pos(r);
+            break;
+        case 3: /* short dyadic fractions of any size */
+            v = ldexp((double)gsl_rng_uniform_int(r, 1u << 30),
+                      (int)gsl_rng_uniform_int(r, 200) - 100);
+            break;
+        default:
+            v = ldexp(gsl_rng_uniform_pos(r), (int)gsl_rng_uniform_int(r, 2100) - 1075);
+        }
+        if (!(v > 0))
+            continue;
+        uint64_t d;
+        int x, dir;
+        char want[40], got[48];
+        snprintf(want, sizeof want, "%.16e", v);
+        int ok = ga_decimal_digits17(&d, &x, &dir, v), normal = i % 6 > 3 && v > 1e-290;
+        plain += normal;
+        plain_answered += normal && ok;
+        if (!ok) {
+            ties += i % 6 == 0;
+            continue;
+        }
+        answered++;
+        char dg[24];
+        snprintf(dg, sizeof dg, "%" PRIu64, d);
+        snprintf(got, sizeof got, "%c.%se%c%02d", dg[0], dg + 1, x < 0 ? '-' : '+', abs(x));
+        cr_assert(strlen(dg) == 17 && !strcmp(got, want), "v %a: %s, printf %s", v, got, want);
+        /* the side: printf's first 60 digits (exact) against d's 17 */
+        char wide[96];
+        snprintf(wide, sizeof wide, "%.59e", v);
+        int side = 0;
+        for (int k = 0, at = 0; k < 61 && wide[k] != 'e'; k++) {
+            if (wide[k] == '.')
+                continue;
+            if (at < 17 && wide[k] != dg[at] && !side)
+                side = wide[k] > dg[at] ? 1 : -1;
+            else if (at >= 17 && wide[k] != '0' && !side)
+                side = 1;
+            at++;
+        }
+        cr_assert(dir == side || dir == 2, "v %a: side %d, printf's %s against %s", v, dir,
+                  wide, got);
+        knew += dir != 2;
+    }
+    cr_assert(answered > n * 8 / 10 && plain_answered > plain - plain / 1000, "answered %ld of "
+              "%ld, %ld of %ld random doubles above 1e-290", answered, n, plain_answered, plain);
+    cr_assert(ties > 0, "no tie among the dyadic values (the test lost its ties)");
+    cr_assert(knew > answered - answered / 100, "the side known for %ld of %ld", knew, answered);
     gsl_rng_free(r);
 }
 

@@ -96,23 +96,63 @@ Test(json, cdf, .init = setup, .fini = teardown)
 
 /* more than 200 pairs: the audit's certification cap, and calibrate's check past it (which
  * printed nan) */
-Test(json, many_pairs_and_calibrate, .init = setup, .fini = teardown)
+/* a spec of n one-dimensional neighbours f = 0.5 + step i (printed with digits decimals)
+ * claiming (1, 1e-5), at dir/name */
+static void write_many(const char *in, const char *name, int n, double step, int digits)
 {
     char p[256];
-    snprintf(p, sizeof p, "%s/m.yaml", dir);
+    snprintf(p, sizeof p, "%s/%s", in, name);
     FILE *f = fopen(p, "w");
     cr_assert(f);
     fputs("gaussaudit: 1\nname: many\nmechanism: {kind: gaussian_mechanism, sigma: 2, f: [0], "
           "f_neighbours: [", f);
-    for (int i = 0; i < 230; i++)
-        fprintf(f, "%s[%.3f]", i ? ", " : "", 0.5 + 0.002 * i);
+    for (int i = 0; i < n; i++)
+        fprintf(f, "%s[%.*f]", i ? ", " : "", digits, 0.5 + step * i);
     fputs("]}\nclaim: {epsilon: 1, delta: 1e-5}\n", f);
     cr_assert(fclose(f) == 0);
+}
+
+Test(json, many_pairs_and_calibrate, .init = setup, .fini = teardown)
+{
+    write_many(dir, "m.yaml", 230, 0.002, 3);
     check("audit", "m.yaml", "--format json --quiet", -1);
     check("calibrate", "m.yaml", "--epsilon 1 --delta 1e-5 --format json", 0);
     write_file("c.yaml", "gaussaudit: 1\nname: c\nmechanism: {kind: gaussian_mechanism, "
                          "sensitivity: 1, sigma: 1}\nclaim: {epsilon: 1, delta: 1e-5}\n");
     check("calibrate", "c.yaml", "--epsilon .5 --delta 1e-5 --format json", 0);
+}
+
+/* The per-pair table of many pairs is formatted in blocks on the audit's threads, in rounds
+ * of eight blocks a thread: 40,000 pairs (20 blocks; two rounds at --jobs 2) give the same
+ * bytes at --jobs 1, 2 and 3 (reproducible times: SOURCE_DATE_EPOCH) */
+Test(json, pairs_table_on_threads_is_the_same_text, .init = setup, .fini = teardown)
+{
+    char p[256];
+    write_many(top, "m.yaml", 40000, 1e-5, 5);
+    snprintf(p, sizeof p, "%s/m.yaml", top);
+    cr_assert(setenv("SOURCE_DATE_EPOCH", "0", 1) == 0);
+    char *first = NULL;
+    for (int jobs = 1; jobs <= 3; jobs++) {
+        char line[512], *out, *err;
+        snprintf(line, sizeof line, "audit '%s' --format json --quiet --jobs %d", p, jobs);
+        int st = ga_test_run(line, &out, &err);
+        size_t at = 0;
+        cr_assert(st >= 0 && st <= 2 && ga_test_json_valid(out, &at), /* (a verdict's status) */
+                  "%s: status %d, JSON near %zu: %s", line, st, at, err);
+        cr_assert(strstr(out, "\"name\": \"f(D) vs f_neighbours[39999]\""), "%s: the last pair", line);
+        if (!first) {
+            first = out;
+        } else {
+            size_t d = 0;
+            while (first[d] && first[d] == out[d])
+                d++;
+            cr_assert(!first[d] && !out[d], "--jobs %d differs from --jobs 1 at byte %zu", jobs, d);
+            free(out);
+        }
+        free(err);
+    }
+    unsetenv("SOURCE_DATE_EPOCH");
+    free(first);
 }
 
 /* a timed-out audit still writes a complete document (many cheap pairs: the deadline between
@@ -319,6 +359,67 @@ Test(json, writer_buffer_keeps_every_byte_in_order)
                   "first difference at byte %zu", want, glen, k, d);
         free(s);
         free(exp);
+        free(got);
+    }
+    gsl_rng_free(r);
+}
+
+/* A long array written in parts by writers that continue it (ga_jw_init_inside), the parts
+ * spliced in order: the same text as one writer makes, for parts of every size, the first
+ * part empty or not */
+Test(json, array_written_in_parts_is_one_array)
+{
+    gsl_rng *r = ga_test_rng(4242);
+    for (int trial = 0; trial < 50; trial++) {
+        size_t n = gsl_rng_uniform_int(r, 40), pre = gsl_rng_uniform_int(r, 3);
+        char *want = NULL, *got = NULL;
+        size_t wl = 0, gl = 0;
+        FILE *fw = open_memstream(&want, &wl), *fg = open_memstream(&got, &gl);
+        cr_assert(fw && fg);
+        ga_jw w, g;
+        ga_jw_init(&w, fw);
+        ga_jw_init(&g, fg);
+        ga_jw *both[2] = {&w, &g};
+        for (int b = 0; b < 2; b++) {
+            ga_jw_obj(both[b], NULL);
+            ga_jw_arr(both[b], "a");
+            for (size_t i = 0; i < pre; i++) /* (values written before the parts) */
+                ga_jw_int(both[b], NULL, -(long)i);
+        }
+        for (size_t i = 0; i < n; i++) {
+            ga_jw_obj(&w, NULL);
+            ga_jw_num(&w, "v", 0.1 * (double)i);
+            ga_jw_obj_end(&w);
+        }
+        for (size_t i = 0; i < n;) {
+            size_t m = 1 + gsl_rng_uniform_int(r, 7);
+            m = m < n - i ? m : n - i;
+            char *t = NULL;
+            size_t tl = 0;
+            FILE *ft = open_memstream(&t, &tl);
+            cr_assert(ft);
+            ga_jw sub;
+            ga_jw_init_inside(&sub, ft, &g, pre + i);
+            for (size_t k = i; k < i + m; k++) {
+                ga_jw_obj(&sub, NULL);
+                ga_jw_num(&sub, "v", 0.1 * (double)k);
+                ga_jw_obj_end(&sub);
+            }
+            ga_jw_flush(&sub);
+            cr_assert(fclose(ft) == 0);
+            ga_jw_splice(&g, t, tl, m);
+            free(t);
+            i += m;
+        }
+        for (int b = 0; b < 2; b++) {
+            ga_jw_int(both[b], NULL, 7); /* (a value after the parts) */
+            ga_jw_arr_end(both[b]);
+            ga_jw_obj_end(both[b]);
+        }
+        cr_assert(fclose(fw) == 0 && fclose(fg) == 0);
+        cr_assert(gl == wl && !memcmp(want, got, wl), "%zu values after %zu: %s\nagainst %s", n,
+                  pre, got, want);
+        free(want);
         free(got);
     }
     gsl_rng_free(r);

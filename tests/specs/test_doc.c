@@ -1,12 +1,13 @@
 /*
- * test_doc.c - reading documents (specs/doc.c, the one number reader's compact decimals in
- * base/decimal.c, the spec digest in specs/sha256.c).
+ * test_doc.c - reading documents (specs/doc.c and its one-pass reading, specs/doc_pass.c;
+ * the one number reader's compact decimals in base/decimal.c; the spec digest in
+ * specs/sha256.c).
  *
- * The fast reading of numeric lists must never change a tree: every example and paper spec,
- * and seeded random documents that put numeric lists where the one-pass reader cannot tell
- * what they are (strings, comments, block scalars, mapping keys, several lines, Unicode
- * before them), are parsed with the fast reading for every list (nums_min 1) and without it,
- * and the trees compared node by node: kinds, positions, texts, and for a NUMS item its
+ * The fast reading of numeric lists and of small flow collections of them must never change
+ * a tree: every example and paper spec, and seeded random documents that put lists and
+ * collections where the one-pass reader cannot tell what they are (strings, comments, block
+ * scalars, mapping keys, several lines, Unicode before them), are parsed with the fast
+ * reading for every list (nums_min 1) and without it, and the trees compared node by node: kinds, positions, texts, and for a NUMS item its
  * double and the exact value of its decimal against the scalar's text. The compact decimals
  * are checked against an independent normal form of the text (digits and exponent), and the
  * SHA-256 with the processor's instructions against the portable code and FIPS vectors.
@@ -163,13 +164,15 @@ static size_t count_nums(const ga_node *n);
 
 /* The file at path read with ga_doc_read (as document name) in pieces of piece bytes, every
  * list read fast: its status (0: *c holds the tree, digest its digest) */
+static size_t pieces_nums_min = 1; /* (the threshold of read_file_pieces) */
+
 static int read_file_pieces(ga_doc *c, const char *path, const char *name, size_t piece,
                             char digest[65], char *msg, size_t msglen)
 {
     ga_read_policy pol = {.max_bytes = (size_t)1 << 30, .what = "spec"};
     ga_file f;
     cr_assert(ga_file_open(&f, path, &pol, msg, msglen) == GA_OK, "%s", msg);
-    ga_doc_set_nums_min(1);
+    ga_doc_set_nums_min(pieces_nums_min);
     ga_file_set_piece(piece);
     int rc = ga_doc_read(c, &f, name, digest, msg, msglen);
     ga_file_set_piece(0);
@@ -206,15 +209,20 @@ static void read_in_pieces(const char *text, size_t len, const char *name, int w
     if (!piece_rng)
         piece_rng = ga_test_rng(271828);
     size_t piece = 1 + gsl_rng_uniform_int(piece_rng, gsl_rng_uniform(piece_rng) < 0.5 ? 8 : 200);
+    /* every list as NUMS, or the short ones as their scalars */
+    int every = gsl_rng_uniform(piece_rng) < 0.5;
     ga_doc c;
     char mc[512] = "", digest[65], what[128];
+    pieces_nums_min = every ? 1 : GA_DOC_NUMS_MIN;
     int rc = read_file_pieces(&c, path, name, piece, digest, mc, sizeof mc);
+    pieces_nums_min = 1;
     unlink(path);
-    snprintf(what, sizeof what, "%s, pieces of %zu", name, piece);
+    snprintf(what, sizeof what, "%s, pieces of %zu%s", name, piece, every ? "" : ", short lists");
     if (!same_outcome(rc, mc, digest, want, wmsg, text, len, what))
         return;
     same_tree(c.root, b->root, what);
-    cr_assert_eq(count_nums(c.root), count_nums(a->root), "%s: lists read fast", what);
+    if (every)
+        cr_assert_eq(count_nums(c.root), count_nums(a->root), "%s: lists read fast", what);
     ga_doc_clear(&c);
 }
 
@@ -231,6 +239,17 @@ static size_t compare(const char *text, size_t len, const char *name)
     ga_doc_set_nums_min(SIZE_MAX);
     int rb = ga_doc_parse(&b, text, len, name, mb, sizeof mb);
     cr_assert_eq(ra, rb, "%s: fast %d (%s), libyaml %d (%s)\n%s", name, ra, ma, rb, mb, text);
+    /* at the default threshold, the short lists as the scalars libyaml makes: its very tree
+     * (NUMS for the long ones) */
+    ga_doc dd;
+    char md[512] = "";
+    ga_doc_set_nums_min(GA_DOC_NUMS_MIN);
+    int rd = ga_doc_parse(&dd, text, len, name, md, sizeof md);
+    cr_assert_eq(rd, rb, "%s: default %d (%s), libyaml %d (%s)\n%s", name, rd, md, rb, mb, text);
+    if (rd == 0) {
+        same_tree(dd.root, b.root, name);
+        ga_doc_clear(&dd);
+    }
     read_in_pieces(text, len, name, ra, ma, &a, &b);
     size_t c = 0;
     if (ra == 0) {
@@ -313,7 +332,17 @@ Test(doc, fast_reading_equals_libyaml_on_random_documents)
         "\xc3\xa9t\xc3\xa9: {L}  # \xe2\x82\xac\nb: {L}\n", "a: {L} {L}\n", "a: [[{L}], {L}x]\n",
         "a: {L}\nb: *x\n", "a: &x {L}\n", "a: [1, 2]\n  bad: {L}\n", "a: {L}\n---\nb: 1\n",
         "- {L}: {L}\n", "a: !!seq {L}\n", "a: [{L}, \"{L}\", {L}]\n", "a: [\t1, 2]\nb: {L}\n",
-        "a: {L}\r\nb: {L}\r\n", "\xef\xbb\xbf" "a: {L}\n", "a: \xc2\x85{L}\n"};
+        "a: {L}\r\nb: {L}\r\n", "\xef\xbb\xbf" "a: {L}\n", "a: \xc2\x85{L}\n",
+        /* flow collections read whole: mappings with word keys, lists of collections */
+        "a: {k: {L}, j: {L}}\n", "a: {k: [{L}, {L}], j_2: {L}}\n",
+        "a: {k: {L},\n  j: [{L},\n {L}]}\n",
+        "a: {k:{L}}\n", "a: {k: {L}, k: {L}}\n", "a: {k1: {L} }\n", "- {k: {L}}: 1\n",
+        "a: {k: {L},}\n", "a: {k : {L}}\n", "a: [{k: {L}}, {j: [{L}]}]\n", "a: {k: {L}} x\n",
+        "a: {{L}: 1}\n", "a: [[[[{L}]]]]\n", "a: [[[{L}]]]\n", "a: {3k: {L}}\n",
+        "a: {k: {L}, \"q\": {L}}\n", "a: {\xc3\xa9: {L}}\n", "a: {k: {L}\n}\n", "a: {\nk: {L}}\n",
+        "- {k: {L}, j: {L}}\n- {k: {L}}\n", "a: '{k: {L}}'\n", "a: {k: {L}} # {j: {L}}\n",
+        "a: {k: {L}, j: 1}\n", "a: {k: [{L}, 1]}\n", "a: {k: {}}\n", "a: [{L}, {}]\n",
+        "a: {kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk: {L}}\n", "a: {k: {L}, j: {i: {h: {L}}}}\n"};
     gsl_rng *r = ga_test_rng(112358);
     long n = ga_test_count(3000);
     char *text = malloc(1 << 16);
@@ -353,15 +382,136 @@ Test(doc, fast_reading_equals_libyaml_on_random_documents)
 
 Test(doc, numeric_lists_past_the_threshold_only)
 {
-    const char *t = "a: [1, 2, 3]\nb: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]\n";
+    const char *t = "a: [1, 2, 3]\nb: [1, 2, 3, 4]\n";
     ga_doc d;
     char msg[256];
-    cr_assert(ga_doc_parse(&d, t, strlen(t), "t", msg, sizeof msg) == 0, "%s", msg);
+    ga_doc_set_nums_min(4);
+    int rc = ga_doc_parse(&d, t, strlen(t), "t", msg, sizeof msg);
+    ga_doc_set_nums_min(GA_DOC_NUMS_MIN);
+    cr_assert(rc == 0, "%s", msg);
     const ga_node *a = ga_node_get(d.root, "a"), *b = ga_node_get(d.root, "b");
-    cr_expect(a->kind == GA_NODE_SEQ && b->kind == GA_NODE_NUMS && b->n == 16,
-              "kinds %d %d (default threshold %d)", a->kind, b->kind, GA_DOC_NUMS_MIN);
-    cr_expect(b->line == 2 && b->col == 4 && b->nums->v[15] == 16);
+    cr_expect(a->kind == GA_NODE_SEQ && b->kind == GA_NODE_NUMS && b->n == 4,
+              "kinds %d %d (threshold 4)", a->kind, b->kind);
+    cr_expect(b->line == 2 && b->col == 4 && b->nums->v[3] == 4);
     ga_doc_clear(&d);
+}
+
+/* the lists the pass gave the tree of text (default threshold), and the text of the scalar
+ * at skey (NULL: none) */
+static size_t pass_read(const char *text, const char *skey, const char *want)
+{
+    ga_doc d;
+    char msg[256];
+    cr_assert(ga_doc_parse(&d, text, strlen(text), "t", msg, sizeof msg) == 0, "%s", msg);
+    size_t k = d.pass_read;
+    if (skey) {
+        const ga_node *s = ga_node_get(d.root, skey);
+        cr_expect(s->kind == GA_NODE_SCALAR && !strcmp(s->text, want), "%s: %s", skey, s->text);
+    }
+    ga_doc_clear(&d);
+    return k;
+}
+
+Test(doc, lists_in_comments_leave_the_fast_reading_on)
+{
+    /* a list quoted in a comment is not one; a '#' after a space inside a string only hides
+     * the rest of its line from the pass */
+    const char *t = "# sigma: [0.5, 1]\na: [1, 2, 3] # [4, 5]\nb: 'x # [6]'\nc: [7]   #[8\n";
+    cr_expect_eq(pass_read(t, "b", "x # [6]"), 2, "%s", t);
+    compare(t, strlen(t), t);
+    /* the same from a file read in pieces that end inside the comments */
+    char path[] = "/tmp/ga_test_doc_XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    FILE *fp = fdopen(fd, "wb");
+    cr_assert(fp && fputs(t, fp) >= 0 && fclose(fp) == 0);
+    for (size_t piece = 1; piece <= 12; piece++) {
+        ga_doc c;
+        char msg[256], digest[65];
+        cr_assert(read_file_pieces(&c, path, "t", piece, digest, msg, sizeof msg) == 0, "%s", msg);
+        cr_expect(ga_node_get(c.root, "a")->kind == GA_NODE_NUMS, "pieces of %zu", piece);
+        ga_doc_clear(&c);
+    }
+    unlink(path);
+    /* a list inside a string (no space before its '#'): libyaml reads the whole text */
+    const char *u = "b: 'x#[6]'\na: [1, 2, 3]\n";
+    cr_expect_eq(pass_read(u, "b", "x#[6]"), 0, "%s", u);
+}
+
+/* Flow collections of word keys and lists are read by the pass whole (one region in place
+ * of one per list), also from a file read in pieces; too long a collection is read list by
+ * list, and a collection in a string leaves the text to libyaml. The trees are libyaml's
+ * (compare). */
+Test(doc, flow_collections_read_whole)
+{
+    static const struct {
+        const char *text;
+        size_t regions;
+    } rows[] = {
+        {"a: {k: [1, 2], j: [[3], [4, 5]]}\n", 1},
+        {"- name: p\n  x: {mean: [0.5, -1], cov: [[1, 0], [0, 1]]}\n", 1},
+        {"a: [[1, 2],\n    [3, 4]]\nb: {c: {d: [5]}}\n", 2},
+        {"a: {k: [1], j: 2}\n", 1},
+        {"a: {k: [1]}\nb: '{k: [2]}'\n", 0},
+        {"a: [{k: [1],\n j: [2]}, x, {i: [3]}]\n", 2},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+        const char *t = rows[i].text;
+        compare(t, strlen(t), t);
+        ga_doc d;
+        char msg[256];
+        cr_assert(ga_doc_parse(&d, t, strlen(t), "t", msg, sizeof msg) == 0, "%s", msg);
+        cr_expect_eq(d.pass_read, rows[i].regions, "%s: %zu regions", t, d.pass_read);
+        ga_doc_clear(&d);
+        char path[] = "/tmp/ga_test_doc_XXXXXX";
+        int fd = mkstemp(path);
+        cr_assert(fd >= 0);
+        FILE *fp = fdopen(fd, "wb");
+        cr_assert(fp && fputs(t, fp) >= 0 && fclose(fp) == 0);
+        for (size_t piece = 1; piece <= 9; piece += 4) {
+            char digest[65];
+            cr_assert(read_file_pieces(&d, path, "t", piece, digest, msg, sizeof msg) == 0, "%s",
+                      msg);
+            cr_expect_eq(d.pass_read, rows[i].regions, "%s, pieces of %zu: %zu", t, piece,
+                         d.pass_read);
+            ga_doc_clear(&d);
+        }
+        unlink(path);
+    }
+    /* collections near the deepest nesting allowed: libyaml's outcome either way */
+    for (int depth = GA_DOC_MAX_DEPTH - 8; depth <= GA_DOC_MAX_DEPTH + 1; depth++) {
+        char t[512], *q = t;
+        q += sprintf(q, "a: ");
+        for (int k = 0; k < depth; k++)
+            *q++ = '[';
+        q += sprintf(q, "{k: [[1]]}");
+        for (int k = 0; k < depth; k++)
+            *q++ = ']';
+        q += sprintf(q, "\n");
+        compare(t, (size_t)(q - t), t);
+        ga_doc d;
+        char msg[256];
+        if (ga_doc_parse(&d, t, (size_t)(q - t), "t", msg, sizeof msg) == 0) {
+            cr_expect_eq(d.pass_read, 1, "%s: read whole by the pass where libyaml reads it", t);
+            ga_doc_clear(&d);
+        }
+    }
+    /* a matrix longer than a collection read whole: its rows one by one */
+    size_t rows_n = 400;
+    char *m = malloc(rows_n * 40 + 16), *p = m;
+    cr_assert(m);
+    p += sprintf(p, "m: [");
+    for (size_t r = 0; r < rows_n; r++)
+        p += sprintf(p, "%s[%zu.25, -1e-3, 7]", r ? ",\n    " : "", r);
+    p += sprintf(p, "]\n");
+    size_t got = compare(m, (size_t)(p - m), "matrix");
+    cr_expect_eq(got, rows_n, "%zu lists", got);
+    ga_doc d;
+    char msg[256];
+    cr_assert(ga_doc_parse(&d, m, (size_t)(p - m), "m", msg, sizeof msg) == 0, "%s", msg);
+    cr_expect_eq(d.pass_read, rows_n, "%zu regions", d.pass_read);
+    ga_doc_clear(&d);
+    free(m);
 }
 
 Test(doc, sha256_instructions_equal_portable_code)
