@@ -12,6 +12,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
@@ -98,6 +99,38 @@ void dp_arena_free(ga_doc_arena *a)
     free(a);
 }
 
+/* src's blocks and lists become dst's (src is freed): 0, or -1 out of memory (nothing moved) */
+static int arena_merge(ga_doc_arena *dst, ga_doc_arena *src)
+{
+    if (!src)
+        return 0;
+    if (dst->nnums + src->nnums > dst->capnums) {
+        size_t cap = dst->nnums + src->nnums;
+        ga_nums **nn = realloc(dst->nums, cap * sizeof *nn);
+        if (!nn)
+            return -1;
+        dst->nums = nn;
+        dst->capnums = cap;
+    }
+    if (src->nnums)
+        memcpy(dst->nums + dst->nnums, src->nums, src->nnums * sizeof *src->nums);
+    dst->nnums += src->nnums;
+    if (src->head) { /* (after dst's current block, which stays current) */
+        arena_block *tail = src->head;
+        while (tail->next)
+            tail = tail->next;
+        if (dst->head) {
+            tail->next = dst->head->next;
+            dst->head->next = src->head;
+        } else {
+            dst->head = src->head;
+        }
+    }
+    free(src->nums);
+    free(src);
+    return 0;
+}
+
 /* the long texts of u (a list in the arena) are the arena's to free: 0, or -1 out of memory
  * (they are then the caller's) */
 int dp_arena_own(ga_doc_arena *a, ga_nums *u)
@@ -150,12 +183,121 @@ void ga_doc_clear(ga_doc *doc)
     doc->name = NULL;
 }
 
+/* ------------------------------------------------------------ a file read on two threads
+ *
+ * With threads to spare, a large file's pieces are read and passed over on one thread while
+ * libyaml parses the copy on another (the two halves of reading it take about as long): the
+ * reader publishes each piece's copy and lists here, and the parser takes the bytes as its
+ * input and the lists as it meets them. The reader never waits for the parser, so the two
+ * also run one after the other on one thread. */
+typedef struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    char *copy;               /* the copy published so far */
+    size_t clen, ccap, pos;   /* pos: the parser's next byte */
+    dp_region *r;             /* the lists published so far */
+    size_t nr, capr, numbers;
+    int done, fail, stop;     /* the reader has ended (fail: with no copy to parse); the
+                                 parser has ended and wants no more */
+} feed;
+
+/* the parser's lists, g, brought up to those published: 0, or -1 out of memory */
+static int feed_sync(feed *fd, dp_regions *g)
+{
+    int rc = 0;
+    pthread_mutex_lock(&fd->mu);
+    while (rc == 0 && g->n < fd->nr) {
+        if (g->n == g->cap) {
+            dp_region *nr = ga_grow(g->r, &g->cap, sizeof *nr, 64);
+            if (!nr) {
+                rc = -1;
+                break;
+            }
+            g->r = nr;
+        }
+        size_t k = fd->nr - g->n < g->cap - g->n ? fd->nr - g->n : g->cap - g->n;
+        memcpy(g->r + g->n, fd->r + g->n, k * sizeof *g->r);
+        g->n += k;
+    }
+    g->numbers = fd->numbers;
+    pthread_mutex_unlock(&fd->mu);
+    return rc;
+}
+
+/* libyaml's input: the copy's next bytes, waiting for the reader when it has none yet (0:
+ * the reader failed, the parse fails with it) */
+static int feed_input(void *data, unsigned char *buf, size_t size, size_t *got)
+{
+    feed *fd = data;
+    pthread_mutex_lock(&fd->mu);
+    while (fd->pos == fd->clen && !fd->done)
+        pthread_cond_wait(&fd->cv, &fd->mu);
+    int ok = !fd->fail;
+    size_t n = fd->clen - fd->pos < size ? fd->clen - fd->pos : size;
+    if (ok && n)
+        memcpy(buf, fd->copy + fd->pos, n);
+    fd->pos += ok ? n : 0;
+    pthread_mutex_unlock(&fd->mu);
+    *got = ok ? n : 0;
+    return ok;
+}
+
+/* the reader's piece (the copy s->copy[0, s->clen) and the lists s->g) published, and its
+ * buffers emptied for the next: 0, or -1 (out of memory, or the parser has ended) */
+static int feed_publish(feed *fd, dp_scan *s)
+{
+    int rc = 0;
+    pthread_mutex_lock(&fd->mu);
+    if (fd->stop) {
+        rc = -1;
+    } else if (fd->clen + s->clen > fd->ccap || fd->nr + s->g.n > fd->capr) {
+        size_t cc = fd->ccap ? fd->ccap : 1 << 16, cr = fd->capr ? fd->capr : 256;
+        while (cc < fd->clen + s->clen)
+            cc *= 2;
+        while (cr < fd->nr + s->g.n)
+            cr *= 2;
+        char *c = realloc(fd->copy, cc);
+        if (c)
+            fd->copy = c, fd->ccap = cc;
+        dp_region *r = c ? realloc(fd->r, cr * sizeof *r) : NULL;
+        if (r)
+            fd->r = r, fd->capr = cr;
+        rc = c && r ? 0 : -1;
+    }
+    if (rc == 0) {
+        if (s->clen)
+            memcpy(fd->copy + fd->clen, s->copy, s->clen);
+        fd->clen += s->clen;
+        if (s->g.n)
+            memcpy(fd->r + fd->nr, s->g.r, s->g.n * sizeof *s->g.r);
+        fd->nr += s->g.n;
+        fd->numbers = s->g.numbers;
+        s->clen = 0;
+        s->g.n = s->k = 0;
+        pthread_cond_broadcast(&fd->cv);
+    }
+    pthread_mutex_unlock(&fd->mu);
+    return rc;
+}
+
+/* the reader has ended, with a copy to parse or not */
+static void feed_end(feed *fd, int fail)
+{
+    pthread_mutex_lock(&fd->mu);
+    fd->done = 1;
+    fd->fail = fail;
+    pthread_cond_broadcast(&fd->cv);
+    pthread_mutex_unlock(&fd->mu);
+}
+
 /* The plain scalar M, the only item of the flow list on top of the stack, stands for the
  * next list or collection read in one pass: that list becomes a NUMS node, or takes the kind
  * and kids of the nodes the pass made (in the arena the tree is built in). 0, or -1 when it
  * does not fit (then the original text is parsed). */
-static int take_list(ga_node **stack, int depth, const int *flow, dp_regions *g)
+static int take_list(ga_node **stack, int depth, const int *flow, dp_regions *g, feed *fd)
 {
+    if (fd && g->next >= g->n && feed_sync(fd, g))
+        return -1;
     if (!g || depth < 1 || g->next >= g->n)
         return -1;
     ga_node *l = stack[depth - 1];
@@ -198,8 +340,8 @@ static int tab_at(const char *text, size_t len, size_t at)
 /* Parse text (the copy when g != NULL) into doc->root. 0, or -1 with a message (or, with g,
  * without one when the lists read in one pass do not fit the event stream). One loop over
  * libyaml's events whose state is the stack of open nodes and the caps, kept whole. */
-static int parse_events(ga_doc *doc, const char *text, size_t len, dp_regions *g, char *msg,
-                        size_t msglen)
+static int parse_events(ga_doc *doc, const char *text, size_t len, dp_regions *g, feed *fd,
+                        char *msg, size_t msglen)
 {
     yaml_parser_t parser;
     yaml_event_t ev;
@@ -221,7 +363,10 @@ static int parse_events(ga_doc *doc, const char *text, size_t len, dp_regions *g
             free(a);
         return -1;
     }
-    yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+    if (fd)
+        yaml_parser_set_input(&parser, feed_input, fd);
+    else
+        yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
     while (!done) {
         if (!yaml_parser_parse(&parser, &ev)) {
             dp_map_mark(g, parser.problem_mark.line, parser.problem_mark.column, &ol, &oc);
@@ -273,7 +418,7 @@ static int parse_events(ga_doc *doc, const char *text, size_t len, dp_regions *g
             if (g && ev.type == YAML_SCALAR_EVENT && ev.data.scalar.length == strlen(DP_MARK) &&
                 !memcmp(ev.data.scalar.value, DP_MARK, strlen(DP_MARK))) {
                 if (ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE ||
-                    take_list(stack, depth, flow, g)) {
+                    take_list(stack, depth, flow, g, fd)) {
                     yaml_event_delete(&ev);
                     goto cleanup;
                 }
@@ -345,6 +490,8 @@ static int parse_events(ga_doc *doc, const char *text, size_t len, dp_regions *g
         ga_msg(msg, msglen, "%s: empty document", doc->name);
         goto cleanup;
     }
+    if (fd && (feed_sync(fd, g) || nodes + g->numbers > GA_DOC_MAX_NODES))
+        goto cleanup; /* (the lists' numbers counted as they come: the limit here) */
     if (g && g->next != g->n) {
         /* a list that libyaml did not see as one (in a string, a comment) */
         goto cleanup;
@@ -369,6 +516,7 @@ static int set_name(ga_doc *doc, const char *name, char *msg, size_t msglen)
     doc->root = NULL;
     doc->arena = NULL;
     doc->pass_read = 0;
+    doc->reread = 0;
     doc->name = strdup(name ? name : "<input>");
     if (!doc->name)
         ga_msg(msg, msglen, "%s: out of memory", name);
@@ -378,8 +526,9 @@ static int set_name(ga_doc *doc, const char *name, char *msg, size_t msglen)
 /* the copy of a pass that found lists, parsed: 0, or -1 (then the original text decides) */
 static int parse_copy(ga_doc *doc, dp_scan *s, char *msg, size_t msglen)
 {
-    return s->oom || !s->g.n || !s->copy ? -1
-                                         : parse_events(doc, s->copy, s->clen, &s->g, msg, msglen);
+    if (s->oom || !s->g.n || !s->copy)
+        return -1;
+    return parse_events(doc, s->copy, s->clen, &s->g, NULL, msg, msglen);
 }
 
 /* a whole text into doc (its name set): 0, or -1 with a message */
@@ -395,7 +544,7 @@ static int parse_text(ga_doc *doc, const char *text, size_t len, char *msg, size
         /* any error: the original text decides, and its message is the one shown */
     }
     dp_scan_clear(&s);
-    return rc ? parse_events(doc, text, len, NULL, msg, msglen) : 0;
+    return rc ? parse_events(doc, text, len, NULL, NULL, msg, msglen) : 0;
 }
 
 int ga_doc_parse(ga_doc *doc, const char *text, size_t len, const char *name, char *msg,
@@ -417,30 +566,40 @@ int ga_doc_parse(ga_doc *doc, const char *text, size_t len, const char *name, ch
  * not parse, the file is read again from its first byte and parsed as in ga_doc_parse; the
  * digest then describes that second reading, the bytes parsed. */
 
-static int read_pieces(ga_doc *doc, ga_file *f, ga_sha256 *h, int *parsed, char *msg,
-                       size_t msglen)
+/* The reading of a file in pieces: the pass over each piece, its copy kept (fd NULL) or
+ * published to the parser (feed_publish). rc: the file's failure (its message in msg); off:
+ * the pass could not go on (the whole text decides). */
+typedef struct {
+    ga_file *f;
+    ga_sha256 *h;
+    feed *fd;
+    dp_scan s;
+    int rc, off;
+    char *msg;
+    size_t msglen;
+} reader;
+
+static void reader_run(reader *r)
 {
-    dp_scan s = {0};
+    dp_scan *s = &r->s;
     char *win = NULL, tail[2];
     size_t wn = 0, wcap = 0, total = 0, ntail = 0;
-    int rc = 0, off = 0;
     const size_t piece = ga_file_piece();
-    *parsed = 0;
     for (;;) {
         size_t want = wn > piece ? wn : piece; /* an open list: at least double the window */
         if (wn + want > wcap) {
             char *nw = realloc(win, wn + want);
             if (!nw) {
-                off = 1;
+                r->off = 1;
                 break;
             }
             win = nw;
             wcap = wn + want;
         }
         size_t got;
-        if ((rc = ga_file_read(f, win + wn, want, &got, msg, msglen)))
-            goto cleanup;
-        ga_sha256_update(h, win + wn, got);
+        if ((r->rc = ga_file_read(r->f, win + wn, want, &got, r->msg, r->msglen)))
+            break;
+        ga_sha256_update(r->h, win + wn, got);
         /* the unsafe bytes, also across the boundary with what came before */
         char probe[4];
         size_t np = 0;
@@ -449,7 +608,7 @@ static int read_pieces(ga_doc *doc, ga_file *f, ga_sha256 *h, int *parsed, char 
         for (size_t i = 0; i < got && i < 2; i++)
             probe[np++] = win[wn + i];
         if (dp_unsafe(win + wn, got) || dp_unsafe(probe, np) || (total += got) > INT_MAX) {
-            off = 1;
+            r->off = 1;
             break;
         }
         for (size_t i = got >= 2 ? got - 2 : 0; i < got; i++) {
@@ -460,14 +619,15 @@ static int read_pieces(ga_doc *doc, ga_file *f, ga_sha256 *h, int *parsed, char 
             tail[ntail++] = win[wn + i];
         }
         wn += got;
-        size_t used = dp_scan_piece(&s, win, wn, got == 0);
-        if (s.oom || dp_emit(&s, win, s.base, s.base + used)) {
-            off = 1;
+        size_t used = dp_scan_piece(s, win, wn, got == 0);
+        if (s->oom || dp_emit(s, win, s->base, s->base + used) ||
+            (r->fd && feed_publish(r->fd, s))) {
+            r->off = 1;
             break;
         }
         memmove(win, win + used, wn - used);
         wn -= used;
-        s.base += used;
+        s->base += used;
         if (got == 0)
             break;
         if (wcap > 4 * (wn + piece)) { /* a long list has ended: give its window back */
@@ -479,25 +639,96 @@ static int read_pieces(ga_doc *doc, ga_file *f, ga_sha256 *h, int *parsed, char 
         }
     }
     free(win);
-    win = NULL;
-    if (!off) {
+    if (r->fd)
+        feed_end(r->fd, r->rc || r->off);
+}
+
+/* A file read in pieces (a regular file): the pass runs on each piece as it arrives and
+ * only the copy is kept, so the text of a spec of large matrices never sits in memory whole
+ * (the copy is small: the lists are most of the text). When the pass is off or the copy does
+ * not parse, the file is read again from its first byte and parsed as in ga_doc_parse; the
+ * digest then describes that second reading, the bytes parsed. */
+static int read_pieces(ga_doc *doc, ga_file *f, ga_sha256 *h, int *parsed, char *msg,
+                       size_t msglen)
+{
+    reader r = {.f = f, .h = h, .msg = msg, .msglen = msglen};
+    *parsed = 0;
+    reader_run(&r);
+    if (!r.rc && !r.off) {
+        dp_scan *s = &r.s;
         /* no lists: the copy is the text, and its errors are the original's */
-        if (!s.g.n) {
+        if (!s->g.n) {
             *parsed = 1;
-            rc = parse_events(doc, s.copy ? s.copy : "", s.clen, NULL, msg, msglen) ? GA_EINVAL
-                                                                                     : GA_OK;
-        } else if (parse_copy(doc, &s, msg, msglen) == 0) {
+            r.rc = parse_events(doc, s->copy ? s->copy : "", s->clen, NULL, NULL, msg, msglen)
+                       ? GA_EINVAL : GA_OK;
+        } else if (parse_copy(doc, s, msg, msglen) == 0) {
             *parsed = 1;
         }
     }
-cleanup:
-    free(win);
-    dp_scan_clear(&s);
+    dp_scan_clear(&r.s);
+    return r.rc;
+}
+
+/* The same on two threads (see feed): item 0 reads, item 1 parses */
+typedef struct {
+    ga_doc *doc;
+    reader r;
+    feed fd;
+    dp_regions g;    /* the parser's lists */
+    int prc;
+    char pmsg[256];  /* (a failed parse is parsed again for its message) */
+} piped;
+
+static void piped_item(void *ctx, size_t i, ga_gchisq_work *w)
+{
+    (void)w;
+    piped *p = ctx;
+    if (i == 0) {
+        reader_run(&p->r);
+        return;
+    }
+    p->prc = parse_events(p->doc, NULL, 0, &p->g, &p->fd, p->pmsg, sizeof p->pmsg);
+    pthread_mutex_lock(&p->fd.mu);
+    p->fd.stop = 1;
+    pthread_mutex_unlock(&p->fd.mu);
+}
+
+static int read_piped(ga_doc *doc, ga_file *f, ga_sha256 *h, int jobs, int *parsed, char *msg,
+                      size_t msglen)
+{
+    piped p = {.doc = doc, .r = {.f = f, .h = h, .msg = msg, .msglen = msglen}};
+    p.r.fd = &p.fd;
+    *parsed = 0;
+    if (pthread_mutex_init(&p.fd.mu, NULL))
+        return read_pieces(doc, f, h, parsed, msg, msglen);
+    if (pthread_cond_init(&p.fd.cv, NULL)) {
+        pthread_mutex_destroy(&p.fd.mu);
+        return read_pieces(doc, f, h, parsed, msg, msglen);
+    }
+    ga_par_items(2, jobs, 0, piped_item, &p);
+    int rc = p.r.rc;
+    if (p.prc == 0 && !rc && !p.r.off && arena_merge(doc->arena, p.r.s.g.arena) == 0) {
+        p.r.s.g.arena = NULL; /* (the lists and the pass's nodes are the tree's) */
+        *parsed = 1;
+    } else if (p.prc == 0) { /* (no memory to keep it: read again) */
+        dp_arena_free(doc->arena);
+        doc->arena = NULL;
+        doc->root = NULL;
+    }
+    pthread_cond_destroy(&p.fd.cv);
+    pthread_mutex_destroy(&p.fd.mu);
+    free(p.fd.copy);
+    free(p.fd.r);
+    free(p.g.r);
+    dp_scan_clear(&p.r.s);
     return rc;
 }
 
-int ga_doc_read(ga_doc *doc, ga_file *f, const char *name, char digest[65], char *msg,
-                size_t msglen)
+/* files read on two threads: those of a few pieces or more */
+#define PIPED_MIN_PIECES 4
+
+int ga_doc_read(ga_doc *doc, ga_file *f, const char *name, int jobs, char digest[65],
+                char *msg, size_t msglen)
 {
     ga_sha256 h;
     char *text = NULL;
@@ -506,10 +737,14 @@ int ga_doc_read(ga_doc *doc, ga_file *f, const char *name, char digest[65], char
     if (set_name(doc, name, msg, msglen))
         return GA_ENOMEM;
     ga_sha256_init(&h);
-    if (f->regular && (rc = read_pieces(doc, f, &h, &parsed, msg, msglen)))
+    if (f->regular &&
+        (rc = jobs > 1 && f->size >= PIPED_MIN_PIECES * ga_file_piece()
+                  ? read_piped(doc, f, &h, jobs, &parsed, msg, msglen)
+                  : read_pieces(doc, f, &h, &parsed, msg, msglen)))
         goto cleanup;
     if (!parsed) {
         /* a pipe, or the pass could not decide: the whole text */
+        doc->reread = f->regular;
         if ((f->regular && (rc = ga_file_rewind(f, msg, msglen))) ||
             (rc = ga_file_slurp(&text, &len, f, msg, msglen)))
             goto cleanup;
@@ -539,7 +774,7 @@ int ga_doc_load(ga_doc *doc, const char *path, char *msg, size_t msglen)
     doc->name = NULL;
     int rc = ga_file_open(&f, path, &pol, msg, msglen);
     if (rc == GA_OK)
-        rc = ga_doc_read(doc, &f, path, digest, msg, msglen);
+        rc = ga_doc_read(doc, &f, path, 1, digest, msg, msglen);
     ga_file_close(&f);
     return rc ? -1 : 0;
 }

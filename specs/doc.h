@@ -40,6 +40,7 @@ typedef struct {
     char *name;        /* source name for messages */
     ga_doc_arena *arena;
     size_t pass_read;  /* the flow lists and collections the one-pass reading gave the tree */
+    int reread;        /* the file was read a second time (the pass could not decide) */
 } ga_doc;
 
 /*
@@ -61,11 +62,12 @@ void ga_doc_set_nums_min(size_t n);
 /* Parse the file open in f (specs/readfile.h) and write the SHA-256 of the bytes parsed into
  * digest. A regular file is parsed as it is read, without holding its text (see doc.c), and
  * read a second time only when the one-pass reading of number lists cannot decide; a pipe is
- * read whole. Returns 0, or a GA_ status with the message: the file's (GA_EIO, a cap) or the
+ * read whole. With jobs > 1, a file of several pieces is read on one thread while it is
+ * parsed on another (the same tree). Returns 0, or a GA_ status with the message: the file's (GA_EIO, a cap) or the
  * document's (GA_EINVAL, as ga_doc_parse). */
 typedef struct ga_file ga_file;
-int ga_doc_read(ga_doc *doc, ga_file *f, const char *name, char digest[65], char *msg,
-                size_t msglen);
+int ga_doc_read(ga_doc *doc, ga_file *f, const char *name, int jobs, char digest[65],
+                char *msg, size_t msglen);
 /* Read a file (a regular file of at most 1 GiB) and parse it. */
 int ga_doc_load(ga_doc *doc, const char *path, char *msg, size_t msglen);
 void ga_doc_clear(ga_doc *doc);

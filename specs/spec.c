@@ -730,7 +730,8 @@ int ga_spec_load_opts(ga_spec *s, const char *path, const ga_spec_opts *o, char 
         path = "/dev/stdin";
     int rc = spec_begin(s, path);
     if (rc == GA_OK && (rc = ga_file_open(&f, path, &pol, msg, msglen)) == GA_OK) {
-        rc = ga_doc_read(&s->doc, &f, s->path, s->digest, msg, msglen);
+        rc = ga_doc_read(&s->doc, &f, s->path, o ? ga_par_jobs(o->jobs) : 1, s->digest, msg,
+                         msglen);
         ga_file_close(&f);
     }
     if (rc == GA_OK)

@@ -399,7 +399,7 @@ int ga_partial_read(ga_partial_head *h, ga_recbook *b, const char *path, char *m
     ga_file f;
     int rc = ga_file_open(&f, path, &pol, msg, msglen);
     if (rc == GA_OK)
-        rc = ga_doc_read(&doc, &f, path, digest, msg, msglen); /* (parsed as it is read) */
+        rc = ga_doc_read(&doc, &f, path, 1, digest, msg, msglen); /* (parsed as it is read) */
     ga_file_close(&f);
     if (rc)
         return rc;

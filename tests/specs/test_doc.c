@@ -7,10 +7,13 @@
  * a tree: every example and paper spec, and seeded random documents that put lists and
  * collections where the one-pass reader cannot tell what they are (strings, comments, block
  * scalars, mapping keys, several lines, Unicode before them), are parsed with the fast
- * reading for every list (nums_min 1) and without it, and the trees compared node by node: kinds, positions, texts, and for a NUMS item its
- * double and the exact value of its decimal against the scalar's text. The compact decimals
- * are checked against an independent normal form of the text (digits and exponent), and the
- * SHA-256 with the processor's instructions against the portable code and FIPS vectors.
+ * reading for every list (nums_min 1), at the default threshold (short lists as the pass's
+ * scalars) and without it, and read from files in pieces on one thread and on two (read and
+ * parsed apart); the trees are compared node by node: kinds, positions, texts, and for a
+ * NUMS item its double and the exact value of its decimal against the scalar's text. The
+ * compact decimals are checked against an independent normal form of the text (digits and
+ * exponent), and the SHA-256 with the processor's instructions against the portable code and
+ * FIPS vectors.
  */
 #include "numerics/numerics.h"
 #include "specs/doc.h"
@@ -165,6 +168,7 @@ static size_t count_nums(const ga_node *n);
 /* The file at path read with ga_doc_read (as document name) in pieces of piece bytes, every
  * list read fast: its status (0: *c holds the tree, digest its digest) */
 static size_t pieces_nums_min = 1; /* (the threshold of read_file_pieces) */
+static int pieces_jobs = 1;        /* (and its threads: 2 reads and parses apart) */
 
 static int read_file_pieces(ga_doc *c, const char *path, const char *name, size_t piece,
                             char digest[65], char *msg, size_t msglen)
@@ -174,7 +178,7 @@ static int read_file_pieces(ga_doc *c, const char *path, const char *name, size_
     cr_assert(ga_file_open(&f, path, &pol, msg, msglen) == GA_OK, "%s", msg);
     ga_doc_set_nums_min(pieces_nums_min);
     ga_file_set_piece(piece);
-    int rc = ga_doc_read(c, &f, name, digest, msg, msglen);
+    int rc = ga_doc_read(c, &f, name, pieces_jobs, digest, msg, msglen);
     ga_file_set_piece(0);
     ga_doc_set_nums_min(GA_DOC_NUMS_MIN);
     ga_file_close(&f);
@@ -210,20 +214,30 @@ static void read_in_pieces(const char *text, size_t len, const char *name, int w
         piece_rng = ga_test_rng(271828);
     size_t piece = 1 + gsl_rng_uniform_int(piece_rng, gsl_rng_uniform(piece_rng) < 0.5 ? 8 : 200);
     /* every list as NUMS, or the short ones as their scalars */
-    int every = gsl_rng_uniform(piece_rng) < 0.5;
-    ga_doc c;
-    char mc[512] = "", digest[65], what[128];
+    int every = gsl_rng_uniform(piece_rng) < 0.5, reread = -1;
     pieces_nums_min = every ? 1 : GA_DOC_NUMS_MIN;
-    int rc = read_file_pieces(&c, path, name, piece, digest, mc, sizeof mc);
+    /* on one thread, then read and parsed apart: the same outcome, and a second reading
+     * only where one thread needs one */
+    for (pieces_jobs = 1; pieces_jobs <= 2; pieces_jobs++) {
+        ga_doc c;
+        char mc[512] = "", digest[65], what[160];
+        int rc = read_file_pieces(&c, path, name, piece, digest, mc, sizeof mc);
+        snprintf(what, sizeof what, "%s, pieces of %zu%s%s", name, piece,
+                 every ? "" : ", short lists", pieces_jobs > 1 ? ", two threads" : "");
+        if (!same_outcome(rc, mc, digest, want, wmsg, text, len, what))
+            continue;
+        same_tree(c.root, b->root, what);
+        if (every)
+            cr_assert_eq(count_nums(c.root), count_nums(a->root), "%s: lists read fast", what);
+        if (reread < 0)
+            reread = c.reread;
+        cr_assert_eq(c.reread, reread, "%s: read again %d, on one thread %d", what, c.reread,
+                     reread);
+        ga_doc_clear(&c);
+    }
     pieces_nums_min = 1;
+    pieces_jobs = 1;
     unlink(path);
-    snprintf(what, sizeof what, "%s, pieces of %zu%s", name, piece, every ? "" : ", short lists");
-    if (!same_outcome(rc, mc, digest, want, wmsg, text, len, what))
-        return;
-    same_tree(c.root, b->root, what);
-    if (every)
-        cr_assert_eq(count_nums(c.root), count_nums(a->root), "%s: lists read fast", what);
-    ga_doc_clear(&c);
 }
 
 /* parse text with and without the fast reading, and read it from a file in pieces; the
@@ -636,8 +650,11 @@ Test(doc, hostile_bytes_read_in_pieces_equal_the_whole_text)
         ga_doc_set_nums_min(1);
         int ra = ga_doc_parse(&a, text, len, "t", ma, sizeof ma);
         ga_doc_set_nums_min(GA_DOC_NUMS_MIN);
+        pieces_jobs = k % 2 ? 2 : 1; /* (read and parsed apart, or in turn) */
         int rb = read_file_pieces(&b, path, "t", piece, digest, mb, sizeof mb);
-        snprintf(where, sizeof where, "document %ld, pieces of %zu", k, piece);
+        snprintf(where, sizeof where, "document %ld, pieces of %zu%s", k, piece,
+                 pieces_jobs > 1 ? ", two threads" : "");
+        pieces_jobs = 1;
         if (!same_outcome(rb, mb, digest, ra, ma, text, len, where))
             continue;
         same_doc(a.root, b.root, where);
