@@ -495,8 +495,8 @@ static int build_shuffle(cat_job *j, char *msg, size_t msglen)
     static const char *const why[] = {
         "sampler: shuffle takes batch_size and dataset_size, not rate",
         "sampler: shuffle counts epochs (each record once per epoch): give epochs, not steps",
-        "sampler: shuffle puts each record in one batch per epoch (participations is "
-        "random_allocation's)"};
+        ("sampler: shuffle puts each record in one batch per epoch (participations is "
+         "random_allocation's)")};
     int rc = keys_refused(j, m, not_here, why, 3, msg, msglen);
     if (rc)
         return rc;
