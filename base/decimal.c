@@ -186,23 +186,34 @@ static uint64_t round_top(uint64_t x2, uint64_t x1, uint64_t x0, int *lead)
     return m;
 }
 
+/* P = w T exactly, T the table's truncated 5^q (GA_POW5_QMIN <= q <= GA_POW5_QMAX), as the
+ * 192-bit x[2]:x[1]:x[0]; returns the table's exponent e (5^q = (T + f) 2^e) */
+static int pow5_times(uint64_t x[3], uint64_t w, long q)
+{
+    const uint64_t th = ga_pow5[q - GA_POW5_QMIN].hi, tl = ga_pow5[q - GA_POW5_QMIN].lo;
+    u128 a = (u128)w * th, b = (u128)w * tl; /* P = a 2^64 + b */
+    u128 mid = (u128)(uint64_t)(b >> 64) + (uint64_t)a;
+    x[0] = (uint64_t)b;
+    x[1] = (uint64_t)mid;
+    x[2] = (uint64_t)(a >> 64) + (uint64_t)(mid >> 64);
+    return ga_pow5[q - GA_POW5_QMIN].e;
+}
+
 static int eisel_lemire(double *v, uint64_t m, long q)
 {
     if (m == 0 || q < GA_POW5_QMIN || q > GA_POW5_QMAX)
         return 0;
     int l = __builtin_clzll(m);
-    uint64_t w = m << l;
-    const uint64_t th = ga_pow5[q - GA_POW5_QMIN].hi, tl = ga_pow5[q - GA_POW5_QMIN].lo;
-    u128 a = (u128)w * th, b = (u128)w * tl; /* P = a 2^64 + b */
-    u128 mid = (u128)(uint64_t)(b >> 64) + (uint64_t)a;
-    uint64_t x0 = (uint64_t)b, x1 = (uint64_t)mid, x2 = (uint64_t)(a >> 64) + (uint64_t)(mid >> 64);
+    uint64_t w = m << l, x[3];
+    int e = pow5_times(x, w, q);
+    uint64_t x0 = x[0], x1 = x[1], x2 = x[2];
     /* P + w (below 2^192: w (T + 1) <= w 2^128) */
     uint64_t y0 = x0 + w, c0 = y0 < x0, y1 = x1 + c0, c1 = c0 && y1 == 0, y2 = x2 + c1;
     int e1, e2;
     uint64_t m1 = round_top(x2, x1, x0, &e1), m2 = round_top(y2, y1, y0, &e2);
     if (m1 != m2 || e1 != e2)
         return 0;
-    long ex = (long)e1 - 52 + ga_pow5[q - GA_POW5_QMIN].e + q - l; /* m1's unit: 2^ex */
+    long ex = (long)e1 - 52 + e + q - l; /* m1's unit: 2^ex */
     if (ex + 52 < -1022 || ex + 52 > 1023)
         return 0; /* subnormal or beyond the largest double */
     *v = ldexp((double)m1, (int)ex);
@@ -270,12 +281,9 @@ int ga_decimal_digits17(uint64_t *d, int *x, int *dir, double a)
         long k = 16 - xe;
         if (k < GA_POW5_QMIN || k > GA_POW5_QMAX)
             return 0;
-        const uint64_t th = ga_pow5[k - GA_POW5_QMIN].hi, tl = ga_pow5[k - GA_POW5_QMIN].lo;
-        u128 hi = (u128)w * th, lo = (u128)w * tl; /* P = hi 2^64 + lo */
-        u128 mid = (u128)(uint64_t)(lo >> 64) + (uint64_t)hi;
-        uint64_t x0 = (uint64_t)lo, x1 = (uint64_t)mid;
-        uint64_t x2 = (uint64_t)(hi >> 64) + (uint64_t)(mid >> 64);
-        long sh = -(E + ga_pow5[k - GA_POW5_QMIN].e + k); /* a 10^k = P 2^-sh */
+        uint64_t pr[3];
+        long sh = -(E + pow5_times(pr, w, k) + k); /* a 10^k = P 2^-sh */
+        uint64_t x0 = pr[0], x1 = pr[1], x2 = pr[2];
         if (sh < 130 || sh > 191)
             return 0; /* (not in the top word: a 10^k far from [1e16, 1e17)) */
         int b = (int)(sh - 128);                          /* integer part: x2 >> b */

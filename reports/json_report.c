@@ -90,12 +90,18 @@ typedef struct {
     size_t *len;
 } json_round;
 
+/* the rows of block b: from *i0, how many */
+static size_t block_rows(size_t *i0, const ga_audit *a, size_t b)
+{
+    *i0 = b * JSON_BLOCK;
+    return a->npairs - *i0 < JSON_BLOCK ? a->npairs - *i0 : JSON_BLOCK;
+}
+
 static void json_block(void *ctx, size_t b, ga_gchisq_work *w)
 {
     (void)w;
     json_round *r = ctx;
-    size_t i0 = (r->first + b) * JSON_BLOCK, n = r->a->npairs - i0;
-    n = n < JSON_BLOCK ? n : JSON_BLOCK;
+    size_t i0, n = block_rows(&i0, r->a, r->first + b);
     r->text[b] = NULL;
     FILE *f = open_memstream(&r->text[b], &r->len[b]);
     if (!f)
@@ -127,8 +133,7 @@ static void json_pairs(ga_jw *j, const ga_audit *a)
         json_round r = {a, j, first, text, len};
         ga_par_items(nb, a->jobs, 0, json_block, &r);
         for (size_t b = 0; b < nb; b++) {
-            size_t i0 = (first + b) * JSON_BLOCK, n = a->npairs - i0;
-            n = n < JSON_BLOCK ? n : JSON_BLOCK;
+            size_t i0, n = block_rows(&i0, a, first + b);
             if (text[b]) {
                 ga_jw_splice(j, text[b], len[b], n);
             } else {

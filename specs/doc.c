@@ -11,8 +11,8 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
-#include <stdio.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
@@ -25,7 +25,9 @@
  * the number lists read in one pass (ga_nums) too, those with long texts listed in it to
  * free them. A list of kids grows by doubling into a new piece; the old ones stay in the
  * block, together less than the final list. The pass allocates its lists before the tree
- * exists: the tree is then built in the pass's arena, and takes it over. */
+ * exists: the tree is then built in the pass's arena and takes it over, or, where a file is
+ * read on two threads, in an arena of its own that takes the pass's over at the end
+ * (arena_merge). */
 #define ARENA_FIRST ((size_t)64 << 10)
 #define ARENA_MAX ((size_t)16 << 20)
 
@@ -145,7 +147,6 @@ int dp_arena_own(ga_doc_arena *a, ga_nums *u)
     return 0;
 }
 
-
 static ga_node *node_new(ga_doc_arena *a, int kind, const yaml_mark_t *m, dp_regions *g)
 {
     ga_node *n = dp_arena_alloc(a, sizeof *n);
@@ -206,18 +207,17 @@ static int feed_sync(feed *fd, dp_regions *g)
 {
     int rc = 0;
     pthread_mutex_lock(&fd->mu);
-    while (rc == 0 && g->n < fd->nr) {
-        if (g->n == g->cap) {
-            dp_region *nr = ga_grow(g->r, &g->cap, sizeof *nr, 64);
-            if (!nr) {
-                rc = -1;
-                break;
-            }
-            g->r = nr;
+    while (g->cap < fd->nr) {
+        dp_region *nr = ga_grow(g->r, &g->cap, sizeof *nr, 64);
+        if (!nr) {
+            rc = -1;
+            break;
         }
-        size_t k = fd->nr - g->n < g->cap - g->n ? fd->nr - g->n : g->cap - g->n;
-        memcpy(g->r + g->n, fd->r + g->n, k * sizeof *g->r);
-        g->n += k;
+        g->r = nr;
+    }
+    if (rc == 0 && g->n < fd->nr) {
+        memcpy(g->r + g->n, fd->r + g->n, (fd->nr - g->n) * sizeof *g->r);
+        g->n = fd->nr;
     }
     g->numbers = fd->numbers;
     pthread_mutex_unlock(&fd->mu);

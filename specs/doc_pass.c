@@ -346,40 +346,51 @@ static ga_node *fr_list(flow_rd *f, size_t e, int nl, int lastcol)
 
 static ga_node *fr_value(flow_rd *f, int depth, int *cdepth);
 
+/* the next item of a collection at depth (a collection itself, after spaces), waiting for
+ * it to close, *cdepth raised to its levels; then ',' (1: another item follows) or close
+ * (0: the collection's end); -1 otherwise (not such an item, f->ran_out, out of memory) */
+static int fr_item(flow_rd *f, int depth, int *cdepth, char close)
+{
+    int kd;
+    ga_node *x;
+    if (fr_space(f) || (f->t[f->p] != '[' && f->t[f->p] != '{') ||
+        !(x = fr_value(f, depth + 1, &kd)) || fr_push(f, x) || fr_space(f))
+        return -1;
+    *cdepth = kd + 1 > *cdepth ? kd + 1 : *cdepth;
+    char c = f->t[f->p++];
+    f->col++;
+    return c == ',' ? 1 : c == close ? 0 : -1;
+}
+
 /* the items of the list at t[p] == '[' whose first item is a collection, each one (NULL: not
  * such a list, or f->ran_out, or out of memory) */
 static ga_node *fr_nested(flow_rd *f, int depth, int *cdepth)
 {
-    ga_node *l = fr_node(f, GA_NODE_SEQ), *x;
+    ga_node *l = fr_node(f, GA_NODE_SEQ);
     size_t base = f->nkids;
     if (!l)
         return NULL;
     f->p++;
     f->col++;
-    for (int kd;;) {
-        if (fr_space(f) || (f->t[f->p] != '[' && f->t[f->p] != '{') ||
-            !(x = fr_value(f, depth + 1, &kd)) || fr_push(f, x) || fr_space(f))
+    for (;;) {
+        int more = fr_item(f, depth, cdepth, ']');
+        if (more < 0)
             return NULL;
-        *cdepth = kd + 1 > *cdepth ? kd + 1 : *cdepth;
-        char c = f->t[f->p++];
-        f->col++;
-        if (c == ']')
+        if (!more)
             return fr_close(f, l, base) ? NULL : l;
-        if (c != ',')
-            return NULL;
     }
 }
 
 /* the mapping at t[p] == '{': word keys, each followed by ": " and a collection */
 static ga_node *fr_map(flow_rd *f, int depth, int *cdepth)
 {
-    ga_node *m = fr_node(f, GA_NODE_MAP), *k, *x;
+    ga_node *m = fr_node(f, GA_NODE_MAP), *k;
     size_t base = f->nkids;
     if (!m)
         return NULL;
     f->p++;
     f->col++;
-    for (int kd;;) {
+    for (;;) {
         if (fr_space(f))
             return NULL;
         size_t q = f->p;
@@ -396,16 +407,11 @@ static ga_node *fr_map(flow_rd *f, int depth, int *cdepth)
             return NULL;
         f->col += (int)(q - f->p) + 2;
         f->p = q + 2;
-        if (fr_space(f) || (f->t[f->p] != '[' && f->t[f->p] != '{') ||
-            !(x = fr_value(f, depth + 1, &kd)) || fr_push(f, x) || fr_space(f))
+        int more = fr_item(f, depth, cdepth, '}');
+        if (more < 0)
             return NULL;
-        *cdepth = kd + 1 > *cdepth ? kd + 1 : *cdepth;
-        char c = f->t[f->p++];
-        f->col++;
-        if (c == '}')
+        if (!more)
             return fr_close(f, m, base) ? NULL : m;
-        if (c != ',')
-            return NULL;
     }
 }
 
@@ -430,19 +436,20 @@ static ga_node *fr_value(flow_rd *f, int depth, int *cdepth)
     return fr_list(f, e, nl, lastcol);
 }
 
-/* Read the flow collection that starts at t[i] ('{', or a '[' that is not a list of
- * numbers), if it has the shape read_flow reads: returns the index of its last byte with
- * its root in *tree, RAN_OUT when t ends first within DP_FLOW_MAX_BYTES, or 0 (libyaml reads
- * it); *nl, *lastcol as read_list's, *cdepth and *nodes its levels and nodes. */
+/* Read the flow collection that starts at t[i] ('{', or a '[' that read_list found not to be
+ * a list of numbers), if it has the shape read_flow reads: returns the index of its last byte
+ * with its root in *tree, RAN_OUT when t ends first within DP_FLOW_MAX_BYTES, or 0 (libyaml
+ * reads it); *nl, *lastcol as read_list's, *cdepth and *nodes its levels and nodes. */
 static size_t read_flow(dp_scan *s, const char *t, size_t len, size_t i, ga_node **tree,
                         int *nl, int *lastcol, int *cdepth, size_t *nodes)
 {
     int whole = len - i <= DP_FLOW_MAX_BYTES;
     flow_rd f = {.t = t, .len = whole ? len : i + DP_FLOW_MAX_BYTES, .p = i, .line = s->line,
                  .col = s->col, .s = s};
-    ga_node *r = fr_value(&f, 0, cdepth);
-    if (!r || r->kind == GA_NODE_NUMS) /* (a list of numbers is read_list's) */
-        return !r && f.ran_out && whole ? RAN_OUT : 0;
+    *cdepth = 0;
+    ga_node *r = t[i] == '{' ? fr_map(&f, 0, cdepth) : fr_nested(&f, 0, cdepth);
+    if (!r)
+        return f.ran_out && whole ? RAN_OUT : 0;
     *tree = r;
     *nodes = f.nodes;
     *nl = f.line - s->line;
