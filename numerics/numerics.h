@@ -44,9 +44,10 @@ typedef void (*ga_par_fn)(void *ctx, size_t i, ga_gchisq_work *w);
  * could be allocated. */
 int ga_par_for(size_t n, int jobs, double deadline, ga_par_fn fn, void *ctx, unsigned char *done,
                ga_gchisq_work *w);
-/* The threads the item running on this thread may use for a loop of its own: the loop's jobs
- * when it has a single item (one expensive pair of an audit: its cells, nodes or grid points
- * on every core), else 1; 1 outside any loop (a library call starts no threads unasked). */
+/* The threads the item running on this thread may use for a loop of its own: jobs / n of a
+ * loop of n < jobs items (all of them for a single item: one expensive pair of an audit, its
+ * cells, nodes or grid points on every core), else 1; 1 outside any loop (a library call
+ * starts no threads unasked). */
 int ga_par_inner_jobs(void);
 /* fn(ctx, i, w) for every i < n of items that need no workspace: on up to jobs threads when
  * jobs > 1 and n > 1 (as ga_par_for), else, and when that loop cannot start (no memory for

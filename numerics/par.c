@@ -16,10 +16,12 @@
  * runs, OpenBLAS is asked for one thread per call, whatever jobs is (items are the
  * parallelism, nested BLAS threads would oversubscribe the cores, and BLAS results may
  * depend on its thread count in the last bits: the results must not depend on jobs); its
- * setting is restored afterwards. A loop of one item lends its threads to that item
- * (ga_par_inner_jobs): the item's own loops (over its cells, say) then run on them, and an
- * audit of a single expensive pair uses every core; their items see 1, so loops nest at most
- * one level deep in threads.
+ * setting is restored afterwards. A loop of fewer items than threads lends the threads its
+ * items leave idle (ga_par_inner_jobs: jobs / n to each item, all of them to a single item):
+ * an item's own loops (over its cells, say) then run on them, so an audit of a single
+ * expensive pair, or of the two directions of one, uses every core; the items of a loop of
+ * at least as many items as threads see 1. Nested loops so share out the threads of the
+ * outermost one: at most jobs threads run items at any time.
  */
 #include "numerics/numerics.h"
 
@@ -42,6 +44,7 @@ int ga_par_jobs(int asked)
 
 typedef struct {
     size_t n, take; /* items, consecutive items per take */
+    int lend;       /* the threads lent to each item (ga_par_inner_jobs) */
     double deadline;
     ga_par_fn fn;
     void *ctx;
@@ -78,6 +81,7 @@ int ga_par_inner_jobs(void)
 static void *worker(void *arg)
 {
     par_loop *l = arg;
+    inner_jobs = l->lend;
     ga_gchisq_work *w = ga_gchisq_work_alloc();
     if (w) /* without one this thread takes no item: the others take them */
         drain(l, w);
@@ -100,6 +104,7 @@ int ga_par_for(size_t n, int jobs, double deadline, ga_par_fn fn, void *ctx, uns
     if (nt > n)
         nt = n ? n : 1;
     l.take = n / (256 * nt) ? n / (256 * nt) : 1;
+    l.lend = jobs > 1 && n < (size_t)jobs ? jobs / (int)(n ? n : 1) : 1;
     pthread_t tid[GA_PAR_MAX_JOBS];
     size_t started = 0;
     int blas = 0;
@@ -116,7 +121,7 @@ int ga_par_for(size_t n, int jobs, double deadline, ga_par_fn fn, void *ctx, uns
         if (pthread_create(&tid[started], NULL, worker, &l) == 0)
             started++;
     int outer = inner_jobs; /* (this thread's own share, restored below) */
-    inner_jobs = n == 1 && jobs > 1 ? jobs : 1;
+    inner_jobs = l.lend;
     drain(&l, w);
     inner_jobs = outer;
     for (size_t t = 0; t < started; t++)

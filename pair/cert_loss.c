@@ -257,6 +257,50 @@ static int few_steps_route(const ga_ploss *L, int dir, double eps)
     return ga_ploss_plan(&c, &tm, &k2, &L0, L, dir, eps) != GA_OK || !(tm <= GA_PLOSS_CERT_TMAX);
 }
 
+/* One direction's enclosure at one precision (dir_step, under its own guard: on a thread
+ * lent to the certification, or on the calling thread) */
+typedef struct {
+    const comp_ctx *c;
+    arb_srcptr q, m;
+    int dir, st, ran; /* ran: dir_step returned (else FLINT stopped it: the guard's status) */
+    arb_t v;
+} comp_dir;
+
+static int dir_step(void *vd, slong prec)
+{
+    comp_dir *d = vd;
+    const comp_ctx *c = d->c;
+    const ga_ploss *L = c->p->ploss;
+    int dir = d->dir;
+    if (c->few[dir]) {
+        double theta, lch;
+        ga_ploss_tilt(&theta, &lch, L, dir, c->eps_d);
+        arb_indeterminate(d->v); /* (set only with an enclosure) */
+        d->st = ga_ploss_bracket_arb(d->v, L, d->q, d->m, dir, c->eps, theta, lch, prec,
+                                     c->deadline);
+    } else {
+        /* (few steps have the bracket, about 1e-4 wide, as their second route) */
+        double giveup = few_steps_route_any(L) ? FEW_GIVEUP : INFINITY;
+        d->st = ga_ploss_delta_comp_arb(d->v, L, d->q, d->m, dir, c->eps, c->est[dir],
+                                        c->reltol, giveup, prec, c->deadline);
+    }
+    d->ran = 1;
+    return GA_OK;
+}
+
+typedef struct {
+    comp_dir d[2];
+    slong prec;
+    int guard[2];
+} comp_dirs;
+
+static void dir_item(void *ctx, size_t i, ga_gchisq_work *w)
+{
+    (void)w;
+    comp_dirs *D = ctx;
+    D->guard[i] = ga_arb_guarded(dir_step, &D->d[i], D->prec);
+}
+
 static int comp_step(void *vc, slong prec)
 {
     comp_ctx *c = vc;
@@ -266,26 +310,36 @@ static int comp_step(void *vc, slong prec)
     int rc = GA_OK;
     for (slong j = 0; j < n && rc == GA_OK; j++)
         rc = pc_sub_params(q + j, m + j, c->p, (size_t)j, prec);
+    /* the directions not done, each on a thread lent to this certification if it has some;
+     * their outcomes are then taken in order, as if one after the other */
+    comp_dirs D;
+    for (int dir = 0; dir < 2; dir++) {
+        D.d[dir] = (comp_dir){.c = c, .q = q, .m = m, .dir = dir};
+        arb_init(D.d[dir].v);
+        D.guard[dir] = GA_OK;
+    }
+    D.prec = prec;
+    int todo = !c->done[0] + !c->done[1];
+    if (rc == GA_OK && todo == 2 && ga_par_inner_jobs() > 1)
+        ga_par_items(2, ga_par_inner_jobs(), 0, dir_item, &D);
+    else
+        for (int dir = 0; rc == GA_OK && dir < 2; dir++)
+            if (!c->done[dir])
+                dir_item(&D, (size_t)dir, NULL);
     for (int dir = 0; rc == GA_OK && dir < 2; dir++) {
         if (c->done[dir])
             continue;
-        arb_t v;
-        arb_init(v);
-        int st;
+        arb_ptr v = D.d[dir].v;
+        if (!D.d[dir].ran) { /* FLINT stopped it: what the step's own guard would return */
+            rc = D.guard[dir];
+            break;
+        }
+        int st = D.d[dir].st;
         if (c->few[dir]) {
-            double theta, lch;
-            ga_ploss_tilt(&theta, &lch, L, dir, c->eps_d);
-            arb_indeterminate(v); /* (set only with an enclosure) */
-            st = ga_ploss_bracket_arb(v, L, q, m, dir, c->eps, theta, lch, prec, c->deadline);
             if (st == GA_OK)
                 c->done[dir] = 1; /* (the grid, not the precision, sets its width) */
             else if (st == GA_EPREC && prec < 1024)
                 st = GA_OK; /* (another precision may do) */
-        } else {
-            /* (few steps have the bracket, about 1e-4 wide, as their second route) */
-            double giveup = few_steps_route_any(L) ? FEW_GIVEUP : INFINITY;
-            st = ga_ploss_delta_comp_arb(v, L, q, m, dir, c->eps, c->est[dir], c->reltol,
-                                         giveup, prec, c->deadline);
         }
         int failed = st != GA_OK && st != GA_ETIME && st != GA_ENOMEM;
         if (st == GA_ETIME || st == GA_ENOMEM)
@@ -314,8 +368,9 @@ static int comp_step(void *vc, slong prec)
             }
         } else if (c->few[dir] && ga_arb_stalled(&c->best[dir], &c->stalls[dir], v))
             c->done[dir] = 1;
-        arb_clear(v);
     }
+    for (int dir = 0; dir < 2; dir++)
+        arb_clear(D.d[dir].v);
     _arb_vec_clear(q, n);
     _arb_vec_clear(m, n);
     if (rc != GA_OK)

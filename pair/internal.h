@@ -58,6 +58,10 @@ typedef struct ga_pair_type {
      * GA_EDOM: none here, the search over delta decides; NULL: never */
     int (*epsilon)(ga_result *eps, int *direction, const ga_pair *p, double delta,
                    const ga_gchisq_opts *o, ga_gchisq_work *w);
+    /* 1 when a value depends, within its tolerance, on the pair's evaluations before it (a
+     * search started from the last one's result): a curve's points are then evaluated in
+     * order on one thread, so that reports do not depend on the threads */
+    int in_order;
 } ga_pair_type;
 
 /* the Gaussian pairs' methods (type_gaussian.c; products and the bounds beside masked pairs

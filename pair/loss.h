@@ -111,10 +111,11 @@ void ga_step_tails_x(double *F, double *G, double *x, const ga_ploss_term *s, in
 int ga_step_cut(double *v, const ga_ploss_term *s, int sw, double cut, int upper, double tol,
                 double vmax);
 /* What a pessimistic PLD accountant (grid spacing h, tails truncated at 1e-15, FFT
- * composition; pair/pld.c) reports as eps at delta in direction dir: an estimate above
- * the exact value (for comparison, not certified). GA_OK, GA_EDOM (covariance steps),
- * GA_EMAXITER (more than 4M grid points), GA_EINVAL, GA_ENOMEM. */
-int ga_ploss_pld_epsilon(double *eps, const ga_ploss *L, int dir, double delta, double h);
+ * composition; pair/pld.c) reports as eps at delta in each direction (eps[dir]; the two on
+ * the threads lent to the caller, ga_par_inner_jobs): estimates above the exact values (for
+ * comparison, not certified). GA_OK, else the first direction's failure: GA_EDOM (covariance
+ * steps), GA_EMAXITER (more than 4M grid points), GA_EINVAL, GA_ENOMEM. */
+int ga_ploss_pld_epsilon(double eps[2], const ga_ploss *L, double delta, double h);
 /* Bounds lo <= delta <= hi in direction dir at eps of a composition of few identical steps
  * (one mean term, count <= 128; pair/ploss_bracket.c): discretised losses with their
  * first-order rounding taken back, FFT rounding and tails included. theta >= 0 tilts the

@@ -365,6 +365,11 @@ int ga_pair_mirrors(const ga_pair *p, const ga_pair *q)
     return p && q && p->type->mirrors && p->type->mirrors(p, q);
 }
 
+int ga_pair_in_order(const ga_pair *p)
+{
+    return p->type->in_order;
+}
+
 const char *ga_pair_methods(const ga_pair *p)
 {
     return p ? p->type->methods : ga_pair_type_gaussian.methods;

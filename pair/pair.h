@@ -27,6 +27,11 @@ int ga_pair_describe_event(char *text, size_t n, double *px, double *py, const g
  * p's with the directions exchanged (remove and add one record of subsampled steps); 0 when
  * that is not known. */
 int ga_pair_mirrors(const ga_pair *p, const ga_pair *q);
+/* 1 when p's values depend, within their error estimates, on the order of its evaluations (a
+ * search warm-started from the last one: the synthetic universe), so that several of them are
+ * to be made in a fixed order on one thread; 0 when each is a function of p and its arguments
+ * alone. */
+int ga_pair_in_order(const ga_pair *p);
 
 /* The pair of a synthetic universe (ga_synthetic_input.norm_bound > 0) whose delta at eps is
  * largest, as found by the double branch and bound: the models' norms a (the smaller) and b,

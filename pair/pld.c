@@ -119,30 +119,51 @@ static void trim(pmf_t *p)
     p->inf += up;
 }
 
+/* What a direction's convolutions keep from one to the next: the FFT plans of the lengths met
+ * (by log2 of the length: repeated squaring meets few lengths, many times each) and the
+ * transform's buffer. */
+#define LOG2_MAX 24 /* 2 MAX_LEN = 2^23 points */
+typedef struct {
+    ga_fft_plan plan[LOG2_MAX + 1];
+    double *z;
+    size_t cap; /* complex points z holds */
+} conv_ws;
+
+static void conv_ws_clear(conv_ws *c)
+{
+    for (int k = 0; k <= LOG2_MAX; k++)
+        ga_fft_plan_clear(&c->plan[k]);
+    free(c->z);
+}
+
 /* r = a * b (convolution by one complex FFT, numerics/fft.c, of a + i b; a square, a == b,
  * squares the transform of a; inf masses: 1 - (1 - a.inf)(1 - b.inf)) */
-static int convolve(pmf_t *r, const pmf_t *a, const pmf_t *b)
+static int convolve(pmf_t *r, const pmf_t *a, const pmf_t *b, conv_ws *c)
 {
     size_t need = a->n + b->n - 1, N = 2;
-    while (N < need)
+    int lg = 1;
+    for (; N < need; lg++)
         N <<= 1;
     if (N > 2 * (size_t)MAX_LEN)
         return GA_EMAXITER;
-    ga_fft_plan pl;
-    if (ga_fft_plan_init(&pl, N) != GA_OK)
+    ga_fft_plan *pl = &c->plan[lg];
+    if (!pl->tw && ga_fft_plan_init(pl, N) != GA_OK)
         return GA_ENOMEM;
-    double *z = calloc(2 * N, sizeof *z), *w = malloc(need * sizeof *w);
-    if (!z || !w) {
-        free(z);
-        free(w);
-        ga_fft_plan_clear(&pl);
-        return GA_ENOMEM;
+    if (c->cap < N) {
+        free(c->z);
+        c->cap = 0;
+        if (!(c->z = malloc(2 * N * sizeof *c->z)))
+            return GA_ENOMEM;
+        c->cap = N;
     }
-    for (size_t i = 0; i < a->n; i++)
-        z[2 * i] = a->w[i];
-    for (size_t i = 0; a != b && i < b->n; i++)
-        z[2 * i + 1] = b->w[i];
-    ga_fft_forward(&pl, z);
+    double *z = c->z, *w = malloc(need * sizeof *w);
+    if (!w)
+        return GA_ENOMEM;
+    for (size_t i = 0; i < N; i++) {
+        z[2 * i] = i < a->n ? a->w[i] : 0;
+        z[2 * i + 1] = a != b && i < b->n ? b->w[i] : 0;
+    }
+    ga_fft_forward(pl, z);
     for (size_t i = 0; i < N; i++) {
         double zr = z[2 * i], zi = z[2 * i + 1];
         if (a == b) {
@@ -161,11 +182,9 @@ static int convolve(pmf_t *r, const pmf_t *a, const pmf_t *b)
         z[2 * j] = pr;
         z[2 * j + 1] = -pi;
     }
-    ga_fft_inverse(&pl, z);
+    ga_fft_inverse(pl, z);
     for (size_t i = 0; i < need; i++)
         w[i] = fmax(z[2 * i], 0); /* FFT rounding can leave tiny negatives */
-    free(z);
-    ga_fft_plan_clear(&pl);
     r->lo = a->lo + b->lo;
     r->n = need;
     r->w = w;
@@ -182,7 +201,7 @@ static void pmf_free(pmf_t *p)
 }
 
 /* acc <- acc * p^T (repeated squaring) */
-static int power_into(pmf_t *acc, pmf_t *p, double T)
+static int power_into(pmf_t *acc, pmf_t *p, double T, conv_ws *c)
 {
     unsigned long long t = (unsigned long long)T;
     int rc = GA_OK;
@@ -197,7 +216,7 @@ static int power_into(pmf_t *acc, pmf_t *p, double T)
                 if (!acc->w)
                     return GA_ENOMEM;
                 memcpy(acc->w, p->w, p->n * sizeof *acc->w);
-            } else if ((rc = convolve(&r, acc, p)) == GA_OK) {
+            } else if ((rc = convolve(&r, acc, p, c)) == GA_OK) {
                 pmf_free(acc);
                 *acc = r;
             }
@@ -205,7 +224,7 @@ static int power_into(pmf_t *acc, pmf_t *p, double T)
         t >>= 1;
         if (t && rc == GA_OK) {
             pmf_t r;
-            if ((rc = convolve(&r, p, p)) == GA_OK) {
+            if ((rc = convolve(&r, p, p, c)) == GA_OK) {
                 pmf_free(p);
                 *p = r;
             }
@@ -225,15 +244,13 @@ static double pmf_delta(const pmf_t *p, double h, double eps)
     return d;
 }
 
-int ga_ploss_pld_epsilon(double *eps, const ga_ploss *L, int dir, double delta, double h)
+/* one direction's eps: the steps' PMFs composed, then delta(eps) inverted by bisection */
+static int pld_epsilon(double *eps, const ga_ploss *L, int dir, double delta, double h)
 {
     *eps = NAN;
-    if (!(delta > 0 && delta < 1) || !(h > 0))
-        return GA_EINVAL;
-    for (size_t j = 0; j < L->n; j++)
-        if (L->t[j].r > 0 || L->t[j].nu > 0)
-            return GA_EDOM; /* covariance steps: not here */
     pmf_t acc = {0, 0, NULL, 0};
+    conv_ws cw;
+    memset(&cw, 0, sizeof cw);
     int rc = GA_OK;
     for (size_t j = 0; j < L->n && rc == GA_OK; j++) {
         pmf_t p = {0, 0, NULL, 0};
@@ -243,7 +260,7 @@ int ga_ploss_pld_epsilon(double *eps, const ga_ploss *L, int dir, double delta, 
         if (rc == GA_OK && (double)p.n * sqrt(L->t[j].count) > 16777216.0)
             rc = GA_EDOM;
         if (rc == GA_OK)
-            rc = power_into(&acc, &p, L->t[j].count);
+            rc = power_into(&acc, &p, L->t[j].count, &cw);
         pmf_free(&p);
     }
     if (rc == GA_OK) {
@@ -254,8 +271,12 @@ int ga_ploss_pld_epsilon(double *eps, const ga_ploss *L, int dir, double delta, 
             if (pmf_delta(&acc, h, 0) <= delta) {
                 *eps = 0;
             } else {
+                /* (once mid is lo or hi the bracket is at the last bit: more steps change
+                 * nothing) */
                 for (int it = 0; it < 100; it++) {
                     double mid = 0.5 * (lo + hi);
+                    if (mid == lo || mid == hi)
+                        break;
                     if (pmf_delta(&acc, h, mid) > delta)
                         lo = mid;
                     else
@@ -266,5 +287,32 @@ int ga_ploss_pld_epsilon(double *eps, const ga_ploss *L, int dir, double delta, 
         }
     }
     pmf_free(&acc);
+    conv_ws_clear(&cw);
     return rc;
+}
+
+typedef struct {
+    const ga_ploss *L;
+    double delta, h, *eps;
+    int rc[2];
+} pld_run;
+
+static void pld_item(void *ctx, size_t i, ga_gchisq_work *w)
+{
+    (void)w;
+    pld_run *r = ctx;
+    r->rc[i] = pld_epsilon(&r->eps[i], r->L, (int)i, r->delta, r->h);
+}
+
+int ga_ploss_pld_epsilon(double eps[2], const ga_ploss *L, double delta, double h)
+{
+    eps[0] = eps[1] = NAN;
+    if (!(delta > 0 && delta < 1) || !(h > 0))
+        return GA_EINVAL;
+    for (size_t j = 0; j < L->n; j++)
+        if (L->t[j].r > 0 || L->t[j].nu > 0)
+            return GA_EDOM; /* covariance steps: not here */
+    pld_run r = {L, delta, h, eps, {GA_ENOMEM, GA_ENOMEM}};
+    ga_par_items(2, ga_par_inner_jobs(), 0, pld_item, &r);
+    return r.rc[0] != GA_OK ? r.rc[0] : r.rc[1];
 }

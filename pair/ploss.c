@@ -1027,9 +1027,8 @@ int ga_ploss_epsilon_few(ga_result *eps, int *direction, const ga_ploss *L, doub
         !(delta > 0 && delta < 1))
         return GA_EDOM;
     double g[2];
-    for (int d = 0; d < 2; d++)
-        if (ga_ploss_pld_epsilon(&g[d], L, d, delta, 2e-3) != GA_OK || !isfinite(g[d]))
-            return GA_EDOM;
+    if (ga_ploss_pld_epsilon(g, L, delta, 2e-3) != GA_OK || !isfinite(g[0]) || !isfinite(g[1]))
+        return GA_EDOM;
     int b = g[1] > g[0];
     if (!(g[b] > 0))
         return GA_EDOM;
@@ -1219,11 +1218,28 @@ static int chernoff_negligible(ga_result *r, const ga_ploss *L, int dir, double 
     return 1;
 }
 
+/* the two directions' Bromwich integrals, each on any thread (direction 0 with the caller's
+ * workspace, direction 1 with the thread's) */
+typedef struct {
+    ga_result *r[2];
+    const ga_ploss *L;
+    double eps;
+    const ga_gchisq_opts *o;
+    ga_quad_work *w0;
+    int s[2];
+} brom_dirs;
+
+static void brom_dir_item(void *ctx, size_t i, ga_gchisq_work *w)
+{
+    brom_dirs *b = ctx;
+    b->s[i] = delta_bromwich(b->r[i], b->L, (int)i, b->eps, b->o, i ? &w->quad : b->w0);
+}
+
 int ga_ploss_delta(ga_result *xy, ga_result *yx, const ga_ploss *L, double eps, int method,
                    const ga_gchisq_opts *opts, ga_quad_work *w)
 {
     ga_gchisq_opts o = ga_gchisq_opts_or_default(opts);
-    int st = GA_OK;
+    int st = GA_OK, s2[2] = {GA_OK, GA_OK}, brom[2] = {0, 0};
     for (int dir = 0; dir < 2; dir++) {
         ga_result *r = dir ? yx : xy;
         r->val = r->err = 0;
@@ -1246,10 +1262,22 @@ int ga_ploss_delta(ga_result *xy, ga_result *yx, const ga_ploss *L, double eps, 
         } else if (ga_ploss_few(L)) {
             s = delta_few(r, L, dir, eps, &o, w);
         } else {
-            s = delta_bromwich(r, L, dir, eps, &o, w);
+            brom[dir] = 1; /* (below) */
+            continue;
         }
-        if (s && (!st || st == GA_ETOL))
-            st = s; /* a failure outranks "accuracy not reached" in the other direction */
+        s2[dir] = s;
+    }
+    /* the Bromwich integrals: both on the threads lent to the caller where it has some */
+    brom_dirs b = {{xy, yx}, L, eps, &o, w, {GA_ENOMEM, GA_ENOMEM}};
+    if (!(brom[0] && brom[1] && ga_par_inner_jobs() > 1 &&
+          ga_par_for(2, ga_par_inner_jobs(), 0, brom_dir_item, &b, NULL, NULL) == GA_OK))
+        for (int dir = 0; dir < 2; dir++)
+            if (brom[dir])
+                b.s[dir] = delta_bromwich(b.r[dir], L, dir, eps, &o, w);
+    for (int dir = 0; dir < 2; dir++) {
+        int sd = brom[dir] ? b.s[dir] : s2[dir];
+        if (sd && (!st || st == GA_ETOL))
+            st = sd; /* a failure outranks "accuracy not reached" in the other direction */
     }
     return st;
 }

@@ -241,11 +241,9 @@ int ga_pair_pld_accountant(double *eps, const ga_pair *p, double delta, double h
     if (!p->ploss || p->ploss->t[0].r > 0 || p->ploss->t[0].nu > 0)
         return GA_EDOM;
     double e[2];
-    for (int dir = 0; dir < 2; dir++) {
-        int rc = ga_ploss_pld_epsilon(&e[dir], p->ploss, dir, delta, h > 0 ? h : 1e-4);
-        if (rc)
-            return rc;
-    }
+    int rc = ga_ploss_pld_epsilon(e, p->ploss, delta, h > 0 ? h : 1e-4);
+    if (rc)
+        return rc;
     *eps = fmax(e[0], e[1]);
     return GA_OK;
 }

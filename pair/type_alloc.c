@@ -385,4 +385,5 @@ const ga_pair_type ga_pair_type_alloc = {
     "bounds; every number a ball (Arb)",
     NULL,
     NULL,
+    0,
 };

@@ -735,4 +735,5 @@ const ga_pair_type ga_pair_type_envelope = {
     "mean-shifted law, an upper bound, in ball arithmetic)",
     NULL,
     NULL,
+    0,
 };

@@ -370,4 +370,5 @@ const ga_pair_type ga_pair_type_gaussian = {
     "gaussian", pr_gaussian_delta, gaussian_renyi, pr_gaussian_delta_cert, gaussian_renyi_cert,
     pr_gaussian_event, NULL, NULL, NULL, PR_METHODS_GAUSS, NULL,
     NULL,
+    0,
 };

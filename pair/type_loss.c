@@ -484,6 +484,7 @@ const ga_pair_type ga_pair_type_subsampled = {
     "offsets through the loss's convexity)",
     subsampled_mirrors,
     subsampled_epsilon,
+    0,
 };
 const ga_pair_type ga_pair_type_masked = {
     "masked", loss_delta, loss_renyi, loss_delta_cert, profile_renyi_cert, NULL, loss_free,
@@ -495,6 +496,7 @@ const ga_pair_type ga_pair_type_masked = {
     PR_METHODS_GAUSS,
     NULL,
     NULL,
+    0,
 };
 const ga_pair_type ga_pair_type_synthetic = {
     "synthetic", loss_delta, loss_renyi, loss_delta_cert, profile_renyi_cert, NULL, loss_free,
@@ -506,4 +508,5 @@ const ga_pair_type ga_pair_type_synthetic = {
     "tail difference bracketed by certified comparisons",
     NULL,
     NULL,
+    0,
 };

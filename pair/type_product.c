@@ -79,4 +79,5 @@ const ga_pair_type ga_pair_type_product = {
     "product", pr_gaussian_delta, product_renyi, pr_gaussian_delta_cert, product_renyi_cert,
     pr_gaussian_event, product_free, NULL, NULL, PR_METHODS_GAUSS, NULL,
     NULL,
+    0,
 };

@@ -190,4 +190,5 @@ const ga_pair_type ga_pair_type_ptr = {
     "incomplete gamma on the cells), the estimate their middle",
     NULL,
     NULL,
+    0,
 };

@@ -193,4 +193,5 @@ const ga_pair_type ga_pair_type_shuffle = {
     "estimate is the bracket's middle",
     NULL,
     NULL,
+    0,
 };

@@ -534,4 +534,5 @@ const ga_pair_type ga_pair_type_synthetic_sup = {
     "in Arb ball arithmetic)",
     NULL,
     NULL,
+    1,
 };

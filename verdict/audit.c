@@ -324,6 +324,51 @@ static void audit_claims(ga_audit *a, const ga_audit_opts *o, ga_gchisq_work *w)
 
 /* stage 5: the data of the plots: the profiles of the pairs with the largest delta at the
  * table eps, and the Renyi curve of the worst pair of an RDP or zCDP claim */
+/* one curve's points: delta at each eps of the grid, each on any thread */
+typedef struct {
+    const ga_pair *p;
+    const double *eps;
+    const ga_gchisq_opts *g;
+    ga_delta D[GA_PLOT_POINTS];
+    int st[GA_PLOT_POINTS];
+} plot_run;
+
+static void plot_item(void *ctx, size_t i, ga_gchisq_work *w)
+{
+    plot_run *r = ctx;
+    r->st[i] = ga_pair_delta(&r->D[i], r->p, r->eps[i], GA_DELTA_AUTO, r->g, w);
+}
+
+/* a curve of the pair p: its points on the threads lent to the plots (in order on one thread
+ * for a pair whose values depend on that order), then read in order; after a failed
+ * evaluation, or one the deadline did not let start, the curve stops (no number) */
+static void plot_curve(double *xy, double *yx, ga_audit *a, const ga_pair *p,
+                       const ga_gchisq_opts *g, ga_gchisq_work *w)
+{
+    plot_run *r = malloc(sizeof *r);
+    unsigned char done[GA_PLOT_POINTS] = {0};
+    if (r)
+        *r = (plot_run){.p = p, .eps = a->plot_eps, .g = g};
+    if (r && !ga_pair_in_order(p))
+        (void)ga_par_for(GA_PLOT_POINTS, ga_par_inner_jobs(), a->deadline, plot_item, r, done,
+                         w);
+    for (size_t i = 0; r && ga_pair_in_order(p) && i < GA_PLOT_POINTS; i++) {
+        if (ga_expired(a->deadline))
+            break;
+        plot_item(r, i, w); /* (its own loops keep the threads lent to the plots) */
+        done[i] = 1;
+        if (r->st[i] != GA_OK && r->st[i] != GA_ETOL)
+            break;
+    }
+    int failed = !r;
+    for (size_t i = 0; i < GA_PLOT_POINTS; i++) {
+        failed |= !done[i] || (r->st[i] != GA_OK && r->st[i] != GA_ETOL);
+        xy[i] = failed ? NAN : r->D[i].xy.val;
+        yx[i] = failed ? NAN : r->D[i].yx.val;
+    }
+    free(r);
+}
+
 static void audit_plots(ga_audit *a, ga_gchisq_work *w)
 {
     size_t n = a->npairs;
@@ -351,7 +396,6 @@ static void audit_plots(ga_audit *a, ga_gchisq_work *w)
             const ga_pair *p = vd_pair_use(a, a->plot_pair[j], &own);
             if (j == 0 && p)
                 ga_pair_profile_grid(a->plot_eps, GA_PLOT_POINTS, p, &gg, w);
-            int failed = !p; /* after a failed evaluation the curve stops (no number, no time) */
             size_t m = 0; /* a pair plotted before whose roles this one swaps: its curves */
             while (m < j && !(p && ga_pair_mirrors(a->pairs[a->plot_pair[m]], p)))
                 m++;
@@ -359,17 +403,10 @@ static void audit_plots(ga_audit *a, ga_gchisq_work *w)
                 a->plot_xy[j][i] = a->plot_yx[m][i];
                 a->plot_yx[j][i] = a->plot_xy[m][i];
             }
-            for (size_t i = 0; m == j && i < GA_PLOT_POINTS; i++) {
-                ga_delta D = {{NAN, 0}, {NAN, 0}, 0};
-                if (!failed) {
-                    int st = ga_pair_delta(&D, p, a->plot_eps[i], GA_DELTA_AUTO, &gg, w);
-                    failed = (st != GA_OK && st != GA_ETOL) || ga_expired(a->deadline);
-                    if (st != GA_OK && st != GA_ETOL)
-                        D.xy.val = D.yx.val = NAN;
-                }
-                a->plot_xy[j][i] = D.xy.val;
-                a->plot_yx[j][i] = D.yx.val;
-            }
+            if (m == j && p)
+                plot_curve(a->plot_xy[j], a->plot_yx[j], a, p, &gg, w);
+            for (size_t i = 0; m == j && !p && i < GA_PLOT_POINTS; i++)
+                a->plot_xy[j][i] = a->plot_yx[j][i] = NAN;
             ga_pair_free(own);
         }
     }

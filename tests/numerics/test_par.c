@@ -13,6 +13,7 @@
 #include <gsl/gsl_rng.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct {
     atomic_int *runs; /* per item: how many times it ran */
@@ -122,6 +123,41 @@ Test(par, a_loop_of_one_item_lends_its_threads)
                       jobs[t], k, atomic_load(&seen[k]));
         cr_expect(ga_par_inner_jobs() == 1, "after a loop on %d threads: %d", jobs[t],
                   ga_par_inner_jobs());
+    }
+}
+
+/* a loop of fewer items than threads lends each item jobs / n of them (at least 1), on
+ * every thread that runs one; nested, the lent threads are shared out again */
+static void lend2_item(void *ctx, size_t i, ga_gchisq_work *w)
+{
+    lend_ctx *l = ctx;
+    atomic_int seen[3];
+    l[i].outer = ga_par_inner_jobs();
+    ga_par_for(3, ga_par_inner_jobs(), 0, inner_item, seen, NULL, w);
+    for (int k = 0; k < 3; k++)
+        l[i].nested[k] = atomic_load(&seen[k]);
+    l[i].after = ga_par_inner_jobs();
+}
+
+Test(par, a_loop_of_few_items_lends_the_idle_threads)
+{
+    static const struct {
+        int items, jobs, lent, nested; /* nested: each item's 3-item loop lends this */
+    } rows[] = {{2, 2, 1, 1}, {2, 4, 2, 1}, {2, 5, 2, 1}, {3, 7, 2, 1}, {3, 3, 1, 1},
+                {2, 12, 6, 2}, {4, 3, 1, 1}, {5, 16, 3, 1}, {2, 1, 1, 1}};
+    for (size_t t = 0; t < sizeof rows / sizeof *rows; t++) {
+        lend_ctx l[8];
+        memset(l, 0, sizeof l);
+        ga_par_for((size_t)rows[t].items, rows[t].jobs, 0, lend2_item, l, NULL, NULL);
+        for (int i = 0; i < rows[t].items; i++)
+            cr_expect(l[i].outer == rows[t].lent && l[i].after == rows[t].lent &&
+                          l[i].nested[0] == rows[t].nested && l[i].nested[1] == rows[t].nested &&
+                          l[i].nested[2] == rows[t].nested,
+                      "%d items on %d threads: item %d lent %d (%d after its loop; expected %d), "
+                      "its loop's items %d %d %d (expected %d)", rows[t].items, rows[t].jobs, i,
+                      l[i].outer, l[i].after, rows[t].lent, l[i].nested[0], l[i].nested[1],
+                      l[i].nested[2], rows[t].nested);
+        cr_expect(ga_par_inner_jobs() == 1, "after the loop: %d", ga_par_inner_jobs());
     }
 }
 

@@ -15,6 +15,7 @@
 #include "gaussaudit.h"
 #include "pair/loss.h" /* (ga_ploss_bracket) */
 #include "pair/pair.h" /* (ga_pair_describe_event) */
+#include "numerics/numerics.h" /* (ga_par_for) */
 #include "tests/support.h"
 
 #include <arb.h>
@@ -380,6 +381,71 @@ Test(ploss, pld_accountant_brackets_the_exact_epsilon)
         cr_expect(pld >= e.val - e.err - 1e-9 && pld <= e.val * (1 + 1e-3) && pld < rdp,
                   "q %g sigma %g T %g: PLD %.10g, exact %.10g +- %.2g, RDP %.6g", qs[i], ss[i],
                   Ts[i], pld, e.val, e.err, rdp);
+        ga_pair_free(p);
+    }
+}
+
+/* With threads lent (an item of a loop of one item on 3 threads), the PLD accountant's two
+ * directions, the Bromwich integrals of delta's two directions and the certified
+ * composition's two directions run at once: every bit as on one thread */
+typedef struct {
+    const ga_pair *p;
+    const char *eps;
+    double delta;
+    double pld;
+    ga_delta D;
+    ga_delta_cert C;
+    int st[3];
+} lent_run;
+
+static void lent_eval(lent_run *r)
+{
+    r->st[0] = ga_pair_pld_accountant(&r->pld, r->p, r->delta, 1e-3);
+    r->st[1] = ga_pair_delta(&r->D, r->p, strtod(r->eps, NULL), GA_DELTA_AUTO, NULL, NULL);
+    r->st[2] = ga_pair_delta_cert(&r->C, r->p, NULL, NULL, r->eps, NULL);
+}
+
+static void lent_item(void *ctx, size_t i, ga_gchisq_work *w)
+{
+    (void)i;
+    (void)w;
+    lent_eval(ctx);
+}
+
+Test(ploss, lent_threads_give_every_bit_of_one_thread)
+{
+    /* compositions by the Bromwich integral, and few steps (their bracket) */
+    static const struct {
+        const char *q, *sigma, *eps;
+        double T;
+    } rows[] = {{"0.03", "1.2", "0.5", 2000}, {"0.004", "1.1", "1.0", 10000},
+                {"0.02", "0.8", "1.5", 500}, {"0.1", "2.0", "0.5", 16}};
+    for (size_t k = 0; k < sizeof rows / sizeof *rows; k++) {
+        const char *qt = rows[k].q, *st = rows[k].sigma, *et = rows[k].eps;
+        double T = rows[k].T;
+        ga_pair *p = sub_pair_exact(qt, st, T);
+        lent_run one = {.p = p, .eps = et, .delta = 1e-5}, lent = one;
+        lent_eval(&one);
+        cr_assert(ga_par_for(1, 3, 0, lent_item, &lent, NULL, NULL) == GA_OK);
+        for (int j = 0; j < 3; j++)
+            cr_expect(one.st[j] == lent.st[j], "q %s sigma %s T %g eps %s: status %d %d / %d",
+                      qt, st, T, et, j, one.st[j], lent.st[j]);
+        cr_expect(one.st[0] == GA_OK && !memcmp(&one.pld, &lent.pld, sizeof one.pld),
+                  "q %s sigma %s T %g: PLD eps %.17g, lent %.17g (status %d)", qt, st, T,
+                  one.pld, lent.pld, one.st[0]);
+        cr_expect(!memcmp(&one.D, &lent.D, sizeof one.D),
+                  "q %s sigma %s T %g eps %s: delta %.17g +- %.3g / %.17g +- %.3g, lent %.17g +- "
+                  "%.3g / %.17g +- %.3g", qt, st, T, et, one.D.xy.val, one.D.xy.err,
+                  one.D.yx.val, one.D.yx.err, lent.D.xy.val, lent.D.xy.err, lent.D.yx.val,
+                  lent.D.yx.err);
+        cr_expect(one.st[2] == GA_OK && !strcmp(one.C.xy_lo, lent.C.xy_lo) &&
+                      !strcmp(one.C.xy_hi, lent.C.xy_hi) && !strcmp(one.C.yx_lo, lent.C.yx_lo) &&
+                      !strcmp(one.C.yx_hi, lent.C.yx_hi) &&
+                      one.C.precision_bits == lent.C.precision_bits,
+                  "q %s sigma %s T %g eps %s: certified [%s, %s] [%s, %s] (%ld bits, status %d), "
+                  "lent [%s, %s] [%s, %s] (%ld bits)", qt, st, T, et, one.C.xy_lo, one.C.xy_hi,
+                  one.C.yx_lo, one.C.yx_hi, one.C.precision_bits, one.st[2], lent.C.xy_lo,
+                  lent.C.xy_hi, lent.C.yx_lo, lent.C.yx_hi, lent.C.precision_bits);
         ga_pair_free(p);
     }
 }

@@ -200,6 +200,31 @@ Test(shard, jobs_1_and_2_write_identical_reports)
     }
 }
 
+/* A pair whose values depend on the order of its evaluations (the synthetic universe's
+ * search starts from its last result): its curves' points are evaluated in order on one
+ * thread, the report the same at --jobs 1 and 2 (three runs) */
+Test(shard, a_pair_evaluated_in_order_plots_alike_on_any_threads)
+{
+    char spec[600];
+    snprintf(spec, sizeof spec, "%s/universe.yaml", dir);
+    FILE *f = fopen(spec, "w");
+    cr_assert(f != NULL);
+    fputs("gaussaudit: 1\nname: a small universe\nmechanism:\n  kind: synthetic_random_inputs\n"
+          "  sigma: 1\n  points: 1\n  dim: 2\n  models: {norm_bound: 2, distance: 1}\n"
+          "claim: {epsilon: 1.0, delta: 1.0e-5}\n", f);
+    cr_assert(fclose(f) == 0);
+    int s1, s2;
+    char *a = report(spec, "--jobs 1", "json", &s1);
+    cr_assert(strstr(a, "\"delta_xy\": [") != NULL, "no curve: %s", a);
+    for (int run = 0; run < 3; run++) {
+        char *b = report(spec, "--jobs 2", "json", &s2);
+        cr_expect(s1 == s2, "statuses %d and %d", s1, s2);
+        same(a, b, "a synthetic universe, --jobs 1 against --jobs 2");
+        free(b);
+    }
+    free(a);
+}
+
 Test(shard, shards_merged_equal_one_run)
 {
     char many[600];
