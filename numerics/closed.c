@@ -13,6 +13,7 @@
  * remaining terms, bounded by a geometric series times a monotone bound on the incomplete
  * gamma factor, are below 1e-17 of the sum.
  */
+#define _DEFAULT_SOURCE 1 /* (glibc declares lgamma_r) */
 #include "numerics/numerics.h"
 
 #include <float.h>
@@ -21,6 +22,12 @@
 #include <gsl/gsl_sf_gamma.h>
 #include <gsl/gsl_sf_log.h>
 #include <math.h>
+
+double ga_lgamma(double x)
+{
+    int sign;
+    return lgamma_r(x, &sign);
+}
 
 static void set_exact(ga_gchisq_prob *out, double cdf)
 {
@@ -116,11 +123,11 @@ static int ncchisq(ga_result *res, double *pdf, double nu, double lam, double y,
     }
     double h = 0.5 * lam, y2 = 0.5 * y;
     long j0 = (long)floor(h);
-    double lw0 = h > 0 ? -h + j0 * log(h) - lgamma(j0 + 1.0) : 0.0;
+    double lw0 = h > 0 ? -h + j0 * log(h) - ga_lgamma(j0 + 1.0) : 0.0;
     /* absolute error of log w: the cancellation in -h + j log h - log j! (Poisson weights
      * near the mode of a large mean lose about eps * (h + j |log h| + log j!) of relative
      * accuracy), then each recurrence step adds about eps (|log h| + |log(j+1)|) */
-    double lwerr0 = h > 0 ? 4 * DBL_EPSILON * (h + j0 * fabs(log(h)) + lgamma(j0 + 1.0)) : 0.0;
+    double lwerr0 = h > 0 ? 4 * DBL_EPSILON * (h + j0 * fabs(log(h)) + ga_lgamma(j0 + 1.0)) : 0.0;
     double sum = 0, err = 0, dens = 0;
     int status = GA_OK;
     for (int dirn = 1; dirn >= -1; dirn -= 2) {
@@ -148,7 +155,7 @@ static int ncchisq(ga_result *res, double *pdf, double nu, double lam, double y,
             err += w * (g.err + g.val * lwerr);
             /* density of chi2(nu + 2j) at y, on the log scale */
             double k = 0.5 * nu + j;
-            dens += exp(lw + (k - 1) * log(y2) - y2 - lgamma(k)) * 0.5;
+            dens += exp(lw + (k - 1) * log(y2) - y2 - ga_lgamma(k)) * 0.5;
             /* Q(nu/2 + j, y/2) increases with j, P decreases: bound the rest by the
              * geometric series of the Poisson weights times the monotone bound */
             double gb = ((dirn > 0) == (upper != 0)) ? 1.0 : g.val;

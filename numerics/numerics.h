@@ -44,10 +44,12 @@ typedef void (*ga_par_fn)(void *ctx, size_t i, ga_gchisq_work *w);
  * could be allocated. */
 int ga_par_for(size_t n, int jobs, double deadline, ga_par_fn fn, void *ctx, unsigned char *done,
                ga_gchisq_work *w);
-/* The threads the item running on this thread may use for a loop of its own: jobs / n of a
- * loop of n < jobs items (all of them for a single item: one expensive pair of an audit, its
- * cells, nodes or grid points on every core), else 1; 1 outside any loop (a library call
- * starts no threads unasked). */
+/* The threads the item running on this thread may use for a loop of its own (par.c's top
+ * comment): jobs / n lent by a loop of n < jobs items (all of them to a single item: one
+ * expensive pair of an audit, its cells, nodes or grid points on every core); the loop's
+ * threads, shared, in a loop where that is 1 and it runs on several (its items' loops start
+ * no thread: the loop's threads join them as they run out of items); 1 in a loop inside an
+ * item, on one thread, and outside any loop (a library call starts no threads unasked). */
 int ga_par_inner_jobs(void);
 /* fn(ctx, i, w) for every i < n of items that need no workspace: on up to jobs threads when
  * jobs > 1 and n > 1 (as ga_par_for), else, and when that loop cannot start (no memory for
@@ -74,6 +76,10 @@ static inline void ga_illinois_update(double *xp, double *fp, double *xn, double
         *last = -1;
     }
 }
+
+/* log |Gamma(x)|: libm's lgamma without its write of the global signgam (a data race when
+ * threads call it; the same value: lgamma is lgamma_r with &signgam) */
+double ga_lgamma(double x);
 
 /* log(e^a + e^b) without overflow (a = -inf: b) */
 static inline double ga_logaddexp(double a, double b)

@@ -563,7 +563,7 @@ static int add_bounds(double *dy, const arb_t a, const arb_t c, double sigma, ul
     /* the tail's bound for the largest order, less log(psi(S/t)^(t-1)): the grid ends where
      * that is below e^-70, or at u = AL_UEND */
     int bmax = al_orders[AL_NORDERS - 1] - 1;
-    double tail0 = bmax * log(td) + lgamma(bmax) + bmax * (bmax + 1.0) * cd;
+    double tail0 = bmax * log(td) + ga_lgamma(bmax) + bmax * (bmax + 1.0) * cd;
     for (double sk = AL_S0;; sk *= sk < AL_S1 ? 2 : sk < AL_UMAX * td ? AL_RATIO : AL_RATIO_FAR) {
         if (ns == cap) {
             cap = cap ? 2 * cap : 1024;

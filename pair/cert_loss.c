@@ -171,6 +171,92 @@ static int synth_delta(arb_t v, const ga_pair *p, const arb_t lx, const arb_t ly
     return ga_synth_delta_arb(v, t->nu, t->pts, dir ? ly : lx, dir ? lx : ly, e, z, want, prec);
 }
 
+/* The two directions of a certified evaluation at one precision: fn(v[dir], ctx, dir, prec),
+ * its status into st[dir], for each dir with todo[dir]; with par, both at once on the
+ * threads lent to the caller where it has some (ga_par_inner_jobs: for evaluations that cost
+ * far more than starting a thread), else one after the other, each under its own guard (a
+ * thread of its own has no other): ran[dir] is 0 where FLINT stopped it, guard[dir] then the
+ * guard's status. The caller takes the outcomes in order, as if the directions had run one
+ * after the other. */
+typedef int (*dir_fn)(arb_t v, void *ctx, int dir, slong prec);
+typedef struct {
+    dir_fn fn;
+    void *ctx;
+    slong prec;
+    int todo[2], st[2], ran[2], guard[2];
+    arb_t v[2];
+    struct dir_arg {
+        void *D;
+        int dir;
+    } arg[2];
+} two_dirs;
+
+static int dir_guarded(void *va, slong prec)
+{
+    struct dir_arg *a = va;
+    two_dirs *D = a->D;
+    D->st[a->dir] = D->fn(D->v[a->dir], D->ctx, a->dir, prec);
+    D->ran[a->dir] = 1;
+    return GA_OK;
+}
+
+static void dir_item(void *ctx, size_t i, ga_gchisq_work *w)
+{
+    (void)w;
+    two_dirs *D = ctx;
+    if (D->todo[i])
+        D->guard[i] = ga_arb_guarded(dir_guarded, &D->arg[i], D->prec);
+}
+
+static void two_dirs_init(two_dirs *D, dir_fn fn, void *ctx, const int todo[2], slong prec)
+{
+    D->fn = fn;
+    D->ctx = ctx;
+    D->prec = prec;
+    for (int dir = 0; dir < 2; dir++) {
+        D->todo[dir] = todo[dir];
+        D->st[dir] = D->ran[dir] = 0;
+        D->guard[dir] = GA_OK;
+        arb_init(D->v[dir]);
+        D->arg[dir] = (struct dir_arg){D, dir};
+    }
+}
+
+static void two_dirs_run(two_dirs *D, int par)
+{
+    if (par && D->todo[0] && D->todo[1] && ga_par_inner_jobs() > 1)
+        ga_par_items(2, ga_par_inner_jobs(), 0, dir_item, D);
+    else
+        for (size_t dir = 0; dir < 2; dir++)
+            dir_item(D, dir, NULL);
+}
+
+static void two_dirs_clear(two_dirs *D)
+{
+    arb_clear(D->v[0]);
+    arb_clear(D->v[1]);
+}
+
+/* one direction of a one-step pair at one precision (sub_step's) */
+typedef struct {
+    const sub_ctx *c;
+    arb_srcptr q, m, e;
+    double eps_d;
+} sub_args;
+
+static int sub_dir(arb_t v, void *ctx, int dir, slong prec)
+{
+    const sub_args *a = ctx;
+    const sub_ctx *c = a->c;
+    const ga_ploss_term *t = &c->p->ploss->t[0];
+    arb_srcptr q = a->q, m = a->m, e = a->e;
+    if (t->nu > 0 && t->pts > 0)
+        return synth_delta(v, c->p, q, m, dir, e, a->eps_d, c->want + 2, prec);
+    return t->nu > 0 ? masked_delta(v, c->p, q, m, dir, e, a->eps_d, prec)
+           : t->r > 0 ? ga_ploss_delta_one_chi2_arb(v, q, m, t->r, dir ^ t->add, e, prec)
+                      : ga_ploss_delta_one_arb(v, q, m, dir ^ t->add, e, prec);
+}
+
 static int sub_step(void *vc, slong prec)
 {
     sub_ctx *c = vc;
@@ -183,21 +269,23 @@ static int sub_step(void *vc, slong prec)
     double eps_d = NAN;
     if (rc == GA_OK && (arb_set_str(e, c->eps, prec) || ga_decimal_to_double(&eps_d, c->eps)))
         rc = GA_EINVAL;
+    sub_args sa = {c, q, m, e, eps_d};
+    two_dirs D;
+    two_dirs_init(&D, sub_dir, &sa, (int[2]){rc == GA_OK, rc == GA_OK}, prec);
+    two_dirs_run(&D, t->nu > 0 && t->pts > 0); /* (synthetic points: Bessel integrals) */
     for (int dir = 0; rc == GA_OK && dir < 2; dir++) {
-        arb_t v;
-        arb_init(v);
-        int st1 = t->nu > 0 && t->pts > 0 ? synth_delta(v, c->p, q, m, dir, e, eps_d, c->want + 2, prec)
-                  : t->nu > 0  ? masked_delta(v, c->p, q, m, dir, e, eps_d, prec)
-                  : t->r > 0 ? ga_ploss_delta_one_chi2_arb(v, q, m, t->r, dir ^ t->add, e, prec)
-                             : ga_ploss_delta_one_arb(v, q, m, dir ^ t->add, e, prec);
-        if (st1 == GA_OK) {
-            arb_ptr dst = dir ? c->yx : c->xy;
+        if (!D.ran[dir]) { /* FLINT stopped it: what the step's own guard would return */
+            rc = D.guard[dir];
+            break;
+        }
+        if (D.st[dir] == GA_OK) {
+            arb_ptr dst = dir ? c->yx : c->xy, v = D.v[dir];
             /* keep the narrower of the enclosures met so far (both contain the value) */
             if (!arb_is_finite(dst) || arb_rel_accuracy_bits(v) > arb_rel_accuracy_bits(dst))
                 arb_set(dst, v);
         }
-        arb_clear(v);
     }
+    two_dirs_clear(&D);
     if (rc == GA_OK) {
         int done = 1;
         for (int dir = 0; dir < 2; dir++) {
@@ -257,48 +345,28 @@ static int few_steps_route(const ga_ploss *L, int dir, double eps)
     return ga_ploss_plan(&c, &tm, &k2, &L0, L, dir, eps) != GA_OK || !(tm <= GA_PLOSS_CERT_TMAX);
 }
 
-/* One direction's enclosure at one precision (dir_step, under its own guard: on a thread
- * lent to the certification, or on the calling thread) */
+/* one direction of a composition at one precision (comp_step's): the certified bracket of
+ * few steps, else the certified Bromwich integral */
 typedef struct {
     const comp_ctx *c;
     arb_srcptr q, m;
-    int dir, st, ran; /* ran: dir_step returned (else FLINT stopped it: the guard's status) */
-    arb_t v;
-} comp_dir;
+} comp_args;
 
-static int dir_step(void *vd, slong prec)
+static int comp_dir(arb_t v, void *ctx, int dir, slong prec)
 {
-    comp_dir *d = vd;
-    const comp_ctx *c = d->c;
+    const comp_args *a = ctx;
+    const comp_ctx *c = a->c;
     const ga_ploss *L = c->p->ploss;
-    int dir = d->dir;
     if (c->few[dir]) {
         double theta, lch;
         ga_ploss_tilt(&theta, &lch, L, dir, c->eps_d);
-        arb_indeterminate(d->v); /* (set only with an enclosure) */
-        d->st = ga_ploss_bracket_arb(d->v, L, d->q, d->m, dir, c->eps, theta, lch, prec,
-                                     c->deadline);
-    } else {
-        /* (few steps have the bracket, about 1e-4 wide, as their second route) */
-        double giveup = few_steps_route_any(L) ? FEW_GIVEUP : INFINITY;
-        d->st = ga_ploss_delta_comp_arb(d->v, L, d->q, d->m, dir, c->eps, c->est[dir],
-                                        c->reltol, giveup, prec, c->deadline);
+        arb_indeterminate(v); /* (set only with an enclosure) */
+        return ga_ploss_bracket_arb(v, L, a->q, a->m, dir, c->eps, theta, lch, prec, c->deadline);
     }
-    d->ran = 1;
-    return GA_OK;
-}
-
-typedef struct {
-    comp_dir d[2];
-    slong prec;
-    int guard[2];
-} comp_dirs;
-
-static void dir_item(void *ctx, size_t i, ga_gchisq_work *w)
-{
-    (void)w;
-    comp_dirs *D = ctx;
-    D->guard[i] = ga_arb_guarded(dir_step, &D->d[i], D->prec);
+    /* (few steps have the bracket, about 1e-4 wide, as their second route) */
+    double giveup = few_steps_route_any(L) ? FEW_GIVEUP : INFINITY;
+    return ga_ploss_delta_comp_arb(v, L, a->q, a->m, dir, c->eps, c->est[dir], c->reltol, giveup,
+                                   prec, c->deadline);
 }
 
 static int comp_step(void *vc, slong prec)
@@ -310,31 +378,20 @@ static int comp_step(void *vc, slong prec)
     int rc = GA_OK;
     for (slong j = 0; j < n && rc == GA_OK; j++)
         rc = pc_sub_params(q + j, m + j, c->p, (size_t)j, prec);
-    /* the directions not done, each on a thread lent to this certification if it has some;
-     * their outcomes are then taken in order, as if one after the other */
-    comp_dirs D;
-    for (int dir = 0; dir < 2; dir++) {
-        D.d[dir] = (comp_dir){.c = c, .q = q, .m = m, .dir = dir};
-        arb_init(D.d[dir].v);
-        D.guard[dir] = GA_OK;
-    }
-    D.prec = prec;
-    int todo = !c->done[0] + !c->done[1];
-    if (rc == GA_OK && todo == 2 && ga_par_inner_jobs() > 1)
-        ga_par_items(2, ga_par_inner_jobs(), 0, dir_item, &D);
-    else
-        for (int dir = 0; rc == GA_OK && dir < 2; dir++)
-            if (!c->done[dir])
-                dir_item(&D, (size_t)dir, NULL);
+    comp_args ca = {c, q, m};
+    two_dirs D;
+    int todo[2] = {rc == GA_OK && !c->done[0], rc == GA_OK && !c->done[1]};
+    two_dirs_init(&D, comp_dir, &ca, todo, prec);
+    two_dirs_run(&D, 1);
     for (int dir = 0; rc == GA_OK && dir < 2; dir++) {
         if (c->done[dir])
             continue;
-        arb_ptr v = D.d[dir].v;
-        if (!D.d[dir].ran) { /* FLINT stopped it: what the step's own guard would return */
+        arb_ptr v = D.v[dir];
+        if (!D.ran[dir]) { /* FLINT stopped it: what the step's own guard would return */
             rc = D.guard[dir];
             break;
         }
-        int st = D.d[dir].st;
+        int st = D.st[dir];
         if (c->few[dir]) {
             if (st == GA_OK)
                 c->done[dir] = 1; /* (the grid, not the precision, sets its width) */
@@ -369,8 +426,7 @@ static int comp_step(void *vc, slong prec)
         } else if (c->few[dir] && ga_arb_stalled(&c->best[dir], &c->stalls[dir], v))
             c->done[dir] = 1;
     }
-    for (int dir = 0; dir < 2; dir++)
-        arb_clear(D.d[dir].v);
+    two_dirs_clear(&D);
     _arb_vec_clear(q, n);
     _arb_vec_clear(m, n);
     if (rc != GA_OK)

@@ -50,7 +50,7 @@ static double log0f1(double b, double z, double *err)
     double kk = floor(0.5 * (-(b + 1) + sqrt((b - 1) * (b - 1) + 4 * z)));
     if (kk < 0)
         kk = 0;
-    double lt = kk * log(z) + lgamma(b) - lgamma(b + kk) - lgamma(kk + 1);
+    double lt = kk * log(z) + ga_lgamma(b) - ga_lgamma(b + kk) - ga_lgamma(kk + 1);
     double s = 1, t = 1;
     size_t n = 1;
     for (double k = kk; n < 100000000; k++, n++) { /* upward */
@@ -66,7 +66,7 @@ static double log0f1(double b, double z, double *err)
         if (t < 1e-18 * s)
             break;
     }
-    *err = 4 * DBL_EPSILON * (fabs(kk * log(z)) + fabs(lgamma(b + kk)) + lgamma(kk + 1) + fabs(lgamma(b)) + 2.0 * n);
+    *err = 4 * DBL_EPSILON * (fabs(kk * log(z)) + fabs(ga_lgamma(b + kk)) + ga_lgamma(kk + 1) + fabs(ga_lgamma(b)) + 2.0 * n);
     return lt + log(s);
 }
 
@@ -103,7 +103,7 @@ double ga_pois_rest(double mu, double k, int lower)
     double j = lower ? k - 1 : k + 1, r = lower ? j / mu : mu / (j + 1);
     if (!(r < 1))
         return 1;
-    return exp(j * log(mu) - mu - lgamma(j + 1)) / (1 - r);
+    return exp(j * log(mu) - mu - ga_lgamma(j + 1)) / (1 - r);
 }
 
 /* log(x^a e^{-x} / Gamma(a + 1)) and an estimate of its absolute error. For a >= 10 in
@@ -113,8 +113,8 @@ double ga_pois_rest(double mu, double k, int lower)
 static double log_gamma_prefactor(double a, double x, double *err)
 {
     if (a < 10) {
-        double v = a * log(x) - x - lgamma(a + 1);
-        *err = 4 * DBL_EPSILON * (fabs(a * log(x)) + x + fabs(lgamma(a + 1)) + 1);
+        double v = a * log(x) - x - ga_lgamma(a + 1);
+        *err = 4 * DBL_EPSILON * (fabs(a * log(x)) + x + fabs(ga_lgamma(a + 1)) + 1);
         return v;
     }
     double u = (x - a) / a, d;
@@ -211,11 +211,11 @@ static int ncx2_tails(double *Q, double *eq, double *P, double *ep, double *dens
     p0.val = pp;
     p0.err = rp * (pp < qq ? pp : qq) + 4 * DBL_EPSILON * pp;
     /* Q upward from klo; the density x^{s+k-1} e^{-x} / (2 Gamma(s + k)) = t_k (s + k) / (2 x) */
-    double p = mu > 0 ? exp(klo * lmu - mu - lgamma(klo + 1)) : 1;
+    double p = mu > 0 ? exp(klo * lmu - mu - ga_lgamma(klo + 1)) : 1;
     double et, t = exp(log_gamma_prefactor(s + klo, x, &et)), qk = q0.val, sq = 0, d = 0;
     /* the exponents of t_klo and p_klo carry absolute rounding errors of their size: relative
      * errors of every t (a common factor: ratios follow) and of every weight */
-    double epw = mu > 0 ? 4 * DBL_EPSILON * (fabs(klo * lmu) + mu + lgamma(klo + 1) + 1) : 0;
+    double epw = mu > 0 ? 4 * DBL_EPSILON * (fabs(klo * lmu) + mu + ga_lgamma(klo + 1) + 1) : 0;
     double st = 0; /* sum_k p_k (Q_k - Q_klo): the part the t's make */
     double k = klo;
     for (;; k++) {
@@ -251,7 +251,7 @@ static int ncx2_tails(double *Q, double *eq, double *P, double *ep, double *dens
         tv[i] = t;
         t *= x / (s + klo + i + 1);
     }
-    p = mu > 0 ? exp(khi * lmu - mu - lgamma(khi + 1)) : 1;
+    p = mu > 0 ? exp(khi * lmu - mu - ga_lgamma(khi + 1)) : 1;
     double pk = p0.val, sp = 0, spt = 0;
     for (size_t i = K; i-- > 0;) {
         sp += p * pk;
@@ -264,7 +264,7 @@ static int ncx2_tails(double *Q, double *eq, double *P, double *ep, double *dens
     free(tv);
     *ep = (mu > 0 ? ga_pois_rest(mu, klo, 1) + ga_pois_rest(mu, khi, 0) * p0.val : 0) +
           p0.err * (sp / fmax(p0.val, 1e-300)) + (4.0 * K + 16) * DBL_EPSILON * sp + et * spt +
-          4 * DBL_EPSILON * (fabs(khi * lmu) + mu + lgamma(khi + 1) + 1) * sp;
+          4 * DBL_EPSILON * (fabs(khi * lmu) + mu + ga_lgamma(khi + 1) + 1) * sp;
     *Q = fmin(sq, 1);
     *P = fmin(sp, 1);
     *dens = d;

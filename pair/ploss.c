@@ -1347,7 +1347,7 @@ double ga_ploss_rdp_binomial(const ga_ploss_term *s, int alpha)
 {
     double lq = log(s->q), l1q = s->q < 1 ? log1p(-s->q) : -INFINITY, acc = -INFINITY;
     for (int k = 0; k <= alpha; k++) {
-        double lc = lgamma(alpha + 1.0) - lgamma(k + 1.0) - lgamma(alpha - k + 1.0);
+        double lc = ga_lgamma(alpha + 1.0) - ga_lgamma(k + 1.0) - ga_lgamma(alpha - k + 1.0);
         double lt = lc + (k ? k * lq : 0) + (alpha - k ? (alpha - k) * l1q : 0) +
                     0.5 * k * (k - 1.0) * s->m * s->m;
         acc = ga_logaddexp(acc, lt);

@@ -491,6 +491,46 @@ static int vec_out(ga_shuffle_side *o, const vec_t *v, const fmpz_t inf, int up)
     return GA_OK;
 }
 
+/* the points' balls and the four sides' powers, each an item on any thread (the threads lent
+ * to the caller, ga_par_inner_jobs: each result is the one computation's, whichever thread
+ * made it) */
+typedef struct {
+    point_t *P;
+    const double *y;
+    const law_t *L;
+    size_t np;
+    double h, T, deadline;
+    ga_shuffle_laws *S;
+    int rc[4];
+} laws_run;
+
+static void point_item(void *ctx, size_t k, ga_gchisq_work *w)
+{
+    (void)w;
+    laws_run *r = ctx;
+    point_eval(&r->P[k], r->y[k], r->L);
+}
+
+static void side_item(void *ctx, size_t i, ga_gchisq_work *w)
+{
+    (void)w;
+    laws_run *r = ctx;
+    int dir = (int)i / 2, up = (int)i % 2;
+    vec_t a = {0}, pw = {0};
+    fmpz_t inf;
+    fmpz_init(inf);
+    int rc = step_vec(&a, inf, r->P, r->np, r->h, dir, up, r->L->prec);
+    fmpz_mul_ui(inf, inf, (ulong)r->T);
+    if (rc == GA_OK)
+        rc = vec_pow(&pw, inf, &a, (unsigned long)r->T, up, r->deadline);
+    if (rc == GA_OK)
+        rc = vec_out(&r->S->s[dir][up], &pw, inf, up);
+    vec_clear(&a);
+    vec_clear(&pw);
+    fmpz_clear(inf);
+    r->rc[i] = rc;
+}
+
 int ga_shuffle_laws_make(ga_shuffle_laws *S, const char *norm_txt, double norm,
                          const char *sigma_txt, double sigma, double E, double T, int fine,
                          double deadline)
@@ -550,38 +590,38 @@ int ga_shuffle_laws_make(ga_shuffle_laws *S, const char *norm_txt, double norm,
     arb_rsqrt(L.rs2, L.rs2, prec);
     arb_clear(t);
     point_t *P = rc == GA_OK ? malloc(np * sizeof *P) : NULL;
+    double *ys = rc == GA_OK ? malloc(np * sizeof *ys) : NULL;
+    unsigned char *done = rc == GA_OK ? calloc(np, 1) : NULL;
     size_t made = 0;
-    if (rc == GA_OK && !P)
+    if (rc == GA_OK && (!P || !ys || !done))
         rc = GA_ENOMEM;
+    /* the points in order (each search starts from the last point), then their balls */
     double y = ya;
     for (size_t k = 0; rc == GA_OK && k < np; k++, made++) {
         if (deadline > 0 && (k & 255) == 0 && ga_expired(deadline))
             rc = GA_ETIME;
         /* (nondecreasing: the cells tile the line between the first and last points) */
         y = k == 0 ? ya : fmax(y, k + 1 == np ? yb : loss_inv((double)(k0 + (long)k) * h, y, m, E));
+        ys[k] = y;
         arb_init(P[k].l);
         for (int i = 0; i < 2; i++) {
             arb_init(P[k].F[i]);
             arb_init(P[k].G[i]);
         }
-        if (rc == GA_OK)
-            point_eval(&P[k], y, &L);
     }
-    for (int dir = 0; dir < 2 && rc == GA_OK; dir++)
-        for (int up = 0; up < 2 && rc == GA_OK; up++) {
-            vec_t a = {0}, w = {0};
-            fmpz_t inf;
-            fmpz_init(inf);
-            rc = step_vec(&a, inf, P, np, h, dir, up, prec);
-            fmpz_mul_ui(inf, inf, (ulong)T);
-            if (rc == GA_OK)
-                rc = vec_pow(&w, inf, &a, (unsigned long)T, up, deadline);
-            if (rc == GA_OK)
-                rc = vec_out(&S->s[dir][up], &w, inf, up);
-            vec_clear(&a);
-            vec_clear(&w);
-            fmpz_clear(inf);
-        }
+    laws_run run = {P, ys, &L, np, h, T, deadline, S, {GA_OK, GA_OK, GA_OK, GA_OK}};
+    if (rc == GA_OK)
+        rc = ga_par_for(np, ga_par_inner_jobs(), deadline, point_item, &run, done, NULL);
+    for (size_t k = 0; rc == GA_OK && k < np; k++)
+        if (!done[k])
+            rc = GA_ETIME;
+    /* the four sides (direction, lower or upper) */
+    if (rc == GA_OK)
+        ga_par_items(4, ga_par_inner_jobs(), 0, side_item, &run);
+    for (int i = 0; i < 4 && rc == GA_OK; i++)
+        rc = run.rc[i];
+    free(ys);
+    free(done);
     for (size_t k = 0; k < made; k++) {
         arb_clear(P[k].l);
         for (int i = 0; i < 2; i++) {

@@ -56,7 +56,7 @@ static void lg_fill(void)
         return; /* (lg then calls lgamma) */
     t[0] = INFINITY;
     for (size_t i = 1; i < LG_HALVES; i++)
-        t[i] = lgamma(0.5 * (double)i);
+        t[i] = ga_lgamma(0.5 * (double)i);
     atomic_store_explicit(&lg_table, t, memory_order_release);
 }
 
@@ -68,7 +68,7 @@ static double lg(double x)
         t = atomic_load_explicit(&lg_table, memory_order_acquire);
     }
     double h = 2 * x;
-    return t && h >= 1 && h < LG_HALVES && h == floor(h) ? t[(size_t)h] : lgamma(x);
+    return t && h >= 1 && h < LG_HALVES && h == floor(h) ? t[(size_t)h] : ga_lgamma(x);
 }
 
 /* log K_nu(x) (K_{-nu} = K_nu) with an absolute error estimate */

@@ -14,6 +14,8 @@
  */
 #include "gaussaudit.h"
 #include "numerics/arb.h"
+#include "numerics/numerics.h" /* (ga_par_for) */
+#include "pair/loss.h"        /* (ga_shuffle_laws_make) */
 #include "tests/support.h"
 
 #include <criterion/criterion.h>
@@ -205,6 +207,58 @@ Test(shuffle, below_the_gaussian_mechanism, .timeout = 600)
         ga_pair_free(p);
     }
     gsl_rng_free(g);
+}
+
+/* The laws made on the threads lent to their caller (the points' balls and the four sides'
+ * powers shared out) are those of one thread, every bit (seeded random settings, both grids) */
+typedef struct {
+    double sigma, E, T;
+    int fine, rc;
+    ga_shuffle_laws S;
+} laws_case;
+
+static void make_laws(laws_case *c)
+{
+    c->rc = ga_shuffle_laws_make(&c->S, NULL, 1, NULL, c->sigma, c->E, c->T, c->fine, 0);
+}
+
+static void laws_item(void *ctx, size_t i, ga_gchisq_work *w)
+{
+    (void)i;
+    (void)w;
+    make_laws(ctx);
+}
+
+static int same_side(const ga_shuffle_side *a, const ga_shuffle_side *b)
+{
+    return a->k0 == b->k0 && a->len == b->len && !memcmp(&a->inf, &b->inf, sizeof a->inf) &&
+           (!a->len || !memcmp(a->w, b->w, a->len * sizeof *a->w));
+}
+
+Test(shuffle, lent_threads_make_the_laws_of_one_thread)
+{
+    gsl_rng *r = ga_test_rng(6121);
+    long n = ga_test_count(4);
+    for (long k = 0; k < n; k++) {
+        laws_case one;
+        memset(&one, 0, sizeof one);
+        one.sigma = 0.6 + 1.5 * gsl_rng_uniform(r);
+        one.E = (double)(2 + gsl_rng_uniform_int(r, 300));
+        one.T = (double)(1 + gsl_rng_uniform_int(r, 6));
+        one.fine = k == 0;
+        laws_case lent = one;
+        make_laws(&one);
+        cr_assert(ga_par_for(1, 3, 0, laws_item, &lent, NULL, NULL) == GA_OK);
+        int same = one.rc == lent.rc && !memcmp(&one.S.h, &lent.S.h, sizeof one.S.h) &&
+                   !memcmp(&one.S.eta, &lent.S.eta, sizeof one.S.eta);
+        for (int d = 0; d < 4 && same && one.rc == GA_OK; d++)
+            same = same_side(&one.S.s[d / 2][d % 2], &lent.S.s[d / 2][d % 2]);
+        cr_expect(same && one.rc == GA_OK, "sigma %.17g E %g T %g fine %d: status %d / %d, the "
+                  "laws differ", one.sigma, one.E, one.T, one.fine, one.rc, lent.rc);
+        ga_shuffle_laws_clear(&one.S);
+        ga_shuffle_laws_clear(&lent.S);
+    }
+    gsl_rng_free(r);
 }
 
 Test(shuffle, invalid_inputs_are_refused)
