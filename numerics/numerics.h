@@ -38,7 +38,9 @@ int ga_par_jobs(int asked);
 /* One item of a parallel loop: writes only its own results (index i); w is this thread's. */
 typedef void (*ga_par_fn)(void *ctx, size_t i, ga_gchisq_work *w);
 /* fn(ctx, i, w) for every i < n on up to jobs threads (the calling thread is one of them and
- * uses w; NULL: a workspace of its own). Items are not started once the deadline (monotonic
+ * uses w; NULL: a workspace of its own); inside an item of a loop whose threads are shared
+ * (ga_par_inner_jobs) with jobs > 1 it starts none: that loop's threads join it as they run
+ * out of items of their own. Items are not started once the deadline (monotonic
  * seconds, 0: none) has passed; done[i] (if done != NULL, zeroed by the caller) is set for
  * each item run. Returns GA_OK, or GA_ENOMEM (no item run) when w is NULL and no workspace
  * could be allocated. */

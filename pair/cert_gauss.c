@@ -176,6 +176,19 @@ typedef struct {
     const la_ref *ref; /* the refined reference, or NULL */
 } integrals_ctx;
 
+/* one direction's integral at one precision (integrals_step's) */
+typedef struct {
+    const integrals_ctx *c;
+    const ga_gchisq *t[2];
+} ints_args;
+
+static int ints_dir(arb_t v, void *ctx, int dir, slong prec)
+{
+    const ints_args *a = ctx;
+    const integrals_ctx *c = a->c;
+    return pc_delta_one(v, dir ? c->ly : c->lx, a->t[dir], c->e, c->epsd, c->deadline, prec);
+}
+
 static int integrals_step(void *vc, slong prec)
 {
     integrals_ctx *c = vc;
@@ -190,9 +203,19 @@ static int integrals_step(void *vc, slong prec)
     } else {
         pc_exact_forms(c->lx, c->ly, p, c->ref, prec);
     }
-    if (pc_delta_one(c->ixy, c->lx, tx, c->e, c->epsd, c->deadline, prec) != GA_OK ||
-        pc_delta_one(c->iyx, c->ly, ty, c->e, c->epsd, c->deadline, prec) != GA_OK)
-        return GA_EPREC;
+    /* (both directions at once on the threads lent to the certificate) */
+    ints_args ia = {c, {tx, ty}};
+    pc_dirs D;
+    pc_dirs_init(&D, ints_dir, &ia, (int[2]){1, 1}, prec);
+    pc_dirs_run(&D, 1);
+    int rc = GA_OK;
+    for (int dir = 0; dir < 2 && rc == GA_OK; dir++)
+        rc = !D.ran[dir] ? D.guard[dir] : D.st[dir] != GA_OK ? GA_EPREC : GA_OK;
+    arb_swap(c->ixy, D.v[0]);
+    arb_swap(c->iyx, D.v[1]);
+    pc_dirs_clear(&D);
+    if (rc != GA_OK)
+        return rc;
     arb_exp(c->ee, c->e, prec);
     mag_t wx, wy, tmp;
     mag_init(wx);
@@ -221,6 +244,24 @@ static int integrals_step(void *vc, slong prec)
     if ((done_xy || stalled_xy) && (done_yx || stalled_yx))
         return GA_ARB_STALLED; /* more precision would not narrow what is left */
     return GA_EPREC;
+}
+
+/* one direction's shifted certificate (pc_shift_bound, from the enclosure so far): 1 where it
+ * narrowed it into v */
+typedef struct {
+    arb_srcptr xy, yx;
+    const ga_gchisq_exact *lx, *ly;
+    const ga_gchisq *tx, *ty;
+    arb_srcptr dd, h, e;
+    double deadline;
+} shift_args;
+
+static int shift_dir(arb_t v, void *ctx, int dir, slong prec)
+{
+    const shift_args *a = ctx;
+    arb_set(v, dir ? a->yx : a->xy);
+    return pc_shift_bound(v, dir, a->lx, a->ly, a->tx, a->ty, a->dd, a->h, a->e, a->deadline,
+                          prec);
 }
 
 /* v <- v + [-(a + ee b), a + ee b] (a, b >= 0 doubles, ee a ball) */
@@ -424,8 +465,16 @@ int pc_delta_cert(ga_delta_cert *out, const ga_pair *p, const ga_pair_input *in,
         pc_exact_forms(lx, ly, p, NULL, prec); /* (the shift uses the unrefined TVs) */
         if (pc_shift_deltas(dd, h, p, in, txt, kl, epsd, prec) == 0) {
             const ga_gchisq *tx = p->swapped ? p->ly : p->lx, *ty = p->swapped ? p->lx : p->ly;
-            int n1 = pc_shift_bound(xy, 0, lx, ly, tx, ty, dd, h, e, o.deadline, prec);
-            int n2 = pc_shift_bound(yx, 1, lx, ly, tx, ty, dd, h, e, o.deadline, prec);
+            shift_args sa = {xy, yx, lx, ly, tx, ty, dd, h, e, o.deadline};
+            pc_dirs D;
+            pc_dirs_init(&D, shift_dir, &sa, (int[2]){1, 1}, prec);
+            pc_dirs_run(&D, 1); /* (both at once on the threads lent to the certificate) */
+            int n1 = D.ran[0] && D.st[0], n2 = D.ran[1] && D.st[1];
+            if (n1)
+                arb_set(xy, D.v[0]);
+            if (n2)
+                arb_set(yx, D.v[1]);
+            pc_dirs_clear(&D);
             if ((n1 || n2) && arb_rel_accuracy_bits(xy) >= want && arb_rel_accuracy_bits(yx) >= want)
                 rc = GA_OK;
         }

@@ -2,7 +2,8 @@
  * cert_internal.h - what the certified side of the pair layer shares, not seen outside
  * pair/: the exact inputs in ball arithmetic and the certificate that the reduced laws are
  * near them (cert_inputs.c), exact loss forms and closed forms (cert_forms.c), the Gaussian
- * pair's certified delta (cert_gauss.c) and the loss families' (cert_loss.c). Names shared
+ * pair's certified delta (cert_gauss.c) and the loss families' (cert_loss.c), and the two
+ * directions of an evaluation on the threads (cert_dirs.c). Names shared
  * between these files carry the pc_ prefix.
  */
 #ifndef GA_PAIR_CERT_INTERNAL_H
@@ -12,6 +13,28 @@
 #include "pair/internal.h"
 
 #define PARSE_PREC 4300
+
+/* The two directions of a certified evaluation at one precision (cert_dirs.c):
+ * fn(v[dir], ctx, dir, prec), its status into st[dir], for each dir with todo[dir]; with par,
+ * both at once on the threads lent to the caller where it has some (ga_par_inner_jobs: for
+ * evaluations that cost far more than starting a thread), else one after the other; each
+ * under its own guard: ran[dir] is 0 where FLINT stopped it, guard[dir] then the guard's
+ * status. v[] is initialised by pc_dirs_init and cleared by pc_dirs_clear. */
+typedef int (*pc_dir_fn)(arb_t v, void *ctx, int dir, slong prec);
+typedef struct pc_dirs {
+    pc_dir_fn fn;
+    void *ctx;
+    slong prec;
+    int todo[2], st[2], ran[2], guard[2];
+    arb_t v[2];
+    struct pc_dir_arg {
+        struct pc_dirs *D;
+        int dir;
+    } arg[2];
+} pc_dirs;
+void pc_dirs_init(pc_dirs *D, pc_dir_fn fn, void *ctx, const int todo[2], slong prec);
+void pc_dirs_run(pc_dirs *D, int par);
+void pc_dirs_clear(pc_dirs *D);
 
 /* x <- x * d for a double d (exact conversion) */
 void pc_mul_d(arb_t x, double d, slong prec);

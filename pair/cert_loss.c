@@ -171,72 +171,6 @@ static int synth_delta(arb_t v, const ga_pair *p, const arb_t lx, const arb_t ly
     return ga_synth_delta_arb(v, t->nu, t->pts, dir ? ly : lx, dir ? lx : ly, e, z, want, prec);
 }
 
-/* The two directions of a certified evaluation at one precision: fn(v[dir], ctx, dir, prec),
- * its status into st[dir], for each dir with todo[dir]; with par, both at once on the
- * threads lent to the caller where it has some (ga_par_inner_jobs: for evaluations that cost
- * far more than starting a thread), else one after the other, each under its own guard (a
- * thread of its own has no other): ran[dir] is 0 where FLINT stopped it, guard[dir] then the
- * guard's status. The caller takes the outcomes in order, as if the directions had run one
- * after the other. */
-typedef int (*dir_fn)(arb_t v, void *ctx, int dir, slong prec);
-typedef struct {
-    dir_fn fn;
-    void *ctx;
-    slong prec;
-    int todo[2], st[2], ran[2], guard[2];
-    arb_t v[2];
-    struct dir_arg {
-        void *D;
-        int dir;
-    } arg[2];
-} two_dirs;
-
-static int dir_guarded(void *va, slong prec)
-{
-    struct dir_arg *a = va;
-    two_dirs *D = a->D;
-    D->st[a->dir] = D->fn(D->v[a->dir], D->ctx, a->dir, prec);
-    D->ran[a->dir] = 1;
-    return GA_OK;
-}
-
-static void dir_item(void *ctx, size_t i, ga_gchisq_work *w)
-{
-    (void)w;
-    two_dirs *D = ctx;
-    if (D->todo[i])
-        D->guard[i] = ga_arb_guarded(dir_guarded, &D->arg[i], D->prec);
-}
-
-static void two_dirs_init(two_dirs *D, dir_fn fn, void *ctx, const int todo[2], slong prec)
-{
-    D->fn = fn;
-    D->ctx = ctx;
-    D->prec = prec;
-    for (int dir = 0; dir < 2; dir++) {
-        D->todo[dir] = todo[dir];
-        D->st[dir] = D->ran[dir] = 0;
-        D->guard[dir] = GA_OK;
-        arb_init(D->v[dir]);
-        D->arg[dir] = (struct dir_arg){D, dir};
-    }
-}
-
-static void two_dirs_run(two_dirs *D, int par)
-{
-    if (par && D->todo[0] && D->todo[1] && ga_par_inner_jobs() > 1)
-        ga_par_items(2, ga_par_inner_jobs(), 0, dir_item, D);
-    else
-        for (size_t dir = 0; dir < 2; dir++)
-            dir_item(D, dir, NULL);
-}
-
-static void two_dirs_clear(two_dirs *D)
-{
-    arb_clear(D->v[0]);
-    arb_clear(D->v[1]);
-}
-
 /* one direction of a one-step pair at one precision (sub_step's) */
 typedef struct {
     const sub_ctx *c;
@@ -270,9 +204,9 @@ static int sub_step(void *vc, slong prec)
     if (rc == GA_OK && (arb_set_str(e, c->eps, prec) || ga_decimal_to_double(&eps_d, c->eps)))
         rc = GA_EINVAL;
     sub_args sa = {c, q, m, e, eps_d};
-    two_dirs D;
-    two_dirs_init(&D, sub_dir, &sa, (int[2]){rc == GA_OK, rc == GA_OK}, prec);
-    two_dirs_run(&D, t->nu > 0 && t->pts > 0); /* (synthetic points: Bessel integrals) */
+    pc_dirs D;
+    pc_dirs_init(&D, sub_dir, &sa, (int[2]){rc == GA_OK, rc == GA_OK}, prec);
+    pc_dirs_run(&D, t->nu > 0 && t->pts > 0); /* (synthetic points: Bessel integrals) */
     for (int dir = 0; rc == GA_OK && dir < 2; dir++) {
         if (!D.ran[dir]) { /* FLINT stopped it: what the step's own guard would return */
             rc = D.guard[dir];
@@ -285,7 +219,7 @@ static int sub_step(void *vc, slong prec)
                 arb_set(dst, v);
         }
     }
-    two_dirs_clear(&D);
+    pc_dirs_clear(&D);
     if (rc == GA_OK) {
         int done = 1;
         for (int dir = 0; dir < 2; dir++) {
@@ -379,10 +313,10 @@ static int comp_step(void *vc, slong prec)
     for (slong j = 0; j < n && rc == GA_OK; j++)
         rc = pc_sub_params(q + j, m + j, c->p, (size_t)j, prec);
     comp_args ca = {c, q, m};
-    two_dirs D;
+    pc_dirs D;
     int todo[2] = {rc == GA_OK && !c->done[0], rc == GA_OK && !c->done[1]};
-    two_dirs_init(&D, comp_dir, &ca, todo, prec);
-    two_dirs_run(&D, 1);
+    pc_dirs_init(&D, comp_dir, &ca, todo, prec);
+    pc_dirs_run(&D, 1);
     for (int dir = 0; rc == GA_OK && dir < 2; dir++) {
         if (c->done[dir])
             continue;
@@ -426,7 +360,7 @@ static int comp_step(void *vc, slong prec)
         } else if (c->few[dir] && ga_arb_stalled(&c->best[dir], &c->stalls[dir], v))
             c->done[dir] = 1;
     }
-    two_dirs_clear(&D);
+    pc_dirs_clear(&D);
     _arb_vec_clear(q, n);
     _arb_vec_clear(m, n);
     if (rc != GA_OK)

@@ -546,7 +546,8 @@ Test(trust, timeout_bounds_the_wall_time, .init = setup, .fini = teardown, .time
         return;
     /* -o: a reduction of dimension 6000 (one Cholesky factorisation of a 288 MB matrix, which
      * cannot be interrupted) spans the end of --timeout 1: the watch's report replaces the
-     * old file whole, in both formats */
+     * old file whole, in both formats (on a loaded machine the budget may instead end between
+     * two steps, where the audit stops by itself: its own report, saying so, replaces it) */
     explicit_outputs_spec("g4.yaml", 6000, 1, 0, "epsilon: 1, delta: 1e-5");
     static const char *fmts[] = {"json", "md"};
     for (int k = 0; k < 2; k++) {
@@ -563,7 +564,9 @@ Test(trust, timeout_bounds_the_wall_time, .init = setup, .fini = teardown, .time
         rep[fread(rep, 1, sizeof rep - 1, f)] = 0;
         fclose(f);
         cr_expect(st == 2 && strstr(rep, "INCONCLUSIVE") &&
-                  strstr(rep, "could not be interrupted") && !strstr(err, "no report"),
+                      (strstr(rep, "could not be interrupted") ||
+                       strstr(rep, "stopped by --timeout")) &&
+                      !strstr(err, "no report"),
                   "%s: status %d: %.300s %s", fmts[k], st, rep, err);
         free(out);
         free(err);

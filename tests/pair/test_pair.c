@@ -7,6 +7,7 @@
  */
 #include "gaussaudit.h"
 #include "pair/internal.h" /* (the reduction's factors, perturbed below) */
+#include "numerics/numerics.h" /* (ga_par_for) */
 #include "tests/support.h"
 
 #include <gsl/gsl_cblas.h> /* GSL's reference CBLAS: independent of the OpenBLAS the library loads */
@@ -1906,4 +1907,67 @@ Test(pair, certified_zero_beyond_the_loss_supremum)
         }
         ga_pair_free(p);
     }
+}
+
+/* With threads lent (an item of a loop of one item on 3 threads) a Gaussian pair's certified
+ * delta computes its two directions' integrals, and its shifted certificate's, at once: every
+ * bit as on one thread (seeded random pairs of dimension 1 to 3, small to large eps) */
+typedef struct {
+    const ga_pair *p;
+    const ga_pair_input *in;
+    const char *eps;
+    ga_delta_cert C;
+    int st;
+} cert_run;
+
+static void cert_run_item(void *ctx, size_t i, ga_gchisq_work *w)
+{
+    (void)i;
+    (void)w;
+    cert_run *r = ctx;
+    r->st = ga_pair_delta_cert(&r->C, r->p, r->in, NULL, r->eps, NULL);
+}
+
+Test(pair, lent_threads_certify_every_bit_of_one_thread)
+{
+    static const char *eps[] = {"0.3", "2", "7.5"};
+    gsl_rng *r = ga_test_rng(4411);
+    long n = ga_test_count(6);
+    for (long k = 0; k < n; k++) {
+        size_t d = 1 + gsl_rng_uniform_int(r, 3);
+        double mx[3], my[3] = {0, 0, 0}, sx[9], sy[9], a[9];
+        for (size_t i = 0; i < d; i++)
+            mx[i] = gsl_ran_gaussian(r, 0.7);
+        for (int s = 0; s < 2; s++) {
+            double *S = s ? sy : sx;
+            for (size_t i = 0; i < d * d; i++)
+                a[i] = gsl_ran_gaussian(r, 0.4);
+            for (size_t i = 0; i < d; i++)
+                for (size_t j = 0; j < d; j++) {
+                    double v = i == j ? 0.6 : 0;
+                    for (size_t t = 0; t < d; t++)
+                        v += a[i * d + t] * a[j * d + t];
+                    S[i * d + j] = v;
+                }
+        }
+        ga_pair_input in = {d, mx, my, sx, sy, 1, {NULL, NULL, NULL, NULL}};
+        ga_pair *p = make_pair(d, mx, sx, my, sy, 1);
+        for (size_t e = 0; e < sizeof eps / sizeof *eps; e++) {
+            cert_run one = {p, &in, eps[e], {{0, 0}, {0, 0}, "", "", "", "", 0, 0, 0}, 0},
+                     lent = one;
+            cert_run_item(&one, 0, NULL);
+            cr_assert(ga_par_for(1, 3, 0, cert_run_item, &lent, NULL, NULL) == GA_OK);
+            cr_expect(one.st == lent.st && !strcmp(one.C.xy_lo, lent.C.xy_lo) &&
+                          !strcmp(one.C.xy_hi, lent.C.xy_hi) && !strcmp(one.C.yx_lo, lent.C.yx_lo) &&
+                          !strcmp(one.C.yx_hi, lent.C.yx_hi) &&
+                          one.C.precision_bits == lent.C.precision_bits,
+                      "case %ld (d %zu) eps %s: [%s, %s] [%s, %s] (%ld bits, status %d), lent "
+                      "[%s, %s] [%s, %s] (%ld bits, status %d)", k, d, eps[e], one.C.xy_lo,
+                      one.C.xy_hi, one.C.yx_lo, one.C.yx_hi, one.C.precision_bits, one.st,
+                      lent.C.xy_lo, lent.C.xy_hi, lent.C.yx_lo, lent.C.yx_hi,
+                      lent.C.precision_bits, lent.st);
+        }
+        ga_pair_free(p);
+    }
+    gsl_rng_free(r);
 }
