@@ -109,13 +109,22 @@ static void run_items(par_loop *l, ga_gchisq_work *w)
     host = outer_host;
 }
 
+/* k of the host's threads take none of its items any more (done, or never started) */
+static void leave(par_loop *h, int k)
+{
+    pthread_mutex_lock(&h->lock);
+    h->active -= k;
+    if (h->active == 0)
+        pthread_cond_broadcast(&h->wake);
+    pthread_mutex_unlock(&h->lock);
+}
+
 /* a host's thread out of items: the open loops' items, until no thread of the host takes
  * its items any more (an open loop is closed by the item that opened it: none is then open) */
 static void help(par_loop *h, ga_gchisq_work *w)
 {
+    leave(h, 1);
     pthread_mutex_lock(&h->lock);
-    if (--h->active == 0)
-        pthread_cond_broadcast(&h->wake);
     while (h->active) {
         par_loop *x = h->open;
         while (x && atomic_load(&x->next) >= x->n)
@@ -148,10 +157,7 @@ static void *worker(void *arg)
     if (w) { /* without one this thread takes no item: the others take them */
         take_part(l, w);
     } else if (l->shared) {
-        pthread_mutex_lock(&l->lock);
-        if (--l->active == 0)
-            pthread_cond_broadcast(&l->wake);
-        pthread_mutex_unlock(&l->lock);
+        leave(l, 1);
     }
     ga_gchisq_work_free(w);
     ga_arb_thread_cleanup(); /* this thread's Arb/FLINT caches */
@@ -227,11 +233,8 @@ int ga_par_for(size_t n, int jobs, double deadline, ga_par_fn fn, void *ctx, uns
     for (size_t t = 1; t < nt; t++)
         if (pthread_create(&tid[started], NULL, worker, &l) == 0)
             started++;
-    if (l.shared && started + 1 < nt) {
-        pthread_mutex_lock(&l.lock);
-        l.active -= (int)(nt - 1 - started);
-        pthread_mutex_unlock(&l.lock);
-    }
+    if (l.shared && started + 1 < nt)
+        leave(&l, (int)(nt - 1 - started));
     take_part(&l, w);
     for (size_t t = 0; t < started; t++)
         pthread_join(tid[t], NULL);

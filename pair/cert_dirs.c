@@ -44,11 +44,8 @@ void pc_dirs_init(pc_dirs *D, pc_dir_fn fn, void *ctx, const int todo[2], slong 
 
 void pc_dirs_run(pc_dirs *D, int par)
 {
-    if (par && D->todo[0] && D->todo[1] && ga_par_inner_jobs() > 1)
-        ga_par_items(2, ga_par_inner_jobs(), 0, dir_item, D);
-    else
-        for (size_t dir = 0; dir < 2; dir++)
-            dir_item(D, dir, NULL);
+    /* (one thread: ga_par_items runs them in order here) */
+    ga_par_items(2, par && D->todo[0] && D->todo[1] ? ga_par_inner_jobs() : 1, 0, dir_item, D);
 }
 
 void pc_dirs_clear(pc_dirs *D)

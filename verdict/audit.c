@@ -322,8 +322,6 @@ static void audit_claims(ga_audit *a, const ga_audit_opts *o, ga_gchisq_work *w)
             a->overall = a->claims[i].verdict;
 }
 
-/* stage 5: the data of the plots: the profiles of the pairs with the largest delta at the
- * table eps, and the Renyi curve of the worst pair of an RDP or zCDP claim */
 /* one curve's points: delta at each eps of the grid, each on any thread */
 typedef struct {
     const ga_pair *p;
@@ -341,11 +339,12 @@ static void plot_item(void *ctx, size_t i, ga_gchisq_work *w)
 
 /* a curve of the pair p: its points on the threads lent to the plots (in order on one thread
  * for a pair whose values depend on that order), then read in order; after a failed
- * evaluation, or one the deadline did not let start, the curve stops (no number) */
+ * evaluation, or one the deadline did not let start, the curve stops (no number; none at
+ * all without the pair, p NULL) */
 static void plot_curve(double *xy, double *yx, ga_audit *a, const ga_pair *p,
                        const ga_gchisq_opts *g, ga_gchisq_work *w)
 {
-    plot_run *r = malloc(sizeof *r);
+    plot_run *r = p ? malloc(sizeof *r) : NULL;
     unsigned char done[GA_PLOT_POINTS] = {0};
     if (r)
         *r = (plot_run){.p = p, .eps = a->plot_eps, .g = g};
@@ -360,15 +359,17 @@ static void plot_curve(double *xy, double *yx, ga_audit *a, const ga_pair *p,
         if (r->st[i] != GA_OK && r->st[i] != GA_ETOL)
             break;
     }
-    int failed = !r;
+    int failed = 0;
     for (size_t i = 0; i < GA_PLOT_POINTS; i++) {
-        failed |= !done[i] || (r->st[i] != GA_OK && r->st[i] != GA_ETOL);
+        failed |= !r || !done[i] || (r->st[i] != GA_OK && r->st[i] != GA_ETOL);
         xy[i] = failed ? NAN : r->D[i].xy.val;
         yx[i] = failed ? NAN : r->D[i].yx.val;
     }
     free(r);
 }
 
+/* stage 5: the data of the plots: the profiles of the pairs with the largest delta at the
+ * table eps, and the Renyi curve of the worst pair of an RDP or zCDP claim */
 static void audit_plots(ga_audit *a, ga_gchisq_work *w)
 {
     size_t n = a->npairs;
@@ -403,10 +404,8 @@ static void audit_plots(ga_audit *a, ga_gchisq_work *w)
                 a->plot_xy[j][i] = a->plot_yx[m][i];
                 a->plot_yx[j][i] = a->plot_xy[m][i];
             }
-            if (m == j && p)
+            if (m == j)
                 plot_curve(a->plot_xy[j], a->plot_yx[j], a, p, &gg, w);
-            for (size_t i = 0; m == j && !p && i < GA_PLOT_POINTS; i++)
-                a->plot_xy[j][i] = a->plot_yx[j][i] = NAN;
             ga_pair_free(own);
         }
     }
