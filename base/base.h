@@ -141,6 +141,15 @@ void ga_mem_prefault(void *p, size_t bytes);
  * compact memory to find them, which can cost more than the faults saved for blocks of a few
  * MiB written bit by bit) */
 void ga_mem_populate(void *p, size_t bytes);
+/* The huge-page advice of ga_mem_prefault alone, for a block then faulted in by parts */
+void ga_mem_advise_huge(void *p, size_t bytes);
+/* The parts, at most `most` (>= 1), a block of that many bytes is faulted in by on as many
+ * threads: one per 2 MiB at most, >= 1 */
+size_t ga_mem_parts(size_t bytes, size_t most);
+/* The i-th of n parts of the block faulted in (ga_mem_populate of that part): the parts'
+ * boundaries are at multiples of 2 MiB, so that each part, on its own thread, faults in
+ * whole huge pages of a block advised by ga_mem_advise_huge; together they cover the block */
+void ga_mem_populate_part(void *p, size_t bytes, size_t i, size_t n);
 
 /* A full array grown: p (NULL: none yet) of *cap elements of elem bytes reallocated to twice
  * as many (first when *cap is 0), *cap updated. The new array, or NULL (no memory, or the

@@ -28,21 +28,37 @@
  * more than the few faults saved) */
 #define GA_MEM_PREFAULT_MIN ((size_t)256 << 10)
 
-static void prefault(void *p, size_t bytes, int huge)
+/* huge pages' size on x86-64 and arm64 (4 KiB base pages), the parts' boundaries */
+#define GA_MEM_HUGE ((uintptr_t)2 << 20)
+
+/* the whole pages inside [p, p + bytes): [*a, *e), 0 when there are none or the block is
+ * smaller than the advice is worth */
+static int whole_pages(const void *p, size_t bytes, uintptr_t *a, uintptr_t *e)
 {
     if (!p || bytes < GA_MEM_PREFAULT_MIN)
-        return;
+        return 0;
     long ps = sysconf(_SC_PAGESIZE);
     uintptr_t pg = ps > 0 ? (uintptr_t)ps : 4096;
-    uintptr_t a = ((uintptr_t)p + pg - 1) / pg * pg, e = ((uintptr_t)p + bytes) / pg * pg;
-    if (e <= a)
+    *a = ((uintptr_t)p + pg - 1) / pg * pg;
+    *e = ((uintptr_t)p + bytes) / pg * pg;
+    return *e > *a;
+}
+
+void ga_mem_advise_huge(void *p, size_t bytes)
+{
+    uintptr_t a, e;
+    if (!whole_pages(p, bytes, &a, &e))
         return;
 #ifdef MADV_HUGEPAGE
-    if (huge)
-        (void)madvise((void *)a, e - a, MADV_HUGEPAGE); /* (advice: a refusal changes nothing) */
-#else
-    (void)huge;
+    (void)madvise((void *)a, e - a, MADV_HUGEPAGE); /* (advice: a refusal changes nothing) */
 #endif
+}
+
+void ga_mem_populate(void *p, size_t bytes)
+{
+    uintptr_t a, e;
+    if (!whole_pages(p, bytes, &a, &e))
+        return;
 #ifdef MADV_POPULATE_WRITE
     (void)madvise((void *)a, e - a, MADV_POPULATE_WRITE);
 #endif
@@ -50,12 +66,25 @@ static void prefault(void *p, size_t bytes, int huge)
 
 void ga_mem_prefault(void *p, size_t bytes)
 {
-    prefault(p, bytes, 1);
+    ga_mem_advise_huge(p, bytes);
+    ga_mem_populate(p, bytes);
 }
 
-void ga_mem_populate(void *p, size_t bytes)
+size_t ga_mem_parts(size_t bytes, size_t most)
 {
-    prefault(p, bytes, 0);
+    size_t n = bytes / GA_MEM_HUGE;
+    n = n < most ? n : most;
+    return n ? n : 1;
+}
+
+void ga_mem_populate_part(void *p, size_t bytes, size_t i, size_t n)
+{
+    uintptr_t a = (uintptr_t)p, e = a + bytes, huge = (e - a) / n / GA_MEM_HUGE;
+    /* part i: from the i-th boundary (a multiple of 2 MiB) to the next, the last to the end */
+    uintptr_t lo = i ? (a + i * huge * GA_MEM_HUGE) / GA_MEM_HUGE * GA_MEM_HUGE : a;
+    uintptr_t hi = i + 1 < n ? (a + (i + 1) * huge * GA_MEM_HUGE) / GA_MEM_HUGE * GA_MEM_HUGE : e;
+    if (i < n && hi > lo)
+        ga_mem_populate((void *)lo, (size_t)(hi - lo));
 }
 
 void *ga_grow(void *p, size_t *cap, size_t elem, size_t first)

@@ -258,8 +258,8 @@ static void cli_audit(const char *spec, const char *csv, size_t n, size_t d)
     goal_row(work, m, "<= 1.5x", tj / tf, tj / tf <= 1.5);
 }
 
-/* Reading the CSV: the spec's dataset loaded (the file read in pieces,
- * twice: shape, then values, by the one number reader) against a bare strtod scan of the
+/* Reading the CSV: the spec's dataset loaded (the file read once, in pieces, by the one
+ * number reader) against a bare strtod scan of the
  * file read whole, best of 5 each */
 static void csv_reading(const char *csv, size_t n, size_t d)
 {
@@ -292,8 +292,8 @@ static void csv_reading(const char *csv, size_t n, size_t d)
         best[1] = fmin(best[1], t2 - t1);
     }
     remove(spec);
-    printf("\nReading the CSV (%.1f MB): the dataset loaded, in pieces and twice (shape, then "
-           "values), against a bare strtod scan of the file read whole; best of 5\n\n"
+    printf("\nReading the CSV (%.1f MB): the dataset loaded, in pieces, "
+           "against a bare strtod scan of the file read whole; best of 5\n\n"
            "| load s | strtod floor s | ratio | target |\n|---|---|---|---|\n"
            "| %.3f%s | %.3f | %.2f | <= 2 |\n",
            len / 1e6, best[1], ok ? "" : " (failed)", best[0], best[1] / best[0]);

@@ -556,8 +556,57 @@ const char *ga_mech_knob(const ga_spec *s)
     return k < 0 ? NULL : kinds[k].knob;
 }
 
-/* universe: only the kinds that use it accept it, and every given row must obey it */
-static int check_universe(ga_spec *s, char *msg, size_t msglen)
+/* rows per item of the norms' loop */
+#define NORM_BLOCK 16384
+
+typedef struct {
+    const ga_dataset *ds;
+    double bound;
+    size_t *first; /* per block: its first row over the bound, SIZE_MAX: none */
+} norm_ctx;
+
+static void norm_block(void *ctx, size_t b, ga_gchisq_work *w)
+{
+    (void)w;
+    norm_ctx *c = ctx;
+    const ga_dataset *ds = c->ds;
+    size_t end = (b + 1) * NORM_BLOCK < ds->n ? (b + 1) * NORM_BLOCK : ds->n;
+    c->first[b] = SIZE_MAX;
+    for (size_t i = b * NORM_BLOCK; i < end; i++) {
+        double t = 0;
+        for (size_t j = 0; j < ds->d; j++)
+            t += ds->x[i * ds->d + j] * ds->x[i * ds->d + j];
+        if (sqrt(t) > c->bound) {
+            c->first[b] = i;
+            return;
+        }
+    }
+}
+
+/* The first row of ds whose Euclidean norm exceeds bound (its norm in *norm), on up to jobs
+ * threads a block of rows each; SIZE_MAX when there is none, or when there is no memory for
+ * the blocks' answers (*norm = NaN: not checked) */
+static size_t first_row_over(double *norm, const ga_dataset *ds, double bound, int jobs)
+{
+    size_t nb = (ds->n + NORM_BLOCK - 1) / NORM_BLOCK, row = SIZE_MAX;
+    norm_ctx c = {ds, bound, malloc((nb ? nb : 1) * sizeof *c.first)};
+    *norm = NAN;
+    if (!c.first)
+        return SIZE_MAX;
+    ga_par_items(nb, jobs, 0, norm_block, &c);
+    for (size_t b = 0; b < nb && row == SIZE_MAX; b++)
+        row = c.first[b];
+    free(c.first);
+    *norm = 0;
+    for (size_t j = 0; row != SIZE_MAX && j < ds->d; j++)
+        *norm += ds->x[row * ds->d + j] * ds->x[row * ds->d + j];
+    *norm = sqrt(*norm);
+    return row;
+}
+
+/* universe: only the kinds that use it accept it, and every given row must obey it (its norm
+ * checked on up to jobs threads) */
+static int check_universe(ga_spec *s, int jobs, char *msg, size_t msglen)
 {
     if (!s->has_universe)
         return GA_OK;
@@ -594,18 +643,19 @@ static int check_universe(ga_spec *s, char *msg, size_t msglen)
     if (kinds[k].universe != 1)
         return GA_OK; /* (the builder checks its rows) */
     const ga_dataset *sets[2] = {&s->data, &s->candidates};
-    for (int k = 0; k < 2; k++)
-        for (size_t i = 0; i < sets[k]->n; i++) {
-            double t = 0;
-            for (size_t j = 0; j < sets[k]->d; j++)
-                t += sets[k]->x[i * sets[k]->d + j] * sets[k]->x[i * sets[k]->d + j];
-            if (sqrt(t) > s->row_norm_bound * (1 + 1e-12)) {
-                char what[200];
-                snprintf(what, sizeof what, "%s row %zu has norm %.17g > row_norm_bound %.17g",
-                         k ? "candidate" : "dataset", i + 1, sqrt(t), s->row_norm_bound);
-                return ga_spec_fail(s, s->universe, "universe.row_norm_bound", msg, msglen, what);
-            }
+    for (int k = 0; k < 2; k++) {
+        double t;
+        size_t i = first_row_over(&t, sets[k], s->row_norm_bound * (1 + 1e-12), jobs);
+        if (isnan(t))
+            return ga_spec_fail(s, s->universe, "universe.row_norm_bound", msg, msglen,
+                                "out of memory checking the rows' norms"), GA_ENOMEM;
+        if (i != SIZE_MAX) {
+            char what[200];
+            snprintf(what, sizeof what, "%s row %zu has norm %.17g > row_norm_bound %.17g",
+                     k ? "candidate" : "dataset", i + 1, t, s->row_norm_bound);
+            return ga_spec_fail(s, s->universe, "universe.row_norm_bound", msg, msglen, what);
         }
+    }
     return GA_OK;
 }
 
@@ -728,7 +778,7 @@ proven:
 static int build_kind(cat_job *j, int k, char *msg, size_t msglen)
 {
     ga_spec *s = j->s;
-    int rc = check_universe(s, msg, msglen);
+    int rc = check_universe(s, j->o->jobs, msg, msglen);
     if (rc || (rc = check_labels(s, k, msg, msglen)))
         return rc;
     /* (a row family holds its pairs without records: room for them would be wasted) */

@@ -58,6 +58,11 @@ int ga_par_inner_jobs(void);
  * the calling thread's workspace), on the calling thread with w NULL. Items are not started
  * once the deadline (0: none) has passed. */
 void ga_par_items(size_t n, int jobs, double deadline, ga_par_fn fn, void *ctx);
+/* ga_mem_prefault of the block at p on up to jobs threads (ga_par_items), each faulting in a
+ * part of it: a block that is about to be written in full by the calling thread alone is
+ * mapped at the speed of every core (a fresh page can cost a fault of the virtual machine's
+ * host too). Nothing else changes. */
+void ga_par_prefault(void *p, size_t bytes, int jobs);
 
 /* One step of regula falsi's bookkeeping, Illinois' variant: the point x with value f
  * replaces the end of its sign (f > 0: xp, else xn); an end kept twice in a row has its

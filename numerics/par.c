@@ -255,3 +255,22 @@ void ga_par_items(size_t n, int jobs, double deadline, ga_par_fn fn, void *ctx)
     for (size_t i = 0; i < n && !ga_expired(deadline); i++)
         fn(ctx, i, NULL);
 }
+
+typedef struct {
+    void *p;
+    size_t bytes, n;
+} prefault_ctx;
+
+static void prefault_part(void *ctx, size_t i, ga_gchisq_work *w)
+{
+    (void)w;
+    prefault_ctx *c = ctx;
+    ga_mem_populate_part(c->p, c->bytes, i, c->n);
+}
+
+void ga_par_prefault(void *p, size_t bytes, int jobs)
+{
+    prefault_ctx c = {p, bytes, ga_mem_parts(bytes, jobs > 1 ? (size_t)jobs : 1)};
+    ga_mem_advise_huge(p, bytes); /* (the whole block first: parts do not split its mapping) */
+    ga_par_items(c.n, jobs, 0, prefault_part, &c);
+}

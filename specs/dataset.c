@@ -161,8 +161,8 @@ static int parse_table(ctx_t *c, const ga_node *n, const char *path, const char 
         header = !strcmp(h->text, "true");
     }
     ds->source = strdup(csv->text);
-    r = ds->source ? parse_csv(c, csv, p, csv->text, header, ds) : GA_ENOMEM;
-    return r ? r : last_column_pm1(ds);
+    /* (ds->labels_pm1 is read with the values) */
+    return ds->source ? parse_csv(c, csv, p, csv->text, header, ds) : GA_ENOMEM;
 }
 
 int sp_parse_dataset(ga_spec *s, ctx_t *c, const ga_node *n, const char *path,

@@ -32,7 +32,8 @@ int sp_item_number(ctx_t *c, const ga_node *list, size_t i, const char *base, lo
                    double *v);
 
 /* The CSV file f (opened under the file policy; its name qfull, quoted for messages) read
- * into ds->x, ds->n and ds->d, a header line skipped when header, on c->opts->jobs threads;
+ * into ds->x, ds->n, ds->d and ds->labels_pm1, a header line skipped when header, on
+ * c->opts->jobs threads;
  * GA_OK and the file's SHA-256 (hex) in sha, or a failure's status and its message naming
  * the line (csv.c) */
 int sp_csv_read(ctx_t *c, const ga_node *n, const char *path, const char *qfull, ga_file *f,

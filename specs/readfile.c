@@ -186,6 +186,8 @@ int ga_file_open(ga_file *f, const char *path, const ga_read_policy *pol, char *
     }
     f->regular = S_ISREG(st.st_mode);
     f->size = f->regular ? (size_t)st.st_size : 0;
+    f->mtime_s = (long long)st.st_mtim.tv_sec;
+    f->mtime_ns = (long long)st.st_mtim.tv_nsec;
     f->fd = fd;
     fd = -1;
 cleanup:
@@ -219,6 +221,24 @@ int ga_file_rewind(ga_file *f, char *msg, size_t msglen)
     }
     f->n = f->linelen = 0;
     f->lineno = 1;
+    return GA_OK;
+}
+
+int ga_file_changed(const ga_file *f, char *msg, size_t msglen)
+{
+    struct stat st;
+    if (!f->regular)
+        return GA_OK;
+    if (fstat(f->fd, &st)) {
+        ga_msg(msg, msglen, "%s '%s': %s", f->what, f->qpath, strerror(errno));
+        return GA_EIO;
+    }
+    if ((size_t)st.st_size != f->size || (long long)st.st_mtim.tv_sec != f->mtime_s ||
+        (long long)st.st_mtim.tv_nsec != f->mtime_ns) {
+        ga_msg(msg, msglen, "%s '%s' changed while it was read (its size or modification "
+               "time): read it again once it is written", f->what, f->qpath);
+        return GA_EINVAL;
+    }
     return GA_OK;
 }
 

@@ -44,6 +44,7 @@ typedef struct ga_file {
     int fd;
     int regular;                 /* a regular file (it can be rewound) */
     size_t size;                 /* its size when opened (a hint: it may change) */
+    long long mtime_s, mtime_ns; /* its modification time when opened */
     size_t n, linelen, lineno;   /* bytes read since the start; the line-length cap's state */
     const ga_read_policy *pol;
     const char *what;
@@ -53,6 +54,10 @@ int ga_file_open(ga_file *f, const char *path, const ga_read_policy *pol, char *
                  size_t msglen);
 int ga_file_read(ga_file *f, char *buf, size_t cap, size_t *got, char *msg, size_t msglen);
 int ga_file_rewind(ga_file *f, char *msg, size_t msglen);
+/* Whether a regular file's size or modification time is no longer what they were when it was
+ * opened (it was written to while it was read): GA_OK when they are the same (and for a
+ * stream), GA_EINVAL with a message when not, GA_EIO when they cannot be read */
+int ga_file_changed(const ga_file *f, char *msg, size_t msglen);
 int ga_file_slurp(char **buf, size_t *len, ga_file *f, char *msg, size_t msglen);
 void ga_file_close(ga_file *f);
 /* The size of the pieces the readers that read in pieces ask for (specs: doc.c; CSV:

@@ -339,6 +339,9 @@ const ga_spec_pair *ga_pairset_pair_at(const ga_pairset *ps, size_t i, ga_spec_p
 /* Whether pair i is a bound no neighbour need attain (its record's `bound`; a family pair is
  * a neighbour's own): what ga_pairset_pair_at(...)->bound says, without building the pair */
 int ga_pairset_pair_bound(const ga_pairset *ps, size_t i);
+/* Whether pair i is kept unreleased (ga_spec_pair_unreleased of its record; a family pair is
+ * not), without building the pair */
+int ga_pairset_pair_unreleased(const ga_pairset *ps, size_t i);
 /* Pair i's name: its record's ("" when it has none), or a family pair's written into buf
  * (GA_SPEC_NAME_LEN bytes are enough). */
 const char *ga_pairset_pair_name(const ga_pairset *ps, size_t i, char *buf, size_t len);

@@ -205,6 +205,11 @@ int ga_pairset_pair_bound(const ga_pairset *s, size_t i)
     return i >= s->fam.n && s->pairs[i - s->fam.n].bound;
 }
 
+int ga_pairset_pair_unreleased(const ga_pairset *s, size_t i)
+{
+    return i >= s->fam.n && ga_spec_pair_unreleased(&s->pairs[i - s->fam.n]);
+}
+
 const char *ga_pairset_pair_name(const ga_pairset *s, size_t i, char *buf, size_t len)
 {
     if (i >= s->fam.n)

@@ -473,6 +473,7 @@ static void dp_extras(dp_run *d)
     r->eps_at_delta.val = r->delta > 0 ? 0 : INFINITY;
     if (r->delta > 0) {
         size_t taken[GA_AUDIT_EPS_PAIRS];
+        int any = !vd_attained(a, r->worst_pair);
         for (int t = 0; t < GA_AUDIT_EPS_PAIRS && t < (int)n; t++) {
             size_t best = SIZE_MAX;
             double bv = -1;
@@ -480,7 +481,7 @@ static void dp_extras(dp_run *d)
             for (size_t i = 0; i < n; i++) {
                 double v = fmax(vd_dp_counts(r, d->scope_i, i, 1) ? xy[i] : -1,
                                 vd_dp_counts(r, d->scope_i, i, 2) ? yx[i] : -1);
-                if (v > bv && (vd_attained(a, i) || !vd_attained(a, r->worst_pair)) &&
+                if (v > bv && (any || vd_attained(a, i)) &&
                     !in_list(taken, (size_t)t, i)) {
                     bv = v;
                     best = i;

@@ -147,7 +147,10 @@ void vd_cert_selected(ga_audit *a, const ga_audit_opts *o, const size_t *sel, si
 #define VD_ALL_PAIRS ((size_t)-1)
 #define VD_NO_PAIR ((size_t)-2)
 size_t vd_dp_scope_index(const ga_audit *a, const ga_claim_result *r);
-int vd_dp_counts(const ga_claim_result *r, size_t scope_i, size_t i, int dir);
+static inline int vd_dp_counts(const ga_claim_result *r, size_t scope_i, size_t i, int dir)
+{
+    return (scope_i == VD_ALL_PAIRS || i == scope_i) && (!r->scope_dir || r->scope_dir == dir);
+}
 
 /* The pairs idx[0..m) (NULL: 0..m) a DP claim certifies, in order, into sel (at most
  * GA_AUDIT_CERT_CAP + 1): those whose estimates do not clear the claim in its scope, with

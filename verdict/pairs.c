@@ -279,10 +279,9 @@ const char *vd_no_renyi(const ga_audit *a, size_t i, char *fam, size_t famlen, i
 
 int vd_attained(const ga_audit *a, size_t i)
 {
-    ga_spec_pair_buf b;
-    const ga_spec_pair *sp = i < ga_pairset_npairs(&a->set) ? vd_spair(a, i, &b) : NULL;
+    int in = i < ga_pairset_npairs(&a->set);
     return !(a->set.verified && a->set.verified_bound && i == a->set.verified_pair) &&
-           !(sp && (sp->bound || ga_spec_pair_unreleased(sp)));
+           !(in && (ga_pairset_pair_bound(&a->set, i) || ga_pairset_pair_unreleased(&a->set, i)));
 }
 
 ga_cert_opts vd_cert_opts(const ga_audit *a)
@@ -428,11 +427,6 @@ size_t vd_dp_scope_index(const ga_audit *a, const ga_claim_result *r)
         if (!strcmp(ga_audit_pair_name(a, i, nb), r->scope_pair))
             return i;
     return VD_NO_PAIR;
-}
-
-int vd_dp_counts(const ga_claim_result *r, size_t scope_i, size_t i, int dir)
-{
-    return (scope_i == VD_ALL_PAIRS || i == scope_i) && (!r->scope_dir || r->scope_dir == dir);
 }
 
 size_t vd_dp_cert_select(size_t *sel, int *capped, const ga_audit *a, const ga_claim_result *r,

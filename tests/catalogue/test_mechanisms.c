@@ -909,6 +909,52 @@ Test(mechanisms, universe_is_checked)
     }
 }
 
+/* The rows' norms are checked a block of 16,384 rows per item on the threads: datasets of
+ * 40,000 to 60,000 rows with two rows over the bound in different blocks (the later block's
+ * first), on one to four threads, name the first of them and its norm, which is the norm of
+ * that row's values. */
+Test(mechanisms, universe_names_the_first_row_over_the_bound)
+{
+    gsl_rng *r = ga_test_rng(16384);
+    long n = ga_test_count(4);
+    for (long k = 0; k < n; k++) {
+        size_t rows = 40000 + gsl_rng_uniform_int(r, 20000);
+        size_t first = 16384 + gsl_rng_uniform_int(r, 16384);
+        size_t later = 32768 + gsl_rng_uniform_int(r, 7000);
+        size_t cap = rows * 64 + 400, len = 0;
+        char *text = malloc(cap);
+        cr_assert(text);
+        len += (size_t)snprintf(text + len, cap - len, "gaussaudit: 1\nmechanism: {kind: "
+                                "linear_regression, columns: 10, sigma: 2}\nneighbours: remove_one\n"
+                                "universe: {row_norm_bound: 1}\ndataset: {rows: [");
+        double a = 0, b = 0;
+        for (size_t i = 0; i < rows; i++) {
+            double x = gsl_rng_uniform(r) * 0.6, y = gsl_rng_uniform(r) * 0.6;
+            if (i == first || i == later)
+                x += 1.0; /* (norm > 1) */
+            if (i == first)
+                a = x, b = y;
+            len += (size_t)snprintf(text + len, cap - len, "%s[%.17g, %.17g]", i ? ", " : "", x, y);
+        }
+        len += (size_t)snprintf(text + len, cap - len, "]}\n");
+        char want[200];
+        snprintf(want, sizeof want, "dataset row %zu has norm %.17g >", first + 1,
+                 sqrt(a * a + b * b));
+        for (int jobs = 1; jobs <= 4; jobs++) {
+            mech_t s;
+            char msg[1024];
+            ga_build_opts bo = {.jobs = jobs};
+            int st = ga_mech_parse(&s.spec, &s.set, text, len, "u.yaml", NULL, &bo, msg, sizeof msg);
+            cr_expect(st == GA_EINVAL && strstr(msg, want), "table %ld (%zu rows, over at %zu and "
+                      "%zu), %d threads: %d '%s', want '%s'", k, rows, first + 1, later + 1, jobs, st,
+                      msg, want);
+            mech_clear(&s);
+        }
+        free(text);
+    }
+    gsl_rng_free(r);
+}
+
 /* ------------------------------------------------------------ composition, repeat, release */
 
 #define TOL_COMPOSE 1e-12 /* relative, against the analytic Gaussian */

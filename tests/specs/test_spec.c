@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 typedef struct {
@@ -300,7 +302,22 @@ Test(spec, lists_read_in_one_pass_give_the_same_pairs_and_certificates)
     free(y);
 }
 
-/* A CSV dataset is read in pieces, twice (specs/spec.c): random tables written as CSV (a
+/* a new empty file at the mkstemp template path */
+static void new_temp(char *path)
+{
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0, "mkstemp %s", path);
+    close(fd);
+}
+
+/* the file at path holds text[0, len) */
+static void put_file(const char *path, const char *text, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    cr_assert(f && fwrite(text, 1, len, f) == len && fclose(f) == 0, "writing %s", path);
+}
+
+/* A CSV dataset is read in pieces (specs/csv.c): random tables written as CSV (a
  * header or none, blank and comment lines, CRLF, blanks around fields, a last line with or
  * without its line break, fields in several formats) and read with pieces of 1-64 bytes give
  * the values, bit for bit, of the same numbers written in the spec as rows: [[...]] (read by
@@ -332,9 +349,7 @@ Test(spec, csv_read_in_pieces_equals_rows_in_the_spec)
     long n = ga_test_count(300);
     size_t broken = 0;
     char csvpath[] = "/tmp/ga_test_csv_XXXXXX";
-    int fd = mkstemp(csvpath);
-    cr_assert(fd >= 0);
-    close(fd);
+    new_temp(csvpath);
     char *csv = malloc(1 << 16), *yaml = malloc(1 << 17), *rows = malloc(1 << 16);
     cr_assert(csv && yaml && rows);
     for (long k = 0; k < n; k++) {
@@ -372,8 +387,7 @@ Test(spec, csv_read_in_pieces_equals_rows_in_the_spec)
                 c += sprintf(c, "%s", eol);
         }
         y += sprintf(y, "]");
-        FILE *f = fopen(csvpath, "wb");
-        cr_assert(f && fwrite(csv, 1, (size_t)(c - csv), f) == (size_t)(c - csv) && fclose(f) == 0);
+        put_file(csvpath, csv, (size_t)(c - csv));
         const char *head = "gaussaudit: 1\nmechanism: {kind: sketch, columns: 3, noise_sigma: 1}\n";
         ga_spec a, b, w;
         char ma[600] = "", mb[600] = "", mw[600] = "";
@@ -436,8 +450,8 @@ Test(spec, csv_read_in_pieces_equals_rows_in_the_spec)
     gsl_rng_free(r);
 }
 
-/* The second pass parses each field where it lies (no NUL written, no second count of the
- * commas): the messages of a table of broken lines, read whole and in pieces of 1 to 7
+/* The reader parses each field where it lies (no NUL written, no second count of the
+ * commas) and tells the first fault in the file: the messages of a table of broken lines, read whole and in pieces of 1 to 7
  * bytes, on one thread and on three, against the message each must give (a stray '\r' ends
  * its field; the next is then empty), and the values of the lines that parse. */
 Test(spec, csv_field_errors_and_values_table)
@@ -469,6 +483,9 @@ Test(spec, csv_field_errors_and_values_table)
         {"1,2\n3,4,\n", ":2: row has 3 fields, expected 2 (ragged CSV)", {0}},
         {"1,2\n3\r\n", ":2: row has 1 fields, expected 2 (ragged CSV)", {0}},
         {"1,2\n3,1e999\n", ":2: field 2 ('1e999') is not a finite decimal number", {0}},
+        /* (the first fault in the file is told: the values are read as the rows are checked) */
+        {"1,2\n3,x\n5,6,7\n", ":2: field 2 ('x') is not a finite decimal number", {0}},
+        {"1,2\n3,4,5\n5,x\n", ":2: row has 3 fields, expected 2 (ragged CSV)", {0}},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         char csvpath[] = "/tmp/ga_test_csv2_XXXXXX", yaml[400];
@@ -499,6 +516,110 @@ Test(spec, csv_field_errors_and_values_table)
     ga_file_set_piece(0);
 }
 
+/* The values' room is estimated from the bytes per value of the first MiB of records
+ * (specs/csv.c): tables whose later rows hold many more values per byte than the first (the
+ * room grows past its estimate) or many fewer (it is trimmed at the end), read on one thread
+ * and on two to four, in pieces of the default, 64 KiB and a few KiB, give back every value
+ * written (%.17g: the doubles bit for bit), the rows and the columns, and whether a last value
+ * is -1 (binary labels read as -1/1). */
+Test(spec, csv_values_room_follows_the_rows)
+{
+    gsl_rng *r = ga_test_rng(4242);
+    long n = ga_test_count(8);
+    char csvpath[] = "/tmp/ga_test_csv4_XXXXXX";
+    new_temp(csvpath);
+    size_t cap = (size_t)8 << 20;
+    char *csv = malloc(cap), yaml[600];
+    double *want = malloc(((size_t)1 << 20) * sizeof *want);
+    cr_assert(csv && want);
+    for (long k = 0; k < n; k++) {
+        /* 40,000 values padded to 58 bytes each (2.3 MB: past the bytes the estimate waits
+         * for), then 200,000 of two bytes (the room estimated grows), or those first (the room
+         * estimated is trimmed) */
+        int sparse_first = (int)(k % 2);
+        size_t nc = 1 + gsl_rng_uniform_int(r, 6);
+        size_t nr = (240000 + gsl_rng_uniform_int(r, 5000)) / nc;
+        size_t first = sparse_first ? 200000 : 40000;
+        size_t nv = 0, minus = (k / 2) % 2 ? gsl_rng_uniform_int(r, nr) : nr; /* (a label -1) */
+        char *c = csv;
+        for (size_t i = 0; i < nr; i++) {
+            int padded = (nv < first) == !sparse_first;
+            for (size_t j = 0; j < nc; j++) {
+                double x = padded ? (gsl_rng_uniform(r) - 0.5) * 1e-3 : (double)(i % 10);
+                x = i == minus && j + 1 == nc ? -1 : x;
+                want[nv++] = x;
+                c += sprintf(c, padded ? "%s%.17g%40s" : "%s%.0f", j ? "," : "", x, "");
+            }
+            c += sprintf(c, "\n");
+            cr_assert((size_t)(c - csv) < cap - 4096 && nv < ((size_t)1 << 20) - 16);
+        }
+        put_file(csvpath, csv, (size_t)(c - csv));
+        snprintf(yaml, sizeof yaml, "gaussaudit: 1\nmechanism: {kind: sketch, columns: 3, "
+                 "noise_sigma: 1}\ndataset: {csv: '%s', header: false}\n", csvpath);
+        const size_t pieces[] = {0, 65536, 2048 + gsl_rng_uniform_int(r, 4096)};
+        for (size_t p = 0; p < 6; p++) {
+            int jobs = p < 3 ? 1 : 2 + (int)gsl_rng_uniform_int(r, 3);
+            ga_spec t;
+            char m[600] = "";
+            ga_file_set_piece(pieces[p % 3]);
+            int rc = load_dataset_jobs(&t, yaml, jobs, m, sizeof m);
+            ga_file_set_piece(0);
+            cr_assert(rc == 0, "table %ld (%s first, %zu x %zu), pieces of %zu on %d threads: %s",
+                      k, sparse_first ? "sparse" : "dense", nr, nc, pieces[p % 3], jobs, m);
+            cr_assert(t.data.n == nr && t.data.d == nc, "table %ld (%s first), pieces of %zu on %d "
+                      "threads: %zu x %zu, written %zu x %zu", k, sparse_first ? "sparse" :
+                      "dense", pieces[p % 3], jobs, t.data.n, t.data.d, nr, nc);
+            cr_assert(t.data.labels_pm1 == (minus < nr), "table %ld, pieces of %zu on %d threads: "
+                      "labels_pm1 %d, a last value -1 written at row %zu of %zu", k,
+                      pieces[p % 3], jobs, t.data.labels_pm1, minus + 1, nr);
+            for (size_t i = 0; i < nv; i++)
+                cr_assert(memcmp(&t.data.x[i], &want[i], sizeof(double)) == 0, "table %ld (%s "
+                          "first), pieces of %zu on %d threads, value %zu: %a, written %a", k,
+                          sparse_first ? "sparse" : "dense", pieces[p % 3], jobs, i, t.data.x[i],
+                          want[i]);
+            ga_spec_clear(&t);
+        }
+    }
+    unlink(csvpath);
+    free(csv);
+    free(want);
+    gsl_rng_free(r);
+}
+
+/* A file written to while it is read is told (ga_file_changed, which the CSV reader asks at its
+ * end): unchanged, GA_OK; a byte appended, or the modification time moved with the size kept,
+ * GA_EINVAL and a message naming the file. */
+Test(spec, file_changed_while_read_is_told)
+{
+    char path[] = "/tmp/ga_test_changed_XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0 && write(fd, "1,2\n3,4\n", 8) == 8 && close(fd) == 0);
+    ga_read_policy pol = {.max_bytes = 1 << 20, .what = "CSV file"};
+    for (int how = 0; how < 3; how++) {
+        ga_file f;
+        char msg[600] = "", buf[64];
+        size_t got;
+        cr_assert(ga_file_open(&f, path, &pol, msg, sizeof msg) == GA_OK, "%s", msg);
+        cr_assert(ga_file_read(&f, buf, sizeof buf, &got, msg, sizeof msg) == GA_OK && got >= 8,
+                  "%s", msg);
+        if (how == 1) { /* appended */
+            FILE *a = fopen(path, "ab");
+            cr_assert(a && fputc('5', a) == '5' && fclose(a) == 0);
+        } else if (how == 2) { /* the same size, another modification time */
+            struct timespec ts[2] = {{0, UTIME_OMIT}, {1000000000, 123}};
+            cr_assert(utimensat(AT_FDCWD, path, ts, 0) == 0);
+        }
+        int rc = ga_file_changed(&f, msg, sizeof msg);
+        ga_file_close(&f);
+        if (how == 0)
+            cr_assert(rc == GA_OK, "unchanged: %d '%s'", rc, msg);
+        else
+            cr_assert(rc == GA_EINVAL && strstr(msg, "changed while it was read") &&
+                      strstr(msg, "ga_test_changed_"), "change %d: %d '%s'", how, rc, msg);
+    }
+    unlink(path);
+}
+
 /* A CSV read on several threads (each piece's records split into chunks: specs/csv.c) is the
  * table read on one, value for value, with the same SHA-256, and a broken one gives the same
  * message: tables of 10,000 to 40,000 values, pieces of 1 MiB (chunks of 64 KiB), 64 KiB and
@@ -514,9 +635,7 @@ Test(spec, csv_on_threads_reads_as_on_one)
     gsl_rng *r = ga_test_rng(9090);
     long n = ga_test_count(32);
     char csvpath[] = "/tmp/ga_test_csv3_XXXXXX";
-    int fd = mkstemp(csvpath);
-    cr_assert(fd >= 0);
-    close(fd);
+    new_temp(csvpath);
     size_t cap = (size_t)1 << 20;
     char *csv = malloc(cap), yaml[600];
     cr_assert(csv);
@@ -553,8 +672,7 @@ Test(spec, csv_on_threads_reads_as_on_one)
                 c += sprintf(c, "%s", eol);
             cr_assert((size_t)(c - csv) < cap - 4096);
         }
-        FILE *f = fopen(csvpath, "wb");
-        cr_assert(f && fwrite(csv, 1, (size_t)(c - csv), f) == (size_t)(c - csv) && fclose(f) == 0);
+        put_file(csvpath, csv, (size_t)(c - csv));
         snprintf(yaml, sizeof yaml, "gaussaudit: 1\nmechanism: {kind: sketch, columns: 3, "
                  "noise_sigma: 1}\ndataset: {csv: '%s', header: %s}\n", csvpath,
                  header ? "true" : "false");
