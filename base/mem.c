@@ -10,8 +10,12 @@
  * and to map it writable at once (MADV_POPULATE_WRITE, Linux 5.14) takes 2 to 5 ms for the
  * same 16 MB.
  *
+ * A block can be faulted in by parts, one per thread (ga_mem_populate_part: the parts' bounds
+ * are multiples of 2 MiB, so each maps whole huge pages of a block advised at once): a fresh
+ * page of a virtual machine can also cost a fault of its host, and the threads share them.
+ *
  * Advice only: the block's contents and the program's results do not change; where the
- * kernel lacks either request, or refuses it, the pages fault one by one as before. Only
+ * kernel lacks either request, or refuses it, the pages fault one by one as written. Only
  * the whole pages inside the caller's block are advised, so the allocator's neighbouring
  * blocks and headers are not touched. The pages populated are those the caller is about to
  * write, so no memory is committed that would not be.
@@ -79,11 +83,13 @@ size_t ga_mem_parts(size_t bytes, size_t most)
 
 void ga_mem_populate_part(void *p, size_t bytes, size_t i, size_t n)
 {
+    if (i >= n)
+        return;
     uintptr_t a = (uintptr_t)p, e = a + bytes, huge = (e - a) / n / GA_MEM_HUGE;
     /* part i: from the i-th boundary (a multiple of 2 MiB) to the next, the last to the end */
     uintptr_t lo = i ? (a + i * huge * GA_MEM_HUGE) / GA_MEM_HUGE * GA_MEM_HUGE : a;
     uintptr_t hi = i + 1 < n ? (a + (i + 1) * huge * GA_MEM_HUGE) / GA_MEM_HUGE * GA_MEM_HUGE : e;
-    if (i < n && hi > lo)
+    if (hi > lo)
         ga_mem_populate((void *)lo, (size_t)(hi - lo));
 }
 

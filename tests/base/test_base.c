@@ -5,6 +5,7 @@
  * and the extremes), the log10 of a printed decimal beyond the double range (against the
  * double's own log10 and exact powers of ten), and messages into no buffer.
  */
+#define _DEFAULT_SOURCE /* mincore */
 #include "base/base.h"
 #include "tests/support.h"
 
@@ -16,6 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 /* the one number reader (base/decimal.c): a table with the expected status */
 Test(base, decimal_reader)
@@ -264,6 +268,60 @@ Test(base, arrays_grow_by_doubling_and_refuse_overflow)
     cr_expect(ga_grow(q, &big, 8, 4) == NULL && big == SIZE_MAX / 8,
               "a doubling past SIZE_MAX bytes was not refused (capacity %zu)", big);
     free(q);
+}
+
+/* the pages of [p, p + len) resident (mincore): how many of them, of *total */
+static size_t resident(const char *p, size_t len, size_t *total)
+{
+    long ps = sysconf(_SC_PAGESIZE);
+    size_t pg = ps > 0 ? (size_t)ps : 4096, n = (len + pg - 1) / pg, k = 0;
+    unsigned char *v = malloc(n ? n : 1);
+    cr_assert(v && mincore((void *)p, len, v) == 0, "mincore: %s", strerror(errno));
+    for (size_t i = 0; i < n; i++)
+        k += v[i] & 1;
+    free(v);
+    *total = n;
+    return k;
+}
+
+/* A block faulted in by parts (ga_mem_populate_part, one per thread in ga_par_prefault): on a
+ * fresh mapping (no page resident), the n parts together make every whole page of the block
+ * resident and none outside it; the first n - 1 parts alone leave the last part's pages (at
+ * least one huge page's worth) not resident: the parts cover the block and stop at their
+ * bounds. Blocks of 3 to 19 MiB at odd page offsets, 1 to 5 parts (ga_mem_parts: one per 2 MiB
+ * at most); skipped where the kernel has no MADV_POPULATE_WRITE. */
+Test(base, block_faulted_in_by_parts_covers_it)
+{
+    gsl_rng *r = ga_test_rng(2024);
+    long n = ga_test_count(12);
+    long ps = sysconf(_SC_PAGESIZE);
+    size_t pg = ps > 0 ? (size_t)ps : 4096, span = (size_t)24 << 20;
+    for (long k = 0; k < n; k++) {
+        char *m = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        cr_assert(m != MAP_FAILED);
+        size_t off = pg * (1 + gsl_rng_uniform_int(r, 256)), len = ((size_t)3 << 20) +
+                     pg * gsl_rng_uniform_int(r, ((size_t)16 << 20) / pg);
+        size_t parts = ga_mem_parts(len, 1 + gsl_rng_uniform_int(r, 5)), tot, all;
+        cr_assert(parts >= 1 && parts <= len / ((size_t)2 << 20), "%zu parts of %zu bytes",
+                  parts, len);
+        ga_mem_advise_huge(m + off, len);
+        for (size_t i = 0; i + 1 < parts; i++)
+            ga_mem_populate_part(m + off, len, i, parts);
+        size_t before = resident(m, span, &all);
+        ga_mem_populate_part(m + off, len, parts - 1, parts);
+        size_t inside = resident(m + off, len, &tot), after = resident(m, span, &all);
+        if (k == 0 && after == 0) { /* (a kernel without MADV_POPULATE_WRITE: advice only) */
+            munmap(m, span);
+            gsl_rng_free(r);
+            cr_skip_test("MADV_POPULATE_WRITE is not available: the pages fault as written");
+        }
+        cr_expect(inside == tot && after == tot && before + ((size_t)2 << 20) / pg <= after,
+                  "block %ld (%zu bytes at page %zu, %zu parts): %zu of %zu pages inside, %zu of "
+                  "the mapping's %zu, %zu before the last part", k, len, off / pg, parts, inside,
+                  tot, after, all, before);
+        munmap(m, span);
+    }
+    gsl_rng_free(r);
 }
 
 /* ga_fmt_shortest: the text reads back as v and no fewer significant digits do (checked by
