@@ -203,12 +203,12 @@ static size_t csv_most(const csv_reader *q)
 #define CSV_EST_BYTES ((size_t)1 << 20)
 
 /* Room in x for `need` values (need <= csv_most). Once CSV_EST_BYTES of records are read, the
- * room is the file's size times the values per byte so far, a 32nd more; before, and when that
- * is less (a file denser further on, or grown), half as much again as it was (at least 4096
- * values); `need` alone when that much address space cannot be had. Its
- * pages are faulted in on the threads (they are written in full as the rows arrive) in steps
- * ahead of the rows: as many values again as the rows hold, at least CSV_AHEAD, so that a
- * room estimated from a misleading start commits no more memory than the rows use. GA_OK, or
+ * room is the file's size times the values per byte so far, a 32nd more; until then, and when
+ * that is less (a file denser further on, or grown), half as much again as it was (at least
+ * 4096 values); `need` alone when that much address space cannot be had. Its pages are
+ * faulted in on the threads (they are written in full as the rows arrive) in steps ahead of
+ * the rows: as many values again as the rows hold, at least CSV_AHEAD, so that a room
+ * estimated from a misleading start commits no more memory than the rows use. GA_OK, or
  * GA_ENOMEM (x, xcap as they were). */
 static int csv_room(csv_reader *q, size_t need)
 {
