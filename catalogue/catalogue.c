@@ -565,43 +565,40 @@ typedef struct {
     size_t *first; /* per block: its first row over the bound, SIZE_MAX: none */
 } norm_ctx;
 
+/* the Euclidean norm of row i of ds */
+static double row_norm(const ga_dataset *ds, size_t i)
+{
+    double t = 0;
+    for (size_t j = 0; j < ds->d; j++)
+        t += ds->x[i * ds->d + j] * ds->x[i * ds->d + j];
+    return sqrt(t);
+}
+
 static void norm_block(void *ctx, size_t b, ga_gchisq_work *w)
 {
     (void)w;
     norm_ctx *c = ctx;
-    const ga_dataset *ds = c->ds;
-    size_t end = (b + 1) * NORM_BLOCK < ds->n ? (b + 1) * NORM_BLOCK : ds->n;
+    size_t end = (b + 1) * NORM_BLOCK < c->ds->n ? (b + 1) * NORM_BLOCK : c->ds->n;
     c->first[b] = SIZE_MAX;
-    for (size_t i = b * NORM_BLOCK; i < end; i++) {
-        double t = 0;
-        for (size_t j = 0; j < ds->d; j++)
-            t += ds->x[i * ds->d + j] * ds->x[i * ds->d + j];
-        if (sqrt(t) > c->bound) {
+    for (size_t i = b * NORM_BLOCK; i < end && c->first[b] == SIZE_MAX; i++)
+        if (row_norm(c->ds, i) > c->bound)
             c->first[b] = i;
-            return;
-        }
-    }
 }
 
-/* The first row of ds whose Euclidean norm exceeds bound (its norm in *norm), on up to jobs
- * threads a block of rows each; SIZE_MAX when there is none, or when there is no memory for
- * the blocks' answers (*norm = NaN: not checked) */
-static size_t first_row_over(double *norm, const ga_dataset *ds, double bound, int jobs)
+/* *row: the first row of ds whose norm exceeds bound (SIZE_MAX: none), the rows checked on
+ * up to jobs threads a block each. GA_OK, or GA_ENOMEM (no room for the blocks' answers) */
+static int first_row_over(size_t *row, const ga_dataset *ds, double bound, int jobs)
 {
-    size_t nb = (ds->n + NORM_BLOCK - 1) / NORM_BLOCK, row = SIZE_MAX;
+    size_t nb = (ds->n + NORM_BLOCK - 1) / NORM_BLOCK;
     norm_ctx c = {ds, bound, malloc((nb ? nb : 1) * sizeof *c.first)};
-    *norm = NAN;
+    *row = SIZE_MAX;
     if (!c.first)
-        return SIZE_MAX;
+        return GA_ENOMEM;
     ga_par_items(nb, jobs, 0, norm_block, &c);
-    for (size_t b = 0; b < nb && row == SIZE_MAX; b++)
-        row = c.first[b];
+    for (size_t b = 0; b < nb && *row == SIZE_MAX; b++)
+        *row = c.first[b];
     free(c.first);
-    *norm = 0;
-    for (size_t j = 0; row != SIZE_MAX && j < ds->d; j++)
-        *norm += ds->x[row * ds->d + j] * ds->x[row * ds->d + j];
-    *norm = sqrt(*norm);
-    return row;
+    return GA_OK;
 }
 
 /* universe: only the kinds that use it accept it, and every given row must obey it (its norm
@@ -644,15 +641,15 @@ static int check_universe(ga_spec *s, int jobs, char *msg, size_t msglen)
         return GA_OK; /* (the builder checks its rows) */
     const ga_dataset *sets[2] = {&s->data, &s->candidates};
     for (int k = 0; k < 2; k++) {
-        double t;
-        size_t i = first_row_over(&t, sets[k], s->row_norm_bound * (1 + 1e-12), jobs);
-        if (isnan(t))
+        size_t i;
+        if (first_row_over(&i, sets[k], s->row_norm_bound * (1 + 1e-12), jobs))
             return ga_spec_fail(s, s->universe, "universe.row_norm_bound", msg, msglen,
                                 "out of memory checking the rows' norms"), GA_ENOMEM;
         if (i != SIZE_MAX) {
             char what[200];
             snprintf(what, sizeof what, "%s row %zu has norm %.17g > row_norm_bound %.17g",
-                     k ? "candidate" : "dataset", i + 1, t, s->row_norm_bound);
+                     k ? "candidate" : "dataset", i + 1, row_norm(sets[k], i),
+                     s->row_norm_bound);
             return ga_spec_fail(s, s->universe, "universe.row_norm_bound", msg, msglen, what);
         }
     }

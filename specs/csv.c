@@ -503,20 +503,31 @@ static char *csv_par_read(csv_reader *q, int b, char *t, char *end, const char *
  * are read while the next piece is read into the other buffer. GA_OK or a failure's status */
 static int csv_read_all(csv_reader *q)
 {
-    size_t have = 0, got;
+    size_t have = 0, got = 0;
     char why[600];
     int rc, b = 0;
+    csv_next next = {.read = 0};
     ga_sha256_init(&q->sha);
-    if ((rc = csv_buffer(q, b, 0))) {
-        sp_fail(q->c, q->n, q->path, "%s: out of memory", q->qfull);
-        return GA_ENOMEM;
-    }
-    if ((rc = csv_fill(q, b, NULL, 0, &got, why, sizeof why)))
-        goto failed;
     for (;;) {
+        /* the piece: read beside the last one's records, or now after its tail */
+        if (next.read) {
+            if ((rc = next.rc)) {
+                snprintf(why, sizeof why, "%s", next.why);
+                goto failed;
+            }
+            b = next.into;
+            got = next.got;
+        } else {
+            if (csv_buffer(q, b, have)) {
+                sp_fail(q->c, q->n, q->path, "%s: out of memory", q->qfull);
+                return GA_ENOMEM;
+            }
+            if ((rc = csv_fill(q, b, q->buf[b], have, &got, why, sizeof why)))
+                goto failed;
+        }
         char *buf = q->buf[b], *t = buf, *end = buf + have + got, *e;
         int hashed = 0, tried = q->jobs < 2 || got == 0;
-        csv_next next = {.read = 0};
+        next = (csv_next){.read = 0};
         while (t < end) {
             if (!tried && q->cols) { /* (past the first row: one try per piece) */
                 tried = 1;
@@ -538,28 +549,14 @@ static int csv_read_all(csv_reader *q)
         if (!got)
             break;
         have = t < end ? (size_t)(end - t) : 0;
-        if (next.read) { /* (read beside the records: its tail is where they stopped) */
-            if (next.tail != t) {
-                ga_msg(why, sizeof why, "%s: internal error: the next piece does not follow "
-                       "the records read", q->qfull);
-                rc = GA_EINVAL;
-                goto failed;
-            }
-            if ((rc = next.rc)) {
-                snprintf(why, sizeof why, "%s", next.why);
-                goto failed;
-            }
-            b = next.into;
-            got = next.got;
-            continue;
-        }
-        memmove(buf, t, have);
-        if (csv_buffer(q, b, have)) {
-            sp_fail(q->c, q->n, q->path, "%s: out of memory", q->qfull);
-            return GA_ENOMEM;
-        }
-        if ((rc = csv_fill(q, b, q->buf[b], have, &got, why, sizeof why)))
+        if (next.read && next.tail != t) { /* (the next piece's tail is where they stopped) */
+            ga_msg(why, sizeof why, "%s: internal error: the next piece does not follow the "
+                   "records read", q->qfull);
+            rc = GA_EINVAL;
             goto failed;
+        }
+        if (!next.read)
+            memmove(buf, t, have); /* (kept at the front for the next piece) */
     }
     if ((rc = ga_file_changed(q->f, why, sizeof why)))
         goto failed;
